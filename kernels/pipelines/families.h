@@ -1,0 +1,10 @@
+#pragma once
+// The registry entries of each family; registry.cpp lists them.
+#include "pipelines/registry.h"
+
+namespace fusescope {
+
+PipelineSpec makeAffinePipeline();
+PipelineSpec makeSwigluPipeline();
+
+}  // namespace fusescope

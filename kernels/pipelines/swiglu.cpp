@@ -1,0 +1,134 @@
+// SwiGLU activation out = silu(gate) * up (the lab; lesson, part B): registry entry, CPU
+// reference and CPU kernels. The CUDA kernels are in swiglu.cu.
+#include <cmath>
+#include <cstdint>
+
+#include "pipelines/cpu_kernels.h"
+#include "pipelines/families.h"
+
+namespace fusescope {
+namespace {
+
+double swigluReference(const float* const* inputs, std::uint64_t i) {
+    const double g = inputs[0][i];
+    const double u = inputs[1][i];
+    return g / (1.0 + std::exp(-g)) * u;
+}
+
+inline float silu(float g) {
+    return g / (1.0f + std::exp(-g));
+}
+
+// Four-wide steps for vector width 4, scalar tail: the same shape as the CUDA kernels.
+template <typename Body>
+void forRange(std::uint64_t begin, std::uint64_t end, int width, Body body) {
+    std::uint64_t i = begin;
+    if (width == 4)
+        for (; i + 4 <= end; i += 4) body(i), body(i + 1), body(i + 2), body(i + 3);
+    for (; i < end; ++i) body(i);
+}
+
+// args: gate, up, scratch, out. Two loops through the scratch, as in the lab's starter.
+void cpuSwigluScratch(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
+    const auto* gate = static_cast<const float*>(args[0]);
+    const auto* up = static_cast<const float*>(args[1]);
+    auto* scratch = static_cast<float*>(args[2]);
+    auto* out = static_cast<float*>(args[3]);
+    forRange(begin, end, width, [&](std::uint64_t i) { scratch[i] = silu(gate[i]); });
+    forRange(begin, end, width, [&](std::uint64_t i) { out[i] = scratch[i] * up[i]; });
+}
+// args: gate, scratch
+void cpuSilu(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
+    const auto* gate = static_cast<const float*>(args[0]);
+    auto* scratch = static_cast<float*>(args[1]);
+    forRange(begin, end, width, [&](std::uint64_t i) { scratch[i] = silu(gate[i]); });
+}
+// args: scratch, up, out
+void cpuMul(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
+    const auto* scratch = static_cast<const float*>(args[0]);
+    const auto* up = static_cast<const float*>(args[1]);
+    auto* out = static_cast<float*>(args[2]);
+    forRange(begin, end, width, [&](std::uint64_t i) { out[i] = scratch[i] * up[i]; });
+}
+// args: gate, up, out
+void cpuSwigluFused(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
+    const auto* gate = static_cast<const float*>(args[0]);
+    const auto* up = static_cast<const float*>(args[1]);
+    auto* out = static_cast<float*>(args[2]);
+    forRange(begin, end, width, [&](std::uint64_t i) { out[i] = silu(gate[i]) * up[i]; });
+}
+
+}  // namespace
+
+CpuKernelFn swigluCpuKernel(KernelId id) {
+    switch (id) {
+        case KernelId::SwigluScratch:
+            return cpuSwigluScratch;
+        case KernelId::SwigluSilu:
+            return cpuSilu;
+        case KernelId::SwigluMul:
+            return cpuMul;
+        case KernelId::SwigluFused:
+            return cpuSwigluFused;
+        default:
+            return nullptr;
+    }
+}
+
+PipelineSpec makeSwigluPipeline() {
+    const BufferSpec gate{"gate", BufferRole::Input, -8.0f, 8.0f};
+    const BufferSpec up{"up", BufferRole::Input, -2.0f, 2.0f};
+    const BufferSpec scratch{"scratch", BufferRole::Scratch};
+    const BufferSpec out{"out", BufferRole::Output};
+
+    PipelineSpec p;
+    p.name = "swiglu";
+    p.title = "SwiGLU activation";
+    p.formula = "out = silu(gate) * up";
+    p.description =
+        "The activation of modern Transformer MLPs, after the gate and up projections. The SiLU "
+        "intermediate either round-trips through an N-sized scratch in HBM or stays in a register.";
+    p.intermediate = "scratch";
+    p.reference = swigluReference;
+
+    VariantSpec scratchVariant;
+    scratchVariant.name = "scratch";
+    scratchVariant.title = "Scratch (1 kernel, 2 loops)";
+    scratchVariant.description =
+        "The lab's starter: one kernel with two grid-stride loops through an N-sized global "
+        "scratch. 5 passes: read gate, write scratch, read scratch, read up, write out.";
+    scratchVariant.buffers = {gate, up, scratch, out};
+    scratchVariant.kernels = {{KernelId::SwigluScratch,
+                               "swiglu_scratch",
+                               {"gate", "up", "scratch", "out"},
+                               {"gate", "scratch", "up"},
+                               {"scratch", "out"}}};
+
+    VariantSpec twoLaunch;
+    twoLaunch.name = "two_launch";
+    twoLaunch.title = "Two launches (framework style)";
+    twoLaunch.description =
+        "What a framework does: a silu kernel writes scratch, a multiply kernel reads it back. "
+        "5 passes, 2 launches.";
+    twoLaunch.buffers = {gate, up, scratch, out};
+    twoLaunch.kernels = {
+        {KernelId::SwigluSilu, "silu", {"gate", "scratch"}, {"gate"}, {"scratch"}},
+        {KernelId::SwigluMul, "mul", {"scratch", "up", "out"}, {"scratch", "up"}, {"out"}},
+    };
+
+    VariantSpec fused;
+    fused.name = "fused";
+    fused.title = "Fused (1 loop, silu in a register)";
+    fused.description =
+        "One grid-stride loop: load gate and up, keep silu(gate) in a register, store out. "
+        "3 passes and no scratch allocation.";
+    fused.fused = true;
+    fused.buffers = {gate, up, out};
+    fused.kernels = {
+        {KernelId::SwigluFused, "swiglu_fused", {"gate", "up", "out"}, {"gate", "up"}, {"out"}}};
+
+    p.variants = {scratchVariant, twoLaunch, fused};
+    return p;
+}
+
+}  // namespace fusescope

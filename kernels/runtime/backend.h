@@ -1,0 +1,89 @@
+#pragma once
+// What the runner needs from a place that executes kernels: memory, launches, timing.
+// Implementations: the CPU backend (always) and the CUDA backend (when built with CUDA).
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "pipelines/kernel_id.h"
+
+namespace fusescope {
+
+enum class BackendKind { Cpu, Cuda };
+
+const char* backendName(BackendKind kind);  // "cpu", "cuda"
+
+struct DeviceInfo {
+    BackendKind backend = BackendKind::Cpu;
+    std::string name;  // "NVIDIA H200" or the CPU model
+    int computeCapabilityMajor = 0;
+    int computeCapabilityMinor = 0;
+    int multiprocessors = 0;  // SMs, or CPU threads used
+    std::uint64_t l2CacheBytes = 0;
+    std::uint64_t totalMemoryBytes = 0;
+    std::uint64_t freeMemoryBytes = 0;      // at the time of describe()
+    double theoreticalBandwidthGBps = 0.0;  // 0 when unknown (CPU)
+    std::string driverVersion;
+    std::string runtimeVersion;
+};
+
+// Per kernel and vector width, what the compiler gave it (CUDA) or nothing (CPU).
+struct KernelResources {
+    bool known = false;
+    int registersPerThread = 0;
+    int sharedBytesPerBlock = 0;
+    int localBytesPerThread = 0;  // spills
+    int blockSize = 0;
+    int gridSize = 0;
+    double theoreticalOccupancy = 0.0;  // 0..1
+};
+
+constexpr int kMaxKernelArgs = 4;
+
+struct KernelLaunch {
+    KernelId id = KernelId::Count;
+    std::array<void*, kMaxKernelArgs> args{};
+    std::uint64_t n = 0;
+    int vectorWidth = 1;
+};
+
+class Backend {
+  public:
+    virtual ~Backend() = default;
+
+    virtual BackendKind kind() const = 0;
+    virtual DeviceInfo describe() const = 0;
+
+    virtual Result<void*> allocate(std::uint64_t bytes) = 0;
+    virtual Status release(void* pointer) = 0;
+    virtual Status upload(void* device, const void* host, std::uint64_t bytes) = 0;
+    virtual Status download(void* host, const void* device, std::uint64_t bytes) = 0;
+    virtual Status fill(void* device, unsigned char byte, std::uint64_t bytes) = 0;
+
+    // Launches the kernels back to back, waits, and returns each one's time in milliseconds.
+    virtual Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) = 0;
+    // Times one device-to-device (or memory) copy of `bytes`: the copy roofline.
+    virtual Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) = 0;
+
+    virtual KernelResources resources(KernelId id, int vectorWidth, std::uint64_t n) const = 0;
+
+    // Called after buffers are freed, before the next timing: lets background work settle.
+    virtual Status settle() { return Status::ok(); }
+};
+
+// Availability of the backends on this machine, with the reason when one is not usable.
+struct BackendAvailability {
+    bool cudaBuilt = false;
+    bool cudaUsable = false;
+    std::string cudaReason;  // why not usable, in words
+};
+
+BackendAvailability probeBackends();
+std::unique_ptr<Backend> createCpuBackend(int threads = 0);  // 0: all hardware threads
+Result<std::unique_ptr<Backend>> createCudaBackend();        // fails with the reason when absent
+
+}  // namespace fusescope

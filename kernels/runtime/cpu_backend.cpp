@@ -1,0 +1,147 @@
+// The CPU backend: the same pipelines, executed for real on the CPU, multithreaded and timed.
+#include <unistd.h>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "pipelines/cpu_kernels.h"
+#include "runtime/backend.h"
+#include "runtime/parallel.h"
+
+namespace fusescope {
+namespace {
+
+std::string cpuModelName() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(colon + 2);
+        }
+    return "CPU";
+}
+
+std::uint64_t availableMemoryBytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return static_cast<std::uint64_t>(sysconf(_SC_AVPHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+}
+
+// The last-level cache plays the L2's role on the CPU: arrays smaller than it stay in cache.
+std::uint64_t lastLevelCacheBytes() {
+    for (int index = 4; index >= 0; --index) {
+        std::ifstream size("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
+                           "/size");
+        std::string text;
+        if (!(size >> text) || text.empty()) continue;
+        std::uint64_t value = std::strtoull(text.c_str(), nullptr, 10);
+        if (text.back() == 'K') value *= 1024;
+        if (text.back() == 'M') value *= 1024 * 1024;
+        return value;
+    }
+    return 0;
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+class CpuBackend final : public Backend {
+  public:
+    explicit CpuBackend(int threads) : threads_(threads > 0 ? threads : hardwareThreads()) {}
+
+    BackendKind kind() const override { return BackendKind::Cpu; }
+
+    DeviceInfo describe() const override {
+        DeviceInfo info;
+        info.backend = BackendKind::Cpu;
+        info.name = cpuModelName();
+        info.multiprocessors = threads_;
+        info.l2CacheBytes = lastLevelCacheBytes();
+        info.totalMemoryBytes =
+            static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+        // Host inputs and the reference check need host copies too: count half as usable.
+        info.freeMemoryBytes = availableMemoryBytes() / 2;
+        return info;
+    }
+
+    Result<void*> allocate(std::uint64_t bytes) override {
+        constexpr std::uint64_t kAlignment = 64;
+        const std::uint64_t rounded =
+            (std::max<std::uint64_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
+        void* pointer = std::aligned_alloc(kAlignment, rounded);
+        if (!pointer)
+            return Status(ErrorCode::OutOfMemory,
+                          "out of host memory for " + std::to_string(bytes) + " bytes");
+        return pointer;
+    }
+    Status release(void* pointer) override {
+        std::free(pointer);
+        return Status::ok();
+    }
+    Status upload(void* device, const void* host, std::uint64_t bytes) override {
+        parallelCopy(device, host, bytes);
+        return Status::ok();
+    }
+    Status download(void* host, const void* device, std::uint64_t bytes) override {
+        parallelCopy(host, device, bytes);
+        return Status::ok();
+    }
+    Status fill(void* device, unsigned char byte, std::uint64_t bytes) override {
+        auto* base = static_cast<unsigned char*>(device);
+        parallelFor(bytes, threads_, [&](std::uint64_t begin, std::uint64_t end) {
+            std::memset(base + begin, byte, end - begin);
+        });
+        return Status::ok();
+    }
+
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+        std::vector<double> times;
+        for (const KernelLaunch& launch : launches) {
+            const CpuKernelFn kernel = cpuKernel(launch.id);
+            if (!kernel)
+                return Status(ErrorCode::InvalidArgument, "the CPU backend has no such kernel");
+            const auto start = std::chrono::steady_clock::now();
+            parallelFor(launch.n, threads_, [&](std::uint64_t begin, std::uint64_t end) {
+                kernel(launch.args.data(), begin, end, launch.vectorWidth);
+            });
+            times.push_back(millisecondsSince(start));
+        }
+        return times;
+    }
+
+    Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
+        const auto start = std::chrono::steady_clock::now();
+        parallelCopy(destination, source, bytes);
+        return millisecondsSince(start);
+    }
+
+    KernelResources resources(KernelId, int, std::uint64_t) const override { return {}; }
+
+  private:
+    void parallelCopy(void* destination, const void* source, std::uint64_t bytes) const {
+        auto* to = static_cast<unsigned char*>(destination);
+        const auto* from = static_cast<const unsigned char*>(source);
+        parallelFor(bytes, threads_, [&](std::uint64_t begin, std::uint64_t end) {
+            std::memcpy(to + begin, from + begin, end - begin);
+        });
+    }
+
+    int threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> createCpuBackend(int threads) {
+    return std::make_unique<CpuBackend>(threads);
+}
+
+}  // namespace fusescope

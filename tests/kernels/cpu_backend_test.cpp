@@ -1,0 +1,110 @@
+#include <gtest/gtest.h>
+
+#include "pipelines/registry.h"
+#include "runtime/runner.h"
+
+using namespace fusescope;
+
+namespace {
+
+class CountingObserver : public RunObserver {
+  public:
+    void progress(double fraction, std::string_view) override { lastFraction = fraction; }
+    void variantFinished(const VariantResult&) override { ++finished; }
+    bool cancelled() const override { return cancelAfterFirst && finished > 0; }
+    double lastFraction = -1;
+    int finished = 0;
+    bool cancelAfterFirst = false;
+};
+
+}  // namespace
+
+// Every pipeline, every variant, both vector widths, sizes that are not multiples of 4.
+class CpuBackendRuns : public testing::TestWithParam<std::tuple<std::string, int, std::uint64_t>> {
+};
+
+TEST_P(CpuBackendRuns, OutputsMatchTheReference) {
+    const auto& [pipeline, vector, n] = GetParam();
+    auto backend = createCpuBackend(2);
+    RunRequest request;
+    request.pipeline = pipeline;
+    request.n = n;
+    request.vectorWidth = vector;
+    request.repeats = 2;
+    request.warmup = 1;
+    CountingObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_EQ(report->variants.size(), findPipeline(pipeline)->variants.size());
+    EXPECT_EQ(observer.finished, static_cast<int>(report->variants.size()));
+    EXPECT_DOUBLE_EQ(observer.lastFraction, 1.0);
+    EXPECT_GT(report->roofline.timeMs, 0.0);
+    for (const auto& variant : report->variants) {
+        EXPECT_TRUE(variant.check.ok)
+            << variant.variant << " err " << variant.check.maxRelativeError << " unwritten "
+            << variant.check.unwrittenElements;
+        EXPECT_EQ(variant.check.unwrittenElements, 0u);
+        EXPECT_EQ(variant.repeatTimesMs.size(), 2u);
+        EXPECT_EQ(variant.peakBytesInFlight,
+                  findVariant(*findPipeline(pipeline), variant.variant)->buffers.size() * n * 4);
+        EXPECT_EQ(variant.allocations.size(),
+                  2 * findVariant(*findPipeline(pipeline), variant.variant)->buffers.size());
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPipelines, CpuBackendRuns,
+                         testing::Combine(testing::Values("affine", "swiglu"),
+                                          testing::Values(1, 4),
+                                          testing::Values(1u, 7u, 1003u, 300001u)));
+
+TEST(CpuBackend, ScratchPeakIsOneArrayLargerThanFused) {
+    auto backend = createCpuBackend(2);
+    RunRequest request;
+    request.pipeline = "swiglu";
+    request.variants = {"scratch", "fused"};
+    request.n = 4097;
+    request.repeats = 1;
+    CountingObserver observer;
+    auto report = runPipeline(*backend, request, observer);
+    ASSERT_TRUE(report);
+    ASSERT_EQ(report->variants.size(), 2u);
+    EXPECT_EQ(report->variants[0].peakBytesInFlight - report->variants[1].peakBytesInFlight,
+              request.n * 4);
+}
+
+TEST(CpuBackend, RejectsBadRequestsBeforeAllocating) {
+    auto backend = createCpuBackend(1);
+    const DeviceInfo device = backend->describe();
+    RunRequest request;
+    request.pipeline = "swiglu";
+    EXPECT_TRUE(validateRequest(request, device));
+    request.pipeline = "nope";
+    EXPECT_EQ(validateRequest(request, device).code(), ErrorCode::InvalidArgument);
+    request.pipeline = "swiglu";
+    request.variants = {"bogus"};
+    EXPECT_EQ(validateRequest(request, device).code(), ErrorCode::InvalidArgument);
+    request.variants = {};
+    request.n = 0;
+    EXPECT_EQ(validateRequest(request, device).code(), ErrorCode::InvalidArgument);
+    request.n = 1ull << 60;
+    const Status tooLarge = validateRequest(request, device);
+    EXPECT_EQ(tooLarge.code(), ErrorCode::OutOfMemory);
+    EXPECT_NE(tooLarge.message().find("at most"), std::string::npos);
+    request.n = 16;
+    request.vectorWidth = 3;
+    EXPECT_EQ(validateRequest(request, device).code(), ErrorCode::InvalidArgument);
+}
+
+TEST(CpuBackend, CancelStopsAndFreesEverything) {
+    auto backend = createCpuBackend(1);
+    RunRequest request;
+    request.pipeline = "swiglu";
+    request.n = 1000;
+    request.repeats = 3;
+    CountingObserver observer;
+    observer.cancelAfterFirst = true;
+    auto report = runPipeline(*backend, request, observer);
+    ASSERT_FALSE(report);
+    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled);
+    EXPECT_EQ(observer.finished, 1);
+}

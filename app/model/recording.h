@@ -1,0 +1,134 @@
+#pragma once
+// A recording: what one or more runs measured, as plain values. The CLI writes it as JSON, the
+// GUI opens it, and every chart, table and animation is drawn from it.
+#include <QString>
+#include <QVector>
+#include <optional>
+
+namespace fusescope::model {
+
+inline constexpr char kRecordingFormat[] = "fusescope-recording";
+inline constexpr int kRecordingVersion = 1;
+
+// Where a number came from. Shown as a badge on every chart and table.
+enum class DataSource {
+    Counters,     // hardware counters (CUPTI Range Profiler / PM sampling)
+    TimingModel,  // CUDA-event timing plus the pass model
+    CpuBackend,   // executed and timed on the CPU
+    Replay        // read back from a recording file
+};
+QString dataSourceKey(DataSource source);    // "counters", "timing+model", "cpu", "replay"
+QString dataSourceLabel(DataSource source);  // "measured counters", "timing + model", ...
+std::optional<DataSource> dataSourceFromKey(const QString& key);
+
+struct DeviceRecord {
+    QString backend;  // "cuda" or "cpu"
+    QString name;
+    int computeCapabilityMajor = 0;
+    int computeCapabilityMinor = 0;
+    int multiprocessors = 0;
+    quint64 l2CacheBytes = 0;
+    quint64 totalMemoryBytes = 0;
+    double theoreticalBandwidthGBps = 0.0;
+    QString driverVersion;
+    QString runtimeVersion;
+};
+
+struct RooflineRecord {
+    double timeMs = 0.0;
+    quint64 bytesMoved = 0;  // read + written
+    double gbps() const { return timeMs > 0 ? bytesMoved / (timeMs * 1e6) : 0.0; }
+};
+
+struct KernelRecord {
+    QString name;
+    double timeMs = 0.0;
+    quint64 modelBytesRead = 0;
+    quint64 modelBytesWritten = 0;
+    bool resourcesKnown = false;
+    int registersPerThread = 0;
+    int sharedBytesPerBlock = 0;
+    int localBytesPerThread = 0;
+    int blockSize = 0;
+    int gridSize = 0;
+    double theoreticalOccupancy = 0.0;
+    // Hardware counters (issue 3); empty when not measured.
+    std::optional<double> dramBytesRead;
+    std::optional<double> dramBytesWritten;
+    std::optional<double> sectorsRead;
+    std::optional<double> sectorsWritten;
+};
+
+// An allocation or free seen by the allocation tracker (host clock, ns since the run began).
+struct AllocationRecord {
+    bool isAllocation = true;
+    QString buffer;
+    quint64 bytes = 0;
+    qint64 timeNs = 0;
+    quint64 inFlightAfter = 0;
+};
+
+// A span on the device clock (CUPTI Activity API): a kernel, or an allocation's lifetime.
+struct TimelineSpan {
+    enum class Kind { Kernel, Allocation };
+    Kind kind = Kind::Kernel;
+    QString name;
+    qint64 startNs = 0;
+    qint64 endNs = 0;
+    quint64 bytes = 0;  // allocations only
+};
+
+// One PM sample: DRAM throughput over [timeNs, timeNs + durationNs) on the timeline's clock.
+struct SampleRecord {
+    qint64 timeNs = 0;
+    qint64 durationNs = 0;
+    double readBytesPerSecond = 0.0;
+    double writeBytesPerSecond = 0.0;
+};
+
+// Which source produced each group of numbers of a run.
+struct RunDataSources {
+    DataSource timing = DataSource::TimingModel;
+    std::optional<DataSource> counters;  // set when counters were measured
+    std::optional<DataSource> samples;   // set when PM samples were taken
+};
+
+struct RunRecord {
+    QString pipeline;
+    QString variant;
+    quint64 n = 0;
+    int vectorWidth = 1;
+    QString backend;  // "cuda" or "cpu"
+    int passes = 0;
+    quint64 modelBytesRead = 0;
+    quint64 modelBytesWritten = 0;
+    double timeMs = 0.0;
+    QVector<double> repeatTimesMs;
+    quint64 peakBytesInFlight = 0;
+    double maxRelError = 0.0;
+    quint64 unwrittenElements = 0;
+    bool checkOk = false;
+    QVector<KernelRecord> kernels;
+    QVector<AllocationRecord> allocations;
+    QVector<TimelineSpan> timeline;  // issue 3: device clock
+    QVector<SampleRecord> samples;   // issue 3: PM sampling
+    RunDataSources dataSource;
+
+    double effectiveGBps() const {
+        return timeMs > 0 ? (modelBytesRead + modelBytesWritten) / (timeMs * 1e6) : 0.0;
+    }
+};
+
+struct Recording {
+    QString format = kRecordingFormat;
+    int version = kRecordingVersion;
+    QString createdAt;  // ISO 8601
+    QString producer;   // "fusescope-cli 0.1.0"
+    DeviceRecord device;
+    RooflineRecord roofline;
+    QString counterStatus;  // empty, or why counters were not measured, in words
+    QVector<RunRecord> runs;
+    bool replayed = false;  // set by the loader, never saved: the numbers come from a file
+};
+
+}  // namespace fusescope::model

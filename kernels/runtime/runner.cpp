@@ -20,46 +20,8 @@ double median(std::vector<double> values) {
     return (lower + upper) / 2.0;
 }
 
-std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
-                                                 const RunRequest& request) {
-    std::vector<const VariantSpec*> selected;
-    if (request.variants.empty()) {
-        for (const auto& variant : pipeline.variants) selected.push_back(&variant);
-        return selected;
-    }
-    for (const auto& name : request.variants)
-        if (const VariantSpec* variant = findVariant(pipeline, name)) selected.push_back(variant);
-    return selected;
-}
-
 Status cancelledStatus() {
     return Status(ErrorCode::Cancelled, "cancelled by the user");
-}
-
-// The pipeline's inputs, shared by its variants, generated once on the host.
-struct HostInputs {
-    std::vector<std::string> names;
-    std::vector<std::vector<float>> values;
-
-    const std::vector<float>* find(const std::string& name) const {
-        for (std::size_t i = 0; i < names.size(); ++i)
-            if (names[i] == name) return &values[i];
-        return nullptr;
-    }
-};
-
-HostInputs makeHostInputs(const std::vector<const VariantSpec*>& variants, std::uint64_t n,
-                          std::uint32_t seed) {
-    HostInputs inputs;
-    for (const VariantSpec* variant : variants)
-        for (const auto& buffer : variant->buffers) {
-            if (buffer.role != BufferRole::Input || inputs.find(buffer.name)) continue;
-            inputs.names.push_back(buffer.name);
-            inputs.values.emplace_back(n);
-            fillUniform(inputs.values.back().data(), n, seed,
-                        static_cast<std::uint32_t>(inputs.names.size()), buffer.low, buffer.high);
-        }
-    return inputs;
 }
 
 class VariantRunner {
@@ -85,43 +47,20 @@ class VariantRunner {
         result.n = n;
         result.vectorWidth = request_.vectorWidth;
         result.backend = backend_.kind();
+        result.timingSource = backend_.kind() == BackendKind::Cpu ? MeasurementSource::CpuBackend
+                                                                  : MeasurementSource::TimingModel;
         const Traffic traffic = modelVariantTraffic(variant, n);
         result.passes = traffic.passes;
         result.modelBytesRead = traffic.bytesRead;
         result.modelBytesWritten = traffic.bytesWritten;
 
         observer_.progress(progressFrom, "allocating " + variant.name);
-        std::map<std::string, TrackedBuffer> buffers;
-        for (const auto& spec : variant.buffers) {
-            Result<TrackedBuffer> buffer = tracker_.allocate(spec.name, arrayBytes);
-            if (!buffer) return buffer.status();
-            buffers.emplace(spec.name, std::move(*buffer));
-        }
-        const TrackedBuffer* output = nullptr;
-        std::vector<const float*> inputPointers;
-        for (const auto& spec : variant.buffers) {
-            TrackedBuffer& buffer = buffers.at(spec.name);
-            if (spec.role == BufferRole::Input) {
-                const std::vector<float>* host = inputs_.find(spec.name);
-                if (Status s = backend_.upload(buffer.data(), host->data(), arrayBytes); !s)
-                    return s;
-                inputPointers.push_back(host->data());
-            } else {
-                if (Status s = backend_.fill(buffer.data(), kPoisonByte, arrayBytes); !s) return s;
-                if (spec.role == BufferRole::Output) output = &buffer;
-            }
-        }
-
-        std::vector<KernelLaunch> launches;
-        for (const auto& kernel : variant.kernels) {
-            KernelLaunch launch;
-            launch.id = kernel.id;
-            launch.n = n;
-            launch.vectorWidth = request_.vectorWidth;
-            for (std::size_t a = 0; a < kernel.args.size(); ++a)
-                launch.args[a] = buffers.at(kernel.args[a]).data();
-            launches.push_back(launch);
-        }
+        Result<PreparedVariant> prepared =
+            prepareVariant(backend_, tracker_, variant, request_, inputs_);
+        if (!prepared) return prepared.status();
+        const std::vector<KernelLaunch>& launches = prepared->launches;
+        const TrackedBuffer* output = &prepared->buffers.at(prepared->outputName);
+        const std::vector<const float*>& inputPointers = prepared->hostInputs;
 
         // One checked run first: the output was poisoned, so unwritten elements show.
         observer_.progress(progressFrom, "checking " + variant.name);
@@ -165,8 +104,7 @@ class VariantRunner {
         }
 
         // Free in reverse order of allocation, then let the device settle before the next timing.
-        for (auto it = variant.buffers.rbegin(); it != variant.buffers.rend(); ++it)
-            if (Status s = buffers.at(it->name).reset(); !s) return s;
+        if (Status s = prepared->release(variant); !s) return s;
         if (Status s = backend_.settle(); !s) return s;
         result.peakBytesInFlight = tracker_.peakBytes();
         result.allocations.assign(
@@ -211,6 +149,86 @@ Result<RooflineResult> measureRoofline(Backend& backend, AllocationTracker& trac
 }
 
 }  // namespace
+
+const std::vector<float>* HostInputs::find(const std::string& name) const {
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) return &values[i];
+    return nullptr;
+}
+
+std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
+                                                 const RunRequest& request) {
+    std::vector<const VariantSpec*> selected;
+    if (request.variants.empty()) {
+        for (const auto& variant : pipeline.variants) selected.push_back(&variant);
+        return selected;
+    }
+    for (const auto& name : request.variants)
+        if (const VariantSpec* variant = findVariant(pipeline, name)) selected.push_back(variant);
+    return selected;
+}
+
+HostInputs makeHostInputs(const std::vector<const VariantSpec*>& variants, std::uint64_t n,
+                          std::uint32_t seed) {
+    HostInputs inputs;
+    for (const VariantSpec* variant : variants)
+        for (const auto& buffer : variant->buffers) {
+            if (buffer.role != BufferRole::Input || inputs.find(buffer.name)) continue;
+            inputs.names.push_back(buffer.name);
+            inputs.values.emplace_back(n);
+            fillUniform(inputs.values.back().data(), n, seed,
+                        static_cast<std::uint32_t>(inputs.names.size()), buffer.low, buffer.high);
+        }
+    return inputs;
+}
+
+Status PreparedVariant::release(const VariantSpec& variant) {
+    for (auto it = variant.buffers.rbegin(); it != variant.buffers.rend(); ++it) {
+        const auto buffer = buffers.find(it->name);
+        if (buffer == buffers.end()) continue;
+        if (Status s = buffer->second.reset(); !s) return s;
+    }
+    return Status::ok();
+}
+
+Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& tracker,
+                                       const VariantSpec& variant, const RunRequest& request,
+                                       const HostInputs& inputs) {
+    const std::uint64_t n = request.n;
+    const std::uint64_t arrayBytes = n * kElementBytes;
+    PreparedVariant prepared;
+    for (const auto& spec : variant.buffers) {
+        Result<TrackedBuffer> buffer = tracker.allocate(spec.name, arrayBytes);
+        if (!buffer) return buffer.status();
+        prepared.buffers.emplace(spec.name, std::move(*buffer));
+    }
+    for (const auto& spec : variant.buffers) {
+        TrackedBuffer& buffer = prepared.buffers.at(spec.name);
+        if (spec.role == BufferRole::Input) {
+            const std::vector<float>* host = inputs.find(spec.name);
+            if (!host)
+                return Status(ErrorCode::InvalidArgument,
+                              "no host values for input '" + spec.name + "'");
+            if (Status s = backend.upload(buffer.data(), host->data(), arrayBytes); !s) return s;
+            prepared.hostInputs.push_back(host->data());
+        } else {
+            if (Status s = backend.fill(buffer.data(), kPoisonByte, arrayBytes); !s) return s;
+            if (spec.role == BufferRole::Output) prepared.outputName = spec.name;
+        }
+    }
+    if (prepared.outputName.empty())
+        return Status(ErrorCode::InvalidArgument, "variant '" + variant.name + "' has no output");
+    for (const auto& kernel : variant.kernels) {
+        KernelLaunch launch;
+        launch.id = kernel.id;
+        launch.n = n;
+        launch.vectorWidth = request.vectorWidth;
+        for (std::size_t a = 0; a < kernel.args.size(); ++a)
+            launch.args[a] = prepared.buffers.at(kernel.args[a]).data();
+        prepared.launches.push_back(launch);
+    }
+    return prepared;
+}
 
 double VariantResult::effectiveGBps() const {
     return timeMs > 0 ? (modelBytesRead + modelBytesWritten) / (timeMs * 1e6) : 0.0;

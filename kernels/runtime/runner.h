@@ -3,11 +3,15 @@
 // reference, warm up, time, free. Also times the copy roofline in the same run.
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/status.h"
+#include "pipelines/registry.h"
 #include "runtime/allocation_tracker.h"
 #include "runtime/backend.h"
 
@@ -23,6 +27,50 @@ struct RunRequest {
     std::uint32_t seed = 1234;
 };
 
+// Where a group of numbers came from (issue 3). app/model maps it to its own DataSource.
+enum class MeasurementSource {
+    TimingModel,  // CUDA-event timing plus the pass model
+    CpuBackend,   // executed and timed on the CPU
+    Counters      // hardware counters (CUPTI Range Profiler, PM sampling, Activity API)
+};
+
+// Per-kernel hardware counters from the counter run (CUPTI Range Profiler, kernel replay).
+// Counts as the hardware reports them (doubles: CUPTI evaluates metrics to doubles).
+struct KernelCounters {
+    double dramBytesRead = 0.0;     // dram__bytes_read.sum
+    double dramBytesWritten = 0.0;  // dram__bytes_write.sum
+    double sectorsRead = 0.0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (32 B each)
+    double sectorsWritten = 0.0;    // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+};
+
+// One PM sample: DRAM bytes moved in [startNs, endNs) on the sampling run's clock
+// (ns since the sampling session began; the same clock as TimelineSpan).
+struct BandwidthSample {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    double dramBytesRead = 0.0;
+    double dramBytesWritten = 0.0;
+
+    double durationSeconds() const { return static_cast<double>(endNs - startNs) * 1e-9; }
+    double readBytesPerSecond() const {
+        return endNs > startNs ? dramBytesRead / durationSeconds() : 0.0;
+    }
+    double writeBytesPerSecond() const {
+        return endNs > startNs ? dramBytesWritten / durationSeconds() : 0.0;
+    }
+};
+
+// A span of the sampling run's timeline (CUPTI Activity API, same clock as the samples):
+// a kernel's execution, or a device allocation from its cudaMalloc to its cudaFree.
+struct TimelineSpan {
+    enum class Kind { Kernel, Allocation };
+    Kind kind = Kind::Kernel;
+    std::string name;  // kernel name as the driver reports it; buffer name for allocations
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;   // allocations still alive at the end: the session's end
+    std::uint64_t bytes = 0;  // allocations only
+};
+
 struct KernelResult {
     std::string name;
     KernelId id = KernelId::Count;
@@ -30,6 +78,7 @@ struct KernelResult {
     std::uint64_t modelBytesRead = 0;
     std::uint64_t modelBytesWritten = 0;
     KernelResources resources;
+    std::optional<KernelCounters> counters;  // empty when not measured (never zeros instead)
 };
 
 struct CheckResult {
@@ -54,6 +103,13 @@ struct VariantResult {
     std::vector<KernelResult> kernels;
     std::vector<AllocationEvent> allocations;  // this variant's, on the run's clock
 
+    // Issue 3, filled by measureRun (kernels/measure/measured_run.h); empty otherwise.
+    std::vector<TimelineSpan> timeline;    // sampling run: kernels and allocations
+    std::vector<BandwidthSample> samples;  // sampling run: PM samples inside this variant's part
+    MeasurementSource timingSource = MeasurementSource::TimingModel;
+    std::optional<MeasurementSource> countersSource;  // set when kernels[].counters are set
+    std::optional<MeasurementSource> samplesSource;   // set when timeline/samples are set
+
     double effectiveGBps() const;  // model bytes over time
 };
 
@@ -68,6 +124,14 @@ struct RunReport {
     RooflineResult roofline;
     std::vector<VariantResult> variants;
     std::vector<AllocationEvent> allocations;  // every event of the run
+
+    // Issue 3: why counters or samples were not measured, in words (empty when they were or
+    // were not asked for), and what measuring cost.
+    std::string counterStatus;
+    double counterRunWallMs = 0.0;   // the counter run (kernel replay), all variants
+    double samplingRunWallMs = 0.0;  // the sampling run, all variants
+    std::uint64_t samplesDecoded = 0;
+    double hostCpuUsPerSample = 0.0;  // decode thread's CPU time over samplesDecoded
 };
 
 // Receives progress on the runner's thread; `cancelled` is polled between repeats.
@@ -77,6 +141,12 @@ class RunObserver {
     virtual void progress(double fraction, std::string_view stage) { (void)fraction, (void)stage; }
     virtual void variantFinished(const VariantResult& result) { (void)result; }
     virtual bool cancelled() const { return false; }
+    // Issue 3, while a sampling run goes: new PM samples and timeline spans of `variant`, in
+    // time order, on the runner's thread (never the decode thread), a batch at a time.
+    virtual void samplesArrived(std::string_view variant, std::span<const BandwidthSample> samples,
+                                std::span<const TimelineSpan> spans) {
+        (void)variant, (void)samples, (void)spans;
+    }
 };
 
 // Checks a request against the registry and the device's memory before anything is allocated.
@@ -85,5 +155,37 @@ Status validateRequest(const RunRequest& request, const DeviceInfo& device);
 std::uint64_t maxElementsFor(const RunRequest& request, const DeviceInfo& device);
 
 Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunObserver& observer);
+
+// Building blocks shared by runPipeline and the measured runs (kernels/measure), so that counter
+// and sampling runs launch the same variants the same way.
+
+// The pipeline's inputs, shared by its variants, generated once on the host.
+struct HostInputs {
+    std::vector<std::string> names;
+    std::vector<std::vector<float>> values;
+
+    const std::vector<float>* find(const std::string& name) const;
+};
+
+std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
+                                                 const RunRequest& request);
+HostInputs makeHostInputs(const std::vector<const VariantSpec*>& variants, std::uint64_t n,
+                          std::uint32_t seed);
+
+// A variant's buffers, allocated through the tracker: inputs uploaded, outputs and scratch
+// poisoned; and its launches, ready to run.
+struct PreparedVariant {
+    std::map<std::string, TrackedBuffer> buffers;
+    std::vector<KernelLaunch> launches;
+    std::string outputName;
+    std::vector<const float*> hostInputs;  // in declaration order, for the reference check
+
+    // Frees the buffers in reverse order of declaration (the order runPipeline uses).
+    Status release(const VariantSpec& variant);
+};
+
+Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& tracker,
+                                       const VariantSpec& variant, const RunRequest& request,
+                                       const HostInputs& inputs);
 
 }  // namespace fusescope

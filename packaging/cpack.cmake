@@ -1,0 +1,93 @@
+# Install rules and a Debian package (CPack DEB) for the GUI `fusescope` and the CLI
+# `fusescope-cli`. Included once from the top-level CMakeLists.txt, after app/ is added.
+#   cmake --build build/release --target package      -> build/release/fusescope_<ver>_amd64.deb
+include(GNUInstallDirs)
+
+set(fusescope_programs "")
+foreach(program fusescope fusescope-cli)
+  if(TARGET ${program})
+    list(APPEND fusescope_programs ${program})
+  endif()
+endforeach()
+
+# CUPTI has no static library. Where the measurement layer links it, the package carries its
+# own copy in a private folder (no ldconfig script, no clash with a system toolkit) and the
+# programs find it through RUNPATH; the bundle (make-bundle.sh) leaves it out instead.
+set(fusescope_private_libdir ${CMAKE_INSTALL_LIBDIR}/fusescope)
+set(fusescope_cupti_libraries "")
+if(FUSESCOPE_HAVE_CUDA AND TARGET fusescope_measure AND TARGET CUDA::cupti)
+  foreach(name libcupti.so.13 libnvperf_host.so libnvperf_target.so)
+    find_file(fusescope_${name}_path ${name}
+      HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_TARGET_DIR}/lib ${CUDAToolkit_TARGET_DIR}/lib64
+      NO_DEFAULT_PATH)
+    if(fusescope_${name}_path)
+      list(APPEND fusescope_cupti_libraries ${fusescope_${name}_path})
+    endif()
+  endforeach()
+endif()
+
+foreach(program IN LISTS fusescope_programs)
+  if(fusescope_cupti_libraries)
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/../${fusescope_private_libdir}")
+  endif()
+  install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endforeach()
+if(fusescope_cupti_libraries)
+  install(FILES ${fusescope_cupti_libraries} DESTINATION ${fusescope_private_libdir})
+endif()
+
+install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.desktop
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.svg
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.metainfo.xml
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# Debian wants a gzipped changelog in the doc folder; make it reproducibly (-n: no timestamp).
+set(fusescope_changelog_gz ${CMAKE_CURRENT_BINARY_DIR}/changelog.Debian.gz)
+add_custom_command(OUTPUT ${fusescope_changelog_gz}
+  COMMAND gzip -9 -n -c ${PROJECT_SOURCE_DIR}/packaging/debian/changelog > ${fusescope_changelog_gz}
+  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
+add_custom_target(fusescope_changelog ALL DEPENDS ${fusescope_changelog_gz})
+install(FILES ${fusescope_changelog_gz} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME fusescope)
+set(CPACK_PACKAGE_VENDOR "FuseScope")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "makes GPU memory passes visible")
+set(CPACK_PACKAGE_INSTALL_DIRECTORY fusescope)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "FuseScope maintainers <fusescope@example.org>")
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/fusescope")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "makes GPU memory passes visible
+ FuseScope runs elementwise pipelines (an affine chain, the SwiGLU activation)
+ in unfused and fused variants as real CUDA kernels, or on the CPU, checks them
+ against a CPU reference and shows what moved through memory: passes and bytes
+ by a pass model, measured times against the copy roofline, and the allocation
+ in flight, as tables and charts that can be exported for lessons.
+ .
+ The package holds the Qt 6 GUI (fusescope) and the command line program
+ (fusescope-cli), whose JSON recordings open in the GUI on any machine.")
+# Computes Depends from the programs' libraries; CUDA's runtime is static and the driver's
+# libcuda.so.1 is found at run time (it belongs to the NVIDIA driver, not to Debian's archive).
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(fusescope_shlibdeps_private_dirs "")
+if(fusescope_cupti_libraries)
+  list(APPEND fusescope_shlibdeps_private_dirs ${CUDAToolkit_LIBRARY_DIR})
+endif()
+if(FUSESCOPE_HAVE_CUDA AND EXISTS ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so)
+  # dpkg-shlibdeps looks libcuda.so.1 up by its SONAME; the toolkit's stub answers for it.
+  set(fusescope_driver_stub_dir ${CMAKE_CURRENT_BINARY_DIR}/driver-stub)
+  file(MAKE_DIRECTORY ${fusescope_driver_stub_dir})
+  file(CREATE_LINK ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so
+    ${fusescope_driver_stub_dir}/libcuda.so.1 SYMBOLIC)
+  list(APPEND fusescope_shlibdeps_private_dirs ${fusescope_driver_stub_dir})
+endif()
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${fusescope_shlibdeps_private_dirs})
+include(CPack)

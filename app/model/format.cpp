@@ -1,0 +1,68 @@
+#include "model/format.h"
+
+#include <QLocale>
+#include <array>
+#include <cmath>
+
+namespace fusescope::model {
+namespace {
+
+const QLocale& englishLocale() {
+    static const QLocale locale(QLocale::English, QLocale::UnitedStates);
+    return locale;
+}
+
+// Decimals that show at least `significant` digits of `value` (and none for large values).
+int decimalsFor(double value, int significant) {
+    const double magnitude = std::fabs(value);
+    if (magnitude == 0.0 || !std::isfinite(magnitude)) return significant - 1;
+    const int integerDigits = static_cast<int>(std::floor(std::log10(magnitude))) + 1;
+    return std::max(0, significant - integerDigits);
+}
+
+}  // namespace
+
+QString formatCount(quint64 value) {
+    return englishLocale().toString(static_cast<qulonglong>(value));
+}
+
+QString formatBytes(quint64 bytes) {
+    static constexpr std::array<const char*, 6> kUnits = {"B", "kB", "MB", "GB", "TB", "PB"};
+    if (bytes < 1000) return QStringLiteral("%1 B").arg(bytes);
+    double value = static_cast<double>(bytes);
+    std::size_t unit = 0;
+    while (value >= 999.5 && unit + 1 < kUnits.size()) {
+        value /= 1000.0;
+        ++unit;
+    }
+    return QStringLiteral("%1 %2").arg(value, 0, 'f', decimalsFor(value, 3)).arg(kUnits[unit]);
+}
+
+QString formatMilliseconds(double ms) {
+    return englishLocale().toString(ms, 'f', decimalsFor(ms, 3));
+}
+
+QString formatDuration(double ms) {
+    if (ms >= 1000.0) {
+        const double seconds = ms / 1000.0;
+        return QStringLiteral("%1 s").arg(seconds, 0, 'f', decimalsFor(seconds, 3));
+    }
+    if (ms >= 1.0) return QStringLiteral("%1 ms").arg(ms, 0, 'f', decimalsFor(ms, 3));
+    const double microseconds = ms * 1000.0;
+    return QStringLiteral("%1 µs").arg(microseconds, 0, 'f', decimalsFor(microseconds, 3));
+}
+
+QString formatGBps(double gigabytesPerSecond) {
+    return englishLocale().toString(gigabytesPerSecond, 'f', 1);
+}
+
+QString formatPercent(double fraction) {
+    return QStringLiteral("%1%").arg(fraction * 100.0, 0, 'f', 1);
+}
+
+QString formatRelativeError(double relativeError) {
+    if (relativeError == 0.0) return QStringLiteral("0");
+    return QString::number(relativeError, 'e', 1);
+}
+
+}  // namespace fusescope::model

@@ -1,0 +1,165 @@
+#include "model/json_reader.h"
+
+#include <QJsonValue>
+#include <cmath>
+#include <limits>
+
+namespace fusescope::model {
+namespace {
+
+QString typeName(const QJsonValue& value) {
+    switch (value.type()) {
+        case QJsonValue::Null:
+            return QStringLiteral("null");
+        case QJsonValue::Bool:
+            return QStringLiteral("a boolean");
+        case QJsonValue::Double:
+            return QStringLiteral("a number");
+        case QJsonValue::String:
+            return QStringLiteral("a string");
+        case QJsonValue::Array:
+            return QStringLiteral("an array");
+        case QJsonValue::Object:
+            return QStringLiteral("an object");
+        case QJsonValue::Undefined:
+            break;
+    }
+    return QStringLiteral("nothing");
+}
+
+QString expected(const char* what, const QJsonValue& found) {
+    return QStringLiteral("expected %1, found %2").arg(QLatin1String(what), typeName(found));
+}
+
+}  // namespace
+
+QString JsonReader::pathOf(const char* key) const {
+    return path_.isEmpty() ? QString::fromLatin1(key) : path_ + '.' + QLatin1String(key);
+}
+
+void JsonReader::fail(const char* key, const QString& problem) const {
+    throw JsonFieldError(pathOf(key) + QStringLiteral(": ") + problem);
+}
+
+QJsonValue JsonReader::required(const char* key) const {
+    const QJsonValue value = object_.value(QLatin1String(key));
+    if (value.isUndefined()) fail(key, QStringLiteral("missing"));
+    return value;
+}
+
+std::optional<QJsonValue> JsonReader::present(const char* key) const {
+    const QJsonValue value = object_.value(QLatin1String(key));
+    if (value.isUndefined() || value.isNull()) return std::nullopt;
+    return value;
+}
+
+qint64 JsonReader::toInteger(const QJsonValue& value, const char* key, qint64 lowest,
+                             qint64 highest) const {
+    if (!value.isDouble()) fail(key, expected("an integer", value));
+    const double asDouble = value.toDouble();
+    if (!std::isfinite(asDouble) || std::floor(asDouble) != asDouble)
+        fail(key, QStringLiteral("expected an integer, found %1").arg(asDouble));
+    const auto outOfRange = [&](const QString& shown) {
+        fail(key, QStringLiteral("%1 is outside [%2, %3]%4")
+                      .arg(shown)
+                      .arg(lowest)
+                      .arg(highest)
+                      .arg(highest == kLargestExactJsonInteger
+                               ? QStringLiteral(" (JSON numbers hold integers exactly to 2^53)")
+                               : QString()));
+    };
+    if (asDouble < static_cast<double>(lowest) || asDouble > static_cast<double>(highest))
+        outOfRange(QString::number(asDouble, 'g', 17));
+    // Qt keeps integers written without a fraction exactly; fall back to the double otherwise.
+    const qint64 exact = value.toInteger(static_cast<qint64>(asDouble));
+    if (exact < lowest || exact > highest) outOfRange(QString::number(exact));
+    return exact;
+}
+
+QString JsonReader::string(const char* key) const {
+    const QJsonValue value = required(key);
+    if (!value.isString()) fail(key, expected("a string", value));
+    return value.toString();
+}
+
+double JsonReader::number(const char* key) const {
+    const QJsonValue value = required(key);
+    if (!value.isDouble()) fail(key, expected("a number", value));
+    return value.toDouble();
+}
+
+int JsonReader::integer(const char* key) const {
+    return static_cast<int>(toInteger(required(key), key, std::numeric_limits<int>::min(),
+                                      std::numeric_limits<int>::max()));
+}
+
+quint64 JsonReader::count(const char* key) const {
+    return static_cast<quint64>(toInteger(required(key), key, 0, kLargestExactJsonInteger));
+}
+
+qint64 JsonReader::signedCount(const char* key) const {
+    return toInteger(required(key), key, -kLargestExactJsonInteger, kLargestExactJsonInteger);
+}
+
+bool JsonReader::boolean(const char* key) const {
+    const QJsonValue value = required(key);
+    if (!value.isBool()) fail(key, expected("true or false", value));
+    return value.toBool();
+}
+
+QJsonArray JsonReader::array(const char* key) const {
+    const QJsonValue value = required(key);
+    if (!value.isArray()) fail(key, expected("an array", value));
+    return value.toArray();
+}
+
+JsonReader JsonReader::object(const char* key) const {
+    const QJsonValue value = required(key);
+    if (!value.isObject()) fail(key, expected("an object", value));
+    return JsonReader(value.toObject(), pathOf(key));
+}
+
+std::optional<QString> JsonReader::optionalString(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return string(key);
+}
+
+std::optional<double> JsonReader::optionalNumber(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return number(key);
+}
+
+std::optional<int> JsonReader::optionalInteger(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return integer(key);
+}
+
+std::optional<quint64> JsonReader::optionalCount(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return count(key);
+}
+
+std::optional<qint64> JsonReader::optionalSignedCount(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return signedCount(key);
+}
+
+std::optional<QJsonArray> JsonReader::optionalArray(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return array(key);
+}
+
+std::optional<JsonReader> JsonReader::optionalObject(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return object(key);
+}
+
+JsonReader JsonReader::element(const QJsonArray& array, const char* key, qsizetype index) const {
+    const QString path = pathOf(key) + QStringLiteral("[%1]").arg(index);
+    const QJsonValue value = array.at(index);
+    if (!value.isObject())
+        throw JsonFieldError(path + QStringLiteral(": ") + expected("an object", value));
+    return JsonReader(value.toObject(), path);
+}
+
+}  // namespace fusescope::model

@@ -1,0 +1,59 @@
+#pragma once
+// Typed reads from parsed JSON that name the failing field by its path ("runs[2].kernels[0].
+// time_ms"). Used by the recording loader; the first problem stops the load.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+#include <stdexcept>
+
+namespace fusescope::model {
+
+// Thrown by JsonReader and caught by the loader, which turns it into a one-line error.
+class JsonFieldError : public std::runtime_error {
+  public:
+    explicit JsonFieldError(const QString& message) : std::runtime_error(message.toStdString()) {}
+};
+
+// Largest integer a JSON number (an IEEE double) holds exactly: 2^53.
+inline constexpr qint64 kLargestExactJsonInteger = qint64{1} << 53;
+
+class JsonReader {
+  public:
+    JsonReader(const QJsonObject& object, QString path) : object_(object), path_(std::move(path)) {}
+
+    // Required keys: missing, null or of another type throws.
+    QString string(const char* key) const;
+    double number(const char* key) const;
+    int integer(const char* key) const;
+    quint64 count(const char* key) const;  // non-negative, at most 2^53
+    qint64 signedCount(const char* key) const;
+    bool boolean(const char* key) const;
+    QJsonArray array(const char* key) const;
+    JsonReader object(const char* key) const;
+
+    // Optional keys: missing or null gives nullopt; present with another type throws.
+    std::optional<QString> optionalString(const char* key) const;
+    std::optional<double> optionalNumber(const char* key) const;
+    std::optional<int> optionalInteger(const char* key) const;
+    std::optional<quint64> optionalCount(const char* key) const;
+    std::optional<qint64> optionalSignedCount(const char* key) const;
+    std::optional<QJsonArray> optionalArray(const char* key) const;
+    std::optional<JsonReader> optionalObject(const char* key) const;
+
+    // The element `index` of an array read from `key`, as an object.
+    JsonReader element(const QJsonArray& array, const char* key, qsizetype index) const;
+
+    QString pathOf(const char* key) const;
+    [[noreturn]] void fail(const char* key, const QString& problem) const;
+
+  private:
+    QJsonValue required(const char* key) const;
+    std::optional<QJsonValue> present(const char* key) const;
+    qint64 toInteger(const QJsonValue& value, const char* key, qint64 lowest, qint64 highest) const;
+
+    QJsonObject object_;
+    QString path_;
+};
+
+}  // namespace fusescope::model

@@ -1,0 +1,401 @@
+#include "model/recording_json.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QSaveFile>
+
+#include "model/json_reader.h"
+
+namespace fusescope::model {
+namespace {
+
+// ---- Writing ----------------------------------------------------------------------------------
+
+// Collects the first count that JSON cannot hold exactly, with its path.
+class JsonWriter {
+  public:
+    QJsonValue count(quint64 value, const QString& path) {
+        if (value > static_cast<quint64>(kLargestExactJsonInteger) && problem_.isEmpty())
+            problem_ =
+                QStringLiteral("%1 = %2 exceeds 2^53, the largest integer JSON holds exactly")
+                    .arg(path)
+                    .arg(value);
+        return QJsonValue(static_cast<qint64>(value));
+    }
+    QJsonValue signedCount(qint64 value, const QString& path) {
+        if ((value > kLargestExactJsonInteger || value < -kLargestExactJsonInteger) &&
+            problem_.isEmpty())
+            problem_ =
+                QStringLiteral("%1 = %2 exceeds 2^53, the largest integer JSON holds exactly")
+                    .arg(path)
+                    .arg(value);
+        return QJsonValue(value);
+    }
+    const QString& problem() const { return problem_; }
+
+  private:
+    QString problem_;
+};
+
+QJsonValue optionalNumber(const std::optional<double>& value) {
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue optionalSource(const std::optional<DataSource>& source) {
+    return source ? QJsonValue(dataSourceKey(*source)) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
+    return {
+        {"backend", device.backend},
+        {"name", device.name},
+        {"compute_capability_major", device.computeCapabilityMajor},
+        {"compute_capability_minor", device.computeCapabilityMinor},
+        {"multiprocessors", device.multiprocessors},
+        {"l2_cache_bytes", writer.count(device.l2CacheBytes, "device.l2_cache_bytes")},
+        {"total_memory_bytes", writer.count(device.totalMemoryBytes, "device.total_memory_bytes")},
+        {"theoretical_bandwidth_gbps", device.theoreticalBandwidthGBps},
+        {"driver_version", device.driverVersion},
+        {"runtime_version", device.runtimeVersion},
+    };
+}
+
+QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWriter& writer) {
+    // Launch resources are unknown on the CPU backend: null, never a made-up zero.
+    const auto resource = [&](auto value) {
+        return kernel.resourcesKnown ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+    };
+    return {
+        {"name", kernel.name},
+        {"time_ms", kernel.timeMs},
+        {"model_bytes_read", writer.count(kernel.modelBytesRead, path + ".model_bytes_read")},
+        {"model_bytes_written",
+         writer.count(kernel.modelBytesWritten, path + ".model_bytes_written")},
+        {"registers", resource(kernel.registersPerThread)},
+        {"shared_bytes", resource(kernel.sharedBytesPerBlock)},
+        {"local_bytes", resource(kernel.localBytesPerThread)},
+        {"block_size", resource(kernel.blockSize)},
+        {"grid_size", resource(kernel.gridSize)},
+        {"occupancy", resource(kernel.theoreticalOccupancy)},
+        {"dram_bytes_read", optionalNumber(kernel.dramBytesRead)},
+        {"dram_bytes_written", optionalNumber(kernel.dramBytesWritten)},
+        {"sectors_read", optionalNumber(kernel.sectorsRead)},
+        {"sectors_written", optionalNumber(kernel.sectorsWritten)},
+    };
+}
+
+QJsonObject allocationToJson(const AllocationRecord& event, const QString& path,
+                             JsonWriter& writer) {
+    return {
+        {"kind", event.isAllocation ? "allocate" : "free"},
+        {"buffer", event.buffer},
+        {"bytes", writer.count(event.bytes, path + ".bytes")},
+        {"time_ns", writer.signedCount(event.timeNs, path + ".time_ns")},
+        {"in_flight_after", writer.count(event.inFlightAfter, path + ".in_flight_after")},
+    };
+}
+
+QJsonObject spanToJson(const TimelineSpan& span, const QString& path, JsonWriter& writer) {
+    return {
+        {"kind", span.kind == TimelineSpan::Kind::Kernel ? "kernel" : "allocation"},
+        {"name", span.name},
+        {"start_ns", writer.signedCount(span.startNs, path + ".start_ns")},
+        {"end_ns", writer.signedCount(span.endNs, path + ".end_ns")},
+        {"bytes", writer.count(span.bytes, path + ".bytes")},
+    };
+}
+
+QJsonObject sampleToJson(const SampleRecord& sample, const QString& path, JsonWriter& writer) {
+    return {
+        {"time_ns", writer.signedCount(sample.timeNs, path + ".time_ns")},
+        {"duration_ns", writer.signedCount(sample.durationNs, path + ".duration_ns")},
+        {"read_bytes_per_second", sample.readBytesPerSecond},
+        {"write_bytes_per_second", sample.writeBytesPerSecond},
+    };
+}
+
+template <typename T, typename ToJson>
+QJsonArray arrayToJson(const QVector<T>& items, const QString& path, JsonWriter& writer,
+                       ToJson toJson) {
+    QJsonArray array;
+    for (qsizetype i = 0; i < items.size(); ++i)
+        array.append(toJson(items[i], QStringLiteral("%1[%2]").arg(path).arg(i), writer));
+    return array;
+}
+
+QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& writer) {
+    QJsonArray repeats;
+    for (double time : run.repeatTimesMs) repeats.append(time);
+    return {
+        {"pipeline", run.pipeline},
+        {"variant", run.variant},
+        {"n", writer.count(run.n, path + ".n")},
+        {"vector", run.vectorWidth},
+        {"backend", run.backend},
+        {"passes", run.passes},
+        {"model_bytes_read", writer.count(run.modelBytesRead, path + ".model_bytes_read")},
+        {"model_bytes_written", writer.count(run.modelBytesWritten, path + ".model_bytes_written")},
+        {"time_ms", run.timeMs},
+        {"repeat_times_ms", repeats},
+        {"peak_bytes_in_flight",
+         writer.count(run.peakBytesInFlight, path + ".peak_bytes_in_flight")},
+        {"max_rel_error", run.maxRelError},
+        {"unwritten_elements", writer.count(run.unwrittenElements, path + ".unwritten_elements")},
+        {"check_ok", run.checkOk},
+        {"kernels", arrayToJson(run.kernels, path + ".kernels", writer, kernelToJson)},
+        {"allocations",
+         arrayToJson(run.allocations, path + ".allocations", writer, allocationToJson)},
+        {"timeline", arrayToJson(run.timeline, path + ".timeline", writer, spanToJson)},
+        {"samples", arrayToJson(run.samples, path + ".samples", writer, sampleToJson)},
+        {"data_source", QJsonObject{{"timing", dataSourceKey(run.dataSource.timing)},
+                                    {"counters", optionalSource(run.dataSource.counters)},
+                                    {"samples", optionalSource(run.dataSource.samples)}}},
+    };
+}
+
+// ---- Reading ----------------------------------------------------------------------------------
+
+DataSource readSource(const JsonReader& reader, const char* key) {
+    const QString text = reader.string(key);
+    const std::optional<DataSource> source = dataSourceFromKey(text);
+    if (!source)
+        reader.fail(key, QStringLiteral("unknown data source '%1' (known: counters, "
+                                        "timing+model, cpu, replay)")
+                             .arg(text));
+    return *source;
+}
+
+std::optional<DataSource> readOptionalSource(const JsonReader& reader, const char* key) {
+    if (!reader.optionalString(key)) return std::nullopt;
+    return readSource(reader, key);
+}
+
+DeviceRecord readDevice(const JsonReader& reader) {
+    DeviceRecord device;
+    device.backend = reader.string("backend");
+    device.name = reader.string("name");
+    device.computeCapabilityMajor = reader.optionalInteger("compute_capability_major").value_or(0);
+    device.computeCapabilityMinor = reader.optionalInteger("compute_capability_minor").value_or(0);
+    device.multiprocessors = reader.optionalInteger("multiprocessors").value_or(0);
+    device.l2CacheBytes = reader.optionalCount("l2_cache_bytes").value_or(0);
+    device.totalMemoryBytes = reader.optionalCount("total_memory_bytes").value_or(0);
+    device.theoreticalBandwidthGBps =
+        reader.optionalNumber("theoretical_bandwidth_gbps").value_or(0.0);
+    device.driverVersion = reader.optionalString("driver_version").value_or(QString());
+    device.runtimeVersion = reader.optionalString("runtime_version").value_or(QString());
+    return device;
+}
+
+KernelRecord readKernel(const JsonReader& reader) {
+    KernelRecord kernel;
+    kernel.name = reader.string("name");
+    kernel.timeMs = reader.number("time_ms");
+    kernel.modelBytesRead = reader.count("model_bytes_read");
+    kernel.modelBytesWritten = reader.count("model_bytes_written");
+    // Resources are known when the registers are given (null or absent on the CPU backend).
+    const std::optional<int> registers = reader.optionalInteger("registers");
+    kernel.resourcesKnown = registers.has_value();
+    kernel.registersPerThread = registers.value_or(0);
+    kernel.sharedBytesPerBlock = reader.optionalInteger("shared_bytes").value_or(0);
+    kernel.localBytesPerThread = reader.optionalInteger("local_bytes").value_or(0);
+    kernel.blockSize = reader.optionalInteger("block_size").value_or(0);
+    kernel.gridSize = reader.optionalInteger("grid_size").value_or(0);
+    kernel.theoreticalOccupancy = reader.optionalNumber("occupancy").value_or(0.0);
+    kernel.dramBytesRead = reader.optionalNumber("dram_bytes_read");
+    kernel.dramBytesWritten = reader.optionalNumber("dram_bytes_written");
+    kernel.sectorsRead = reader.optionalNumber("sectors_read");
+    kernel.sectorsWritten = reader.optionalNumber("sectors_written");
+    return kernel;
+}
+
+AllocationRecord readAllocation(const JsonReader& reader) {
+    AllocationRecord event;
+    const QString kind = reader.string("kind");
+    if (kind != QLatin1String("allocate") && kind != QLatin1String("free"))
+        reader.fail("kind",
+                    QStringLiteral("expected \"allocate\" or \"free\", found \"%1\"").arg(kind));
+    event.isAllocation = kind == QLatin1String("allocate");
+    event.buffer = reader.string("buffer");
+    event.bytes = reader.count("bytes");
+    event.timeNs = reader.signedCount("time_ns");
+    event.inFlightAfter = reader.count("in_flight_after");
+    return event;
+}
+
+TimelineSpan readSpan(const JsonReader& reader) {
+    TimelineSpan span;
+    const QString kind = reader.string("kind");
+    if (kind != QLatin1String("kernel") && kind != QLatin1String("allocation"))
+        reader.fail(
+            "kind",
+            QStringLiteral("expected \"kernel\" or \"allocation\", found \"%1\"").arg(kind));
+    span.kind = kind == QLatin1String("kernel") ? TimelineSpan::Kind::Kernel
+                                                : TimelineSpan::Kind::Allocation;
+    span.name = reader.string("name");
+    span.startNs = reader.signedCount("start_ns");
+    span.endNs = reader.signedCount("end_ns");
+    span.bytes = reader.optionalCount("bytes").value_or(0);
+    return span;
+}
+
+SampleRecord readSample(const JsonReader& reader) {
+    SampleRecord sample;
+    sample.timeNs = reader.signedCount("time_ns");
+    sample.durationNs = reader.signedCount("duration_ns");
+    sample.readBytesPerSecond = reader.number("read_bytes_per_second");
+    sample.writeBytesPerSecond = reader.number("write_bytes_per_second");
+    return sample;
+}
+
+template <typename T, typename ReadOne>
+QVector<T> readArray(const JsonReader& reader, const char* key, bool required, ReadOne readOne) {
+    const std::optional<QJsonArray> array =
+        required ? std::optional<QJsonArray>(reader.array(key)) : reader.optionalArray(key);
+    QVector<T> items;
+    if (!array) return items;
+    items.reserve(array->size());
+    for (qsizetype i = 0; i < array->size(); ++i)
+        items.push_back(readOne(reader.element(*array, key, i)));
+    return items;
+}
+
+RunRecord readRun(const JsonReader& reader) {
+    RunRecord run;
+    run.pipeline = reader.string("pipeline");
+    run.variant = reader.string("variant");
+    run.n = reader.count("n");
+    run.vectorWidth = reader.integer("vector");
+    run.backend = reader.string("backend");
+    run.passes = reader.integer("passes");
+    run.modelBytesRead = reader.count("model_bytes_read");
+    run.modelBytesWritten = reader.count("model_bytes_written");
+    run.timeMs = reader.number("time_ms");
+    if (const std::optional<QJsonArray> repeats = reader.optionalArray("repeat_times_ms"))
+        for (qsizetype i = 0; i < repeats->size(); ++i) {
+            const QJsonValue value = repeats->at(i);
+            if (!value.isDouble())
+                reader.fail("repeat_times_ms", QStringLiteral("element %1 is not a number").arg(i));
+            run.repeatTimesMs.push_back(value.toDouble());
+        }
+    run.peakBytesInFlight = reader.count("peak_bytes_in_flight");
+    run.maxRelError = reader.number("max_rel_error");
+    run.unwrittenElements = reader.optionalCount("unwritten_elements").value_or(0);
+    run.checkOk = reader.boolean("check_ok");
+    run.kernels = readArray<KernelRecord>(reader, "kernels", true, readKernel);
+    run.allocations = readArray<AllocationRecord>(reader, "allocations", false, readAllocation);
+    run.timeline = readArray<TimelineSpan>(reader, "timeline", false, readSpan);
+    run.samples = readArray<SampleRecord>(reader, "samples", false, readSample);
+    if (const std::optional<JsonReader> sources = reader.optionalObject("data_source")) {
+        run.dataSource.timing = readSource(*sources, "timing");
+        run.dataSource.counters = readOptionalSource(*sources, "counters");
+        run.dataSource.samples = readOptionalSource(*sources, "samples");
+    } else {
+        // Files older than the data_source key: the backend says where the timing came from.
+        run.dataSource.timing =
+            run.backend == QLatin1String("cpu") ? DataSource::CpuBackend : DataSource::TimingModel;
+    }
+    return run;
+}
+
+Recording readRecording(const JsonReader& reader) {
+    Recording recording;
+    recording.format = reader.string("format");
+    if (recording.format != QLatin1String(kRecordingFormat))
+        reader.fail("format", QStringLiteral("is \"%1\", not \"%2\": this is not a FuseScope "
+                                             "recording")
+                                  .arg(recording.format, QLatin1String(kRecordingFormat)));
+    recording.version = reader.integer("version");
+    if (recording.version > kRecordingVersion)
+        reader.fail("version", QStringLiteral("%1 is newer than this FuseScope reads (%2): "
+                                              "update FuseScope to open it")
+                                   .arg(recording.version)
+                                   .arg(kRecordingVersion));
+    if (recording.version < 1)
+        reader.fail("version", QStringLiteral("%1 is not a valid version").arg(recording.version));
+    recording.createdAt = reader.optionalString("created_at").value_or(QString());
+    recording.producer = reader.optionalString("producer").value_or(QString());
+    recording.device = readDevice(reader.object("device"));
+    const JsonReader roofline = reader.object("copy_roofline");
+    recording.roofline.timeMs = roofline.number("time_ms");
+    recording.roofline.bytesMoved = roofline.count("bytes_moved");
+    recording.counterStatus = reader.optionalString("counter_status").value_or(QString());
+    recording.runs = readArray<RunRecord>(reader, "runs", true, readRun);
+    recording.replayed = true;
+    return recording;
+}
+
+}  // namespace
+
+Result<QJsonObject> recordingToJson(const Recording& recording) {
+    JsonWriter writer;
+    QJsonObject root{
+        {"format", QLatin1String(kRecordingFormat)},
+        {"version", kRecordingVersion},
+        {"created_at", recording.createdAt},
+        {"producer", recording.producer},
+        {"device", deviceToJson(recording.device, writer)},
+        {"copy_roofline", QJsonObject{{"time_ms", recording.roofline.timeMs},
+                                      {"bytes_moved", writer.count(recording.roofline.bytesMoved,
+                                                                   "copy_roofline.bytes_moved")},
+                                      {"gbps", recording.roofline.gbps()}}},
+        {"counter_status", recording.counterStatus},
+        {"runs", arrayToJson(recording.runs, "runs", writer, runToJson)},
+    };
+    if (!writer.problem().isEmpty())
+        return Status(ErrorCode::InvalidArgument,
+                      "cannot save the recording: " + writer.problem().toStdString());
+    return root;
+}
+
+Result<QByteArray> recordingToJsonBytes(const Recording& recording) {
+    Result<QJsonObject> root = recordingToJson(recording);
+    if (!root) return root.status();
+    return QJsonDocument(*root).toJson(QJsonDocument::Indented);
+}
+
+Status saveRecording(const Recording& recording, const QString& path) {
+    Result<QByteArray> bytes = recordingToJsonBytes(recording);
+    if (!bytes) return bytes.status();
+    QSaveFile file(path);
+    // Where the folder is not writable but the file is, write in place rather than fail.
+    file.setDirectWriteFallback(true);
+    if (!file.open(QIODevice::WriteOnly) || file.write(*bytes) != bytes->size() || !file.commit())
+        return Status(
+            ErrorCode::IoError,
+            QStringLiteral("cannot write %1: %2").arg(path, file.errorString()).toStdString());
+    return Status::ok();
+}
+
+Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourceName) {
+    const auto failure = [&](const QString& problem) {
+        return Status(ErrorCode::InvalidArgument,
+                      QStringLiteral("%1: %2").arg(sourceName, problem).toStdString());
+    };
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return failure(QStringLiteral("not JSON (%1 at byte %2)")
+                           .arg(parseError.errorString())
+                           .arg(parseError.offset));
+    if (!document.isObject())
+        return failure(
+            QStringLiteral("not a FuseScope recording (the top level is not an object)"));
+    try {
+        return readRecording(JsonReader(document.object(), QString()));
+    } catch (const JsonFieldError& error) {
+        return failure(QString::fromStdString(error.what()));
+    }
+}
+
+Result<Recording> loadRecording(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Status(
+            ErrorCode::IoError,
+            QStringLiteral("cannot open %1: %2").arg(path, file.errorString()).toStdString());
+    return recordingFromJson(file.readAll(), path);
+}
+
+}  // namespace fusescope::model

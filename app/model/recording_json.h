@@ -1,0 +1,25 @@
+#pragma once
+// A Recording as JSON: format "fusescope-recording", version 1, keys in snake_case. Byte counts
+// are written as exact integers and must not exceed 2^53 (the largest integer a JSON number holds
+// exactly in every reader). Loading ignores unknown keys, accepts files without the issue-3 keys
+// (timeline, samples, counters), and marks the recording as replayed.
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include "core/status.h"
+#include "model/recording.h"
+
+namespace fusescope::model {
+
+// Fails when a 64-bit count exceeds 2^53, naming the field.
+Result<QJsonObject> recordingToJson(const Recording& recording);
+Result<QByteArray> recordingToJsonBytes(const Recording& recording);
+// Writes atomically where it can (QSaveFile); the error names the file.
+Status saveRecording(const Recording& recording, const QString& path);
+
+// `sourceName` (usually the file name) starts every error message.
+Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourceName);
+Result<Recording> loadRecording(const QString& path);
+
+}  // namespace fusescope::model

@@ -1,0 +1,27 @@
+#pragma once
+// The runner's RunReport (kernels layer, no Qt) as a model Recording.
+#include <QDateTime>
+#include <QString>
+
+#include "model/recording.h"
+#include "runtime/runner.h"
+
+namespace fusescope::model {
+
+// "fusescope-cli 0.1.0": the program and the project's version.
+QString producerString(const QString& program);
+
+DeviceRecord deviceRecordFrom(const DeviceInfo& device);
+// Timing on the CPU backend is "cpu"; on CUDA it is CUDA events plus the pass model.
+DataSource timingSourceFor(BackendKind backend);
+RunRecord runRecordFrom(const VariantResult& variant);
+
+struct ConversionOptions {
+    QString producer;
+    QDateTime createdAt = QDateTime::currentDateTimeUtc();
+    QString counterStatus;  // why counters were not measured, when they were not
+};
+
+Recording recordingFrom(const RunReport& report, const ConversionOptions& options);
+
+}  // namespace fusescope::model

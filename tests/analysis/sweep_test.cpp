@@ -1,0 +1,164 @@
+#include <gtest/gtest.h>
+
+#include "analysis/sweep.h"
+#include "pipelines/registry.h"
+
+using namespace fusescope;
+
+namespace {
+
+class RecordingObserver : public RunObserver {
+  public:
+    void progress(double fraction, std::string_view) override { fractions.push_back(fraction); }
+    void variantFinished(const VariantResult& result) override { finishedN.push_back(result.n); }
+    bool cancelled() const override {
+        return cancelAfter > 0 && static_cast<int>(finishedN.size()) >= cancelAfter;
+    }
+    std::vector<double> fractions;
+    std::vector<std::uint64_t> finishedN;
+    int cancelAfter = 0;
+};
+
+SweepRequest smallSwigluSweep() {
+    SweepRequest request;
+    request.pipeline = "swiglu";
+    request.variants = {"fused", "two_launch"};
+    request.from = 4096;
+    request.to = 70000;  // not a power of two
+    request.stepsPerOctave = 1;
+    request.repeats = 2;
+    request.warmup = 1;
+    return request;
+}
+
+}  // namespace
+
+// A real sweep on the CPU backend: every point runs, checks, and moves more bytes as N grows.
+TEST(CpuSweep, RunsEveryPointAndIsMonotoneInBytes) {
+    auto backend = createCpuBackend(2);
+    RecordingObserver observer;
+    const SweepRequest request = smallSwigluSweep();
+    Result<SweepReport> report = runSweep(*backend, request, observer);
+    ASSERT_TRUE(report) << report.status().message();
+
+    const std::vector<std::uint64_t> sizes{4096, 8192, 16384, 32768, 70000};
+    EXPECT_EQ(report->sizes, sizes);
+    EXPECT_EQ(report->pipeline, "swiglu");
+    EXPECT_EQ(report->device.backend, BackendKind::Cpu);
+    ASSERT_EQ(report->series.size(), 2u);
+    EXPECT_EQ(report->series[0].variant, "fused");
+    EXPECT_EQ(report->series[1].variant, "two_launch");
+    EXPECT_EQ(report->series[0].launches, 1);
+    EXPECT_EQ(report->series[1].launches, 2);
+    EXPECT_DOUBLE_EQ(report->series[0].bytesPerElement, 12.0);  // 3 passes of float32
+    EXPECT_DOUBLE_EQ(report->series[1].bytesPerElement, 20.0);  // 5 passes
+
+    for (const SweepSeries& series : report->series) {
+        ASSERT_EQ(series.points.size(), sizes.size()) << series.variant;
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            const SweepPoint& point = series.points[k];
+            EXPECT_EQ(point.n, sizes[k]);
+            EXPECT_EQ(point.launches, series.launches);
+            EXPECT_EQ(static_cast<double>(point.bytes), series.bytesPerElement * sizes[k]);
+            EXPECT_TRUE(point.checkOk) << series.variant << " N " << point.n;
+            EXPECT_GT(point.timeMs, 0.0);
+            EXPECT_GT(point.effectiveGBps(), 0.0);
+            EXPECT_GT(point.rooflineGBps, 0.0);
+            if (k > 0) {
+                EXPECT_GT(point.bytes, series.points[k - 1].bytes);
+            }
+        }
+        // Timing noise on a shared CPU decides whether a fit is possible; either way it says so.
+        EXPECT_NE(series.fit.has_value(), !series.fitError.empty()) << series.fitError;
+        if (series.fit) {
+            EXPECT_GT(series.fit->bandwidthGBps, 0.0);
+        }
+    }
+
+    // Progress only grows and ends at 1; every variant at every N was reported as it finished.
+    ASSERT_FALSE(observer.fractions.empty());
+    for (std::size_t k = 1; k < observer.fractions.size(); ++k)
+        EXPECT_GE(observer.fractions[k], observer.fractions[k - 1] - 1e-12);
+    EXPECT_DOUBLE_EQ(observer.fractions.back(), 1.0);
+    EXPECT_EQ(observer.finishedN.size(), sizes.size() * 2);
+    EXPECT_EQ(observer.finishedN.front(), 4096u);
+    EXPECT_EQ(observer.finishedN.back(), 70000u);
+}
+
+TEST(CpuSweep, CancelStopsBetweenPoints) {
+    auto backend = createCpuBackend(2);
+    RecordingObserver observer;
+    observer.cancelAfter = 1;
+    Result<SweepReport> report = runSweep(*backend, smallSwigluSweep(), observer);
+    ASSERT_FALSE(report);
+    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled);
+    EXPECT_LE(observer.finishedN.size(), 2u);
+}
+
+TEST(CpuSweep, EmptyVariantListSweepsEveryVariant) {
+    auto backend = createCpuBackend(2);
+    SweepRequest request = smallSwigluSweep();
+    request.variants.clear();
+    request.to = 8192;
+    RecordingObserver observer;
+    Result<SweepReport> report = runSweep(*backend, request, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_EQ(report->series.size(), findPipeline("swiglu")->variants.size());
+}
+
+TEST(SweepSizes, DefaultEndIsCappedAndFitsInMemory) {
+    auto backend = createCpuBackend(1);
+    const DeviceInfo device = backend->describe();
+    SweepRequest request = smallSwigluSweep();
+    request.to = 0;
+    const std::uint64_t end = defaultSweepEnd(request, device);
+    EXPECT_GT(end, 0u);
+    EXPECT_LE(end, kDefaultSweepEndCpu);
+
+    DeviceInfo gpu = device;
+    gpu.backend = BackendKind::Cuda;
+    gpu.freeMemoryBytes = std::uint64_t{140} << 30;
+    EXPECT_EQ(defaultSweepEnd(request, gpu), kDefaultSweepEndCuda);
+    gpu.freeMemoryBytes = std::uint64_t{1} << 30;  // a small GPU: memory decides
+    EXPECT_LT(defaultSweepEnd(request, gpu), kDefaultSweepEndCuda);
+    auto sizes = sweepSizes(request, gpu);
+    ASSERT_TRUE(sizes) << sizes.status().message();
+    EXPECT_EQ(sizes->back(), defaultSweepEnd(request, gpu));
+}
+
+TEST(SweepSizes, RejectsBadRequestsWithOneSentence) {
+    auto backend = createCpuBackend(1);
+    const DeviceInfo device = backend->describe();
+    const SweepRequest good = smallSwigluSweep();
+    ASSERT_TRUE(sweepSizes(good, device));
+
+    auto expectError = [&](SweepRequest request, ErrorCode code, const std::string& words) {
+        auto sizes = sweepSizes(request, device);
+        ASSERT_FALSE(sizes) << words;
+        EXPECT_EQ(sizes.status().code(), code);
+        EXPECT_NE(sizes.status().message().find(words), std::string::npos)
+            << sizes.status().message();
+        EXPECT_EQ(sizes.status().message().find('\n'), std::string::npos);
+    };
+    SweepRequest request = good;
+    request.pipeline = "nope";
+    expectError(request, ErrorCode::InvalidArgument, "unknown pipeline");
+    request = good;
+    request.variants = {"fused", "nope"};
+    expectError(request, ErrorCode::InvalidArgument, "unknown variant");
+    request = good;
+    request.from = 0;
+    expectError(request, ErrorCode::InvalidArgument, "N >= 1");
+    request = good;
+    request.from = 100000;
+    expectError(request, ErrorCode::InvalidArgument, "below");
+    request = good;
+    request.stepsPerOctave = 0;
+    expectError(request, ErrorCode::InvalidArgument, "steps per octave");
+    request = good;
+    request.vectorWidth = 3;
+    expectError(request, ErrorCode::InvalidArgument, "vector width");
+    request = good;
+    request.to = device.freeMemoryBytes;  // far more elements than fit
+    expectError(request, ErrorCode::OutOfMemory, "at most");
+}

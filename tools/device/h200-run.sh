@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Everything the H200 machine runs for FuseScope, in one call, from the repository root:
+#   bash tools/device/h200-run.sh [STEP...]        (run with the staged folder .device/ carried)
+# Steps: env gputests cli gui sanitizer (the default), tests (every other test binary), all.
+# That machine has no Qt and no GoogleTest: the programs and tests come from the portable bundle
+# that tools/device/stage.sh put in .device/. CUPTI is the machine's own.
+# Writes under $OUT (at most a few files): log.txt, summary.txt, gui.png, results.tar.gz.
+# Every step has a timeout and its rc is logged; the whole run stays inside a budget
+# (FUSESCOPE_BUDGET_S, default 540 s) so that it ends well inside the 10-minute limit.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+staged="$root/.device"
+out="${OUT:-/tmp/fusescope-out}"
+budget=${FUSESCOPE_BUDGET_S:-540}
+big_n=${FUSESCOPE_BIG_N:-268435456}   # 2^28 floats: 1.07 GB per array, far past the 60 MB L2
+small_n=${FUSESCOPE_SMALL_N:-1000003} # odd, so the vector tail runs under compute-sanitizer
+
+steps=("$@")
+[[ ${#steps[@]} -eq 0 ]] && steps=(env gputests cli gui sanitizer)
+[[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli gui sanitizer)
+wants() { [[ " ${steps[*]} " == *" $1 "* ]]; }
+
+work=/tmp/fusescope-h200
+rm -rf "$work" && mkdir -p "$work/results" "$out"
+results="$work/results"
+log="$results/log.txt"
+: > "$results/steps.tsv"
+started=$SECONDS
+
+save() {  # after every step, so a run cut short still returns what it has
+    cp "$log" "$out/log.txt"
+    tar -C "$work" -czf "$out/results.tar.gz" results 2>/dev/null
+}
+say() { echo "$*" | tee -a "$log"; }
+
+step() {  # step NAME TIMEOUT_S COMMAND...   output to results/NAME.log and the main log
+    local name=$1 limit=$2
+    shift 2
+    local left=$((budget - (SECONDS - started)))
+    if ((left < 20)); then
+        say "===== [$name] skipped: ${left}s left of the ${budget}s budget"
+        printf '%s\t%s\t%s\n' "$name" "skipped" "0" >> "$results/steps.tsv"
+        return 99
+    fi
+    ((limit > left - 10)) && limit=$((left - 10))
+    say "===== [$name] $(date -u +%T) timeout ${limit}s: $*"
+    local t0=$SECONDS
+    timeout -k 10 "$limit" "$@" > "$results/$name.log" 2>&1
+    local rc=$?
+    tail -n 60 "$results/$name.log" >> "$log"
+    ((rc == 124 || rc == 137)) && say "===== [$name] TIMED OUT after ${limit}s"
+    say "===== [$name] rc=$rc wall=$((SECONDS - t0))s"
+    printf '%s\t%s\t%s\n' "$name" "$rc" "$((SECONDS - t0))" >> "$results/steps.tsv"
+    save
+    return $rc
+}
+
+say "FuseScope H200 run: steps: ${steps[*]}; budget ${budget}s; OUT=$out"
+bundle_tar=$(ls "$staged"/fusescope-*.tar.gz 2>/dev/null | head -n 1)
+if [[ -z "$bundle_tar" ]]; then
+    say "no bundle in $staged: run tools/device/stage.sh on the build machine and carry .device"
+    save
+    exit 1
+fi
+tar -C "$work" -xzf "$bundle_tar"
+bundle=$(ls -d "$work"/fusescope-*/ | head -n 1)
+bundle=${bundle%/}
+cli="$bundle/fusescope-cli"
+cp "$staged/stage-info.txt" "$results/" 2>/dev/null
+
+# CUPTI and the libnvperf libraries of this machine's toolkit.
+export LD_LIBRARY_PATH="/usr/local/cuda-13.0/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Tests that link Qt run offscreen with the bundle's plugins and fonts.
+export QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH="$bundle/plugins" QT_QPA_FONTDIR="$bundle/fonts"
+export FONTCONFIG_FILE="$bundle/etc/fonts.conf"
+
+if wants env; then
+    step env 30 bash -c "nvidia-smi; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader > '$results/nvidia-smi.csv';
+        cat '$results/nvidia-smi.csv'; uname -r; grep PRETTY /etc/os-release; ldd --version | head -n 1;
+        ls /usr/local/cuda-13.0/targets/x86_64-linux/lib | grep -E 'cupti|nvperf';
+        echo '-- libraries not found (should be none):';
+        for f in '$bundle'/bin/* '$bundle'/tests/* '$bundle'/plugins/platforms/*.so; do [ -f \"\$f\" ] && ldd \"\$f\" 2>/dev/null | grep 'not found' | sed \"s|^|\$(basename \$f): |\"; done; true"
+fi
+
+run_test_binaries() {  # run_test_binaries KIND(gpu|other)
+    local kind=$1 name type tkind rc all_rc=0
+    while read -r name type tkind; do
+        [[ -z "$name" || "$tkind" != "$kind" ]] && continue
+        if [[ "$type" == gtest ]]; then
+            step "test_$name" 150 "$bundle/tests/$name" --gtest_brief=1 \
+                --gtest_output="xml:$results/test_$name.xml"
+        else
+            step "test_$name" 150 "$bundle/tests/$name" -o "$results/test_$name.xml,junitxml" -o -,txt
+        fi
+        rc=$?
+        ((rc != 0)) && all_rc=$rc
+    done < "$staged/tests.list"
+    return $all_rc
+}
+wants gputests && run_test_binaries gpu
+wants tests && run_test_binaries other
+
+if wants cli; then
+    step cli_list 30 "$cli" list
+    for pipeline in swiglu affine; do
+        for vector in 4 1; do
+            step "cli_${pipeline}_v${vector}" 100 "$cli" run --pipeline "$pipeline" --variants all \
+                --n "$big_n" --vector "$vector" --repeat 20 --backend cuda \
+                --json "$results/${pipeline}_v${vector}.json"
+        done
+    done
+fi
+
+if wants gui; then
+    step gui 120 "$bundle/fusescope" --screenshot "$out/gui.png" --run swiglu --backend cuda
+    [[ -f "$out/gui.png" ]] && cp "$out/gui.png" "$results/gui.png"
+fi
+
+if wants sanitizer; then
+    sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    for pipeline in swiglu affine; do
+        step "sanitizer_$pipeline" 120 "$sanitizer" --tool memcheck --leak-check full \
+            --error-exitcode 86 "$bundle/bin/fusescope-cli" run --pipeline "$pipeline" \
+            --variants all --n "$small_n" --vector 4 --repeat 2 --backend cuda
+    done
+fi
+
+say "===== total wall $((SECONDS - started))s of ${budget}s"
+python3 "$root/tools/device/summarize.py" "$results" > "$results/summary.txt" 2>&1 ||
+    { echo "(summarize.py failed; steps:)"; cat "$results/steps.tsv"; } >> "$results/summary.txt"
+cp "$results/summary.txt" "$out/summary.txt"
+save
+ls -la "$out" | tee -a "$log"
+cat "$results/summary.txt"

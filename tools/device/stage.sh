@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds FuseScope for the H200 (release, CUDA arch 90, static CUDA runtime, GoogleTest static
+# as Debian ships it) into build/h200 and stages what the GPU machine needs into .device/
+# (git-ignored, carried to that machine): one portable bundle with the GUI, the CLI and every
+# test executable, the list of tests, and a note of what was built.
+#
+# usage: tools/device/stage.sh [--no-build]
+# then, on the device:   bash tools/device/h200-run.sh [steps]   with .device carried
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+build=build/h200
+staged=.device
+limit_bytes=$((60 * 1024 * 1024)) # the device takes 64 MiB with the working tree
+
+if [[ "${1:-}" != "--no-build" ]]; then
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFUSESCOPE_CUDA=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DFUSESCOPE_WARNINGS_AS_ERRORS=ON -DFUSESCOPE_BUILD_TESTS=ON
+    cmake --build "$build" -j"$(nproc)"
+fi
+
+# Test executables: the ELF programs under tests/ (ctest's own tree stays here; the device runs
+# the binaries directly). GPU tests are the ones named for CUDA or measurement.
+mapfile -t test_binaries < <(find "$build/tests" -path '*/CMakeFiles' -prune -o -type f -perm -u+x -print |
+    while read -r f; do file -b "$f" | grep -q '^ELF' && echo "$f"; done | sort)
+[[ ${#test_binaries[@]} -gt 0 ]] || { echo "stage: no test executables in $build/tests" >&2; exit 1; }
+
+rm -rf "$staged"
+mkdir -p "$staged"
+: > "$staged/tests.list"
+for binary in "${test_binaries[@]}"; do
+    name=$(basename "$binary")
+    if grep -qa -- 'gtest_brief' "$binary"; then type=gtest; else type=qttest; fi
+    case "$name" in
+        *cuda* | *measure* | *gpu* | *cupti*) kind=gpu ;;
+        *) kind=other ;;
+    esac
+    echo "$name $type $kind" >> "$staged/tests.list"
+done
+
+packaging/make-bundle.sh --build-dir "$build" --output "$staged" --add-tests "${test_binaries[@]}"
+
+{
+    echo "staged $(date -u +%FT%TZ) from $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+    grep -E '^(CMAKE_BUILD_TYPE|CMAKE_CUDA_ARCHITECTURES|FUSESCOPE_CUDA|CMAKE_CUDA_COMPILER):' "$build/CMakeCache.txt"
+    echo "tests:"
+    sed 's/^/  /' "$staged/tests.list"
+} > "$staged/stage-info.txt"
+
+staged_bytes=$(du -sb "$staged" | cut -f1)
+tree_bytes=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n 1 | cut -f1)
+cat "$staged/stage-info.txt"
+ls -la "$staged"
+echo "stage: .device is $((staged_bytes / 1024 / 1024)) MiB, the tracked tree $((tree_bytes / 1024)) KiB"
+if ((staged_bytes + tree_bytes > limit_bytes)); then
+    echo "stage: too large to carry (limit 64 MiB with the working tree)" >&2
+    exit 1
+fi
+echo "stage: on the device run:  bash tools/device/h200-run.sh     (carry: .device)"

@@ -2,6 +2,8 @@
 # `fusescope-cli`. Included once from the top-level CMakeLists.txt, after app/ is added.
 #   cmake --build build/release --target package      -> build/release/fusescope_<ver>_amd64.deb
 include(GNUInstallDirs)
+# Debian wants the documentation folder named after the package, not the project.
+set(fusescope_docdir ${CMAKE_INSTALL_DATADIR}/doc/fusescope)
 
 set(fusescope_programs "")
 foreach(program fusescope fusescope-cli)
@@ -43,7 +45,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.svg
 install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.metainfo.xml
   DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
-  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  DESTINATION ${fusescope_docdir})
 
 # Debian wants a gzipped changelog in the doc folder; make it reproducibly (-n: no timestamp).
 set(fusescope_changelog_gz ${CMAKE_CURRENT_BINARY_DIR}/changelog.Debian.gz)
@@ -51,7 +53,7 @@ add_custom_command(OUTPUT ${fusescope_changelog_gz}
   COMMAND gzip -9 -n -c ${PROJECT_SOURCE_DIR}/packaging/debian/changelog > ${fusescope_changelog_gz}
   DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
 add_custom_target(fusescope_changelog ALL DEPENDS ${fusescope_changelog_gz})
-install(FILES ${fusescope_changelog_gz} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${fusescope_changelog_gz} DESTINATION ${fusescope_docdir})
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME fusescope)
@@ -65,15 +67,15 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "FuseScope maintainers <fusescope@example.org>")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/fusescope")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "makes GPU memory passes visible
- FuseScope runs elementwise pipelines (an affine chain, the SwiGLU activation)
- in unfused and fused variants as real CUDA kernels, or on the CPU, checks them
- against a CPU reference and shows what moved through memory: passes and bytes
- by a pass model, measured times against the copy roofline, and the allocation
- in flight, as tables and charts that can be exported for lessons.
- .
- The package holds the Qt 6 GUI (fusescope) and the command line program
- (fusescope-cli), whose JSON recordings open in the GUI on any machine.")
+# CPack puts the summary on the first line and indents these lines; an empty line becomes " .".
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "FuseScope runs elementwise pipelines (an affine chain, the SwiGLU activation)
+in unfused and fused variants as real CUDA kernels, or on the CPU, checks them
+against a CPU reference and shows what moved through memory: passes and bytes
+by a pass model, measured times against the copy roofline, and the allocation
+in flight, as tables and charts that can be exported for lessons.
+
+The package holds the Qt 6 GUI (fusescope) and the command line program
+(fusescope-cli), whose JSON recordings open in the GUI on any machine.")
 # Computes Depends from the programs' libraries; CUDA's runtime is static and the driver's
 # libcuda.so.1 is found at run time (it belongs to the NVIDIA driver, not to Debian's archive).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

@@ -40,7 +40,8 @@ version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build_dir/CMakeCache.tx
 name="fusescope-${version:-0}-linux-$(uname -m)"
 if [[ -z "$output" ]]; then
     output="$build_dir/$name.tar.gz"
-elif [[ -d "$output" ]]; then
+elif [[ "$output" != *.tar.gz ]]; then
+    mkdir -p "$output"
     output="$output/$name.tar.gz"
 fi
 output=$(realpath -m "$output")

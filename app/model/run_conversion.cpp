@@ -22,6 +22,12 @@ KernelRecord kernelRecordFrom(const KernelResult& kernel) {
     record.blockSize = kernel.resources.blockSize;
     record.gridSize = kernel.resources.gridSize;
     record.theoreticalOccupancy = kernel.resources.theoreticalOccupancy;
+    if (kernel.counters) {
+        record.dramBytesRead = kernel.counters->dramBytesRead;
+        record.dramBytesWritten = kernel.counters->dramBytesWritten;
+        record.sectorsRead = kernel.counters->sectorsRead;
+        record.sectorsWritten = kernel.counters->sectorsWritten;
+    }
     return record;
 }
 
@@ -35,7 +41,45 @@ AllocationRecord allocationRecordFrom(const AllocationEvent& event) {
     return record;
 }
 
+SampleRecord sampleRecordFrom(const BandwidthSample& sample) {
+    SampleRecord record;
+    record.timeNs = sample.startNs;
+    record.durationNs = sample.endNs - sample.startNs;
+    record.readBytesPerSecond = sample.readBytesPerSecond();
+    record.writeBytesPerSecond = sample.writeBytesPerSecond();
+    return record;
+}
+
+model::TimelineSpan spanRecordFrom(const fusescope::TimelineSpan& span) {
+    model::TimelineSpan record;
+    record.kind = span.kind == fusescope::TimelineSpan::Kind::Kernel
+                      ? model::TimelineSpan::Kind::Kernel
+                      : model::TimelineSpan::Kind::Allocation;
+    record.name = fromStd(span.name);
+    record.startNs = span.startNs;
+    record.endNs = span.endNs;
+    record.bytes = span.bytes;
+    return record;
+}
+
+std::optional<DataSource> optionalDataSourceFrom(const std::optional<MeasurementSource>& source) {
+    if (!source) return std::nullopt;
+    return dataSourceFrom(*source);
+}
+
 }  // namespace
+
+DataSource dataSourceFrom(MeasurementSource source) {
+    switch (source) {
+        case MeasurementSource::TimingModel:
+            return DataSource::TimingModel;
+        case MeasurementSource::CpuBackend:
+            return DataSource::CpuBackend;
+        case MeasurementSource::Counters:
+            return DataSource::Counters;
+    }
+    return DataSource::TimingModel;
+}
 
 QString producerString(const QString& program) {
     return QStringLiteral("%1 %2").arg(program, QLatin1String(kFuseScopeVersion));
@@ -54,10 +98,6 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
     record.driverVersion = fromStd(device.driverVersion);
     record.runtimeVersion = fromStd(device.runtimeVersion);
     return record;
-}
-
-DataSource timingSourceFor(BackendKind backend) {
-    return backend == BackendKind::Cpu ? DataSource::CpuBackend : DataSource::TimingModel;
 }
 
 RunRecord runRecordFrom(const VariantResult& variant) {
@@ -80,7 +120,16 @@ RunRecord runRecordFrom(const VariantResult& variant) {
         run.kernels.push_back(kernelRecordFrom(kernel));
     for (const AllocationEvent& event : variant.allocations)
         run.allocations.push_back(allocationRecordFrom(event));
-    run.dataSource.timing = timingSourceFor(variant.backend);
+    for (const fusescope::TimelineSpan& span : variant.timeline)
+        run.timeline.push_back(spanRecordFrom(span));
+    for (const BandwidthSample& sample : variant.samples)
+        run.samples.push_back(sampleRecordFrom(sample));
+    // The CPU backend's timing is always "cpu", whatever the runner left in timingSource.
+    run.dataSource.timing = variant.backend == BackendKind::Cpu
+                                ? DataSource::CpuBackend
+                                : dataSourceFrom(variant.timingSource);
+    run.dataSource.counters = optionalDataSourceFrom(variant.countersSource);
+    run.dataSource.samples = optionalDataSourceFrom(variant.samplesSource);
     return run;
 }
 
@@ -91,7 +140,7 @@ Recording recordingFrom(const RunReport& report, const ConversionOptions& option
     recording.device = deviceRecordFrom(report.device);
     recording.roofline.timeMs = report.roofline.timeMs;
     recording.roofline.bytesMoved = report.roofline.bytesMoved;
-    recording.counterStatus = options.counterStatus;
+    recording.counterStatus = QString::fromStdString(report.counterStatus);
     for (const VariantResult& variant : report.variants)
         recording.runs.push_back(runRecordFrom(variant));
     return recording;

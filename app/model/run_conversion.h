@@ -12,14 +12,12 @@ namespace fusescope::model {
 QString producerString(const QString& program);
 
 DeviceRecord deviceRecordFrom(const DeviceInfo& device);
-// Timing on the CPU backend is "cpu"; on CUDA it is CUDA events plus the pass model.
-DataSource timingSourceFor(BackendKind backend);
+DataSource dataSourceFrom(MeasurementSource source);
 RunRecord runRecordFrom(const VariantResult& variant);
 
 struct ConversionOptions {
     QString producer;
     QDateTime createdAt = QDateTime::currentDateTimeUtc();
-    QString counterStatus;  // why counters were not measured, when they were not
 };
 
 Recording recordingFrom(const RunReport& report, const ConversionOptions& options);

@@ -1,0 +1,79 @@
+#include <gtest/gtest.h>
+
+#include "model/captions.h"
+#include "model/format.h"
+
+using namespace fusescope::model;
+
+TEST(Format, BytesInDecimalUnitsWithThreeDigits) {
+    EXPECT_EQ(formatBytes(0), "0 B");
+    EXPECT_EQ(formatBytes(999), "999 B");
+    EXPECT_EQ(formatBytes(1000), "1.00 kB");
+    EXPECT_EQ(formatBytes(1073741824ull), "1.07 GB");
+    EXPECT_EQ(formatBytes(5368709120ull), "5.37 GB");
+    EXPECT_EQ(formatBytes(62914560ull), "62.9 MB");
+    EXPECT_EQ(formatBytes(150754820096ull), "151 GB");
+}
+
+TEST(Format, CountsGroupThousands) {
+    EXPECT_EQ(formatCount(268435456), "268,435,456");
+    EXPECT_EQ(formatCount(7), "7");
+}
+
+TEST(Format, TimesRatesAndErrors) {
+    EXPECT_EQ(formatMilliseconds(0.7634), "0.763");
+    EXPECT_EQ(formatMilliseconds(12.345), "12.3");
+    EXPECT_EQ(formatMilliseconds(1234.5), "1,235");
+    EXPECT_EQ(formatDuration(0.7634), "763 µs");
+    EXPECT_EQ(formatDuration(12.345), "12.3 ms");
+    EXPECT_EQ(formatDuration(1500), "1.50 s");
+    EXPECT_EQ(formatGBps(4210.54), "4,210.5");
+    EXPECT_EQ(formatPercent(0.8951), "89.5%");
+    EXPECT_EQ(formatRelativeError(0.0), "0");
+    EXPECT_EQ(formatRelativeError(1.19e-7), "1.2e-07");
+}
+
+namespace {
+
+Recording h200Recording() {
+    Recording recording;
+    recording.device.name = "NVIDIA H200";
+    RunRecord run;
+    run.n = 268435456;
+    run.vectorWidth = 4;
+    run.dataSource.timing = DataSource::TimingModel;
+    recording.runs = {run, run};
+    return recording;
+}
+
+}  // namespace
+
+TEST(Captions, NameDeviceSizeDtypeVectorAndSource) {
+    const Recording recording = h200Recording();
+    EXPECT_EQ(captionFor(recording, recording.runs[0]),
+              "NVIDIA H200 · N = 268,435,456 · float32 · vector 4 · timing + model");
+    EXPECT_EQ(captionFor(recording),
+              "NVIDIA H200 · N = 268,435,456 · float32 · vector 4 · timing + model");
+}
+
+TEST(Captions, CountersReplayAndMixedRunsShow) {
+    Recording recording = h200Recording();
+    recording.runs[1].vectorWidth = 1;
+    recording.runs[1].dataSource.counters = DataSource::Counters;
+    recording.replayed = true;
+    EXPECT_EQ(captionFor(recording, recording.runs[1]),
+              "NVIDIA H200 · N = 268,435,456 · float32 · vector 1 · measured counters, replayed");
+    EXPECT_EQ(captionFor(recording),
+              "NVIDIA H200 · N = 268,435,456 · float32 · vector 4 / 1 · timing + model, replayed / "
+              "measured counters, replayed");
+}
+
+TEST(DataSourceKeys, RoundTripAndRejectUnknown) {
+    for (DataSource source : {DataSource::Counters, DataSource::TimingModel, DataSource::CpuBackend,
+                              DataSource::Replay}) {
+        EXPECT_EQ(dataSourceFromKey(dataSourceKey(source)), source);
+        EXPECT_FALSE(dataSourceLabel(source).isEmpty());
+    }
+    EXPECT_EQ(dataSourceKey(DataSource::TimingModel), "timing+model");
+    EXPECT_FALSE(dataSourceFromKey("guess").has_value());
+}

@@ -1,0 +1,410 @@
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "model/recording_json.h"
+
+using namespace fusescope;
+using namespace fusescope::model;
+
+namespace {
+
+constexpr quint64 kTwoTo53 = quint64{1} << 53;
+
+// Every field set to a distinct, non-default value, including 64-bit counts past 2^32.
+Recording fullyPopulatedRecording() {
+    Recording recording;
+    recording.createdAt = "2026-11-30T05:00:00Z";
+    recording.producer = "fusescope-cli 0.1.0";
+    recording.device = {"cuda",   "NVIDIA H200",   9,      0,      132,
+                        62914560, 150754820096ull, 4800.5, "13.0", "13.0.48"};
+    recording.roofline.timeMs = 0.6789;
+    recording.roofline.bytesMoved = 2147483648ull;
+    recording.counterStatus = "counters refused: insufficient privileges";
+
+    RunRecord run;
+    run.pipeline = "swiglu";
+    run.variant = "scratch";
+    run.n = 268435456;
+    run.vectorWidth = 4;
+    run.backend = "cuda";
+    run.passes = 5;
+    run.modelBytesRead = 3221225472ull;
+    run.modelBytesWritten = kTwoTo53;  // the largest count JSON holds exactly
+    run.timeMs = 1.23456789;
+    run.repeatTimesMs = {1.25, 1.2345, 1.5};
+    run.peakBytesInFlight = 4294967297ull;  // 2^32 + 1
+    run.maxRelError = 1.1920928955078125e-07;
+    run.unwrittenElements = 17;
+    run.checkOk = true;
+
+    KernelRecord kernel;
+    kernel.name = "swiglu_scratch";
+    kernel.timeMs = 1.2;
+    kernel.modelBytesRead = 3221225472ull;
+    kernel.modelBytesWritten = 2147483648ull;
+    kernel.resourcesKnown = true;
+    kernel.registersPerThread = 32;
+    kernel.sharedBytesPerBlock = 1024;
+    kernel.localBytesPerThread = 8;
+    kernel.blockSize = 256;
+    kernel.gridSize = 1056;
+    kernel.theoreticalOccupancy = 0.875;
+    kernel.dramBytesRead = 3221000000.5;
+    kernel.dramBytesWritten = 2147000000.0;
+    kernel.sectorsRead = 100663296.0;
+    kernel.sectorsWritten = 67108864.0;
+    run.kernels.push_back(kernel);
+    KernelRecord unmeasured = kernel;
+    unmeasured.name = "second_kernel";
+    unmeasured.dramBytesRead.reset();
+    unmeasured.dramBytesWritten.reset();
+    unmeasured.sectorsRead.reset();
+    unmeasured.sectorsWritten.reset();
+    run.kernels.push_back(unmeasured);
+
+    run.allocations.push_back({true, "scratch", 1073741824ull, 12345, 4294967297ull});
+    run.allocations.push_back({false, "scratch", 1073741824ull, 99999999999ll, 3221225473ull});
+    run.timeline.push_back({TimelineSpan::Kind::Kernel, "swiglu_scratch", 1000, 2000, 0});
+    run.timeline.push_back(
+        {TimelineSpan::Kind::Allocation, "scratch", 500, 5000000000ll, 1073741824ull});
+    run.samples.push_back({1000, 10000, 3.5e12, 1.25e12});
+    run.samples.push_back({11000, 10000, 3.25e12, 1.5e12});
+    run.dataSource.timing = DataSource::TimingModel;
+    run.dataSource.counters = DataSource::Counters;
+    run.dataSource.samples = DataSource::Counters;
+    recording.runs.push_back(run);
+
+    RunRecord cpuRun = run;
+    cpuRun.variant = "fused";
+    cpuRun.backend = "cpu";
+    cpuRun.checkOk = false;
+    cpuRun.kernels = {unmeasured};
+    cpuRun.kernels[0].resourcesKnown = false;
+    cpuRun.kernels[0].registersPerThread = 0;
+    cpuRun.kernels[0].sharedBytesPerBlock = 0;
+    cpuRun.kernels[0].localBytesPerThread = 0;
+    cpuRun.kernels[0].blockSize = 0;
+    cpuRun.kernels[0].gridSize = 0;
+    cpuRun.kernels[0].theoreticalOccupancy = 0.0;
+    cpuRun.timeline.clear();
+    cpuRun.samples.clear();
+    cpuRun.dataSource = {DataSource::CpuBackend, std::nullopt, std::nullopt};
+    recording.runs.push_back(cpuRun);
+    return recording;
+}
+
+void expectSameKernel(const KernelRecord& a, const KernelRecord& b) {
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.timeMs, b.timeMs);
+    EXPECT_EQ(a.modelBytesRead, b.modelBytesRead);
+    EXPECT_EQ(a.modelBytesWritten, b.modelBytesWritten);
+    EXPECT_EQ(a.resourcesKnown, b.resourcesKnown);
+    EXPECT_EQ(a.registersPerThread, b.registersPerThread);
+    EXPECT_EQ(a.sharedBytesPerBlock, b.sharedBytesPerBlock);
+    EXPECT_EQ(a.localBytesPerThread, b.localBytesPerThread);
+    EXPECT_EQ(a.blockSize, b.blockSize);
+    EXPECT_EQ(a.gridSize, b.gridSize);
+    EXPECT_EQ(a.theoreticalOccupancy, b.theoreticalOccupancy);
+    EXPECT_EQ(a.dramBytesRead, b.dramBytesRead);
+    EXPECT_EQ(a.dramBytesWritten, b.dramBytesWritten);
+    EXPECT_EQ(a.sectorsRead, b.sectorsRead);
+    EXPECT_EQ(a.sectorsWritten, b.sectorsWritten);
+}
+
+void expectSameRun(const RunRecord& a, const RunRecord& b) {
+    EXPECT_EQ(a.pipeline, b.pipeline);
+    EXPECT_EQ(a.variant, b.variant);
+    EXPECT_EQ(a.n, b.n);
+    EXPECT_EQ(a.vectorWidth, b.vectorWidth);
+    EXPECT_EQ(a.backend, b.backend);
+    EXPECT_EQ(a.passes, b.passes);
+    EXPECT_EQ(a.modelBytesRead, b.modelBytesRead);
+    EXPECT_EQ(a.modelBytesWritten, b.modelBytesWritten);
+    EXPECT_EQ(a.timeMs, b.timeMs);
+    EXPECT_EQ(a.repeatTimesMs, b.repeatTimesMs);
+    EXPECT_EQ(a.peakBytesInFlight, b.peakBytesInFlight);
+    EXPECT_EQ(a.maxRelError, b.maxRelError);
+    EXPECT_EQ(a.unwrittenElements, b.unwrittenElements);
+    EXPECT_EQ(a.checkOk, b.checkOk);
+    ASSERT_EQ(a.kernels.size(), b.kernels.size());
+    for (qsizetype k = 0; k < a.kernels.size(); ++k) expectSameKernel(a.kernels[k], b.kernels[k]);
+    ASSERT_EQ(a.allocations.size(), b.allocations.size());
+    for (qsizetype i = 0; i < a.allocations.size(); ++i) {
+        EXPECT_EQ(a.allocations[i].isAllocation, b.allocations[i].isAllocation);
+        EXPECT_EQ(a.allocations[i].buffer, b.allocations[i].buffer);
+        EXPECT_EQ(a.allocations[i].bytes, b.allocations[i].bytes);
+        EXPECT_EQ(a.allocations[i].timeNs, b.allocations[i].timeNs);
+        EXPECT_EQ(a.allocations[i].inFlightAfter, b.allocations[i].inFlightAfter);
+    }
+    ASSERT_EQ(a.timeline.size(), b.timeline.size());
+    for (qsizetype i = 0; i < a.timeline.size(); ++i) {
+        EXPECT_EQ(a.timeline[i].kind, b.timeline[i].kind);
+        EXPECT_EQ(a.timeline[i].name, b.timeline[i].name);
+        EXPECT_EQ(a.timeline[i].startNs, b.timeline[i].startNs);
+        EXPECT_EQ(a.timeline[i].endNs, b.timeline[i].endNs);
+        EXPECT_EQ(a.timeline[i].bytes, b.timeline[i].bytes);
+    }
+    ASSERT_EQ(a.samples.size(), b.samples.size());
+    for (qsizetype i = 0; i < a.samples.size(); ++i) {
+        EXPECT_EQ(a.samples[i].timeNs, b.samples[i].timeNs);
+        EXPECT_EQ(a.samples[i].durationNs, b.samples[i].durationNs);
+        EXPECT_EQ(a.samples[i].readBytesPerSecond, b.samples[i].readBytesPerSecond);
+        EXPECT_EQ(a.samples[i].writeBytesPerSecond, b.samples[i].writeBytesPerSecond);
+    }
+    EXPECT_EQ(a.dataSource.timing, b.dataSource.timing);
+    EXPECT_EQ(a.dataSource.counters, b.dataSource.counters);
+    EXPECT_EQ(a.dataSource.samples, b.dataSource.samples);
+}
+
+void expectSameRecording(const Recording& a, const Recording& b) {
+    EXPECT_EQ(a.format, b.format);
+    EXPECT_EQ(a.version, b.version);
+    EXPECT_EQ(a.createdAt, b.createdAt);
+    EXPECT_EQ(a.producer, b.producer);
+    EXPECT_EQ(a.device.backend, b.device.backend);
+    EXPECT_EQ(a.device.name, b.device.name);
+    EXPECT_EQ(a.device.computeCapabilityMajor, b.device.computeCapabilityMajor);
+    EXPECT_EQ(a.device.computeCapabilityMinor, b.device.computeCapabilityMinor);
+    EXPECT_EQ(a.device.multiprocessors, b.device.multiprocessors);
+    EXPECT_EQ(a.device.l2CacheBytes, b.device.l2CacheBytes);
+    EXPECT_EQ(a.device.totalMemoryBytes, b.device.totalMemoryBytes);
+    EXPECT_EQ(a.device.theoreticalBandwidthGBps, b.device.theoreticalBandwidthGBps);
+    EXPECT_EQ(a.device.driverVersion, b.device.driverVersion);
+    EXPECT_EQ(a.device.runtimeVersion, b.device.runtimeVersion);
+    EXPECT_EQ(a.roofline.timeMs, b.roofline.timeMs);
+    EXPECT_EQ(a.roofline.bytesMoved, b.roofline.bytesMoved);
+    EXPECT_EQ(a.counterStatus, b.counterStatus);
+    ASSERT_EQ(a.runs.size(), b.runs.size());
+    for (qsizetype r = 0; r < a.runs.size(); ++r) expectSameRun(a.runs[r], b.runs[r]);
+}
+
+QJsonObject toJsonObject(const Recording& recording) {
+    Result<QJsonObject> json = recordingToJson(recording);
+    EXPECT_TRUE(json) << json.status().message();
+    return json ? *json : QJsonObject();
+}
+
+Result<Recording> parse(const QJsonObject& root) {
+    return recordingFromJson(QJsonDocument(root).toJson(), "test.json");
+}
+
+std::string loadError(const QByteArray& json) {
+    Result<Recording> loaded = recordingFromJson(json, "bad.json");
+    EXPECT_FALSE(loaded) << "a malformed recording loaded";
+    return loaded.status().message();
+}
+
+std::string loadError(const QJsonObject& root) {
+    return loadError(QJsonDocument(root).toJson());
+}
+
+}  // namespace
+
+TEST(RecordingJson, RoundTripKeepsEveryField) {
+    const Recording original = fullyPopulatedRecording();
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("recording.json");
+    ASSERT_TRUE(saveRecording(original, path));
+    Result<Recording> loaded = loadRecording(path);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    expectSameRecording(original, *loaded);
+    EXPECT_FALSE(original.replayed);
+    EXPECT_TRUE(loaded->replayed);
+}
+
+TEST(RecordingJson, WritesTheDocumentedKeys) {
+    const QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    EXPECT_EQ(root["format"].toString(), "fusescope-recording");
+    EXPECT_EQ(root["version"].toInt(), 1);
+    EXPECT_DOUBLE_EQ(root["copy_roofline"]["gbps"].toDouble(), 2147483648.0 / (0.6789 * 1e6));
+    const QJsonObject run = root["runs"][0].toObject();
+    for (const char* key :
+         {"pipeline", "variant", "n", "vector", "backend", "passes", "model_bytes_read",
+          "model_bytes_written", "time_ms", "repeat_times_ms", "peak_bytes_in_flight",
+          "max_rel_error", "unwritten_elements", "check_ok", "kernels", "allocations", "timeline",
+          "samples", "data_source"})
+        EXPECT_TRUE(run.contains(key)) << key;
+    const QJsonObject kernel = run["kernels"][0].toObject();
+    for (const char* key :
+         {"name", "time_ms", "model_bytes_read", "model_bytes_written", "registers", "shared_bytes",
+          "local_bytes", "block_size", "grid_size", "occupancy", "dram_bytes_read",
+          "dram_bytes_written", "sectors_read", "sectors_written"})
+        EXPECT_TRUE(kernel.contains(key)) << key;
+    EXPECT_EQ(run["data_source"]["timing"].toString(), "timing+model");
+    EXPECT_EQ(run["data_source"]["counters"].toString(), "counters");
+    EXPECT_FALSE(root.contains("replayed"));
+}
+
+TEST(RecordingJson, SixtyFourBitCountsSurviveExactly) {
+    Recording recording = fullyPopulatedRecording();
+    recording.runs[0].n = kTwoTo53 - 1;
+    recording.runs[0].peakBytesInFlight = kTwoTo53;
+    recording.device.totalMemoryBytes = (quint64{1} << 40) + 7;
+    Result<QByteArray> bytes = recordingToJsonBytes(recording);
+    ASSERT_TRUE(bytes) << bytes.status().message();
+    EXPECT_TRUE(bytes->contains("9007199254740992")) << "2^53 written as an exact integer";
+    Result<Recording> loaded = recordingFromJson(*bytes, "exact.json");
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    EXPECT_EQ(loaded->runs[0].n, kTwoTo53 - 1);
+    EXPECT_EQ(loaded->runs[0].peakBytesInFlight, kTwoTo53);
+    EXPECT_EQ(loaded->device.totalMemoryBytes, (quint64{1} << 40) + 7);
+}
+
+TEST(RecordingJson, SavingRejectsCountsAboveTwoTo53) {
+    Recording recording = fullyPopulatedRecording();
+    recording.runs[1].kernels[0].modelBytesRead = kTwoTo53 + 1;
+    Result<QJsonObject> json = recordingToJson(recording);
+    ASSERT_FALSE(json);
+    EXPECT_NE(json.status().message().find("runs[1].kernels[0].model_bytes_read"),
+              std::string::npos)
+        << json.status().message();
+    EXPECT_NE(json.status().message().find("2^53"), std::string::npos);
+}
+
+TEST(RecordingJson, LoadingRejectsCountsAboveTwoTo53) {
+    QByteArray json = QJsonDocument(toJsonObject(fullyPopulatedRecording())).toJson();
+    json.replace("\"n\": 268435456", "\"n\": 9007199254740993");
+    const std::string message = loadError(json);
+    EXPECT_NE(message.find("runs[0].n"), std::string::npos) << message;
+    EXPECT_NE(message.find("2^53"), std::string::npos) << message;
+}
+
+TEST(RecordingJson, CountersAreNullWhenNotMeasuredAndNumbersWhenMeasured) {
+    const QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    const QJsonObject measured = root["runs"][0]["kernels"][0].toObject();
+    const QJsonObject unmeasured = root["runs"][0]["kernels"][1].toObject();
+    for (const char* key :
+         {"dram_bytes_read", "dram_bytes_written", "sectors_read", "sectors_written"}) {
+        EXPECT_TRUE(measured[key].isDouble()) << key;
+        EXPECT_TRUE(unmeasured[key].isNull()) << key;
+    }
+    // Launch resources unknown on the CPU backend: null rather than a made-up zero.
+    EXPECT_TRUE(root["runs"][1]["kernels"][0]["registers"].isNull());
+    EXPECT_TRUE(root["runs"][1]["data_source"]["counters"].isNull());
+
+    Result<Recording> loaded = parse(root);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    EXPECT_EQ(loaded->runs[0].kernels[0].dramBytesRead, 3221000000.5);
+    EXPECT_FALSE(loaded->runs[0].kernels[1].dramBytesRead.has_value());
+    EXPECT_FALSE(loaded->runs[1].kernels[0].resourcesKnown);
+}
+
+TEST(RecordingJson, RejectsTextThatIsNotJson) {
+    const std::string message = loadError(QByteArray("{ \"format\": "));
+    EXPECT_NE(message.find("bad.json"), std::string::npos) << message;
+    EXPECT_NE(message.find("not JSON"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line";
+}
+
+TEST(RecordingJson, RejectsAnotherFormat) {
+    QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    root["format"] = "chrome-trace";
+    const std::string message = loadError(root);
+    EXPECT_NE(message.find("format"), std::string::npos) << message;
+    EXPECT_NE(message.find("chrome-trace"), std::string::npos) << message;
+}
+
+TEST(RecordingJson, RejectsANewerVersion) {
+    QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    root["version"] = 99;
+    const std::string message = loadError(root);
+    EXPECT_NE(message.find("version"), std::string::npos) << message;
+    EXPECT_NE(message.find("99"), std::string::npos) << message;
+    EXPECT_NE(message.find("newer"), std::string::npos) << message;
+}
+
+TEST(RecordingJson, RejectsMissingRuns) {
+    QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    root.remove("runs");
+    const std::string message = loadError(root);
+    EXPECT_NE(message.find("bad.json: runs: missing"), std::string::npos) << message;
+}
+
+TEST(RecordingJson, MistypedFieldIsNamedByItsPath) {
+    QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    QJsonArray runs = root["runs"].toArray();
+    QJsonObject run = runs[1].toObject();
+    QJsonArray kernels = run["kernels"].toArray();
+    QJsonObject kernel = kernels[0].toObject();
+    kernel["time_ms"] = "fast";
+    kernels[0] = kernel;
+    run["kernels"] = kernels;
+    runs[1] = run;
+    root["runs"] = runs;
+    const std::string message = loadError(root);
+    EXPECT_NE(message.find("runs[1].kernels[0].time_ms"), std::string::npos) << message;
+    EXPECT_NE(message.find("a string"), std::string::npos) << message;
+}
+
+TEST(RecordingJson, MissingRequiredRunKeyIsNamedByItsPath) {
+    QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    QJsonArray runs = root["runs"].toArray();
+    QJsonObject run = runs[0].toObject();
+    run.remove("check_ok");
+    runs[0] = run;
+    root["runs"] = runs;
+    EXPECT_NE(loadError(root).find("runs[0].check_ok: missing"), std::string::npos);
+}
+
+TEST(RecordingJson, UnknownKeysAreIgnored) {
+    QJsonObject root = toJsonObject(fullyPopulatedRecording());
+    root["from_the_future"] = QJsonArray{1, 2, 3};
+    QJsonArray runs = root["runs"].toArray();
+    QJsonObject run = runs[0].toObject();
+    run["energy_joules"] = 12.5;
+    runs[0] = run;
+    root["runs"] = runs;
+    Result<Recording> loaded = parse(root);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    expectSameRecording(fullyPopulatedRecording(), *loaded);
+}
+
+// A recording as issue 2 describes it, written before the issue-3 keys existed.
+TEST(RecordingJson, RecordingWithoutIssue3KeysLoads) {
+    const QByteArray json = R"({
+      "format": "fusescope-recording", "version": 1,
+      "device": {"backend": "cpu", "name": "Some CPU"},
+      "copy_roofline": {"time_ms": 2.5, "bytes_moved": 134217728},
+      "runs": [{
+        "pipeline": "affine", "variant": "fused", "n": 16777216, "vector": 4, "backend": "cpu",
+        "passes": 2, "model_bytes_read": 67108864, "model_bytes_written": 67108864,
+        "time_ms": 3.0, "peak_bytes_in_flight": 134217728, "max_rel_error": 0.0,
+        "check_ok": true,
+        "kernels": [{"name": "affine_fused", "time_ms": 3.0, "model_bytes_read": 67108864,
+                     "model_bytes_written": 67108864, "registers": null, "local_bytes": null}]
+      }]
+    })";
+    Result<Recording> loaded = recordingFromJson(json, "old.json");
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    ASSERT_EQ(loaded->runs.size(), 1);
+    const RunRecord& run = loaded->runs[0];
+    EXPECT_EQ(run.variant, "fused");
+    EXPECT_EQ(run.n, 16777216u);
+    EXPECT_TRUE(run.timeline.isEmpty());
+    EXPECT_TRUE(run.samples.isEmpty());
+    EXPECT_FALSE(run.kernels[0].dramBytesRead.has_value());
+    EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);
+    EXPECT_FALSE(run.dataSource.counters.has_value());
+    EXPECT_EQ(loaded->roofline.bytesMoved, 134217728u);
+    EXPECT_TRUE(loaded->replayed);
+}
+
+TEST(RecordingJson, MissingFileIsNamed) {
+    Result<Recording> loaded = loadRecording("/nonexistent-folder/recording.json");
+    ASSERT_FALSE(loaded);
+    EXPECT_NE(loaded.status().message().find("/nonexistent-folder/recording.json"),
+              std::string::npos);
+}
+
+TEST(RecordingJson, SavingToAnUnwritablePathFailsWithTheName) {
+    const Status status = saveRecording(fullyPopulatedRecording(), "/nonexistent-folder/out.json");
+    ASSERT_FALSE(status);
+    EXPECT_NE(status.message().find("/nonexistent-folder/out.json"), std::string::npos);
+}

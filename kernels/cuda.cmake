@@ -1,2 +1,25 @@
-# The CUDA backend (owned by the CUDA backend work; see runtime/cuda_backend.cpp).
-target_sources(fusescope_kernels PRIVATE runtime/cuda_unavailable.cpp)
+# The CUDA backend, included by kernels/CMakeLists.txt when FUSESCOPE_HAVE_CUDA: the kernels of
+# every pipeline family (.cu), the kernel table, the device probe and the Backend on GPU 0.
+# Public kernels/ headers stay free of CUDA headers: plain C++ targets link fusescope_kernels.
+
+# CMake 3.25 (Debian 12) knows no flag for CUDA_STANDARD 20 with nvcc and refuses to generate;
+# nvcc 13 accepts -std=c++20 with g++ 12. Newer CMake defines these itself.
+if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+endif()
+
+target_sources(fusescope_kernels PRIVATE
+  pipelines/affine.cu
+  pipelines/swiglu.cu
+  runtime/cuda_kernel_table.cpp
+  runtime/cuda_error.cpp
+  runtime/cuda_probe.cpp
+  runtime/cuda_backend.cpp
+)
+# The static runtime runs wherever the NVIDIA driver is installed, without a CUDA toolkit.
+target_link_libraries(fusescope_kernels PRIVATE CUDA::cudart_static)
+target_compile_definitions(fusescope_kernels PUBLIC FUSESCOPE_HAVE_CUDA=1)
+# A register spill in these bandwidth-bound kernels is a performance bug: make it a build error.
+set_source_files_properties(pipelines/affine.cu pipelines/swiglu.cu PROPERTIES
+  COMPILE_OPTIONS "-Xptxas=--warn-on-spills,--warning-as-error")

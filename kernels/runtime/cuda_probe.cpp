@@ -1,0 +1,64 @@
+// Whether the CUDA backend can run on this machine, and if not, why, in words.
+#include <cuda_runtime_api.h>
+
+#include <fstream>
+#include <string>
+
+#include "runtime/backend.h"
+#include "runtime/cuda_error.h"
+
+namespace fusescope {
+namespace {
+
+// The kernel module's version line, e.g. "NVRM version: NVIDIA UNIX x86_64 Kernel Module 535.247.01
+// ...", reduced to "535.247.01"; empty when no NVIDIA kernel module is loaded.
+std::string kernelModuleVersion() {
+    std::ifstream file("/proc/driver/nvidia/version");
+    std::string line;
+    if (!std::getline(file, line)) return {};
+    const std::string marker = "Kernel Module";
+    const auto at = line.find(marker);
+    if (at == std::string::npos) return {};
+    const auto begin = line.find_first_not_of(' ', at + marker.size());
+    if (begin == std::string::npos) return {};
+    return line.substr(begin, line.find(' ', begin) - begin);
+}
+
+// What the user can do about a driver that is missing or too old for this CUDA runtime.
+std::string driverAdvice() {
+    int runtimeVersion = 0;
+    (void)cudaRuntimeGetVersion(&runtimeVersion);
+    int driverVersion = 0;
+    (void)cudaDriverGetVersion(&driverVersion);
+    std::string advice = "this FuseScope uses CUDA " + cudaVersionText(runtimeVersion) +
+                         ", which needs NVIDIA driver 580 or newer; ";
+    if (driverVersion == 0) return advice + "no NVIDIA driver is installed or loaded";
+    advice += "the installed driver supports only CUDA " + cudaVersionText(driverVersion);
+    if (const std::string module = kernelModuleVersion(); !module.empty())
+        advice += " (driver " + module + ")";
+    return advice;
+}
+
+}  // namespace
+
+BackendAvailability probeBackends() {
+    BackendAvailability availability;
+    availability.cudaBuilt = true;
+    int devices = 0;
+    const cudaError_t error = cudaGetDeviceCount(&devices);
+    (void)cudaGetLastError();  // a failed probe must not leak into later calls
+    if (error != cudaSuccess) {
+        availability.cudaReason = "no usable NVIDIA GPU: " + cudaErrorText(error);
+        if (error == cudaErrorInsufficientDriver || error == cudaErrorStubLibrary)
+            availability.cudaReason += "; " + driverAdvice();
+        return availability;
+    }
+    if (devices == 0) {
+        availability.cudaReason = "no usable NVIDIA GPU: the driver reports no CUDA device";
+        return availability;
+    }
+    availability.cudaUsable = true;
+    return availability;
+}
+
+}  // namespace fusescope

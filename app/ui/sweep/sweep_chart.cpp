@@ -1,0 +1,409 @@
+#include "ui/sweep/sweep_chart.h"
+
+#include <QEvent>
+#include <QStringList>
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "model/format.h"
+
+namespace fusescope {
+namespace {
+
+constexpr int kFitCurvePoints = 160;
+
+// N on a log axis at powers of 4, labelled the way CUDA people say sizes: 4K, 1M, 256M.
+class ElementCountTicker final : public QCPAxisTickerLog {
+  protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        static const std::array<std::pair<double, const char*>, 3> kUnits{
+            {{1024.0 * 1024.0 * 1024.0, "G"}, {1024.0 * 1024.0, "M"}, {1024.0, "K"}}};
+        for (const auto& [size, suffix] : kUnits)
+            if (tick >= size) return QString::number(tick / size, 'g', 4) + suffix;
+        return QString::number(tick, 'g', 6);
+    }
+};
+
+// Mid-tone hues that read on light and dark backgrounds alike.
+QColor seriesColor(int index) {
+    static const std::array<QColor, 6> kColors{QColor(0x3b, 0x82, 0xd6), QColor(0xe8, 0x8a, 0x2e),
+                                               QColor(0x2f, 0xa3, 0x6b), QColor(0xc2, 0x41, 0x7a),
+                                               QColor(0x8a, 0x63, 0xd2), QColor(0x7f, 0x8c, 0x8d)};
+    return kColors[static_cast<std::size_t>(index) % kColors.size()];
+}
+
+// x in plot coordinates, y as a fraction of the axis rect's height (0 top, 1 bottom).
+void placeInRect(QCPItemPosition* position, QCPAxisRect* rect, double x, double yRatio) {
+    position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    position->setAxisRect(rect);
+    position->setTypeX(QCPItemPosition::ptPlotCoords);
+    position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    position->setCoords(x, yRatio);
+}
+
+void placeAtRatio(QCPItemPosition* position, QCPAxisRect* rect, double xRatio, double yRatio) {
+    position->setAxisRect(rect);
+    position->setType(QCPItemPosition::ptAxisRectRatio);
+    position->setCoords(xRatio, yRatio);
+}
+
+QString formatN(double n) {
+    return model::formatCount(static_cast<quint64>(std::llround(n)));
+}
+
+// Cache sizes are powers of two: "60 MiB" reads as the data sheet says, "62.9 MB" does not.
+QString formatCacheBytes(double bytes) {
+    constexpr double kMiB = 1024.0 * 1024.0;
+    if (bytes >= kMiB) return QStringLiteral("%1 MiB").arg(bytes / kMiB, 0, 'g', 4);
+    return QStringLiteral("%1 KiB").arg(bytes / 1024.0, 0, 'g', 4);
+}
+
+QString fitLine(const SweepChartSeries& series) {
+    const QString launches = series.launches == 1 ? QObject::tr("1 launch")
+                                                  : QObject::tr("%1 launches").arg(series.launches);
+    const QString head = QStringLiteral("%1 (%2): ").arg(series.name, launches);
+    if (!series.fit) return head + QObject::tr("no fit: %1").arg(series.fitError);
+    const SweepChartFit& fit = *series.fit;
+    QString overhead = fit.overheadClamped
+                           ? QObject::tr("overhead ~0 (fit clamped)")
+                           : QObject::tr("%1 µs per launch").arg(fit.overheadUs, 0, 'f', 2);
+    QString line =
+        head + overhead + QObject::tr(", %1 GB/s").arg(model::formatGBps(fit.bandwidthGBps));
+    if (fit.boundaryN > 0)
+        line += QObject::tr(", regimes meet at N ≈ %1").arg(formatN(fit.boundaryN));
+    return line;
+}
+
+}  // namespace
+
+SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
+    setObjectName(QStringLiteral("sweep_chart"));
+    setMinimumSize(480, 420);
+    setAntialiasedElements(QCP::aeAll);
+
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    titleFont.setBold(true);
+    titleElement_ = new QCPTextElement(this, QString(), titleFont);
+    captionElement_ = new QCPTextElement(this, QString(), font());
+    timeRect_ = axisRect();
+    bandwidthRect_ = new QCPAxisRect(this);
+
+    // Rows: title, caption, time, bandwidth, legend.
+    plotLayout()->insertRow(0);
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(0, 0, titleElement_);
+    plotLayout()->addElement(1, 0, captionElement_);
+    plotLayout()->addElement(3, 0, bandwidthRect_);
+    timeRect_->insetLayout()->take(legend);
+    plotLayout()->addElement(4, 0, legend);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(4);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    plotLayout()->setRowStretchFactor(4, 0.001);
+    plotLayout()->setRowSpacing(2);
+
+    // One x axis for both: the same N lines up vertically.
+    auto* margins = new QCPMarginGroup(this);
+    for (QCPAxisRect* rect : {timeRect_, bandwidthRect_}) {
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        x->setScaleType(QCPAxis::stLogarithmic);
+        auto ticker = QSharedPointer<ElementCountTicker>::create();
+        ticker->setLogBase(4);
+        ticker->setTickCount(8);
+        ticker->setSubTickCount(0);
+        x->setTicker(ticker);
+        x->setLabel(tr("N (elements; K = 2^10, M = 2^20)"));
+    }
+    QCPAxis* time = timeRect_->axis(QCPAxis::atLeft);
+    time->setScaleType(QCPAxis::stLogarithmic);
+    auto timeTicker = QSharedPointer<QCPAxisTickerLog>::create();
+    timeTicker->setLogBase(10);
+    timeTicker->setSubTickCount(8);
+    time->setTicker(timeTicker);
+    time->setNumberFormat(QStringLiteral("g"));
+    time->setNumberPrecision(6);
+    time->setLabel(tr("time per run (µs, log)"));
+    bandwidthRect_->axis(QCPAxis::atLeft)->setLabel(tr("effective GB/s (model bytes / time)"));
+    rebuild();
+}
+
+void SweepChart::setData(const SweepChartData& data) {
+    data_ = data;
+    rebuild();
+}
+
+QString SweepChart::exportPng(const QString& path, int width, int height) {
+    if (!savePng(path, width, height)) return tr("could not write the chart to %1").arg(path);
+    return {};
+}
+
+void SweepChart::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) rebuild();
+}
+
+void SweepChart::rebuild() {
+    clearPlottables();
+    clearItems();
+    shownL2N_ = 0.0;
+    shownBoundaryN_ = 0.0;
+    fitText_.clear();
+    badgeText_.clear();
+
+    titleElement_->setText(data_.title.isEmpty() ? tr("Size sweep") : data_.title);
+    captionElement_->setText(data_.caption);
+    for (int i = 0; i < data_.series.size(); ++i) addSeries(data_.series[i], seriesColor(i));
+    addRoofline();
+
+    double xLow = 1.0, xHigh = 2.0;
+    fitRanges(xLow, xHigh);
+    if (!data_.series.isEmpty()) {
+        addRegimes(xLow, xHigh);
+        addL2Line(xLow, xHigh);
+        addFitText();
+    } else {
+        auto* empty = new QCPItemText(this);
+        empty->setClipAxisRect(timeRect_);
+        placeAtRatio(empty->position, timeRect_, 0.5, 0.5);
+        empty->setText(tr("No sweep yet: run one, or open a sweep file."));
+    }
+    addBadge();
+    legend->setVisible(legend->itemCount() > 0);
+    applyPalette();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SweepChart::addSeries(const SweepChartSeries& series, const QColor& color) {
+    QVector<double> n, timeUs, gbps;
+    for (const SweepChartPoint& point : series.points) {
+        if (point.n <= 0 || point.timeMs <= 0) continue;  // log axes: nothing to place
+        n.append(point.n);
+        timeUs.append(point.timeMs * 1e3);
+        gbps.append(point.gbps);
+    }
+    const QCPScatterStyle dots(QCPScatterStyle::ssCircle, color, color, 6);
+    QCPGraph* measuredTime =
+        addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
+    measuredTime->setName(series.name);
+    measuredTime->setPen(QPen(color, 2));
+    measuredTime->setScatterStyle(dots);
+    measuredTime->setData(n, timeUs, true);
+    QCPGraph* measuredBandwidth =
+        addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
+    measuredBandwidth->setName(series.name);
+    measuredBandwidth->setPen(QPen(color, 2));
+    measuredBandwidth->setScatterStyle(dots);
+    measuredBandwidth->setData(n, gbps, true);
+    measuredBandwidth->removeFromLegend();
+
+    if (!series.fit || n.isEmpty()) return;
+    // The fitted model over the measured range, evenly spaced on the log axis.
+    const double low = n.front(), high = n.back();
+    QVector<double> fitN, fitTimeUs, fitGBps;
+    for (int k = 0; k < kFitCurvePoints; ++k) {
+        const double x = low * std::pow(high / low, k / double(kFitCurvePoints - 1));
+        const double t = series.fittedTimeMs(x);
+        if (t <= 0) continue;
+        fitN.append(x);
+        fitTimeUs.append(t * 1e3);
+        fitGBps.append(x * series.bytesPerElement / (t * 1e6));
+    }
+    QPen dashed(color, 1.5, Qt::DashLine);
+    QCPGraph* fittedTime =
+        addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
+    fittedTime->setName(tr("%1 fit").arg(series.name));
+    fittedTime->setPen(dashed);
+    fittedTime->setData(fitN, fitTimeUs, true);
+    fittedTime->removeFromLegend();
+    QCPGraph* fittedBandwidth =
+        addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
+    fittedBandwidth->setName(tr("%1 fit").arg(series.name));
+    fittedBandwidth->setPen(dashed);
+    fittedBandwidth->setData(fitN, fitGBps, true);
+    fittedBandwidth->removeFromLegend();
+}
+
+// The copy roofline is measured at every N of the sweep; the first series carries it.
+void SweepChart::addRoofline() {
+    if (data_.series.isEmpty()) return;
+    QVector<double> n, gbps;
+    for (const SweepChartPoint& point : data_.series.front().points)
+        if (point.n > 0 && point.rooflineGBps > 0) {
+            n.append(point.n);
+            gbps.append(point.rooflineGBps);
+        }
+    if (n.isEmpty()) return;
+    QCPGraph* roofline =
+        addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
+    roofline->setName(tr("copy roofline"));
+    QColor grey = palette().color(QPalette::WindowText);
+    grey.setAlpha(140);
+    roofline->setPen(QPen(grey, 1.5, Qt::DotLine));
+    roofline->setData(n, gbps, true);
+}
+
+void SweepChart::fitRanges(double& xLow, double& xHigh) {
+    double nLow = 0, nHigh = 0, tLow = 0, tHigh = 0, gHigh = 0;
+    for (int i = 0; i < graphCount(); ++i) {
+        QCPGraph* g = graph(i);
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+            if (it->key <= 0) continue;
+            nLow = nLow > 0 ? std::min(nLow, it->key) : it->key;
+            nHigh = std::max(nHigh, it->key);
+            if (g->valueAxis() == timeRect_->axis(QCPAxis::atLeft)) {
+                if (it->value > 0) tLow = tLow > 0 ? std::min(tLow, it->value) : it->value;
+                tHigh = std::max(tHigh, it->value);
+            } else {
+                gHigh = std::max(gHigh, it->value);
+            }
+        }
+    }
+    if (nLow <= 0) nLow = 4096, nHigh = 1 << 20;
+    if (tLow <= 0) tLow = 1, tHigh = 1000;
+    xLow = nLow / 1.5;
+    xHigh = nHigh * 1.5;
+    timeRect_->axis(QCPAxis::atBottom)->setRange(xLow, xHigh);
+    bandwidthRect_->axis(QCPAxis::atBottom)->setRange(xLow, xHigh);
+    // Headroom above for the regime and L2 labels.
+    timeRect_->axis(QCPAxis::atLeft)->setRange(tLow / 2, tHigh * 6);
+    bandwidthRect_->axis(QCPAxis::atLeft)->setRange(0, gHigh > 0 ? gHigh * 1.15 : 1.0);
+}
+
+// Shaded by the first series with a boundary: with one variant that is the whole story; with
+// several, their boundaries are printed in the fit text.
+void SweepChart::addRegimes(double xLow, double xHigh) {
+    const SweepChartSeries* primary = nullptr;
+    for (const SweepChartSeries& series : data_.series)
+        if (series.fit && series.fit->boundaryN > 0) {
+            primary = &series;
+            break;
+        }
+    if (!primary) return;
+    const double boundary = primary->fit->boundaryN;
+    shownBoundaryN_ = boundary;
+
+    const QColor launchTint(0xe8, 0x8a, 0x2e, 28), bandwidthTint(0x3b, 0x82, 0xd6, 22);
+    struct Region {
+        double from, to;
+        QColor tint;
+        QString label;
+    };
+    const Region regions[] = {
+        {xLow, std::min(boundary, xHigh), launchTint, tr("launch-overhead regime")},
+        {std::max(boundary, xLow), xHigh, bandwidthTint, tr("bandwidth regime")}};
+    for (QCPAxisRect* rect : {timeRect_, bandwidthRect_}) {
+        for (const Region& region : regions) {
+            if (region.to <= region.from) continue;
+            auto* shade = new QCPItemRect(this);
+            shade->setLayer(QStringLiteral("grid"));
+            shade->setClipAxisRect(rect);
+            placeInRect(shade->topLeft, rect, region.from, 0.0);
+            placeInRect(shade->bottomRight, rect, region.to, 1.0);
+            shade->setPen(Qt::NoPen);
+            shade->setBrush(region.tint);
+            if (rect != timeRect_) continue;
+            auto* label = new QCPItemText(this);
+            label->setClipAxisRect(rect);
+            placeInRect(label->position, rect, std::sqrt(region.from * region.to), 0.02);
+            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+            label->setText(region.label);
+        }
+    }
+    if (boundary > xLow && boundary < xHigh) {
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(timeRect_);
+        placeInRect(label->position, timeRect_, boundary, 0.98);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setText(tr("regimes meet (%1): N ≈ %2").arg(primary->name, formatN(boundary)));
+    }
+}
+
+// The L2 holds one array of N elements up to this N: below it, arrays need not reach DRAM.
+void SweepChart::addL2Line(double xLow, double xHigh) {
+    if (data_.l2CacheBytes <= 0 || data_.elementBytes <= 0) return;
+    const double n = data_.l2CacheBytes / data_.elementBytes;
+    if (n <= xLow || n >= xHigh) return;
+    shownL2N_ = n;
+    for (QCPAxisRect* rect : {timeRect_, bandwidthRect_}) {
+        auto* line = new QCPItemStraightLine(this);
+        line->setClipAxisRect(rect);
+        placeInRect(line->point1, rect, n, 0.0);
+        placeInRect(line->point2, rect, n, 1.0);
+        line->setPen(QPen(palette().color(QPalette::WindowText), 1.2, Qt::DashDotLine));
+    }
+    auto* label = new QCPItemText(this);
+    label->setClipAxisRect(timeRect_);
+    placeInRect(label->position, timeRect_, n, 0.11);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setPadding(QMargins(4, 0, 0, 0));
+    label->setText(
+        tr("L2 %1:\none array of N = %2").arg(formatCacheBytes(data_.l2CacheBytes), formatN(n)));
+    label->setTextAlignment(Qt::AlignLeft);
+}
+
+void SweepChart::addFitText() {
+    QStringList lines{tr("Fit (dashed): time = launches × overhead + bytes / bandwidth")};
+    for (const SweepChartSeries& series : data_.series) lines << fitLine(series);
+    fitText_ = lines.join(QLatin1Char('\n'));
+    auto* text = new QCPItemText(this);
+    text->setClipAxisRect(bandwidthRect_);
+    placeAtRatio(text->position, bandwidthRect_, 0.99, 0.97);
+    text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    text->setTextAlignment(Qt::AlignLeft);
+    text->setPadding(QMargins(6, 4, 6, 4));
+    text->setText(fitText_);
+    text->setObjectName(QStringLiteral("fit_text"));
+}
+
+void SweepChart::addBadge() {
+    badgeText_ = tr("data: %1").arg(data_.dataSource.isEmpty() ? tr("unknown") : data_.dataSource);
+    auto* badge = new QCPItemText(this);
+    badge->setClipToAxisRect(false);
+    badge->position->setType(QCPItemPosition::ptViewportRatio);
+    badge->position->setCoords(0.995, 0.01);
+    badge->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    badge->setPadding(QMargins(6, 3, 6, 3));
+    badge->setText(badgeText_);
+    badge->setObjectName(QStringLiteral("badge"));
+}
+
+void SweepChart::applyPalette() {
+    const QPalette& colors = palette();
+    const QColor text = colors.color(QPalette::WindowText);
+    QColor grid = text;
+    grid.setAlpha(40);
+    QColor boxBackground = colors.color(QPalette::Base);
+    boxBackground.setAlpha(225);
+    setBackground(colors.brush(QPalette::Base));
+    for (QCPAxisRect* rect : {timeRect_, bandwidthRect_}) {
+        rect->setBackground(colors.brush(QPalette::Base));
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(text));
+            axis->setTickPen(QPen(text));
+            axis->setSubTickPen(QPen(text));
+            axis->setTickLabelColor(text);
+            axis->setLabelColor(text);
+            axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+        }
+    }
+    legend->setBrush(boxBackground);
+    legend->setTextColor(text);
+    legend->setBorderPen(Qt::NoPen);
+    titleElement_->setTextColor(text);
+    captionElement_->setTextColor(text);
+    for (int i = 0; i < itemCount(); ++i)
+        if (auto* label = qobject_cast<QCPItemText*>(item(i))) {
+            label->setColor(text);
+            if (label->objectName() == QLatin1String("badge") ||
+                label->objectName() == QLatin1String("fit_text")) {
+                label->setBrush(boxBackground);
+                label->setPen(QPen(colors.color(QPalette::Mid)));
+            }
+        }
+}
+
+}  // namespace fusescope

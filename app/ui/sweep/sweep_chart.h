@@ -1,0 +1,59 @@
+#pragma once
+// The size sweep chart: time and effective bandwidth against N (log), one series per variant,
+// the fitted launch-overhead + bandwidth model as dashed curves, the L2 size as a vertical line,
+// the launch-overhead and bandwidth regimes shaded, the fitted numbers and a data-source badge.
+// A dumb view: it draws the SweepChartData it is given and nothing else.
+#include <QString>
+
+#include "ui/plot.h"
+#include "ui/sweep/sweep_chart_data.h"
+
+namespace fusescope {
+
+class SweepChart final : public QCustomPlot {
+    Q_OBJECT
+  public:
+    explicit SweepChart(QWidget* parent = nullptr);
+
+    // Rebuilds the plottables now and replots on the next event-loop turn, so a sweep that
+    // streams in point by point costs one replot per turn, not one per point.
+    void setData(const SweepChartData& data);
+    const SweepChartData& data() const { return data_; }
+
+    // Empty on success, otherwise why the file could not be written.
+    QString exportPng(const QString& path, int width = 1200, int height = 900);
+
+    // What is drawn, for tests and for captions of exported files.
+    QCPAxisRect* timeRect() const { return timeRect_; }
+    QCPAxisRect* bandwidthRect() const { return bandwidthRect_; }
+    double shownL2N() const { return shownL2N_; }                    // 0: no L2 line
+    double shownRegimeBoundaryN() const { return shownBoundaryN_; }  // 0: no regimes shaded
+    QString fitText() const { return fitText_; }
+    QString badgeText() const { return badgeText_; }
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void rebuild();
+    void addSeries(const SweepChartSeries& series, const QColor& color);
+    void addRoofline();
+    void addL2Line(double xLow, double xHigh);
+    void addRegimes(double xLow, double xHigh);
+    void addFitText();
+    void addBadge();
+    void fitRanges(double& xLow, double& xHigh);
+    void applyPalette();
+
+    SweepChartData data_;
+    QCPTextElement* titleElement_ = nullptr;
+    QCPTextElement* captionElement_ = nullptr;
+    QCPAxisRect* timeRect_ = nullptr;
+    QCPAxisRect* bandwidthRect_ = nullptr;
+    double shownL2N_ = 0.0;
+    double shownBoundaryN_ = 0.0;
+    QString fitText_;
+    QString badgeText_;
+};
+
+}  // namespace fusescope

@@ -1,0 +1,44 @@
+#pragma once
+// What the sweep chart draws, as plain values: the chart knows nothing of backends or runners.
+#include <QString>
+#include <QVector>
+#include <optional>
+
+namespace fusescope {
+
+struct SweepChartPoint {
+    double n = 0.0;             // elements
+    double timeMs = 0.0;        // measured, one run of the variant
+    double gbps = 0.0;          // effective: model bytes over time
+    double rooflineGBps = 0.0;  // the copy roofline at the same N; 0 when not measured
+};
+
+// time = launches x overhead + N x bytesPerElement / bandwidth
+struct SweepChartFit {
+    double overheadUs = 0.0;
+    double bandwidthGBps = 0.0;
+    bool overheadClamped = false;
+    double boundaryN = 0.0;  // where the two terms are equal; 0 when there is none
+};
+
+struct SweepChartSeries {
+    QString name;  // the variant, "fused"
+    int launches = 1;
+    double bytesPerElement = 0.0;
+    QVector<SweepChartPoint> points;
+    std::optional<SweepChartFit> fit;
+    QString fitError;  // shown instead of the numbers when there is no fit
+
+    double fittedTimeMs(double n) const;  // 0 without a fit
+};
+
+struct SweepChartData {
+    QString title;            // "Size sweep: SwiGLU activation"
+    QString caption;          // "NVIDIA H200 · float32 · vector 4 · median of 20"
+    QString dataSource;       // the badge: "timing + model", "CPU backend", ...
+    double l2CacheBytes = 0;  // 0: unknown, no line drawn
+    double elementBytes = 4;  // float32: an array of N elements is N x 4 bytes
+    QVector<SweepChartSeries> series;
+};
+
+}  // namespace fusescope

@@ -1,0 +1,42 @@
+#include "ui/sweep/sweep_report_conversion.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include "model/recording.h"
+#include "pipelines/registry.h"
+
+namespace fusescope {
+
+SweepChartData sweepChartData(const SweepReport& report) {
+    SweepChartData data;
+    const PipelineSpec* pipeline = findPipeline(report.pipeline);
+    data.title = QObject::tr("Size sweep: %1")
+                     .arg(QString::fromStdString(pipeline ? pipeline->title : report.pipeline));
+    QStringList caption{QString::fromStdString(report.device.name), QStringLiteral("float32"),
+                        QObject::tr("vector %1").arg(report.vectorWidth),
+                        QObject::tr("median of %1").arg(report.repeats)};
+    data.caption = caption.join(QStringLiteral(" · "));
+    data.dataSource = model::dataSourceLabel(report.device.backend == BackendKind::Cuda
+                                                 ? model::DataSource::TimingModel
+                                                 : model::DataSource::CpuBackend);
+    data.l2CacheBytes = static_cast<double>(report.device.l2CacheBytes);
+    data.elementBytes = static_cast<double>(kElementBytes);
+    for (const SweepSeries& series : report.series) {
+        SweepChartSeries chartSeries;
+        chartSeries.name = QString::fromStdString(series.variant);
+        chartSeries.launches = series.launches;
+        chartSeries.bytesPerElement = series.bytesPerElement;
+        for (const SweepPoint& point : series.points)
+            chartSeries.points.append({static_cast<double>(point.n), point.timeMs,
+                                       point.effectiveGBps(), point.rooflineGBps});
+        if (series.fit)
+            chartSeries.fit = SweepChartFit{series.fit->overheadUs, series.fit->bandwidthGBps,
+                                            series.fit->overheadClamped, series.fit->boundaryN};
+        chartSeries.fitError = QString::fromStdString(series.fitError);
+        data.series.append(chartSeries);
+    }
+    return data;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,174 @@
+// The sweep chart, offscreen: fed synthetic points from a known model, it draws every series,
+// the fit, the L2 line, the regimes and the badge, and exports a PNG.
+#include <QImage>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "analysis/sweep.h"
+#include "ui/sweep/sweep_chart.h"
+#include "ui/sweep/sweep_report_conversion.h"
+
+using namespace fusescope;
+
+namespace {
+
+constexpr double kOverheadUs = 3.0;
+constexpr double kBandwidthGBps = 3000.0;
+constexpr double kL2Bytes = 60.0 * 1024 * 1024;
+
+SweepChartSeries syntheticSeries(const QString& name, int launches, double bytesPerElement) {
+    SweepChartSeries series;
+    series.name = name;
+    series.launches = launches;
+    series.bytesPerElement = bytesPerElement;
+    series.fit =
+        SweepChartFit{kOverheadUs, kBandwidthGBps, false,
+                      launches * kOverheadUs * 1e-6 * kBandwidthGBps * 1e9 / bytesPerElement};
+    for (int log2n = 12; log2n <= 28; ++log2n) {
+        const double n = std::ldexp(1.0, log2n);
+        const double timeMs = series.fittedTimeMs(n);
+        series.points.append({n, timeMs, n * bytesPerElement / (timeMs * 1e6), 3900.0});
+    }
+    return series;
+}
+
+SweepChartData syntheticData() {
+    SweepChartData data;
+    data.title = QStringLiteral("Size sweep: SwiGLU activation");
+    data.caption = QStringLiteral("synthetic · float32 · vector 4");
+    data.dataSource = QStringLiteral("timing + model");
+    data.l2CacheBytes = kL2Bytes;
+    data.series = {syntheticSeries(QStringLiteral("fused"), 1, 12.0),
+                   syntheticSeries(QStringLiteral("two_launch"), 2, 20.0)};
+    return data;
+}
+
+int distinctColors(const QImage& image) {
+    QSet<QRgb> colors;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7) colors.insert(image.pixel(x, y));
+    return colors.size();
+}
+
+}  // namespace
+
+class SweepChartTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void drawsEverySeriesWithItsFitAndExportsPng();
+    void fittedCurveFollowsTheModel();
+    void seriesWithoutFitSaysWhy();
+    void emptyChartSaysSoAndStillHasABadge();
+    void l2OutsideTheRangeIsNotDrawn();
+    void showsARealCpuSweep();
+};
+
+void SweepChartTest::drawsEverySeriesWithItsFitAndExportsPng() {
+    SweepChart chart;
+    chart.resize(1200, 900);
+    chart.setData(syntheticData());
+
+    // Per series: measured time, measured GB/s, fitted time, fitted GB/s; plus the roofline.
+    QCOMPARE(chart.graphCount(), 2 * 4 + 1);
+    QCOMPARE(chart.shownL2N(), kL2Bytes / 4);
+    QCOMPARE(chart.shownRegimeBoundaryN(), kOverheadUs * 1e-6 * kBandwidthGBps * 1e9 / 12.0);
+    QCOMPARE(chart.badgeText(), QStringLiteral("data: timing + model"));
+    QVERIFY2(chart.fitText().contains(QStringLiteral("fused (1 launch): 3.00 µs per launch")),
+             qPrintable(chart.fitText()));
+    QVERIFY(chart.fitText().contains(QStringLiteral("two_launch (2 launches)")));
+    QVERIFY(chart.fitText().contains(QStringLiteral("3,000.0 GB/s")));
+    const QCPRange x = chart.timeRect()->axis(QCPAxis::atBottom)->range();
+    QVERIFY(x.lower < 4096 && x.upper > std::ldexp(1.0, 28));
+    QCOMPARE(chart.bandwidthRect()->axis(QCPAxis::atBottom)->range(), x);
+
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("sweep.png"));
+    QCOMPARE(chart.exportPng(path, 1200, 900), QString());
+    QImage image(path);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(1200, 900));
+    QVERIFY2(distinctColors(image) > 20, "the exported chart looks blank");
+    if (!qEnvironmentVariableIsEmpty("FUSESCOPE_SWEEP_CHART_PNG"))
+        QVERIFY(chart.savePng(qEnvironmentVariable("FUSESCOPE_SWEEP_CHART_PNG"), 1200, 900));
+    QVERIFY(
+        !chart.exportPng(directory.filePath(QStringLiteral("missing/dir/sweep.png"))).isEmpty());
+}
+
+void SweepChartTest::fittedCurveFollowsTheModel() {
+    SweepChart chart;
+    chart.setData(syntheticData());
+    // Graph order per series: measured time, measured GB/s, fitted time, fitted GB/s.
+    QCPGraph* fittedTime = chart.graph(2);
+    QCOMPARE(fittedTime->valueAxis(), chart.timeRect()->axis(QCPAxis::atLeft));
+    const auto first = fittedTime->data()->constBegin();
+    const auto last = fittedTime->data()->constEnd() - 1;
+    QCOMPARE(first->key, 4096.0);
+    QVERIFY(std::abs(first->value - (kOverheadUs + 4096 * 12.0 / (kBandwidthGBps * 1e3))) < 1e-9);
+    QVERIFY(std::abs(last->key - std::ldexp(1.0, 28)) < 1.0);
+    const double largeTimeUs = kOverheadUs + last->key * 12.0 / (kBandwidthGBps * 1e3);
+    QVERIFY(std::abs(last->value - largeTimeUs) < 1e-6 * largeTimeUs);
+}
+
+void SweepChartTest::seriesWithoutFitSaysWhy() {
+    SweepChartData data = syntheticData();
+    data.series[1].fit.reset();
+    data.series[1].fitError = QStringLiteral("the fit needs at least two sizes, got 1");
+    SweepChart chart;
+    chart.setData(data);
+    QCOMPARE(chart.graphCount(), 4 + 2 + 1);
+    QVERIFY(chart.fitText().contains(
+        QStringLiteral("two_launch (2 launches): no fit: the fit needs at least two sizes")));
+}
+
+void SweepChartTest::emptyChartSaysSoAndStillHasABadge() {
+    SweepChart chart;
+    SweepChartData data;
+    data.dataSource = QStringLiteral("CPU backend");
+    chart.setData(data);
+    QCOMPARE(chart.graphCount(), 0);
+    QCOMPARE(chart.shownRegimeBoundaryN(), 0.0);
+    QCOMPARE(chart.shownL2N(), 0.0);
+    QCOMPARE(chart.badgeText(), QStringLiteral("data: CPU backend"));
+    QVERIFY(!chart.legend->visible());
+}
+
+void SweepChartTest::l2OutsideTheRangeIsNotDrawn() {
+    SweepChartData data = syntheticData();
+    data.l2CacheBytes = 64.0 * 1024 * 1024 * 1024;
+    SweepChart chart;
+    chart.setData(data);
+    QCOMPARE(chart.shownL2N(), 0.0);
+}
+
+// From the engine's report: a real (small) CPU sweep converts and draws.
+void SweepChartTest::showsARealCpuSweep() {
+    auto backend = createCpuBackend(2);
+    SweepRequest request;
+    request.pipeline = "swiglu";
+    request.variants = {"scratch", "fused"};
+    request.from = 4096;
+    request.to = 65536;
+    request.repeats = 3;
+    request.warmup = 1;
+    RunObserver observer;
+    Result<SweepReport> report = runSweep(*backend, request, observer);
+    QVERIFY2(report.isOk(), report.status().message().c_str());
+    const SweepChartData data = sweepChartData(*report);
+    QCOMPARE(data.series.size(), 2);
+    QCOMPARE(data.series[0].name, QStringLiteral("scratch"));
+    QCOMPARE(data.series[0].points.size(), 5);
+    QCOMPARE(data.series[1].bytesPerElement, 12.0);
+    QCOMPARE(data.dataSource, QStringLiteral("CPU backend"));
+    QVERIFY(data.title.contains(QStringLiteral("SwiGLU")));
+    SweepChart chart;
+    chart.setData(data);
+    QVERIFY(chart.graphCount() >= 2 * 2 + 1);
+    QTemporaryDir directory;
+    QCOMPARE(chart.exportPng(directory.filePath(QStringLiteral("cpu.png"))), QString());
+}
+
+QTEST_MAIN(SweepChartTest)
+#include "sweep_chart_test.moc"

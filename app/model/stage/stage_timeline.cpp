@@ -1,0 +1,284 @@
+#include "model/stage/stage_timeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "pipelines/pass_model.h"
+#include "pipelines/registry.h"
+
+namespace fusescope::model {
+namespace {
+
+StageArrayRole toStageRole(BufferRole role) {
+    switch (role) {
+        case BufferRole::Input:
+            return StageArrayRole::Input;
+        case BufferRole::Output:
+            return StageArrayRole::Output;
+        case BufferRole::Scratch:
+            return StageArrayRole::Scratch;
+    }
+    return StageArrayRole::Input;
+}
+
+qint64 msToNs(double ms) {
+    return static_cast<qint64>(std::llround(ms * 1e6));
+}
+
+// Kernel durations in ns, in launch order: the recorded per-kernel medians, matched by name.
+Result<QVector<qint64>> kernelDurations(const RunRecord& run, const VariantSpec& variant) {
+    QVector<qint64> durations;
+    for (std::size_t k = 0; k < variant.kernels.size(); ++k) {
+        const QString name = QString::fromStdString(variant.kernels[k].name);
+        const KernelRecord* found = nullptr;
+        for (const KernelRecord& record : run.kernels)
+            if (record.name == name) found = &record;
+        if (!found && k < static_cast<std::size_t>(run.kernels.size())) found = &run.kernels[k];
+        if (!found)
+            return Status(ErrorCode::InvalidArgument, "run " + run.variant.toStdString() +
+                                                          " has no time for kernel " +
+                                                          variant.kernels[k].name);
+        durations.push_back(std::max<qint64>(1, msToNs(found->timeMs)));
+    }
+    return durations;
+}
+
+// The first stretch of the device timeline whose kernel spans carry the variant's kernels in
+// order (CUPTI names may be mangled, so a span matches when its name contains the kernel's).
+QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run, const VariantSpec& variant) {
+    QVector<const TimelineSpan*> kernelSpans;
+    for (const TimelineSpan& span : run.timeline)
+        if (span.kind == TimelineSpan::Kind::Kernel) kernelSpans.push_back(&span);
+    std::sort(kernelSpans.begin(), kernelSpans.end(),
+              [](const TimelineSpan* a, const TimelineSpan* b) { return a->startNs < b->startNs; });
+    const qsizetype count = static_cast<qsizetype>(variant.kernels.size());
+    for (qsizetype first = 0; first + count <= kernelSpans.size(); ++first) {
+        bool matches = true;
+        for (qsizetype k = 0; k < count && matches; ++k)
+            matches = kernelSpans[first + k]->name.contains(
+                QString::fromStdString(variant.kernels[static_cast<std::size_t>(k)].name));
+        if (matches) return kernelSpans.mid(first, count);
+    }
+    return {};
+}
+
+// Splits a kernel's accesses into the loops it runs one after another: an array the kernel both
+// writes and reads is written by one loop and read back by the next (the lab's two-loop scratch
+// kernel). Returns, per loop, the reads and writes in registry order.
+struct KernelLoop {
+    std::vector<std::string> reads;
+    std::vector<std::string> writes;
+};
+
+std::vector<KernelLoop> splitIntoLoops(const KernelSpec& kernel) {
+    std::vector<KernelLoop> loops(1);
+    std::size_t writeCursor = 0;
+    for (const std::string& read : kernel.reads) {
+        const auto written = std::find(kernel.writes.begin() + static_cast<long>(writeCursor),
+                                       kernel.writes.end(), read);
+        if (written != kernel.writes.end()) {
+            // The loop before this read ends with the write that produces it.
+            const auto last = static_cast<std::size_t>(written - kernel.writes.begin());
+            for (; writeCursor <= last; ++writeCursor)
+                loops.back().writes.push_back(kernel.writes[writeCursor]);
+            loops.emplace_back();
+        }
+        loops.back().reads.push_back(read);
+    }
+    for (; writeCursor < kernel.writes.size(); ++writeCursor)
+        loops.back().writes.push_back(kernel.writes[writeCursor]);
+    return loops;
+}
+
+void placePhases(StageTimeline& timeline, qint64 phaseNs) {
+    const qint64 shift = phaseNs - timeline.kernelsStartNs;
+    for (StageKernel& kernel : timeline.kernels) kernel.startNs += shift, kernel.endNs += shift;
+    for (StageSweep& sweep : timeline.sweeps) sweep.startNs += shift, sweep.endNs += shift;
+    timeline.kernelsStartNs += shift;
+    timeline.kernelsEndNs += shift;
+    timeline.endNs = timeline.kernelsEndNs + phaseNs;
+
+    // In the phases, buffers appear in declaration order (as the runner allocates them) and
+    // vanish in reverse order, spread over the phase's first four fifths so each is seen.
+    const qsizetype count = timeline.arrays.size();
+    for (qsizetype i = 0; i < count; ++i) {
+        StageArray& array = timeline.arrays[i];
+        if (array.allocatedInPhase)
+            array.allocatedAtNs = phaseNs * 4 * i / (5 * std::max<qsizetype>(count, 1));
+        else
+            array.allocatedAtNs += shift;
+        if (array.freedInPhase)
+            array.freedAtNs = timeline.kernelsEndNs +
+                              phaseNs * 4 * (count - i) / (5 * std::max<qsizetype>(count, 1));
+        else
+            array.freedAtNs += shift;
+    }
+}
+
+qint64 phaseFor(qint64 kernelSpanNs, const StageTimelineOptions& options) {
+    return std::max<qint64>(1, static_cast<qint64>(kernelSpanNs * options.phaseFraction));
+}
+
+}  // namespace
+
+int StageTimeline::arrayIndex(const QString& name) const {
+    for (qsizetype i = 0; i < arrays.size(); ++i)
+        if (arrays[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+qint64 StageTimeline::toRunClockNs(qint64 stageNs) const {
+    const qint64 clamped = std::clamp(stageNs, kernelsStartNs, kernelsEndNs);
+    return clamped - kernelsStartNs + runClockKernelsStartNs;
+}
+
+qint64 StageTimeline::fromRunClockNs(qint64 runNs) const {
+    return std::clamp(runNs - runClockKernelsStartNs + kernelsStartNs, qint64{0}, endNs);
+}
+
+int StageTimeline::nextKernelAfter(qint64 stageNs) const {
+    for (qsizetype k = 0; k < kernels.size(); ++k)
+        if (kernels[k].startNs > stageNs) return static_cast<int>(k);
+    return -1;
+}
+
+int StageTimeline::previousKernelBefore(qint64 stageNs) const {
+    for (qsizetype k = kernels.size() - 1; k >= 0; --k)
+        if (kernels[k].startNs < stageNs) return static_cast<int>(k);
+    return -1;
+}
+
+Result<StageTimeline> buildStageTimeline(const RunRecord& run,
+                                         const StageTimelineOptions& options) {
+    const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString());
+    if (!pipeline)
+        return Status(ErrorCode::InvalidArgument,
+                      "unknown pipeline \"" + run.pipeline.toStdString() + "\" in the recording");
+    const VariantSpec* variant = findVariant(*pipeline, run.variant.toStdString());
+    if (!variant)
+        return Status(ErrorCode::InvalidArgument, "unknown variant \"" + run.variant.toStdString() +
+                                                      "\" of pipeline " + pipeline->name);
+    if (run.n == 0) return Status(ErrorCode::InvalidArgument, "the run has N = 0");
+
+    StageTimeline timeline;
+    timeline.pipeline = run.pipeline;
+    timeline.variant = run.variant;
+    timeline.variantTitle = QString::fromStdString(variant->title);
+    timeline.fused = variant->fused;
+    timeline.intermediate = QString::fromStdString(pipeline->intermediate);
+    timeline.n = run.n;
+    timeline.vectorWidth = run.vectorWidth;
+    timeline.measuredTimeMs = run.timeMs;
+    timeline.timingSource = run.dataSource.timing;
+    const Traffic traffic = modelVariantTraffic(*variant, run.n);
+    timeline.modelPasses = traffic.passes;
+    timeline.modelBytesRead = traffic.bytesRead;
+    timeline.modelBytesWritten = traffic.bytesWritten;
+
+    const quint64 arrayBytes = run.n * kElementBytes;
+    for (const BufferSpec& buffer : variant->buffers) {
+        StageArray array;
+        array.name = QString::fromStdString(buffer.name);
+        array.bytes = arrayBytes;
+        array.role = toStageRole(buffer.role);
+        array.isIntermediate = buffer.name == pipeline->intermediate;
+        timeline.arrays.push_back(array);
+    }
+
+    // Kernel times relative to the first kernel's start (the allocation phase is added last).
+    const QVector<const TimelineSpan*> deviceKernels = matchDeviceKernels(run, *variant);
+    Result<QVector<qint64>> durations = kernelDurations(run, *variant);
+    if (deviceKernels.isEmpty() && !durations) return durations.status();
+    timeline.timesFromDeviceTimeline = !deviceKernels.isEmpty();
+    const qint64 origin = deviceKernels.isEmpty() ? 0 : deviceKernels.front()->startNs;
+    timeline.runClockKernelsStartNs = origin;
+    qint64 cursor = 0;
+    for (std::size_t k = 0; k < variant->kernels.size(); ++k) {
+        const KernelSpec& spec = variant->kernels[k];
+        StageKernel kernel;
+        kernel.name = QString::fromStdString(spec.name);
+        if (!deviceKernels.isEmpty()) {
+            const TimelineSpan* span = deviceKernels[static_cast<qsizetype>(k)];
+            kernel.startNs = span->startNs - origin;
+            kernel.endNs = std::max(span->endNs - origin, kernel.startNs + 1);
+        } else {
+            // Laid out back to back: the medians carry no launch gap, so none is invented.
+            kernel.startNs = cursor;
+            kernel.endNs = cursor + (*durations)[static_cast<qsizetype>(k)];
+        }
+        cursor = kernel.endNs;
+        const Traffic kernelTraffic = modelKernelTraffic(spec, run.n);
+        kernel.bytesRead = kernelTraffic.bytesRead;
+        kernel.bytesWritten = kernelTraffic.bytesWritten;
+        const bool touchesIntermediate = std::find(spec.writes.begin(), spec.writes.end(),
+                                                   pipeline->intermediate) != spec.writes.end();
+        kernel.holdsIntermediateInRegisters = variant->fused && !touchesIntermediate;
+
+        // Each loop gets a share of the kernel's time proportional to the bytes it moves.
+        const std::vector<KernelLoop> loops = splitIntoLoops(spec);
+        const quint64 kernelBytes = std::max<quint64>(1, kernel.bytesRead + kernel.bytesWritten);
+        qint64 loopStart = kernel.startNs;
+        quint64 bytesBefore = 0;
+        for (const KernelLoop& loop : loops) {
+            const quint64 loopBytes = (loop.reads.size() + loop.writes.size()) * arrayBytes;
+            bytesBefore += loopBytes;
+            const qint64 loopEnd =
+                kernel.startNs + static_cast<qint64>(double(kernel.endNs - kernel.startNs) *
+                                                     double(bytesBefore) / double(kernelBytes));
+            auto addSweeps = [&](const std::vector<std::string>& names, bool write) {
+                for (const std::string& name : names) {
+                    StageSweep sweep;
+                    sweep.kernel = static_cast<int>(k);
+                    sweep.array = timeline.arrayIndex(QString::fromStdString(name));
+                    sweep.write = write;
+                    sweep.startNs = loopStart;
+                    sweep.endNs = std::max(loopEnd, loopStart + 1);
+                    sweep.bytes = arrayBytes;
+                    if (sweep.array >= 0) timeline.sweeps.push_back(sweep);
+                }
+            };
+            addSweeps(loop.reads, false);
+            addSweeps(loop.writes, true);
+            loopStart = loopEnd;
+        }
+        timeline.kernels.push_back(kernel);
+    }
+    timeline.kernelsStartNs = 0;
+    timeline.kernelsEndNs = timeline.kernels.isEmpty() ? 0 : timeline.kernels.back().endNs;
+
+    // Allocations or frees the device timeline saw between the kernels keep their times.
+    for (const TimelineSpan& span : run.timeline) {
+        if (span.kind != TimelineSpan::Kind::Allocation || deviceKernels.isEmpty()) continue;
+        const int index = timeline.arrayIndex(span.name);
+        if (index < 0) continue;
+        StageArray& array = timeline.arrays[index];
+        const qint64 start = span.startNs - origin;
+        const qint64 end = span.endNs - origin;
+        if (start > 0 && start < timeline.kernelsEndNs)
+            array.allocatedAtNs = start, array.allocatedInPhase = false;
+        if (end > 0 && end < timeline.kernelsEndNs)
+            array.freedAtNs = end, array.freedInPhase = false;
+    }
+
+    placePhases(timeline, phaseFor(timeline.kernelSpanNs(), options));
+
+    quint64 computedPeak = 0;
+    for (const StageArray& array : timeline.arrays) {
+        quint64 inFlight = 0;
+        for (const StageArray& other : timeline.arrays)
+            if (other.existsAt(array.allocatedAtNs)) inFlight += other.bytes;
+        computedPeak = std::max(computedPeak, inFlight);
+    }
+    timeline.peakBytesInFlight = run.peakBytesInFlight > 0 ? run.peakBytesInFlight : computedPeak;
+    return timeline;
+}
+
+void alignStageTimelines(StageTimeline& left, StageTimeline& right,
+                         const StageTimelineOptions& options) {
+    const qint64 phase = phaseFor(std::max(left.kernelSpanNs(), right.kernelSpanNs()), options);
+    placePhases(left, phase);
+    placePhases(right, phase);
+}
+
+}  // namespace fusescope::model

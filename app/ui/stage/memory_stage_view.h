@@ -1,0 +1,76 @@
+#pragma once
+// The memory stage tab: the stage widget, its player and toolbar, keyboard shortcuts, lesson
+// mode, full screen and export. The main window feeds it runs and connects its position to the
+// charts:
+//   view->setRuns(scratchRun, &fusedRun, stageCaptionContext(recording, scratchRun));
+//   connect(view, &MemoryStageView::positionChanged, ...);  // stage ns; toRunClockNs for charts
+//   connect(chart, &...::clicked, view, &MemoryStageView::seek);
+#include <QString>
+#include <QWidget>
+
+#include "model/recording.h"
+#include "ui/stage/memory_stage_widget.h"
+#include "ui/stage/stage_export.h"
+
+class QProgressDialog;
+
+namespace fusescope {
+
+class StageControls;
+class StagePlayer;
+
+class MemoryStageView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit MemoryStageView(QWidget* parent = nullptr);
+
+    // One run, or two side by side on one time scale (right may be null). Returns false and
+    // shows the reason on the stage when a run names a pipeline or variant the registry lacks.
+    bool setRuns(const model::RunRecord& left, const model::RunRecord* right,
+                 const StageCaptionContext& caption);
+    QString lastError() const { return lastError_; }
+
+    MemoryStageWidget* stage() const { return stage_; }
+    StagePlayer* player() const { return player_; }
+    qint64 position() const;
+    qint64 durationNs() const;
+    // Stage time <-> a run's own clock (side 0 left, 1 right), for charts drawn on that clock.
+    qint64 toRunClockNs(int side, qint64 stageNs) const;
+    qint64 fromRunClockNs(int side, qint64 runNs) const;
+
+    void setLessonMode(bool lesson);
+    bool lessonMode() const;
+
+    StageExportResult exportFrame(const QString& path, const QSize& size) const;  // .png or .svg
+    // Asynchronous; progress and the result arrive as signals (and in a progress dialog when
+    // the view is visible).
+    void exportGif(const QString& path, const StageGifOptions& options);
+
+  public slots:
+    void seek(qint64 stageNs);
+    void seekRunClock(int side, qint64 runNs);
+    void play();
+    void pause();
+    void setFullScreen(bool fullScreen);
+
+  signals:
+    void positionChanged(qint64 stageNs);
+    void gifExportProgress(int done, int total);
+    void gifExportFinished(const fusescope::StageExportResult& result);
+
+  protected:
+    void keyPressEvent(QKeyEvent* event) override;
+
+  private:
+    void askExportFrame(const QString& format);
+    void askExportGif();
+
+    MemoryStageWidget* stage_;
+    StagePlayer* player_;
+    StageControls* controls_;
+    StageGifExportJob* gifJob_;
+    QProgressDialog* gifProgress_ = nullptr;
+    QString lastError_;
+};
+
+}  // namespace fusescope

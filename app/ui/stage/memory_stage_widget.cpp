@@ -1,0 +1,61 @@
+#include "ui/stage/memory_stage_widget.h"
+
+#include <QEvent>
+#include <QPainter>
+
+namespace fusescope {
+
+MemoryStageWidget::MemoryStageWidget(QWidget* parent) : QWidget(parent) {
+    setAttribute(Qt::WA_OpaquePaintEvent);  // the renderer fills every pixel
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(480, 270);
+    applyTheme();
+}
+
+void MemoryStageWidget::setTimelines(const model::StageTimeline& left,
+                                     const model::StageTimeline* right) {
+    renderer_.setTimelines(left, right);
+    setPosition(0);
+    update();
+}
+
+void MemoryStageWidget::setCaption(const StageCaptionContext& caption) {
+    renderer_.setCaption(caption);
+    update();
+}
+
+void MemoryStageWidget::setLessonMode(bool lesson) {
+    if (lesson == lessonMode_) return;
+    lessonMode_ = lesson;
+    applyTheme();
+}
+
+void MemoryStageWidget::setPosition(qint64 stageNs) {
+    positionNs_ = std::clamp<qint64>(stageNs, 0, std::max<qint64>(0, durationNs()));
+    if (renderer_.hasTimelines()) renderer_.updateState(positionNs_);
+    update();
+}
+
+void MemoryStageWidget::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    if (!renderer_.hasTimelines()) {
+        painter.fillRect(rect(), palette().color(QPalette::Window));
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(rect(), Qt::AlignCenter,
+                         tr("Run two variants (or open a recording) to see their memory traffic."));
+        return;
+    }
+    renderer_.paint(painter, size(), positionNs_);
+}
+
+void MemoryStageWidget::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange && !lessonMode_) applyTheme();
+    QWidget::changeEvent(event);
+}
+
+void MemoryStageWidget::applyTheme() {
+    renderer_.setTheme(lessonMode_ ? StageTheme::lessonMode() : StageTheme::normal(palette()));
+    update();
+}
+
+}  // namespace fusescope

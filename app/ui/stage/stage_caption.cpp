@@ -1,0 +1,61 @@
+#include "ui/stage/stage_caption.h"
+
+#include <QLocale>
+
+#include "model/captions.h"
+
+namespace fusescope {
+
+QString stageDataSourceLabel(model::DataSource source) {
+    return model::dataSourceLabel(source);
+}
+
+StageCaptionContext stageCaptionContext(const model::Recording& recording,
+                                        const model::RunRecord& run) {
+    StageCaptionContext context;
+    context.deviceName = recording.device.name;
+    context.n = run.n;
+    context.vectorWidth = run.vectorWidth;
+    context.dataSource = model::dataSourceBadge(recording, run);  // says "replayed" when it is
+    return context;
+}
+
+QString stageCaptionLine(const StageCaptionContext& context) {
+    QStringList parts;
+    if (!context.deviceName.isEmpty()) parts << context.deviceName;
+    parts << QStringLiteral("N = %1").arg(QLocale(QLocale::English).toString(context.n));
+    parts << context.dtype;
+    parts << QStringLiteral("vector %1").arg(context.vectorWidth);
+    if (!context.dataSource.isEmpty()) parts << context.dataSource;
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString formatStageTime(double ms) {
+    if (ms >= 1000.0) return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 3);
+    if (ms >= 1.0) return QStringLiteral("%1 ms").arg(ms, 0, 'f', 3);
+    return QStringLiteral("%1 µs").arg(ms * 1000.0, 0, 'f', ms * 1000.0 >= 100.0 ? 0 : 1);
+}
+
+QString formatStageBytes(double bytes) {
+    static const char* const units[] = {"B", "kB", "MB", "GB", "TB"};
+    int unit = 0;
+    while (bytes >= 1000.0 && unit < 4) bytes /= 1000.0, ++unit;
+    const int decimals = unit == 0 ? 0 : (bytes >= 100.0 ? 0 : (bytes >= 10.0 ? 1 : 2));
+    return QStringLiteral("%1 %2").arg(bytes, 0, 'f', decimals).arg(QLatin1String(units[unit]));
+}
+
+QString stageComparisonLine(const model::StageTimeline& left, const model::StageTimeline* right) {
+    QString line = QStringLiteral("%1 %2").arg(left.variant, formatStageTime(left.measuredTimeMs));
+    if (!right) return line;
+    line += QStringLiteral(" · %1 %2").arg(right->variant, formatStageTime(right->measuredTimeMs));
+    const double slow = std::max(left.measuredTimeMs, right->measuredTimeMs);
+    const double fast = std::min(left.measuredTimeMs, right->measuredTimeMs);
+    if (fast > 0.0) {
+        const QString& faster =
+            left.measuredTimeMs <= right->measuredTimeMs ? left.variant : right->variant;
+        line += QStringLiteral(" · %1 is %2× faster").arg(faster).arg(slow / fast, 0, 'f', 2);
+    }
+    return line;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,144 @@
+#include "ui/stage/stage_export.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QThread>
+#include <cmath>
+
+#include "ui/stage/gif_writer.h"
+
+namespace fusescope {
+
+QImage renderStageFrame(StageRenderer renderer, const QSize& size, qint64 stageNs) {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    renderer.paint(painter, size, stageNs);
+    return image;
+}
+
+StageExportResult exportStagePng(const StageRenderer& renderer, const QString& path,
+                                 const QSize& size, qint64 stageNs) {
+    if (!renderer.hasTimelines())
+        return {false, QStringLiteral("nothing to export: no run on the stage")};
+    if (size.isEmpty()) return {false, QStringLiteral("the export size is empty")};
+    const QImage image = renderStageFrame(renderer, size, stageNs);
+    if (!image.save(path, "PNG"))
+        return {false, QStringLiteral("could not write %1").arg(QDir::toNativeSeparators(path))};
+    return {true, path};
+}
+
+StageExportResult exportStageSvg(const StageRenderer& renderer, const QString& path,
+                                 const QSize& size, qint64 stageNs) {
+    if (!renderer.hasTimelines())
+        return {false, QStringLiteral("nothing to export: no run on the stage")};
+    if (size.isEmpty()) return {false, QStringLiteral("the export size is empty")};
+    {
+        QFile probe(path);
+        if (!probe.open(QIODevice::WriteOnly))
+            return {false, QStringLiteral("could not write %1: %2")
+                               .arg(QDir::toNativeSeparators(path), probe.errorString())};
+    }
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(QStringLiteral("FuseScope memory stage"));
+    generator.setDescription(stageCaptionLine(renderer.caption()));
+    StageRenderer copy = renderer;
+    QPainter painter;
+    if (!painter.begin(&generator))
+        return {false, QStringLiteral("could not start the SVG painter for %1").arg(path)};
+    copy.paint(painter, size, stageNs, /*cacheStatic=*/false);  // vectors, not an embedded image
+    painter.end();
+    return {true, path};
+}
+
+int stageGifFrameCount(const StageGifOptions& options) {
+    return std::max(
+        2, static_cast<int>(std::lround(options.playSeconds * options.framesPerSecond)) + 1);
+}
+
+StageExportResult exportStageGif(StageRenderer renderer, const QString& path,
+                                 const StageGifOptions& options,
+                                 const std::function<void(int, int)>& progress,
+                                 const std::atomic<bool>* cancel) {
+    if (!renderer.hasTimelines())
+        return {false, QStringLiteral("nothing to export: no run on the stage")};
+    GifWriter writer;
+    if (QString error = writer.open(path, options.size); !error.isEmpty()) return {false, error};
+    const int frames = stageGifFrameCount(options);
+    const qint64 duration = renderer.durationNs();
+    const int delay = std::max(2, static_cast<int>(std::lround(100.0 / options.framesPerSecond)));
+    QImage image(options.size, QImage::Format_RGB32);
+    for (int frame = 0; frame < frames; ++frame) {
+        if (cancel && cancel->load()) {
+            writer.close();
+            QFile::remove(path);
+            return {false, QStringLiteral("GIF export cancelled")};
+        }
+        const qint64 time = duration * frame / (frames - 1);
+        {
+            QPainter painter(&image);
+            renderer.paint(painter, options.size, time);
+        }
+        const bool last = frame == frames - 1;
+        const int frameDelay =
+            last ? std::max(delay, static_cast<int>(std::lround(options.holdLastSeconds * 100)))
+                 : delay;
+        if (QString error = writer.addFrame(image, frameDelay); !error.isEmpty()) {
+            writer.close();
+            QFile::remove(path);
+            return {false, error};
+        }
+        if (progress) progress(frame + 1, frames);
+    }
+    if (QString error = writer.close(); !error.isEmpty()) return {false, error};
+    return {true, path};
+}
+
+StageGifExportJob::StageGifExportJob(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<fusescope::StageExportResult>();
+}
+
+StageGifExportJob::~StageGifExportJob() {
+    if (thread_) {
+        cancel_ = true;
+        thread_->wait();
+    }
+}
+
+bool StageGifExportJob::isRunning() const {
+    return thread_ && thread_->isRunning();
+}
+
+void StageGifExportJob::start(const StageRenderer& renderer, const QString& path,
+                              const StageGifOptions& options) {
+    if (isRunning()) return;
+    if (thread_) {
+        thread_->wait();
+        delete thread_;
+    }
+    cancel_ = false;
+    // The thread paints into QImages only; results come back as queued signals.
+    thread_ = QThread::create([this, renderer, path, options]() {
+        int lastPercent = -1;
+        const StageExportResult result = exportStageGif(
+            renderer, path, options,
+            [this, &lastPercent](int done, int total) {
+                const int percent = done * 100 / total;  // throttle to at most 100 signals
+                if (percent != lastPercent) lastPercent = percent, emit progress(done, total);
+            },
+            &cancel_);
+        emit finished(result);
+    });
+    thread_->start();
+}
+
+void StageGifExportJob::cancel() {
+    cancel_ = true;
+}
+
+}  // namespace fusescope

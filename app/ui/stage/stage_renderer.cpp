@@ -1,0 +1,635 @@
+#include "ui/stage/stage_renderer.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace fusescope {
+namespace {
+
+constexpr int kTilesPerArray = 32;  // the largest array's row; smaller arrays get fewer
+constexpr int kSmBoxes = 8;         // a symbolic handful of SMs, not the device's count
+constexpr int kCellColumns = 4;
+constexpr int kCellRows = 3;
+constexpr int kPacketsPerFlow = 5;
+constexpr double kPacketTripsPerSweep = 14.0;
+
+QFont pixelFont(double px, bool bold) {
+    QFont font;
+    font.setPixelSize(std::max(8, static_cast<int>(std::lround(px))));
+    font.setBold(bold);
+    return font;
+}
+
+QColor withAlpha(QColor color, int alpha) {
+    color.setAlpha(alpha);
+    return color;
+}
+
+}  // namespace
+
+void StageRenderer::setTimelines(const model::StageTimeline& left,
+                                 const model::StageTimeline* right) {
+    timelines_.clear();
+    timelines_.push_back(left);
+    if (right) timelines_.push_back(*right);
+    panes_.resize(timelines_.size());
+    comparison_ = stageComparisonLine(timelines_[0], right ? &timelines_[1] : nullptr);
+    layoutValid_ = staticValid_ = false;
+    updateState(0);
+}
+
+void StageRenderer::setCaption(const StageCaptionContext& caption) {
+    caption_ = caption;
+    captionLine_ = stageCaptionLine(caption);
+    staticValid_ = false;
+}
+
+void StageRenderer::setTheme(const StageTheme& theme) {
+    theme_ = theme;
+    layoutValid_ = staticValid_ = false;
+}
+
+qint64 StageRenderer::durationNs() const {
+    qint64 duration = 0;
+    for (const model::StageTimeline& timeline : timelines_)
+        duration = std::max(duration, timeline.endNs);
+    return duration;
+}
+
+void StageRenderer::updateState(qint64 timeNs) {
+    for (int side = 0; side < paneCount(); ++side)
+        model::computeStageState(timelines_[side], timeNs, panes_[side].state);
+}
+
+double StageRenderer::ganttX(const Pane& pane, qint64 timeNs) const {
+    const double duration = std::max<double>(1.0, double(durationNs()));
+    return pane.gantt.left() + pane.gantt.width() * std::clamp(double(timeNs) / duration, 0.0, 1.0);
+}
+
+void StageRenderer::layout(const QSize& size) {
+    layoutSize_ = size;
+    const double height = size.height();
+    const double width = size.width();
+    fontPx_ = std::max(9.0, height * theme_.fontFraction);
+    font_ = pixelFont(fontPx_, false);
+    boldFont_ = pixelFont(fontPx_, true);
+    titleFont_ = pixelFont(fontPx_ * 1.3, true);
+    bigFont_ = pixelFont(fontPx_ * 1.9, true);
+    smallFont_ = pixelFont(fontPx_ * 0.78, false);
+
+    readLetter_ = QStaticText(QStringLiteral("R"));
+    writeLetter_ = QStaticText(QStringLiteral("W"));
+    notAllocated_ = QStaticText(QStringLiteral("not allocated"));
+    for (QStaticText* text : {&readLetter_, &writeLetter_}) text->prepare(QTransform(), smallFont_);
+    notAllocated_.prepare(QTransform(), font_);
+
+    const double margin = fontPx_ * 0.8;
+    const double captionHeight = fontPx_ * 3.4;
+    captionRect_ =
+        QRectF(margin, height - captionHeight - margin * 0.5, width - 2 * margin, captionHeight);
+    const double paneTop = margin * 0.6;
+    const double paneHeight = captionRect_.top() - paneTop - margin * 0.4;
+    const int count = paneCount();
+    const double paneWidth = (width - margin * (count + 1)) / std::max(count, 1);
+    for (int side = 0; side < count; ++side)
+        layoutPane(side,
+                   QRectF(margin + side * (paneWidth + margin), paneTop, paneWidth, paneHeight));
+
+    bytesScale_ = 1;
+    allocScale_ = 1;
+    for (const model::StageTimeline& timeline : timelines_) {
+        bytesScale_ = std::max(bytesScale_, timeline.modelBytesRead + timeline.modelBytesWritten);
+        allocScale_ = std::max(allocScale_, timeline.peakBytesInFlight);
+    }
+    layoutValid_ = true;
+    staticValid_ = false;
+}
+
+void StageRenderer::layoutPane(int side, const QRectF& rect) {
+    Pane& pane = panes_[side];
+    const model::StageTimeline& timeline = timelines_[side];
+    const double f = fontPx_;
+    const double pad = f * 0.7;
+    const QRectF inner = rect.adjusted(pad, pad * 0.6, -pad, -pad * 0.6);
+    pane.rect = rect;
+
+    double y = inner.top();
+    pane.header = QRectF(inner.left(), y, inner.width(), f * 2.2);
+    y += pane.header.height();
+    pane.gantt = QRectF(inner.left(), y, inner.width(), f * 1.5);
+    y += pane.gantt.height() + f * 0.6;
+    pane.hbmLabel = QRectF(inner.left(), y, inner.width(), f * 1.4);
+    y += pane.hbmLabel.height();
+
+    // Rows: the variant's arrays in declaration order; a fused variant without the pipeline's
+    // intermediate gets a ghost row where it would be, before the first output.
+    QVector<int> order;
+    for (int a = 0; a < timeline.arrays.size(); ++a) order.push_back(a);
+    if (timeline.arrayIndex(timeline.intermediate) < 0 && !timeline.intermediate.isEmpty()) {
+        int insertAt = order.size();
+        for (int a = 0; a < timeline.arrays.size(); ++a)
+            if (timeline.arrays[a].role == model::StageArrayRole::Output) {
+                insertAt = a;
+                break;
+            }
+        order.insert(insertAt, -1);
+    }
+
+    const double smHeight = f * 6.0;
+    const double statsHeight = f * 4.6;
+    const double minFlow = f * 2.4;
+    const double rowBudget = inner.bottom() - y - smHeight - statsHeight - minFlow - f * 0.8;
+    const double rowHeight =
+        std::clamp(rowBudget / std::max<qsizetype>(order.size(), 1), f * 1.6, f * 3.4);
+    pane.hbm = QRectF(inner.left(), y, inner.width(), rowHeight * order.size());
+    const double flowHeight =
+        std::max(minFlow, inner.bottom() - pane.hbm.bottom() - smHeight - statsHeight - f * 0.8);
+    pane.flow = QRectF(inner.left(), pane.hbm.bottom(), inner.width(), flowHeight);
+    pane.smLabel = QRectF(inner.left(), pane.flow.bottom(), inner.width(), f * 1.4);
+    pane.sm = QRectF(inner.left(), pane.smLabel.bottom(), inner.width(), smHeight - f * 1.4);
+    pane.stats = QRectF(inner.left(), pane.sm.bottom() + f * 0.8, inner.width(), statsHeight);
+
+    quint64 largest = 1;
+    for (const model::StageArray& array : timeline.arrays) largest = std::max(largest, array.bytes);
+
+    pane.rows.clear();
+    const double labelWidth = inner.width() * 0.2;
+    const double counterWidth = inner.width() * 0.17;
+    for (int r = 0; r < order.size(); ++r) {
+        Row row;
+        row.array = order[r];
+        row.color = theme_.arrayColor(timeline, row.array);
+        row.touchedColor = row.color.lighter(theme_.background.lightnessF() < 0.5 ? 150 : 125);
+        const double top = pane.hbm.top() + r * rowHeight;
+        row.label = QRectF(inner.left(), top, labelWidth, rowHeight);
+        row.tiles = QRectF(inner.left() + labelWidth, top + rowHeight * 0.18,
+                           inner.width() - labelWidth - counterWidth, rowHeight * 0.64);
+        row.counter = QRectF(row.tiles.right() + f * 0.5, top, counterWidth - f * 0.5, rowHeight);
+        const quint64 bytes = row.array >= 0 ? timeline.arrays[row.array].bytes : largest;
+        const int tiles =
+            std::max(1, static_cast<int>(
+                            std::lround(double(kTilesPerArray) * double(bytes) / double(largest))));
+        const double pitch = row.tiles.width() / kTilesPerArray;
+        const double gap = std::max(1.0, pitch * 0.14);
+        for (int t = 0; t < tiles; ++t)
+            row.tileRects.push_back(QRectF(row.tiles.left() + t * pitch, row.tiles.top(),
+                                           pitch - gap, row.tiles.height()));
+        row.tiles.setWidth(tiles * pitch - gap);
+        if (row.array >= 0)
+            for (int s = 0; s < timeline.sweeps.size(); ++s)
+                if (timeline.sweeps[s].array == row.array) row.sweeps.push_back(s);
+        const double dot = std::min(rowHeight * 0.56, f * 1.35);
+        for (int d = 0; d < row.sweeps.size(); ++d)
+            row.dots.push_back(QRectF(row.counter.left() + d * dot * 1.2,
+                                      row.counter.center().y() - dot / 2, dot, dot));
+        row.smEntry =
+            QPointF(pane.sm.left() + pane.sm.width() * (r + 0.5) / order.size(), pane.sm.top());
+        pane.rows.push_back(row);
+    }
+
+    pane.smBoxes.clear();
+    pane.registerCells.clear();
+    const double boxGap = f * 0.5;
+    const double boxWidth = (pane.sm.width() - boxGap * (kSmBoxes - 1)) / kSmBoxes;
+    for (int b = 0; b < kSmBoxes; ++b) {
+        const QRectF box(pane.sm.left() + b * (boxWidth + boxGap), pane.sm.top(), boxWidth,
+                         pane.sm.height());
+        pane.smBoxes.push_back(box);
+        const double cellPad = box.width() * 0.1;
+        const QRectF cells = box.adjusted(cellPad, cellPad, -cellPad, -cellPad);
+        const double cellWidth = cells.width() / kCellColumns;
+        const double cellHeight = cells.height() / kCellRows;
+        for (int cy = 0; cy < kCellRows; ++cy)
+            for (int cx = 0; cx < kCellColumns; ++cx)
+                pane.registerCells.push_back(QRectF(cells.left() + cx * cellWidth + 1,
+                                                    cells.top() + cy * cellHeight + 1,
+                                                    cellWidth - 2, cellHeight - 2));
+    }
+    pane.registerColors.reserve(8);
+
+    const double boxWidthStats = (pane.stats.width() - f) / 3.0;
+    pane.passesBox =
+        QRectF(pane.stats.left(), pane.stats.top(), boxWidthStats, pane.stats.height());
+    pane.bytesBox = pane.passesBox.translated(boxWidthStats + f * 0.5, 0);
+    pane.allocBox = pane.bytesBox.translated(boxWidthStats + f * 0.5, 0);
+    const double barHeight = f * 0.7;
+    pane.bytesBar =
+        QRectF(pane.bytesBox.left() + f * 0.5, pane.bytesBox.bottom() - barHeight - f * 0.5,
+               pane.bytesBox.width() - f, barHeight);
+    pane.allocBar =
+        QRectF(pane.allocBox.left() + f * 0.5, pane.allocBox.bottom() - barHeight - f * 0.5,
+               pane.allocBox.width() - f, barHeight);
+}
+
+void StageRenderer::paint(QPainter& painter, const QSize& size, qint64 timeNs, bool cacheStatic) {
+    if (!layoutValid_ || size != layoutSize_) layout(size);
+    updateState(timeNs);
+    if (cacheStatic) {
+        const qreal ratio = painter.device() ? painter.device()->devicePixelRatioF() : 1.0;
+        if (!staticValid_ || staticLayer_.devicePixelRatio() != ratio) {
+            staticLayer_ = QImage(size * ratio, QImage::Format_ARGB32_Premultiplied);
+            staticLayer_.setDevicePixelRatio(ratio);
+            QPainter cachePainter(&staticLayer_);
+            drawStatic(cachePainter);
+            staticValid_ = true;
+        }
+        painter.drawImage(QPointF(0, 0), staticLayer_);
+    } else {
+        drawStatic(painter);
+    }
+    drawDynamic(painter);
+}
+
+void StageRenderer::drawStatic(QPainter& painter) const {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    painter.fillRect(QRectF(QPointF(0, 0), QSizeF(layoutSize_)), theme_.background);
+    for (int side = 0; side < paneCount(); ++side) drawStaticPane(painter, side);
+
+    // Caption: the comparison, then device, N, dtype, vector, data source; a badge for the source.
+    painter.setPen(theme_.text);
+    painter.setFont(titleFont_);
+    const QRectF first(captionRect_.left(), captionRect_.top(), captionRect_.width(),
+                       fontPx_ * 1.8);
+    painter.drawText(first, Qt::AlignLeft | Qt::AlignVCenter, comparison_);
+    painter.setFont(font_);
+    painter.setPen(theme_.mutedText);
+    const QRectF second(captionRect_.left(), first.bottom(), captionRect_.width(), fontPx_ * 1.4);
+    painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, captionLine_);
+    if (!caption_.dataSource.isEmpty()) {
+        painter.setFont(boldFont_);
+        const QString badge = caption_.dataSource;
+        const double badgeWidth = painter.fontMetrics().horizontalAdvance(badge) + fontPx_ * 1.4;
+        const QRectF badgeRect(captionRect_.right() - badgeWidth, first.top() + fontPx_ * 0.2,
+                               badgeWidth, fontPx_ * 1.6);
+        painter.setPen(QPen(theme_.accent, theme_.lineWidth));
+        painter.setBrush(withAlpha(theme_.accent, 40));
+        painter.drawRoundedRect(badgeRect, fontPx_ * 0.4, fontPx_ * 0.4);
+        painter.setPen(theme_.text);
+        painter.drawText(badgeRect, Qt::AlignCenter, badge);
+    }
+    painter.restore();
+}
+
+void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
+    const Pane& pane = panes_[side];
+    const model::StageTimeline& timeline = timelines_[side];
+    const double f = fontPx_;
+
+    painter.setPen(QPen(theme_.panelBorder, theme_.lineWidth));
+    painter.setBrush(theme_.panel);
+    painter.drawRoundedRect(pane.rect, f * 0.5, f * 0.5);
+
+    painter.setPen(theme_.text);
+    painter.setFont(titleFont_);
+    painter.drawText(pane.header.adjusted(0, 0, 0, -f * 0.9), Qt::AlignLeft | Qt::AlignVCenter,
+                     timeline.variantTitle);
+    painter.setFont(smallFont_);
+    painter.setPen(theme_.mutedText);
+    const QString timing = timeline.timesFromDeviceTimeline
+                               ? QStringLiteral("kernel times from the device timeline")
+                               : QStringLiteral("kernels laid out from their median times");
+    painter.drawText(pane.header.adjusted(0, f * 1.3, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("%1 · %2 passes in the model · %3")
+                         .arg(formatStageTime(timeline.measuredTimeMs))
+                         .arg(timeline.modelPasses)
+                         .arg(timing));
+
+    // The time strip: allocation phase, each kernel, free phase, on the scale shared by both panes.
+    painter.setFont(smallFont_);
+    const QRectF strip = pane.gantt.adjusted(0, f * 0.15, 0, -f * 0.15);
+    auto segment = [&](qint64 from, qint64 to, const QColor& fill, const QString& label) {
+        const QRectF box(ganttX(pane, from), strip.top(), ganttX(pane, to) - ganttX(pane, from),
+                         strip.height());
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(fill);
+        painter.drawRect(box);
+        if (painter.fontMetrics().horizontalAdvance(label) < box.width() - 4) {
+            painter.setPen(theme_.text);
+            painter.drawText(box, Qt::AlignCenter, label);
+        }
+    };
+    segment(0, timeline.kernelsStartNs, withAlpha(theme_.mutedText, 60), QStringLiteral("alloc"));
+    for (int k = 0; k < timeline.kernels.size(); ++k) {
+        const model::StageKernel& kernel = timeline.kernels[k];
+        segment(kernel.startNs, kernel.endNs, withAlpha(theme_.accent, k % 2 ? 70 : 110),
+                kernel.name);
+    }
+    segment(timeline.kernelsEndNs, timeline.endNs, withAlpha(theme_.mutedText, 60),
+            QStringLiteral("free"));
+    painter.setPen(QPen(theme_.panelBorder, 1));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(pane.gantt.left(), strip.top(), pane.gantt.width(), strip.height()));
+
+    painter.setPen(theme_.mutedText);
+    painter.setFont(boldFont_);
+    painter.drawText(pane.hbmLabel, Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("HBM (device memory)"));
+    painter.setFont(smallFont_);
+    painter.drawText(pane.hbmLabel, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("passes"));
+
+    for (const Row& row : pane.rows) {
+        painter.setFont(boldFont_);
+        painter.setPen(row.color);
+        const QString name =
+            row.array >= 0 ? timeline.arrays[row.array].name : timeline.intermediate;
+        painter.drawText(row.label.adjusted(0, 0, 0, -row.label.height() * 0.42),
+                         Qt::AlignLeft | Qt::AlignBottom, name);
+        painter.setFont(smallFont_);
+        painter.setPen(theme_.mutedText);
+        QString detail;
+        if (row.array >= 0) {
+            const model::StageArray& array = timeline.arrays[row.array];
+            const char* role = array.role == model::StageArrayRole::Input    ? "input"
+                               : array.role == model::StageArrayRole::Output ? "output"
+                                                                             : "scratch";
+            detail = QStringLiteral("%1 · %2").arg(formatStageBytes(double(array.bytes)),
+                                                   QLatin1String(role));
+        } else {
+            detail = QStringLiteral("0 B · never allocated");
+        }
+        painter.drawText(row.label.adjusted(0, row.label.height() * 0.58, 0, 0),
+                         Qt::AlignLeft | Qt::AlignTop, detail);
+        if (row.array < 0) {
+            // The fused variant's intermediate: a dashed outline where the scratch would be.
+            painter.setPen(QPen(row.color, theme_.lineWidth, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRoundedRect(row.tiles, f * 0.3, f * 0.3);
+            painter.setFont(font_);
+            painter.setPen(row.color);
+            painter.drawText(row.tiles, Qt::AlignCenter,
+                             QStringLiteral("kept in registers: no HBM traffic, no allocation"));
+        }
+    }
+
+    painter.setPen(theme_.mutedText);
+    painter.setFont(boldFont_);
+    painter.drawText(pane.smLabel, Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("SMs · register files"));
+    painter.setPen(QPen(theme_.panelBorder, theme_.lineWidth));
+    painter.setBrush(withAlpha(theme_.panelBorder, 30));
+    for (const QRectF& box : pane.smBoxes) painter.drawRoundedRect(box, f * 0.3, f * 0.3);
+
+    painter.setFont(smallFont_);
+    painter.setPen(theme_.mutedText);
+    for (const QRectF& box : {pane.passesBox, pane.bytesBox, pane.allocBox}) {
+        painter.setBrush(withAlpha(theme_.panelBorder, 25));
+        painter.setPen(Qt::NoPen);
+        painter.drawRoundedRect(box, f * 0.4, f * 0.4);
+    }
+    painter.setPen(theme_.mutedText);
+    const QRectF pad(f * 0.5, f * 0.3, -f * 0.5, 0);
+    auto titleRect = [&](const QRectF& box) {
+        return QRectF(box.left() + f * 0.5, box.top() + f * 0.3, box.width() - f, f * 1.1);
+    };
+    painter.drawText(titleRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("passes over HBM"));
+    painter.drawText(titleRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("bytes moved"));
+    painter.drawText(titleRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("allocated in HBM"));
+    (void)pad;
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(theme_.tileEmpty);
+    painter.drawRect(pane.bytesBar);
+    painter.drawRect(pane.allocBar);
+}
+
+void StageRenderer::drawDynamic(QPainter& painter) {
+    painter.save();
+    for (int side = 0; side < paneCount(); ++side) drawDynamicPane(painter, side);
+    painter.restore();
+}
+
+void StageRenderer::drawDynamicPane(QPainter& painter, int side) {
+    const Pane& pane = panes_[side];
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    drawRows(painter, side);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    drawFlows(painter, side);
+    drawRegisters(painter, side);
+    drawStats(painter, side);
+    drawHeaderStatus(painter, side);
+
+    // Playhead on the shared time strip.
+    const double x = ganttX(pane, pane.state.timeNs);
+    painter.setPen(QPen(theme_.accent, theme_.lineWidth * 1.5));
+    painter.drawLine(QPointF(x, pane.gantt.top()), QPointF(x, pane.gantt.bottom()));
+}
+
+void StageRenderer::drawRows(QPainter& painter, int side) const {
+    const Pane& pane = panes_[side];
+    const model::StageState& state = pane.state;
+    for (const Row& row : pane.rows) {
+        if (row.array < 0) continue;
+        const model::StageArrayState& array = state.arrays[row.array];
+        if (!array.allocated) {
+            painter.setPen(QPen(theme_.mutedText, 1, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(row.tiles);
+            painter.setFont(font_);
+            painter.setPen(theme_.mutedText);
+            const QSizeF textSize = notAllocated_.size();
+            painter.drawStaticText(QPointF(row.tiles.center().x() - textSize.width() / 2,
+                                           row.tiles.center().y() - textSize.height() / 2),
+                                   notAllocated_);
+            continue;
+        }
+        const int tiles = row.tileRects.size();
+        const int valid = static_cast<int>(std::floor(array.validFraction * tiles + 1e-9));
+        const bool reading = array.activeFraction >= 0.0 && !array.activeIsWrite;
+        const int swept = reading ? static_cast<int>(array.activeFraction * tiles) : 0;
+        for (int t = 0; t < tiles; ++t) {
+            const QColor& fill = t < swept   ? row.touchedColor
+                                 : t < valid ? row.color
+                                             : theme_.tileEmpty;
+            painter.fillRect(row.tileRects[t], fill);
+        }
+        if (array.activeFraction >= 0.0) {
+            const int head = std::min(tiles - 1, static_cast<int>(array.activeFraction * tiles));
+            painter.setPen(QPen(theme_.accent, theme_.lineWidth * 1.4));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(row.tileRects[head].adjusted(-1, -1, 1, 1));
+        }
+    }
+
+    // Pass counters: one dot per sweep, R or W, filled as it completes.
+    const model::StageTimeline& timeline = timelines_[side];
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setFont(smallFont_);
+    for (const Row& row : pane.rows) {
+        for (int d = 0; d < row.dots.size(); ++d) {
+            const model::StageSweep& sweep = timeline.sweeps[row.sweeps[d]];
+            const QRectF& dot = row.dots[d];
+            const bool done = state.timeNs >= sweep.endNs;
+            const bool active = state.timeNs >= sweep.startNs && !done;
+            painter.setPen(QPen(row.color, theme_.lineWidth));
+            painter.setBrush(done ? row.color : Qt::transparent);
+            painter.drawEllipse(dot);
+            if (active) {
+                const double fraction =
+                    double(state.timeNs - sweep.startNs) / double(sweep.endNs - sweep.startNs);
+                painter.setBrush(withAlpha(row.color, 170));
+                painter.setPen(Qt::NoPen);
+                painter.drawPie(dot, 90 * 16, -static_cast<int>(fraction * 360 * 16));
+            }
+            const QStaticText& letter = sweep.write ? writeLetter_ : readLetter_;
+            painter.setPen(done ? theme_.background : theme_.text);
+            painter.drawStaticText(QPointF(dot.center().x() - letter.size().width() / 2,
+                                           dot.center().y() - letter.size().height() / 2),
+                                   letter);
+        }
+    }
+}
+
+void StageRenderer::drawFlows(QPainter& painter, int side) const {
+    const Pane& pane = panes_[side];
+    const model::StageState& state = pane.state;
+    const double packet = fontPx_ * 0.6;
+    for (const Row& row : pane.rows) {
+        if (row.array < 0) continue;
+        const model::StageArrayState& array = state.arrays[row.array];
+        if (array.activeFraction < 0.0) continue;
+        const int tiles = row.tileRects.size();
+        const QRectF& head =
+            row.tileRects[std::min(tiles - 1, static_cast<int>(array.activeFraction * tiles))];
+        const QPointF rowPoint(head.center().x(), head.bottom());
+        const QPointF bandPoint(head.center().x(), pane.flow.top() + fontPx_ * 0.4);
+        painter.setPen(QPen(withAlpha(row.color, 140), theme_.lineWidth));
+        painter.drawLine(rowPoint, bandPoint);
+        painter.drawLine(bandPoint, row.smEntry);
+        painter.setPen(QPen(theme_.background, 1));
+        painter.setBrush(row.color);
+        for (int k = 0; k < kPacketsPerFlow; ++k) {
+            double u = array.activeFraction * kPacketTripsPerSweep + double(k) / kPacketsPerFlow;
+            u -= std::floor(u);
+            if (array.activeIsWrite) u = 1.0 - u;  // writes travel from the SMs up to HBM
+            const QPointF at = bandPoint + (row.smEntry - bandPoint) * u;
+            painter.drawRoundedRect(
+                QRectF(at.x() - packet / 2, at.y() - packet / 2, packet, packet), 2, 2);
+        }
+    }
+}
+
+void StageRenderer::drawRegisters(QPainter& painter, int side) {
+    Pane& pane = panes_[side];
+    const model::StageState& state = pane.state;
+    const model::StageTimeline& timeline = timelines_[side];
+    pane.registerColors.clear();
+    for (const Row& row : pane.rows)
+        if (row.array >= 0 && state.arrays[row.array].activeFraction >= 0.0 &&
+            !state.arrays[row.array].activeIsWrite)
+            pane.registerColors.push_back(row.color);
+    if (state.intermediateInRegisters || (state.kernel >= 0 && !timeline.fused))
+        pane.registerColors.push_back(theme_.intermediate);
+    painter.setPen(Qt::NoPen);
+    if (pane.registerColors.isEmpty()) {
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        for (const QRectF& cell : pane.registerCells) painter.fillRect(cell, theme_.tileEmpty);
+        return;
+    }
+    // Values rotate through the cells as the kernel advances: loaded, used, replaced.
+    const int shift = static_cast<int>(state.kernelFraction * 60.0);
+    const int colors = pane.registerColors.size();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (int c = 0; c < pane.registerCells.size(); ++c)
+        painter.fillRect(pane.registerCells[c], pane.registerColors[(c + shift) % colors]);
+    if (state.intermediateInRegisters) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(theme_.intermediate, theme_.lineWidth * 2));
+        painter.setBrush(Qt::NoBrush);
+        for (const QRectF& box : pane.smBoxes)
+            painter.drawRoundedRect(box, fontPx_ * 0.3, fontPx_ * 0.3);
+        painter.setFont(boldFont_);
+        painter.setPen(theme_.intermediate);
+        painter.drawText(
+            pane.smLabel, Qt::AlignRight | Qt::AlignVCenter,
+            QStringLiteral("%1 held in registers and reused").arg(timeline.intermediate));
+    }
+}
+
+void StageRenderer::drawStats(QPainter& painter, int side) const {
+    const Pane& pane = panes_[side];
+    const model::StageState& state = pane.state;
+    const model::StageTimeline& timeline = timelines_[side];
+    const double f = fontPx_;
+    const auto valueRect = [&](const QRectF& box) {
+        return QRectF(box.left() + f * 0.5, box.top() + f * 1.4, box.width() - f, f * 2.2);
+    };
+
+    const bool complete = state.passesCompleted == timeline.modelPasses;
+    painter.setFont(bigFont_);
+    painter.setPen(complete ? theme_.success : theme_.text);
+    painter.drawText(valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
+                     QString::number(state.passesCompleted));
+    painter.setFont(font_);
+    painter.setPen(theme_.mutedText);
+    painter.drawText(valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter,
+                     QStringLiteral("of %1").arg(timeline.modelPasses));
+
+    painter.setFont(bigFont_);
+    painter.setPen(theme_.text);
+    painter.drawText(valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
+                     formatStageBytes(state.bytesMoved()));
+    QRectF bar = pane.bytesBar;
+    bar.setWidth(pane.bytesBar.width() * state.bytesMoved() / double(bytesScale_));
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.fillRect(bar, theme_.accent);
+
+    painter.setFont(bigFont_);
+    painter.setPen(theme_.text);
+    painter.drawText(valueRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
+                     formatStageBytes(double(state.bytesInFlight)));
+    bar = pane.allocBar;
+    bar.setWidth(pane.allocBar.width() * double(state.bytesInFlight) / double(allocScale_));
+    painter.fillRect(bar, theme_.intermediate);
+    const double peakX = pane.allocBar.left() +
+                         pane.allocBar.width() * double(state.peakSoFar) / double(allocScale_);
+    painter.setPen(QPen(theme_.text, theme_.lineWidth * 1.5));
+    painter.drawLine(QPointF(peakX, pane.allocBar.top() - f * 0.3),
+                     QPointF(peakX, pane.allocBar.bottom() + f * 0.3));
+    painter.setFont(smallFont_);
+    painter.setPen(theme_.mutedText);
+    painter.drawText(QRectF(pane.allocBox.left() + f * 0.5, pane.allocBox.top() + f * 0.3,
+                            pane.allocBox.width() - f, f * 1.1),
+                     Qt::AlignRight | Qt::AlignVCenter,
+                     QStringLiteral("peak %1").arg(formatStageBytes(double(state.peakSoFar))));
+}
+
+void StageRenderer::drawHeaderStatus(QPainter& painter, int side) const {
+    const Pane& pane = panes_[side];
+    const model::StageState& state = pane.state;
+    const model::StageTimeline& timeline = timelines_[side];
+    QString status;
+    QColor color = theme_.text;
+    switch (state.phase) {
+        case model::StagePhase::Allocating:
+            status = QStringLiteral("allocating buffers");
+            color = theme_.mutedText;
+            break;
+        case model::StagePhase::Running: {
+            const double ms = double(state.timeNs - timeline.kernelsStartNs) / 1e6;
+            status = state.kernel >= 0
+                         ? QStringLiteral("▶ %1 · %2")
+                               .arg(timeline.kernels[state.kernel].name, formatStageTime(ms))
+                         : QStringLiteral("between kernels · %1").arg(formatStageTime(ms));
+            color = theme_.accent;
+            break;
+        }
+        case model::StagePhase::Freeing:
+        case model::StagePhase::Finished:
+            status = QStringLiteral("✓ done in %1")
+                         .arg(formatStageTime(double(timeline.kernelSpanNs()) / 1e6));
+            color = theme_.success;
+            break;
+    }
+    painter.setFont(titleFont_);
+    painter.setPen(color);
+    painter.drawText(pane.header.adjusted(0, 0, 0, -fontPx_ * 0.9),
+                     Qt::AlignRight | Qt::AlignVCenter, status);
+}
+
+}  // namespace fusescope

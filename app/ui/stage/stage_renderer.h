@@ -1,0 +1,102 @@
+#pragma once
+// Paints the memory stage for one instant: HBM arrays as rows of tiles, the SMs with their
+// register files, the flows between them, pass counters, bytes moved and the allocation gauge,
+// for one run or two side by side on one time scale. Plain data in, pixels out: the widget, the
+// exporters and the benchmark all paint through it (it also works off the GUI thread on a QImage).
+#include <QFont>
+#include <QImage>
+#include <QRectF>
+#include <QSize>
+#include <QStaticText>
+#include <QString>
+#include <QVector>
+#include <optional>
+
+#include "model/stage/stage_state.h"
+#include "model/stage/stage_timeline.h"
+#include "ui/stage/stage_caption.h"
+#include "ui/stage/stage_theme.h"
+
+class QPainter;
+
+namespace fusescope {
+
+class StageRenderer {
+  public:
+    void setTimelines(const model::StageTimeline& left, const model::StageTimeline* right);
+    void setCaption(const StageCaptionContext& caption);
+    void setTheme(const StageTheme& theme);
+    const StageTheme& theme() const { return theme_; }
+    const StageCaptionContext& caption() const { return caption_; }
+
+    bool hasTimelines() const { return paneCount() > 0; }
+    int paneCount() const { return timelines_.size(); }
+    const model::StageTimeline& timeline(int side) const { return timelines_[side]; }
+    qint64 durationNs() const;  // the longer run's end: the shared time scale
+
+    // Brings the state of every pane to stage time timeNs (done by paint too).
+    void updateState(qint64 timeNs);
+    const model::StageState& state(int side) const { return panes_[side].state; }
+
+    // Paints the frame at timeNs into the rectangle (0, 0, size). With cacheStatic the parts that
+    // do not move are drawn once into an image; vector targets (SVG) pass false.
+    void paint(QPainter& painter, const QSize& size, qint64 timeNs, bool cacheStatic = true);
+
+  private:
+    struct Row {
+        int array = -1;  // index into the timeline's arrays; -1: the fused variant's absent
+                         // intermediate, drawn as a ghost
+        QColor color;
+        QColor touchedColor;  // tiles already swept in the pass under way
+        QRectF label;
+        QRectF tiles;
+        QRectF counter;
+        QVector<QRectF> tileRects;
+        QVector<int> sweeps;  // indices into the timeline's sweeps touching this array
+        QVector<QRectF> dots;
+        QPointF smEntry;
+    };
+    struct Pane {
+        QRectF rect, header, gantt, hbmLabel, hbm, flow, smLabel, sm, stats;
+        QRectF passesBox, bytesBox, allocBox, bytesBar, allocBar;
+        QVector<Row> rows;
+        QVector<QRectF> smBoxes;
+        QVector<QRectF> registerCells;
+        QVector<QColor> registerColors;  // scratch space, reused every frame
+        model::StageState state;
+    };
+
+    void layout(const QSize& size);
+    void layoutPane(int side, const QRectF& rect);
+    void drawStatic(QPainter& painter) const;
+    void drawStaticPane(QPainter& painter, int side) const;
+    void drawDynamic(QPainter& painter);
+    void drawDynamicPane(QPainter& painter, int side);
+    void drawRows(QPainter& painter, int side) const;
+    void drawFlows(QPainter& painter, int side) const;
+    void drawRegisters(QPainter& painter, int side);
+    void drawStats(QPainter& painter, int side) const;
+    void drawHeaderStatus(QPainter& painter, int side) const;
+    double ganttX(const Pane& pane, qint64 timeNs) const;
+
+    QVector<model::StageTimeline> timelines_;
+    QVector<Pane> panes_;
+    StageCaptionContext caption_;
+    StageTheme theme_ = StageTheme::lessonMode();
+    QString comparison_;
+    QString captionLine_;
+
+    // Layout and static layer, valid for layoutSize_.
+    QSize layoutSize_;
+    bool layoutValid_ = false;
+    QImage staticLayer_;
+    bool staticValid_ = false;
+    double fontPx_ = 12.0;
+    QFont font_, boldFont_, titleFont_, bigFont_, smallFont_;
+    QRectF captionRect_;
+    quint64 bytesScale_ = 1;  // shared by both panes so the bars compare
+    quint64 allocScale_ = 1;
+    QStaticText readLetter_, writeLetter_, notAllocated_;
+};
+
+}  // namespace fusescope

@@ -1,0 +1,54 @@
+#include "stage_test_runs.h"
+
+#include "model/run_conversion.h"
+#include "pipelines/pass_model.h"
+#include "pipelines/registry.h"
+#include "runtime/backend.h"
+#include "runtime/runner.h"
+
+namespace fusescope::stagetest {
+
+model::RunRecord syntheticRun(const QString& pipeline, const QString& variant, quint64 n,
+                              double kernelMs) {
+    model::RunRecord run;
+    run.pipeline = pipeline;
+    run.variant = variant;
+    run.n = n;
+    run.vectorWidth = 4;
+    run.backend = QStringLiteral("cuda");
+    const PipelineSpec* spec = findPipeline(pipeline.toStdString());
+    const VariantSpec* variantSpec = spec ? findVariant(*spec, variant.toStdString()) : nullptr;
+    if (!variantSpec) return run;
+    const Traffic traffic = modelVariantTraffic(*variantSpec, n);
+    run.passes = traffic.passes;
+    run.modelBytesRead = traffic.bytesRead;
+    run.modelBytesWritten = traffic.bytesWritten;
+    for (const KernelSpec& kernel : variantSpec->kernels) {
+        model::KernelRecord record;
+        record.name = QString::fromStdString(kernel.name);
+        record.timeMs = kernelMs;
+        run.kernels.push_back(record);
+        run.timeMs += kernelMs;
+    }
+    run.peakBytesInFlight = modelFootprintBytes(*variantSpec, n);
+    run.dataSource.timing = model::DataSource::TimingModel;
+    return run;
+}
+
+model::Recording cpuRecording(const QString& pipeline, const QStringList& variants, quint64 n) {
+    std::unique_ptr<Backend> backend = createCpuBackend(2);
+    RunRequest request;
+    request.pipeline = pipeline.toStdString();
+    for (const QString& variant : variants) request.variants.push_back(variant.toStdString());
+    request.n = n;
+    request.repeats = 5;
+    request.warmup = 1;
+    RunObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    if (!report) return {};
+    model::ConversionOptions options;
+    options.producer = QStringLiteral("stage tests");
+    return model::recordingFrom(*report, options);
+}
+
+}  // namespace fusescope::stagetest

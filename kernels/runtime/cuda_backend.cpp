@@ -73,7 +73,6 @@ class CudaBackend final : public Backend {
         void* pointer = nullptr;
         const cudaError_t error = cudaMalloc(&pointer, std::max<std::uint64_t>(bytes, 1));
         if (error == cudaSuccess) return pointer;
-        (void)cudaGetLastError();  // an allocation failure must not fail the next call
         std::string action = "allocating " + bytesText(bytes) + " on the GPU";
         std::size_t freeBytes = 0;
         std::size_t totalBytes = 0;
@@ -120,16 +119,17 @@ class CudaBackend final : public Backend {
         }
         if (Status s = ensureEvents(launches.size() + 1); !s) return s;
 
+        // Nothing but the event record and the launch between two events: host work there would
+        // be timed as part of the kernel. Messages are built only on failure.
         for (std::size_t k = 0; k < launches.size(); ++k) {
-            const std::string action = std::string("launching ") + slots[k]->kernel.name;
-            if (Status s = cudaStatus(cudaEventRecord(events_[k], stream_), action); !s) return s;
-            if (Status s = launch(*slots[k], launches[k]); !s) return s;
+            cudaError_t error = cudaEventRecord(events_[k], stream_);
+            if (error == cudaSuccess) error = launch(*slots[k], launches[k]);
+            if (error != cudaSuccess)
+                return cudaStatus(error, std::string("launching ") + slots[k]->kernel.name);
         }
-        if (Status s = cudaStatus(cudaEventRecord(events_[launches.size()], stream_),
-                                  "recording the end of the kernels");
-            !s)
-            return s;
-        if (Status s = synchronize("running " + kernelNames(slots)); !s) return s;
+        cudaError_t error = cudaEventRecord(events_[launches.size()], stream_);
+        if (error == cudaSuccess) error = cudaStreamSynchronize(stream_);
+        if (error != cudaSuccess) return cudaStatus(error, "running " + kernelNames(slots));
 
         std::vector<double> times;
         for (std::size_t k = 0; k < launches.size(); ++k) {
@@ -145,21 +145,17 @@ class CudaBackend final : public Backend {
     }
 
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
-        const std::string action = "copying " + bytesText(bytes) + " within the GPU";
         if (Status s = ensureEvents(2); !s) return s;
-        if (Status s = cudaStatus(cudaEventRecord(events_[0], stream_), action); !s) return s;
-        if (Status s = cudaStatus(
-                cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream_),
-                action);
-            !s)
-            return s;
-        if (Status s = cudaStatus(cudaEventRecord(events_[1], stream_), action); !s) return s;
-        if (Status s = synchronize(action); !s) return s;
+        cudaError_t error = cudaEventRecord(events_[0], stream_);
+        if (error == cudaSuccess)
+            error = cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream_);
+        if (error == cudaSuccess) error = cudaEventRecord(events_[1], stream_);
+        if (error == cudaSuccess) error = cudaStreamSynchronize(stream_);
         float milliseconds = 0.0f;
-        if (Status s = cudaStatus(cudaEventElapsedTime(&milliseconds, events_[0], events_[1]),
-                                  "timing the copy");
-            !s)
-            return s;
+        if (error == cudaSuccess)
+            error = cudaEventElapsedTime(&milliseconds, events_[0], events_[1]);
+        if (error != cudaSuccess)
+            return cudaStatus(error, "timing a copy of " + bytesText(bytes) + " within the GPU");
         return static_cast<double>(milliseconds);
     }
 
@@ -327,7 +323,7 @@ class CudaBackend final : public Backend {
         return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(needed, resident)));
     }
 
-    Status launch(const KernelSlot& slot, const KernelLaunch& launch) {
+    cudaError_t launch(const KernelSlot& slot, const KernelLaunch& launch) {
         // cudaLaunchKernel takes the address of each parameter: the buffer pointers, then N.
         std::array<void*, kMaxKernelArgs> pointers = launch.args;
         std::uint64_t n = launch.n;
@@ -336,13 +332,9 @@ class CudaBackend final : public Backend {
         parameters[slot.kernel.pointerArgs] = &n;
         const dim3 grid(gridSize(slot, launch.vectorWidth, launch.n));
         const dim3 block(kCudaBlockSize);
-        const std::string action = std::string("launching ") + slot.kernel.name;
-        if (Status s = cudaStatus(
-                cudaLaunchKernel(slot.kernel.function, grid, block, parameters.data(), 0, stream_),
-                action);
-            !s)
-            return s;
-        return cudaStatus(cudaGetLastError(), action);
+        const cudaError_t error =
+            cudaLaunchKernel(slot.kernel.function, grid, block, parameters.data(), 0, stream_);
+        return error != cudaSuccess ? error : cudaGetLastError();
     }
 
     Status ensureEvents(std::size_t count) {

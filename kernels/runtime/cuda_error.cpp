@@ -52,6 +52,9 @@ std::string cudaErrorText(int error) {
 Status cudaStatus(int error, std::string_view action) {
     const auto code = static_cast<cudaError_t>(error);
     if (code == cudaSuccess) return Status::ok();
+    // Reset the runtime's last error, so that a later cudaGetLastError() after a good launch does
+    // not report this one again (errors that break the context stay; nothing clears those).
+    (void)cudaGetLastError();
     std::string message = std::string(action) + " failed: " + cudaErrorText(error);
     if (leavesContextUnusable(code))
         message += "; the GPU context is now unusable, restart FuseScope to use the GPU again";

@@ -1,0 +1,93 @@
+#pragma once
+// The counter layer behind one interface: per-kernel hardware counters (CUPTI Range Profiler),
+// DRAM throughput over time (CUPTI PM sampling) and kernel/allocation records (CUPTI Activity
+// API), all on one clock. Implementations: FakeCounterProvider (tests) and the CUPTI provider,
+// a module loaded at run time so that a missing libcupti is a refusal, not a crash.
+// Header-only on purpose: the CUPTI module implements it across a dlopen boundary.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "measure/counter_refusal.h"
+#include "runtime/runner.h"
+
+namespace fusescope {
+
+// What a counter provider can do here, and if nothing, why in plain words.
+struct CounterCapability {
+    bool available = false;
+    CounterRefusal refusal = CounterRefusal::None;
+    std::string reason;       // why counters cannot be measured (empty when available)
+    std::string adminAdvice;  // what an administrator can change (empty when nothing helps)
+    std::string provider;     // "CUPTI 13.0 on NVIDIA H200 (GH100)", "fake"
+};
+
+// A record of the CUPTI Activity API, on the provider's clock (absolute ns).
+struct ActivityRecord {
+    enum class Kind { Kernel, Allocate, Free };
+    Kind kind = Kind::Kernel;
+    std::string name;  // kernel name; empty for memory records
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;  // memory records: equal to startNs
+    std::uint64_t bytes = 0;
+    std::uint64_t address = 0;
+};
+
+// What the decode thread hands over: samples on the provider's clock (absolute ns, the
+// first sample of a session already dropped: it spans from configuration to start).
+struct SamplingBatch {
+    std::vector<BandwidthSample> samples;
+    std::vector<ActivityRecord> activity;
+};
+
+// Called from the provider's decode thread, never concurrently with itself.
+using SamplingCallback = std::function<void(SamplingBatch&& batch)>;
+
+inline constexpr std::int64_t kMinSamplingIntervalNs = 10'000;     // 10 us works on the H200
+inline constexpr std::int64_t kMaxSamplingIntervalNs = 1'000'000;  // 1 ms
+
+inline Status validateSamplingInterval(std::int64_t intervalNs) {
+    if (intervalNs < kMinSamplingIntervalNs || intervalNs > kMaxSamplingIntervalNs)
+        return Status(ErrorCode::InvalidArgument, "sampling interval " +
+                                                      std::to_string(intervalNs / 1000) +
+                                                      " us is outside 10 us .. 1000 us");
+    return Status::ok();
+}
+
+struct SamplingStats {
+    std::uint64_t samples = 0;          // delivered (after dropping the first)
+    double decodeCpuSeconds = 0.0;      // CPU time of the decode thread
+    std::uint64_t droppedRecords = 0;   // activity records CUPTI dropped
+    std::uint64_t bufferOverflows = 0;  // hardware sample buffer overflows (samples lost)
+};
+
+class CounterProvider {
+  public:
+    virtual ~CounterProvider() = default;
+
+    // Probes once (on the thread that owns the GPU) and remembers the answer.
+    virtual CounterCapability capability() = 0;
+
+    // Runs `launch` once with the Range Profiler on (auto range, kernel replay: one range per
+    // kernel) and returns each kernel's counters in launch order. `expectedKernels` is how many
+    // kernels `launch` starts; a different number of ranges is an error, never a guess.
+    virtual Result<std::vector<KernelCounters>> measureKernels(
+        std::size_t expectedKernels, const std::function<Status()>& launch) = 0;
+
+    // PM sampling of DRAM read/write bytes plus Activity records, until stopSampling().
+    virtual Status startSampling(std::int64_t intervalNs, SamplingCallback callback) = 0;
+    // Stops, delivers the last batch through the callback, joins the decode thread.
+    virtual Result<SamplingStats> stopSampling() = 0;
+
+    // Now, on the clock of the samples and activity records.
+    virtual std::int64_t nowNs() = 0;
+};
+
+// The CUPTI provider when it can be loaded, otherwise one that refuses with the reason
+// (built without CUDA, libcupti.so.13 not found, no driver). Never null.
+std::unique_ptr<CounterProvider> createCounterProvider();
+
+}  // namespace fusescope

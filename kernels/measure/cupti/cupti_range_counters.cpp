@@ -1,0 +1,178 @@
+#include "measure/cupti/cupti_range_counters.h"
+
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+
+#include "measure/cupti/cupti_support.h"
+
+namespace fusescope::cupti {
+namespace {
+
+// Disables the Range Profiler on every path out of measureRanges.
+class RangeProfilerSession {
+  public:
+    ~RangeProfilerSession() {
+        if (!object_) return;
+        auto params = makeParams<CUpti_RangeProfiler_Disable_Params>(
+            CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+        params.pRangeProfilerObject = object_;
+        (void)cuptiRangeProfilerDisable(&params);  // a destructor has no one to report to
+    }
+    Status enable(CUcontext context) {
+        auto params = makeParams<CUpti_RangeProfiler_Enable_Params>(
+            CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+        params.ctx = context;
+        if (Status s = check(cuptiRangeProfilerEnable(&params), "enabling the Range Profiler"); !s)
+            return s;
+        object_ = params.pRangeProfilerObject;
+        return Status::ok();
+    }
+    CUpti_RangeProfiler_Object* get() const { return object_; }
+
+  private:
+    CUpti_RangeProfiler_Object* object_ = nullptr;
+};
+
+}  // namespace
+
+const std::vector<const char*>& rangeMetrics() {
+    static const std::vector<const char*> metrics = {
+        "dram__bytes_read.sum", "dram__bytes_write.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"};
+    return metrics;
+}
+
+Result<std::vector<std::uint8_t>> rangeCounterAvailability() {
+    Result<CUcontext> context = currentContext();
+    if (!context) return context.status();
+    auto params = makeParams<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    params.ctx = *context;
+    if (Status s =
+            check(cuptiProfilerGetCounterAvailability(&params), "reading the counter availability");
+        !s)
+        return s;
+    std::vector<std::uint8_t> image(params.counterAvailabilityImageSize);
+    params.pCounterAvailabilityImage = image.data();
+    if (Status s =
+            check(cuptiProfilerGetCounterAvailability(&params), "reading the counter availability");
+        !s)
+        return s;
+    return image;
+}
+
+Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
+                                                  const std::vector<std::uint8_t>& availability,
+                                                  std::size_t expectedKernels,
+                                                  const std::function<Status()>& launch) {
+    const std::vector<const char*>& metrics = rangeMetrics();
+    // One pass: with kernel replay, CUPTI replays each kernel itself if more were needed, but
+    // these four fit in one on the H100/H200 and a config that does not is worth hearing about.
+    Result<std::vector<std::uint8_t>> config =
+        buildConfigImage(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability, metrics, 4);
+    if (!config) return config.status();
+    Result<CUcontext> context = currentContext();
+    if (!context) return context.status();
+
+    RangeProfilerSession session;
+    if (Status s = session.enable(*context); !s) return s;
+    // Room for more ranges than expected, so that extra launches show as a mismatch.
+    const std::size_t maxRanges = std::max<std::size_t>(expectedKernels * 2, 8);
+    auto size = makeParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    size.pRangeProfilerObject = session.get();
+    size.pMetricNames = const_cast<const char**>(metrics.data());
+    size.numMetrics = metrics.size();
+    size.maxNumOfRanges = maxRanges;
+    size.maxNumRangeTreeNodes = maxRanges;
+    if (Status s = check(cuptiRangeProfilerGetCounterDataSize(&size), "sizing the counter data");
+        !s)
+        return s;
+    std::vector<std::uint8_t> counterData(size.counterDataSize);
+    auto init = makeParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pRangeProfilerObject = session.get();
+    init.counterDataSize = counterData.size();
+    init.pCounterData = counterData.data();
+    if (Status s = check(cuptiRangeProfilerCounterDataImageInitialize(&init),
+                         "initializing the counter data");
+        !s)
+        return s;
+    auto setConfig = makeParams<CUpti_RangeProfiler_SetConfig_Params>(
+        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    setConfig.pRangeProfilerObject = session.get();
+    setConfig.configSize = config->size();
+    setConfig.pConfig = config->data();
+    setConfig.counterDataImageSize = counterData.size();
+    setConfig.pCounterDataImage = counterData.data();
+    setConfig.range = CUPTI_AutoRange;
+    setConfig.replayMode = CUPTI_KernelReplay;
+    setConfig.maxRangesPerPass = maxRanges;
+    setConfig.numNestingLevels = 1;
+    setConfig.minNestingLevel = 1;
+    setConfig.passIndex = 0;
+    setConfig.targetNestingLevel = 0;
+    if (Status s = check(cuptiRangeProfilerSetConfig(&setConfig), "configuring the Range Profiler");
+        !s)
+        return s;
+
+    auto start =
+        makeParams<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    start.pRangeProfilerObject = session.get();
+    if (Status s = check(cuptiRangeProfilerStart(&start), "starting the Range Profiler"); !s)
+        return s;
+    const Status launched = launch();
+    auto stop =
+        makeParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = session.get();
+    const Status stopped = check(cuptiRangeProfilerStop(&stop), "stopping the Range Profiler");
+    if (!launched) return launched;
+    if (!stopped) return stopped;
+    if (!stop.isAllPassSubmitted)
+        return Status(ErrorCode::DeviceError,
+                      "the Range Profiler needed more passes than one kernel replay gave");
+
+    auto decode = makeParams<CUpti_RangeProfiler_DecodeData_Params>(
+        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    decode.pRangeProfilerObject = session.get();
+    if (Status s = check(cuptiRangeProfilerDecodeData(&decode), "decoding the counters"); !s)
+        return s;
+    auto info = makeParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    info.pCounterDataImage = counterData.data();
+    info.counterDataImageSize = counterData.size();
+    if (Status s = check(cuptiRangeProfilerGetCounterDataInfo(&info), "reading the ranges"); !s)
+        return s;
+    if (decode.numOfRangeDropped > 0 || info.numTotalRanges != expectedKernels)
+        return Status(ErrorCode::DeviceError,
+                      "the Range Profiler recorded " + std::to_string(info.numTotalRanges) +
+                          " kernel ranges (" + std::to_string(decode.numOfRangeDropped) +
+                          " dropped) for " + std::to_string(expectedKernels) +
+                          " launches; counters are not assigned to kernels by guess");
+
+    HostObject host;
+    if (Status s = host.initialize(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability); !s)
+        return s;
+    std::vector<KernelCounters> counters;
+    for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
+        double values[4] = {};
+        auto evaluate = makeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+        evaluate.pHostObject = host.get();
+        evaluate.pCounterDataImage = counterData.data();
+        evaluate.counterDataImageSize = counterData.size();
+        evaluate.rangeIndex = range;
+        evaluate.ppMetricNames = const_cast<const char**>(metrics.data());
+        evaluate.numMetrics = metrics.size();
+        evaluate.pMetricValues = values;
+        if (Status s =
+                check(cuptiProfilerHostEvaluateToGpuValues(&evaluate), "evaluating the counters");
+            !s)
+            return s;
+        counters.push_back({values[0], values[1], values[2], values[3]});
+    }
+    return counters;
+}
+
+}  // namespace fusescope::cupti

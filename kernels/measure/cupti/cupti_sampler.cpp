@@ -1,0 +1,334 @@
+#include "measure/cupti/cupti_sampler.h"
+
+#include <cupti_activity.h>
+#include <cupti_profiler_host.h>
+#include <cupti_target.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdlib>
+
+namespace fusescope::cupti {
+namespace {
+
+const std::vector<const char*>& sampledMetrics() {
+    static const std::vector<const char*> metrics = {"dram__bytes_read.sum",
+                                                     "dram__bytes_write.sum"};
+    return metrics;
+}
+
+constexpr std::size_t kImageSamples = 2000;  // about 6 MB for two metrics
+constexpr std::size_t kHardwareBuffer = 32u << 20;
+constexpr std::size_t kActivityBufferBytes = 8u << 20;
+constexpr auto kDecodePeriod = std::chrono::milliseconds(2);
+constexpr int kActivityFlushEvery = 10;  // decode periods: kernel spans arrive every ~20 ms
+
+// CUPTI's activity callbacks are plain functions: they reach the running sampler through this.
+std::atomic<Sampler*> activeSampler{nullptr};
+
+void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxRecords) {
+    *size = kActivityBufferBytes;
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kActivityBufferBytes));
+    *maxRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext context, uint32_t stream, uint8_t* buffer, size_t,
+                              size_t validSize) {
+    std::vector<ActivityRecord> records;
+    CUpti_Activity* record = nullptr;
+    while (buffer && cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+        if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
+            record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+            const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+            ActivityRecord out;
+            out.kind = ActivityRecord::Kind::Kernel;
+            out.name = kernel->name ? kernel->name : "kernel";
+            out.startNs = static_cast<std::int64_t>(kernel->start);
+            out.endNs = static_cast<std::int64_t>(kernel->end);
+            records.push_back(std::move(out));
+        } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMORY2) {
+            const auto* memory = reinterpret_cast<const CUpti_ActivityMemory4*>(record);
+            ActivityRecord out;
+            out.kind =
+                memory->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION
+                    ? ActivityRecord::Kind::Allocate
+                    : ActivityRecord::Kind::Free;
+            out.startNs = out.endNs = static_cast<std::int64_t>(memory->timestamp);
+            out.bytes = memory->bytes;
+            out.address = memory->address;
+            records.push_back(std::move(out));
+        }
+    }
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) != CUPTI_SUCCESS) dropped = 0;
+    std::free(buffer);
+    if (Sampler* sampler = activeSampler.load()) sampler->addActivity(std::move(records), dropped);
+}
+
+double threadCpuSeconds() {
+    timespec now{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return 0.0;
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+Sampler::~Sampler() {
+    if (running()) (void)stop();
+}
+
+void Sampler::addActivity(std::vector<ActivityRecord>&& records, std::uint64_t dropped) {
+    std::lock_guard lock(activityMutex_);
+    for (auto& record : records) pendingActivity_.push_back(std::move(record));
+    droppedRecords_ += dropped;
+}
+
+Status Sampler::startActivity() {
+    if (Status s = check(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted),
+                         "registering Activity API buffers");
+        !s)
+        return s;
+    if (Status s = check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
+                         "enabling kernel activity records");
+        !s)
+        return s;
+    if (Status s = check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2),
+                         "enabling allocation activity records");
+        !s) {
+        (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        return s;
+    }
+    activityOn_ = true;
+    return Status::ok();
+}
+
+void Sampler::stopActivity() {
+    if (!activityOn_) return;
+    // Errors here would only lose the last records; the flush below reports through drain().
+    (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMORY2);
+    activityOn_ = false;
+}
+
+Status Sampler::initializeImage() {
+    auto init = makeParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
+        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pPmSamplingObject = pm_;
+    init.counterDataSize = counterData_.size();
+    init.pCounterData = counterData_.data();
+    evaluated_ = 0;
+    return check(cuptiPmSamplingCounterDataImageInitialize(&init),
+                 "initializing the PM sampling image");
+}
+
+Status Sampler::start(const std::string& chip, std::int64_t intervalNs, SamplingCallback callback) {
+    if (running()) return Status(ErrorCode::InvalidArgument, "sampling is already running");
+    if (Status s = validateSamplingInterval(intervalNs); !s) return s;
+    callback_ = std::move(callback);
+    samples_ = overflows_ = droppedRecords_ = 0;
+    decodeCpuSeconds_ = 0.0;
+    decodeError_ = Status::ok();
+    firstDropped_ = false;
+    stopRequested_ = false;
+
+    auto availability = makeParams<CUpti_PmSampling_GetCounterAvailability_Params>(
+        CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
+    availability.deviceIndex = 0;
+    if (Status s = check(cuptiPmSamplingGetCounterAvailability(&availability),
+                         "reading the PM sampling counter availability");
+        !s)
+        return s;
+    std::vector<std::uint8_t> availabilityImage(availability.counterAvailabilityImageSize);
+    availability.pCounterAvailabilityImage = availabilityImage.data();
+    if (Status s = check(cuptiPmSamplingGetCounterAvailability(&availability),
+                         "reading the PM sampling counter availability");
+        !s)
+        return s;
+    Result<std::vector<std::uint8_t>> config = buildConfigImage(
+        CUPTI_PROFILER_TYPE_PM_SAMPLING, chip, availabilityImage, sampledMetrics(), 1);
+    if (!config) return config.status();
+    if (Status s = host_.initialize(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip, availabilityImage); !s)
+        return s;
+
+    auto enable =
+        makeParams<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
+    enable.deviceIndex = 0;
+    if (Status s = check(cuptiPmSamplingEnable(&enable), "enabling PM sampling"); !s) return s;
+    pm_ = enable.pPmSamplingObject;
+
+    auto setConfig = makeParams<CUpti_PmSampling_SetConfig_Params>(
+        CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
+    setConfig.pPmSamplingObject = pm_;
+    setConfig.configSize = config->size();
+    setConfig.pConfig = config->data();
+    setConfig.hardwareBufferSize = kHardwareBuffer;
+    setConfig.samplingInterval = static_cast<std::uint64_t>(intervalNs);
+    setConfig.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+    setConfig.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+    if (Status s = check(cuptiPmSamplingSetConfig(&setConfig), "configuring PM sampling"); !s) {
+        teardown();
+        return s;
+    }
+    auto size = makeParams<CUpti_PmSampling_GetCounterDataSize_Params>(
+        CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+    size.pPmSamplingObject = pm_;
+    size.pMetricNames = const_cast<const char**>(sampledMetrics().data());
+    size.numMetrics = sampledMetrics().size();
+    size.maxSamples = kImageSamples;
+    if (Status s = check(cuptiPmSamplingGetCounterDataSize(&size), "sizing the PM sampling image");
+        !s) {
+        teardown();
+        return s;
+    }
+    counterData_.assign(size.counterDataSize, 0);
+    if (Status s = initializeImage(); !s) {
+        teardown();
+        return s;
+    }
+    activeSampler = this;
+    if (Status s = startActivity(); !s) {
+        teardown();
+        return s;
+    }
+    auto startParams =
+        makeParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
+    startParams.pPmSamplingObject = pm_;
+    if (Status s = check(cuptiPmSamplingStart(&startParams), "starting PM sampling"); !s) {
+        teardown();
+        return s;
+    }
+    decoder_ = std::thread([this] { decodeLoop(); });
+    return Status::ok();
+}
+
+Status Sampler::drain() {
+    bool full = false;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        auto decode = makeParams<CUpti_PmSampling_DecodeData_Params>(
+            CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
+        decode.pPmSamplingObject = pm_;
+        decode.pCounterDataImage = counterData_.data();
+        decode.counterDataImageSize = counterData_.size();
+        if (Status s = check(cuptiPmSamplingDecodeData(&decode), "decoding PM samples"); !s)
+            return s;
+        if (decode.overflow) ++overflows_;
+        if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) {
+            full = true;
+            break;
+        }
+        if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS) break;
+    }
+    auto info = makeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
+        CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
+    info.pCounterDataImage = counterData_.data();
+    info.counterDataImageSize = counterData_.size();
+    if (Status s = check(cuptiPmSamplingGetCounterDataInfo(&info), "reading PM sample counts"); !s)
+        return s;
+    SamplingBatch batch;
+    for (; evaluated_ < info.numCompletedSamples; ++evaluated_) {
+        auto sample = makeParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
+            CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
+        sample.pPmSamplingObject = pm_;
+        sample.pCounterDataImage = counterData_.data();
+        sample.counterDataImageSize = counterData_.size();
+        sample.sampleIndex = evaluated_;
+        if (Status s =
+                check(cuptiPmSamplingCounterDataGetSampleInfo(&sample), "reading a PM sample");
+            !s)
+            return s;
+        double values[2] = {};
+        auto evaluate = makeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+        evaluate.pHostObject = host_.get();
+        evaluate.pCounterDataImage = counterData_.data();
+        evaluate.counterDataImageSize = counterData_.size();
+        evaluate.rangeIndex = evaluated_;
+        evaluate.ppMetricNames = const_cast<const char**>(sampledMetrics().data());
+        evaluate.numMetrics = 2;
+        evaluate.pMetricValues = values;
+        if (Status s =
+                check(cuptiProfilerHostEvaluateToGpuValues(&evaluate), "evaluating a PM sample");
+            !s)
+            return s;
+        // The session's first sample spans from configuration to start: not a real interval.
+        if (!firstDropped_) {
+            firstDropped_ = true;
+            continue;
+        }
+        BandwidthSample out;
+        out.startNs = static_cast<std::int64_t>(sample.startTimestamp);
+        out.endNs = static_cast<std::int64_t>(sample.endTimestamp);
+        out.dramBytesRead = values[0];
+        out.dramBytesWritten = values[1];
+        batch.samples.push_back(out);
+    }
+    if (full)
+        if (Status s = initializeImage(); !s) return s;
+    {
+        std::lock_guard lock(activityMutex_);
+        batch.activity.swap(pendingActivity_);
+    }
+    samples_ += batch.samples.size();
+    if (!batch.samples.empty() || !batch.activity.empty()) callback_(std::move(batch));
+    return Status::ok();
+}
+
+void Sampler::decodeLoop() {
+    const double cpuStart = threadCpuSeconds();
+    int period = 0;
+    while (!stopRequested_.load()) {
+        std::this_thread::sleep_for(kDecodePeriod);
+        if (++period % kActivityFlushEvery == 0 && activityOn_)
+            (void)cuptiActivityFlushAll(0);  // completed buffers only; a miss comes next time
+        if (Status s = drain(); !s) {
+            decodeError_ = s;
+            break;
+        }
+    }
+    decodeCpuSeconds_ += threadCpuSeconds() - cpuStart;
+}
+
+Result<SamplingStats> Sampler::stop() {
+    if (!running()) return Status(ErrorCode::InvalidArgument, "sampling is not running");
+    stopRequested_ = true;
+    if (decoder_.joinable()) decoder_.join();
+    auto stopParams =
+        makeParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
+    stopParams.pPmSamplingObject = pm_;
+    Status result = check(cuptiPmSamplingStop(&stopParams), "stopping PM sampling");
+    stopActivity();
+    // The last samples and records, decoded on this thread (the decode thread has ended).
+    const double cpuStart = threadCpuSeconds();
+    if (result && decodeError_) {
+        for (int pass = 0; pass < 2 && result; ++pass) result = drain();
+    }
+    decodeCpuSeconds_ += threadCpuSeconds() - cpuStart;
+    teardown();
+    if (!decodeError_) return decodeError_;
+    if (!result) return result;
+    SamplingStats stats;
+    stats.samples = samples_;
+    stats.decodeCpuSeconds = decodeCpuSeconds_;
+    stats.bufferOverflows = overflows_;
+    {
+        std::lock_guard lock(activityMutex_);
+        stats.droppedRecords = droppedRecords_;
+    }
+    return stats;
+}
+
+void Sampler::teardown() {
+    stopActivity();
+    activeSampler = nullptr;
+    if (pm_) {
+        auto disable = makeParams<CUpti_PmSampling_Disable_Params>(
+            CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
+        disable.pPmSamplingObject = pm_;
+        (void)cuptiPmSamplingDisable(&disable);  // teardown: nothing left to report to
+        pm_ = nullptr;
+    }
+    host_.reset();
+}
+
+}  // namespace fusescope::cupti

@@ -1,0 +1,60 @@
+#pragma once
+// DRAM throughput over time (CUPTI PM sampling, two metrics) and kernel/allocation records
+// (CUPTI Activity API), streamed by a decode thread through a small re-used counter-data image.
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cupti.h>
+#include <cupti_pmsampling.h>
+
+#include "measure/counter_provider.h"
+#include "measure/cupti/cupti_support.h"
+
+namespace fusescope::cupti {
+
+class Sampler {
+  public:
+    Sampler() = default;
+    ~Sampler();
+    Sampler(const Sampler&) = delete;
+    Sampler& operator=(const Sampler&) = delete;
+
+    Status start(const std::string& chip, std::int64_t intervalNs, SamplingCallback callback);
+    Result<SamplingStats> stop();
+    bool running() const { return pm_ != nullptr; }
+
+    // Called by CUPTI's buffer-completed callback (any thread).
+    void addActivity(std::vector<ActivityRecord>&& records, std::uint64_t dropped);
+
+  private:
+    Status startActivity();
+    void stopActivity();
+    Status initializeImage();
+    Status drain();  // decode, evaluate new samples, deliver one batch
+    void decodeLoop();
+    void teardown();
+
+    SamplingCallback callback_;
+    CUpti_PmSampling_Object* pm_ = nullptr;
+    HostObject host_;
+    std::vector<std::uint8_t> counterData_;
+    std::size_t evaluated_ = 0;  // samples of the current image already delivered
+    bool firstDropped_ = false;
+    std::thread decoder_;
+    std::atomic<bool> stopRequested_{false};
+    Status decodeError_;
+    double decodeCpuSeconds_ = 0.0;
+    std::uint64_t samples_ = 0;
+    std::uint64_t overflows_ = 0;
+    bool activityOn_ = false;
+
+    std::mutex activityMutex_;
+    std::vector<ActivityRecord> pendingActivity_;
+    std::uint64_t droppedRecords_ = 0;
+};
+
+}  // namespace fusescope::cupti

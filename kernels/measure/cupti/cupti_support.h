@@ -1,0 +1,61 @@
+#pragma once
+// Small helpers for the CUPTI module: every CUPTI return code becomes a Status in words, the
+// CUDA context the runtime uses, and profiler host objects that build config images.
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "measure/counter_refusal.h"
+
+namespace fusescope::cupti {
+
+// A zeroed CUPTI parameter struct with its size set, as every CUPTI call wants it.
+template <typename Params>
+Params makeParams(std::size_t structSize) {
+    Params params{};
+    params.structSize = structSize;
+    return params;
+}
+
+// "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): <CUPTI's message>"
+std::string resultText(CUptiResult result);
+CounterRefusal classify(CUptiResult result);
+// OK for CUPTI_SUCCESS, else a Status naming `what` and the refusal in plain words.
+Status check(CUptiResult result, const char* what);
+Status checkDriver(CUresult result, const char* what);
+
+// The context the CUDA runtime made current on this thread (its primary context), retained.
+Result<CUcontext> currentContext();
+
+// cuptiProfilerInitialize once per process, and the device's chip name ("GH100").
+Result<std::string> initializeProfiler(int deviceIndex);
+
+// RAII for CUpti_Profiler_Host_Object.
+class HostObject {
+  public:
+    HostObject() = default;
+    ~HostObject();
+    HostObject(const HostObject&) = delete;
+    HostObject& operator=(const HostObject&) = delete;
+
+    Status initialize(CUpti_ProfilerType type, const std::string& chip,
+                      const std::vector<std::uint8_t>& availability);
+    CUpti_Profiler_Host_Object* get() const { return object_; }
+    void reset();
+
+  private:
+    CUpti_Profiler_Host_Object* object_ = nullptr;
+};
+
+// A config image for `metrics`; fails when they need more than `maxPasses` passes.
+Result<std::vector<std::uint8_t>> buildConfigImage(CUpti_ProfilerType type, const std::string& chip,
+                                                   const std::vector<std::uint8_t>& availability,
+                                                   const std::vector<const char*>& metrics,
+                                                   std::size_t maxPasses);
+
+}  // namespace fusescope::cupti

@@ -1,0 +1,72 @@
+#pragma once
+// A counter provider for CPU-side tests of the plumbing (not of the numbers): it counts what it
+// is asked, returns counters the test scripted, and streams synthetic samples from a thread.
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "measure/counter_provider.h"
+
+namespace fusescope {
+
+class FakeCounterProvider : public CounterProvider {
+  public:
+    // Counters for the i-th kernel measured since construction (all measureKernels calls).
+    using CounterScript = std::function<KernelCounters(std::size_t kernelIndex)>;
+
+    explicit FakeCounterProvider(CounterCapability capability = availableCapability());
+    ~FakeCounterProvider() override;
+
+    static CounterCapability availableCapability();
+    static CounterCapability refusedCapability(CounterRefusal refusal, std::string detail);
+
+    void setCounterScript(CounterScript script) { script_ = std::move(script); }
+    // Makes measureKernels report this many ranges regardless of the launches (a mismatch).
+    void setRangeCountOverride(std::size_t ranges) { rangeOverride_ = ranges; }
+    // Makes measureKernels fail with this refusal (as CUPTI would on its first profiling call).
+    void refuseMeasurements(CounterRefusal refusal, std::string detail);
+    // Activity records delivered with the next batch (tests play the Activity API).
+    void injectActivity(ActivityRecord record);
+
+    CounterCapability capability() override;
+    Result<std::vector<KernelCounters>> measureKernels(
+        std::size_t expectedKernels, const std::function<Status()>& launch) override;
+    Status startSampling(std::int64_t intervalNs, SamplingCallback callback) override;
+    Result<SamplingStats> stopSampling() override;
+    std::int64_t nowNs() override;
+
+    int capabilityCalls() const { return capabilityCalls_; }
+    int measureCalls() const { return measureCalls_; }
+    bool sampling() const { return running_.load(); }
+
+    // Bytes per second every synthetic sample reports.
+    static constexpr double kReadBytesPerSecond = 2e12;
+    static constexpr double kWriteBytesPerSecond = 1e12;
+
+  private:
+    void decodeLoop(std::int64_t intervalNs);
+    void deliver(std::int64_t upToNs);
+
+    CounterCapability capability_;
+    CounterScript script_;
+    std::size_t rangeOverride_ = 0;
+    CounterRefusal measureRefusal_ = CounterRefusal::None;
+    std::string measureRefusalDetail_;
+    std::size_t kernelsMeasured_ = 0;
+    int capabilityCalls_ = 0;
+    int measureCalls_ = 0;
+
+    std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
+    std::mutex mutex_;  // guards pendingActivity_ and nextSampleNs_
+    std::vector<ActivityRecord> pendingActivity_;
+    std::int64_t nextSampleNs_ = 0;
+    std::int64_t intervalNs_ = 0;
+    SamplingCallback callback_;
+    std::atomic<bool> running_{false};
+    std::thread decoder_;
+    std::uint64_t delivered_ = 0;
+    double decodeCpuSeconds_ = 0.0;  // written by the decode thread, read after join
+};
+
+}  // namespace fusescope

@@ -1,0 +1,207 @@
+#include "measure/gap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "measure/timeline.h"
+
+namespace fusescope {
+namespace {
+
+std::string megabytes(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
+    return text;
+}
+
+std::string ratio(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fx", value);
+    return text;
+}
+
+bool exceeds(std::optional<double> percent) {
+    return percent && std::abs(*percent) > kGapThresholdPercent;
+}
+
+void addOnce(std::vector<GapFinding>& findings, const GapFinding& finding) {
+    const bool seen = std::any_of(findings.begin(), findings.end(),
+                                  [&](const GapFinding& f) { return f.reason == finding.reason; });
+    if (!seen) findings.push_back(finding);
+}
+
+constexpr double kSectorBytes = 32.0;
+// A free that many ns before a kernel can still be writing back when it runs.
+constexpr std::int64_t kFreeWriteBackWindowNs = 50'000'000;
+
+}  // namespace
+
+std::optional<double> gapPercent(double modelBytes, double measuredBytes) {
+    if (modelBytes <= 0.0) return std::nullopt;
+    return (measuredBytes - modelBytes) / modelBytes * 100.0;
+}
+
+std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
+    std::vector<GapFinding> findings;
+    const double model = e.modelBytesRead + e.modelBytesWritten;
+    const double measured = e.measured.dramBytesRead + e.measured.dramBytesWritten;
+    if (!exceeds(gapPercent(model, measured))) return findings;
+    const double threshold = kGapThresholdPercent / 100.0;
+
+    // Less than the model: the data stayed in the L2, or the writes came later.
+    if (measured < model && e.l2CacheBytes > 0 && e.arrayBytes < e.l2CacheBytes)
+        findings.push_back(
+            {GapReason::FitsInL2,
+             "Each array is " + megabytes(static_cast<double>(e.arrayBytes)) +
+                 ", smaller than the " + megabytes(static_cast<double>(e.l2CacheBytes)) +
+                 " L2 cache: what one kernel writes is still in the L2 when the next reads it, "
+                 "so that traffic never reaches DRAM."});
+
+    const double writeDeficit = e.modelBytesWritten - e.measured.dramBytesWritten;
+    if (e.modelBytesWritten > 0 && writeDeficit > threshold * e.modelBytesWritten) {
+        const double nextSurplus =
+            e.nextMeasured ? e.nextMeasured->dramBytesWritten - e.nextModelBytesWritten : 0.0;
+        const double later = std::max(nextSurplus, e.writesAfterEnd.value_or(0.0));
+        if (later >= 0.5 * writeDeficit)
+            findings.push_back(
+                {GapReason::DeferredWrites, megabytes(writeDeficit) +
+                                                " of this kernel's writes reached DRAM after it "
+                                                "ended (written back from the L2 later): they show "
+                                                "up in the next kernel's counters or after it."});
+    }
+
+    // More than the model: someone else's writes landed during this kernel, or the access
+    // pattern fetches more than it uses.
+    const double writeSurplus = e.measured.dramBytesWritten - e.modelBytesWritten;
+    if (writeSurplus > threshold * std::max(e.modelBytesWritten, 1.0)) {
+        const double previousDeficit =
+            e.previousMeasured ? e.previousModelBytesWritten - e.previousMeasured->dramBytesWritten
+                               : 0.0;
+        if (previousDeficit >= 0.5 * writeSurplus)
+            findings.push_back(
+                {GapReason::DeferredWrites,
+                 megabytes(writeSurplus) +
+                     " of extra writes here are the previous kernel's, written back from the "
+                     "L2 after it ended."});
+        if (e.bytesFreedJustBefore > 0)
+            findings.push_back(
+                {GapReason::FreeWriteBack,
+                 megabytes(static_cast<double>(e.bytesFreedJustBefore)) +
+                     " were freed just before this kernel; the GPU writes freed memory back in "
+                     "the background, and those writes are counted here."});
+    }
+    const double sectorsRead = e.measured.sectorsRead * kSectorBytes;
+    const double sectorsWritten = e.measured.sectorsWritten * kSectorBytes;
+    const double readRatio = e.modelBytesRead > 0 ? sectorsRead / e.modelBytesRead : 0.0;
+    const double writeRatio = e.modelBytesWritten > 0 ? sectorsWritten / e.modelBytesWritten : 0.0;
+    if (readRatio > 1.0 + threshold || writeRatio > 1.0 + threshold)
+        findings.push_back(
+            {GapReason::Uncoalesced,
+             "Accesses are not coalesced: loads touch " + ratio(readRatio) + " and stores " +
+                 ratio(writeRatio) +
+                 " the 32-byte sectors the data needs, so DRAM moves more than the model."});
+    if (findings.empty())
+        findings.push_back({GapReason::Unexplained,
+                            "The measured bytes differ from the model by more than 10% and none "
+                            "of the known causes (L2, deferred writes, frees, coalescing) fits."});
+    return findings;
+}
+
+double writesAfterFreesOutsideKernels(const VariantResult& variant) {
+    const std::vector<TimelineSpan> kernels =
+        spansOfKind(variant.timeline, TimelineSpan::Kind::Kernel);
+    const std::vector<TimelineSpan> allocations =
+        spansOfKind(variant.timeline, TimelineSpan::Kind::Allocation);
+    if (allocations.empty()) return 0.0;
+    std::int64_t firstFree = allocations.front().endNs;
+    for (const TimelineSpan& allocation : allocations)
+        firstFree = std::min(firstFree, allocation.endNs);
+    double written = 0.0;
+    for (const BandwidthSample& sample : variant.samples) {
+        if (sample.startNs < firstFree) continue;
+        const bool underKernel =
+            std::any_of(kernels.begin(), kernels.end(), [&](const TimelineSpan& k) {
+                return sample.startNs < k.endNs && sample.endNs > k.startNs;
+            });
+        if (!underKernel) written += sample.dramBytesWritten;
+    }
+    return written;
+}
+
+std::vector<VariantGap> explainGaps(const RunReport& report) {
+    std::vector<VariantGap> gaps;
+    for (const VariantResult& variant : report.variants) {
+        const bool measured =
+            !variant.kernels.empty() &&
+            std::all_of(variant.kernels.begin(), variant.kernels.end(),
+                        [](const KernelResult& k) { return k.counters.has_value(); });
+        if (!measured) continue;
+        VariantGap gap;
+        gap.variant = variant.variant;
+        const std::vector<TimelineSpan> spans =
+            spansOfKind(variant.timeline, TimelineSpan::Kind::Kernel);
+        const std::vector<TimelineSpan> allocations =
+            spansOfKind(variant.timeline, TimelineSpan::Kind::Allocation);
+        const std::size_t count = variant.kernels.size();
+        for (std::size_t k = 0; k < count; ++k) {
+            const KernelResult& kernel = variant.kernels[k];
+            KernelEvidence evidence;
+            evidence.name = kernel.name;
+            evidence.modelBytesRead = static_cast<double>(kernel.modelBytesRead);
+            evidence.modelBytesWritten = static_cast<double>(kernel.modelBytesWritten);
+            evidence.measured = *kernel.counters;
+            evidence.arrayBytes = variant.n * kElementBytes;
+            evidence.l2CacheBytes = report.device.l2CacheBytes;
+            if (k > 0) {
+                evidence.previousMeasured = variant.kernels[k - 1].counters;
+                evidence.previousModelBytesWritten =
+                    static_cast<double>(variant.kernels[k - 1].modelBytesWritten);
+            }
+            if (k + 1 < count) {
+                evidence.nextMeasured = variant.kernels[k + 1].counters;
+                evidence.nextModelBytesWritten =
+                    static_cast<double>(variant.kernels[k + 1].modelBytesWritten);
+            }
+            // The sampling run's first launch of this kernel (spans repeat the kernel order).
+            if (spans.size() >= count && spans.size() % count == 0) {
+                const TimelineSpan& span = spans[k];
+                const std::int64_t until =
+                    k + 1 < spans.size() ? spans[k + 1].startNs : span.endNs + 1'000'000;
+                evidence.writesAfterEnd =
+                    integrateSamples(variant.samples, span.endNs, until).bytesWritten;
+                for (const TimelineSpan& allocation : allocations)
+                    if (allocation.endNs <= span.startNs &&
+                        span.startNs - allocation.endNs < kFreeWriteBackWindowNs)
+                        evidence.bytesFreedJustBefore += allocation.bytes;
+            }
+            KernelGap kernelGap;
+            kernelGap.name = kernel.name;
+            kernelGap.modelBytes = evidence.modelBytesRead + evidence.modelBytesWritten;
+            kernelGap.measuredBytes =
+                evidence.measured.dramBytesRead + evidence.measured.dramBytesWritten;
+            kernelGap.percent = gapPercent(kernelGap.modelBytes, kernelGap.measuredBytes);
+            kernelGap.findings = explainKernelGap(evidence);
+            gap.modelBytes += kernelGap.modelBytes;
+            gap.measuredBytes += kernelGap.measuredBytes;
+            gap.kernels.push_back(std::move(kernelGap));
+        }
+        gap.percent = gapPercent(gap.modelBytes, gap.measuredBytes);
+        const double modelWrites = static_cast<double>(variant.modelBytesWritten);
+        if (const double freeWrites = writesAfterFreesOutsideKernels(variant);
+            modelWrites > 0 && freeWrites > kGapThresholdPercent / 100.0 * modelWrites)
+            addOnce(gap.findings,
+                    {GapReason::FreeWriteBack,
+                     megabytes(freeWrites) +
+                         " were written to DRAM after buffers were freed, with no kernel "
+                         "running: the GPU writes freed memory back in the background. The "
+                         "kernels' counters do not include it; the bandwidth chart shows it."});
+        if (exceeds(gap.percent))
+            for (const KernelGap& kernelGap : gap.kernels)
+                for (const GapFinding& finding : kernelGap.findings) addOnce(gap.findings, finding);
+        gaps.push_back(std::move(gap));
+    }
+    return gaps;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,34 @@
+#pragma once
+// A measured run: the normal timed run (runPipeline), then a counter run (Range Profiler, kernel
+// replay: separate from timing, since replay changes timing) and a sampling run (PM sampling +
+// Activity API while the variants run back to back, each allocating its buffers, running its
+// kernels a few times and freeing them). Where counters are refused, the report says why once
+// (RunReport::counterStatus) and keeps timing plus model; counters stay empty, never zeros.
+#include <cstdint>
+
+#include "measure/counter_provider.h"
+#include "runtime/runner.h"
+
+namespace fusescope {
+
+struct MeasureOptions {
+    bool counters = true;                      // per-kernel counters (counter run)
+    bool sampling = true;                      // bandwidth over time + timeline (sampling run)
+    std::int64_t samplingIntervalNs = 10'000;  // 10 us .. 1 ms
+    int samplingRepeats = 3;                   // launches of each variant's kernels while sampled
+};
+
+Status validateMeasureOptions(const MeasureOptions& options);
+
+Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
+                              const RunRequest& request, const MeasureOptions& options,
+                              RunObserver& observer);
+
+// The two extra runs on their own, on a report runPipeline made from the same request.
+// They fail with the provider's words; runMeasured turns that into counterStatus.
+Status addCounterRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
+                     RunReport& report, RunObserver& observer);
+Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
+                      const MeasureOptions& options, RunReport& report, RunObserver& observer);
+
+}  // namespace fusescope

@@ -1,0 +1,132 @@
+// The gap rules on synthetic evidence: each reason appears when its evidence is there and only
+// then.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "measure/gap.h"
+
+using namespace fusescope;
+
+namespace {
+
+constexpr double kGB = 1e9;
+constexpr std::uint64_t kL2 = 60u << 20;
+
+bool has(const std::vector<GapFinding>& findings, GapReason reason) {
+    return std::any_of(findings.begin(), findings.end(),
+                       [&](const GapFinding& f) { return f.reason == reason; });
+}
+
+// A kernel that reads one array and writes one, measured exactly as modelled, with coalesced
+// 4-byte accesses (one 32-byte sector per 32 bytes).
+KernelEvidence exactKernel(double arrayBytes) {
+    KernelEvidence e;
+    e.name = "k";
+    e.modelBytesRead = arrayBytes;
+    e.modelBytesWritten = arrayBytes;
+    e.measured = {arrayBytes, arrayBytes, arrayBytes / 32, arrayBytes / 32};
+    e.arrayBytes = static_cast<std::uint64_t>(arrayBytes);
+    e.l2CacheBytes = kL2;
+    return e;
+}
+
+}  // namespace
+
+TEST(Gap, PercentIsMeasuredOverModelAndEmptyWithoutAModel) {
+    EXPECT_DOUBLE_EQ(*gapPercent(100.0, 103.0), 3.0);
+    EXPECT_DOUBLE_EQ(*gapPercent(100.0, 50.0), -50.0);
+    EXPECT_FALSE(gapPercent(0.0, 10.0).has_value());
+}
+
+TEST(Gap, WithinTenPercentNeedsNoExplanation) {
+    KernelEvidence e = exactKernel(kGB);
+    e.measured.dramBytesRead *= 1.09;
+    EXPECT_TRUE(explainKernelGap(e).empty());
+}
+
+TEST(Gap, ArraysSmallerThanTheL2StayInCache) {
+    KernelEvidence e = exactKernel(16e6);
+    e.measured.dramBytesRead = 0.1 * 16e6;  // read what the previous kernel left in the L2
+    const auto findings = explainKernelGap(e);
+    ASSERT_TRUE(has(findings, GapReason::FitsInL2));
+    EXPECT_NE(findings.front().words.find("L2"), std::string::npos);
+    // The same shortfall with arrays larger than the L2 is not explained by the cache.
+    KernelEvidence big = exactKernel(kGB);
+    big.measured.dramBytesRead = 0.1 * kGB;
+    EXPECT_FALSE(has(explainKernelGap(big), GapReason::FitsInL2));
+    EXPECT_TRUE(has(explainKernelGap(big), GapReason::Unexplained));
+}
+
+TEST(Gap, WritesDeferredIntoTheNextKernel) {
+    KernelEvidence first = exactKernel(kGB);
+    first.measured.dramBytesWritten = 0.7 * kGB;
+    KernelCounters next = {kGB, 1.3 * kGB, kGB / 32, kGB / 32};
+    first.nextMeasured = next;
+    first.nextModelBytesWritten = kGB;
+    EXPECT_TRUE(has(explainKernelGap(first), GapReason::DeferredWrites));
+
+    KernelEvidence second = exactKernel(kGB);
+    second.measured = next;
+    second.previousMeasured = first.measured;
+    second.previousModelBytesWritten = kGB;
+    EXPECT_TRUE(has(explainKernelGap(second), GapReason::DeferredWrites));
+
+    // Without a next kernel or samples after the end, the shortfall is not called deferred.
+    KernelEvidence alone = exactKernel(kGB);
+    alone.measured.dramBytesWritten = 0.7 * kGB;
+    EXPECT_FALSE(has(explainKernelGap(alone), GapReason::DeferredWrites));
+    alone.writesAfterEnd = 0.3 * kGB;  // the sampling run saw them land after the kernel
+    EXPECT_TRUE(has(explainKernelGap(alone), GapReason::DeferredWrites));
+}
+
+TEST(Gap, WritesCausedByAFreeJustBefore) {
+    KernelEvidence e = exactKernel(kGB);
+    e.measured.dramBytesWritten = 1.4 * kGB;
+    EXPECT_FALSE(has(explainKernelGap(e), GapReason::FreeWriteBack));
+    e.bytesFreedJustBefore = static_cast<std::uint64_t>(kGB);
+    EXPECT_TRUE(has(explainKernelGap(e), GapReason::FreeWriteBack));
+}
+
+TEST(Gap, MoreSectorsThanTheBytesNeedIsUncoalesced) {
+    KernelEvidence e = exactKernel(kGB);
+    e.measured.dramBytesRead = 4 * kGB;
+    e.measured.sectorsRead = 4 * kGB / 32;  // 4 sectors per 32 bytes used
+    const auto findings = explainKernelGap(e);
+    EXPECT_TRUE(has(findings, GapReason::Uncoalesced));
+    EXPECT_FALSE(has(findings, GapReason::Unexplained));
+}
+
+TEST(Gap, ExplainGapsCoversMeasuredVariantsAndFreeWriteBackOnTheTimeline) {
+    RunReport report;
+    report.device.l2CacheBytes = kL2;
+    VariantResult measured;
+    measured.variant = "scratch";
+    measured.n = 4000000;  // 16 MB arrays
+    measured.modelBytesWritten = 2 * 16000000;
+    KernelResult kernel;
+    kernel.name = "swiglu_scratch";
+    kernel.modelBytesRead = 3 * 16000000;
+    kernel.modelBytesWritten = 2 * 16000000;
+    kernel.counters = KernelCounters{2 * 16e6, 1 * 16e6, 3 * 16e6 / 32, 2 * 16e6 / 32};
+    measured.kernels.push_back(kernel);
+    // Timeline: the kernel, then the scratch buffer freed, then writes with no kernel running.
+    measured.timeline.push_back({TimelineSpan::Kind::Kernel, "swiglu_scratch", 0, 1000, 0});
+    measured.timeline.push_back({TimelineSpan::Kind::Allocation, "scratch", -10, 2000, 16000000});
+    measured.samples.push_back({500, 1000, 1e6, 1e6});
+    measured.samples.push_back({2000, 3000, 0.0, 12e6});
+    report.variants.push_back(measured);
+    VariantResult unmeasured = measured;
+    unmeasured.variant = "fused";
+    unmeasured.kernels[0].counters.reset();
+    report.variants.push_back(unmeasured);
+
+    const std::vector<VariantGap> gaps = explainGaps(report);
+    ASSERT_EQ(gaps.size(), 1u);
+    EXPECT_EQ(gaps[0].variant, "scratch");
+    ASSERT_TRUE(gaps[0].percent.has_value());
+    EXPECT_NEAR(*gaps[0].percent, -40.0, 1e-9);
+    EXPECT_TRUE(has(gaps[0].findings, GapReason::FitsInL2));
+    EXPECT_TRUE(has(gaps[0].findings, GapReason::FreeWriteBack));
+    EXPECT_DOUBLE_EQ(writesAfterFreesOutsideKernels(report.variants[0]), 12e6);
+}

@@ -1,0 +1,286 @@
+// The measured-run plumbing with the fake provider: counters into results, the refusal paths,
+// sample streaming, timelines, costs. These test the plumbing, not the numbers.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "gpu_like_backend.h"
+#include "measure/measured_run.h"
+#include "measure/timeline.h"
+#include "pipelines/registry.h"
+
+using namespace fusescope;
+using fusescope::testing_support::GpuLikeBackend;
+
+namespace {
+
+RunRequest smallRequest(std::string pipeline = "swiglu") {
+    RunRequest request;
+    request.pipeline = std::move(pipeline);
+    request.n = 4099;  // not a multiple of 4
+    request.repeats = 2;
+    request.warmup = 1;
+    return request;
+}
+
+KernelCounters scripted(std::size_t index) {
+    const double base = 1000.0 * static_cast<double>(index + 1);
+    return {base, base + 1, base + 2, base + 3};
+}
+
+class StreamObserver : public RunObserver {
+  public:
+    void variantFinished(const VariantResult&) override { ++timedVariants; }
+    void samplesArrived(std::string_view variant, std::span<const BandwidthSample> samples,
+                        std::span<const TimelineSpan> spans) override {
+        ++batches;
+        for (const BandwidthSample& sample : samples) {
+            order.push_back(sample);
+            perVariant[std::string(variant)].push_back(sample);
+        }
+        spanCount += spans.size();
+        if (cancelAfterBatches > 0 && batches >= cancelAfterBatches) cancel = true;
+    }
+    bool cancelled() const override { return cancel.load(); }
+
+    int timedVariants = 0;
+    int batches = 0;
+    std::size_t spanCount = 0;
+    std::vector<BandwidthSample> order;
+    std::map<std::string, std::vector<BandwidthSample>> perVariant;
+    int cancelAfterBatches = 0;
+    std::atomic<bool> cancel{false};
+};
+
+bool noCounters(const RunReport& report) {
+    for (const VariantResult& variant : report.variants) {
+        if (variant.countersSource) return false;
+        for (const KernelResult& kernel : variant.kernels)
+            if (kernel.counters) return false;
+    }
+    return true;
+}
+
+bool noSampling(const RunReport& report) {
+    for (const VariantResult& variant : report.variants)
+        if (!variant.samples.empty() || !variant.timeline.empty() || variant.samplesSource)
+            return false;
+    return true;
+}
+
+}  // namespace
+
+TEST(MeasuredRun, CountersFlowIntoEveryKernelInLaunchOrder) {
+    FakeCounterProvider provider;
+    provider.setCounterScript(scripted);
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    MeasureOptions options;
+    options.sampling = false;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
+    const PipelineSpec& pipeline = *findPipeline("swiglu");
+    ASSERT_EQ(report->variants.size(), pipeline.variants.size());
+    std::size_t index = 0;
+    for (const VariantResult& variant : report->variants) {
+        ASSERT_TRUE(variant.countersSource.has_value());
+        EXPECT_EQ(*variant.countersSource, MeasurementSource::Counters);
+        EXPECT_EQ(variant.timingSource, MeasurementSource::TimingModel);
+        EXPECT_FALSE(variant.samplesSource.has_value());
+        for (const KernelResult& kernel : variant.kernels) {
+            ASSERT_TRUE(kernel.counters.has_value()) << variant.variant << " " << kernel.name;
+            EXPECT_DOUBLE_EQ(kernel.counters->dramBytesRead, scripted(index).dramBytesRead);
+            EXPECT_DOUBLE_EQ(kernel.counters->sectorsWritten, scripted(index).sectorsWritten);
+            ++index;
+        }
+        EXPECT_TRUE(variant.check.ok);  // the timed run still checked the output
+    }
+    EXPECT_EQ(provider.measureCalls(), static_cast<int>(pipeline.variants.size()));
+    EXPECT_GT(report->counterRunWallMs, 0.0);
+}
+
+TEST(MeasuredRun, RefusedCountersKeepTimingAndModelAndSaySoOnce) {
+    FakeCounterProvider provider(FakeCounterProvider::refusedCapability(
+        CounterRefusal::Privileges, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)"));
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_NE(report->counterStatus.find("restricted to administrators"), std::string::npos)
+        << report->counterStatus;
+    EXPECT_NE(report->counterStatus.find("NVreg_RestrictProfilingToAdminUsers=0"),
+              std::string::npos);
+    EXPECT_NE(report->counterStatus.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"), std::string::npos);
+    EXPECT_EQ(provider.capabilityCalls(), 1);
+    EXPECT_EQ(provider.measureCalls(), 0);
+    EXPECT_TRUE(noCounters(*report));
+    EXPECT_TRUE(noSampling(*report));
+    for (const VariantResult& variant : report->variants) {
+        EXPECT_GT(variant.timeMs, 0.0);
+        EXPECT_GT(variant.modelBytesRead, 0u);
+        EXPECT_TRUE(variant.check.ok);
+    }
+    EXPECT_EQ(observer.batches, 0);
+}
+
+TEST(MeasuredRun, RefusalAtTheFirstMeasurementStopsAllCounterWork) {
+    FakeCounterProvider provider;
+    provider.refuseMeasurements(CounterRefusal::ProfilerInUse,
+                                "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (39)");
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_NE(report->counterStatus.find("another profiler"), std::string::npos)
+        << report->counterStatus;
+    EXPECT_EQ(provider.measureCalls(), 1);  // said once, not once per variant
+    EXPECT_TRUE(noCounters(*report));
+    EXPECT_TRUE(noSampling(*report));
+    EXPECT_FALSE(provider.sampling());
+}
+
+TEST(MeasuredRun, ARangeCountMismatchLeavesCountersEmptyInsteadOfGuessing) {
+    FakeCounterProvider provider;
+    provider.setCounterScript(scripted);
+    provider.setRangeCountOverride(7);
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    MeasureOptions options;
+    options.sampling = false;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_NE(report->counterStatus.find("expected"), std::string::npos) << report->counterStatus;
+    EXPECT_TRUE(noCounters(*report));
+}
+
+TEST(MeasuredRun, TheCpuBackendSaysCountersNeedCuda) {
+    FakeCounterProvider provider;
+    auto backend = createCpuBackend(2);
+    StreamObserver observer;
+    Result<RunReport> report = runMeasured(*backend, provider, smallRequest(), {}, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_NE(report->counterStatus.find("CUDA backend"), std::string::npos);
+    EXPECT_EQ(provider.capabilityCalls(), 0);
+    EXPECT_TRUE(noCounters(*report));
+    for (const VariantResult& variant : report->variants)
+        EXPECT_EQ(variant.timingSource, MeasurementSource::CpuBackend);
+}
+
+TEST(MeasuredRun, SamplesStreamInTimeOrderWhileTheRunGoes) {
+    FakeCounterProvider provider;
+    provider.setCounterScript(scripted);
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    MeasureOptions options;
+    options.samplingIntervalNs = 100'000;
+    options.samplingRepeats = 4;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
+    // Several batches, not one at the end.
+    EXPECT_GT(observer.batches, static_cast<int>(report->variants.size()));
+    ASSERT_GT(observer.order.size(), 10u);
+    for (std::size_t i = 1; i < observer.order.size(); ++i) {
+        EXPECT_EQ(observer.order[i].startNs, observer.order[i - 1].endNs) << "sample " << i;
+        EXPECT_GT(observer.order[i].endNs, observer.order[i].startNs);
+    }
+    std::uint64_t total = 0;
+    for (const VariantResult& variant : report->variants) {
+        ASSERT_TRUE(variant.samplesSource.has_value()) << variant.variant;
+        const auto& streamed = observer.perVariant[variant.variant];
+        ASSERT_EQ(streamed.size(), variant.samples.size()) << variant.variant;
+        for (std::size_t i = 0; i < streamed.size(); ++i)
+            EXPECT_EQ(streamed[i].startNs, variant.samples[i].startNs);
+        for (const BandwidthSample& sample : variant.samples)
+            EXPECT_NEAR(sample.readBytesPerSecond(), FakeCounterProvider::kReadBytesPerSecond, 1.0);
+        total += variant.samples.size();
+    }
+    EXPECT_EQ(report->samplesDecoded, total);
+    EXPECT_GT(report->samplingRunWallMs, 0.0);
+}
+
+TEST(MeasuredRun, TimelineHoldsKernelsAndNamedAllocationsOnTheSamplesClock) {
+    FakeCounterProvider provider;
+    provider.setCounterScript(scripted);
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    MeasureOptions options;
+    options.samplingIntervalNs = 200'000;
+    options.samplingRepeats = 3;
+    RunRequest request = smallRequest();
+    Result<RunReport> report = runMeasured(backend, provider, request, options, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    const PipelineSpec& pipeline = *findPipeline("swiglu");
+    std::map<std::string, std::uint64_t> peaks;
+    std::size_t spans = 0;
+    for (const VariantResult& variant : report->variants) {
+        const VariantSpec& spec = *findVariant(pipeline, variant.variant);
+        const auto kernels = spansOfKind(variant.timeline, TimelineSpan::Kind::Kernel);
+        const auto allocations = spansOfKind(variant.timeline, TimelineSpan::Kind::Allocation);
+        EXPECT_EQ(kernels.size(), spec.kernels.size() * 3) << variant.variant;
+        ASSERT_EQ(allocations.size(), spec.buffers.size()) << variant.variant;
+        for (const TimelineSpan& allocation : allocations) {
+            EXPECT_NE(findBuffer(spec, allocation.name), nullptr) << allocation.name;
+            EXPECT_EQ(allocation.bytes, request.n * kElementBytes);
+            EXPECT_LT(allocation.startNs, allocation.endNs);
+        }
+        // Every kernel ran while all of its buffers were allocated.
+        for (const TimelineSpan& kernel : kernels)
+            for (const TimelineSpan& allocation : allocations) {
+                EXPECT_LE(allocation.startNs, kernel.startNs);
+                EXPECT_GE(allocation.endNs, kernel.endNs);
+            }
+        ASSERT_FALSE(variant.samples.empty());
+        EXPECT_LE(variant.samples.front().startNs, kernels.front().endNs);
+        EXPECT_GE(variant.samples.back().endNs, kernels.back().startNs);
+        peaks[variant.variant] = peakAllocatedBytes(variant.timeline);
+        spans += variant.timeline.size();
+    }
+    EXPECT_EQ(observer.spanCount, spans);
+    EXPECT_EQ(peaks["scratch"], peaks["fused"] + request.n * kElementBytes);
+}
+
+TEST(MeasuredRun, CancellingDuringSamplingStopsTheSession) {
+    FakeCounterProvider provider;
+    GpuLikeBackend backend(provider);
+    backend.kernelSleepMs = 5;
+    StreamObserver observer;
+    observer.cancelAfterBatches = 2;
+    MeasureOptions options;
+    options.counters = false;
+    options.samplingRepeats = 50;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    ASSERT_FALSE(report);
+    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled);
+    EXPECT_FALSE(provider.sampling());
+}
+
+TEST(MeasuredRun, RejectsSamplingIntervalsOutsideTenMicrosecondsToOneMillisecond) {
+    FakeCounterProvider provider;
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    MeasureOptions options;
+    options.samplingIntervalNs = 5'000;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    ASSERT_FALSE(report);
+    EXPECT_EQ(report.status().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(report.status().message().find("10 us"), std::string::npos);
+    options.samplingIntervalNs = 2'000'000;
+    EXPECT_FALSE(validateMeasureOptions(options));
+    options.samplingIntervalNs = 1'000'000;
+    EXPECT_TRUE(validateMeasureOptions(options));
+}
+
+TEST(MeasuredRun, RecordsTheCostOfMeasuring) {
+    FakeCounterProvider provider;
+    provider.setCounterScript(scripted);
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest("affine"), {}, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_GT(report->counterRunWallMs, 0.0);
+    EXPECT_GT(report->samplingRunWallMs, 0.0);
+    EXPECT_GT(report->samplesDecoded, 0u);
+    EXPECT_GT(report->hostCpuUsPerSample, 0.0);  // the fake's decode thread's CPU time
+}

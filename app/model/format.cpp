@@ -1,6 +1,7 @@
 #include "model/format.h"
 
 #include <QLocale>
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -53,7 +54,8 @@ QString formatDuration(double ms) {
 }
 
 QString formatGBps(double gigabytesPerSecond) {
-    return englishLocale().toString(gigabytesPerSecond, 'f', 1);
+    return englishLocale().toString(gigabytesPerSecond, 'f',
+                                    std::max(1, decimalsFor(gigabytesPerSecond, 3)));
 }
 
 QString formatPercent(double fraction) {

@@ -10,7 +10,7 @@ QString formatCount(quint64 value);                 // "268,435,456"
 QString formatBytes(quint64 bytes);                 // "1.07 GB" (decimal units, 3 digits)
 QString formatMilliseconds(double ms);              // "0.763" (3 significant digits or more)
 QString formatDuration(double ms);                  // "763 µs", "12.4 ms", "1.20 s"
-QString formatGBps(double gigabytesPerSecond);      // "4,210.5"
+QString formatGBps(double gigabytesPerSecond);      // "4,210.5", "0.395" (3 digits or more)
 QString formatPercent(double fraction);             // 0.895 -> "89.5%"
 QString formatRelativeError(double relativeError);  // "1.2e-07", "0"
 

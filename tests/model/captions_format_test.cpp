@@ -28,6 +28,7 @@ TEST(Format, TimesRatesAndErrors) {
     EXPECT_EQ(formatDuration(12.345), "12.3 ms");
     EXPECT_EQ(formatDuration(1500), "1.50 s");
     EXPECT_EQ(formatGBps(4210.54), "4,210.5");
+    EXPECT_EQ(formatGBps(0.39512), "0.395");
     EXPECT_EQ(formatPercent(0.8951), "89.5%");
     EXPECT_EQ(formatRelativeError(0.0), "0");
     EXPECT_EQ(formatRelativeError(1.19e-7), "1.2e-07");

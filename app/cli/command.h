@@ -1,0 +1,31 @@
+#pragma once
+// A subcommand of fusescope-cli: its name, a one-line summary for the top-level help, and the
+// function that runs it. `arguments` starts with "fusescope-cli <name>", as a parser expects.
+#include <QString>
+#include <QStringList>
+
+namespace fusescope::cli {
+
+// Documented in every --help. 1 is reserved for "the numbers are in, but an output is wrong".
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitCheckFailed = 1,
+    kExitUsageError = 2,
+    kExitRuntimeError = 3,
+    kExitCancelled = 130,  // the shell's convention for Ctrl-C
+};
+
+struct Command {
+    const char* name;
+    const char* summary;
+    int (*run)(const QStringList& arguments);
+};
+
+// The exit-code section shared by every help text.
+QString exitCodeHelp();
+
+// One function per command, each in its own file (list_command.cpp, run_command.cpp, ...).
+int listCommand(const QStringList& arguments);
+int runCommand(const QStringList& arguments);
+
+}  // namespace fusescope::cli

@@ -1,0 +1,116 @@
+// `fusescope-cli list`: pipelines with their formulas, variants with titles and passes, the
+// backends usable here (with the reason when CUDA is not), and the devices.
+#include <QCommandLineParser>
+
+#include "cli/command.h"
+#include "cli/console.h"
+#include "cli/text_table.h"
+#include "model/format.h"
+#include "pipelines/pass_model.h"
+#include "pipelines/registry.h"
+#include "runtime/backend.h"
+
+namespace fusescope::cli {
+namespace {
+
+using model::formatBytes;
+
+QStringList pipelineLines() {
+    QStringList lines{QStringLiteral("Pipelines (float32; vector width 1 or 4)")};
+    for (const PipelineSpec& pipeline : pipelines()) {
+        lines << QStringLiteral("  %1 · %2 · %3")
+                     .arg(QString::fromStdString(pipeline.name),
+                          QString::fromStdString(pipeline.title),
+                          QString::fromStdString(pipeline.formula));
+        TextTable variants;
+        variants.addColumn(QStringLiteral("variant"), TextTable::Align::Left);
+        variants.addColumn(QStringLiteral("kernels"), TextTable::Align::Right);
+        variants.addColumn(QStringLiteral("passes"), TextTable::Align::Right);
+        variants.addColumn(QStringLiteral("title"), TextTable::Align::Left);
+        for (const VariantSpec& variant : pipeline.variants)
+            variants.addRow({QString::fromStdString(variant.name),
+                             QString::number(variant.kernels.size()),
+                             QString::number(modelVariantTraffic(variant, 1).passes),
+                             QString::fromStdString(variant.title)});
+        lines << variants.render(QStringLiteral("    "));
+    }
+    return lines;
+}
+
+QString describeDevice(const DeviceInfo& device) {
+    QStringList parts{QString::fromStdString(device.name)};
+    if (device.backend == BackendKind::Cuda) {
+        parts << QStringLiteral("compute %1.%2")
+                     .arg(device.computeCapabilityMajor)
+                     .arg(device.computeCapabilityMinor)
+              << QStringLiteral("%1 SMs").arg(device.multiprocessors)
+              << QStringLiteral("%1 memory").arg(formatBytes(device.totalMemoryBytes))
+              << QStringLiteral("%1 L2").arg(formatBytes(device.l2CacheBytes));
+        if (device.theoreticalBandwidthGBps > 0)
+            parts << QStringLiteral("%1 GB/s theoretical")
+                         .arg(model::formatGBps(device.theoreticalBandwidthGBps));
+        if (!device.driverVersion.empty())
+            parts << QStringLiteral("driver %1").arg(QString::fromStdString(device.driverVersion));
+    } else {
+        parts << QStringLiteral("%1 threads").arg(device.multiprocessors)
+              << QStringLiteral("%1 memory").arg(formatBytes(device.totalMemoryBytes));
+        if (device.l2CacheBytes > 0)
+            parts << QStringLiteral("%1 last-level cache").arg(formatBytes(device.l2CacheBytes));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+QStringList backendLines() {
+    const BackendAvailability availability = probeBackends();
+    QStringList lines{QStringLiteral("Backends")};
+    const DeviceInfo cpu = createCpuBackend()->describe();
+    lines << QStringLiteral("  cpu   usable · %1").arg(describeDevice(cpu));
+    if (!availability.cudaUsable) {
+        lines << QStringLiteral("  cuda  not usable: %1")
+                     .arg(QString::fromStdString(availability.cudaReason));
+        return lines;
+    }
+    Result<std::unique_ptr<Backend>> cuda = createCudaBackend();
+    if (!cuda) {
+        lines << QStringLiteral("  cuda  not usable: %1")
+                     .arg(QString::fromStdString(cuda.status().message()));
+        return lines;
+    }
+    lines << QStringLiteral("  cuda  usable · %1").arg(describeDevice((*cuda)->describe()));
+    return lines;
+}
+
+}  // namespace
+
+int listCommand(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Lists the pipelines and their variants, and the backends usable here."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("This help."));
+    parser.addOption(help);
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return kExitUsageError;
+    }
+    if (parser.isSet(help)) {
+        printOut(QStringLiteral("Usage: fusescope-cli list\n"
+                                "Lists the pipelines with their formulas, the variants with their "
+                                "kernels and passes,\nand the backends usable on this machine "
+                                "with their devices.\n\n") +
+                     exitCodeHelp(),
+                 "");
+        return kExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("list takes no arguments, got '%1'")
+                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+        return kExitUsageError;
+    }
+    QStringList lines = pipelineLines();
+    lines << QString() << backendLines();
+    printOut(lines.join(QLatin1Char('\n')));
+    return kExitOk;
+}
+
+}  // namespace fusescope::cli

@@ -1,0 +1,106 @@
+#include "cli/results_table.h"
+
+#include <QSet>
+
+#include "cli/text_table.h"
+#include "model/captions.h"
+#include "model/format.h"
+#include "pipelines/registry.h"
+
+namespace fusescope::cli {
+
+using namespace fusescope::model;
+
+namespace {
+
+QString pipelineLine(const QString& name) {
+    const PipelineSpec* pipeline = findPipeline(name.toStdString());
+    if (!pipeline) return name;
+    return QStringLiteral("%1 · %2 · %3")
+        .arg(name, QString::fromStdString(pipeline->title),
+             QString::fromStdString(pipeline->formula));
+}
+
+QString checkCell(const RunRecord& run) {
+    if (run.checkOk) return QStringLiteral("OK");
+    if (run.unwrittenElements > 0)
+        return QStringLiteral("FAIL (%1 unwritten)").arg(formatCount(run.unwrittenElements));
+    return QStringLiteral("FAIL");
+}
+
+}  // namespace
+
+QStringList resultsHeader(const Recording& recording) {
+    QStringList lines;
+    QStringList pipelinesSeen;
+    for (const RunRecord& run : recording.runs)
+        if (!pipelinesSeen.contains(run.pipeline)) pipelinesSeen << run.pipeline;
+    for (const QString& pipeline : pipelinesSeen) lines << pipelineLine(pipeline);
+    lines << captionFor(recording);
+
+    QStringList details;
+    details << QStringLiteral("backend %1").arg(recording.device.backend);
+    if (recording.roofline.timeMs > 0)
+        details << QStringLiteral("copy roofline %1 GB/s (%2 in %3)")
+                       .arg(formatGBps(recording.roofline.gbps()),
+                            formatBytes(recording.roofline.bytesMoved),
+                            formatDuration(recording.roofline.timeMs));
+    if (!recording.runs.isEmpty() && !recording.runs.front().repeatTimesMs.isEmpty())
+        details << QStringLiteral("time: median of %1 repeats")
+                       .arg(recording.runs.front().repeatTimesMs.size());
+    lines << details.join(QStringLiteral(" · "));
+    if (!recording.counterStatus.isEmpty())
+        lines << QStringLiteral("counters: %1").arg(recording.counterStatus);
+    return lines;
+}
+
+QStringList resultsRows(const Recording& recording) {
+    using Align = TextTable::Align;
+    TextTable table;
+    table.addColumn(QStringLiteral("variant"), Align::Left);
+    table.addColumn(QStringLiteral("kernels"), Align::Right);
+    table.addColumn(QStringLiteral("passes"), Align::Right);
+    table.addColumn(QStringLiteral("model bytes"), Align::Right);
+    table.addColumn(QStringLiteral("time (ms)"), Align::Right);
+    table.addColumn(QStringLiteral("GB/s"), Align::Right);
+    table.addColumn(QStringLiteral("% roofline"), Align::Right);
+    table.addColumn(QStringLiteral("peak in flight"), Align::Right);
+    table.addColumn(QStringLiteral("max rel err"), Align::Right);
+    table.addColumn(QStringLiteral("check"), Align::Left);
+    const double rooflineGBps = recording.roofline.gbps();
+    for (const RunRecord& run : recording.runs) {
+        table.addRow({run.variant, QString::number(run.kernels.size()), QString::number(run.passes),
+                      formatBytes(run.modelBytesRead + run.modelBytesWritten),
+                      formatMilliseconds(run.timeMs), formatGBps(run.effectiveGBps()),
+                      rooflineGBps > 0 ? formatPercent(run.effectiveGBps() / rooflineGBps)
+                                       : QStringLiteral("-"),
+                      formatBytes(run.peakBytesInFlight), formatRelativeError(run.maxRelError),
+                      checkCell(run)});
+    }
+    return table.render();
+}
+
+QStringList checkFailureLines(const Recording& recording) {
+    QStringList lines;
+    for (const RunRecord& run : recording.runs) {
+        if (run.checkOk) continue;
+        QString line = QStringLiteral("check FAILED for %1: max relative error %2")
+                           .arg(run.variant, formatRelativeError(run.maxRelError));
+        if (run.unwrittenElements > 0)
+            line += QStringLiteral(", %1 of %2 output elements never written")
+                        .arg(formatCount(run.unwrittenElements), formatCount(run.n));
+        lines << line;
+    }
+    return lines;
+}
+
+QString renderResults(const Recording& recording) {
+    QStringList lines = resultsHeader(recording);
+    lines << QString();
+    lines << resultsRows(recording);
+    const QStringList failures = checkFailureLines(recording);
+    if (!failures.isEmpty()) lines << QString() << failures;
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace fusescope::cli

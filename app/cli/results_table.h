@@ -1,0 +1,16 @@
+#pragma once
+// The run command's output, drawn from the Recording it writes (so the table and the JSON file
+// always agree): a header with the device, backend, N, vector width, copy roofline and data
+// source, then one row per variant.
+#include <QStringList>
+
+#include "model/recording.h"
+
+namespace fusescope::cli {
+
+QStringList resultsHeader(const model::Recording& recording);
+QStringList resultsRows(const model::Recording& recording);  // table header, rule and rows
+QStringList checkFailureLines(const model::Recording& recording);
+QString renderResults(const model::Recording& recording);  // all of the above, with blank lines
+
+}  // namespace fusescope::cli

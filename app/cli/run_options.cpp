@@ -1,0 +1,132 @@
+#include "cli/run_options.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <algorithm>
+
+namespace fusescope::cli {
+namespace {
+
+Status usageError(const QString& message) {
+    return Status(ErrorCode::InvalidArgument, message.toStdString());
+}
+
+QString knownPipelines() {
+    QStringList names;
+    for (const PipelineSpec& pipeline : pipelines()) names << QString::fromStdString(pipeline.name);
+    return names.join(QStringLiteral(", "));
+}
+
+QString knownVariants(const PipelineSpec& pipeline) {
+    QStringList names;
+    for (const VariantSpec& variant : pipeline.variants)
+        names << QString::fromStdString(variant.name);
+    return names.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+Result<const PipelineSpec*> parsePipeline(const QString& name) {
+    if (name.isEmpty())
+        return usageError(
+            QStringLiteral("--pipeline is required (known: %1)").arg(knownPipelines()));
+    const PipelineSpec* pipeline = findPipeline(name.toStdString());
+    if (!pipeline)
+        return usageError(
+            QStringLiteral("unknown pipeline '%1' (known: %2)").arg(name, knownPipelines()));
+    return pipeline;
+}
+
+Result<std::vector<std::string>> parseVariants(const PipelineSpec& pipeline, const QString& list) {
+    std::vector<std::string> names;
+    if (list.trimmed() == QLatin1String("all")) return names;
+    for (const QString& part : list.split(QLatin1Char(','))) {
+        const QString name = part.trimmed();
+        if (name.isEmpty())
+            return usageError(QStringLiteral("--variants '%1' has an empty name (use names "
+                                             "separated by commas, or all)")
+                                  .arg(list));
+        if (!findVariant(pipeline, name.toStdString()))
+            return usageError(
+                QStringLiteral("unknown variant '%1' of pipeline '%2' (known: %3, "
+                               "or all)")
+                    .arg(name, QString::fromStdString(pipeline.name), knownVariants(pipeline)));
+        if (std::find(names.begin(), names.end(), name.toStdString()) == names.end())
+            names.push_back(name.toStdString());
+    }
+    return names;
+}
+
+Result<ElementCount> parseElementCount(const QString& text) {
+    static const QRegularExpression wholeNumber(QStringLiteral("^[+-]?[0-9]+$"));
+    static const QRegularExpression powerOfTwo(QStringLiteral("^2\\^([0-9]+)$"));
+    const QString trimmed = text.trimmed();
+    ElementCount count;
+    if (const QRegularExpressionMatch match = powerOfTwo.match(trimmed); match.hasMatch()) {
+        const int exponent = match.captured(1).toInt();
+        if (exponent >= 64 || match.captured(1).size() > 2)
+            count.tooLarge = true;
+        else
+            count.value = std::uint64_t{1} << exponent;
+        return count;
+    }
+    if (!wholeNumber.match(trimmed).hasMatch())
+        return usageError(QStringLiteral("--n '%1' is not a whole number (for example 67108864 "
+                                         "or 2^26)")
+                              .arg(text));
+    if (trimmed.startsWith(QLatin1Char('-'))) {
+        // Anything negative, even past 64 bits, is at most zero.
+        return usageError(QStringLiteral("--n %1: N must be at least 1").arg(trimmed));
+    }
+    bool ok = false;
+    count.value = trimmed.toULongLong(&ok);
+    if (!ok) {
+        count.tooLarge = true;  // every digit is valid, so the number is past 64 bits
+        count.value = 0;
+        return count;
+    }
+    if (count.value == 0)
+        return usageError(QStringLiteral("--n %1: N must be at least 1").arg(trimmed));
+    return count;
+}
+
+Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,
+                                int highest) {
+    bool ok = false;
+    const int value = text.trimmed().toInt(&ok);
+    if (!ok) return usageError(QStringLiteral("%1 '%2' is not a whole number").arg(option, text));
+    if (value < lowest || value > highest)
+        return usageError(QStringLiteral("%1 %2 is out of range: use %3 to %4")
+                              .arg(option, text)
+                              .arg(lowest)
+                              .arg(highest));
+    return value;
+}
+
+Result<BackendRequest> parseBackendRequest(const QString& text) {
+    if (text == QLatin1String("auto")) return BackendRequest::Auto;
+    if (text == QLatin1String("cuda")) return BackendRequest::Cuda;
+    if (text == QLatin1String("cpu")) return BackendRequest::Cpu;
+    return usageError(QStringLiteral("unknown backend '%1' (known: auto, cuda, cpu)").arg(text));
+}
+
+Status checkWritable(const QString& path) {
+    const QString prefix = QStringLiteral("cannot write the recording to %1: ").arg(path);
+    if (path.isEmpty()) return usageError(QStringLiteral("--json needs a file name"));
+    const QFileInfo info(path);
+    if (info.isDir()) return usageError(prefix + QStringLiteral("it is a folder"));
+    if (!info.absoluteDir().exists())
+        return usageError(prefix +
+                          QStringLiteral("the folder %1 does not exist").arg(info.absolutePath()));
+    const bool existed = info.exists();
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
+        return usageError(prefix + file.errorString());
+    file.close();
+    if (!existed) file.remove();
+    return Status::ok();
+}
+
+}  // namespace fusescope::cli

@@ -1,0 +1,38 @@
+#pragma once
+// Checks of the values fusescope-cli takes (pipeline, variants, N, backend, output path), each
+// giving a one-line error that names the offending value. Shared by `run` and later commands.
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "pipelines/registry.h"
+
+namespace fusescope::cli {
+
+enum class BackendRequest { Auto, Cuda, Cpu };
+
+Result<const PipelineSpec*> parsePipeline(const QString& name);
+// "scratch,fused" or "all" (empty result: every variant). Duplicates are dropped.
+Result<std::vector<std::string>> parseVariants(const PipelineSpec& pipeline, const QString& list);
+
+// N as a whole number ("67108864") or a power of two ("2^26"). Values past 64 bits are reported
+// as such; `tooLarge` is set so the caller can name the device's limit instead.
+struct ElementCount {
+    std::uint64_t value = 0;
+    bool tooLarge = false;
+};
+Result<ElementCount> parseElementCount(const QString& text);
+
+// A whole number in [lowest, highest] for `option` ("--repeat").
+Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,
+                                int highest);
+Result<BackendRequest> parseBackendRequest(const QString& text);
+
+// Opens `path` for writing (without truncating it) to prove a recording can be written there,
+// before anything runs. A file that did not exist before is removed again.
+Status checkWritable(const QString& path);
+
+}  // namespace fusescope::cli

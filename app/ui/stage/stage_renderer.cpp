@@ -4,6 +4,7 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace fusescope {
 namespace {
@@ -20,6 +21,23 @@ QFont pixelFont(double px, bool bold) {
     font.setPixelSize(std::max(8, static_cast<int>(std::lround(px))));
     font.setBold(bold);
     return font;
+}
+
+QRectF titleLine(const auto& pane) {
+    return QRectF(pane.header.left(), pane.header.top(), pane.header.width(),
+                  pane.header.height() * 0.52);
+}
+QRectF statusLine(const auto& pane) {
+    return QRectF(pane.header.left(), pane.header.top() + pane.header.height() * 0.52,
+                  pane.header.width(), pane.header.height() * 0.48);
+}
+
+// The first text that fits the width, or the last one.
+const QString& firstFitting(const QFontMetricsF& metrics, double width,
+                            std::initializer_list<std::reference_wrapper<const QString>> texts) {
+    for (const QString& text : texts)
+        if (metrics.horizontalAdvance(text) <= width) return text;
+    return std::data(texts)[texts.size() - 1];
 }
 
 QColor withAlpha(QColor color, int alpha) {
@@ -116,7 +134,7 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     pane.rect = rect;
 
     double y = inner.top();
-    pane.header = QRectF(inner.left(), y, inner.width(), f * 2.2);
+    pane.header = QRectF(inner.left(), y, inner.width(), f * 3.3);
     y += pane.header.height();
     pane.gantt = QRectF(inner.left(), y, inner.width(), f * 1.5);
     y += pane.gantt.height() + f * 0.6;
@@ -137,12 +155,12 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
         order.insert(insertAt, -1);
     }
 
-    const double smHeight = f * 6.0;
+    const double smHeight = f * 7.0;
     const double statsHeight = f * 4.6;
     const double minFlow = f * 2.4;
     const double rowBudget = inner.bottom() - y - smHeight - statsHeight - minFlow - f * 0.8;
     const double rowHeight =
-        std::clamp(rowBudget / std::max<qsizetype>(order.size(), 1), f * 1.6, f * 3.4);
+        std::clamp(rowBudget / std::max<qsizetype>(order.size(), 1), f * 1.6, f * 4.0);
     pane.hbm = QRectF(inner.left(), y, inner.width(), rowHeight * order.size());
     const double flowHeight =
         std::max(minFlow, inner.bottom() - pane.hbm.bottom() - smHeight - statsHeight - f * 0.8);
@@ -184,8 +202,8 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
         for (int d = 0; d < row.sweeps.size(); ++d)
             row.dots.push_back(QRectF(row.counter.left() + d * dot * 1.2,
                                       row.counter.center().y() - dot / 2, dot, dot));
-        row.smEntry =
-            QPointF(pane.sm.left() + pane.sm.width() * (r + 0.5) / order.size(), pane.sm.top());
+        row.smEntry = QPointF(pane.sm.left() + pane.sm.width() * (r + 0.5) / order.size(),
+                              pane.smLabel.top());
         pane.rows.push_back(row);
     }
 
@@ -258,7 +276,14 @@ void StageRenderer::drawStatic(QPainter& painter) const {
     painter.setFont(font_);
     painter.setPen(theme_.mutedText);
     const QRectF second(captionRect_.left(), first.bottom(), captionRect_.width(), fontPx_ * 1.4);
-    painter.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, captionLine_);
+    bool fromDevice = true;
+    for (const model::StageTimeline& timeline : timelines_)
+        fromDevice = fromDevice && timeline.timesFromDeviceTimeline;
+    painter.drawText(
+        second, Qt::AlignLeft | Qt::AlignVCenter,
+        captionLine_ + (fromDevice ? QStringLiteral(" · kernels as timed on the device")
+                                   : QStringLiteral(" · kernels laid end to end from "
+                                                    "their median times")));
     if (!caption_.dataSource.isEmpty()) {
         painter.setFont(boldFont_);
         const QString badge = caption_.dataSource;
@@ -285,18 +310,13 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
 
     painter.setPen(theme_.text);
     painter.setFont(titleFont_);
-    painter.drawText(pane.header.adjusted(0, 0, 0, -f * 0.9), Qt::AlignLeft | Qt::AlignVCenter,
-                     timeline.variantTitle);
+    painter.drawText(titleLine(pane), Qt::AlignLeft | Qt::AlignVCenter, timeline.variantTitle);
     painter.setFont(smallFont_);
     painter.setPen(theme_.mutedText);
-    const QString timing = timeline.timesFromDeviceTimeline
-                               ? QStringLiteral("kernel times from the device timeline")
-                               : QStringLiteral("kernels laid out from their median times");
-    painter.drawText(pane.header.adjusted(0, f * 1.3, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("%1 · %2 passes in the model · %3")
+    painter.drawText(statusLine(pane), Qt::AlignRight | Qt::AlignVCenter,
+                     QStringLiteral("%1 · %2 passes in the model")
                          .arg(formatStageTime(timeline.measuredTimeMs))
-                         .arg(timeline.modelPasses)
-                         .arg(timing));
+                         .arg(timeline.modelPasses));
 
     // The time strip: allocation phase, each kernel, free phase, on the scale shared by both panes.
     painter.setFont(smallFont_);
@@ -340,19 +360,22 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
                          Qt::AlignLeft | Qt::AlignBottom, name);
         painter.setFont(smallFont_);
         painter.setPen(theme_.mutedText);
-        QString detail;
+        QString detail, shortDetail;
         if (row.array >= 0) {
             const model::StageArray& array = timeline.arrays[row.array];
             const char* role = array.role == model::StageArrayRole::Input    ? "input"
                                : array.role == model::StageArrayRole::Output ? "output"
                                                                              : "scratch";
-            detail = QStringLiteral("%1 · %2").arg(formatStageBytes(double(array.bytes)),
-                                                   QLatin1String(role));
+            shortDetail = formatStageBytes(double(array.bytes));
+            detail = QStringLiteral("%1 · %2").arg(shortDetail, QLatin1String(role));
         } else {
             detail = QStringLiteral("0 B · never allocated");
+            shortDetail = QStringLiteral("0 B");
         }
         painter.drawText(row.label.adjusted(0, row.label.height() * 0.58, 0, 0),
-                         Qt::AlignLeft | Qt::AlignTop, detail);
+                         Qt::AlignLeft | Qt::AlignTop,
+                         firstFitting(QFontMetricsF(smallFont_), row.label.width() - f * 0.4,
+                                      {detail, shortDetail}));
         if (row.array < 0) {
             // The fused variant's intermediate: a dashed outline where the scratch would be.
             painter.setPen(QPen(row.color, theme_.lineWidth, Qt::DashLine));
@@ -360,8 +383,13 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
             painter.drawRoundedRect(row.tiles, f * 0.3, f * 0.3);
             painter.setFont(font_);
             painter.setPen(row.color);
+            static const QString longText =
+                QStringLiteral("kept in registers: no HBM traffic, no allocation");
+            static const QString mediumText = QStringLiteral("kept in registers, never in HBM");
+            static const QString shortText = QStringLiteral("in registers");
             painter.drawText(row.tiles, Qt::AlignCenter,
-                             QStringLiteral("kept in registers: no HBM traffic, no allocation"));
+                             firstFitting(QFontMetricsF(font_), row.tiles.width() - f,
+                                          {longText, mediumText, shortText}));
         }
     }
 
@@ -386,11 +414,11 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
         return QRectF(box.left() + f * 0.5, box.top() + f * 0.3, box.width() - f, f * 1.1);
     };
     painter.drawText(titleRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("passes over HBM"));
+                     QStringLiteral("passes"));
     painter.drawText(titleRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
                      QStringLiteral("bytes moved"));
     painter.drawText(titleRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("allocated in HBM"));
+                     QStringLiteral("allocated"));
     (void)pad;
     painter.setPen(Qt::NoPen);
     painter.setBrush(theme_.tileEmpty);
@@ -545,9 +573,8 @@ void StageRenderer::drawRegisters(QPainter& painter, int side) {
             painter.drawRoundedRect(box, fontPx_ * 0.3, fontPx_ * 0.3);
         painter.setFont(boldFont_);
         painter.setPen(theme_.intermediate);
-        painter.drawText(
-            pane.smLabel, Qt::AlignRight | Qt::AlignVCenter,
-            QStringLiteral("%1 held in registers and reused").arg(timeline.intermediate));
+        painter.drawText(pane.smLabel, Qt::AlignRight | Qt::AlignVCenter,
+                         QStringLiteral("%1 stays in registers").arg(timeline.intermediate));
     }
 }
 
@@ -577,7 +604,7 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
     QRectF bar = pane.bytesBar;
     bar.setWidth(pane.bytesBar.width() * state.bytesMoved() / double(bytesScale_));
     painter.setRenderHint(QPainter::Antialiasing, false);
-    painter.fillRect(bar, theme_.accent);
+    painter.fillRect(bar, withAlpha(theme_.text, 170));
 
     painter.setFont(bigFont_);
     painter.setPen(theme_.text);
@@ -626,10 +653,9 @@ void StageRenderer::drawHeaderStatus(QPainter& painter, int side) const {
             color = theme_.success;
             break;
     }
-    painter.setFont(titleFont_);
+    painter.setFont(boldFont_);
     painter.setPen(color);
-    painter.drawText(pane.header.adjusted(0, 0, 0, -fontPx_ * 0.9),
-                     Qt::AlignRight | Qt::AlignVCenter, status);
+    painter.drawText(statusLine(pane), Qt::AlignLeft | Qt::AlignVCenter, status);
 }
 
 }  // namespace fusescope

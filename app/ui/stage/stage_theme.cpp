@@ -35,7 +35,7 @@ StageTheme StageTheme::lessonMode() {
     theme.inputColors[1] = QColor(0, 235, 200);
     theme.intermediate = QColor(255, 140, 0);
     theme.output = QColor(225, 120, 255);
-    theme.fontFraction = 1.0 / 40.0;
+    theme.fontFraction = 1.0 / 44.0;
     theme.lineWidth = 2.5;
     return theme;
 }

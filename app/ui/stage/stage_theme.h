@@ -22,7 +22,7 @@ struct StageTheme {
     QColor intermediate;
     QColor output;
     // Font pixel size as a fraction of the frame height: type scales with the export size.
-    double fontFraction = 1.0 / 58.0;
+    double fontFraction = 1.0 / 52.0;
     double lineWidth = 1.5;
 
     static StageTheme normal(const QPalette& palette);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/fit.h"
+#include "analysis/sweep_steps.h"
 #include "core/status.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"

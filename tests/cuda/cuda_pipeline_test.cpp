@@ -70,11 +70,27 @@ TEST_P(CudaPipelineRuns, EveryVariantMatchesTheReference) {
     expectCorrectAndMeasured(*report, request);
 }
 
+namespace {
+
+// "swiglu_w4_n1000003": readable names for --gtest_filter.
+std::string runName(
+    const testing::TestParamInfo<std::tuple<std::string, int, std::uint64_t>>& info) {
+    return std::get<0>(info.param) + "_w" + std::to_string(std::get<1>(info.param)) + "_n" +
+           std::to_string(std::get<2>(info.param));
+}
+
+std::string widthName(const testing::TestParamInfo<int>& info) {
+    return "w" + std::to_string(info.param);
+}
+
+}  // namespace
+
 // Sizes below, at and just past one float4 group, an odd size, and one past the 60 MB L2.
 INSTANTIATE_TEST_SUITE_P(AllPipelines, CudaPipelineRuns,
                          testing::Combine(testing::Values("affine", "swiglu"),
                                           testing::Values(1, 4),
-                                          testing::Values(1u, 3u, 4u, 5u, 1000003u, 1u << 24)));
+                                          testing::Values(1u, 3u, 4u, 5u, 1000003u, 1u << 24)),
+                         runName);
 
 using CudaPipelineTest = fusescope::testing_support::GpuTest;
 
@@ -108,4 +124,4 @@ TEST_P(CudaBeyondTwoToThe31, AffineFusedWritesEveryElement) {
     expectCorrectAndMeasured(*report, request);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothWidths, CudaBeyondTwoToThe31, testing::Values(1, 4));
+INSTANTIATE_TEST_SUITE_P(BothWidths, CudaBeyondTwoToThe31, testing::Values(1, 4), widthName);

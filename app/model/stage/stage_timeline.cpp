@@ -44,8 +44,16 @@ Result<QVector<qint64>> kernelDurations(const RunRecord& run, const VariantSpec&
     return durations;
 }
 
+// Lower case without underscores: the registry's "swiglu_scratch" is the CUDA kernel
+// swigluScratch, which CUPTI may report mangled ("_Z13swigluScratchPKfS0_PfS1_m").
+QString normalizedKernelName(const QString& name) {
+    QString normalized = name.toLower();
+    normalized.remove(QLatin1Char('_'));
+    return normalized;
+}
+
 // The first stretch of the device timeline whose kernel spans carry the variant's kernels in
-// order (CUPTI names may be mangled, so a span matches when its name contains the kernel's).
+// order (a span matches when its normalized name contains the kernel's).
 QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run, const VariantSpec& variant) {
     QVector<const TimelineSpan*> kernelSpans;
     for (const TimelineSpan& span : run.timeline)
@@ -56,8 +64,9 @@ QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run, const Vari
     for (qsizetype first = 0; first + count <= kernelSpans.size(); ++first) {
         bool matches = true;
         for (qsizetype k = 0; k < count && matches; ++k)
-            matches = kernelSpans[first + k]->name.contains(
-                QString::fromStdString(variant.kernels[static_cast<std::size_t>(k)].name));
+            matches = normalizedKernelName(kernelSpans[first + k]->name)
+                          .contains(normalizedKernelName(QString::fromStdString(
+                              variant.kernels[static_cast<std::size_t>(k)].name)));
         if (matches) return kernelSpans.mid(first, count);
     }
     return {};

@@ -2,6 +2,7 @@
 // Device-side building blocks of the elementwise kernels: 64-bit grid-stride loops over single
 // floats (vector width 1) or 16-byte float4 groups plus a scalar tail (vector width 4), and the
 // host table entry made from a kernel's own signature.
+#include <cstddef>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>

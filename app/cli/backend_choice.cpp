@@ -24,18 +24,16 @@ Result<BackendChoice> chooseBackend(BackendRequest request) {
                 "--backend cuda: the GPU could not be opened: " + cuda.status().message());
         choice.backend = createCpuBackend();
         choice.note = QStringLiteral(
-                          "backend auto: using the CPU backend, because the GPU could "
-                          "not be opened: %1")
+                          "backend auto: using the CPU backend (the GPU could not be "
+                          "opened: %1)")
                           .arg(QString::fromStdString(cuda.status().message()));
         return choice;
     }
     if (request == BackendRequest::Cuda)
         return Status(ErrorCode::DeviceUnavailable, "--backend cuda: " + availability.cudaReason);
     choice.backend = createCpuBackend();
-    choice.note = QStringLiteral(
-                      "backend auto: using the CPU backend, because CUDA is not usable "
-                      "here: %1")
-                      .arg(reason);
+    choice.note =
+        QStringLiteral("backend auto: using the CPU backend (CUDA is not usable: %1)").arg(reason);
     return choice;
 }
 

@@ -1,0 +1,14 @@
+#pragma once
+// Runs fusescope-cli with arguments and collects its exit code, stdout and stderr.
+#include <QString>
+#include <QStringList>
+
+struct CliResult {
+    int exitCode = -1;
+    bool crashed = false;
+    QString out;
+    QString err;
+};
+
+CliResult runCli(const QStringList& arguments, int timeoutMs = 120000);
+QString cliPath();

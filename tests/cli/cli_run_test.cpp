@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include "cli_process.h"
+#include "model/captions.h"
+#include "model/format.h"
+#include "model/recording_json.h"
+#include "runtime/backend.h"
+
+using namespace fusescope;
+using namespace fusescope::model;
+
+namespace {
+
+// The table row whose first cell is `variant`, split into cells (columns are 2+ spaces apart).
+QStringList tableRow(const QString& out, const QString& variant) {
+    for (const QString& line : out.split('\n')) {
+        const QStringList cells = line.trimmed().split(QRegularExpression("\\s{2,}"));
+        if (cells.value(0) == variant) return cells;
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString json = dir.filePath("out.json");
+    const CliResult result =
+        runCli({"run", "--pipeline", "swiglu", "--variants", "all", "--n", "100003", "--repeat",
+                "3", "--warmup", "1", "--vector", "4", "--backend", "cpu", "--json", json});
+    ASSERT_FALSE(result.crashed);
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains("recording written to " + json)) << result.err.toStdString();
+
+    Result<Recording> loaded = loadRecording(json);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    Recording& recording = *loaded;
+    EXPECT_EQ(recording.device.backend, "cpu");
+    EXPECT_TRUE(recording.producer.startsWith("fusescope-cli "));
+    EXPECT_GT(recording.roofline.timeMs, 0.0);
+    ASSERT_EQ(recording.runs.size(), 3);
+
+    // The header names the device, N, dtype, vector width and data source, as the caption does.
+    recording.replayed = false;  // the table was printed from the live run
+    EXPECT_TRUE(result.out.contains(captionFor(recording))) << result.out.toStdString();
+    EXPECT_TRUE(
+        result.out.contains("copy roofline " + formatGBps(recording.roofline.gbps()) + " GB/s"))
+        << result.out.toStdString();
+
+    const double rooflineGBps = recording.roofline.gbps();
+    for (const RunRecord& run : recording.runs) {
+        SCOPED_TRACE(run.variant.toStdString());
+        EXPECT_EQ(run.pipeline, "swiglu");
+        EXPECT_EQ(run.n, 100003u);
+        EXPECT_EQ(run.vectorWidth, 4);
+        EXPECT_EQ(run.backend, "cpu");
+        EXPECT_EQ(run.repeatTimesMs.size(), 3);
+        EXPECT_TRUE(run.checkOk);
+        EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);
+        const QStringList row = tableRow(result.out, run.variant);
+        ASSERT_EQ(row.size(), 10) << result.out.toStdString();
+        EXPECT_EQ(row[1], QString::number(run.kernels.size()));
+        EXPECT_EQ(row[2], QString::number(run.passes));
+        EXPECT_EQ(row[3], formatBytes(run.modelBytesRead + run.modelBytesWritten));
+        EXPECT_EQ(row[4], formatMilliseconds(run.timeMs));
+        EXPECT_EQ(row[5], formatGBps(run.effectiveGBps()));
+        EXPECT_EQ(row[6], formatPercent(run.effectiveGBps() / rooflineGBps));
+        EXPECT_EQ(row[7], formatBytes(run.peakBytesInFlight));
+        EXPECT_EQ(row[8], formatRelativeError(run.maxRelError));
+        EXPECT_EQ(row[9], "OK");
+    }
+}
+
+TEST(CliRun, RunsTheNamedVariantsInTheirOrder) {
+    const CliResult result =
+        runCli({"run", "--pipeline", "affine", "--variants", "fused,unfused", "--n", "2^12",
+                "--repeat", "2", "--vector", "1", "--backend", "cpu"});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    const qsizetype fused = result.out.indexOf("\nfused ");
+    const qsizetype unfused = result.out.indexOf("\nunfused ");
+    ASSERT_GE(fused, 0) << result.out.toStdString();
+    ASSERT_GE(unfused, 0) << result.out.toStdString();
+    EXPECT_LT(fused, unfused);
+    EXPECT_TRUE(result.out.contains("N = 4,096")) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains("vector 1")) << result.out.toStdString();
+}
+
+TEST(CliRun, AutoBackendSaysWhichBackendAndWhy) {
+    const CliResult result = runCli(
+        {"run", "--pipeline", "affine", "--n", "1000", "--repeat", "1", "--backend", "auto"});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    const BackendAvailability availability = probeBackends();
+    if (availability.cudaUsable)
+        EXPECT_TRUE(result.err.contains("backend auto: using CUDA")) << result.err.toStdString();
+    else
+        EXPECT_TRUE(
+            result.err.contains("backend auto: using the CPU backend (CUDA is not usable: " +
+                                QString::fromStdString(availability.cudaReason)))
+            << result.err.toStdString();
+}
+
+TEST(CliRun, CudaWithoutAGpuFailsWithTheReason) {
+    const BackendAvailability availability = probeBackends();
+    if (availability.cudaUsable) GTEST_SKIP() << "a GPU is usable here, so --backend cuda works";
+    const CliResult result = runCli({"run", "--pipeline", "swiglu", "--backend", "cuda"});
+    ASSERT_FALSE(result.crashed);
+    EXPECT_EQ(result.exitCode, 3);
+    EXPECT_EQ(result.err.trimmed().count('\n'), 0) << "one line: " << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(QString::fromStdString(availability.cudaReason)))
+        << result.err.toStdString();
+    EXPECT_TRUE(result.out.isEmpty());
+}
+
+TEST(CliRun, CtrlCCancelsCleanlyAndWritesNothing) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString json = dir.filePath("cancelled.json");
+    QProcess process;
+    // Enough repeats that the run is still going when the signal arrives.
+    process.start(cliPath(), {"run", "--pipeline", "swiglu", "--n", "2^20", "--repeat", "100000",
+                              "--backend", "cpu", "--json", json});
+    process.setReadChannel(QProcess::StandardError);
+    ASSERT_TRUE(process.waitForStarted());
+    QByteArray err;
+    for (int waited = 0; !err.contains("Ctrl-C cancels") && waited < 60; ++waited)
+        if (process.waitForReadyRead(1000)) err += process.readAllStandardError();
+    ASSERT_TRUE(err.contains("Ctrl-C cancels")) << err.toStdString();
+    ASSERT_EQ(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+    ASSERT_TRUE(process.waitForFinished(30000)) << "still running 30 s after Ctrl-C";
+    err += process.readAllStandardError();
+    EXPECT_EQ(process.exitStatus(), QProcess::NormalExit) << "killed by the signal, not cancelled";
+    EXPECT_EQ(process.exitCode(), 130) << err.toStdString();
+    EXPECT_TRUE(err.contains("cancelled")) << err.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(json)) << "a cancelled run writes no recording";
+}

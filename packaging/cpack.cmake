@@ -15,7 +15,12 @@ endforeach()
 # CUPTI has no static library. Where the measurement layer links it, the package carries its
 # own copy in a private folder (no ldconfig script, no clash with a system toolkit) and the
 # programs find it through RUNPATH; the bundle (make-bundle.sh) leaves it out instead.
-set(fusescope_private_libdir ${CMAKE_INSTALL_LIBDIR}/fusescope)
+# A folder below the multiarch one: directly below /usr/lib, CPack would add ldconfig scripts.
+if(CMAKE_LIBRARY_ARCHITECTURE)
+  set(fusescope_private_libdir lib/${CMAKE_LIBRARY_ARCHITECTURE}/fusescope)
+else()
+  set(fusescope_private_libdir lib/fusescope)
+endif()
 set(fusescope_cupti_libraries "")
 if(FUSESCOPE_HAVE_CUDA AND TARGET fusescope_measure AND TARGET CUDA::cupti)
   foreach(name libcupti.so.13 libnvperf_host.so libnvperf_target.so)
@@ -47,6 +52,20 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.metainfo.xml
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
   DESTINATION ${fusescope_docdir})
 
+# Manual pages, gzipped reproducibly as Debian wants them.
+foreach(page fusescope.1 fusescope-cli.1)
+  set(fusescope_page_gz ${CMAKE_CURRENT_BINARY_DIR}/${page}.gz)
+  add_custom_command(OUTPUT ${fusescope_page_gz}
+    COMMAND gzip -9 -n -c ${PROJECT_SOURCE_DIR}/packaging/man/${page} > ${fusescope_page_gz}
+    DEPENDS ${PROJECT_SOURCE_DIR}/packaging/man/${page} VERBATIM)
+  list(APPEND fusescope_man_pages ${fusescope_page_gz})
+endforeach()
+add_custom_target(fusescope_man_pages ALL DEPENDS ${fusescope_man_pages})
+install(FILES ${fusescope_man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/lintian-overrides
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides RENAME fusescope)
+
 # Debian wants a gzipped changelog in the doc folder; make it reproducibly (-n: no timestamp).
 set(fusescope_changelog_gz ${CMAKE_CURRENT_BINARY_DIR}/changelog.Debian.gz)
 add_custom_command(OUTPUT ${fusescope_changelog_gz}
@@ -64,6 +83,8 @@ set(CPACK_PACKAGE_INSTALL_DIRECTORY fusescope)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# A Debian revision makes this a non-native package, whose changelog is changelog.Debian.gz.
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "FuseScope maintainers <fusescope@example.org>")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/fusescope")

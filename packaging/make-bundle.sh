@@ -57,7 +57,9 @@ for program in fusescope fusescope-cli; do
     [[ -x "$work/install/bin/$program" ]] || fail "the build has no $program (build everything first)"
     cp "$work/install/bin/$program" "$bundle/bin/"
 done
-cp -r "$work/install/share/." "$bundle/share/"
+for folder in applications icons metainfo doc man; do
+    [[ -d "$work/install/share/$folder" ]] && cp -r "$work/install/share/$folder" "$bundle/share/"
+done
 if [[ $with_cupti -eq 1 && -d "$work/install/lib" ]]; then
     find "$work/install/lib" -name 'libcupti.so*' -o -name 'libnvperf_*.so' | xargs -r cp -t "$bundle/lib/"
 fi

@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/sweep_command.h"
 #include "model/version.h"
 
 namespace fusescope::cli {
@@ -13,6 +14,7 @@ namespace {
 constexpr Command kCommands[] = {
     {"list", "list pipelines, variants, backends and the device", listCommand},
     {"run", "run the variants of a pipeline, print a table, write a recording", runCommand},
+    {"sweep", "run variants over N in log steps, fit launch overhead and bandwidth", sweepCommand},
 };
 
 QString knownCommands() {

@@ -128,6 +128,11 @@ struct BadInput {
     QString words;  // what the one-line error must say
 };
 
+// Test names then read "--to 2^70" instead of the struct's bytes.
+void PrintTo(const BadInput& bad, std::ostream* stream) {
+    *stream << bad.option.toStdString() << ' ' << bad.value.toStdString();
+}
+
 class SweepCliRejects : public testing::TestWithParam<BadInput> {};
 
 TEST_P(SweepCliRejects, WithOneLineAndExitCode2) {
@@ -154,4 +159,9 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{"--vector", "3", "the vector width must be 1 or 4"},
                     BadInput{"--repeat", "zero", "--repeat 'zero' is not a whole number"},
                     BadInput{"--backend", "tpu", "unknown backend 'tpu'"},
-                    BadInput{"--json", "/nonexistent-folder/sweep.json", "does not exist"}));
+                    BadInput{"--json", "/nonexistent-folder/sweep.json", "does not exist"}),
+    [](const testing::TestParamInfo<BadInput>& param) {
+        // "to_5": the option without dashes, then the case's index.
+        QString name = param.param.option.mid(2) + QStringLiteral("_%1").arg(param.index);
+        return name.replace(QLatin1Char('-'), QLatin1Char('_')).toStdString();
+    });

@@ -247,13 +247,17 @@ void StageRenderer::paint(QPainter& painter, const QSize& size, qint64 timeNs, b
     if (cacheStatic) {
         const qreal ratio = painter.device() ? painter.device()->devicePixelRatioF() : 1.0;
         if (!staticValid_ || staticLayer_.devicePixelRatio() != ratio) {
-            staticLayer_ = QImage(size * ratio, QImage::Format_ARGB32_Premultiplied);
+            // Opaque, so drawing it is a copy rather than a blend.
+            staticLayer_ = QImage(size * ratio, QImage::Format_RGB32);
             staticLayer_.setDevicePixelRatio(ratio);
             QPainter cachePainter(&staticLayer_);
             drawStatic(cachePainter);
             staticValid_ = true;
         }
+        painter.save();
+        painter.setCompositionMode(QPainter::CompositionMode_Source);
         painter.drawImage(QPointF(0, 0), staticLayer_);
+        painter.restore();
     } else {
         drawStatic(painter);
     }
@@ -536,8 +540,7 @@ void StageRenderer::drawFlows(QPainter& painter, int side) const {
             u -= std::floor(u);
             if (array.activeIsWrite) u = 1.0 - u;  // writes travel from the SMs up to HBM
             const QPointF at = bandPoint + (row.smEntry - bandPoint) * u;
-            painter.drawRoundedRect(
-                QRectF(at.x() - packet / 2, at.y() - packet / 2, packet, packet), 2, 2);
+            painter.drawRect(QRectF(at.x() - packet / 2, at.y() - packet / 2, packet, packet));
         }
     }
 }

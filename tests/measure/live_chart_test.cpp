@@ -1,0 +1,155 @@
+// The live bandwidth chart under a stream of synthetic samples from another thread: the UI
+// event loop must never be blocked for 50 ms or more, and replots must be coalesced.
+#include <QElapsedTimer>
+#include <QImage>
+#include <QThread>
+#include <QtTest>
+
+#include "live/live_bandwidth_chart.h"
+#include "live/live_plot.h"
+
+using fusescope::live::LiveBandwidthChart;
+using fusescope::live::LiveSample;
+
+namespace {
+
+// Plays a sampling run in real time: 10 us samples delivered in batches every millisecond,
+// a kernel span every 20 ms and a scratch allocation alive for 100 ms of every 200 ms.
+class SampleProducer : public QThread {
+    Q_OBJECT
+  public:
+    explicit SampleProducer(int durationMs) : durationMs_(durationMs) {}
+    int sent = 0;
+    double readBytes = 0.0;
+
+  signals:
+    void samplesReady(const QVector<fusescope::live::LiveSample>& batch);
+    void kernelSpan(const QString& name, qint64 startNs, qint64 endNs);
+    void allocationSpan(const QString& name, quint64 bytes, qint64 startNs, qint64 endNs);
+
+  protected:
+    void run() override {
+        constexpr qint64 kSampleNs = 10'000;
+        qint64 t = 0;
+        QElapsedTimer clock;
+        clock.start();
+        int millisecond = 0;
+        while (clock.elapsed() < durationMs_) {
+            QVector<LiveSample> batch;
+            for (int i = 0; i < 100; ++i, t += kSampleNs) {
+                const double phase = static_cast<double>((t / 1'000'000) % 20) / 20.0;
+                batch.append({t, t + kSampleNs, 3e12 * phase, 1.5e12 * phase});
+                readBytes += 3e12 * phase * kSampleNs * 1e-9;
+            }
+            sent += static_cast<int>(batch.size());
+            emit samplesReady(batch);
+            ++millisecond;
+            if (millisecond % 20 == 0)
+                emit kernelSpan(QStringLiteral("swiglu_fused"), t - 15'000'000, t - 2'000'000);
+            if (millisecond % 200 == 0)
+                emit allocationSpan(QStringLiteral("scratch"), 1ull << 30, t - 150'000'000,
+                                    t - 50'000'000);
+            QThread::usleep(1000);
+        }
+    }
+
+  private:
+    int durationMs_;
+};
+
+}  // namespace
+
+class LiveChartTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void staysResponsiveWhileSamplesStream();
+    void marksThePeakAllocationOnTheSameTimeAxis();
+};
+
+void LiveChartTest::staysResponsiveWhileSamplesStream() {
+    LiveBandwidthChart chart;
+    chart.resize(1000, 600);
+    chart.setRoofline(4211);
+    chart.setDataSource(QStringLiteral("measured counters"));
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+
+    SampleProducer producer(1500);
+    connect(&producer, &SampleProducer::samplesReady, &chart, &LiveBandwidthChart::appendSamples,
+            Qt::QueuedConnection);
+    connect(&producer, &SampleProducer::kernelSpan, &chart, &LiveBandwidthChart::addKernelSpan,
+            Qt::QueuedConnection);
+    connect(&producer, &SampleProducer::allocationSpan, &chart,
+            &LiveBandwidthChart::addAllocationSpan, Qt::QueuedConnection);
+
+    // The probe: a 5 ms timer on the UI thread; its lateness is how long the loop was blocked.
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(5);
+    QElapsedTimer sinceLastTick;
+    qint64 worstLatenessMs = 0;
+    int ticks = 0;
+    connect(&probe, &QTimer::timeout, [&] {
+        if (ticks++ > 0) worstLatenessMs = std::max(worstLatenessMs, sinceLastTick.elapsed() - 5);
+        sinceLastTick.restart();
+    });
+    QElapsedTimer wall;
+    wall.start();
+    probe.start();
+    sinceLastTick.start();
+    producer.start();
+    while (!producer.isFinished()) QTest::qWait(10);
+    QTest::qWait(100);  // the last queued batches and the last replot
+    probe.stop();
+    const qint64 elapsedMs = wall.elapsed();
+
+    qInfo(
+        "streamed %d samples in %lld ms: %d replots (longest %.1f ms), worst UI latency %lld ms, "
+        "%d probe ticks",
+        producer.sent, elapsedMs, chart.replotCount(), chart.longestReplotMs(), worstLatenessMs,
+        ticks);
+    const QString path = QDir::temp().filePath("fusescope_live_chart_test.png");
+    QVERIFY(chart.plot()->savePng(path, 1000, 600));
+    QVERIFY(!QImage(path).isNull());
+    qInfo("chart saved to %s", qPrintable(path));
+    QCOMPARE(chart.sampleCount(), producer.sent);
+    // Binned for display, but no byte lost.
+    QVERIFY(chart.plot()->graph(0)->data()->size() <= LiveBandwidthChart::kMaxPoints);
+    QVERIFY(chart.plot()->graph(0)->data()->size() > 100);
+    QVERIFY(std::abs(chart.totalReadBytes() - producer.readBytes) <= 1e-9 * producer.readBytes);
+    QVERIFY(producer.sent > 10'000);
+    QVERIFY2(worstLatenessMs < 50,
+             qPrintable(QString("UI blocked for %1 ms").arg(worstLatenessMs)));
+    QVERIFY(ticks > elapsedMs / 50);  // the probe really ran throughout
+    QVERIFY(chart.replotCount() > 10);
+    QVERIFY2(chart.replotCount() <= elapsedMs / 30 + 5,
+             qPrintable(QString("%1 replots in %2 ms").arg(chart.replotCount()).arg(elapsedMs)));
+
+}
+
+void LiveChartTest::marksThePeakAllocationOnTheSameTimeAxis() {
+    LiveBandwidthChart chart;
+    chart.setOrigin(0);
+    const quint64 array = 1ull << 30;
+    // Inputs and output live through the run; the scratch buffer comes and goes in the middle.
+    chart.addAllocationSpan("gate", array, 0, 10'000'000);
+    chart.addAllocationSpan("up", array, 0, 10'000'000);
+    chart.addAllocationSpan("out", array, 0, 10'000'000);
+    chart.addAllocationSpan("scratch", array, 2'000'000, 6'000'000);
+    chart.addKernelSpan("swiglu_scratch", 2'500'000, 5'500'000);
+    QCOMPARE(chart.peakBytesInFlight(), 4 * array);
+    QTRY_VERIFY(chart.replotCount() > 0);
+    // The allocation chart follows the bandwidth chart's time axis.
+    QCustomPlot* plot = chart.plot();
+    QCPAxisRect* top = plot->axisRect(0);
+    QCPAxisRect* bottom = plot->axisRect(1);
+    QCOMPARE(top->axis(QCPAxis::atBottom)->range().upper,
+             bottom->axis(QCPAxis::atBottom)->range().upper);
+    QCOMPARE(top->axis(QCPAxis::atBottom)->range().upper, 10.0);
+    chart.clear();
+    QCOMPARE(chart.peakBytesInFlight(), quint64{0});
+    QCOMPARE(chart.sampleCount(), 0);
+}
+
+QTEST_MAIN(LiveChartTest)
+#include "live_chart_test.moc"

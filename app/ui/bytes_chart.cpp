@@ -1,0 +1,79 @@
+#include <algorithm>
+
+#include "model/format.h"
+#include "ui/charts.h"
+
+namespace fusescope {
+
+BytesPerKernelChart::BytesPerKernelChart(QWidget* parent)
+    : ChartView(tr("Bytes per kernel (pass model)"), QStringLiteral("bytes_per_kernel"), parent) {}
+
+void BytesPerKernelChart::rebuild() {
+    const model::Recording& shown = recording();
+    double largest = 0.0;
+    for (const model::RunRecord& run : shown.runs)
+        for (const model::KernelRecord& kernel : run.kernels)
+            largest = std::max<double>(largest, kernel.modelBytesRead + kernel.modelBytesWritten);
+    const ByteUnit unit = byteUnitFor(largest);
+
+    auto* read = new QCPBars(xAxis, yAxis);
+    auto* written = new QCPBars(xAxis, yAxis);
+    read->setName(tr("read (model)"));
+    written->setName(tr("written (model)"));
+    read->setBrush(readColor());
+    read->setPen(QPen(readColor().darker(130)));
+    written->setBrush(writeColor());
+    written->setPen(QPen(writeColor().darker(130)));
+    written->moveAbove(read);
+    read->setWidth(0.7);
+    written->setWidth(0.7);
+
+    QCPGraph* measured = nullptr;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double position = 1.0;
+    QVector<QPair<double, QString>> groups;  // centre and name of each variant's bars
+    for (const model::RunRecord& run : shown.runs) {
+        const double groupStart = position;
+        for (const model::KernelRecord& kernel : run.kernels) {
+            read->addData(position, kernel.modelBytesRead / unit.divisor);
+            written->addData(position, kernel.modelBytesWritten / unit.divisor);
+            ticker->addTick(position, kernel.name);
+            if (kernel.dramBytesRead && kernel.dramBytesWritten) {
+                if (!measured) {
+                    measured = addGraph();
+                    measured->setName(tr("DRAM measured (read + written)"));
+                    measured->setLineStyle(QCPGraph::lsNone);
+                    measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond,
+                                                              textColor(), accentColor(), 10));
+                }
+                measured->addData(
+                    position, (*kernel.dramBytesRead + *kernel.dramBytesWritten) / unit.divisor);
+                largest = std::max(largest, *kernel.dramBytesRead + *kernel.dramBytesWritten);
+            }
+            position += 1.0;
+        }
+        if (!run.kernels.isEmpty())
+            groups.push_back({(groupStart + position - 1.0) / 2, run.variant});
+        position += 0.6;  // a gap between variants
+    }
+    // Variant names over their groups of bars.
+    QFont groupFont = font();
+    groupFont.setBold(true);
+    for (const auto& [centre, name] : groups) {
+        auto* label = new QCPItemText(this);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(centre, 0.0);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        label->setPadding(QMargins(0, 4, 0, 0));
+        label->setFont(groupFont);
+        label->setColor(textColor());
+        label->setText(name);
+    }
+    xAxis->setTicker(ticker);
+    xAxis->setRange(0.3, position - 0.9);
+    yAxis->setLabel(tr("bytes moved (%1)").arg(unit.name));
+    yAxis->setRange(0, largest / unit.divisor * 1.2);
+}
+
+}  // namespace fusescope

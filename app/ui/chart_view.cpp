@@ -1,0 +1,132 @@
+#include "ui/chart_view.h"
+
+#include <QEvent>
+#include <QTimer>
+
+#include "model/captions.h"
+
+namespace fusescope {
+
+ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
+    : QCustomPlot(parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
+    setObjectName(fileStem_);
+    setMinimumSize(360, 240);
+    setAntialiasedElements(QCP::aeAll);
+    plotLayout()->insertRow(0);
+    plotLayout()->insertRow(1);
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    titleFont.setBold(true);
+    titleElement_ = new QCPTextElement(this, title_, titleFont);
+    captionElement_ = new QCPTextElement(this, QString(), font());
+    plotLayout()->addElement(0, 0, titleElement_);
+    plotLayout()->addElement(1, 0, captionElement_);
+    plotLayout()->setRowSpacing(0);
+    // The legend sits in its own row under the axes, so it never covers bars or labels.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(3, 0, legend);
+    plotLayout()->setRowStretchFactor(3, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    applyPalette();
+    scheduleRebuild();
+}
+
+void ChartView::setRecording(const model::Recording& recording) {
+    recording_ = recording;
+    scheduleRebuild();
+}
+
+void ChartView::scheduleRebuild() {
+    if (rebuildPending_) return;
+    rebuildPending_ = true;
+    QTimer::singleShot(0, this, [this] {
+        if (rebuildPending_) rebuildNow();
+    });
+}
+
+void ChartView::rebuildNow() {
+    rebuildPending_ = false;
+    resetPlot();
+    captionElement_->setText(model::captionFor(recording_));
+    if (recording_.runs.isEmpty())
+        setEmptyMessage(tr("No results yet: run a pipeline or open a recording."));
+    else
+        rebuild();
+    applyPalette();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::resetPlot() {
+    clearPlottables();
+    clearItems();
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    xAxis->setLabel(QString());
+    yAxis->setLabel(QString());
+    xAxis->setRange(0, 1);
+    yAxis->setRange(0, 1);
+    legend->setVisible(true);
+}
+
+void ChartView::setEmptyMessage(const QString& message) {
+    auto* text = new QCPItemText(this);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setText(message);
+    text->setColor(textColor());
+}
+
+void ChartView::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        scheduleRebuild();
+}
+
+QColor ChartView::textColor() const {
+    return palette().color(QPalette::WindowText);
+}
+
+// Mid-tone hues that read on light and dark backgrounds alike.
+QColor ChartView::readColor() const {
+    return QColor(0x3b, 0x82, 0xd6);
+}
+QColor ChartView::writeColor() const {
+    return QColor(0xe8, 0x8a, 0x2e);
+}
+QColor ChartView::accentColor() const {
+    return QColor(0x2f, 0xa3, 0x6b);
+}
+
+void ChartView::applyPalette() {
+    const QPalette& colors = palette();
+    const QColor text = textColor();
+    QColor grid = text;
+    grid.setAlpha(40);
+    setBackground(colors.brush(QPalette::Base));
+    axisRect()->setBackground(colors.brush(QPalette::Base));
+    for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    }
+    xAxis->grid()->setVisible(false);
+    QColor legendBackground = colors.color(QPalette::Base);
+    legendBackground.setAlpha(220);
+    legend->setBrush(legendBackground);
+    legend->setTextColor(text);
+    titleElement_->setTextColor(text);
+    captionElement_->setTextColor(text);
+}
+
+ByteUnit byteUnitFor(double largest) {
+    if (largest >= 1e9) return {1e9, QStringLiteral("GB")};
+    if (largest >= 1e6) return {1e6, QStringLiteral("MB")};
+    if (largest >= 1e3) return {1e3, QStringLiteral("kB")};
+    return {1.0, QStringLiteral("bytes")};
+}
+
+}  // namespace fusescope

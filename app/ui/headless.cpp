@@ -1,0 +1,245 @@
+#include "ui/headless.h"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QImage>
+#include <QTimer>
+#include <cstdio>
+#include <cstring>
+
+#include "pipelines/registry.h"
+#include "ui/chart_export.h"
+#include "ui/chart_view.h"
+#include "ui/main_window.h"
+#include "ui/run_choices.h"
+#include "ui/run_panel.h"
+
+namespace fusescope {
+namespace {
+
+const QSize kScreenshotSize(1600, 1000);
+
+void printError(const QString& message) {
+    std::fprintf(stderr, "fusescope: %s\n", qPrintable(message));
+}
+
+// Waits for `signal` of `sender`, turning the event loop; false after `timeoutMs`.
+template <typename Sender, typename Signal>
+bool waitFor(Sender* sender, Signal signal, int timeoutMs) {
+    QEventLoop loop;
+    bool arrived = false;
+    QObject::connect(sender, signal, &loop, [&] {
+        arrived = true;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return arrived;
+}
+
+void settle() {
+    for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+}
+
+}  // namespace
+
+void addLaunchOptions(QCommandLineParser& parser) {
+    parser.setApplicationDescription(QObject::tr(
+        "FuseScope makes GPU memory passes visible. Without options it opens the main window."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        {QStringLiteral("screenshot"),
+         QObject::tr("Render the window offscreen to <png> and exit (no display needed)."),
+         QStringLiteral("png")},
+        {QStringLiteral("export-charts"),
+         QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit."),
+         QStringLiteral("dir")},
+        {QStringLiteral("open"), QObject::tr("Open a recording (JSON written by fusescope-cli)."),
+         QStringLiteral("recording.json")},
+        {QStringLiteral("run"), QObject::tr("Run <pipeline> first and wait for it."),
+         QStringLiteral("pipeline")},
+        {QStringLiteral("variants"),
+         QObject::tr("Variants to run, comma-separated (default: all)."), QStringLiteral("list")},
+        {QStringLiteral("backend"), QObject::tr("auto, cuda or cpu (default: auto)."),
+         QStringLiteral("backend"), QStringLiteral("auto")},
+        {QStringLiteral("n"), QObject::tr("Elements per array (default: 2^24)."),
+         QStringLiteral("N")},
+        {QStringLiteral("vector"), QObject::tr("Vector width, 1 or 4 (default: 4)."),
+         QStringLiteral("width"), QStringLiteral("4")},
+        {QStringLiteral("repeats"), QObject::tr("Timed repeats (default: 20)."),
+         QStringLiteral("count"), QStringLiteral("20")},
+    });
+}
+
+LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error) {
+    LaunchOptions options;
+    error->clear();
+    options.screenshotPath = parser.value(QStringLiteral("screenshot"));
+    options.exportDirectory = parser.value(QStringLiteral("export-charts"));
+    options.openPath = parser.value(QStringLiteral("open"));
+    if (!parser.isSet(QStringLiteral("run"))) {
+        for (const char* name : {"variants", "n", "backend", "vector", "repeats"})
+            if (parser.isSet(QString::fromLatin1(name))) {
+                *error = QObject::tr("--%1 needs --run PIPELINE").arg(QString::fromLatin1(name));
+                return options;
+            }
+        return options;
+    }
+    RunCommand command;
+    command.pipeline = parser.value(QStringLiteral("run"));
+    const PipelineSpec* pipeline = findPipeline(command.pipeline.toStdString());
+    if (!pipeline) {
+        QStringList known;
+        for (const PipelineSpec& spec : pipelines()) known << QString::fromStdString(spec.name);
+        *error = QObject::tr("unknown pipeline '%1' (known: %2)")
+                     .arg(command.pipeline, known.join(QStringLiteral(", ")));
+        return options;
+    }
+    const QString variants = parser.value(QStringLiteral("variants"));
+    if (!variants.isEmpty() && variants != QLatin1String("all")) {
+        command.variants = variants.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString& variant : command.variants)
+            if (!findVariant(*pipeline, variant.trimmed().toStdString())) {
+                *error = QObject::tr("unknown variant '%1' of pipeline '%2'")
+                             .arg(variant, command.pipeline);
+                return options;
+            }
+    }
+    bool ok = false;
+    command.backend = backendChoiceFromKey(parser.value(QStringLiteral("backend")), &ok);
+    if (!ok) {
+        *error = QObject::tr("unknown backend '%1' (use auto, cuda or cpu)")
+                     .arg(parser.value(QStringLiteral("backend")));
+        return options;
+    }
+    if (parser.isSet(QStringLiteral("n"))) {
+        const std::optional<quint64> n = parseElementCount(parser.value(QStringLiteral("n")));
+        if (!n) {
+            *error = QObject::tr("--n must be a whole number of at least 1, not '%1'")
+                         .arg(parser.value(QStringLiteral("n")));
+            return options;
+        }
+        command.n = *n;
+    }
+    command.vectorWidth = parser.value(QStringLiteral("vector")).toInt(&ok);
+    if (!ok || !isSupportedVectorWidth(command.vectorWidth)) {
+        *error = QObject::tr("--vector must be 1 or 4, not '%1'")
+                     .arg(parser.value(QStringLiteral("vector")));
+        return options;
+    }
+    command.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
+    if (!ok || command.repeats < 1) {
+        *error = QObject::tr("--repeats must be at least 1, not '%1'")
+                     .arg(parser.value(QStringLiteral("repeats")));
+        return options;
+    }
+    options.run = command;
+    return options;
+}
+
+namespace {
+bool argumentIs(const char* argument, const char* option) {
+    const std::size_t length = std::strlen(option);
+    return std::strncmp(argument, option, length) == 0 &&
+           (argument[length] == '\0' || argument[length] == '=');
+}
+}  // namespace
+
+bool argumentsAskForHeadless(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (argumentIs(argv[i], "--screenshot") || argumentIs(argv[i], "--export-charts"))
+            return true;
+    return false;
+}
+
+bool argumentsAskForInfoOnly(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (argumentIs(argv[i], "--help") || argumentIs(argv[i], "-h") ||
+            argumentIs(argv[i], "--help-all") || argumentIs(argv[i], "--version") ||
+            argumentIs(argv[i], "-v"))
+            return true;
+    return false;
+}
+
+bool noDisplayAvailable() {
+    return qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+           qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+int runHeadless(MainWindow& window, const LaunchOptions& options) {
+    window.resize(kScreenshotSize);
+    window.show();
+    if (!window.backendsKnown()) waitFor(&window, &MainWindow::backendsProbed, 30000);
+
+    if (!options.openPath.isEmpty()) {
+        if (const QString error = window.openRecording(options.openPath); !error.isEmpty()) {
+            printError(error);
+            return 1;
+        }
+    }
+    if (options.run) {
+        const RunCommand& command = *options.run;
+        RunChoices choices;
+        choices.pipeline = command.pipeline;
+        choices.variants = command.variants;
+        choices.n = command.n;
+        choices.vectorWidth = command.vectorWidth;
+        choices.backend = command.backend;
+        choices.repeats = command.repeats;
+        window.runPanel()->setChoices(choices);
+        bool ok = false;
+        QString message;
+        QEventLoop loop;
+        QObject::connect(&window, &MainWindow::runEnded, &loop,
+                         [&](bool finished, const QString& text) {
+                             ok = finished;
+                             message = text;
+                             loop.quit();
+                         });
+        window.startCommand(command);
+        loop.exec();
+        if (!ok) {
+            printError(QObject::tr("the run did not finish: %1").arg(message));
+            return 1;
+        }
+    }
+    if (!options.exportDirectory.isEmpty()) {
+        if (window.recording().runs.isEmpty()) {
+            printError(QObject::tr("no results to chart: give --run PIPELINE or --open FILE"));
+            return 1;
+        }
+        QDir directory(options.exportDirectory);
+        if (!directory.mkpath(QStringLiteral("."))) {
+            printError(QObject::tr("cannot create the folder %1").arg(options.exportDirectory));
+            return 1;
+        }
+        for (ChartView* chart : window.charts()) {
+            chart->rebuildNow();
+            for (const char* suffix : {"png", "svg", "pdf"}) {
+                const QString path = directory.filePath(chart->fileStem() + QLatin1Char('.') +
+                                                        QLatin1String(suffix));
+                if (const QString error = exportChart(*chart, path); !error.isEmpty()) {
+                    printError(error);
+                    return 1;
+                }
+                std::printf("%s\n", qPrintable(QDir::toNativeSeparators(path)));
+            }
+        }
+    }
+    if (!options.screenshotPath.isEmpty()) {
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        settle();
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(options.screenshotPath)) {
+            printError(
+                QObject::tr("cannot write the screenshot to %1").arg(options.screenshotPath));
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(QDir::toNativeSeparators(options.screenshotPath)));
+    }
+    return 0;
+}
+
+}  // namespace fusescope

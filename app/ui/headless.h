@@ -1,0 +1,36 @@
+#pragma once
+// The command line of `fusescope`: options, the choice of platform before QApplication exists,
+// and the headless paths (--screenshot, --export-charts) that render without a display.
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+#include "worker/run_command.h"
+
+namespace fusescope {
+
+class MainWindow;
+
+struct LaunchOptions {
+    QString screenshotPath;
+    QString exportDirectory;
+    QString openPath;
+    std::optional<RunCommand> run;  // --run PIPELINE with its settings
+    bool headless() const { return !screenshotPath.isEmpty() || !exportDirectory.isEmpty(); }
+};
+
+void addLaunchOptions(QCommandLineParser& parser);
+// Reads the parsed options; empty `error` on success, else a one-line message.
+LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error);
+
+// Looks at argv before any Qt application exists: does this start need a display?
+bool argumentsAskForHeadless(int argc, char** argv);
+bool argumentsAskForInfoOnly(int argc, char** argv);  // --help, --version
+// True when Qt's default platform would find no display (no platform set, no DISPLAY/Wayland).
+bool noDisplayAvailable();
+
+// Runs the headless paths on a constructed window; returns the process exit code.
+int runHeadless(MainWindow& window, const LaunchOptions& options);
+
+}  // namespace fusescope

@@ -1,0 +1,66 @@
+// `fusescope`: the desktop program. Headless paths (--screenshot, --export-charts, --help,
+// --version) work without a display; a plain start without one explains itself.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <cstdio>
+
+#include "model/version.h"
+#include "ui/headless.h"
+#include "ui/main_window.h"
+
+namespace {
+
+void describeApplication() {
+    QCoreApplication::setOrganizationName(QStringLiteral("FuseScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("fusescope"));
+    QCoreApplication::setApplicationVersion(
+        QString::fromLatin1(fusescope::model::kFuseScopeVersion));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (fusescope::argumentsAskForInfoOnly(argc, argv)) {
+        // No GUI: help and version print and exit without any platform plugin.
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        QCommandLineParser parser;
+        fusescope::addLaunchOptions(parser);
+        parser.process(app);
+        return 0;
+    }
+    const bool headless = fusescope::argumentsAskForHeadless(argc, argv);
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (!headless && fusescope::noDisplayAvailable()) {
+        std::fprintf(stderr,
+                     "fusescope: no display (DISPLAY and WAYLAND_DISPLAY are unset); use "
+                     "--screenshot or --export-charts here, fusescope-cli for runs, or "
+                     "QT_QPA_PLATFORM=offscreen\n");
+        return 2;
+    }
+
+    QApplication::setHighDpiScaleFactorRoundingPolicy(
+        Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication app(argc, argv);
+    describeApplication();
+    QApplication::setDesktopFileName(QStringLiteral("fusescope"));
+    QCommandLineParser parser;
+    fusescope::addLaunchOptions(parser);
+    parser.process(app);
+    QString error;
+    const fusescope::LaunchOptions options = fusescope::readLaunchOptions(parser, &error);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "fusescope: %s\n", qPrintable(error));
+        return 2;
+    }
+
+    fusescope::MainWindow window;
+    if (options.headless()) return fusescope::runHeadless(window, options);
+    if (!options.openPath.isEmpty())
+        if (const QString openError = window.openRecording(options.openPath); !openError.isEmpty())
+            std::fprintf(stderr, "fusescope: %s\n", qPrintable(openError));
+    window.show();
+    if (options.run) window.startCommand(*options.run);
+    return app.exec();
+}

@@ -1,0 +1,364 @@
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "model/format.h"
+#include "model/recording_json.h"
+#include "model/version.h"
+#include "ui/chart_export.h"
+#include "ui/charts.h"
+#include "ui/results_model.h"
+#include "ui/run_panel.h"
+#include "worker/run_controller.h"
+
+void fusescopeInitUiResources() {
+    Q_INIT_RESOURCE(fusescope);
+}
+
+namespace fusescope {
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
+    auto* table = new QTableView(parent);
+    table->setModel(model);
+    table->setAlternatingRowColors(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setWordWrap(false);
+    table->verticalHeader()->setVisible(false);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    return table;
+}
+
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent) {
+    auto* box = new QWidget(parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* label = new QLabel(title, box);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QSettings* settings, QWidget* parent)
+    : QMainWindow(parent), settings_(settings) {
+    fusescopeInitUiResources();
+    if (!settings_) {
+        ownedSettings_ = std::make_unique<QSettings>();
+        settings_ = ownedSettings_.get();
+    }
+    setWindowTitle(tr("FuseScope"));
+    setWindowIcon(QIcon(QStringLiteral(":/fusescope/icons/fusescope.svg")));
+
+    controller_ = new RunController(this);
+    runPanel_ = new RunPanel;
+    runPanel_->setMinimumWidth(300);
+    auto* panelScroll = new QScrollArea;
+    panelScroll->setWidget(runPanel_);
+    panelScroll->setWidgetResizable(true);
+    panelScroll->setFrameShape(QFrame::NoFrame);
+
+    variantModel_ = new VariantResultsModel(this);
+    kernelModel_ = new KernelResultsModel(this);
+    variantTable_ = makeTable(variantModel_, this);
+    variantTable_->setObjectName(QStringLiteral("variantTable"));
+    kernelTable_ = makeTable(kernelModel_, this);
+    kernelTable_->setObjectName(QStringLiteral("kernelTable"));
+    auto* resultsSplitter = new QSplitter(Qt::Vertical);
+    resultsSplitter->addWidget(titled(tr("Variants"), variantTable_, resultsSplitter));
+    resultsSplitter->addWidget(titled(tr("Kernels"), kernelTable_, resultsSplitter));
+    resultsSplitter->setChildrenCollapsible(false);
+
+    viewTabs_ = new QTabWidget;
+    viewTabs_->setObjectName(QStringLiteral("viewTabs"));
+    viewTabs_->setDocumentMode(true);
+    viewTabs_->addTab(resultsSplitter, tr("Results"));
+
+    charts_ = {new BytesPerKernelChart, new TimePerVariantChart, new AllocationChart};
+    chartSplitter_ = new QSplitter(Qt::Horizontal);
+    for (ChartView* chart : charts_) chartSplitter_->addWidget(chart);
+    chartSplitter_->setChildrenCollapsible(false);
+    chartTabs_ = new QTabWidget;
+    chartTabs_->setObjectName(QStringLiteral("chartTabs"));
+    chartTabs_->setDocumentMode(true);
+    chartTabs_->addTab(chartSplitter_, tr("Run charts"));
+
+    rightSplitter_ = new QSplitter(Qt::Vertical);
+    rightSplitter_->addWidget(viewTabs_);
+    rightSplitter_->addWidget(chartTabs_);
+    rightSplitter_->setStretchFactor(0, 2);
+    rightSplitter_->setStretchFactor(1, 3);
+    rightSplitter_->setSizes({380, 620});
+    mainSplitter_ = new QSplitter(Qt::Horizontal);
+    mainSplitter_->addWidget(panelScroll);
+    mainSplitter_->addWidget(rightSplitter_);
+    mainSplitter_->setStretchFactor(1, 1);
+    mainSplitter_->setSizes({340, 1200});
+    setCentralWidget(mainSplitter_);
+    statusBar()->showMessage(tr("Looking for a GPU…"));
+
+    connect(runPanel_, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(runPanel_, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
+    connect(controller_, &RunController::backendsProbed, this, &MainWindow::onBackendsProbed);
+    connect(controller_, &RunController::runStarted, this, [this](const QString& note) {
+        runStartedNote_ = note;
+        runPanel_->setStatusText(note);
+        statusBar()->showMessage(note);
+    });
+    connect(controller_, &RunController::progress, runPanel_, &RunPanel::setProgress);
+    connect(controller_, &RunController::variantFinished, this, &MainWindow::onVariantFinished);
+    connect(controller_, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(controller_, &RunController::runFailed, this,
+            [this](const QString& message) { endRun(false, tr("Failed: %1").arg(message)); });
+    connect(controller_, &RunController::cancelled, this,
+            [this] { endRun(false, tr("Cancelled")); });
+
+    buildMenus();
+    restoreSettings();
+    showRecordingInViews();
+    controller_->probe();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open recording…"), this, &MainWindow::openRecordingDialog);
+    open->setShortcut(QKeySequence::Open);
+    QAction* save = file->addAction(tr("&Save recording…"), this, &MainWindow::saveRecordingDialog);
+    save->setShortcut(QKeySequence::Save);
+    QMenu* exportMenu = file->addMenu(tr("&Export chart"));
+    for (ChartView* chart : charts_)
+        exportMenu->addAction(tr("%1…").arg(chart->title()), this,
+                              [this, chart] { exportChartDialog(chart); });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QAction* start = run->addAction(tr("&Run selected variants"), this, &MainWindow::startRun);
+    start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction* cancel = run->addAction(tr("&Cancel run"), this, &MainWindow::cancelRun);
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancel->setEnabled(false);
+    connect(this, &MainWindow::runStateChanged, cancel, &QAction::setEnabled);
+    connect(this, &MainWindow::runStateChanged, start,
+            [start](bool running) { start->setEnabled(!running); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About FuseScope"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+bool MainWindow::isRunning() const {
+    return controller_->isRunning();
+}
+
+void MainWindow::startRun() {
+    if (isRunning()) return;
+    const QString problem = runPanel_->validationMessage();
+    if (!problem.isEmpty()) {
+        statusBar()->showMessage(problem, 5000);
+        return;
+    }
+    startCommand(runPanel_->command());
+}
+
+void MainWindow::startCommand(const RunCommand& command) {
+    if (isRunning()) return;
+    recording_ = {};
+    showRecordingInViews();
+    runPanel_->setRunning(true);
+    runPanel_->setProgress(0.0, tr("Starting…"));
+    runStartedMs_ = QDateTime::currentMSecsSinceEpoch();
+    setWindowTitle(tr("FuseScope"));
+    controller_->submit(command);
+    emit runStateChanged(true);
+}
+
+void MainWindow::cancelRun() {
+    if (!isRunning()) return;
+    controller_->cancel();
+    runPanel_->setProgress(0.0, tr("Cancelling…"));
+}
+
+void MainWindow::onBackendsProbed(const BackendSummary& summary) {
+    summary_ = summary;
+    backendsKnown_ = true;
+    runPanel_->setBackendSummary(summary);
+    statusBar()->showMessage(
+        summary.cudaUsable
+            ? tr("GPU: %1").arg(summary.cudaDeviceName)
+            : tr("No usable GPU (%1): the CPU backend runs the pipelines").arg(summary.cudaReason));
+    emit backendsProbed();
+}
+
+void MainWindow::onVariantFinished(const model::RunRecord& run) {
+    recording_.runs.push_back(run);
+    variantModel_->appendRun(run);
+    kernelModel_->appendRun(run);
+    for (ChartView* chart : charts_) chart->setRecording(recording_);
+    emit runVariantFinished(run);
+}
+
+void MainWindow::onRunFinished(const model::Recording& recording) {
+    setRecording(recording);
+    const double seconds = (QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
+    endRun(true, tr("Finished in %1").arg(model::formatDuration(seconds * 1000.0)));
+}
+
+void MainWindow::endRun(bool ok, const QString& message) {
+    runPanel_->setRunning(false);
+    runPanel_->setProgress(ok ? 1.0 : 0.0, message);
+    statusBar()->showMessage(message);
+    emit runStateChanged(false);
+    emit runEnded(ok, message);
+}
+
+void MainWindow::setRecording(const model::Recording& recording) {
+    recording_ = recording;
+    showRecordingInViews();
+    emit recordingChanged(recording_);
+}
+
+void MainWindow::showRecordingInViews() {
+    variantModel_->setRecording(recording_);
+    kernelModel_->setRecording(recording_);
+    for (ChartView* chart : charts_) chart->setRecording(recording_);
+}
+
+QString MainWindow::openRecording(const QString& path) {
+    Result<model::Recording> loaded = model::loadRecording(path);
+    if (!loaded) return QString::fromStdString(loaded.status().message());
+    if (isRunning()) cancelRun();
+    setRecording(*loaded);
+    const QString name = QFileInfo(path).fileName();
+    setWindowTitle(tr("%1 — FuseScope").arg(name));
+    runPanel_->setStatusText(
+        tr("Showing %1 (%2 runs, recorded by %3)")
+            .arg(name)
+            .arg(loaded->runs.size())
+            .arg(loaded->producer.isEmpty() ? tr("an unknown program") : loaded->producer));
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+    return {};
+}
+
+QString MainWindow::saveRecording(const QString& path) const {
+    if (recording_.runs.isEmpty()) return tr("There is nothing to save yet: run a pipeline first.");
+    const Status status = model::saveRecording(recording_, path);
+    return status ? QString() : QString::fromStdString(status.message());
+}
+
+void MainWindow::openRecordingDialog() {
+    const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open recording"), directory, tr("FuseScope recordings (*.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
+    if (const QString error = openRecording(path); !error.isEmpty())
+        QMessageBox::critical(this, tr("Cannot open recording"), error);
+}
+
+void MainWindow::saveRecordingDialog() {
+    if (recording_.runs.isEmpty()) {
+        QMessageBox::information(this, tr("Save recording"), saveRecording(QString()));
+        return;
+    }
+    const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save recording"),
+                                                      directory + QStringLiteral("/recording.json"),
+                                                      tr("FuseScope recordings (*.json)"));
+    if (path.isEmpty()) return;
+    settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
+    if (const QString error = saveRecording(path); !error.isEmpty())
+        QMessageBox::critical(this, tr("Cannot save recording"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void MainWindow::exportChartDialog(ChartView* chart) {
+    const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
+    QString filter = tr("PNG image (*.png)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), directory + QLatin1Char('/') + chart->fileStem() + ".png",
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter);
+    if (path.isEmpty()) return;
+    settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
+    QString target = path;
+    if (!isSupportedChartFormat(target)) {
+        // The user typed no suffix: take the one of the chosen filter.
+        target += filter.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
+                  : filter.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                          : QStringLiteral(".png");
+    }
+    if (const QString error = exportChart(*chart, target); !error.isEmpty())
+        QMessageBox::critical(this, tr("Cannot export chart"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(target)), 5000);
+}
+
+void MainWindow::showAbout() {
+    QString cuda;
+    if (summary_.cudaUsable)
+        cuda = tr("CUDA runtime %1, driver %2<br>Device: %3")
+                   .arg(summary_.cudaRuntimeVersion, summary_.cudaDriverVersion,
+                        summary_.cudaDeviceName.toHtmlEscaped());
+    else if (!summary_.cudaBuilt && backendsKnown_)
+        cuda = tr("Built without CUDA");
+    else
+        cuda = tr("CUDA not usable: %1").arg(summary_.cudaReason.toHtmlEscaped());
+    QMessageBox::about(
+        this, tr("About FuseScope"),
+        tr("<h3>FuseScope %1</h3>"
+           "<p>Makes GPU memory passes visible: unfused and fused pipelines run as real "
+           "kernels, measured, charted and animated.</p>"
+           "<p>Qt %2 (built with %3)<br>%4<br>CPU: %5</p>")
+            .arg(QString::fromLatin1(model::kFuseScopeVersion), QString::fromLatin1(qVersion()),
+                 QStringLiteral(QT_VERSION_STR), cuda, summary_.cpuName.toHtmlEscaped()));
+}
+
+void MainWindow::restoreSettings() {
+    runPanel_->setChoices(loadRunChoices(*settings_));
+    restoreGeometry(settings_->value(QStringLiteral("window/geometry")).toByteArray());
+    rightSplitter_->restoreState(
+        settings_->value(QStringLiteral("window/rightSplitter")).toByteArray());
+    mainSplitter_->restoreState(
+        settings_->value(QStringLiteral("window/mainSplitter")).toByteArray());
+}
+
+void MainWindow::saveSettings() {
+    saveRunChoices(*settings_, runPanel_->choices());
+    settings_->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings_->setValue(QStringLiteral("window/rightSplitter"), rightSplitter_->saveState());
+    settings_->setValue(QStringLiteral("window/mainSplitter"), mainSplitter_->saveState());
+    settings_->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveSettings();
+    if (isRunning()) controller_->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace fusescope

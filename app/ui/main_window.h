@@ -1,0 +1,104 @@
+#pragma once
+// The main window: the run panel on the left, the results (and, from other parts, the memory
+// stage) at the top, the charts below. Views are fed plain recordings; the worker does the work.
+#include <QMainWindow>
+#include <QPointer>
+
+#include "model/recording.h"
+#include "worker/run_command.h"
+
+class QSettings;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+
+namespace fusescope {
+
+class ChartView;
+class KernelResultsModel;
+class RunController;
+class RunPanel;
+class VariantResultsModel;
+
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+  public:
+    // `settings` is not owned; without it the application's default QSettings is used.
+    explicit MainWindow(QSettings* settings = nullptr, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Places for other parts of the program: the memory stage (issue 4) adds a tab to
+    // viewTabs(), the live bandwidth chart (issue 3) and the sweep add tabs to chartTabs().
+    QTabWidget* viewTabs() const { return viewTabs_; }
+    QTabWidget* chartTabs() const { return chartTabs_; }
+
+    RunPanel* runPanel() const { return runPanel_; }
+    RunController* runController() const { return controller_; }
+    QList<ChartView*> charts() const { return charts_; }
+    VariantResultsModel* variantModel() const { return variantModel_; }
+    KernelResultsModel* kernelModel() const { return kernelModel_; }
+    const model::Recording& recording() const { return recording_; }
+    const BackendSummary& backendSummary() const { return summary_; }
+    bool backendsKnown() const { return backendsKnown_; }
+    bool isRunning() const;
+
+    // Shows a recording in every view (results, charts, and the views others add).
+    void setRecording(const model::Recording& recording);
+    // Empty on success, otherwise the loader's (or writer's) message.
+    QString openRecording(const QString& path);
+    QString saveRecording(const QString& path) const;
+
+    void saveSettings();
+
+  public slots:
+    void startRun();                               // from the run panel's choices
+    void startCommand(const RunCommand& command);  // headless and tests: exactly this command
+    void cancelRun();
+
+  signals:
+    void recordingChanged(const fusescope::model::Recording& recording);
+    // A finished variant while a run is in progress (for views that fill in as results come).
+    void runVariantFinished(const fusescope::model::RunRecord& run);
+    void runStateChanged(bool running);
+    // The run ended: finished (ok), failed or cancelled (message says which).
+    void runEnded(bool ok, const QString& message);
+    void backendsProbed();
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildMenus();
+    void restoreSettings();
+    void onBackendsProbed(const BackendSummary& summary);
+    void onVariantFinished(const model::RunRecord& run);
+    void onRunFinished(const model::Recording& recording);
+    void endRun(bool ok, const QString& message);
+    void showRecordingInViews();
+    void openRecordingDialog();
+    void saveRecordingDialog();
+    void exportChartDialog(ChartView* chart);
+    void showAbout();
+
+    QSettings* settings_ = nullptr;
+    std::unique_ptr<QSettings> ownedSettings_;
+    RunController* controller_ = nullptr;
+    RunPanel* runPanel_ = nullptr;
+    QTabWidget* viewTabs_ = nullptr;
+    QTabWidget* chartTabs_ = nullptr;
+    QSplitter* mainSplitter_ = nullptr;
+    QSplitter* rightSplitter_ = nullptr;
+    QSplitter* chartSplitter_ = nullptr;
+    QTableView* variantTable_ = nullptr;
+    QTableView* kernelTable_ = nullptr;
+    VariantResultsModel* variantModel_ = nullptr;
+    KernelResultsModel* kernelModel_ = nullptr;
+    QList<ChartView*> charts_;
+    model::Recording recording_;
+    BackendSummary summary_;
+    bool backendsKnown_ = false;
+    QString runStartedNote_;
+    qint64 runStartedMs_ = 0;
+};
+
+}  // namespace fusescope

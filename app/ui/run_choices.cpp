@@ -1,0 +1,51 @@
+#include "ui/run_choices.h"
+
+#include <QRegularExpression>
+
+namespace fusescope {
+namespace {
+const QString kGroup = QStringLiteral("run/");
+}
+
+RunChoices loadRunChoices(const QSettings& settings) {
+    RunChoices choices;
+    choices.pipeline = settings.value(kGroup + QStringLiteral("pipeline")).toString();
+    choices.variants = settings.value(kGroup + QStringLiteral("variants")).toStringList();
+    const std::optional<quint64> n =
+        parseElementCount(settings.value(kGroup + QStringLiteral("n")).toString());
+    if (n) choices.n = *n;
+    const int vector =
+        settings.value(kGroup + QStringLiteral("vector"), choices.vectorWidth).toInt();
+    if (vector == 1 || vector == 4) choices.vectorWidth = vector;
+    choices.backend = backendChoiceFromKey(
+        settings.value(kGroup + QStringLiteral("backend"), QStringLiteral("auto")).toString());
+    const int repeats = settings.value(kGroup + QStringLiteral("repeats"), choices.repeats).toInt();
+    if (repeats >= 1) choices.repeats = repeats;
+    return choices;
+}
+
+void saveRunChoices(QSettings& settings, const RunChoices& choices) {
+    settings.setValue(kGroup + QStringLiteral("pipeline"), choices.pipeline);
+    settings.setValue(kGroup + QStringLiteral("variants"), choices.variants);
+    settings.setValue(kGroup + QStringLiteral("n"), QString::number(choices.n));
+    settings.setValue(kGroup + QStringLiteral("vector"), choices.vectorWidth);
+    settings.setValue(kGroup + QStringLiteral("backend"), backendChoiceKey(choices.backend));
+    settings.setValue(kGroup + QStringLiteral("repeats"), choices.repeats);
+}
+
+std::optional<quint64> parseElementCount(const QString& text) {
+    QString cleaned = text.trimmed();
+    cleaned.remove(QLatin1Char(',')).remove(QLatin1Char('_')).remove(QLatin1Char(' '));
+    static const QRegularExpression power(QStringLiteral("^2\\^(\\d{1,2})$"));
+    if (const QRegularExpressionMatch match = power.match(cleaned); match.hasMatch()) {
+        const int exponent = match.captured(1).toInt();
+        if (exponent > 62) return std::nullopt;
+        return quint64{1} << exponent;
+    }
+    bool ok = false;
+    const quint64 value = cleaned.toULongLong(&ok);
+    if (!ok || value < 1) return std::nullopt;
+    return value;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,27 @@
+#pragma once
+// The user's choices in the run panel, as a value: remembered by QSettings between sessions.
+#include <QSettings>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+#include "worker/run_command.h"
+
+namespace fusescope {
+
+struct RunChoices {
+    QString pipeline;
+    QStringList variants;
+    quint64 n = 1u << 24;
+    int vectorWidth = 4;
+    BackendChoice backend = BackendChoice::Auto;
+    int repeats = 20;
+};
+
+RunChoices loadRunChoices(const QSettings& settings);
+void saveRunChoices(QSettings& settings, const RunChoices& choices);
+
+// Accepts "16777216", "16,777,216", "16_777_216" and "2^24"; nothing below 1.
+std::optional<quint64> parseElementCount(const QString& text);
+
+}  // namespace fusescope

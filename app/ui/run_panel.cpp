@@ -1,0 +1,290 @@
+#include "ui/run_panel.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include "model/format.h"
+#include "pipelines/registry.h"
+
+namespace fusescope {
+namespace {
+
+constexpr int kNameRole = Qt::UserRole;
+
+QString text(const std::string& value) {
+    return QString::fromStdString(value);
+}
+
+QLabel* wrappedLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+}  // namespace
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* pipelineBox = new QGroupBox(tr("Pipeline"), this);
+    auto* pipelineLayout = new QVBoxLayout(pipelineBox);
+    pipeline_ = new QComboBox(pipelineBox);
+    pipeline_->setObjectName(QStringLiteral("pipelineCombo"));
+    for (const PipelineSpec& spec : pipelines())
+        pipeline_->addItem(text(spec.title), text(spec.name));
+    formula_ = wrappedLabel(pipelineBox);
+    QFont formulaFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    formulaFont.setPointSizeF(font().pointSizeF() * 1.1);
+    formula_->setFont(formulaFont);
+    description_ = wrappedLabel(pipelineBox);
+    description_->setForegroundRole(QPalette::PlaceholderText);
+    variants_ = new QListWidget(pipelineBox);
+    variants_->setObjectName(QStringLiteral("variantList"));
+    variants_->setToolTip(tr("The variants to run and compare, in this order"));
+    pipelineLayout->addWidget(pipeline_);
+    pipelineLayout->addWidget(formula_);
+    pipelineLayout->addWidget(description_);
+    pipelineLayout->addWidget(new QLabel(tr("Variants to compare:"), pipelineBox));
+    pipelineLayout->addWidget(variants_);
+    layout->addWidget(pipelineBox);
+
+    auto* sizeBox = new QGroupBox(tr("Problem"), this);
+    auto* form = new QFormLayout(sizeBox);
+    elementCount_ = new QLineEdit(sizeBox);
+    elementCount_->setObjectName(QStringLiteral("elementCount"));
+    elementCount_->setToolTip(
+        tr("Elements per array: any N ≥ 1, e.g. 16777216, 16,777,216 or 2^24"));
+    presets_ = new QComboBox(sizeBox);
+    presets_->setToolTip(tr("Quick sizes"));
+    presets_->addItem(tr("Presets"));
+    for (int exponent = 16; exponent <= 28; exponent += 2)
+        presets_->addItem(QStringLiteral("2^%1 (%2)")
+                              .arg(exponent)
+                              .arg(model::formatBytes((quint64{1} << exponent) * 4)),
+                          QString::number(quint64{1} << exponent));
+    auto* sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(elementCount_, 1);
+    sizeRow->addWidget(presets_);
+    form->addRow(tr("N (elements):"), sizeRow);
+    cacheHint_ = wrappedLabel(sizeBox);
+    cacheHint_->setForegroundRole(QPalette::PlaceholderText);
+    form->addRow(QString(), cacheHint_);
+    form->addRow(tr("Data type:"), new QLabel(QStringLiteral("float32"), sizeBox));
+    vector_ = new QComboBox(sizeBox);
+    vector_->setObjectName(QStringLiteral("vectorCombo"));
+    vector_->addItem(tr("1 (4-byte loads)"), 1);
+    vector_->addItem(tr("4 (16-byte loads)"), 4);
+    form->addRow(tr("Vector width:"), vector_);
+    backend_ = new QComboBox(sizeBox);
+    backend_->setObjectName(QStringLiteral("backendCombo"));
+    backend_->addItem(tr("Auto (CUDA when usable)"), backendChoiceKey(BackendChoice::Auto));
+    backend_->addItem(tr("CUDA (GPU)"), backendChoiceKey(BackendChoice::Cuda));
+    backend_->addItem(tr("CPU"), backendChoiceKey(BackendChoice::Cpu));
+    form->addRow(tr("Backend:"), backend_);
+    backendReason_ = wrappedLabel(sizeBox);
+    backendReason_->setForegroundRole(QPalette::PlaceholderText);
+    form->addRow(QString(), backendReason_);
+    repeats_ = new QSpinBox(sizeBox);
+    repeats_->setObjectName(QStringLiteral("repeatsSpin"));
+    repeats_->setRange(1, 10000);
+    repeats_->setValue(20);
+    repeats_->setToolTip(tr("Timed repeats; the median is reported"));
+    form->addRow(tr("Repeats:"), repeats_);
+    warmup_ = new QSpinBox(sizeBox);
+    warmup_->setRange(0, 1000);
+    warmup_->setValue(3);
+    form->addRow(tr("Warm-up:"), warmup_);
+    layout->addWidget(sizeBox);
+
+    auto* buttons = new QHBoxLayout;
+    run_ = new QPushButton(tr("Run"), this);
+    run_->setObjectName(QStringLiteral("runButton"));
+    run_->setToolTip(tr("Run the selected variants (Ctrl+R)"));
+    run_->setDefault(true);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("cancelButton"));
+    cancel_->setToolTip(tr("Stop the run (Esc)"));
+    cancel_->setEnabled(false);
+    buttons->addWidget(run_, 1);
+    buttons->addWidget(cancel_);
+    layout->addLayout(buttons);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    progress_->setTextVisible(false);
+    layout->addWidget(progress_);
+    stage_ = wrappedLabel(this);
+    stage_->setText(tr("Ready"));
+    layout->addWidget(stage_);
+    status_ = wrappedLabel(this);
+    status_->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(status_);
+    layout->addStretch(1);
+
+    connect(pipeline_, &QComboBox::currentIndexChanged, this, &RunPanel::showPipeline);
+    connect(presets_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) elementCount_->setText(presets_->itemData(index).toString());
+        presets_->setCurrentIndex(0);
+    });
+    connect(elementCount_, &QLineEdit::textChanged, this, [this] {
+        updateCacheHint();
+        updateRunEnabled();
+    });
+    connect(backend_, &QComboBox::currentIndexChanged, this, &RunPanel::updateCacheHint);
+    connect(variants_, &QListWidget::itemChanged, this, &RunPanel::updateRunEnabled);
+    connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+
+    elementCount_->setText(QString::number(quint64{1} << 24));
+    showPipeline(pipeline_->currentIndex());
+    setBackendSummary(summary_);
+}
+
+void RunPanel::showPipeline(int index) {
+    variants_->clear();
+    const PipelineSpec* spec = findPipeline(pipeline_->itemData(index).toString().toStdString());
+    if (!spec) return;
+    formula_->setText(text(spec->formula));
+    description_->setText(text(spec->description));
+    for (const VariantSpec& variant : spec->variants) {
+        auto* item = new QListWidgetItem(text(variant.title), variants_);
+        item->setData(kNameRole, text(variant.name));
+        item->setToolTip(text(variant.description));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
+        item->setCheckState(Qt::Checked);
+    }
+    // Tall enough for every variant, no taller: the panel's spare room goes below the buttons.
+    const int rows = std::max(variants_->count(), 3);
+    variants_->setFixedHeight(rows * variants_->sizeHintForRow(0) + 2 * variants_->frameWidth() +
+                              4);
+    updateRunEnabled();
+}
+
+RunChoices RunPanel::choices() const {
+    RunChoices choices;
+    choices.pipeline = pipeline_->currentData().toString();
+    for (int row = 0; row < variants_->count(); ++row)
+        if (variants_->item(row)->checkState() == Qt::Checked)
+            choices.variants << variants_->item(row)->data(kNameRole).toString();
+    choices.n = parseElementCount(elementCount_->text()).value_or(0);
+    choices.vectorWidth = vector_->currentData().toInt();
+    choices.backend = backendChoiceFromKey(backend_->currentData().toString());
+    choices.repeats = repeats_->value();
+    return choices;
+}
+
+void RunPanel::setChoices(const RunChoices& choices) {
+    const int pipelineIndex = pipeline_->findData(choices.pipeline);
+    if (pipelineIndex >= 0) pipeline_->setCurrentIndex(pipelineIndex);
+    if (!choices.variants.isEmpty())
+        for (int row = 0; row < variants_->count(); ++row) {
+            QListWidgetItem* item = variants_->item(row);
+            item->setCheckState(choices.variants.contains(item->data(kNameRole).toString())
+                                    ? Qt::Checked
+                                    : Qt::Unchecked);
+        }
+    elementCount_->setText(QString::number(choices.n));
+    const int vectorIndex = vector_->findData(choices.vectorWidth);
+    if (vectorIndex >= 0) vector_->setCurrentIndex(vectorIndex);
+    const int backendIndex = backend_->findData(backendChoiceKey(choices.backend));
+    if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
+    repeats_->setValue(choices.repeats);
+}
+
+QString RunPanel::validationMessage() const {
+    const RunChoices current = choices();
+    if (current.pipeline.isEmpty()) return tr("Choose a pipeline.");
+    if (current.variants.isEmpty()) return tr("Check at least one variant.");
+    if (current.n == 0)
+        return tr("N must be a whole number of at least 1 (e.g. 16777216 or 2^24).");
+    return {};
+}
+
+RunCommand RunPanel::command() const {
+    const RunChoices current = choices();
+    RunCommand command;
+    command.pipeline = current.pipeline;
+    command.variants = current.variants;
+    command.n = current.n;
+    command.vectorWidth = current.vectorWidth;
+    command.backend = current.backend;
+    command.repeats = current.repeats;
+    command.warmup = warmup_->value();
+    return command;
+}
+
+void RunPanel::setBackendSummary(const BackendSummary& summary) {
+    summary_ = summary;
+    // The CUDA entry is disabled, not hidden, so the reason stays next to it.
+    auto* items = qobject_cast<QStandardItemModel*>(backend_->model());
+    const int cudaIndex = backend_->findData(backendChoiceKey(BackendChoice::Cuda));
+    if (items && cudaIndex >= 0) items->item(cudaIndex)->setEnabled(summary.cudaUsable);
+    if (!summary.cudaUsable && backend_->currentIndex() == cudaIndex)
+        backend_->setCurrentIndex(backend_->findData(backendChoiceKey(BackendChoice::Auto)));
+    if (summary.cudaUsable)
+        backendReason_->setText(tr("GPU: %1").arg(summary.cudaDeviceName));
+    else if (summary.cudaReason.isEmpty())
+        backendReason_->setText(tr("Looking for a GPU…"));
+    else
+        backendReason_->setText(
+            tr("CUDA unavailable: %1. Runs use the CPU backend.").arg(summary.cudaReason));
+    updateCacheHint();
+}
+
+void RunPanel::updateCacheHint() {
+    const BackendChoice choice = backendChoiceFromKey(backend_->currentData().toString());
+    const bool gpu =
+        choice == BackendChoice::Cuda || (choice == BackendChoice::Auto && summary_.cudaUsable);
+    const quint64 cacheBytes = gpu ? summary_.cudaL2Bytes : summary_.cpuLastLevelCacheBytes;
+    const QString cacheName = gpu ? tr("L2 of the GPU") : tr("CPU last-level cache");
+    const std::optional<quint64> n = parseElementCount(elementCount_->text());
+    if (!n) {
+        cacheHint_->setText(tr("Not a valid N: enter a whole number ≥ 1 or 2^k."));
+        return;
+    }
+    QString hint = tr("%1 per array").arg(model::formatBytes(*n * 4));
+    if (cacheBytes > 0) {
+        hint += tr(" · %1: %2 (%3)")
+                    .arg(cacheName, model::formatBytes(cacheBytes),
+                         *n * 4 <= cacheBytes ? tr("arrays fit in it") : tr("arrays exceed it"));
+    }
+    cacheHint_->setText(hint);
+}
+
+void RunPanel::updateRunEnabled() {
+    const QString message = validationMessage();
+    run_->setEnabled(!running_ && message.isEmpty());
+    if (!running_ && !message.isEmpty()) stage_->setText(message);
+}
+
+void RunPanel::setRunning(bool running) {
+    running_ = running;
+    cancel_->setEnabled(running);
+    pipeline_->setEnabled(!running);
+    variants_->setEnabled(!running);
+    if (running) progress_->setValue(0);
+    updateRunEnabled();
+}
+
+void RunPanel::setProgress(double fraction, const QString& stage) {
+    progress_->setValue(static_cast<int>(qBound(0.0, fraction, 1.0) * 1000));
+    stage_->setText(stage);
+}
+
+void RunPanel::setStatusText(const QString& text) {
+    status_->setText(text);
+}
+
+}  // namespace fusescope

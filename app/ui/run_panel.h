@@ -1,0 +1,75 @@
+#pragma once
+// The left side of the window: what to run (pipeline, variants, N, vector width, backend,
+// repeats), Run and Cancel, and the progress of the run. Filled from the pipeline registry.
+#include <QWidget>
+
+#include "ui/run_choices.h"
+#include "worker/run_command.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace fusescope {
+
+class RunPanel final : public QWidget {
+    Q_OBJECT
+  public:
+    explicit RunPanel(QWidget* parent = nullptr);
+
+    RunChoices choices() const;
+    void setChoices(const RunChoices& choices);
+    // Empty message when the choices can run; otherwise what is wrong, in words.
+    QString validationMessage() const;
+    RunCommand command() const;
+
+    void setBackendSummary(const BackendSummary& summary);
+    void setRunning(bool running);
+    void setProgress(double fraction, const QString& stage);
+    void setStatusText(const QString& text);
+
+    // For tests and the headless path.
+    QComboBox* pipelineCombo() const { return pipeline_; }
+    QListWidget* variantList() const { return variants_; }
+    QLineEdit* elementCountEdit() const { return elementCount_; }
+    QComboBox* backendCombo() const { return backend_; }
+    QComboBox* vectorCombo() const { return vector_; }
+    QSpinBox* repeatsSpin() const { return repeats_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* cancelButton() const { return cancel_; }
+
+  signals:
+    void runRequested();
+    void cancelRequested();
+
+  private:
+    void showPipeline(int index);
+    void updateCacheHint();
+    void updateRunEnabled();
+
+    QComboBox* pipeline_ = nullptr;
+    QLabel* formula_ = nullptr;
+    QLabel* description_ = nullptr;
+    QListWidget* variants_ = nullptr;
+    QLineEdit* elementCount_ = nullptr;
+    QComboBox* presets_ = nullptr;
+    QLabel* cacheHint_ = nullptr;
+    QComboBox* vector_ = nullptr;
+    QComboBox* backend_ = nullptr;
+    QLabel* backendReason_ = nullptr;
+    QSpinBox* repeats_ = nullptr;
+    QSpinBox* warmup_ = nullptr;
+    QPushButton* run_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* stage_ = nullptr;
+    QLabel* status_ = nullptr;
+    BackendSummary summary_;
+    bool running_ = false;
+};
+
+}  // namespace fusescope

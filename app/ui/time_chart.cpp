@@ -1,0 +1,65 @@
+#include <algorithm>
+
+#include "model/format.h"
+#include "ui/charts.h"
+
+namespace fusescope {
+
+double rooflineTimeMs(const model::Recording& recording, quint64 bytes) {
+    const double gbps = recording.roofline.gbps();
+    return gbps > 0 ? bytes / (gbps * 1e6) : 0.0;
+}
+
+TimePerVariantChart::TimePerVariantChart(QWidget* parent)
+    : ChartView(tr("Time per variant vs the copy roofline"), QStringLiteral("time_per_variant"),
+                parent) {}
+
+void TimePerVariantChart::rebuild() {
+    const model::Recording& shown = recording();
+    auto* bars = new QCPBars(xAxis, yAxis);
+    bars->setName(tr("measured time (median)"));
+    bars->setBrush(readColor());
+    bars->setPen(QPen(readColor().darker(130)));
+    constexpr double kBarWidth = 0.6;
+    bars->setWidth(kBarWidth);
+
+    // Only the legend entry: the roofline marks are items drawn across each bar.
+    QPen rooflinePen(writeColor(), 2.5, Qt::DashLine);
+    QCPGraph* rooflineLegend = addGraph();
+    rooflineLegend->setName(tr("copy roofline for the same bytes"));
+    rooflineLegend->setPen(rooflinePen);
+
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double largest = 0.0;
+    double position = 1.0;
+    for (const model::RunRecord& run : shown.runs) {
+        const quint64 bytes = run.modelBytesRead + run.modelBytesWritten;
+        const double roofline = rooflineTimeMs(shown, bytes);
+        bars->addData(position, run.timeMs);
+        ticker->addTick(position, QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes));
+        largest = std::max({largest, run.timeMs, roofline});
+        if (roofline > 0) {
+            auto* mark = new QCPItemLine(this);
+            mark->setPen(rooflinePen);
+            mark->start->setCoords(position - kBarWidth * 0.65, roofline);
+            mark->end->setCoords(position + kBarWidth * 0.65, roofline);
+        }
+        auto* label = new QCPItemText(this);
+        label->setColor(textColor());
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->position->setCoords(position, std::max(run.timeMs, roofline));
+        QString text = tr("%1 ms").arg(model::formatMilliseconds(run.timeMs));
+        if (roofline > 0 && run.timeMs > 0)
+            text += QLatin1Char('\n') +
+                    tr("%1 of roofline").arg(model::formatPercent(roofline / run.timeMs));
+        label->setText(text);
+        label->setPadding(QMargins(0, 0, 0, 4));
+        position += 1.0;
+    }
+    xAxis->setTicker(ticker);
+    xAxis->setRange(0.4, position - 0.4);
+    yAxis->setLabel(tr("time (ms)"));
+    yAxis->setRange(0, largest * 1.35);
+}
+
+}  // namespace fusescope

@@ -1,0 +1,71 @@
+#include "worker/run_controller.h"
+
+#include <QMetaObject>
+
+#include "worker/run_worker.h"
+
+namespace fusescope {
+
+RunController::RunController(QObject* parent) : QObject(parent), worker_(new RunWorker) {
+    thread_.setObjectName(QStringLiteral("fusescope-worker"));
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+
+    connect(worker_, &RunWorker::backendsProbed, this, &RunController::backendsProbed);
+    connect(worker_, &RunWorker::runStarted, this, [this](quint64 generation, QString note) {
+        if (isCurrent(generation)) emit runStarted(note);
+    });
+    connect(worker_, &RunWorker::progress, this,
+            [this](quint64 generation, double fraction, QString stage) {
+                if (isCurrent(generation) && running_) emit progress(fraction, stage);
+            });
+    connect(worker_, &RunWorker::variantFinished, this,
+            [this](quint64 generation, model::RunRecord record) {
+                if (isCurrent(generation) && running_) emit variantFinished(record);
+            });
+    connect(worker_, &RunWorker::samplesArrived, this,
+            [this](quint64 generation, QString variant, QVector<model::SampleRecord> samples,
+                   QVector<model::TimelineSpan> spans) {
+                if (isCurrent(generation) && running_) emit samplesArrived(variant, samples, spans);
+            });
+    connect(worker_, &RunWorker::runFinished, this,
+            [this](quint64 generation, model::Recording recording) {
+                if (!isCurrent(generation)) return;
+                running_ = false;
+                emit runFinished(recording);
+            });
+    connect(worker_, &RunWorker::runFailed, this, [this](quint64 generation, QString message) {
+        if (!isCurrent(generation)) return;
+        running_ = false;
+        emit runFailed(message);
+    });
+    connect(worker_, &RunWorker::cancelled, this, [this](quint64 generation) {
+        if (!isCurrent(generation)) return;
+        running_ = false;
+        emit cancelled();
+    });
+    thread_.start();
+}
+
+RunController::~RunController() {
+    worker_->requestCancel();
+    thread_.quit();
+    thread_.wait();
+}
+
+void RunController::submit(const RunCommand& command) {
+    generation_ = worker_->nextGeneration();
+    running_ = true;
+    QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection,
+                              Q_ARG(fusescope::RunCommand, command), Q_ARG(quint64, generation_));
+}
+
+void RunController::probe() {
+    QMetaObject::invokeMethod(worker_, "probe", Qt::QueuedConnection);
+}
+
+void RunController::cancel() {
+    worker_->requestCancel();
+}
+
+}  // namespace fusescope

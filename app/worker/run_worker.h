@@ -1,0 +1,63 @@
+#pragma once
+// The one object that touches the GPU. It lives on its own QThread, creates the backends there,
+// takes commands through queued slots and sends immutable value snapshots back through queued
+// signals. Cancellation and superseding are atomics the UI thread sets directly, because the
+// worker is busy inside the run and cannot process queued calls until it returns.
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <memory>
+
+#include "model/recording.h"
+#include "worker/run_command.h"
+
+namespace fusescope {
+
+class Backend;
+
+class RunWorker : public QObject {
+    Q_OBJECT
+  public:
+    explicit RunWorker(QObject* parent = nullptr);
+    ~RunWorker() override;
+
+    // Thread-safe. A new generation makes every older request stale: a queued one is skipped,
+    // one in flight stops at its next check and delivers nothing.
+    quint64 nextGeneration();
+    // Thread-safe. Cancels every request up to the newest generation handed out.
+    void requestCancel();
+
+    // Minimum time between two progress signals: about 30 per second.
+    static constexpr int kProgressIntervalMs = 33;
+
+  public slots:
+    void probe();
+    void run(fusescope::RunCommand command, quint64 generation);
+
+  signals:
+    void backendsProbed(fusescope::BackendSummary summary);
+    // `backendNote` says which backend runs and, for auto, why.
+    void runStarted(quint64 generation, QString backendNote);
+    void progress(quint64 generation, double fraction, QString stage);
+    void variantFinished(quint64 generation, fusescope::model::RunRecord record);
+    // Issue 3 (live bandwidth): PM samples and timeline spans of a measured run, in batches.
+    void samplesArrived(quint64 generation, QString variant,
+                        QVector<fusescope::model::SampleRecord> samples,
+                        QVector<fusescope::model::TimelineSpan> spans);
+    void runFinished(quint64 generation, fusescope::model::Recording recording);
+    void runFailed(quint64 generation, QString message);
+    void cancelled(quint64 generation);
+
+  private:
+    friend class WorkerRunObserver;
+    bool isStale(quint64 generation) const;
+    bool isCancelled(quint64 generation) const;
+    Backend* backendFor(BackendChoice choice, QString* note, QString* error);
+
+    std::atomic<quint64> latestGeneration_{0};
+    std::atomic<quint64> cancelledUpTo_{0};
+    std::unique_ptr<Backend> cpuBackend_;
+    std::unique_ptr<Backend> cudaBackend_;
+};
+
+}  // namespace fusescope

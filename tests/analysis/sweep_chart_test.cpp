@@ -1,6 +1,10 @@
 // The sweep chart, offscreen: fed synthetic points from a known model, it draws every series,
 // the fit, the L2 line, the regimes and the badge, and exports a PNG.
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -8,6 +12,7 @@
 
 #include "analysis/sweep.h"
 #include "ui/sweep/sweep_chart.h"
+#include "ui/sweep/sweep_file.h"
 #include "ui/sweep/sweep_report_conversion.h"
 
 using namespace fusescope;
@@ -63,6 +68,10 @@ class SweepChartTest : public QObject {
     void emptyChartSaysSoAndStillHasABadge();
     void l2OutsideTheRangeIsNotDrawn();
     void showsARealCpuSweep();
+    void readsASweepFile();
+    void rejectsFilesThatAreNotSweeps_data();
+    void rejectsFilesThatAreNotSweeps();
+    void chartsWhatTheCliWrites();
 };
 
 void SweepChartTest::drawsEverySeriesWithItsFitAndExportsPng() {
@@ -168,6 +177,128 @@ void SweepChartTest::showsARealCpuSweep() {
     QVERIFY(chart.graphCount() >= 2 * 2 + 1);
     QTemporaryDir directory;
     QCOMPARE(chart.exportPng(directory.filePath(QStringLiteral("cpu.png"))), QString());
+}
+
+namespace {
+
+// A small but complete sweep file, as `fusescope-cli sweep --json` writes it.
+QJsonObject sweepFile() {
+    QJsonArray points;
+    for (double n : {4096.0, 65536.0, 1048576.0})
+        points.append(QJsonObject{{"n", n},
+                                  {"bytes", 12 * n},
+                                  {"time_ms", 0.003 + 12 * n / 3e9},
+                                  {"gbps", 12 * n / ((0.003 + 12 * n / 3e9) * 1e6)},
+                                  {"roofline_gbps", 3500.0},
+                                  {"check_ok", true},
+                                  {"max_rel_error", 1e-7},
+                                  {"regime", "launch"}});
+    const QJsonObject fit{{"overhead_us", 3.0},           {"bandwidth_gbps", 3000.0},
+                          {"overhead_clamped", false},    {"boundary_n", 750000.0},
+                          {"rms_relative_residual", 0.0}, {"samples", 3}};
+    const QJsonObject withFit{{"variant", "fused"},        {"title", "Fused"}, {"launches", 1},
+                              {"bytes_per_element", 12.0}, {"points", points}, {"fit", fit}};
+    const QJsonObject withoutFit{
+        {"variant", "scratch"},      {"launches", 1},
+        {"bytes_per_element", 20.0}, {"points", QJsonArray{points.first()}},
+        {"fit", QJsonValue::Null},   {"fit_error", "the fit needs at least two sizes, got 1"}};
+    return {{"format", "fusescope-sweep"},
+            {"version", 1},
+            {"pipeline", "swiglu"},
+            {"vector", 4},
+            {"repeats", 20},
+            {"data_source", "timing+model"},
+            {"device", QJsonObject{{"name", "NVIDIA H200"}, {"l2_cache_bytes", 62914560.0}}},
+            {"sizes", QJsonArray{4096, 65536, 1048576}},
+            {"series", QJsonArray{withFit, withoutFit}}};
+}
+
+QByteArray bytesOf(const QJsonObject& object) {
+    return QJsonDocument(object).toJson();
+}
+
+}  // namespace
+
+void SweepChartTest::readsASweepFile() {
+    Result<SweepChartData> data = parseSweepFile(bytesOf(sweepFile()));
+    QVERIFY2(data.isOk(), data.status().message().c_str());
+    QCOMPARE(data->title, QStringLiteral("Size sweep: SwiGLU activation"));
+    QCOMPARE(data->dataSource, QStringLiteral("timing + model, replayed"));
+    QVERIFY(data->caption.startsWith(QStringLiteral("NVIDIA H200")));
+    QCOMPARE(data->l2CacheBytes, 62914560.0);
+    QCOMPARE(data->series.size(), 2);
+    QCOMPARE(data->series[0].points.size(), 3);
+    QCOMPARE(data->series[0].points[1].n, 65536.0);
+    QVERIFY(data->series[0].fit.has_value());
+    QCOMPARE(data->series[0].fit->overheadUs, 3.0);
+    QVERIFY(!data->series[1].fit.has_value());
+    QVERIFY(data->series[1].fitError.contains(QStringLiteral("two sizes")));
+    SweepChart chart;
+    chart.setData(*data);
+    QCOMPARE(chart.badgeText(), QStringLiteral("data: timing + model, replayed"));
+}
+
+void SweepChartTest::rejectsFilesThatAreNotSweeps_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("words");
+    QJsonObject file = sweepFile();
+    file["format"] = "fusescope-recording";
+    QTest::newRow("a recording") << bytesOf(file) << "not a FuseScope sweep file";
+    file = sweepFile();
+    file["version"] = 2;
+    QTest::newRow("a newer version") << bytesOf(file) << "version 2";
+    file = sweepFile();
+    QJsonArray series = file["series"].toArray();
+    QJsonObject first = series[0].toObject();
+    QJsonArray points = first["points"].toArray();
+    QJsonObject point = points[1].toObject();
+    point.remove("time_ms");
+    points[1] = point;
+    first["points"] = points;
+    series[0] = first;
+    file["series"] = series;
+    QTest::newRow("a missing time") << bytesOf(file) << "series[0].points[1].time_ms";
+    file = sweepFile();
+    file["data_source"] = "guesswork";
+    QTest::newRow("an unknown source") << bytesOf(file) << "guesswork";
+    QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "not valid JSON";
+    QTest::newRow("an array") << QByteArray("[1, 2]") << "no JSON object";
+}
+
+void SweepChartTest::rejectsFilesThatAreNotSweeps() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, words);
+    Result<SweepChartData> data = parseSweepFile(json);
+    QVERIFY(!data.isOk());
+    const QString message = QString::fromStdString(data.status().message());
+    QVERIFY2(message.contains(words), qPrintable(message));
+    QVERIFY(!message.contains(QLatin1Char('\n')));
+}
+
+// The CLI's file, read back and charted: the two ends of the format agree.
+void SweepChartTest::chartsWhatTheCliWrites() {
+#ifndef FUSESCOPE_CLI_PATH
+    QSKIP("fusescope-cli is not built in this tree");
+#else
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("sweep.json"));
+    QProcess cli;
+    cli.start(QStringLiteral(FUSESCOPE_CLI_PATH),
+              {"sweep", "--pipeline", "affine", "--from", "4096", "--to", "32768", "--repeat", "3",
+               "--warmup", "1", "--backend", "cpu", "--json", path});
+    QVERIFY(cli.waitForFinished(120000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    Result<SweepChartData> data = loadSweepFile(path);
+    QVERIFY2(data.isOk(), data.status().message().c_str());
+    QCOMPARE(data->series.size(), 2);  // affine: unfused and fused
+    QCOMPARE(data->series[0].points.size(), 4);
+    QCOMPARE(data->series[0].points.back().n, 32768.0);
+    QCOMPARE(data->dataSource, QStringLiteral("CPU backend, replayed"));
+    SweepChart chart;
+    chart.setData(*data);
+    QCOMPARE(chart.exportPng(directory.filePath(QStringLiteral("sweep.png"))), QString());
+    QVERIFY(!loadSweepFile(directory.filePath(QStringLiteral("missing.json"))).isOk());
+#endif
 }
 
 QTEST_MAIN(SweepChartTest)

@@ -216,6 +216,14 @@ QString regimeCell(const SweepSeries& series, const SweepPoint& point) {
     return regime ? QString::fromLatin1(regimeName(*regime)) : QStringLiteral("-");
 }
 
+QString residualCell(const SweepSeries& series, const SweepPoint& point) {
+    const std::optional<double> residual = series.residualAt(point);
+    if (!residual) return QStringLiteral("-");
+    return QStringLiteral("%1%2")
+        .arg(*residual >= 0 ? "+" : "")
+        .arg(model::formatPercent(*residual));
+}
+
 QString fitLine(const SweepSeries& series) {
     if (!series.fit)
         return QStringLiteral("fit: none, %1").arg(QString::fromStdString(series.fitError));
@@ -271,6 +279,7 @@ QString renderSweep(const SweepReport& report) {
         table.addColumn(QStringLiteral("time"), Align::Right);
         table.addColumn(QStringLiteral("GB/s"), Align::Right);
         table.addColumn(QStringLiteral("copy GB/s"), Align::Right);
+        table.addColumn(QStringLiteral("vs fit"), Align::Right);
         table.addColumn(QStringLiteral("regime"), Align::Left);
         table.addColumn(QStringLiteral("cache"), Align::Left);
         table.addColumn(QStringLiteral("check"), Align::Left);
@@ -278,7 +287,8 @@ QString renderSweep(const SweepReport& report) {
             table.addRow(
                 {model::formatCount(point.n), model::formatBytes(point.bytes),
                  model::formatDuration(point.timeMs), model::formatGBps(point.effectiveGBps()),
-                 model::formatGBps(point.rooflineGBps), regimeCell(series, point),
+                 model::formatGBps(point.rooflineGBps), residualCell(series, point),
+                 regimeCell(series, point),
                  l2 > 0 && point.n <= l2 ? QStringLiteral("in L2") : QString(),
                  point.checkOk ? QStringLiteral("OK")
                                : QStringLiteral("FAIL (max rel. error %1)")
@@ -305,6 +315,7 @@ QJsonObject seriesJson(const SweepSeries& series) {
     QJsonArray points;
     for (const SweepPoint& point : series.points) {
         const std::optional<Regime> regime = series.regimeAt(point);
+        const std::optional<double> residual = series.residualAt(point);
         points.append(QJsonObject{
             {QStringLiteral("n"), static_cast<double>(point.n)},
             {QStringLiteral("bytes"), static_cast<double>(point.bytes)},
@@ -313,6 +324,8 @@ QJsonObject seriesJson(const SweepSeries& series) {
             {QStringLiteral("roofline_gbps"), point.rooflineGBps},
             {QStringLiteral("check_ok"), point.checkOk},
             {QStringLiteral("max_rel_error"), point.maxRelativeError},
+            {QStringLiteral("fit_residual"),
+             residual ? QJsonValue(*residual) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("regime"), regime ? QJsonValue(QString::fromLatin1(regimeName(*regime)))
                                               : QJsonValue(QJsonValue::Null)}});
     }

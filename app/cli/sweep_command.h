@@ -17,6 +17,7 @@
 //     "points": [{"n", "bytes" (pass model, read + written), "time_ms" (median),
 //                 "gbps" (bytes / time), "roofline_gbps" (copy at the same N),
 //                 "check_ok", "max_rel_error",
+//                 "fit_residual": (measured - fitted) / fitted time | null (null: no fit),
 //                 "regime": "launch" | "bandwidth" | null (null: no fit)}],
 //     "fit": {"overhead_us" (per launch), "bandwidth_gbps", "overhead_clamped",
 //             "boundary_n" (where the two terms are equal; 0: none),

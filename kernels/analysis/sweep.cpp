@@ -70,6 +70,13 @@ std::optional<Regime> SweepSeries::regimeAt(const SweepPoint& point) const {
     return fit->regimeAt(point.launches, static_cast<double>(point.bytes));
 }
 
+std::optional<double> SweepSeries::residualAt(const SweepPoint& point) const {
+    if (!fit) return std::nullopt;
+    const double predicted = fit->predictedTimeMs(point.launches, static_cast<double>(point.bytes));
+    if (!(predicted > 0)) return std::nullopt;
+    return (point.timeMs - predicted) / predicted;
+}
+
 std::uint64_t defaultSweepEnd(const SweepRequest& request, const DeviceInfo& device) {
     const std::uint64_t cap =
         device.backend == BackendKind::Cuda ? kDefaultSweepEndCuda : kDefaultSweepEndCpu;

@@ -56,6 +56,9 @@ struct SweepSeries {
     std::string fitError;                   // why there is no fit, when there is none
 
     std::optional<Regime> regimeAt(const SweepPoint& point) const;
+    // (measured - fitted) / fitted time: where one bandwidth does not describe the point, e.g.
+    // arrays that stay in the L2 and run faster than DRAM allows.
+    std::optional<double> residualAt(const SweepPoint& point) const;
 };
 
 struct SweepReport {

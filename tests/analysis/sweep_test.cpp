@@ -162,3 +162,62 @@ TEST(SweepSizes, RejectsBadRequestsWithOneSentence) {
     request.to = device.freeMemoryBytes;  // far more elements than fit
     expectError(request, ErrorCode::OutOfMemory, "at most");
 }
+
+namespace {
+
+// A series whose times follow the model exactly: 2 us per launch, 1000 GB/s, 12 bytes/element.
+SweepSeries modelSeries() {
+    SweepSeries series;
+    series.variant = "fused";
+    series.launches = 1;
+    series.bytesPerElement = 12.0;
+    for (int log2n = 12; log2n <= 24; ++log2n) {
+        SweepPoint point;
+        point.n = std::uint64_t{1} << log2n;
+        point.bytes = 12 * point.n;
+        point.launches = 1;
+        point.timeMs = 2e-3 + static_cast<double>(point.bytes) / 1e9;  // 1e12 B/s in ms
+        point.checkOk = true;
+        series.points.push_back(point);
+    }
+    return series;
+}
+
+}  // namespace
+
+TEST(FitSeries, IgnoresPointsWhoseOutputWasWrong) {
+    SweepSeries series = modelSeries();
+    series.points[5].checkOk = false;
+    series.points[5].timeMs *= 50;  // a broken kernel's time says nothing
+    fitSeries(series);
+    ASSERT_TRUE(series.fit) << series.fitError;
+    EXPECT_NEAR(series.fit->overheadUs, 2.0, 1e-9);
+    EXPECT_NEAR(series.fit->bandwidthGBps, 1000.0, 1e-6);
+    EXPECT_EQ(series.fit->samples, 12);
+    EXPECT_TRUE(series.fitError.empty());
+}
+
+TEST(FitSeries, ResidualsShowWhereThePointsLeaveTheModel) {
+    SweepSeries series = modelSeries();
+    EXPECT_FALSE(series.residualAt(series.points[0]));  // no fit yet
+    fitSeries(series);
+    ASSERT_TRUE(series.fit);
+    for (const SweepPoint& point : series.points)
+        EXPECT_NEAR(*series.residualAt(point), 0.0, 1e-9) << point.n;
+    // A point that ran 30% faster than the model (an array that stayed in cache) shows as -30%
+    // against a fit made without it.
+    SweepPoint cached = series.points[8];
+    cached.timeMs *= 0.7;
+    EXPECT_NEAR(*series.residualAt(cached), -0.3, 1e-9);
+    EXPECT_EQ(series.regimeAt(series.points.front()), Regime::LaunchBound);
+    EXPECT_EQ(series.regimeAt(series.points.back()), Regime::BandwidthBound);
+}
+
+TEST(FitSeries, SaysWhyThereIsNoFit) {
+    SweepSeries series = modelSeries();
+    series.points.resize(1);
+    fitSeries(series);
+    EXPECT_FALSE(series.fit);
+    EXPECT_NE(series.fitError.find("two sizes"), std::string::npos);
+    EXPECT_FALSE(series.regimeAt(series.points[0]));
+}

@@ -1,0 +1,98 @@
+#include <gtest/gtest.h>
+
+#include <QRegularExpression>
+
+#include "cli/results_table.h"
+#include "cli/text_table.h"
+#include "model/format.h"
+
+using namespace fusescope;
+using namespace fusescope::model;
+using namespace fusescope::cli;
+
+namespace {
+
+Recording twoRuns() {
+    Recording recording;
+    recording.device.backend = "cuda";
+    recording.device.name = "NVIDIA H200";
+    recording.roofline.timeMs = 0.5;
+    recording.roofline.bytesMoved = 2147483648ull;
+    for (const char* variant : {"scratch", "fused"}) {
+        RunRecord run;
+        run.pipeline = "swiglu";
+        run.variant = variant;
+        run.n = 268435456;
+        run.vectorWidth = 4;
+        run.backend = "cuda";
+        run.passes = run.variant == "scratch" ? 5 : 3;
+        run.modelBytesRead = 4 * run.n * (run.passes - 1);
+        run.modelBytesWritten = 4 * run.n;
+        run.timeMs = run.variant == "scratch" ? 1.25 : 0.75;
+        run.repeatTimesMs = {run.timeMs};
+        run.peakBytesInFlight = 4 * run.n * (run.variant == "scratch" ? 4 : 3);
+        run.checkOk = true;
+        run.kernels.resize(1);
+        recording.runs.push_back(run);
+    }
+    return recording;
+}
+
+}  // namespace
+
+TEST(ResultsTable, HeaderNamesDeviceSizeVectorRooflineAndSource) {
+    const QStringList header = resultsHeader(twoRuns());
+    const QString text = header.join('\n');
+    EXPECT_TRUE(text.contains("swiglu · SwiGLU activation · out = silu(gate) * up"))
+        << text.toStdString();
+    EXPECT_TRUE(
+        text.contains("NVIDIA H200 · N = 268,435,456 · float32 · vector 4 · timing + model"))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains("backend cuda · copy roofline " + formatGBps(4294.967296) +
+                              " GB/s (2.15 GB in 500 µs)"))
+        << text.toStdString();
+}
+
+TEST(ResultsTable, FailedCheckShowsTheErrorAndUnwrittenCount) {
+    Recording recording = twoRuns();
+    recording.runs[1].checkOk = false;
+    recording.runs[1].maxRelError = 0.25;
+    recording.runs[1].unwrittenElements = 1024;
+    const QString text = renderResults(recording);
+    const QStringList rows = resultsRows(recording);
+    ASSERT_EQ(rows.size(), 4);  // header, rule, two runs
+    EXPECT_TRUE(rows[2].endsWith("  OK")) << rows[2].toStdString();
+    EXPECT_TRUE(rows[3].endsWith("  FAIL (1,024 unwritten)")) << rows[3].toStdString();
+    EXPECT_TRUE(rows[3].contains("  2.5e-01  ")) << rows[3].toStdString();
+    EXPECT_TRUE(
+        text.contains("check FAILED for fused: max relative error 2.5e-01, 1,024 of "
+                      "268,435,456 output elements never written"))
+        << text.toStdString();
+}
+
+TEST(ResultsTable, ColumnsLineUpAndShowPercentOfRoofline) {
+    const QStringList rows = resultsRows(twoRuns());
+    // Every line of the table is as wide as the rule (right-aligned numbers, no ragged edge
+    // before the last, left-aligned column).
+    const qsizetype checkColumn = rows[0].indexOf("check");
+    for (const QString& row : rows.mid(2)) EXPECT_EQ(row.indexOf("OK"), checkColumn);
+    const QStringList fused = rows[3].split(QRegularExpression("\\s{2,}"));
+    ASSERT_EQ(fused.size(), 10);
+    const double fusedGBps = (4.0 * 268435456 * 3) / (0.75 * 1e6);
+    EXPECT_EQ(fused[5], formatGBps(fusedGBps));
+    EXPECT_EQ(fused[6], formatPercent(fusedGBps / (2147483648.0 / (0.5 * 1e6))));
+}
+
+TEST(TextTable, AlignsAndTrimsTrailingSpace) {
+    TextTable table;
+    table.addColumn("name", TextTable::Align::Left);
+    table.addColumn("value", TextTable::Align::Right);
+    table.addRow({"a", "1"});
+    table.addRow({"longer", "12345"});
+    const QStringList lines = table.render("  ");
+    ASSERT_EQ(lines.size(), 4);
+    EXPECT_EQ(lines[0], "  name    value");
+    EXPECT_EQ(lines[1], "  -------------");
+    EXPECT_EQ(lines[2], "  a           1");
+    EXPECT_EQ(lines[3], "  longer  12345");
+}

@@ -1,8 +1,36 @@
 #include "measure/timeline.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 
 namespace fusescope {
+
+std::string readableKernelName(const std::string& name) {
+    std::string text = name;
+    int status = 0;
+    if (char* demangled = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status)) {
+        if (status == 0) text = demangled;
+        std::free(demangled);
+    }
+    for (const std::string noise : {"(anonymous namespace)::", "void "}) {
+        for (auto at = text.find(noise); at != std::string::npos; at = text.find(noise))
+            text.erase(at, noise.size());
+    }
+    // Cut the parameter list and the qualifiers: track template depth to find them.
+    int depth = 0;
+    std::size_t nameStart = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '<') ++depth;
+        if (c == '>') --depth;
+        if (depth != 0) continue;
+        if (c == '(') return text.substr(nameStart, i - nameStart);
+        if (c == ':' && i + 1 < text.size() && text[i + 1] == ':') nameStart = i + 2;
+    }
+    return text.substr(nameStart);
+}
 
 std::string TimelineBuilder::nameOf(std::uint64_t address) const {
     const auto found = names_.find(address);
@@ -16,7 +44,7 @@ std::vector<TimelineSpan> TimelineBuilder::add(const std::vector<ActivityRecord>
             case ActivityRecord::Kind::Kernel: {
                 TimelineSpan span;
                 span.kind = TimelineSpan::Kind::Kernel;
-                span.name = record.name;
+                span.name = readableKernelName(record.name);
                 span.startNs = rebase(record.startNs);
                 span.endNs = rebase(record.endNs);
                 completed.push_back(std::move(span));

@@ -11,6 +11,10 @@
 
 namespace fusescope {
 
+// "swigluFused<4>" from a mangled or demangled kernel name as CUPTI reports it: no return type,
+// namespaces or parameters. Names that do not demangle come back unchanged.
+std::string readableKernelName(const std::string& name);
+
 // Pairs allocations with their frees (by address) and rebases everything to `originNs`.
 // Allocations never freed end at `sessionEndNs`. `bufferNames` names known addresses.
 class TimelineBuilder {

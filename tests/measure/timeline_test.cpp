@@ -46,6 +46,15 @@ TEST(Timeline, PairsAllocationsWithFreesNamesThemAndRebases) {
     EXPECT_EQ(spans[0].endNs, 2000);
 }
 
+TEST(Timeline, KernelNamesAreReadable) {
+    // void fusescope::(anonymous namespace)::swigluFused<4>(float const*, float const*, float*,
+    // unsigned long)
+    EXPECT_EQ(readableKernelName("_ZN9fusescope12_GLOBAL__N_111swigluFusedILi4EEEvPKfS3_Pfm"),
+              "swigluFused<4>");
+    EXPECT_EQ(readableKernelName("void ns::copy<float, 4>(float*)"), "copy<float, 4>");
+    EXPECT_EQ(readableKernelName("plain_kernel"), "plain_kernel");
+}
+
 TEST(Timeline, IntegratesSamplesByOverlap) {
     const std::vector<BandwidthSample> samples = {
         {0, 100, 1000, 100}, {100, 200, 2000, 200}, {200, 300, 4000, 400}};

@@ -12,17 +12,13 @@ foreach(program fusescope fusescope-cli)
   endif()
 endforeach()
 
-# CUPTI has no static library. Where the measurement layer links it, the package carries its
-# own copy in a private folder (no ldconfig script, no clash with a system toolkit) and the
-# programs find it through RUNPATH; the bundle (make-bundle.sh) leaves it out instead.
-# A folder below the multiarch one: directly below /usr/lib, CPack would add ldconfig scripts.
-if(CMAKE_LIBRARY_ARCHITECTURE)
-  set(fusescope_private_libdir lib/${CMAKE_LIBRARY_ARCHITECTURE}/fusescope)
-else()
-  set(fusescope_private_libdir lib/fusescope)
-endif()
+# CUPTI has no static library: the measurement layer keeps it in a module (fusescope_cupti,
+# installed by kernels/measure into lib/fusescope, where the programs look for it) that is loaded
+# at run time. The package carries CUPTI privately beside that module (no clash with a system
+# toolkit); the portable bundle (make-bundle.sh) leaves CUPTI out and uses the machine's.
+set(fusescope_private_libdir lib/fusescope)
 set(fusescope_cupti_libraries "")
-if(FUSESCOPE_HAVE_CUDA AND TARGET fusescope_measure AND TARGET CUDA::cupti)
+if(FUSESCOPE_HAVE_CUDA AND TARGET fusescope_cupti AND TARGET CUDA::cupti)
   foreach(name libcupti.so.13 libnvperf_host.so libnvperf_target.so)
     find_file(fusescope_${name}_path ${name}
       HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_TARGET_DIR}/lib ${CUDAToolkit_TARGET_DIR}/lib64
@@ -31,17 +27,13 @@ if(FUSESCOPE_HAVE_CUDA AND TARGET fusescope_measure AND TARGET CUDA::cupti)
       list(APPEND fusescope_cupti_libraries ${fusescope_${name}_path})
     endif()
   endforeach()
+  set_target_properties(fusescope_cupti PROPERTIES INSTALL_RPATH "$ORIGIN")
+  install(FILES ${fusescope_cupti_libraries} DESTINATION ${fusescope_private_libdir})
 endif()
 
 foreach(program IN LISTS fusescope_programs)
-  if(fusescope_cupti_libraries)
-    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/../${fusescope_private_libdir}")
-  endif()
   install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endforeach()
-if(fusescope_cupti_libraries)
-  install(FILES ${fusescope_cupti_libraries} DESTINATION ${fusescope_private_libdir})
-endif()
 
 install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.desktop
   DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
@@ -103,6 +95,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(fusescope_shlibdeps_private_dirs "")
 if(fusescope_cupti_libraries)
   list(APPEND fusescope_shlibdeps_private_dirs ${CUDAToolkit_LIBRARY_DIR})
+  # CPack adds ldconfig calls for libraries below /usr/lib; lintian-overrides explains them.
 endif()
 if(FUSESCOPE_HAVE_CUDA AND EXISTS ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so)
   # dpkg-shlibdeps looks libcuda.so.1 up by its SONAME; the toolkit's stub answers for it.

@@ -58,10 +58,17 @@ for program in fusescope fusescope-cli; do
     cp "$work/install/bin/$program" "$bundle/bin/"
 done
 for folder in applications icons metainfo doc man; do
-    [[ -d "$work/install/share/$folder" ]] && cp -r "$work/install/share/$folder" "$bundle/share/"
+    if [[ -d "$work/install/share/$folder" ]]; then cp -r "$work/install/share/$folder" "$bundle/share/"; fi
 done
-if [[ $with_cupti -eq 1 && -d "$work/install/lib" ]]; then
-    find "$work/install/lib" -name 'libcupti.so*' -o -name 'libnvperf_*.so' | xargs -r cp -t "$bundle/lib/"
+# The measurement layer's CUPTI module (loaded at run time from ../lib/fusescope), and CUPTI
+# itself beside it only when asked.
+if [[ -d "$work/install/lib/fusescope" ]]; then
+    mkdir -p "$bundle/lib/fusescope"
+    for module in "$work"/install/lib/fusescope/*; do
+        if [[ $with_cupti -eq 1 || ! "$(basename "$module")" =~ ^(libcupti|libnvperf_) ]]; then
+            cp "$module" "$bundle/lib/fusescope/"
+        fi
+    done
 fi
 if [[ ${#tests[@]} -gt 0 ]]; then
     mkdir -p "$bundle/tests"
@@ -103,20 +110,24 @@ copy_dependencies() {
         [[ -e "$bundle/lib/$soname" ]] || cp -L "$path" "$bundle/lib/$soname"
     done < <(ldd "$elf" | sed 's/^[[:space:]]*//')
 }
-mapfile -t elves < <(find "$bundle/bin" "$bundle/plugins" "$bundle/tests" -type f 2>/dev/null)
+mapfile -t elves < <(find "$bundle/bin" "$bundle/plugins" "$bundle/tests" "$bundle/lib/fusescope" \
+    -type f 2>/dev/null)
 for elf in "${elves[@]}"; do copy_dependencies "$elf"; done
 # Libraries a plugin needs can need more libraries: repeat until nothing new arrives.
 while :; do
     before=$(ls "$bundle/lib" | wc -l)
-    for lib in "$bundle"/lib/*; do copy_dependencies "$lib"; done
+    for lib in "$bundle"/lib/*; do if [[ -f "$lib" ]]; then copy_dependencies "$lib"; fi; done
     [[ $(ls "$bundle/lib" | wc -l) -eq $before ]] && break
 done
 
-strip --strip-unneeded "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null || true
-[[ -d "$bundle/tests" ]] && strip --strip-unneeded "$bundle"/tests/* 2>/dev/null || true
-for lib in "$bundle"/lib/*; do patchelf --set-rpath '$ORIGIN' "$lib"; done
+find "$bundle/bin" "$bundle/lib" -type f -exec strip --strip-unneeded {} + 2>/dev/null || true
+if [[ -d "$bundle/tests" ]]; then strip --strip-unneeded "$bundle"/tests/* 2>/dev/null || true; fi
+for lib in "$bundle"/lib/*; do if [[ -f "$lib" ]]; then patchelf --set-rpath '$ORIGIN' "$lib"; fi; done
+for module in "$bundle"/lib/fusescope/*; do
+    if [[ -f "$module" ]]; then patchelf --set-rpath '$ORIGIN:$ORIGIN/..' "$module"; fi
+done
 for elf in "$bundle"/bin/* "$bundle"/tests/*; do
-    [[ -f "$elf" ]] && patchelf --set-rpath '$ORIGIN/../lib' "$elf"
+    if [[ -f "$elf" ]]; then patchelf --set-rpath '$ORIGIN/../lib' "$elf"; fi
 done
 find "$bundle/plugins" -name '*.so' -exec patchelf --set-rpath '$ORIGIN/../../lib' {} \;
 

@@ -1,8 +1,9 @@
 // Writes memory-stage frames of real CPU-backend runs (SwiGLU scratch vs fused, affine unfused vs
-// fused) as PNGs, in the normal and the lesson theme, so a person can look at them.
+// fused) as PNGs, in the normal and the lesson theme, and as GIFs, so a person can look at them.
 // Usage: stage_demo OUTPUT_DIR [N]
 #include <QApplication>
 #include <QDir>
+#include <QImageReader>
 #include <cstdio>
 
 #include "model/stage/stage_timeline.h"
@@ -54,6 +55,27 @@ bool writeFrames(const QString& directory, const QString& pipeline, const QStrin
             const StageExportResult result = exportStagePng(renderer, path, {1920, 1080}, time);
             std::printf("%s %s\n", result.ok ? "wrote" : "FAILED", qPrintable(result.message));
             ok = ok && result.ok;
+        }
+    }
+    // The whole side-by-side animation as a GIF, and two of its frames read back as PNGs so the
+    // quantised palette can be looked at.
+    renderer.setTheme(StageTheme::normal(QApplication::palette()));
+    const QString gif = QStringLiteral("%1/%2-side-by-side.gif").arg(directory, pipeline);
+    StageGifOptions options;
+    const StageExportResult result = exportStageGif(renderer, gif, options);
+    std::printf("%s %s\n", result.ok ? "wrote" : "FAILED", qPrintable(result.message));
+    ok = ok && result.ok;
+    if (result.ok) {
+        QImageReader reader(gif);
+        const int frames = stageGifFrameCount(options);
+        for (int frame = 0; frame <= frames / 2; ++frame) {
+            const QImage image = reader.read();
+            if (image.isNull()) break;
+            if (frame != frames / 4 && frame != frames / 2) continue;
+            const QString path =
+                QStringLiteral("%1/%2-gif-frame-%3.png").arg(directory, pipeline).arg(frame);
+            image.save(path);
+            std::printf("wrote %s\n", qPrintable(path));
         }
     }
     return ok;

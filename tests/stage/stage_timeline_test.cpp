@@ -40,6 +40,7 @@ class StageTimelineTest : public QObject {
     void cpuRunConvertsAndPlays();
     void deviceTimelineGivesKernelTimesAndGaps();
     void unknownVariantIsAReadableError();
+    void defaultPairIsUnfusedLeftFusedRight();
 };
 
 void StageTimelineTest::passCountersAtTheEndEqualTheModel_data() {
@@ -237,26 +238,29 @@ void StageTimelineTest::deviceTimelineGivesKernelTimesAndGaps() {
         return s;
     };
     using K = TimelineSpan::Kind;
-    run.timeline = {span(K::Allocation, "gate", 100, 90'000),
-                    span(K::Allocation, "up", 200, 90'000),
-                    span(K::Allocation, "scratch", 300, 90'000),
-                    span(K::Allocation, "out", 400, 90'000),
-                    span(K::Kernel, "_Z10swigluSiluPKfPfm", 10'000, 20'000),
-                    span(K::Kernel, "swigluMul(float const*, float const*, float*, unsigned long)",
-                         23'000, 41'000),
-                    span(K::Kernel, "_Z10swigluSiluPKfPfm", 50'000, 60'000),
-                    span(K::Kernel, "swigluMul(float const*, float const*, float*, unsigned long)",
-                         62'000, 80'000)};
+    const QString silu = "_Z10swigluSiluPKfPfm";
+    const QString mul = "swigluMul(float const*, float const*, float*, unsigned long)";
+    // Three repetitions: a slow cold one (60 us), then 31 us and 30 us. The median one is used.
+    run.timeline = {
+        span(K::Allocation, "gate", 100, 190'000),    span(K::Allocation, "up", 200, 190'000),
+        span(K::Allocation, "scratch", 300, 190'000), span(K::Allocation, "out", 400, 190'000),
+        span(K::Kernel, silu, 10'000, 40'000),        span(K::Kernel, mul, 41'000, 70'000),
+        span(K::Kernel, silu, 80'000, 90'000),        span(K::Kernel, mul, 93'000, 111'000),
+        span(K::Kernel, silu, 120'000, 130'000),      span(K::Kernel, mul, 132'000, 150'000)};
     const StageTimeline timeline = built(run);
     QVERIFY(timeline.timesFromDeviceTimeline);
-    QCOMPARE(timeline.runClockKernelsStartNs, qint64(10'000));
+    QCOMPARE(timeline.runClockKernelsStartNs, qint64(80'000));
     QCOMPARE(timeline.kernels[0].endNs - timeline.kernels[0].startNs, qint64(10'000));
     QCOMPARE(timeline.kernels[1].startNs - timeline.kernels[0].endNs,
              qint64(3'000));  // measured gap
     QCOMPARE(timeline.kernelSpanNs(), qint64(31'000));
     // The charts' clock and the stage's clock convert both ways inside the kernels.
-    QCOMPARE(timeline.toRunClockNs(timeline.kernels[1].startNs), qint64(23'000));
-    QCOMPARE(timeline.fromRunClockNs(23'000), timeline.kernels[1].startNs);
+    QCOMPARE(timeline.toRunClockNs(timeline.kernels[1].startNs), qint64(93'000));
+    QCOMPARE(timeline.fromRunClockNs(93'000), timeline.kernels[1].startNs);
+    // Allocations made before the kernels appear in the allocation phase, in order.
+    QVERIFY(timeline.arrays[0].allocatedInPhase);
+    QVERIFY(timeline.arrays[0].allocatedAtNs < timeline.arrays[2].allocatedAtNs);
+    QVERIFY(timeline.arrays[2].allocatedAtNs < timeline.kernelsStartNs);
 }
 
 void StageTimelineTest::unknownVariantIsAReadableError() {
@@ -265,6 +269,26 @@ void StageTimelineTest::unknownVariantIsAReadableError() {
     const Result<StageTimeline> timeline = buildStageTimeline(run);
     QVERIFY(!timeline);
     QVERIFY(QString::fromStdString(timeline.status().message()).contains("warp_specialized"));
+}
+
+void StageTimelineTest::defaultPairIsUnfusedLeftFusedRight() {
+    Recording recording;
+    recording.runs = {stagetest::syntheticRun("swiglu", "fused", 1024, 0.1),
+                      stagetest::syntheticRun("swiglu", "scratch", 1024, 0.2),
+                      stagetest::syntheticRun("swiglu", "two_launch", 1024, 0.2)};
+    StageRunPair pair = defaultStageRunPair(recording);
+    QCOMPARE(pair.left, 1);
+    QCOMPARE(pair.right, 0);
+    recording.runs = {stagetest::syntheticRun("swiglu", "scratch", 1024, 0.2),
+                      stagetest::syntheticRun("swiglu", "two_launch", 1024, 0.2)};
+    pair = defaultStageRunPair(recording);
+    QCOMPARE(pair.left, 0);
+    QCOMPARE(pair.right, 1);
+    recording.runs.resize(1);
+    pair = defaultStageRunPair(recording);
+    QCOMPARE(pair.left, 0);
+    QCOMPARE(pair.right, -1);
+    QCOMPARE(defaultStageRunPair(Recording{}).left, -1);
 }
 
 QTEST_GUILESS_MAIN(StageTimelineTest)

@@ -40,6 +40,8 @@ class StageWidgetTest : public QObject {
     void paintsAFrame();
     void exportsPngAndSvgFrames();
     void unknownRunIsRefusedWithAReason();
+    void recordingShowsUnfusedLeftFusedRight();
+    void fullScreenAndBack();
 };
 
 void StageWidgetTest::stateAtChosenTimes() {
@@ -243,6 +245,42 @@ void StageWidgetTest::unknownRunIsRefusedWithAReason() {
     MemoryStageView view;
     QVERIFY(!view.setRuns(pair.scratch, &pair.fused, pair.caption));
     QVERIFY(view.lastError().contains("mlp_of_the_future"));
+}
+
+void StageWidgetTest::recordingShowsUnfusedLeftFusedRight() {
+    model::Recording recording;
+    recording.device.name = QStringLiteral("Test GPU");
+    recording.runs = {stagetest::syntheticRun("swiglu", "fused", 1 << 20, 0.6),
+                      stagetest::syntheticRun("swiglu", "two_launch", 1 << 20, 0.5),
+                      stagetest::syntheticRun("swiglu", "scratch", 1 << 20, 1.0)};
+    MemoryStageView view;
+    view.setRecording(recording);
+    const StageRenderer& renderer = view.stage()->renderer();
+    QCOMPARE(renderer.paneCount(), 2);
+    QCOMPARE(renderer.timeline(0).variant, QStringLiteral("two_launch"));
+    QCOMPARE(renderer.timeline(1).variant, QStringLiteral("fused"));
+    QVERIFY(renderer.caption().deviceName == QStringLiteral("Test GPU"));
+    view.showRecordingRuns(2, 1);
+    QCOMPARE(renderer.timeline(0).variant, QStringLiteral("scratch"));
+    QCOMPARE(renderer.timeline(1).variant, QStringLiteral("two_launch"));
+    view.showRecordingRuns(2, -1);  // one run alone
+    QCOMPARE(renderer.paneCount(), 1);
+}
+
+void StageWidgetTest::fullScreenAndBack() {
+    QWidget window;
+    auto* view = new MemoryStageView(&window);
+    KnownPair pair;
+    QVERIFY(view->setRuns(pair.scratch, &pair.fused, pair.caption));
+    window.resize(800, 450);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    view->setFullScreen(true);
+    QVERIFY(view->isWindow());
+    QVERIFY(view->isFullScreen());
+    QTest::keyClick(view, Qt::Key_Escape);
+    QVERIFY(!view->isWindow());
+    QCOMPARE(view->parentWidget(), &window);
 }
 
 QTEST_MAIN(StageWidgetTest)

@@ -60,16 +60,30 @@ QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run, const Vari
         if (span.kind == TimelineSpan::Kind::Kernel) kernelSpans.push_back(&span);
     std::sort(kernelSpans.begin(), kernelSpans.end(),
               [](const TimelineSpan* a, const TimelineSpan* b) { return a->startNs < b->startNs; });
+    // A sampling run repeats the kernels: take the repetition with the median span, so that
+    // neither a cold first launch nor an outlier sets the stage's times.
     const qsizetype count = static_cast<qsizetype>(variant.kernels.size());
-    for (qsizetype first = 0; first + count <= kernelSpans.size(); ++first) {
+    QVector<qsizetype> starts;
+    for (qsizetype first = 0; first + count <= kernelSpans.size();) {
         bool matches = true;
         for (qsizetype k = 0; k < count && matches; ++k)
             matches = normalizedKernelName(kernelSpans[first + k]->name)
                           .contains(normalizedKernelName(QString::fromStdString(
                               variant.kernels[static_cast<std::size_t>(k)].name)));
-        if (matches) return kernelSpans.mid(first, count);
+        if (matches) {
+            starts.push_back(first);
+            first += count;
+        } else {
+            ++first;
+        }
     }
-    return {};
+    if (starts.isEmpty()) return {};
+    auto spanOf = [&](qsizetype first) {
+        return kernelSpans[first + count - 1]->endNs - kernelSpans[first]->startNs;
+    };
+    std::stable_sort(starts.begin(), starts.end(),
+                     [&](qsizetype a, qsizetype b) { return spanOf(a) < spanOf(b); });
+    return kernelSpans.mid(starts[starts.size() / 2], count);
 }
 
 // Splits a kernel's accesses into the loops it runs one after another: an array the kernel both
@@ -281,6 +295,33 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
     }
     timeline.peakBytesInFlight = run.peakBytesInFlight > 0 ? run.peakBytesInFlight : computedPeak;
     return timeline;
+}
+
+StageRunPair defaultStageRunPair(const Recording& recording) {
+    StageRunPair pair;
+    if (recording.runs.isEmpty()) return pair;
+    const QString& pipelineName = recording.runs.front().pipeline;
+    const PipelineSpec* pipeline = findPipeline(pipelineName.toStdString());
+    auto isFused = [&](const RunRecord& run) {
+        const VariantSpec* variant =
+            pipeline ? findVariant(*pipeline, run.variant.toStdString()) : nullptr;
+        return variant && variant->fused;
+    };
+    for (int i = 0; i < recording.runs.size(); ++i) {
+        const RunRecord& run = recording.runs[i];
+        if (run.pipeline != pipelineName) continue;
+        if (!isFused(run) && pair.left < 0) pair.left = i;
+        if (isFused(run) && pair.right < 0) pair.right = i;
+    }
+    // Two unfused or two fused runs: show the first two side by side.
+    if (pair.left < 0) std::swap(pair.left, pair.right);
+    if (pair.right < 0)
+        for (int i = 0; i < recording.runs.size(); ++i)
+            if (i != pair.left && recording.runs[i].pipeline == pipelineName) {
+                pair.right = i;
+                break;
+            }
+    return pair;
 }
 
 void alignStageTimelines(StageTimeline& left, StageTimeline& right,

@@ -99,6 +99,14 @@ struct StageTimelineOptions {
 Result<StageTimeline> buildStageTimeline(const RunRecord& run,
                                          const StageTimelineOptions& options = {});
 
+// Which runs of a recording the stage shows by default: the first unfused and the first fused
+// run of the first run's pipeline (left and right); -1 where there is none.
+struct StageRunPair {
+    int left = -1;
+    int right = -1;
+};
+StageRunPair defaultStageRunPair(const Recording& recording);
+
 // Puts two timelines on one time scale: both get the same allocation and free phases (a fraction
 // of the longer kernel span), so their kernels start together and the faster one ends first.
 void alignStageTimelines(StageTimeline& left, StageTimeline& right,

@@ -66,6 +66,11 @@ QString gifError(const char* what, int code) {
         message ? QString::fromUtf8(message) : QStringLiteral("giflib error %1").arg(code));
 }
 
+int writeToFile(GifFileType* gif, const GifByteType* bytes, int length) {
+    auto* file = static_cast<QFile*>(gif->UserData);
+    return static_cast<int>(file->write(reinterpret_cast<const char*>(bytes), length));
+}
+
 }  // namespace
 
 bool GifWriter::available() {
@@ -79,9 +84,15 @@ GifWriter::~GifWriter() {
 QString GifWriter::open(const QString& path, const QSize& size) {
     if (gif_) return QStringLiteral("a GIF is already open");
     if (size.isEmpty()) return QStringLiteral("the GIF size is empty");
+    file_.setFileName(path);
+    if (!file_.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return QStringLiteral("cannot create %1: %2").arg(path, file_.errorString());
     int error = 0;
-    gif_ = EGifOpenFileName(path.toLocal8Bit().constData(), false, &error);
-    if (!gif_) return gifError(qPrintable(QStringLiteral("cannot create %1").arg(path)), error);
+    gif_ = EGifOpen(&file_, writeToFile, &error);
+    if (!gif_) {
+        file_.close();
+        return gifError(qPrintable(QStringLiteral("cannot start %1").arg(path)), error);
+    }
     path_ = path;
     size_ = size;
     EGifSetGifVersion(gif_, true);  // GIF89a: delays and looping
@@ -137,8 +148,11 @@ QString GifWriter::close() {
     int error = 0;
     const int result = EGifCloseFile(gif_, &error);
     gif_ = nullptr;
+    const bool flushed = file_.flush();
+    file_.close();
     if (result != GIF_OK)
         return gifError(qPrintable(QStringLiteral("cannot finish %1").arg(path_)), error);
+    if (!flushed) return QStringLiteral("cannot finish %1: %2").arg(path_, file_.errorString());
     return {};
 }
 

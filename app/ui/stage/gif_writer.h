@@ -2,6 +2,7 @@
 // Writes an animated GIF through giflib (Debian's libgif-dev), frames quantised to one fixed
 // 256-colour palette: a 6x7x6 colour cube plus four greys. Fixed, so every frame shares the
 // global colour map and quantising is a table look-up.
+#include <QFile>
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -26,6 +27,7 @@ class GifWriter {
 
   private:
     GifFileType* gif_ = nullptr;
+    QFile file_;  // written through giflib's output callback, so the umask sets its permissions
     QSize size_;
     QString path_;
 };

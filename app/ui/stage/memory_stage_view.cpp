@@ -1,8 +1,11 @@
 #include "ui/stage/memory_stage_view.h"
 
+#include <QComboBox>
 #include <QFileDialog>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QVBoxLayout>
@@ -33,10 +36,31 @@ MemoryStageView::MemoryStageView(QWidget* parent)
       stage_(new MemoryStageWidget(this)),
       player_(new StagePlayer(this)),
       controls_(new StageControls(player_, this)),
-      gifJob_(new StageGifExportJob(this)) {
+      gifJob_(new StageGifExportJob(this)),
+      pairBar_(new QWidget(this)),
+      leftRun_(new QComboBox(pairBar_)),
+      rightRun_(new QComboBox(pairBar_)) {
+    auto* pairLayout = new QHBoxLayout(pairBar_);
+    pairLayout->setContentsMargins(4, 2, 4, 2);
+    pairLayout->addWidget(new QLabel(tr("Left:"), pairBar_));
+    pairLayout->addWidget(leftRun_);
+    pairLayout->addSpacing(12);
+    pairLayout->addWidget(new QLabel(tr("Right:"), pairBar_));
+    pairLayout->addWidget(rightRun_);
+    pairLayout->addStretch(1);
+    for (QComboBox* box : {leftRun_, rightRun_}) {
+        box->setFocusPolicy(Qt::NoFocus);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        connect(box, &QComboBox::activated, this, [this] {
+            showRecordingRuns(leftRun_->currentData().toInt(), rightRun_->currentData().toInt());
+        });
+    }
+    pairBar_->hide();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    layout->addWidget(pairBar_);
     layout->addWidget(stage_, 1);
     layout->addWidget(controls_);
     setFocusProxy(stage_);
@@ -80,6 +104,41 @@ bool MemoryStageView::setRuns(const model::RunRecord& left, const model::RunReco
     player_->seek(0);
     stage_->setPosition(0);
     return true;
+}
+
+void MemoryStageView::setRecording(const model::Recording& recording) {
+    recording_ = recording;
+    const model::StageRunPair pair = model::defaultStageRunPair(recording_);
+    for (QComboBox* box : {leftRun_, rightRun_}) {
+        QSignalBlocker block(box);
+        box->clear();
+        if (box == rightRun_) box->addItem(tr("(none)"), -1);
+        for (int i = 0; i < recording_.runs.size(); ++i) {
+            const model::RunRecord& run = recording_.runs[i];
+            box->addItem(QStringLiteral("%1 %2").arg(run.pipeline, run.variant), i);
+        }
+    }
+    pairBar_->setVisible(recording_.runs.size() > 1);
+    if (pair.left < 0) return;
+    showRecordingRuns(pair.left, pair.right);
+}
+
+void MemoryStageView::showRecordingRuns(int left, int right) {
+    if (left < 0 || left >= recording_.runs.size()) return;
+    const bool hasRight = right >= 0 && right < recording_.runs.size() && right != left;
+    {
+        QSignalBlocker blockLeft(leftRun_), blockRight(rightRun_);
+        leftRun_->setCurrentIndex(leftRun_->findData(left));
+        rightRun_->setCurrentIndex(rightRun_->findData(hasRight ? right : -1));
+    }
+    const model::RunRecord& leftRun = recording_.runs[left];
+    if (!setRuns(leftRun, hasRight ? &recording_.runs[right] : nullptr,
+                 stageCaptionContext(recording_, leftRun)))
+        showError(lastError_);
+}
+
+void MemoryStageView::showError(const QString& message) {
+    if (isVisible()) QMessageBox::warning(this, tr("Memory stage"), message);
 }
 
 qint64 MemoryStageView::position() const {

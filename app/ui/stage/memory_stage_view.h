@@ -1,8 +1,9 @@
 #pragma once
 // The memory stage tab: the stage widget, its player and toolbar, keyboard shortcuts, lesson
-// mode, full screen and export. The main window feeds it runs and connects its position to the
-// charts:
-//   view->setRuns(scratchRun, &fusedRun, stageCaptionContext(recording, scratchRun));
+// mode, full screen and export. The main window feeds it recordings (or runs) and connects its
+// position to the charts:
+//   connect(window, &MainWindow::recordingChanged, view, &MemoryStageView::setRecording);
+//   view->setRuns(scratchRun, &fusedRun, stageCaptionContext(recording, scratchRun));  // or this
 //   connect(view, &MemoryStageView::positionChanged, ...);  // stage ns; toRunClockNs for charts
 //   connect(chart, &...::clicked, view, &MemoryStageView::seek);
 #include <QString>
@@ -12,6 +13,7 @@
 #include "ui/stage/memory_stage_widget.h"
 #include "ui/stage/stage_export.h"
 
+class QComboBox;
 class QProgressDialog;
 
 namespace fusescope {
@@ -29,6 +31,10 @@ class MemoryStageView : public QWidget {
     bool setRuns(const model::RunRecord& left, const model::RunRecord* right,
                  const StageCaptionContext& caption);
     QString lastError() const { return lastError_; }
+    // Shows two runs of the recording: by default its first unfused run left and first fused run
+    // right; two pickers above the stage choose any two.
+    void showRecordingRuns(int left, int right);
+    const model::Recording& recording() const { return recording_; }
 
     MemoryStageWidget* stage() const { return stage_; }
     StagePlayer* player() const { return player_; }
@@ -47,6 +53,7 @@ class MemoryStageView : public QWidget {
     void exportGif(const QString& path, const StageGifOptions& options);
 
   public slots:
+    void setRecording(const fusescope::model::Recording& recording);
     void seek(qint64 stageNs);
     void seekRunClock(int side, qint64 runNs);
     void play();
@@ -64,12 +71,17 @@ class MemoryStageView : public QWidget {
   private:
     void askExportFrame(const QString& format);
     void askExportGif();
+    void showError(const QString& message);
 
     MemoryStageWidget* stage_;
     StagePlayer* player_;
     StageControls* controls_;
     StageGifExportJob* gifJob_;
     QProgressDialog* gifProgress_ = nullptr;
+    QWidget* pairBar_;
+    QComboBox* leftRun_;
+    QComboBox* rightRun_;
+    model::Recording recording_;
     QString lastError_;
 };
 

@@ -79,7 +79,7 @@ if wants env; then
         cat '$results/nvidia-smi.csv'; uname -r; grep PRETTY /etc/os-release; ldd --version | head -n 1;
         ls /usr/local/cuda-13.0/targets/x86_64-linux/lib | grep -E 'cupti|nvperf';
         echo '-- libraries not found (should be none):';
-        for f in '$bundle'/bin/* '$bundle'/tests/* '$bundle'/plugins/platforms/*.so; do [ -f \"\$f\" ] && ldd \"\$f\" 2>/dev/null | grep 'not found' | sed \"s|^|\$(basename \$f): |\"; done; true"
+        for f in '$bundle'/bin/* '$bundle'/tests/* '$bundle'/plugins/platforms/*.so '$bundle'/lib/fusescope/*; do [ -f \"\$f\" ] && ldd \"\$f\" 2>/dev/null | grep 'not found' | sed \"s|^|\$(basename \$f): |\"; done; true"
 fi
 
 run_test_binaries() {  # run_test_binaries KIND(gpu|other)

@@ -7,9 +7,10 @@
 # a GPU machine has its own (the launchers look for it in the usual CUDA folders).
 #
 # usage: packaging/make-bundle.sh [--build-dir build/release] [--output DIR_OR_FILE.tar.gz]
-#                                 [--with-cupti] [--add-tests FILE...]
+#                                 [--with-cupti] [--add-tests FILE...] [--add-programs FILE...]
 #   --add-tests: also bundle these test executables under tests/ (for the GPU machine, which
 #                has no Qt and no GoogleTest); their libraries join lib/.
+#   --add-programs: also bundle these executables in bin/ (tools such as fusescope-live-shot).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -17,6 +18,7 @@ build_dir="$root/build/release"
 output=""
 with_cupti=0
 tests=()
+programs=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --build-dir) build_dir=$(realpath "$2"); shift 2 ;;
@@ -25,7 +27,10 @@ while [[ $# -gt 0 ]]; do
         --add-tests)
             shift
             while [[ $# -gt 0 && "$1" != --* ]]; do tests+=("$(realpath "$1")"); shift; done ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        --add-programs)
+            shift
+            while [[ $# -gt 0 && "$1" != --* ]]; do programs+=("$(realpath "$1")"); shift; done ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) echo "make-bundle: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -69,6 +74,9 @@ if [[ -d "$work/install/lib/fusescope" ]]; then
             cp "$module" "$bundle/lib/fusescope/"
         fi
     done
+fi
+if [[ ${#programs[@]} -gt 0 ]]; then
+    cp "${programs[@]}" "$bundle/bin/"
 fi
 if [[ ${#tests[@]} -gt 0 ]]; then
     mkdir -p "$bundle/tests"

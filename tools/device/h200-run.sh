@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Everything the H200 machine runs for FuseScope, in one call, from the repository root:
 #   bash tools/device/h200-run.sh [STEP...]        (run with the staged folder .device/ carried)
-# Steps: env gputests cli gui sanitizer (the default), tests (every other test binary), all.
+# Steps: env gputests cli gui liveshot sanitizer (the default), tests (every other test binary),
+# all (every step).
 # That machine has no Qt and no GoogleTest: the programs and tests come from the portable bundle
 # that tools/device/stage.sh put in .device/. CUPTI is the machine's own.
-# Writes under $OUT (at most a few files): log.txt, summary.txt, gui.png, results.tar.gz.
+# Writes under $OUT (at most a few files): log.txt, summary.txt, gui.png, live-swiglu.png,
+# results.tar.gz.
 # Every step has a timeout and its rc is logged; the whole run stays inside a budget
 # (FUSESCOPE_BUDGET_S, default 540 s) so that it ends well inside the 10-minute limit.
 set -uo pipefail
@@ -16,8 +18,8 @@ big_n=${FUSESCOPE_BIG_N:-268435456}   # 2^28 floats: 1.07 GB per array, far past
 small_n=${FUSESCOPE_SMALL_N:-1000003} # odd, so the vector tail runs under compute-sanitizer
 
 steps=("$@")
-[[ ${#steps[@]} -eq 0 ]] && steps=(env gputests cli gui sanitizer)
-[[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli gui sanitizer)
+[[ ${#steps[@]} -eq 0 ]] && steps=(env gputests cli gui liveshot sanitizer)
+[[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli gui liveshot sanitizer)
 wants() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
 work=/tmp/fusescope-h200
@@ -114,6 +116,17 @@ fi
 if wants gui; then
     step gui 120 "$bundle/fusescope" --screenshot "$out/gui.png" --run swiglu --backend cuda
     [[ -f "$out/gui.png" ]] && cp "$out/gui.png" "$results/gui.png"
+fi
+
+# The measure layer's end-to-end check: counters, PM sampling and the live chart at N = 2^28.
+if wants liveshot; then
+    if [[ -x "$bundle/bin/fusescope-live-shot" ]]; then
+        step liveshot 150 "$bundle/bin/fusescope-live-shot" --pipeline swiglu --n "$big_n" \
+            --vector 4 --out "$out/live-swiglu.png"
+        [[ -f "$out/live-swiglu.png" ]] && cp "$out/live-swiglu.png" "$results/"
+    else
+        say "===== [liveshot] skipped: the bundle has no fusescope-live-shot"
+    fi
 fi
 
 if wants sanitizer; then

@@ -38,7 +38,10 @@ for binary in "${test_binaries[@]}"; do
     echo "$name $type $kind" >> "$staged/tests.list"
 done
 
-packaging/make-bundle.sh --build-dir "$build" --output "$staged" --add-tests "${test_binaries[@]}"
+# Tools meant for the GPU machine ride along in bin/ (the live-chart shot of the measure layer).
+mapfile -t tools < <(find "$build/app" -path '*/CMakeFiles' -prune -o -type f -name 'fusescope-live-shot' -print)
+packaging/make-bundle.sh --build-dir "$build" --output "$staged" --add-tests "${test_binaries[@]}" \
+    ${tools[@]:+--add-programs "${tools[@]}"}
 
 {
     echo "staged $(date -u +%FT%TZ) from $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"

@@ -1,0 +1,20 @@
+#pragma once
+// Feeds the live chart from the recording model: the worker's streamed snapshots while a run
+// goes, or a whole run of a recording (made here or opened from a file).
+#include <QString>
+#include <QVector>
+
+#include "live/live_bandwidth_chart.h"
+#include "model/recording.h"
+
+namespace fusescope::live {
+
+// One streamed batch (RunController::samplesArrived): samples, kernel spans and allocations.
+void appendToChart(LiveBandwidthChart& chart, const QVector<model::SampleRecord>& samples,
+                   const QVector<model::TimelineSpan>& spans, const QString& variant = {});
+
+// Every run of a recording that has samples, on one time axis; roofline, badge from its data.
+// Returns false (and leaves the chart empty) when no run has samples.
+bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording);
+
+}  // namespace fusescope::live

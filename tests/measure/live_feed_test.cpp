@@ -1,0 +1,50 @@
+// The live chart fed from the recording model: a recording's runs land on one time axis.
+#include <QtTest>
+
+#include "live/live_recording_feed.h"
+
+using namespace fusescope;
+
+class LiveFeedTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void showsEveryRunOfARecording();
+    void saysWhenThereIsNothingToShow();
+};
+
+void LiveFeedTest::showsEveryRunOfARecording() {
+    model::Recording recording;
+    recording.device.name = "Test GPU";
+    recording.roofline.timeMs = 1.0;
+    recording.roofline.bytesMoved = 4'000'000'000;
+    const quint64 array = 1'000'000;
+    for (int r = 0; r < 2; ++r) {
+        model::RunRecord run;
+        run.variant = r == 0 ? "scratch" : "fused";
+        const qint64 t0 = r * 10'000'000;
+        for (int i = 0; i < 100; ++i) run.samples.append({t0 + i * 10'000, 10'000, 3e12, 1e12});
+        run.timeline.append(
+            {model::TimelineSpan::Kind::Kernel, "k", t0 + 100'000, t0 + 900'000, 0});
+        const int buffers = r == 0 ? 4 : 3;  // scratch holds one array more
+        for (int b = 0; b < buffers; ++b)
+            run.timeline.append(
+                {model::TimelineSpan::Kind::Allocation, "buffer", t0, t0 + 1'000'000, array});
+        recording.runs.append(run);
+    }
+    live::LiveBandwidthChart chart;
+    QVERIFY(live::showRecording(chart, recording));
+    QCOMPARE(chart.sampleCount(), 200);
+    QCOMPARE(chart.peakBytesInFlight(), 4 * array);
+    QVERIFY(std::abs(chart.totalReadBytes() - 200 * 3e12 * 1e-5) < 1.0);
+}
+
+void LiveFeedTest::saysWhenThereIsNothingToShow() {
+    model::Recording recording;
+    recording.runs.append(model::RunRecord{});
+    live::LiveBandwidthChart chart;
+    QVERIFY(!live::showRecording(chart, recording));
+    QCOMPARE(chart.sampleCount(), 0);
+}
+
+QTEST_MAIN(LiveFeedTest)
+#include "live_feed_test.moc"

@@ -27,5 +27,6 @@ QString exitCodeHelp();
 // One function per command, each in its own file (list_command.cpp, run_command.cpp, ...).
 int listCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
+int showCommand(const QStringList& arguments);
 
 }  // namespace fusescope::cli

@@ -74,6 +74,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "/nonexistent-fusescope-folder/out.json"},
                  "/nonexistent-fusescope-folder/out.json",
                  2},
+        // /proc takes no new files, even from root (CI runs as root).
+        BadInput{"JsonUnwritable",
+                 {"run", "--pipeline", "swiglu", "--backend", "cpu", "--json",
+                  "/proc/fusescope-out.json"},
+                 "/proc/fusescope-out.json",
+                 2},
         BadInput{"JsonIsAFolder",
                  {"run", "--pipeline", "swiglu", "--backend", "cpu", "--json", QDir::tempPath()},
                  QDir::tempPath(),

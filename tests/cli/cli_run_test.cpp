@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
@@ -139,4 +140,37 @@ TEST(CliRun, CtrlCCancelsCleanlyAndWritesNothing) {
     EXPECT_EQ(process.exitCode(), 130) << err.toStdString();
     EXPECT_TRUE(err.contains("cancelled")) << err.toStdString();
     EXPECT_FALSE(QFileInfo::exists(json)) << "a cancelled run writes no recording";
+}
+
+TEST(CliShow, PrintsTheSameTableFromTheRecordingMarkedReplayed) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString json = dir.filePath("shown.json");
+    const CliResult run = runCli({"run", "--pipeline", "affine", "--n", "5000", "--repeat", "2",
+                                  "--backend", "cpu", "--json", json});
+    ASSERT_EQ(run.exitCode, 0) << run.err.toStdString();
+    const CliResult show = runCli({"show", json});
+    ASSERT_EQ(show.exitCode, 0) << show.err.toStdString();
+    for (const char* variant : {"unfused", "fused"}) {
+        const QStringList printed = tableRow(run.out, variant);
+        ASSERT_EQ(printed.size(), 10) << run.out.toStdString();
+        EXPECT_EQ(tableRow(show.out, variant), printed) << show.out.toStdString();
+    }
+    EXPECT_TRUE(show.out.contains("CPU backend, replayed")) << show.out.toStdString();
+    EXPECT_TRUE(show.err.contains("recorded by fusescope-cli ")) << show.err.toStdString();
+}
+
+TEST(CliShow, ABrokenRecordingFailsWithOneLineNamingTheFile) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("broken.json");
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "fusescope-recording", "version": 1, "runs": 3})");
+    file.close();
+    const CliResult result = runCli({"show", path});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_EQ(result.err.trimmed().count('\n'), 0) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(path)) << result.err.toStdString();
+    EXPECT_TRUE(result.out.isEmpty());
 }

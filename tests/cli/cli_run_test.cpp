@@ -174,3 +174,34 @@ TEST(CliShow, ABrokenRecordingFailsWithOneLineNamingTheFile) {
     EXPECT_TRUE(result.err.contains(path)) << result.err.toStdString();
     EXPECT_TRUE(result.out.isEmpty());
 }
+
+// On a GPU machine (the H200): a CUDA run records the device, launch resources and its source.
+TEST(CliRunGpu, CudaRunRecordsTheDeviceResourcesAndTimingSource) {
+    const BackendAvailability availability = probeBackends();
+    if (!availability.cudaUsable) GTEST_SKIP() << "no usable GPU: " << availability.cudaReason;
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString json = dir.filePath("cuda.json");
+    const CliResult result =
+        runCli({"run", "--pipeline", "swiglu", "--variants", "all", "--n", "1000003", "--repeat",
+                "5", "--vector", "4", "--backend", "cuda", "--json", json});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
+    Result<Recording> loaded = loadRecording(json);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    EXPECT_EQ(loaded->device.backend, "cuda");
+    EXPECT_GT(loaded->device.multiprocessors, 0);
+    EXPECT_GT(loaded->roofline.gbps(), 0.0);
+    for (const RunRecord& run : loaded->runs) {
+        SCOPED_TRACE(run.variant.toStdString());
+        EXPECT_EQ(run.backend, "cuda");
+        EXPECT_TRUE(run.checkOk);
+        EXPECT_EQ(run.unwrittenElements, 0u);
+        EXPECT_EQ(run.dataSource.timing, DataSource::TimingModel);
+        for (const KernelRecord& kernel : run.kernels) {
+            EXPECT_TRUE(kernel.resourcesKnown) << kernel.name.toStdString();
+            EXPECT_GT(kernel.registersPerThread, 0) << kernel.name.toStdString();
+            EXPECT_GT(kernel.timeMs, 0.0) << kernel.name.toStdString();
+        }
+    }
+    EXPECT_TRUE(result.out.contains("timing + model")) << result.out.toStdString();
+}

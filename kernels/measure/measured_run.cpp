@@ -160,11 +160,10 @@ Status validateMeasureOptions(const MeasureOptions& options) {
 }
 
 Status addCounterRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                     RunReport& report, RunObserver& observer) {
+                     const HostInputs& inputs, RunReport& report, RunObserver& observer) {
     const std::vector<const VariantSpec*> variants = variantsOf(request);
     if (Status s = checkReportMatches(report, variants); !s) return s;
     const auto started = std::chrono::steady_clock::now();
-    const HostInputs inputs = makeHostInputs(variants, request.n, request.seed);
     AllocationTracker tracker(backend);
     for (std::size_t v = 0; v < variants.size(); ++v) {
         if (observer.cancelled()) return cancelledStatus();
@@ -189,12 +188,12 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
 }
 
 Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                      const MeasureOptions& options, RunReport& report, RunObserver& observer) {
+                      const MeasureOptions& options, const HostInputs& inputs, RunReport& report,
+                      RunObserver& observer) {
     const std::vector<const VariantSpec*> variants = variantsOf(request);
     if (Status s = checkReportMatches(report, variants); !s) return s;
     if (Status s = validateMeasureOptions(options); !s) return s;
     const auto started = std::chrono::steady_clock::now();
-    const HostInputs inputs = makeHostInputs(variants, request.n, request.seed);
     AllocationTracker tracker(backend);
     BatchQueue queue;
     if (Status s = provider.startSampling(
@@ -270,8 +269,10 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
         report.counterStatus = withAdvice(capability);
         return report;
     }
+    // Generated once for both runs: at 2^28 elements that takes seconds.
+    const HostInputs inputs = makeHostInputs(variantsOf(request), request.n, request.seed);
     if (options.counters) {
-        if (Status s = addCounterRun(backend, provider, request, report, observer); !s) {
+        if (Status s = addCounterRun(backend, provider, request, inputs, report, observer); !s) {
             if (s.code() == ErrorCode::Cancelled) return s;
             clearCounters(report);  // all kernels measured or none: no half tables
             report.counterStatus = s.message();
@@ -279,7 +280,9 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
         }
     }
     if (options.sampling) {
-        if (Status s = addSamplingRun(backend, provider, request, options, report, observer); !s) {
+        if (Status s =
+                addSamplingRun(backend, provider, request, options, inputs, report, observer);
+            !s) {
             if (s.code() == ErrorCode::Cancelled) return s;
             clearSampling(report);
             report.counterStatus = "Bandwidth over time could not be sampled: " + s.message();

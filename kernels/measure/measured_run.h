@@ -24,11 +24,13 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
                               const RunRequest& request, const MeasureOptions& options,
                               RunObserver& observer);
 
-// The two extra runs on their own, on a report runPipeline made from the same request.
-// They fail with the provider's words; runMeasured turns that into counterStatus.
+// The two extra runs on their own, on a report runPipeline made from the same request, with the
+// request's host inputs (makeHostInputs). They fail with the provider's words; runMeasured
+// turns that into counterStatus.
 Status addCounterRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                     RunReport& report, RunObserver& observer);
+                     const HostInputs& inputs, RunReport& report, RunObserver& observer);
 Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                      const MeasureOptions& options, RunReport& report, RunObserver& observer);
+                      const MeasureOptions& options, const HostInputs& inputs, RunReport& report,
+                      RunObserver& observer);
 
 }  // namespace fusescope

@@ -84,10 +84,10 @@ void Sampler::addActivity(std::vector<ActivityRecord>&& records, std::uint64_t d
 }
 
 Status Sampler::startActivity() {
-    if (Status s = check(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted),
-                         "registering Activity API buffers");
-        !s)
-        return s;
+    // Once per process: the callbacks stay registered and find the running sampler (if any).
+    static const CUptiResult registered =
+        cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+    if (Status s = check(registered, "registering Activity API buffers"); !s) return s;
     if (Status s = check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
                          "enabling kernel activity records");
         !s)

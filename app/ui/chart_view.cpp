@@ -10,7 +10,7 @@ namespace fusescope {
 ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     : QCustomPlot(parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
     setObjectName(fileStem_);
-    setMinimumSize(360, 240);
+    setMinimumSize(280, 220);
     setAntialiasedElements(QCP::aeAll);
     plotLayout()->insertRow(0);
     plotLayout()->insertRow(1);

@@ -14,14 +14,18 @@ class WorkerRunObserver final : public RunObserver {
     WorkerRunObserver(RunWorker& worker, quint64 generation)
         : worker_(worker), generation_(generation) {}
 
+    // Stage changes always go out (a handful per variant); updates within a stage at most
+    // every kProgressIntervalMs, so a fast loop of repeats cannot flood the UI thread.
     void progress(double fraction, std::string_view stage) override {
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        const bool newStage = text != lastStage_;
         const bool final = fraction >= 1.0;
-        if (sinceLast_.isValid() && !final && sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
+        if (sinceLast_.isValid() && !newStage && !final &&
+            sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
             return;
         sinceLast_.start();
-        emit worker_.progress(
-            generation_, fraction,
-            QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
+        lastStage_ = text;
+        emit worker_.progress(generation_, fraction, text);
     }
 
     void variantFinished(const VariantResult& result) override {
@@ -66,6 +70,7 @@ class WorkerRunObserver final : public RunObserver {
     RunWorker& worker_;
     quint64 generation_;
     QElapsedTimer sinceLast_;
+    QString lastStage_;
 };
 
 RunWorker::RunWorker(QObject* parent) : QObject(parent) {

@@ -27,7 +27,7 @@ class RunWorker : public QObject {
     // Thread-safe. Cancels every request up to the newest generation handed out.
     void requestCancel();
 
-    // Minimum time between two progress signals: about 30 per second.
+    // Minimum time between two progress signals of the same stage: about 30 per second.
     static constexpr int kProgressIntervalMs = 33;
 
   public slots:

@@ -1,0 +1,141 @@
+// The `fusescope` executable started as a user or a script would on a machine with no display:
+// no DISPLAY, no Wayland, no QT_QPA_PLATFORM.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "model/recording_json.h"
+#include "model/run_conversion.h"
+#include "model/version.h"
+#include "pipelines/registry.h"
+#include "runtime/backend.h"
+#include "runtime/runner.h"
+
+using namespace fusescope;
+
+namespace {
+
+struct Outcome {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Outcome runGui(const QStringList& arguments) {
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(QString::fromLatin1(name));
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(FUSESCOPE_GUI_PATH), arguments);
+    Outcome outcome;
+    if (!process.waitForFinished(240000)) {
+        process.kill();
+        process.waitForFinished();
+        outcome.err = QStringLiteral("timed out");
+        return outcome;
+    }
+    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    outcome.out = QString::fromLocal8Bit(process.readAllStandardOutput());
+    outcome.err = QString::fromLocal8Bit(process.readAllStandardError());
+    return outcome;
+}
+
+QString firstPipeline() {
+    return QString::fromStdString(pipelines().front().name);
+}
+
+}  // namespace
+
+class HeadlessTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void helpAndVersionNeedNoDisplay();
+    void plainStartWithoutDisplayExplainsItself();
+    void screenshotAfterACpuRun();
+    void exportChartsFromARecording();
+    void badArgumentsFailWithAMessage();
+};
+
+void HeadlessTest::helpAndVersionNeedNoDisplay() {
+    const Outcome help = runGui({QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.contains(QStringLiteral("--screenshot")), qPrintable(help.out));
+    QVERIFY(help.out.contains(QStringLiteral("--export-charts")));
+    const Outcome version = runGui({QStringLiteral("--version")});
+    QCOMPARE(version.exitCode, 0);
+    QVERIFY2(version.out.contains(QString::fromLatin1(model::kFuseScopeVersion)),
+             qPrintable(version.out));
+}
+
+void HeadlessTest::plainStartWithoutDisplayExplainsItself() {
+    const Outcome plain = runGui({});
+    QCOMPARE(plain.exitCode, 2);
+    QVERIFY2(plain.err.contains(QStringLiteral("no display")), qPrintable(plain.err));
+    QCOMPARE(plain.err.trimmed().count(QLatin1Char('\n')), 0);  // one line
+}
+
+void HeadlessTest::screenshotAfterACpuRun() {
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("window.png"));
+    const Outcome shot = runGui({"--screenshot", path, "--run", firstPipeline(), "--backend", "cpu",
+                                 "--n", "65536", "--repeats", "2"});
+    QVERIFY2(shot.exitCode == 0, qPrintable(shot.err));
+    const QImage image(path);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() >= 1200 && image.height() >= 800);
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 9)
+        for (int x = 0; x < image.width(); x += 9) colours.insert(image.pixel(x, y));
+    QVERIFY(colours.size() > 16);
+}
+
+void HeadlessTest::exportChartsFromARecording() {
+    QTemporaryDir directory;
+    // A recording as fusescope-cli writes it: a real CPU run through the model's writer.
+    std::unique_ptr<Backend> backend = createCpuBackend(1);
+    RunRequest request;
+    request.pipeline = pipelines().back().name;
+    request.n = 10000;
+    request.repeats = 2;
+    RunObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    QVERIFY(report.isOk());
+    model::ConversionOptions options;
+    options.producer = model::producerString(QStringLiteral("fusescope-cli"));
+    const QString recording = directory.filePath(QStringLiteral("recording.json"));
+    QVERIFY(model::saveRecording(model::recordingFrom(*report, options), recording).isOk());
+
+    const QString charts = directory.filePath(QStringLiteral("charts"));
+    const Outcome exported = runGui({"--export-charts", charts, "--open", recording});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    const QStringList files = QDir(charts).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), 9);
+    for (const QString& name : files) {
+        QVERIFY2(QFileInfo(QDir(charts).filePath(name)).size() > 0, qPrintable(name));
+        QVERIFY(exported.out.contains(name));
+        if (name.endsWith(QStringLiteral(".png")))
+            QVERIFY(!QImage(QDir(charts).filePath(name)).isNull());
+    }
+}
+
+void HeadlessTest::badArgumentsFailWithAMessage() {
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("x.png"));
+    const Outcome unknown = runGui({"--screenshot", path, "--run", "no_such_pipeline"});
+    QVERIFY(unknown.exitCode != 0);
+    QVERIFY2(unknown.err.contains(QStringLiteral("unknown pipeline")), qPrintable(unknown.err));
+    const Outcome badN = runGui({"--screenshot", path, "--run", firstPipeline(), "--n", "0"});
+    QVERIFY(badN.exitCode != 0);
+    QVERIFY2(badN.err.contains(QStringLiteral("--n")), qPrintable(badN.err));
+    const Outcome missing =
+        runGui({"--screenshot", path, "--open", directory.filePath("nope.json")});
+    QVERIFY(missing.exitCode != 0);
+    QVERIFY2(missing.err.contains(QStringLiteral("nope.json")), qPrintable(missing.err));
+    const Outcome nothing = runGui({"--export-charts", directory.filePath("c")});
+    QVERIFY(nothing.exitCode != 0);
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+QTEST_GUILESS_MAIN(HeadlessTest)
+#include "headless_test.moc"

@@ -1,0 +1,285 @@
+// The main window driven through its widgets: pick a pipeline and variants, run on the CPU
+// backend, see one row per variant, export the charts, save and reopen, remember settings.
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "pipelines/registry.h"
+#include "ui/chart_export.h"
+#include "ui/chart_view.h"
+#include "ui/main_window.h"
+#include "ui/results_model.h"
+#include "ui/run_panel.h"
+
+using namespace fusescope;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+int comboIndexOf(QComboBox* combo, const QString& key) {
+    return combo->findData(key);
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void init();
+    void pickPipelineRunOnCpuAndSeeResults();
+    void everyChartExportsToPngSvgAndPdf();
+    void shortcutsRunAndCancelWithinASecond();
+    void savedRecordingReopensWithTheSameResults();
+    void malformedRecordingGivesTheLoadersMessage();
+    void settingsRememberTheChoicesAndGeometry();
+    void chartsFollowADarkPalette();
+    void otherPartsHaveTabsToPlugInto();
+
+  private:
+    // Picks the last pipeline of the registry and all its variants but the middle one.
+    QStringList chooseThroughWidgets(MainWindow& window, const QString& n);
+    bool runAndWait(MainWindow& window);
+
+    std::unique_ptr<QTemporaryDir> directory_;
+    std::unique_ptr<QSettings> settings_;
+};
+
+void MainWindowTest::init() {
+    directory_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(directory_->isValid());
+    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
+                                            QSettings::IniFormat);
+}
+
+QStringList MainWindowTest::chooseThroughWidgets(MainWindow& window, const QString& n) {
+    RunPanel* panel = window.runPanel();
+    const PipelineSpec& pipeline = pipelines().back();
+    panel->pipelineCombo()->setCurrentIndex(
+        comboIndexOf(panel->pipelineCombo(), QString::fromStdString(pipeline.name)));
+    QListWidget* list = panel->variantList();
+    [&] { QCOMPARE(static_cast<std::size_t>(list->count()), pipeline.variants.size()); }();
+    QStringList chosen;
+    for (int row = 0; row < list->count(); ++row) {
+        const bool skip = list->count() >= 3 && row == 1;
+        list->item(row)->setCheckState(skip ? Qt::Unchecked : Qt::Checked);
+        if (!skip) chosen << QString::fromStdString(pipeline.variants[row].name);
+    }
+    panel->elementCountEdit()->clear();
+    QTest::keyClicks(panel->elementCountEdit(), n);
+    panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cpu"));
+    panel->repeatsSpin()->setValue(3);
+    return chosen;
+}
+
+bool MainWindowTest::runAndWait(MainWindow& window) {
+    QSignalSpy ended(&window, &MainWindow::runEnded);
+    QTest::mouseClick(window.runPanel()->runButton(), Qt::LeftButton);
+    if (!window.isRunning()) return false;
+    if (!ended.wait(kRunTimeoutMs)) return false;
+    return ended.first().at(0).toBool();
+}
+
+void MainWindowTest::pickPipelineRunOnCpuAndSeeResults() {
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // The models are checked while the run streams rows in and the final recording resets them.
+    QAbstractItemModelTester variantTester(window.variantModel(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester kernelTester(window.kernelModel(),
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QStringList chosen = chooseThroughWidgets(window, QStringLiteral("65,537"));
+    QVERIFY(window.runPanel()->runButton()->isEnabled());
+    QVERIFY(runAndWait(window));
+
+    auto* table = window.findChild<QTableView*>(QStringLiteral("variantTable"));
+    QVERIFY(table);
+    QAbstractItemModel* rows = table->model();
+    QCOMPARE(rows->rowCount(), chosen.size());
+    const PipelineSpec& pipeline = pipelines().back();
+    int kernels = 0;
+    for (int row = 0; row < rows->rowCount(); ++row) {
+        QCOMPARE(rows->index(row, VariantResultsModel::Variant).data().toString(), chosen[row]);
+        const QString check = rows->index(row, VariantResultsModel::Check).data().toString();
+        QVERIFY2(check.startsWith(QStringLiteral("OK")), qPrintable(check));
+        kernels +=
+            static_cast<int>(findVariant(pipeline, chosen[row].toStdString())->kernels.size());
+    }
+    QCOMPARE(window.findChild<QTableView*>(QStringLiteral("kernelTable"))->model()->rowCount(),
+             kernels);
+    QCOMPARE(window.recording().runs.size(), chosen.size());
+    QCOMPARE(window.recording().runs.first().n, quint64{65537});
+    for (ChartView* chart : window.charts())
+        QCOMPARE(chart->recording().runs.size(), chosen.size());
+    QVERIFY(!window.runPanel()->cancelButton()->isEnabled());
+    QVERIFY(window.runPanel()->runButton()->isEnabled());
+}
+
+void MainWindowTest::everyChartExportsToPngSvgAndPdf() {
+    MainWindow window(settings_.get());
+    window.show();
+    chooseThroughWidgets(window, QStringLiteral("4096"));
+    QVERIFY(runAndWait(window));
+    QCOMPARE(window.charts().size(), 3);
+    for (ChartView* chart : window.charts()) {
+        chart->rebuildNow();
+        const QString stem = directory_->filePath(chart->fileStem());
+        QCOMPARE(exportChart(*chart, stem + ".png"), QString());
+        QCOMPARE(exportChart(*chart, stem + ".svg"), QString());
+        QCOMPARE(exportChart(*chart, stem + ".pdf"), QString());
+        const QImage image(stem + ".png");
+        QVERIFY2(!image.isNull(), qPrintable(stem));
+        QCOMPARE(image.size(), kDefaultExportSize * 2);  // exported at twice the pixels
+        // Something was drawn: a chart is not one flat colour.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 4);
+        QFile svg(stem + ".svg");
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svg.readAll();
+        QVERIFY(svgText.contains("<svg"));
+        // The caption's words are in the drawing (QSvgGenerator writes text as text).
+        QVERIFY2(svgText.contains("float32"), qPrintable(stem));
+        QFile pdf(stem + ".pdf");
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+        QVERIFY(pdf.size() > 1000);
+    }
+    QVERIFY(!exportChart(*window.charts().first(), directory_->filePath("chart.bmp")).isEmpty());
+    QVERIFY(
+        !exportChart(*window.charts().first(), QStringLiteral("/nonexistent/dir/c.png")).isEmpty());
+}
+
+void MainWindowTest::shortcutsRunAndCancelWithinASecond() {
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    chooseThroughWidgets(window, QStringLiteral("2^20"));
+    window.runPanel()->repeatsSpin()->setValue(window.runPanel()->repeatsSpin()->maximum());
+    QSignalSpy ended(&window, &MainWindow::runEnded);
+    QSignalSpy state(&window, &MainWindow::runStateChanged);
+    QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+    QVERIFY(window.isRunning());
+    QVERIFY(window.runPanel()->cancelButton()->isEnabled());
+    QTest::qWait(300);  // let it get going
+    QVERIFY(window.isRunning());
+    QElapsedTimer latency;
+    latency.start();
+    QTest::keyClick(&window, Qt::Key_Escape);
+    QVERIFY(ended.wait(5000));
+    QVERIFY2(latency.elapsed() < 1000, qPrintable(QString::number(latency.elapsed())));
+    QCOMPARE(ended.first().at(0).toBool(), false);
+    QCOMPARE(ended.first().at(1).toString(), QStringLiteral("Cancelled"));
+    QVERIFY(window.recording().runs.isEmpty() ||
+            window.recording().runs.size() < window.runPanel()->choices().variants.size());
+}
+
+void MainWindowTest::savedRecordingReopensWithTheSameResults() {
+    const QString path = directory_->filePath(QStringLiteral("run.json"));
+    QStringList variantsShown;
+    {
+        MainWindow window(settings_.get());
+        QCOMPARE(window.saveRecording(path).isEmpty(), false);  // nothing to save yet
+        chooseThroughWidgets(window, QStringLiteral("5000"));
+        QVERIFY(runAndWait(window));
+        QCOMPARE(window.saveRecording(path), QString());
+        for (const model::RunRecord& run : window.recording().runs) variantsShown << run.variant;
+    }
+    MainWindow reopened(settings_.get());
+    QCOMPARE(reopened.openRecording(path), QString());
+    QVERIFY(reopened.recording().replayed);
+    QCOMPARE(reopened.variantModel()->rowCount(), variantsShown.size());
+    for (int row = 0; row < variantsShown.size(); ++row)
+        QCOMPARE(
+            reopened.variantModel()->index(row, VariantResultsModel::Variant).data().toString(),
+            variantsShown[row]);
+    QVERIFY(reopened.windowTitle().contains(QStringLiteral("run.json")));
+    for (ChartView* chart : reopened.charts())
+        QCOMPARE(chart->recording().runs.size(), variantsShown.size());
+}
+
+void MainWindowTest::malformedRecordingGivesTheLoadersMessage() {
+    const QString path = directory_->filePath(QStringLiteral("broken.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"format\": \"fusescope-recording\", \"version\": 1, \"runs\": [ {");
+    file.close();
+    MainWindow window(settings_.get());
+    const QString error = window.openRecording(path);
+    QVERIFY(!error.isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("broken.json")), qPrintable(error));
+    QVERIFY(window.recording().runs.isEmpty());
+    QVERIFY(!window.openRecording(directory_->filePath(QStringLiteral("missing.json"))).isEmpty());
+}
+
+void MainWindowTest::settingsRememberTheChoicesAndGeometry() {
+    RunChoices chosen;
+    {
+        MainWindow window(settings_.get());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.resize(1400, 880);
+        chooseThroughWidgets(window, QStringLiteral("777777"));
+        window.runPanel()->vectorCombo()->setCurrentIndex(
+            window.runPanel()->vectorCombo()->findData(1));
+        window.runPanel()->repeatsSpin()->setValue(9);
+        chosen = window.runPanel()->choices();
+        window.close();  // saves, as a user's close does
+    }
+    MainWindow again(settings_.get());
+    const RunChoices restored = again.runPanel()->choices();
+    QCOMPARE(restored.pipeline, chosen.pipeline);
+    QCOMPARE(restored.variants, chosen.variants);
+    QCOMPARE(restored.n, quint64{777777});
+    QCOMPARE(restored.vectorWidth, 1);
+    QCOMPARE(restored.backend, BackendChoice::Cpu);
+    QCOMPARE(restored.repeats, 9);
+    QCOMPARE(again.size(), QSize(1400, 880));
+}
+
+void MainWindowTest::chartsFollowADarkPalette() {
+    const QPalette original = QApplication::palette();
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x26));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x18, 0x1a, 0x1e));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    QApplication::setPalette(dark);
+    {
+        MainWindow window(settings_.get());
+        window.show();
+        for (ChartView* chart : window.charts()) {
+            chart->rebuildNow();
+            QCOMPARE(chart->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
+            QCOMPARE(chart->yAxis->labelColor(), dark.color(QPalette::WindowText));
+            QCOMPARE(chart->axisRect()->backgroundBrush().color(), dark.color(QPalette::Base));
+        }
+    }
+    QApplication::setPalette(original);
+}
+
+void MainWindowTest::otherPartsHaveTabsToPlugInto() {
+    MainWindow window(settings_.get());
+    QVERIFY(window.viewTabs());
+    QVERIFY(window.chartTabs());
+    const int views = window.viewTabs()->count();
+    const int charts = window.chartTabs()->count();
+    window.viewTabs()->addTab(new QWidget, QStringLiteral("Memory stage"));
+    window.chartTabs()->addTab(new QWidget, QStringLiteral("Live bandwidth"));
+    QCOMPARE(window.viewTabs()->count(), views + 1);
+    QCOMPARE(window.chartTabs()->count(), charts + 1);
+}
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

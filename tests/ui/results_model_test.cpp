@@ -1,0 +1,160 @@
+// The result table models over a real CPU run: QAbstractItemModelTester through reset, append
+// and clear; what the cells say; and N parsing and settings of the run panel's choices.
+#include <QAbstractItemModelTester>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "model/run_conversion.h"
+#include "pipelines/registry.h"
+#include "runtime/backend.h"
+#include "runtime/runner.h"
+#include "ui/results_model.h"
+#include "ui/run_choices.h"
+
+using namespace fusescope;
+
+namespace {
+
+// A small run of every variant of every pipeline on the CPU backend: real numbers.
+model::Recording cpuRecording(const PipelineSpec& pipeline) {
+    std::unique_ptr<Backend> backend = createCpuBackend(1);
+    RunRequest request;
+    request.pipeline = pipeline.name;
+    request.n = 1000;  // not a multiple of 4: the vector tail runs too
+    request.repeats = 2;
+    request.warmup = 0;
+    RunObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    if (!report) qFatal("CPU run failed: %s", report.status().message().c_str());
+    model::ConversionOptions options;
+    options.producer = QStringLiteral("ui_models_test");
+    return model::recordingFrom(*report, options);
+}
+
+}  // namespace
+
+class ResultsModelTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void variantModelPassesTheModelTester();
+    void kernelModelPassesTheModelTester();
+    void cellsSayWhatTheRunMeasured();
+    void failedCheckIsShownInRed();
+    void elementCountParsing();
+    void runChoicesRoundTripThroughSettings();
+};
+
+void ResultsModelTest::variantModelPassesTheModelTester() {
+    VariantResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    for (const PipelineSpec& pipeline : pipelines()) {
+        const model::Recording recording = cpuRecording(pipeline);
+        model.setRecording(recording);
+        QCOMPARE(model.rowCount(), recording.runs.size());
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        for (const model::RunRecord& run : recording.runs) model.appendRun(run);
+        QCOMPARE(model.rowCount(), recording.runs.size());
+    }
+}
+
+void ResultsModelTest::kernelModelPassesTheModelTester() {
+    KernelResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    for (const PipelineSpec& pipeline : pipelines()) {
+        const model::Recording recording = cpuRecording(pipeline);
+        qsizetype kernels = 0;
+        for (const model::RunRecord& run : recording.runs) kernels += run.kernels.size();
+        model.setRecording(recording);
+        QCOMPARE(model.rowCount(), kernels);
+        model.clear();
+        for (const model::RunRecord& run : recording.runs) model.appendRun(run);
+        QCOMPARE(model.rowCount(), kernels);
+    }
+}
+
+void ResultsModelTest::cellsSayWhatTheRunMeasured() {
+    const PipelineSpec& pipeline = pipelines().front();
+    const model::Recording recording = cpuRecording(pipeline);
+    VariantResultsModel model;
+    model.setRecording(recording);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const model::RunRecord& run = recording.runs.at(row);
+        QCOMPARE(model.index(row, VariantResultsModel::Variant).data().toString(), run.variant);
+        QCOMPARE(model.index(row, VariantResultsModel::Passes).data().toString(),
+                 QString::number(run.passes));
+        QCOMPARE(model.index(row, VariantResultsModel::Kernels).data().toString(),
+                 QString::number(run.kernels.size()));
+        QCOMPARE(model.index(row, VariantResultsModel::TimeMs)
+                     .data(VariantResultsModel::SortRole)
+                     .toDouble(),
+                 run.timeMs);
+        const double fraction = model.index(row, VariantResultsModel::RooflinePercent)
+                                    .data(VariantResultsModel::SortRole)
+                                    .toDouble();
+        QCOMPARE(fraction, run.effectiveGBps() / recording.roofline.gbps());
+        QVERIFY(model.index(row, VariantResultsModel::Check).data().toString().startsWith("OK"));
+    }
+}
+
+void ResultsModelTest::failedCheckIsShownInRed() {
+    model::Recording recording = cpuRecording(pipelines().front());
+    // A run whose check failed, as a recording from a broken kernel would hold it.
+    model::RunRecord& run = recording.runs.first();
+    run.checkOk = false;
+    run.unwrittenElements = 7;
+    VariantResultsModel model;
+    model.setRecording(recording);
+    const QModelIndex check = model.index(0, VariantResultsModel::Check);
+    QVERIFY(check.data().toString().startsWith(QStringLiteral("FAIL")));
+    QVERIFY(check.data().toString().contains(QStringLiteral("7 elements never written")));
+    const QColor failColor = check.data(Qt::ForegroundRole).value<QColor>();
+    const QColor okColor =
+        model.index(1, VariantResultsModel::Check).data(Qt::ForegroundRole).value<QColor>();
+    QVERIFY(failColor.red() > failColor.green());
+    QVERIFY(okColor.green() > okColor.red());
+}
+
+void ResultsModelTest::elementCountParsing() {
+    QCOMPARE(parseElementCount(QStringLiteral("16777216")).value_or(0), quint64{16777216});
+    QCOMPARE(parseElementCount(QStringLiteral("16,777,216")).value_or(0), quint64{16777216});
+    QCOMPARE(parseElementCount(QStringLiteral(" 2^24 ")).value_or(0), quint64{1} << 24);
+    QCOMPARE(parseElementCount(QStringLiteral("1")).value_or(0), quint64{1});
+    QCOMPARE(parseElementCount(QStringLiteral("1000001")).value_or(0), quint64{1000001});
+    QVERIFY(!parseElementCount(QStringLiteral("0")));
+    QVERIFY(!parseElementCount(QStringLiteral("-5")));
+    QVERIFY(!parseElementCount(QStringLiteral("abc")));
+    QVERIFY(!parseElementCount(QStringLiteral("")));
+    QVERIFY(!parseElementCount(QStringLiteral("2^99")));
+    QVERIFY(!parseElementCount(QStringLiteral("99999999999999999999999")));
+}
+
+void ResultsModelTest::runChoicesRoundTripThroughSettings() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("settings.ini"));
+    const PipelineSpec& pipeline = pipelines().back();
+    RunChoices saved;
+    saved.pipeline = QString::fromStdString(pipeline.name);
+    saved.variants = {QString::fromStdString(pipeline.variants.back().name)};
+    saved.n = 123457;
+    saved.vectorWidth = 1;
+    saved.backend = BackendChoice::Cpu;
+    saved.repeats = 7;
+    {
+        QSettings settings(path, QSettings::IniFormat);
+        saveRunChoices(settings, saved);
+    }
+    QSettings settings(path, QSettings::IniFormat);
+    const RunChoices loaded = loadRunChoices(settings);
+    QCOMPARE(loaded.pipeline, saved.pipeline);
+    QCOMPARE(loaded.variants, saved.variants);
+    QCOMPARE(loaded.n, saved.n);
+    QCOMPARE(loaded.vectorWidth, saved.vectorWidth);
+    QCOMPARE(loaded.backend, saved.backend);
+    QCOMPARE(loaded.repeats, saved.repeats);
+}
+
+QTEST_MAIN(ResultsModelTest)
+#include "results_model_test.moc"

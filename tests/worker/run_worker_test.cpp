@@ -1,0 +1,258 @@
+// The worker on its own thread, driven as the UI drives it, on the CPU backend.
+#include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+
+#include "pipelines/registry.h"
+#include "runtime/backend.h"
+#include "worker/run_controller.h"
+#include "worker/run_worker.h"
+
+using namespace fusescope;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+RunCommand smallCpuCommand() {
+    RunCommand command;
+    command.pipeline = QString::fromStdString(pipelines().front().name);
+    command.n = 4096;
+    command.backend = BackendChoice::Cpu;
+    command.repeats = 3;
+    command.warmup = 1;
+    return command;
+}
+
+// A run long enough that only cancelling or superseding ends it in the test's time (the copy
+// roofline alone takes a million copies).
+RunCommand longCpuCommand() {
+    RunCommand command = smallCpuCommand();
+    command.n = 1u << 20;
+    command.repeats = 1000000;
+    return command;
+}
+
+// Waits until a progress signal whose stage contains `word` has arrived.
+bool waitForStage(QSignalSpy& spy, const QString& word, int stageArgument) {
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < kRunTimeoutMs) {
+        for (const QList<QVariant>& signal : spy)
+            if (signal.at(stageArgument).toString().contains(word)) return true;
+        spy.wait(200);
+    }
+    return false;
+}
+
+}  // namespace
+
+class RunWorkerTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void smallCpuRunEmitsProgressAndFinished();
+    void progressIsThrottled();
+    void cancelStopsALongRunWithinASecond();
+    void supersededRequestsDeliverNothing();
+    void autoBackendSaysWhichBackendRuns();
+    void cudaWithoutAGpuFailsWithTheReason();
+    void probeDescribesTheCpu();
+};
+
+void RunWorkerTest::smallCpuRunEmitsProgressAndFinished() {
+    RunController controller;
+    QSignalSpy started(&controller, &RunController::runStarted);
+    QSignalSpy progress(&controller, &RunController::progress);
+    QSignalSpy variants(&controller, &RunController::variantFinished);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    QSignalSpy failed(&controller, &RunController::runFailed);
+    const RunCommand command = smallCpuCommand();
+    controller.submit(command);
+    QVERIFY(controller.isRunning());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(!controller.isRunning());
+    QCOMPARE(started.count(), 1);
+
+    QVERIFY(!progress.isEmpty());
+    double previous = -1.0;
+    for (const QList<QVariant>& signal : progress) {
+        const double fraction = signal.at(0).toDouble();
+        QVERIFY(fraction >= 0.0 && fraction <= 1.0);
+        QVERIFY2(fraction >= previous, "progress went backwards");
+        previous = fraction;
+    }
+    QCOMPARE(progress.last().at(0).toDouble(), 1.0);
+
+    const std::size_t variantCount = pipelines().front().variants.size();
+    QCOMPARE(static_cast<std::size_t>(variants.count()), variantCount);
+    const auto recording = finished.first().first().value<model::Recording>();
+    QCOMPARE(static_cast<std::size_t>(recording.runs.size()), variantCount);
+    QCOMPARE(recording.device.backend, QStringLiteral("cpu"));
+    QVERIFY(recording.roofline.timeMs > 0.0);
+    for (const model::RunRecord& run : recording.runs) {
+        QCOMPARE(run.n, command.n);
+        QVERIFY2(run.checkOk, qPrintable(run.variant));
+        QCOMPARE(run.repeatTimesMs.size(), command.repeats);
+        QVERIFY(run.timeMs > 0.0);
+        QCOMPARE(run.dataSource.timing, model::DataSource::CpuBackend);
+    }
+    // The streamed variants are the same values as the final recording's.
+    for (int i = 0; i < variants.count(); ++i)
+        QCOMPARE(variants.at(i).first().value<model::RunRecord>().variant,
+                 recording.runs.at(i).variant);
+}
+
+void RunWorkerTest::progressIsThrottled() {
+    RunController controller;
+    QSignalSpy progress(&controller, &RunController::progress);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    RunCommand command = smallCpuCommand();
+    command.n = 16384;
+    command.repeats = 3000;  // thousands of runner progress calls in about a second
+    QElapsedTimer elapsed;
+    elapsed.start();
+    controller.submit(command);
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    const double seconds = elapsed.elapsed() / 1000.0;
+    // Stage changes always pass: a few per run and three per variant (allocate, check, time).
+    const double stageChanges = 4 + 3.0 * pipelines().front().variants.size();
+    const double allowed = seconds * (1000.0 / RunWorker::kProgressIntervalMs) + stageChanges;
+    qInfo("%lld progress signals in %.2f s (at most %.0f allowed)",
+          static_cast<long long>(progress.count()), seconds, allowed);
+    QVERIFY(progress.count() >= 1);
+    QVERIFY(progress.count() <= allowed);
+}
+
+void RunWorkerTest::cancelStopsALongRunWithinASecond() {
+    RunController controller;
+    QSignalSpy progress(&controller, &RunController::progress);
+    QSignalSpy cancelled(&controller, &RunController::cancelled);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    controller.submit(longCpuCommand());
+    QVERIFY(waitForStage(progress, QStringLiteral("roofline"), 1));
+
+    QElapsedTimer latency;
+    latency.start();
+    controller.cancel();
+    QVERIFY(cancelled.wait(5000));
+    const qint64 ms = latency.elapsed();
+    qInfo("cancel took %lld ms", static_cast<long long>(ms));
+    QVERIFY2(ms < 1000, qPrintable(QStringLiteral("cancel took %1 ms").arg(ms)));
+    QVERIFY(finished.isEmpty());
+    QVERIFY(!controller.isRunning());
+
+    // The worker takes the next request after a cancel.
+    controller.submit(smallCpuCommand());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+}
+
+void RunWorkerTest::supersededRequestsDeliverNothing() {
+    // The worker itself, not the controller's filter: stale generations must emit nothing.
+    QThread thread;
+    auto* worker = new RunWorker;
+    worker->moveToThread(&thread);
+    connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+    thread.start();
+    const auto stopThread = qScopeGuard([&] {
+        worker->requestCancel();
+        thread.quit();
+        thread.wait();
+    });
+    QSignalSpy progress(worker, &RunWorker::progress);
+    QSignalSpy variants(worker, &RunWorker::variantFinished);
+    QSignalSpy finished(worker, &RunWorker::runFinished);
+    QSignalSpy cancelled(worker, &RunWorker::cancelled);
+    QSignalSpy failed(worker, &RunWorker::runFailed);
+
+    const auto post = [worker](const RunCommand& command) {
+        const quint64 generation = worker->nextGeneration();
+        QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection,
+                                  Q_ARG(fusescope::RunCommand, command),
+                                  Q_ARG(quint64, generation));
+        return generation;
+    };
+    const quint64 inFlight = post(longCpuCommand());
+    QVERIFY(waitForStage(progress, QStringLiteral("roofline"), 2));
+    // While the first runs, two more arrive: the middle one is still queued when the third
+    // supersedes it, so it never runs; the first stops at its next check.
+    RunCommand queued = smallCpuCommand();
+    queued.n = 3000;
+    const quint64 skipped = post(queued);
+    RunCommand newest = smallCpuCommand();
+    newest.n = 5000;
+    QElapsedTimer elapsed;
+    elapsed.start();
+    const quint64 latest = post(newest);
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QVERIFY(inFlight < skipped && skipped < latest);
+
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.first().at(0).toULongLong(), latest);
+    const auto recording = finished.first().at(1).value<model::Recording>();
+    for (const model::RunRecord& run : recording.runs) QCOMPARE(run.n, newest.n);
+    for (const QList<QVariant>& signal : variants) {
+        QCOMPARE(signal.at(0).toULongLong(), latest);
+        QCOMPARE(signal.at(1).value<model::RunRecord>().n, newest.n);
+    }
+    QVERIFY(cancelled.isEmpty());
+    QVERIFY(failed.isEmpty());
+    qInfo("superseded run gave way and the newest finished in %lld ms",
+          static_cast<long long>(elapsed.elapsed()));
+}
+
+void RunWorkerTest::autoBackendSaysWhichBackendRuns() {
+    RunController controller;
+    QSignalSpy started(&controller, &RunController::runStarted);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    QSignalSpy failed(&controller, &RunController::runFailed);
+    RunCommand command = smallCpuCommand();
+    command.backend = BackendChoice::Auto;
+    controller.submit(command);
+    QVERIFY(finished.wait(kRunTimeoutMs) || !failed.isEmpty());
+    QCOMPARE(started.count(), 1);
+    const QString note = started.first().first().toString();
+    const BackendAvailability availability = probeBackends();
+    if (availability.cudaUsable) {
+        QVERIFY2(note.contains(QStringLiteral("GPU")), qPrintable(note));
+    } else {
+        QVERIFY2(note.contains(QStringLiteral("CPU")), qPrintable(note));
+        QVERIFY2(note.contains(QString::fromStdString(availability.cudaReason)), qPrintable(note));
+        QCOMPARE(finished.first().first().value<model::Recording>().device.backend,
+                 QStringLiteral("cpu"));
+    }
+}
+
+void RunWorkerTest::cudaWithoutAGpuFailsWithTheReason() {
+    const BackendAvailability availability = probeBackends();
+    if (availability.cudaUsable)
+        QSKIP("a usable GPU is present: this test is for machines without");
+    RunController controller;
+    QSignalSpy failed(&controller, &RunController::runFailed);
+    RunCommand command = smallCpuCommand();
+    command.backend = BackendChoice::Cuda;
+    controller.submit(command);
+    QVERIFY(failed.wait(30000));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(QString::fromStdString(availability.cudaReason)),
+             qPrintable(message));
+    QVERIFY(!controller.isRunning());
+}
+
+void RunWorkerTest::probeDescribesTheCpu() {
+    RunController controller;
+    QSignalSpy probed(&controller, &RunController::backendsProbed);
+    controller.probe();
+    QVERIFY(probed.wait(30000));
+    const auto summary = probed.first().first().value<BackendSummary>();
+    QVERIFY(!summary.cpuName.isEmpty());
+    QVERIFY(summary.cpuThreads >= 1);
+    QCOMPARE(summary.cudaUsable, probeBackends().cudaUsable);
+    if (!summary.cudaUsable) QVERIFY(!summary.cudaReason.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(RunWorkerTest)
+#include "run_worker_test.moc"

@@ -1,11 +1,15 @@
-// Writes memory-stage frames of real CPU-backend runs (SwiGLU scratch vs fused, affine unfused vs
-// fused) as PNGs, in the normal and the lesson theme, and as GIFs, so a person can look at them.
-// Usage: stage_demo OUTPUT_DIR [N]
+// Writes memory-stage frames as PNGs (normal and lesson theme) and the side-by-side animation as
+// a GIF, so a person can look at them. Without --recording it runs SwiGLU scratch vs fused and the
+// affine chain unfused vs fused on the CPU backend; with --recording it draws the recording's
+// default pair (first unfused run left, first fused run right), e.g. one made on the H200 by
+// `fusescope-cli run ... --json run.json`.
+// Usage: stage_demo OUTPUT_DIR [--n N] [--recording FILE.json]
 #include <QApplication>
 #include <QDir>
 #include <QImageReader>
 #include <cstdio>
 
+#include "model/recording_json.h"
 #include "model/stage/stage_timeline.h"
 #include "stage_test_runs.h"
 #include "ui/stage/stage_export.h"
@@ -14,16 +18,15 @@ using namespace fusescope;
 
 namespace {
 
-bool writeFrames(const QString& directory, const QString& pipeline, const QString& leftVariant,
-                 const QString& rightVariant, quint64 n) {
-    const model::Recording recording =
-        stagetest::cpuRecording(pipeline, {leftVariant, rightVariant}, n);
-    if (recording.runs.size() != 2) {
-        std::fprintf(stderr, "stage_demo: the CPU run of %s failed\n", qPrintable(pipeline));
+bool writeFrames(const QString& directory, const QString& prefix,
+                 const model::Recording& recording) {
+    const model::StageRunPair pair = model::defaultStageRunPair(recording);
+    if (pair.left < 0 || pair.right < 0) {
+        std::fprintf(stderr, "stage_demo: %s has no two runs to compare\n", qPrintable(prefix));
         return false;
     }
-    Result<model::StageTimeline> left = model::buildStageTimeline(recording.runs[0]);
-    Result<model::StageTimeline> right = model::buildStageTimeline(recording.runs[1]);
+    Result<model::StageTimeline> left = model::buildStageTimeline(recording.runs[pair.left]);
+    Result<model::StageTimeline> right = model::buildStageTimeline(recording.runs[pair.right]);
     if (!left || !right) {
         std::fprintf(stderr, "stage_demo: %s\n",
                      (left ? right.status() : left.status()).message().c_str());
@@ -32,7 +35,7 @@ bool writeFrames(const QString& directory, const QString& pipeline, const QStrin
     model::alignStageTimelines(*left, *right);
     StageRenderer renderer;
     renderer.setTimelines(*left, &*right);
-    renderer.setCaption(stageCaptionContext(recording, recording.runs[0]));
+    renderer.setCaption(stageCaptionContext(recording, recording.runs[pair.left]));
 
     // Moments worth a look: allocation, each kernel's middle, the end.
     QVector<QPair<QString, qint64>> moments;
@@ -51,16 +54,17 @@ bool writeFrames(const QString& directory, const QString& pipeline, const QStrin
                                  : StageTheme::normal(QApplication::palette()));
         for (const auto& [name, time] : moments) {
             const QString path = QStringLiteral("%1/%2-%3-%4.png")
-                                     .arg(directory, pipeline, lesson ? "lesson" : "normal", name);
+                                     .arg(directory, prefix, lesson ? "lesson" : "normal", name);
             const StageExportResult result = exportStagePng(renderer, path, {1920, 1080}, time);
             std::printf("%s %s\n", result.ok ? "wrote" : "FAILED", qPrintable(result.message));
             ok = ok && result.ok;
         }
     }
+
     // The whole side-by-side animation as a GIF, and two of its frames read back as PNGs so the
     // quantised palette can be looked at.
     renderer.setTheme(StageTheme::normal(QApplication::palette()));
-    const QString gif = QStringLiteral("%1/%2-side-by-side.gif").arg(directory, pipeline);
+    const QString gif = QStringLiteral("%1/%2-side-by-side.gif").arg(directory, prefix);
     StageGifOptions options;
     const StageExportResult result = exportStageGif(renderer, gif, options);
     std::printf("%s %s\n", result.ok ? "wrote" : "FAILED", qPrintable(result.message));
@@ -73,7 +77,7 @@ bool writeFrames(const QString& directory, const QString& pipeline, const QStrin
             if (image.isNull()) break;
             if (frame != frames / 4 && frame != frames / 2) continue;
             const QString path =
-                QStringLiteral("%1/%2-gif-frame-%3.png").arg(directory, pipeline).arg(frame);
+                QStringLiteral("%1/%2-gif-frame-%3.png").arg(directory, prefix).arg(frame);
             image.save(path);
             std::printf("wrote %s\n", qPrintable(path));
         }
@@ -81,21 +85,47 @@ bool writeFrames(const QString& directory, const QString& pipeline, const QStrin
     return ok;
 }
 
+bool writeCpuFrames(const QString& directory, const QString& pipeline, const QString& unfused,
+                    const QString& fused, quint64 n) {
+    const model::Recording recording = stagetest::cpuRecording(pipeline, {unfused, fused}, n);
+    if (recording.runs.size() != 2) {
+        std::fprintf(stderr, "stage_demo: the CPU run of %s failed\n", qPrintable(pipeline));
+        return false;
+    }
+    return writeFrames(directory, pipeline, recording);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: stage_demo OUTPUT_DIR [N]\n");
+    const QStringList args = app.arguments();
+    if (args.size() < 2 || args[1].startsWith(QLatin1Char('-'))) {
+        std::fprintf(stderr, "usage: stage_demo OUTPUT_DIR [--n N] [--recording FILE.json]\n");
         return 2;
     }
-    const QString directory = QString::fromLocal8Bit(argv[1]);
-    const quint64 n = argc > 2 ? QByteArray(argv[2]).toULongLong() : (1ull << 22);
+    const QString directory = args[1];
+    quint64 n = 1ull << 22;
+    QString recordingPath;
+    for (int i = 2; i + 1 < args.size(); ++i) {
+        if (args[i] == "--n") n = args[i + 1].toULongLong();
+        if (args[i] == "--recording") recordingPath = args[i + 1];
+    }
     if (!QDir().mkpath(directory)) {
-        std::fprintf(stderr, "stage_demo: cannot create %s\n", argv[1]);
+        std::fprintf(stderr, "stage_demo: cannot create %s\n", qPrintable(directory));
         return 1;
     }
-    const bool swiglu = writeFrames(directory, "swiglu", "scratch", "fused", n);
-    const bool affine = writeFrames(directory, "affine", "unfused", "fused", n);
+    if (!recordingPath.isEmpty()) {
+        Result<model::Recording> recording = model::loadRecording(recordingPath);
+        if (!recording) {
+            std::fprintf(stderr, "stage_demo: %s\n", recording.status().message().c_str());
+            return 1;
+        }
+        const QString prefix = recording->runs.isEmpty() ? QStringLiteral("recording")
+                                                         : recording->runs.front().pipeline;
+        return writeFrames(directory, prefix, *recording) ? 0 : 1;
+    }
+    const bool swiglu = writeCpuFrames(directory, "swiglu", "scratch", "fused", n);
+    const bool affine = writeCpuFrames(directory, "affine", "unfused", "fused", n);
     return swiglu && affine ? 0 : 1;
 }

@@ -227,6 +227,19 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     }
     pane.registerColors.reserve(8);
 
+    pane.kernelInfo.clear();
+    pane.kernelRate.clear();
+    for (const model::StageKernel& kernel : timeline.kernels) {
+        const double ms = double(kernel.endNs - kernel.startNs) / 1e6;
+        const QString rate =
+            QStringLiteral("%1 GB/s").arg(kernel.gbps(), 0, 'f', kernel.gbps() >= 10 ? 0 : 2);
+        pane.kernelRate.push_back(rate);
+        pane.kernelInfo.push_back(QStringLiteral("reads %1, writes %2 in %3: %4")
+                                      .arg(formatStageBytes(double(kernel.bytesRead)),
+                                           formatStageBytes(double(kernel.bytesWritten)),
+                                           formatStageTime(ms), rate));
+    }
+
     const double boxWidthStats = (pane.stats.width() - f) / 3.0;
     pane.passesBox =
         QRectF(pane.stats.left(), pane.stats.top(), boxWidthStats, pane.stats.height());
@@ -315,12 +328,6 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
     painter.setPen(theme_.text);
     painter.setFont(titleFont_);
     painter.drawText(titleLine(pane), Qt::AlignLeft | Qt::AlignVCenter, timeline.variantTitle);
-    painter.setFont(smallFont_);
-    painter.setPen(theme_.mutedText);
-    painter.drawText(statusLine(pane), Qt::AlignRight | Qt::AlignVCenter,
-                     QStringLiteral("%1 · %2 passes in the model")
-                         .arg(formatStageTime(timeline.measuredTimeMs))
-                         .arg(timeline.modelPasses));
 
     // The time strip: allocation phase, each kernel, free phase, on the scale shared by both panes.
     painter.setFont(smallFont_);
@@ -445,6 +452,18 @@ void StageRenderer::drawDynamicPane(QPainter& painter, int side) {
     drawRegisters(painter, side);
     drawStats(painter, side);
     drawHeaderStatus(painter, side);
+
+    if (pane.state.kernel >= 0) {
+        // What the running kernel moves and how fast: the rate the tiles stream at.
+        painter.setFont(smallFont_);
+        painter.setPen(theme_.mutedText);
+        const double room = pane.header.width() * 0.5;
+        const QFontMetricsF metrics(smallFont_);
+        const QString& info = metrics.horizontalAdvance(pane.kernelInfo[pane.state.kernel]) <= room
+                                  ? pane.kernelInfo[pane.state.kernel]
+                                  : pane.kernelRate[pane.state.kernel];
+        painter.drawText(statusLine(pane), Qt::AlignRight | Qt::AlignVCenter, info);
+    }
 
     // Playhead on the shared time strip.
     const double x = ganttX(pane, pane.state.timeNs);

@@ -63,6 +63,8 @@ class StageRenderer {
         QVector<QRectF> smBoxes;
         QVector<QRectF> registerCells;
         QVector<QColor> registerColors;  // scratch space, reused every frame
+        QVector<QString> kernelInfo;     // per kernel: bytes, time and rate, formatted once
+        QVector<QString> kernelRate;     // per kernel: the rate alone, for narrow panes
         model::StageState state;
     };
 

@@ -259,8 +259,10 @@ QString renderSweep(const SweepReport& report) {
     lines << details.join(QStringLiteral(" · "));
     const std::uint64_t l2 = l2Elements(report.device);
     if (l2 > 0)
-        lines << QStringLiteral("L2 %1: one array fits up to N = %2 (\"in L2\" below)")
-                     .arg(model::formatBytes(report.device.l2CacheBytes), model::formatCount(l2));
+        lines << QStringLiteral("L2 %1 MiB: one array fits up to N = %2 (\"in L2\" below)")
+                     .arg(static_cast<double>(report.device.l2CacheBytes) / (1024.0 * 1024.0), 0,
+                          'g', 4)
+                     .arg(model::formatCount(l2));
     lines << QStringLiteral(
         "model: time = launches x overhead + bytes / bandwidth, fitted per variant on relative "
         "residuals");

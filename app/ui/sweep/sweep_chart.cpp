@@ -262,8 +262,14 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
             }
         }
     }
-    if (nLow <= 0) nLow = 4096, nHigh = 1 << 20;
-    if (tLow <= 0) tLow = 1, tHigh = 1000;
+    if (nLow <= 0) {  // nothing to draw: a sensible empty frame
+        nLow = 4096;
+        nHigh = 1 << 20;
+    }
+    if (tLow <= 0) {
+        tLow = 1;
+        tHigh = 1000;
+    }
     xLow = nLow / 1.5;
     xHigh = nHigh * 1.5;
     timeRect_->axis(QCPAxis::atBottom)->setRange(xLow, xHigh);

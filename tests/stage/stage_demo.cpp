@@ -12,6 +12,7 @@
 #include "model/recording_json.h"
 #include "model/stage/stage_timeline.h"
 #include "stage_test_runs.h"
+#include "ui/stage/memory_stage_view.h"
 #include "ui/stage/stage_export.h"
 
 using namespace fusescope;
@@ -59,6 +60,18 @@ bool writeFrames(const QString& directory, const QString& prefix,
             std::printf("%s %s\n", result.ok ? "wrote" : "FAILED", qPrintable(result.message));
             ok = ok && result.ok;
         }
+    }
+
+    // The tab as the main window shows it: run pickers, the stage, the toolbar.
+    {
+        MemoryStageView view;
+        view.setRecording(recording);
+        view.resize(1600, 900);
+        view.seek((left->kernels.front().startNs + left->kernels.front().endNs) / 2);
+        const QString path = QStringLiteral("%1/%2-view.png").arg(directory, prefix);
+        const bool saved = view.grab().save(path);
+        std::printf("%s %s\n", saved ? "wrote" : "FAILED", qPrintable(path));
+        ok = ok && saved;
     }
 
     // The whole side-by-side animation as a GIF, and two of its frames read back as PNGs so the

@@ -107,6 +107,7 @@ StageGifExportJob::~StageGifExportJob() {
     if (thread_) {
         cancel_ = true;
         thread_->wait();
+        delete thread_;
     }
 }
 

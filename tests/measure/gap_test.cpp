@@ -22,7 +22,6 @@ bool has(const std::vector<GapFinding>& findings, GapReason reason) {
 // 4-byte accesses (one 32-byte sector per 32 bytes).
 KernelEvidence exactKernel(double arrayBytes) {
     KernelEvidence e;
-    e.name = "k";
     e.modelBytesRead = arrayBytes;
     e.modelBytesWritten = arrayBytes;
     e.measured = {arrayBytes, arrayBytes, arrayBytes / 32, arrayBytes / 32};

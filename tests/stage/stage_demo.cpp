@@ -7,6 +7,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QImageReader>
+#include <QPainter>
+#include <QSvgRenderer>
 #include <cstdio>
 
 #include "model/recording_json.h"
@@ -60,6 +62,22 @@ bool writeFrames(const QString& directory, const QString& prefix,
             std::printf("%s %s\n", result.ok ? "wrote" : "FAILED", qPrintable(result.message));
             ok = ok && result.ok;
         }
+    }
+
+    // One frame as SVG, and that SVG drawn back by Qt's SVG renderer, to look at.
+    {
+        const qint64 time = (left->kernels.front().startNs + left->kernels.front().endNs) / 2;
+        const QString svg = QStringLiteral("%1/%2-frame.svg").arg(directory, prefix);
+        const StageExportResult result = exportStageSvg(renderer, svg, {1920, 1080}, time);
+        std::printf("%s %s\n", result.ok ? "wrote" : "FAILED", qPrintable(result.message));
+        ok = ok && result.ok;
+        QSvgRenderer svgRenderer(svg);
+        QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        svgRenderer.render(&painter);
+        painter.end();
+        image.save(QStringLiteral("%1/%2-frame-svg-rendered.png").arg(directory, prefix));
     }
 
     // The tab as the main window shows it: run pickers, the stage, the toolbar.

@@ -1,5 +1,7 @@
 // The stage widget, its player and its view, offscreen: what the stage shows at chosen times of
 // a known side-by-side timeline, stepping, scrubbing, keys, lesson mode, and painting.
+#include <QPainter>
+#include <QSvgRenderer>
 #include <QtTest>
 
 #include "stage_test_runs.h"
@@ -233,6 +235,14 @@ void StageWidgetTest::exportsPngAndSvgFrames() {
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.contains("Test GPU"));  // the caption travels with the frame
     QVERIFY(!text.contains("<image"));   // vectors, not a pasted bitmap
+    QSvgRenderer svgRenderer(svg);       // and a valid SVG that draws the stage
+    QVERIFY(svgRenderer.isValid());
+    QImage fromSvg(960, 540, QImage::Format_ARGB32_Premultiplied);
+    fromSvg.fill(Qt::transparent);
+    QPainter svgPainter(&fromSvg);
+    svgRenderer.render(&svgPainter);
+    svgPainter.end();
+    QVERIFY(imageHasManyColours(fromSvg));
 
     result = view.exportFrame(directory.filePath("no/such/dir/frame.png"), {640, 360});
     QVERIFY(!result.ok);

@@ -238,9 +238,13 @@ QString fitLine(const SweepSeries& series) {
     if (fit.boundaryN > 0)
         line += QStringLiteral(", regimes meet at N ≈ %1")
                     .arg(model::formatCount(static_cast<quint64>(fit.boundaryN + 0.5)));
-    return line + QStringLiteral(" (rms residual %1 over %2 sizes)")
-                      .arg(model::formatPercent(fit.rmsRelativeResidual))
-                      .arg(fit.samples);
+    line += QStringLiteral(" (rms residual %1 over %2 sizes")
+                .arg(model::formatPercent(fit.rmsRelativeResidual))
+                .arg(fit.samples);
+    if (fit.samplesSetAside > 0)
+        line += QStringLiteral("; %1 set aside as not following one bandwidth, see 'vs fit'")
+                    .arg(fit.samplesSetAside);
+    return line + QLatin1Char(')');
 }
 
 QString renderSweep(const SweepReport& report) {
@@ -265,7 +269,7 @@ QString renderSweep(const SweepReport& report) {
                      .arg(model::formatCount(l2));
     lines << QStringLiteral(
         "model: time = launches x overhead + bytes / bandwidth, fitted per variant on relative "
-        "residuals");
+        "residuals, robustly (sizes one bandwidth cannot describe are set aside)");
 
     using Align = TextTable::Align;
     for (const SweepSeries& series : report.series) {
@@ -345,7 +349,8 @@ QJsonObject seriesJson(const SweepSeries& series) {
                         {QStringLiteral("overhead_clamped"), fit.overheadClamped},
                         {QStringLiteral("boundary_n"), fit.boundaryN},
                         {QStringLiteral("rms_relative_residual"), fit.rmsRelativeResidual},
-                        {QStringLiteral("samples"), fit.samples}});
+                        {QStringLiteral("samples"), fit.samples},
+                        {QStringLiteral("set_aside"), fit.samplesSetAside}});
     } else {
         object.insert(QStringLiteral("fit"), QJsonValue(QJsonValue::Null));
         object.insert(QStringLiteral("fit_error"), QString::fromStdString(series.fitError));

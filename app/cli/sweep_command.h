@@ -21,7 +21,9 @@
 //                 "regime": "launch" | "bandwidth" | null (null: no fit)}],
 //     "fit": {"overhead_us" (per launch), "bandwidth_gbps", "overhead_clamped",
 //             "boundary_n" (where the two terms are equal; 0: none),
-//             "rms_relative_residual", "samples"} | null,
+//             "rms_relative_residual" (over the fitted sizes), "samples" (fitted),
+//             "set_aside" (sizes the robust fit left out: they do not follow one
+//             bandwidth, typically arrays that stay in the L2)} | null,
 //     "fit_error": "why there is no fit"           (only when "fit" is null)
 //   }]
 // }

@@ -99,7 +99,7 @@ void fitSeries(SweepSeries& series) {
         if (point.checkOk)  // a wrong result's time says nothing about the variant
             samples.push_back(
                 {point.n, point.launches, static_cast<double>(point.bytes), point.timeMs});
-    Result<LaunchBandwidthFit> fit = fitLaunchBandwidth(samples);
+    Result<LaunchBandwidthFit> fit = fitLaunchBandwidthRobust(samples);
     if (fit) {
         series.fit = *fit;
         series.fitError.clear();

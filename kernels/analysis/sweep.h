@@ -52,7 +52,7 @@ struct SweepSeries {
     int launches = 0;
     double bytesPerElement = 0.0;  // by the pass model
     std::vector<SweepPoint> points;
-    std::optional<LaunchBandwidthFit> fit;  // over the points whose output was correct
+    std::optional<LaunchBandwidthFit> fit;  // robust, over the points whose output was correct
     std::string fitError;                   // why there is no fit, when there is none
 
     std::optional<Regime> regimeAt(const SweepPoint& point) const;

@@ -155,3 +155,57 @@ TEST(LaunchBandwidthFit, RejectsTimesThatDoNotGrowWithBytes) {
     ASSERT_FALSE(fit);
     EXPECT_NE(fit.status().message().find("bandwidth"), std::string::npos);
 }
+
+// Sizes whose arrays stay in a cache run faster than one DRAM bandwidth allows. Five such points
+// drag the plain fit's numbers; the robust fit sets them aside and recovers both within 1%.
+TEST(RobustLaunchBandwidthFit, SetsAsideCacheResidentSizes) {
+    auto samples = synthetic(3.0, 3000.0, 1, 12.0, 0.003);
+    int cached = 0;
+    for (auto& sample : samples)
+        if (sample.n >= (1u << 18) && sample.n <= (1u << 22)) {
+            sample.timeMs *= 0.7;
+            ++cached;
+        }
+    ASSERT_EQ(cached, 5);
+    auto plain = fitLaunchBandwidth(samples);
+    ASSERT_TRUE(plain);
+    EXPECT_GT(std::abs(plain->bandwidthGBps / 3000.0 - 1.0), 0.03) << "the plain fit is dragged";
+
+    auto robust = fitLaunchBandwidthRobust(samples);
+    ASSERT_TRUE(robust) << robust.status().message();
+    expectWithin(robust->overheadUs, 3.0, 0.01);
+    expectWithin(robust->bandwidthGBps, 3000.0, 0.01);
+    EXPECT_EQ(robust->samplesSetAside, cached);
+    EXPECT_EQ(robust->samples, 17 - cached);
+    EXPECT_LT(robust->rmsRelativeResidual, 0.005);
+}
+
+TEST(RobustLaunchBandwidthFit, EqualsThePlainFitOnCleanData) {
+    const auto samples = synthetic(2.5, 3000.0, 2, 20.0);
+    auto plain = fitLaunchBandwidth(samples);
+    auto robust = fitLaunchBandwidthRobust(samples);
+    ASSERT_TRUE(plain && robust);
+    EXPECT_EQ(robust->samplesSetAside, 0);
+    expectWithin(robust->overheadUs, plain->overheadUs, 1e-9);
+    expectWithin(robust->bandwidthGBps, plain->bandwidthGBps, 1e-9);
+    expectWithin(robust->boundaryN, plain->boundaryN, 1e-9);
+}
+
+TEST(RobustLaunchBandwidthFit, KeepsEverySizeUnderOrdinaryNoise) {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        const auto samples = synthetic(4.0, 3800.0, 1, 12.0, 0.01, seed);
+        auto fit = fitLaunchBandwidthRobust(samples);
+        ASSERT_TRUE(fit) << fit.status().message();
+        EXPECT_EQ(fit->samplesSetAside, 0) << "seed " << seed;
+        expectWithin(fit->overheadUs, 4.0, 0.02);
+        expectWithin(fit->bandwidthGBps, 3800.0, 0.02);
+    }
+}
+
+TEST(RobustLaunchBandwidthFit, RejectsWhatThePlainFitRejects) {
+    const std::vector<FitSample> one{{4096, 1, 4096 * 12.0, 0.004}};
+    EXPECT_FALSE(fitLaunchBandwidthRobust(one));
+    const std::vector<FitSample> same{{65536, 1, 65536 * 12.0, 0.010},
+                                      {65536, 1, 65536 * 12.0, 0.011}};
+    EXPECT_FALSE(fitLaunchBandwidthRobust(same));
+}

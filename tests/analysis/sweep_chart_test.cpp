@@ -193,9 +193,10 @@ QJsonObject sweepFile() {
                                   {"check_ok", true},
                                   {"max_rel_error", 1e-7},
                                   {"regime", "launch"}});
-    const QJsonObject fit{{"overhead_us", 3.0},           {"bandwidth_gbps", 3000.0},
-                          {"overhead_clamped", false},    {"boundary_n", 750000.0},
-                          {"rms_relative_residual", 0.0}, {"samples", 3}};
+    const QJsonObject fit{
+        {"overhead_us", 3.0},     {"bandwidth_gbps", 3000.0},     {"overhead_clamped", false},
+        {"boundary_n", 750000.0}, {"rms_relative_residual", 0.0}, {"samples", 3},
+        {"set_aside", 2}};
     const QJsonObject withFit{{"variant", "fused"},        {"title", "Fused"}, {"launches", 1},
                               {"bytes_per_element", 12.0}, {"points", points}, {"fit", fit}};
     const QJsonObject withoutFit{
@@ -236,6 +237,8 @@ void SweepChartTest::readsASweepFile() {
     SweepChart chart;
     chart.setData(*data);
     QCOMPARE(chart.badgeText(), QStringLiteral("data: timing + model, replayed"));
+    QVERIFY2(chart.fitText().contains(QStringLiteral("(2 of the sizes set aside)")),
+             qPrintable(chart.fitText()));
 }
 
 void SweepChartTest::rejectsFilesThatAreNotSweeps_data() {

@@ -221,3 +221,16 @@ TEST(FitSeries, SaysWhyThereIsNoFit) {
     EXPECT_NE(series.fitError.find("two sizes"), std::string::npos);
     EXPECT_FALSE(series.regimeAt(series.points[0]));
 }
+
+// The sweep's fit is the robust one: sizes that beat the model (arrays in cache) are set aside
+// and the residuals show them.
+TEST(FitSeries, SetsAsideSizesThatBeatOneBandwidth) {
+    SweepSeries series = modelSeries();
+    for (std::size_t k = 6; k <= 8; ++k) series.points[k].timeMs *= 0.6;
+    fitSeries(series);
+    ASSERT_TRUE(series.fit) << series.fitError;
+    EXPECT_EQ(series.fit->samplesSetAside, 3);
+    EXPECT_NEAR(series.fit->overheadUs, 2.0, 1e-6);
+    EXPECT_NEAR(series.fit->bandwidthGBps, 1000.0, 1e-3);
+    EXPECT_NEAR(*series.residualAt(series.points[7]), -0.4, 1e-6);
+}

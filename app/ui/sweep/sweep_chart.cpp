@@ -72,6 +72,8 @@ QString fitLine(const SweepChartSeries& series) {
         head + overhead + QObject::tr(", %1 GB/s").arg(model::formatGBps(fit.bandwidthGBps));
     if (fit.boundaryN > 0)
         line += QObject::tr(", regimes meet at N ≈ %1").arg(formatN(fit.boundaryN));
+    if (fit.samplesSetAside > 0)
+        line += QObject::tr(" (%1 of the sizes set aside)").arg(fit.samplesSetAside);
     return line;
 }
 

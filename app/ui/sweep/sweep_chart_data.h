@@ -18,7 +18,8 @@ struct SweepChartFit {
     double overheadUs = 0.0;
     double bandwidthGBps = 0.0;
     bool overheadClamped = false;
-    double boundaryN = 0.0;  // where the two terms are equal; 0 when there is none
+    double boundaryN = 0.0;   // where the two terms are equal; 0 when there is none
+    int samplesSetAside = 0;  // sizes the robust fit left out
 };
 
 struct SweepChartSeries {

@@ -42,6 +42,7 @@ SweepChartSeries readSeries(const JsonReader& series) {
         value.bandwidthGBps = fit->number("bandwidth_gbps");
         value.overheadClamped = fit->boolean("overhead_clamped");
         value.boundaryN = fit->number("boundary_n");
+        value.samplesSetAside = fit->optionalInteger("set_aside").value_or(0);
         if (value.bandwidthGBps <= 0)
             fit->fail("bandwidth_gbps", QStringLiteral("must be positive"));
         result.fit = value;

@@ -32,7 +32,8 @@ SweepChartData sweepChartData(const SweepReport& report) {
                                        point.effectiveGBps(), point.rooflineGBps});
         if (series.fit)
             chartSeries.fit = SweepChartFit{series.fit->overheadUs, series.fit->bandwidthGBps,
-                                            series.fit->overheadClamped, series.fit->boundaryN};
+                                            series.fit->overheadClamped, series.fit->boundaryN,
+                                            series.fit->samplesSetAside};
         chartSeries.fitError = QString::fromStdString(series.fitError);
         data.series.append(chartSeries);
     }

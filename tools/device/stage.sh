@@ -4,16 +4,25 @@
 # (git-ignored, carried to that machine): one portable bundle with the GUI, the CLI and every
 # test executable, the list of tests, and a note of what was built.
 #
-# usage: tools/device/stage.sh [--no-build]
+# usage: tools/device/stage.sh [--no-build] [--build-dir DIR]
+#   --build-dir: stage from another Release build configured for arch 90 (default build/h200)
 # then, on the device:   bash tools/device/h200-run.sh [steps]   with .device carried
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 build=build/h200
 staged=.device
+do_build=1
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --no-build) do_build=0; shift ;;
+        --build-dir) build="$2"; shift 2 ;;
+        *) echo "stage: unknown argument '$1' (--no-build, --build-dir DIR)" >&2; exit 2 ;;
+    esac
+done
 limit_bytes=$((60 * 1024 * 1024)) # the device takes 64 MiB with the working tree
 
-if [[ "${1:-}" != "--no-build" ]]; then
+if [[ $do_build -eq 1 ]]; then
     cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFUSESCOPE_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES=90 -DFUSESCOPE_WARNINGS_AS_ERRORS=ON -DFUSESCOPE_BUILD_TESTS=ON
     cmake --build "$build" -j"$(nproc)"

@@ -224,6 +224,9 @@ void MainWindow::onVariantFinished(const model::RunRecord& run) {
 
 void MainWindow::onRunFinished(const model::Recording& recording) {
     setRecording(recording);
+    if (!recording.counterStatus.isEmpty() && recording.device.backend == QLatin1String("cuda"))
+        runPanel_->setStatusText(
+            tr("%1\nNo counters: %2").arg(runStartedNote_, recording.counterStatus));
     const double seconds = (QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
     endRun(true, tr("Finished in %1").arg(model::formatDuration(seconds * 1000.0)));
 }

@@ -1,5 +1,6 @@
 #include "ui/run_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -106,6 +107,12 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     warmup_->setRange(0, 1000);
     warmup_->setValue(3);
     form->addRow(tr("Warm-up:"), warmup_);
+    measure_ = new QCheckBox(tr("Counters and bandwidth over time"), sizeBox);
+    measure_->setChecked(true);
+    measure_->setToolTip(
+        tr("On the GPU: after the timed run, a counter run (DRAM bytes per kernel) and a sampling "
+           "run (bandwidth over time). Where the GPU refuses counters, the run says why."));
+    form->addRow(tr("Measure:"), measure_);
     layout->addWidget(sizeBox);
 
     auto* buttons = new QHBoxLayout;
@@ -222,6 +229,7 @@ RunCommand RunPanel::command() const {
     command.backend = current.backend;
     command.repeats = current.repeats;
     command.warmup = warmup_->value();
+    command.measure = measure_->isChecked();
     return command;
 }
 

@@ -6,6 +6,7 @@
 #include "ui/run_choices.h"
 #include "worker/run_command.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -63,6 +64,7 @@ class RunPanel final : public QWidget {
     QLabel* backendReason_ = nullptr;
     QSpinBox* repeats_ = nullptr;
     QSpinBox* warmup_ = nullptr;
+    QCheckBox* measure_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -20,6 +20,9 @@ struct RunCommand {
     BackendChoice backend = BackendChoice::Auto;
     int repeats = 20;
     int warmup = 3;
+    // On the CUDA backend: also measure counters and bandwidth over time where the GPU allows
+    // (a counter run and a sampling run after the timed run). Refusals are reported, not fatal.
+    bool measure = true;
 };
 
 // What the worker found out about the backends of this machine (probed on the worker thread).

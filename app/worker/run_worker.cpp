@@ -2,6 +2,8 @@
 
 #include <QElapsedTimer>
 
+#include "measure/counter_provider.h"
+#include "measure/measured_run.h"
 #include "model/run_conversion.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
@@ -83,6 +85,12 @@ RunWorker::RunWorker(QObject* parent) : QObject(parent) {
 // Backends are destroyed here; the owner deletes the worker on its own thread (deleteLater on
 // QThread::finished) so CUDA is released by the thread that created it.
 RunWorker::~RunWorker() = default;
+
+void RunWorker::setCounterProviderFactory(CounterProviderFactory factory, bool measureOnCpu) {
+    providerFactory_ = std::move(factory);
+    measureOnCpu_ = measureOnCpu;
+    provider_.reset();
+}
 
 quint64 RunWorker::nextGeneration() {
     return ++latestGeneration_;
@@ -187,7 +195,13 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
     request.warmup = command.warmup;
 
     WorkerRunObserver observer(*this, generation);
-    Result<RunReport> report = runPipeline(*backend, request, observer);
+    const bool measured =
+        command.measure && (backend->kind() == BackendKind::Cuda || measureOnCpu_);
+    if (measured && !provider_)
+        provider_ = providerFactory_ ? providerFactory_() : createCounterProvider();
+    Result<RunReport> report =
+        measured ? runMeasured(*backend, *provider_, request, MeasureOptions{}, observer)
+                 : runPipeline(*backend, request, observer);
     if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
         if (report.status().code() == ErrorCode::Cancelled)

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QString>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "model/recording.h"
@@ -14,6 +15,7 @@
 namespace fusescope {
 
 class Backend;
+class CounterProvider;
 
 class RunWorker : public QObject {
     Q_OBJECT
@@ -26,6 +28,12 @@ class RunWorker : public QObject {
     quint64 nextGeneration();
     // Thread-safe. Cancels every request up to the newest generation handed out.
     void requestCancel();
+
+    // Where counters and samples come from; by default the CUPTI module (or its refusal).
+    // Called on the worker thread, once. Tests inject a fake provider and set measureOnCpu so
+    // measured runs can be exercised without a GPU.
+    using CounterProviderFactory = std::function<std::unique_ptr<CounterProvider>()>;
+    void setCounterProviderFactory(CounterProviderFactory factory, bool measureOnCpu);
 
     // Minimum time between two progress signals of the same stage: about 30 per second.
     static constexpr int kProgressIntervalMs = 33;
@@ -58,6 +66,9 @@ class RunWorker : public QObject {
     std::atomic<quint64> cancelledUpTo_{0};
     std::unique_ptr<Backend> cpuBackend_;
     std::unique_ptr<Backend> cudaBackend_;
+    CounterProviderFactory providerFactory_;
+    std::unique_ptr<CounterProvider> provider_;
+    bool measureOnCpu_ = false;
 };
 
 }  // namespace fusescope

@@ -5,6 +5,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include "measure/fake_counter_provider.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "worker/run_controller.h"
@@ -59,6 +60,7 @@ class RunWorkerTest : public QObject {
     void autoBackendSaysWhichBackendRuns();
     void cudaWithoutAGpuFailsWithTheReason();
     void probeDescribesTheCpu();
+    void measuredRunOnCpuSaysWhyThereAreNoCounters();
 };
 
 void RunWorkerTest::smallCpuRunEmitsProgressAndFinished() {
@@ -252,6 +254,45 @@ void RunWorkerTest::probeDescribesTheCpu() {
     QVERIFY(summary.cpuThreads >= 1);
     QCOMPARE(summary.cudaUsable, probeBackends().cudaUsable);
     if (!summary.cudaUsable) QVERIFY(!summary.cudaReason.isEmpty());
+}
+
+void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {
+    // The measured path (runMeasured with a provider created on the worker thread) forced on
+    // the CPU backend: the run still finishes, and the recording says in words why it has no
+    // counters instead of holding zeros.
+    QThread thread;
+    auto* worker = new RunWorker;
+    int providersMade = 0;
+    worker->setCounterProviderFactory(
+        [&providersMade] {
+            ++providersMade;
+            return std::make_unique<FakeCounterProvider>();
+        },
+        true);
+    worker->moveToThread(&thread);
+    connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+    thread.start();
+    const auto stopThread = qScopeGuard([&] {
+        worker->requestCancel();
+        thread.quit();
+        thread.wait();
+    });
+    QSignalSpy finished(worker, &RunWorker::runFinished);
+    QSignalSpy failed(worker, &RunWorker::runFailed);
+    const quint64 generation = worker->nextGeneration();
+    QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection,
+                              Q_ARG(fusescope::RunCommand, smallCpuCommand()),
+                              Q_ARG(quint64, generation));
+    QVERIFY(finished.wait(kRunTimeoutMs) || !failed.isEmpty());
+    QVERIFY(failed.isEmpty());
+    QCOMPARE(providersMade, 1);
+    const auto recording = finished.first().at(1).value<model::Recording>();
+    QVERIFY2(!recording.counterStatus.isEmpty(), "no reason given for the missing counters");
+    for (const model::RunRecord& run : recording.runs) {
+        QVERIFY(!run.dataSource.counters.has_value());
+        QVERIFY(run.samples.isEmpty());
+        for (const model::KernelRecord& kernel : run.kernels) QVERIFY(!kernel.dramBytesRead);
+    }
 }
 
 QTEST_GUILESS_MAIN(RunWorkerTest)

@@ -31,12 +31,12 @@ TEST(CudaSweep, ShowsBothRegimesAndFitsThem) {
         std::cout << series.variant << " on " << device.name << ": " << fit.overheadUs
                   << " us per launch, " << fit.bandwidthGBps
                   << " GB/s, regimes meet at N = " << fit.boundaryN << ", rms residual "
-                  << fit.rmsRelativeResidual << "\n";
+                  << fit.rmsRelativeResidual << ", " << fit.samplesSetAside << " sizes set aside\n";
         for (const SweepPoint& point : series.points) {
             EXPECT_TRUE(point.checkOk) << series.variant << " N " << point.n;
             std::cout << "  N " << point.n << "  " << point.timeMs * 1e3 << " us  "
                       << point.effectiveGBps() << " GB/s  " << regimeName(*series.regimeAt(point))
-                      << "\n";
+                      << "  vs fit " << *series.residualAt(point) << "\n";
         }
         // Launches cost time on a GPU: the overhead term is real, not clamped to zero.
         EXPECT_FALSE(fit.overheadClamped) << series.variant;

@@ -5,6 +5,7 @@
 #include "cli/text_table.h"
 #include "model/captions.h"
 #include "model/format.h"
+#include "model/measurement_gaps.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::cli {
@@ -94,10 +95,63 @@ QStringList checkFailureLines(const Recording& recording) {
     return lines;
 }
 
+QStringList measurementRows(const Recording& recording) {
+    const QVector<RunGapView> gaps = measurementGaps(recording);
+    if (gaps.isEmpty()) return {};
+    using Align = TextTable::Align;
+    TextTable table;
+    table.addColumn(QStringLiteral("variant"), Align::Left);
+    table.addColumn(QStringLiteral("kernel"), Align::Left);
+    table.addColumn(QStringLiteral("model rd"), Align::Right);
+    table.addColumn(QStringLiteral("model wr"), Align::Right);
+    table.addColumn(QStringLiteral("DRAM rd"), Align::Right);
+    table.addColumn(QStringLiteral("DRAM wr"), Align::Right);
+    table.addColumn(QStringLiteral("sectors rd"), Align::Right);
+    table.addColumn(QStringLiteral("sectors wr"), Align::Right);
+    table.addColumn(QStringLiteral("gap"), Align::Right);
+    const auto percentCell = [](const std::optional<double>& percent) {
+        return percent ? QStringLiteral("%1%").arg(*percent, 0, 'f', 1) : QStringLiteral("-");
+    };
+    QStringList reasons;
+    for (const RunRecord& run : recording.runs) {
+        for (const KernelRecord& kernel : run.kernels) {
+            if (!kernel.dramBytesRead || !kernel.dramBytesWritten) continue;
+            std::optional<double> percent;
+            for (const RunGapView& gap : gaps)
+                if (gap.variant == run.variant)
+                    for (const KernelGapView& view : gap.kernels)
+                        if (view.kernel == kernel.name) {
+                            percent = view.percent;
+                            for (const QString& why : view.reasons)
+                                reasons << QStringLiteral("%1/%2: %3")
+                                               .arg(run.variant, kernel.name, why);
+                        }
+            table.addRow({run.variant, kernel.name, formatBytes(kernel.modelBytesRead),
+                          formatBytes(kernel.modelBytesWritten),
+                          formatBytes(static_cast<quint64>(*kernel.dramBytesRead)),
+                          formatBytes(static_cast<quint64>(*kernel.dramBytesWritten)),
+                          formatCount(static_cast<quint64>(kernel.sectorsRead.value_or(0))),
+                          formatCount(static_cast<quint64>(kernel.sectorsWritten.value_or(0))),
+                          percentCell(percent)});
+        }
+    }
+    QStringList lines;
+    lines << QStringLiteral("model beside measurement [%1]")
+                 .arg(dataSourceLabel(DataSource::Counters));
+    lines << table.render();
+    if (!reasons.isEmpty()) {
+        lines << QStringLiteral("where model and DRAM differ by more than 10%:");
+        for (const QString& reason : reasons) lines << QStringLiteral("  ") + reason;
+    }
+    return lines;
+}
+
 QString renderResults(const Recording& recording) {
     QStringList lines = resultsHeader(recording);
     lines << QString();
     lines << resultsRows(recording);
+    const QStringList measured = measurementRows(recording);
+    if (!measured.isEmpty()) lines << QString() << measured;
     const QStringList failures = checkFailureLines(recording);
     if (!failures.isEmpty()) lines << QString() << failures;
     return lines.join(QLatin1Char('\n'));

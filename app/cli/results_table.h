@@ -11,6 +11,9 @@ namespace fusescope::cli {
 QStringList resultsHeader(const model::Recording& recording);
 QStringList resultsRows(const model::Recording& recording);  // table header, rule and rows
 QStringList checkFailureLines(const model::Recording& recording);
+// Per kernel: model bytes beside DRAM bytes and sectors, the gap, and the reasons above 10%.
+// Empty when nothing was measured with counters.
+QStringList measurementRows(const model::Recording& recording);
 QString renderResults(const model::Recording& recording);  // all of the above, with blank lines
 
 }  // namespace fusescope::cli

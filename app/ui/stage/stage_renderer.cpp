@@ -228,16 +228,17 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     pane.registerColors.reserve(8);
 
     pane.kernelInfo.clear();
-    pane.kernelRate.clear();
+    const QFontMetricsF smallMetrics(smallFont_);
     for (const model::StageKernel& kernel : timeline.kernels) {
         const double ms = double(kernel.endNs - kernel.startNs) / 1e6;
         const QString rate =
             QStringLiteral("%1 GB/s").arg(kernel.gbps(), 0, 'f', kernel.gbps() >= 10 ? 0 : 2);
-        pane.kernelRate.push_back(rate);
-        pane.kernelInfo.push_back(QStringLiteral("reads %1, writes %2 in %3: %4")
-                                      .arg(formatStageBytes(double(kernel.bytesRead)),
-                                           formatStageBytes(double(kernel.bytesWritten)),
-                                           formatStageTime(ms), rate));
+        const QString info =
+            QStringLiteral("reads %1, writes %2 in %3: %4")
+                .arg(formatStageBytes(double(kernel.bytesRead)),
+                     formatStageBytes(double(kernel.bytesWritten)), formatStageTime(ms), rate);
+        pane.kernelInfo.push_back(
+            smallMetrics.horizontalAdvance(info) <= pane.header.width() * 0.5 ? info : rate);
     }
 
     const double boxWidthStats = (pane.stats.width() - f) / 3.0;
@@ -457,12 +458,8 @@ void StageRenderer::drawDynamicPane(QPainter& painter, int side) {
         // What the running kernel moves and how fast: the rate the tiles stream at.
         painter.setFont(smallFont_);
         painter.setPen(theme_.mutedText);
-        const double room = pane.header.width() * 0.5;
-        const QFontMetricsF metrics(smallFont_);
-        const QString& info = metrics.horizontalAdvance(pane.kernelInfo[pane.state.kernel]) <= room
-                                  ? pane.kernelInfo[pane.state.kernel]
-                                  : pane.kernelRate[pane.state.kernel];
-        painter.drawText(statusLine(pane), Qt::AlignRight | Qt::AlignVCenter, info);
+        painter.drawText(statusLine(pane), Qt::AlignRight | Qt::AlignVCenter,
+                         pane.kernelInfo[pane.state.kernel]);
     }
 
     // Playhead on the shared time strip.
@@ -549,17 +546,21 @@ void StageRenderer::drawFlows(QPainter& painter, int side) const {
             row.tileRects[std::min(tiles - 1, static_cast<int>(array.activeFraction * tiles))];
         const QPointF rowPoint(head.center().x(), head.bottom());
         const QPointF bandPoint(head.center().x(), pane.flow.top() + fontPx_ * 0.4);
-        painter.setPen(QPen(withAlpha(row.color, 140), theme_.lineWidth));
+        // Cosmetic one-pixel lines take the raster engine's fast stroker; wider ones are
+        // stroked as paths, which cost a millisecond per frame.
+        QPen thread(row.color, 1);
+        thread.setCosmetic(true);
+        painter.setPen(thread);
         painter.drawLine(rowPoint, bandPoint);
         painter.drawLine(bandPoint, row.smEntry);
-        painter.setPen(QPen(theme_.background, 1));
-        painter.setBrush(row.color);
         for (int k = 0; k < kPacketsPerFlow; ++k) {
             double u = array.activeFraction * kPacketTripsPerSweep + double(k) / kPacketsPerFlow;
             u -= std::floor(u);
             if (array.activeIsWrite) u = 1.0 - u;  // writes travel from the SMs up to HBM
             const QPointF at = bandPoint + (row.smEntry - bandPoint) * u;
-            painter.drawRect(QRectF(at.x() - packet / 2, at.y() - packet / 2, packet, packet));
+            const QRectF box(at.x() - packet / 2, at.y() - packet / 2, packet, packet);
+            painter.fillRect(box.adjusted(-1, -1, 1, 1), theme_.background);
+            painter.fillRect(box, row.color);
         }
     }
 }

@@ -249,6 +249,7 @@ void MemoryStageView::exportGif(const QString& path, const StageGifOptions& opti
         gifProgress_->setMinimumDuration(300);
         connect(gifProgress_, &QProgressDialog::canceled, gifJob_, &StageGifExportJob::cancel);
         connect(gifJob_, &StageGifExportJob::progress, gifProgress_, &QProgressDialog::setValue);
+        connect(gifJob_, &StageGifExportJob::finished, gifProgress_, &QProgressDialog::reset);
     }
     gifJob_->start(stage_->renderer(), path, options);
 }

@@ -4,6 +4,7 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QImage>
+#include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
@@ -56,6 +57,10 @@ void addLaunchOptions(QCommandLineParser& parser) {
         {QStringLiteral("export-charts"),
          QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit."),
          QStringLiteral("dir")},
+        {QStringLiteral("show-tab"),
+         QObject::tr("Bring the tab whose title contains <text> to the front (repeatable), "
+                     "e.g. \"Memory stage\" or \"Bandwidth\"."),
+         QStringLiteral("text")},
         {QStringLiteral("open"), QObject::tr("Open a recording (JSON written by fusescope-cli)."),
          QStringLiteral("recording.json")},
         {QStringLiteral("run"), QObject::tr("Run <pipeline> first and wait for it."),
@@ -79,6 +84,7 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     options.screenshotPath = parser.value(QStringLiteral("screenshot"));
     options.exportDirectory = parser.value(QStringLiteral("export-charts"));
     options.openPath = parser.value(QStringLiteral("open"));
+    options.showTabs = parser.values(QStringLiteral("show-tab"));
     if (!parser.isSet(QStringLiteral("run"))) {
         for (const char* name : {"variants", "n", "backend", "vector", "repeats"})
             if (parser.isSet(QString::fromLatin1(name))) {
@@ -226,6 +232,19 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
                 }
                 std::printf("%s\n", qPrintable(QDir::toNativeSeparators(path)));
             }
+        }
+    }
+    for (const QString& wanted : options.showTabs) {
+        bool found = false;
+        for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})
+            for (int index = 0; index < tabs->count() && !found; ++index)
+                if (tabs->tabText(index).contains(wanted, Qt::CaseInsensitive)) {
+                    tabs->setCurrentIndex(index);
+                    found = true;
+                }
+        if (!found) {
+            printError(QObject::tr("no tab titled like '%1'").arg(wanted));
+            return 1;
         }
     }
     if (!options.screenshotPath.isEmpty()) {

@@ -16,6 +16,7 @@ struct LaunchOptions {
     QString screenshotPath;
     QString exportDirectory;
     QString openPath;
+    QStringList showTabs;           // tabs to bring to the front before the screenshot, by title
     std::optional<RunCommand> run;  // --run PIPELINE with its settings
     bool headless() const { return !screenshotPath.isEmpty() || !exportDirectory.isEmpty(); }
 };

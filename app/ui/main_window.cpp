@@ -23,6 +23,7 @@
 #include "model/version.h"
 #include "ui/chart_export.h"
 #include "ui/charts.h"
+#include "ui/plugged_views.h"
 #include "ui/results_model.h"
 #include "ui/run_panel.h"
 #include "worker/run_controller.h"
@@ -134,6 +135,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(controller_, &RunController::cancelled, this,
             [this] { endRun(false, tr("Cancelled")); });
 
+    addPluggedViews(*this);
     buildMenus();
     restoreSettings();
     showRecordingInViews();

@@ -107,12 +107,12 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     warmup_->setRange(0, 1000);
     warmup_->setValue(3);
     form->addRow(tr("Warm-up:"), warmup_);
-    measure_ = new QCheckBox(tr("Counters and bandwidth over time"), sizeBox);
+    measure_ = new QCheckBox(tr("counters + bandwidth"), sizeBox);
     measure_->setChecked(true);
     measure_->setToolTip(
         tr("On the GPU: after the timed run, a counter run (DRAM bytes per kernel) and a sampling "
            "run (bandwidth over time). Where the GPU refuses counters, the run says why."));
-    form->addRow(tr("Measure:"), measure_);
+    form->addRow(tr("Measure (GPU):"), measure_);
     layout->addWidget(sizeBox);
 
     auto* buttons = new QHBoxLayout;

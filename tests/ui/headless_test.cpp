@@ -79,7 +79,7 @@ void HeadlessTest::screenshotAfterACpuRun() {
     QTemporaryDir directory;
     const QString path = directory.filePath(QStringLiteral("window.png"));
     const Outcome shot = runGui({"--screenshot", path, "--run", firstPipeline(), "--backend", "cpu",
-                                 "--n", "65536", "--repeats", "2"});
+                                 "--n", "65536", "--repeats", "2", "--show-tab", "Results"});
     QVERIFY2(shot.exitCode == 0, qPrintable(shot.err));
     const QImage image(path);
     QVERIFY(!image.isNull());
@@ -132,6 +132,9 @@ void HeadlessTest::badArgumentsFailWithAMessage() {
         runGui({"--screenshot", path, "--open", directory.filePath("nope.json")});
     QVERIFY(missing.exitCode != 0);
     QVERIFY2(missing.err.contains(QStringLiteral("nope.json")), qPrintable(missing.err));
+    const Outcome noTab = runGui({"--screenshot", path, "--show-tab", "no such tab"});
+    QVERIFY(noTab.exitCode != 0);
+    QVERIFY2(noTab.err.contains(QStringLiteral("no such tab")), qPrintable(noTab.err));
     const Outcome nothing = runGui({"--export-charts", directory.filePath("c")});
     QVERIFY(nothing.exitCode != 0);
     QVERIFY(!QFileInfo::exists(path));

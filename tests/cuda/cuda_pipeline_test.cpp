@@ -80,7 +80,10 @@ std::string runName(
 }
 
 std::string widthName(const testing::TestParamInfo<int>& info) {
-    return "w" + std::to_string(info.param);
+    // Appending (not "w" + string) avoids GCC 12's false -Wrestrict at -O3.
+    std::string name = "w";
+    name += std::to_string(info.param);
+    return name;
 }
 
 }  // namespace

@@ -275,6 +275,9 @@ void StageWidgetTest::recordingShowsUnfusedLeftFusedRight() {
     QCOMPARE(renderer.timeline(1).variant, QStringLiteral("two_launch"));
     view.showRecordingRuns(2, -1);  // one run alone
     QCOMPARE(renderer.paneCount(), 1);
+    view.resize(960, 540);
+    view.seek(renderer.timeline(0).kernelsStartNs + 1);
+    QVERIFY(imageHasManyColours(view.stage()->grab().toImage()));
 }
 
 void StageWidgetTest::fullScreenAndBack() {

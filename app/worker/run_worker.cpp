@@ -1,5 +1,7 @@
 #include "worker/run_worker.h"
 
+#include "worker/worker_run_observer.h"
+
 #include <QElapsedTimer>
 
 #include "measure/counter_provider.h"
@@ -9,71 +11,6 @@
 #include "runtime/runner.h"
 
 namespace fusescope {
-
-// Forwards the runner's callbacks (on the worker thread) as throttled, generation-tagged signals.
-class WorkerRunObserver final : public RunObserver {
-  public:
-    WorkerRunObserver(RunWorker& worker, quint64 generation)
-        : worker_(worker), generation_(generation) {}
-
-    // Stage changes always go out (a handful per variant); updates within a stage at most
-    // every kProgressIntervalMs, so a fast loop of repeats cannot flood the UI thread.
-    void progress(double fraction, std::string_view stage) override {
-        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-        const bool newStage = text != lastStage_;
-        const bool final = fraction >= 1.0;
-        if (sinceLast_.isValid() && !newStage && !final &&
-            sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
-            return;
-        sinceLast_.start();
-        lastStage_ = text;
-        emit worker_.progress(generation_, fraction, text);
-    }
-
-    void variantFinished(const VariantResult& result) override {
-        if (!worker_.isStale(generation_))
-            emit worker_.variantFinished(generation_, model::runRecordFrom(result));
-    }
-
-    bool cancelled() const override { return worker_.isCancelled(generation_); }
-
-    void samplesArrived(std::string_view variant, std::span<const BandwidthSample> samples,
-                        std::span<const TimelineSpan> spans) override {
-        if (worker_.isStale(generation_)) return;
-        QVector<model::SampleRecord> sampleRecords;
-        sampleRecords.reserve(static_cast<qsizetype>(samples.size()));
-        for (const BandwidthSample& sample : samples) {
-            model::SampleRecord record;
-            record.timeNs = sample.startNs;
-            record.durationNs = sample.endNs - sample.startNs;
-            record.readBytesPerSecond = sample.readBytesPerSecond();
-            record.writeBytesPerSecond = sample.writeBytesPerSecond();
-            sampleRecords.push_back(record);
-        }
-        QVector<model::TimelineSpan> spanRecords;
-        spanRecords.reserve(static_cast<qsizetype>(spans.size()));
-        for (const TimelineSpan& span : spans) {
-            model::TimelineSpan record;
-            record.kind = span.kind == TimelineSpan::Kind::Kernel
-                              ? model::TimelineSpan::Kind::Kernel
-                              : model::TimelineSpan::Kind::Allocation;
-            record.name = QString::fromStdString(span.name);
-            record.startNs = span.startNs;
-            record.endNs = span.endNs;
-            record.bytes = span.bytes;
-            spanRecords.push_back(record);
-        }
-        emit worker_.samplesArrived(
-            generation_, QString::fromUtf8(variant.data(), static_cast<qsizetype>(variant.size())),
-            sampleRecords, spanRecords);
-    }
-
-  private:
-    RunWorker& worker_;
-    quint64 generation_;
-    QElapsedTimer sinceLast_;
-    QString lastStage_;
-};
 
 RunWorker::RunWorker(QObject* parent) : QObject(parent) {
     qRegisterMetaType<fusescope::RunCommand>();
@@ -202,6 +139,7 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
     Result<RunReport> report =
         measured ? runMeasured(*backend, *provider_, request, MeasureOptions{}, observer)
                  : runPipeline(*backend, request, observer);
+    observer.flushSamples();
     if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
         if (report.status().code() == ErrorCode::Cancelled)

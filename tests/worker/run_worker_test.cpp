@@ -10,6 +10,7 @@
 #include "runtime/backend.h"
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"
+#include "worker/worker_run_observer.h"
 
 using namespace fusescope;
 
@@ -61,6 +62,7 @@ class RunWorkerTest : public QObject {
     void cudaWithoutAGpuFailsWithTheReason();
     void probeDescribesTheCpu();
     void measuredRunOnCpuSaysWhyThereAreNoCounters();
+    void sampleBatchesAreGatheredAndNoneIsLost();
 };
 
 void RunWorkerTest::smallCpuRunEmitsProgressAndFinished() {
@@ -293,6 +295,52 @@ void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {
         QVERIFY(run.samples.isEmpty());
         for (const model::KernelRecord& kernel : run.kernels) QVERIFY(!kernel.dramBytesRead);
     }
+}
+
+void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
+    // The runner hands over samples in small batches (every few ms on the GPU); the observer
+    // gathers them so the UI thread gets a bounded number of signals, and loses none.
+    RunWorker worker;
+    QSignalSpy batches(&worker, &RunWorker::samplesArrived);
+    WorkerRunObserver observer(worker, worker.nextGeneration());
+    constexpr int kBatches = 20000;
+    QElapsedTimer elapsed;
+    elapsed.start();
+    for (int i = 0; i < kBatches; ++i) {
+        const BandwidthSample sample{i * 10'000LL, (i + 1) * 10'000LL, 1e6, 5e5};
+        const TimelineSpan span{TimelineSpan::Kind::Kernel, "k", i * 10'000LL, i * 10'000LL + 5, 0};
+        observer.samplesArrived(i < kBatches / 2 ? "first" : "second", {&sample, 1}, {&span, 1});
+    }
+    observer.flushSamples();
+    const double seconds = elapsed.elapsed() / 1000.0;
+    int samples = 0;
+    int spans = 0;
+    QStringList variants;
+    for (const QList<QVariant>& batch : batches) {
+        const QString variant = batch.at(1).toString();
+        if (variants.isEmpty() || variants.last() != variant) variants << variant;
+        samples += batch.at(2).value<QVector<model::SampleRecord>>().size();
+        spans += batch.at(3).value<QVector<model::TimelineSpan>>().size();
+    }
+    QCOMPARE(samples, kBatches);
+    QCOMPARE(spans, kBatches);
+    QCOMPARE(variants, QStringList({"first", "second"}));  // a batch never mixes variants
+    const double allowed = seconds * (1000.0 / RunWorker::kProgressIntervalMs) + 4;
+    qInfo("%lld signals for %d batches in %.3f s", static_cast<long long>(batches.count()),
+          kBatches, seconds);
+    QVERIFY(batches.count() <= allowed);
+    const auto first = batches.first().at(2).value<QVector<model::SampleRecord>>().first();
+    QCOMPARE(first.timeNs, qint64{0});
+    QCOMPARE(first.durationNs, qint64{10'000});
+    QCOMPARE(first.readBytesPerSecond, 1e6 / 1e-5);
+
+    // A newer request makes this observer stale: nothing more goes out.
+    worker.nextGeneration();
+    const qsizetype before = batches.count();
+    const BandwidthSample late{0, 10, 1.0, 1.0};
+    observer.samplesArrived("first", {&late, 1}, {});
+    observer.flushSamples();
+    QCOMPARE(batches.count(), before);
 }
 
 QTEST_GUILESS_MAIN(RunWorkerTest)

@@ -1,0 +1,96 @@
+#pragma once
+// The runner's observer inside the worker: turns the runner's callbacks (on the worker thread)
+// into generation-tagged, throttled signals of the RunWorker. In a header so tests can drive it.
+#include <QElapsedTimer>
+#include <QString>
+#include <QVector>
+
+#include "model/recording.h"
+#include "model/run_conversion.h"
+#include "runtime/runner.h"
+#include "worker/run_worker.h"
+
+namespace fusescope {
+
+// Forwards the runner's callbacks (on the worker thread) as throttled, generation-tagged signals.
+class WorkerRunObserver final : public RunObserver {
+  public:
+    WorkerRunObserver(RunWorker& worker, quint64 generation)
+        : worker_(worker), generation_(generation) {}
+
+    // Stage changes always go out (a handful per variant); updates within a stage at most
+    // every kProgressIntervalMs, so a fast loop of repeats cannot flood the UI thread.
+    void progress(double fraction, std::string_view stage) override {
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        const bool newStage = text != lastStage_;
+        const bool final = fraction >= 1.0;
+        if (sinceLast_.isValid() && !newStage && !final &&
+            sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
+            return;
+        sinceLast_.start();
+        lastStage_ = text;
+        emit worker_.progress(generation_, fraction, text);
+    }
+
+    void variantFinished(const VariantResult& result) override {
+        if (!worker_.isStale(generation_))
+            emit worker_.variantFinished(generation_, model::runRecordFrom(result));
+    }
+
+    bool cancelled() const override { return worker_.isCancelled(generation_); }
+
+    // Batches are gathered and sent at most every kProgressIntervalMs (and whenever the
+    // variant changes), so a 10 us sampling interval cannot flood the UI thread.
+    void samplesArrived(std::string_view variant, std::span<const BandwidthSample> samples,
+                        std::span<const TimelineSpan> spans) override {
+        if (worker_.isStale(generation_)) return;
+        const QString name =
+            QString::fromUtf8(variant.data(), static_cast<qsizetype>(variant.size()));
+        if (name != pendingVariant_) flushSamples();
+        pendingVariant_ = name;
+        QVector<model::SampleRecord>& sampleRecords = pendingSamples_;
+        for (const BandwidthSample& sample : samples) {
+            model::SampleRecord record;
+            record.timeNs = sample.startNs;
+            record.durationNs = sample.endNs - sample.startNs;
+            record.readBytesPerSecond = sample.readBytesPerSecond();
+            record.writeBytesPerSecond = sample.writeBytesPerSecond();
+            sampleRecords.push_back(record);
+        }
+        QVector<model::TimelineSpan>& spanRecords = pendingSpans_;
+        for (const TimelineSpan& span : spans) {
+            model::TimelineSpan record;
+            record.kind = span.kind == TimelineSpan::Kind::Kernel
+                              ? model::TimelineSpan::Kind::Kernel
+                              : model::TimelineSpan::Kind::Allocation;
+            record.name = QString::fromStdString(span.name);
+            record.startNs = span.startNs;
+            record.endNs = span.endNs;
+            record.bytes = span.bytes;
+            spanRecords.push_back(record);
+        }
+        if (!sinceSamples_.isValid() || sinceSamples_.elapsed() >= RunWorker::kProgressIntervalMs)
+            flushSamples();
+    }
+
+    void flushSamples() {
+        if ((pendingSamples_.isEmpty() && pendingSpans_.isEmpty()) || worker_.isStale(generation_))
+            return;
+        emit worker_.samplesArrived(generation_, pendingVariant_, pendingSamples_, pendingSpans_);
+        pendingSamples_.clear();
+        pendingSpans_.clear();
+        sinceSamples_.start();
+    }
+
+  private:
+    RunWorker& worker_;
+    quint64 generation_;
+    QElapsedTimer sinceLast_;
+    QString lastStage_;
+    QString pendingVariant_;
+    QVector<model::SampleRecord> pendingSamples_;
+    QVector<model::TimelineSpan> pendingSpans_;
+    QElapsedTimer sinceSamples_;
+};
+
+}  // namespace fusescope

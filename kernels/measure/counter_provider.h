@@ -59,7 +59,7 @@ inline Status validateSamplingInterval(std::int64_t intervalNs) {
 
 struct SamplingStats {
     std::uint64_t samples = 0;          // delivered (after dropping the first)
-    double decodeCpuSeconds = 0.0;      // CPU time of the decode thread
+    double decodeCpuSeconds = 0.0;      // CPU time spent decoding samples and records
     std::uint64_t droppedRecords = 0;   // activity records CUPTI dropped
     std::uint64_t bufferOverflows = 0;  // hardware sample buffer overflows (samples lost)
 };
@@ -79,7 +79,10 @@ class CounterProvider {
 
     // PM sampling of DRAM read/write bytes plus Activity records, until stopSampling().
     virtual Status startSampling(std::int64_t intervalNs, SamplingCallback callback) = 0;
-    // Stops, delivers the last batch through the callback, joins the decode thread.
+    // Decodes what is ready and delivers it through the callback, on the calling thread (the one
+    // that runs the kernels: CUPTI is never called from two threads at once).
+    virtual Status pollSampling() { return Status::ok(); }
+    // Stops and delivers the last batch through the callback.
     virtual Result<SamplingStats> stopSampling() = 0;
 
     // Now, on the clock of the samples and activity records.

@@ -213,6 +213,7 @@ Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequ
             Result<PreparedVariant> prepared =
                 prepareVariant(backend, tracker, variant, request, inputs);
             if (!prepared) return prepared.status();
+            if (Status s = provider.pollSampling(); !s) return s;
             for (const auto& [name, buffer] : prepared->buffers)
                 collector.builder().nameBuffer(reinterpret_cast<std::uint64_t>(buffer.data()),
                                                name);
@@ -220,11 +221,13 @@ Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequ
                 if (observer.cancelled()) return cancelledStatus();
                 if (Result<std::vector<double>> t = backend.timeLaunches(prepared->launches); !t)
                     return t.status();
+                if (Status s = provider.pollSampling(); !s) return s;
                 collector.deliver(queue.take());
             }
             if (Status s = prepared->release(variant); !s) return s;
             // Settling shows the write-back that follows the frees inside this variant's part.
             if (Status s = backend.settle(); !s) return s;
+            if (Status s = provider.pollSampling(); !s) return s;
             collector.deliver(queue.take());
         }
         return Status::ok();

@@ -31,6 +31,7 @@ class CuptiCounterProvider : public CounterProvider {
         return sampler_.start(chip_, intervalNs, std::move(callback));
     }
 
+    Status pollSampling() override { return sampler_.poll(); }
     Result<SamplingStats> stopSampling() override { return sampler_.stop(); }
 
     std::int64_t nowNs() override {

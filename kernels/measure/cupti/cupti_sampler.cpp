@@ -18,10 +18,10 @@ const std::vector<const char*>& sampledMetrics() {
 }
 
 constexpr std::size_t kImageSamples = 2000;  // about 6 MB for two metrics
-constexpr std::size_t kHardwareBuffer = 32u << 20;
+// Samples wait here between polls; a variant's input upload at N = 2^28 lasts ~0.2 s (20,000
+// samples at 10 us), and 128 MB held the probe's 60,000.
+constexpr std::size_t kHardwareBuffer = 128u << 20;
 constexpr std::size_t kActivityBufferBytes = 8u << 20;
-constexpr auto kDecodePeriod = std::chrono::milliseconds(2);
-constexpr int kActivityFlushEvery = 10;  // decode periods: kernel spans arrive every ~20 ms
 
 // CUPTI's activity callbacks are plain functions: they reach the running sampler through this.
 std::atomic<Sampler*> activeSampler{nullptr};
@@ -104,7 +104,7 @@ Status Sampler::startActivity() {
 
 void Sampler::stopActivity() {
     if (!activityOn_) return;
-    // Errors here would only lose the last records; the flush below reports through drain().
+    // Errors here would only lose the last records; stop() polls once more after it.
     (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMORY2);
@@ -128,9 +128,7 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
     callback_ = std::move(callback);
     samples_ = overflows_ = droppedRecords_ = 0;
     decodeCpuSeconds_ = 0.0;
-    decodeError_ = Status::ok();
     firstDropped_ = false;
-    stopRequested_ = false;
 
     auto availability = makeParams<CUpti_PmSampling_GetCounterAvailability_Params>(
         CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
@@ -198,12 +196,11 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
         teardown();
         return s;
     }
-    decoder_ = std::thread([this] { decodeLoop(); });
     return Status::ok();
 }
 
-Status Sampler::drain() {
-    bool full = false;
+Status Sampler::decodeInto(SamplingBatch& batch, bool& full) {
+    full = false;
     for (int attempt = 0; attempt < 16; ++attempt) {
         auto decode = makeParams<CUpti_PmSampling_DecodeData_Params>(
             CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
@@ -225,7 +222,6 @@ Status Sampler::drain() {
     info.counterDataImageSize = counterData_.size();
     if (Status s = check(cuptiPmSamplingGetCounterDataInfo(&info), "reading PM sample counts"); !s)
         return s;
-    SamplingBatch batch;
     for (; evaluated_ < info.numCompletedSamples; ++evaluated_) {
         auto sample = makeParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
             CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
@@ -263,49 +259,43 @@ Status Sampler::drain() {
         out.dramBytesWritten = values[1];
         batch.samples.push_back(out);
     }
-    if (full)
-        if (Status s = initializeImage(); !s) return s;
+    return Status::ok();
+}
+
+Status Sampler::poll() {
+    if (!running()) return Status(ErrorCode::InvalidArgument, "sampling is not running");
+    const double cpuStart = threadCpuSeconds();
+    // Completed activity buffers only; a record still being written comes with the next poll.
+    if (activityOn_) (void)cuptiActivityFlushAll(0);
+    SamplingBatch batch;
+    Status status = Status::ok();
+    // A full image is delivered, re-initialized and decoded again, until the records run out.
+    for (int image = 0; image < 64 && status; ++image) {
+        bool full = false;
+        status = decodeInto(batch, full);
+        if (!status || !full) break;
+        status = initializeImage();
+    }
     {
         std::lock_guard lock(activityMutex_);
         batch.activity.swap(pendingActivity_);
     }
     samples_ += batch.samples.size();
-    if (!batch.samples.empty() || !batch.activity.empty()) callback_(std::move(batch));
-    return Status::ok();
-}
-
-void Sampler::decodeLoop() {
-    const double cpuStart = threadCpuSeconds();
-    int period = 0;
-    while (!stopRequested_.load()) {
-        std::this_thread::sleep_for(kDecodePeriod);
-        if (++period % kActivityFlushEvery == 0 && activityOn_)
-            (void)cuptiActivityFlushAll(0);  // completed buffers only; a miss comes next time
-        if (Status s = drain(); !s) {
-            decodeError_ = s;
-            break;
-        }
-    }
     decodeCpuSeconds_ += threadCpuSeconds() - cpuStart;
+    if (!batch.samples.empty() || !batch.activity.empty()) callback_(std::move(batch));
+    return status;
 }
 
 Result<SamplingStats> Sampler::stop() {
     if (!running()) return Status(ErrorCode::InvalidArgument, "sampling is not running");
-    stopRequested_ = true;
-    if (decoder_.joinable()) decoder_.join();
     auto stopParams =
         makeParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
     stopParams.pPmSamplingObject = pm_;
     Status result = check(cuptiPmSamplingStop(&stopParams), "stopping PM sampling");
-    stopActivity();
-    // The last samples and records, decoded on this thread (the decode thread has ended).
-    const double cpuStart = threadCpuSeconds();
-    if (result && decodeError_) {
-        for (int pass = 0; pass < 2 && result; ++pass) result = drain();
-    }
-    decodeCpuSeconds_ += threadCpuSeconds() - cpuStart;
+    // The last samples and records: a forced flush hands over the buffers still being filled.
+    if (activityOn_) (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (result) result = poll();
     teardown();
-    if (!decodeError_) return decodeError_;
     if (!result) return result;
     SamplingStats stats;
     stats.samples = samples_;

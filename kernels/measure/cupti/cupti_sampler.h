@@ -1,11 +1,12 @@
 #pragma once
 // DRAM throughput over time (CUPTI PM sampling, two metrics) and kernel/allocation records
-// (CUPTI Activity API), streamed by a decode thread through a small re-used counter-data image.
+// (CUPTI Activity API), decoded through a small re-used counter-data image whenever the thread that
+// runs the kernels polls. Decoding on a second thread while that thread allocates crashed inside
+// libnvperf_host on the H200 (CUDA 13.0, driver 580): CUPTI is only ever called from one thread.
 #include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <cupti.h>
@@ -25,6 +26,8 @@ class Sampler {
 
     Status start(const std::string& chip, std::int64_t intervalNs, SamplingCallback callback);
     Result<SamplingStats> stop();
+    // Decodes every sample and record that is ready and delivers them as one batch.
+    Status poll();
     bool running() const { return pm_ != nullptr; }
 
     // Called by CUPTI's buffer-completed callback (any thread).
@@ -34,8 +37,9 @@ class Sampler {
     Status startActivity();
     void stopActivity();
     Status initializeImage();
-    Status drain();  // decode, evaluate new samples, deliver one batch
-    void decodeLoop();
+    // Decodes into the image and evaluates new samples into `batch`; sets `full` when the image
+    // must be re-initialized before more can be decoded.
+    Status decodeInto(SamplingBatch& batch, bool& full);
     void teardown();
 
     SamplingCallback callback_;
@@ -44,9 +48,6 @@ class Sampler {
     std::vector<std::uint8_t> counterData_;
     std::size_t evaluated_ = 0;  // samples of the current image already delivered
     bool firstDropped_ = false;
-    std::thread decoder_;
-    std::atomic<bool> stopRequested_{false};
-    Status decodeError_;
     double decodeCpuSeconds_ = 0.0;
     std::uint64_t samples_ = 0;
     std::uint64_t overflows_ = 0;

@@ -144,8 +144,10 @@ void clearCounters(RunReport& report) {
 }
 
 std::string withAdvice(const CounterCapability& capability) {
-    return capability.adminAdvice.empty() ? capability.reason
-                                          : capability.reason + " " + capability.adminAdvice;
+    // A reason built from a CUPTI error may carry the advice already: say it once.
+    const bool adviceGiven = capability.adminAdvice.empty() ||
+                             capability.reason.find(capability.adminAdvice) != std::string::npos;
+    return adviceGiven ? capability.reason : capability.reason + " " + capability.adminAdvice;
 }
 
 }  // namespace

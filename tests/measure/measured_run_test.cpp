@@ -124,6 +124,22 @@ TEST(MeasuredRun, RefusedCountersKeepTimingAndModelAndSaySoOnce) {
     EXPECT_EQ(observer.batches, 0);
 }
 
+// The CUPTI provider builds its reason from the error with the advice already in it.
+TEST(MeasuredRun, AdviceInTheReasonIsNotRepeated) {
+    CounterCapability capability =
+        FakeCounterProvider::refusedCapability(CounterRefusal::ProfilerInUse, "CUPTI (39)");
+    capability.reason += " " + capability.adminAdvice;
+    FakeCounterProvider provider(capability);
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    const std::string& status = report->counterStatus;
+    const std::size_t first = status.find(capability.adminAdvice);
+    ASSERT_NE(first, std::string::npos) << status;
+    EXPECT_EQ(status.find(capability.adminAdvice, first + 1), std::string::npos) << status;
+}
+
 TEST(MeasuredRun, RefusalAtTheFirstMeasurementStopsAllCounterWork) {
     FakeCounterProvider provider;
     provider.refuseMeasurements(CounterRefusal::ProfilerInUse,

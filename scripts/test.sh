@@ -18,23 +18,35 @@ test_status=0
 ctest --preset ci --output-on-failure --timeout 600 "$@" || test_status=$?
 
 # ctest keeps every test's output in LastTest.log; a GoogleTest skip prints "file:line: Skipped"
-# followed by its message, a Qt Test skip prints "SKIP   : test() reason".
+# followed by its message, a Qt Test skip prints "SKIP   : test() reason". Each reason is shown
+# once, with how many tests gave it and the first few names.
 log=build/ci/Testing/Temporary/LastTest.log
 if [[ -f "$log" ]]; then
     awk '
         /^[0-9]+\/[0-9]+ Testing: / { test = $3 }
-        want_reason { if ($0 !~ /^\[/) print "  " test ": " $0; want_reason = 0; next }
-        /: Skipped$/ { want_reason = 1; skipped++ ; next }
-        /^SKIP   : / { sub(/^SKIP   : /, ""); print "  " test ": " $0; skipped++ }
-        END { if (skipped) print skipped " skipped test(s), with the reasons above" > "/dev/stderr" }
-    ' "$log" > build/ci/skipped.txt 2> build/ci/skipped-count.txt || true
+        want_reason { if ($0 !~ /^\[/) record(test, $0); want_reason = 0; next }
+        /: Skipped$/ { want_reason = 1; next }
+        /^SKIP   : / { line = $0; sub(/^SKIP   : /, "", line); record(test, line) }
+        function record(name, reason) {
+            if (!(reason in count)) order[++reasons] = reason
+            count[reason]++
+            if (count[reason] <= 3) names[reason] = names[reason] (count[reason] > 1 ? ", " : "") name
+            skipped++
+        }
+        END {
+            for (i = 1; i <= reasons; i++) {
+                r = order[i]
+                more = count[r] > 3 ? ", ..." : ""
+                printf "  %d skipped: %s\n      (%s%s)\n", count[r], r, names[r], more
+            }
+            if (skipped) printf "%d skipped test(s) in all\n", skipped
+        }
+    ' "$log" > build/ci/skipped.txt || true
+    echo
     if [[ -s build/ci/skipped.txt ]]; then
-        echo
         echo "== Skipped tests and why =="
         cat build/ci/skipped.txt
-        cat build/ci/skipped-count.txt
     else
-        echo
         echo "== No test was skipped =="
     fi
 fi

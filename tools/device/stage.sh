@@ -39,6 +39,7 @@ mkdir -p "$staged"
 : > "$staged/tests.list"
 for binary in "${test_binaries[@]}"; do
     name=$(basename "$binary")
+    [[ "$name" == *_demo ]] && continue # demos write pictures for people; they are not tests
     if grep -qa -- 'gtest_brief' "$binary"; then type=gtest; else type=qttest; fi
     case "$name" in
         *cuda* | *measure* | *gpu* | *cupti*) kind=gpu ;;

@@ -32,8 +32,7 @@
 
 namespace fusescope::cli {
 
-inline constexpr char kSweepFormat[] = "fusescope-sweep";
-inline constexpr int kSweepVersion = 1;
+// The file is written by model::sweepDocument (app/model/sweep_json.h), shared with the GUI.
 
 int sweepCommand(const QStringList& arguments);
 

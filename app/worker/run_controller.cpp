@@ -44,7 +44,38 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
         running_ = false;
         emit cancelled();
     });
+    connectSweepSignals();
     thread_.start();
+}
+
+void RunController::connectSweepSignals() {
+    connect(worker_, &RunWorker::sweepStarted, this, [this](quint64 generation, QString note) {
+        if (isCurrent(generation)) emit sweepStarted(note);
+    });
+    connect(worker_, &RunWorker::sweepProgress, this,
+            [this](quint64 generation, double fraction, QString stage) {
+                if (isCurrent(generation) && running_) emit sweepProgress(fraction, stage);
+            });
+    connect(worker_, &RunWorker::sweepPointMeasured, this,
+            [this](quint64 generation, SweepPointUpdate update) {
+                if (isCurrent(generation) && running_) emit sweepPointMeasured(update);
+            });
+    connect(worker_, &RunWorker::sweepFinished, this,
+            [this](quint64 generation, SweepOutcome outcome) {
+                if (!isCurrent(generation)) return;
+                running_ = false;
+                emit sweepFinished(outcome);
+            });
+    connect(worker_, &RunWorker::sweepFailed, this, [this](quint64 generation, QString message) {
+        if (!isCurrent(generation)) return;
+        running_ = false;
+        emit sweepFailed(message);
+    });
+    connect(worker_, &RunWorker::sweepCancelled, this, [this](quint64 generation) {
+        if (!isCurrent(generation)) return;
+        running_ = false;
+        emit sweepCancelled();
+    });
 }
 
 RunController::~RunController() {
@@ -56,8 +87,17 @@ RunController::~RunController() {
 void RunController::submit(const RunCommand& command) {
     generation_ = worker_->nextGeneration();
     running_ = true;
+    sweeping_ = false;
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection,
                               Q_ARG(fusescope::RunCommand, command), Q_ARG(quint64, generation_));
+}
+
+void RunController::submitSweep(const SweepCommand& command) {
+    generation_ = worker_->nextGeneration();
+    running_ = true;
+    sweeping_ = true;
+    QMetaObject::invokeMethod(worker_, "sweep", Qt::QueuedConnection,
+                              Q_ARG(fusescope::SweepCommand, command), Q_ARG(quint64, generation_));
 }
 
 void RunController::probe() {

@@ -7,6 +7,7 @@
 
 #include "model/recording.h"
 #include "worker/run_command.h"
+#include "worker/sweep_command.h"
 
 namespace fusescope {
 
@@ -20,11 +21,15 @@ class RunController : public QObject {
 
     // Posts a run; any older request, queued or running, becomes stale.
     void submit(const RunCommand& command);
+    // Posts a size sweep; like submit(), it makes any older request (run or sweep) stale.
+    void submitSweep(const SweepCommand& command);
     // Asks the worker to describe the backends; answers with backendsProbed.
     void probe();
     // Sets the cancel flag directly: the worker checks it between repeats.
     void cancel();
+    // True while a run or a sweep is in flight; isSweeping() says which.
     bool isRunning() const { return running_; }
+    bool isSweeping() const { return running_ && sweeping_; }
 
   signals:
     void backendsProbed(fusescope::BackendSummary summary);
@@ -37,13 +42,23 @@ class RunController : public QObject {
     void runFailed(QString message);
     void cancelled();
 
+    void sweepStarted(QString backendNote);
+    void sweepProgress(double fraction, QString stage);
+    void sweepPointMeasured(fusescope::SweepPointUpdate update);
+    void sweepFinished(fusescope::SweepOutcome outcome);
+    void sweepFailed(QString message);
+    void sweepCancelled();
+
   private:
+    void connectSweepSignals();
+
     bool isCurrent(quint64 generation) const { return generation == generation_; }
 
     QThread thread_;
     RunWorker* worker_ = nullptr;  // lives on thread_, deleted there when it finishes
     quint64 generation_ = 0;
     bool running_ = false;
+    bool sweeping_ = false;  // the request in flight is a sweep
 };
 
 }  // namespace fusescope

@@ -1,6 +1,7 @@
 #include "worker/run_worker.h"
 
 #include "worker/worker_run_observer.h"
+#include "worker/worker_sweep_observer.h"
 
 #include <QElapsedTimer>
 
@@ -17,6 +18,9 @@ RunWorker::RunWorker(QObject* parent) : QObject(parent) {
     qRegisterMetaType<fusescope::BackendSummary>();
     qRegisterMetaType<fusescope::model::RunRecord>();
     qRegisterMetaType<fusescope::model::Recording>();
+    qRegisterMetaType<fusescope::SweepCommand>();
+    qRegisterMetaType<fusescope::SweepPointUpdate>();
+    qRegisterMetaType<fusescope::SweepOutcome>();
 }
 
 // Backends are destroyed here; the owner deletes the worker on its own thread (deleteLater on
@@ -151,6 +155,35 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
     model::ConversionOptions options;
     options.producer = model::producerString(QStringLiteral("fusescope"));
     emit runFinished(generation, model::recordingFrom(*report, options));
+}
+
+void RunWorker::sweep(fusescope::SweepCommand command, quint64 generation) {
+    if (isStale(generation)) return;
+    if (isCancelled(generation)) {
+        emit sweepCancelled(generation);
+        return;
+    }
+    QString note, error;
+    Backend* backend = backendFor(command.backend, &note, &error);
+    if (!backend) {
+        emit sweepFailed(generation, error);
+        return;
+    }
+    emit sweepStarted(generation, note);
+    SweepOutcome outcome;
+    outcome.request = command.request();
+    WorkerSweepObserver observer(*this, generation);
+    Result<SweepReport> report = runSweep(*backend, outcome.request, observer);
+    if (isStale(generation)) return;  // superseded while running: deliver nothing
+    if (!report) {
+        if (report.status().code() == ErrorCode::Cancelled)
+            emit sweepCancelled(generation);
+        else
+            emit sweepFailed(generation, QString::fromStdString(report.status().message()));
+        return;
+    }
+    outcome.report = std::move(*report);
+    emit sweepFinished(generation, outcome);
 }
 
 }  // namespace fusescope

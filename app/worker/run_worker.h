@@ -11,6 +11,7 @@
 
 #include "model/recording.h"
 #include "worker/run_command.h"
+#include "worker/sweep_command.h"
 
 namespace fusescope {
 
@@ -41,6 +42,9 @@ class RunWorker : public QObject {
   public slots:
     void probe();
     void run(fusescope::RunCommand command, quint64 generation);
+    // A size sweep (runSweep) under the same generations and cancel flag as runs: one job at a
+    // time owns the backend, and a newer request of either kind supersedes it.
+    void sweep(fusescope::SweepCommand command, quint64 generation);
 
   signals:
     void backendsProbed(fusescope::BackendSummary summary);
@@ -56,8 +60,17 @@ class RunWorker : public QObject {
     void runFailed(quint64 generation, QString message);
     void cancelled(quint64 generation);
 
+    // The sweep's signals, apart from the run's so views never mistake one for the other.
+    void sweepStarted(quint64 generation, QString backendNote);
+    void sweepProgress(quint64 generation, double fraction, QString stage);
+    void sweepPointMeasured(quint64 generation, fusescope::SweepPointUpdate update);
+    void sweepFinished(quint64 generation, fusescope::SweepOutcome outcome);
+    void sweepFailed(quint64 generation, QString message);
+    void sweepCancelled(quint64 generation);
+
   private:
     friend class WorkerRunObserver;
+    friend class WorkerSweepObserver;
     bool isStale(quint64 generation) const;
     bool isCancelled(quint64 generation) const;
     Backend* backendFor(BackendChoice choice, QString* note, QString* error);

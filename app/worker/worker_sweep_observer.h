@@ -1,0 +1,54 @@
+#pragma once
+// The sweep's observer inside the worker: streams each measured point at once (a sweep has a
+// few dozen, so they need no batching) and throttles progress like a run's.
+#include <QElapsedTimer>
+#include <QString>
+
+#include "runtime/runner.h"
+#include "worker/run_worker.h"
+#include "worker/sweep_command.h"
+
+namespace fusescope {
+
+class WorkerSweepObserver final : public RunObserver {
+  public:
+    WorkerSweepObserver(RunWorker& worker, quint64 generation)
+        : worker_(worker), generation_(generation) {}
+
+    void progress(double fraction, std::string_view stage) override {
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        const bool newStage = text != lastStage_;
+        if (sinceLast_.isValid() && !newStage && fraction < 1.0 &&
+            sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
+            return;
+        sinceLast_.start();
+        lastStage_ = text;
+        emit worker_.sweepProgress(generation_, fraction, text);
+    }
+
+    void variantFinished(const VariantResult& result) override {
+        if (worker_.isStale(generation_)) return;
+        SweepPointUpdate update;
+        update.variant = QString::fromStdString(result.variant);
+        update.launches = static_cast<int>(result.kernels.size());
+        const std::uint64_t bytes = result.modelBytesRead + result.modelBytesWritten;
+        update.bytesPerElement = result.n > 0 ? static_cast<double>(bytes) / result.n : 0.0;
+        update.point.n = result.n;
+        update.point.bytes = bytes;
+        update.point.launches = update.launches;
+        update.point.timeMs = result.timeMs;
+        update.point.checkOk = result.check.ok;
+        update.point.maxRelativeError = result.check.maxRelativeError;
+        emit worker_.sweepPointMeasured(generation_, update);
+    }
+
+    bool cancelled() const override { return worker_.isCancelled(generation_); }
+
+  private:
+    RunWorker& worker_;
+    quint64 generation_;
+    QElapsedTimer sinceLast_;
+    QString lastStage_;
+};
+
+}  // namespace fusescope

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -23,9 +24,12 @@
 #include "model/version.h"
 #include "ui/chart_export.h"
 #include "ui/charts.h"
+#include "ui/measurement_panel.h"
 #include "ui/plugged_views.h"
 #include "ui/results_model.h"
 #include "ui/run_panel.h"
+#include "ui/sweep/sweep_chart.h"
+#include "ui/sweep_tab.h"
 #include "worker/run_controller.h"
 
 void fusescopeInitUiResources() {
@@ -95,6 +99,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     viewTabs_->setObjectName(QStringLiteral("viewTabs"));
     viewTabs_->setDocumentMode(true);
     viewTabs_->addTab(resultsSplitter, tr("Results"));
+    measurementPanel_ = new MeasurementPanel;
+    measurementPanel_->setObjectName(QStringLiteral("measurementPanel"));
+    viewTabs_->addTab(measurementPanel_, tr("Model vs measured"));
 
     charts_ = {new BytesPerKernelChart, new TimePerVariantChart, new AllocationChart};
     chartSplitter_ = new QSplitter(Qt::Horizontal);
@@ -136,8 +143,22 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             [this] { endRun(false, tr("Cancelled")); });
 
     addPluggedViews(*this);
+    sweepTab_ = new SweepTab(controller_);
+    sweepTab_->setObjectName(QStringLiteral("sweepTab"));
+    chartTabs_->addTab(sweepTab_, tr("Size sweep"));
+    // The sweep follows the run panel's pipeline and backend.
+    const auto followRunPanel = [this] {
+        const RunChoices choices = runPanel_->choices();
+        sweepTab_->setPipeline(choices.pipeline);
+        sweepTab_->setBackend(choices.backend);
+    };
+    connect(runPanel_->pipelineCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
+    connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
+    connect(sweepTab_, &SweepTab::sweepEnded, this,
+            [this](bool, const QString& message) { statusBar()->showMessage(message); });
     buildMenus();
     restoreSettings();
+    followRunPanel();
     showRecordingInViews();
     controller_->probe();
 }
@@ -146,14 +167,19 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open recording…"), this, &MainWindow::openRecordingDialog);
+    QAction* open =
+        file->addAction(tr("&Open recording or sweep…"), this, &MainWindow::openRecordingDialog);
     open->setShortcut(QKeySequence::Open);
     QAction* save = file->addAction(tr("&Save recording…"), this, &MainWindow::saveRecordingDialog);
     save->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save s&weep…"), this, &MainWindow::saveSweepDialog);
     QMenu* exportMenu = file->addMenu(tr("&Export chart"));
     for (ChartView* chart : charts_)
         exportMenu->addAction(tr("%1…").arg(chart->title()), this,
-                              [this, chart] { exportChartDialog(chart); });
+                              [this, chart] { exportChartDialog(chart, chart->fileStem()); });
+    exportMenu->addAction(tr("Size sweep…"), this, [this] {
+        exportChartDialog(sweepTab_->chart(), QStringLiteral("size_sweep"));
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -178,6 +204,8 @@ bool MainWindow::isRunning() const {
 }
 
 void MainWindow::startRun() {
+    if (controller_->isSweeping())
+        statusBar()->showMessage(tr("A size sweep is running: cancel it first."), 5000);
     if (isRunning()) return;
     const QString problem = runPanel_->validationMessage();
     if (!problem.isEmpty()) {
@@ -201,6 +229,10 @@ void MainWindow::startCommand(const RunCommand& command) {
 
 void MainWindow::cancelRun() {
     if (!isRunning()) return;
+    if (controller_->isSweeping()) {
+        sweepTab_->cancelSweep();
+        return;
+    }
     controller_->cancel();
     runPanel_->setProgress(0.0, tr("Cancelling…"));
 }
@@ -209,6 +241,7 @@ void MainWindow::onBackendsProbed(const BackendSummary& summary) {
     summary_ = summary;
     backendsKnown_ = true;
     runPanel_->setBackendSummary(summary);
+    sweepTab_->setBackendSummary(summary);
     statusBar()->showMessage(
         summary.cudaUsable
             ? tr("GPU: %1").arg(summary.cudaDeviceName)
@@ -221,6 +254,7 @@ void MainWindow::onVariantFinished(const model::RunRecord& run) {
     variantModel_->appendRun(run);
     kernelModel_->appendRun(run);
     for (ChartView* chart : charts_) chart->setRecording(recording_);
+    measurementPanel_->setRecording(recording_);
     emit runVariantFinished(run);
 }
 
@@ -251,9 +285,17 @@ void MainWindow::showRecordingInViews() {
     variantModel_->setRecording(recording_);
     kernelModel_->setRecording(recording_);
     for (ChartView* chart : charts_) chart->setRecording(recording_);
+    measurementPanel_->setRecording(recording_);
 }
 
 QString MainWindow::openRecording(const QString& path) {
+    if (SweepTab::isSweepFile(path)) {
+        if (controller_->isSweeping()) cancelRun();
+        if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;
+        chartTabs_->setCurrentWidget(sweepTab_);
+        statusBar()->showMessage(tr("Opened the sweep %1").arg(QDir::toNativeSeparators(path)));
+        return {};
+    }
     Result<model::Recording> loaded = model::loadRecording(path);
     if (!loaded) return QString::fromStdString(loaded.status().message());
     if (isRunning()) cancelRun();
@@ -277,12 +319,30 @@ QString MainWindow::saveRecording(const QString& path) const {
 
 void MainWindow::openRecordingDialog() {
     const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open recording"), directory, tr("FuseScope recordings (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open recording"), directory,
+                                     tr("FuseScope recordings and sweeps (*.json);;All files (*)"));
     if (path.isEmpty()) return;
     settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
     if (const QString error = openRecording(path); !error.isEmpty())
-        QMessageBox::critical(this, tr("Cannot open recording"), error);
+        QMessageBox::critical(this, tr("Cannot open file"), error);
+}
+
+void MainWindow::saveSweepDialog() {
+    if (!sweepTab_->hasSweep()) {
+        QMessageBox::information(this, tr("Save sweep"), sweepTab_->saveSweepFile(QString()));
+        return;
+    }
+    const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"),
+                                                      directory + QStringLiteral("/sweep.json"),
+                                                      tr("FuseScope sweeps (*.json)"));
+    if (path.isEmpty()) return;
+    settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
+    if (const QString error = sweepTab_->saveSweepFile(path); !error.isEmpty())
+        QMessageBox::critical(this, tr("Cannot save sweep"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 void MainWindow::saveRecordingDialog() {
@@ -302,11 +362,11 @@ void MainWindow::saveRecordingDialog() {
         statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
-void MainWindow::exportChartDialog(ChartView* chart) {
+void MainWindow::exportChartDialog(QCustomPlot* chart, const QString& fileStem) {
     const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
     QString filter = tr("PNG image (*.png)");
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), directory + QLatin1Char('/') + chart->fileStem() + ".png",
+        this, tr("Export chart"), directory + QLatin1Char('/') + fileStem + ".png",
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter);
     if (path.isEmpty()) return;
     settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());

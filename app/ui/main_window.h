@@ -7,6 +7,7 @@
 #include "model/recording.h"
 #include "worker/run_command.h"
 
+class QCustomPlot;
 class QSettings;
 class QSplitter;
 class QTabWidget;
@@ -16,6 +17,8 @@ namespace fusescope {
 
 class ChartView;
 class KernelResultsModel;
+class MeasurementPanel;
+class SweepTab;
 class RunController;
 class RunPanel;
 class VariantResultsModel;
@@ -34,6 +37,8 @@ class MainWindow final : public QMainWindow {
 
     RunPanel* runPanel() const { return runPanel_; }
     RunController* runController() const { return controller_; }
+    SweepTab* sweepTab() const { return sweepTab_; }
+    MeasurementPanel* measurementPanel() const { return measurementPanel_; }
     QList<ChartView*> charts() const { return charts_; }
     VariantResultsModel* variantModel() const { return variantModel_; }
     KernelResultsModel* kernelModel() const { return kernelModel_; }
@@ -44,7 +49,8 @@ class MainWindow final : public QMainWindow {
 
     // Shows a recording in every view (results, charts, and the views others add).
     void setRecording(const model::Recording& recording);
-    // Empty on success, otherwise the loader's (or writer's) message.
+    // Empty on success, otherwise the loader's (or writer's) message. A sweep file
+    // (fusescope-sweep) opens in the Size sweep tab instead.
     QString openRecording(const QString& path);
     QString saveRecording(const QString& path) const;
 
@@ -77,7 +83,8 @@ class MainWindow final : public QMainWindow {
     void showRecordingInViews();
     void openRecordingDialog();
     void saveRecordingDialog();
-    void exportChartDialog(ChartView* chart);
+    void saveSweepDialog();
+    void exportChartDialog(QCustomPlot* chart, const QString& fileStem);
     void showAbout();
 
     QSettings* settings_ = nullptr;
@@ -94,6 +101,8 @@ class MainWindow final : public QMainWindow {
     VariantResultsModel* variantModel_ = nullptr;
     KernelResultsModel* kernelModel_ = nullptr;
     QList<ChartView*> charts_;
+    SweepTab* sweepTab_ = nullptr;
+    MeasurementPanel* measurementPanel_ = nullptr;
     model::Recording recording_;
     BackendSummary summary_;
     bool backendsKnown_ = false;

@@ -1,0 +1,160 @@
+#include "ui/measurement_panel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "model/format.h"
+#include "model/measurement_gaps.h"
+
+namespace fusescope {
+namespace {
+
+QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignRight) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(alignment | Qt::AlignTop);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    return item;
+}
+
+QString bytesText(const std::optional<double>& bytes) {
+    return bytes ? model::formatBytes(static_cast<quint64>(*bytes + 0.5)) : QStringLiteral("-");
+}
+
+QString countText(const std::optional<double>& count) {
+    return count ? model::formatCount(static_cast<quint64>(*count + 0.5)) : QStringLiteral("-");
+}
+
+QString gapText(const std::optional<double>& percent) {
+    if (!percent) return QStringLiteral("-");
+    return QStringLiteral("%1%2%").arg(*percent >= 0 ? "+" : "").arg(*percent, 0, 'f', 1);
+}
+
+const model::KernelRecord* findKernel(const model::Recording& recording, const QString& variant,
+                                      const QString& kernel) {
+    for (const model::RunRecord& run : recording.runs)
+        if (run.variant == variant)
+            for (const model::KernelRecord& record : run.kernels)
+                if (record.name == kernel) return &record;
+    return nullptr;
+}
+
+// The badge of the counter numbers: replayed ones say so, with where they came from.
+QString sourceOf(const model::Recording& recording) {
+    QString counters;
+    for (const model::RunRecord& run : recording.runs)
+        if (run.dataSource.counters) counters = model::dataSourceLabel(*run.dataSource.counters);
+    if (counters.isEmpty()) counters = model::dataSourceLabel(model::DataSource::Counters);
+    if (!recording.replayed) return counters;
+    return QObject::tr("%1 (%2)").arg(model::dataSourceLabel(model::DataSource::Replay), counters);
+}
+
+}  // namespace
+
+QString MeasurementPanel::emptyText() {
+    return tr(
+        "Nothing measured: tick Measure (GPU) and run on the CUDA backend to measure DRAM "
+        "traffic");
+}
+
+MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
+    badge_ = new QLabel;
+    badge_->setObjectName(QStringLiteral("measurementBadge"));
+    counterStatus_ = new QLabel;
+    counterStatus_->setObjectName(QStringLiteral("counterStatus"));
+    counterStatus_->setWordWrap(true);
+    counterStatus_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    empty_ = new QLabel(emptyText());
+    empty_->setObjectName(QStringLiteral("measurementEmpty"));
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setWordWrap(true);
+    table_ = new QTableWidget(0, ColumnCount);
+    table_->setObjectName(QStringLiteral("measurementTable"));
+    table_->setHorizontalHeaderLabels({tr("Variant"), tr("Kernel"), tr("Model bytes"),
+                                       tr("DRAM read"), tr("DRAM written"), tr("Sectors read"),
+                                       tr("Sectors written"), tr("Gap"), tr("Why")});
+    table_->verticalHeader()->setVisible(false);
+    table_->setAlternatingRowColors(true);
+    table_->setWordWrap(true);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(Reasons, QHeaderView::Stretch);
+    // Rows grow with their wrapped reasons.
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(badge_);
+    layout->addWidget(counterStatus_);
+    layout->addWidget(empty_, 1);
+    layout->addWidget(table_, 1);
+    setRecording({});
+}
+
+void MeasurementPanel::setRecording(const model::Recording& recording) {
+    const QVector<model::RunGapView> gaps = model::measurementGaps(recording);
+    counterStatus_->setVisible(!recording.counterStatus.isEmpty());
+    counterStatus_->setText(tr("Counters were not measured: %1").arg(recording.counterStatus));
+    empty_->setVisible(gaps.isEmpty());
+    table_->setVisible(!gaps.isEmpty());
+    badge_->setText(gaps.isEmpty() ? tr("Model beside measurement")
+                                   : tr("Model beside measurement · data: %1 and the pass model")
+                                         .arg(sourceOf(recording)));
+
+    int rows = 0;
+    for (const model::RunGapView& run : gaps) rows += run.kernels.size() + 1;
+    table_->setRowCount(rows);
+    int row = 0;
+    for (const model::RunGapView& run : gaps) {
+        // The run's own row first (its total), then its kernels.
+        std::optional<double> read, written, sectorsRead, sectorsWritten;
+        const auto add = [](std::optional<double>& sum, const std::optional<double>& value) {
+            if (value) sum = sum.value_or(0.0) + *value;
+        };
+        for (const model::KernelGapView& kernel : run.kernels)
+            if (const model::KernelRecord* record =
+                    findKernel(recording, run.variant, kernel.kernel)) {
+                add(read, record->dramBytesRead);
+                add(written, record->dramBytesWritten);
+                add(sectorsRead, record->sectorsRead);
+                add(sectorsWritten, record->sectorsWritten);
+            }
+        QTableWidgetItem* variant = cell(run.variant, Qt::AlignLeft);
+        QFont bold = variant->font();
+        bold.setBold(true);
+        variant->setFont(bold);
+        table_->setItem(row, Variant, variant);
+        table_->setItem(row, Kernel, cell(tr("whole run"), Qt::AlignLeft));
+        table_->setItem(row, ModelBytes,
+                        cell(model::formatBytes(static_cast<quint64>(run.modelBytes + 0.5))));
+        table_->setItem(row, DramRead, cell(bytesText(read)));
+        table_->setItem(row, DramWritten, cell(bytesText(written)));
+        table_->setItem(row, SectorsRead, cell(countText(sectorsRead)));
+        table_->setItem(row, SectorsWritten, cell(countText(sectorsWritten)));
+        table_->setItem(row, Gap, cell(gapText(run.percent)));
+        table_->setItem(row, Reasons, cell(run.reasons.join(QLatin1Char('\n')), Qt::AlignLeft));
+        ++row;
+        for (const model::KernelGapView& kernel : run.kernels) {
+            const model::KernelRecord* record = findKernel(recording, run.variant, kernel.kernel);
+            table_->setItem(row, Variant, cell(QString(), Qt::AlignLeft));
+            table_->setItem(row, Kernel, cell(kernel.kernel, Qt::AlignLeft));
+            table_->setItem(
+                row, ModelBytes,
+                cell(model::formatBytes(static_cast<quint64>(kernel.modelBytes + 0.5))));
+            table_->setItem(row, DramRead,
+                            cell(bytesText(record ? record->dramBytesRead : std::nullopt)));
+            table_->setItem(row, DramWritten,
+                            cell(bytesText(record ? record->dramBytesWritten : std::nullopt)));
+            table_->setItem(row, SectorsRead,
+                            cell(countText(record ? record->sectorsRead : std::nullopt)));
+            table_->setItem(row, SectorsWritten,
+                            cell(countText(record ? record->sectorsWritten : std::nullopt)));
+            table_->setItem(row, Gap, cell(gapText(kernel.percent)));
+            table_->setItem(row, Reasons,
+                            cell(kernel.reasons.join(QLatin1Char('\n')), Qt::AlignLeft));
+            ++row;
+        }
+    }
+}
+
+}  // namespace fusescope

@@ -1,0 +1,49 @@
+#pragma once
+// Model beside measurement: per kernel the pass model's bytes, the DRAM bytes read and written
+// and the sectors the counters measured, the gap in percent and, above 10%, the reasons in plain
+// words; fed from model::measurementGaps, so an opened recording explains itself as a live run
+// does. When counters were refused it says why, once; with nothing measured, how to measure.
+#include <QWidget>
+
+#include "model/recording.h"
+
+class QLabel;
+class QTableWidget;
+
+namespace fusescope {
+
+class MeasurementPanel final : public QWidget {
+    Q_OBJECT
+  public:
+    enum Column {
+        Variant,
+        Kernel,
+        ModelBytes,
+        DramRead,
+        DramWritten,
+        SectorsRead,
+        SectorsWritten,
+        Gap,
+        Reasons,
+        ColumnCount
+    };
+
+    explicit MeasurementPanel(QWidget* parent = nullptr);
+
+    void setRecording(const model::Recording& recording);
+
+    QTableWidget* table() const { return table_; }
+    QLabel* badgeLabel() const { return badge_; }
+    QLabel* counterStatusLabel() const { return counterStatus_; }
+    QLabel* emptyLabel() const { return empty_; }
+
+    static QString emptyText();
+
+  private:
+    QLabel* badge_ = nullptr;
+    QLabel* counterStatus_ = nullptr;
+    QLabel* empty_ = nullptr;
+    QTableWidget* table_ = nullptr;
+};
+
+}  // namespace fusescope

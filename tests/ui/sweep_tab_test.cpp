@@ -1,0 +1,386 @@
+// The Size sweep tab and the model-vs-measurement panel in the main window (Qt Test, offscreen):
+// a tiny CPU sweep through the tab's widgets, a sweep file written by the CLI's writer opened
+// through File > Open, the sweep chart exported, the measurement panel fed synthetic recordings,
+// and the headless screenshot of the tab.
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "analysis/sweep.h"
+#include "model/sweep_json.h"
+#include "pipelines/registry.h"
+#include "ui/chart_export.h"
+#include "ui/main_window.h"
+#include "ui/measurement_panel.h"
+#include "ui/run_panel.h"
+#include "ui/sweep/sweep_chart.h"
+#include "ui/sweep/sweep_file.h"
+#include "ui/sweep_tab.h"
+#include "worker/run_controller.h"
+
+using namespace fusescope;
+
+namespace {
+
+constexpr int kSweepTimeoutMs = 180000;
+
+int graphsNamed(const SweepChart& chart, const QString& name) {
+    int count = 0;
+    for (int i = 0; i < chart.graphCount(); ++i)
+        if (chart.graph(i)->name() == name &&
+            chart.graph(i)->keyAxis()->axisRect() == chart.timeRect())
+            ++count;
+    return count;
+}
+
+// A sweep report that follows time = launches x 5 us + bytes / 100 GB/s exactly, fitted the way
+// the engine fits it: what the CLI would write for such measurements.
+SweepReport syntheticReport() {
+    SweepReport report;
+    report.device.backend = BackendKind::Cuda;
+    report.device.name = "Synthetic GPU";
+    report.device.l2CacheBytes = 50u << 20;
+    report.pipeline = pipelines().front().name;
+    report.vectorWidth = 4;
+    report.repeats = 20;
+    for (std::uint64_t n = 4096; n <= (1u << 24); n *= 4) report.sizes.push_back(n);
+    for (const VariantSpec& variant : pipelines().front().variants) {
+        SweepSeries series;
+        series.variant = variant.name;
+        series.title = variant.title;
+        series.launches = static_cast<int>(variant.kernels.size());
+        series.bytesPerElement = 4.0 * (series.launches + 2);
+        for (std::uint64_t n : report.sizes) {
+            SweepPoint point;
+            point.n = n;
+            point.bytes = static_cast<std::uint64_t>(n * series.bytesPerElement);
+            point.launches = series.launches;
+            point.timeMs = series.launches * 5e-3 + point.bytes / (100.0 * 1e6);
+            point.checkOk = true;
+            point.rooflineGBps = 120.0;
+            series.points.push_back(point);
+        }
+        fitSeries(series);
+        report.series.push_back(series);
+    }
+    return report;
+}
+
+model::KernelRecord kernel(const QString& name, quint64 modelRead, quint64 modelWritten,
+                           double dramRead, double dramWritten) {
+    model::KernelRecord record;
+    record.name = name;
+    record.timeMs = 0.01;
+    record.modelBytesRead = modelRead;
+    record.modelBytesWritten = modelWritten;
+    record.dramBytesRead = dramRead;
+    record.dramBytesWritten = dramWritten;
+    record.sectorsRead = static_cast<double>(modelRead) / 32.0;
+    record.sectorsWritten = static_cast<double>(modelWritten) / 32.0;
+    return record;
+}
+
+// Two-kernel unfused chain at N = 2^20 (4 MiB arrays) on a GPU with a 50 MiB L2: the scratch
+// array stays in the L2, so the second kernel reads (and the first writes) almost nothing from
+// DRAM. The one-kernel fused variant matches its model.
+model::Recording recordingWithCounters() {
+    model::Recording recording;
+    recording.device.backend = QStringLiteral("cuda");
+    recording.device.name = QStringLiteral("Synthetic GPU");
+    recording.device.l2CacheBytes = 50u << 20;
+    const quint64 n = 1u << 20;
+    const quint64 array = n * 4;
+    model::RunRecord unfused;
+    unfused.pipeline = QStringLiteral("affine");
+    unfused.variant = QStringLiteral("unfused");
+    unfused.n = n;
+    unfused.backend = QStringLiteral("cuda");
+    unfused.modelBytesRead = 2 * array;
+    unfused.modelBytesWritten = 2 * array;
+    unfused.kernels = {kernel(QStringLiteral("scale"), array, array, array, 0.02 * array),
+                       kernel(QStringLiteral("shift"), array, array, 0.01 * array, array)};
+    unfused.dataSource.counters = model::DataSource::Counters;
+    model::RunRecord fused = unfused;
+    fused.variant = QStringLiteral("fused");
+    fused.modelBytesRead = array;
+    fused.modelBytesWritten = array;
+    fused.kernels = {kernel(QStringLiteral("scale_shift"), array, array, array, array)};
+    recording.runs = {unfused, fused};
+    return recording;
+}
+
+QStringList columnTexts(const QTableWidget& table, int column) {
+    QStringList texts;
+    for (int row = 0; row < table.rowCount(); ++row)
+        texts << (table.item(row, column) ? table.item(row, column)->text() : QString());
+    return texts;
+}
+
+}  // namespace
+
+class SweepTabTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void init();
+    void tinyCpuSweepThroughTheTabsWidgets();
+    void sweepFileFromTheCliWriterOpensInTheTab();
+    void malformedSweepFileGivesTheReadersMessage();
+    void measurementPanelShowsRowsAndReasons();
+    void measurementPanelSaysWhyCountersAreMissing();
+    void headlessScreenshotOfTheSweepTab();
+
+  private:
+    std::unique_ptr<QTemporaryDir> directory_;
+    std::unique_ptr<QSettings> settings_;
+};
+
+void SweepTabTest::init() {
+    directory_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(directory_->isValid());
+    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
+                                            QSettings::IniFormat);
+}
+
+void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    RunPanel* panel = window.runPanel();
+    const PipelineSpec& pipeline = pipelines().back();
+    panel->pipelineCombo()->setCurrentIndex(
+        panel->pipelineCombo()->findData(QString::fromStdString(pipeline.name)));
+    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData("cpu"));
+
+    SweepTab* tab = window.sweepTab();
+    QVERIFY(tab);
+    QTabWidget* tabs = window.chartTabs();
+    bool titled = false;
+    for (int i = 0; i < tabs->count(); ++i)
+        titled |= tabs->widget(i) == tab && tabs->tabText(i) == QStringLiteral("Size sweep");
+    QVERIFY(titled);
+    // The tab follows the run panel's pipeline: its variants are that pipeline's.
+    QListWidget* list = tab->variantList();
+    QCOMPARE(static_cast<std::size_t>(list->count()), pipeline.variants.size());
+    QStringList chosen;
+    for (int row = 0; row < list->count(); ++row) {
+        const bool skip = list->count() >= 3 && row == 1;
+        list->item(row)->setCheckState(skip ? Qt::Unchecked : Qt::Checked);
+        if (!skip) chosen << QString::fromStdString(pipeline.variants[row].name);
+    }
+    tab->fromEdit()->clear();
+    QTest::keyClicks(tab->fromEdit(), QStringLiteral("4096"));
+    tab->toEdit()->clear();
+    QTest::keyClicks(tab->toEdit(), QStringLiteral("2^14"));
+    tab->repeatsSpin()->setValue(3);
+    QCOMPARE(tab->command().backend, BackendChoice::Cpu);
+    QVERIFY2(tab->runButton()->isEnabled(), qPrintable(tab->statusLabel()->text()));
+
+    // The chart grows with every point as it is measured, not only at the end.
+    QVector<int> pointsShown;
+    connect(window.runController(), &RunController::sweepPointMeasured, this, [&] {
+        int points = 0;
+        for (const SweepChartSeries& series : tab->chart()->data().series)
+            points += series.points.size();
+        pointsShown << points;
+    });
+    QSignalSpy ended(tab, &SweepTab::sweepEnded);
+    QTest::mouseClick(tab->runButton(), Qt::LeftButton);
+    QVERIFY(tab->isSweeping());
+    QVERIFY(tab->cancelButton()->isEnabled());
+    QVERIFY(ended.wait(kSweepTimeoutMs));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+    QVERIFY(!tab->isSweeping());
+
+    const int sizes = 3;  // 4096, 8192, 16384
+    QCOMPARE(pointsShown.size(), chosen.size() * sizes);
+    for (int i = 0; i < pointsShown.size(); ++i) QCOMPARE(pointsShown[i], i + 1);
+
+    SweepChart* chart = tab->chart();
+    QCOMPARE(chart->data().series.size(), chosen.size());
+    for (const QString& variant : chosen)
+        QVERIFY2(graphsNamed(*chart, variant) == 1, qPrintable(variant));
+    QCOMPARE(chart->badgeText().contains(QStringLiteral("CPU")), true);
+    QVERIFY(!chart->fitText().isEmpty());
+    QTableWidget* table = tab->pointsTable();
+    QCOMPARE(table->rowCount(), chosen.size() * sizes);
+    for (const QString& check : columnTexts(*table, SweepTab::Check)) QCOMPARE(check, "OK");
+
+    // Save sweep writes the CLI's format, and the chart exports like every other chart.
+    const QString saved = directory_->filePath(QStringLiteral("gui_sweep.json"));
+    QCOMPARE(tab->saveSweepFile(saved), QString());
+    QVERIFY(SweepTab::isSweepFile(saved));
+    Result<SweepChartData> reread = loadSweepFile(saved);
+    QVERIFY2(static_cast<bool>(reread), reread ? "" : reread.status().message().c_str());
+    QCOMPARE(reread->series.size(), chosen.size());
+    const QString png = directory_->filePath(QStringLiteral("size_sweep.png"));
+    QCOMPARE(exportChart(*chart, png), QString());
+    QVERIFY(!QImage(png).isNull());
+}
+
+void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
+    SweepRequest request;
+    request.stepsPerOctave = 1;
+    const SweepReport report = syntheticReport();
+    const QString path = directory_->filePath(QStringLiteral("cli_sweep.json"));
+    QVERIFY(model::saveSweepDocument(
+        model::sweepDocument(report, request, QStringLiteral("fusescope-cli")), path));
+
+    MainWindow window(settings_.get());
+    window.show();
+    QCOMPARE(window.openRecording(path), QString());
+    SweepTab* tab = window.sweepTab();
+    QCOMPARE(window.chartTabs()->currentWidget(), tab);
+    const SweepChartData& data = tab->chart()->data();
+    QCOMPARE(static_cast<std::size_t>(data.series.size()), report.series.size());
+    for (const SweepSeries& series : report.series) {
+        const QString name = QString::fromStdString(series.variant);
+        QCOMPARE(graphsNamed(*tab->chart(), name), 1);
+        for (const SweepChartSeries& shown : data.series)
+            if (shown.name == name) {
+                QVERIFY(shown.fit);
+                QCOMPARE(shown.points.size(), static_cast<qsizetype>(series.points.size()));
+                // The numbers the report was made from come back through file and chart.
+                QVERIFY(qAbs(shown.fit->overheadUs - 5.0) < 0.05);
+                QVERIFY(qAbs(shown.fit->bandwidthGBps - 100.0) < 0.5);
+            }
+    }
+    QVERIFY(tab->chart()->shownL2N() > 0);
+    QCOMPARE(tab->pointsTable()->rowCount(),
+             static_cast<int>(report.series.size() * report.sizes.size()));
+    // The fitted model is exact here: every point sits on it, and both regimes appear.
+    const QStringList regimes = columnTexts(*tab->pointsTable(), SweepTab::Regime);
+    QVERIFY(regimes.contains(QStringLiteral("launch")));
+    QVERIFY(regimes.contains(QStringLiteral("bandwidth")));
+    for (const QString& residual : columnTexts(*tab->pointsTable(), SweepTab::VsFit))
+        QVERIFY2(residual.contains(QStringLiteral("0.0%")) || residual.contains("0%"),
+                 qPrintable(residual));
+
+    // Saving what was opened writes it back unchanged.
+    const QString again = directory_->filePath(QStringLiteral("again.json"));
+    QCOMPARE(tab->saveSweepFile(again), QString());
+    QFile original(path), copy(again);
+    QVERIFY(original.open(QIODevice::ReadOnly) && copy.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(copy.readAll()), QJsonDocument::fromJson(original.readAll()));
+}
+
+void SweepTabTest::malformedSweepFileGivesTheReadersMessage() {
+    const QString path = directory_->filePath(QStringLiteral("bad_sweep.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "fusescope-sweep", "version": 1, "series": [{"points": "x"}]})");
+    file.close();
+    MainWindow window(settings_.get());
+    const QString error = window.openRecording(path);
+    QVERIFY(!error.isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("bad_sweep.json")), qPrintable(error));
+    QVERIFY(!window.sweepTab()->hasSweep());
+}
+
+void SweepTabTest::measurementPanelShowsRowsAndReasons() {
+    MeasurementPanel panel;
+    panel.show();
+    QVERIFY(panel.emptyLabel()->isVisible());
+    QVERIFY(panel.emptyLabel()->text().contains(QStringLiteral("Measure (GPU)")));
+    QVERIFY(panel.emptyLabel()->text().contains(QStringLiteral("CUDA backend")));
+
+    panel.setRecording(recordingWithCounters());
+    QVERIFY(!panel.emptyLabel()->isVisible());
+    QVERIFY(panel.table()->isVisible());
+    QVERIFY(!panel.counterStatusLabel()->isVisible());
+    QVERIFY2(
+        panel.badgeLabel()->text().contains(model::dataSourceLabel(model::DataSource::Counters)),
+        qPrintable(panel.badgeLabel()->text()));
+    QTableWidget* table = panel.table();
+    // Per run a total row, then its kernels: 1 + 2 for unfused, 1 + 1 for fused.
+    QCOMPARE(table->rowCount(), 5);
+    const QStringList kernels = columnTexts(*table, MeasurementPanel::Kernel);
+    QCOMPARE(kernels.mid(1, 2), QStringList({"scale", "shift"}));
+    QCOMPARE(kernels.at(4), QStringLiteral("scale_shift"));
+    const QStringList reasons = columnTexts(*table, MeasurementPanel::Reasons);
+    const QStringList gaps = columnTexts(*table, MeasurementPanel::Gap);
+    // The unfused kernels miss about half their model bytes: the L2 explains it, in words.
+    for (int row : {1, 2}) {
+        QVERIFY2(gaps.at(row).startsWith(QLatin1Char('-')), qPrintable(gaps.at(row)));
+        QVERIFY2(reasons.at(row).contains(QStringLiteral("L2")), qPrintable(reasons.at(row)));
+    }
+    // The fused kernel matches its model: a gap of 0 and nothing to explain.
+    QCOMPARE(gaps.at(4), QStringLiteral("+0.0%"));
+    QVERIFY(reasons.at(4).isEmpty());
+    QVERIFY(table->wordWrap());
+    QCOMPARE(table->item(1, MeasurementPanel::DramRead)->text().isEmpty(), false);
+    QVERIFY(table->item(1, MeasurementPanel::SectorsRead)->text() != QStringLiteral("-"));
+
+    // A replayed recording says so on the badge.
+    model::Recording replayed = recordingWithCounters();
+    replayed.replayed = true;
+    panel.setRecording(replayed);
+    QVERIFY(panel.badgeLabel()->text().contains(model::dataSourceLabel(model::DataSource::Replay)));
+}
+
+void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {
+    MainWindow window(settings_.get());
+    window.show();
+    model::Recording recording = recordingWithCounters();
+    const QString refusal = QStringLiteral(
+        "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: profiling is restricted to administrators");
+    recording.counterStatus = refusal;
+    for (model::RunRecord& run : recording.runs) {
+        run.dataSource.counters.reset();
+        for (model::KernelRecord& kernel : run.kernels) {
+            kernel.dramBytesRead.reset();
+            kernel.dramBytesWritten.reset();
+            kernel.sectorsRead.reset();
+            kernel.sectorsWritten.reset();
+        }
+    }
+    window.setRecording(recording);
+    MeasurementPanel* panel = window.measurementPanel();
+    QVERIFY(panel);
+    window.viewTabs()->setCurrentWidget(panel);
+    QVERIFY(panel->counterStatusLabel()->isVisible());
+    QVERIFY(panel->counterStatusLabel()->text().contains(refusal));
+    // Said once in the window, plainly, and no table of silent zeros.
+    int saying = 0;
+    for (QLabel* label : window.findChildren<QLabel*>())
+        if (label->isVisible() && label->text().contains(refusal)) ++saying;
+    QCOMPARE(saying, 1);
+    QVERIFY(!panel->table()->isVisible());
+    QVERIFY(panel->emptyLabel()->isVisible());
+}
+
+void SweepTabTest::headlessScreenshotOfTheSweepTab() {
+    SweepRequest request;
+    const QString path = directory_->filePath(QStringLiteral("shot_sweep.json"));
+    QVERIFY(model::saveSweepDocument(
+        model::sweepDocument(syntheticReport(), request, QStringLiteral("fusescope-cli")), path));
+    const QString png = directory_->filePath(QStringLiteral("sweep_tab.png"));
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(QString::fromLatin1(name));
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(FUSESCOPE_GUI_PATH),
+                  {QStringLiteral("--open"), path, QStringLiteral("--show-tab"),
+                   QStringLiteral("Size sweep"), QStringLiteral("--screenshot"), png});
+    QVERIFY(process.waitForFinished(120000));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() >= 1000);
+}
+
+QTEST_MAIN(SweepTabTest)
+#include "sweep_tab_test.moc"

@@ -41,6 +41,13 @@ AllocationRecord allocationRecordFrom(const AllocationEvent& event) {
     return record;
 }
 
+std::optional<DataSource> optionalDataSourceFrom(const std::optional<MeasurementSource>& source) {
+    if (!source) return std::nullopt;
+    return dataSourceFrom(*source);
+}
+
+}  // namespace
+
 SampleRecord sampleRecordFrom(const BandwidthSample& sample) {
     SampleRecord record;
     record.timeNs = sample.startNs;
@@ -61,13 +68,6 @@ model::TimelineSpan spanRecordFrom(const fusescope::TimelineSpan& span) {
     record.bytes = span.bytes;
     return record;
 }
-
-std::optional<DataSource> optionalDataSourceFrom(const std::optional<MeasurementSource>& source) {
-    if (!source) return std::nullopt;
-    return dataSourceFrom(*source);
-}
-
-}  // namespace
 
 DataSource dataSourceFrom(MeasurementSource source) {
     switch (source) {

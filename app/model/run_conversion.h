@@ -14,6 +14,9 @@ QString producerString(const QString& program);
 DeviceRecord deviceRecordFrom(const DeviceInfo& device);
 DataSource dataSourceFrom(MeasurementSource source);
 RunRecord runRecordFrom(const VariantResult& variant);
+// One PM sample and one timeline span (the worker converts streamed batches with these).
+SampleRecord sampleRecordFrom(const BandwidthSample& sample);
+TimelineSpan spanRecordFrom(const fusescope::TimelineSpan& span);
 
 struct ConversionOptions {
     QString producer;

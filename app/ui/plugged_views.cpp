@@ -1,7 +1,16 @@
 #include "ui/plugged_views.h"
 
+#include <QPointer>
+#include <QSettings>
+#include <QSplitter>
 #include <QTabWidget>
+#include <QTimer>
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
 
+#include "ui/charts.h"
 #include "ui/main_window.h"
 #include "worker/run_controller.h"
 
@@ -12,15 +21,176 @@
 #include "live/live_bandwidth_chart.h"
 #include "live/live_recording_feed.h"
 #endif
+#ifdef FUSESCOPE_HAVE_STAGE_CHART_LINK
+#include "live/stage_chart_link.h"
+#endif
 
 namespace fusescope {
+namespace {
+
+#ifdef FUSESCOPE_HAVE_STAGE_VIEW
+// The stage needs height more than the charts below it: while its tab is shown it gets most of
+// the window's height, and the user's split returns when another tab is chosen.
+void giveStageRoom(QTabWidget* tabs, QWidget* stage) {
+    auto* splitter = qobject_cast<QSplitter*>(tabs->parentWidget());
+    if (!splitter || splitter->orientation() != Qt::Vertical) return;
+    auto userSizes = std::make_shared<QList<int>>();
+    QObject::connect(tabs, &QTabWidget::currentChanged, splitter,
+                     [tabs, stage, splitter, userSizes](int) {
+                         const int index = splitter->indexOf(tabs);
+                         QList<int> sizes = splitter->sizes();
+                         if (index < 0 || sizes.size() < 2) return;
+                         if (tabs->currentWidget() == stage) {
+                             *userSizes = sizes;
+                             int total = 0;
+                             for (int size : sizes) total += size;
+                             const int others = static_cast<int>(sizes.size()) - 1;
+                             for (int& size : sizes) size = total / 5 / others;
+                             sizes[index] = total - total / 5;
+                             splitter->setSizes(sizes);
+                         } else if (userSizes->size() == sizes.size()) {
+                             splitter->setSizes(*userSizes);
+                             userSizes->clear();
+                         }
+                     });
+}
+
+// The main allocation chart draws the allocation tracker's host-clock events, a clock the stage
+// does not share: the stage's position is placed proportionally on each shown run's span from
+// its first allocation to its last free, and the chart says the cursor is approximate. A press
+// or drag there seeks the stage the same way back. Moves are coalesced to one per frame.
+class AllocationChartCursor : public QObject {
+  public:
+    AllocationChartCursor(ChartView* chart, MemoryStageView* stage)
+        : QObject(chart), chart_(chart), stage_(stage) {
+        frame_.setSingleShot(true);
+        frame_.setInterval(16);
+        connect(&frame_, &QTimer::timeout, this, &AllocationChartCursor::draw);
+        connect(stage, &MemoryStageView::positionChanged, this, [this] {
+            if (!frame_.isActive()) frame_.start();
+        });
+        // After the chart's queued rebuild (which removes every item), draw the cursor again.
+        connect(stage, &MemoryStageView::timelinesChanged, this,
+                [this] { QTimer::singleShot(0, this, &AllocationChartCursor::draw); });
+        connect(chart, &QCustomPlot::mousePress, this, &AllocationChartCursor::seekAt);
+        connect(chart, &QCustomPlot::mouseMove, this, &AllocationChartCursor::seekAt);
+    }
+
+  private:
+    struct Span {
+        double firstMs = 0.0;
+        double lastMs = 0.0;
+    };
+    // The side's run on the chart's axis (ms since the earliest allocation of any run).
+    std::optional<Span> spanOf(int side) const {
+        const model::Recording& recording = chart_->recording();
+        const int run = stage_->shownRunIndex(side);
+        if (run < 0 || run >= recording.runs.size()) return std::nullopt;
+        qint64 origin = std::numeric_limits<qint64>::max();
+        for (const model::RunRecord& each : recording.runs)
+            for (const model::AllocationRecord& event : each.allocations)
+                origin = std::min(origin, event.timeNs);
+        qint64 first = std::numeric_limits<qint64>::max();
+        qint64 last = std::numeric_limits<qint64>::min();
+        for (const model::AllocationRecord& event : recording.runs[run].allocations) {
+            first = std::min(first, event.timeNs);
+            last = std::max(last, event.timeNs);
+        }
+        if (last <= first) return std::nullopt;
+        return Span{(first - origin) * 1e-6, (last - origin) * 1e-6};
+    }
+    qint64 sideEndNs(int side) const {
+        return std::max<qint64>(1, stage_->stage()->renderer().timeline(side).endNs);
+    }
+
+    void draw() {
+        if (!chart_ || !stage_) return;
+        bool drawn = false;
+        for (int side = 0; side < 2; ++side) {
+            const std::optional<Span> span =
+                side < stage_->paneCount() ? spanOf(side) : std::nullopt;
+            if (!span) {
+                if (lines_[side]) lines_[side]->setVisible(false);
+                continue;
+            }
+            const double fraction = std::clamp(
+                static_cast<double>(stage_->position()) / static_cast<double>(sideEndNs(side)), 0.0,
+                1.0);
+            const double ms = span->firstMs + fraction * (span->lastMs - span->firstMs);
+            if (!lines_[side]) lines_[side] = makeLine(side);
+            lines_[side]->point1->setCoords(ms, 0.0);
+            lines_[side]->point2->setCoords(ms, 1.0);
+            lines_[side]->setVisible(true);
+            drawn = true;
+        }
+        if (drawn && !note_) {
+            note_ = new QCPItemText(chart_);
+            note_->setLayer(cursorLayer());
+            note_->position->setType(QCPItemPosition::ptAxisRectRatio);
+            note_->position->setCoords(0.99, 0.02);
+            note_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            note_->setColor(chart_->palette().color(QPalette::WindowText));
+            note_->setText(
+                tr("cursor approximate: the stage's position scaled onto each "
+                   "run's allocations (host clock)"));
+        }
+        if (note_) note_->setVisible(drawn);
+        cursorLayer()->replot();
+    }
+
+    QCPLayer* cursorLayer() const {
+        if (QCPLayer* layer = chart_->layer(QStringLiteral("cursor"))) return layer;
+        chart_->addLayer(QStringLiteral("cursor"), chart_->layer(QStringLiteral("legend")),
+                         QCustomPlot::limAbove);
+        QCPLayer* layer = chart_->layer(QStringLiteral("cursor"));
+        layer->setMode(QCPLayer::lmBuffered);
+        return layer;
+    }
+
+    QCPItemStraightLine* makeLine(int side) const {
+        auto* line = new QCPItemStraightLine(chart_);
+        line->setLayer(cursorLayer());
+        for (QCPItemPosition* point : {line->point1, line->point2})
+            point->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        line->setPen(QPen(side == 0 ? QColor(148, 103, 189) : QColor(23, 190, 207), 2.0));
+        return line;
+    }
+
+    void seekAt(QMouseEvent* event) {
+        if (!chart_ || !stage_ || !(event->buttons() & Qt::LeftButton)) return;
+        if (!chart_->axisRect()->rect().contains(event->position().toPoint())) return;
+        const double ms = chart_->xAxis->pixelToCoord(event->position().x());
+        for (int side = 0; side < stage_->paneCount(); ++side) {
+            const std::optional<Span> span = spanOf(side);
+            if (!span || ms < span->firstMs || ms > span->lastMs) continue;
+            const double fraction = (ms - span->firstMs) / (span->lastMs - span->firstMs);
+            stage_->seek(static_cast<qint64>(fraction * static_cast<double>(sideEndNs(side))));
+            return;
+        }
+    }
+
+    QPointer<ChartView> chart_;
+    QPointer<MemoryStageView> stage_;
+    QPointer<QCPItemStraightLine> lines_[2];
+    QPointer<QCPItemText> note_;
+    QTimer frame_;
+};
+#endif
+
+}  // namespace
 
 void addPluggedViews(MainWindow& window) {
 #ifdef FUSESCOPE_HAVE_STAGE_VIEW
     auto* stage = new MemoryStageView;
     stage->setObjectName(QStringLiteral("memoryStage"));
+    // Speed and lesson mode are remembered in the application's settings (the window keeps its
+    // injected QSettings private; see the report: MainWindow::settings() would let it pass here).
+    stage->setSettings(new QSettings(stage));
     window.viewTabs()->addTab(stage, QObject::tr("Memory stage"));
+    giveStageRoom(window.viewTabs(), stage);
     QObject::connect(&window, &MainWindow::recordingChanged, stage, &MemoryStageView::setRecording);
+    for (ChartView* chart : window.charts())
+        if (qobject_cast<AllocationChart*>(chart)) new AllocationChartCursor(chart, stage);
 #endif
 #ifdef FUSESCOPE_HAVE_LIVE_CHART
     auto* live = new live::LiveBandwidthChart;
@@ -39,6 +209,9 @@ void addPluggedViews(MainWindow& window) {
                          live->clear();
                          live::showRecording(*live, recording);
                      });
+#endif
+#ifdef FUSESCOPE_HAVE_STAGE_CHART_LINK
+    new live::StageChartLink(stage, live, live);
 #endif
     (void)window;
 }

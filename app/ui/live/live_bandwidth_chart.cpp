@@ -1,6 +1,7 @@
 #include "live/live_bandwidth_chart.h"
 
 #include <QElapsedTimer>
+#include <QMouseEvent>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -10,6 +11,7 @@ namespace fusescope::live {
 namespace {
 
 constexpr int kDefaultRefreshMs = 33;  // about 30 Hz
+const QColor kCursorColors[] = {QColor(148, 103, 189), QColor(23, 190, 207)};
 const QColor kReadColor(31, 119, 180);
 const QColor kWriteColor(255, 127, 14);
 const QColor kAllocationColor(44, 160, 44);
@@ -106,6 +108,11 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     rooflineLabel_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     rooflineLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     rooflineLabel_->setColor(kRooflineColor);
+    rooflineLabel_->setBrush(base);
+    rooflineLabel_->setPadding(QMargins(4, 1, 4, 1));
+    QFont strong = font();
+    strong.setBold(true);
+    rooflineLabel_->setFont(strong);
     rooflineLabel_->setVisible(false);
 
     badge_ = new QCPItemText(plot_);
@@ -118,6 +125,9 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     badge_->setPen(QPen(text));
     badge_->setBrush(base);
     badge_->setPadding(QMargins(6, 3, 6, 3));
+    QFont badgeFont = strong;
+    badgeFont.setPointSizeF(badgeFont.pointSizeF() * 1.15);
+    badge_->setFont(badgeFont);
     badge_->setVisible(false);
 
     peakMarker_ = new QCPItemTracer(plot_);
@@ -134,9 +144,138 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     peakLabel_->setColor(text);
     peakLabel_->setVisible(false);
 
+    // Cursors live on a buffered layer of their own: moving one redraws that layer only.
+    plot_->addLayer("cursor", plot_->layer("legend"), QCustomPlot::limAbove);
+    plot_->layer("cursor")->setMode(QCPLayer::lmBuffered);
+    for (int i = 0; i < kCursorCount; ++i) {
+        Cursor& cursor = cursors_[i];
+        const QPen pen(kCursorColors[i], 2.0);
+        cursor.bandwidthLine = new QCPItemStraightLine(plot_);
+        cursor.allocationLine = new QCPItemStraightLine(plot_);
+        for (auto [line, rect] : {std::pair{cursor.bandwidthLine, bandwidthRect_},
+                                  std::pair{cursor.allocationLine, allocationRect_}}) {
+            line->setLayer("cursor");
+            line->setClipAxisRect(rect);
+            for (QCPItemPosition* point : {line->point1, line->point2}) {
+                point->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+                point->setAxisRect(rect);
+                point->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            }
+            line->setPen(pen);
+            line->setVisible(false);
+        }
+        cursor.label = new QCPItemText(plot_);
+        cursor.label->setLayer("cursor");
+        cursor.label->setClipAxisRect(bandwidthRect_);
+        cursor.label->position->setAxes(time, rate);
+        cursor.label->position->setAxisRect(bandwidthRect_);
+        cursor.label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        cursor.label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        cursor.label->setColor(base);
+        cursor.label->setBrush(kCursorColors[i]);
+        cursor.label->setPadding(QMargins(4, 1, 4, 1));
+        cursor.label->setFont(strong);
+        cursor.label->setVisible(false);
+    }
+    cursorNote_ = new QCPItemText(plot_);
+    cursorNote_->setLayer("cursor");
+    cursorNote_->setClipToAxisRect(false);
+    cursorNote_->position->setAxisRect(allocationRect_);
+    cursorNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    cursorNote_->position->setCoords(0.01, 0.02);
+    cursorNote_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    cursorNote_->setColor(text);
+    cursorNote_->setVisible(false);
+
     refresh_.setSingleShot(true);
     refresh_.setInterval(kDefaultRefreshMs);
     connect(&refresh_, &QTimer::timeout, this, &LiveBandwidthChart::replotNow);
+    cursorFrame_.setSingleShot(true);
+    connect(&cursorFrame_, &QTimer::timeout, this, &LiveBandwidthChart::applyCursors);
+    connect(plot_, &QCustomPlot::mousePress, this, &LiveBandwidthChart::onMouse);
+    connect(plot_, &QCustomPlot::mouseMove, this, &LiveBandwidthChart::onMouse);
+}
+
+void LiveBandwidthChart::setCursor(int index, qint64 clockNs, const QString& label) {
+    if (index < 0 || index >= kCursorCount) return;
+    pendingCursors_[index].visible = true;
+    pendingCursors_[index].ns = clockNs;
+    pendingCursors_[index].text = label;
+    scheduleCursorFrame();
+}
+
+// The first move after a quiet frame is drawn on the next turn of the event loop; later ones
+// wait for the rest of the frame, so the cursor keeps the stage's pace but never exceeds it.
+void LiveBandwidthChart::scheduleCursorFrame() {
+    if (cursorFrame_.isActive()) return;
+    const qint64 since = lastCursorDraw_.isValid() ? lastCursorDraw_.elapsed() : cursorFrameMs_;
+    cursorFrame_.start(static_cast<int>(std::max<qint64>(0, cursorFrameMs_ - since)));
+}
+
+void LiveBandwidthChart::hideCursor(int index) {
+    if (index < 0 || index >= kCursorCount) return;
+    pendingCursors_[index].visible = false;
+    scheduleCursorFrame();
+}
+
+void LiveBandwidthChart::setCursorNote(const QString& note) {
+    cursorNote_->setText(note);
+    cursorNote_->setVisible(!note.isEmpty());
+    scheduleReplot();
+}
+
+QString LiveBandwidthChart::cursorNote() const {
+    return cursorNote_->visible() ? cursorNote_->text() : QString();
+}
+
+bool LiveBandwidthChart::cursorVisible(int index) const {
+    return index >= 0 && index < kCursorCount && cursors_[index].visible;
+}
+
+qint64 LiveBandwidthChart::cursorNs(int index) const {
+    return index >= 0 && index < kCursorCount ? cursors_[index].ns : 0;
+}
+
+// One frame's cursor moves at once: the items move, and only the cursor layer is redrawn
+// (unless a full replot is queued anyway, which then draws them).
+void LiveBandwidthChart::applyCursors() {
+    bool changed = false;
+    for (int i = 0; i < kCursorCount; ++i) {
+        Cursor& cursor = cursors_[i];
+        const Cursor& wanted = pendingCursors_[i];
+        if (cursor.visible == wanted.visible && cursor.ns == wanted.ns &&
+            cursor.text == wanted.text)
+            continue;
+        changed = true;
+        cursor.visible = wanted.visible;
+        cursor.ns = wanted.ns;
+        cursor.text = wanted.text;
+        const double ms = toMs(cursor.ns);
+        for (QCPItemStraightLine* line : {cursor.bandwidthLine, cursor.allocationLine}) {
+            line->point1->setCoords(ms, 0.0);
+            line->point2->setCoords(ms, 1.0);
+            line->setVisible(cursor.visible);
+        }
+        cursor.label->position->setCoords(ms, 0.0);
+        cursor.label->setText(cursor.text);
+        cursor.label->setVisible(cursor.visible && !cursor.text.isEmpty());
+    }
+    if (!changed || refresh_.isActive()) return;
+    lastCursorDraw_.start();
+    plot_->layer("cursor")->replot();
+    ++cursorReplots_;
+}
+
+qint64 LiveBandwidthChart::clockNsAtPixel(double x) const {
+    const double ms = bandwidthRect_->axis(QCPAxis::atBottom)->pixelToCoord(x);
+    return originNs_ + static_cast<qint64>(ms * 1e6);
+}
+
+void LiveBandwidthChart::onMouse(QMouseEvent* event) {
+    if (!(event->buttons() & Qt::LeftButton)) return;
+    const QPoint at = event->position().toPoint();
+    if (!bandwidthRect_->rect().contains(at) && !allocationRect_->rect().contains(at)) return;
+    emit timeClicked(clockNsAtPixel(at.x()));
 }
 
 LiveBandwidthChart::~LiveBandwidthChart() = default;
@@ -251,9 +390,11 @@ void LiveBandwidthChart::addKernelSpan(const QString& name, qint64 startNs, qint
     label->setRotation(-90);
     label->setText(name);
     label->setColor(palette().color(QPalette::WindowText));
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.8);
-    label->setFont(small);
+    // Over the curves: an opaque-ish background keeps the name readable in a screenshot.
+    QColor behind = palette().color(QPalette::Base);
+    behind.setAlpha(200);
+    label->setBrush(behind);
+    label->setPadding(QMargins(2, 1, 2, 1));
     kernelLabels_.append(label);
     lastMs_ = std::max(lastMs_, toMs(endNs));
     scheduleReplot();

@@ -3,6 +3,10 @@
 // under the curves, the copy roofline as a line, a data-source badge, and below it, on the same
 // time axis, the bytes allocated in flight with the peak marked. Fed plain data; replots through
 // a coalescing timer (at most ~30 Hz), never per sample.
+// Cursors (one per run the memory stage shows) cross both charts at the animation's position;
+// their moves are coalesced to one per frame and redraw only the cursor layer. A press or drag
+// on either chart emits timeClicked with the time on the samples' clock.
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 
@@ -15,6 +19,7 @@ class QCPItemStraightLine;
 class QCPItemRect;
 class QCPItemText;
 class QCPItemTracer;
+class QMouseEvent;
 
 namespace fusescope::live {
 
@@ -36,6 +41,22 @@ class LiveBandwidthChart : public QWidget {
     // doubles as the run grows, so a replot costs the same after a second or after a minute.
     static constexpr int kMaxPoints = 1024;
 
+    // Cursor `index` (0 or 1: the stage's left and right run) at ns on the samples' clock.
+    void setCursor(int index, qint64 clockNs, const QString& label);
+    void hideCursor(int index);
+    // A line under the curves saying how the cursor relates to the data ("approximate: ...").
+    void setCursorNote(const QString& note);
+    static constexpr int kCursorCount = 2;
+    bool cursorVisible(int index) const;
+    qint64 cursorNs(int index) const;  // where the cursor is drawn (after the coalesced move)
+    QString cursorNote() const;
+    int cursorReplotCount() const { return cursorReplots_; }
+    qint64 originNs() const { return originNs_; }
+    // Frame time of coalesced cursor moves (default 16 ms: about 60 Hz).
+    void setCursorIntervalMs(int milliseconds) { cursorFrameMs_ = milliseconds; }
+    // The time at a pixel column of the plot (ns on the samples' clock).
+    qint64 clockNsAtPixel(double x) const;
+
     // Milliseconds between replots at most often (default 33: about 30 Hz).
     void setRefreshIntervalMs(int milliseconds) { refresh_.setInterval(milliseconds); }
 
@@ -49,7 +70,22 @@ class LiveBandwidthChart : public QWidget {
     void setOrigin(qint64 originNs);
     void clear();
 
+  signals:
+    void timeClicked(qint64 clockNs);
+
   private:
+    struct Cursor {
+        QCPItemStraightLine* bandwidthLine = nullptr;
+        QCPItemStraightLine* allocationLine = nullptr;
+        QCPItemText* label = nullptr;
+        bool visible = false;
+        qint64 ns = 0;
+        QString text;
+    };
+    void applyCursors();
+    void scheduleCursorFrame();
+    void onMouse(QMouseEvent* event);
+
     void scheduleReplot();
     void replotNow();
     void rebuildAllocationCurve();
@@ -70,6 +106,13 @@ class LiveBandwidthChart : public QWidget {
     QCPItemTracer* peakMarker_ = nullptr;
     QCPItemText* peakLabel_ = nullptr;
     QTimer refresh_;
+    QTimer cursorFrame_;
+    QElapsedTimer lastCursorDraw_;
+    int cursorFrameMs_ = 16;
+    Cursor cursors_[kCursorCount];
+    Cursor pendingCursors_[kCursorCount];
+    QCPItemText* cursorNote_ = nullptr;
+    int cursorReplots_ = 0;
     bool dirty_ = false;
     bool originSet_ = false;
     qint64 originNs_ = 0;

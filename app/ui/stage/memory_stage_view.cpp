@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QSettings>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 #include "model/stage/stage_timeline.h"
@@ -16,6 +18,9 @@
 
 namespace fusescope {
 namespace {
+
+const QString kPlaySecondsKey = QStringLiteral("stage/playSeconds");
+const QString kLessonModeKey = QStringLiteral("stage/lessonMode");
 
 QVector<qint64> kernelStops(const StageRenderer& renderer) {
     QVector<qint64> stops;
@@ -68,6 +73,13 @@ MemoryStageView::MemoryStageView(QWidget* parent)
     connect(player_, &StagePlayer::positionChanged, stage_, &MemoryStageWidget::setPosition);
     connect(player_, &StagePlayer::positionChanged, this, &MemoryStageView::positionChanged);
     connect(controls_, &StageControls::lessonModeToggled, this, &MemoryStageView::setLessonMode);
+    connect(player_, &StagePlayer::playSecondsChanged, this, [this](double seconds) {
+        if (settings_) settings_->setValue(kPlaySecondsKey, seconds);
+    });
+    // F11 wherever the stage is visible (in its tab or as its own full-screen window).
+    auto* fullScreenKey = new QShortcut(QKeySequence(Qt::Key_F11), this);
+    fullScreenKey->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(fullScreenKey, &QShortcut::activated, this, [this] { setFullScreen(!isFullScreen()); });
     connect(controls_, &StageControls::fullScreenToggled, this, &MemoryStageView::setFullScreen);
     connect(controls_, &StageControls::exportPngRequested, this,
             [this] { askExportFrame(QStringLiteral("png")); });
@@ -103,6 +115,7 @@ bool MemoryStageView::setRuns(const model::RunRecord& left, const model::RunReco
     player_->setStops(kernelStops(stage_->renderer()));
     player_->seek(0);
     stage_->setPosition(0);
+    emit timelinesChanged();
     return true;
 }
 
@@ -119,6 +132,7 @@ void MemoryStageView::setRecording(const model::Recording& recording) {
         }
     }
     pairBar_->setVisible(recording_.runs.size() > 1);
+    shownLeft_ = shownRight_ = -1;
     if (pair.left < 0) return;
     showRecordingRuns(pair.left, pair.right);
 }
@@ -132,6 +146,8 @@ void MemoryStageView::showRecordingRuns(int left, int right) {
         rightRun_->setCurrentIndex(rightRun_->findData(hasRight ? right : -1));
     }
     const model::RunRecord& leftRun = recording_.runs[left];
+    shownLeft_ = left;
+    shownRight_ = hasRight ? right : -1;
     if (!setRuns(leftRun, hasRight ? &recording_.runs[right] : nullptr,
                  stageCaptionContext(recording_, leftRun)))
         showError(lastError_);
@@ -159,9 +175,42 @@ qint64 MemoryStageView::fromRunClockNs(int side, qint64 runNs) const {
     return stage_->renderer().timeline(side).fromRunClockNs(runNs);
 }
 
+int MemoryStageView::paneCount() const {
+    return stage_->renderer().paneCount();
+}
+
+bool MemoryStageView::hasRunClock(int side) const {
+    return side >= 0 && side < paneCount() &&
+           stage_->renderer().timeline(side).timesFromDeviceTimeline;
+}
+
+QPair<qint64, qint64> MemoryStageView::runClockKernelSpan(int side) const {
+    if (side < 0 || side >= paneCount()) return {0, 0};
+    const model::StageTimeline& timeline = stage_->renderer().timeline(side);
+    return {timeline.toRunClockNs(timeline.kernelsStartNs),
+            timeline.toRunClockNs(timeline.kernelsEndNs)};
+}
+
+QString MemoryStageView::sideLabel(int side) const {
+    if (side < 0 || side >= paneCount()) return {};
+    return stage_->renderer().timeline(side).variant;
+}
+
+void MemoryStageView::setSettings(QSettings* settings) {
+    settings_ = settings;
+    if (!settings_) return;
+    const QVariant seconds = settings_->value(kPlaySecondsKey);
+    if (seconds.isValid()) player_->setPlaySeconds(seconds.toDouble());
+    const bool lesson = settings_->value(kLessonModeKey, false).toBool();
+    stage_->setLessonMode(lesson);
+    controls_->setLessonChecked(lesson);
+}
+
 void MemoryStageView::setLessonMode(bool lesson) {
     stage_->setLessonMode(lesson);
     controls_->setLessonChecked(lesson);
+    if (isFullScreen()) lessonBeforeFullScreen_ = lesson;
+    if (settings_) settings_->setValue(kLessonModeKey, lesson);
 }
 
 bool MemoryStageView::lessonMode() const {
@@ -187,10 +236,17 @@ void MemoryStageView::pause() {
 void MemoryStageView::setFullScreen(bool fullScreen) {
     // A tab cannot be full screen; the view becomes a window of its own while it is.
     if (fullScreen == isFullScreen()) return;
+    // Full screen is for the class: lesson mode (large type, high contrast) comes with it, and
+    // the user's own choice returns afterwards.
     if (fullScreen) {
+        lessonBeforeFullScreen_ = lessonMode();
+        stage_->setLessonMode(true);
+        controls_->setLessonChecked(true);
         setWindowFlag(Qt::Window, true);
         showFullScreen();
     } else {
+        stage_->setLessonMode(lessonBeforeFullScreen_);
+        controls_->setLessonChecked(lessonBeforeFullScreen_);
         setWindowFlag(Qt::Window, false);
         showNormal();
         show();
@@ -217,7 +273,7 @@ void MemoryStageView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_L:
             setLessonMode(!lessonMode());
             break;
-        case Qt::Key_F11:
+        case Qt::Key_F11:  // where the shortcut does not reach (a window not yet active)
             setFullScreen(!isFullScreen());
             break;
         case Qt::Key_Escape:

@@ -15,6 +15,7 @@
 
 class QComboBox;
 class QProgressDialog;
+class QSettings;
 
 namespace fusescope {
 
@@ -43,7 +44,22 @@ class MemoryStageView : public QWidget {
     // Stage time <-> a run's own clock (side 0 left, 1 right), for charts drawn on that clock.
     qint64 toRunClockNs(int side, qint64 stageNs) const;
     qint64 fromRunClockNs(int side, qint64 runNs) const;
+    int paneCount() const;
+    // True when the side's kernels were placed from a device timeline, so its run clock is the
+    // samples' clock; false when laid out from per-kernel medians (no clock to share).
+    bool hasRunClock(int side) const;
+    // The side's kernels on its run clock: [first kernel's start, last kernel's end].
+    QPair<qint64, qint64> runClockKernelSpan(int side) const;
+    QString sideLabel(int side) const;  // the variant shown on that side
+    // The recording's run shown on a side (setRecording), or -1.
+    int shownRunIndex(int side) const {
+        return side == 0 ? shownLeft_ : side == 1 ? shownRight_ : -1;
+    }
 
+    // Speed and lesson mode are read from and remembered in `settings` (not owned).
+    void setSettings(QSettings* settings);
+
+    // Lesson mode as the user chose it (remembered); full screen turns it on while it lasts.
     void setLessonMode(bool lesson);
     bool lessonMode() const;
 
@@ -62,6 +78,7 @@ class MemoryStageView : public QWidget {
 
   signals:
     void positionChanged(qint64 stageNs);
+    void timelinesChanged();
     void gifExportProgress(int done, int total);
     void gifExportFinished(const fusescope::StageExportResult& result);
 
@@ -83,6 +100,10 @@ class MemoryStageView : public QWidget {
     QComboBox* rightRun_;
     model::Recording recording_;
     QString lastError_;
+    QSettings* settings_ = nullptr;
+    bool lessonBeforeFullScreen_ = false;
+    int shownLeft_ = -1;
+    int shownRight_ = -1;
 };
 
 }  // namespace fusescope

@@ -48,7 +48,9 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
     variants_ = new QListWidget;
     variants_->setObjectName(QStringLiteral("sweepVariants"));
-    variants_->setMaximumHeight(110);
+    variants_->setMaximumHeight(90);
+    variants_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    variants_->setTextElideMode(Qt::ElideRight);
     from_ = new QLineEdit(QString::number(kDefaultSweepStart));
     from_->setObjectName(QStringLiteral("sweepFrom"));
     to_ = new QLineEdit;
@@ -90,7 +92,7 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     form->addRow(status_);
     auto* controls = new QWidget;
     controls->setLayout(form);
-    controls->setMaximumWidth(340);
+    controls->setMaximumWidth(290);
 
     chart_ = new SweepChart;
     chart_->setObjectName(QStringLiteral("sweepChart"));
@@ -116,6 +118,7 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     results->addWidget(tableBox);
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 2);
+    results->setSizes({640, 460});
     results->setChildrenCollapsible(false);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls);

@@ -218,6 +218,14 @@ void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     QCOMPARE(table->rowCount(), chosen.size() * sizes);
     for (const QString& check : columnTexts(*table, SweepTab::Check)) QCOMPARE(check, "OK");
 
+    // For a look at the window after a GUI sweep: FUSESCOPE_SHOT_DIR=/some/folder.
+    if (const QString shots = qEnvironmentVariable("FUSESCOPE_SHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1600, 1000);
+        window.chartTabs()->setCurrentWidget(tab);
+        QCoreApplication::processEvents();
+        QVERIFY(window.grab().save(shots + QStringLiteral("/gui_cpu_sweep.png")));
+    }
+
     // Save sweep writes the CLI's format, and the chart exports like every other chart.
     const QString saved = directory_->filePath(QStringLiteral("gui_sweep.json"));
     QCOMPARE(tab->saveSweepFile(saved), QString());

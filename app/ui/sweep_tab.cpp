@@ -242,7 +242,9 @@ SweepCommand SweepTab::command() const {
 
 void SweepTab::updateEnabled() {
     const QString problem = validationMessage();
-    run_->setEnabled(!sweeping_ && problem.isEmpty() && !controller_->isRunning());
+    // A run in progress is refused in startSweep() with a message, not by a button that would
+    // stay disabled when that run ends.
+    run_->setEnabled(!sweeping_ && problem.isEmpty());
     cancel_->setEnabled(sweeping_);
     if (!sweeping_ && !problem.isEmpty()) status_->setText(problem);
 }

@@ -137,16 +137,21 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
                          "reading the PM sampling counter availability");
         !s)
         return s;
-    std::vector<std::uint8_t> availabilityImage(availability.counterAvailabilityImageSize);
-    availability.pCounterAvailabilityImage = availabilityImage.data();
+    // The chip name, the availability image and the config image stay members while sampling
+    // runs: CUPTI keeps pointers to them. With the config image freed when start() returned,
+    // the first decode crashed in libnvperf_host on the H200.
+    chip_ = chip;
+    availability_.assign(availability.counterAvailabilityImageSize, 0);
+    availability.pCounterAvailabilityImage = availability_.data();
     if (Status s = check(cuptiPmSamplingGetCounterAvailability(&availability),
                          "reading the PM sampling counter availability");
         !s)
         return s;
     Result<std::vector<std::uint8_t>> config = buildConfigImage(
-        CUPTI_PROFILER_TYPE_PM_SAMPLING, chip, availabilityImage, sampledMetrics(), 1);
+        CUPTI_PROFILER_TYPE_PM_SAMPLING, chip_, availability_, sampledMetrics(), 1);
     if (!config) return config.status();
-    if (Status s = host_.initialize(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip, availabilityImage); !s)
+    config_ = std::move(*config);
+    if (Status s = host_.initialize(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip_, availability_); !s)
         return s;
 
     auto enable =
@@ -158,8 +163,8 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
     auto setConfig = makeParams<CUpti_PmSampling_SetConfig_Params>(
         CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
     setConfig.pPmSamplingObject = pm_;
-    setConfig.configSize = config->size();
-    setConfig.pConfig = config->data();
+    setConfig.configSize = config_.size();
+    setConfig.pConfig = config_.data();
     setConfig.hardwareBufferSize = kHardwareBuffer;
     setConfig.samplingInterval = static_cast<std::uint64_t>(intervalNs);
     setConfig.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;

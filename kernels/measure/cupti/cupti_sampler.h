@@ -44,6 +44,9 @@ class Sampler {
 
     SamplingCallback callback_;
     CUpti_PmSampling_Object* pm_ = nullptr;
+    std::string chip_;                        // outlives host_, which points into it
+    std::vector<std::uint8_t> availability_;  // likewise
+    std::vector<std::uint8_t> config_;        // PM sampling points into it until disabled
     HostObject host_;
     std::vector<std::uint8_t> counterData_;
     std::size_t evaluated_ = 0;  // samples of the current image already delivered

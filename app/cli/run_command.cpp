@@ -59,8 +59,10 @@ struct RunParser {
                                QStringLiteral("name"), QStringLiteral("auto")};
     QCommandLineOption measure{
         QStringLiteral("measure"),
-        QStringLiteral("After the timed run, measure DRAM traffic with hardware counters (a "
-                       "separate counter run) and sample DRAM bandwidth over time (CUDA only).")};
+        QStringLiteral("After the timed run, measure on the GPU: counters (DRAM bytes and sectors "
+                       "per kernel, a separate counter run), sampling (DRAM bandwidth over time "
+                       "with the kernel and allocation timeline) or all (CUDA only)."),
+        QStringLiteral("what")};
     QCommandLineOption sampleInterval{
         QStringLiteral("sample-interval-us"),
         QStringLiteral("With --measure: the PM sampling interval, 10 to 1000 us (default 10)."),
@@ -137,6 +139,15 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
     options.backend = *backend;
 
     options.measure = p.parser.isSet(p.measure);
+    if (options.measure) {
+        const QString what = p.parser.value(p.measure);
+        if (what != QLatin1String("all") && what != QLatin1String("counters") &&
+            what != QLatin1String("sampling"))
+            return Status(ErrorCode::InvalidArgument,
+                          "--measure " + what.toStdString() + ": say counters, sampling or all");
+        options.measureOptions.counters = what != QLatin1String("sampling");
+        options.measureOptions.sampling = what != QLatin1String("counters");
+    }
     Result<int> intervalUs = parseBoundedInteger(QStringLiteral("--sample-interval-us"),
                                                  p.parser.value(p.sampleInterval), 10, 1000);
     if (!intervalUs) return intervalUs.status();

@@ -73,13 +73,14 @@ __device__ __forceinline__ void mapElements(std::uint64_t n, Op op, float* out, 
 
 // The table entry of a kernel whose parameters are buffer pointers followed by N.
 template <typename... Params>
-CudaKernel makeCudaKernel(void (*kernel)(Params...), const char* name) {
+CudaKernel makeCudaKernel(void (*kernel)(Params...), const char* name,
+                          bool residentGrid = false) {
     constexpr std::size_t kPointers = sizeof...(Params) - 1;
     using Last = std::tuple_element_t<kPointers, std::tuple<Params...>>;
     static_assert(std::is_same_v<Last, std::uint64_t>, "the last kernel parameter is N");
     static_assert((std::size_t{std::is_pointer_v<Params>} + ...) == kPointers,
                   "every parameter before N is a buffer pointer");
-    return {reinterpret_cast<const void*>(kernel), static_cast<int>(kPointers), name};
+    return {reinterpret_cast<const void*>(kernel), static_cast<int>(kPointers), name, residentGrid};
 }
 
 // The entry for `vectorWidth`, or {} when the width is not 1 or 4.

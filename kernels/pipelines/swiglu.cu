@@ -50,12 +50,14 @@ __global__ void swigluFused(const float* __restrict__ gate, const float* __restr
 }  // namespace
 
 CudaKernel swigluCudaKernel(KernelId id, int vectorWidth) {
+    constexpr bool kResidentGrid = true;  // the scratch kernel's loops each sweep the array
     using cuda::byWidth;
     using cuda::makeCudaKernel;
     switch (id) {
         case KernelId::SwigluScratch:
-            return byWidth(vectorWidth, makeCudaKernel(swigluScratch<1>, "swiglu_scratch<1>"),
-                           makeCudaKernel(swigluScratch<4>, "swiglu_scratch<4>"));
+            return byWidth(vectorWidth,
+                           makeCudaKernel(swigluScratch<1>, "swiglu_scratch<1>", kResidentGrid),
+                           makeCudaKernel(swigluScratch<4>, "swiglu_scratch<4>", kResidentGrid));
         case KernelId::SwigluSilu:
             return byWidth(vectorWidth, makeCudaKernel(swigluSilu<1>, "silu<1>"),
                            makeCudaKernel(swigluSilu<4>, "silu<4>"));

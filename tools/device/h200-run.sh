@@ -18,8 +18,8 @@ big_n=${FUSESCOPE_BIG_N:-268435456}   # 2^28 floats: 1.07 GB per array, far past
 small_n=${FUSESCOPE_SMALL_N:-1000003} # odd, so the vector tail runs under compute-sanitizer
 
 steps=("$@")
-[[ ${#steps[@]} -eq 0 ]] && steps=(env gputests cli gui liveshot sanitizer)
-[[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli gui liveshot sanitizer)
+[[ ${#steps[@]} -eq 0 ]] && steps=(env gputests cli measure sweep shots stagedemo sanitizer)
+[[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli measure sweep shots stagedemo gui liveshot sanitizer)
 wants() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
 work=/tmp/fusescope-h200
@@ -126,6 +126,49 @@ if wants liveshot; then
         [[ -f "$out/live-swiglu.png" ]] && cp "$out/live-swiglu.png" "$results/"
     else
         say "===== [liveshot] skipped: the bundle has no fusescope-live-shot"
+    fi
+fi
+
+# Issue 3: counters and PM sampling through the CLI, at 2^28 (DRAM traffic) and 2^22 (inside
+# the L2, where the program must explain the gap).
+if wants measure; then
+    step measure_swiglu_28 150 "$cli" run --pipeline swiglu --variants all --n "$big_n" --vector 4 \
+        --backend cuda --measure all --json "$results/swiglu_measured_28.json"
+    step measure_affine_28 150 "$cli" run --pipeline affine --variants all --n "$big_n" --vector 4 \
+        --backend cuda --measure all --json "$results/affine_measured_28.json"
+    step measure_swiglu_22 100 "$cli" run --pipeline swiglu --variants all --n 4194304 --vector 4 \
+        --backend cuda --measure all --json "$results/swiglu_measured_22.json"
+fi
+
+if wants sweep; then
+    step sweep_swiglu 200 "$cli" sweep --pipeline swiglu --variants fused,scratch --from 4096 \
+        --to "$big_n" --steps-per-octave 1 --vector 4 --backend cuda --json "$results/sweep_swiglu.json"
+fi
+
+# Issue 2-4 pictures from the GUI after CUDA runs (a measured run: Measure is on by default).
+if wants shots; then
+    shot() {  # shot NAME ARGS...
+        local name=$1
+        shift
+        step "shot_$name" 120 "$bundle/fusescope" --screenshot "$results/$name.png" "$@"
+    }
+    shot gui_results --run swiglu --backend cuda --n "$big_n"
+    shot gui_bandwidth --run swiglu --backend cuda --n "$big_n" --show-tab Bandwidth
+    shot gui_stage --run swiglu --variants scratch,fused --backend cuda --n "$big_n" \
+        --show-tab "Memory stage"
+    shot gui_gaps_22 --run swiglu --backend cuda --n 4194304 --show-tab "Model vs measured"
+    [[ -f "$results/sweep_swiglu.json" ]] &&
+        shot gui_sweep --open "$results/sweep_swiglu.json" --show-tab "Size sweep"
+    cp "$results"/gui_*.png "$out/" 2>/dev/null
+fi
+
+# Issue 4: the side-by-side stage frames and GIF from the measured H200 recording.
+if wants stagedemo; then
+    if [[ -f "$results/swiglu_measured_28.json" && -x "$bundle/tests/stage_demo" ]]; then
+        step stagedemo 150 "$bundle/tests/stage_demo" "$results/stage" \
+            --recording "$results/swiglu_measured_28.json"
+    else
+        say "===== [stagedemo] skipped: needs the measure step's recording and the bundle's stage_demo"
     fi
 fi
 

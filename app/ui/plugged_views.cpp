@@ -127,11 +127,13 @@ class AllocationChartCursor : public QObject {
             note_ = new QCPItemText(chart_);
             note_->setLayer(cursorLayer());
             note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-            note_->position->setCoords(0.99, 0.02);
-            note_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            note_->position->setCoords(0.99, 0.97);
+            note_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
             note_->setColor(chart_->palette().color(QPalette::WindowText));
+            note_->setBrush(chart_->palette().color(QPalette::Base));
+            note_->setPadding(QMargins(4, 2, 4, 2));
             note_->setText(
-                tr("cursor approximate: the stage's position scaled onto each "
+                tr("approximate cursor: the stage's position\nscaled onto each "
                    "run's allocations (host clock)"));
         }
         if (note_) note_->setVisible(drawn);

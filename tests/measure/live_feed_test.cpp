@@ -44,6 +44,8 @@ void LiveFeedTest::saysWhenThereIsNothingToShow() {
     live::LiveBandwidthChart chart;
     QVERIFY(!live::showRecording(chart, recording));
     QCOMPARE(chart.sampleCount(), 0);
+    QVERIFY2(chart.dataSource().contains(QStringLiteral("no DRAM bandwidth samples")),
+             qPrintable(chart.dataSource()));
 }
 
 QTEST_MAIN(LiveFeedTest)

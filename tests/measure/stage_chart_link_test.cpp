@@ -104,6 +104,10 @@ void StageChartLinkTest::seekingTheStageMovesTheCursorToTheMappedTime() {
     QTRY_COMPARE_WITH_TIMEOUT(pair.chart.cursorNs(0), kScratchStartNs + 800'000, 100);
     QCOMPARE(pair.chart.cursorNs(1), kFusedStartNs + 800'000);
     QVERIFY(pair.chart.cursorNote().contains(QStringLiteral("memory stage")));
+    // For a look at the cursors, labels and badge (after the chart's coalesced replot).
+    QTest::qWait(100);
+    const QString shot = QDir::temp().filePath(QStringLiteral("fusescope_stage_chart_link.png"));
+    if (pair.chart.grab().save(shot)) qInfo("chart with cursors saved to %s", qPrintable(shot));
 }
 
 void StageChartLinkTest::clickingTheChartSeeksTheStage() {

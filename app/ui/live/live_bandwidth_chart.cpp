@@ -30,7 +30,8 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     plot_ = new QCustomPlot(this);
     layout->addWidget(plot_);
-    plot_->setMinimumSize(480, 360);
+    // Small enough that the memory stage above can take most of the height.
+    plot_->setMinimumSize(320, 200);
     plot_->setNoAntialiasingOnDrag(true);
 
     const QColor text = palette().color(QPalette::WindowText);
@@ -166,9 +167,11 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
         }
         cursor.label = new QCPItemText(plot_);
         cursor.label->setLayer("cursor");
-        cursor.label->setClipAxisRect(bandwidthRect_);
-        cursor.label->position->setAxes(time, rate);
-        cursor.label->position->setAxisRect(bandwidthRect_);
+        // In the allocation chart's top edge: clear of the badge, the legend and the curves.
+        cursor.label->setClipAxisRect(allocationRect_);
+        cursor.label->position->setAxes(allocationRect_->axis(QCPAxis::atBottom),
+                                        allocationRect_->axis(QCPAxis::atLeft));
+        cursor.label->position->setAxisRect(allocationRect_);
         cursor.label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         cursor.label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         cursor.label->setColor(base);
@@ -182,8 +185,8 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     cursorNote_->setClipToAxisRect(false);
     cursorNote_->position->setAxisRect(allocationRect_);
     cursorNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    cursorNote_->position->setCoords(0.01, 0.02);
-    cursorNote_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    cursorNote_->position->setCoords(0.01, 0.97);
+    cursorNote_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     cursorNote_->setColor(text);
     cursorNote_->setVisible(false);
 
@@ -222,6 +225,10 @@ void LiveBandwidthChart::setCursorNote(const QString& note) {
     cursorNote_->setText(note);
     cursorNote_->setVisible(!note.isEmpty());
     scheduleReplot();
+}
+
+QString LiveBandwidthChart::dataSource() const {
+    return badge_->visible() ? badge_->text() : QString();
 }
 
 QString LiveBandwidthChart::cursorNote() const {

@@ -50,6 +50,7 @@ class LiveBandwidthChart : public QWidget {
     bool cursorVisible(int index) const;
     qint64 cursorNs(int index) const;  // where the cursor is drawn (after the coalesced move)
     QString cursorNote() const;
+    QString dataSource() const;  // the badge's text
     int cursorReplotCount() const { return cursorReplots_; }
     qint64 originNs() const { return originNs_; }
     // Frame time of coalesced cursor moves (default 16 ms: about 60 Hz).

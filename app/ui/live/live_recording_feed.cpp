@@ -23,7 +23,19 @@ bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording)
     chart.clear();
     bool any = false;
     for (const model::RunRecord& run : recording.runs) any = any || !run.samples.isEmpty();
-    if (!any) return false;
+    if (!any) {
+        // Say why the chart is empty rather than leave bare axes (CPU runs, timing-only runs).
+        const model::DataSource source = recording.runs.isEmpty()
+                                             ? model::DataSource::TimingModel
+                                             : recording.runs.front().dataSource.timing;
+        QString badge = model::dataSourceLabel(source) +
+                        QStringLiteral(
+                            " · no DRAM bandwidth samples in this recording (they "
+                            "come from a measured GPU run)");
+        if (!recording.device.name.isEmpty()) badge.prepend(recording.device.name + " · ");
+        chart.setDataSource(badge);
+        return false;
+    }
     chart.setOrigin(0);  // recorded timelines start at the sampling session's start
     chart.setRoofline(recording.roofline.gbps());
     const model::DataSource source =

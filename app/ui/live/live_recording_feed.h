@@ -14,7 +14,7 @@ void appendToChart(LiveBandwidthChart& chart, const QVector<model::SampleRecord>
                    const QVector<model::TimelineSpan>& spans, const QString& variant = {});
 
 // Every run of a recording that has samples, on one time axis; roofline, badge from its data.
-// Returns false (and leaves the chart empty) when no run has samples.
+// Returns false when no run has samples: no curves then, and the badge says why.
 bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording);
 
 }  // namespace fusescope::live

@@ -76,9 +76,10 @@ MemoryStageView::MemoryStageView(QWidget* parent)
     connect(player_, &StagePlayer::playSecondsChanged, this, [this](double seconds) {
         if (settings_) settings_->setValue(kPlaySecondsKey, seconds);
     });
-    // F11 wherever the stage is visible (in its tab or as its own full-screen window).
+    // F11 anywhere in the window while the stage is shown (in its tab, or as its own full-screen
+    // window); a hidden stage's shortcut does not fire.
     auto* fullScreenKey = new QShortcut(QKeySequence(Qt::Key_F11), this);
-    fullScreenKey->setContext(Qt::WidgetWithChildrenShortcut);
+    fullScreenKey->setContext(Qt::WindowShortcut);
     connect(fullScreenKey, &QShortcut::activated, this, [this] { setFullScreen(!isFullScreen()); });
     connect(controls_, &StageControls::fullScreenToggled, this, &MemoryStageView::setFullScreen);
     connect(controls_, &StageControls::exportPngRequested, this,

@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "stage_test_runs.h"
+#include "ui/charts.h"
 #include "ui/main_window.h"
 #include "ui/stage/memory_stage_view.h"
 
@@ -17,6 +19,7 @@ class StageInWindowTest : public QObject {
     void initTestCase();
     void stageTabGetsMostOfTheHeight();
     void f11InTheWindowIsLessonModeFullScreen();
+    void allocationChartFollowsTheStageApproximately();
 
   private:
     QTemporaryDir directory_;
@@ -82,6 +85,72 @@ void StageInWindowTest::f11InTheWindowIsLessonModeFullScreen() {
     stage->setFullScreen(false);
     QCOMPARE(stage->lessonMode(), lessonBefore);
     QCOMPARE(window.viewTabs()->currentWidget(), stage);
+}
+
+namespace {
+
+// A run whose buffers are allocated at allocNs and freed at freeNs (host clock).
+model::RunRecord runWithAllocations(const QString& variant, qint64 allocNs, qint64 freeNs) {
+    model::RunRecord run = stagetest::syntheticRun(QStringLiteral("swiglu"), variant, 1 << 20, 1.0);
+    run.allocations = {{true, QStringLiteral("gate"), 4u << 20, allocNs, 4u << 20},
+                       {false, QStringLiteral("gate"), 4u << 20, freeNs, 0}};
+    return run;
+}
+
+QList<QCPItemStraightLine*> cursorLines(QCustomPlot* plot) {
+    QList<QCPItemStraightLine*> lines;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* line = qobject_cast<QCPItemStraightLine*>(plot->item(i));
+            line && line->layer() && line->layer()->name() == QStringLiteral("cursor") &&
+            line->visible())
+            lines.append(line);
+    return lines;
+}
+
+}  // namespace
+
+void StageInWindowTest::allocationChartFollowsTheStageApproximately() {
+    QSettings settings(directory_.filePath(QStringLiteral("alloc.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    model::Recording recording;
+    // On the chart (ms since the first allocation): scratch 0..2 ms, fused 4..5 ms.
+    recording.runs = {runWithAllocations(QStringLiteral("scratch"), 1'000'000, 3'000'000),
+                      runWithAllocations(QStringLiteral("fused"), 5'000'000, 6'000'000)};
+    window.setRecording(recording);
+    auto* stage = window.findChild<MemoryStageView*>(QStringLiteral("memoryStage"));
+    QVERIFY(stage);
+    window.viewTabs()->setCurrentWidget(stage);
+    ChartView* chart = nullptr;
+    for (ChartView* each : window.charts())
+        if (qobject_cast<AllocationChart*>(each)) chart = each;
+    QVERIFY(chart);
+    QTest::qWait(50);  // the chart's queued rebuild
+
+    const qint64 leftEnd = stage->stage()->renderer().timeline(0).endNs;
+    const qint64 rightEnd = stage->stage()->renderer().timeline(1).endNs;
+    stage->seek(leftEnd / 2);
+    QTest::qWait(60);  // moves are drawn once per frame
+    QCOMPARE(cursorLines(chart).size(), 2);
+    QList<double> keys;
+    for (QCPItemStraightLine* line : cursorLines(chart)) keys.append(line->point1->key());
+    std::sort(keys.begin(), keys.end());
+    QVERIFY2(qAbs(keys[0] - 1.0) < 1e-6, qPrintable(QString::number(keys[0])));
+    const double rightFraction = std::min(1.0, double(leftEnd / 2) / double(rightEnd));
+    QVERIFY2(qAbs(keys[1] - (4.0 + rightFraction)) < 1e-6, qPrintable(QString::number(keys[1])));
+
+    // A press inside the fused run's allocations seeks the stage to the same fraction of it.
+    chart->replot();
+    const int x = qRound(chart->xAxis->coordToPixel(4.25));
+    const int y = chart->axisRect()->rect().center().y();
+    QTest::mousePress(chart, Qt::LeftButton, {}, QPoint(x, y));
+    const double pixelMs = chart->xAxis->pixelToCoord(x + 1) - chart->xAxis->pixelToCoord(x);
+    const double expected = 0.25 * double(rightEnd);
+    QVERIFY2(qAbs(double(stage->position()) - expected) <= 2 * pixelMs * double(rightEnd),
+             qPrintable(QStringLiteral("%1 vs %2").arg(stage->position()).arg(expected)));
+    QTest::mouseRelease(chart, Qt::LeftButton, {}, QPoint(x, y));
 }
 
 QTEST_MAIN(StageInWindowTest)

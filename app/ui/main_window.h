@@ -36,6 +36,8 @@ class MainWindow final : public QMainWindow {
     QTabWidget* chartTabs() const { return chartTabs_; }
 
     RunPanel* runPanel() const { return runPanel_; }
+    // The settings every part of the window remembers its choices in (never null).
+    QSettings* settings() const { return settings_; }
     RunController* runController() const { return controller_; }
     SweepTab* sweepTab() const { return sweepTab_; }
     MeasurementPanel* measurementPanel() const { return measurementPanel_; }

@@ -185,9 +185,8 @@ void addPluggedViews(MainWindow& window) {
 #ifdef FUSESCOPE_HAVE_STAGE_VIEW
     auto* stage = new MemoryStageView;
     stage->setObjectName(QStringLiteral("memoryStage"));
-    // Speed and lesson mode are remembered in the application's settings (the window keeps its
-    // injected QSettings private; see the report: MainWindow::settings() would let it pass here).
-    stage->setSettings(new QSettings(stage));
+    // Speed and lesson mode are remembered with the window's other choices.
+    stage->setSettings(window.settings());
     window.viewTabs()->addTab(stage, QObject::tr("Memory stage"));
     giveStageRoom(window.viewTabs(), stage);
     QObject::connect(&window, &MainWindow::recordingChanged, stage, &MemoryStageView::setRecording);

@@ -48,27 +48,9 @@ class WorkerRunObserver final : public RunObserver {
             QString::fromUtf8(variant.data(), static_cast<qsizetype>(variant.size()));
         if (name != pendingVariant_) flushSamples();
         pendingVariant_ = name;
-        QVector<model::SampleRecord>& sampleRecords = pendingSamples_;
-        for (const BandwidthSample& sample : samples) {
-            model::SampleRecord record;
-            record.timeNs = sample.startNs;
-            record.durationNs = sample.endNs - sample.startNs;
-            record.readBytesPerSecond = sample.readBytesPerSecond();
-            record.writeBytesPerSecond = sample.writeBytesPerSecond();
-            sampleRecords.push_back(record);
-        }
-        QVector<model::TimelineSpan>& spanRecords = pendingSpans_;
-        for (const TimelineSpan& span : spans) {
-            model::TimelineSpan record;
-            record.kind = span.kind == TimelineSpan::Kind::Kernel
-                              ? model::TimelineSpan::Kind::Kernel
-                              : model::TimelineSpan::Kind::Allocation;
-            record.name = QString::fromStdString(span.name);
-            record.startNs = span.startNs;
-            record.endNs = span.endNs;
-            record.bytes = span.bytes;
-            spanRecords.push_back(record);
-        }
+        for (const BandwidthSample& sample : samples)
+            pendingSamples_.push_back(model::sampleRecordFrom(sample));
+        for (const TimelineSpan& span : spans) pendingSpans_.push_back(model::spanRecordFrom(span));
         if (!sinceSamples_.isValid() || sinceSamples_.elapsed() >= RunWorker::kProgressIntervalMs)
             flushSamples();
     }

@@ -65,8 +65,8 @@ struct RunParser {
         QStringLiteral("what")};
     QCommandLineOption sampleInterval{
         QStringLiteral("sample-interval-us"),
-        QStringLiteral("With --measure: the PM sampling interval, 10 to 1000 us (default 10)."),
-        QStringLiteral("us"), QStringLiteral("10")};
+        QStringLiteral("With --measure: the PM sampling interval, 10 to 1000 us (default 20)."),
+        QStringLiteral("us"), QStringLiteral("20")};
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the recording (JSON) to this file."),
                             QStringLiteral("file")};

@@ -12,10 +12,12 @@
 namespace fusescope {
 
 struct MeasureOptions {
-    bool counters = true;                      // per-kernel counters (counter run)
-    bool sampling = true;                      // bandwidth over time + timeline (sampling run)
-    std::int64_t samplingIntervalNs = 10'000;  // 10 us .. 1 ms
-    int samplingRepeats = 3;                   // launches of each variant's kernels while sampled
+    bool counters = true;  // per-kernel counters (counter run)
+    bool sampling = true;  // bandwidth over time + timeline (sampling run)
+    // 10 us .. 1 ms. Decoding costs ~10 us of host CPU per sample on the H200 machine, so at
+    // 10 us the host only just keeps up and samples can be lost; 20 us keeps a 2x margin.
+    std::int64_t samplingIntervalNs = 20'000;
+    int samplingRepeats = 3;  // launches of each variant's kernels while sampled
 };
 
 Status validateMeasureOptions(const MeasureOptions& options);

@@ -312,9 +312,10 @@ class CudaBackend final : public Backend {
         return slot;
     }
 
-    // Blocks for n elements: one thread per work item (the grid-stride loops then run once), or
-    // for a kernel that asks for it (CudaKernel::residentGrid) only the blocks that are resident
-    // at its occupancy, so that its loops sweep the array. Never more than there are work items.
+    // Blocks for n elements: at width 4 one thread per float4 group (the grid-stride loops then
+    // run once); at width 1, or for a kernel that asks for it (CudaKernel::residentGrid), only
+    // the blocks that are resident at its occupancy, and the loops sweep the array. Never more
+    // blocks than there are work items.
     unsigned gridSize(const KernelSlot& slot, int vectorWidth, std::uint64_t n) const {
         // Width 4: one thread per float4 group, and the 0-3 tail elements go to the first threads.
         const std::uint64_t workItems = vectorWidth == 4 ? std::max(n / 4, n % 4) : n;
@@ -322,7 +323,8 @@ class CudaBackend final : public Backend {
         const std::uint64_t resident =
             static_cast<std::uint64_t>(slot.blocksPerMultiprocessor) * device_.multiprocessors;
         constexpr std::uint64_t kMaxGridX = 0x7fffffff;  // beyond it the loops take the rest
-        const std::uint64_t limit = slot.kernel.residentGrid ? resident : kMaxGridX;
+        const bool looping = slot.kernel.residentGrid || vectorWidth == 1;
+        const std::uint64_t limit = looping ? resident : kMaxGridX;
         return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(needed, limit)));
     }
 

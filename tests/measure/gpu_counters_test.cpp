@@ -62,8 +62,7 @@ Result<RunReport> measure(GpuFixture& gpu, const std::string& pipeline, std::uin
     request.vectorWidth = vectorWidth;
     request.repeats = 5;
     request.warmup = 2;
-    MeasureOptions options;
-    options.samplingIntervalNs = 10'000;
+    MeasureOptions options;  // the default sampling interval, as users get it
     options.samplingRepeats = 3;
     QuietObserver observer;
     return runMeasured(*gpu.backend, *gpu.provider, request, options, observer);

@@ -274,7 +274,15 @@ void RunPanel::updateCacheHint() {
 void RunPanel::updateRunEnabled() {
     const QString message = validationMessage();
     run_->setEnabled(!running_ && message.isEmpty());
-    if (!running_ && !message.isEmpty()) stage_->setText(message);
+    if (running_) return;
+    // A validation message goes away once the choices are valid again; other stage text stays.
+    if (!message.isEmpty()) {
+        stage_->setText(message);
+        showingValidation_ = true;
+    } else if (showingValidation_) {
+        stage_->clear();
+        showingValidation_ = false;
+    }
 }
 
 void RunPanel::setRunning(bool running) {
@@ -289,6 +297,7 @@ void RunPanel::setRunning(bool running) {
 void RunPanel::setProgress(double fraction, const QString& stage) {
     progress_->setValue(static_cast<int>(qBound(0.0, fraction, 1.0) * 1000));
     stage_->setText(stage);
+    showingValidation_ = false;
 }
 
 void RunPanel::setStatusText(const QString& text) {

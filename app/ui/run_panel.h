@@ -72,6 +72,7 @@ class RunPanel final : public QWidget {
     QLabel* status_ = nullptr;
     BackendSummary summary_;
     bool running_ = false;
+    bool showingValidation_ = false;  // stage_ holds a validation message
 };
 
 }  // namespace fusescope

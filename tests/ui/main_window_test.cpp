@@ -2,6 +2,7 @@
 // backend, see one row per variant, export the charts, save and reopen, remember settings.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
@@ -44,6 +45,7 @@ class MainWindowTest : public QObject {
     void settingsRememberTheChoicesAndGeometry();
     void chartsFollowADarkPalette();
     void otherPartsHaveTabsToPlugInto();
+    void validationMessageGoesWhenTheChoicesAreValid();
 
   private:
     // Picks the last pipeline of the registry and all its variants but the middle one.
@@ -279,6 +281,26 @@ void MainWindowTest::otherPartsHaveTabsToPlugInto() {
     window.chartTabs()->addTab(new QWidget, QStringLiteral("Live bandwidth"));
     QCOMPARE(window.viewTabs()->count(), views + 1);
     QCOMPARE(window.chartTabs()->count(), charts + 1);
+}
+
+// "Check at least one variant." shows while nothing is checked, and only then.
+void MainWindowTest::validationMessageGoesWhenTheChoicesAreValid() {
+    MainWindow window(settings_.get());
+    RunPanel* panel = window.runPanel();
+    const auto shows = [panel](const QString& text) {
+        for (const QLabel* label : panel->findChildren<QLabel*>())
+            if (label->text().contains(text)) return true;
+        return false;
+    };
+    const QString message = QStringLiteral("Check at least one variant");
+    QVERIFY(!shows(message));
+    QListWidget* list = panel->variantList();
+    for (int row = 0; row < list->count(); ++row) list->item(row)->setCheckState(Qt::Unchecked);
+    QVERIFY(shows(message));
+    QVERIFY(!panel->runButton()->isEnabled());
+    list->item(0)->setCheckState(Qt::Checked);
+    QVERIFY(!shows(message));
+    QVERIFY(panel->runButton()->isEnabled());
 }
 
 QTEST_MAIN(MainWindowTest)

@@ -63,6 +63,8 @@ class Backend {
     virtual Status upload(void* device, const void* host, std::uint64_t bytes) = 0;
     virtual Status download(void* host, const void* device, std::uint64_t bytes) = 0;
     virtual Status fill(void* device, unsigned char byte, std::uint64_t bytes) = 0;
+    // Copies between two of this backend's buffers. The default goes through the host.
+    virtual Status copy(void* destination, const void* source, std::uint64_t bytes);
 
     // Launches the kernels back to back, waits, and returns each one's time in milliseconds.
     virtual Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) = 0;

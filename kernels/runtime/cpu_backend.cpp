@@ -95,6 +95,10 @@ class CpuBackend final : public Backend {
         parallelCopy(host, device, bytes);
         return Status::ok();
     }
+    Status copy(void* destination, const void* source, std::uint64_t bytes) override {
+        parallelCopy(destination, source, bytes);
+        return Status::ok();
+    }
     Status fill(void* device, unsigned char byte, std::uint64_t bytes) override {
         auto* base = static_cast<unsigned char*>(device);
         parallelFor(bytes, threads_, [&](std::uint64_t begin, std::uint64_t end) {

@@ -110,6 +110,16 @@ class CudaBackend final : public Backend {
         return synchronize(action);
     }
 
+    Status copy(void* destination, const void* source, std::uint64_t bytes) override {
+        const std::string action = "copying " + bytesText(bytes) + " within GPU memory";
+        if (Status s = cudaStatus(
+                cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream_),
+                action);
+            !s)
+            return s;
+        return synchronize(action);
+    }
+
     Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
         std::vector<const KernelSlot*> slots;
         for (const KernelLaunch& launch : launches) {

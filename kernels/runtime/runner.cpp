@@ -193,7 +193,8 @@ Status PreparedVariant::release(const VariantSpec& variant) {
 
 Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& tracker,
                                        const VariantSpec& variant, const RunRequest& request,
-                                       const HostInputs& inputs) {
+                                       const HostInputs& inputs,
+                                       const DeviceInputSources* deviceSources) {
     const std::uint64_t n = request.n;
     const std::uint64_t arrayBytes = n * kElementBytes;
     PreparedVariant prepared;
@@ -209,7 +210,12 @@ Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& trac
             if (!host)
                 return Status(ErrorCode::InvalidArgument,
                               "no host values for input '" + spec.name + "'");
-            if (Status s = backend.upload(buffer.data(), host->data(), arrayBytes); !s) return s;
+            const auto source = deviceSources ? deviceSources->find(spec.name)
+                                              : DeviceInputSources::const_iterator{};
+            const Status filled = deviceSources && source != deviceSources->end()
+                                      ? backend.copy(buffer.data(), source->second, arrayBytes)
+                                      : backend.upload(buffer.data(), host->data(), arrayBytes);
+            if (!filled) return filled;
             prepared.hostInputs.push_back(host->data());
         } else {
             if (Status s = backend.fill(buffer.data(), kPoisonByte, arrayBytes); !s) return s;

@@ -184,8 +184,14 @@ struct PreparedVariant {
     Status release(const VariantSpec& variant);
 };
 
+// Inputs already on the device, by buffer name: a variant then fills its inputs with a
+// device-to-device copy instead of an upload (the sampling run, where a long upload would
+// fill the bandwidth timeline with idle time).
+using DeviceInputSources = std::map<std::string, const void*>;
+
 Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& tracker,
                                        const VariantSpec& variant, const RunRequest& request,
-                                       const HostInputs& inputs);
+                                       const HostInputs& inputs,
+                                       const DeviceInputSources* deviceSources = nullptr);
 
 }  // namespace fusescope

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "pipelines/registry.h"
+#include "runtime/host_inputs.h"
 #include "runtime/runner.h"
 
 using namespace fusescope;
@@ -107,4 +108,42 @@ TEST(CpuBackend, CancelStopsAndFreesEverything) {
     ASSERT_FALSE(report);
     EXPECT_EQ(report.status().code(), ErrorCode::Cancelled);
     EXPECT_EQ(observer.finished, 1);
+}
+
+// A variant's inputs filled from device-side sources (as the sampling run does) give the same
+// checked output as uploads; the host-staged default Backend::copy works too.
+TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
+    auto backend = createCpuBackend(2);
+    RunRequest request;
+    request.pipeline = "swiglu";
+    request.n = 10007;
+    const PipelineSpec& pipeline = *findPipeline("swiglu");
+    const VariantSpec& fused = *findVariant(pipeline, "fused");
+    const HostInputs inputs = makeHostInputs({&fused}, request.n, request.seed);
+    AllocationTracker tracker(*backend);
+    std::vector<TrackedBuffer> sourceBuffers;
+    DeviceInputSources sources;
+    for (std::size_t i = 0; i < inputs.names.size(); ++i) {
+        auto buffer = tracker.allocate(inputs.names[i], request.n * 4);
+        ASSERT_TRUE(buffer);
+        ASSERT_TRUE(backend->upload(buffer->data(), inputs.values[i].data(), request.n * 4));
+        sources.emplace(inputs.names[i], buffer->data());
+        sourceBuffers.push_back(std::move(*buffer));
+    }
+    auto prepared = prepareVariant(*backend, tracker, fused, request, inputs, &sources);
+    ASSERT_TRUE(prepared) << prepared.status().message();
+    ASSERT_TRUE(backend->timeLaunches(prepared->launches));
+    std::vector<float> output(request.n);
+    ASSERT_TRUE(
+        backend->download(output.data(), prepared->buffers.at("out").data(), request.n * 4));
+    const CheckResult check =
+        checkOutput(pipeline, prepared->hostInputs.data(), output.data(), request.n);
+    EXPECT_TRUE(check.ok) << check.maxRelativeError;
+
+    std::vector<float> copied(request.n, 0.0f);
+    auto destination = tracker.allocate("copy", request.n * 4);
+    ASSERT_TRUE(destination);
+    ASSERT_TRUE(backend->Backend::copy(destination->data(), sources.at("gate"), request.n * 4));
+    ASSERT_TRUE(backend->download(copied.data(), destination->data(), request.n * 4));
+    EXPECT_EQ(copied, inputs.values[0]);
 }

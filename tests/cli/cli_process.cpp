@@ -2,8 +2,10 @@
 
 #include <QProcess>
 
+// The build tree's CLI, or FUSESCOPE_CLI where the tests run from a bundle on another machine.
 QString cliPath() {
-    return QStringLiteral(FUSESCOPE_CLI_PATH);
+    const QString fromEnvironment = qEnvironmentVariable("FUSESCOPE_CLI");
+    return fromEnvironment.isEmpty() ? QStringLiteral(FUSESCOPE_CLI_PATH) : fromEnvironment;
 }
 
 CliResult runCli(const QStringList& arguments, int timeoutMs) {

@@ -113,6 +113,16 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
         tr("On the GPU: after the timed run, a counter run (DRAM bytes per kernel) and a sampling "
            "run (bandwidth over time). Where the GPU refuses counters, the run says why."));
     form->addRow(tr("Measure (GPU):"), measure_);
+    sampleInterval_ = new QSpinBox(sizeBox);
+    sampleInterval_->setObjectName(QStringLiteral("sampleIntervalSpin"));
+    sampleInterval_->setRange(10, 1000);
+    sampleInterval_->setValue(20);
+    sampleInterval_->setSuffix(tr(" µs"));
+    sampleInterval_->setToolTip(
+        tr("How often DRAM bandwidth is sampled while measuring (10 µs to 1 ms). The host spends "
+           "about 10 µs decoding each sample, so below 20 µs samples can be lost."));
+    connect(measure_, &QCheckBox::toggled, sampleInterval_, &QWidget::setEnabled);
+    form->addRow(tr("Sample every:"), sampleInterval_);
     layout->addWidget(sizeBox);
 
     auto* buttons = new QHBoxLayout;
@@ -230,6 +240,7 @@ RunCommand RunPanel::command() const {
     command.repeats = current.repeats;
     command.warmup = warmup_->value();
     command.measure = measure_->isChecked();
+    command.samplingIntervalUs = sampleInterval_->value();
     return command;
 }
 

@@ -65,6 +65,7 @@ class RunPanel final : public QWidget {
     QSpinBox* repeats_ = nullptr;
     QSpinBox* warmup_ = nullptr;
     QCheckBox* measure_ = nullptr;
+    QSpinBox* sampleInterval_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -23,6 +23,7 @@ struct RunCommand {
     // On the CUDA backend: also measure counters and bandwidth over time where the GPU allows
     // (a counter run and a sampling run after the timed run). Refusals are reported, not fatal.
     bool measure = true;
+    int samplingIntervalUs = 20;  // PM sampling interval, 10 to 1000 us
 };
 
 // What the worker found out about the backends of this machine (probed on the worker thread).

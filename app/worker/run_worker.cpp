@@ -13,6 +13,16 @@
 
 namespace fusescope {
 
+namespace {
+
+MeasureOptions measureOptionsFor(const RunCommand& command) {
+    MeasureOptions options;
+    options.samplingIntervalNs = std::int64_t{command.samplingIntervalUs} * 1000;
+    return options;
+}
+
+}  // namespace
+
 RunWorker::RunWorker(QObject* parent) : QObject(parent) {
     qRegisterMetaType<fusescope::RunCommand>();
     qRegisterMetaType<fusescope::BackendSummary>();
@@ -141,7 +151,7 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
     if (measured && !provider_)
         provider_ = providerFactory_ ? providerFactory_() : createCounterProvider();
     Result<RunReport> report =
-        measured ? runMeasured(*backend, *provider_, request, MeasureOptions{}, observer)
+        measured ? runMeasured(*backend, *provider_, request, measureOptionsFor(command), observer)
                  : runPipeline(*backend, request, observer);
     observer.flushSamples();
     if (isStale(generation)) return;  // superseded while running: deliver nothing

@@ -46,6 +46,7 @@ class MainWindowTest : public QObject {
     void chartsFollowADarkPalette();
     void otherPartsHaveTabsToPlugInto();
     void validationMessageGoesWhenTheChoicesAreValid();
+    void samplingIntervalReachesTheRunCommand();
 
   private:
     // Picks the last pipeline of the registry and all its variants but the middle one.
@@ -301,6 +302,17 @@ void MainWindowTest::validationMessageGoesWhenTheChoicesAreValid() {
     list->item(0)->setCheckState(Qt::Checked);
     QVERIFY(!shows(message));
     QVERIFY(panel->runButton()->isEnabled());
+}
+
+// The user's PM sampling interval (10 us to 1 ms) is what the worker is asked to measure with.
+void MainWindowTest::samplingIntervalReachesTheRunCommand() {
+    MainWindow window(settings_.get());
+    auto* interval = window.runPanel()->findChild<QSpinBox*>(QStringLiteral("sampleIntervalSpin"));
+    QVERIFY(interval);
+    QCOMPARE(interval->minimum(), 10);
+    QCOMPARE(interval->maximum(), 1000);
+    interval->setValue(50);
+    QCOMPARE(window.runPanel()->command().samplingIntervalUs, 50);
 }
 
 QTEST_MAIN(MainWindowTest)

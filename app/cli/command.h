@@ -1,8 +1,13 @@
 #pragma once
 // A subcommand of fusescope-cli: its name, a one-line summary for the top-level help, and the
 // function that runs it. `arguments` starts with "fusescope-cli <name>", as a parser expects.
+#include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
+#include <functional>
+#include <optional>
+
+#include "core/status.h"
 
 namespace fusescope::cli {
 
@@ -23,6 +28,14 @@ struct Command {
 
 // The exit-code section shared by every help text.
 QString exitCodeHelp();
+
+// Parses a command's arguments. Returns the exit code when the command ends there (a parse
+// error, printed; or --help, shown), or nothing when it goes on.
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QCommandLineOption& help,
+                                    const QStringList& arguments,
+                                    const std::function<QString()>& helpText);
+// The exit code for a failure: cancelled 130, a bad value 2, anything else 3.
+int exitCodeFor(const Status& status);
 
 // One function per command, each in its own file (list_command.cpp, run_command.cpp, ...).
 int listCommand(const QStringList& arguments);

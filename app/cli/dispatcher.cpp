@@ -87,4 +87,29 @@ int dispatch(const QStringList& arguments) {
     return kExitUsageError;
 }
 
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QCommandLineOption& help,
+                                    const QStringList& arguments,
+                                    const std::function<QString()>& helpText) {
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return kExitUsageError;
+    }
+    if (parser.isSet(help)) {
+        printOut(helpText(), "");
+        return kExitOk;
+    }
+    return std::nullopt;
+}
+
+int exitCodeFor(const Status& status) {
+    switch (status.code()) {
+        case ErrorCode::Cancelled:
+            return kExitCancelled;
+        case ErrorCode::InvalidArgument:
+            return kExitUsageError;
+        default:
+            return kExitRuntimeError;
+    }
+}
+
 }  // namespace fusescope::cli

@@ -89,19 +89,15 @@ int listCommand(const QStringList& arguments) {
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("This help."));
     parser.addOption(help);
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return kExitUsageError;
-    }
-    if (parser.isSet(help)) {
-        printOut(QStringLiteral("Usage: fusescope-cli list\n"
-                                "Lists the pipelines with their formulas, the variants with their "
-                                "kernels and passes,\nand the backends usable on this machine "
-                                "with their devices.\n\n") +
-                     exitCodeHelp(),
-                 "");
-        return kExitOk;
-    }
+    if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
+            return QStringLiteral(
+                       "Usage: fusescope-cli list\n"
+                       "Lists the pipelines with their formulas, the variants with "
+                       "their kernels and passes,\nand the backends usable on this "
+                       "machine with their devices.\n\n") +
+                   exitCodeHelp();
+        }))
+        return *done;
     if (!parser.positionalArguments().isEmpty()) {
         printError(QStringLiteral("list takes no arguments, got '%1'")
                        .arg(parser.positionalArguments().join(QLatin1Char(' '))));

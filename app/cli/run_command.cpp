@@ -192,14 +192,9 @@ QString runningLine(const RunOptions& options, const DeviceInfo& device) {
 
 int runCommand(const QStringList& arguments) {
     RunParser p;
-    if (!p.parser.parse(arguments)) {
-        printError(p.parser.errorText());
-        return kExitUsageError;
-    }
-    if (p.parser.isSet(p.help)) {
-        printOut(p.helpText(), "");
-        return kExitOk;
-    }
+    if (std::optional<int> done =
+            parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
+        return *done;
     Result<RunOptions> options = parseRunOptions(p);
     if (!options) {
         printError(QString::fromStdString(options.status().message()));
@@ -237,9 +232,7 @@ int runCommand(const QStringList& arguments) {
     }
     if (!report) {
         printError(QString::fromStdString(report.status().message()));
-        if (report.status().code() == ErrorCode::Cancelled) return kExitCancelled;
-        return report.status().code() == ErrorCode::InvalidArgument ? kExitUsageError
-                                                                    : kExitRuntimeError;
+        return exitCodeFor(report.status());
     }
 
     model::ConversionOptions conversion;

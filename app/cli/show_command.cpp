@@ -14,18 +14,14 @@ int showCommand(const QStringList& arguments) {
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("This help."));
     parser.addOption(help);
-    if (!parser.parse(arguments)) {
-        printError(parser.errorText());
-        return kExitUsageError;
-    }
-    if (parser.isSet(help)) {
-        printOut(QStringLiteral("Usage: fusescope-cli show <recording.json>\n"
-                                "Prints the table of a recording written by `fusescope-cli run "
-                                "--json` or by the\nFuseScope window.\n\n") +
-                     exitCodeHelp(),
-                 "");
-        return kExitOk;
-    }
+    if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
+            return QStringLiteral(
+                       "Usage: fusescope-cli show <recording.json>\n"
+                       "Prints the table of a recording written by `fusescope-cli run "
+                       "--json` or by the\nFuseScope window.\n\n") +
+                   exitCodeHelp();
+        }))
+        return *done;
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1) {
         printError(files.isEmpty()

@@ -301,29 +301,13 @@ QString renderSweep(const SweepReport& report) {
     return lines.join(QLatin1Char('\n'));
 }
 
-int exitCodeFor(const Status& status) {
-    switch (status.code()) {
-        case ErrorCode::Cancelled:
-            return kExitCancelled;
-        case ErrorCode::InvalidArgument:
-            return kExitUsageError;
-        default:
-            return kExitRuntimeError;
-    }
-}
-
 }  // namespace
 
 int sweepCommand(const QStringList& arguments) {
     SweepParser p;
-    if (!p.parser.parse(arguments)) {
-        printError(p.parser.errorText());
-        return kExitUsageError;
-    }
-    if (p.parser.isSet(p.help)) {
-        printOut(p.helpText(), "");
-        return kExitOk;
-    }
+    if (std::optional<int> done =
+            parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
+        return *done;
     Result<SweepOptions> options = parseSweepOptions(p);
     if (!options) {
         printError(QString::fromStdString(options.status().message()));

@@ -8,6 +8,7 @@
 #include "model/recording.h"
 #include "model/run_conversion.h"
 #include "runtime/runner.h"
+#include "worker/progress_throttle.h"
 #include "worker/run_worker.h"
 
 namespace fusescope {
@@ -18,18 +19,9 @@ class WorkerRunObserver final : public RunObserver {
     WorkerRunObserver(RunWorker& worker, quint64 generation)
         : worker_(worker), generation_(generation) {}
 
-    // Stage changes always go out (a handful per variant); updates within a stage at most
-    // every kProgressIntervalMs, so a fast loop of repeats cannot flood the UI thread.
     void progress(double fraction, std::string_view stage) override {
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-        const bool newStage = text != lastStage_;
-        const bool final = fraction >= 1.0;
-        if (sinceLast_.isValid() && !newStage && !final &&
-            sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
-            return;
-        sinceLast_.start();
-        lastStage_ = text;
-        emit worker_.progress(generation_, fraction, text);
+        if (throttle_.admit(fraction, text)) emit worker_.progress(generation_, fraction, text);
     }
 
     void variantFinished(const VariantResult& result) override {
@@ -67,8 +59,7 @@ class WorkerRunObserver final : public RunObserver {
   private:
     RunWorker& worker_;
     quint64 generation_;
-    QElapsedTimer sinceLast_;
-    QString lastStage_;
+    ProgressThrottle throttle_;
     QString pendingVariant_;
     QVector<model::SampleRecord> pendingSamples_;
     QVector<model::TimelineSpan> pendingSpans_;

@@ -1,10 +1,10 @@
 #pragma once
 // The sweep's observer inside the worker: streams each measured point at once (a sweep has a
 // few dozen, so they need no batching) and throttles progress like a run's.
-#include <QElapsedTimer>
 #include <QString>
 
 #include "runtime/runner.h"
+#include "worker/progress_throttle.h"
 #include "worker/run_worker.h"
 #include "worker/sweep_command.h"
 
@@ -17,13 +17,8 @@ class WorkerSweepObserver final : public RunObserver {
 
     void progress(double fraction, std::string_view stage) override {
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-        const bool newStage = text != lastStage_;
-        if (sinceLast_.isValid() && !newStage && fraction < 1.0 &&
-            sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
-            return;
-        sinceLast_.start();
-        lastStage_ = text;
-        emit worker_.sweepProgress(generation_, fraction, text);
+        if (throttle_.admit(fraction, text))
+            emit worker_.sweepProgress(generation_, fraction, text);
     }
 
     void variantFinished(const VariantResult& result) override {
@@ -47,8 +42,7 @@ class WorkerSweepObserver final : public RunObserver {
   private:
     RunWorker& worker_;
     quint64 generation_;
-    QElapsedTimer sinceLast_;
-    QString lastStage_;
+    ProgressThrottle throttle_;
 };
 
 }  // namespace fusescope

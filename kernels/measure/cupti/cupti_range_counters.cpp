@@ -157,19 +157,7 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
     std::vector<KernelCounters> counters;
     for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
         double values[4] = {};
-        auto evaluate = makeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-        evaluate.pHostObject = host.get();
-        evaluate.pCounterDataImage = counterData.data();
-        evaluate.counterDataImageSize = counterData.size();
-        evaluate.rangeIndex = range;
-        evaluate.ppMetricNames = const_cast<const char**>(metrics.data());
-        evaluate.numMetrics = metrics.size();
-        evaluate.pMetricValues = values;
-        if (Status s =
-                check(cuptiProfilerHostEvaluateToGpuValues(&evaluate), "evaluating the counters");
-            !s)
-            return s;
+        if (Status s = host.evaluate(counterData, range, metrics, values); !s) return s;
         counters.push_back({values[0], values[1], values[2], values[3]});
     }
     return counters;

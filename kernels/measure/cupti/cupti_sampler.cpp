@@ -239,18 +239,7 @@ Status Sampler::decodeInto(SamplingBatch& batch, bool& full) {
             !s)
             return s;
         double values[2] = {};
-        auto evaluate = makeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-        evaluate.pHostObject = host_.get();
-        evaluate.pCounterDataImage = counterData_.data();
-        evaluate.counterDataImageSize = counterData_.size();
-        evaluate.rangeIndex = evaluated_;
-        evaluate.ppMetricNames = const_cast<const char**>(sampledMetrics().data());
-        evaluate.numMetrics = 2;
-        evaluate.pMetricValues = values;
-        if (Status s =
-                check(cuptiProfilerHostEvaluateToGpuValues(&evaluate), "evaluating a PM sample");
-            !s)
+        if (Status s = host_.evaluate(counterData_, evaluated_, sampledMetrics(), values); !s)
             return s;
         // The session's first sample spans from configuration to start: not a real interval.
         if (!firstDropped_) {

@@ -129,6 +129,20 @@ Status HostObject::initialize(CUpti_ProfilerType type, const std::string& chip,
     return Status::ok();
 }
 
+Status HostObject::evaluate(const std::vector<std::uint8_t>& counterData, std::size_t index,
+                            const std::vector<const char*>& metrics, double* values) const {
+    auto params = makeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    params.pHostObject = object_;
+    params.pCounterDataImage = counterData.data();
+    params.counterDataImageSize = counterData.size();
+    params.rangeIndex = index;
+    params.ppMetricNames = const_cast<const char**>(metrics.data());
+    params.numMetrics = metrics.size();
+    params.pMetricValues = values;
+    return check(cuptiProfilerHostEvaluateToGpuValues(&params), "evaluating the counters");
+}
+
 Result<std::vector<std::uint8_t>> buildConfigImage(CUpti_ProfilerType type, const std::string& chip,
                                                    const std::vector<std::uint8_t>& availability,
                                                    const std::vector<const char*>& metrics,

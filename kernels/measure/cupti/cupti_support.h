@@ -46,6 +46,10 @@ class HostObject {
     Status initialize(CUpti_ProfilerType type, const std::string& chip,
                       const std::vector<std::uint8_t>& availability);
     CUpti_Profiler_Host_Object* get() const { return object_; }
+    // The metrics' values for one range (Range Profiler) or sample (PM sampling) of a decoded
+    // counter-data image, into `values` (one per metric).
+    Status evaluate(const std::vector<std::uint8_t>& counterData, std::size_t index,
+                    const std::vector<const char*>& metrics, double* values) const;
     void reset();
 
   private:

@@ -50,6 +50,9 @@ QStringList resultsHeader(const Recording& recording) {
         details << QStringLiteral("time: median of %1 repeats")
                        .arg(recording.runs.front().repeatTimesMs.size());
     lines << details.join(QStringLiteral(" · "));
+    if (!recording.runs.isEmpty())
+        lines << QStringLiteral("check: against the CPU reference in double, %1")
+                     .arg(checkScope(recording.runs.front()));
     if (!recording.counterStatus.isEmpty())
         lines << QStringLiteral("counters: %1").arg(recording.counterStatus);
     return lines;

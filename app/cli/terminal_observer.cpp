@@ -45,14 +45,18 @@ TerminalObserver::~TerminalObserver() {
 
 void TerminalObserver::progress(double fraction, std::string_view stage) {
     if (!showProgress_) return;
-    const QString stageText = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-    if (stageText == lastStage_ && sinceLastLine_.elapsed() < kProgressIntervalMs) return;
-    lastStage_ = stageText;
+    const std::string_view key = progressStageKey(stage);
+    const QString stageKey = QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()));
+    if (stageKey == lastStageKey_ && sinceLastLine_.elapsed() < kProgressIntervalMs) return;
+    lastStageKey_ = stageKey;
     sinceLastLine_.restart();
+    QString line = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+    if (const std::string timing = describeProgress(clock_.at(fraction)); !timing.empty())
+        line += QStringLiteral(" · ") + QString::fromStdString(timing);
     // \r and "erase to end of line": the line overwrites itself instead of scrolling.
     printProgressText(QStringLiteral("\r\x1b[K[%1%] %2")
                           .arg(static_cast<int>(fraction * 100.0 + 0.5), 3)
-                          .arg(stageText));
+                          .arg(line));
     lineShown_ = true;
 }
 

@@ -4,6 +4,7 @@
 #include <QElapsedTimer>
 #include <QString>
 
+#include "runtime/progress_estimate.h"
 #include "runtime/runner.h"
 
 namespace fusescope::cli {
@@ -32,8 +33,9 @@ class TerminalObserver : public RunObserver {
   private:
     bool showProgress_ = false;
     bool lineShown_ = false;
-    QString lastStage_;
+    QString lastStageKey_;
     QElapsedTimer sinceLastLine_;
+    ProgressClock clock_;
 };
 
 }  // namespace fusescope::cli

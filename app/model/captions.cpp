@@ -42,16 +42,35 @@ QString dataSourceBadge(const Recording& recording, const RunRecord& run) {
     return recording.replayed ? label + QStringLiteral(", replayed") : label;
 }
 
+QString deviceLabel(const DeviceRecord& device) {
+    if (device.backend != QLatin1String("cpu") || device.name.isEmpty()) return device.name;
+    QStringList details;
+    if (device.multiprocessors > 0)
+        details << (device.multiprocessors == 1
+                        ? QStringLiteral("1 thread")
+                        : QStringLiteral("%1 threads").arg(device.multiprocessors));
+    if (!device.runtimeVersion.isEmpty()) details << device.runtimeVersion;
+    if (details.isEmpty()) return device.name;
+    return QStringLiteral("%1 (%2)").arg(device.name, details.join(QStringLiteral(", ")));
+}
+
 QString captionFor(const Recording& recording, const RunRecord& run) {
-    return captionFrom(recording.device.name, formatCount(run.n), QString::number(run.vectorWidth),
+    return captionFrom(deviceLabel(recording.device), formatCount(run.n), QString::number(run.vectorWidth),
                        dataSourceBadge(recording, run));
+}
+
+QString checkScope(const RunRecord& run) {
+    if (run.comparedElements >= run.n)
+        return QStringLiteral("over all %1 elements").arg(formatCount(run.n));
+    return QStringLiteral("over %1 sampled elements of %2; every element checked for being written")
+        .arg(formatCount(run.comparedElements), formatCount(run.n));
 }
 
 QString captionFor(const Recording& recording) {
     if (recording.runs.isEmpty())
-        return captionFrom(recording.device.name, QString(), QString(), QString());
+        return captionFrom(deviceLabel(recording.device), QString(), QString(), QString());
     return captionFrom(
-        recording.device.name,
+        deviceLabel(recording.device),
         distinctValues(recording, [](const RunRecord& run) { return formatCount(run.n); }),
         distinctValues(recording,
                        [](const RunRecord& run) { return QString::number(run.vectorWidth); }),

@@ -13,7 +13,15 @@ DataSource primaryDataSource(const RunRecord& run);
 // "timing + model", or "timing + model, replayed" for a recording read from a file.
 QString dataSourceBadge(const Recording& recording, const RunRecord& run);
 
+// The device as captions name it: the GPU's name, or for the CPU backend its model, the
+// threads it ran on and its kernels' instruction set, "Intel Xeon (2 threads, AVX2+FMA)".
+QString deviceLabel(const DeviceRecord& device);
+
 QString captionFor(const Recording& recording, const RunRecord& run);
+
+// What a run's correctness check covered: "over all 4,096 elements", or for a large output
+// "over 1,048,576 sampled elements of 16,777,216; every element checked for being written".
+QString checkScope(const RunRecord& run);
 // Caption for the whole recording; sizes or vector widths that differ between runs are listed.
 QString captionFor(const Recording& recording);
 

@@ -107,6 +107,7 @@ struct RunRecord {
     quint64 peakBytesInFlight = 0;
     double maxRelError = 0.0;
     quint64 unwrittenElements = 0;
+    quint64 comparedElements = 0;  // against the reference: n, or a sample of a large output
     bool checkOk = false;
     QVector<KernelRecord> kernels;
     QVector<AllocationRecord> allocations;

@@ -143,6 +143,7 @@ QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& wri
          writer.count(run.peakBytesInFlight, path + ".peak_bytes_in_flight")},
         {"max_rel_error", run.maxRelError},
         {"unwritten_elements", writer.count(run.unwrittenElements, path + ".unwritten_elements")},
+        {"compared_elements", writer.count(run.comparedElements, path + ".compared_elements")},
         {"check_ok", run.checkOk},
         {"kernels", arrayToJson(run.kernels, path + ".kernels", writer, kernelToJson)},
         {"allocations",
@@ -282,6 +283,8 @@ RunRecord readRun(const JsonReader& reader) {
     run.peakBytesInFlight = reader.count("peak_bytes_in_flight");
     run.maxRelError = reader.number("max_rel_error");
     run.unwrittenElements = reader.optionalCount("unwritten_elements").value_or(0);
+    // Recordings made before outputs were sampled compared every element.
+    run.comparedElements = reader.optionalCount("compared_elements").value_or(run.n);
     run.checkOk = reader.boolean("check_ok");
     run.kernels = readArray<KernelRecord>(reader, "kernels", true, readKernel);
     run.allocations = readArray<AllocationRecord>(reader, "allocations", false, readAllocation);

@@ -115,6 +115,7 @@ RunRecord runRecordFrom(const VariantResult& variant) {
     run.peakBytesInFlight = variant.peakBytesInFlight;
     run.maxRelError = variant.check.maxRelativeError;
     run.unwrittenElements = variant.check.unwrittenElements;
+    run.comparedElements = variant.check.comparedElements;
     run.checkOk = variant.check.ok;
     for (const KernelResult& kernel : variant.kernels)
         run.kernels.push_back(kernelRecordFrom(kernel));

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QFont>
 
+#include "model/captions.h"
 #include "model/format.h"
 
 namespace fusescope {
@@ -22,6 +23,11 @@ QString checkText(const model::RunRecord& run) {
         text += QObject::tr(", %1 elements never written")
                     .arg(model::formatCount(run.unwrittenElements));
     return text;
+}
+
+QString checkToolTip(const model::RunRecord& run) {
+    return checkText(run) + QObject::tr(", against the CPU reference in double, %1")
+                                .arg(model::checkScope(run));
 }
 
 QString notKnown() {
@@ -123,7 +129,7 @@ QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
         case SortRole:
             return sortValue(run, index.column());
         case Qt::ToolTipRole:
-            if (index.column() == Check) return checkText(run);
+            if (index.column() == Check) return checkToolTip(run);
             if (index.column() == ModelBytes)
                 return tr("%1 read + %2 written by the pass model")
                     .arg(model::formatBytes(run.modelBytesRead),

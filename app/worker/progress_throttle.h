@@ -4,20 +4,24 @@
 #include <QElapsedTimer>
 #include <QString>
 
+#include "runtime/progress_estimate.h"
 #include "worker/run_worker.h"
 
 namespace fusescope {
 
 class ProgressThrottle {
   public:
+    // A new stage ("timing fused") goes out at once; its counters ("repeat 3 of 20") wait.
     bool admit(double fraction, const QString& stage) {
-        const bool newStage = stage != lastStage_;
+        const std::string text = stage.toStdString();
+        const QString key = QString::fromStdString(std::string(progressStageKey(text)));
+        const bool newStage = key != lastStage_;
         const bool final = fraction >= 1.0;
         if (sinceLast_.isValid() && !newStage && !final &&
             sinceLast_.elapsed() < RunWorker::kProgressIntervalMs)
             return false;
         sinceLast_.start();
-        lastStage_ = stage;
+        lastStage_ = key;
         return true;
     }
 

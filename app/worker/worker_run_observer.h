@@ -7,6 +7,7 @@
 
 #include "model/recording.h"
 #include "model/run_conversion.h"
+#include "runtime/progress_estimate.h"
 #include "runtime/runner.h"
 #include "worker/progress_throttle.h"
 #include "worker/run_worker.h"
@@ -20,8 +21,11 @@ class WorkerRunObserver final : public RunObserver {
         : worker_(worker), generation_(generation) {}
 
     void progress(double fraction, std::string_view stage) override {
-        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-        if (throttle_.admit(fraction, text)) emit worker_.progress(generation_, fraction, text);
+        QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        if (!throttle_.admit(fraction, text)) return;
+        if (const std::string timing = describeProgress(clock_.at(fraction)); !timing.empty())
+            text += QStringLiteral(" · ") + QString::fromStdString(timing);
+        emit worker_.progress(generation_, fraction, text);
     }
 
     void variantFinished(const VariantResult& result) override {
@@ -60,6 +64,7 @@ class WorkerRunObserver final : public RunObserver {
     RunWorker& worker_;
     quint64 generation_;
     ProgressThrottle throttle_;
+    ProgressClock clock_;
     QString pendingVariant_;
     QVector<model::SampleRecord> pendingSamples_;
     QVector<model::TimelineSpan> pendingSpans_;

@@ -1,8 +1,7 @@
-// Affine chain out = x*2 + 3 (lesson, part A): registry entry, CPU reference and CPU kernels.
-// The CUDA kernels are in affine.cu.
+// Affine chain out = x*2 + 3 (lesson, part A): registry entry and CPU reference.
+// The CPU kernels are in affine_cpu_kernels.h, the CUDA kernels in affine.cu.
 #include <cstdint>
 
-#include "pipelines/cpu_kernels.h"
 #include "pipelines/families.h"
 
 namespace fusescope {
@@ -12,47 +11,7 @@ double affineReference(const float* const* inputs, std::uint64_t i) {
     return static_cast<double>(inputs[0][i]) * 2.0 + 3.0;
 }
 
-// The CPU kernels mirror the CUDA ones; the vector width is honoured by processing four
-// elements per step so that the two widths run different code on the CPU too.
-template <typename Op>
-void unaryRange(const float* in, float* out, std::uint64_t begin, std::uint64_t end, int width,
-                Op op) {
-    std::uint64_t i = begin;
-    if (width == 4)
-        for (; i + 4 <= end; i += 4) {
-            const float a = in[i], b = in[i + 1], c = in[i + 2], d = in[i + 3];
-            out[i] = op(a), out[i + 1] = op(b), out[i + 2] = op(c), out[i + 3] = op(d);
-        }
-    for (; i < end; ++i) out[i] = op(in[i]);
-}
-
-void cpuMul2(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
-    unaryRange(static_cast<const float*>(args[0]), static_cast<float*>(args[1]), begin, end, width,
-               [](float x) { return x * 2.0f; });
-}
-void cpuAdd3(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
-    unaryRange(static_cast<const float*>(args[0]), static_cast<float*>(args[1]), begin, end, width,
-               [](float t) { return t + 3.0f; });
-}
-void cpuAffineFused(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
-    unaryRange(static_cast<const float*>(args[0]), static_cast<float*>(args[1]), begin, end, width,
-               [](float x) { return x * 2.0f + 3.0f; });
-}
-
 }  // namespace
-
-CpuKernelFn affineCpuKernel(KernelId id) {
-    switch (id) {
-        case KernelId::AffineMul2:
-            return cpuMul2;
-        case KernelId::AffineAdd3:
-            return cpuAdd3;
-        case KernelId::AffineFused:
-            return cpuAffineFused;
-        default:
-            return nullptr;
-    }
-}
 
 PipelineSpec makeAffinePipeline() {
     const BufferSpec x{"x", BufferRole::Input, -4.0f, 4.0f};

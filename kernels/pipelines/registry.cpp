@@ -1,6 +1,5 @@
 #include "pipelines/registry.h"
 
-#include "pipelines/cpu_kernels.h"
 #include "pipelines/families.h"
 
 namespace fusescope {
@@ -30,11 +29,6 @@ const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name) 
 
 bool isSupportedVectorWidth(int width) {
     return width == 1 || width == 4;
-}
-
-CpuKernelFn cpuKernel(KernelId id) {
-    if (auto fn = affineCpuKernel(id)) return fn;
-    return swigluCpuKernel(id);
 }
 
 }  // namespace fusescope

@@ -1,9 +1,8 @@
-// SwiGLU activation out = silu(gate) * up (the lab; lesson, part B): registry entry, CPU
-// reference and CPU kernels. The CUDA kernels are in swiglu.cu.
+// SwiGLU activation out = silu(gate) * up (the lab; lesson, part B): registry entry and CPU
+// reference. The CPU kernels are in swiglu_cpu_kernels.h, the CUDA kernels in swiglu.cu.
 #include <cmath>
 #include <cstdint>
 
-#include "pipelines/cpu_kernels.h"
 #include "pipelines/families.h"
 
 namespace fusescope {
@@ -15,65 +14,7 @@ double swigluReference(const float* const* inputs, std::uint64_t i) {
     return g / (1.0 + std::exp(-g)) * u;
 }
 
-inline float silu(float g) {
-    return g / (1.0f + std::exp(-g));
-}
-
-// Four-wide steps for vector width 4, scalar tail: the same shape as the CUDA kernels.
-template <typename Body>
-void forRange(std::uint64_t begin, std::uint64_t end, int width, Body body) {
-    std::uint64_t i = begin;
-    if (width == 4)
-        for (; i + 4 <= end; i += 4) body(i), body(i + 1), body(i + 2), body(i + 3);
-    for (; i < end; ++i) body(i);
-}
-
-// args: gate, up, scratch, out. Two loops through the scratch, as in the lab's starter.
-void cpuSwigluScratch(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
-    const auto* gate = static_cast<const float*>(args[0]);
-    const auto* up = static_cast<const float*>(args[1]);
-    auto* scratch = static_cast<float*>(args[2]);
-    auto* out = static_cast<float*>(args[3]);
-    forRange(begin, end, width, [&](std::uint64_t i) { scratch[i] = silu(gate[i]); });
-    forRange(begin, end, width, [&](std::uint64_t i) { out[i] = scratch[i] * up[i]; });
-}
-// args: gate, scratch
-void cpuSilu(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
-    const auto* gate = static_cast<const float*>(args[0]);
-    auto* scratch = static_cast<float*>(args[1]);
-    forRange(begin, end, width, [&](std::uint64_t i) { scratch[i] = silu(gate[i]); });
-}
-// args: scratch, up, out
-void cpuMul(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
-    const auto* scratch = static_cast<const float*>(args[0]);
-    const auto* up = static_cast<const float*>(args[1]);
-    auto* out = static_cast<float*>(args[2]);
-    forRange(begin, end, width, [&](std::uint64_t i) { out[i] = scratch[i] * up[i]; });
-}
-// args: gate, up, out
-void cpuSwigluFused(void* const* args, std::uint64_t begin, std::uint64_t end, int width) {
-    const auto* gate = static_cast<const float*>(args[0]);
-    const auto* up = static_cast<const float*>(args[1]);
-    auto* out = static_cast<float*>(args[2]);
-    forRange(begin, end, width, [&](std::uint64_t i) { out[i] = silu(gate[i]) * up[i]; });
-}
-
 }  // namespace
-
-CpuKernelFn swigluCpuKernel(KernelId id) {
-    switch (id) {
-        case KernelId::SwigluScratch:
-            return cpuSwigluScratch;
-        case KernelId::SwigluSilu:
-            return cpuSilu;
-        case KernelId::SwigluMul:
-            return cpuMul;
-        case KernelId::SwigluFused:
-            return cpuSwigluFused;
-        default:
-            return nullptr;
-    }
-}
 
 PipelineSpec makeSwigluPipeline() {
     const BufferSpec gate{"gate", BufferRole::Input, -8.0f, 8.0f};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "pipelines/cpu_kernels.h"
 #include "pipelines/kernel_id.h"
 
 namespace fusescope {
@@ -28,7 +29,7 @@ struct DeviceInfo {
     std::uint64_t freeMemoryBytes = 0;      // at the time of describe()
     double theoreticalBandwidthGBps = 0.0;  // 0 when unknown (CPU)
     std::string driverVersion;
-    std::string runtimeVersion;
+    std::string runtimeVersion;  // CUDA runtime; on the CPU, the kernels' instruction set
 };
 
 // Per kernel and vector width, what the compiler gave it (CUDA) or nothing (CPU).
@@ -86,6 +87,8 @@ struct BackendAvailability {
 
 BackendAvailability probeBackends();
 std::unique_ptr<Backend> createCpuBackend(int threads = 0);  // 0: all hardware threads
+// With a chosen instruction set for its SIMD kernels (tests; the default is the best one).
+std::unique_ptr<Backend> createCpuBackend(int threads, CpuInstructionSet instructionSet);
 Result<std::unique_ptr<Backend>> createCudaBackend();        // fails with the reason when absent
 
 }  // namespace fusescope

@@ -56,7 +56,8 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 
 class CpuBackend final : public Backend {
   public:
-    explicit CpuBackend(int threads) : threads_(threads > 0 ? threads : hardwareThreads()) {}
+    CpuBackend(int threads, CpuInstructionSet instructionSet)
+        : threads_(threads > 0 ? threads : hardwareThreads()), instructionSet_(instructionSet) {}
 
     BackendKind kind() const override { return BackendKind::Cpu; }
 
@@ -65,6 +66,7 @@ class CpuBackend final : public Backend {
         info.backend = BackendKind::Cpu;
         info.name = cpuModelName();
         info.multiprocessors = threads_;
+        info.runtimeVersion = std::string(cpuInstructionSetName(instructionSet_));
         info.l2CacheBytes = lastLevelCacheBytes();
         info.totalMemoryBytes =
             static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
@@ -110,12 +112,12 @@ class CpuBackend final : public Backend {
     Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
         std::vector<double> times;
         for (const KernelLaunch& launch : launches) {
-            const CpuKernelFn kernel = cpuKernel(launch.id);
+            const CpuKernelFn kernel = cpuKernel(launch.id, launch.vectorWidth, instructionSet_);
             if (!kernel)
                 return Status(ErrorCode::InvalidArgument, "the CPU backend has no such kernel");
             const auto start = std::chrono::steady_clock::now();
             parallelFor(launch.n, threads_, [&](std::uint64_t begin, std::uint64_t end) {
-                kernel(launch.args.data(), begin, end, launch.vectorWidth);
+                kernel(launch.args.data(), begin, end);
             });
             times.push_back(millisecondsSince(start));
         }
@@ -140,12 +142,17 @@ class CpuBackend final : public Backend {
     }
 
     int threads_;
+    CpuInstructionSet instructionSet_;
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> createCpuBackend(int threads) {
-    return std::make_unique<CpuBackend>(threads);
+    return std::make_unique<CpuBackend>(threads, bestCpuInstructionSet());
+}
+
+std::unique_ptr<Backend> createCpuBackend(int threads, CpuInstructionSet instructionSet) {
+    return std::make_unique<CpuBackend>(threads, instructionSet);
 }
 
 }  // namespace fusescope

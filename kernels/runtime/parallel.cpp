@@ -4,6 +4,8 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/vector_state.h"
+
 namespace fusescope {
 
 int hardwareThreads() {
@@ -15,7 +17,9 @@ void parallelFor(std::uint64_t n, int threads,
     constexpr std::uint64_t kMinChunk = 1u << 15;  // below this, threads cost more than they save
     const std::uint64_t wanted = std::max<std::uint64_t>(1, n / kMinChunk);
     const auto count = static_cast<std::uint64_t>(std::clamp<std::uint64_t>(wanted, 1, threads));
+    // Each thread starts with a clean upper vector state (runtime/vector_state.h says why).
     if (count <= 1) {
+        clearUpperVectorState();
         body(0, n);
         return;
     }
@@ -25,7 +29,10 @@ void parallelFor(std::uint64_t n, int threads,
     workers.reserve(count);
     for (std::uint64_t begin = 0; begin < n; begin += chunk)
         workers.emplace_back(
-            [&body, begin, end = std::min(n, begin + chunk)] { body(begin, end); });
+            [&body, begin, end = std::min(n, begin + chunk)] {
+                clearUpperVectorState();
+                body(begin, end);
+            });
 }
 
 }  // namespace fusescope

@@ -78,7 +78,11 @@ class VariantRunner {
             if (observer_.cancelled()) return cancelledStatus();
             Result<std::vector<double>> times = backend_.timeLaunches(launches);
             if (!times) return times.status();
-            if (r < request_.warmup) continue;
+            if (r < request_.warmup) {
+                observer_.progress(progressFrom + (progressTo - progressFrom) * (r + 1) / total,
+                                   "warming up " + variant.name);
+                continue;
+            }
             double sum = 0.0;
             for (std::size_t k = 0; k < launches.size(); ++k) {
                 perKernel[k].push_back((*times)[k]);
@@ -86,7 +90,9 @@ class VariantRunner {
             }
             result.repeatTimesMs.push_back(sum);
             observer_.progress(progressFrom + (progressTo - progressFrom) * (r + 1) / total,
-                               "timing " + variant.name);
+                               "timing " + variant.name + ": repeat " +
+                                   std::to_string(r + 1 - request_.warmup) + " of " +
+                                   std::to_string(request_.repeats));
         }
         result.timeMs = median(result.repeatTimesMs);
 

@@ -84,6 +84,8 @@ struct KernelResult {
 struct CheckResult {
     double maxRelativeError = 0.0;
     std::uint64_t unwrittenElements = 0;  // outputs still holding the poison
+    // Elements compared against the reference: all of them, or a sample of large outputs.
+    std::uint64_t comparedElements = 0;
     bool ok = false;
 };
 

@@ -51,4 +51,11 @@ if [[ -f "$log" ]]; then
     fi
 fi
 
+# The CPU lesson's ratios (fused vs unfused vs the copy roofline) on this machine, so that a
+# regression shows in CI's log. A benchmark, not a test: it never changes the exit status.
+echo
+echo "== CPU lesson benchmark (N = 2^24, every hardware thread) =="
+build/ci/benchmarks/cpu_lesson_benchmark --json build/ci/cpu_lesson_benchmark.json ||
+    echo "(the benchmark did not finish)"
+
 exit "$test_status"

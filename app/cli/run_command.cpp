@@ -12,6 +12,7 @@
 #include "model/format.h"
 #include "model/recording_json.h"
 #include "model/run_conversion.h"
+#include "runtime/parallel.h"
 #include "runtime/runner.h"
 
 namespace fusescope::cli {
@@ -22,6 +23,8 @@ struct RunOptions {
     bool nTooLarge = false;  // N past 64 bits: reported with the device's limit
     QString nText;
     BackendRequest backend = BackendRequest::Auto;
+    bool repeatsGiven = false;  // otherwise the chosen backend's defaults apply
+    bool warmupGiven = false;
     QString jsonPath;
     bool measure = false;  // counter run + sampling run after the timed run (CUDA only)
     MeasureOptions measureOptions;
@@ -44,10 +47,11 @@ struct RunParser {
                          QStringLiteral("N"), QStringLiteral("16777216")};
     QCommandLineOption repeat{QStringLiteral("repeat"),
                               QStringLiteral("Timed repeats; the time is their median (default "
-                                             "20)."),
+                                             "20 on a GPU, 5 on the CPU)."),
                               QStringLiteral("count"), QStringLiteral("20")};
     QCommandLineOption warmup{QStringLiteral("warmup"),
-                              QStringLiteral("Untimed runs before the repeats (default 3)."),
+                              QStringLiteral("Untimed runs before the repeats (default 3 on a "
+                                             "GPU, 1 on the CPU)."),
                               QStringLiteral("count"), QStringLiteral("3")};
     QCommandLineOption vector{QStringLiteral("vector"),
                               QStringLiteral("Vector width: 1 (scalar) or 4 (16-byte loads; "
@@ -67,6 +71,11 @@ struct RunParser {
         QStringLiteral("sample-interval-us"),
         QStringLiteral("With --measure: the PM sampling interval, 10 to 1000 us (default 20)."),
         QStringLiteral("us"), QStringLiteral("20")};
+    QCommandLineOption threads{
+        QStringLiteral("threads"),
+        QStringLiteral("CPU backend: host threads to run on, 1 to every hardware thread, or all "
+                       "(default)."),
+        QStringLiteral("count"), QStringLiteral("all")};
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the recording (JSON) to this file."),
                             QStringLiteral("file")};
@@ -76,8 +85,8 @@ struct RunParser {
             QStringLiteral("Runs the variants of one pipeline, checks every output against the "
                            "CPU reference,\nprints a table and optionally writes a recording that "
                            "the FuseScope window opens."));
-        parser.addOptions({help, pipeline, variants, n, repeat, warmup, vector, backend, measure,
-                           sampleInterval, json});
+        parser.addOptions({help, pipeline, variants, n, repeat, warmup, vector, backend, threads,
+                           measure, sampleInterval, json});
     }
 
     QString helpText() const {
@@ -133,10 +142,18 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
         parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, 100000);
     if (!warmup) return warmup.status();
     options.request.warmup = *warmup;
+    options.repeatsGiven = p.parser.isSet(p.repeat);
+    options.warmupGiven = p.parser.isSet(p.warmup);
 
     Result<BackendRequest> backend = parseBackendRequest(p.parser.value(p.backend));
     if (!backend) return backend.status();
     options.backend = *backend;
+    if (const QString threads = p.parser.value(p.threads); threads != QLatin1String("all")) {
+        Result<int> count =
+            parseBoundedInteger(QStringLiteral("--threads"), threads, 1, hardwareThreads());
+        if (!count) return count.status();
+        options.request.cpuThreads = *count;
+    }
 
     options.measure = p.parser.isSet(p.measure);
     if (options.measure) {
@@ -207,6 +224,10 @@ int runCommand(const QStringList& arguments) {
         return kExitRuntimeError;
     }
     Backend& backend = *choice->backend;
+    const RunDefaults defaults = runDefaultsFor(backend.kind());
+    if (!options->repeatsGiven) options->request.repeats = defaults.repeats;
+    if (!options->warmupGiven) options->request.warmup = defaults.warmup;
+    backend.useHostThreads(options->request.cpuThreads);
     const DeviceInfo device = backend.describe();
     if (Status fits = checkSizeFits(*options, device); !fits) {
         printError(QString::fromStdString(fits.message()));

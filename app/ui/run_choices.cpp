@@ -21,6 +21,10 @@ RunChoices loadRunChoices(const QSettings& settings) {
         settings.value(kGroup + QStringLiteral("backend"), QStringLiteral("auto")).toString());
     const int repeats = settings.value(kGroup + QStringLiteral("repeats"), choices.repeats).toInt();
     if (repeats >= 1) choices.repeats = repeats;
+    const int warmup = settings.value(kGroup + QStringLiteral("warmup"), choices.warmup).toInt();
+    if (warmup >= 0) choices.warmup = warmup;
+    const int threads = settings.value(kGroup + QStringLiteral("cpuThreads"), 0).toInt();
+    if (threads >= 0) choices.cpuThreads = threads;
     return choices;
 }
 
@@ -31,6 +35,8 @@ void saveRunChoices(QSettings& settings, const RunChoices& choices) {
     settings.setValue(kGroup + QStringLiteral("vector"), choices.vectorWidth);
     settings.setValue(kGroup + QStringLiteral("backend"), backendChoiceKey(choices.backend));
     settings.setValue(kGroup + QStringLiteral("repeats"), choices.repeats);
+    settings.setValue(kGroup + QStringLiteral("warmup"), choices.warmup);
+    settings.setValue(kGroup + QStringLiteral("cpuThreads"), choices.cpuThreads);
 }
 
 std::optional<quint64> parseElementCount(const QString& text) {

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <optional>
 
+#include "runtime/runner.h"
 #include "worker/run_command.h"
 
 namespace fusescope {
@@ -15,7 +16,10 @@ struct RunChoices {
     quint64 n = 1u << 24;
     int vectorWidth = 4;
     BackendChoice backend = BackendChoice::Auto;
-    int repeats = 20;
+    // Until the GPU probe answers, runs would go to the CPU: its defaults come first.
+    int repeats = runDefaultsFor(BackendKind::Cpu).repeats;
+    int warmup = runDefaultsFor(BackendKind::Cpu).warmup;
+    int cpuThreads = 0;  // 0: every hardware thread
 };
 
 RunChoices loadRunChoices(const QSettings& settings);

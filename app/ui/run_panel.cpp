@@ -17,6 +17,8 @@
 
 #include "model/format.h"
 #include "pipelines/registry.h"
+#include "runtime/parallel.h"
+#include "runtime/runner.h"
 
 namespace fusescope {
 namespace {
@@ -100,13 +102,19 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     repeats_ = new QSpinBox(sizeBox);
     repeats_->setObjectName(QStringLiteral("repeatsSpin"));
     repeats_->setRange(1, 10000);
-    repeats_->setValue(20);
+    repeats_->setValue(runDefaultsFor(BackendKind::Cpu).repeats);
     repeats_->setToolTip(tr("Timed repeats; the median is reported"));
     form->addRow(tr("Repeats:"), repeats_);
     warmup_ = new QSpinBox(sizeBox);
+    warmup_->setObjectName(QStringLiteral("warmupSpin"));
     warmup_->setRange(0, 1000);
-    warmup_->setValue(3);
+    warmup_->setValue(runDefaultsFor(BackendKind::Cpu).warmup);
     form->addRow(tr("Warm-up:"), warmup_);
+    cpuThreads_ = new QSpinBox(sizeBox);
+    cpuThreads_->setObjectName(QStringLiteral("cpuThreadsSpin"));
+    cpuThreads_->setRange(0, hardwareThreads());
+    cpuThreads_->setSpecialValueText(tr("all (%1)").arg(hardwareThreads()));
+    form->addRow(tr("CPU threads:"), cpuThreads_);
     measure_ = new QCheckBox(tr("counters + bandwidth"), sizeBox);
     measure_->setChecked(true);
     measure_->setToolTip(
@@ -159,7 +167,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
         updateCacheHint();
         updateRunEnabled();
     });
-    connect(backend_, &QComboBox::currentIndexChanged, this, &RunPanel::updateCacheHint);
+    connect(backend_, &QComboBox::currentIndexChanged, this, &RunPanel::backendChanged);
     connect(variants_, &QListWidget::itemChanged, this, &RunPanel::updateRunEnabled);
     connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancelRequested);
@@ -167,6 +175,33 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     elementCount_->setText(QString::number(quint64{1} << 24));
     showPipeline(pipeline_->currentIndex());
     setBackendSummary(summary_);
+}
+
+BackendKind RunPanel::resolvedBackend() const {
+    const BackendChoice choice = backendChoiceFromKey(backend_->currentData().toString());
+    const bool gpu =
+        choice == BackendChoice::Cuda || (choice == BackendChoice::Auto && summary_.cudaUsable);
+    return gpu ? BackendKind::Cuda : BackendKind::Cpu;
+}
+
+void RunPanel::backendChanged() {
+    const BackendKind backend = resolvedBackend();
+    const RunDefaults shown = runDefaultsFor(defaultsShownFor_);
+    if (backend != defaultsShownFor_ && repeats_->value() == shown.repeats &&
+        warmup_->value() == shown.warmup) {
+        const RunDefaults wanted = runDefaultsFor(backend);
+        repeats_->setValue(wanted.repeats);
+        warmup_->setValue(wanted.warmup);
+    }
+    defaultsShownFor_ = backend;
+    const bool cpu = backend == BackendKind::Cpu;
+    cpuThreads_->setEnabled(cpu);
+    cpuThreads_->setToolTip(
+        cpu ? tr("Threads the CPU backend runs on. With one thread, scalar SwiGLU is compute "
+                 "bound and the fused kernel's advantage shrinks; with all of them the run is "
+                 "memory bound.")
+            : tr("Applies to the CPU backend only; this run uses the GPU."));
+    updateCacheHint();
 }
 
 void RunPanel::showPipeline(int index) {
@@ -199,6 +234,8 @@ RunChoices RunPanel::choices() const {
     choices.vectorWidth = vector_->currentData().toInt();
     choices.backend = backendChoiceFromKey(backend_->currentData().toString());
     choices.repeats = repeats_->value();
+    choices.warmup = warmup_->value();
+    choices.cpuThreads = cpuThreads_->value();
     return choices;
 }
 
@@ -218,6 +255,8 @@ void RunPanel::setChoices(const RunChoices& choices) {
     const int backendIndex = backend_->findData(backendChoiceKey(choices.backend));
     if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
     repeats_->setValue(choices.repeats);
+    warmup_->setValue(choices.warmup);
+    cpuThreads_->setValue(choices.cpuThreads);
 }
 
 QString RunPanel::validationMessage() const {
@@ -239,6 +278,7 @@ RunCommand RunPanel::command() const {
     command.backend = current.backend;
     command.repeats = current.repeats;
     command.warmup = warmup_->value();
+    command.cpuThreads = cpuThreads_->value();
     command.measure = measure_->isChecked();
     command.samplingIntervalUs = sampleInterval_->value();
     return command;
@@ -259,13 +299,11 @@ void RunPanel::setBackendSummary(const BackendSummary& summary) {
     else
         backendReason_->setText(
             tr("CUDA unavailable: %1. Runs use the CPU backend.").arg(summary.cudaReason));
-    updateCacheHint();
+    backendChanged();
 }
 
 void RunPanel::updateCacheHint() {
-    const BackendChoice choice = backendChoiceFromKey(backend_->currentData().toString());
-    const bool gpu =
-        choice == BackendChoice::Cuda || (choice == BackendChoice::Auto && summary_.cudaUsable);
+    const bool gpu = resolvedBackend() == BackendKind::Cuda;
     const quint64 cacheBytes = gpu ? summary_.cudaL2Bytes : summary_.cpuLastLevelCacheBytes;
     const QString cacheName = gpu ? tr("L2 of the GPU") : tr("CPU last-level cache");
     const std::optional<quint64> n = parseElementCount(elementCount_->text());

@@ -3,6 +3,7 @@
 // repeats), Run and Cancel, and the progress of the run. Filled from the pipeline registry.
 #include <QWidget>
 
+#include "runtime/backend.h"
 #include "ui/run_choices.h"
 #include "worker/run_command.h"
 
@@ -40,6 +41,8 @@ class RunPanel final : public QWidget {
     QComboBox* backendCombo() const { return backend_; }
     QComboBox* vectorCombo() const { return vector_; }
     QSpinBox* repeatsSpin() const { return repeats_; }
+    QSpinBox* warmupSpin() const { return warmup_; }
+    QSpinBox* cpuThreadsSpin() const { return cpuThreads_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
 
@@ -50,6 +53,11 @@ class RunPanel final : public QWidget {
   private:
     void showPipeline(int index);
     void updateCacheHint();
+    // The backend a run would use now: Auto means CUDA where it is usable.
+    BackendKind resolvedBackend() const;
+    // Repeats and warm-up follow the backend's defaults unless the user changed them; the
+    // thread count applies to the CPU backend only.
+    void backendChanged();
     void updateRunEnabled();
 
     QComboBox* pipeline_ = nullptr;
@@ -64,6 +72,7 @@ class RunPanel final : public QWidget {
     QLabel* backendReason_ = nullptr;
     QSpinBox* repeats_ = nullptr;
     QSpinBox* warmup_ = nullptr;
+    QSpinBox* cpuThreads_ = nullptr;
     QCheckBox* measure_ = nullptr;
     QSpinBox* sampleInterval_ = nullptr;
     QPushButton* run_ = nullptr;
@@ -72,6 +81,7 @@ class RunPanel final : public QWidget {
     QLabel* stage_ = nullptr;
     QLabel* status_ = nullptr;
     BackendSummary summary_;
+    BackendKind defaultsShownFor_ = BackendKind::Cpu;
     bool running_ = false;
     bool showingValidation_ = false;  // stage_ holds a validation message
 };

@@ -20,6 +20,7 @@ struct RunCommand {
     BackendChoice backend = BackendChoice::Auto;
     int repeats = 20;
     int warmup = 3;
+    int cpuThreads = 0;  // CPU backend: host threads, 0 = every hardware thread
     // On the CUDA backend: also measure counters and bandwidth over time where the GPU allows
     // (a counter run and a sampling run after the timed run). Refusals are reported, not fatal.
     bool measure = true;

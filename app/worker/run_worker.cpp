@@ -144,6 +144,7 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
     request.vectorWidth = command.vectorWidth;
     request.repeats = command.repeats;
     request.warmup = command.warmup;
+    request.cpuThreads = command.cpuThreads;
 
     WorkerRunObserver observer(*this, generation);
     const bool measured =

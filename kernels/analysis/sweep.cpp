@@ -111,6 +111,7 @@ void fitSeries(SweepSeries& series) {
 
 Result<SweepReport> runSweep(Backend& backend, const SweepRequest& request, RunObserver& observer) {
     SweepReport report;
+    backend.useHostThreads(0);  // a sweep's runs use every hardware thread
     report.device = backend.describe();
     report.pipeline = request.pipeline;
     report.vectorWidth = request.vectorWidth;

@@ -74,6 +74,11 @@ class Backend {
 
     virtual KernelResources resources(KernelId id, int vectorWidth, std::uint64_t n) const = 0;
 
+    // The host threads a CPU backend runs its kernels and copies on (0: every hardware
+    // thread). A one-thread run shows the switch between compute and memory bound well.
+    // Device backends ignore it.
+    virtual void useHostThreads(int threads) { (void)threads; }
+
     // Called after buffers are freed, before the next timing: lets background work settle.
     virtual Status settle() { return Status::ok(); }
 };
@@ -89,6 +94,6 @@ BackendAvailability probeBackends();
 std::unique_ptr<Backend> createCpuBackend(int threads = 0);  // 0: all hardware threads
 // With a chosen instruction set for its SIMD kernels (tests; the default is the best one).
 std::unique_ptr<Backend> createCpuBackend(int threads, CpuInstructionSet instructionSet);
-Result<std::unique_ptr<Backend>> createCudaBackend();        // fails with the reason when absent
+Result<std::unique_ptr<Backend>> createCudaBackend();  // fails with the reason when absent
 
 }  // namespace fusescope

@@ -132,6 +132,10 @@ class CpuBackend final : public Backend {
 
     KernelResources resources(KernelId, int, std::uint64_t) const override { return {}; }
 
+    void useHostThreads(int threads) override {
+        threads_ = threads > 0 ? threads : hardwareThreads();
+    }
+
   private:
     void parallelCopy(void* destination, const void* source, std::uint64_t bytes) const {
         auto* to = static_cast<unsigned char*>(destination);

@@ -28,11 +28,10 @@ void parallelFor(std::uint64_t n, int threads,
     std::vector<std::jthread> workers;
     workers.reserve(count);
     for (std::uint64_t begin = 0; begin < n; begin += chunk)
-        workers.emplace_back(
-            [&body, begin, end = std::min(n, begin + chunk)] {
-                clearUpperVectorState();
-                body(begin, end);
-            });
+        workers.emplace_back([&body, begin, end = std::min(n, begin + chunk)] {
+            clearUpperVectorState();
+            body(begin, end);
+        });
 }
 
 }  // namespace fusescope

@@ -273,6 +273,8 @@ Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
         return Status(ErrorCode::InvalidArgument, "repeats must be at least 1");
     if (request.warmup < 0)
         return Status(ErrorCode::InvalidArgument, "warm-up must not be negative");
+    if (request.cpuThreads < 0)
+        return Status(ErrorCode::InvalidArgument, "the CPU thread count must not be negative");
     const std::uint64_t limit = maxElementsFor(request, device);
     if (request.n > limit)
         return Status(ErrorCode::OutOfMemory,
@@ -281,8 +283,14 @@ Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
     return Status::ok();
 }
 
+RunDefaults runDefaultsFor(BackendKind backend) {
+    if (backend == BackendKind::Cpu) return RunDefaults{5, 1};
+    return RunDefaults{20, 3};
+}
+
 Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunObserver& observer) {
     RunReport report;
+    backend.useHostThreads(request.cpuThreads);
     report.device = backend.describe();
     if (Status s = validateRequest(request, report.device); !s) return s;
     const PipelineSpec& pipeline = *findPipeline(request.pipeline);

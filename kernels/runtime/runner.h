@@ -25,7 +25,16 @@ struct RunRequest {
     int repeats = 20;
     int warmup = 3;
     std::uint32_t seed = 1234;
+    int cpuThreads = 0;  // CPU backend: host threads to run on, 0 = every hardware thread
 };
+
+// Repeats and warm-up a first run starts with on each backend: a first CPU run of every
+// SwiGLU variant at the default N takes a few seconds, a GPU run well under one.
+struct RunDefaults {
+    int repeats = 20;
+    int warmup = 3;
+};
+RunDefaults runDefaultsFor(BackendKind backend);
 
 // Where a group of numbers came from (issue 3). app/model maps it to its own DataSource.
 enum class MeasurementSource {

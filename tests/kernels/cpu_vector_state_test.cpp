@@ -34,9 +34,9 @@ double bestMs(int repeats, const std::function<void()>& work) {
     for (int r = 0; r < repeats; ++r) {
         const auto start = std::chrono::steady_clock::now();
         work();
-        best = std::min(
-            best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                      .count());
+        best = std::min(best, std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count());
     }
     return best;
 }
@@ -73,7 +73,8 @@ TEST(CpuVectorState, SwigluRunsNearCopySpeedWithADirtyState) {
         sets.push_back(CpuInstructionSet::Avx2Fma);
     for (CpuInstructionSet set : sets) {
         auto backend = createCpuBackend(2, set);
-        const double copyMs = bestMs(7, [&] { (void)backend->copy(out.data(), gate.data(), n * 4); });
+        const double copyMs =
+            bestMs(7, [&] { (void)backend->copy(out.data(), gate.data(), n * 4); });
         for (int width : {4, 1}) {
             const CpuKernelFn fused = cpuKernel(KernelId::SwigluFused, width, set);
             ASSERT_NE(fused, nullptr);

@@ -36,7 +36,8 @@ TEST(Registry, EveryKernelArgumentIsADeclaredBufferAndHasACpuKernel) {
             }
             EXPECT_EQ(outputs, 1) << variant.name;
             for (const auto& kernel : variant.kernels) {
-                for (int width : {1, 4}) EXPECT_NE(cpuKernel(kernel.id, width), nullptr) << kernel.name;
+                for (int width : {1, 4})
+                    EXPECT_NE(cpuKernel(kernel.id, width), nullptr) << kernel.name;
                 for (const auto& list : {kernel.args, kernel.reads, kernel.writes})
                     for (const auto& name : list)
                         EXPECT_TRUE(names.count(name))

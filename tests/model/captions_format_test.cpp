@@ -69,6 +69,39 @@ TEST(Captions, CountersReplayAndMixedRunsShow) {
               "measured counters, replayed");
 }
 
+TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
+    Recording recording;
+    recording.device.backend = "cpu";
+    recording.device.name = "Intel(R) Xeon(R) Processor";
+    recording.device.multiprocessors = 2;
+    recording.device.runtimeVersion = "AVX2+FMA";
+    RunRecord run;
+    run.n = 16777216;
+    run.vectorWidth = 4;
+    run.dataSource.timing = DataSource::CpuBackend;
+    recording.runs = {run};
+    EXPECT_EQ(captionFor(recording, run),
+              "Intel(R) Xeon(R) Processor (2 threads, AVX2+FMA) · N = 16,777,216 · float32 · "
+              "vector 4 · CPU backend");
+    recording.device.multiprocessors = 1;
+    EXPECT_EQ(deviceLabel(recording.device), "Intel(R) Xeon(R) Processor (1 thread, AVX2+FMA)");
+    recording.device.backend = "cuda";
+    recording.device.runtimeVersion = "13.0";
+    EXPECT_EQ(deviceLabel(recording.device), "Intel(R) Xeon(R) Processor");
+}
+
+TEST(Captions, CheckScopeSaysWhenTheReferenceWasSampled) {
+    RunRecord run;
+    run.n = 4096;
+    run.comparedElements = 4096;
+    EXPECT_EQ(checkScope(run), "over all 4,096 elements");
+    run.n = 16777216;
+    run.comparedElements = 1048576;
+    EXPECT_EQ(checkScope(run),
+              "over 1,048,576 sampled elements of 16,777,216; every element checked for being "
+              "written");
+}
+
 TEST(DataSourceKeys, RoundTripAndRejectUnknown) {
     for (DataSource source : {DataSource::Counters, DataSource::TimingModel, DataSource::CpuBackend,
                               DataSource::Replay}) {

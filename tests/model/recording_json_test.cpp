@@ -41,6 +41,7 @@ Recording fullyPopulatedRecording() {
     run.peakBytesInFlight = 4294967297ull;  // 2^32 + 1
     run.maxRelError = 1.1920928955078125e-07;
     run.unwrittenElements = 17;
+    run.comparedElements = 1048576;
     run.checkOk = true;
 
     KernelRecord kernel;
@@ -131,6 +132,7 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
     EXPECT_EQ(a.peakBytesInFlight, b.peakBytesInFlight);
     EXPECT_EQ(a.maxRelError, b.maxRelError);
     EXPECT_EQ(a.unwrittenElements, b.unwrittenElements);
+    EXPECT_EQ(a.comparedElements, b.comparedElements);
     EXPECT_EQ(a.checkOk, b.checkOk);
     ASSERT_EQ(a.kernels.size(), b.kernels.size());
     for (qsizetype k = 0; k < a.kernels.size(); ++k) expectSameKernel(a.kernels[k], b.kernels[k]);
@@ -225,11 +227,26 @@ TEST(RecordingJson, WritesTheDocumentedKeys) {
     EXPECT_EQ(root["version"].toInt(), 1);
     EXPECT_DOUBLE_EQ(root["copy_roofline"]["gbps"].toDouble(), 2147483648.0 / (0.6789 * 1e6));
     const QJsonObject run = root["runs"][0].toObject();
-    for (const char* key :
-         {"pipeline", "variant", "n", "vector", "backend", "passes", "model_bytes_read",
-          "model_bytes_written", "time_ms", "repeat_times_ms", "peak_bytes_in_flight",
-          "max_rel_error", "unwritten_elements", "check_ok", "kernels", "allocations", "timeline",
-          "samples", "data_source"})
+    for (const char* key : {"pipeline",
+                            "variant",
+                            "n",
+                            "vector",
+                            "backend",
+                            "passes",
+                            "model_bytes_read",
+                            "model_bytes_written",
+                            "time_ms",
+                            "repeat_times_ms",
+                            "peak_bytes_in_flight",
+                            "max_rel_error",
+                            "unwritten_elements",
+                            "compared_elements",
+                            "check_ok",
+                            "kernels",
+                            "allocations",
+                            "timeline",
+                            "samples",
+                            "data_source"})
         EXPECT_TRUE(run.contains(key)) << key;
     const QJsonObject kernel = run["kernels"][0].toObject();
     for (const char* key :
@@ -387,6 +404,7 @@ TEST(RecordingJson, RecordingWithoutIssue3KeysLoads) {
     const RunRecord& run = loaded->runs[0];
     EXPECT_EQ(run.variant, "fused");
     EXPECT_EQ(run.n, 16777216u);
+    EXPECT_EQ(run.comparedElements, run.n);  // older recordings compared every element
     EXPECT_TRUE(run.timeline.isEmpty());
     EXPECT_TRUE(run.samples.isEmpty());
     EXPECT_FALSE(run.kernels[0].dramBytesRead.has_value());

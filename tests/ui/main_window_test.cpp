@@ -15,11 +15,13 @@
 #include <QtTest>
 
 #include "pipelines/registry.h"
+#include "runtime/runner.h"
 #include "ui/chart_export.h"
 #include "ui/chart_view.h"
 #include "ui/main_window.h"
 #include "ui/results_model.h"
 #include "ui/run_panel.h"
+#include "worker/run_controller.h"
 
 using namespace fusescope;
 
@@ -47,6 +49,7 @@ class MainWindowTest : public QObject {
     void otherPartsHaveTabsToPlugInto();
     void validationMessageGoesWhenTheChoicesAreValid();
     void samplingIntervalReachesTheRunCommand();
+    void cpuRunFollowsItsDefaultsThreadsAndShowsRepeats();
 
   private:
     // Picks the last pipeline of the registry and all its variants but the middle one.
@@ -313,6 +316,40 @@ void MainWindowTest::samplingIntervalReachesTheRunCommand() {
     QCOMPARE(interval->maximum(), 1000);
     interval->setValue(50);
     QCOMPARE(window.runPanel()->command().samplingIntervalUs, 50);
+}
+
+// The CPU backend starts with its own (shorter) defaults, runs on the threads the user picks,
+// says so in the caption, and reports progress per repeat.
+void MainWindowTest::cpuRunFollowsItsDefaultsThreadsAndShowsRepeats() {
+    MainWindow window(settings_.get());
+    RunPanel* panel = window.runPanel();
+    BackendSummary gpu;
+    gpu.cudaUsable = true;
+    gpu.cudaDeviceName = QStringLiteral("Test GPU");
+    panel->setBackendSummary(gpu);
+    panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cuda"));
+    QCOMPARE(panel->repeatsSpin()->value(), runDefaultsFor(BackendKind::Cuda).repeats);
+    QCOMPARE(panel->warmupSpin()->value(), runDefaultsFor(BackendKind::Cuda).warmup);
+    QVERIFY(!panel->cpuThreadsSpin()->isEnabled());
+    panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cpu"));
+    QCOMPARE(panel->repeatsSpin()->value(), runDefaultsFor(BackendKind::Cpu).repeats);
+    QCOMPARE(panel->warmupSpin()->value(), runDefaultsFor(BackendKind::Cpu).warmup);
+    QVERIFY(panel->cpuThreadsSpin()->isEnabled());
+    panel->repeatsSpin()->setValue(4);  // the user's own choice stays across backends
+    panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "auto"));
+    QCOMPARE(panel->repeatsSpin()->value(), 4);
+    panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cpu"));
+
+    panel->cpuThreadsSpin()->setValue(1);
+    QCOMPARE(panel->command().cpuThreads, 1);
+    panel->elementCountEdit()->setText(QStringLiteral("100000"));
+    QSignalSpy progress(window.runController(), &RunController::progress);
+    QVERIFY(runAndWait(window));
+    QCOMPARE(window.recording().device.multiprocessors, 1);
+    bool sawRepeat = false;
+    for (const QList<QVariant>& update : progress)
+        sawRepeat = sawRepeat || update.at(1).toString().contains(QStringLiteral(": repeat "));
+    QVERIFY(sawRepeat);
 }
 
 QTEST_MAIN(MainWindowTest)

@@ -73,8 +73,9 @@ void addLaunchOptions(QCommandLineParser& parser) {
          QStringLiteral("N")},
         {QStringLiteral("vector"), QObject::tr("Vector width, 1 or 4 (default: 4)."),
          QStringLiteral("width"), QStringLiteral("4")},
-        {QStringLiteral("repeats"), QObject::tr("Timed repeats (default: 20)."),
-         QStringLiteral("count"), QStringLiteral("20")},
+        {QStringLiteral("repeats"),
+         QObject::tr("Timed repeats (default: 20 on a GPU, 5 on the CPU)."),
+         QStringLiteral("count")},
     });
 }
 
@@ -135,8 +136,11 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
                      .arg(parser.value(QStringLiteral("vector")));
         return options;
     }
-    command.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
-    if (!ok || command.repeats < 1) {
+    // Without --repeats the backend's defaults apply once the backend is known (runHeadless).
+    command.repeats = 0;
+    if (parser.isSet(QStringLiteral("repeats")))
+        command.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
+    if (parser.isSet(QStringLiteral("repeats")) && (!ok || command.repeats < 1)) {
         *error = QObject::tr("--repeats must be at least 1, not '%1'")
                      .arg(parser.value(QStringLiteral("repeats")));
         return options;
@@ -186,14 +190,19 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
         }
     }
     if (options.run) {
-        const RunCommand& command = *options.run;
+        RunCommand command = *options.run;
         RunChoices choices;
         choices.pipeline = command.pipeline;
         choices.variants = command.variants;
         choices.n = command.n;
         choices.vectorWidth = command.vectorWidth;
         choices.backend = command.backend;
+        window.runPanel()->setChoices(choices);
+        const RunDefaults defaults = runDefaultsFor(window.runPanel()->resolvedBackend());
+        if (command.repeats == 0) command.repeats = defaults.repeats;
+        command.warmup = defaults.warmup;
         choices.repeats = command.repeats;
+        choices.warmup = command.warmup;
         window.runPanel()->setChoices(choices);
         bool ok = false;
         QString message;

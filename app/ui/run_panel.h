@@ -30,6 +30,8 @@ class RunPanel final : public QWidget {
     RunCommand command() const;
 
     void setBackendSummary(const BackendSummary& summary);
+    // The backend a run would use now: Auto means CUDA where it is usable.
+    BackendKind resolvedBackend() const;
     void setRunning(bool running);
     void setProgress(double fraction, const QString& stage);
     void setStatusText(const QString& text);
@@ -53,8 +55,6 @@ class RunPanel final : public QWidget {
   private:
     void showPipeline(int index);
     void updateCacheHint();
-    // The backend a run would use now: Auto means CUDA where it is usable.
-    BackendKind resolvedBackend() const;
     // Repeats and warm-up follow the backend's defaults unless the user changed them; the
     // thread count applies to the CPU backend only.
     void backendChanged();

@@ -56,6 +56,9 @@ QString describeDevice(const DeviceInfo& device) {
               << QStringLiteral("%1 memory").arg(formatBytes(device.totalMemoryBytes));
         if (device.l2CacheBytes > 0)
             parts << QStringLiteral("%1 last-level cache").arg(formatBytes(device.l2CacheBytes));
+        if (!device.runtimeVersion.empty())
+            parts << QStringLiteral("%1 SIMD kernels")
+                         .arg(QString::fromStdString(device.runtimeVersion));
     }
     return parts.join(QStringLiteral(" · "));
 }

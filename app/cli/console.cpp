@@ -3,6 +3,8 @@
 #include <unistd.h>
 #include <cstdio>
 
+#include "model/format.h"
+
 namespace fusescope::cli {
 namespace {
 
@@ -15,16 +17,18 @@ void write(std::FILE* stream, const QString& text, const char* end) {
 
 }  // namespace
 
+// Names from recordings and from the command line reach these; never the terminal's controls.
 void printOut(const QString& text, const char* end) {
-    write(stdout, text, end);
+    write(stdout, model::escapeControlCharacters(text), end);
 }
 
 void printError(const QString& message) {
-    write(stderr, QStringLiteral("fusescope-cli: ") + message, "\n");
+    write(stderr, QStringLiteral("fusescope-cli: ") + model::escapeControlCharacters(message),
+          "\n");
 }
 
 void printNote(const QString& message) {
-    write(stderr, message, "\n");
+    write(stderr, model::escapeControlCharacters(message), "\n");
 }
 
 void printProgressText(const QString& text) {

@@ -127,19 +127,15 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
     options.request.n = n->value;
     options.nTooLarge = n->tooLarge;
 
-    Result<int> vector =
-        parseBoundedInteger(QStringLiteral("--vector"), p.parser.value(p.vector), 1, 4);
+    Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
     if (!vector) return vector.status();
-    if (!isSupportedVectorWidth(*vector))
-        return Status(ErrorCode::InvalidArgument,
-                      "--vector " + std::to_string(*vector) + ": the vector width must be 1 or 4");
     options.request.vectorWidth = *vector;
     Result<int> repeats =
-        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, 100000);
+        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
     if (!repeats) return repeats.status();
     options.request.repeats = *repeats;
     Result<int> warmup =
-        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, 100000);
+        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
     if (!warmup) return warmup.status();
     options.request.warmup = *warmup;
     options.repeatsGiven = p.parser.isSet(p.repeat);
@@ -172,7 +168,9 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
 
     if (p.parser.isSet(p.json)) {
         options.jsonPath = p.parser.value(p.json);
-        if (Status writable = checkWritable(options.jsonPath); !writable) return writable;
+        if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the recording"));
+            !writable)
+            return writable;
     }
     return options;
 }

@@ -1,10 +1,9 @@
 #include "cli/run_options.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QRegularExpression>
 #include <algorithm>
+
+#include "model/atomic_save.h"
 
 namespace fusescope::cli {
 namespace {
@@ -94,15 +93,30 @@ Result<ElementCount> parseElementCount(const QString& text) {
 
 Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,
                                 int highest) {
-    bool ok = false;
-    const int value = text.trimmed().toInt(&ok);
-    if (!ok) return usageError(QStringLiteral("%1 '%2' is not a whole number").arg(option, text));
-    if (value < lowest || value > highest)
-        return usageError(QStringLiteral("%1 %2 is out of range: use %3 to %4")
+    static const QRegularExpression wholeNumber(QStringLiteral("^[+-]?[0-9]+$"));
+    const QString outOfRange = QStringLiteral("%1 %2 is out of range: use %3 to %4")
+                                   .arg(option, text.trimmed())
+                                   .arg(lowest)
+                                   .arg(highest);
+    if (!wholeNumber.match(text.trimmed()).hasMatch())
+        return usageError(QStringLiteral("%1 '%2' is not a whole number (use %3 to %4)")
                               .arg(option, text)
                               .arg(lowest)
                               .arg(highest));
+    bool ok = false;
+    const int value = text.trimmed().toInt(&ok);
+    // Every character is a digit, so a failed conversion means the number is past int's range.
+    if (!ok || value < lowest || value > highest) return usageError(outOfRange);
     return value;
+}
+
+Result<int> parseVectorWidth(const QString& text) {
+    bool ok = false;
+    const int width = text.trimmed().toInt(&ok);
+    if (!ok || !isSupportedVectorWidth(width))
+        return usageError(
+            QStringLiteral("--vector %1: the vector width must be 1 or 4").arg(text.trimmed()));
+    return width;
 }
 
 Result<BackendRequest> parseBackendRequest(const QString& text) {
@@ -112,20 +126,10 @@ Result<BackendRequest> parseBackendRequest(const QString& text) {
     return usageError(QStringLiteral("unknown backend '%1' (known: auto, cuda, cpu)").arg(text));
 }
 
-Status checkWritable(const QString& path) {
-    const QString prefix = QStringLiteral("cannot write the recording to %1: ").arg(path);
+Status checkWritable(const QString& path, const QString& what) {
     if (path.isEmpty()) return usageError(QStringLiteral("--json needs a file name"));
-    const QFileInfo info(path);
-    if (info.isDir()) return usageError(prefix + QStringLiteral("it is a folder"));
-    if (!info.absoluteDir().exists())
-        return usageError(prefix +
-                          QStringLiteral("the folder %1 does not exist").arg(info.absolutePath()));
-    const bool existed = info.exists();
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
-        return usageError(prefix + file.errorString());
-    file.close();
-    if (!existed) file.remove();
+    if (const QString problem = model::saveTargetProblem(path); !problem.isEmpty())
+        return usageError(QStringLiteral("cannot write %1 to %2: %3").arg(what, path, problem));
     return Status::ok();
 }
 

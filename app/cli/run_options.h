@@ -29,10 +29,12 @@ Result<ElementCount> parseElementCount(const QString& text);
 // A whole number in [lowest, highest] for `option` ("--repeat").
 Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,
                                 int highest);
+// --vector: 1 or 4, one message for every other value.
+Result<int> parseVectorWidth(const QString& text);
 Result<BackendRequest> parseBackendRequest(const QString& text);
 
-// Opens `path` for writing (without truncating it) to prove a recording can be written there,
-// before anything runs. A file that did not exist before is removed again.
-Status checkWritable(const QString& path);
+// Proves, before anything runs, that a save to `path` can succeed (model::saveTargetProblem),
+// without opening it. `what` names the file in the message ("the recording").
+Status checkWritable(const QString& path, const QString& what);
 
 }  // namespace fusescope::cli

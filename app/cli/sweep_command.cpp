@@ -144,19 +144,15 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
                             1, kMaxStepsPerOctave);
     if (!steps) return steps.status();
     options.request.stepsPerOctave = *steps;
-    Result<int> vector =
-        parseBoundedInteger(QStringLiteral("--vector"), p.parser.value(p.vector), 1, 4);
+    Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
     if (!vector) return vector.status();
-    if (!isSupportedVectorWidth(*vector))
-        return Status(ErrorCode::InvalidArgument,
-                      "--vector " + std::to_string(*vector) + ": the vector width must be 1 or 4");
     options.request.vectorWidth = *vector;
     Result<int> repeats =
-        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, 100000);
+        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
     if (!repeats) return repeats.status();
     options.request.repeats = *repeats;
     Result<int> warmup =
-        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, 100000);
+        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
     if (!warmup) return warmup.status();
     options.request.warmup = *warmup;
 
@@ -165,14 +161,9 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     options.backend = *backend;
     if (p.parser.isSet(p.json)) {
         options.jsonPath = p.parser.value(p.json);
-        if (Status writable = checkWritable(options.jsonPath); !writable) {
-            // The shared check speaks of recordings; this file is a sweep.
-            std::string message = writable.message();
-            const std::string recording = "the recording";
-            if (const auto at = message.find(recording); at != std::string::npos)
-                message.replace(at, recording.size(), "the sweep");
-            return Status(writable.code(), message);
-        }
+        if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the sweep"));
+            !writable)
+            return writable;
     }
     return options;
 }
@@ -191,9 +182,14 @@ Result<std::vector<std::uint64_t>> checkSizes(const SweepOptions& options,
                           device.name + " with the free memory");
     }
     Result<std::vector<std::uint64_t>> sizes = sweepSizes(options.request, device);
-    if (!sizes && sizes.status().code() == ErrorCode::OutOfMemory)
+    if (!sizes && sizes.status().code() == ErrorCode::OutOfMemory) {
+        // The default end always fits, so without --to it is the start that does not.
+        const bool startTooLarge = options.request.to == 0;
+        const QString option = startTooLarge ? QStringLiteral("--from ") + options.fromText
+                                             : QStringLiteral("--to ") + options.toText;
         return Status(ErrorCode::OutOfMemory,
-                      "--to " + options.toText.toStdString() + ": " + sizes.status().message());
+                      option.toStdString() + ": " + sizes.status().message());
+    }
     return sizes;
 }
 

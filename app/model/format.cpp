@@ -1,6 +1,7 @@
 #include "model/format.h"
 
 #include <QLocale>
+#include <QtNumeric>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -28,7 +29,7 @@ QString formatCount(quint64 value) {
 }
 
 QString formatBytes(quint64 bytes) {
-    static constexpr std::array<const char*, 6> kUnits = {"B", "kB", "MB", "GB", "TB", "PB"};
+    static constexpr std::array<const char*, 7> kUnits = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
     if (bytes < 1000) return QStringLiteral("%1 B").arg(bytes);
     double value = static_cast<double>(bytes);
     std::size_t unit = 0;
@@ -65,6 +66,27 @@ QString formatPercent(double fraction) {
 QString formatRelativeError(double relativeError) {
     if (relativeError == 0.0) return QStringLiteral("0");
     return QString::number(relativeError, 'e', 1);
+}
+
+std::optional<quint64> bytesForElements(quint64 count, quint64 elementBytes) {
+    quint64 bytes = 0;
+    if (qMulOverflow(count, elementBytes, &bytes)) return std::nullopt;
+    return bytes;
+}
+
+QString escapeControlCharacters(const QString& text) {
+    QString escaped;
+    escaped.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t code = c.unicode();
+        const bool control =
+            (code < 0x20 && code != u'\n' && code != u'\t') || (code >= 0x7f && code <= 0x9f);
+        if (control)
+            escaped += QStringLiteral("\\x%1").arg(static_cast<int>(code), 2, 16, QLatin1Char('0'));
+        else
+            escaped += c;
+    }
+    return escaped;
 }
 
 }  // namespace fusescope::model

@@ -3,15 +3,22 @@
 // locale is fixed (English grouping) so output does not change with the user's settings.
 #include <QString>
 #include <QtGlobal>
+#include <optional>
 
 namespace fusescope::model {
 
-QString formatCount(quint64 value);                 // "268,435,456"
-QString formatBytes(quint64 bytes);                 // "1.07 GB" (decimal units, 3 digits)
+QString formatCount(quint64 value);  // "268,435,456"
+QString formatBytes(quint64 bytes);  // "1.07 GB" (decimal units, 3 digits)
+// `count` elements of `elementBytes` each, or nothing where the product passes 64 bits.
+std::optional<quint64> bytesForElements(quint64 count, quint64 elementBytes);
 QString formatMilliseconds(double ms);              // "0.763" (3 significant digits or more)
 QString formatDuration(double ms);                  // "763 µs", "12.4 ms", "1.20 s"
 QString formatGBps(double gigabytesPerSecond);      // "4,210.5", "0.395" (3 digits or more)
 QString formatPercent(double fraction);             // 0.895 -> "89.5%"
 QString formatRelativeError(double relativeError);  // "1.2e-07", "0"
+
+// Text for a terminal: control characters other than newline and tab (escape sequences from a
+// recording's device name, a pipeline name typed by the user) become visible, "\x1b[31m".
+QString escapeControlCharacters(const QString& text);
 
 }  // namespace fusescope::model

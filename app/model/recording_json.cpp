@@ -1,12 +1,12 @@
 #include "model/recording_json.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <QSaveFile>
 
+#include "model/atomic_save.h"
 #include "model/json_reader.h"
+#include "model/limited_read.h"
 
 namespace fusescope::model {
 namespace {
@@ -361,14 +361,7 @@ Result<QByteArray> recordingToJsonBytes(const Recording& recording) {
 Status saveRecording(const Recording& recording, const QString& path) {
     Result<QByteArray> bytes = recordingToJsonBytes(recording);
     if (!bytes) return bytes.status();
-    QSaveFile file(path);
-    // Where the folder is not writable but the file is, write in place rather than fail.
-    file.setDirectWriteFallback(true);
-    if (!file.open(QIODevice::WriteOnly) || file.write(*bytes) != bytes->size() || !file.commit())
-        return Status(
-            ErrorCode::IoError,
-            QStringLiteral("cannot write %1: %2").arg(path, file.errorString()).toStdString());
-    return Status::ok();
+    return saveBytesAtomically(*bytes, path);
 }
 
 Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourceName) {
@@ -393,12 +386,9 @@ Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourc
 }
 
 Result<Recording> loadRecording(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Status(
-            ErrorCode::IoError,
-            QStringLiteral("cannot open %1: %2").arg(path, file.errorString()).toStdString());
-    return recordingFromJson(file.readAll(), path);
+    Result<QByteArray> bytes = readFileLimited(path);
+    if (!bytes) return bytes.status();
+    return recordingFromJson(*bytes, path);
 }
 
 }  // namespace fusescope::model

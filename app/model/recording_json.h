@@ -15,11 +15,12 @@ namespace fusescope::model {
 // Fails when a 64-bit count exceeds 2^53, naming the field.
 Result<QJsonObject> recordingToJson(const Recording& recording);
 Result<QByteArray> recordingToJsonBytes(const Recording& recording);
-// Writes atomically where it can (QSaveFile); the error names the file.
+// Written atomically (saveBytesAtomically): a failed save leaves the previous file as it was.
 Status saveRecording(const Recording& recording, const QString& path);
 
 // `sourceName` (usually the file name) starts every error message.
 Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourceName);
+// Refuses special files and files over kMaxRecordingBytes before reading (readFileLimited).
 Result<Recording> loadRecording(const QString& path);
 
 }  // namespace fusescope::model

@@ -3,8 +3,8 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
+#include "model/atomic_save.h"
 #include "model/recording.h"
 #include "model/run_conversion.h"
 
@@ -95,12 +95,7 @@ QJsonObject sweepDocument(const SweepReport& report, const SweepRequest& request
 }
 
 Status saveSweepDocument(const QJsonObject& document, const QString& path) {
-    QSaveFile file(path);
-    const QByteArray bytes = QJsonDocument(document).toJson(QJsonDocument::Indented);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return Status(ErrorCode::IoError, "cannot write the sweep to " + path.toStdString() + ": " +
-                                              file.errorString().toStdString());
-    return Status::ok();
+    return saveBytesAtomically(QJsonDocument(document).toJson(QJsonDocument::Indented), path);
 }
 
 }  // namespace fusescope::model

@@ -19,7 +19,7 @@ QString sweepDataSourceKey(const SweepReport& report);
 // `producer` names the program: "fusescope-cli" or "fusescope" (its version is appended).
 QJsonObject sweepDocument(const SweepReport& report, const SweepRequest& request,
                           const QString& producer);
-// Written atomically (QSaveFile); the error names the path.
+// Written atomically (saveBytesAtomically); the error names the path.
 Status saveSweepDocument(const QJsonObject& document, const QString& path);
 
 }  // namespace fusescope::model

@@ -9,9 +9,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include "model/format.h"
 #include "pipelines/registry.h"
+#include "runtime/runner.h"
 #include "ui/chart_export.h"
 #include "ui/chart_view.h"
+#include "ui/export_save.h"
 #include "ui/main_window.h"
 #include "ui/run_choices.h"
 #include "ui/run_panel.h"
@@ -22,7 +25,7 @@ namespace {
 const QSize kScreenshotSize(1600, 1000);
 
 void printError(const QString& message) {
-    std::fprintf(stderr, "fusescope: %s\n", qPrintable(message));
+    std::fprintf(stderr, "fusescope: %s\n", qPrintable(model::escapeControlCharacters(message)));
 }
 
 // Waits for `signal` of `sender`, turning the event loop; false after `timeoutMs`.
@@ -84,6 +87,16 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     error->clear();
     options.screenshotPath = parser.value(QStringLiteral("screenshot"));
     options.exportDirectory = parser.value(QStringLiteral("export-charts"));
+    // An empty name would turn a batch run into an open window that waits for a person.
+    for (const char* name : {"screenshot", "export-charts"})
+        if (parser.isSet(QString::fromLatin1(name)) &&
+            parser.value(QString::fromLatin1(name)).isEmpty()) {
+            *error = QObject::tr("--%1 needs a %2")
+                         .arg(QString::fromLatin1(name), std::strcmp(name, "screenshot") == 0
+                                                             ? QObject::tr("file name")
+                                                             : QObject::tr("folder name"));
+            return options;
+        }
     options.openPath = parser.value(QStringLiteral("open"));
     options.showTabs = parser.values(QStringLiteral("show-tab"));
     if (!parser.isSet(QStringLiteral("run"))) {
@@ -140,8 +153,10 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     command.repeats = 0;
     if (parser.isSet(QStringLiteral("repeats")))
         command.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
-    if (parser.isSet(QStringLiteral("repeats")) && (!ok || command.repeats < 1)) {
-        *error = QObject::tr("--repeats must be at least 1, not '%1'")
+    if (parser.isSet(QStringLiteral("repeats")) &&
+        (!ok || command.repeats < 1 || command.repeats > kMaxRepeats)) {
+        *error = QObject::tr("--repeats must be 1 to %1, not '%2'")
+                     .arg(kMaxRepeats)
                      .arg(parser.value(QStringLiteral("repeats")));
         return options;
     }
@@ -259,10 +274,9 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
     if (!options.screenshotPath.isEmpty()) {
         for (ChartView* chart : window.charts()) chart->rebuildNow();
         settle();
-        const QImage image = window.grab().toImage();
-        if (image.isNull() || !image.save(options.screenshotPath)) {
-            printError(
-                QObject::tr("cannot write the screenshot to %1").arg(options.screenshotPath));
+        if (const QString error = saveImageAsPng(window.grab().toImage(), options.screenshotPath);
+            !error.isEmpty()) {
+            printError(error);
             return 1;
         }
         std::printf("%s\n", qPrintable(QDir::toNativeSeparators(options.screenshotPath)));

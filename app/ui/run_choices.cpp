@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+#include "runtime/runner.h"
+
 namespace fusescope {
 namespace {
 const QString kGroup = QStringLiteral("run/");
@@ -20,9 +22,9 @@ RunChoices loadRunChoices(const QSettings& settings) {
     choices.backend = backendChoiceFromKey(
         settings.value(kGroup + QStringLiteral("backend"), QStringLiteral("auto")).toString());
     const int repeats = settings.value(kGroup + QStringLiteral("repeats"), choices.repeats).toInt();
-    if (repeats >= 1) choices.repeats = repeats;
+    if (repeats >= 1 && repeats <= kMaxRepeats) choices.repeats = repeats;
     const int warmup = settings.value(kGroup + QStringLiteral("warmup"), choices.warmup).toInt();
-    if (warmup >= 0) choices.warmup = warmup;
+    if (warmup >= 0 && warmup <= kMaxWarmup) choices.warmup = warmup;
     const int threads = settings.value(kGroup + QStringLiteral("cpuThreads"), 0).toInt();
     if (threads >= 0) choices.cpuThreads = threads;
     return choices;

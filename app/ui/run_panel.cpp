@@ -82,6 +82,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     sizeRow->addWidget(presets_);
     form->addRow(tr("N (elements):"), sizeRow);
     cacheHint_ = wrappedLabel(sizeBox);
+    cacheHint_->setObjectName(QStringLiteral("cacheHint"));
     cacheHint_->setForegroundRole(QPalette::PlaceholderText);
     form->addRow(QString(), cacheHint_);
     form->addRow(tr("Data type:"), new QLabel(QStringLiteral("float32"), sizeBox));
@@ -101,13 +102,13 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(QString(), backendReason_);
     repeats_ = new QSpinBox(sizeBox);
     repeats_->setObjectName(QStringLiteral("repeatsSpin"));
-    repeats_->setRange(1, 10000);
+    repeats_->setRange(1, kMaxRepeats);
     repeats_->setValue(runDefaultsFor(BackendKind::Cpu).repeats);
     repeats_->setToolTip(tr("Timed repeats; the median is reported"));
     form->addRow(tr("Repeats:"), repeats_);
     warmup_ = new QSpinBox(sizeBox);
     warmup_->setObjectName(QStringLiteral("warmupSpin"));
-    warmup_->setRange(0, 1000);
+    warmup_->setRange(0, kMaxWarmup);
     warmup_->setValue(runDefaultsFor(BackendKind::Cpu).warmup);
     form->addRow(tr("Warm-up:"), warmup_);
     cpuThreads_ = new QSpinBox(sizeBox);
@@ -311,11 +312,15 @@ void RunPanel::updateCacheHint() {
         cacheHint_->setText(tr("Not a valid N: enter a whole number ≥ 1 or 2^k."));
         return;
     }
-    QString hint = tr("%1 per array").arg(model::formatBytes(*n * 4));
+    // N * 4 overflows 64 bits from N = 2^62: say so instead of showing the wrapped product.
+    const std::optional<quint64> arrayBytes = model::bytesForElements(*n, kElementBytes);
+    QString hint = arrayBytes ? tr("%1 per array").arg(model::formatBytes(*arrayBytes))
+                              : tr("more than 18 EB per array (past 64 bits)");
     if (cacheBytes > 0) {
+        const bool fits = arrayBytes && *arrayBytes <= cacheBytes;
         hint += tr(" · %1: %2 (%3)")
                     .arg(cacheName, model::formatBytes(cacheBytes),
-                         *n * 4 <= cacheBytes ? tr("arrays fit in it") : tr("arrays exceed it"));
+                         fits ? tr("arrays fit in it") : tr("arrays exceed it"));
     }
     cacheHint_->setText(hint);
 }

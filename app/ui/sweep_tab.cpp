@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "model/format.h"
+#include "model/limited_read.h"
 #include "model/recording.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
@@ -390,6 +391,8 @@ void SweepTab::fillTable() {
 }
 
 bool SweepTab::isSweepFile(const QString& path) {
+    // A FIFO or device would block or never end; the recording loader refuses those in words.
+    if (!model::readSourceProblem(path).isEmpty()) return false;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) return false;
     const QByteArray start = file.read(kFormatPeekBytes);
@@ -398,10 +401,9 @@ bool SweepTab::isSweepFile(const QString& path) {
 
 QString SweepTab::openSweepFile(const QString& path) {
     if (sweeping_) return tr("A sweep is running: cancel it before opening a file.");
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return tr("cannot open %1: %2").arg(path, file.errorString());
-    const QByteArray bytes = file.readAll();
+    const Result<QByteArray> read = model::readFileLimited(path);
+    if (!read) return QString::fromStdString(read.status().message());
+    const QByteArray& bytes = *read;
     Result<SweepChartData> parsed = parseSweepFile(bytes);
     if (!parsed)
         return tr("%1: %2").arg(QFileInfo(path).fileName(),

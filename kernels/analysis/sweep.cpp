@@ -86,10 +86,15 @@ std::uint64_t defaultSweepEnd(const SweepRequest& request, const DeviceInfo& dev
 Result<std::vector<std::uint64_t>> sweepSizes(const SweepRequest& request,
                                               const DeviceInfo& device) {
     const std::uint64_t to = request.to > 0 ? request.to : defaultSweepEnd(request, device);
-    // The runner's own checks (pipeline, variants, vector, repeats, memory) at the largest N.
-    if (Status s = validateRequest(runRequestFor(request, std::max<std::uint64_t>(to, 1)), device);
-        !s)
-        return s;
+    // The runner's own checks (pipeline, variants, vector, repeats, memory) at the largest N; a
+    // start past what fits is reported as such, not as an end below the start.
+    const std::uint64_t largest = std::max<std::uint64_t>({to, request.from, 1});
+    if (Status s = validateRequest(runRequestFor(request, largest), device); !s) return s;
+    if (request.to == 0 && request.from > to)
+        return Status(ErrorCode::InvalidArgument,
+                      "the sweep's start N = " + std::to_string(request.from) +
+                          " is past its default end N = " + std::to_string(to) +
+                          " on this backend: give the end (--to) too");
     return logSteps(request.from, to, request.stepsPerOctave);
 }
 

@@ -269,10 +269,14 @@ Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
     if (!isSupportedVectorWidth(request.vectorWidth))
         return Status(ErrorCode::InvalidArgument,
                       "vector width " + std::to_string(request.vectorWidth) + " is not 1 or 4");
-    if (request.repeats < 1)
-        return Status(ErrorCode::InvalidArgument, "repeats must be at least 1");
-    if (request.warmup < 0)
-        return Status(ErrorCode::InvalidArgument, "warm-up must not be negative");
+    if (request.repeats < 1 || request.repeats > kMaxRepeats)
+        return Status(ErrorCode::InvalidArgument, "repeats must be 1 to " +
+                                                      std::to_string(kMaxRepeats) + ", not " +
+                                                      std::to_string(request.repeats));
+    if (request.warmup < 0 || request.warmup > kMaxWarmup)
+        return Status(ErrorCode::InvalidArgument, "warm-up runs must be 0 to " +
+                                                      std::to_string(kMaxWarmup) + ", not " +
+                                                      std::to_string(request.warmup));
     if (request.cpuThreads < 0)
         return Status(ErrorCode::InvalidArgument, "the CPU thread count must not be negative");
     const std::uint64_t limit = maxElementsFor(request, device);

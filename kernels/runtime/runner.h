@@ -17,6 +17,11 @@
 
 namespace fusescope {
 
+// One limit for every front end (CLI, GUI panel, GUI command line): more repeats than this only
+// make a run take hours without making the median better.
+inline constexpr int kMaxRepeats = 100000;
+inline constexpr int kMaxWarmup = 100000;
+
 struct RunRequest {
     std::string pipeline;
     std::vector<std::string> variants;  // empty: every variant

@@ -2,14 +2,17 @@
 
 #include <QProcess>
 
+#include "support/write_faults.h"
+
 // The build tree's CLI, or FUSESCOPE_CLI where the tests run from a bundle on another machine.
 QString cliPath() {
     const QString fromEnvironment = qEnvironmentVariable("FUSESCOPE_CLI");
     return fromEnvironment.isEmpty() ? QStringLiteral(FUSESCOPE_CLI_PATH) : fromEnvironment;
 }
 
-CliResult runCli(const QStringList& arguments, int timeoutMs) {
-    QProcess process;
+namespace {
+
+CliResult runProcess(QProcess& process, const QStringList& arguments, int timeoutMs) {
     process.start(cliPath(), arguments);
     CliResult result;
     if (!process.waitForFinished(timeoutMs)) {
@@ -22,4 +25,18 @@ CliResult runCli(const QStringList& arguments, int timeoutMs) {
     result.out = QString::fromUtf8(process.readAllStandardOutput());
     result.err = QString::fromUtf8(process.readAllStandardError());
     return result;
+}
+
+}  // namespace
+
+CliResult runCli(const QStringList& arguments, int timeoutMs) {
+    QProcess process;
+    return runProcess(process, arguments, timeoutMs);
+}
+
+CliResult runCliWithFileSizeLimit(const QStringList& arguments, long bytes) {
+    QProcess process;
+    process.setChildProcessModifier(
+        [bytes] { testsupport::limitFileSizeInThisProcess(static_cast<rlim_t>(bytes)); });
+    return runProcess(process, arguments, 120000);
 }

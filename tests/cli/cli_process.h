@@ -11,4 +11,6 @@ struct CliResult {
 };
 
 CliResult runCli(const QStringList& arguments, int timeoutMs = 120000);
+// As runCli, with writes to files past `bytes` failing in the CLI (as on a full disk).
+CliResult runCliWithFileSizeLimit(const QStringList& arguments, long bytes);
 QString cliPath();

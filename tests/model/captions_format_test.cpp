@@ -15,6 +15,23 @@ TEST(Format, BytesInDecimalUnitsWithThreeDigits) {
     EXPECT_EQ(formatBytes(150754820096ull), "151 GB");
 }
 
+// N = 2^62 float32 arrays showed as "0 B": the product wrapped around 64 bits.
+TEST(Format, BytesOfElementsPastSixtyFourBitsAreNone) {
+    EXPECT_EQ(bytesForElements(quint64{1} << 61, 4), quint64{1} << 63);
+    EXPECT_FALSE(bytesForElements(quint64{1} << 62, 4).has_value());
+    EXPECT_FALSE(bytesForElements(~quint64{0}, 2).has_value());
+    EXPECT_EQ(formatBytes(quint64{1} << 63), "9.22 EB");
+}
+
+TEST(Format, ControlCharactersAreEscapedForTheTerminal) {
+    EXPECT_EQ(escapeControlCharacters(QStringLiteral("H200\x1b[31m red\x07")),
+              QStringLiteral("H200\\x1b[31m red\\x07"));
+    EXPECT_EQ(escapeControlCharacters(QStringLiteral("a\tb\nc µs │")),
+              QStringLiteral("a\tb\nc µs │"));  // tabs, newlines and Unicode stay
+    EXPECT_EQ(escapeControlCharacters(QStringLiteral("\r\x7f\u009b")),
+              QStringLiteral("\\x0d\\x7f\\x9b"));
+}
+
 TEST(Format, CountsGroupThousands) {
     EXPECT_EQ(formatCount(268435456), "268,435,456");
     EXPECT_EQ(formatCount(7), "7");

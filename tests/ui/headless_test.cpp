@@ -10,6 +10,7 @@
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "support/write_faults.h"
 
 using namespace fusescope;
 
@@ -21,8 +22,13 @@ struct Outcome {
     QString err;
 };
 
-Outcome runGui(const QStringList& arguments) {
+// `fileSizeLimit` > 0: writes to files past that many bytes fail, as on a full disk.
+Outcome runGui(const QStringList& arguments, long fileSizeLimit = 0) {
     QProcess process;
+    if (fileSizeLimit > 0)
+        process.setChildProcessModifier([fileSizeLimit] {
+            testsupport::limitFileSizeInThisProcess(static_cast<rlim_t>(fileSizeLimit));
+        });
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
         environment.remove(QString::fromLatin1(name));
@@ -45,6 +51,34 @@ QString firstPipeline() {
     return QString::fromStdString(pipelines().front().name);
 }
 
+QByteArray contentsOf(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A recording as fusescope-cli writes it: a real CPU run through the model's writer.
+bool writeRecording(const QString& path) {
+    std::unique_ptr<Backend> backend = createCpuBackend(1);
+    RunRequest request;
+    request.pipeline = pipelines().back().name;
+    request.n = 10000;
+    request.repeats = 2;
+    RunObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    if (!report.isOk()) return false;
+    model::ConversionOptions options;
+    options.producer = model::producerString(QStringLiteral("fusescope-cli"));
+    return model::saveRecording(model::recordingFrom(*report, options), path).isOk();
+}
+
+// A whole export: a PDF ends with %%EOF, an SVG with </svg>, a PNG decodes.
+bool isCompleteExport(const QString& path) {
+    const QByteArray bytes = contentsOf(path).trimmed();
+    if (path.endsWith(QStringLiteral(".pdf"))) return bytes.endsWith("%%EOF");
+    if (path.endsWith(QStringLiteral(".svg"))) return bytes.endsWith("</svg>");
+    return !QImage(path).isNull();
+}
+
 }  // namespace
 
 class HeadlessTest : public QObject {
@@ -55,6 +89,11 @@ class HeadlessTest : public QObject {
     void screenshotAfterACpuRun();
     void exportChartsFromARecording();
     void badArgumentsFailWithAMessage();
+    void emptyOutputNamesFailAtOnce();
+    void repeatsHaveTheCliLimit();
+    void openRefusesSpecialFiles();
+    void failedScreenshotKeepsThePreviousFile();
+    void chartExportOnAFullDiskLeavesOnlyWholeFiles();
 };
 
 void HeadlessTest::helpAndVersionNeedNoDisplay() {
@@ -92,19 +131,8 @@ void HeadlessTest::screenshotAfterACpuRun() {
 
 void HeadlessTest::exportChartsFromARecording() {
     QTemporaryDir directory;
-    // A recording as fusescope-cli writes it: a real CPU run through the model's writer.
-    std::unique_ptr<Backend> backend = createCpuBackend(1);
-    RunRequest request;
-    request.pipeline = pipelines().back().name;
-    request.n = 10000;
-    request.repeats = 2;
-    RunObserver observer;
-    Result<RunReport> report = runPipeline(*backend, request, observer);
-    QVERIFY(report.isOk());
-    model::ConversionOptions options;
-    options.producer = model::producerString(QStringLiteral("fusescope-cli"));
     const QString recording = directory.filePath(QStringLiteral("recording.json"));
-    QVERIFY(model::saveRecording(model::recordingFrom(*report, options), recording).isOk());
+    QVERIFY(writeRecording(recording));
 
     const QString charts = directory.filePath(QStringLiteral("charts"));
     const Outcome exported = runGui({"--export-charts", charts, "--open", recording});
@@ -114,9 +142,83 @@ void HeadlessTest::exportChartsFromARecording() {
     for (const QString& name : files) {
         QVERIFY2(QFileInfo(QDir(charts).filePath(name)).size() > 0, qPrintable(name));
         QVERIFY(exported.out.contains(name));
-        if (name.endsWith(QStringLiteral(".png")))
-            QVERIFY(!QImage(QDir(charts).filePath(name)).isNull());
+        QVERIFY2(isCompleteExport(QDir(charts).filePath(name)), qPrintable(name));
     }
+}
+
+// An empty name made the batch run open the window and wait for a person.
+void HeadlessTest::emptyOutputNamesFailAtOnce() {
+    const Outcome shot = runGui({QStringLiteral("--screenshot"), QString()});
+    QCOMPARE(shot.exitCode, 2);
+    QVERIFY2(shot.err.contains(QStringLiteral("--screenshot needs a file name")),
+             qPrintable(shot.err));
+    const Outcome charts =
+        runGui({QStringLiteral("--export-charts="), QStringLiteral("--run"), firstPipeline()});
+    QCOMPARE(charts.exitCode, 2);
+    QVERIFY2(charts.err.contains(QStringLiteral("--export-charts needs a folder name")),
+             qPrintable(charts.err));
+}
+
+// One limit for the GUI and the CLI (the GUI took a million).
+void HeadlessTest::repeatsHaveTheCliLimit() {
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("x.png"));
+    const Outcome tooMany =
+        runGui({"--screenshot", path, "--run", firstPipeline(), "--repeats", "1000000"});
+    QCOMPARE(tooMany.exitCode, 2);
+    QVERIFY2(tooMany.err.contains(QStringLiteral("1 to %1").arg(kMaxRepeats)),
+             qPrintable(tooMany.err));
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+// --open of a FIFO blocked; of /dev/zero grew memory until it aborted.
+void HeadlessTest::openRefusesSpecialFiles() {
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("x.png"));
+    const QString fifo = directory.filePath(QStringLiteral("pipe"));
+    QVERIFY(testsupport::makeFifo(fifo));
+    const Outcome fromFifo = runGui({"--screenshot", path, "--open", fifo});
+    QCOMPARE(fromFifo.exitCode, 1);
+    QVERIFY2(fromFifo.err.contains(QStringLiteral("FIFO")), qPrintable(fromFifo.err));
+    const QString zero = directory.filePath(QStringLiteral("zero"));
+    if (testsupport::makeZeroDevice(zero)) {
+        const Outcome fromZero = runGui({"--screenshot", path, "--open", zero});
+        QCOMPARE(fromZero.exitCode, 1);
+        QVERIFY2(fromZero.err.contains(QStringLiteral("character device")),
+                 qPrintable(fromZero.err));
+    }
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+// A failed screenshot left a 0-byte or partial file; now the previous one stays as it was.
+void HeadlessTest::failedScreenshotKeepsThePreviousFile() {
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("window.png"));
+    {
+        QFile previous(path);
+        QVERIFY(previous.open(QIODevice::WriteOnly));
+        previous.write("the previous screenshot");
+    }
+    const Outcome shot = runGui({"--screenshot", path}, 4096);
+    QCOMPARE(shot.exitCode, 1);
+    QVERIFY2(shot.err.contains(QStringLiteral("cannot write ") + path), qPrintable(shot.err));
+    QCOMPARE(contentsOf(path), QByteArray("the previous screenshot"));
+    QCOMPARE(QDir(directory.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("window.png")});
+}
+
+// On a nearly full disk the export said it succeeded and left a PDF without %%EOF and a cut SVG:
+// now it fails with the reason, and every file it leaves is whole.
+void HeadlessTest::chartExportOnAFullDiskLeavesOnlyWholeFiles() {
+    QTemporaryDir directory;
+    const QString recording = directory.filePath(QStringLiteral("recording.json"));
+    QVERIFY(writeRecording(recording));
+    const QString charts = directory.filePath(QStringLiteral("charts"));
+    const Outcome exported = runGui({"--export-charts", charts, "--open", recording}, 20000);
+    QCOMPARE(exported.exitCode, 1);
+    QVERIFY2(exported.err.contains(QStringLiteral("cannot write")), qPrintable(exported.err));
+    for (const QString& name : QDir(charts).entryList(QDir::Files | QDir::Hidden))
+        QVERIFY2(isCompleteExport(QDir(charts).filePath(name)), qPrintable(name));
 }
 
 void HeadlessTest::badArgumentsFailWithAMessage() {

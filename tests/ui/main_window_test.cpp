@@ -16,6 +16,7 @@
 
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
+#include "support/write_faults.h"
 #include "ui/chart_export.h"
 #include "ui/chart_view.h"
 #include "ui/main_window.h"
@@ -50,6 +51,9 @@ class MainWindowTest : public QObject {
     void validationMessageGoesWhenTheChoicesAreValid();
     void samplingIntervalReachesTheRunCommand();
     void cpuRunFollowsItsDefaultsThreadsAndShowsRepeats();
+    void hugeNSaysItPassesSixtyFourBits();
+    void repeatsHaveTheSharedLimit();
+    void exportOnAFullDiskKeepsThePreviousFiles();
 
   private:
     // Picks the last pipeline of the registry and all its variants but the middle one.
@@ -350,6 +354,71 @@ void MainWindowTest::cpuRunFollowsItsDefaultsThreadsAndShowsRepeats() {
     for (const QList<QVariant>& update : progress)
         sawRepeat = sawRepeat || update.at(1).toString().contains(QStringLiteral(": repeat "));
     QVERIFY(sawRepeat);
+}
+
+// N = 2^62 showed "0 B per array ... (arrays fit in it)": N * 4 wrapped around 64 bits.
+void MainWindowTest::hugeNSaysItPassesSixtyFourBits() {
+    MainWindow window(settings_.get());
+    RunPanel* panel = window.runPanel();
+    auto* hint = panel->findChild<QLabel*>(QStringLiteral("cacheHint"));
+    QVERIFY(hint);
+    for (const QString& n : {QStringLiteral("2^62"), QStringLiteral("4611686018427387904"),
+                             QStringLiteral("18446744073709551615")}) {
+        panel->elementCountEdit()->clear();
+        QTest::keyClicks(panel->elementCountEdit(), n);
+        QVERIFY2(hint->text().contains(QStringLiteral("past 64 bits")), qPrintable(hint->text()));
+        QVERIFY2(!hint->text().contains(QStringLiteral("fit in it")), qPrintable(hint->text()));
+    }
+    panel->elementCountEdit()->clear();
+    QTest::keyClicks(panel->elementCountEdit(), QStringLiteral("2^61"));
+    QVERIFY2(hint->text().startsWith(QStringLiteral("9.22 EB per array")),
+             qPrintable(hint->text()));
+}
+
+// The CLI caps repeats at kMaxRepeats; the panel and the runner use the same limit.
+void MainWindowTest::repeatsHaveTheSharedLimit() {
+    MainWindow window(settings_.get());
+    QCOMPARE(window.runPanel()->repeatsSpin()->maximum(), kMaxRepeats);
+    RunRequest request;
+    request.pipeline = pipelines().front().name;
+    request.repeats = kMaxRepeats + 1;
+    DeviceInfo device;
+    device.totalMemoryBytes = device.freeMemoryBytes = quint64{1} << 40;
+    QVERIFY(!validateRequest(request, device));
+}
+
+// A chart export that fails (here: writes past 1 KiB refused, as on a full disk) says why and
+// leaves the previous file of every format as it was.
+void MainWindowTest::exportOnAFullDiskKeepsThePreviousFiles() {
+    MainWindow window(settings_.get());
+    window.show();
+    chooseThroughWidgets(window, QStringLiteral("4096"));
+    QVERIFY(runAndWait(window));
+    ChartView* chart = window.charts().first();
+    chart->rebuildNow();
+    for (const char* suffix : {"png", "svg", "pdf"}) {
+        const QString path = directory_->filePath(QStringLiteral("chart.") + suffix);
+        {
+            QFile previous(path);
+            QVERIFY(previous.open(QIODevice::WriteOnly));
+            previous.write("previous export");
+        }
+        QString error;
+        {
+            testsupport::ScopedFileSizeLimit limit(1024);
+            error = exportChart(*chart, path);
+        }
+        QVERIFY2(error.contains(QStringLiteral("cannot write ") + path), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("previous export"));
+    }
+    // And without the limit, the PDF is whole.
+    const QString pdf = directory_->filePath(QStringLiteral("whole.pdf"));
+    QCOMPARE(exportChart(*chart, pdf), QString());
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().trimmed().endsWith("%%EOF"));
 }
 
 QTEST_MAIN(MainWindowTest)

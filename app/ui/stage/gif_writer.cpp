@@ -1,5 +1,8 @@
 #include "ui/stage/gif_writer.h"
 
+#include "model/atomic_save.h"
+#include "ui/export_save.h"
+
 #include <array>
 #include <vector>
 
@@ -66,9 +69,9 @@ QString gifError(const char* what, int code) {
         message ? QString::fromUtf8(message) : QStringLiteral("giflib error %1").arg(code));
 }
 
-int writeToFile(GifFileType* gif, const GifByteType* bytes, int length) {
-    auto* file = static_cast<QFile*>(gif->UserData);
-    return static_cast<int>(file->write(reinterpret_cast<const char*>(bytes), length));
+int writeToBuffer(GifFileType* gif, const GifByteType* bytes, int length) {
+    auto* buffer = static_cast<QBuffer*>(gif->UserData);
+    return static_cast<int>(buffer->write(reinterpret_cast<const char*>(bytes), length));
 }
 
 }  // namespace
@@ -78,19 +81,22 @@ bool GifWriter::available() {
 }
 
 GifWriter::~GifWriter() {
-    if (gif_) close();
+    if (gif_) EGifCloseFile(gif_, nullptr);
 }
 
 QString GifWriter::open(const QString& path, const QSize& size) {
     if (gif_) return QStringLiteral("a GIF is already open");
     if (size.isEmpty()) return QStringLiteral("the GIF size is empty");
-    file_.setFileName(path);
-    if (!file_.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return QStringLiteral("cannot create %1: %2").arg(path, file_.errorString());
+    // Refused before any frame is drawn, not after the whole animation was rendered.
+    if (const QString problem = model::saveTargetProblem(path); !problem.isEmpty())
+        return QStringLiteral("cannot write %1: %2").arg(path, problem);
+    bytes_.clear();
+    if (!buffer_.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return QStringLiteral("cannot start %1 in memory").arg(path);
     int error = 0;
-    gif_ = EGifOpen(&file_, writeToFile, &error);
+    gif_ = EGifOpen(&buffer_, writeToBuffer, &error);
     if (!gif_) {
-        file_.close();
+        buffer_.close();
         return gifError(qPrintable(QStringLiteral("cannot start %1").arg(path)), error);
     }
     path_ = path;
@@ -148,12 +154,10 @@ QString GifWriter::close() {
     int error = 0;
     const int result = EGifCloseFile(gif_, &error);
     gif_ = nullptr;
-    const bool flushed = file_.flush();
-    file_.close();
+    buffer_.close();
     if (result != GIF_OK)
         return gifError(qPrintable(QStringLiteral("cannot finish %1").arg(path_)), error);
-    if (!flushed) return QStringLiteral("cannot finish %1: %2").arg(path_, file_.errorString());
-    return {};
+    return saveExportBytes(bytes_, path_);
 }
 
 #else  // built without giflib

@@ -1,14 +1,12 @@
 #include "ui/stage/stage_export.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QPainter>
-#include <QSvgGenerator>
 #include <QThread>
 #include <cmath>
 
+#include "ui/export_save.h"
 #include "ui/stage/gif_writer.h"
+#include "ui/svg_bytes.h"
 
 namespace fusescope {
 
@@ -24,9 +22,9 @@ StageExportResult exportStagePng(const StageRenderer& renderer, const QString& p
     if (!renderer.hasTimelines())
         return {false, QStringLiteral("nothing to export: no run on the stage")};
     if (size.isEmpty()) return {false, QStringLiteral("the export size is empty")};
-    const QImage image = renderStageFrame(renderer, size, stageNs);
-    if (!image.save(path, "PNG"))
-        return {false, QStringLiteral("could not write %1").arg(QDir::toNativeSeparators(path))};
+    if (QString error = saveImageAsPng(renderStageFrame(renderer, size, stageNs), path);
+        !error.isEmpty())
+        return {false, error};
     return {true, path};
 }
 
@@ -35,24 +33,13 @@ StageExportResult exportStageSvg(const StageRenderer& renderer, const QString& p
     if (!renderer.hasTimelines())
         return {false, QStringLiteral("nothing to export: no run on the stage")};
     if (size.isEmpty()) return {false, QStringLiteral("the export size is empty")};
-    {
-        QFile probe(path);
-        if (!probe.open(QIODevice::WriteOnly))
-            return {false, QStringLiteral("could not write %1: %2")
-                               .arg(QDir::toNativeSeparators(path), probe.errorString())};
-    }
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setTitle(QStringLiteral("FuseScope memory stage"));
-    generator.setDescription(stageCaptionLine(renderer.caption()));
     StageRenderer copy = renderer;
-    QPainter painter;
-    if (!painter.begin(&generator))
-        return {false, QStringLiteral("could not start the SVG painter for %1").arg(path)};
-    copy.paint(painter, size, stageNs, /*cacheStatic=*/false);  // vectors, not an embedded image
-    painter.end();
+    const QByteArray bytes = paintSvgBytes<QPainter>(
+        size, QStringLiteral("FuseScope memory stage"), stageCaptionLine(renderer.caption()),
+        [&](QPainter& painter) {
+            copy.paint(painter, size, stageNs, /*cacheStatic=*/false);  // vectors, not an image
+        });
+    if (QString error = saveExportBytes(bytes, path); !error.isEmpty()) return {false, error};
     return {true, path};
 }
 
@@ -74,11 +61,8 @@ StageExportResult exportStageGif(StageRenderer renderer, const QString& path,
     const int delay = std::max(2, static_cast<int>(std::lround(100.0 / options.framesPerSecond)));
     QImage image(options.size, QImage::Format_RGB32);
     for (int frame = 0; frame < frames; ++frame) {
-        if (cancel && cancel->load()) {
-            writer.close();
-            QFile::remove(path);
-            return {false, QStringLiteral("GIF export cancelled")};
-        }
+        // The GIF is built in memory and saved by close(): stopping here leaves no file behind.
+        if (cancel && cancel->load()) return {false, QStringLiteral("GIF export cancelled")};
         const qint64 time = duration * frame / (frames - 1);
         {
             QPainter painter(&image);
@@ -88,11 +72,8 @@ StageExportResult exportStageGif(StageRenderer renderer, const QString& path,
         const int frameDelay =
             last ? std::max(delay, static_cast<int>(std::lround(options.holdLastSeconds * 100)))
                  : delay;
-        if (QString error = writer.addFrame(image, frameDelay); !error.isEmpty()) {
-            writer.close();
-            QFile::remove(path);
+        if (QString error = writer.addFrame(image, frameDelay); !error.isEmpty())
             return {false, error};
-        }
         if (progress) progress(frame + 1, frames);
     }
     if (QString error = writer.close(); !error.isEmpty()) return {false, error};

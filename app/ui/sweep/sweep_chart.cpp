@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "model/format.h"
+#include "ui/export_save.h"
 
 namespace fusescope {
 namespace {
@@ -139,8 +140,7 @@ void SweepChart::setData(const SweepChartData& data) {
 }
 
 QString SweepChart::exportPng(const QString& path, int width, int height) {
-    if (!savePng(path, width, height)) return tr("could not write the chart to %1").arg(path);
-    return {};
+    return saveImageAsPng(toPixmap(width, height).toImage(), path);
 }
 
 void SweepChart::changeEvent(QEvent* event) {

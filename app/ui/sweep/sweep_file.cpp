@@ -1,6 +1,5 @@
 #include "ui/sweep/sweep_file.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,6 +7,7 @@
 #include <QStringList>
 
 #include "model/json_reader.h"
+#include "model/limited_read.h"
 #include "model/recording.h"
 #include "pipelines/registry.h"
 
@@ -108,12 +108,9 @@ Result<SweepChartData> parseSweepFile(const QByteArray& json) {
 }
 
 Result<SweepChartData> loadSweepFile(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Status(
-            ErrorCode::IoError,
-            QObject::tr("cannot open %1: %2").arg(path, file.errorString()).toStdString());
-    Result<SweepChartData> data = parseSweepFile(file.readAll());
+    Result<QByteArray> bytes = model::readFileLimited(path);
+    if (!bytes) return bytes.status();
+    Result<SweepChartData> data = parseSweepFile(*bytes);
     if (!data)
         return Status(data.status().code(), path.toStdString() + ": " + data.status().message());
     return data;

@@ -42,6 +42,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.svg
 install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.metainfo.xml
   DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
+  ${PROJECT_SOURCE_DIR}/packaging/THIRD-PARTY-LICENSES
   DESTINATION ${fusescope_docdir})
 
 # Manual pages, gzipped reproducibly as Debian wants them.

@@ -161,6 +161,9 @@ cp "$root/packaging/bundle/launcher.sh" "$bundle/fusescope"
 cp "$root/packaging/bundle/launcher.sh" "$bundle/fusescope-cli"
 chmod +x "$bundle/fusescope" "$bundle/fusescope-cli"
 cp "$root/packaging/bundle/README.txt" "$bundle/README.txt"
+# GPL-3.0-or-later (QCustomPlot is GPL-3.0), and the licenses of what lib/ and plugins/ carry.
+cp "$root/LICENSE" "$bundle/LICENSE"
+cp "$root/packaging/THIRD-PARTY-LICENSES" "$bundle/THIRD-PARTY-LICENSES"
 
 mkdir -p "$(dirname "$output")"
 tar -C "$work" -czf "$output" "$name"

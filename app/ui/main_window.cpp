@@ -398,7 +398,10 @@ void MainWindow::showAbout() {
         tr("<h3>FuseScope %1</h3>"
            "<p>Makes GPU memory passes visible: unfused and fused pipelines run as real "
            "kernels, measured, charted and animated.</p>"
-           "<p>Qt %2 (built with %3)<br>%4<br>CPU: %5</p>")
+           "<p>Qt %2 (built with %3)<br>%4<br>CPU: %5</p>"
+           "<p>License: GPL-3.0-or-later (it links QCustomPlot, GPL-3.0). Qt is LGPL-3.0, "
+           "giflib MIT, the CUDA runtime under NVIDIA's redistribution terms: see "
+           "THIRD-PARTY-LICENSES beside the program.</p>")
             .arg(QString::fromLatin1(model::kFuseScopeVersion), QString::fromLatin1(qVersion()),
                  QStringLiteral(QT_VERSION_STR), cuda, summary_.cpuName.toHtmlEscaped()));
 }

@@ -47,7 +47,10 @@ Status saveBytesAtomically(const QByteArray& bytes, const QString& path) {
     if (const QString problem = saveTargetProblem(path); !problem.isEmpty())
         return writeFailure(path, problem);
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return writeFailure(path, file.errorString());
+    // Unbuffered: a refused write shows at once with its reason. Through Qt's buffer, a write cut
+    // short by a full disk surfaces only at the flush, as "Unknown error".
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+        return writeFailure(path, file.errorString());
     qint64 written = 0;
     while (written < bytes.size()) {
         const qint64 step = file.write(bytes.constData() + written, bytes.size() - written);
@@ -58,8 +61,7 @@ Status saveBytesAtomically(const QByteArray& bytes, const QString& path) {
         }
         written += step;
     }
-    // Qt buffers small writes: a full disk shows only when the buffer is flushed, and commit()
-    // would otherwise replace the target with what little reached the temporary file.
+    // commit() must never replace the target with what little reached the temporary file.
     if (!file.flush() || file.error() != QFileDevice::NoError) {
         const QString reason = file.errorString();
         file.cancelWriting();

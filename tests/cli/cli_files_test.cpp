@@ -11,14 +11,12 @@
 
 #include "cli_process.h"
 #include "model/limited_read.h"
+#include "support/folder_contents.h"
 #include "support/write_faults.h"
 
-namespace {
+using testsupport::contentsOf;
 
-QByteArray contentsOf(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+namespace {
 
 const QStringList kSmallRun = {"run",      "--pipeline", "affine",    "--n", "4096",
                                "--repeat", "2",          "--backend", "cpu"};

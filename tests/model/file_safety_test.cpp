@@ -9,24 +9,17 @@
 #include "model/atomic_save.h"
 #include "model/limited_read.h"
 #include "model/recording_json.h"
+#include "support/folder_contents.h"
 #include "support/write_faults.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
+using testsupport::contentsOf;
+using testsupport::writeFile;
 
 namespace {
 
 const QByteArray kPrevious = "the previous recording, which must survive";
-
-QByteArray contentsOf(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeFile(const QString& path, const QByteArray& bytes) {
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
 
 class FileSafety : public testing::Test {
   protected:

@@ -10,9 +10,11 @@
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "support/folder_contents.h"
 #include "support/write_faults.h"
 
 using namespace fusescope;
+using testsupport::contentsOf;
 
 namespace {
 
@@ -49,11 +51,6 @@ Outcome runGui(const QStringList& arguments, long fileSizeLimit = 0) {
 
 QString firstPipeline() {
     return QString::fromStdString(pipelines().front().name);
-}
-
-QByteArray contentsOf(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // A recording as fusescope-cli writes it: a real CPU run through the model's writer.
@@ -194,17 +191,12 @@ void HeadlessTest::openRefusesSpecialFiles() {
 void HeadlessTest::failedScreenshotKeepsThePreviousFile() {
     QTemporaryDir directory;
     const QString path = directory.filePath(QStringLiteral("window.png"));
-    {
-        QFile previous(path);
-        QVERIFY(previous.open(QIODevice::WriteOnly));
-        previous.write("the previous screenshot");
-    }
+    QVERIFY(testsupport::writeFile(path, "the previous screenshot"));
     const Outcome shot = runGui({"--screenshot", path}, 4096);
     QCOMPARE(shot.exitCode, 1);
     QVERIFY2(shot.err.contains(QStringLiteral("cannot write ") + path), qPrintable(shot.err));
     QCOMPARE(contentsOf(path), QByteArray("the previous screenshot"));
-    QCOMPARE(QDir(directory.path()).entryList(QDir::Files | QDir::Hidden),
-             QStringList{QStringLiteral("window.png")});
+    QCOMPARE(testsupport::entriesOf(directory.path()), QStringList{QStringLiteral("window.png")});
 }
 
 // On a nearly full disk the export said it succeeded and left a PDF without %%EOF and a cut SVG:

@@ -16,6 +16,7 @@
 
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
+#include "support/folder_contents.h"
 #include "support/write_faults.h"
 #include "ui/chart_export.h"
 #include "ui/chart_view.h"
@@ -398,27 +399,19 @@ void MainWindowTest::exportOnAFullDiskKeepsThePreviousFiles() {
     chart->rebuildNow();
     for (const char* suffix : {"png", "svg", "pdf"}) {
         const QString path = directory_->filePath(QStringLiteral("chart.") + suffix);
-        {
-            QFile previous(path);
-            QVERIFY(previous.open(QIODevice::WriteOnly));
-            previous.write("previous export");
-        }
+        QVERIFY(testsupport::writeFile(path, "previous export"));
         QString error;
         {
             testsupport::ScopedFileSizeLimit limit(1024);
             error = exportChart(*chart, path);
         }
         QVERIFY2(error.contains(QStringLiteral("cannot write ") + path), qPrintable(error));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.readAll(), QByteArray("previous export"));
+        QCOMPARE(testsupport::contentsOf(path), QByteArray("previous export"));
     }
     // And without the limit, the PDF is whole.
     const QString pdf = directory_->filePath(QStringLiteral("whole.pdf"));
     QCOMPARE(exportChart(*chart, pdf), QString());
-    QFile file(pdf);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QVERIFY(file.readAll().trimmed().endsWith("%%EOF"));
+    QVERIFY(testsupport::contentsOf(pdf).trimmed().endsWith("%%EOF"));
 }
 
 QTEST_MAIN(MainWindowTest)

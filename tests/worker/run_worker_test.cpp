@@ -8,6 +8,7 @@
 #include "measure/fake_counter_provider.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
+#include "runtime/runner.h"
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"
 #include "worker/worker_run_observer.h"
@@ -29,11 +30,11 @@ RunCommand smallCpuCommand() {
 }
 
 // A run long enough that only cancelling or superseding ends it in the test's time (the copy
-// roofline alone takes a million copies).
+// roofline alone takes the most repeats a run may have: 100,000 copies of 16 MiB).
 RunCommand longCpuCommand() {
     RunCommand command = smallCpuCommand();
-    command.n = 1u << 20;
-    command.repeats = 1000000;
+    command.n = 1u << 22;
+    command.repeats = kMaxRepeats;
     return command;
 }
 

@@ -10,6 +10,7 @@
 #include "live/live_plot.h"
 #include "measure/gap.h"
 #include "measure/measured_run.h"
+#include "ui/export_save.h"
 
 using namespace fusescope;
 
@@ -153,8 +154,9 @@ int main(int argc, char** argv) {
     chart.show();
     for (int i = 0; i < 10; ++i) QCoreApplication::processEvents();
     const QString out = parser.value("out");
-    if (!chart.plot()->savePng(out, 1400, 800)) {
-        std::fprintf(stderr, "could not write %s\n", qPrintable(out));
+    if (const QString error = saveImageAsPng(chart.plot()->toPixmap(1400, 800).toImage(), out);
+        !error.isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
         return 3;
     }
     std::printf("chart written to %s\n", qPrintable(out));

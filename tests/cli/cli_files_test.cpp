@@ -11,7 +11,7 @@
 
 #include "cli_process.h"
 #include "model/limited_read.h"
-#include "support/folder_contents.h"
+#include "support/folder_test.h"
 #include "support/write_faults.h"
 
 using testsupport::contentsOf;
@@ -23,16 +23,7 @@ const QStringList kSmallRun = {"run",      "--pipeline", "affine",    "--n", "40
 const QStringList kSmallSweep = {"sweep", "--pipeline", "affine", "--from",    "1024", "--to",
                                  "4096",  "--repeat",   "2",      "--backend", "cpu"};
 
-class CliFiles : public testing::Test {
-  protected:
-    void SetUp() override { ASSERT_TRUE(dir_.isValid()); }
-    QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
-    QStringList entries() const {
-        return QDir(dir_.path())
-            .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-    }
-    QTemporaryDir dir_;
-};
+class CliFiles : public testsupport::FolderTest {};
 
 }  // namespace
 

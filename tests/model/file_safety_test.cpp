@@ -9,7 +9,7 @@
 #include "model/atomic_save.h"
 #include "model/limited_read.h"
 #include "model/recording_json.h"
-#include "support/folder_contents.h"
+#include "support/folder_test.h"
 #include "support/write_faults.h"
 
 using namespace fusescope;
@@ -21,16 +21,7 @@ namespace {
 
 const QByteArray kPrevious = "the previous recording, which must survive";
 
-class FileSafety : public testing::Test {
-  protected:
-    void SetUp() override { ASSERT_TRUE(dir_.isValid()); }
-    QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
-    QStringList entries() const {
-        return QDir(dir_.path())
-            .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-    }
-    QTemporaryDir dir_;
-};
+class FileSafety : public testsupport::FolderTest {};
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <algorithm>
 
 #include "cli_process.h"
 #include "model/recording_json.h"
@@ -14,23 +15,31 @@
 using namespace fusescope;
 
 // The roofline copy went multi-threaded at a quarter of the N the kernels did, so small CPU runs
-// showed 1470% (N = 16384) and 793% (N = 32768) of it. Measured alike, a kernel that moves its
-// bytes once stays near the copy: the bound leaves room for timing noise, not for 8x.
+// showed 1470% (N = 16384) and 793% (N = 32768) of it, every time. Measured alike, a kernel that
+// moves its bytes once stays near the copy: the bound leaves room for timing noise, not for 8x.
+// Microsecond timings on a busy machine can be preempted once, so the best of three runs counts.
+double highestShareOfTheRoofline(const QString& json, const char* n, std::string* table) {
+    const CliResult result = runCli({"run", "--pipeline", "affine", "--variants", "all", "--n", n,
+                                     "--repeat", "50", "--backend", "cpu", "--json", json});
+    *table = result.out.toStdString() + result.err.toStdString();
+    const Result<model::Recording> recording = model::loadRecording(json);
+    if (result.exitCode != 0 || !recording || !(recording->roofline.gbps() > 0)) return 1e9;
+    double highest = 0.0;
+    for (const model::RunRecord& run : recording->runs)
+        highest = std::max(highest, run.effectiveGBps() / recording->roofline.gbps());
+    return highest;
+}
+
 TEST(CliEdges, CpuRunsStayNearTheCopyRooflineAtSmallN) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     for (const char* n : {"16384", "32768"}) {
         const QString json = dir.filePath(QStringLiteral("affine-%1.json").arg(n));
-        const CliResult result = runCli({"run", "--pipeline", "affine", "--variants", "all", "--n",
-                                         n, "--repeat", "50", "--backend", "cpu", "--json", json});
-        ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
-        const Result<model::Recording> recording = model::loadRecording(json);
-        ASSERT_TRUE(recording) << recording.status().message();
-        ASSERT_GT(recording->roofline.gbps(), 0.0);
-        for (const model::RunRecord& run : recording->runs)
-            EXPECT_LT(run.effectiveGBps() / recording->roofline.gbps(), 3.0)
-                << "N = " << n << ", " << run.variant.toStdString() << "\n"
-                << result.out.toStdString();
+        double best = 1e9;
+        std::string table;
+        for (int attempt = 0; attempt < 3 && best >= 3.0; ++attempt)
+            best = std::min(best, highestShareOfTheRoofline(json, n, &table));
+        EXPECT_LT(best, 3.0) << "N = " << n << "\n" << table;
     }
 }
 

@@ -23,3 +23,21 @@ target_compile_definitions(fusescope_kernels PUBLIC FUSESCOPE_HAVE_CUDA=1)
 # A register spill in these bandwidth-bound kernels is a performance bug: make it a build error.
 set_source_files_properties(pipelines/affine.cu pipelines/swiglu.cu PROPERTIES
   COMPILE_OPTIONS "-Xptxas=--warn-on-spills,--warning-as-error")
+
+# The SwiGLU MLP's GPU variants: cuBLAS (linked dynamically: it is large and ships with the
+# toolkit and the driver's CUDA stack) and the MLP's own kernels. NVTX 3 is header-only and
+# loads its injection library with dlopen.
+set(mlp_cuda_sources
+  pipelines/mlp/mlp_elementwise.cu
+  pipelines/mlp/mlp_lesson_fused.cu
+  pipelines/mlp/mlp_gate_up_silu.cu
+  pipelines/mlp/mlp_decode_gemv.cu
+)
+target_sources(fusescope_kernels PRIVATE
+  ${mlp_cuda_sources}
+  pipelines/mlp/mlp_cuda_context.cpp
+  pipelines/mlp/mlp_cuda.cpp
+)
+target_link_libraries(fusescope_kernels PRIVATE CUDA::cublas ${CMAKE_DL_LIBS})
+set_source_files_properties(${mlp_cuda_sources} PROPERTIES
+  COMPILE_OPTIONS "-Xptxas=--warn-on-spills,--warning-as-error")

@@ -1,0 +1,58 @@
+#pragma once
+// The MLP variants on the GPU. This header needs no CUDA headers: device pointers and the stream
+// travel as void*. Every CUDA and cuBLAS return code comes back as a Status.
+#include <cstdint>
+#include <memory>
+
+#include "core/status.h"
+#include "pipelines/mlp/mlp_shape.h"
+
+namespace fusescope::mlp {
+
+// A stream and a cuBLAS handle on the current device. cuBLAS runs without TF32: float32 products
+// use the pedantic float32 compute type, bfloat16 products accumulate in float32.
+class MlpCudaContext {
+  public:
+    static Result<std::unique_ptr<MlpCudaContext>> create();
+    ~MlpCudaContext();
+    MlpCudaContext(const MlpCudaContext&) = delete;
+    MlpCudaContext& operator=(const MlpCudaContext&) = delete;
+
+    void* stream() const { return stream_; }        // cudaStream_t
+    void* cublasHandle() const { return cublas_; }  // cublasHandle_t
+
+  private:
+    MlpCudaContext() = default;
+    void* stream_ = nullptr;
+    void* cublas_ = nullptr;
+};
+
+// Device buffers of one problem, in the dtype of the run. gateUp holds gate's I rows, then up's.
+struct MlpDeviceBuffers {
+    const void* x = nullptr;       // M x H
+    const void* gateUp = nullptr;  // 2I x H
+    const void* down = nullptr;    // H x I
+    void* scratch = nullptr;       // scratchBytes(...) bytes: g, u and h where the variant has them
+    void* out = nullptr;           // M x H
+};
+
+std::uint64_t scratchBytes(MlpVariant variant, const MlpShape& shape, MlpDtype dtype);
+
+// Why this problem cannot run on the GPU (non-positive or too large dimensions, tiles that were not
+// compiled); Status::ok() when it can.
+Status checkCudaProblem(MlpVariant variant, const MlpShape& shape, MlpDtype dtype,
+                        const LessonTiles& tiles);
+
+// Enqueues the variant's kernels on the context's stream, each in an NVTX range named
+// "mlp/<variant>/<kernel>"; does not wait for them.
+Status runMlpCuda(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
+                  MlpDtype dtype, const MlpDeviceBuffers& buffers,
+                  const LessonTiles& tiles = kLessonDefaultTiles);
+
+// out (rows x cols, ldc) = a (rows x k, lda) * b (cols x k, ldb)^T through cuBLAS, row-major,
+// float32 accumulation: the unfused variant's GEMMs, and the benchmark's compute roof.
+Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, std::int64_t lda,
+                       const void* b, std::int64_t ldb, void* out, std::int64_t ldc,
+                       std::int64_t rows, std::int64_t cols, std::int64_t k);
+
+}  // namespace fusescope::mlp

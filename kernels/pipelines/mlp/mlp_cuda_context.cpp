@@ -1,0 +1,73 @@
+// The MLP's CUDA context and its cuBLAS products.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <string>
+
+#include "pipelines/mlp/mlp_cuda.h"
+#include "runtime/cuda_error.h"
+
+namespace fusescope::mlp {
+namespace {
+
+Status cublasStatus(cublasStatus_t status, const char* action) {
+    if (status == CUBLAS_STATUS_SUCCESS) return Status::ok();
+    const ErrorCode code =
+        status == CUBLAS_STATUS_ALLOC_FAILED      ? ErrorCode::OutOfMemory
+        : status == CUBLAS_STATUS_NOT_INITIALIZED ? ErrorCode::DeviceUnavailable
+        : status == CUBLAS_STATUS_INVALID_VALUE || status == CUBLAS_STATUS_NOT_SUPPORTED
+            ? ErrorCode::InvalidArgument
+            : ErrorCode::DeviceError;
+    return {code, std::string(action) + " failed: " + cublasGetStatusName(status) + " (" +
+                      cublasGetStatusString(status) + ")"};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::create() {
+    std::unique_ptr<MlpCudaContext> context(new MlpCudaContext());
+    cudaStream_t stream = nullptr;
+    if (Status s = cudaStatus(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+                              "cudaStreamCreateWithFlags");
+        !s)
+        return s;
+    context->stream_ = stream;
+    cublasHandle_t handle = nullptr;
+    if (Status s = cublasStatus(cublasCreate(&handle), "cublasCreate"); !s) return s;
+    context->cublas_ = handle;
+    if (Status s = cublasStatus(cublasSetStream(handle, stream), "cublasSetStream"); !s) return s;
+    // Default math never substitutes TF32; the float32 products also ask for pedantic compute.
+    if (Status s =
+            cublasStatus(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+        !s)
+        return s;
+    return context;
+}
+
+MlpCudaContext::~MlpCudaContext() {
+    // Teardown errors have no one to report to; the handle and stream are gone either way.
+    if (cublas_ != nullptr) (void)cublasDestroy(static_cast<cublasHandle_t>(cublas_));
+    if (stream_ != nullptr) (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
+
+Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, std::int64_t lda,
+                       const void* b, std::int64_t ldb, void* out, std::int64_t ldc,
+                       std::int64_t rows, std::int64_t cols, std::int64_t k) {
+    for (std::int64_t v : {lda, ldb, ldc, rows, cols, k})
+        if (v <= 0 || v > INT_MAX)
+            return {ErrorCode::InvalidArgument, "GEMM dimensions must lie in 1..INT_MAX"};
+    const cudaDataType type = dtype == MlpDtype::Float32 ? CUDA_R_32F : CUDA_R_16BF;
+    const cublasComputeType_t compute =
+        dtype == MlpDtype::Float32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
+    const float alpha = 1.0f, beta = 0.0f;
+    // Row-major C = A B^T is column-major C^T = B^T' A^T': cuBLAS sees B transposed.
+    return cublasStatus(
+        cublasGemmEx(static_cast<cublasHandle_t>(context.cublasHandle()), CUBLAS_OP_T, CUBLAS_OP_N,
+                     static_cast<int>(cols), static_cast<int>(rows), static_cast<int>(k), &alpha, b,
+                     type, static_cast<int>(ldb), a, type, static_cast<int>(lda), &beta, out, type,
+                     static_cast<int>(ldc), compute, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+}
+
+}  // namespace fusescope::mlp

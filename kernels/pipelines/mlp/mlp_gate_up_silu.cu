@@ -1,0 +1,72 @@
+// The production variant's prefill kernel: gate and up as one GEMM whose epilogue applies
+// SiLU*up, so g and u never leave registers and h is written once. Blocks walk the M tiles
+// fastest, so the blocks that share one tile of gate and up run together and the L2 serves the
+// weights' re-reads.
+#include "pipelines/mlp/mlp_launch.h"
+#include "pipelines/mlp/mlp_production_tiles.h"
+#include "pipelines/mlp/mlp_tile_mma.cuh"
+
+namespace fusescope::mlp {
+namespace {
+
+using namespace device;
+
+constexpr int kThreads = 256;
+template <typename T>
+inline constexpr int kStepH = std::is_same_v<T, float> ? 16 : 32;
+
+template <typename T>
+struct GateUpKernel {
+    using Loop = GateUpLoop<T, production::kTileM, production::kTileI, kStepH<T>, kThreads>;
+    static constexpr int kStagingLd = production::kTileI + 4;
+    static constexpr int kStagingBytes = production::kTileM * kStagingLd * 4;
+    // The staging tile reuses the loop's shared memory once the loop is done.
+    static constexpr int kSmemBytes =
+        Loop::kSmemBytes > kStagingBytes ? Loop::kSmemBytes : kStagingBytes;
+};
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    gemmGateUpSilu(const T* __restrict__ x, const T* __restrict__ gate, const T* __restrict__ up,
+                   T* __restrict__ h, MlpShape shape, bool packed) {
+    using K = GateUpKernel<T>;
+    constexpr int BM = production::kTileM, BI = production::kTileI;
+    extern __shared__ __align__(128) unsigned char smem[];
+    const std::int64_t m0 = static_cast<std::int64_t>(blockIdx.x) * BM;
+    const std::int64_t i0 = static_cast<std::int64_t>(blockIdx.y) * BI;
+    typename K::Loop::Accumulator g, u;
+    K::Loop::run(g, u, x, gate, up, shape, m0, i0, smem, packed);
+    float* staging = reinterpret_cast<float*>(smem);
+    g.store(staging, K::kStagingLd);
+    __syncthreads();
+    for (int e = threadIdx.x; e < BM * BI; e += kThreads) {
+        const std::int64_t row = m0 + e / BI, col = i0 + e % BI;
+        if (row < shape.M && col < shape.I)
+            h[row * shape.I + col] = fromFloat<T>(staging[e / BI * K::kStagingLd + e % BI]);
+    }
+}
+
+}  // namespace
+
+Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
+                        const void* up, void* h, cudaStream_t stream) {
+    const bool packed = packAligned(dtype, shape.H);
+    return withElementType(dtype, [&](auto* type) {
+        using T = std::remove_pointer_t<decltype(type)>;
+        constexpr int kSmem = GateUpKernel<T>::kSmemBytes;
+        auto* kernel = gemmGateUpSilu<T>;
+        if (Status s = cudaStatus(
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
+                "cudaFuncSetAttribute (gate_up kernel shared memory)");
+            !s)
+            return s;
+        const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, production::kTileM)),
+                        static_cast<unsigned>(ceilDiv(shape.I, production::kTileI)));
+        kernel<<<grid, kThreads, kSmem, stream>>>(
+            static_cast<const T*>(x), static_cast<const T*>(gate), static_cast<const T*>(up),
+            static_cast<T*>(h), shape, packed);
+        return launchStatus("gemm_gate_up_silu launch");
+    });
+}
+
+}  // namespace fusescope::mlp

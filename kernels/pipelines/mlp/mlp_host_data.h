@@ -1,0 +1,76 @@
+#pragma once
+// Host copies of the MLP's matrices in their storage type (float32 or bfloat16 bits), with the
+// conversions, the random fill and the NaN poison that the checks use.
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "pipelines/mlp/mlp_shape.h"
+
+namespace fusescope::mlp {
+
+// Round to nearest even, as the GPU's float -> bfloat16 conversion does; NaN stays NaN.
+inline std::uint16_t toBfloat16(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((bits >> 16) | 0x40);
+    bits += 0x7fffu + ((bits >> 16) & 1u);
+    return static_cast<std::uint16_t>(bits >> 16);
+}
+
+inline float fromBfloat16(std::uint16_t value) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(value) << 16;
+    float result;
+    std::memcpy(&result, &bits, sizeof result);
+    return result;
+}
+
+// What storing a float in `dtype` keeps of it.
+inline float roundToStorage(float value, MlpDtype dtype) {
+    return dtype == MlpDtype::Float32 ? value : fromBfloat16(toBfloat16(value));
+}
+
+class HostMatrix {
+  public:
+    HostMatrix() = default;
+    HostMatrix(MlpDtype dtype, std::int64_t rows, std::int64_t cols);
+
+    MlpDtype dtype() const { return dtype_; }
+    std::int64_t rows() const { return rows_; }
+    std::int64_t cols() const { return cols_; }
+    std::size_t elements() const { return static_cast<std::size_t>(rows_ * cols_); }
+    std::size_t bytes() const { return storage_.size(); }
+    void* data() { return storage_.data(); }
+    const void* data() const { return storage_.data(); }
+
+    float at(std::size_t index) const;
+    std::vector<float> toFloats(int threads) const;
+    // Rounds each value to the storage type.
+    void assign(const std::vector<float>& values, int threads);
+
+    // Uniform in [-scale, scale), the same values for the same seed on every machine.
+    void fillRandom(std::uint64_t seed, float scale, int threads);
+    // NaN bits in every element, so that an element a kernel never wrote is found.
+    void poison();
+    std::size_t countNaN(int threads) const;
+
+  private:
+    MlpDtype dtype_ = MlpDtype::Float32;
+    std::int64_t rows_ = 0;
+    std::int64_t cols_ = 0;
+    std::vector<unsigned char> storage_;
+};
+
+// The inputs of one problem: gate and up as one (2I x H) matrix, gate's rows first, which the
+// merged variant needs and every other variant accepts.
+struct MlpHostInputs {
+    HostMatrix x;       // M x H
+    HostMatrix gateUp;  // 2I x H
+    HostMatrix down;    // H x I
+};
+
+// Random inputs scaled so that every stage's values stay of order one.
+MlpHostInputs makeRandomInputs(const MlpShape& shape, MlpDtype dtype, std::uint64_t seed,
+                               int threads);
+
+}  // namespace fusescope::mlp

@@ -1,0 +1,32 @@
+#pragma once
+// Launchers of the MLP's own kernels (internal to kernels/pipelines/mlp). Each checks the launch
+// and returns its Status; none waits.
+#include <cuda_runtime_api.h>
+
+#include "core/status.h"
+#include "pipelines/mlp/mlp_shape.h"
+
+namespace fusescope::mlp {
+
+Status launchSiluInPlace(MlpDtype dtype, void* g, std::int64_t n, cudaStream_t stream);
+Status launchMultiply(MlpDtype dtype, const void* a, const void* b, void* out, std::int64_t n,
+                      cudaStream_t stream);
+// h[m][i] = silu(gu[m][i]) * gu[m][I + i], gu being M x 2I.
+Status launchSiluMulRows(MlpDtype dtype, const void* gu, void* h, std::int64_t M, std::int64_t I,
+                         cudaStream_t stream);
+
+bool lessonTilesCompiled(const LessonTiles& tiles);
+Status launchLessonFused(MlpDtype dtype, const LessonTiles& tiles, const MlpShape& shape,
+                         const void* x, const void* gate, const void* up, const void* down,
+                         void* out, cudaStream_t stream);
+
+// Production, prefill: h = silu(x gate^T) * (x up^T), g and u kept in registers.
+Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
+                        const void* up, void* h, cudaStream_t stream);
+// Production, decode (M <= kDecodeMaxRows): weight-streaming GEMVs over every SM.
+Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
+                            const void* up, void* h, cudaStream_t stream);
+Status launchGemvDown(MlpDtype dtype, const MlpShape& shape, const void* h, const void* down,
+                      void* out, cudaStream_t stream);
+
+}  // namespace fusescope::mlp

@@ -1,0 +1,32 @@
+#include "pipelines/mlp/mlp_shape.h"
+
+namespace fusescope::mlp {
+
+std::string_view variantName(MlpVariant variant) {
+    switch (variant) {
+        case MlpVariant::Unfused:
+            return "unfused";
+        case MlpVariant::LessonFused:
+            return "lesson_fused";
+        case MlpVariant::Production:
+            return "production";
+        case MlpVariant::MergedGateUp:
+            return "merged_gate_up";
+    }
+    return "unknown";
+}
+
+std::string_view dtypeName(MlpDtype dtype) {
+    return dtype == MlpDtype::Float32 ? "float32" : "bfloat16";
+}
+
+std::size_t elementBytes(MlpDtype dtype) {
+    return dtype == MlpDtype::Float32 ? 4 : 2;
+}
+
+double usefulFlops(const MlpShape& shape) {
+    return 3.0 * 2.0 * static_cast<double>(shape.M) * static_cast<double>(shape.H) *
+           static_cast<double>(shape.I);
+}
+
+}  // namespace fusescope::mlp

@@ -37,6 +37,7 @@ target_sources(fusescope_kernels PRIVATE
   ${mlp_cuda_sources}
   pipelines/mlp/mlp_cuda_context.cpp
   pipelines/mlp/mlp_cuda.cpp
+  pipelines/mlp/mlp_device_problem.cpp
 )
 target_link_libraries(fusescope_kernels PRIVATE CUDA::cublas ${CMAKE_DL_LIBS})
 set_source_files_properties(${mlp_cuda_sources} PROPERTIES

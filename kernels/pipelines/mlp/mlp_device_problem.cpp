@@ -1,0 +1,70 @@
+#include "pipelines/mlp/mlp_device_problem.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+
+#include "runtime/cuda_error.h"
+
+namespace fusescope::mlp {
+namespace {
+
+Status allocate(void** pointer, std::size_t bytes, const char* what) {
+    return cudaStatus(cudaMalloc(pointer, std::max<std::size_t>(bytes, 16)), what);
+}
+
+Status upload(void* device, const HostMatrix& host, const char* what) {
+    return cudaStatus(cudaMemcpy(device, host.data(), host.bytes(), cudaMemcpyHostToDevice), what);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<MlpDeviceProblem>> MlpDeviceProblem::create(const MlpShape& shape,
+                                                                   MlpDtype dtype,
+                                                                   const MlpHostInputs& inputs) {
+    std::unique_ptr<MlpDeviceProblem> p(new MlpDeviceProblem());
+    p->shape_ = shape;
+    p->dtype_ = dtype;
+    std::uint64_t scratch = 0;
+    for (MlpVariant v : kAllVariants) scratch = std::max(scratch, scratchBytes(v, shape, dtype));
+    const std::size_t outBytes = static_cast<std::size_t>(shape.M * shape.H) * elementBytes(dtype);
+    for (Status s : {allocate(&p->x_, inputs.x.bytes(), "cudaMalloc (x)"),
+                     allocate(&p->gateUp_, inputs.gateUp.bytes(), "cudaMalloc (gate_up)"),
+                     allocate(&p->down_, inputs.down.bytes(), "cudaMalloc (down)"),
+                     allocate(&p->scratch_, scratch, "cudaMalloc (scratch)"),
+                     allocate(&p->out_, outBytes, "cudaMalloc (out)")})
+        if (!s) return s;
+    for (Status s :
+         {upload(p->x_, inputs.x, "upload x"), upload(p->gateUp_, inputs.gateUp, "upload gate_up"),
+          upload(p->down_, inputs.down, "upload down")})
+        if (!s) return s;
+    return p;
+}
+
+MlpDeviceProblem::~MlpDeviceProblem() {
+    // Freeing cannot be reported from a destructor; nothing else owns these.
+    for (void* pointer : {x_, gateUp_, down_, scratch_, out_})
+        if (pointer != nullptr) (void)cudaFree(pointer);
+}
+
+MlpDeviceBuffers MlpDeviceProblem::buffers() const {
+    return {x_, gateUp_, down_, scratch_, out_};
+}
+
+Status MlpDeviceProblem::poisonOutput(MlpCudaContext& context) {
+    const std::size_t bytes = static_cast<std::size_t>(shape_.M * shape_.H) * elementBytes(dtype_);
+    return cudaStatus(
+        cudaMemsetAsync(out_, 0xff, bytes, static_cast<cudaStream_t>(context.stream())),
+        "cudaMemsetAsync (poison out)");
+}
+
+Status MlpDeviceProblem::download(MlpCudaContext& context, HostMatrix& out) {
+    if (Status s = cudaStatus(cudaStreamSynchronize(static_cast<cudaStream_t>(context.stream())),
+                              "MLP kernels");
+        !s)
+        return s;
+    return cudaStatus(cudaMemcpy(out.data(), out_, out.bytes(), cudaMemcpyDeviceToHost),
+                      "download out");
+}
+
+}  // namespace fusescope::mlp

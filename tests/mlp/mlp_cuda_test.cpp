@@ -1,0 +1,63 @@
+// Every GPU variant against the double reference on odd shapes, in both dtypes; skips with the
+// reason when there is no usable GPU.
+#include <gtest/gtest.h>
+
+#include "mlp_check.h"
+#include "mlp_test_shapes.h"
+#include "pipelines/mlp/mlp_device_problem.h"
+#include "runtime/backend.h"
+
+namespace fusescope::mlp {
+namespace {
+
+using namespace testing_support;
+
+class MlpCudaTest : public ::testing::TestWithParam<MlpDtype> {
+  protected:
+    void SetUp() override {
+        const BackendAvailability availability = probeBackends();
+        if (!availability.cudaUsable) GTEST_SKIP() << availability.cudaReason;
+        auto created = MlpCudaContext::create();
+        // The probe found a GPU: failing to use it is a real failure, not a reason to skip.
+        ASSERT_TRUE(created) << created.status().message();
+        context = std::move(*created);
+    }
+
+    std::unique_ptr<MlpCudaContext> context;
+};
+
+TEST_P(MlpCudaTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
+    const MlpDtype dtype = GetParam();
+    std::uint64_t seed = 101;
+    for (const MlpShape& shape : kOddShapes) {
+        const MlpHostInputs inputs = makeRandomInputs(shape, dtype, ++seed, kThreads);
+        const std::vector<std::int64_t> rows = checkedRows(shape);
+        const std::vector<double> reference = referenceOutput(shape, inputs, rows, kThreads);
+        auto problem = MlpDeviceProblem::create(shape, dtype, inputs);
+        ASSERT_TRUE(problem) << problem.status().message();
+        for (MlpVariant variant : kAllVariants) {
+            SCOPED_TRACE(std::string(variantName(variant)) + " " + shapeText(shape));
+            ASSERT_TRUE((*problem)->poisonOutput(*context));
+            const Status run = runMlpCuda(*context, variant, shape, dtype, (*problem)->buffers());
+            ASSERT_TRUE(run) << run.message();
+            HostMatrix out(dtype, shape.M, shape.H);
+            const Status copied = (*problem)->download(*context, out);
+            ASSERT_TRUE(copied) << copied.message();
+            EXPECT_TRUE(matchesReference(out, rows, reference));
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, MlpCudaTest,
+                         ::testing::Values(MlpDtype::Float32, MlpDtype::Bfloat16), dtypeParamName);
+
+TEST(MlpCudaCheckTest, RefusesTilesThatWereNotCompiled) {
+    const Status s = checkCudaProblem(MlpVariant::LessonFused, {4, 64, 64}, MlpDtype::Bfloat16,
+                                      LessonTiles{64, 64, 64, 64});
+    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+    EXPECT_TRUE(checkCudaProblem(MlpVariant::LessonFused, {4, 64, 64}, MlpDtype::Bfloat16,
+                                 kLessonDefaultTiles));
+}
+
+}  // namespace
+}  // namespace fusescope::mlp

@@ -1,0 +1,21 @@
+#pragma once
+// Shapes every variant is checked on: odd sizes that leave partial tiles and rows that are not
+// whole 16-byte packs, a decode shape, and one past the decode limit with several M tiles.
+#include <string>
+
+#include "pipelines/mlp/mlp_shape.h"
+
+namespace fusescope::mlp::testing_support {
+
+inline constexpr MlpShape kOddShapes[] = {
+    {3, 1000, 2750},  // decode-sized, I not a multiple of 8
+    {1, 256, 512},    // one row
+    {37, 136, 200},   // partial M and column tiles
+    {130, 264, 328},  // past the decode limit: two M tiles of the production kernel
+};
+
+inline std::string shapeText(const MlpShape& s) {
+    return "M=" + std::to_string(s.M) + " H=" + std::to_string(s.H) + " I=" + std::to_string(s.I);
+}
+
+}  // namespace fusescope::mlp::testing_support

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Peers of FuseScope's MLP variants, timed in the same session on the same GPU: PyTorch's eager
+five-kernel path and the lesson's own Triton kernel (copied from the lesson, section 4) at the
+benchmark's shapes and the lesson kernel's default tiles (BLOCK_M=32, BLOCK_N=64, BLOCK_H=64,
+BLOCK_I=64, num_warps=4). Prints microseconds (median of CUDA-event timings) and each output's
+relative error against the eager float32-accumulated result.
+
+Usage: python3 mlp_peers.py [--json FILE] [--repeats N]
+"""
+import argparse
+import json
+import statistics
+
+import torch
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def swiglu_mlp_kernel(x_ptr, gate_ptr, up_ptr, down_ptr, out_ptr, M, N_OUT, H, I,
+                      N_ITERS_I: tl.constexpr, N_ITERS_H: tl.constexpr,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                      BLOCK_H: tl.constexpr, BLOCK_I: tl.constexpr,
+                      CAST_HIDDEN: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+
+    x_bp = tl.make_block_ptr(x_ptr, (M, H), (H, 1), (pid_m * BLOCK_M, 0),
+                             (BLOCK_M, BLOCK_H), (1, 0))
+    out_bp = tl.make_block_ptr(out_ptr, (M, N_OUT), (N_OUT, 1),
+                               (pid_m * BLOCK_M, pid_n * BLOCK_N),
+                               (BLOCK_M, BLOCK_N), (1, 0))
+
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for ki in range(0, N_ITERS_I):
+        gate_bp = tl.make_block_ptr(gate_ptr, (H, I), (1, H), (0, ki * BLOCK_I),
+                                    (BLOCK_H, BLOCK_I), (0, 1))
+        up_bp = tl.make_block_ptr(up_ptr, (H, I), (1, H), (0, ki * BLOCK_I),
+                                  (BLOCK_H, BLOCK_I), (0, 1))
+        down_bp = tl.make_block_ptr(down_ptr, (I, N_OUT), (1, I),
+                                    (ki * BLOCK_I, pid_n * BLOCK_N),
+                                    (BLOCK_I, BLOCK_N), (0, 1))
+
+        g = tl.zeros((BLOCK_M, BLOCK_I), dtype=tl.float32)
+        u = tl.zeros((BLOCK_M, BLOCK_I), dtype=tl.float32)
+        x_win = x_bp
+        for kh in range(0, N_ITERS_H):
+            x_t = tl.load(x_win, boundary_check=(0, 1), padding_option="zero")
+            g_t = tl.load(gate_bp, boundary_check=(0, 1), padding_option="zero")
+            u_t = tl.load(up_bp, boundary_check=(0, 1), padding_option="zero")
+            g = tl.dot(x_t, g_t, g)
+            u = tl.dot(x_t, u_t, u)
+            x_win = tl.advance(x_win, (0, BLOCK_H))
+            gate_bp = tl.advance(gate_bp, (BLOCK_H, 0))
+            up_bp = tl.advance(up_bp, (BLOCK_H, 0))
+
+        hidden = g * tl.sigmoid(g) * u
+        d_t = tl.load(down_bp, boundary_check=(0, 1), padding_option="zero")
+        if CAST_HIDDEN:  # tl.dot wants matching operand types for bf16 weights
+            hidden = hidden.to(d_t.dtype)
+        acc = tl.dot(hidden, d_t, acc)
+
+    tl.store(out_bp, acc.to(out_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+TILES = dict(BLOCK_M=32, BLOCK_N=64, BLOCK_H=64, BLOCK_I=64)
+SHAPES = [
+    ("classroom", 512, 1024, 2816, torch.bfloat16),
+    ("classroom", 512, 1024, 2816, torch.float32),
+    ("decode_m1", 1, 4096, 14336, torch.bfloat16),
+    ("decode_m4", 4, 4096, 14336, torch.bfloat16),
+    ("decode_m8", 8, 4096, 14336, torch.bfloat16),
+    ("decode_m16", 16, 4096, 14336, torch.bfloat16),
+    ("prefill_m512", 512, 4096, 14336, torch.bfloat16),
+    ("prefill_m4096", 4096, 4096, 14336, torch.bfloat16),
+]
+
+
+def time_us(fn, repeats, warmups=3):
+    for _ in range(warmups):
+        fn()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(repeats)]
+    stops = [torch.cuda.Event(enable_timing=True) for _ in range(repeats)]
+    for start, stop in zip(starts, stops):
+        start.record()
+        fn()
+        stop.record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) * 1000.0 for s, e in zip(starts, stops))
+
+
+def eager(x, gate, up, down):
+    g = F.linear(x, gate)
+    u = F.linear(x, up)
+    s = F.silu(g)
+    h = s * u
+    return F.linear(h, down)
+
+
+def lesson(x, gate, up, down, out, cast_hidden):
+    M, H = x.shape
+    I = gate.shape[0]
+    grid = (triton.cdiv(M, TILES["BLOCK_M"]), triton.cdiv(H, TILES["BLOCK_N"]))
+    swiglu_mlp_kernel[grid](x, gate, up, down, out, M, H, H, I,
+                            N_ITERS_I=triton.cdiv(I, TILES["BLOCK_I"]),
+                            N_ITERS_H=triton.cdiv(H, TILES["BLOCK_H"]),
+                            CAST_HIDDEN=cast_hidden, num_warps=4, **TILES)
+    return out
+
+
+def rel_err(a, b):
+    return ((a.double() - b.double()).norm() / b.double().norm()).item()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json")
+    parser.add_argument("--repeats", type=int, default=20)
+    args = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    print(f"torch {torch.__version__}, triton {triton.__version__}, "
+          f"{torch.cuda.get_device_name()}", flush=True)
+    print(f"{'preset':14} {'dtype':9} {'eager us':>10} {'lesson us':>11} {'lesson err':>11} note",
+          flush=True)
+    results = []
+    for name, M, H, I, dtype in SHAPES:
+        gen = torch.Generator(device="cuda").manual_seed(1)
+        x = torch.rand(M, H, device="cuda", generator=gen, dtype=torch.float32).mul_(2).sub_(1)
+        gate = (torch.rand(I, H, device="cuda", generator=gen) * 2 - 1) * (2 / H ** 0.5)
+        up = (torch.rand(I, H, device="cuda", generator=gen) * 2 - 1) * (2 / H ** 0.5)
+        down = (torch.rand(H, I, device="cuda", generator=gen) * 2 - 1) * (2 / I ** 0.5)
+        x, gate, up, down = (t.to(dtype).contiguous() for t in (x, gate, up, down))
+        expected = eager(x, gate, up, down)
+        eager_us = time_us(lambda: eager(x, gate, up, down), args.repeats)
+        out = torch.empty(M, H, device="cuda", dtype=dtype)
+        note = "tl.dot default precision (tf32 for float32)" if dtype == torch.float32 else ""
+        cast = False
+        try:
+            lesson(x, gate, up, down, out, cast)
+        except Exception:  # the lesson's mixed fp32 x bf16 dot does not compile here
+            cast = True
+            note = "hidden cast to bf16 before the down dot"
+            lesson(x, gate, up, down, out, cast)
+        torch.cuda.synchronize()
+        err = rel_err(out, expected)
+        # A run of seconds (the lesson kernel at prefill) gets 3 repeats, not 20.
+        single = time_us(lambda: lesson(x, gate, up, down, out, cast), 1, warmups=1)
+        reps = 3 if single > 5e4 else args.repeats
+        lesson_us = time_us(lambda: lesson(x, gate, up, down, out, cast), reps, warmups=1)
+        dname = "bfloat16" if dtype == torch.bfloat16 else "float32"
+        print(f"{name:14} {dname:9} {eager_us:10.1f} {lesson_us:11.1f} {err:11.2e} {note}"
+              f"{' (3 repeats)' if reps == 3 else ''}", flush=True)
+        results.append(dict(preset=name, dtype=dname, M=M, H=H, I=I, eager_us=eager_us,
+                            lesson_triton_us=lesson_us, lesson_relative_error=err,
+                            lesson_repeats=reps, note=note))
+        del x, gate, up, down, out, expected
+        torch.cuda.empty_cache()
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(tiles=TILES, results=results), f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

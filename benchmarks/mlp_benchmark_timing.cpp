@@ -60,6 +60,7 @@ Result<double> copyRoofGBs(MlpCudaContext& context, std::size_t bytes, int repea
     if (Status s = cudaStatus(cudaMalloc(&to.pointer, bytes), "cudaMalloc (copy target)"); !s)
         return s;
     if (Status s = cudaStatus(cudaMemset(from.pointer, 1, bytes), "cudaMemset"); !s) return s;
+    if (Status s = cudaStatus(cudaDeviceSynchronize(), "cudaMemset"); !s) return s;
     auto* stream = static_cast<cudaStream_t>(context.stream());
     auto timing = timeMedian(context, 3, repeats, [&] {
         return cudaStatus(
@@ -84,6 +85,7 @@ Result<double> gemmRoofTflops(MlpCudaContext& context, std::int64_t n, int repea
                 "upload GEMM operand");
             !s)
             return s;
+    if (Status s = cudaStatus(cudaDeviceSynchronize(), "upload GEMM operands"); !s) return s;
     auto timing = timeMedian(context, 3, repeats, [&] {
         return gemmRowMajorABt(context, MlpDtype::Bfloat16, a.pointer, n, b.pointer, n, c.pointer,
                                n, n, n, n);

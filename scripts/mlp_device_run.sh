@@ -1,0 +1,18 @@
+#!/bin/bash
+# Runs the MLP's GPU checks and measurements on the H200 machine from a staged folder holding
+# mlp_tests, mlp_benchmark and mlp_peers.py; logs and JSON go to $OUT. Each step has its own time
+# limit so that one slow step cannot take the others' time.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-/tmp/mlp-out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+export PYTHONUNBUFFERED=1
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
+  cuobjdump --dump-resource-usage "$here/mlp_benchmark" 2>&1 | grep -E "Function|REG" | grep -B1 -E "LOCAL:[0-9]" | grep -iE "mlp|gemv|silu|mult|REG" | head -60
+} > "$out/env.log" 2>&1
+echo "== tests"; timeout 100 "$here/mlp_tests" > "$out/tests.log" 2>&1; echo "tests rc=$?"; tail -4 "$out/tests.log"
+echo "== benchmark"; timeout 200 "$here/mlp_benchmark" --json "$out/mlp_benchmark.json" 2>&1 | tee "$out/benchmark.log"; echo "benchmark rc=${PIPESTATUS[0]}"
+echo "== peers"; timeout 150 python3 "$here/mlp_peers.py" --json "$out/mlp_peers.json" > "$out/peers.log" 2>&1; echo "peers rc=$?"; cat "$out/peers.log" | grep -v Warning | tail -12
+echo "== memcheck"; timeout 110 compute-sanitizer --tool memcheck --leak-check no "$here/mlp_tests" --gtest_filter='*Cuda*' > "$out/memcheck.log" 2>&1; echo "memcheck rc=$?"; tail -3 "$out/memcheck.log"

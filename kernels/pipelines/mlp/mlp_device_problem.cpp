@@ -38,6 +38,9 @@ Result<std::unique_ptr<MlpDeviceProblem>> MlpDeviceProblem::create(const MlpShap
          {upload(p->x_, inputs.x, "upload x"), upload(p->gateUp_, inputs.gateUp, "upload gate_up"),
           upload(p->down_, inputs.down, "upload down")})
         if (!s) return s;
+    // A copy from pageable memory can return before its DMA lands, and the context's stream does
+    // not wait for the legacy default stream.
+    if (Status s = cudaStatus(cudaDeviceSynchronize(), "upload inputs"); !s) return s;
     return p;
 }
 

@@ -32,6 +32,7 @@ set(mlp_cuda_sources
   pipelines/mlp/mlp_lesson_fused.cu
   pipelines/mlp/mlp_gate_up_silu.cu
   pipelines/mlp/mlp_decode_gemv.cu
+  pipelines/mlp/mlp_decode_tensor_gemv.cu
 )
 target_sources(fusescope_kernels PRIVATE
   ${mlp_cuda_sources}

@@ -12,6 +12,8 @@ inline constexpr MlpShape kOddShapes[] = {
     {1, 256, 512},    // one row
     {37, 136, 200},   // partial M and column tiles
     {130, 264, 328},  // past the decode limit: two M tiles of the production kernel
+    {5, 320, 680},    // bf16 gate_up on the tensor cores with a partial 16-row block
+    {12, 328, 640},   // two 8-row activation tiles; bf16 down on the tensor cores, partial block
 };
 
 inline std::string shapeText(const MlpShape& s) {

@@ -73,6 +73,16 @@ TEST(MlpTrafficTest, ProductionAtDecodeStreamsEachWeightOnce) {
     EXPECT_EQ(k[1].of(MlpBuffer::Out).bytesWritten, kOut);
 }
 
+TEST(MlpTrafficTest, ProductionDecodeOnTensorCoresReadsActivationsOncePerSixteenRows) {
+    // Llama-3-8B decode, bf16: H and I are multiples of 32, so 16 weight rows per block:
+    // 14336/16 = 896 gate_up blocks and 4096/16 = 256 down blocks.
+    const MlpShape shape{1, 4096, 14336};
+    const auto k = mlpTraffic(MlpVariant::Production, shape, MlpDtype::Bfloat16);
+    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 4096ull * 2 * 896);
+    EXPECT_EQ(k[0].of(MlpBuffer::Gate).bytesRead, 14336ull * 4096 * 2);
+    EXPECT_EQ(k[1].of(MlpBuffer::H).bytesRead, 14336ull * 2 * 256);
+}
+
 TEST(MlpTrafficTest, ProductionAtPrefillRereadsWeightsPerMTile) {
     // M=300: ceil(300/128) = 3 M tiles, ceil(2750/64) = 43 I tiles.
     const MlpShape shape{300, 1000, 2750};

@@ -1,9 +1,12 @@
 // The production variant at decode sizes (M <= 16): the MLP's bytes are its weights, so each
 // weight row is streamed once by one warp in 16-byte loads, several in flight per lane, over
-// enough blocks to fill every SM. The few rows of x (or h) come from the L1/L2.
+// enough blocks to fill every SM. The few rows of x (or h) come from the L1/L2. These CUDA-core
+// kernels take float32 and rows that are not whole 32-element chunks; bfloat16 otherwise goes to
+// the tensor-core kernels, since here the multiply-adds per weight grow with M.
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
+#include "pipelines/mlp/mlp_tensor_gemv.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -121,6 +124,8 @@ Status launchGemv(const MlpShape& shape, const T* act, const T* weight, const T*
 
 Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
                             const void* up, void* h, cudaStream_t stream) {
+    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.H))
+        return launchTensorGemvGateUpSilu(shape, x, gate, up, h, stream);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
         return launchGemv<T, true>(shape, static_cast<const T*>(x), static_cast<const T*>(gate),
@@ -131,6 +136,8 @@ Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x
 
 Status launchGemvDown(MlpDtype dtype, const MlpShape& shape, const void* h, const void* down,
                       void* out, cudaStream_t stream) {
+    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.I))
+        return launchTensorGemvDown(shape, h, down, out, stream);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
         return launchGemv<T, false>(shape, static_cast<const T*>(h), static_cast<const T*>(down),

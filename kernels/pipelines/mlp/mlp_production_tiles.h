@@ -1,6 +1,8 @@
 #pragma once
 // Launch geometry of the production variant's own kernels, shared by the kernels and by the
 // traffic model (which counts how often each block re-reads x or h).
+#include "pipelines/mlp/mlp_shape.h"
+
 namespace fusescope::mlp::production {
 
 // Prefill: one block computes a kTileM x kTileI tile of h (its g and u tiles stay in registers).
@@ -10,5 +12,16 @@ inline constexpr int kTileI = 64;
 // Decode: one warp per weight row, kWarpsPerBlock rows per block; every block reads all of x
 // (gate_up kernel) or all of h (down kernel) from the L2.
 inline constexpr int kWarpsPerBlock = 8;
+
+// bfloat16 decode with K a multiple of kTensorChunk runs on the tensor cores: 16 weight rows per
+// block, K split over the block's warps. Otherwise one warp per row on the CUDA cores.
+inline constexpr int kTensorRowsPerBlock = 16;
+inline constexpr int kTensorChunk = 32;
+constexpr bool decodeOnTensorCores(MlpDtype dtype, std::int64_t K) {
+    return dtype == MlpDtype::Bfloat16 && K % kTensorChunk == 0;
+}
+constexpr int decodeRowsPerBlock(MlpDtype dtype, std::int64_t K) {
+    return decodeOnTensorCores(dtype, K) ? kTensorRowsPerBlock : kWarpsPerBlock;
+}
 
 }  // namespace fusescope::mlp::production

@@ -78,13 +78,13 @@ std::vector<KernelTraffic> lessonFused(const MlpShape& s, const Sizes& z, const 
              flops}};
 }
 
-std::vector<KernelTraffic> productionKernels(const MlpShape& s, const Sizes& z) {
+std::vector<KernelTraffic> productionKernels(const MlpShape& s, MlpDtype dtype, const Sizes& z) {
     const double epilogue = (kSiluFlops + kMulFlops) * z.mi_elements;
     if (s.M <= kDecodeMaxRows) {
         const auto gateUpBlocks =
-            static_cast<std::uint64_t>(ceilDiv(s.I, production::kWarpsPerBlock));
+            static_cast<std::uint64_t>(ceilDiv(s.I, production::decodeRowsPerBlock(dtype, s.H)));
         const auto downBlocks =
-            static_cast<std::uint64_t>(ceilDiv(s.H, production::kWarpsPerBlock));
+            static_cast<std::uint64_t>(ceilDiv(s.H, production::decodeRowsPerBlock(dtype, s.I)));
         return {{"gemv_gate_up_silu",
                  {reads(MlpBuffer::X, z.x * gateUpBlocks), reads(MlpBuffer::Gate, z.weight),
                   reads(MlpBuffer::Up, z.weight), writes(MlpBuffer::H, z.mi)},
@@ -149,7 +149,7 @@ std::vector<KernelTraffic> mlpTraffic(MlpVariant variant, const MlpShape& shape,
         case MlpVariant::LessonFused:
             return lessonFused(shape, z, tiles);
         case MlpVariant::Production:
-            return productionKernels(shape, z);
+            return productionKernels(shape, dtype, z);
         case MlpVariant::MergedGateUp:
             return mergedGateUp(z);
     }

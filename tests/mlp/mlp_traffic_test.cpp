@@ -73,14 +73,18 @@ TEST(MlpTrafficTest, ProductionAtDecodeStreamsEachWeightOnce) {
     EXPECT_EQ(k[1].of(MlpBuffer::Out).bytesWritten, kOut);
 }
 
-TEST(MlpTrafficTest, ProductionDecodeOnTensorCoresReadsActivationsOncePerSixteenRows) {
-    // Llama-3-8B decode, bf16: H and I are multiples of 32, so 16 weight rows per block:
+TEST(MlpTrafficTest, ProductionDecodeOnTensorCoresReadsActivationsOncePerSixteenWeightRows) {
+    // Llama-3-8B decode, bf16, M=4: H and I are multiples of 32, so 16 weight rows per block:
     // 14336/16 = 896 gate_up blocks and 4096/16 = 256 down blocks.
-    const MlpShape shape{1, 4096, 14336};
+    const MlpShape shape{4, 4096, 14336};
     const auto k = mlpTraffic(MlpVariant::Production, shape, MlpDtype::Bfloat16);
-    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 4096ull * 2 * 896);
+    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 4ull * 4096 * 2 * 896);
     EXPECT_EQ(k[0].of(MlpBuffer::Gate).bytesRead, 14336ull * 4096 * 2);
-    EXPECT_EQ(k[1].of(MlpBuffer::H).bytesRead, 14336ull * 2 * 256);
+    EXPECT_EQ(k[1].of(MlpBuffer::H).bytesRead, 4ull * 14336 * 2 * 256);
+    // One row stays on the CUDA cores: 8 rows per block, 1792 and 512 blocks.
+    const auto one = mlpTraffic(MlpVariant::Production, {1, 4096, 14336}, MlpDtype::Bfloat16);
+    EXPECT_EQ(one[0].of(MlpBuffer::X).bytesRead, 4096ull * 2 * 1792);
+    EXPECT_EQ(one[1].of(MlpBuffer::H).bytesRead, 14336ull * 2 * 512);
 }
 
 TEST(MlpTrafficTest, ProductionAtPrefillRereadsWeightsPerMTile) {

@@ -124,7 +124,7 @@ Status launchGemv(const MlpShape& shape, const T* act, const T* weight, const T*
 
 Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
                             const void* up, void* h, cudaStream_t stream) {
-    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.H))
+    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.M, shape.H))
         return launchTensorGemvGateUpSilu(shape, x, gate, up, h, stream);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
@@ -136,7 +136,7 @@ Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x
 
 Status launchGemvDown(MlpDtype dtype, const MlpShape& shape, const void* h, const void* down,
                       void* out, cudaStream_t stream) {
-    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.I))
+    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.M, shape.I))
         return launchTensorGemvDown(shape, h, down, out, stream);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;

@@ -81,10 +81,10 @@ std::vector<KernelTraffic> lessonFused(const MlpShape& s, const Sizes& z, const 
 std::vector<KernelTraffic> productionKernels(const MlpShape& s, MlpDtype dtype, const Sizes& z) {
     const double epilogue = (kSiluFlops + kMulFlops) * z.mi_elements;
     if (s.M <= kDecodeMaxRows) {
-        const auto gateUpBlocks =
-            static_cast<std::uint64_t>(ceilDiv(s.I, production::decodeRowsPerBlock(dtype, s.H)));
-        const auto downBlocks =
-            static_cast<std::uint64_t>(ceilDiv(s.H, production::decodeRowsPerBlock(dtype, s.I)));
+        const auto gateUpBlocks = static_cast<std::uint64_t>(
+            ceilDiv(s.I, production::decodeRowsPerBlock(dtype, s.M, s.H)));
+        const auto downBlocks = static_cast<std::uint64_t>(
+            ceilDiv(s.H, production::decodeRowsPerBlock(dtype, s.M, s.I)));
         return {{"gemv_gate_up_silu",
                  {reads(MlpBuffer::X, z.x * gateUpBlocks), reads(MlpBuffer::Gate, z.weight),
                   reads(MlpBuffer::Up, z.weight), writes(MlpBuffer::H, z.mi)},

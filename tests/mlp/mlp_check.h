@@ -11,9 +11,17 @@ namespace fusescope::mlp::testing_support {
 
 inline constexpr int kThreads = 0;  // all hardware threads
 
-// Rows the reference computes: all of them for the small test shapes.
-inline std::vector<std::int64_t> checkedRows(const MlpShape& shape) {
-    return referenceRows(shape.M, 64);
+// Fresh random inputs and their double reference over every row (the test shapes are small).
+struct ReferenceCase {
+    MlpHostInputs inputs;
+    std::vector<std::int64_t> rows;
+    std::vector<double> reference;
+};
+
+inline ReferenceCase makeReferenceCase(const MlpShape& shape, MlpDtype dtype, std::uint64_t seed) {
+    ReferenceCase c{makeRandomInputs(shape, dtype, seed, kThreads), referenceRows(shape.M, 64), {}};
+    c.reference = referenceOutput(shape, c.inputs, c.rows, kThreads);
+    return c;
 }
 
 inline std::string dtypeParamName(const ::testing::TestParamInfo<MlpDtype>& param) {

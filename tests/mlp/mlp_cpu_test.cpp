@@ -16,15 +16,13 @@ TEST_P(MlpCpuTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
     const MlpDtype dtype = GetParam();
     std::uint64_t seed = 11;
     for (const MlpShape& shape : kOddShapes) {
-        const MlpHostInputs inputs = makeRandomInputs(shape, dtype, ++seed, kThreads);
-        const std::vector<std::int64_t> rows = checkedRows(shape);
-        const std::vector<double> reference = referenceOutput(shape, inputs, rows, kThreads);
+        const ReferenceCase c = makeReferenceCase(shape, dtype, ++seed);
         for (MlpVariant variant : kAllVariants) {
             SCOPED_TRACE(std::string(variantName(variant)) + " " + shapeText(shape));
             HostMatrix out(dtype, shape.M, shape.H);
             out.poison();
-            ASSERT_TRUE(runMlpCpu(variant, shape, inputs, out, kThreads));
-            EXPECT_TRUE(matchesReference(out, rows, reference));
+            ASSERT_TRUE(runMlpCpu(variant, shape, c.inputs, out, kThreads));
+            EXPECT_TRUE(matchesReference(out, c.rows, c.reference));
         }
     }
 }

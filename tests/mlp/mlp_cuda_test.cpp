@@ -30,10 +30,8 @@ TEST_P(MlpCudaTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
     const MlpDtype dtype = GetParam();
     std::uint64_t seed = 101;
     for (const MlpShape& shape : kOddShapes) {
-        const MlpHostInputs inputs = makeRandomInputs(shape, dtype, ++seed, kThreads);
-        const std::vector<std::int64_t> rows = checkedRows(shape);
-        const std::vector<double> reference = referenceOutput(shape, inputs, rows, kThreads);
-        auto problem = MlpDeviceProblem::create(shape, dtype, inputs);
+        const ReferenceCase c = makeReferenceCase(shape, dtype, ++seed);
+        auto problem = MlpDeviceProblem::create(shape, dtype, c.inputs);
         ASSERT_TRUE(problem) << problem.status().message();
         for (MlpVariant variant : kAllVariants) {
             SCOPED_TRACE(std::string(variantName(variant)) + " " + shapeText(shape));
@@ -43,7 +41,7 @@ TEST_P(MlpCudaTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
             HostMatrix out(dtype, shape.M, shape.H);
             const Status copied = (*problem)->download(*context, out);
             ASSERT_TRUE(copied) << copied.message();
-            EXPECT_TRUE(matchesReference(out, rows, reference));
+            EXPECT_TRUE(matchesReference(out, c.rows, c.reference));
         }
     }
 }

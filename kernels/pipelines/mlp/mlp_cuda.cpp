@@ -3,6 +3,8 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <string>
 
 #include "pipelines/mlp/mlp_cuda.h"
@@ -22,11 +24,18 @@ class NvtxRange {
     NvtxRange& operator=(const NvtxRange&) = delete;
 };
 
-// Runs one launch inside its NVTX range; stops the sequence at the first failure.
-template <typename Launch>
-Status ranged(MlpVariant variant, const char* kernel, Launch launch) {
-    NvtxRange range(variant, kernel);
-    return launch();
+struct Step {
+    const char* kernel;
+    std::function<Status()> launch;
+};
+
+// Runs the launches in order, each inside its NVTX range; stops at the first failure.
+Status runSteps(MlpVariant variant, std::initializer_list<Step> steps) {
+    for (const Step& step : steps) {
+        NvtxRange range(variant, step.kernel);
+        if (Status status = step.launch(); !status) return status;
+    }
+    return Status::ok();
 }
 
 struct Views {
@@ -57,70 +66,63 @@ Views viewsOf(MlpVariant variant, const MlpShape& s, MlpDtype dtype, const MlpDe
     return v;
 }
 
-Status runUnfused(MlpCudaContext& c, const MlpShape& s, MlpDtype t, const Views& v) {
-    constexpr MlpVariant kV = MlpVariant::Unfused;
+// out = h down^T through cuBLAS: the last step of every variant but the lesson's.
+Step downGemm(MlpCudaContext& c, const MlpShape& s, MlpDtype t, const Views& v) {
+    return {"gemm_down", [&c, s, t, v] {
+                return gemmRowMajorABt(c, t, v.h, s.I, v.down, s.I, v.out, s.H, s.M, s.H, s.I);
+            }};
+}
+
+Status runVariant(MlpCudaContext& c, MlpVariant variant, const MlpShape& s, MlpDtype t,
+                  const Views& v, const LessonTiles& tiles) {
     auto* stream = static_cast<cudaStream_t>(c.stream());
     const std::int64_t mi = s.M * s.I;
-    if (Status st = ranged(
-            kV, "gemm_gate",
-            [&] { return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, s.I, s.M, s.I, s.H); });
-        !st)
-        return st;
-    if (Status st = ranged(
-            kV, "gemm_up",
-            [&] { return gemmRowMajorABt(c, t, v.x, s.H, v.up, s.H, v.u, s.I, s.M, s.I, s.H); });
-        !st)
-        return st;
-    if (Status st = ranged(kV, "silu", [&] { return launchSiluInPlace(t, v.g, mi, stream); }); !st)
-        return st;
-    if (Status st =
-            ranged(kV, "multiply", [&] { return launchMultiply(t, v.g, v.u, v.h, mi, stream); });
-        !st)
-        return st;
-    return ranged(kV, "gemm_down", [&] {
-        return gemmRowMajorABt(c, t, v.h, s.I, v.down, s.I, v.out, s.H, s.M, s.H, s.I);
-    });
-}
-
-Status runProduction(MlpCudaContext& c, const MlpShape& s, MlpDtype t, const Views& v) {
-    constexpr MlpVariant kV = MlpVariant::Production;
-    auto* stream = static_cast<cudaStream_t>(c.stream());
-    if (s.M <= kDecodeMaxRows) {
-        if (Status st =
-                ranged(kV, "gemv_gate_up_silu",
-                       [&] { return launchGemvGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); });
-            !st)
-            return st;
-        return ranged(kV, "gemv_down",
-                      [&] { return launchGemvDown(t, s, v.h, v.down, v.out, stream); });
+    switch (variant) {
+        case MlpVariant::Unfused:
+            return runSteps(
+                variant,
+                {{"gemm_gate",
+                  [&] {
+                      return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, s.I, s.M, s.I, s.H);
+                  }},
+                 {"gemm_up",
+                  [&] {
+                      return gemmRowMajorABt(c, t, v.x, s.H, v.up, s.H, v.u, s.I, s.M, s.I, s.H);
+                  }},
+                 {"silu", [&] { return launchSiluInPlace(t, v.g, mi, stream); }},
+                 {"multiply", [&] { return launchMultiply(t, v.g, v.u, v.h, mi, stream); }},
+                 downGemm(c, s, t, v)});
+        case MlpVariant::LessonFused:
+            return runSteps(variant, {{"swiglu_mlp_lesson", [&] {
+                                           return launchLessonFused(t, tiles, s, v.x, v.gate, v.up,
+                                                                    v.down, v.out, stream);
+                                       }}});
+        case MlpVariant::Production:
+            if (s.M <= kDecodeMaxRows)
+                return runSteps(
+                    variant,
+                    {{"gemv_gate_up_silu",
+                      [&] { return launchGemvGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
+                     {"gemv_down",
+                      [&] { return launchGemvDown(t, s, v.h, v.down, v.out, stream); }}});
+            return runSteps(
+                variant, {{"gemm_gate_up_silu",
+                           [&] { return launchGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
+                          downGemm(c, s, t, v)});
+        case MlpVariant::MergedGateUp:
+            // One product against the 2I x H gate_up matrix: row m of g holds g's I values, then
+            // u's.
+            return runSteps(
+                variant,
+                {{"gemm_gate_up",
+                  [&] {
+                      return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, 2 * s.I, s.M,
+                                             2 * s.I, s.H);
+                  }},
+                 {"silu_mul", [&] { return launchSiluMulRows(t, v.g, v.h, s.M, s.I, stream); }},
+                 downGemm(c, s, t, v)});
     }
-    if (Status st = ranged(kV, "gemm_gate_up_silu",
-                           [&] { return launchGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); });
-        !st)
-        return st;
-    return ranged(kV, "gemm_down", [&] {
-        return gemmRowMajorABt(c, t, v.h, s.I, v.down, s.I, v.out, s.H, s.M, s.H, s.I);
-    });
-}
-
-Status runMerged(MlpCudaContext& c, const MlpShape& s, MlpDtype t, const Views& v) {
-    constexpr MlpVariant kV = MlpVariant::MergedGateUp;
-    auto* stream = static_cast<cudaStream_t>(c.stream());
-    // One product against the 2I x H gate_up matrix: row m of g holds g's I values, then u's.
-    if (Status st = ranged(kV, "gemm_gate_up",
-                           [&] {
-                               return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, 2 * s.I,
-                                                      s.M, 2 * s.I, s.H);
-                           });
-        !st)
-        return st;
-    if (Status st = ranged(kV, "silu_mul",
-                           [&] { return launchSiluMulRows(t, v.g, v.h, s.M, s.I, stream); });
-        !st)
-        return st;
-    return ranged(kV, "gemm_down", [&] {
-        return gemmRowMajorABt(c, t, v.h, s.I, v.down, s.I, v.out, s.H, s.M, s.H, s.I);
-    });
+    return {ErrorCode::InvalidArgument, "unknown MLP variant"};
 }
 
 }  // namespace
@@ -160,21 +162,8 @@ Status checkCudaProblem(MlpVariant variant, const MlpShape& s, MlpDtype, const L
 Status runMlpCuda(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
                   MlpDtype dtype, const MlpDeviceBuffers& buffers, const LessonTiles& tiles) {
     if (Status s = checkCudaProblem(variant, shape, dtype, tiles); !s) return s;
-    const Views v = viewsOf(variant, shape, dtype, buffers);
-    switch (variant) {
-        case MlpVariant::Unfused:
-            return runUnfused(context, shape, dtype, v);
-        case MlpVariant::LessonFused:
-            return ranged(variant, "swiglu_mlp_lesson", [&] {
-                return launchLessonFused(dtype, tiles, shape, v.x, v.gate, v.up, v.down, v.out,
-                                         static_cast<cudaStream_t>(context.stream()));
-            });
-        case MlpVariant::Production:
-            return runProduction(context, shape, dtype, v);
-        case MlpVariant::MergedGateUp:
-            return runMerged(context, shape, dtype, v);
-    }
-    return {ErrorCode::InvalidArgument, "unknown MLP variant"};
+    return runVariant(context, variant, shape, dtype, viewsOf(variant, shape, dtype, buffers),
+                      tiles);
 }
 
 }  // namespace fusescope::mlp

@@ -39,11 +39,7 @@ __global__ void __launch_bounds__(kThreads)
     float* staging = reinterpret_cast<float*>(smem);
     g.store(staging, K::kStagingLd);
     __syncthreads();
-    for (int e = threadIdx.x; e < BM * BI; e += kThreads) {
-        const std::int64_t row = m0 + e / BI, col = i0 + e % BI;
-        if (row < shape.M && col < shape.I)
-            h[row * shape.I + col] = fromFloat<T>(staging[e / BI * K::kStagingLd + e % BI]);
-    }
+    storeTile<T, BM, BI, kThreads>(h, shape.I, staging, K::kStagingLd, m0, i0, shape.M, shape.I);
 }
 
 }  // namespace

@@ -53,11 +53,8 @@ __global__ void __launch_bounds__(kLessonThreads)
     }
     acc.store(staging, K::kStagingLd);
     __syncthreads();
-    for (int e = threadIdx.x; e < BM * BN; e += kLessonThreads) {
-        const std::int64_t row = m0 + e / BN, col = n0 + e % BN;
-        if (row < shape.M && col < shape.H)
-            out[row * shape.H + col] = fromFloat<T>(staging[e / BN * K::kStagingLd + e % BN]);
-    }
+    storeTile<T, BM, BN, kLessonThreads>(out, shape.H, staging, K::kStagingLd, m0, n0, shape.M,
+                                         shape.H);
 }
 
 template <typename T, int BM, int BN, int BH, int BI>

@@ -54,6 +54,20 @@ __device__ __forceinline__ void loadTile(T* tile, const T* __restrict__ src, std
     }
 }
 
+// dst[row0 + r][col0 + c] = staging[r][c] in T, for the part of the BM x BN tile inside
+// rowLimit x colLimit. Call after a barrier that follows the staging stores.
+template <typename T, int BM, int BN, int kThreads>
+__device__ __forceinline__ void storeTile(T* __restrict__ dst, std::int64_t ld,
+                                          const float* staging, int stagingLd, std::int64_t row0,
+                                          std::int64_t col0, std::int64_t rowLimit,
+                                          std::int64_t colLimit) {
+    for (int e = threadIdx.x; e < BM * BN; e += kThreads) {
+        const std::int64_t row = row0 + e / BN, col = col0 + e % BN;
+        if (row < rowLimit && col < colLimit)
+            dst[row * ld + col] = fromFloat<T>(staging[e / BN * stagingLd + e % BN]);
+    }
+}
+
 // Warps along M for a BM x BN tile: the split whose warp tiles are closest to square.
 constexpr int pickWarpsM(int fragRows, int fragCols, int warps) {
     int best = 1, bestSkew = 1 << 30;

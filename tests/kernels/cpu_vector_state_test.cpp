@@ -74,16 +74,17 @@ TEST(CpuVectorState, SwigluRunsNearCopySpeedWithADirtyState) {
     for (CpuInstructionSet set : sets) {
         auto backend = createCpuBackend(2, set);
         const double copyMs =
-            bestMs(7, [&] { (void)backend->copy(out.data(), gate.data(), n * 4); });
+            bestMs(11, [&] { (void)backend->copy(out.data(), gate.data(), n * 4); });
         for (int width : {4, 1}) {
             const CpuKernelFn fused = cpuKernel(KernelId::SwigluFused, width, set);
             ASSERT_NE(fused, nullptr);
-            const double fusedMs = bestMs(7, [&] {
+            const double fusedMs = bestMs(11, [&] {
                 parallelFor(n, 2, [&](std::uint64_t b, std::uint64_t e) { fused(args, b, e); });
             });
-            // SIMD reads two arrays and writes one (1.5 copies); the bounds leave room for a
-            // busy machine. Scalar code is compute bound by design, so its bound is wider.
-            const double limit = width == 4 ? 8.0 : 80.0;
+            // SIMD reads two arrays and writes one (1.5 copies) and ran at 1.5-3x the copy on
+            // a quiet machine; the bounds leave room for a busy one and still sit far below
+            // the penalty's 500x. Scalar code is compute bound by design (about 7x).
+            const double limit = width == 4 ? 20.0 : 150.0;
             EXPECT_LE(fusedMs / copyMs, limit)
                 << cpuInstructionSetName(set) << " width " << width << ": " << fusedMs
                 << " ms against a copy of " << copyMs << " ms";

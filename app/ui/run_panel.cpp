@@ -350,6 +350,17 @@ void RunPanel::setRunning(bool running) {
 
 void RunPanel::setProgress(double fraction, const QString& stage) {
     progress_->setValue(static_cast<int>(qBound(0.0, fraction, 1.0) * 1000));
+    // A new text re-lays out the panel's wrapped labels; at the worker's 30 updates a second
+    // that kept a core busy and slowed CPU-backend runs. Counters and time estimates change
+    // the text at most twice a second; a new stage and the end show at once.
+    constexpr qint64 kTextIntervalMs = 500;
+    const QString key = stage.section(QLatin1Char(':'), 0, 0).section(QStringLiteral(" · "), 0, 0);
+    const bool newStage = key != shownStageKey_;
+    if (!newStage && fraction < 1.0 && textShown_.isValid() &&
+        textShown_.elapsed() < kTextIntervalMs)
+        return;
+    shownStageKey_ = key;
+    textShown_.start();
     stage_->setText(stage);
     showingValidation_ = false;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The left side of the window: what to run (pipeline, variants, N, vector width, backend,
 // repeats), Run and Cancel, and the progress of the run. Filled from the pipeline registry.
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include "runtime/backend.h"
@@ -82,6 +83,8 @@ class RunPanel final : public QWidget {
     QLabel* status_ = nullptr;
     BackendSummary summary_;
     BackendKind defaultsShownFor_ = BackendKind::Cpu;
+    QString shownStageKey_;
+    QElapsedTimer textShown_;
     bool running_ = false;
     bool showingValidation_ = false;  // stage_ holds a validation message
 };

@@ -14,21 +14,14 @@
 #include "ui/main_window.h"
 #include "worker/run_controller.h"
 
-#ifdef FUSESCOPE_HAVE_STAGE_VIEW
-#include "ui/stage/memory_stage_view.h"
-#endif
-#ifdef FUSESCOPE_HAVE_LIVE_CHART
 #include "live/live_bandwidth_chart.h"
 #include "live/live_recording_feed.h"
-#endif
-#ifdef FUSESCOPE_HAVE_STAGE_CHART_LINK
 #include "live/stage_chart_link.h"
-#endif
+#include "ui/stage/memory_stage_view.h"
 
 namespace fusescope {
 namespace {
 
-#ifdef FUSESCOPE_HAVE_STAGE_VIEW
 // The stage needs height more than the charts below it: while its tab is shown it gets most of
 // the window's height, and the user's split returns when another tab is chosen.
 void giveStageRoom(QTabWidget* tabs, QWidget* stage) {
@@ -177,12 +170,10 @@ class AllocationChartCursor : public QObject {
     QPointer<QCPItemText> note_;
     QTimer frame_;
 };
-#endif
 
 }  // namespace
 
 void addPluggedViews(MainWindow& window) {
-#ifdef FUSESCOPE_HAVE_STAGE_VIEW
     auto* stage = new MemoryStageView;
     stage->setObjectName(QStringLiteral("memoryStage"));
     // Speed and lesson mode are remembered with the window's other choices.
@@ -192,8 +183,7 @@ void addPluggedViews(MainWindow& window) {
     QObject::connect(&window, &MainWindow::recordingChanged, stage, &MemoryStageView::setRecording);
     for (ChartView* chart : window.charts())
         if (qobject_cast<AllocationChart*>(chart)) new AllocationChartCursor(chart, stage);
-#endif
-#ifdef FUSESCOPE_HAVE_LIVE_CHART
+
     auto* live = new live::LiveBandwidthChart;
     live->setObjectName(QStringLiteral("liveBandwidth"));
     window.chartTabs()->addTab(live, QObject::tr("Bandwidth over time"));
@@ -210,11 +200,7 @@ void addPluggedViews(MainWindow& window) {
                          live->clear();
                          live::showRecording(*live, recording);
                      });
-#endif
-#ifdef FUSESCOPE_HAVE_STAGE_CHART_LINK
     new live::StageChartLink(stage, live, live);
-#endif
-    (void)window;
 }
 
 }  // namespace fusescope

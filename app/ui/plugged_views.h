@@ -1,6 +1,5 @@
 #pragma once
-// Adds the views other parts of the program provide (the memory stage, issue 4; the live
-// bandwidth chart, issue 3) to the main window's tabs and feeds them, where they are built.
+// Adds the memory stage and the live bandwidth chart to the main window's tabs and feeds them.
 namespace fusescope {
 
 class MainWindow;

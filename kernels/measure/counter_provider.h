@@ -36,14 +36,15 @@ struct ActivityRecord {
     std::uint64_t address = 0;
 };
 
-// What the decode thread hands over: samples on the provider's clock (absolute ns, the
+// What one poll hands over: samples on the provider's clock (absolute ns, the
 // first sample of a session already dropped: it spans from configuration to start).
 struct SamplingBatch {
     std::vector<BandwidthSample> samples;
     std::vector<ActivityRecord> activity;
 };
 
-// Called from the provider's decode thread, never concurrently with itself.
+// Called by pollSampling() and stopSampling() on the thread that runs the kernels (a test's
+// provider may call it from a thread of its own), never concurrently with itself.
 using SamplingCallback = std::function<void(SamplingBatch&& batch)>;
 
 inline constexpr std::int64_t kMinSamplingIntervalNs = 10'000;     // 10 us works on the H200

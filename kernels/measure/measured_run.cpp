@@ -36,7 +36,8 @@ Status checkReportMatches(const RunReport& report,
     return Status::ok();
 }
 
-// Batches from the provider's decode thread wait here until the runner's thread takes them.
+// Batches wait here until the runner's thread takes them. The CUPTI provider delivers them on
+// that thread when polled; a provider may also deliver from a thread of its own (the tests' fake).
 class BatchQueue {
   public:
     void push(SamplingBatch&& batch) {

@@ -26,7 +26,7 @@ struct RunRequest {
     std::string pipeline;
     std::vector<std::string> variants;  // empty: every variant
     std::uint64_t n = 1u << 24;
-    int vectorWidth = 4;
+    int vectorWidth = kDefaultVectorWidth;
     int repeats = 20;
     int warmup = 3;
     std::uint32_t seed = 1234;
@@ -147,7 +147,7 @@ struct RunReport {
     double counterRunWallMs = 0.0;   // the counter run (kernel replay), all variants
     double samplingRunWallMs = 0.0;  // the sampling run, all variants
     std::uint64_t samplesDecoded = 0;
-    double hostCpuUsPerSample = 0.0;  // decode thread's CPU time over samplesDecoded
+    double hostCpuUsPerSample = 0.0;  // CPU time spent decoding, over samplesDecoded
 };
 
 // Receives progress on the runner's thread; `cancelled` is polled between repeats.
@@ -158,7 +158,7 @@ class RunObserver {
     virtual void variantFinished(const VariantResult& result) { (void)result; }
     virtual bool cancelled() const { return false; }
     // Issue 3, while a sampling run goes: new PM samples and timeline spans of `variant`, in
-    // time order, on the runner's thread (never the decode thread), a batch at a time.
+    // time order, on the runner's thread, a batch at a time.
     virtual void samplesArrived(std::string_view variant, std::span<const BandwidthSample> samples,
                                 std::span<const TimelineSpan> spans) {
         (void)variant, (void)samples, (void)spans;

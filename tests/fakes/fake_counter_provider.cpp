@@ -1,4 +1,4 @@
-#include "measure/fake_counter_provider.h"
+#include "fakes/fake_counter_provider.h"
 
 #include <time.h>
 
@@ -119,7 +119,7 @@ void FakeCounterProvider::deliver(std::int64_t upToNs) {
 }
 
 void FakeCounterProvider::decodeLoop(std::int64_t intervalNs) {
-    // Like the CUPTI decode thread: wake every couple of milliseconds, not every sample.
+    // Batches every couple of milliseconds, not every sample, as the runner's polls give them.
     const auto period = std::chrono::nanoseconds(std::max<std::int64_t>(intervalNs, 2'000'000));
     const double cpuStart = threadCpuSeconds();
     while (running_) {

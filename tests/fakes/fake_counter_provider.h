@@ -66,7 +66,7 @@ class FakeCounterProvider : public CounterProvider {
     std::atomic<bool> running_{false};
     std::thread decoder_;
     std::uint64_t delivered_ = 0;
-    double decodeCpuSeconds_ = 0.0;  // written by the decode thread, read after join
+    double decodeCpuSeconds_ = 0.0;  // written by decoder_, read after join
 };
 
 }  // namespace fusescope

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "measure/fake_counter_provider.h"
+#include "fakes/fake_counter_provider.h"
 #include "runtime/backend.h"
 
 namespace fusescope::testing_support {

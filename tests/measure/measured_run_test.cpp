@@ -298,5 +298,5 @@ TEST(MeasuredRun, RecordsTheCostOfMeasuring) {
     EXPECT_GT(report->counterRunWallMs, 0.0);
     EXPECT_GT(report->samplingRunWallMs, 0.0);
     EXPECT_GT(report->samplesDecoded, 0u);
-    EXPECT_GT(report->hostCpuUsPerSample, 0.0);  // the fake's decode thread's CPU time
+    EXPECT_GT(report->hostCpuUsPerSample, 0.0);  // the fake's sample thread's CPU time
 }

@@ -5,7 +5,7 @@
 #include <QThread>
 #include <QtTest>
 
-#include "measure/fake_counter_provider.h"
+#include "fakes/fake_counter_provider.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"

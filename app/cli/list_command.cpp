@@ -16,7 +16,8 @@ namespace {
 using model::formatBytes;
 
 QStringList pipelineLines() {
-    QStringList lines{QStringLiteral("Pipelines (float32; vector width 1 or 4)")};
+    QStringList lines{QStringLiteral("Pipelines (float32; vector width %1)")
+                          .arg(QString::fromStdString(supportedVectorWidthsText()))};
     for (const PipelineSpec& pipeline : pipelines()) {
         lines << QStringLiteral("  %1 · %2 · %3")
                      .arg(QString::fromStdString(pipeline.name),

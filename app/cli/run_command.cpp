@@ -53,10 +53,8 @@ struct RunParser {
                               QStringLiteral("Untimed runs before the repeats (default 3 on a "
                                              "GPU, 1 on the CPU)."),
                               QStringLiteral("count"), QStringLiteral("3")};
-    QCommandLineOption vector{QStringLiteral("vector"),
-                              QStringLiteral("Vector width: 1 (scalar) or 4 (16-byte loads; "
-                                             "default)."),
-                              QStringLiteral("width"), QStringLiteral("4")};
+    QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width"),
+                              QString::number(kDefaultVectorWidth)};
     QCommandLineOption backend{QStringLiteral("backend"),
                                QStringLiteral("auto (CUDA when a GPU is usable, else CPU; "
                                               "default), cuda or cpu."),

@@ -115,7 +115,8 @@ Result<int> parseVectorWidth(const QString& text) {
     const int width = text.trimmed().toInt(&ok);
     if (!ok || !isSupportedVectorWidth(width))
         return usageError(
-            QStringLiteral("--vector %1: the vector width must be 1 or 4").arg(text.trimmed()));
+            QStringLiteral("--vector %1: the vector width must be %2")
+                .arg(text.trimmed(), QString::fromStdString(supportedVectorWidthsText())));
     return width;
 }
 
@@ -124,6 +125,12 @@ Result<BackendRequest> parseBackendRequest(const QString& text) {
     if (text == QLatin1String("cuda")) return BackendRequest::Cuda;
     if (text == QLatin1String("cpu")) return BackendRequest::Cpu;
     return usageError(QStringLiteral("unknown backend '%1' (known: auto, cuda, cpu)").arg(text));
+}
+
+QString vectorWidthHelp() {
+    return QStringLiteral("Vector width: %1 (default %2; 4 means 16-byte loads).")
+        .arg(QString::fromStdString(supportedVectorWidthsText()))
+        .arg(kDefaultVectorWidth);
 }
 
 Status checkWritable(const QString& path, const QString& what) {

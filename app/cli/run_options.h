@@ -29,9 +29,11 @@ Result<ElementCount> parseElementCount(const QString& text);
 // A whole number in [lowest, highest] for `option` ("--repeat").
 Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,
                                 int highest);
-// --vector: 1 or 4, one message for every other value.
+// --vector: one of the registry's supported widths, one message for every other value.
 Result<int> parseVectorWidth(const QString& text);
 Result<BackendRequest> parseBackendRequest(const QString& text);
+// The help line of --vector, naming the supported widths and the default.
+QString vectorWidthHelp();
 
 // Proves, before anything runs, that a save to `path` can succeed (model::saveTargetProblem),
 // without opening it. `what` names the file in the message ("the recording").

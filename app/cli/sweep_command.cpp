@@ -61,10 +61,8 @@ struct SweepParser {
     QCommandLineOption warmup{QStringLiteral("warmup"),
                               QStringLiteral("Untimed runs before the repeats (default 3)."),
                               QStringLiteral("count"), QStringLiteral("3")};
-    QCommandLineOption vector{QStringLiteral("vector"),
-                              QStringLiteral("Vector width: 1 (scalar) or 4 (16-byte loads; "
-                                             "default)."),
-                              QStringLiteral("width"), QStringLiteral("4")};
+    QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width"),
+                              QString::number(kDefaultVectorWidth)};
     QCommandLineOption backend{QStringLiteral("backend"),
                                QStringLiteral("auto (CUDA when a GPU is usable, else CPU; "
                                               "default), cuda or cpu."),

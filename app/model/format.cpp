@@ -6,6 +6,8 @@
 #include <array>
 #include <cmath>
 
+#include "pipelines/registry.h"
+
 namespace fusescope::model {
 namespace {
 
@@ -87,6 +89,10 @@ QString escapeControlCharacters(const QString& text) {
             escaped += c;
     }
     return escaped;
+}
+
+QString formatVectorWidth(int width) {
+    return QStringLiteral("%1 (%2-byte loads)").arg(width).arg(width * kElementBytes);
 }
 
 }  // namespace fusescope::model

@@ -16,6 +16,7 @@ QString formatDuration(double ms);                  // "763 µs", "12.4 ms", "1.
 QString formatGBps(double gigabytesPerSecond);      // "4,210.5", "0.395" (3 digits or more)
 QString formatPercent(double fraction);             // 0.895 -> "89.5%"
 QString formatRelativeError(double relativeError);  // "1.2e-07", "0"
+QString formatVectorWidth(int width);               // "4 (16-byte loads)"
 
 // Text for a terminal: control characters other than newline and tab (escape sequences from a
 // recording's device name, a pipeline name typed by the user) become visible, "\x1b[31m".

@@ -74,8 +74,11 @@ void addLaunchOptions(QCommandLineParser& parser) {
          QStringLiteral("backend"), QStringLiteral("auto")},
         {QStringLiteral("n"), QObject::tr("Elements per array (default: 2^24)."),
          QStringLiteral("N")},
-        {QStringLiteral("vector"), QObject::tr("Vector width, 1 or 4 (default: 4)."),
-         QStringLiteral("width"), QStringLiteral("4")},
+        {QStringLiteral("vector"),
+         QObject::tr("Vector width, %1 (default: %2).")
+             .arg(QString::fromStdString(supportedVectorWidthsText()))
+             .arg(kDefaultVectorWidth),
+         QStringLiteral("width"), QString::number(kDefaultVectorWidth)},
         {QStringLiteral("repeats"),
          QObject::tr("Timed repeats (default: 20 on a GPU, 5 on the CPU)."),
          QStringLiteral("count")},
@@ -145,8 +148,9 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     }
     command.vectorWidth = parser.value(QStringLiteral("vector")).toInt(&ok);
     if (!ok || !isSupportedVectorWidth(command.vectorWidth)) {
-        *error = QObject::tr("--vector must be 1 or 4, not '%1'")
-                     .arg(parser.value(QStringLiteral("vector")));
+        *error = QObject::tr("--vector must be %1, not '%2'")
+                     .arg(QString::fromStdString(supportedVectorWidthsText()),
+                          parser.value(QStringLiteral("vector")));
         return options;
     }
     // Without --repeats the backend's defaults apply once the backend is known (runHeadless).

@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 
+#include "pipelines/registry.h"
 #include "runtime/runner.h"
 
 namespace fusescope {
@@ -18,7 +19,7 @@ RunChoices loadRunChoices(const QSettings& settings) {
     if (n) choices.n = *n;
     const int vector =
         settings.value(kGroup + QStringLiteral("vector"), choices.vectorWidth).toInt();
-    if (vector == 1 || vector == 4) choices.vectorWidth = vector;
+    if (isSupportedVectorWidth(vector)) choices.vectorWidth = vector;
     choices.backend = backendChoiceFromKey(
         settings.value(kGroup + QStringLiteral("backend"), QStringLiteral("auto")).toString());
     const int repeats = settings.value(kGroup + QStringLiteral("repeats"), choices.repeats).toInt();

@@ -88,8 +88,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Data type:"), new QLabel(QStringLiteral("float32"), sizeBox));
     vector_ = new QComboBox(sizeBox);
     vector_->setObjectName(QStringLiteral("vectorCombo"));
-    vector_->addItem(tr("1 (4-byte loads)"), 1);
-    vector_->addItem(tr("4 (16-byte loads)"), 4);
+    for (int width : kSupportedVectorWidths) vector_->addItem(model::formatVectorWidth(width), width);
+    vector_->setCurrentIndex(vector_->findData(kDefaultVectorWidth));
     form->addRow(tr("Vector width:"), vector_);
     backend_ = new QComboBox(sizeBox);
     backend_->setObjectName(QStringLiteral("backendCombo"));

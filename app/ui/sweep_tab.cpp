@@ -63,8 +63,8 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     steps_->setRange(1, kMaxStepsPerOctave);
     steps_->setToolTip(tr("Sizes per doubling of N"));
     vector_ = new QComboBox;
-    vector_->addItem(tr("4 (16-byte loads)"), 4);
-    vector_->addItem(tr("1 (scalar)"), 1);
+    for (int width : kSupportedVectorWidths) vector_->addItem(model::formatVectorWidth(width), width);
+    vector_->setCurrentIndex(vector_->findData(kDefaultVectorWidth));
     repeats_ = new QSpinBox;
     repeats_->setRange(1, 100000);
     repeats_->setValue(20);

@@ -28,7 +28,7 @@ struct SweepRequest {
     std::uint64_t from = kDefaultSweepStart;
     std::uint64_t to = 0;  // 0: defaultSweepEnd()
     int stepsPerOctave = 1;
-    int vectorWidth = 4;
+    int vectorWidth = kDefaultVectorWidth;
     int repeats = 20;
     int warmup = 3;
     std::uint32_t seed = 1234;

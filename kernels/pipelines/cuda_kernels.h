@@ -1,5 +1,6 @@
 #pragma once
-// The CUDA kernels as the host sees them: one table entry per KernelId and vector width (1 or 4).
+// The CUDA kernels as the host sees them: one table entry per KernelId and supported vector
+// width (kSupportedVectorWidths in the registry).
 // No CUDA headers here, so that plain C++ code (the backend, the tests) can include it.
 #include <cstdint>
 

@@ -28,7 +28,22 @@ const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name) 
 }
 
 bool isSupportedVectorWidth(int width) {
-    return width == 1 || width == 4;
+    return vectorWidthIndex(width) >= 0;
+}
+
+int vectorWidthIndex(int width) {
+    for (std::size_t index = 0; index < kSupportedVectorWidths.size(); ++index)
+        if (kSupportedVectorWidths[index] == width) return static_cast<int>(index);
+    return -1;
+}
+
+std::string supportedVectorWidthsText() {
+    std::string text;
+    for (std::size_t index = 0; index < kSupportedVectorWidths.size(); ++index) {
+        if (index > 0) text += index + 1 == kSupportedVectorWidths.size() ? " or " : ", ";
+        text += std::to_string(kSupportedVectorWidths[index]);
+    }
+    return text;
 }
 
 }  // namespace fusescope

@@ -1,6 +1,7 @@
 #pragma once
 // The pipeline registry: the single source of truth for the UI, the CLI, the tests, the
 // benchmarks and the animation. Each family (affine.cpp, swiglu.cpp) declares its variants here.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -60,7 +61,15 @@ const PipelineSpec* findPipeline(std::string_view name);
 const VariantSpec* findVariant(const PipelineSpec& pipeline, std::string_view name);
 const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name);
 
-// The vector widths every elementwise variant supports (1: scalar, 4: 16-byte loads + scalar tail).
+// The vector widths every elementwise variant supports, ascending (1: scalar, 4: 16-byte loads
+// + scalar tail). Everything that offers, checks or tabulates widths derives from this list.
+inline constexpr std::array<int, 2> kSupportedVectorWidths = {1, 4};
+inline constexpr int kDefaultVectorWidth = 4;
+
 bool isSupportedVectorWidth(int width);
+// The position of a supported width in kSupportedVectorWidths; -1 for any other width.
+int vectorWidthIndex(int width);
+// "1 or 4", for help texts and error messages.
+std::string supportedVectorWidthsText();
 
 }  // namespace fusescope

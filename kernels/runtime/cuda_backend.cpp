@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pipelines/cuda_kernels.h"
+#include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/cuda_error.h"
 
@@ -16,15 +17,10 @@ namespace fusescope {
 namespace {
 
 constexpr int kDevice = 0;
-constexpr std::array<int, 2> kVectorWidths = {1, 4};
 constexpr std::uintptr_t kVectorAlignment = 16;  // float4 loads and stores
 // After a cudaFree the GPU writes the freed memory back in the background, and a kernel timed
 // right after runs slower (seen on the H200); this much idle time lets that finish.
 constexpr auto kSettleTime = std::chrono::milliseconds(20);
-
-int widthIndex(int vectorWidth) {
-    return vectorWidth == 4 ? 1 : 0;
-}
 
 std::string bytesText(std::uint64_t bytes) {
     return std::to_string(bytes) + " bytes";
@@ -248,8 +244,8 @@ class CudaBackend final : public Backend {
     // build without code for this GPU fails here with a message instead of at the first launch.
     Status loadKernels() {
         for (int id = 0; id < kKernelIdCount; ++id)
-            for (int width : kVectorWidths) {
-                KernelSlot& slot = kernels_[id][widthIndex(width)];
+            for (int width : kSupportedVectorWidths) {
+                KernelSlot& slot = kernels_[id][vectorWidthIndex(width)];
                 slot.kernel = cudaKernel(static_cast<KernelId>(id), width);
                 if (!slot.kernel.function || slot.kernel.pointerArgs > kMaxKernelArgs)
                     return Status(ErrorCode::DeviceError,
@@ -291,12 +287,9 @@ class CudaBackend final : public Backend {
 
     const KernelSlot* findSlot(KernelId id, int vectorWidth) const {
         const int index = static_cast<int>(id);
-        if (index < 0 || index >= kKernelIdCount || !isVectorWidth(vectorWidth)) return nullptr;
-        return &kernels_[index][widthIndex(vectorWidth)];
-    }
-
-    static bool isVectorWidth(int width) {
-        return std::find(kVectorWidths.begin(), kVectorWidths.end(), width) != kVectorWidths.end();
+        if (index < 0 || index >= kKernelIdCount || !isSupportedVectorWidth(vectorWidth))
+            return nullptr;
+        return &kernels_[index][vectorWidthIndex(vectorWidth)];
     }
 
     // The slot for a launch, after checking what the kernel will dereference.
@@ -313,7 +306,7 @@ class CudaBackend final : public Backend {
                 return Status(ErrorCode::InvalidArgument, std::string(slot->kernel.name) +
                                                               ": buffer argument " +
                                                               std::to_string(a) + " is null");
-            if (launch.vectorWidth == 4 && address % kVectorAlignment != 0)
+            if (launch.vectorWidth > 1 && address % kVectorAlignment != 0)
                 return Status(ErrorCode::InvalidArgument,
                               std::string(slot->kernel.name) + ": buffer argument " +
                                   std::to_string(a) +
@@ -328,7 +321,8 @@ class CudaBackend final : public Backend {
     // blocks than there are work items.
     unsigned gridSize(const KernelSlot& slot, int vectorWidth, std::uint64_t n) const {
         // Width 4: one thread per float4 group, and the 0-3 tail elements go to the first threads.
-        const std::uint64_t workItems = vectorWidth == 4 ? std::max(n / 4, n % 4) : n;
+        const auto width = static_cast<std::uint64_t>(vectorWidth);
+        const std::uint64_t workItems = width > 1 ? std::max(n / width, n % width) : n;
         const std::uint64_t needed = (workItems + kCudaBlockSize - 1) / kCudaBlockSize;
         const std::uint64_t resident =
             static_cast<std::uint64_t>(slot.blocksPerMultiprocessor) * device_.multiprocessors;
@@ -378,7 +372,7 @@ class CudaBackend final : public Backend {
     int maxThreadsPerMultiprocessor_ = 1;
     cudaStream_t stream_ = nullptr;
     std::vector<cudaEvent_t> events_;
-    std::array<std::array<KernelSlot, kVectorWidths.size()>, kKernelIdCount> kernels_{};
+    std::array<std::array<KernelSlot, kSupportedVectorWidths.size()>, kKernelIdCount> kernels_{};
 };
 
 }  // namespace

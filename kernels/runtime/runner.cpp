@@ -267,8 +267,9 @@ Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
                           "unknown variant '" + name + "' of pipeline '" + pipeline->name + "'");
     if (request.n == 0) return Status(ErrorCode::InvalidArgument, "N must be at least 1");
     if (!isSupportedVectorWidth(request.vectorWidth))
-        return Status(ErrorCode::InvalidArgument,
-                      "vector width " + std::to_string(request.vectorWidth) + " is not 1 or 4");
+        return Status(ErrorCode::InvalidArgument, "vector width " +
+                                                      std::to_string(request.vectorWidth) +
+                                                      " is not " + supportedVectorWidthsText());
     if (request.repeats < 1 || request.repeats > kMaxRepeats)
         return Status(ErrorCode::InvalidArgument, "repeats must be 1 to " +
                                                       std::to_string(kMaxRepeats) + ", not " +

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addOptions({{"pipeline", "Pipeline (affine, swiglu).", "name", "swiglu"},
                        {"n", "Elements per array.", "N", "268435456"},
-                       {"vector", "Vector width (1 or 4).", "width", "4"},
+                       {"vector", "Vector width.", "width", QString::number(kDefaultVectorWidth)},
                        {"interval-us", "PM sampling interval, 10..1000 us.", "us", "20"},
                        {"repeats", "Launches per variant while sampled.", "count", "3"},
                        {"out", "PNG to write.", "file", "live-bandwidth.png"}});

@@ -120,7 +120,7 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
     options.request.variants = *variants;
 
     options.nText = p.parser.value(p.n);
-    Result<ElementCount> n = parseElementCount(options.nText);
+    Result<ElementCountOption> n = parseElementCountOption(QStringLiteral("--n"), options.nText);
     if (!n) return n.status();
     options.request.n = n->value;
     options.nTooLarge = n->tooLarge;

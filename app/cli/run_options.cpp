@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/atomic_save.h"
+#include "model/element_count.h"
 
 namespace fusescope::cli {
 namespace {
@@ -58,37 +59,22 @@ Result<std::vector<std::string>> parseVariants(const PipelineSpec& pipeline, con
     return names;
 }
 
-Result<ElementCount> parseElementCount(const QString& text) {
-    static const QRegularExpression wholeNumber(QStringLiteral("^[+-]?[0-9]+$"));
-    static const QRegularExpression powerOfTwo(QStringLiteral("^2\\^([0-9]+)$"));
-    const QString trimmed = text.trimmed();
-    ElementCount count;
-    if (const QRegularExpressionMatch match = powerOfTwo.match(trimmed); match.hasMatch()) {
-        const int exponent = match.captured(1).toInt();
-        if (exponent >= 64 || match.captured(1).size() > 2)
-            count.tooLarge = true;
-        else
-            count.value = std::uint64_t{1} << exponent;
-        return count;
+Result<ElementCountOption> parseElementCountOption(const QString& option, const QString& text) {
+    const model::ElementCount count = model::parseElementCount(text);
+    switch (count.problem) {
+        case model::ElementCount::Problem::None:
+            return ElementCountOption{count.value, false};
+        case model::ElementCount::Problem::PastSixtyFourBits:
+            return ElementCountOption{0, true};
+        case model::ElementCount::Problem::BelowOne:
+            return usageError(
+                QStringLiteral("%1 %2: N must be at least 1").arg(option, text.trimmed()));
+        case model::ElementCount::Problem::NotAWholeNumber:
+            break;
     }
-    if (!wholeNumber.match(trimmed).hasMatch())
-        return usageError(QStringLiteral("--n '%1' is not a whole number (for example 67108864 "
-                                         "or 2^26)")
-                              .arg(text));
-    if (trimmed.startsWith(QLatin1Char('-'))) {
-        // Anything negative, even past 64 bits, is at most zero.
-        return usageError(QStringLiteral("--n %1: N must be at least 1").arg(trimmed));
-    }
-    bool ok = false;
-    count.value = trimmed.toULongLong(&ok);
-    if (!ok) {
-        count.tooLarge = true;  // every digit is valid, so the number is past 64 bits
-        count.value = 0;
-        return count;
-    }
-    if (count.value == 0)
-        return usageError(QStringLiteral("--n %1: N must be at least 1").arg(trimmed));
-    return count;
+    return usageError(
+        QStringLiteral("%1 '%2' is not a whole number (for example 67108864, 67,108,864 or 2^26)")
+            .arg(option, text));
 }
 
 Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,

@@ -18,13 +18,14 @@ Result<const PipelineSpec*> parsePipeline(const QString& name);
 // "scratch,fused" or "all" (empty result: every variant). Duplicates are dropped.
 Result<std::vector<std::string>> parseVariants(const PipelineSpec& pipeline, const QString& list);
 
-// N as a whole number ("67108864") or a power of two ("2^26"). Values past 64 bits are reported
-// as such; `tooLarge` is set so the caller can name the device's limit instead.
-struct ElementCount {
+// An element count for `option` ("--n", "--from") by the one rule (model/element_count.h); the
+// errors name the option. Values past 64 bits are no error here: `tooLarge` is set so the
+// caller can name the device's limit instead.
+struct ElementCountOption {
     std::uint64_t value = 0;
     bool tooLarge = false;
 };
-Result<ElementCount> parseElementCount(const QString& text);
+Result<ElementCountOption> parseElementCountOption(const QString& option, const QString& text);
 
 // A whole number in [lowest, highest] for `option` ("--repeat").
 Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,

@@ -110,16 +110,8 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     if (!variants) return variants.status();
     options.request.variants = *variants;
 
-    // parseElementCount names --n in its messages; say which option instead.
-    const auto parseSize = [](const QString& option, const QString& text) -> Result<ElementCount> {
-        Result<ElementCount> count = parseElementCount(text);
-        if (count) return count;
-        std::string message = count.status().message();
-        if (message.rfind("--n", 0) == 0) message.replace(0, 3, option.toStdString());
-        return Status(ErrorCode::InvalidArgument, message);
-    };
     options.fromText = p.parser.value(p.from);
-    Result<ElementCount> from = parseSize(QStringLiteral("--from"), options.fromText);
+    Result<ElementCountOption> from = parseElementCountOption(QStringLiteral("--from"), options.fromText);
     if (!from) return from.status();
     if (from->tooLarge)
         return Status(ErrorCode::InvalidArgument,
@@ -127,7 +119,7 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     options.request.from = from->value;
     if (p.parser.isSet(p.to)) {
         options.toText = p.parser.value(p.to);
-        Result<ElementCount> to = parseSize(QStringLiteral("--to"), options.toText);
+        Result<ElementCountOption> to = parseElementCountOption(QStringLiteral("--to"), options.toText);
         if (!to) return to.status();
         options.toTooLarge = to->tooLarge;
         options.request.to = to->value;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "model/element_count.h"
 #include "model/format.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
@@ -138,7 +139,8 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         return options;
     }
     if (parser.isSet(QStringLiteral("n"))) {
-        const std::optional<quint64> n = parseElementCount(parser.value(QStringLiteral("n")));
+        const std::optional<quint64> n =
+            model::elementCountValue(parser.value(QStringLiteral("n")));
         if (!n) {
             *error = QObject::tr("--n must be a whole number of at least 1, not '%1'")
                          .arg(parser.value(QStringLiteral("n")));

@@ -1,7 +1,6 @@
 #include "ui/run_choices.h"
 
-#include <QRegularExpression>
-
+#include "model/element_count.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 
@@ -15,7 +14,7 @@ RunChoices loadRunChoices(const QSettings& settings) {
     choices.pipeline = settings.value(kGroup + QStringLiteral("pipeline")).toString();
     choices.variants = settings.value(kGroup + QStringLiteral("variants")).toStringList();
     const std::optional<quint64> n =
-        parseElementCount(settings.value(kGroup + QStringLiteral("n")).toString());
+        model::elementCountValue(settings.value(kGroup + QStringLiteral("n")).toString());
     if (n) choices.n = *n;
     const int vector =
         settings.value(kGroup + QStringLiteral("vector"), choices.vectorWidth).toInt();
@@ -40,21 +39,6 @@ void saveRunChoices(QSettings& settings, const RunChoices& choices) {
     settings.setValue(kGroup + QStringLiteral("repeats"), choices.repeats);
     settings.setValue(kGroup + QStringLiteral("warmup"), choices.warmup);
     settings.setValue(kGroup + QStringLiteral("cpuThreads"), choices.cpuThreads);
-}
-
-std::optional<quint64> parseElementCount(const QString& text) {
-    QString cleaned = text.trimmed();
-    cleaned.remove(QLatin1Char(',')).remove(QLatin1Char('_')).remove(QLatin1Char(' '));
-    static const QRegularExpression power(QStringLiteral("^2\\^(\\d{1,2})$"));
-    if (const QRegularExpressionMatch match = power.match(cleaned); match.hasMatch()) {
-        const int exponent = match.captured(1).toInt();
-        if (exponent > 62) return std::nullopt;
-        return quint64{1} << exponent;
-    }
-    bool ok = false;
-    const quint64 value = cleaned.toULongLong(&ok);
-    if (!ok || value < 1) return std::nullopt;
-    return value;
 }
 
 }  // namespace fusescope

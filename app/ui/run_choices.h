@@ -25,7 +25,4 @@ struct RunChoices {
 RunChoices loadRunChoices(const QSettings& settings);
 void saveRunChoices(QSettings& settings, const RunChoices& choices);
 
-// Accepts "16777216", "16,777,216", "16_777_216" and "2^24"; nothing below 1.
-std::optional<quint64> parseElementCount(const QString& text);
-
 }  // namespace fusescope

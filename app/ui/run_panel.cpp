@@ -15,6 +15,7 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include "model/element_count.h"
 #include "model/format.h"
 #include "pipelines/registry.h"
 #include "runtime/parallel.h"
@@ -231,7 +232,7 @@ RunChoices RunPanel::choices() const {
     for (int row = 0; row < variants_->count(); ++row)
         if (variants_->item(row)->checkState() == Qt::Checked)
             choices.variants << variants_->item(row)->data(kNameRole).toString();
-    choices.n = parseElementCount(elementCount_->text()).value_or(0);
+    choices.n = model::elementCountValue(elementCount_->text()).value_or(0);
     choices.vectorWidth = vector_->currentData().toInt();
     choices.backend = backendChoiceFromKey(backend_->currentData().toString());
     choices.repeats = repeats_->value();
@@ -307,7 +308,7 @@ void RunPanel::updateCacheHint() {
     const bool gpu = resolvedBackend() == BackendKind::Cuda;
     const quint64 cacheBytes = gpu ? summary_.cudaL2Bytes : summary_.cpuLastLevelCacheBytes;
     const QString cacheName = gpu ? tr("L2 of the GPU") : tr("CPU last-level cache");
-    const std::optional<quint64> n = parseElementCount(elementCount_->text());
+    const std::optional<quint64> n = model::elementCountValue(elementCount_->text());
     if (!n) {
         cacheHint_->setText(tr("Not a valid N: enter a whole number ≥ 1 or 2^k."));
         return;

@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "model/element_count.h"
 #include "model/format.h"
 #include "model/limited_read.h"
 #include "model/recording.h"
@@ -203,8 +204,8 @@ void SweepTab::updateCacheMark() {
     const quint64 fitsUpTo = bytes / kElementBytes;
     QString text = tr("%1: %2, one float32 array fits up to N = %3")
                        .arg(cacheName(), model::formatBytes(bytes), model::formatCount(fitsUpTo));
-    const std::optional<quint64> from = parseElementCount(from_->text());
-    const std::optional<quint64> to = parseElementCount(to_->text());
+    const std::optional<quint64> from = model::elementCountValue(from_->text());
+    const std::optional<quint64> to = model::elementCountValue(to_->text());
     if (from && to)
         text += *from <= fitsUpTo && fitsUpTo < *to ? tr(" (inside the range: marked on the chart)")
                                                     : tr(" (outside the range)");
@@ -216,10 +217,10 @@ QString SweepTab::validationMessage() const {
     for (int row = 0; row < variants_->count(); ++row)
         if (variants_->item(row)->checkState() == Qt::Checked) ++checked;
     if (checked == 0) return tr("Tick at least one variant to sweep.");
-    const std::optional<quint64> from = parseElementCount(from_->text());
+    const std::optional<quint64> from = model::elementCountValue(from_->text());
     if (!from) return tr("From N: enter a whole number ≥ 1 or 2^k.");
     if (to_->text().trimmed().isEmpty()) return {};
-    const std::optional<quint64> to = parseElementCount(to_->text());
+    const std::optional<quint64> to = model::elementCountValue(to_->text());
     if (!to) return tr("To N: enter a whole number ≥ 1 or 2^k, or leave it empty.");
     if (*to < *from) return tr("To N is below From N.");
     return {};
@@ -231,8 +232,8 @@ SweepCommand SweepTab::command() const {
     for (int row = 0; row < variants_->count(); ++row)
         if (variants_->item(row)->checkState() == Qt::Checked)
             command.variants << variants_->item(row)->data(Qt::UserRole).toString();
-    command.from = parseElementCount(from_->text()).value_or(kDefaultSweepStart);
-    command.to = to_->text().trimmed().isEmpty() ? 0 : parseElementCount(to_->text()).value_or(0);
+    command.from = model::elementCountValue(from_->text()).value_or(kDefaultSweepStart);
+    command.to = to_->text().trimmed().isEmpty() ? 0 : model::elementCountValue(to_->text()).value_or(0);
     command.stepsPerOctave = steps_->value();
     command.vectorWidth = vector_->currentData().toInt();
     command.backend = backend_;

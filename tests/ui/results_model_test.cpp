@@ -41,7 +41,6 @@ class ResultsModelTest : public QObject {
     void kernelModelPassesTheModelTester();
     void cellsSayWhatTheRunMeasured();
     void failedCheckIsShownInRed();
-    void elementCountParsing();
     void runChoicesRoundTripThroughSettings();
 };
 
@@ -114,20 +113,6 @@ void ResultsModelTest::failedCheckIsShownInRed() {
         model.index(1, VariantResultsModel::Check).data(Qt::ForegroundRole).value<QColor>();
     QVERIFY(failColor.red() > failColor.green());
     QVERIFY(okColor.green() > okColor.red());
-}
-
-void ResultsModelTest::elementCountParsing() {
-    QCOMPARE(parseElementCount(QStringLiteral("16777216")).value_or(0), quint64{16777216});
-    QCOMPARE(parseElementCount(QStringLiteral("16,777,216")).value_or(0), quint64{16777216});
-    QCOMPARE(parseElementCount(QStringLiteral(" 2^24 ")).value_or(0), quint64{1} << 24);
-    QCOMPARE(parseElementCount(QStringLiteral("1")).value_or(0), quint64{1});
-    QCOMPARE(parseElementCount(QStringLiteral("1000001")).value_or(0), quint64{1000001});
-    QVERIFY(!parseElementCount(QStringLiteral("0")));
-    QVERIFY(!parseElementCount(QStringLiteral("-5")));
-    QVERIFY(!parseElementCount(QStringLiteral("abc")));
-    QVERIFY(!parseElementCount(QStringLiteral("")));
-    QVERIFY(!parseElementCount(QStringLiteral("2^99")));
-    QVERIFY(!parseElementCount(QStringLiteral("99999999999999999999999")));
 }
 
 void ResultsModelTest::runChoicesRoundTripThroughSettings() {

@@ -14,7 +14,8 @@ namespace {
 constexpr Command kCommands[] = {
     {"list", "list pipelines, variants, backends and the device", listCommand},
     {"run", "run the variants of a pipeline, print a table, write a recording", runCommand},
-    {"show", "print the table of a recording (JSON) made by run or by the window", showCommand},
+    {"show", "print the table of a recording or a sweep (JSON) made here or by the window",
+     showCommand},
     {"sweep", "run variants over N in log steps, fit launch overhead and bandwidth", sweepCommand},
 };
 

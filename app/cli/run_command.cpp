@@ -2,7 +2,6 @@
 // the recording. Every input is checked before anything is allocated; failures are one line.
 #include <QCommandLineParser>
 
-#include "cli/backend_choice.h"
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/results_table.h"
@@ -14,20 +13,18 @@
 #include "model/run_conversion.h"
 #include "runtime/parallel.h"
 #include "runtime/runner.h"
+#include "worker/run_command.h"
 
 namespace fusescope::cli {
 namespace {
 
 struct RunOptions {
-    RunRequest request;
+    RunCommand command;      // measure empty unless --measure
     bool nTooLarge = false;  // N past 64 bits: reported with the device's limit
     QString nText;
-    BackendRequest backend = BackendRequest::Auto;
     bool repeatsGiven = false;  // otherwise the chosen backend's defaults apply
     bool warmupGiven = false;
     QString jsonPath;
-    bool measure = false;  // counter run + sampling run after the timed run (CUDA only)
-    MeasureOptions measureOptions;
 };
 
 struct RunParser {
@@ -44,7 +41,7 @@ struct RunParser {
     QCommandLineOption n{QStringLiteral("n"),
                          QStringLiteral("Elements per array: a whole number or 2^k (default "
                                         "16777216)."),
-                         QStringLiteral("N"), QStringLiteral("16777216")};
+                         QStringLiteral("N"), QString::number(RunRequest{}.n)};
     QCommandLineOption repeat{QStringLiteral("repeat"),
                               QStringLiteral("Timed repeats; the time is their median (default "
                                              "20 on a GPU, 5 on the CPU)."),
@@ -106,6 +103,8 @@ struct RunParser {
 // Every value is checked here, before a backend exists or anything is allocated.
 Result<RunOptions> parseRunOptions(const RunParser& p) {
     RunOptions options;
+    options.command.measure.reset();
+    RunRequest& request = options.command.request;
     if (!p.parser.positionalArguments().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "unexpected argument '" +
@@ -113,56 +112,57 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
                           "' (options start with --)");
     Result<const PipelineSpec*> pipeline = parsePipeline(p.parser.value(p.pipeline));
     if (!pipeline) return pipeline.status();
-    options.request.pipeline = (*pipeline)->name;
+    request.pipeline = (*pipeline)->name;
     Result<std::vector<std::string>> variants =
         parseVariants(**pipeline, p.parser.value(p.variants));
     if (!variants) return variants.status();
-    options.request.variants = *variants;
+    request.variants = *variants;
 
     options.nText = p.parser.value(p.n);
     Result<ElementCountOption> n = parseElementCountOption(QStringLiteral("--n"), options.nText);
     if (!n) return n.status();
-    options.request.n = n->value;
+    request.n = n->value;
     options.nTooLarge = n->tooLarge;
 
     Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
     if (!vector) return vector.status();
-    options.request.vectorWidth = *vector;
+    request.vectorWidth = *vector;
     Result<int> repeats =
         parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
     if (!repeats) return repeats.status();
-    options.request.repeats = *repeats;
+    request.repeats = *repeats;
     Result<int> warmup =
         parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
     if (!warmup) return warmup.status();
-    options.request.warmup = *warmup;
+    request.warmup = *warmup;
     options.repeatsGiven = p.parser.isSet(p.repeat);
     options.warmupGiven = p.parser.isSet(p.warmup);
 
-    Result<BackendRequest> backend = parseBackendRequest(p.parser.value(p.backend));
+    Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
     if (!backend) return backend.status();
-    options.backend = *backend;
+    options.command.backend = *backend;
     if (const QString threads = p.parser.value(p.threads); threads != QLatin1String("all")) {
         Result<int> count =
             parseBoundedInteger(QStringLiteral("--threads"), threads, 1, hardwareThreads());
         if (!count) return count.status();
-        options.request.cpuThreads = *count;
+        request.cpuThreads = *count;
     }
 
-    options.measure = p.parser.isSet(p.measure);
-    if (options.measure) {
+    MeasureOptions measure;
+    if (p.parser.isSet(p.measure)) {
         const QString what = p.parser.value(p.measure);
         if (what != QLatin1String("all") && what != QLatin1String("counters") &&
             what != QLatin1String("sampling"))
             return Status(ErrorCode::InvalidArgument,
                           "--measure " + what.toStdString() + ": say counters, sampling or all");
-        options.measureOptions.counters = what != QLatin1String("sampling");
-        options.measureOptions.sampling = what != QLatin1String("counters");
+        measure.counters = what != QLatin1String("sampling");
+        measure.sampling = what != QLatin1String("counters");
     }
     Result<int> intervalUs = parseBoundedInteger(QStringLiteral("--sample-interval-us"),
                                                  p.parser.value(p.sampleInterval), 10, 1000);
     if (!intervalUs) return intervalUs.status();
-    options.measureOptions.samplingIntervalNs = std::int64_t{*intervalUs} * 1000;
+    measure.samplingIntervalNs = std::int64_t{*intervalUs} * 1000;
+    if (p.parser.isSet(p.measure)) options.command.measure = measure;
 
     if (p.parser.isSet(p.json)) {
         options.jsonPath = p.parser.value(p.json);
@@ -176,27 +176,27 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
 // N against what the chosen device holds (the runner's own check), before anything runs.
 Status checkSizeFits(const RunOptions& options, const DeviceInfo& device) {
     if (options.nTooLarge) {
-        RunRequest smallest = options.request;
+        RunRequest smallest = options.command.request;
         smallest.n = 1;
         return Status(ErrorCode::OutOfMemory,
                       "--n " + options.nText.toStdString() + " is too large: at most " +
                           std::to_string(maxElementsFor(smallest, device)) + " elements fit on " +
                           device.name + " with the free memory");
     }
-    return validateRequest(options.request, device);
+    return validateRequest(options.command.request, device);
 }
 
-QString runningLine(const RunOptions& options, const DeviceInfo& device) {
-    const PipelineSpec& pipeline = *findPipeline(options.request.pipeline);
-    const std::size_t variants = options.request.variants.empty() ? pipeline.variants.size()
-                                                                  : options.request.variants.size();
+QString runningLine(const RunRequest& request, const DeviceInfo& device) {
+    const PipelineSpec& pipeline = *findPipeline(request.pipeline);
+    const std::size_t variants =
+        request.variants.empty() ? pipeline.variants.size() : request.variants.size();
     return QStringLiteral(
                "running %1 (%2 variant%3, N = %4) on the %5 backend (%6); Ctrl-C "
                "cancels")
         .arg(QString::fromStdString(pipeline.name))
         .arg(variants)
         .arg(variants == 1 ? "" : "s")
-        .arg(model::formatCount(options.request.n))
+        .arg(model::formatCount(request.n))
         .arg(QString::fromLatin1(backendName(device.backend)))
         .arg(QString::fromStdString(device.name));
 }
@@ -214,36 +214,38 @@ int runCommand(const QStringList& arguments) {
         return kExitUsageError;
     }
 
-    Result<BackendChoice> choice = chooseBackend(options->backend);
-    if (!choice) {
-        printError(QString::fromStdString(choice.status().message()));
+    BackendSet backends;
+    Result<BackendSelection> selection = startBackend(options->command.backend, backends);
+    if (!selection) {
+        printError(QString::fromStdString(selection.status().message()));
         return kExitRuntimeError;
     }
-    Backend& backend = *choice->backend;
+    Backend& backend = *selection->backend;
+    RunRequest& request = options->command.request;
     const RunDefaults defaults = runDefaultsFor(backend.kind());
-    if (!options->repeatsGiven) options->request.repeats = defaults.repeats;
-    if (!options->warmupGiven) options->request.warmup = defaults.warmup;
-    backend.useHostThreads(options->request.cpuThreads);
+    if (!options->repeatsGiven) request.repeats = defaults.repeats;
+    if (!options->warmupGiven) request.warmup = defaults.warmup;
+    backend.useHostThreads(request.cpuThreads);
     const DeviceInfo device = backend.describe();
     if (Status fits = checkSizeFits(*options, device); !fits) {
         printError(QString::fromStdString(fits.message()));
         return kExitUsageError;
     }
-    if (!choice->note.isEmpty()) printNote(choice->note);
+    if (!selection->autoNote.empty()) printNote(QString::fromStdString(selection->autoNote));
 
+    const RunCommand& command = options->command;
     Result<RunReport> report = Status(ErrorCode::Cancelled, "not run");
     {
         InterruptGuard interruptGuard;
-        printNote(runningLine(*options, device));
+        printNote(runningLine(command.request, device));
         TerminalObserver observer;
-        if (options->measure) {
+        if (command.measure) {
             // Counters need the CUDA backend; elsewhere the provider refuses in words and the
             // run carries on with timing plus model (the header says why).
             std::unique_ptr<CounterProvider> provider = createCounterProvider();
-            report = runMeasured(backend, *provider, options->request, options->measureOptions,
-                                 observer);
+            report = runMeasured(backend, *provider, command.request, *command.measure, observer);
         } else {
-            report = runPipeline(backend, options->request, observer);
+            report = runPipeline(backend, command.request, observer);
         }
         observer.finish();
     }

@@ -106,11 +106,20 @@ Result<int> parseVectorWidth(const QString& text) {
     return width;
 }
 
-Result<BackendRequest> parseBackendRequest(const QString& text) {
-    if (text == QLatin1String("auto")) return BackendRequest::Auto;
-    if (text == QLatin1String("cuda")) return BackendRequest::Cuda;
-    if (text == QLatin1String("cpu")) return BackendRequest::Cpu;
-    return usageError(QStringLiteral("unknown backend '%1' (known: auto, cuda, cpu)").arg(text));
+Result<BackendChoice> parseBackendChoice(const QString& text) {
+    // The command line takes the keys exactly as written.
+    const std::optional<BackendChoice> choice = backendChoiceFromKey(text.toStdString());
+    if (!choice || text != QLatin1String(backendChoiceKey(*choice)))
+        return usageError(
+            QStringLiteral("unknown backend '%1' (known: auto, cuda, cpu)").arg(text));
+    return *choice;
+}
+
+Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends) {
+    Result<BackendSelection> selection = selectBackend(choice, backends);
+    if (!selection)
+        return Status(selection.status().code(), "--backend cuda: " + selection.status().message());
+    return selection;
 }
 
 QString vectorWidthHelp() {

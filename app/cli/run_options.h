@@ -9,10 +9,9 @@
 
 #include "core/status.h"
 #include "pipelines/registry.h"
+#include "runtime/backend_selection.h"
 
 namespace fusescope::cli {
-
-enum class BackendRequest { Auto, Cuda, Cpu };
 
 Result<const PipelineSpec*> parsePipeline(const QString& name);
 // "scratch,fused" or "all" (empty result: every variant). Duplicates are dropped.
@@ -30,9 +29,11 @@ Result<ElementCountOption> parseElementCountOption(const QString& option, const 
 // A whole number in [lowest, highest] for `option` ("--repeat").
 Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,
                                 int highest);
+Result<BackendChoice> parseBackendChoice(const QString& text);
+// The backend for --backend (selectBackend); a refused cuda names the option.
+Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends);
 // --vector: one of the registry's supported widths, one message for every other value.
 Result<int> parseVectorWidth(const QString& text);
-Result<BackendRequest> parseBackendRequest(const QString& text);
 // The help line of --vector, naming the supported widths and the default.
 QString vectorWidthHelp();
 

@@ -1,13 +1,54 @@
-// `fusescope-cli show FILE`: prints the table of a recording (made here or on a GPU server),
-// exactly as `run` printed it, with the data source marked as replayed.
+// `fusescope-cli show FILE`: prints the table of a recording or of a sweep (made here or on a GPU
+// server), exactly as `run` or `sweep` printed it, with the data source marked as replayed.
 #include <QCommandLineParser>
 
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/results_table.h"
+#include "cli/sweep_table.h"
 #include "model/recording_json.h"
+#include "model/sweep_json.h"
 
 namespace fusescope::cli {
+namespace {
+
+void printProvenance(const QString& producer, const QString& createdAt) {
+    if (producer.isEmpty() && createdAt.isEmpty()) return;
+    printNote(QStringLiteral("recorded by %1 at %2")
+                  .arg(producer.isEmpty() ? QStringLiteral("an unknown program") : producer,
+                       createdAt.isEmpty() ? QStringLiteral("an unknown time") : createdAt));
+}
+
+int showSweep(const QString& path) {
+    Result<model::SweepFile> sweep = model::loadSweepFile(path);
+    if (!sweep) {
+        printError(QString::fromStdString(sweep.status().message()));
+        return kExitUsageError;
+    }
+    printOut(
+        renderSweep(sweep->report,
+                    QStringLiteral("%1, replayed").arg(model::dataSourceLabel(sweep->dataSource))));
+    printProvenance(sweep->producer, sweep->created);
+    for (const SweepSeries& series : sweep->report.series)
+        for (const SweepPoint& point : series.points)
+            if (!point.checkOk) return kExitCheckFailed;
+    return kExitOk;
+}
+
+int showRecording(const QString& path) {
+    Result<model::Recording> recording = model::loadRecording(path);
+    if (!recording) {
+        printError(QString::fromStdString(recording.status().message()));
+        return kExitUsageError;
+    }
+    printOut(renderResults(*recording));
+    printProvenance(recording->producer, recording->createdAt);
+    for (const model::RunRecord& run : recording->runs)
+        if (!run.checkOk) return kExitCheckFailed;
+    return kExitOk;
+}
+
+}  // namespace
 
 int showCommand(const QStringList& arguments) {
     QCommandLineParser parser;
@@ -16,34 +57,22 @@ int showCommand(const QStringList& arguments) {
     parser.addOption(help);
     if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
             return QStringLiteral(
-                       "Usage: fusescope-cli show <recording.json>\n"
-                       "Prints the table of a recording written by `fusescope-cli run "
-                       "--json` or by the\nFuseScope window.\n\n") +
+                       "Usage: fusescope-cli show <recording.json | sweep.json>\n"
+                       "Prints the table of a recording written by `fusescope-cli run --json` "
+                       "or by the\nFuseScope window, or of a sweep written by `fusescope-cli "
+                       "sweep --json` or the window.\n\n") +
                    exitCodeHelp();
         }))
         return *done;
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1) {
         printError(files.isEmpty()
-                       ? QStringLiteral("show needs a recording file")
-                       : QStringLiteral("show takes one recording file, got %1").arg(files.size()));
+                       ? QStringLiteral("show needs a recording or sweep file")
+                       : QStringLiteral("show takes one file, got %1").arg(files.size()));
         return kExitUsageError;
     }
-    Result<model::Recording> recording = model::loadRecording(files.constFirst());
-    if (!recording) {
-        printError(QString::fromStdString(recording.status().message()));
-        return kExitUsageError;
-    }
-    printOut(renderResults(*recording));
-    if (!recording->producer.isEmpty() || !recording->createdAt.isEmpty())
-        printNote(QStringLiteral("recorded by %1 at %2")
-                      .arg(recording->producer.isEmpty() ? QStringLiteral("an unknown program")
-                                                         : recording->producer,
-                           recording->createdAt.isEmpty() ? QStringLiteral("an unknown time")
-                                                          : recording->createdAt));
-    for (const model::RunRecord& run : recording->runs)
-        if (!run.checkOk) return kExitCheckFailed;
-    return kExitOk;
+    const QString& path = files.constFirst();
+    return model::isSweepFile(path) ? showSweep(path) : showRecording(path);
 }
 
 }  // namespace fusescope::cli

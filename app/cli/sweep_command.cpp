@@ -6,27 +6,26 @@
 #include <QCommandLineParser>
 
 #include "analysis/sweep.h"
-#include "cli/backend_choice.h"
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/run_options.h"
+#include "cli/sweep_table.h"
 #include "cli/terminal_observer.h"
-#include "cli/text_table.h"
 #include "model/format.h"
 #include "model/recording.h"
 #include "model/run_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
+#include "worker/sweep_command.h"
 
 namespace fusescope::cli {
 namespace {
 
 struct SweepOptions {
-    SweepRequest request;
+    SweepCommand command;
     QString fromText;
     QString toText;  // empty: as far as memory and time allow
     bool toTooLarge = false;
-    BackendRequest backend = BackendRequest::Auto;
     QString jsonPath;
 };
 
@@ -97,6 +96,7 @@ struct SweepParser {
 
 Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     SweepOptions options;
+    SweepRequest& request = options.command.request;
     if (!p.parser.positionalArguments().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "unexpected argument '" +
@@ -104,25 +104,27 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
                           "' (options start with --)");
     Result<const PipelineSpec*> pipeline = parsePipeline(p.parser.value(p.pipeline));
     if (!pipeline) return pipeline.status();
-    options.request.pipeline = (*pipeline)->name;
+    request.pipeline = (*pipeline)->name;
     Result<std::vector<std::string>> variants =
         parseVariants(**pipeline, p.parser.value(p.variants));
     if (!variants) return variants.status();
-    options.request.variants = *variants;
+    request.variants = *variants;
 
     options.fromText = p.parser.value(p.from);
-    Result<ElementCountOption> from = parseElementCountOption(QStringLiteral("--from"), options.fromText);
+    Result<ElementCountOption> from =
+        parseElementCountOption(QStringLiteral("--from"), options.fromText);
     if (!from) return from.status();
     if (from->tooLarge)
         return Status(ErrorCode::InvalidArgument,
                       "--from " + options.fromText.toStdString() + " is past 64 bits");
-    options.request.from = from->value;
+    request.from = from->value;
     if (p.parser.isSet(p.to)) {
         options.toText = p.parser.value(p.to);
-        Result<ElementCountOption> to = parseElementCountOption(QStringLiteral("--to"), options.toText);
+        Result<ElementCountOption> to =
+            parseElementCountOption(QStringLiteral("--to"), options.toText);
         if (!to) return to.status();
         options.toTooLarge = to->tooLarge;
-        options.request.to = to->value;
+        request.to = to->value;
         if (!to->tooLarge && to->value < from->value)
             return Status(ErrorCode::InvalidArgument, "--to " + options.toText.toStdString() +
                                                           " is below --from " +
@@ -133,22 +135,22 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
         parseBoundedInteger(QStringLiteral("--steps-per-octave"), p.parser.value(p.stepsPerOctave),
                             1, kMaxStepsPerOctave);
     if (!steps) return steps.status();
-    options.request.stepsPerOctave = *steps;
+    request.stepsPerOctave = *steps;
     Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
     if (!vector) return vector.status();
-    options.request.vectorWidth = *vector;
+    request.vectorWidth = *vector;
     Result<int> repeats =
         parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
     if (!repeats) return repeats.status();
-    options.request.repeats = *repeats;
+    request.repeats = *repeats;
     Result<int> warmup =
         parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
     if (!warmup) return warmup.status();
-    options.request.warmup = *warmup;
+    request.warmup = *warmup;
 
-    Result<BackendRequest> backend = parseBackendRequest(p.parser.value(p.backend));
+    Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
     if (!backend) return backend.status();
-    options.backend = *backend;
+    options.command.backend = *backend;
     if (p.parser.isSet(p.json)) {
         options.jsonPath = p.parser.value(p.json);
         if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the sweep"));
@@ -163,128 +165,24 @@ Result<std::vector<std::uint64_t>> checkSizes(const SweepOptions& options,
                                               const DeviceInfo& device) {
     if (options.toTooLarge) {
         RunRequest smallest;
-        smallest.pipeline = options.request.pipeline;
-        smallest.variants = options.request.variants;
+        smallest.pipeline = options.command.request.pipeline;
+        smallest.variants = options.command.request.variants;
         smallest.n = 1;
         return Status(ErrorCode::OutOfMemory,
                       "--to " + options.toText.toStdString() + " is too large: at most " +
                           std::to_string(maxElementsFor(smallest, device)) + " elements fit on " +
                           device.name + " with the free memory");
     }
-    Result<std::vector<std::uint64_t>> sizes = sweepSizes(options.request, device);
+    Result<std::vector<std::uint64_t>> sizes = sweepSizes(options.command.request, device);
     if (!sizes && sizes.status().code() == ErrorCode::OutOfMemory) {
         // The default end always fits, so without --to it is the start that does not.
-        const bool startTooLarge = options.request.to == 0;
+        const bool startTooLarge = options.command.request.to == 0;
         const QString option = startTooLarge ? QStringLiteral("--from ") + options.fromText
                                              : QStringLiteral("--to ") + options.toText;
         return Status(ErrorCode::OutOfMemory,
                       option.toStdString() + ": " + sizes.status().message());
     }
     return sizes;
-}
-
-model::DataSource dataSourceOf(const SweepReport& report) {
-    return report.device.backend == BackendKind::Cuda ? model::DataSource::TimingModel
-                                                      : model::DataSource::CpuBackend;
-}
-
-// One array of N elements fits in the L2 up to this N (0: unknown).
-std::uint64_t l2Elements(const DeviceInfo& device) {
-    return device.l2CacheBytes / kElementBytes;
-}
-
-QString regimeCell(const SweepSeries& series, const SweepPoint& point) {
-    const std::optional<Regime> regime = series.regimeAt(point);
-    return regime ? QString::fromLatin1(regimeName(*regime)) : QStringLiteral("-");
-}
-
-QString residualCell(const SweepSeries& series, const SweepPoint& point) {
-    const std::optional<double> residual = series.residualAt(point);
-    if (!residual) return QStringLiteral("-");
-    return QStringLiteral("%1%2")
-        .arg(*residual >= 0 ? "+" : "")
-        .arg(model::formatPercent(*residual));
-}
-
-QString fitLine(const SweepSeries& series) {
-    if (!series.fit)
-        return QStringLiteral("fit: none, %1").arg(QString::fromStdString(series.fitError));
-    const LaunchBandwidthFit& fit = *series.fit;
-    QString overhead = fit.overheadClamped
-                           ? QStringLiteral(
-                                 "overhead ~0 per launch (the fit gave a negative "
-                                 "overhead, clamped)")
-                           : QStringLiteral("%1 µs per launch").arg(fit.overheadUs, 0, 'f', 3);
-    QString line = QStringLiteral("fit: %1, bandwidth %2 GB/s")
-                       .arg(overhead, model::formatGBps(fit.bandwidthGBps));
-    if (fit.boundaryN > 0)
-        line += QStringLiteral(", regimes meet at N ≈ %1")
-                    .arg(model::formatCount(static_cast<quint64>(fit.boundaryN + 0.5)));
-    line += QStringLiteral(" (rms residual %1 over %2 sizes")
-                .arg(model::formatPercent(fit.rmsRelativeResidual))
-                .arg(fit.samples);
-    if (fit.samplesSetAside > 0)
-        line += QStringLiteral("; %1 set aside as not following one bandwidth, see 'vs fit'")
-                    .arg(fit.samplesSetAside);
-    return line + QLatin1Char(')');
-}
-
-QString renderSweep(const SweepReport& report) {
-    QStringList lines;
-    const PipelineSpec* pipeline = findPipeline(report.pipeline);
-    lines << QStringLiteral("%1 · size sweep · %2")
-                 .arg(QString::fromStdString(report.pipeline),
-                      QString::fromStdString(pipeline ? pipeline->formula : std::string()));
-    QStringList details{
-        QString::fromStdString(report.device.name),
-        QStringLiteral("backend %1").arg(QString::fromLatin1(backendName(report.device.backend))),
-        QStringLiteral("float32"),
-        QStringLiteral("vector %1").arg(report.vectorWidth),
-        QStringLiteral("median of %1 repeats").arg(report.repeats),
-        QStringLiteral("data: %1").arg(model::dataSourceLabel(dataSourceOf(report)))};
-    lines << details.join(QStringLiteral(" · "));
-    const std::uint64_t l2 = l2Elements(report.device);
-    if (l2 > 0)
-        lines << QStringLiteral("L2 %1 MiB: one array fits up to N = %2 (\"in L2\" below)")
-                     .arg(static_cast<double>(report.device.l2CacheBytes) / (1024.0 * 1024.0), 0,
-                          'g', 4)
-                     .arg(model::formatCount(l2));
-    lines << QStringLiteral(
-        "model: time = launches x overhead + bytes / bandwidth, fitted per variant on relative "
-        "residuals, robustly (sizes one bandwidth cannot describe are set aside)");
-
-    using Align = TextTable::Align;
-    for (const SweepSeries& series : report.series) {
-        lines << QString()
-              << QStringLiteral("%1 (%2 launch%3, %4 bytes per element by the pass model)")
-                     .arg(QString::fromStdString(series.variant))
-                     .arg(series.launches)
-                     .arg(series.launches == 1 ? "" : "es")
-                     .arg(series.bytesPerElement, 0, 'g', 6);
-        TextTable table;
-        table.addColumn(QStringLiteral("N"), Align::Right);
-        table.addColumn(QStringLiteral("bytes"), Align::Right);
-        table.addColumn(QStringLiteral("time"), Align::Right);
-        table.addColumn(QStringLiteral("GB/s"), Align::Right);
-        table.addColumn(QStringLiteral("copy GB/s"), Align::Right);
-        table.addColumn(QStringLiteral("vs fit"), Align::Right);
-        table.addColumn(QStringLiteral("regime"), Align::Left);
-        table.addColumn(QStringLiteral("cache"), Align::Left);
-        table.addColumn(QStringLiteral("check"), Align::Left);
-        for (const SweepPoint& point : series.points)
-            table.addRow(
-                {model::formatCount(point.n), model::formatBytes(point.bytes),
-                 model::formatDuration(point.timeMs), model::formatGBps(point.effectiveGBps()),
-                 model::formatGBps(point.rooflineGBps), residualCell(series, point),
-                 regimeCell(series, point),
-                 l2 > 0 && point.n <= l2 ? QStringLiteral("in L2") : QString(),
-                 point.checkOk ? QStringLiteral("OK")
-                               : QStringLiteral("FAIL (max rel. error %1)")
-                                     .arg(model::formatRelativeError(point.maxRelativeError))});
-        lines << table.render(QStringLiteral("  "));
-        lines << QStringLiteral("  ") + fitLine(series);
-    }
-    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
@@ -299,44 +197,46 @@ int sweepCommand(const QStringList& arguments) {
         printError(QString::fromStdString(options.status().message()));
         return kExitUsageError;
     }
-    Result<BackendChoice> choice = chooseBackend(options->backend);
-    if (!choice) {
-        printError(QString::fromStdString(choice.status().message()));
+    BackendSet backends;
+    Result<BackendSelection> selection = startBackend(options->command.backend, backends);
+    if (!selection) {
+        printError(QString::fromStdString(selection.status().message()));
         return kExitRuntimeError;
     }
-    Backend& backend = *choice->backend;
+    Backend& backend = *selection->backend;
     const DeviceInfo device = backend.describe();
     Result<std::vector<std::uint64_t>> sizes = checkSizes(*options, device);
     if (!sizes) {
         printError(QString::fromStdString(sizes.status().message()));
         return kExitUsageError;
     }
-    if (!choice->note.isEmpty()) printNote(choice->note);
+    if (!selection->autoNote.empty()) printNote(QString::fromStdString(selection->autoNote));
 
     Result<SweepReport> report = Status(ErrorCode::Cancelled, "not run");
     {
         InterruptGuard interruptGuard;
         printNote(QStringLiteral("sweeping %1 over %2 sizes, N = %3 to %4, on the %5 backend "
                                  "(%6); Ctrl-C cancels")
-                      .arg(QString::fromStdString(options->request.pipeline))
+                      .arg(QString::fromStdString(options->command.request.pipeline))
                       .arg(sizes->size())
                       .arg(model::formatCount(sizes->front()), model::formatCount(sizes->back()),
                            QString::fromLatin1(backendName(device.backend)),
                            QString::fromStdString(device.name)));
         TerminalObserver observer;
-        report = runSweep(backend, options->request, observer);
+        report = runSweep(backend, options->command.request, observer);
         observer.finish();
     }
     if (!report) {
         printError(QString::fromStdString(report.status().message()));
         return exitCodeFor(report.status());
     }
-    printOut(renderSweep(*report));
+    printOut(renderSweep(*report, model::dataSourceLabel(model::sweepDataSource(*report))));
 
     if (!options->jsonPath.isEmpty()) {
-        if (Status saved = model::saveSweepDocument(
-                model::sweepDocument(*report, options->request, QStringLiteral("fusescope-cli")),
-                options->jsonPath);
+        if (Status saved =
+                model::saveSweepDocument(model::sweepDocument(*report, options->command.request,
+                                                              QStringLiteral("fusescope-cli")),
+                                         options->jsonPath);
             !saved) {
             printError(QString::fromStdString(saved.message()));
             return kExitRuntimeError;

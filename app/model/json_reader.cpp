@@ -124,6 +124,11 @@ std::optional<QString> JsonReader::optionalString(const char* key) const {
     return string(key);
 }
 
+std::optional<bool> JsonReader::optionalBoolean(const char* key) const {
+    if (!present(key)) return std::nullopt;
+    return boolean(key);
+}
+
 std::optional<double> JsonReader::optionalNumber(const char* key) const {
     if (!present(key)) return std::nullopt;
     return number(key);

@@ -36,6 +36,7 @@ class JsonReader {
     std::optional<QString> optionalString(const char* key) const;
     std::optional<double> optionalNumber(const char* key) const;
     std::optional<int> optionalInteger(const char* key) const;
+    std::optional<bool> optionalBoolean(const char* key) const;
     std::optional<quint64> optionalCount(const char* key) const;
     std::optional<qint64> optionalSignedCount(const char* key) const;
     std::optional<QJsonArray> optionalArray(const char* key) const;

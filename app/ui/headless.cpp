@@ -17,7 +17,6 @@
 #include "ui/chart_view.h"
 #include "ui/export_save.h"
 #include "ui/main_window.h"
-#include "ui/run_choices.h"
 #include "ui/run_panel.h"
 
 namespace fusescope {
@@ -112,32 +111,37 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         return options;
     }
     RunCommand command;
-    command.pipeline = parser.value(QStringLiteral("run"));
-    const PipelineSpec* pipeline = findPipeline(command.pipeline.toStdString());
+    RunRequest& request = command.request;
+    const QString pipelineName = parser.value(QStringLiteral("run"));
+    const PipelineSpec* pipeline = findPipeline(pipelineName.toStdString());
     if (!pipeline) {
         QStringList known;
         for (const PipelineSpec& spec : pipelines()) known << QString::fromStdString(spec.name);
         *error = QObject::tr("unknown pipeline '%1' (known: %2)")
-                     .arg(command.pipeline, known.join(QStringLiteral(", ")));
+                     .arg(pipelineName, known.join(QStringLiteral(", ")));
         return options;
     }
+    request.pipeline = pipeline->name;
     const QString variants = parser.value(QStringLiteral("variants"));
     if (!variants.isEmpty() && variants != QLatin1String("all")) {
-        command.variants = variants.split(QLatin1Char(','), Qt::SkipEmptyParts);
-        for (const QString& variant : command.variants)
+        for (const QString& variant : variants.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             if (!findVariant(*pipeline, variant.trimmed().toStdString())) {
-                *error = QObject::tr("unknown variant '%1' of pipeline '%2'")
-                             .arg(variant, command.pipeline);
+                *error =
+                    QObject::tr("unknown variant '%1' of pipeline '%2'").arg(variant, pipelineName);
                 return options;
             }
+            request.variants.push_back(variant.trimmed().toStdString());
+        }
     }
-    bool ok = false;
-    command.backend = backendChoiceFromKey(parser.value(QStringLiteral("backend")), &ok);
-    if (!ok) {
+    const std::optional<BackendChoice> backend =
+        backendChoiceFromKey(parser.value(QStringLiteral("backend")).toStdString());
+    if (!backend) {
         *error = QObject::tr("unknown backend '%1' (use auto, cuda or cpu)")
                      .arg(parser.value(QStringLiteral("backend")));
         return options;
     }
+    command.backend = *backend;
+    bool ok = false;
     if (parser.isSet(QStringLiteral("n"))) {
         const std::optional<quint64> n =
             model::elementCountValue(parser.value(QStringLiteral("n")));
@@ -146,21 +150,21 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
                          .arg(parser.value(QStringLiteral("n")));
             return options;
         }
-        command.n = *n;
+        request.n = *n;
     }
-    command.vectorWidth = parser.value(QStringLiteral("vector")).toInt(&ok);
-    if (!ok || !isSupportedVectorWidth(command.vectorWidth)) {
+    request.vectorWidth = parser.value(QStringLiteral("vector")).toInt(&ok);
+    if (!ok || !isSupportedVectorWidth(request.vectorWidth)) {
         *error = QObject::tr("--vector must be %1, not '%2'")
                      .arg(QString::fromStdString(supportedVectorWidthsText()),
                           parser.value(QStringLiteral("vector")));
         return options;
     }
     // Without --repeats the backend's defaults apply once the backend is known (runHeadless).
-    command.repeats = 0;
+    request.repeats = 0;
     if (parser.isSet(QStringLiteral("repeats")))
-        command.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
+        request.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
     if (parser.isSet(QStringLiteral("repeats")) &&
-        (!ok || command.repeats < 1 || command.repeats > kMaxRepeats)) {
+        (!ok || request.repeats < 1 || request.repeats > kMaxRepeats)) {
         *error = QObject::tr("--repeats must be 1 to %1, not '%2'")
                      .arg(kMaxRepeats)
                      .arg(parser.value(QStringLiteral("repeats")));
@@ -212,19 +216,12 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
     }
     if (options.run) {
         RunCommand command = *options.run;
-        RunChoices choices;
-        choices.pipeline = command.pipeline;
-        choices.variants = command.variants;
-        choices.n = command.n;
-        choices.vectorWidth = command.vectorWidth;
-        choices.backend = command.backend;
-        window.runPanel()->setChoices(choices);
+        // Shown first, so that the panel knows which backend the command resolves to.
+        window.runPanel()->setCommand(command);
         const RunDefaults defaults = runDefaultsFor(window.runPanel()->resolvedBackend());
-        if (command.repeats == 0) command.repeats = defaults.repeats;
-        command.warmup = defaults.warmup;
-        choices.repeats = command.repeats;
-        choices.warmup = command.warmup;
-        window.runPanel()->setChoices(choices);
+        if (command.request.repeats == 0) command.request.repeats = defaults.repeats;
+        command.request.warmup = defaults.warmup;
+        window.runPanel()->setCommand(command);
         bool ok = false;
         QString message;
         QEventLoop loop;

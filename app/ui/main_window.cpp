@@ -21,12 +21,14 @@
 
 #include "model/format.h"
 #include "model/recording_json.h"
+#include "model/sweep_json.h"
 #include "model/version.h"
 #include "ui/chart_export.h"
 #include "ui/charts.h"
 #include "ui/measurement_panel.h"
 #include "ui/plugged_views.h"
 #include "ui/results_model.h"
+#include "ui/run_choices.h"
 #include "ui/run_panel.h"
 #include "ui/sweep/sweep_chart.h"
 #include "ui/sweep_tab.h"
@@ -148,8 +150,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     chartTabs_->addTab(sweepTab_, tr("Size sweep"));
     // The sweep follows the run panel's pipeline and backend.
     const auto followRunPanel = [this] {
-        const RunChoices choices = runPanel_->choices();
-        sweepTab_->setPipeline(choices.pipeline);
+        const RunCommand choices = runPanel_->command();
+        sweepTab_->setPipeline(QString::fromStdString(choices.request.pipeline));
         sweepTab_->setBackend(choices.backend);
     };
     connect(runPanel_->pipelineCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
@@ -289,7 +291,7 @@ void MainWindow::showRecordingInViews() {
 }
 
 QString MainWindow::openRecording(const QString& path) {
-    if (SweepTab::isSweepFile(path)) {
+    if (model::isSweepFile(path)) {
         if (controller_->isSweeping()) cancelRun();
         if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;
         chartTabs_->setCurrentWidget(sweepTab_);
@@ -407,7 +409,7 @@ void MainWindow::showAbout() {
 }
 
 void MainWindow::restoreSettings() {
-    runPanel_->setChoices(loadRunChoices(*settings_));
+    runPanel_->setCommand(loadRunChoices(*settings_));
     restoreGeometry(settings_->value(QStringLiteral("window/geometry")).toByteArray());
     rightSplitter_->restoreState(
         settings_->value(QStringLiteral("window/rightSplitter")).toByteArray());
@@ -416,7 +418,7 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::saveSettings() {
-    saveRunChoices(*settings_, runPanel_->choices());
+    saveRunChoices(*settings_, runPanel_->command());
     settings_->setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings_->setValue(QStringLiteral("window/rightSplitter"), rightSplitter_->saveState());
     settings_->setValue(QStringLiteral("window/mainSplitter"), mainSplitter_->saveState());

@@ -1,5 +1,7 @@
 #include "ui/run_choices.h"
 
+#include <QStringList>
+
 #include "model/element_count.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
@@ -9,36 +11,49 @@ namespace {
 const QString kGroup = QStringLiteral("run/");
 }
 
-RunChoices loadRunChoices(const QSettings& settings) {
-    RunChoices choices;
-    choices.pipeline = settings.value(kGroup + QStringLiteral("pipeline")).toString();
-    choices.variants = settings.value(kGroup + QStringLiteral("variants")).toStringList();
+RunCommand loadRunChoices(const QSettings& settings) {
+    RunCommand choices;
+    RunRequest& request = choices.request;
+    request.pipeline = settings.value(kGroup + QStringLiteral("pipeline")).toString().toStdString();
+    for (const QString& variant :
+         settings.value(kGroup + QStringLiteral("variants")).toStringList())
+        request.variants.push_back(variant.toStdString());
     const std::optional<quint64> n =
         model::elementCountValue(settings.value(kGroup + QStringLiteral("n")).toString());
-    if (n) choices.n = *n;
+    if (n) request.n = *n;
     const int vector =
-        settings.value(kGroup + QStringLiteral("vector"), choices.vectorWidth).toInt();
-    if (isSupportedVectorWidth(vector)) choices.vectorWidth = vector;
-    choices.backend = backendChoiceFromKey(
-        settings.value(kGroup + QStringLiteral("backend"), QStringLiteral("auto")).toString());
-    const int repeats = settings.value(kGroup + QStringLiteral("repeats"), choices.repeats).toInt();
-    if (repeats >= 1 && repeats <= kMaxRepeats) choices.repeats = repeats;
-    const int warmup = settings.value(kGroup + QStringLiteral("warmup"), choices.warmup).toInt();
-    if (warmup >= 0 && warmup <= kMaxWarmup) choices.warmup = warmup;
+        settings.value(kGroup + QStringLiteral("vector"), request.vectorWidth).toInt();
+    if (isSupportedVectorWidth(vector)) request.vectorWidth = vector;
+    choices.backend =
+        backendChoiceFromKey(
+            settings.value(kGroup + QStringLiteral("backend")).toString().toStdString())
+            .value_or(BackendChoice::Auto);
+    const RunDefaults cpuDefaults = runDefaultsFor(BackendKind::Cpu);
+    const int repeats =
+        settings.value(kGroup + QStringLiteral("repeats"), cpuDefaults.repeats).toInt();
+    request.repeats = repeats >= 1 && repeats <= kMaxRepeats ? repeats : cpuDefaults.repeats;
+    const int warmup =
+        settings.value(kGroup + QStringLiteral("warmup"), cpuDefaults.warmup).toInt();
+    request.warmup = warmup >= 0 && warmup <= kMaxWarmup ? warmup : cpuDefaults.warmup;
     const int threads = settings.value(kGroup + QStringLiteral("cpuThreads"), 0).toInt();
-    if (threads >= 0) choices.cpuThreads = threads;
+    if (threads >= 0) request.cpuThreads = threads;
     return choices;
 }
 
-void saveRunChoices(QSettings& settings, const RunChoices& choices) {
-    settings.setValue(kGroup + QStringLiteral("pipeline"), choices.pipeline);
-    settings.setValue(kGroup + QStringLiteral("variants"), choices.variants);
-    settings.setValue(kGroup + QStringLiteral("n"), QString::number(choices.n));
-    settings.setValue(kGroup + QStringLiteral("vector"), choices.vectorWidth);
-    settings.setValue(kGroup + QStringLiteral("backend"), backendChoiceKey(choices.backend));
-    settings.setValue(kGroup + QStringLiteral("repeats"), choices.repeats);
-    settings.setValue(kGroup + QStringLiteral("warmup"), choices.warmup);
-    settings.setValue(kGroup + QStringLiteral("cpuThreads"), choices.cpuThreads);
+void saveRunChoices(QSettings& settings, const RunCommand& choices) {
+    const RunRequest& request = choices.request;
+    QStringList variants;
+    for (const std::string& variant : request.variants) variants << QString::fromStdString(variant);
+    settings.setValue(kGroup + QStringLiteral("pipeline"),
+                      QString::fromStdString(request.pipeline));
+    settings.setValue(kGroup + QStringLiteral("variants"), variants);
+    settings.setValue(kGroup + QStringLiteral("n"), QString::number(request.n));
+    settings.setValue(kGroup + QStringLiteral("vector"), request.vectorWidth);
+    settings.setValue(kGroup + QStringLiteral("backend"),
+                      QString::fromLatin1(backendChoiceKey(choices.backend)));
+    settings.setValue(kGroup + QStringLiteral("repeats"), request.repeats);
+    settings.setValue(kGroup + QStringLiteral("warmup"), request.warmup);
+    settings.setValue(kGroup + QStringLiteral("cpuThreads"), request.cpuThreads);
 }
 
 }  // namespace fusescope

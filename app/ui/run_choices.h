@@ -1,28 +1,16 @@
 #pragma once
-// The user's choices in the run panel, as a value: remembered by QSettings between sessions.
+// The user's choices in the run panel, remembered by QSettings between sessions: pipeline,
+// variants, N, vector width, backend, repeats, warm-up and CPU threads of a RunCommand.
 #include <QSettings>
-#include <QString>
-#include <QStringList>
-#include <optional>
 
 #include "runtime/runner.h"
 #include "worker/run_command.h"
 
 namespace fusescope {
 
-struct RunChoices {
-    QString pipeline;
-    QStringList variants;
-    quint64 n = 1u << 24;
-    int vectorWidth = 4;
-    BackendChoice backend = BackendChoice::Auto;
-    // Until the GPU probe answers, runs would go to the CPU: its defaults come first.
-    int repeats = runDefaultsFor(BackendKind::Cpu).repeats;
-    int warmup = runDefaultsFor(BackendKind::Cpu).warmup;
-    int cpuThreads = 0;  // 0: every hardware thread
-};
-
-RunChoices loadRunChoices(const QSettings& settings);
-void saveRunChoices(QSettings& settings, const RunChoices& choices);
+// Starts from a default RunCommand with the CPU backend's repeats and warm-up (until the GPU
+// probe answers, runs would go to the CPU); a missing or unusable value keeps the default.
+RunCommand loadRunChoices(const QSettings& settings);
+void saveRunChoices(QSettings& settings, const RunCommand& choices);
 
 }  // namespace fusescope

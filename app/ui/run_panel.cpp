@@ -14,6 +14,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "model/element_count.h"
 #include "model/format.h"
@@ -28,6 +29,10 @@ constexpr int kNameRole = Qt::UserRole;
 
 QString text(const std::string& value) {
     return QString::fromStdString(value);
+}
+
+QString keyOf(BackendChoice choice) {
+    return QString::fromLatin1(backendChoiceKey(choice));
 }
 
 QLabel* wrappedLabel(QWidget* parent) {
@@ -89,14 +94,15 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Data type:"), new QLabel(QStringLiteral("float32"), sizeBox));
     vector_ = new QComboBox(sizeBox);
     vector_->setObjectName(QStringLiteral("vectorCombo"));
-    for (int width : kSupportedVectorWidths) vector_->addItem(model::formatVectorWidth(width), width);
+    for (int width : kSupportedVectorWidths)
+        vector_->addItem(model::formatVectorWidth(width), width);
     vector_->setCurrentIndex(vector_->findData(kDefaultVectorWidth));
     form->addRow(tr("Vector width:"), vector_);
     backend_ = new QComboBox(sizeBox);
     backend_->setObjectName(QStringLiteral("backendCombo"));
-    backend_->addItem(tr("Auto (CUDA when usable)"), backendChoiceKey(BackendChoice::Auto));
-    backend_->addItem(tr("CUDA (GPU)"), backendChoiceKey(BackendChoice::Cuda));
-    backend_->addItem(tr("CPU"), backendChoiceKey(BackendChoice::Cpu));
+    backend_->addItem(tr("Auto (CUDA when usable)"), keyOf(BackendChoice::Auto));
+    backend_->addItem(tr("CUDA (GPU)"), keyOf(BackendChoice::Cuda));
+    backend_->addItem(tr("CPU"), keyOf(BackendChoice::Cpu));
     form->addRow(tr("Backend:"), backend_);
     backendReason_ = wrappedLabel(sizeBox);
     backendReason_->setForegroundRole(QPalette::PlaceholderText);
@@ -180,7 +186,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 }
 
 BackendKind RunPanel::resolvedBackend() const {
-    const BackendChoice choice = backendChoiceFromKey(backend_->currentData().toString());
+    const BackendChoice choice = currentBackend();
     const bool gpu =
         choice == BackendChoice::Cuda || (choice == BackendChoice::Auto && summary_.cudaUsable);
     return gpu ? BackendKind::Cuda : BackendKind::Cpu;
@@ -226,74 +232,76 @@ void RunPanel::showPipeline(int index) {
     updateRunEnabled();
 }
 
-RunChoices RunPanel::choices() const {
-    RunChoices choices;
-    choices.pipeline = pipeline_->currentData().toString();
+RunCommand RunPanel::command() const {
+    RunCommand command;
+    RunRequest& request = command.request;
+    request.pipeline = pipeline_->currentData().toString().toStdString();
     for (int row = 0; row < variants_->count(); ++row)
         if (variants_->item(row)->checkState() == Qt::Checked)
-            choices.variants << variants_->item(row)->data(kNameRole).toString();
-    choices.n = model::elementCountValue(elementCount_->text()).value_or(0);
-    choices.vectorWidth = vector_->currentData().toInt();
-    choices.backend = backendChoiceFromKey(backend_->currentData().toString());
-    choices.repeats = repeats_->value();
-    choices.warmup = warmup_->value();
-    choices.cpuThreads = cpuThreads_->value();
-    return choices;
+            request.variants.push_back(
+                variants_->item(row)->data(kNameRole).toString().toStdString());
+    request.n = model::elementCountValue(elementCount_->text()).value_or(0);
+    request.vectorWidth = vector_->currentData().toInt();
+    request.repeats = repeats_->value();
+    request.warmup = warmup_->value();
+    request.cpuThreads = cpuThreads_->value();
+    command.backend = currentBackend();
+    if (measure_->isChecked()) {
+        command.measure = MeasureOptions{};
+        command.measure->samplingIntervalNs = std::int64_t{sampleInterval_->value()} * 1000;
+    } else {
+        command.measure.reset();
+    }
+    return command;
 }
 
-void RunPanel::setChoices(const RunChoices& choices) {
-    const int pipelineIndex = pipeline_->findData(choices.pipeline);
+void RunPanel::setCommand(const RunCommand& command) {
+    const RunRequest& request = command.request;
+    const int pipelineIndex = pipeline_->findData(text(request.pipeline));
     if (pipelineIndex >= 0) pipeline_->setCurrentIndex(pipelineIndex);
-    if (!choices.variants.isEmpty())
+    if (!request.variants.empty())
         for (int row = 0; row < variants_->count(); ++row) {
             QListWidgetItem* item = variants_->item(row);
-            item->setCheckState(choices.variants.contains(item->data(kNameRole).toString())
-                                    ? Qt::Checked
-                                    : Qt::Unchecked);
+            const std::string name = item->data(kNameRole).toString().toStdString();
+            const bool chosen = std::find(request.variants.begin(), request.variants.end(), name) !=
+                                request.variants.end();
+            item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
         }
-    elementCount_->setText(QString::number(choices.n));
-    const int vectorIndex = vector_->findData(choices.vectorWidth);
+    elementCount_->setText(QString::number(request.n));
+    const int vectorIndex = vector_->findData(request.vectorWidth);
     if (vectorIndex >= 0) vector_->setCurrentIndex(vectorIndex);
-    const int backendIndex = backend_->findData(backendChoiceKey(choices.backend));
+    const int backendIndex = backend_->findData(keyOf(command.backend));
     if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
-    repeats_->setValue(choices.repeats);
-    warmup_->setValue(choices.warmup);
-    cpuThreads_->setValue(choices.cpuThreads);
+    repeats_->setValue(request.repeats);
+    warmup_->setValue(request.warmup);
+    cpuThreads_->setValue(request.cpuThreads);
+    measure_->setChecked(command.measure.has_value());
+    if (command.measure)
+        sampleInterval_->setValue(static_cast<int>(command.measure->samplingIntervalNs / 1000));
 }
 
 QString RunPanel::validationMessage() const {
-    const RunChoices current = choices();
-    if (current.pipeline.isEmpty()) return tr("Choose a pipeline.");
-    if (current.variants.isEmpty()) return tr("Check at least one variant.");
+    const RunRequest current = command().request;
+    if (current.pipeline.empty()) return tr("Choose a pipeline.");
+    if (current.variants.empty()) return tr("Check at least one variant.");
     if (current.n == 0)
         return tr("N must be a whole number of at least 1 (e.g. 16777216 or 2^24).");
     return {};
 }
 
-RunCommand RunPanel::command() const {
-    const RunChoices current = choices();
-    RunCommand command;
-    command.pipeline = current.pipeline;
-    command.variants = current.variants;
-    command.n = current.n;
-    command.vectorWidth = current.vectorWidth;
-    command.backend = current.backend;
-    command.repeats = current.repeats;
-    command.warmup = warmup_->value();
-    command.cpuThreads = cpuThreads_->value();
-    command.measure = measure_->isChecked();
-    command.samplingIntervalUs = sampleInterval_->value();
-    return command;
+BackendChoice RunPanel::currentBackend() const {
+    return backendChoiceFromKey(backend_->currentData().toString().toStdString())
+        .value_or(BackendChoice::Auto);
 }
 
 void RunPanel::setBackendSummary(const BackendSummary& summary) {
     summary_ = summary;
     // The CUDA entry is disabled, not hidden, so the reason stays next to it.
     auto* items = qobject_cast<QStandardItemModel*>(backend_->model());
-    const int cudaIndex = backend_->findData(backendChoiceKey(BackendChoice::Cuda));
+    const int cudaIndex = backend_->findData(keyOf(BackendChoice::Cuda));
     if (items && cudaIndex >= 0) items->item(cudaIndex)->setEnabled(summary.cudaUsable);
     if (!summary.cudaUsable && backend_->currentIndex() == cudaIndex)
-        backend_->setCurrentIndex(backend_->findData(backendChoiceKey(BackendChoice::Auto)));
+        backend_->setCurrentIndex(backend_->findData(keyOf(BackendChoice::Auto)));
     if (summary.cudaUsable)
         backendReason_->setText(tr("GPU: %1").arg(summary.cudaDeviceName));
     else if (summary.cudaReason.isEmpty())

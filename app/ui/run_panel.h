@@ -5,7 +5,6 @@
 #include <QWidget>
 
 #include "runtime/backend.h"
-#include "ui/run_choices.h"
 #include "worker/run_command.h"
 
 class QCheckBox;
@@ -24,11 +23,13 @@ class RunPanel final : public QWidget {
   public:
     explicit RunPanel(QWidget* parent = nullptr);
 
-    RunChoices choices() const;
-    void setChoices(const RunChoices& choices);
-    // Empty message when the choices can run; otherwise what is wrong, in words.
-    QString validationMessage() const;
+    // What the panel would run now (N is 0 while its text is not a valid count).
     RunCommand command() const;
+    // Shows a command's choices; unknown pipelines, variants and widths leave the fields as
+    // they are, and no variants means all stay as they are.
+    void setCommand(const RunCommand& command);
+    // Empty message when the command can run; otherwise what is wrong, in words.
+    QString validationMessage() const;
 
     void setBackendSummary(const BackendSummary& summary);
     // The backend a run would use now: Auto means CUDA where it is usable.
@@ -55,6 +56,7 @@ class RunPanel final : public QWidget {
 
   private:
     void showPipeline(int index);
+    BackendChoice currentBackend() const;
     void updateCacheHint();
     // Repeats and warm-up follow the backend's defaults unless the user changed them; the
     // thread count applies to the CPU backend only.

@@ -23,19 +23,14 @@
 #include "model/format.h"
 #include "model/limited_read.h"
 #include "model/recording.h"
+#include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
-#include "ui/run_choices.h"
 #include "ui/sweep/sweep_chart.h"
-#include "ui/sweep/sweep_file.h"
-#include "ui/sweep/sweep_report_conversion.h"
 #include "worker/run_controller.h"
 
 namespace fusescope {
 namespace {
-
-// A file's first bytes are enough to tell a sweep from a recording without parsing it twice.
-constexpr qint64 kFormatPeekBytes = 4096;
 
 QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignRight) {
     auto* item = new QTableWidgetItem(text);
@@ -64,7 +59,8 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     steps_->setRange(1, kMaxStepsPerOctave);
     steps_->setToolTip(tr("Sizes per doubling of N"));
     vector_ = new QComboBox;
-    for (int width : kSupportedVectorWidths) vector_->addItem(model::formatVectorWidth(width), width);
+    for (int width : kSupportedVectorWidths)
+        vector_->addItem(model::formatVectorWidth(width), width);
     vector_->setCurrentIndex(vector_->findData(kDefaultVectorWidth));
     repeats_ = new QSpinBox;
     repeats_->setRange(1, 100000);
@@ -228,17 +224,20 @@ QString SweepTab::validationMessage() const {
 
 SweepCommand SweepTab::command() const {
     SweepCommand command;
-    command.pipeline = pipeline_;
+    SweepRequest& request = command.request;
+    request.pipeline = pipeline_.toStdString();
     for (int row = 0; row < variants_->count(); ++row)
         if (variants_->item(row)->checkState() == Qt::Checked)
-            command.variants << variants_->item(row)->data(Qt::UserRole).toString();
-    command.from = model::elementCountValue(from_->text()).value_or(kDefaultSweepStart);
-    command.to = to_->text().trimmed().isEmpty() ? 0 : model::elementCountValue(to_->text()).value_or(0);
-    command.stepsPerOctave = steps_->value();
-    command.vectorWidth = vector_->currentData().toInt();
+            request.variants.push_back(
+                variants_->item(row)->data(Qt::UserRole).toString().toStdString());
+    request.from = model::elementCountValue(from_->text()).value_or(kDefaultSweepStart);
+    request.to =
+        to_->text().trimmed().isEmpty() ? 0 : model::elementCountValue(to_->text()).value_or(0);
+    request.stepsPerOctave = steps_->value();
+    request.vectorWidth = vector_->currentData().toInt();
+    request.repeats = repeats_->value();
+    request.warmup = qMin(3, request.repeats);
     command.backend = backend_;
-    command.repeats = repeats_->value();
-    command.warmup = qMin(3, command.repeats);
     return command;
 }
 
@@ -262,13 +261,14 @@ void SweepTab::startSweep() {
         return;
     }
     const SweepCommand next = command();
-    const PipelineSpec* pipeline = findPipeline(next.pipeline.toStdString());
+    const PipelineSpec* pipeline = findPipeline(next.request.pipeline);
     SweepChartData growing;
-    growing.title = tr("Size sweep: %1")
-                        .arg(pipeline ? QString::fromStdString(pipeline->title) : next.pipeline);
+    growing.title =
+        tr("Size sweep: %1")
+            .arg(QString::fromStdString(pipeline ? pipeline->title : next.request.pipeline));
     growing.caption = tr("measuring… · float32 · vector %1 · median of %2")
-                          .arg(next.vectorWidth)
-                          .arg(next.repeats);
+                          .arg(next.request.vectorWidth)
+                          .arg(next.request.repeats);
     growing.dataSource = model::dataSourceLabel(cacheIsGpus() ? model::DataSource::TimingModel
                                                               : model::DataSource::CpuBackend);
     growing.l2CacheBytes = static_cast<double>(cacheBytes());
@@ -317,7 +317,7 @@ void SweepTab::onFinished(const SweepOutcome& outcome) {
     for (const SweepSeries& series : outcome.report.series)
         for (const SweepPoint& point : series.points)
             pointChecks_[{QString::fromStdString(series.variant), point.n}] = point.checkOk;
-    showData(sweepChartData(outcome.report));
+    showData(model::sweepChartData(outcome.report));
     document_ = model::sweepDocument(outcome.report, outcome.request, QStringLiteral("fusescope"));
     int fitted = 0;
     for (const SweepSeries& series : outcome.report.series)
@@ -391,39 +391,24 @@ void SweepTab::fillTable() {
     }
 }
 
-bool SweepTab::isSweepFile(const QString& path) {
-    // A FIFO or device would block or never end; the recording loader refuses those in words.
-    if (!model::readSourceProblem(path).isEmpty()) return false;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return false;
-    const QByteArray start = file.read(kFormatPeekBytes);
-    return start.contains(QByteArray("\"") + model::kSweepFormat + "\"");
-}
-
 QString SweepTab::openSweepFile(const QString& path) {
     if (sweeping_) return tr("A sweep is running: cancel it before opening a file.");
     const Result<QByteArray> read = model::readFileLimited(path);
     if (!read) return QString::fromStdString(read.status().message());
     const QByteArray& bytes = *read;
-    Result<SweepChartData> parsed = parseSweepFile(bytes);
-    if (!parsed)
+    Result<model::SweepFile> sweep = model::parseSweepFile(bytes);
+    if (!sweep)
         return tr("%1: %2").arg(QFileInfo(path).fileName(),
-                                QString::fromStdString(parsed.status().message()));
+                                QString::fromStdString(sweep.status().message()));
     pointChecks_.clear();
-    const QJsonObject document = QJsonDocument::fromJson(bytes).object();
-    for (const QJsonValue& series : document.value(QStringLiteral("series")).toArray()) {
-        const QString variant = series.toObject().value(QStringLiteral("variant")).toString();
-        for (const QJsonValue& point : series.toObject().value(QStringLiteral("points")).toArray())
-            pointChecks_[{variant, static_cast<quint64>(
-                                       point.toObject().value(QStringLiteral("n")).toDouble())}] =
-                point.toObject().value(QStringLiteral("check_ok")).toBool();
-    }
-    document_ = document;
-    showData(*parsed);
+    for (const SweepSeries& series : sweep->report.series)
+        for (const SweepPoint& point : series.points)
+            pointChecks_[{QString::fromStdString(series.variant), point.n}] = point.checkOk;
+    // Save sweep writes the file as it was opened, keys this version does not know included.
+    document_ = QJsonDocument::fromJson(bytes).object();
+    showData(model::sweepChartData(*sweep));
     progress_->setValue(0);
-    status_->setText(tr("Showing %1 (%2)")
-                         .arg(QFileInfo(path).fileName(),
-                              document.value(QStringLiteral("producer")).toString()));
+    status_->setText(tr("Showing %1 (%2)").arg(QFileInfo(path).fileName(), sweep->producer));
     return {};
 }
 

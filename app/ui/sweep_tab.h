@@ -8,7 +8,7 @@
 #include <map>
 #include <utility>
 
-#include "ui/sweep/sweep_chart_data.h"
+#include "model/sweep_chart_data.h"
 #include "worker/run_command.h"
 #include "worker/sweep_command.h"
 
@@ -45,7 +45,6 @@ class SweepTab final : public QWidget {
 
     // Files of format fusescope-sweep. Empty on success, otherwise the reader's or writer's
     // message (one line naming the file).
-    static bool isSweepFile(const QString& path);
     QString openSweepFile(const QString& path);
     QString saveSweepFile(const QString& path) const;
     bool hasSweep() const { return !document_.isEmpty(); }

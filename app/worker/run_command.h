@@ -1,30 +1,23 @@
 #pragma once
-// What the UI asks the worker to run, as a plain value that crosses threads by copy.
+// What to run, as one plain value that the run panel, the GUI's and the CLI's command lines fill
+// and the worker hands on: the runner's own RunRequest travels inside it unchanged, so a field
+// added to RunRequest reaches the runner without being copied by hand anywhere.
 #include <QMetaType>
 #include <QString>
-#include <QStringList>
+#include <optional>
+
+#include "measure/measured_run.h"
+#include "runtime/backend_selection.h"
+#include "runtime/runner.h"
 
 namespace fusescope {
 
-enum class BackendChoice { Auto, Cuda, Cpu };
-
-QString backendChoiceKey(BackendChoice choice);  // "auto", "cuda", "cpu"
-// An unknown key gives Auto and sets *ok to false.
-BackendChoice backendChoiceFromKey(const QString& key, bool* ok = nullptr);
-
 struct RunCommand {
-    QString pipeline;
-    QStringList variants;  // empty: every variant of the pipeline
-    quint64 n = 1u << 24;
-    int vectorWidth = 4;
+    RunRequest request;
     BackendChoice backend = BackendChoice::Auto;
-    int repeats = 20;
-    int warmup = 3;
-    int cpuThreads = 0;  // CPU backend: host threads, 0 = every hardware thread
-    // On the CUDA backend: also measure counters and bandwidth over time where the GPU allows
-    // (a counter run and a sampling run after the timed run). Refusals are reported, not fatal.
-    bool measure = true;
-    int samplingIntervalUs = 20;  // PM sampling interval, 10 to 1000 us
+    // Set: also measure counters and bandwidth over time where the GPU allows (a counter run and
+    // a sampling run after the timed run). Refusals are reported, not fatal.
+    std::optional<MeasureOptions> measure = MeasureOptions{};
 };
 
 // What the worker found out about the backends of this machine (probed on the worker thread).

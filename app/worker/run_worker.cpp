@@ -12,13 +12,14 @@
 #include "runtime/runner.h"
 
 namespace fusescope {
-
 namespace {
 
-MeasureOptions measureOptionsFor(const RunCommand& command) {
-    MeasureOptions options;
-    options.samplingIntervalNs = std::int64_t{command.samplingIntervalUs} * 1000;
-    return options;
+// Says which backend runs: for auto also why; for a named backend just which.
+QString backendNote(const BackendSelection& selection) {
+    if (!selection.autoNote.empty()) return QString::fromStdString(selection.autoNote);
+    return selection.backend->kind() == BackendKind::Cuda
+               ? QObject::tr("running on the CUDA backend")
+               : QObject::tr("running on the CPU backend");
 }
 
 }  // namespace
@@ -65,60 +66,31 @@ void RunWorker::probe() {
     summary.cudaBuilt = availability.cudaBuilt;
     summary.cudaUsable = availability.cudaUsable;
     summary.cudaReason = QString::fromStdString(availability.cudaReason);
-    if (!cpuBackend_) cpuBackend_ = createCpuBackend();
-    const DeviceInfo cpu = cpuBackend_->describe();
+    const DeviceInfo cpu = backends_.cpu().describe();
     summary.cpuName = QString::fromStdString(cpu.name);
     summary.cpuLastLevelCacheBytes = cpu.l2CacheBytes;
     summary.cpuThreads = cpu.multiprocessors;
     if (availability.cudaUsable) {
-        QString note, error;
-        if (Backend* cuda = backendFor(BackendChoice::Cuda, &note, &error)) {
-            const DeviceInfo gpu = cuda->describe();
+        if (Result<Backend*> cuda = backends_.cuda()) {
+            const DeviceInfo gpu = (*cuda)->describe();
             summary.cudaDeviceName = QString::fromStdString(gpu.name);
             summary.cudaL2Bytes = gpu.l2CacheBytes;
             summary.cudaDriverVersion = QString::fromStdString(gpu.driverVersion);
             summary.cudaRuntimeVersion = QString::fromStdString(gpu.runtimeVersion);
         } else {
             summary.cudaUsable = false;
-            summary.cudaReason = error;
+            summary.cudaReason = QString::fromStdString(cuda.status().message());
         }
     }
     emit backendsProbed(summary);
 }
 
-Backend* RunWorker::backendFor(BackendChoice choice, QString* note, QString* error) {
-    if (choice == BackendChoice::Auto) {
-        const BackendAvailability availability = probeBackends();
-        if (availability.cudaUsable) {
-            if (Backend* cuda = backendFor(BackendChoice::Cuda, note, error)) {
-                *note = tr("auto: CUDA is usable, running on the GPU");
-                return cuda;
-            }
-            *note = tr("auto: CUDA failed to start (%1), running on the CPU").arg(*error);
-        } else {
-            *note = tr("auto: CUDA is not usable (%1), running on the CPU")
-                        .arg(QString::fromStdString(availability.cudaReason));
-        }
-        error->clear();
-        if (!cpuBackend_) cpuBackend_ = createCpuBackend();
-        return cpuBackend_.get();
-    }
-    if (choice == BackendChoice::Cpu) {
-        if (!cpuBackend_) cpuBackend_ = createCpuBackend();
-        *note = tr("running on the CPU backend");
-        return cpuBackend_.get();
-    }
-    if (!cudaBackend_) {
-        Result<std::unique_ptr<Backend>> created = createCudaBackend();
-        if (!created) {
-            *error = tr("CUDA is not usable: %1")
-                         .arg(QString::fromStdString(created.status().message()));
-            return nullptr;
-        }
-        cudaBackend_ = std::move(*created);
-    }
-    *note = tr("running on the CUDA backend");
-    return cudaBackend_.get();
+Result<BackendSelection> RunWorker::startBackend(BackendChoice choice) {
+    Result<BackendSelection> selection = selectBackend(choice, backends_);
+    if (!selection)
+        return Status(selection.status().code(),
+                      "CUDA is not usable: " + selection.status().message());
+    return selection;
 }
 
 void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
@@ -128,32 +100,21 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
         emit cancelled(generation);
         return;
     }
-    QString note, error;
-    Backend* backend = backendFor(command.backend, &note, &error);
-    if (!backend) {
-        emit runFailed(generation, error);
+    Result<BackendSelection> selection = startBackend(command.backend);
+    if (!selection) {
+        emit runFailed(generation, QString::fromStdString(selection.status().message()));
         return;
     }
-    emit runStarted(generation, note);
-
-    RunRequest request;
-    request.pipeline = command.pipeline.toStdString();
-    for (const QString& variant : command.variants)
-        request.variants.push_back(variant.toStdString());
-    request.n = command.n;
-    request.vectorWidth = command.vectorWidth;
-    request.repeats = command.repeats;
-    request.warmup = command.warmup;
-    request.cpuThreads = command.cpuThreads;
+    Backend& backend = *selection->backend;
+    emit runStarted(generation, backendNote(*selection));
 
     WorkerRunObserver observer(*this, generation);
-    const bool measured =
-        command.measure && (backend->kind() == BackendKind::Cuda || measureOnCpu_);
+    const bool measured = command.measure && (backend.kind() == BackendKind::Cuda || measureOnCpu_);
     if (measured && !provider_)
         provider_ = providerFactory_ ? providerFactory_() : createCounterProvider();
     Result<RunReport> report =
-        measured ? runMeasured(*backend, *provider_, request, measureOptionsFor(command), observer)
-                 : runPipeline(*backend, request, observer);
+        measured ? runMeasured(backend, *provider_, command.request, *command.measure, observer)
+                 : runPipeline(backend, command.request, observer);
     observer.flushSamples();
     if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
@@ -174,17 +135,16 @@ void RunWorker::sweep(fusescope::SweepCommand command, quint64 generation) {
         emit sweepCancelled(generation);
         return;
     }
-    QString note, error;
-    Backend* backend = backendFor(command.backend, &note, &error);
-    if (!backend) {
-        emit sweepFailed(generation, error);
+    Result<BackendSelection> selection = startBackend(command.backend);
+    if (!selection) {
+        emit sweepFailed(generation, QString::fromStdString(selection.status().message()));
         return;
     }
-    emit sweepStarted(generation, note);
+    emit sweepStarted(generation, backendNote(*selection));
     SweepOutcome outcome;
-    outcome.request = command.request();
+    outcome.request = command.request;
     WorkerSweepObserver observer(*this, generation);
-    Result<SweepReport> report = runSweep(*backend, outcome.request, observer);
+    Result<SweepReport> report = runSweep(*selection->backend, outcome.request, observer);
     if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
         if (report.status().code() == ErrorCode::Cancelled)

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "model/recording.h"
+#include "runtime/backend_selection.h"
 #include "worker/run_command.h"
 #include "worker/sweep_command.h"
 
@@ -73,12 +74,12 @@ class RunWorker : public QObject {
     friend class WorkerSweepObserver;
     bool isStale(quint64 generation) const;
     bool isCancelled(quint64 generation) const;
-    Backend* backendFor(BackendChoice choice, QString* note, QString* error);
+    // The backend for a choice (selectBackend over this thread's backends); emits nothing.
+    Result<BackendSelection> startBackend(BackendChoice choice);
 
     std::atomic<quint64> latestGeneration_{0};
     std::atomic<quint64> cancelledUpTo_{0};
-    std::unique_ptr<Backend> cpuBackend_;
-    std::unique_ptr<Backend> cudaBackend_;
+    BackendSet backends_;
     CounterProviderFactory providerFactory_;
     std::unique_ptr<CounterProvider> provider_;
     bool measureOnCpu_ = false;

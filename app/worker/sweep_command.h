@@ -3,25 +3,16 @@
 // by copy. The sweep itself is the engine's runSweep (kernels/analysis/sweep.h).
 #include <QMetaType>
 #include <QString>
-#include <QStringList>
 
 #include "analysis/sweep.h"
-#include "worker/run_command.h"
+#include "runtime/backend_selection.h"
 
 namespace fusescope {
 
+// The engine's SweepRequest travels inside unchanged, as RunRequest does in RunCommand.
 struct SweepCommand {
-    QString pipeline;
-    QStringList variants;  // empty: every variant of the pipeline
-    quint64 from = kDefaultSweepStart;
-    quint64 to = 0;  // 0: as far as the backend's default end and free memory allow
-    int stepsPerOctave = 1;
-    int vectorWidth = 4;
+    SweepRequest request;
     BackendChoice backend = BackendChoice::Auto;
-    int repeats = 20;
-    int warmup = 3;
-
-    SweepRequest request() const;
 };
 
 // One variant measured at one N, streamed while the sweep runs (the fit comes at the end).

@@ -11,9 +11,8 @@
 #include <cmath>
 
 #include "analysis/sweep.h"
+#include "model/sweep_chart_conversion.h"
 #include "ui/sweep/sweep_chart.h"
-#include "ui/sweep/sweep_file.h"
-#include "ui/sweep/sweep_report_conversion.h"
 
 using namespace fusescope;
 
@@ -165,7 +164,7 @@ void SweepChartTest::showsARealCpuSweep() {
     RunObserver observer;
     Result<SweepReport> report = runSweep(*backend, request, observer);
     QVERIFY2(report.isOk(), report.status().message().c_str());
-    const SweepChartData data = sweepChartData(*report);
+    const SweepChartData data = model::sweepChartData(*report);
     QCOMPARE(data.series.size(), 2);
     QCOMPARE(data.series[0].name, QStringLiteral("scratch"));
     QCOMPARE(data.series[0].points.size(), 5);
@@ -182,6 +181,12 @@ void SweepChartTest::showsARealCpuSweep() {
 namespace {
 
 // A small but complete sweep file, as `fusescope-cli sweep --json` writes it.
+// A sweep file as the chart draws it.
+Result<SweepChartData> chartOf(const Result<model::SweepFile>& file) {
+    if (!file) return file.status();
+    return model::sweepChartData(*file);
+}
+
 QJsonObject sweepFile() {
     QJsonArray points;
     for (double n : {4096.0, 65536.0, 1048576.0})
@@ -221,7 +226,7 @@ QByteArray bytesOf(const QJsonObject& object) {
 }  // namespace
 
 void SweepChartTest::readsASweepFile() {
-    Result<SweepChartData> data = parseSweepFile(bytesOf(sweepFile()));
+    Result<SweepChartData> data = chartOf(model::parseSweepFile(bytesOf(sweepFile())));
     QVERIFY2(data.isOk(), data.status().message().c_str());
     QCOMPARE(data->title, QStringLiteral("Size sweep: SwiGLU activation"));
     QCOMPARE(data->dataSource, QStringLiteral("timing + model, replayed"));
@@ -271,7 +276,7 @@ void SweepChartTest::rejectsFilesThatAreNotSweeps_data() {
 void SweepChartTest::rejectsFilesThatAreNotSweeps() {
     QFETCH(QByteArray, json);
     QFETCH(QString, words);
-    Result<SweepChartData> data = parseSweepFile(json);
+    Result<SweepChartData> data = chartOf(model::parseSweepFile(json));
     QVERIFY(!data.isOk());
     const QString message = QString::fromStdString(data.status().message());
     QVERIFY2(message.contains(words), qPrintable(message));
@@ -291,7 +296,7 @@ void SweepChartTest::chartsWhatTheCliWrites() {
                "--warmup", "1", "--backend", "cpu", "--json", path});
     QVERIFY(cli.waitForFinished(120000));
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
-    Result<SweepChartData> data = loadSweepFile(path);
+    Result<SweepChartData> data = chartOf(model::loadSweepFile(path));
     QVERIFY2(data.isOk(), data.status().message().c_str());
     QCOMPARE(data->series.size(), 2);  // affine: unfused and fused
     QCOMPARE(data->series[0].points.size(), 4);
@@ -300,7 +305,7 @@ void SweepChartTest::chartsWhatTheCliWrites() {
     SweepChart chart;
     chart.setData(*data);
     QCOMPARE(chart.exportPng(directory.filePath(QStringLiteral("sweep.png"))), QString());
-    QVERIFY(!loadSweepFile(directory.filePath(QStringLiteral("missing.json"))).isOk());
+    QVERIFY(!model::loadSweepFile(directory.filePath(QStringLiteral("missing.json"))).isOk());
 #endif
 }
 

@@ -18,16 +18,20 @@ struct CliResult {
     QString err;
 };
 
-CliResult runCli(const QStringList& arguments) {
+// fusescope-cli with `arguments` after the command.
+CliResult runCliCommand(const QString& command, const QStringList& arguments) {
     QProcess process;
-    process.start(QStringLiteral(FUSESCOPE_CLI_PATH),
-                  QStringList{QStringLiteral("sweep")} + arguments);
+    process.start(QStringLiteral(FUSESCOPE_CLI_PATH), QStringList{command} + arguments);
     CliResult result;
     if (!process.waitForFinished(120000)) return result;
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
     result.out = QString::fromUtf8(process.readAllStandardOutput());
     result.err = QString::fromUtf8(process.readAllStandardError());
     return result;
+}
+
+CliResult runCli(const QStringList& arguments) {
+    return runCliCommand(QStringLiteral("sweep"), arguments);
 }
 
 QStringList smallSweep() {
@@ -52,6 +56,38 @@ QStringList smallSweepWith(const QString& option, const QString& value) {
 }
 
 }  // namespace
+
+// `show` reads the file back and prints the table `sweep` printed, marked as replayed.
+TEST(SweepCli, ShowPrintsTheTableOfASweepFile) {
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("sweep.json"));
+    const CliResult swept = runCli(smallSweep() << QStringLiteral("--json") << path);
+    ASSERT_EQ(swept.exitCode, 0) << swept.err.toStdString();
+    const CliResult shown = runCliCommand(QStringLiteral("show"), {path});
+    ASSERT_EQ(shown.exitCode, 0) << shown.err.toStdString();
+    EXPECT_TRUE(shown.out.contains(QStringLiteral("data: CPU backend, replayed")))
+        << shown.out.toStdString();
+    EXPECT_TRUE(shown.err.contains(QStringLiteral("recorded by fusescope-cli")))
+        << shown.err.toStdString();
+    QString replayed = shown.out;
+    replayed.replace(QStringLiteral(", replayed"), QString());
+    EXPECT_EQ(replayed.toStdString(), swept.out.toStdString());
+}
+
+TEST(SweepCli, ShowRejectsABrokenSweepFileInOneLine) {
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("broken.json"));
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "fusescope-sweep", "version": 1, "pipeline": "swiglu"})");
+    file.close();
+    const CliResult shown = runCliCommand(QStringLiteral("show"), {path});
+    EXPECT_EQ(shown.exitCode, 2);
+    EXPECT_TRUE(shown.err.contains(path)) << shown.err.toStdString();
+    EXPECT_FALSE(shown.err.trimmed().contains(QLatin1Char('\n'))) << shown.err.toStdString();
+}
 
 TEST(SweepCli, CpuSweepPrintsTablesAndWritesTheDocument) {
     QTemporaryDir directory;

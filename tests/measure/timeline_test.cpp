@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "measure/counter_provider.h"
 #include "fakes/fake_counter_provider.h"
+#include "measure/counter_provider.h"
 #include "measure/timeline.h"
 
 using namespace fusescope;

@@ -193,7 +193,8 @@ void MainWindowTest::shortcutsRunAndCancelWithinASecond() {
     QCOMPARE(ended.first().at(0).toBool(), false);
     QCOMPARE(ended.first().at(1).toString(), QStringLiteral("Cancelled"));
     QVERIFY(window.recording().runs.isEmpty() ||
-            window.recording().runs.size() < window.runPanel()->choices().variants.size());
+            static_cast<std::size_t>(window.recording().runs.size()) <
+                window.runPanel()->command().request.variants.size());
 }
 
 void MainWindowTest::savedRecordingReopensWithTheSameResults() {
@@ -235,7 +236,7 @@ void MainWindowTest::malformedRecordingGivesTheLoadersMessage() {
 }
 
 void MainWindowTest::settingsRememberTheChoicesAndGeometry() {
-    RunChoices chosen;
+    RunCommand chosen;
     {
         MainWindow window(settings_.get());
         window.show();
@@ -245,17 +246,17 @@ void MainWindowTest::settingsRememberTheChoicesAndGeometry() {
         window.runPanel()->vectorCombo()->setCurrentIndex(
             window.runPanel()->vectorCombo()->findData(1));
         window.runPanel()->repeatsSpin()->setValue(9);
-        chosen = window.runPanel()->choices();
+        chosen = window.runPanel()->command();
         window.close();  // saves, as a user's close does
     }
     MainWindow again(settings_.get());
-    const RunChoices restored = again.runPanel()->choices();
-    QCOMPARE(restored.pipeline, chosen.pipeline);
-    QCOMPARE(restored.variants, chosen.variants);
-    QCOMPARE(restored.n, quint64{777777});
-    QCOMPARE(restored.vectorWidth, 1);
+    const RunCommand restored = again.runPanel()->command();
+    QVERIFY(restored.request.pipeline == chosen.request.pipeline);
+    QVERIFY(restored.request.variants == chosen.request.variants);
+    QCOMPARE(restored.request.n, std::uint64_t{777777});
+    QCOMPARE(restored.request.vectorWidth, 1);
     QCOMPARE(restored.backend, BackendChoice::Cpu);
-    QCOMPARE(restored.repeats, 9);
+    QCOMPARE(restored.request.repeats, 9);
     QCOMPARE(again.size(), QSize(1400, 880));
 }
 
@@ -320,7 +321,9 @@ void MainWindowTest::samplingIntervalReachesTheRunCommand() {
     QCOMPARE(interval->minimum(), 10);
     QCOMPARE(interval->maximum(), 1000);
     interval->setValue(50);
-    QCOMPARE(window.runPanel()->command().samplingIntervalUs, 50);
+    const RunCommand command = window.runPanel()->command();
+    QVERIFY(command.measure.has_value());
+    QCOMPARE(command.measure->samplingIntervalNs, std::int64_t{50'000});
 }
 
 // The CPU backend starts with its own (shorter) defaults, runs on the threads the user picks,
@@ -346,7 +349,7 @@ void MainWindowTest::cpuRunFollowsItsDefaultsThreadsAndShowsRepeats() {
     panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cpu"));
 
     panel->cpuThreadsSpin()->setValue(1);
-    QCOMPARE(panel->command().cpuThreads, 1);
+    QCOMPARE(panel->command().request.cpuThreads, 1);
     panel->elementCountEdit()->setText(QStringLiteral("100000"));
     QSignalSpy progress(window.runController(), &RunController::progress);
     QVERIFY(runAndWait(window));

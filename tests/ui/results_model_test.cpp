@@ -120,25 +120,25 @@ void ResultsModelTest::runChoicesRoundTripThroughSettings() {
     QVERIFY(directory.isValid());
     const QString path = directory.filePath(QStringLiteral("settings.ini"));
     const PipelineSpec& pipeline = pipelines().back();
-    RunChoices saved;
-    saved.pipeline = QString::fromStdString(pipeline.name);
-    saved.variants = {QString::fromStdString(pipeline.variants.back().name)};
-    saved.n = 123457;
-    saved.vectorWidth = 1;
+    RunCommand saved;
+    saved.request.pipeline = pipeline.name;
+    saved.request.variants = {pipeline.variants.back().name};
+    saved.request.n = 123457;
+    saved.request.vectorWidth = 1;
     saved.backend = BackendChoice::Cpu;
-    saved.repeats = 7;
+    saved.request.repeats = 7;
     {
         QSettings settings(path, QSettings::IniFormat);
         saveRunChoices(settings, saved);
     }
     QSettings settings(path, QSettings::IniFormat);
-    const RunChoices loaded = loadRunChoices(settings);
-    QCOMPARE(loaded.pipeline, saved.pipeline);
-    QCOMPARE(loaded.variants, saved.variants);
-    QCOMPARE(loaded.n, saved.n);
-    QCOMPARE(loaded.vectorWidth, saved.vectorWidth);
+    const RunCommand loaded = loadRunChoices(settings);
+    QVERIFY(loaded.request.pipeline == saved.request.pipeline);
+    QVERIFY(loaded.request.variants == saved.request.variants);
+    QCOMPARE(loaded.request.n, saved.request.n);
+    QCOMPARE(loaded.request.vectorWidth, saved.request.vectorWidth);
     QCOMPARE(loaded.backend, saved.backend);
-    QCOMPARE(loaded.repeats, saved.repeats);
+    QCOMPARE(loaded.request.repeats, saved.request.repeats);
 }
 
 QTEST_MAIN(ResultsModelTest)

@@ -20,6 +20,7 @@
 #include <QtTest>
 
 #include "analysis/sweep.h"
+#include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
 #include "ui/chart_export.h"
@@ -27,7 +28,6 @@
 #include "ui/measurement_panel.h"
 #include "ui/run_panel.h"
 #include "ui/sweep/sweep_chart.h"
-#include "ui/sweep/sweep_file.h"
 #include "ui/sweep_tab.h"
 #include "worker/run_controller.h"
 
@@ -229,10 +229,10 @@ void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     // Save sweep writes the CLI's format, and the chart exports like every other chart.
     const QString saved = directory_->filePath(QStringLiteral("gui_sweep.json"));
     QCOMPARE(tab->saveSweepFile(saved), QString());
-    QVERIFY(SweepTab::isSweepFile(saved));
-    Result<SweepChartData> reread = loadSweepFile(saved);
+    QVERIFY(model::isSweepFile(saved));
+    Result<model::SweepFile> reread = model::loadSweepFile(saved);
     QVERIFY2(static_cast<bool>(reread), reread ? "" : reread.status().message().c_str());
-    QCOMPARE(reread->series.size(), chosen.size());
+    QCOMPARE(static_cast<qsizetype>(reread->report.series.size()), chosen.size());
     const QString png = directory_->filePath(QStringLiteral("size_sweep.png"));
     QCOMPARE(exportChart(*chart, png), QString());
     QVERIFY(!QImage(png).isNull());

@@ -17,13 +17,13 @@ constexpr int kSweepTimeoutMs = 180000;
 
 SweepCommand tinyCpuSweep() {
     SweepCommand command;
-    command.pipeline = QString::fromStdString(pipelines().front().name);
-    command.from = 4096;
-    command.to = 32768;  // 4 sizes at one step per octave
-    command.stepsPerOctave = 1;
+    command.request.pipeline = pipelines().front().name;
+    command.request.from = 4096;
+    command.request.to = 32768;  // 4 sizes at one step per octave
+    command.request.stepsPerOctave = 1;
     command.backend = BackendChoice::Cpu;
-    command.repeats = 3;
-    command.warmup = 1;
+    command.request.repeats = 3;
+    command.request.warmup = 1;
     return command;
 }
 
@@ -62,9 +62,9 @@ void SweepWorkerTest::cpuSweepStreamsPointsAndEndsWithAFit() {
     const std::size_t variants = pipelines().front().variants.size();
     QCOMPARE(report.series.size(), variants);
     QCOMPARE(report.sizes.size(), std::size_t{4});
-    QCOMPARE(report.sizes.front(), command.from);
-    QCOMPARE(report.sizes.back(), command.to);
-    QCOMPARE(outcome.request.stepsPerOctave, command.stepsPerOctave);
+    QCOMPARE(report.sizes.front(), command.request.from);
+    QCOMPARE(report.sizes.back(), command.request.to);
+    QCOMPARE(outcome.request.stepsPerOctave, command.request.stepsPerOctave);
 
     // Every point was streamed before the end, one per variant and size, with the same numbers
     // the report holds.
@@ -108,8 +108,8 @@ void SweepWorkerTest::cancelStopsALongSweepWithinASecond() {
     QSignalSpy cancelled(&controller, &RunController::sweepCancelled);
     QSignalSpy finished(&controller, &RunController::sweepFinished);
     SweepCommand command = tinyCpuSweep();
-    command.to = 1u << 22;
-    command.repeats = 100000;  // minutes of work: only cancel ends it in the test's time
+    command.request.to = 1u << 22;
+    command.request.repeats = 100000;  // minutes of work: only cancel ends it in the test's time
     controller.submitSweep(command);
     QSignalSpy progress(&controller, &RunController::sweepProgress);
     QVERIFY(progress.wait(30000));
@@ -133,7 +133,7 @@ void SweepWorkerTest::badRangeFailsWithAReadableMessage() {
     RunController controller;
     QSignalSpy failed(&controller, &RunController::sweepFailed);
     SweepCommand command = tinyCpuSweep();
-    command.from = 0;
+    command.request.from = 0;
     controller.submitSweep(command);
     QVERIFY(failed.wait(30000));
     const QString message = failed.first().first().toString();

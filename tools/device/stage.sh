@@ -49,7 +49,7 @@ for binary in "${test_binaries[@]}"; do
 done
 
 # Tools meant for the GPU machine ride along in bin/ (the live-chart shot of the measure layer).
-mapfile -t tools < <(find "$build/app" -path '*/CMakeFiles' -prune -o -type f -name 'fusescope-live-shot' -print)
+mapfile -t tools < <(find "$build/tools" -path '*/CMakeFiles' -prune -o -type f -name 'fusescope-live-shot' -print)
 packaging/make-bundle.sh --build-dir "$build" --output "$staged" --add-tests "${test_binaries[@]}" \
     ${tools[@]:+--add-programs "${tools[@]}"}
 

@@ -4,8 +4,8 @@
 #include <QStringList>
 #include <cstdio>
 
+#include "model/sweep_chart_conversion.h"
 #include "ui/sweep/sweep_chart.h"
-#include "ui/sweep/sweep_file.h"
 
 namespace {
 
@@ -38,11 +38,12 @@ int main(int argc, char** argv) {
                             .arg(arguments.value(4)),
                         2);
     }
-    fusescope::Result<fusescope::SweepChartData> data = fusescope::loadSweepFile(arguments[1]);
-    if (!data) return fail(QString::fromStdString(data.status().message()), 2);
+    fusescope::Result<fusescope::model::SweepFile> sweep =
+        fusescope::model::loadSweepFile(arguments[1]);
+    if (!sweep) return fail(QString::fromStdString(sweep.status().message()), 2);
     fusescope::SweepChart chart;
     chart.resize(width, height);
-    chart.setData(*data);
+    chart.setData(fusescope::model::sweepChartData(*sweep));
     if (const QString error = chart.exportPng(arguments[2], width, height); !error.isEmpty())
         return fail(error, 3);
     return 0;

@@ -5,8 +5,8 @@
 // A dumb view: it draws the SweepChartData it is given and nothing else.
 #include <QString>
 
+#include "model/sweep_chart_data.h"
 #include "ui/plot.h"
-#include "ui/sweep/sweep_chart_data.h"
 
 namespace fusescope {
 

@@ -1,4 +1,4 @@
-#include "ui/sweep/sweep_chart_data.h"
+#include "model/sweep_chart_data.h"
 
 namespace fusescope {
 

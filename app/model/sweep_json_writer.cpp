@@ -5,7 +5,6 @@
 #include <QJsonDocument>
 
 #include "model/atomic_save.h"
-#include "model/recording.h"
 #include "model/run_conversion.h"
 
 namespace fusescope::model {
@@ -66,9 +65,13 @@ QJsonObject seriesJson(const SweepSeries& series) {
 
 }  // namespace
 
+DataSource sweepDataSource(const SweepReport& report) {
+    return report.device.backend == BackendKind::Cuda ? DataSource::TimingModel
+                                                      : DataSource::CpuBackend;
+}
+
 QString sweepDataSourceKey(const SweepReport& report) {
-    return dataSourceKey(report.device.backend == BackendKind::Cuda ? DataSource::TimingModel
-                                                                    : DataSource::CpuBackend);
+    return dataSourceKey(sweepDataSource(report));
 }
 
 QJsonObject sweepDocument(const SweepReport& report, const SweepRequest& request,

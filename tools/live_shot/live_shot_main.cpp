@@ -10,6 +10,8 @@
 #include "live/live_plot.h"
 #include "measure/gap.h"
 #include "measure/measured_run.h"
+#include "pipelines/registry.h"
+#include "runtime/backend_selection.h"
 #include "ui/export_save.h"
 
 using namespace fusescope;
@@ -117,23 +119,17 @@ int main(int argc, char** argv) {
     options.samplingIntervalNs = parser.value("interval-us").toLongLong() * 1000;
     options.samplingRepeats = parser.value("repeats").toInt();
 
-    const BackendAvailability availability = probeBackends();
-    std::unique_ptr<Backend> backend;
-    if (availability.cudaUsable) {
-        Result<std::unique_ptr<Backend>> cuda = createCudaBackend();
-        if (!cuda) {
-            std::fprintf(stderr, "CUDA backend: %s\n", cuda.status().message().c_str());
-            return 3;
-        }
-        backend = std::move(*cuda);
-    } else {
-        std::fprintf(stderr, "no usable GPU (%s): running on the CPU, without counters\n",
-                     availability.cudaReason.c_str());
-        backend = createCpuBackend();
+    BackendSet backends;
+    Result<BackendSelection> selection = selectBackend(BackendChoice::Auto, backends);
+    if (!selection) {
+        std::fprintf(stderr, "no backend: %s\n", selection.status().message().c_str());
+        return 3;
     }
+    std::fprintf(stderr, "%s\n", selection->autoNote.c_str());
     std::unique_ptr<CounterProvider> provider = createCounterProvider();
     PrintingObserver observer;
-    Result<RunReport> report = runMeasured(*backend, *provider, request, options, observer);
+    Result<RunReport> report =
+        runMeasured(*selection->backend, *provider, request, options, observer);
     if (!report) {
         std::fprintf(stderr, "run failed: %s\n", report.status().message().c_str());
         return 3;

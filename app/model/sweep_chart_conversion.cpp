@@ -1,4 +1,4 @@
-#include "ui/sweep/sweep_report_conversion.h"
+#include "model/sweep_chart_conversion.h"
 
 #include <QObject>
 #include <QStringList>
@@ -6,7 +6,7 @@
 #include "model/recording.h"
 #include "pipelines/registry.h"
 
-namespace fusescope {
+namespace fusescope::model {
 
 SweepChartData sweepChartData(const SweepReport& report) {
     SweepChartData data;
@@ -17,9 +17,7 @@ SweepChartData sweepChartData(const SweepReport& report) {
                         QObject::tr("vector %1").arg(report.vectorWidth),
                         QObject::tr("median of %1").arg(report.repeats)};
     data.caption = caption.join(QStringLiteral(" · "));
-    data.dataSource = model::dataSourceLabel(report.device.backend == BackendKind::Cuda
-                                                 ? model::DataSource::TimingModel
-                                                 : model::DataSource::CpuBackend);
+    data.dataSource = dataSourceLabel(sweepDataSource(report));
     data.l2CacheBytes = static_cast<double>(report.device.l2CacheBytes);
     data.elementBytes = static_cast<double>(kElementBytes);
     for (const SweepSeries& series : report.series) {
@@ -40,4 +38,11 @@ SweepChartData sweepChartData(const SweepReport& report) {
     return data;
 }
 
-}  // namespace fusescope
+SweepChartData sweepChartData(const SweepFile& file) {
+    SweepChartData data = sweepChartData(file.report);
+    // Read back from a file: say so, as recordings do.
+    data.dataSource = QObject::tr("%1, replayed").arg(dataSourceLabel(file.dataSource));
+    return data;
+}
+
+}  // namespace fusescope::model

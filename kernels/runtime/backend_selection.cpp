@@ -1,0 +1,69 @@
+#include "runtime/backend_selection.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace fusescope {
+
+const char* backendChoiceKey(BackendChoice choice) {
+    switch (choice) {
+        case BackendChoice::Cuda:
+            return "cuda";
+        case BackendChoice::Cpu:
+            return "cpu";
+        case BackendChoice::Auto:
+            break;
+    }
+    return "auto";
+}
+
+std::optional<BackendChoice> backendChoiceFromKey(std::string_view key) {
+    const auto first = key.find_first_not_of(' ');
+    if (first == std::string_view::npos) return std::nullopt;
+    key = key.substr(first, key.find_last_not_of(' ') - first + 1);
+    std::string lower(key);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (BackendChoice choice : {BackendChoice::Auto, BackendChoice::Cuda, BackendChoice::Cpu})
+        if (lower == backendChoiceKey(choice)) return choice;
+    return std::nullopt;
+}
+
+Backend& BackendSet::cpu() {
+    if (!cpu_) cpu_ = createCpuBackend();
+    return *cpu_;
+}
+
+Result<Backend*> BackendSet::cuda() {
+    if (!cuda_) {
+        Result<std::unique_ptr<Backend>> created = createCudaBackend();
+        if (!created) return created.status();
+        cuda_ = std::move(*created);
+    }
+    return cuda_.get();
+}
+
+Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends) {
+    if (choice == BackendChoice::Cpu) return BackendSelection{&backends.cpu(), {}};
+    const BackendAvailability availability = probeBackends();
+    if (!availability.cudaUsable) {
+        if (choice == BackendChoice::Cuda)
+            return Status(ErrorCode::DeviceUnavailable, availability.cudaReason);
+        return BackendSelection{&backends.cpu(),
+                                "backend auto: using the CPU backend (CUDA is not usable: " +
+                                    availability.cudaReason + ")"};
+    }
+    Result<Backend*> cuda = backends.cuda();
+    if (cuda) {
+        if (choice == BackendChoice::Cuda) return BackendSelection{*cuda, {}};
+        return BackendSelection{*cuda, "backend auto: using CUDA (a usable GPU was found)"};
+    }
+    if (choice == BackendChoice::Cuda)
+        return Status(ErrorCode::DeviceUnavailable,
+                      "the GPU could not be opened: " + cuda.status().message());
+    return BackendSelection{&backends.cpu(),
+                            "backend auto: using the CPU backend (the GPU could not be opened: " +
+                                cuda.status().message() + ")"};
+}
+
+}  // namespace fusescope

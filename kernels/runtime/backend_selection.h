@@ -1,0 +1,43 @@
+#pragma once
+// Which backend runs: the user's choice (auto, cuda, cpu) and the one policy for auto, CUDA where
+// a GPU is usable and opens, else the CPU with the reason in words. The CLI, the worker and the
+// tools all choose through selectBackend.
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "runtime/backend.h"
+
+namespace fusescope {
+
+enum class BackendChoice { Auto, Cuda, Cpu };
+
+const char* backendChoiceKey(BackendChoice choice);  // "auto", "cuda", "cpu"
+// Case and surrounding spaces do not matter; anything else gives nothing.
+std::optional<BackendChoice> backendChoiceFromKey(std::string_view key);
+
+// The backends of the thread that owns the device, each created on first use and kept: a CUDA
+// backend must be used and destroyed by the thread that created it.
+class BackendSet {
+  public:
+    Backend& cpu();
+    // Fails with the reason (ErrorCode::DeviceUnavailable or the driver's error) when the GPU
+    // cannot be opened; a later call tries again.
+    Result<Backend*> cuda();
+
+  private:
+    std::unique_ptr<Backend> cpu_;
+    std::unique_ptr<Backend> cuda_;
+};
+
+struct BackendSelection {
+    Backend* backend = nullptr;
+    std::string autoNote;  // auto only: which backend it took and why; empty otherwise
+};
+
+// cuda: fails with the reason when no GPU is usable or it cannot be opened.
+Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends);
+
+}  // namespace fusescope

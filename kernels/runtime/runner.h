@@ -22,6 +22,8 @@ namespace fusescope {
 inline constexpr int kMaxRepeats = 100000;
 inline constexpr int kMaxWarmup = 100000;
 
+// What to run. The run panel and the CLI fill it and it reaches runPipeline unchanged (inside
+// RunCommand through the worker), so a new field needs no copying anywhere.
 struct RunRequest {
     std::string pipeline;
     std::vector<std::string> variants;  // empty: every variant

@@ -5,12 +5,7 @@ include(GNUInstallDirs)
 # Debian wants the documentation folder named after the package, not the project.
 set(fusescope_docdir ${CMAKE_INSTALL_DATADIR}/doc/fusescope)
 
-set(fusescope_programs "")
-foreach(program fusescope fusescope-cli)
-  if(TARGET ${program})
-    list(APPEND fusescope_programs ${program})
-  endif()
-endforeach()
+set(fusescope_programs fusescope fusescope-cli)
 
 # CUPTI has no static library: the measurement layer keeps it in a module (fusescope_cupti,
 # installed by kernels/measure into lib/fusescope, where the programs look for it) that is loaded

@@ -100,6 +100,9 @@ done
 # glibc's libraries come from the target system; so does the GPU driver. CUPTI too by default.
 system_only='^(linux-vdso|ld-linux|libc\.so|libm\.so|libmvec|libpthread|libdl\.so|librt\.so|libutil|libresolv|libnsl|libanl|libcuda\.so|libnvidia-)'
 cupti_libs='^(libcupti|libnvperf_)'
+# cuBLAS (about 700 MB) is needed only by the MLP's GPU tests and benchmark, which run where the
+# CUDA toolkit is installed; the programs themselves do not link it.
+toolkit_only='^(libcublas)'
 copy_dependencies() {
     local elf="$1" line soname path
     while read -r line; do
@@ -107,6 +110,7 @@ copy_dependencies() {
             soname=${line%% *}
             [[ "$soname" =~ $system_only ]] && continue
             [[ $with_cupti -eq 0 && "$soname" =~ $cupti_libs ]] && continue
+            [[ "$soname" =~ $toolkit_only ]] && continue
             fail "$(basename "$elf") needs $soname, which is not found here"
         fi
         [[ "$line" == *" => "* ]] || continue
@@ -115,6 +119,7 @@ copy_dependencies() {
         path=${path%% (*}
         [[ "$soname" =~ $system_only ]] && continue
         [[ $with_cupti -eq 0 && "$soname" =~ $cupti_libs ]] && continue
+        [[ "$soname" =~ $toolkit_only ]] && continue
         [[ -e "$bundle/lib/$soname" ]] || cp -L "$path" "$bundle/lib/$soname"
     done < <(ldd "$elf" | sed 's/^[[:space:]]*//')
 }

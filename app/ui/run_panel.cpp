@@ -125,9 +125,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("CPU threads:"), cpuThreads_);
     measure_ = new QCheckBox(tr("counters + bandwidth"), sizeBox);
     measure_->setChecked(true);
-    measure_->setToolTip(
-        tr("On the GPU: after the timed run, a counter run (DRAM bytes per kernel) and a sampling "
-           "run (bandwidth over time). Where the GPU refuses counters, the run says why."));
+    measure_->setObjectName(QStringLiteral("measureCheck"));
     form->addRow(tr("Measure (GPU):"), measure_);
     sampleInterval_ = new QSpinBox(sizeBox);
     sampleInterval_->setObjectName(QStringLiteral("sampleIntervalSpin"));
@@ -137,7 +135,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     sampleInterval_->setToolTip(
         tr("How often DRAM bandwidth is sampled while measuring (10 µs to 1 ms). The host spends "
            "about 10 µs decoding each sample, so below 20 µs samples can be lost."));
-    connect(measure_, &QCheckBox::toggled, sampleInterval_, &QWidget::setEnabled);
+    connect(measure_, &QCheckBox::toggled, this, [this](bool on) {
+        sampleInterval_->setEnabled(on && resolvedBackend() == BackendKind::Cuda);
+    });
     form->addRow(tr("Sample every:"), sampleInterval_);
     layout->addWidget(sizeBox);
 
@@ -209,6 +209,15 @@ void RunPanel::backendChanged() {
                  "bound and the fused kernel's advantage shrinks; with all of them the run is "
                  "memory bound.")
             : tr("Applies to the CPU backend only; this run uses the GPU."));
+    // GPU-only choices stay visible but off on the CPU, with the reason where the user looks.
+    measure_->setEnabled(!cpu);
+    sampleInterval_->setEnabled(!cpu && measure_->isChecked());
+    measure_->setToolTip(
+        cpu ? tr("Hardware counters and bandwidth over time need an NVIDIA GPU; CPU runs are "
+                 "timed and checked only.")
+            : tr("On the GPU: after the timed run, a counter run (DRAM bytes per kernel) and a "
+                 "sampling run (bandwidth over time). Where the GPU refuses counters, the run "
+                 "says why."));
     updateCacheHint();
 }
 

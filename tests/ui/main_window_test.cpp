@@ -1,6 +1,7 @@
 // The main window driven through its widgets: pick a pipeline and variants, run on the CPU
 // backend, see one row per variant, export the charts, save and reopen, remember settings.
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -339,7 +340,12 @@ void MainWindowTest::cpuRunFollowsItsDefaultsThreadsAndShowsRepeats() {
     QCOMPARE(panel->repeatsSpin()->value(), runDefaultsFor(BackendKind::Cuda).repeats);
     QCOMPARE(panel->warmupSpin()->value(), runDefaultsFor(BackendKind::Cuda).warmup);
     QVERIFY(!panel->cpuThreadsSpin()->isEnabled());
+    auto* measure = panel->findChild<QCheckBox*>(QStringLiteral("measureCheck"));
+    QVERIFY(measure);
+    QVERIFY(measure->isEnabled());
     panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cpu"));
+    QVERIFY(!measure->isEnabled());  // GPU-only, with the reason in its tooltip
+    QVERIFY(measure->toolTip().contains(QStringLiteral("NVIDIA GPU")));
     QCOMPARE(panel->repeatsSpin()->value(), runDefaultsFor(BackendKind::Cpu).repeats);
     QCOMPARE(panel->warmupSpin()->value(), runDefaultsFor(BackendKind::Cpu).warmup);
     QVERIFY(panel->cpuThreadsSpin()->isEnabled());

@@ -20,6 +20,7 @@
 #include "model/format.h"
 #include "pipelines/registry.h"
 #include "runtime/parallel.h"
+#include "runtime/progress_estimate.h"
 #include "runtime/runner.h"
 
 namespace fusescope {
@@ -372,7 +373,7 @@ void RunPanel::setProgress(double fraction, const QString& stage) {
     // that kept a core busy and slowed CPU-backend runs. Counters and time estimates change
     // the text at most twice a second; a new stage and the end show at once.
     constexpr qint64 kTextIntervalMs = 500;
-    const QString key = stage.section(QLatin1Char(':'), 0, 0).section(QStringLiteral(" · "), 0, 0);
+    const QString key = QString::fromStdString(std::string(progressStageKey(stage.toStdString())));
     const bool newStage = key != shownStageKey_;
     if (!newStage && fraction < 1.0 && textShown_.isValid() &&
         textShown_.elapsed() < kTextIntervalMs)

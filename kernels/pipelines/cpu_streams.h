@@ -15,56 +15,34 @@ inline void keepScalar(std::uint64_t& index) {
     asm volatile("" : "+r"(index));
 }
 
-template <typename Op>
-inline void mapSimd(const float* __restrict in, float* __restrict out, std::uint64_t begin,
-                    std::uint64_t end, Op op) {
-    for (std::uint64_t i = begin; i < end; ++i) out[i] = op(in[i]);
-}
-
-template <typename Op>
-inline void mapScalar(const float* in, float* out, std::uint64_t begin, std::uint64_t end, Op op) {
-    for (std::uint64_t i = begin; i < end; ++i) {
-        keepScalar(i);
-        out[i] = op(in[i]);
-    }
-}
-
-template <typename Op>
-inline void zipSimd(const float* __restrict a, const float* __restrict b, float* __restrict out,
-                    std::uint64_t begin, std::uint64_t end, Op op) {
-    for (std::uint64_t i = begin; i < end; ++i) out[i] = op(a[i], b[i]);
-}
-
-template <typename Op>
-inline void zipScalar(const float* a, const float* b, float* out, std::uint64_t begin,
-                      std::uint64_t end, Op op) {
-    for (std::uint64_t i = begin; i < end; ++i) {
-        keepScalar(i);
-        out[i] = op(a[i], b[i]);
-    }
-}
-
 // The two ways to run a loop, as types, so each kernel is written once for both widths.
 struct SimdLoops {
     template <typename Op>
-    static void map(const float* in, float* out, std::uint64_t begin, std::uint64_t end, Op op) {
-        mapSimd(in, out, begin, end, op);
+    static void map(const float* __restrict in, float* __restrict out, std::uint64_t begin,
+                    std::uint64_t end, Op op) {
+        for (std::uint64_t i = begin; i < end; ++i) out[i] = op(in[i]);
     }
     template <typename Op>
-    static void zip(const float* a, const float* b, float* out, std::uint64_t begin,
-                    std::uint64_t end, Op op) {
-        zipSimd(a, b, out, begin, end, op);
+    static void zip(const float* __restrict a, const float* __restrict b, float* __restrict out,
+                    std::uint64_t begin, std::uint64_t end, Op op) {
+        for (std::uint64_t i = begin; i < end; ++i) out[i] = op(a[i], b[i]);
     }
 };
 struct ScalarLoops {
     template <typename Op>
     static void map(const float* in, float* out, std::uint64_t begin, std::uint64_t end, Op op) {
-        mapScalar(in, out, begin, end, op);
+        for (std::uint64_t i = begin; i < end; ++i) {
+            keepScalar(i);
+            out[i] = op(in[i]);
+        }
     }
     template <typename Op>
     static void zip(const float* a, const float* b, float* out, std::uint64_t begin,
                     std::uint64_t end, Op op) {
-        zipScalar(a, b, out, begin, end, op);
+        for (std::uint64_t i = begin; i < end; ++i) {
+            keepScalar(i);
+            out[i] = op(a[i], b[i]);
+        }
     }
 };
 

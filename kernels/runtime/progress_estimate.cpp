@@ -45,7 +45,7 @@ std::string describeProgress(const ProgressEstimate& estimate) {
 }
 
 std::string_view progressStageKey(std::string_view text) {
-    return text.substr(0, text.find(':'));
+    return text.substr(0, std::min(text.find(':'), text.find(" · ")));
 }
 
 }  // namespace fusescope

@@ -30,7 +30,8 @@ ProgressEstimate estimateProgress(double fraction, double elapsedSeconds);
 std::string describeProgress(const ProgressEstimate& estimate);
 
 // The part of a progress text that names the stage ("timing fused" of "timing fused: repeat 3
-// of 20"): throttles let a new stage through at once and hold back its counters.
+// of 20 · 4 s elapsed"): throttles let a new stage through at once and hold back its counters
+// and time estimates.
 std::string_view progressStageKey(std::string_view text);
 
 }  // namespace fusescope

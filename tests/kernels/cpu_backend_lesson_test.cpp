@@ -119,4 +119,5 @@ TEST(ProgressEstimate, ExtrapolatesOnlyOnceEnoughIsDone) {
 TEST(ProgressEstimate, StageKeyIsTheTextBeforeItsCounters) {
     EXPECT_EQ(progressStageKey("timing fused: repeat 3 of 20"), "timing fused");
     EXPECT_EQ(progressStageKey("checking fused"), "checking fused");
+    EXPECT_EQ(progressStageKey("warming up fused · 3.5 s elapsed"), "warming up fused");
 }

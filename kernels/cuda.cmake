@@ -12,7 +12,8 @@ endif()
 target_sources(fusescope_kernels PRIVATE
   pipelines/affine.cu
   pipelines/swiglu.cu
-  runtime/cuda_kernel_table.cpp
+  pipelines/cuda_executions.cpp
+  runtime/cuda_elementwise_execution.cpp
   runtime/cuda_error.cpp
   runtime/cuda_probe.cpp
   runtime/cuda_backend.cpp
@@ -25,10 +26,8 @@ set_source_files_properties(pipelines/affine.cu pipelines/swiglu.cu PROPERTIES
   COMPILE_OPTIONS "-Xptxas=--warn-on-spills,--warning-as-error")
 
 # The SwiGLU MLP's GPU variants: cuBLAS (linked dynamically: it is large and ships with the
-# toolkit and the driver's CUDA stack) and the MLP's own kernels. NVTX 3 is header-only and
-# loads its injection library with dlopen. A library of their own, linked only by the MLP's
-# tests and benchmark until the registry runs the MLP: linking cuBLAS into fusescope_kernels
-# made the GUI and the CLI need libcublas (700 MB) to start at all, even on the CPU backend.
+# toolkit) and the MLP's own kernels. NVTX 3 is header-only and loads its injection library with
+# dlopen.
 set(mlp_cuda_sources
   pipelines/mlp/mlp_elementwise.cu
   pipelines/mlp/mlp_lesson_fused.cu
@@ -36,13 +35,16 @@ set(mlp_cuda_sources
   pipelines/mlp/mlp_decode_gemv.cu
   pipelines/mlp/mlp_decode_tensor_gemv.cu
 )
-add_library(fusescope_mlp_cuda STATIC
+target_sources(fusescope_kernels PRIVATE
   ${mlp_cuda_sources}
   pipelines/mlp/mlp_cuda_context.cpp
   pipelines/mlp/mlp_cuda.cpp
   pipelines/mlp/mlp_device_problem.cpp
+  pipelines/mlp/mlp_executions_cuda.cpp
 )
-target_link_libraries(fusescope_mlp_cuda PUBLIC fusescope_kernels CUDA::cublas ${CMAKE_DL_LIBS}
-  PRIVATE fusescope_warnings CUDA::cudart_static)
+target_link_libraries(fusescope_kernels PRIVATE CUDA::cublas ${CMAKE_DL_LIBS})
 set_source_files_properties(${mlp_cuda_sources} PROPERTIES
   COMPILE_OPTIONS "-Xptxas=--warn-on-spills,--warning-as-error")
+# The MLP's GPU tests and benchmark name this target.
+add_library(fusescope_mlp_cuda INTERFACE)
+target_link_libraries(fusescope_mlp_cuda INTERFACE fusescope_kernels)

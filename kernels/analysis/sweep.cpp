@@ -4,18 +4,23 @@
 #include <numeric>
 
 #include "analysis/sweep_steps.h"
-#include "pipelines/pass_model.h"
 #include "pipelines/registry.h"
 
 namespace fusescope {
 namespace {
 
+// The run at one size: the pipeline's default problem with its size dimension set to `n` (and
+// the vector width, where the pipeline has one).
 RunRequest runRequestFor(const SweepRequest& request, std::uint64_t n) {
     RunRequest run;
     run.pipeline = request.pipeline;
     run.variants = request.variants;
-    run.n = n;
-    run.vectorWidth = request.vectorWidth;
+    if (const PipelineSpec* pipeline = findPipeline(request.pipeline)) {
+        run.problem = pipeline->defaultProblem();
+        run.problem.dimensions[pipeline->sizeDimension] = n;
+        if (pipeline->findTuning(kVectorWidthTuning))
+            run.problem.tuning[std::string(kVectorWidthTuning)] = request.vectorWidth;
+    }
     run.repeats = request.repeats;
     run.warmup = request.warmup;
     run.seed = request.seed;
@@ -41,14 +46,15 @@ class PointObserver final : public RunObserver {
     double to_;
 };
 
-SweepPoint pointFrom(const VariantResult& result, const RooflineResult& roofline) {
+SweepPoint pointFrom(const VariantResult& result, const RooflineResult& roofline,
+                     std::uint64_t n) {
     SweepPoint point;
-    point.n = result.n;
+    point.n = n;
     point.bytes = result.modelBytesRead + result.modelBytesWritten;
     point.launches = static_cast<int>(result.kernels.size());
     point.timeMs = result.timeMs;
     point.checkOk = result.check.ok;
-    point.maxRelativeError = result.check.maxRelativeError;
+    point.maxRelativeError = result.check.error;
     point.rooflineGBps = roofline.gbps();
     return point;
 }
@@ -80,7 +86,7 @@ std::optional<double> SweepSeries::residualAt(const SweepPoint& point) const {
 std::uint64_t defaultSweepEnd(const SweepRequest& request, const DeviceInfo& device) {
     const std::uint64_t cap =
         device.backend == BackendKind::Cuda ? kDefaultSweepEndCuda : kDefaultSweepEndCpu;
-    return std::min(cap, maxElementsFor(runRequestFor(request, 1), device));
+    return std::min(cap, maxSizeFor(runRequestFor(request, 1), device));
 }
 
 Result<std::vector<std::uint64_t>> sweepSizes(const SweepRequest& request,
@@ -142,14 +148,19 @@ Result<SweepReport> runSweep(Backend& backend, const SweepRequest& request, RunO
                 SweepSeries series;
                 series.variant = spec.name;
                 series.title = spec.title;
-                series.launches = static_cast<int>(spec.kernels.size());
-                series.bytesPerElement =
-                    static_cast<double>(modelVariantTraffic(spec, 1).totalBytes());
+                const std::vector<KernelSpec> kernels =
+                    spec.kernelsFor(runRequestFor(request, 1).problem);
+                series.launches = static_cast<int>(kernels.size());
+                double bytes = 0.0;
+                for (const KernelSpec& kernel : kernels)
+                    bytes += static_cast<double>(kernel.traffic.bytesRead() +
+                                                 kernel.traffic.bytesWritten());
+                series.bytesPerElement = bytes;
                 report.series.push_back(std::move(series));
             }
         }
         for (std::size_t v = 0; v < run->variants.size(); ++v)
-            report.series[v].points.push_back(pointFrom(run->variants[v], run->roofline));
+            report.series[v].points.push_back(pointFrom(run->variants[v], run->roofline, n));
     }
     for (SweepSeries& series : report.series) fitSeries(series);
     observer.progress(1.0, "done");

@@ -5,9 +5,22 @@
 #include <cstdio>
 
 #include "measure/timeline.h"
+#include "pipelines/registry.h"
 
 namespace fusescope {
 namespace {
+
+// The size of one of the variant's arrays, where all of its arrays are the output's size (the
+// elementwise pipelines); the output's size otherwise.
+std::uint64_t arrayBytesOf(const VariantResult& variant) {
+    const PipelineSpec* pipeline = findPipeline(variant.pipeline);
+    const VariantSpec* spec = pipeline ? findVariant(*pipeline, variant.variant) : nullptr;
+    if (!spec) return 0;
+    for (const BufferSpec& buffer : spec->buffers)
+        if (buffer.role == BufferRole::Output) return buffer.bytes(variant.problem);
+    return 0;
+}
+
 
 std::string megabytes(double bytes) {
     char text[32];
@@ -151,7 +164,7 @@ std::vector<VariantGap> explainGaps(const RunReport& report) {
             evidence.modelBytesRead = static_cast<double>(kernel.modelBytesRead);
             evidence.modelBytesWritten = static_cast<double>(kernel.modelBytesWritten);
             evidence.measured = *kernel.counters;
-            evidence.arrayBytes = variant.n * kElementBytes;
+            evidence.arrayBytes = arrayBytesOf(variant);
             evidence.l2CacheBytes = report.device.l2CacheBytes;
             if (k > 0) {
                 evidence.previousMeasured = variant.kernels[k - 1].counters;

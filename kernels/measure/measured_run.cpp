@@ -31,7 +31,8 @@ Status checkReportMatches(const RunReport& report,
         return Status(ErrorCode::InvalidArgument, "the report does not match the request");
     for (std::size_t v = 0; v < variants.size(); ++v)
         if (report.variants[v].variant != variants[v]->name ||
-            report.variants[v].kernels.size() != variants[v]->kernels.size())
+            report.variants[v].kernels.size() !=
+                variants[v]->kernelsFor(report.variants[v].problem).size())
             return Status(ErrorCode::InvalidArgument, "the report does not match the request");
     return Status::ok();
 }
@@ -163,7 +164,7 @@ Status validateMeasureOptions(const MeasureOptions& options) {
 }
 
 Status addCounterRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                     const HostInputs& inputs, RunReport& report, RunObserver& observer) {
+                     const HostBuffers& inputs, RunReport& report, RunObserver& observer) {
     const std::vector<const VariantSpec*> variants = variantsOf(request);
     if (Status s = checkReportMatches(report, variants); !s) return s;
     const auto started = std::chrono::steady_clock::now();
@@ -191,7 +192,7 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
 }
 
 Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                      const MeasureOptions& options, const HostInputs& inputs, RunReport& report,
+                      const MeasureOptions& options, const HostBuffers& inputs, RunReport& report,
                       RunObserver& observer) {
     const std::vector<const VariantSpec*> variants = variantsOf(request);
     if (Status s = checkReportMatches(report, variants); !s) return s;
@@ -204,7 +205,7 @@ Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequ
     std::vector<TrackedBuffer> sourceBuffers;
     DeviceInputSources sources;
     for (std::size_t i = 0; i < inputs.names.size(); ++i) {
-        const std::uint64_t bytes = inputs.values[i].size() * kElementBytes;
+        const std::uint64_t bytes = inputs.values[i].size();
         Result<TrackedBuffer> buffer = sourceTracker.allocate(inputs.names[i] + " (source)", bytes);
         if (!buffer) break;
         if (Status s = backend.upload(buffer->data(), inputs.values[i].data(), bytes); !s) return s;
@@ -296,7 +297,8 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
         return report;
     }
     // Generated once for both runs: at 2^28 elements that takes seconds.
-    const HostInputs inputs = makeHostInputs(variantsOf(request), request.n, request.seed);
+    const HostBuffers inputs = makeHostInputs(*findPipeline(request.pipeline), variantsOf(request),
+                                              request.problem, request.seed);
     if (options.counters) {
         if (Status s = addCounterRun(backend, provider, request, inputs, report, observer); !s) {
             if (s.code() == ErrorCode::Cancelled) return s;

@@ -30,9 +30,9 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
 // request's host inputs (makeHostInputs). They fail with the provider's words; runMeasured
 // turns that into counterStatus.
 Status addCounterRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                     const HostInputs& inputs, RunReport& report, RunObserver& observer);
+                     const HostBuffers& inputs, RunReport& report, RunObserver& observer);
 Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                      const MeasureOptions& options, const HostInputs& inputs, RunReport& report,
+                      const MeasureOptions& options, const HostBuffers& inputs, RunReport& report,
                       RunObserver& observer);
 
 }  // namespace fusescope

@@ -2,6 +2,7 @@
 // The CPU kernels are in affine_cpu_kernels.h, the CUDA kernels in affine.cu.
 #include <cstdint>
 
+#include "pipelines/elementwise_family.h"
 #include "pipelines/families.h"
 
 namespace fusescope {
@@ -14,9 +15,9 @@ double affineReference(const float* const* inputs, std::uint64_t i) {
 }  // namespace
 
 PipelineSpec makeAffinePipeline() {
-    const BufferSpec x{"x", BufferRole::Input, -4.0f, 4.0f};
-    const BufferSpec tmp{"tmp", BufferRole::Scratch};
-    const BufferSpec out{"out", BufferRole::Output};
+    const BufferSpec x{"x", BufferRole::Input, {"N"}, 1, -4.0f, 4.0f};
+    const BufferSpec tmp{"tmp", BufferRole::Scratch, {"N"}};
+    const BufferSpec out{"out", BufferRole::Output, {"N"}};
 
     PipelineSpec p;
     p.name = "affine";
@@ -26,7 +27,6 @@ PipelineSpec makeAffinePipeline() {
         "The lesson's trivial chain: two elementwise ops. Unfused, the intermediate tmp makes a "
         "round trip through HBM; fused, it never leaves a register.";
     p.intermediate = "tmp";
-    p.reference = affineReference;
 
     VariantSpec unfused;
     unfused.name = "unfused";
@@ -34,10 +34,10 @@ PipelineSpec makeAffinePipeline() {
     unfused.description = "tmp = x*2 in one kernel, out = tmp + 3 in a second: 4 passes.";
     unfused.fused = false;
     unfused.buffers = {x, tmp, out};
-    unfused.kernels = {
-        {KernelId::AffineMul2, "mul2", {"x", "tmp"}, {"x"}, {"tmp"}},
-        {KernelId::AffineAdd3, "add3", {"tmp", "out"}, {"tmp"}, {"out"}},
-    };
+    unfused.plan = elementwisePlan({
+        {"mul2", {"x", "tmp"}, {"x"}, {"tmp"}, 1.0},
+        {"add3", {"tmp", "out"}, {"tmp"}, {"out"}, 1.0},
+    });
 
     VariantSpec fused;
     fused.name = "fused";
@@ -45,9 +45,10 @@ PipelineSpec makeAffinePipeline() {
     fused.description = "out = x*2 + 3 in one kernel, tmp kept in a register: 2 passes.";
     fused.fused = true;
     fused.buffers = {x, out};
-    fused.kernels = {{KernelId::AffineFused, "affine_fused", {"x", "out"}, {"x"}, {"out"}}};
+    fused.plan = elementwisePlan({{"affine_fused", {"x", "out"}, {"x"}, {"out"}, 2.0}});
 
     p.variants = {unfused, fused};
+    declareElementwise(p, affineReference);
     return p;
 }
 

@@ -28,22 +28,15 @@ __global__ void affineFused(const float* __restrict__ x, float* __restrict__ out
 
 }  // namespace
 
-CudaKernel affineCudaKernel(KernelId id, int vectorWidth) {
-    using cuda::byWidth;
+std::span<const CudaElementwiseEntry> affineCudaKernels() {
     using cuda::makeCudaKernel;
-    switch (id) {
-        case KernelId::AffineMul2:
-            return byWidth(vectorWidth, makeCudaKernel(affineMul2<1>, "mul2<1>"),
-                           makeCudaKernel(affineMul2<4>, "mul2<4>"));
-        case KernelId::AffineAdd3:
-            return byWidth(vectorWidth, makeCudaKernel(affineAdd3<1>, "add3<1>"),
-                           makeCudaKernel(affineAdd3<4>, "add3<4>"));
-        case KernelId::AffineFused:
-            return byWidth(vectorWidth, makeCudaKernel(affineFused<1>, "affine_fused<1>"),
-                           makeCudaKernel(affineFused<4>, "affine_fused<4>"));
-        default:
-            return {};
-    }
+    static const CudaElementwiseEntry kernels[] = {
+        {"mul2", makeCudaKernel(affineMul2<1>, "mul2<1>"), makeCudaKernel(affineMul2<4>, "mul2<4>")},
+        {"add3", makeCudaKernel(affineAdd3<1>, "add3<1>"), makeCudaKernel(affineAdd3<4>, "add3<4>")},
+        {"affine_fused", makeCudaKernel(affineFused<1>, "affine_fused<1>"),
+         makeCudaKernel(affineFused<4>, "affine_fused<4>")},
+    };
+    return kernels;
 }
 
 }  // namespace fusescope

@@ -28,9 +28,9 @@ void affineFusedCpu(void* const* args, std::uint64_t begin, std::uint64_t end) {
 }
 
 constexpr CpuKernelEntry kAffineCpuKernels[] = {
-    {KernelId::AffineMul2, timesTwoCpu<ScalarLoops>, timesTwoCpu<SimdLoops>},
-    {KernelId::AffineAdd3, plusThreeCpu<ScalarLoops>, plusThreeCpu<SimdLoops>},
-    {KernelId::AffineFused, affineFusedCpu<ScalarLoops>, affineFusedCpu<SimdLoops>},
+    {"mul2", timesTwoCpu<ScalarLoops>, timesTwoCpu<SimdLoops>},
+    {"add3", plusThreeCpu<ScalarLoops>, plusThreeCpu<SimdLoops>},
+    {"affine_fused", affineFusedCpu<ScalarLoops>, affineFusedCpu<SimdLoops>},
 };
 
 }  // namespace

@@ -10,16 +10,16 @@ std::string_view cpuInstructionSetName(CpuInstructionSet set) {
     return set == CpuInstructionSet::Avx2Fma ? "AVX2+FMA" : "baseline SIMD";
 }
 
-CpuKernelFn cpuKernel(KernelId id, int vectorWidth, CpuInstructionSet set) {
+CpuKernelFn cpuKernel(std::string_view execution, int vectorWidth, CpuInstructionSet set) {
     const std::span<const CpuKernelEntry> table =
         set == CpuInstructionSet::Avx2Fma ? avx2FmaCpuKernels() : baselineCpuKernels();
     for (const CpuKernelEntry& entry : table)
-        if (entry.id == id) return vectorWidth == 1 ? entry.scalar : entry.simd;
+        if (entry.execution == execution) return vectorWidth == 1 ? entry.scalar : entry.simd;
     return nullptr;
 }
 
-CpuKernelFn cpuKernel(KernelId id, int vectorWidth) {
-    return cpuKernel(id, vectorWidth, bestCpuInstructionSet());
+CpuKernelFn cpuKernel(std::string_view execution, int vectorWidth) {
+    return cpuKernel(execution, vectorWidth, bestCpuInstructionSet());
 }
 
 }  // namespace fusescope

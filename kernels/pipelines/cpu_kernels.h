@@ -10,14 +10,13 @@
 #include <span>
 #include <string_view>
 
-#include "pipelines/kernel_id.h"
 
 namespace fusescope {
 
 using CpuKernelFn = void (*)(void* const* args, std::uint64_t begin, std::uint64_t end);
 
 struct CpuKernelEntry {
-    KernelId id;
+    const char* execution;  // the KernelSpec's execution key
     CpuKernelFn scalar;  // vector width 1
     CpuKernelFn simd;    // vector width 4
 };
@@ -28,9 +27,9 @@ enum class CpuInstructionSet { Baseline, Avx2Fma };
 CpuInstructionSet bestCpuInstructionSet();
 std::string_view cpuInstructionSetName(CpuInstructionSet set);
 
-// nullptr if the id has none (a test forbids that) or the set is not available here.
-CpuKernelFn cpuKernel(KernelId id, int vectorWidth, CpuInstructionSet set);
-CpuKernelFn cpuKernel(KernelId id, int vectorWidth);  // with bestCpuInstructionSet()
+// nullptr if the key has none or the set is not available here.
+CpuKernelFn cpuKernel(std::string_view execution, int vectorWidth, CpuInstructionSet set);
+CpuKernelFn cpuKernel(std::string_view execution, int vectorWidth);  // bestCpuInstructionSet()
 
 // One table per instruction set, from cpu_kernels_baseline.cpp and cpu_kernels_avx2.cpp; the
 // AVX2 table is empty where the build has no AVX2 code or the CPU cannot run it.

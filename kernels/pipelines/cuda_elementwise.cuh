@@ -83,11 +83,4 @@ CudaKernel makeCudaKernel(void (*kernel)(Params...), const char* name,
     return {reinterpret_cast<const void*>(kernel), static_cast<int>(kPointers), name, residentGrid};
 }
 
-// The entry for `vectorWidth`, or {} when the width is not 1 or 4.
-inline CudaKernel byWidth(int vectorWidth, CudaKernel scalar, CudaKernel vector) {
-    if (vectorWidth == 1) return scalar;
-    if (vectorWidth == 4) return vector;
-    return {};
-}
-
 }  // namespace fusescope::cuda

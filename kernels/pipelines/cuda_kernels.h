@@ -1,10 +1,9 @@
 #pragma once
-// The CUDA kernels as the host sees them: one table entry per KernelId and supported vector
-// width (kSupportedVectorWidths in the registry).
+// The elementwise CUDA kernels as the host sees them: per execution key, one kernel for each
+// supported vector width (kSupportedVectorWidths in the registry).
 // No CUDA headers here, so that plain C++ code (the backend, the tests) can include it.
 #include <cstdint>
-
-#include "pipelines/kernel_id.h"
+#include <span>
 
 namespace fusescope {
 
@@ -27,11 +26,14 @@ struct CudaKernel {
     bool residentGrid = false;
 };
 
-// The table: {} (function == nullptr) for an id or width that has no kernel.
-CudaKernel cudaKernel(KernelId id, int vectorWidth);
+struct CudaElementwiseEntry {
+    const char* execution;  // the KernelSpec's execution key
+    CudaKernel scalar;      // vector width 1
+    CudaKernel vector;      // vector width 4
+};
 
 // Per family, in affine.cu and swiglu.cu.
-CudaKernel affineCudaKernel(KernelId id, int vectorWidth);
-CudaKernel swigluCudaKernel(KernelId id, int vectorWidth);
+std::span<const CudaElementwiseEntry> affineCudaKernels();
+std::span<const CudaElementwiseEntry> swigluCudaKernels();
 
 }  // namespace fusescope

@@ -6,5 +6,6 @@ namespace fusescope {
 
 PipelineSpec makeAffinePipeline();
 PipelineSpec makeSwigluPipeline();
+PipelineSpec makeMlpPipeline();
 
 }  // namespace fusescope

@@ -1,11 +1,99 @@
 #include "pipelines/registry.h"
 
+#include <limits>
+
 #include "pipelines/families.h"
 
 namespace fusescope {
+namespace {
+
+std::string groupedDigits(std::uint64_t value) {
+    const std::string digits = std::to_string(value);
+    std::string grouped;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) grouped.push_back(',');
+        grouped.push_back(digits[i]);
+    }
+    return grouped;
+}
+
+std::string allowedText(const std::vector<int>& allowed) {
+    std::string text;
+    for (std::size_t i = 0; i < allowed.size(); ++i) {
+        if (i > 0) text += i + 1 == allowed.size() ? " or " : ", ";
+        text += std::to_string(allowed[i]);
+    }
+    return text;
+}
+
+Status invalid(std::string message) {
+    return Status(ErrorCode::InvalidArgument, std::move(message));
+}
+
+}  // namespace
+
+std::uint64_t BufferSpec::elements(const Problem& problem) const {
+    std::uint64_t count = copies;
+    for (const auto& extent : extents) count *= problem.dimension(extent);
+    return count;
+}
+
+std::uint64_t BufferSpec::bytes(const Problem& problem) const {
+    return elements(problem) * dtypeBytes(problem.dtype);
+}
+
+std::uint64_t KernelTraffic::bytesRead() const {
+    std::uint64_t total = 0;
+    for (const auto& buffer : buffers) total += buffer.bytesRead;
+    return total;
+}
+
+std::uint64_t KernelTraffic::bytesWritten() const {
+    std::uint64_t total = 0;
+    for (const auto& buffer : buffers) total += buffer.bytesWritten;
+    return total;
+}
+
+std::vector<KernelSpec> VariantSpec::kernelsFor(const Problem& problem) const {
+    return plan ? plan(problem) : std::vector<KernelSpec>{};
+}
+
+const std::vector<unsigned char>* HostBuffers::find(std::string_view name) const {
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) return &values[i];
+    return nullptr;
+}
+
+Problem PipelineSpec::defaultProblem() const {
+    Problem problem;
+    for (const auto& dimension : dimensions)
+        problem.dimensions[dimension.name] = dimension.defaultValue;
+    if (!dtypes.empty()) problem.dtype = dtypes.front();
+    for (const auto& tuning : tunings) problem.tuning[tuning.name] = tuning.defaultValue;
+    return problem;
+}
+
+const DimensionSpec* PipelineSpec::findDimension(std::string_view wanted) const {
+    for (const auto& dimension : dimensions)
+        if (dimension.name == wanted) return &dimension;
+    return nullptr;
+}
+
+const TuningSpec* PipelineSpec::findTuning(std::string_view wanted) const {
+    for (const auto& tuning : tunings)
+        if (tuning.name == wanted) return &tuning;
+    return nullptr;
+}
+
+const PresetSpec* PipelineSpec::findPreset(std::string_view wanted) const {
+    for (const auto& preset : presets)
+        if (preset.name == wanted) return &preset;
+    return nullptr;
+}
 
 const std::vector<PipelineSpec>& pipelines() {
-    static const std::vector<PipelineSpec> all = {makeAffinePipeline(), makeSwigluPipeline()};
+    static const std::vector<PipelineSpec> all = {makeAffinePipeline(), makeSwigluPipeline(),
+                                                  makeMlpPipeline()};
     return all;
 }
 
@@ -27,6 +115,73 @@ const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name) 
     return nullptr;
 }
 
+Status checkProblem(const PipelineSpec& pipeline, const Problem& problem) {
+    for (const auto& [name, value] : problem.dimensions)
+        if (!pipeline.findDimension(name))
+            return invalid("pipeline '" + pipeline.name + "' has no dimension " + name);
+    for (const auto& dimension : pipeline.dimensions) {
+        const auto found = problem.dimensions.find(dimension.name);
+        if (found == problem.dimensions.end())
+            return invalid(dimension.name + " (" + dimension.title + ") is missing");
+        if (found->second < dimension.minimum || found->second > dimension.maximum)
+            return invalid(dimension.name + " = " + groupedDigits(found->second) +
+                           " is outside " + groupedDigits(dimension.minimum) + " to " +
+                           groupedDigits(dimension.maximum));
+    }
+    bool dtypeAllowed = false;
+    std::string dtypes;
+    for (DType dtype : pipeline.dtypes) {
+        dtypeAllowed = dtypeAllowed || dtype == problem.dtype;
+        dtypes += (dtypes.empty() ? "" : ", ") + std::string(dtypeName(dtype));
+    }
+    if (!dtypeAllowed)
+        return invalid("pipeline '" + pipeline.name + "' runs in " + dtypes + ", not " +
+                       std::string(dtypeName(problem.dtype)));
+    for (const auto& [name, value] : problem.tuning)
+        if (!pipeline.findTuning(name))
+            return invalid("pipeline '" + pipeline.name + "' has no tuning parameter " + name);
+    for (const auto& tuning : pipeline.tunings) {
+        const auto found = problem.tuning.find(tuning.name);
+        if (found == problem.tuning.end()) return invalid(tuning.title + " is missing");
+        bool allowed = false;
+        for (int value : tuning.allowed) allowed = allowed || value == found->second;
+        if (!allowed)
+            return invalid(tuning.title + " " + std::to_string(found->second) + " is not " +
+                           allowedText(tuning.allowed));
+    }
+    // Every buffer's size must be representable: reject products of dimensions that overflow.
+    for (const auto& variant : pipeline.variants)
+        for (const auto& buffer : variant.buffers) {
+            long double elements = static_cast<long double>(buffer.copies);
+            for (const auto& extent : buffer.extents)
+                elements *= static_cast<long double>(problem.dimension(extent));
+            if (elements * static_cast<long double>(dtypeBytes(problem.dtype)) >
+                static_cast<long double>(std::numeric_limits<std::uint64_t>::max() / 4))
+                return invalid("buffer " + buffer.name + " of " + describeProblem(pipeline, problem) +
+                               " would not fit in any memory");
+        }
+    if (pipeline.checkProblem) return pipeline.checkProblem(problem);
+    return Status::ok();
+}
+
+Problem withPreset(const Problem& problem, const PresetSpec& preset) {
+    Problem result = problem;
+    for (const auto& [name, value] : preset.dimensions) result.dimensions[name] = value;
+    if (preset.dtype) result.dtype = *preset.dtype;
+    return result;
+}
+
+std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem) {
+    std::string text;
+    for (const auto& dimension : pipeline.dimensions)
+        text += (text.empty() ? "" : ", ") + dimension.name + " = " +
+                groupedDigits(problem.dimension(dimension.name));
+    text += " · " + std::string(dtypeName(problem.dtype));
+    for (const auto& tuning : pipeline.tunings)
+        text += " · " + tuning.title + " " + std::to_string(problem.tuningValue(tuning.name));
+    return text;
+}
+
 bool isSupportedVectorWidth(int width) {
     return vectorWidthIndex(width) >= 0;
 }
@@ -38,12 +193,7 @@ int vectorWidthIndex(int width) {
 }
 
 std::string supportedVectorWidthsText() {
-    std::string text;
-    for (std::size_t index = 0; index < kSupportedVectorWidths.size(); ++index) {
-        if (index > 0) text += index + 1 == kSupportedVectorWidths.size() ? " or " : ", ";
-        text += std::to_string(kSupportedVectorWidths[index]);
-    }
-    return text;
+    return allowedText({kSupportedVectorWidths.begin(), kSupportedVectorWidths.end()});
 }
 
 }  // namespace fusescope

@@ -1,37 +1,67 @@
 #pragma once
 // The pipeline registry: the single source of truth for the UI, the CLI, the tests, the
-// benchmarks and the animation. Each family (affine.cpp, swiglu.cpp) declares its variants here.
+// benchmarks and the animation. Each family declares its pipeline in its own files
+// (affine.cpp, swiglu.cpp, mlp/mlp_pipeline.cpp): its dimensions, data types, tuning
+// parameters and presets; its buffers with their shapes; for every variant, the kernels it
+// launches for a problem with each kernel's traffic; its inputs and its correctness check.
+// Nothing above kernels/pipelines tests a pipeline's name.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "pipelines/kernel_id.h"
+#include "core/status.h"
+#include "pipelines/problem.h"
 
 namespace fusescope {
-
-constexpr std::uint64_t kElementBytes = sizeof(float);  // every pipeline is float32 for now
 
 enum class BufferRole { Input, Output, Scratch };
 
 struct BufferSpec {
     std::string name;
     BufferRole role = BufferRole::Input;
-    // Inputs are filled with uniform random values in [low, high] (never zeros: zeros hide bugs).
+    // The buffer's shape, by dimension name ({"N"}; {"M", "H"}); `copies` arrays of that shape
+    // live in one allocation (gate and up as one 2I x H matrix).
+    std::vector<std::string> extents;
+    std::uint64_t copies = 1;
+    // Elementwise inputs are filled with uniform random values in [low, high] (never zeros:
+    // zeros hide bugs).
     float low = 0.0f;
     float high = 0.0f;
+
+    std::uint64_t elements(const Problem& problem) const;
+    std::uint64_t bytes(const Problem& problem) const;  // in the problem's dtype
 };
 
-// One kernel launch of a variant. `args` are buffer names in the kernel's parameter order;
-// `reads` and `writes` are the full sweeps the pass model charges to it (a name may repeat).
-struct KernelSpec {
-    KernelId id;
-    std::string name;
-    std::vector<std::string> args;
-    std::vector<std::string> reads;
-    std::vector<std::string> writes;
+// What one kernel moves through memory, buffer by buffer. A buffer read several times (a
+// weight re-read for every output tile) is charged every time.
+struct BufferTraffic {
+    std::string buffer;
+    std::uint64_t bytesRead = 0;
+    std::uint64_t bytesWritten = 0;
 };
+
+struct KernelTraffic {
+    std::vector<BufferTraffic> buffers;
+    double flops = 0.0;
+
+    std::uint64_t bytesRead() const;
+    std::uint64_t bytesWritten() const;
+};
+
+// One kernel launch (or library call) of a variant, for one problem.
+struct KernelSpec {
+    std::string name;       // "swiglu_fused", "gemm_gate": shown, and the NVTX range's name
+    std::string execution;  // the key each backend finds the code under (kernel_execution.h)
+    std::vector<std::string> args;  // buffer names, in the kernel's parameter order
+    KernelTraffic traffic;
+};
+
+// The kernels a variant launches for a problem (the production MLP streams weights with GEMV
+// kernels at decode sizes and runs GEMMs at prefill sizes).
+using KernelPlan = std::function<std::vector<KernelSpec>(const Problem&)>;
 
 struct VariantSpec {
     std::string name;         // "scratch", used by the CLI and in recordings
@@ -39,21 +69,72 @@ struct VariantSpec {
     std::string description;  // one or two sentences for the UI
     bool fused = false;
     std::vector<BufferSpec> buffers;
-    std::vector<KernelSpec> kernels;
+    KernelPlan plan;
+
+    std::vector<KernelSpec> kernelsFor(const Problem& problem) const;
 };
 
-// The value an output element must have, computed in double from the inputs at index i.
-// `inputs` holds the variant's input buffers in the order they are declared.
-using ElementReference = double (*)(const float* const* inputs, std::uint64_t i);
+// Host copies of a run's buffers, by name, as raw bytes in the problem's dtype.
+struct HostBuffers {
+    std::vector<std::string> names;
+    std::vector<std::vector<unsigned char>> values;
+
+    const std::vector<unsigned char>* find(std::string_view name) const;
+};
+
+// The bit pattern written over outputs and scratch before a run: NaN in float32 and in
+// bfloat16, so an element no kernel wrote never passes a comparison.
+constexpr unsigned char kPoisonByte = 0xFF;
+
+struct CheckResult {
+    // The error measure the pipeline checks by, and its value: the maximum relative error per
+    // element (elementwise) or the relative Frobenius error over compared rows (MLP).
+    std::string measure = "max relative error";
+    double error = 0.0;
+    double tolerance = 0.0;
+    std::uint64_t unwrittenElements = 0;  // outputs still holding the poison
+    // Elements compared against the reference: all of them, or a sample of large outputs.
+    std::uint64_t comparedElements = 0;
+    bool ok = false;
+};
+
+// Fills a run's inputs (the inputs of every selected variant, each once).
+using InputMaker = std::function<HostBuffers(const Problem& problem,
+                                             const std::vector<const BufferSpec*>& inputs,
+                                             std::uint32_t seed)>;
+// Compares an output (the problem's dtype) against the pipeline's reference in double.
+using OutputCheck = std::function<CheckResult(const Problem& problem, const HostBuffers& inputs,
+                                              const void* output)>;
+// Constraints between dimensions, dtype and tuning that limits alone cannot say.
+using ProblemCheck = std::function<Status(const Problem& problem)>;
 
 struct PipelineSpec {
     std::string name;     // "swiglu"
     std::string title;    // "SwiGLU activation"
     std::string formula;  // "out = silu(gate) * up"
     std::string description;
-    std::string intermediate;  // the value that fusion keeps in registers ("tmp", "scratch")
+    std::string intermediate;  // the value that fusion keeps on chip ("tmp", "scratch")
+
+    std::vector<DimensionSpec> dimensions;
+    std::vector<DType> dtypes;  // the first is the default
+    std::vector<TuningSpec> tunings;
+    std::vector<PresetSpec> presets;
+    std::string sizeDimension;  // the dimension a size sweep varies ("N", "M")
+    // True where every kernel sweeps whole arrays, so traffic counts as passes (the elementwise
+    // lessons); otherwise views count bytes.
+    bool countsPasses = false;
+
     std::vector<VariantSpec> variants;
-    ElementReference reference = nullptr;
+    InputMaker makeInputs;
+    OutputCheck check;
+    ProblemCheck checkProblem;  // may be empty
+    // Bytes the copy roofline copies for this problem.
+    std::function<std::uint64_t(const Problem&)> rooflineBytes;
+
+    Problem defaultProblem() const;
+    const DimensionSpec* findDimension(std::string_view name) const;
+    const TuningSpec* findTuning(std::string_view name) const;
+    const PresetSpec* findPreset(std::string_view name) const;
 };
 
 const std::vector<PipelineSpec>& pipelines();
@@ -61,6 +142,17 @@ const PipelineSpec* findPipeline(std::string_view name);
 const VariantSpec* findVariant(const PipelineSpec& pipeline, std::string_view name);
 const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name);
 
+// Checks every value of a problem against the pipeline's declarations (names, limits, allowed
+// values, dtypes, the pipeline's own constraints), with the reason in words.
+Status checkProblem(const PipelineSpec& pipeline, const Problem& problem);
+// A preset applied to a problem: its dimensions and, when it has one, its dtype.
+Problem withPreset(const Problem& problem, const PresetSpec& preset);
+// "N = 16,777,216 · float32 · vector 4", for captions and messages.
+std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem);
+
+// The elementwise pipelines' size and tuning (affine, swiglu): N float32 elements, vector width.
+inline constexpr std::string_view kElementCountDimension = "N";
+inline constexpr std::string_view kVectorWidthTuning = "vector";
 // The vector widths every elementwise variant supports, ascending (1: scalar, 4: 16-byte loads
 // + scalar tail). Everything that offers, checks or tabulates widths derives from this list.
 inline constexpr std::array<int, 2> kSupportedVectorWidths = {1, 4};

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "pipelines/elementwise_family.h"
 #include "pipelines/families.h"
 
 namespace fusescope {
@@ -17,10 +18,10 @@ double swigluReference(const float* const* inputs, std::uint64_t i) {
 }  // namespace
 
 PipelineSpec makeSwigluPipeline() {
-    const BufferSpec gate{"gate", BufferRole::Input, -8.0f, 8.0f};
-    const BufferSpec up{"up", BufferRole::Input, -2.0f, 2.0f};
-    const BufferSpec scratch{"scratch", BufferRole::Scratch};
-    const BufferSpec out{"out", BufferRole::Output};
+    const BufferSpec gate{"gate", BufferRole::Input, {"N"}, 1, -8.0f, 8.0f};
+    const BufferSpec up{"up", BufferRole::Input, {"N"}, 1, -2.0f, 2.0f};
+    const BufferSpec scratch{"scratch", BufferRole::Scratch, {"N"}};
+    const BufferSpec out{"out", BufferRole::Output, {"N"}};
 
     PipelineSpec p;
     p.name = "swiglu";
@@ -30,7 +31,6 @@ PipelineSpec makeSwigluPipeline() {
         "The activation of modern Transformer MLPs, after the gate and up projections. The SiLU "
         "intermediate either round-trips through an N-sized scratch in HBM or stays in a register.";
     p.intermediate = "scratch";
-    p.reference = swigluReference;
 
     VariantSpec scratchVariant;
     scratchVariant.name = "scratch";
@@ -39,11 +39,12 @@ PipelineSpec makeSwigluPipeline() {
         "The lab's starter: one kernel with two grid-stride loops through an N-sized global "
         "scratch. 5 passes: read gate, write scratch, read scratch, read up, write out.";
     scratchVariant.buffers = {gate, up, scratch, out};
-    scratchVariant.kernels = {{KernelId::SwigluScratch,
-                               "swiglu_scratch",
-                               {"gate", "up", "scratch", "out"},
-                               {"gate", "scratch", "up"},
-                               {"scratch", "out"}}};
+    // silu: about 4 operations (negate, exp, add, divide), then the multiply.
+    scratchVariant.plan = elementwisePlan({{"swiglu_scratch",
+                                            {"gate", "up", "scratch", "out"},
+                                            {"gate", "scratch", "up"},
+                                            {"scratch", "out"},
+                                            5.0}});
 
     VariantSpec twoLaunch;
     twoLaunch.name = "two_launch";
@@ -52,10 +53,10 @@ PipelineSpec makeSwigluPipeline() {
         "What a framework does: a silu kernel writes scratch, a multiply kernel reads it back. "
         "5 passes, 2 launches.";
     twoLaunch.buffers = {gate, up, scratch, out};
-    twoLaunch.kernels = {
-        {KernelId::SwigluSilu, "silu", {"gate", "scratch"}, {"gate"}, {"scratch"}},
-        {KernelId::SwigluMul, "mul", {"scratch", "up", "out"}, {"scratch", "up"}, {"out"}},
-    };
+    twoLaunch.plan = elementwisePlan({
+        {"silu", {"gate", "scratch"}, {"gate"}, {"scratch"}, 4.0},
+        {"mul", {"scratch", "up", "out"}, {"scratch", "up"}, {"out"}, 1.0},
+    });
 
     VariantSpec fused;
     fused.name = "fused";
@@ -65,10 +66,11 @@ PipelineSpec makeSwigluPipeline() {
         "3 passes and no scratch allocation.";
     fused.fused = true;
     fused.buffers = {gate, up, out};
-    fused.kernels = {
-        {KernelId::SwigluFused, "swiglu_fused", {"gate", "up", "out"}, {"gate", "up"}, {"out"}}};
+    fused.plan = elementwisePlan(
+        {{"swiglu_fused", {"gate", "up", "out"}, {"gate", "up"}, {"out"}, 5.0}});
 
     p.variants = {scratchVariant, twoLaunch, fused};
+    declareElementwise(p, swigluReference);
     return p;
 }
 

@@ -49,27 +49,18 @@ __global__ void swigluFused(const float* __restrict__ gate, const float* __restr
 
 }  // namespace
 
-CudaKernel swigluCudaKernel(KernelId id, int vectorWidth) {
+std::span<const CudaElementwiseEntry> swigluCudaKernels() {
     constexpr bool kResidentGrid = true;  // the scratch kernel's loops each sweep the array
-    using cuda::byWidth;
     using cuda::makeCudaKernel;
-    switch (id) {
-        case KernelId::SwigluScratch:
-            return byWidth(vectorWidth,
-                           makeCudaKernel(swigluScratch<1>, "swiglu_scratch<1>", kResidentGrid),
-                           makeCudaKernel(swigluScratch<4>, "swiglu_scratch<4>", kResidentGrid));
-        case KernelId::SwigluSilu:
-            return byWidth(vectorWidth, makeCudaKernel(swigluSilu<1>, "silu<1>"),
-                           makeCudaKernel(swigluSilu<4>, "silu<4>"));
-        case KernelId::SwigluMul:
-            return byWidth(vectorWidth, makeCudaKernel(swigluMul<1>, "mul<1>"),
-                           makeCudaKernel(swigluMul<4>, "mul<4>"));
-        case KernelId::SwigluFused:
-            return byWidth(vectorWidth, makeCudaKernel(swigluFused<1>, "swiglu_fused<1>"),
-                           makeCudaKernel(swigluFused<4>, "swiglu_fused<4>"));
-        default:
-            return {};
-    }
+    static const CudaElementwiseEntry kernels[] = {
+        {"swiglu_scratch", makeCudaKernel(swigluScratch<1>, "swiglu_scratch<1>", kResidentGrid),
+         makeCudaKernel(swigluScratch<4>, "swiglu_scratch<4>", kResidentGrid)},
+        {"silu", makeCudaKernel(swigluSilu<1>, "silu<1>"), makeCudaKernel(swigluSilu<4>, "silu<4>")},
+        {"mul", makeCudaKernel(swigluMul<1>, "mul<1>"), makeCudaKernel(swigluMul<4>, "mul<4>")},
+        {"swiglu_fused", makeCudaKernel(swigluFused<1>, "swiglu_fused<1>"),
+         makeCudaKernel(swigluFused<4>, "swiglu_fused<4>")},
+    };
+    return kernels;
 }
 
 }  // namespace fusescope

@@ -35,10 +35,10 @@ void swigluFusedCpu(void* const* args, std::uint64_t begin, std::uint64_t end) {
 }
 
 constexpr CpuKernelEntry kSwigluCpuKernels[] = {
-    {KernelId::SwigluScratch, swigluScratchCpu<ScalarLoops>, swigluScratchCpu<SimdLoops>},
-    {KernelId::SwigluSilu, siluCpu<ScalarLoops>, siluCpu<SimdLoops>},
-    {KernelId::SwigluMul, multiplyCpu<ScalarLoops>, multiplyCpu<SimdLoops>},
-    {KernelId::SwigluFused, swigluFusedCpu<ScalarLoops>, swigluFusedCpu<SimdLoops>},
+    {"swiglu_scratch", swigluScratchCpu<ScalarLoops>, swigluScratchCpu<SimdLoops>},
+    {"silu", siluCpu<ScalarLoops>, siluCpu<SimdLoops>},
+    {"mul", multiplyCpu<ScalarLoops>, multiplyCpu<SimdLoops>},
+    {"swiglu_fused", swigluFusedCpu<ScalarLoops>, swigluFusedCpu<SimdLoops>},
 };
 
 }  // namespace

@@ -10,11 +10,9 @@
 
 #include "core/status.h"
 #include "pipelines/cpu_kernels.h"
-#include "pipelines/kernel_id.h"
+#include "runtime/kernel_execution.h"
 
 namespace fusescope {
-
-enum class BackendKind { Cpu, Cuda };
 
 const char* backendName(BackendKind kind);  // "cpu", "cuda"
 
@@ -32,24 +30,10 @@ struct DeviceInfo {
     std::string runtimeVersion;  // CUDA runtime; on the CPU, the kernels' instruction set
 };
 
-// Per kernel and vector width, what the compiler gave it (CUDA) or nothing (CPU).
-struct KernelResources {
-    bool known = false;
-    int registersPerThread = 0;
-    int sharedBytesPerBlock = 0;
-    int localBytesPerThread = 0;  // spills
-    int blockSize = 0;
-    int gridSize = 0;
-    double theoreticalOccupancy = 0.0;  // 0..1
-};
-
-constexpr int kMaxKernelArgs = 4;
-
+// One kernel launch, ready to run: its code and its call.
 struct KernelLaunch {
-    KernelId id = KernelId::Count;
-    std::array<void*, kMaxKernelArgs> args{};
-    std::uint64_t n = 0;
-    int vectorWidth = 1;
+    KernelExecution* execution = nullptr;
+    KernelCall call;
 };
 
 class Backend {
@@ -72,7 +56,11 @@ class Backend {
     // Times one device-to-device (or memory) copy of `bytes`: the copy roofline.
     virtual Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) = 0;
 
-    virtual KernelResources resources(KernelId id, int vectorWidth, std::uint64_t n) const = 0;
+    // The code for an execution key, or the reason this backend has none.
+    virtual Result<KernelExecution*> findExecution(std::string_view key) = 0;
+    virtual KernelResources resources(const KernelLaunch& launch) = 0;
+    // Why the launch cannot run on this backend (KernelExecution::supports).
+    virtual Status supports(const KernelLaunch& launch) = 0;
 
     // The host threads a CPU backend runs its kernels and copies on (0: every hardware
     // thread). A one-thread run shows the switch between compute and memory bound well.

@@ -111,14 +111,10 @@ class CpuBackend final : public Backend {
 
     Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
         std::vector<double> times;
+        const ExecutionTarget where = target();
         for (const KernelLaunch& launch : launches) {
-            const CpuKernelFn kernel = cpuKernel(launch.id, launch.vectorWidth, instructionSet_);
-            if (!kernel)
-                return Status(ErrorCode::InvalidArgument, "the CPU backend has no such kernel");
             const auto start = std::chrono::steady_clock::now();
-            parallelFor(launch.n, threads_, [&](std::uint64_t begin, std::uint64_t end) {
-                kernel(launch.args.data(), begin, end);
-            });
+            if (Status s = launch.execution->enqueue(where, launch.call); !s) return s;
             times.push_back(millisecondsSince(start));
         }
         return times;
@@ -130,13 +126,34 @@ class CpuBackend final : public Backend {
         return millisecondsSince(start);
     }
 
-    KernelResources resources(KernelId, int, std::uint64_t) const override { return {}; }
+    Result<KernelExecution*> findExecution(std::string_view key) override {
+        const auto found = catalog_.find(key);
+        if (found == catalog_.end())
+            return Status(ErrorCode::InvalidArgument,
+                          "the CPU backend has no code for " + std::string(key));
+        return found->second.get();
+    }
+
+    KernelResources resources(const KernelLaunch&) override { return {}; }
+    Status supports(const KernelLaunch& launch) override {
+        return launch.execution->supports(target(), launch.call);
+    }
 
     void useHostThreads(int threads) override {
         threads_ = threads > 0 ? threads : hardwareThreads();
     }
 
   private:
+    ExecutionTarget target() {
+        ExecutionTarget where;
+        where.backend = BackendKind::Cpu;
+        where.hostThreads = threads_;
+        where.instructionSet = instructionSet_;
+        where.multiprocessors = threads_;
+        where.state = &state_;
+        return where;
+    }
+
     void parallelCopy(void* destination, const void* source, std::uint64_t bytes) const {
         auto* to = static_cast<unsigned char*>(destination);
         const auto* from = static_cast<const unsigned char*>(source);
@@ -153,6 +170,8 @@ class CpuBackend final : public Backend {
 
     int threads_;
     CpuInstructionSet instructionSet_;
+    ExecutionCatalog catalog_ = makeCpuExecutions();
+    ExecutionState state_;
 };
 
 }  // namespace

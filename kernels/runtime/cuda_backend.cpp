@@ -8,7 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "pipelines/cuda_kernels.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/cuda_error.h"
@@ -17,7 +16,6 @@ namespace fusescope {
 namespace {
 
 constexpr int kDevice = 0;
-constexpr std::uintptr_t kVectorAlignment = 16;  // float4 loads and stores
 // After a cudaFree the GPU writes the freed memory back in the background, and a kernel timed
 // right after runs slower (seen on the H200); this much idle time lets that finish.
 constexpr auto kSettleTime = std::chrono::milliseconds(20);
@@ -25,13 +23,6 @@ constexpr auto kSettleTime = std::chrono::milliseconds(20);
 std::string bytesText(std::uint64_t bytes) {
     return std::to_string(bytes) + " bytes";
 }
-
-// What the backend learns about one kernel and vector width once, when it is created.
-struct KernelSlot {
-    CudaKernel kernel;
-    cudaFuncAttributes attributes{};
-    int blocksPerMultiprocessor = 0;  // resident blocks of kCudaBlockSize threads
-};
 
 class CudaBackend final : public Backend {
   public:
@@ -45,7 +36,9 @@ class CudaBackend final : public Backend {
     }
 
     ~CudaBackend() override {
-        // Nothing to report to from a destructor; the handles are released either way.
+        // Nothing to report to from a destructor; the handles are released either way. Library
+        // handles bound to the stream go before it.
+        state_ = ExecutionState{};
         for (cudaEvent_t event : events_) (void)cudaEventDestroy(event);
         if (stream_) (void)cudaStreamDestroy(stream_);
     }
@@ -117,32 +110,26 @@ class CudaBackend final : public Backend {
     }
 
     Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
-        std::vector<const KernelSlot*> slots;
-        for (const KernelLaunch& launch : launches) {
-            Result<const KernelSlot*> slot = checkedSlot(launch);
-            if (!slot) return slot.status();
-            slots.push_back(*slot);
-        }
         if (Status s = ensureEvents(launches.size() + 1); !s) return s;
-
-        // Nothing but the event record and the launch between two events: host work there would
-        // be timed as part of the kernel. Messages are built only on failure.
+        const ExecutionTarget where = target();
+        // Only the event record and the enqueue between two events: host work there would be
+        // timed as part of the kernel. Messages are built only on failure.
         for (std::size_t k = 0; k < launches.size(); ++k) {
-            cudaError_t error = cudaEventRecord(events_[k], stream_);
-            if (error == cudaSuccess) error = launch(*slots[k], launches[k]);
-            if (error != cudaSuccess)
-                return cudaStatus(error, std::string("launching ") + slots[k]->kernel.name);
+            if (Status s = cudaStatus(cudaEventRecord(events_[k], stream_), "recording an event");
+                !s)
+                return s;
+            if (Status s = launches[k].execution->enqueue(where, launches[k].call); !s) return s;
         }
         cudaError_t error = cudaEventRecord(events_[launches.size()], stream_);
         if (error == cudaSuccess) error = cudaStreamSynchronize(stream_);
-        if (error != cudaSuccess) return cudaStatus(error, "running " + kernelNames(slots));
+        if (error != cudaSuccess) return cudaStatus(error, "running " + kernelNames(launches));
 
         std::vector<double> times;
         for (std::size_t k = 0; k < launches.size(); ++k) {
             float milliseconds = 0.0f;
             if (Status s =
                     cudaStatus(cudaEventElapsedTime(&milliseconds, events_[k], events_[k + 1]),
-                               std::string("timing ") + slots[k]->kernel.name);
+                               "timing " + launches[k].call.kernelName);
                 !s)
                 return s;
             times.push_back(milliseconds);
@@ -165,20 +152,19 @@ class CudaBackend final : public Backend {
         return static_cast<double>(milliseconds);
     }
 
-    KernelResources resources(KernelId id, int vectorWidth, std::uint64_t n) const override {
-        const KernelSlot* slot = findSlot(id, vectorWidth);
-        if (!slot) return {};
-        KernelResources resources;
-        resources.known = true;
-        resources.registersPerThread = slot->attributes.numRegs;
-        resources.sharedBytesPerBlock = static_cast<int>(slot->attributes.sharedSizeBytes);
-        resources.localBytesPerThread = static_cast<int>(slot->attributes.localSizeBytes);
-        resources.blockSize = kCudaBlockSize;
-        resources.gridSize = static_cast<int>(gridSize(*slot, vectorWidth, n));
-        resources.theoreticalOccupancy =
-            static_cast<double>(slot->blocksPerMultiprocessor * kCudaBlockSize) /
-            static_cast<double>(maxThreadsPerMultiprocessor_);
-        return resources;
+    Result<KernelExecution*> findExecution(std::string_view key) override {
+        const auto found = catalog_.find(key);
+        if (found == catalog_.end())
+            return Status(ErrorCode::InvalidArgument,
+                          "the CUDA backend has no code for " + std::string(key));
+        return found->second.get();
+    }
+
+    KernelResources resources(const KernelLaunch& launch) override {
+        return launch.execution->resources(target(), launch.call);
+    }
+    Status supports(const KernelLaunch& launch) override {
+        return launch.execution->supports(target(), launch.call);
     }
 
     Status settle() override {
@@ -240,110 +226,43 @@ class CudaBackend final : public Backend {
         return static_cast<double>(memoryClockKHz) * 1e3 * busWidthBits * 2.0 / 8.0 / 1e9;
     }
 
-    // Reads every kernel's attributes and occupancy once: resources() is then a lookup, and a
-    // build without code for this GPU fails here with a message instead of at the first launch.
+    // Loads every execution once: a build without code for this GPU fails here with a message
+    // instead of at the first launch.
     Status loadKernels() {
-        for (int id = 0; id < kKernelIdCount; ++id)
-            for (int width : kSupportedVectorWidths) {
-                KernelSlot& slot = kernels_[id][vectorWidthIndex(width)];
-                slot.kernel = cudaKernel(static_cast<KernelId>(id), width);
-                if (!slot.kernel.function || slot.kernel.pointerArgs > kMaxKernelArgs)
-                    return Status(ErrorCode::DeviceError,
-                                  "the CUDA kernel table has no usable entry for kernel id " +
-                                      std::to_string(id) + ", vector width " +
-                                      std::to_string(width));
-                const std::string action =
-                    std::string("loading the CUDA kernel ") + slot.kernel.name;
-                const cudaError_t error =
-                    cudaFuncGetAttributes(&slot.attributes, slot.kernel.function);
-                if (error != cudaSuccess) return kernelLoadFailure(error, action);
-                if (Status s = cudaStatus(
-                        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                            &slot.blocksPerMultiprocessor, slot.kernel.function, kCudaBlockSize, 0),
-                        action);
-                    !s)
-                    return s;
-                if (slot.blocksPerMultiprocessor < 1)
-                    return Status(ErrorCode::DeviceError, action + ": it cannot run with " +
-                                                              std::to_string(kCudaBlockSize) +
-                                                              " threads per block");
-            }
+        const ExecutionTarget where = target();
+        for (auto& [key, execution] : catalog_) {
+            const Status status = execution->load(where);
+            if (status) continue;
+            (void)cudaGetLastError();
+            return explainMissingImage(status);
+        }
         return Status::ok();
     }
 
-    Status kernelLoadFailure(cudaError_t error, const std::string& action) const {
-        Status status = cudaStatus(error, action);
-        if (error != cudaErrorNoKernelImageForDevice && error != cudaErrorInvalidDeviceFunction &&
-            error != cudaErrorUnsupportedPtxVersion)
+    // A missing kernel image means the build has no code for this GPU: say how to rebuild.
+    Status explainMissingImage(const Status& status) const {
+        const std::string& text = status.message();
+        if (text.find("no kernel image") == std::string::npos &&
+            text.find("invalid device function") == std::string::npos &&
+            text.find("PTX") == std::string::npos)
             return status;
         const std::string capability = std::to_string(device_.computeCapabilityMajor) +
                                        std::to_string(device_.computeCapabilityMinor);
         return Status(ErrorCode::DeviceUnavailable,
-                      status.message() + ". This FuseScope has no GPU code for " + device_.name +
+                      text + ". This FuseScope has no GPU code for " + device_.name +
                           " (compute capability " + std::to_string(device_.computeCapabilityMajor) +
                           "." + std::to_string(device_.computeCapabilityMinor) +
                           "); rebuild it with -DCMAKE_CUDA_ARCHITECTURES=" + capability);
     }
 
-    const KernelSlot* findSlot(KernelId id, int vectorWidth) const {
-        const int index = static_cast<int>(id);
-        if (index < 0 || index >= kKernelIdCount || !isSupportedVectorWidth(vectorWidth))
-            return nullptr;
-        return &kernels_[index][vectorWidthIndex(vectorWidth)];
-    }
-
-    // The slot for a launch, after checking what the kernel will dereference.
-    Result<const KernelSlot*> checkedSlot(const KernelLaunch& launch) const {
-        const KernelSlot* slot = findSlot(launch.id, launch.vectorWidth);
-        if (!slot)
-            return Status(ErrorCode::InvalidArgument,
-                          "no CUDA kernel for kernel id " +
-                              std::to_string(static_cast<int>(launch.id)) + " with vector width " +
-                              std::to_string(launch.vectorWidth));
-        for (int a = 0; a < slot->kernel.pointerArgs; ++a) {
-            const auto address = reinterpret_cast<std::uintptr_t>(launch.args[a]);
-            if (address == 0)
-                return Status(ErrorCode::InvalidArgument, std::string(slot->kernel.name) +
-                                                              ": buffer argument " +
-                                                              std::to_string(a) + " is null");
-            if (launch.vectorWidth > 1 && address % kVectorAlignment != 0)
-                return Status(ErrorCode::InvalidArgument,
-                              std::string(slot->kernel.name) + ": buffer argument " +
-                                  std::to_string(a) +
-                                  " is not 16-byte aligned, which 16-byte loads need");
-        }
-        return slot;
-    }
-
-    // Blocks for n elements: at width 4 one thread per float4 group (the grid-stride loops then
-    // run once); at width 1, or for a kernel that asks for it (CudaKernel::residentGrid), only
-    // the blocks that are resident at its occupancy, and the loops sweep the array. Never more
-    // blocks than there are work items.
-    unsigned gridSize(const KernelSlot& slot, int vectorWidth, std::uint64_t n) const {
-        // Width 4: one thread per float4 group, and the 0-3 tail elements go to the first threads.
-        const auto width = static_cast<std::uint64_t>(vectorWidth);
-        const std::uint64_t workItems = width > 1 ? std::max(n / width, n % width) : n;
-        const std::uint64_t needed = (workItems + kCudaBlockSize - 1) / kCudaBlockSize;
-        const std::uint64_t resident =
-            static_cast<std::uint64_t>(slot.blocksPerMultiprocessor) * device_.multiprocessors;
-        constexpr std::uint64_t kMaxGridX = 0x7fffffff;  // beyond it the loops take the rest
-        const bool looping = slot.kernel.residentGrid || vectorWidth == 1;
-        const std::uint64_t limit = looping ? resident : kMaxGridX;
-        return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(needed, limit)));
-    }
-
-    cudaError_t launch(const KernelSlot& slot, const KernelLaunch& launch) {
-        // cudaLaunchKernel takes the address of each parameter: the buffer pointers, then N.
-        std::array<void*, kMaxKernelArgs> pointers = launch.args;
-        std::uint64_t n = launch.n;
-        std::array<void*, kMaxKernelArgs + 1> parameters{};
-        for (int a = 0; a < slot.kernel.pointerArgs; ++a) parameters[a] = &pointers[a];
-        parameters[slot.kernel.pointerArgs] = &n;
-        const dim3 grid(gridSize(slot, launch.vectorWidth, launch.n));
-        const dim3 block(kCudaBlockSize);
-        const cudaError_t error =
-            cudaLaunchKernel(slot.kernel.function, grid, block, parameters.data(), 0, stream_);
-        return error != cudaSuccess ? error : cudaGetLastError();
+    ExecutionTarget target() {
+        ExecutionTarget where;
+        where.backend = BackendKind::Cuda;
+        where.stream = stream_;
+        where.multiprocessors = device_.multiprocessors;
+        where.maxThreadsPerMultiprocessor = maxThreadsPerMultiprocessor_;
+        where.state = &state_;
+        return where;
     }
 
     Status ensureEvents(std::size_t count) {
@@ -361,10 +280,10 @@ class CudaBackend final : public Backend {
         return cudaStatus(cudaStreamSynchronize(stream_), action);
     }
 
-    static std::string kernelNames(const std::vector<const KernelSlot*>& slots) {
+    static std::string kernelNames(std::span<const KernelLaunch> launches) {
         std::string names;
-        for (const KernelSlot* slot : slots)
-            names += (names.empty() ? "" : ", ") + std::string(slot->kernel.name);
+        for (const KernelLaunch& launch : launches)
+            names += (names.empty() ? "" : ", ") + launch.call.kernelName;
         return names;
     }
 
@@ -372,7 +291,8 @@ class CudaBackend final : public Backend {
     int maxThreadsPerMultiprocessor_ = 1;
     cudaStream_t stream_ = nullptr;
     std::vector<cudaEvent_t> events_;
-    std::array<std::array<KernelSlot, kSupportedVectorWidths.size()>, kKernelIdCount> kernels_{};
+    ExecutionCatalog catalog_ = makeCudaExecutions();
+    ExecutionState state_;
 };
 
 }  // namespace

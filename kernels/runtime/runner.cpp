@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "pipelines/pass_model.h"
 #include "pipelines/registry.h"
-#include "runtime/host_inputs.h"
 
 namespace fusescope {
 namespace {
@@ -24,10 +22,13 @@ Status cancelledStatus() {
     return Status(ErrorCode::Cancelled, "cancelled by the user");
 }
 
+// Fill byte of the roofline's source: the values do not matter to a copy.
+constexpr unsigned char kRooflineFillByte = 0x3c;
+
 class VariantRunner {
   public:
     VariantRunner(Backend& backend, AllocationTracker& tracker, const RunRequest& request,
-                  const PipelineSpec& pipeline, const HostInputs& inputs, RunObserver& observer)
+                  const PipelineSpec& pipeline, const HostBuffers& inputs, RunObserver& observer)
         : backend_(backend),
           tracker_(tracker),
           request_(request),
@@ -36,23 +37,16 @@ class VariantRunner {
           observer_(observer) {}
 
     Result<VariantResult> run(const VariantSpec& variant, double progressFrom, double progressTo) {
-        const std::uint64_t n = request_.n;
-        const std::uint64_t arrayBytes = n * kElementBytes;
         const std::size_t firstEvent = tracker_.events().size();
         tracker_.resetPeak();
 
         VariantResult result;
         result.pipeline = pipeline_.name;
         result.variant = variant.name;
-        result.n = n;
-        result.vectorWidth = request_.vectorWidth;
+        result.problem = request_.problem;
         result.backend = backend_.kind();
         result.timingSource = backend_.kind() == BackendKind::Cpu ? MeasurementSource::CpuBackend
                                                                   : MeasurementSource::TimingModel;
-        const Traffic traffic = modelVariantTraffic(variant, n);
-        result.passes = traffic.passes;
-        result.modelBytesRead = traffic.bytesRead;
-        result.modelBytesWritten = traffic.bytesWritten;
 
         observer_.progress(progressFrom, "allocating " + variant.name);
         Result<PreparedVariant> prepared =
@@ -60,17 +54,19 @@ class VariantRunner {
         if (!prepared) return prepared.status();
         const std::vector<KernelLaunch>& launches = prepared->launches;
         const TrackedBuffer* output = &prepared->buffers.at(prepared->outputName);
-        const std::vector<const float*>& inputPointers = prepared->hostInputs;
+        const std::uint64_t outputBytes = findBuffer(variant, prepared->outputName)
+                                              ->bytes(request_.problem);
 
         // One checked run first: the output was poisoned, so unwritten elements show.
         observer_.progress(progressFrom, "checking " + variant.name);
         if (Result<std::vector<double>> first = backend_.timeLaunches(launches); !first)
             return first.status();
-        std::vector<float> hostOutput(n);
-        if (Status s = backend_.download(hostOutput.data(), output->data(), arrayBytes); !s)
-            return s;
-        result.check = checkOutput(pipeline_, inputPointers.data(), hostOutput.data(), n);
-        hostOutput = {};
+        {
+            std::vector<unsigned char> hostOutput(outputBytes);
+            if (Status s = backend_.download(hostOutput.data(), output->data(), outputBytes); !s)
+                return s;
+            result.check = pipeline_.check(request_.problem, inputs_, hostOutput.data());
+        }
 
         const int total = request_.warmup + request_.repeats;
         std::vector<std::vector<double>> perKernel(launches.size());
@@ -96,16 +92,23 @@ class VariantRunner {
         }
         result.timeMs = median(result.repeatTimesMs);
 
-        for (std::size_t k = 0; k < variant.kernels.size(); ++k) {
-            const KernelSpec& spec = variant.kernels[k];
+        // A pass is one sweep over one array of the output's size (the elementwise lessons).
+        result.passesCounted = pipeline_.countsPasses && outputBytes > 0;
+        for (std::size_t k = 0; k < prepared->kernels.size(); ++k) {
+            const KernelSpec& spec = prepared->kernels[k];
             KernelResult kernel;
             kernel.name = spec.name;
-            kernel.id = spec.id;
             kernel.timeMs = median(perKernel[k]);
-            const Traffic kernelTraffic = modelKernelTraffic(spec, n);
-            kernel.modelBytesRead = kernelTraffic.bytesRead;
-            kernel.modelBytesWritten = kernelTraffic.bytesWritten;
-            kernel.resources = backend_.resources(spec.id, request_.vectorWidth, n);
+            kernel.modelBytesRead = spec.traffic.bytesRead();
+            kernel.modelBytesWritten = spec.traffic.bytesWritten();
+            kernel.modelFlops = spec.traffic.flops;
+            kernel.resources = backend_.resources(launches[k]);
+            result.modelBytesRead += kernel.modelBytesRead;
+            result.modelBytesWritten += kernel.modelBytesWritten;
+            result.modelFlops += kernel.modelFlops;
+            if (result.passesCounted)
+                result.passes += static_cast<int>(
+                    (kernel.modelBytesRead + kernel.modelBytesWritten) / outputBytes);
             result.kernels.push_back(kernel);
         }
 
@@ -124,20 +127,19 @@ class VariantRunner {
     AllocationTracker& tracker_;
     const RunRequest& request_;
     const PipelineSpec& pipeline_;
-    const HostInputs& inputs_;
+    const HostBuffers& inputs_;
     RunObserver& observer_;
 };
 
 Result<RooflineResult> measureRoofline(Backend& backend, AllocationTracker& tracker,
-                                       const RunRequest& request, const HostInputs& inputs,
+                                       const PipelineSpec& pipeline, const RunRequest& request,
                                        RunObserver& observer) {
-    const std::uint64_t bytes = request.n * kElementBytes;
+    const std::uint64_t bytes = pipeline.rooflineBytes(request.problem);
     Result<TrackedBuffer> source = tracker.allocate("roofline source", bytes);
     if (!source) return source.status();
     Result<TrackedBuffer> destination = tracker.allocate("roofline destination", bytes);
     if (!destination) return destination.status();
-    if (Status s = backend.upload(source->data(), inputs.values.front().data(), bytes); !s)
-        return s;
+    if (Status s = backend.fill(source->data(), kRooflineFillByte, bytes); !s) return s;
     std::vector<double> times;
     for (int r = 0; r < request.warmup + request.repeats; ++r) {
         if (observer.cancelled()) return cancelledStatus();
@@ -154,13 +156,13 @@ Result<RooflineResult> measureRoofline(Backend& backend, AllocationTracker& trac
     return roofline;
 }
 
-}  // namespace
-
-const std::vector<float>* HostInputs::find(const std::string& name) const {
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (names[i] == name) return &values[i];
-    return nullptr;
+std::uint64_t variantFootprint(const VariantSpec& variant, const Problem& problem) {
+    std::uint64_t bytes = 0;
+    for (const auto& buffer : variant.buffers) bytes += buffer.bytes(problem);
+    return bytes;
 }
+
+}  // namespace
 
 std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
                                                  const RunRequest& request) {
@@ -174,18 +176,19 @@ std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
     return selected;
 }
 
-HostInputs makeHostInputs(const std::vector<const VariantSpec*>& variants, std::uint64_t n,
-                          std::uint32_t seed) {
-    HostInputs inputs;
+HostBuffers makeHostInputs(const PipelineSpec& pipeline,
+                           const std::vector<const VariantSpec*>& variants, const Problem& problem,
+                           std::uint32_t seed) {
+    std::vector<const BufferSpec*> inputs;
     for (const VariantSpec* variant : variants)
         for (const auto& buffer : variant->buffers) {
-            if (buffer.role != BufferRole::Input || inputs.find(buffer.name)) continue;
-            inputs.names.push_back(buffer.name);
-            inputs.values.emplace_back(n);
-            fillUniform(inputs.values.back().data(), n, seed,
-                        static_cast<std::uint32_t>(inputs.names.size()), buffer.low, buffer.high);
+            if (buffer.role != BufferRole::Input) continue;
+            const bool seen = std::any_of(inputs.begin(), inputs.end(), [&](const BufferSpec* b) {
+                return b->name == buffer.name;
+            });
+            if (!seen) inputs.push_back(&buffer);
         }
-    return inputs;
+    return pipeline.makeInputs(problem, inputs, seed);
 }
 
 Status PreparedVariant::release(const VariantSpec& variant) {
@@ -197,48 +200,72 @@ Status PreparedVariant::release(const VariantSpec& variant) {
     return Status::ok();
 }
 
+Result<std::vector<KernelLaunch>> planLaunches(Backend& backend, const VariantSpec& variant,
+                                               const RunRequest& request,
+                                               std::vector<KernelSpec>& kernels) {
+    kernels = variant.kernelsFor(request.problem);
+    std::vector<KernelLaunch> launches;
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        Result<KernelExecution*> execution = backend.findExecution(kernels[k].execution);
+        if (!execution) return execution.status();
+        KernelLaunch launch;
+        launch.execution = *execution;
+        launch.call.problem = &request.problem;
+        launch.call.variant = variant.name;
+        launch.call.kernelIndex = k;
+        launch.call.kernelName = kernels[k].name;
+        if (Status s = backend.supports(launch); !s)
+            return Status(s.code(), variant.name + " cannot run here: " + s.message());
+        launches.push_back(std::move(launch));
+    }
+    return launches;
+}
+
 Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& tracker,
                                        const VariantSpec& variant, const RunRequest& request,
-                                       const HostInputs& inputs,
+                                       const HostBuffers& inputs,
                                        const DeviceInputSources* deviceSources) {
-    const std::uint64_t n = request.n;
-    const std::uint64_t arrayBytes = n * kElementBytes;
     PreparedVariant prepared;
+    Result<std::vector<KernelLaunch>> launches =
+        planLaunches(backend, variant, request, prepared.kernels);
+    if (!launches) return launches.status();
     for (const auto& spec : variant.buffers) {
-        Result<TrackedBuffer> buffer = tracker.allocate(spec.name, arrayBytes);
+        Result<TrackedBuffer> buffer = tracker.allocate(spec.name, spec.bytes(request.problem));
         if (!buffer) return buffer.status();
         prepared.buffers.emplace(spec.name, std::move(*buffer));
     }
     for (const auto& spec : variant.buffers) {
         TrackedBuffer& buffer = prepared.buffers.at(spec.name);
+        const std::uint64_t bytes = spec.bytes(request.problem);
         if (spec.role == BufferRole::Input) {
-            const std::vector<float>* host = inputs.find(spec.name);
-            if (!host)
+            const std::vector<unsigned char>* host = inputs.find(spec.name);
+            if (!host || host->size() != bytes)
                 return Status(ErrorCode::InvalidArgument,
                               "no host values for input '" + spec.name + "'");
             const auto source = deviceSources ? deviceSources->find(spec.name)
                                               : DeviceInputSources::const_iterator{};
             const Status filled = deviceSources && source != deviceSources->end()
-                                      ? backend.copy(buffer.data(), source->second, arrayBytes)
-                                      : backend.upload(buffer.data(), host->data(), arrayBytes);
+                                      ? backend.copy(buffer.data(), source->second, bytes)
+                                      : backend.upload(buffer.data(), host->data(), bytes);
             if (!filled) return filled;
-            prepared.hostInputs.push_back(host->data());
         } else {
-            if (Status s = backend.fill(buffer.data(), kPoisonByte, arrayBytes); !s) return s;
+            if (Status s = backend.fill(buffer.data(), kPoisonByte, bytes); !s) return s;
             if (spec.role == BufferRole::Output) prepared.outputName = spec.name;
         }
     }
     if (prepared.outputName.empty())
         return Status(ErrorCode::InvalidArgument, "variant '" + variant.name + "' has no output");
-    for (const auto& kernel : variant.kernels) {
-        KernelLaunch launch;
-        launch.id = kernel.id;
-        launch.n = n;
-        launch.vectorWidth = request.vectorWidth;
-        for (std::size_t a = 0; a < kernel.args.size(); ++a)
-            launch.args[a] = prepared.buffers.at(kernel.args[a]).data();
-        prepared.launches.push_back(launch);
+    for (std::size_t k = 0; k < launches->size(); ++k) {
+        KernelLaunch& launch = (*launches)[k];
+        for (const auto& name : prepared.kernels[k].args) {
+            const auto buffer = prepared.buffers.find(name);
+            if (buffer == prepared.buffers.end())
+                return Status(ErrorCode::InvalidArgument,
+                              "kernel " + prepared.kernels[k].name + " names no buffer " + name);
+            launch.call.buffers.push_back(buffer->second.data());
+        }
     }
+    prepared.launches = std::move(*launches);
     return prepared;
 }
 
@@ -246,15 +273,48 @@ double VariantResult::effectiveGBps() const {
     return timeMs > 0 ? (modelBytesRead + modelBytesWritten) / (timeMs * 1e6) : 0.0;
 }
 
-std::uint64_t maxElementsFor(const RunRequest& request, const DeviceInfo& device) {
+double VariantResult::achievedTflops() const {
+    return timeMs > 0 ? modelFlops / (timeMs * 1e9) : 0.0;
+}
+
+std::uint64_t footprintBytes(const RunRequest& request) {
     const PipelineSpec* pipeline = findPipeline(request.pipeline);
     if (!pipeline) return 0;
-    std::uint64_t arrays = 2;  // the roofline's source and destination
+    std::uint64_t bytes =
+        pipeline->rooflineBytes ? 2 * pipeline->rooflineBytes(request.problem) : 0;
     for (const VariantSpec* variant : selectedVariants(*pipeline, request))
-        arrays = std::max<std::uint64_t>(arrays, variant->buffers.size());
-    // Keep a margin for the runtime's own allocations.
-    const double usable = static_cast<double>(device.freeMemoryBytes) * 0.9;
-    return static_cast<std::uint64_t>(usable / static_cast<double>(arrays * kElementBytes));
+        bytes = std::max(bytes, variantFootprint(*variant, request.problem));
+    return bytes;
+}
+
+namespace {
+
+// Keep a margin for the runtime's own allocations.
+std::uint64_t usableBytes(const DeviceInfo& device) {
+    return static_cast<std::uint64_t>(static_cast<double>(device.freeMemoryBytes) * 0.9);
+}
+
+}  // namespace
+
+std::uint64_t maxSizeFor(const RunRequest& request, const DeviceInfo& device) {
+    const PipelineSpec* pipeline = findPipeline(request.pipeline);
+    if (!pipeline) return 0;
+    const DimensionSpec* size = pipeline->findDimension(pipeline->sizeDimension);
+    if (!size) return 0;
+    RunRequest probe = request;
+    const auto fits = [&](std::uint64_t value) {
+        probe.problem.dimensions[size->name] = value;
+        return footprintBytes(probe) <= usableBytes(device);
+    };
+    if (!fits(size->minimum)) return 0;
+    std::uint64_t low = size->minimum;  // fits
+    std::uint64_t high = size->maximum;
+    if (fits(high)) return high;
+    while (high - low > 1) {  // low fits, high does not
+        const std::uint64_t middle = low + (high - low) / 2;
+        (fits(middle) ? low : high) = middle;
+    }
+    return low;
 }
 
 Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
@@ -265,11 +325,7 @@ Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
         if (!findVariant(*pipeline, name))
             return Status(ErrorCode::InvalidArgument,
                           "unknown variant '" + name + "' of pipeline '" + pipeline->name + "'");
-    if (request.n == 0) return Status(ErrorCode::InvalidArgument, "N must be at least 1");
-    if (!isSupportedVectorWidth(request.vectorWidth))
-        return Status(ErrorCode::InvalidArgument, "vector width " +
-                                                      std::to_string(request.vectorWidth) +
-                                                      " is not " + supportedVectorWidthsText());
+    if (Status s = checkProblem(*pipeline, request.problem); !s) return s;
     if (request.repeats < 1 || request.repeats > kMaxRepeats)
         return Status(ErrorCode::InvalidArgument, "repeats must be 1 to " +
                                                       std::to_string(kMaxRepeats) + ", not " +
@@ -280,17 +336,29 @@ Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
                                                       std::to_string(request.warmup));
     if (request.cpuThreads < 0)
         return Status(ErrorCode::InvalidArgument, "the CPU thread count must not be negative");
-    const std::uint64_t limit = maxElementsFor(request, device);
-    if (request.n > limit)
+    const std::uint64_t needed = footprintBytes(request);
+    if (needed > usableBytes(device))
         return Status(ErrorCode::OutOfMemory,
-                      "N = " + std::to_string(request.n) + " does not fit on " + device.name +
-                          ": at most " + std::to_string(limit) + " elements with the free memory");
+                      describeProblem(*pipeline, request.problem) + " does not fit on " +
+                          device.name + ": it needs " + std::to_string(needed >> 20) +
+                          " MiB at once, " + std::to_string(usableBytes(device) >> 20) +
+                          " MiB are free to use");
     return Status::ok();
 }
 
 RunDefaults runDefaultsFor(BackendKind backend) {
     if (backend == BackendKind::Cpu) return RunDefaults{5, 1};
     return RunDefaults{20, 3};
+}
+
+RunRequest defaultRequest(const PipelineSpec& pipeline, BackendKind backend) {
+    RunRequest request;
+    request.pipeline = pipeline.name;
+    request.problem = pipeline.defaultProblem();
+    const RunDefaults defaults = runDefaultsFor(backend);
+    request.repeats = defaults.repeats;
+    request.warmup = defaults.warmup;
+    return request;
 }
 
 Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunObserver& observer) {
@@ -300,13 +368,21 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunOb
     if (Status s = validateRequest(request, report.device); !s) return s;
     const PipelineSpec& pipeline = *findPipeline(request.pipeline);
     const std::vector<const VariantSpec*> variants = selectedVariants(pipeline, request);
+    // Every variant's code exists here for this problem, before anything is allocated.
+    for (const VariantSpec* variant : variants) {
+        std::vector<KernelSpec> kernels;
+        if (Result<std::vector<KernelLaunch>> launches =
+                planLaunches(backend, *variant, request, kernels);
+            !launches)
+            return launches.status();
+    }
 
     observer.progress(0.0, "generating inputs");
-    const HostInputs inputs = makeHostInputs(variants, request.n, request.seed);
+    const HostBuffers inputs = makeHostInputs(pipeline, variants, request.problem, request.seed);
     AllocationTracker tracker(backend);
 
     observer.progress(0.0, "measuring the copy roofline");
-    Result<RooflineResult> roofline = measureRoofline(backend, tracker, request, inputs, observer);
+    Result<RooflineResult> roofline = measureRoofline(backend, tracker, pipeline, request, observer);
     if (!roofline) return roofline.status();
     report.roofline = *roofline;
 

@@ -27,8 +27,7 @@ inline constexpr int kMaxWarmup = 100000;
 struct RunRequest {
     std::string pipeline;
     std::vector<std::string> variants;  // empty: every variant
-    std::uint64_t n = 1u << 24;
-    int vectorWidth = kDefaultVectorWidth;
+    Problem problem;                    // dimensions, dtype and tuning (registry.h)
     int repeats = 20;
     int warmup = 3;
     std::uint32_t seed = 1234;
@@ -42,6 +41,9 @@ struct RunDefaults {
     int warmup = 3;
 };
 RunDefaults runDefaultsFor(BackendKind backend);
+
+// A request for the pipeline's default problem, every variant, at the backend's defaults.
+RunRequest defaultRequest(const PipelineSpec& pipeline, BackendKind backend);
 
 // Where a group of numbers came from (issue 3). app/model maps it to its own DataSource.
 enum class MeasurementSource {
@@ -89,31 +91,25 @@ struct TimelineSpan {
 
 struct KernelResult {
     std::string name;
-    KernelId id = KernelId::Count;
     double timeMs = 0.0;  // median over repeats
     std::uint64_t modelBytesRead = 0;
     std::uint64_t modelBytesWritten = 0;
+    double modelFlops = 0.0;
     KernelResources resources;
     std::optional<KernelCounters> counters;  // empty when not measured (never zeros instead)
-};
-
-struct CheckResult {
-    double maxRelativeError = 0.0;
-    std::uint64_t unwrittenElements = 0;  // outputs still holding the poison
-    // Elements compared against the reference: all of them, or a sample of large outputs.
-    std::uint64_t comparedElements = 0;
-    bool ok = false;
 };
 
 struct VariantResult {
     std::string pipeline;
     std::string variant;
-    std::uint64_t n = 0;
-    int vectorWidth = 1;
+    Problem problem;
     BackendKind backend = BackendKind::Cpu;
+    // Whole-array sweeps, where the pipeline counts traffic in passes (0 otherwise).
     int passes = 0;
+    bool passesCounted = false;
     std::uint64_t modelBytesRead = 0;
     std::uint64_t modelBytesWritten = 0;
+    double modelFlops = 0.0;
     double timeMs = 0.0;  // median of the per-repeat sums over kernels
     std::vector<double> repeatTimesMs;
     std::uint64_t peakBytesInFlight = 0;
@@ -128,7 +124,8 @@ struct VariantResult {
     std::optional<MeasurementSource> countersSource;  // set when kernels[].counters are set
     std::optional<MeasurementSource> samplesSource;   // set when timeline/samples are set
 
-    double effectiveGBps() const;  // model bytes over time
+    double effectiveGBps() const;   // model bytes over time
+    double achievedTflops() const;  // model FLOPs over time
 };
 
 struct RooflineResult {
@@ -169,34 +166,32 @@ class RunObserver {
 
 // Checks a request against the registry and the device's memory before anything is allocated.
 Status validateRequest(const RunRequest& request, const DeviceInfo& device);
-// Largest N the variants of the request fit in on this device (by their footprints).
-std::uint64_t maxElementsFor(const RunRequest& request, const DeviceInfo& device);
+// Bytes the request holds allocated at once at its peak: the largest variant's buffers, or the
+// copy roofline's two buffers.
+std::uint64_t footprintBytes(const RunRequest& request);
+// Largest value of the pipeline's size dimension (N, M) at which the request fits on this
+// device, the other values kept.
+std::uint64_t maxSizeFor(const RunRequest& request, const DeviceInfo& device);
 
 Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunObserver& observer);
 
 // Building blocks shared by runPipeline and the measured runs (kernels/measure), so that counter
 // and sampling runs launch the same variants the same way.
 
-// The pipeline's inputs, shared by its variants, generated once on the host.
-struct HostInputs {
-    std::vector<std::string> names;
-    std::vector<std::vector<float>> values;
-
-    const std::vector<float>* find(const std::string& name) const;
-};
-
 std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
                                                  const RunRequest& request);
-HostInputs makeHostInputs(const std::vector<const VariantSpec*>& variants, std::uint64_t n,
-                          std::uint32_t seed);
+// The inputs of the selected variants, each generated once on the host.
+HostBuffers makeHostInputs(const PipelineSpec& pipeline,
+                           const std::vector<const VariantSpec*>& variants, const Problem& problem,
+                           std::uint32_t seed);
 
 // A variant's buffers, allocated through the tracker: inputs uploaded, outputs and scratch
 // poisoned; and its launches, ready to run.
 struct PreparedVariant {
     std::map<std::string, TrackedBuffer> buffers;
+    std::vector<KernelSpec> kernels;  // the variant's plan for the problem
     std::vector<KernelLaunch> launches;
     std::string outputName;
-    std::vector<const float*> hostInputs;  // in declaration order, for the reference check
 
     // Frees the buffers in reverse order of declaration (the order runPipeline uses).
     Status release(const VariantSpec& variant);
@@ -207,9 +202,15 @@ struct PreparedVariant {
 // fill the bandwidth timeline with idle time).
 using DeviceInputSources = std::map<std::string, const void*>;
 
+// The variant's kernels for the request's problem with their code on this backend, or the
+// reason one cannot run here; nothing is allocated.
+Result<std::vector<KernelLaunch>> planLaunches(Backend& backend, const VariantSpec& variant,
+                                               const RunRequest& request,
+                                               std::vector<KernelSpec>& kernels);
+
 Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& tracker,
                                        const VariantSpec& variant, const RunRequest& request,
-                                       const HostInputs& inputs,
+                                       const HostBuffers& inputs,
                                        const DeviceInputSources* deviceSources = nullptr);
 
 }  // namespace fusescope

@@ -1,8 +1,12 @@
 #include "pipelines/mlp/mlp_cpu.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "pipelines/mlp/mlp_cuda.h"
+#include "pipelines/mlp/mlp_traffic.h"
 #include "runtime/parallel.h"
 
 namespace fusescope::mlp {
@@ -12,9 +16,33 @@ float silu(float g) {
     return g / (1.0f + std::exp(-g));
 }
 
-// C (rows x N) = A (rows x K) * B (N x K)^T, float accumulation, each product rounded to `dtype`.
+// `count` stored values from `data` as floats.
+std::vector<float> load(const void* data, std::size_t count, MlpDtype dtype, int threads) {
+    std::vector<float> values(count);
+    parallelFor(count, threads, [&](std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i)
+            values[i] = dtype == MlpDtype::Float32
+                            ? static_cast<const float*>(data)[i]
+                            : fromBfloat16(static_cast<const std::uint16_t*>(data)[i]);
+    });
+    return values;
+}
+
+// Stores floats into `data`, rounded to the storage type.
+void store(void* data, const std::vector<float>& values, MlpDtype dtype, int threads) {
+    parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i) {
+            if (dtype == MlpDtype::Float32)
+                static_cast<float*>(data)[i] = values[i];
+            else
+                static_cast<std::uint16_t*>(data)[i] = toBfloat16(values[i]);
+        }
+    });
+}
+
+// C (rows x N) = A (rows x K) * B (N x K)^T, float accumulation, each product rounded to `keep`.
 std::vector<float> productABt(const float* a, std::int64_t rows, const float* b, std::int64_t N,
-                              std::int64_t K, MlpDtype dtype, int threads) {
+                              std::int64_t K, MlpDtype keep, int threads) {
     std::vector<float> c(static_cast<std::size_t>(rows * N));
     parallelFor(c.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t j = begin; j < end; ++j) {
@@ -22,107 +50,160 @@ std::vector<float> productABt(const float* a, std::int64_t rows, const float* b,
             const float* br = b + static_cast<std::int64_t>(j) % N * K;
             float sum = 0;
             for (std::int64_t k = 0; k < K; ++k) sum += ar[k] * br[k];
-            c[j] = roundToStorage(sum, dtype);
+            c[j] = roundToStorage(sum, keep);
         }
     });
     return c;
 }
 
-struct FloatInputs {
-    std::vector<float> x, gateUp, down;
+// Where each intermediate lives in the scratch buffer, as on the GPU.
+struct Views {
+    void* g;  // M x I (unfused), or the M x 2I gate_up product (merged)
+    void* u;
+    void* h;
 };
 
-FloatInputs floatsOf(const MlpHostInputs& in, int threads) {
-    return {in.x.toFloats(threads), in.gateUp.toFloats(threads), in.down.toFloats(threads)};
+Views viewsOf(MlpVariant variant, const MlpShape& s, MlpDtype dtype, void* scratch) {
+    auto* base = static_cast<unsigned char*>(scratch);
+    const auto mi = static_cast<std::size_t>(s.M * s.I) * elementBytes(dtype);
+    if (variant == MlpVariant::Production) return {nullptr, nullptr, base};
+    return {base, base + mi, base + 2 * mi};
 }
 
-// g and u into memory (rounded), then SiLU and the product as separate passes, as a framework
-// runs them; the merged variant computes g and u as one product, which rounds the same way.
-std::vector<float> unfusedHidden(const MlpShape& s, const FloatInputs& f, MlpDtype dtype,
-                                 int threads, bool siluRoundedSeparately) {
-    const std::vector<float> g =
-        productABt(f.x.data(), s.M, f.gateUp.data(), s.I, s.H, dtype, threads);
-    const std::vector<float> u =
-        productABt(f.x.data(), s.M, f.gateUp.data() + s.I * s.H, s.I, s.H, dtype, threads);
-    std::vector<float> h(g.size());
-    parallelFor(h.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t j = begin; j < end; ++j) {
-            const float activated =
-                siluRoundedSeparately ? roundToStorage(silu(g[j]), dtype) : silu(g[j]);
-            h[j] = roundToStorage(activated * u[j], dtype);
-        }
-    });
-    return h;
-}
+class Stages {
+  public:
+    Stages(const MlpShape& s, MlpDtype dtype, const MlpHostPointers& b, const Views& v,
+           int threads)
+        : s_(s), dtype_(dtype), b_(b), v_(v), threads_(threads) {}
 
-// g and u stay in float32 (registers on the GPU); only h is stored.
-std::vector<float> productionHidden(const MlpShape& s, const FloatInputs& f, MlpDtype dtype,
-                                    int threads) {
-    const MlpDtype keep = MlpDtype::Float32;
-    const std::vector<float> g =
-        productABt(f.x.data(), s.M, f.gateUp.data(), s.I, s.H, keep, threads);
-    const std::vector<float> u =
-        productABt(f.x.data(), s.M, f.gateUp.data() + s.I * s.H, s.I, s.H, keep, threads);
-    std::vector<float> h(g.size());
-    for (std::size_t j = 0; j < h.size(); ++j) h[j] = roundToStorage(silu(g[j]) * u[j], dtype);
-    return h;
-}
+    std::vector<float> x() const { return load(b_.x, count(s_.M * s_.H), dtype_, threads_); }
+    std::vector<float> gateUp() const {
+        return load(b_.gateUp, count(2 * s_.I * s_.H), dtype_, threads_);
+    }
 
-// The lesson kernel's loops: per (M tile, output-column tile) block and per I chunk, g and u over
-// all of H, SiLU*up rounded to the storage type (the tensor cores' operand), accumulated into the
-// block's output tile.
-void lessonFused(const MlpShape& s, const FloatInputs& f, const LessonTiles& t, HostMatrix& out,
-                 int threads) {
-    const std::int64_t tilesM = ceilDiv(s.M, t.blockM), tilesN = ceilDiv(s.H, t.blockN);
-    const MlpDtype dtype = out.dtype();
-    std::vector<float> result(out.elements());
-    const float* up = f.gateUp.data() + s.I * s.H;
-    parallelFor(
-        static_cast<std::uint64_t>(tilesM * tilesN), threads,
-        [&](std::uint64_t begin, std::uint64_t end) {
-            std::vector<float> hidden(static_cast<std::size_t>(t.blockM * t.blockI));
-            std::vector<float> acc(static_cast<std::size_t>(t.blockM * t.blockN));
-            for (std::uint64_t block = begin; block < end; ++block) {
-                const std::int64_t m0 = static_cast<std::int64_t>(block) / tilesN * t.blockM;
-                const std::int64_t n0 = static_cast<std::int64_t>(block) % tilesN * t.blockN;
-                const std::int64_t rows = std::min<std::int64_t>(t.blockM, s.M - m0);
-                const std::int64_t cols = std::min<std::int64_t>(t.blockN, s.H - n0);
-                std::fill(acc.begin(), acc.end(), 0.0f);
-                for (std::int64_t i0 = 0; i0 < s.I; i0 += t.blockI) {
-                    const std::int64_t chunk = std::min<std::int64_t>(t.blockI, s.I - i0);
-                    for (std::int64_t r = 0; r < rows; ++r) {
-                        const float* xr = &f.x[static_cast<std::size_t>((m0 + r) * s.H)];
-                        for (std::int64_t i = 0; i < chunk; ++i) {
-                            const float* gr = &f.gateUp[static_cast<std::size_t>((i0 + i) * s.H)];
-                            const float* ur = up + (i0 + i) * s.H;
-                            float g = 0, u = 0;
-                            for (std::int64_t k = 0; k < s.H; ++k) {
-                                g += xr[k] * gr[k];
-                                u += xr[k] * ur[k];
+    // One of the two projections, rounded to the storage type, into `target` (M x I).
+    void projection(bool up, void* target) const {
+        const std::vector<float> w = gateUp();
+        const float* rows = w.data() + (up ? s_.I * s_.H : 0);
+        store(target, productABt(x().data(), s_.M, rows, s_.I, s_.H, dtype_, threads_), dtype_,
+              threads_);
+    }
+
+    void siluInPlace(void* g) const {
+        std::vector<float> values = load(g, count(s_.M * s_.I), dtype_, threads_);
+        for (float& value : values) value = silu(value);
+        store(g, values, dtype_, threads_);
+    }
+
+    void multiply(const void* a, const void* b, void* out) const {
+        const std::vector<float> left = load(a, count(s_.M * s_.I), dtype_, threads_);
+        std::vector<float> right = load(b, count(s_.M * s_.I), dtype_, threads_);
+        for (std::size_t j = 0; j < right.size(); ++j) right[j] *= left[j];
+        store(out, right, dtype_, threads_);
+    }
+
+    // The merged product: row m holds g's I values, then u's.
+    void gateUpProduct(void* target) const {
+        const std::vector<float> w = gateUp();
+        store(target, productABt(x().data(), s_.M, w.data(), 2 * s_.I, s_.H, dtype_, threads_),
+              dtype_, threads_);
+    }
+
+    void siluMulRows(const void* gu, void* h) const {
+        const std::vector<float> values = load(gu, count(2 * s_.M * s_.I), dtype_, threads_);
+        std::vector<float> hidden(count(s_.M * s_.I));
+        for (std::int64_t m = 0; m < s_.M; ++m)
+            for (std::int64_t i = 0; i < s_.I; ++i)
+                hidden[count(m * s_.I + i)] =
+                    silu(values[count(m * 2 * s_.I + i)]) * values[count(m * 2 * s_.I + s_.I + i)];
+        store(h, hidden, dtype_, threads_);
+    }
+
+    // g and u stay in float32 (registers on the GPU); only h is stored.
+    void gateUpSilu(void* h) const {
+        const std::vector<float> w = gateUp();
+        const std::vector<float> in = x();
+        const std::vector<float> g =
+            productABt(in.data(), s_.M, w.data(), s_.I, s_.H, MlpDtype::Float32, threads_);
+        const std::vector<float> u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I,
+                                                s_.H, MlpDtype::Float32, threads_);
+        std::vector<float> hidden(g.size());
+        for (std::size_t j = 0; j < hidden.size(); ++j) hidden[j] = silu(g[j]) * u[j];
+        store(h, hidden, dtype_, threads_);
+    }
+
+    void down() const {
+        const std::vector<float> hidden = load(v_.h, count(s_.M * s_.I), dtype_, threads_);
+        const std::vector<float> weights = load(b_.down, count(s_.H * s_.I), dtype_, threads_);
+        store(b_.out,
+              productABt(hidden.data(), s_.M, weights.data(), s_.H, s_.I, MlpDtype::Float32,
+                         threads_),
+              dtype_, threads_);
+    }
+
+    // The lesson kernel's loops: per (M tile, output-column tile) block and per I chunk, g and u
+    // over all of H, SiLU*up rounded to the storage type (the tensor cores' operand),
+    // accumulated into the block's output tile.
+    void lessonFused(const LessonTiles& t) const {
+        const std::vector<float> in = x();
+        const std::vector<float> w = gateUp();
+        const std::vector<float> dn = load(b_.down, count(s_.H * s_.I), dtype_, threads_);
+        const std::int64_t tilesM = ceilDiv(s_.M, t.blockM), tilesN = ceilDiv(s_.H, t.blockN);
+        std::vector<float> result(count(s_.M * s_.H));
+        const float* up = w.data() + s_.I * s_.H;
+        parallelFor(
+            static_cast<std::uint64_t>(tilesM * tilesN), threads_,
+            [&](std::uint64_t begin, std::uint64_t end) {
+                std::vector<float> hidden(count(t.blockM * t.blockI));
+                std::vector<float> acc(count(t.blockM * t.blockN));
+                for (std::uint64_t block = begin; block < end; ++block) {
+                    const std::int64_t m0 = static_cast<std::int64_t>(block) / tilesN * t.blockM;
+                    const std::int64_t n0 = static_cast<std::int64_t>(block) % tilesN * t.blockN;
+                    const std::int64_t rows = std::min<std::int64_t>(t.blockM, s_.M - m0);
+                    const std::int64_t cols = std::min<std::int64_t>(t.blockN, s_.H - n0);
+                    std::fill(acc.begin(), acc.end(), 0.0f);
+                    for (std::int64_t i0 = 0; i0 < s_.I; i0 += t.blockI) {
+                        const std::int64_t chunk = std::min<std::int64_t>(t.blockI, s_.I - i0);
+                        for (std::int64_t r = 0; r < rows; ++r) {
+                            const float* xr = &in[count((m0 + r) * s_.H)];
+                            for (std::int64_t i = 0; i < chunk; ++i) {
+                                const float* gr = &w[count((i0 + i) * s_.H)];
+                                const float* ur = up + (i0 + i) * s_.H;
+                                float g = 0, u = 0;
+                                for (std::int64_t k = 0; k < s_.H; ++k) {
+                                    g += xr[k] * gr[k];
+                                    u += xr[k] * ur[k];
+                                }
+                                hidden[count(r * t.blockI + i)] =
+                                    roundToStorage(silu(g) * u, dtype_);
                             }
-                            hidden[static_cast<std::size_t>(r * t.blockI + i)] =
-                                roundToStorage(silu(g) * u, dtype);
                         }
+                        for (std::int64_t r = 0; r < rows; ++r)
+                            for (std::int64_t n = 0; n < cols; ++n) {
+                                const float* dr = &dn[count((n0 + n) * s_.I + i0)];
+                                const float* hr = &hidden[count(r * t.blockI)];
+                                float sum = 0;
+                                for (std::int64_t i = 0; i < chunk; ++i) sum += hr[i] * dr[i];
+                                acc[count(r * t.blockN + n)] += sum;
+                            }
                     }
-                    for (std::int64_t r = 0; r < rows; ++r) {
-                        for (std::int64_t n = 0; n < cols; ++n) {
-                            const float* dr =
-                                &f.down[static_cast<std::size_t>((n0 + n) * s.I + i0)];
-                            const float* hr = &hidden[static_cast<std::size_t>(r * t.blockI)];
-                            float sum = 0;
-                            for (std::int64_t i = 0; i < chunk; ++i) sum += hr[i] * dr[i];
-                            acc[static_cast<std::size_t>(r * t.blockN + n)] += sum;
-                        }
-                    }
+                    for (std::int64_t r = 0; r < rows; ++r)
+                        for (std::int64_t n = 0; n < cols; ++n)
+                            result[count((m0 + r) * s_.H + n0 + n)] = acc[count(r * t.blockN + n)];
                 }
-                for (std::int64_t r = 0; r < rows; ++r)
-                    for (std::int64_t n = 0; n < cols; ++n)
-                        result[static_cast<std::size_t>((m0 + r) * s.H + n0 + n)] =
-                            acc[static_cast<std::size_t>(r * t.blockN + n)];
-            }
-        });
-    out.assign(result, threads);
-}
+            });
+        store(b_.out, result, dtype_, threads_);
+    }
+
+  private:
+    static std::size_t count(std::int64_t value) { return static_cast<std::size_t>(value); }
+
+    MlpShape s_;
+    MlpDtype dtype_;
+    MlpHostPointers b_;
+    Views v_;
+    int threads_;
+};
 
 bool matches(const HostMatrix& m, MlpDtype dtype, std::int64_t rows, std::int64_t cols) {
     return m.dtype() == dtype && m.rows() == rows && m.cols() == cols;
@@ -145,28 +226,54 @@ Status checkHostProblem(const MlpShape& s, const MlpHostInputs& in, const HostMa
     return Status::ok();
 }
 
+Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpShape& s,
+                       MlpDtype dtype, const MlpHostPointers& b, int threads,
+                       const LessonTiles& tiles) {
+    if (s.M <= 0 || s.H <= 0 || s.I <= 0)
+        return {ErrorCode::InvalidArgument, "M, H and I must be positive"};
+    const Views v = viewsOf(variant, s, dtype, b.scratch);
+    const Stages stages(s, dtype, b, v, threads);
+    const std::size_t kernels = mlpTraffic(variant, s, dtype, tiles).size();
+    if (kernelIndex >= kernels)
+        return {ErrorCode::InvalidArgument, "the " + std::string(variantName(variant)) +
+                                                " variant has " + std::to_string(kernels) +
+                                                " kernels, not " + std::to_string(kernelIndex + 1)};
+    switch (variant) {
+        case MlpVariant::Unfused:
+            switch (kernelIndex) {
+                case 0: return stages.projection(false, v.g), Status::ok();
+                case 1: return stages.projection(true, v.u), Status::ok();
+                case 2: return stages.siluInPlace(v.g), Status::ok();
+                case 3: return stages.multiply(v.g, v.u, v.h), Status::ok();
+                default: return stages.down(), Status::ok();
+            }
+        case MlpVariant::LessonFused:
+            return stages.lessonFused(tiles), Status::ok();
+        case MlpVariant::Production:
+            if (kernelIndex == 0) return stages.gateUpSilu(v.h), Status::ok();
+            return stages.down(), Status::ok();
+        case MlpVariant::MergedGateUp:
+            switch (kernelIndex) {
+                case 0: return stages.gateUpProduct(v.g), Status::ok();
+                case 1: return stages.siluMulRows(v.g, v.h), Status::ok();
+                default: return stages.down(), Status::ok();
+            }
+    }
+    return {ErrorCode::InvalidArgument, "unknown MLP variant"};
+}
+
 Status runMlpCpu(MlpVariant variant, const MlpShape& s, const MlpHostInputs& in, HostMatrix& out,
                  int threads, const LessonTiles& tiles) {
     if (Status status = checkHostProblem(s, in, out, tiles); !status) return status;
     const MlpDtype dtype = out.dtype();
-    const FloatInputs f = floatsOf(in, threads);
-    std::vector<float> hidden;
-    switch (variant) {
-        case MlpVariant::LessonFused:
-            lessonFused(s, f, tiles, out, threads);
-            return Status::ok();
-        case MlpVariant::Unfused:
-            hidden = unfusedHidden(s, f, dtype, threads, true);
-            break;
-        case MlpVariant::MergedGateUp:
-            hidden = unfusedHidden(s, f, dtype, threads, false);
-            break;
-        case MlpVariant::Production:
-            hidden = productionHidden(s, f, dtype, threads);
-            break;
-    }
-    out.assign(productABt(hidden.data(), s.M, f.down.data(), s.H, s.I, MlpDtype::Float32, threads),
-               threads);
+    std::vector<unsigned char> scratch(std::max<std::uint64_t>(scratchBytes(variant, s, dtype), 1));
+    const MlpHostPointers pointers{in.x.data(), in.gateUp.data(), in.down.data(), scratch.data(),
+                                   out.data()};
+    const std::size_t kernels = mlpTraffic(variant, s, dtype, tiles).size();
+    for (std::size_t k = 0; k < kernels; ++k)
+        if (Status status = runMlpCpuKernel(variant, k, s, dtype, pointers, threads, tiles);
+            !status)
+            return status;
     return Status::ok();
 }
 

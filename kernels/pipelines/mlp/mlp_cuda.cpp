@@ -4,7 +4,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
+#include <vector>
 #include <string>
 
 #include "pipelines/mlp/mlp_cuda.h"
@@ -29,13 +29,9 @@ struct Step {
     std::function<Status()> launch;
 };
 
-// Runs the launches in order, each inside its NVTX range; stops at the first failure.
-Status runSteps(MlpVariant variant, std::initializer_list<Step> steps) {
-    for (const Step& step : steps) {
-        NvtxRange range(variant, step.kernel);
-        if (Status status = step.launch(); !status) return status;
-    }
-    return Status::ok();
+Status runStep(MlpVariant variant, const Step& step) {
+    NvtxRange range(variant, step.kernel);
+    return step.launch();
 }
 
 struct Views {
@@ -73,73 +69,54 @@ Step downGemm(MlpCudaContext& c, const MlpShape& s, MlpDtype t, const Views& v) 
             }};
 }
 
-Status runVariant(MlpCudaContext& c, MlpVariant variant, const MlpShape& s, MlpDtype t,
-                  const Views& v, const LessonTiles& tiles) {
+// The variant's launches in order, as the traffic model lists its kernels. The launches capture
+// copies of everything but the context, which outlives them.
+std::vector<Step> stepsOf(MlpCudaContext& c, MlpVariant variant, const MlpShape& s, MlpDtype t,
+                          const Views& v, const LessonTiles& tiles) {
     auto* stream = static_cast<cudaStream_t>(c.stream());
     const std::int64_t mi = s.M * s.I;
     switch (variant) {
         case MlpVariant::Unfused:
-            return runSteps(
-                variant,
-                {{"gemm_gate",
-                  [&] {
+            return {{"gemm_gate",
+                  [&c, s, t, v] {
                       return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, s.I, s.M, s.I, s.H);
                   }},
                  {"gemm_up",
-                  [&] {
+                  [&c, s, t, v] {
                       return gemmRowMajorABt(c, t, v.x, s.H, v.up, s.H, v.u, s.I, s.M, s.I, s.H);
                   }},
-                 {"silu", [&] { return launchSiluInPlace(t, v.g, mi, stream); }},
-                 {"multiply", [&] { return launchMultiply(t, v.g, v.u, v.h, mi, stream); }},
-                 downGemm(c, s, t, v)});
+                 {"silu", [=] { return launchSiluInPlace(t, v.g, mi, stream); }},
+                 {"multiply", [=] { return launchMultiply(t, v.g, v.u, v.h, mi, stream); }},
+                 downGemm(c, s, t, v)};
         case MlpVariant::LessonFused:
-            return runSteps(variant, {{"swiglu_mlp_lesson", [&] {
-                                           return launchLessonFused(t, tiles, s, v.x, v.gate, v.up,
-                                                                    v.down, v.out, stream);
-                                       }}});
+            return {{"swiglu_mlp_lesson", [=] {
+                         return launchLessonFused(t, tiles, s, v.x, v.gate, v.up, v.down, v.out,
+                                                  stream);
+                     }}};
         case MlpVariant::Production:
             if (s.M <= kDecodeMaxRows)
-                return runSteps(
-                    variant,
-                    {{"gemv_gate_up_silu",
-                      [&] { return launchGemvGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
-                     {"gemv_down",
-                      [&] { return launchGemvDown(t, s, v.h, v.down, v.out, stream); }}});
-            return runSteps(
-                variant, {{"gemm_gate_up_silu",
-                           [&] { return launchGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
-                          downGemm(c, s, t, v)});
+                return {{"gemv_gate_up_silu",
+                         [=] { return launchGemvGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
+                        {"gemv_down",
+                         [=] { return launchGemvDown(t, s, v.h, v.down, v.out, stream); }}};
+            return {{"gemm_gate_up_silu",
+                     [=] { return launchGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
+                    downGemm(c, s, t, v)};
         case MlpVariant::MergedGateUp:
             // One product against the 2I x H gate_up matrix: row m of g holds g's I values, then
             // u's.
-            return runSteps(
-                variant,
-                {{"gemm_gate_up",
-                  [&] {
+            return {{"gemm_gate_up",
+                  [&c, s, t, v] {
                       return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, 2 * s.I, s.M,
                                              2 * s.I, s.H);
                   }},
-                 {"silu_mul", [&] { return launchSiluMulRows(t, v.g, v.h, s.M, s.I, stream); }},
-                 downGemm(c, s, t, v)});
+                 {"silu_mul", [=] { return launchSiluMulRows(t, v.g, v.h, s.M, s.I, stream); }},
+                 downGemm(c, s, t, v)};
     }
-    return {ErrorCode::InvalidArgument, "unknown MLP variant"};
+    return {};
 }
 
 }  // namespace
-
-std::uint64_t scratchBytes(MlpVariant variant, const MlpShape& shape, MlpDtype dtype) {
-    const auto mi = static_cast<std::uint64_t>(shape.M * shape.I) * elementBytes(dtype);
-    switch (variant) {
-        case MlpVariant::Unfused:
-        case MlpVariant::MergedGateUp:
-            return 3 * mi;  // g, u, h (merged: g and u interleaved per row as gate_up's output)
-        case MlpVariant::Production:
-            return mi;  // h
-        case MlpVariant::LessonFused:
-            return 0;
-    }
-    return 0;
-}
 
 Status checkCudaProblem(MlpVariant variant, const MlpShape& s, MlpDtype, const LessonTiles& tiles) {
     if (s.M <= 0 || s.H <= 0 || s.I <= 0)
@@ -162,8 +139,23 @@ Status checkCudaProblem(MlpVariant variant, const MlpShape& s, MlpDtype, const L
 Status runMlpCuda(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
                   MlpDtype dtype, const MlpDeviceBuffers& buffers, const LessonTiles& tiles) {
     if (Status s = checkCudaProblem(variant, shape, dtype, tiles); !s) return s;
-    return runVariant(context, variant, shape, dtype, viewsOf(variant, shape, dtype, buffers),
-                      tiles);
+    for (const Step& step : stepsOf(context, variant, shape, dtype,
+                                    viewsOf(variant, shape, dtype, buffers), tiles))
+        if (Status s = runStep(variant, step); !s) return s;
+    return Status::ok();
+}
+
+Status runMlpCudaKernel(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
+                        MlpDtype dtype, const MlpDeviceBuffers& buffers, const LessonTiles& tiles,
+                        std::size_t kernelIndex) {
+    if (Status s = checkCudaProblem(variant, shape, dtype, tiles); !s) return s;
+    const std::vector<Step> steps =
+        stepsOf(context, variant, shape, dtype, viewsOf(variant, shape, dtype, buffers), tiles);
+    if (kernelIndex >= steps.size())
+        return {ErrorCode::InvalidArgument, "the " + std::string(variantName(variant)) +
+                                                " variant has " + std::to_string(steps.size()) +
+                                                " kernels, not " + std::to_string(kernelIndex + 1)};
+    return runStep(variant, steps[kernelIndex]);
 }
 
 }  // namespace fusescope::mlp

@@ -1,6 +1,7 @@
 #pragma once
 // The MLP variants on the GPU. This header needs no CUDA headers: device pointers and the stream
 // travel as void*. Every CUDA and cuBLAS return code comes back as a Status.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -14,6 +15,8 @@ namespace fusescope::mlp {
 class MlpCudaContext {
   public:
     static Result<std::unique_ptr<MlpCudaContext>> create();
+    // On a stream the caller owns and keeps alive longer than the context (a backend's stream).
+    static Result<std::unique_ptr<MlpCudaContext>> createOnStream(void* stream);
     ~MlpCudaContext();
     MlpCudaContext(const MlpCudaContext&) = delete;
     MlpCudaContext& operator=(const MlpCudaContext&) = delete;
@@ -23,7 +26,9 @@ class MlpCudaContext {
 
   private:
     MlpCudaContext() = default;
+    static Result<std::unique_ptr<MlpCudaContext>> createWith(void* stream, bool ownsStream);
     void* stream_ = nullptr;
+    bool ownsStream_ = true;
     void* cublas_ = nullptr;
 };
 
@@ -36,8 +41,6 @@ struct MlpDeviceBuffers {
     void* out = nullptr;           // M x H
 };
 
-std::uint64_t scratchBytes(MlpVariant variant, const MlpShape& shape, MlpDtype dtype);
-
 // Why this problem cannot run on the GPU (non-positive or too large dimensions, tiles that were not
 // compiled); Status::ok() when it can.
 Status checkCudaProblem(MlpVariant variant, const MlpShape& shape, MlpDtype dtype,
@@ -48,6 +51,11 @@ Status checkCudaProblem(MlpVariant variant, const MlpShape& shape, MlpDtype dtyp
 Status runMlpCuda(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
                   MlpDtype dtype, const MlpDeviceBuffers& buffers,
                   const LessonTiles& tiles = kLessonDefaultTiles);
+
+// Kernel `kernelIndex` of the variant (mlpTraffic(...)[kernelIndex]), in its NVTX range.
+Status runMlpCudaKernel(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
+                        MlpDtype dtype, const MlpDeviceBuffers& buffers, const LessonTiles& tiles,
+                        std::size_t kernelIndex);
 
 // out (rows x cols, ldc) = a (rows x k, lda) * b (cols x k, ldb)^T through cuBLAS, row-major,
 // float32 accumulation: the unfused variant's GEMMs, and the benchmark's compute roof.

@@ -26,13 +26,24 @@ Status cublasStatus(cublasStatus_t status, const char* action) {
 }  // namespace
 
 Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::create() {
-    std::unique_ptr<MlpCudaContext> context(new MlpCudaContext());
     cudaStream_t stream = nullptr;
     if (Status s = cudaStatus(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
                               "cudaStreamCreateWithFlags");
         !s)
         return s;
+    return createWith(stream, true);
+}
+
+Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::createOnStream(void* stream) {
+    return createWith(stream, false);
+}
+
+Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::createWith(void* streamPointer,
+                                                                   bool ownsStream) {
+    std::unique_ptr<MlpCudaContext> context(new MlpCudaContext());
+    auto stream = static_cast<cudaStream_t>(streamPointer);
     context->stream_ = stream;
+    context->ownsStream_ = ownsStream;
     cublasHandle_t handle = nullptr;
     if (Status s = cublasStatus(cublasCreate(&handle), "cublasCreate"); !s) return s;
     context->cublas_ = handle;
@@ -48,7 +59,7 @@ Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::create() {
 MlpCudaContext::~MlpCudaContext() {
     // Teardown errors have no one to report to; the handle and stream are gone either way.
     if (cublas_ != nullptr) (void)cublasDestroy(static_cast<cublasHandle_t>(cublas_));
-    if (stream_ != nullptr) (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+    if (stream_ != nullptr && ownsStream_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
 Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, std::int64_t lda,

@@ -29,4 +29,18 @@ double usefulFlops(const MlpShape& shape) {
            static_cast<double>(shape.I);
 }
 
+std::uint64_t scratchBytes(MlpVariant variant, const MlpShape& shape, MlpDtype dtype) {
+    const auto mi = static_cast<std::uint64_t>(shape.M * shape.I) * elementBytes(dtype);
+    switch (variant) {
+        case MlpVariant::Unfused:
+        case MlpVariant::MergedGateUp:
+            return 3 * mi;  // g, u, h (merged: g and u interleaved per row as gate_up's output)
+        case MlpVariant::Production:
+            return mi;  // h
+        case MlpVariant::LessonFused:
+            return 0;
+    }
+    return 0;
+}
+
 }  // namespace fusescope::mlp

@@ -49,6 +49,9 @@ constexpr std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
     return (a + b - 1) / b;
 }
 
+// Bytes of the variant's intermediates (g, u and h where it has them), in one buffer.
+std::uint64_t scratchBytes(MlpVariant variant, const MlpShape& shape, MlpDtype dtype);
+
 // 2*M*H*I for each of the three products: what any variant must compute.
 double usefulFlops(const MlpShape& shape);
 

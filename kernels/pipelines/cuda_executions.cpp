@@ -1,0 +1,15 @@
+// The CUDA backend's catalog: every family's GPU code.
+#include "pipelines/mlp/mlp_executions.h"
+#include "runtime/cuda_executions.h"
+
+namespace fusescope {
+
+ExecutionCatalog makeCudaExecutions() {
+    ExecutionCatalog catalog;
+    addElementwiseCudaExecutions(catalog, affineCudaKernels());
+    addElementwiseCudaExecutions(catalog, swigluCudaKernels());
+    mlp::addMlpCudaExecutions(catalog);
+    return catalog;
+}
+
+}  // namespace fusescope

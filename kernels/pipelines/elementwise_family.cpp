@@ -1,0 +1,158 @@
+#include "pipelines/elementwise_family.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+#include "runtime/parallel.h"
+
+namespace fusescope {
+namespace {
+
+std::uint32_t hash32(std::uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+bool isPoison(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits == 0xFFFFFFFFu;
+}
+
+std::vector<std::string> inputNames(const PipelineSpec& pipeline) {
+    std::vector<std::string> names;
+    for (const auto& buffer : pipeline.variants.front().buffers)
+        if (buffer.role == BufferRole::Input) names.push_back(buffer.name);
+    return names;
+}
+
+}  // namespace
+
+void fillUniform(float* data, std::uint64_t n, std::uint32_t seed, std::uint32_t stream, float low,
+                 float high) {
+    const std::uint32_t key = hash32(seed * 2654435761u ^ hash32(stream + 1));
+    parallelFor(n, hardwareThreads(), [&](std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i) {
+            const auto lo = static_cast<std::uint32_t>(i);
+            const auto hi = static_cast<std::uint32_t>(i >> 32);
+            const std::uint32_t h = hash32(hash32(lo ^ key) + hi * 0x9E3779B9u);
+            data[i] = low + (high - low) * static_cast<float>(h >> 8) * (1.0f / 16777216.0f);
+        }
+    });
+}
+
+CheckResult checkElementwiseOutput(ElementReference reference, const float* const* inputs,
+                                   const float* output, std::uint64_t n) {
+    // Above kReferenceSampleElements, one element of each equal stretch of the output, at an
+    // offset that varies from stretch to stretch (so vector lanes and tails are all visited),
+    // plus the last elements, where scalar tails live.
+    constexpr std::uint64_t kTailElements = 64;
+    const bool sampled = n > kReferenceSampleElements;
+    const std::uint64_t stretches = sampled ? kReferenceSampleElements - kTailElements : n;
+    const std::uint64_t stretch = sampled ? n / stretches : 1;
+    CheckResult result;
+    result.tolerance = kFloat32Tolerance;
+    std::mutex merge;
+    const auto compare = [&](std::uint64_t i, double& worst) {
+        if (isPoison(output[i])) return;
+        const double expected = reference(inputs, i);
+        const double actual = output[i];
+        // Relative to the value, with a floor so that results near zero compare absolutely.
+        const double error = std::abs(actual - expected) / std::max(std::abs(expected), 1e-6);
+        worst = std::isnan(error) ? INFINITY : std::max(worst, error);
+    };
+    parallelFor(n, hardwareThreads(), [&](std::uint64_t begin, std::uint64_t end) {
+        std::uint64_t unwritten = 0;
+        for (std::uint64_t i = begin; i < end; ++i) unwritten += isPoison(output[i]) ? 1 : 0;
+        std::lock_guard lock(merge);
+        result.unwrittenElements += unwritten;
+    });
+    parallelFor(stretches, hardwareThreads(), [&](std::uint64_t begin, std::uint64_t end) {
+        double worst = 0.0;
+        for (std::uint64_t s = begin; s < end; ++s)
+            compare(sampled ? s * stretch + hash32(static_cast<std::uint32_t>(s)) % stretch : s,
+                    worst);
+        std::lock_guard lock(merge);
+        result.error = std::max(result.error, worst);
+    });
+    if (sampled) {
+        double worst = 0.0;
+        for (std::uint64_t i = n - kTailElements; i < n; ++i) compare(i, worst);
+        result.error = std::max(result.error, worst);
+    }
+    result.comparedElements = sampled ? stretches + kTailElements : n;
+    result.ok = result.unwrittenElements == 0 && result.error <= result.tolerance;
+    return result;
+}
+
+KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels) {
+    return [kernels = std::move(kernels)](const Problem& problem) {
+        const std::uint64_t n = problem.dimension(kElementCountDimension);
+        const std::uint64_t arrayBytes = n * dtypeBytes(problem.dtype);
+        std::vector<KernelSpec> specs;
+        for (const ElementwiseKernel& kernel : kernels) {
+            KernelSpec spec;
+            spec.name = kernel.name;
+            spec.execution = kernel.name;
+            spec.args = kernel.args;
+            const auto charge = [&](const std::string& buffer) -> BufferTraffic& {
+                for (auto& entry : spec.traffic.buffers)
+                    if (entry.buffer == buffer) return entry;
+                return spec.traffic.buffers.emplace_back(BufferTraffic{buffer, 0, 0});
+            };
+            for (const auto& name : kernel.reads) charge(name).bytesRead += arrayBytes;
+            for (const auto& name : kernel.writes) charge(name).bytesWritten += arrayBytes;
+            spec.traffic.flops = kernel.flopsPerElement * static_cast<double>(n);
+            specs.push_back(std::move(spec));
+        }
+        return specs;
+    };
+}
+
+void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
+    pipeline.dimensions = {{std::string(kElementCountDimension), "elements per array",
+                            std::uint64_t{1} << 24, 1, std::uint64_t{1} << 40}};
+    pipeline.dtypes = {DType::Float32};
+    TuningSpec vector;
+    vector.name = std::string(kVectorWidthTuning);
+    vector.title = "vector width";
+    vector.help = "1: scalar loads; 4: 16-byte loads with a scalar tail for any N";
+    vector.allowed.assign(kSupportedVectorWidths.begin(), kSupportedVectorWidths.end());
+    vector.defaultValue = kDefaultVectorWidth;
+    pipeline.tunings = {vector};
+    pipeline.sizeDimension = std::string(kElementCountDimension);
+    pipeline.countsPasses = true;
+    pipeline.rooflineBytes = [](const Problem& problem) {
+        return problem.dimension(kElementCountDimension) * dtypeBytes(problem.dtype);
+    };
+    pipeline.makeInputs = [](const Problem& problem, const std::vector<const BufferSpec*>& inputs,
+                             std::uint32_t seed) {
+        const std::uint64_t n = problem.dimension(kElementCountDimension);
+        HostBuffers buffers;
+        for (const BufferSpec* input : inputs) {
+            buffers.names.push_back(input->name);
+            buffers.values.emplace_back(n * sizeof(float));
+            fillUniform(reinterpret_cast<float*>(buffers.values.back().data()), n, seed,
+                        static_cast<std::uint32_t>(buffers.names.size()), input->low, input->high);
+        }
+        return buffers;
+    };
+    const std::vector<std::string> names = inputNames(pipeline);
+    pipeline.check = [reference, names](const Problem& problem, const HostBuffers& inputs,
+                                        const void* output) {
+        std::vector<const float*> pointers;
+        for (const auto& name : names)
+            pointers.push_back(reinterpret_cast<const float*>(inputs.find(name)->data()));
+        return checkElementwiseOutput(reference, pointers.data(),
+                                      static_cast<const float*>(output),
+                                      problem.dimension(kElementCountDimension));
+    };
+}
+
+}  // namespace fusescope

@@ -1,0 +1,46 @@
+#pragma once
+// What the elementwise pipelines (affine, swiglu) share: N float32 elements, the vector width,
+// whole-array sweeps counted as passes, uniform random inputs and an element-by-element check
+// against a reference in double.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pipelines/registry.h"
+
+namespace fusescope {
+
+// One kernel as the pass model sees it: `reads` and `writes` are whole sweeps over N-element
+// arrays (a name may repeat). Its execution key is its name.
+struct ElementwiseKernel {
+    std::string name;
+    std::vector<std::string> args;
+    std::vector<std::string> reads;
+    std::vector<std::string> writes;
+    double flopsPerElement = 0.0;
+};
+
+// The value an output element must have, computed in double from the inputs at index i.
+// `inputs` holds the pipeline's input buffers in the order the first variant declares them.
+using ElementReference = double (*)(const float* const* inputs, std::uint64_t i);
+
+// Declares N, float32, the vector width, passes, inputs, check and roofline on `pipeline`.
+void declareElementwise(PipelineSpec& pipeline, ElementReference reference);
+KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels);
+
+// Uniform values in [low, high], a pure function of (seed, stream, i): any N, any thread split.
+void fillUniform(float* data, std::uint64_t n, std::uint32_t seed, std::uint32_t stream, float low,
+                 float high);
+
+// Up to this many elements the reference (in double) is computed for every element; above it,
+// for this many elements spread over the output. Every element is still checked for having been
+// written. Computing exp in double for every element of a large output took as long as the run.
+constexpr std::uint64_t kReferenceSampleElements = std::uint64_t{1} << 20;
+constexpr double kFloat32Tolerance = 1e-5;
+
+// Compares `output` against the reference (CheckResult::comparedElements says how many elements
+// were compared) and checks every element for the poison.
+CheckResult checkElementwiseOutput(ElementReference reference, const float* const* inputs,
+                                   const float* output, std::uint64_t n);
+
+}  // namespace fusescope

@@ -1,0 +1,23 @@
+#pragma once
+// The MLP's code in each backend's catalog, and the mapping from a run's Problem to the MLP's own
+// types. Every MLP kernel takes the buffers x, gate_up, down, [intermediates,] out.
+#include <optional>
+#include <string_view>
+
+#include "pipelines/mlp/mlp_shape.h"
+#include "pipelines/problem.h"
+#include "runtime/kernel_execution.h"
+
+namespace fusescope::mlp {
+
+inline constexpr std::string_view kMlpExecution = "mlp";
+
+MlpShape shapeOf(const Problem& problem);
+MlpDtype mlpDtypeOf(const Problem& problem);
+LessonTiles tilesOf(const Problem& problem);
+std::optional<MlpVariant> variantNamed(std::string_view name);
+
+void addMlpCpuExecutions(ExecutionCatalog& catalog);
+void addMlpCudaExecutions(ExecutionCatalog& catalog);  // CUDA builds only
+
+}  // namespace fusescope::mlp

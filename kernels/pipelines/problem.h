@@ -1,0 +1,61 @@
+#pragma once
+// What one run computes: the values of a pipeline's dimensions, its data type and its tuning
+// parameters. Each pipeline declares which of these exist, with defaults and limits
+// (registry.h); a Problem holds the values chosen for one run and travels unchanged from the
+// run panel or the CLI to the kernels and into recordings.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace fusescope {
+
+// How the buffers are stored. bfloat16 is storage only: every product accumulates in float32.
+enum class DType { Float32, Bfloat16 };
+
+std::string_view dtypeName(DType dtype);  // "float32", "bfloat16"
+std::size_t dtypeBytes(DType dtype);
+// Accepts the names above and the short forms fp32/f32 and bf16.
+std::optional<DType> parseDType(std::string_view text);
+
+struct DimensionSpec {
+    std::string name;   // "N", "M": the CLI option and the recording's key
+    std::string title;  // "tokens (rows of x)"
+    std::uint64_t defaultValue = 1;
+    std::uint64_t minimum = 1;
+    std::uint64_t maximum = 1;
+};
+
+struct TuningSpec {
+    std::string name;   // "vector", "block_m"
+    std::string title;  // "vector width", "BLOCK_M"
+    std::string help;
+    std::vector<int> allowed;  // ascending
+    int defaultValue = 0;
+};
+
+struct PresetSpec {
+    std::string name;   // "classroom"
+    std::string title;  // "classroom: M=512, H=1024, I=2816"
+    std::vector<std::pair<std::string, std::uint64_t>> dimensions;
+    std::optional<DType> dtype;  // the preset's data type, when it has one
+};
+
+struct Problem {
+    std::map<std::string, std::uint64_t, std::less<>> dimensions;
+    DType dtype = DType::Float32;
+    std::map<std::string, int, std::less<>> tuning;
+
+    // 0 when the problem has no such dimension or parameter.
+    std::uint64_t dimension(std::string_view name) const;
+    int tuningValue(std::string_view name) const;
+
+    friend bool operator==(const Problem&, const Problem&) = default;
+};
+
+}  // namespace fusescope

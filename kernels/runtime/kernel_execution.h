@@ -1,0 +1,108 @@
+#pragma once
+// The one way every kernel runs: compiled kernels, library calls (cuBLAS) and, later, kernels
+// compiled at run time all implement KernelExecution. A backend keeps a catalog of them by the
+// key a KernelSpec names (KernelSpec::execution); each family adds its own entries
+// (e.g. swiglu.cu, mlp/mlp_executions_cuda.cpp), so adding a family touches no table here.
+#include <any>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "pipelines/cpu_kernels.h"
+#include "pipelines/problem.h"
+
+namespace fusescope {
+
+enum class BackendKind { Cpu, Cuda };
+
+// What the compiler gave a kernel (CUDA), or nothing (CPU, library calls).
+struct KernelResources {
+    bool known = false;
+    int registersPerThread = 0;
+    int sharedBytesPerBlock = 0;
+    int localBytesPerThread = 0;  // spills
+    int blockSize = 0;
+    int gridSize = 0;
+    double theoreticalOccupancy = 0.0;  // 0..1
+};
+
+// State an execution keeps per backend (a cuBLAS handle bound to the backend's stream), created
+// on first use and released with the backend.
+class ExecutionState {
+  public:
+    // The object stored under `key`, made by `make` the first time (an error is returned and
+    // nothing is stored when it fails).
+    template <typename T>
+    Result<T*> get(const std::string& key, const std::function<Result<std::shared_ptr<T>>()>& make) {
+        auto found = objects_.find(key);
+        if (found == objects_.end()) {
+            Result<std::shared_ptr<T>> made = make();
+            if (!made) return made.status();
+            found = objects_.emplace(key, std::shared_ptr<void>(*made)).first;
+        }
+        return static_cast<T*>(found->second.get());
+    }
+
+  private:
+    std::map<std::string, std::shared_ptr<void>> objects_;
+};
+
+// Where an execution runs: what the backend hands it.
+struct ExecutionTarget {
+    BackendKind backend = BackendKind::Cpu;
+    void* stream = nullptr;  // CUDA: the backend's cudaStream_t
+    int hostThreads = 1;     // CPU: threads to split the work over
+    CpuInstructionSet instructionSet = CpuInstructionSet::Baseline;
+    int multiprocessors = 0;
+    int maxThreadsPerMultiprocessor = 0;
+    ExecutionState* state = nullptr;
+};
+
+// One launch: the problem, which kernel of which variant, and its buffers in KernelSpec::args
+// order.
+struct KernelCall {
+    const Problem* problem = nullptr;
+    std::string variant;
+    std::size_t kernelIndex = 0;
+    std::string kernelName;
+    std::vector<void*> buffers;
+};
+
+class KernelExecution {
+  public:
+    virtual ~KernelExecution() = default;
+    // Checks that the code exists for this device (a build without code for this GPU fails
+    // here, with a message, instead of at the first launch).
+    virtual Status load(const ExecutionTarget& target) {
+        (void)target;
+        return Status::ok();
+    }
+    // Why this call cannot run here (tiles this build has no code for, dimensions beyond a
+    // library's limits), asked before anything is allocated; call.buffers is empty then.
+    virtual Status supports(const ExecutionTarget& target, const KernelCall& call) {
+        (void)target, (void)call;
+        return Status::ok();
+    }
+    // Runs the kernel: on the CPU before returning; on a GPU, enqueued on target.stream.
+    virtual Status enqueue(const ExecutionTarget& target, const KernelCall& call) = 0;
+    virtual KernelResources resources(const ExecutionTarget& target, const KernelCall& call) {
+        (void)target, (void)call;
+        return {};
+    }
+};
+
+using ExecutionCatalog = std::map<std::string, std::unique_ptr<KernelExecution>, std::less<>>;
+
+// Every family's executions for one backend (the family lists are in cpu_executions.cpp and
+// cuda_executions.cpp).
+ExecutionCatalog makeCpuExecutions();
+ExecutionCatalog makeCudaExecutions();
+
+}  // namespace fusescope

@@ -6,7 +6,7 @@
 #include "cli/console.h"
 #include "cli/text_table.h"
 #include "model/format.h"
-#include "pipelines/pass_model.h"
+#include "model/problem_options.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 
@@ -16,23 +16,34 @@ namespace {
 using model::formatBytes;
 
 QStringList pipelineLines() {
-    QStringList lines{QStringLiteral("Pipelines (float32; vector width %1)")
-                          .arg(QString::fromStdString(supportedVectorWidthsText()))};
+    QStringList lines{QStringLiteral("Pipelines")};
     for (const PipelineSpec& pipeline : pipelines()) {
         lines << QStringLiteral("  %1 · %2 · %3")
                      .arg(QString::fromStdString(pipeline.name),
                           QString::fromStdString(pipeline.title),
                           QString::fromStdString(pipeline.formula));
+        for (const QString& line : model::problemHelpLines(pipeline))
+            lines << QStringLiteral("    ") + line;
+        const Problem problem = pipeline.defaultProblem();
         TextTable variants;
         variants.addColumn(QStringLiteral("variant"), TextTable::Align::Left);
         variants.addColumn(QStringLiteral("kernels"), TextTable::Align::Right);
-        variants.addColumn(QStringLiteral("passes"), TextTable::Align::Right);
+        variants.addColumn(pipeline.countsPasses ? QStringLiteral("passes")
+                                                 : QStringLiteral("model bytes"),
+                           TextTable::Align::Right);
         variants.addColumn(QStringLiteral("title"), TextTable::Align::Left);
-        for (const VariantSpec& variant : pipeline.variants)
-            variants.addRow({QString::fromStdString(variant.name),
-                             QString::number(variant.kernels.size()),
-                             QString::number(modelVariantTraffic(variant, 1).passes),
+        for (const VariantSpec& variant : pipeline.variants) {
+            const std::vector<KernelSpec> kernels = variant.kernelsFor(problem);
+            std::size_t passes = 0;
+            std::uint64_t bytes = 0;
+            for (const KernelSpec& kernel : kernels) {
+                passes += kernel.passReads.size() + kernel.passWrites.size();
+                bytes += kernel.traffic.bytesRead() + kernel.traffic.bytesWritten();
+            }
+            variants.addRow({QString::fromStdString(variant.name), QString::number(kernels.size()),
+                             pipeline.countsPasses ? QString::number(passes) : formatBytes(bytes),
                              QString::fromStdString(variant.title)});
+        }
         lines << variants.render(QStringLiteral("    "));
     }
     return lines;

@@ -67,15 +67,20 @@ QStringList resultsRows(const Recording& recording) {
     table.addColumn(QStringLiteral("model bytes"), Align::Right);
     table.addColumn(QStringLiteral("time (ms)"), Align::Right);
     table.addColumn(QStringLiteral("GB/s"), Align::Right);
+    table.addColumn(QStringLiteral("TFLOP/s"), Align::Right);
     table.addColumn(QStringLiteral("% roofline"), Align::Right);
     table.addColumn(QStringLiteral("peak in flight"), Align::Right);
-    table.addColumn(QStringLiteral("max rel err"), Align::Right);
+    table.addColumn(QStringLiteral("error"), Align::Right);
     table.addColumn(QStringLiteral("check"), Align::Left);
     const double rooflineGBps = recording.roofline.gbps();
     for (const RunRecord& run : recording.runs) {
-        table.addRow({run.variant, QString::number(run.kernels.size()), QString::number(run.passes),
+        // Passes only where the pipeline counts whole-array sweeps; bytes tell the rest.
+        table.addRow({run.variant, QString::number(run.kernels.size()),
+                      run.passesCounted ? QString::number(run.passes) : QStringLiteral("-"),
                       formatBytes(run.modelBytesRead + run.modelBytesWritten),
                       formatMilliseconds(run.timeMs), formatGBps(run.effectiveGBps()),
+                      run.modelFlops > 0 ? QString::number(run.achievedTflops(), 'g', 3)
+                                         : QStringLiteral("-"),
                       rooflineGBps > 0 ? formatPercent(run.effectiveGBps() / rooflineGBps)
                                        : QStringLiteral("-"),
                       formatBytes(run.peakBytesInFlight), formatRelativeError(run.maxRelError),
@@ -88,11 +93,12 @@ QStringList checkFailureLines(const Recording& recording) {
     QStringList lines;
     for (const RunRecord& run : recording.runs) {
         if (run.checkOk) continue;
-        QString line = QStringLiteral("check FAILED for %1: max relative error %2")
-                           .arg(run.variant, formatRelativeError(run.maxRelError));
+        QString line = QStringLiteral("check FAILED for %1: %2 %3 (tolerance %4)")
+                           .arg(run.variant, run.checkMeasure, formatRelativeError(run.maxRelError),
+                                formatRelativeError(run.checkTolerance));
         if (run.unwrittenElements > 0)
             line += QStringLiteral(", %1 of %2 output elements never written")
-                        .arg(formatCount(run.unwrittenElements), formatCount(run.n));
+                        .arg(formatCount(run.unwrittenElements), formatCount(run.outputElements));
         lines << line;
     }
     return lines;

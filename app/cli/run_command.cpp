@@ -9,6 +9,7 @@
 #include "cli/terminal_observer.h"
 #include "measure/measured_run.h"
 #include "model/format.h"
+#include "model/problem_options.h"
 #include "model/recording_json.h"
 #include "model/run_conversion.h"
 #include "runtime/parallel.h"
@@ -39,9 +40,25 @@ struct RunParser {
                                                "(default)."),
                                 QStringLiteral("list"), QStringLiteral("all")};
     QCommandLineOption n{QStringLiteral("n"),
-                         QStringLiteral("Elements per array: a whole number or 2^k (default "
-                                        "16777216)."),
-                         QStringLiteral("N"), QString::number(RunRequest{}.n)};
+                         QStringLiteral("Elementwise pipelines: elements per array, a whole "
+                                        "number or 2^k (default 16777216)."),
+                         QStringLiteral("N")};
+    QCommandLineOption shape{QStringLiteral("shape"),
+                             QStringLiteral("Dimensions by name, e.g. M=512,H=1024,I=2816 for "
+                                            "the MLP (see below)."),
+                             QStringLiteral("dims")};
+    QCommandLineOption preset{QStringLiteral("preset"),
+                              QStringLiteral("A named problem of the pipeline, e.g. classroom or "
+                                             "decode-1 (see below); --shape then changes it."),
+                              QStringLiteral("name")};
+    QCommandLineOption dtype{QStringLiteral("dtype"),
+                             QStringLiteral("Data type: float32 (fp32) or bfloat16 (bf16), where "
+                                            "the pipeline has it."),
+                             QStringLiteral("type")};
+    QCommandLineOption tile{QStringLiteral("tile"),
+                            QStringLiteral("Tuning values by name, e.g. "
+                                           "block_m=32,block_n=64,block_h=64,block_i=64."),
+                            QStringLiteral("values")};
     QCommandLineOption repeat{QStringLiteral("repeat"),
                               QStringLiteral("Timed repeats; the time is their median (default "
                                              "20 on a GPU, 5 on the CPU)."),
@@ -50,8 +67,7 @@ struct RunParser {
                               QStringLiteral("Untimed runs before the repeats (default 3 on a "
                                              "GPU, 1 on the CPU)."),
                               QStringLiteral("count"), QStringLiteral("3")};
-    QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width"),
-                              QString::number(kDefaultVectorWidth)};
+    QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width")};
     QCommandLineOption backend{QStringLiteral("backend"),
                                QStringLiteral("auto (CUDA when a GPU is usable, else CPU; "
                                               "default), cuda or cpu."),
@@ -80,8 +96,8 @@ struct RunParser {
             QStringLiteral("Runs the variants of one pipeline, checks every output against the "
                            "CPU reference,\nprints a table and optionally writes a recording that "
                            "the FuseScope window opens."));
-        parser.addOptions({help, pipeline, variants, n, repeat, warmup, vector, backend, threads,
-                           measure, sampleInterval, json});
+        parser.addOptions({help, pipeline, variants, n, shape, preset, dtype, tile, repeat, warmup,
+                           vector, backend, threads, measure, sampleInterval, json});
     }
 
     QString helpText() const {
@@ -91,11 +107,21 @@ struct RunParser {
                      QStringLiteral("Usage: fusescope-cli run --pipeline <name> [options]"));
         // The issue spells the size option --n; Qt shows one-letter options as -n (both work).
         text.replace(QStringLiteral("  -n <N> "), QStringLiteral("  --n <N>"));
+        text += QStringLiteral("\nWhat each pipeline takes (from its declaration):\n");
+        for (const PipelineSpec& spec : pipelines()) {
+            text += QStringLiteral("  %1:\n").arg(QString::fromStdString(spec.name));
+            for (const QString& line : model::problemHelpLines(spec))
+                text += QStringLiteral("    %1\n").arg(line);
+        }
         return text +
                QStringLiteral(
-                   "\nExample:\n  fusescope-cli run --pipeline swiglu "
+                   "\nExamples:\n  fusescope-cli run --pipeline swiglu "
                    "--variants scratch,fused --n 67108864 --repeat 20 \\\n"
-                   "      --vector 4 --backend auto --json out.json\n\n") +
+                   "      --vector 4 --backend auto --json out.json\n"
+                   "  fusescope-cli run --pipeline mlp --preset classroom --dtype bf16 "
+                   "--backend cuda\n"
+                   "  fusescope-cli run --pipeline mlp --shape M=3,H=1000,I=2750 --dtype fp32 "
+                   "--backend cpu\n\n") +
                exitCodeHelp();
     }
 };
@@ -118,15 +144,42 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
     if (!variants) return variants.status();
     request.variants = *variants;
 
-    options.nText = p.parser.value(p.n);
-    Result<ElementCountOption> n = parseElementCountOption(QStringLiteral("--n"), options.nText);
-    if (!n) return n.status();
-    request.n = n->value;
-    options.nTooLarge = n->tooLarge;
-
-    Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
-    if (!vector) return vector.status();
-    request.vectorWidth = *vector;
+    // The problem: preset, then --shape, --n, --dtype, --vector and --tile, checked against the
+    // pipeline's declarations.
+    model::ProblemText problemText;
+    problemText.preset = p.parser.value(p.preset);
+    problemText.dimensions = p.parser.value(p.shape);
+    problemText.dtype = p.parser.value(p.dtype);
+    problemText.tuning = p.parser.value(p.tile);
+    if (p.parser.isSet(p.n)) {
+        if (!(*pipeline)->findDimension(kElementCountDimension))
+            return Status(ErrorCode::InvalidArgument,
+                          "--n: pipeline " + (*pipeline)->name +
+                              " has no N; give its dimensions with --shape or --preset");
+        options.nText = p.parser.value(p.n);
+        Result<ElementCountOption> n =
+            parseElementCountOption(QStringLiteral("--n"), options.nText);
+        if (!n) return n.status();
+        options.nTooLarge = n->tooLarge;
+        if (!n->tooLarge)
+            problemText.dimensions +=
+                QStringLiteral(",%1=%2").arg(QLatin1String(kElementCountDimension.data()))
+                    .arg(n->value);
+    }
+    if (p.parser.isSet(p.vector)) {
+        if (!(*pipeline)->findTuning(kVectorWidthTuning))
+            return Status(ErrorCode::InvalidArgument,
+                          "--vector: pipeline " + (*pipeline)->name + " has no vector width");
+        Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
+        if (!vector) return vector.status();
+        problemText.tuning +=
+            QStringLiteral(",%1=%2").arg(QLatin1String(kVectorWidthTuning.data())).arg(*vector);
+    }
+    if (!options.nTooLarge) {
+        Result<Problem> problem = model::problemFromText(**pipeline, problemText);
+        if (!problem) return problem.status();
+        request.problem = *problem;
+    }
     Result<int> repeats =
         parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
     if (!repeats) return repeats.status();
@@ -177,10 +230,11 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
 Status checkSizeFits(const RunOptions& options, const DeviceInfo& device) {
     if (options.nTooLarge) {
         RunRequest smallest = options.command.request;
-        smallest.n = 1;
+        const PipelineSpec& pipeline = *findPipeline(smallest.pipeline);
+        smallest.problem = pipeline.defaultProblem();
         return Status(ErrorCode::OutOfMemory,
                       "--n " + options.nText.toStdString() + " is too large: at most " +
-                          std::to_string(maxElementsFor(smallest, device)) + " elements fit on " +
+                          std::to_string(maxSizeFor(smallest, device)) + " elements fit on " +
                           device.name + " with the free memory");
     }
     return validateRequest(options.command.request, device);
@@ -191,12 +245,12 @@ QString runningLine(const RunRequest& request, const DeviceInfo& device) {
     const std::size_t variants =
         request.variants.empty() ? pipeline.variants.size() : request.variants.size();
     return QStringLiteral(
-               "running %1 (%2 variant%3, N = %4) on the %5 backend (%6); Ctrl-C "
+               "running %1 (%2 variant%3, %4) on the %5 backend (%6); Ctrl-C "
                "cancels")
         .arg(QString::fromStdString(pipeline.name))
         .arg(variants)
         .arg(variants == 1 ? "" : "s")
-        .arg(model::formatCount(request.n))
+        .arg(QString::fromStdString(describeProblem(pipeline, request.problem)))
         .arg(QString::fromLatin1(backendName(device.backend)))
         .arg(QString::fromStdString(device.name));
 }

@@ -167,10 +167,11 @@ Result<std::vector<std::uint64_t>> checkSizes(const SweepOptions& options,
         RunRequest smallest;
         smallest.pipeline = options.command.request.pipeline;
         smallest.variants = options.command.request.variants;
-        smallest.n = 1;
+        if (const PipelineSpec* pipeline = findPipeline(smallest.pipeline))
+            smallest.problem = pipeline->defaultProblem();
         return Status(ErrorCode::OutOfMemory,
                       "--to " + options.toText.toStdString() + " is too large: at most " +
-                          std::to_string(maxElementsFor(smallest, device)) + " elements fit on " +
+                          std::to_string(maxSizeFor(smallest, device)) + " elements fit on " +
                           device.name + " with the free memory");
     }
     Result<std::vector<std::uint64_t>> sizes = sweepSizes(options.command.request, device);

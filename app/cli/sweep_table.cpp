@@ -11,7 +11,7 @@ namespace {
 
 // One array of N elements fits in the L2 up to this N (0: unknown).
 std::uint64_t l2Elements(const DeviceInfo& device) {
-    return device.l2CacheBytes / kElementBytes;
+    return device.l2CacheBytes / sizeof(float);  // sweeps run float32 arrays
 }
 
 QString regimeCell(const SweepSeries& series, const SweepPoint& point) {

@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "model/format.h"
+#include "pipelines/registry.h"
 
 namespace fusescope::model {
 namespace {
@@ -20,13 +21,10 @@ QString distinctValues(const Recording& recording, Key key) {
     return values.join(QStringLiteral(" / "));
 }
 
-QString captionFrom(const QString& device, const QString& n, const QString& vector,
-                    const QString& source) {
+QString captionFrom(const QString& device, const QString& problem, const QString& source) {
     QStringList parts;
     parts << (device.isEmpty() ? QStringLiteral("unknown device") : device);
-    if (!n.isEmpty()) parts << QStringLiteral("N = ") + n;
-    parts << QStringLiteral("float32");
-    if (!vector.isEmpty()) parts << QStringLiteral("vector ") + vector;
+    if (!problem.isEmpty()) parts << problem;
     if (!source.isEmpty()) parts << source;
     return parts.join(kSeparator);
 }
@@ -54,26 +52,37 @@ QString deviceLabel(const DeviceRecord& device) {
     return QStringLiteral("%1 (%2)").arg(device.name, details.join(QStringLiteral(", ")));
 }
 
+QString problemLabel(const RunRecord& run) {
+    if (const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString()))
+        return QString::fromStdString(describeProblem(*pipeline, run.problem));
+    // A pipeline this build does not know: its values as recorded.
+    QStringList parts;
+    for (const auto& [name, value] : run.problem.dimensions)
+        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(name), formatCount(value));
+    QStringList all{parts.join(QStringLiteral(", ")), QString::fromUtf8(dtypeName(run.problem.dtype))};
+    for (const auto& [name, value] : run.problem.tuning)
+        all << QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(value);
+    return all.join(kSeparator);
+}
+
 QString captionFor(const Recording& recording, const RunRecord& run) {
-    return captionFrom(deviceLabel(recording.device), formatCount(run.n), QString::number(run.vectorWidth),
+    return captionFrom(deviceLabel(recording.device), problemLabel(run),
                        dataSourceBadge(recording, run));
 }
 
 QString checkScope(const RunRecord& run) {
-    if (run.comparedElements >= run.n)
-        return QStringLiteral("over all %1 elements").arg(formatCount(run.n));
+    if (run.comparedElements >= run.outputElements)
+        return QStringLiteral("over all %1 elements").arg(formatCount(run.outputElements));
     return QStringLiteral("over %1 sampled elements of %2; every element checked for being written")
-        .arg(formatCount(run.comparedElements), formatCount(run.n));
+        .arg(formatCount(run.comparedElements), formatCount(run.outputElements));
 }
 
 QString captionFor(const Recording& recording) {
     if (recording.runs.isEmpty())
-        return captionFrom(deviceLabel(recording.device), QString(), QString(), QString());
+        return captionFrom(deviceLabel(recording.device), QString(), QString());
     return captionFrom(
         deviceLabel(recording.device),
-        distinctValues(recording, [](const RunRecord& run) { return formatCount(run.n); }),
-        distinctValues(recording,
-                       [](const RunRecord& run) { return QString::number(run.vectorWidth); }),
+        distinctValues(recording, [](const RunRecord& run) { return problemLabel(run); }),
         distinctValues(recording,
                        [&](const RunRecord& run) { return dataSourceBadge(recording, run); }));
 }

@@ -92,7 +92,7 @@ QString escapeControlCharacters(const QString& text) {
 }
 
 QString formatVectorWidth(int width) {
-    return QStringLiteral("%1 (%2-byte loads)").arg(width).arg(width * kElementBytes);
+    return QStringLiteral("%1 (%2-byte loads)").arg(width).arg(width * static_cast<int>(sizeof(float)));
 }
 
 }  // namespace fusescope::model

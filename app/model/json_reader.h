@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <stdexcept>
 
@@ -45,6 +46,7 @@ class JsonReader {
     // The element `index` of an array read from `key`, as an object.
     JsonReader element(const QJsonArray& array, const char* key, qsizetype index) const;
 
+    QStringList keys() const { return object_.keys(); }
     QString pathOf(const char* key) const;
     [[noreturn]] void fail(const char* key, const QString& problem) const;
 

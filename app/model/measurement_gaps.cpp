@@ -16,8 +16,7 @@ VariantResult variantFrom(const RunRecord& run) {
     VariantResult variant;
     variant.pipeline = run.pipeline.toStdString();
     variant.variant = run.variant.toStdString();
-    variant.n = run.n;
-    variant.vectorWidth = run.vectorWidth;
+    variant.problem = run.problem;
     variant.modelBytesRead = run.modelBytesRead;
     variant.modelBytesWritten = run.modelBytesWritten;
     for (const KernelRecord& record : run.kernels) {

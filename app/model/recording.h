@@ -5,10 +5,16 @@
 #include <QVector>
 #include <optional>
 
+#include "pipelines/problem.h"
+
 namespace fusescope::model {
 
+using fusescope::Problem;
+
 inline constexpr char kRecordingFormat[] = "fusescope-recording";
-inline constexpr int kRecordingVersion = 1;
+// 2: a run names its problem (dimensions, dtype, tuning) instead of N and a vector width, and
+// carries FLOPs and its check's measure. Version 1 files still open (as N float32 elements).
+inline constexpr int kRecordingVersion = 2;
 
 // Where a number came from. Shown as a badge on every chart and table.
 enum class DataSource {
@@ -45,6 +51,7 @@ struct KernelRecord {
     double timeMs = 0.0;
     quint64 modelBytesRead = 0;
     quint64 modelBytesWritten = 0;
+    double modelFlops = 0.0;
     bool resourcesKnown = false;
     int registersPerThread = 0;
     int sharedBytesPerBlock = 0;
@@ -96,18 +103,22 @@ struct RunDataSources {
 struct RunRecord {
     QString pipeline;
     QString variant;
-    quint64 n = 0;
-    int vectorWidth = 1;
+    Problem problem;  // dimensions, dtype and tuning, as the registry declares them
     QString backend;  // "cuda" or "cpu"
-    int passes = 0;
+    int passes = 0;   // whole-array sweeps, where the pipeline counts passes
+    bool passesCounted = true;
     quint64 modelBytesRead = 0;
     quint64 modelBytesWritten = 0;
+    double modelFlops = 0.0;
     double timeMs = 0.0;
     QVector<double> repeatTimesMs;
     quint64 peakBytesInFlight = 0;
-    double maxRelError = 0.0;
+    QString checkMeasure;  // "max relative error", "relative Frobenius error over 8 of 512 rows"
+    double maxRelError = 0.0;  // the check's error, in checkMeasure's terms
+    double checkTolerance = 0.0;
     quint64 unwrittenElements = 0;
-    quint64 comparedElements = 0;  // against the reference: n, or a sample of a large output
+    quint64 outputElements = 0;
+    quint64 comparedElements = 0;  // against the reference: all, or a sample of a large output
     bool checkOk = false;
     QVector<KernelRecord> kernels;
     QVector<AllocationRecord> allocations;
@@ -118,6 +129,7 @@ struct RunRecord {
     double effectiveGBps() const {
         return timeMs > 0 ? (modelBytesRead + modelBytesWritten) / (timeMs * 1e6) : 0.0;
     }
+    double achievedTflops() const { return timeMs > 0 ? modelFlops / (timeMs * 1e9) : 0.0; }
 };
 
 struct Recording {

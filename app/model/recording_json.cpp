@@ -7,6 +7,7 @@
 #include "model/atomic_save.h"
 #include "model/json_reader.h"
 #include "model/limited_read.h"
+#include "pipelines/registry.h"
 
 namespace fusescope::model {
 namespace {
@@ -73,6 +74,7 @@ QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWr
         {"model_bytes_read", writer.count(kernel.modelBytesRead, path + ".model_bytes_read")},
         {"model_bytes_written",
          writer.count(kernel.modelBytesWritten, path + ".model_bytes_written")},
+        {"model_flops", kernel.modelFlops},
         {"registers", resource(kernel.registersPerThread)},
         {"shared_bytes", resource(kernel.sharedBytesPerBlock)},
         {"local_bytes", resource(kernel.localBytesPerThread)},
@@ -125,24 +127,41 @@ QJsonArray arrayToJson(const QVector<T>& items, const QString& path, JsonWriter&
     return array;
 }
 
+QJsonObject problemToJson(const Problem& problem, const QString& path, JsonWriter& writer) {
+    QJsonObject dimensions;
+    for (const auto& [name, value] : problem.dimensions)
+        dimensions.insert(QString::fromStdString(name),
+                          writer.count(value, path + ".dimensions." + QString::fromStdString(name)));
+    QJsonObject tuning;
+    for (const auto& [name, value] : problem.tuning)
+        tuning.insert(QString::fromStdString(name), value);
+    return {{"dimensions", dimensions},
+            {"dtype", QString::fromUtf8(dtypeName(problem.dtype))},
+            {"tuning", tuning}};
+}
+
 QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& writer) {
     QJsonArray repeats;
     for (double time : run.repeatTimesMs) repeats.append(time);
     return {
         {"pipeline", run.pipeline},
         {"variant", run.variant},
-        {"n", writer.count(run.n, path + ".n")},
-        {"vector", run.vectorWidth},
+        {"problem", problemToJson(run.problem, path + ".problem", writer)},
         {"backend", run.backend},
         {"passes", run.passes},
+        {"passes_counted", run.passesCounted},
+        {"model_flops", run.modelFlops},
         {"model_bytes_read", writer.count(run.modelBytesRead, path + ".model_bytes_read")},
         {"model_bytes_written", writer.count(run.modelBytesWritten, path + ".model_bytes_written")},
         {"time_ms", run.timeMs},
         {"repeat_times_ms", repeats},
         {"peak_bytes_in_flight",
          writer.count(run.peakBytesInFlight, path + ".peak_bytes_in_flight")},
+        {"check_measure", run.checkMeasure},
         {"max_rel_error", run.maxRelError},
+        {"check_tolerance", run.checkTolerance},
         {"unwritten_elements", writer.count(run.unwrittenElements, path + ".unwritten_elements")},
+        {"output_elements", writer.count(run.outputElements, path + ".output_elements")},
         {"compared_elements", writer.count(run.comparedElements, path + ".compared_elements")},
         {"check_ok", run.checkOk},
         {"kernels", arrayToJson(run.kernels, path + ".kernels", writer, kernelToJson)},
@@ -195,6 +214,7 @@ KernelRecord readKernel(const JsonReader& reader) {
     kernel.timeMs = reader.number("time_ms");
     kernel.modelBytesRead = reader.count("model_bytes_read");
     kernel.modelBytesWritten = reader.count("model_bytes_written");
+    kernel.modelFlops = reader.optionalNumber("model_flops").value_or(0.0);
     // Resources are known when the registers are given (null or absent on the CPU backend).
     const std::optional<int> registers = reader.optionalInteger("registers");
     kernel.resourcesKnown = registers.has_value();
@@ -262,12 +282,35 @@ QVector<T> readArray(const JsonReader& reader, const char* key, bool required, R
     return items;
 }
 
-RunRecord readRun(const JsonReader& reader) {
+Problem readProblem(const JsonReader& reader) {
+    Problem problem;
+    const JsonReader dimensions = reader.object("dimensions");
+    for (const QString& name : dimensions.keys())
+        problem.dimensions[name.toStdString()] = dimensions.count(name.toUtf8().constData());
+    const QString dtype = reader.string("dtype");
+    const std::optional<DType> parsed = parseDType(dtype.toStdString());
+    if (!parsed) reader.fail("dtype", QStringLiteral("\"%1\" is not a known data type").arg(dtype));
+    problem.dtype = *parsed;
+    const JsonReader tuning = reader.object("tuning");
+    for (const QString& name : tuning.keys())
+        problem.tuning[name.toStdString()] = tuning.integer(name.toUtf8().constData());
+    return problem;
+}
+
+RunRecord readRun(const JsonReader& reader, int version) {
     RunRecord run;
     run.pipeline = reader.string("pipeline");
     run.variant = reader.string("variant");
-    run.n = reader.count("n");
-    run.vectorWidth = reader.integer("vector");
+    if (version >= 2) {
+        run.problem = readProblem(reader.object("problem"));
+        run.passesCounted = reader.boolean("passes_counted");
+        run.modelFlops = reader.number("model_flops");
+    } else {
+        // Version 1: N float32 elements and a vector width; traffic counted in passes.
+        run.problem.dimensions[std::string(kElementCountDimension)] = reader.count("n");
+        run.problem.tuning[std::string(kVectorWidthTuning)] = reader.integer("vector");
+        run.passesCounted = true;
+    }
     run.backend = reader.string("backend");
     run.passes = reader.integer("passes");
     run.modelBytesRead = reader.count("model_bytes_read");
@@ -283,8 +326,17 @@ RunRecord readRun(const JsonReader& reader) {
     run.peakBytesInFlight = reader.count("peak_bytes_in_flight");
     run.maxRelError = reader.number("max_rel_error");
     run.unwrittenElements = reader.optionalCount("unwritten_elements").value_or(0);
+    if (version >= 2) {
+        run.checkMeasure = reader.string("check_measure");
+        run.checkTolerance = reader.number("check_tolerance");
+        run.outputElements = reader.count("output_elements");
+    } else {
+        run.checkMeasure = QStringLiteral("max relative error");
+        run.checkTolerance = 1e-5;  // version 1's float32 tolerance
+        run.outputElements = run.problem.dimension(kElementCountDimension);
+    }
     // Recordings made before outputs were sampled compared every element.
-    run.comparedElements = reader.optionalCount("compared_elements").value_or(run.n);
+    run.comparedElements = reader.optionalCount("compared_elements").value_or(run.outputElements);
     run.checkOk = reader.boolean("check_ok");
     run.kernels = readArray<KernelRecord>(reader, "kernels", true, readKernel);
     run.allocations = readArray<AllocationRecord>(reader, "allocations", false, readAllocation);
@@ -324,7 +376,8 @@ Recording readRecording(const JsonReader& reader) {
     recording.roofline.timeMs = roofline.number("time_ms");
     recording.roofline.bytesMoved = roofline.count("bytes_moved");
     recording.counterStatus = reader.optionalString("counter_status").value_or(QString());
-    recording.runs = readArray<RunRecord>(reader, "runs", true, readRun);
+    recording.runs = readArray<RunRecord>(
+        reader, "runs", true, [&](const JsonReader& run) { return readRun(run, recording.version); });
     recording.replayed = true;
     return recording;
 }

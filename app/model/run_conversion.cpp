@@ -1,6 +1,7 @@
 #include "model/run_conversion.h"
 
 #include "model/version.h"
+#include "pipelines/registry.h"
 
 namespace fusescope::model {
 namespace {
@@ -15,6 +16,7 @@ KernelRecord kernelRecordFrom(const KernelResult& kernel) {
     record.timeMs = kernel.timeMs;
     record.modelBytesRead = kernel.modelBytesRead;
     record.modelBytesWritten = kernel.modelBytesWritten;
+    record.modelFlops = kernel.modelFlops;
     record.resourcesKnown = kernel.resources.known;
     record.registersPerThread = kernel.resources.registersPerThread;
     record.sharedBytesPerBlock = kernel.resources.sharedBytesPerBlock;
@@ -100,21 +102,38 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
     return record;
 }
 
+namespace {
+
+quint64 outputElementsOf(const VariantResult& variant) {
+    const PipelineSpec* pipeline = findPipeline(variant.pipeline);
+    const VariantSpec* spec = pipeline ? findVariant(*pipeline, variant.variant) : nullptr;
+    if (spec)
+        for (const BufferSpec& buffer : spec->buffers)
+            if (buffer.role == BufferRole::Output) return buffer.elements(variant.problem);
+    return variant.check.comparedElements;
+}
+
+}  // namespace
+
 RunRecord runRecordFrom(const VariantResult& variant) {
     RunRecord run;
     run.pipeline = fromStd(variant.pipeline);
     run.variant = fromStd(variant.variant);
-    run.n = variant.n;
-    run.vectorWidth = variant.vectorWidth;
+    run.problem = variant.problem;
     run.backend = QString::fromLatin1(backendName(variant.backend));
     run.passes = variant.passes;
+    run.passesCounted = variant.passesCounted;
     run.modelBytesRead = variant.modelBytesRead;
     run.modelBytesWritten = variant.modelBytesWritten;
+    run.modelFlops = variant.modelFlops;
     run.timeMs = variant.timeMs;
     run.repeatTimesMs = QVector<double>(variant.repeatTimesMs.begin(), variant.repeatTimesMs.end());
     run.peakBytesInFlight = variant.peakBytesInFlight;
-    run.maxRelError = variant.check.maxRelativeError;
+    run.checkMeasure = fromStd(variant.check.measure);
+    run.maxRelError = variant.check.error;
+    run.checkTolerance = variant.check.tolerance;
     run.unwrittenElements = variant.check.unwrittenElements;
+    run.outputElements = outputElementsOf(variant);
     run.comparedElements = variant.check.comparedElements;
     run.checkOk = variant.check.ok;
     for (const KernelResult& kernel : variant.kernels)

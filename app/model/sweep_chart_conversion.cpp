@@ -19,7 +19,7 @@ SweepChartData sweepChartData(const SweepReport& report) {
     data.caption = caption.join(QStringLiteral(" · "));
     data.dataSource = dataSourceLabel(sweepDataSource(report));
     data.l2CacheBytes = static_cast<double>(report.device.l2CacheBytes);
-    data.elementBytes = static_cast<double>(kElementBytes);
+    data.elementBytes = static_cast<double>(sizeof(float));  // sweeps run float32 arrays
     for (const SweepSeries& series : report.series) {
         SweepChartSeries chartSeries;
         chartSeries.name = QString::fromStdString(series.variant);

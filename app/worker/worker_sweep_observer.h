@@ -27,13 +27,17 @@ class WorkerSweepObserver final : public RunObserver {
         update.variant = QString::fromStdString(result.variant);
         update.launches = static_cast<int>(result.kernels.size());
         const std::uint64_t bytes = result.modelBytesRead + result.modelBytesWritten;
-        update.bytesPerElement = result.n > 0 ? static_cast<double>(bytes) / result.n : 0.0;
-        update.point.n = result.n;
+        // A sweep varies the pipeline's size dimension.
+        const PipelineSpec* pipeline = findPipeline(result.pipeline);
+        const std::uint64_t size =
+            pipeline ? result.problem.dimension(pipeline->sizeDimension) : 0;
+        update.bytesPerElement = size > 0 ? static_cast<double>(bytes) / size : 0.0;
+        update.point.n = size;
         update.point.bytes = bytes;
         update.point.launches = update.launches;
         update.point.timeMs = result.timeMs;
         update.point.checkOk = result.check.ok;
-        update.point.maxRelativeError = result.check.maxRelativeError;
+        update.point.maxRelativeError = result.check.error;
         emit worker_.sweepPointMeasured(generation_, update);
     }
 

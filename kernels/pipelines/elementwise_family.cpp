@@ -109,6 +109,8 @@ KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels) {
             for (const auto& name : kernel.reads) charge(name).bytesRead += arrayBytes;
             for (const auto& name : kernel.writes) charge(name).bytesWritten += arrayBytes;
             spec.traffic.flops = kernel.flopsPerElement * static_cast<double>(n);
+            spec.passReads = kernel.reads;
+            spec.passWrites = kernel.writes;
             specs.push_back(std::move(spec));
         }
         return specs;
@@ -121,7 +123,7 @@ void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
     pipeline.dtypes = {DType::Float32};
     TuningSpec vector;
     vector.name = std::string(kVectorWidthTuning);
-    vector.title = "vector width";
+    vector.title = "vector";
     vector.help = "1: scalar loads; 4: 16-byte loads with a scalar tail for any N";
     vector.allowed.assign(kSupportedVectorWidths.begin(), kSupportedVectorWidths.end());
     vector.defaultValue = kDefaultVectorWidth;

@@ -57,6 +57,10 @@ struct KernelSpec {
     std::string execution;  // the key each backend finds the code under (kernel_execution.h)
     std::vector<std::string> args;  // buffer names, in the kernel's parameter order
     KernelTraffic traffic;
+    // Where the pipeline counts passes: the whole-array sweeps in program order (a name may
+    // repeat), which the memory stage animates loop by loop. Empty otherwise.
+    std::vector<std::string> passReads;
+    std::vector<std::string> passWrites;
 };
 
 // The kernels a variant launches for a problem (the production MLP streams weights with GEMV

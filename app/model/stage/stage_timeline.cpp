@@ -1,10 +1,11 @@
 #include "model/stage/stage_timeline.h"
 
+#include <QMap>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "pipelines/pass_model.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::model {
@@ -27,10 +28,11 @@ qint64 msToNs(double ms) {
 }
 
 // Kernel durations in ns, in launch order: the recorded per-kernel medians, matched by name.
-Result<QVector<qint64>> kernelDurations(const RunRecord& run, const VariantSpec& variant) {
+Result<QVector<qint64>> kernelDurations(const RunRecord& run,
+                                        const std::vector<KernelSpec>& kernels) {
     QVector<qint64> durations;
-    for (std::size_t k = 0; k < variant.kernels.size(); ++k) {
-        const QString name = QString::fromStdString(variant.kernels[k].name);
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        const QString name = QString::fromStdString(kernels[k].name);
         const KernelRecord* found = nullptr;
         for (const KernelRecord& record : run.kernels)
             if (record.name == name) found = &record;
@@ -38,7 +40,7 @@ Result<QVector<qint64>> kernelDurations(const RunRecord& run, const VariantSpec&
         if (!found)
             return Status(ErrorCode::InvalidArgument, "run " + run.variant.toStdString() +
                                                           " has no time for kernel " +
-                                                          variant.kernels[k].name);
+                                                          kernels[k].name);
         durations.push_back(std::max<qint64>(1, msToNs(found->timeMs)));
     }
     return durations;
@@ -54,7 +56,8 @@ QString normalizedKernelName(const QString& name) {
 
 // The first stretch of the device timeline whose kernel spans carry the variant's kernels in
 // order (a span matches when its normalized name contains the kernel's).
-QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run, const VariantSpec& variant) {
+QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run,
+                                                const std::vector<KernelSpec>& kernels) {
     QVector<const TimelineSpan*> kernelSpans;
     for (const TimelineSpan& span : run.timeline)
         if (span.kind == TimelineSpan::Kind::Kernel) kernelSpans.push_back(&span);
@@ -62,14 +65,14 @@ QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run, const Vari
               [](const TimelineSpan* a, const TimelineSpan* b) { return a->startNs < b->startNs; });
     // A sampling run repeats the kernels: take the repetition with the median span, so that
     // neither a cold first launch nor an outlier sets the stage's times.
-    const qsizetype count = static_cast<qsizetype>(variant.kernels.size());
+    const qsizetype count = static_cast<qsizetype>(kernels.size());
     QVector<qsizetype> starts;
     for (qsizetype first = 0; first + count <= kernelSpans.size();) {
         bool matches = true;
         for (qsizetype k = 0; k < count && matches; ++k)
             matches = normalizedKernelName(kernelSpans[first + k]->name)
                           .contains(normalizedKernelName(QString::fromStdString(
-                              variant.kernels[static_cast<std::size_t>(k)].name)));
+                              kernels[static_cast<std::size_t>(k)].name)));
         if (matches) {
             starts.push_back(first);
             first += count;
@@ -94,23 +97,60 @@ struct KernelLoop {
     std::vector<std::string> writes;
 };
 
-std::vector<KernelLoop> splitIntoLoops(const KernelSpec& kernel) {
+std::vector<KernelLoop> splitIntoPassLoops(const KernelSpec& kernel);
+
+// A kernel's accesses, loop by loop, with their bytes: whole-array passes where the pipeline
+// counts them (split into loops as above), else one loop reading, then writing, each buffer's
+// modelled bytes (re-reads included: a sweep may cover a buffer several times).
+struct StageLoop {
+    std::vector<std::pair<QString, quint64>> readBytes;
+    std::vector<std::pair<QString, quint64>> writeBytes;
+};
+
+std::vector<StageLoop> loopsOf(const KernelSpec& kernel, const QMap<QString, quint64>& bytesOf) {
+    std::vector<StageLoop> loops;
+    if (!kernel.passReads.empty() || !kernel.passWrites.empty()) {
+        for (const KernelLoop& loop : splitIntoPassLoops(kernel)) {
+            StageLoop stage;
+            for (const auto& name : loop.reads) {
+                const QString buffer = QString::fromStdString(name);
+                stage.readBytes.emplace_back(buffer, bytesOf.value(buffer));
+            }
+            for (const auto& name : loop.writes) {
+                const QString buffer = QString::fromStdString(name);
+                stage.writeBytes.emplace_back(buffer, bytesOf.value(buffer));
+            }
+            loops.push_back(std::move(stage));
+        }
+        return loops;
+    }
+    StageLoop stage;
+    for (const BufferTraffic& traffic : kernel.traffic.buffers) {
+        const QString buffer = QString::fromStdString(traffic.buffer);
+        if (traffic.bytesRead > 0) stage.readBytes.emplace_back(buffer, traffic.bytesRead);
+        if (traffic.bytesWritten > 0) stage.writeBytes.emplace_back(buffer, traffic.bytesWritten);
+    }
+    loops.push_back(std::move(stage));
+    return loops;
+}
+
+std::vector<KernelLoop> splitIntoPassLoops(const KernelSpec& kernel) {
     std::vector<KernelLoop> loops(1);
     std::size_t writeCursor = 0;
-    for (const std::string& read : kernel.reads) {
-        const auto written = std::find(kernel.writes.begin() + static_cast<long>(writeCursor),
-                                       kernel.writes.end(), read);
-        if (written != kernel.writes.end()) {
+    for (const std::string& read : kernel.passReads) {
+        const auto written = std::find(kernel.passWrites.begin() + static_cast<long>(writeCursor),
+                                       kernel.passWrites.end(), read);
+        if (written != kernel.passWrites.end()) {
             // The loop before this read ends with the write that produces it.
-            const auto last = static_cast<std::size_t>(written - kernel.writes.begin());
+            const auto last = static_cast<std::size_t>(written - kernel.passWrites.begin());
             for (; writeCursor <= last; ++writeCursor)
-                loops.back().writes.push_back(kernel.writes[writeCursor]);
+                loops.back().writes.push_back(kernel.passWrites[writeCursor]);
             loops.emplace_back();
         }
         loops.back().reads.push_back(read);
     }
-    for (; writeCursor < kernel.writes.size(); ++writeCursor)
-        loops.back().writes.push_back(kernel.writes[writeCursor]);
+    for (; writeCursor < kernel.passWrites.size(); ++writeCursor)
+        loops.back().writes.push_back(kernel.passWrites[writeCursor]);
     return loops;
 }
 
@@ -182,7 +222,9 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
     if (!variant)
         return Status(ErrorCode::InvalidArgument, "unknown variant \"" + run.variant.toStdString() +
                                                       "\" of pipeline " + pipeline->name);
-    if (run.n == 0) return Status(ErrorCode::InvalidArgument, "the run has N = 0");
+    if (Status s = checkProblem(*pipeline, run.problem); !s)
+        return Status(ErrorCode::InvalidArgument, "the recorded problem: " + s.message());
+    const std::vector<KernelSpec> kernels = variant->kernelsFor(run.problem);
 
     StageTimeline timeline;
     timeline.pipeline = run.pipeline;
@@ -190,35 +232,36 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
     timeline.variantTitle = QString::fromStdString(variant->title);
     timeline.fused = variant->fused;
     timeline.intermediate = QString::fromStdString(pipeline->intermediate);
-    timeline.n = run.n;
-    timeline.vectorWidth = run.vectorWidth;
     timeline.measuredTimeMs = run.timeMs;
     timeline.timingSource = run.dataSource.timing;
-    const Traffic traffic = modelVariantTraffic(*variant, run.n);
-    timeline.modelPasses = traffic.passes;
-    timeline.modelBytesRead = traffic.bytesRead;
-    timeline.modelBytesWritten = traffic.bytesWritten;
+    timeline.passesCounted = pipeline->countsPasses;
+    for (const KernelSpec& spec : kernels) {
+        timeline.modelBytesRead += spec.traffic.bytesRead();
+        timeline.modelBytesWritten += spec.traffic.bytesWritten();
+        timeline.modelPasses += static_cast<int>(spec.passReads.size() + spec.passWrites.size());
+    }
 
-    const quint64 arrayBytes = run.n * kElementBytes;
+    QMap<QString, quint64> bufferBytes;
     for (const BufferSpec& buffer : variant->buffers) {
         StageArray array;
         array.name = QString::fromStdString(buffer.name);
-        array.bytes = arrayBytes;
+        array.bytes = buffer.bytes(run.problem);
+        bufferBytes.insert(array.name, array.bytes);
         array.role = toStageRole(buffer.role);
         array.isIntermediate = buffer.name == pipeline->intermediate;
         timeline.arrays.push_back(array);
     }
 
     // Kernel times relative to the first kernel's start (the allocation phase is added last).
-    const QVector<const TimelineSpan*> deviceKernels = matchDeviceKernels(run, *variant);
-    Result<QVector<qint64>> durations = kernelDurations(run, *variant);
+    const QVector<const TimelineSpan*> deviceKernels = matchDeviceKernels(run, kernels);
+    Result<QVector<qint64>> durations = kernelDurations(run, kernels);
     if (deviceKernels.isEmpty() && !durations) return durations.status();
     timeline.timesFromDeviceTimeline = !deviceKernels.isEmpty();
     const qint64 origin = deviceKernels.isEmpty() ? 0 : deviceKernels.front()->startNs;
     timeline.runClockKernelsStartNs = origin;
     qint64 cursor = 0;
-    for (std::size_t k = 0; k < variant->kernels.size(); ++k) {
-        const KernelSpec& spec = variant->kernels[k];
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        const KernelSpec& spec = kernels[k];
         StageKernel kernel;
         kernel.name = QString::fromStdString(spec.name);
         if (!deviceKernels.isEmpty()) {
@@ -231,38 +274,45 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
             kernel.endNs = cursor + (*durations)[static_cast<qsizetype>(k)];
         }
         cursor = kernel.endNs;
-        const Traffic kernelTraffic = modelKernelTraffic(spec, run.n);
-        kernel.bytesRead = kernelTraffic.bytesRead;
-        kernel.bytesWritten = kernelTraffic.bytesWritten;
-        const bool touchesIntermediate = std::find(spec.writes.begin(), spec.writes.end(),
-                                                   pipeline->intermediate) != spec.writes.end();
-        kernel.holdsIntermediateInRegisters = variant->fused && !touchesIntermediate;
+        kernel.bytesRead = spec.traffic.bytesRead();
+        kernel.bytesWritten = spec.traffic.bytesWritten();
+        // A fused kernel holds the intermediate on chip when no buffer of it is written.
+        bool writesIntermediate = false;
+        for (const BufferTraffic& traffic : spec.traffic.buffers) {
+            const BufferSpec* buffer = findBuffer(*variant, traffic.buffer);
+            writesIntermediate = writesIntermediate || (traffic.bytesWritten > 0 && buffer &&
+                                                        buffer->role == BufferRole::Scratch);
+        }
+        kernel.holdsIntermediateInRegisters = variant->fused && !writesIntermediate;
 
         // Each loop gets a share of the kernel's time proportional to the bytes it moves.
-        const std::vector<KernelLoop> loops = splitIntoLoops(spec);
+        const std::vector<StageLoop> loops = loopsOf(spec, bufferBytes);
         const quint64 kernelBytes = std::max<quint64>(1, kernel.bytesRead + kernel.bytesWritten);
         qint64 loopStart = kernel.startNs;
         quint64 bytesBefore = 0;
-        for (const KernelLoop& loop : loops) {
-            const quint64 loopBytes = (loop.reads.size() + loop.writes.size()) * arrayBytes;
+        for (const StageLoop& loop : loops) {
+            quint64 loopBytes = 0;
+            for (const auto& [name, bytes] : loop.readBytes) loopBytes += bytes;
+            for (const auto& [name, bytes] : loop.writeBytes) loopBytes += bytes;
             bytesBefore += loopBytes;
             const qint64 loopEnd =
                 kernel.startNs + static_cast<qint64>(double(kernel.endNs - kernel.startNs) *
                                                      double(bytesBefore) / double(kernelBytes));
-            auto addSweeps = [&](const std::vector<std::string>& names, bool write) {
-                for (const std::string& name : names) {
+            auto addSweeps = [&](const std::vector<std::pair<QString, quint64>>& accesses,
+                                 bool write) {
+                for (const auto& [name, bytes] : accesses) {
                     StageSweep sweep;
                     sweep.kernel = static_cast<int>(k);
-                    sweep.array = timeline.arrayIndex(QString::fromStdString(name));
+                    sweep.array = timeline.arrayIndex(name);
                     sweep.write = write;
                     sweep.startNs = loopStart;
                     sweep.endNs = std::max(loopEnd, loopStart + 1);
-                    sweep.bytes = arrayBytes;
+                    sweep.bytes = bytes;
                     if (sweep.array >= 0) timeline.sweeps.push_back(sweep);
                 }
             };
-            addSweeps(loop.reads, false);
-            addSweeps(loop.writes, true);
+            addSweeps(loop.readBytes, false);
+            addSweeps(loop.writeBytes, true);
             loopStart = loopEnd;
         }
         timeline.kernels.push_back(kernel);

@@ -59,8 +59,9 @@ struct StageTimeline {
     QString variantTitle;
     bool fused = false;
     QString intermediate;  // the pipeline's intermediate value's name
-    quint64 n = 0;
-    int vectorWidth = 1;
+    // True where the pipeline counts traffic in whole-array passes (modelPasses); the stage
+    // counts bytes otherwise.
+    bool passesCounted = true;
     QVector<StageArray> arrays;
     QVector<StageKernel> kernels;
     QVector<StageSweep> sweeps;  // ordered by start time

@@ -14,8 +14,7 @@ StageCaptionContext stageCaptionContext(const model::Recording& recording,
                                         const model::RunRecord& run) {
     StageCaptionContext context;
     context.deviceName = recording.device.name;
-    context.n = run.n;
-    context.vectorWidth = run.vectorWidth;
+    context.problem = model::problemLabel(run);
     context.dataSource = model::dataSourceBadge(recording, run);  // says "replayed" when it is
     return context;
 }
@@ -23,9 +22,7 @@ StageCaptionContext stageCaptionContext(const model::Recording& recording,
 QString stageCaptionLine(const StageCaptionContext& context) {
     QStringList parts;
     if (!context.deviceName.isEmpty()) parts << context.deviceName;
-    parts << QStringLiteral("N = %1").arg(QLocale(QLocale::English).toString(context.n));
-    parts << context.dtype;
-    parts << QStringLiteral("vector %1").arg(context.vectorWidth);
+    if (!context.problem.isEmpty()) parts << context.problem;
     if (!context.dataSource.isEmpty()) parts << context.dataSource;
     return parts.join(QStringLiteral(" · "));
 }

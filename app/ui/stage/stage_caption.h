@@ -1,5 +1,5 @@
 #pragma once
-// The caption every stage frame and export carries: which GPU, N, dtype and data source made it.
+// The caption every stage frame and export carries: which GPU, problem and data source made it.
 #include <QString>
 
 #include "model/recording.h"
@@ -9,9 +9,7 @@ namespace fusescope {
 
 struct StageCaptionContext {
     QString deviceName;  // "NVIDIA H200", or the CPU model for the CPU backend
-    quint64 n = 0;
-    QString dtype = QStringLiteral("float32");
-    int vectorWidth = 1;
+    QString problem;     // "N = 268,435,456 · float32 · vector 4" (model::problemLabel)
     QString dataSource;  // "timing + model", "CPU backend", "replay of a recording", ...
 };
 

@@ -1,0 +1,132 @@
+#include "model/problem_options.h"
+
+#include <QStringList>
+
+#include "model/element_count.h"
+#include "model/format.h"
+
+namespace fusescope::model {
+namespace {
+
+Status invalid(const QString& message) {
+    return Status(ErrorCode::InvalidArgument, message.toStdString());
+}
+
+QString namesOf(const PipelineSpec& pipeline) {
+    QStringList names;
+    for (const auto& dimension : pipeline.dimensions)
+        names << QString::fromStdString(dimension.name);
+    return names.join(QStringLiteral(", "));
+}
+
+QString tuningNamesOf(const PipelineSpec& pipeline) {
+    QStringList names;
+    for (const auto& tuning : pipeline.tunings) names << QString::fromStdString(tuning.name);
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+
+// "A=1,B=2" as (name, value) pairs; spaces around names and values are ignored.
+Result<QList<QPair<QString, QString>>> assignments(const QString& text, const QString& what) {
+    QList<QPair<QString, QString>> pairs;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const qsizetype equals = part.indexOf(QLatin1Char('='));
+        if (equals <= 0)
+            return invalid(QStringLiteral("%1 \"%2\": write name=value, separated by commas")
+                               .arg(what, part.trimmed()));
+        pairs.append({part.left(equals).trimmed(), part.mid(equals + 1).trimmed()});
+    }
+    return pairs;
+}
+
+}  // namespace
+
+Status setDimension(const PipelineSpec& pipeline, Problem& problem, const QString& name,
+                    const QString& value) {
+    const DimensionSpec* dimension = pipeline.findDimension(name.toStdString());
+    if (!dimension)
+        return invalid(QStringLiteral("pipeline %1 has no dimension %2; it takes %3")
+                           .arg(QString::fromStdString(pipeline.name), name, namesOf(pipeline)));
+    const ElementCount count = parseElementCount(value);
+    if (!count.ok())
+        return invalid(QStringLiteral("%1 = %2 is not a whole number from %3 to %4")
+                           .arg(name, value, formatCount(dimension->minimum),
+                                formatCount(dimension->maximum)));
+    problem.dimensions[dimension->name] = count.value;
+    return Status::ok();
+}
+
+Status setTuning(const PipelineSpec& pipeline, Problem& problem, const QString& name,
+                 const QString& value) {
+    const TuningSpec* tuning = pipeline.findTuning(name.toStdString());
+    if (!tuning)
+        return invalid(QStringLiteral("pipeline %1 has no tuning parameter %2; it takes %3")
+                           .arg(QString::fromStdString(pipeline.name), name,
+                                tuningNamesOf(pipeline)));
+    bool ok = false;
+    const int number = value.toInt(&ok);
+    if (!ok) return invalid(QStringLiteral("%1 = %2 is not a whole number").arg(name, value));
+    problem.tuning[tuning->name] = number;
+    return Status::ok();
+}
+
+Result<Problem> problemFromText(const PipelineSpec& pipeline, const ProblemText& text) {
+    Problem problem = pipeline.defaultProblem();
+    if (!text.preset.isEmpty()) {
+        const PresetSpec* preset = pipeline.findPreset(text.preset.toStdString());
+        if (!preset) {
+            QStringList names;
+            for (const auto& known : pipeline.presets) names << QString::fromStdString(known.name);
+            return invalid(QStringLiteral("pipeline %1 has no preset %2 (%3)")
+                               .arg(QString::fromStdString(pipeline.name), text.preset,
+                                    names.isEmpty() ? QStringLiteral("it has none")
+                                                    : names.join(QStringLiteral(", "))));
+        }
+        problem = withPreset(problem, *preset);
+    }
+    Result<QList<QPair<QString, QString>>> dimensions =
+        assignments(text.dimensions, QStringLiteral("dimension"));
+    if (!dimensions) return dimensions.status();
+    for (const auto& [name, value] : *dimensions)
+        if (Status s = setDimension(pipeline, problem, name, value); !s) return s;
+    if (!text.dtype.isEmpty()) {
+        const std::optional<DType> dtype = parseDType(text.dtype.trimmed().toStdString());
+        if (!dtype)
+            return invalid(QStringLiteral("data type %1: say float32 (fp32) or bfloat16 (bf16)")
+                               .arg(text.dtype));
+        problem.dtype = *dtype;
+    }
+    Result<QList<QPair<QString, QString>>> tuning =
+        assignments(text.tuning, QStringLiteral("tuning value"));
+    if (!tuning) return tuning.status();
+    for (const auto& [name, value] : *tuning)
+        if (Status s = setTuning(pipeline, problem, name, value); !s) return s;
+    if (Status s = checkProblem(pipeline, problem); !s) return s;
+    return problem;
+}
+
+QStringList problemHelpLines(const PipelineSpec& pipeline) {
+    QStringList lines;
+    for (const auto& d : pipeline.dimensions)
+        lines << QStringLiteral("%1: %2, %3 to %4 (default %5)")
+                     .arg(QString::fromStdString(d.name), QString::fromStdString(d.title),
+                          formatCount(d.minimum), formatCount(d.maximum),
+                          formatCount(d.defaultValue));
+    QStringList dtypes;
+    for (DType dtype : pipeline.dtypes) dtypes << QString::fromUtf8(dtypeName(dtype));
+    lines << QStringLiteral("dtype: %1 (default %2)")
+                 .arg(dtypes.join(QStringLiteral(", ")), dtypes.value(0));
+    for (const auto& t : pipeline.tunings) {
+        QStringList allowed;
+        for (int value : t.allowed) allowed << QString::number(value);
+        lines << QStringLiteral("%1 (%2): %3 (default %4)")
+                     .arg(QString::fromStdString(t.name), QString::fromStdString(t.title),
+                          allowed.join(QStringLiteral(", ")))
+                     .arg(t.defaultValue);
+    }
+    for (const auto& preset : pipeline.presets)
+        lines << QStringLiteral("preset %1: %2")
+                     .arg(QString::fromStdString(preset.name), QString::fromStdString(preset.title));
+    return lines;
+}
+
+}  // namespace fusescope::model

@@ -59,9 +59,9 @@ Status setTuning(const PipelineSpec& pipeline, Problem& problem, const QString& 
                  const QString& value) {
     const TuningSpec* tuning = pipeline.findTuning(name.toStdString());
     if (!tuning)
-        return invalid(QStringLiteral("pipeline %1 has no tuning parameter %2; it takes %3")
-                           .arg(QString::fromStdString(pipeline.name), name,
-                                tuningNamesOf(pipeline)));
+        return invalid(
+            QStringLiteral("pipeline %1 has no tuning parameter %2; it takes %3")
+                .arg(QString::fromStdString(pipeline.name), name, tuningNamesOf(pipeline)));
     bool ok = false;
     const int number = value.toInt(&ok);
     if (!ok) return invalid(QStringLiteral("%1 = %2 is not a whole number").arg(name, value));
@@ -125,7 +125,8 @@ QStringList problemHelpLines(const PipelineSpec& pipeline) {
     }
     for (const auto& preset : pipeline.presets)
         lines << QStringLiteral("preset %1: %2")
-                     .arg(QString::fromStdString(preset.name), QString::fromStdString(preset.title));
+                     .arg(QString::fromStdString(preset.name),
+                          QString::fromStdString(preset.title));
     return lines;
 }
 

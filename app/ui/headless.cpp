@@ -11,6 +11,7 @@
 
 #include "model/element_count.h"
 #include "model/format.h"
+#include "model/problem_options.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 #include "ui/chart_export.h"
@@ -74,11 +75,19 @@ void addLaunchOptions(QCommandLineParser& parser) {
          QStringLiteral("backend"), QStringLiteral("auto")},
         {QStringLiteral("n"), QObject::tr("Elements per array (default: 2^24)."),
          QStringLiteral("N")},
+        {QStringLiteral("shape"), QObject::tr("Dimensions by name, e.g. M=512,H=1024,I=2816."),
+         QStringLiteral("dims")},
+        {QStringLiteral("preset"), QObject::tr("A named problem of the pipeline (classroom, ...)."),
+         QStringLiteral("name")},
+        {QStringLiteral("dtype"), QObject::tr("float32 or bfloat16, where the pipeline has it."),
+         QStringLiteral("type")},
+        {QStringLiteral("tile"), QObject::tr("Tuning values, e.g. block_m=32,block_n=64."),
+         QStringLiteral("values")},
         {QStringLiteral("vector"),
          QObject::tr("Vector width, %1 (default: %2).")
              .arg(QString::fromStdString(supportedVectorWidthsText()))
              .arg(kDefaultVectorWidth),
-         QStringLiteral("width"), QString::number(kDefaultVectorWidth)},
+         QStringLiteral("width")},
         {QStringLiteral("repeats"),
          QObject::tr("Timed repeats (default: 20 on a GPU, 5 on the CPU)."),
          QStringLiteral("count")},
@@ -103,7 +112,8 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     options.openPath = parser.value(QStringLiteral("open"));
     options.showTabs = parser.values(QStringLiteral("show-tab"));
     if (!parser.isSet(QStringLiteral("run"))) {
-        for (const char* name : {"variants", "n", "backend", "vector", "repeats"})
+        for (const char* name :
+             {"variants", "n", "shape", "preset", "dtype", "tile", "backend", "vector", "repeats"})
             if (parser.isSet(QString::fromLatin1(name))) {
                 *error = QObject::tr("--%1 needs --run PIPELINE").arg(QString::fromLatin1(name));
                 return options;
@@ -142,23 +152,38 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     }
     command.backend = *backend;
     bool ok = false;
+    // The problem: --preset, --shape and --n, --dtype, --vector and --tile, checked against
+    // the pipeline's declarations (as the CLI does).
+    model::ProblemText problemText;
+    problemText.preset = parser.value(QStringLiteral("preset"));
+    problemText.dimensions = parser.value(QStringLiteral("shape"));
+    problemText.dtype = parser.value(QStringLiteral("dtype"));
+    problemText.tuning = parser.value(QStringLiteral("tile"));
     if (parser.isSet(QStringLiteral("n"))) {
-        const std::optional<quint64> n =
-            model::elementCountValue(parser.value(QStringLiteral("n")));
-        if (!n) {
+        if (!model::elementCountValue(parser.value(QStringLiteral("n")))) {
             *error = QObject::tr("--n must be a whole number of at least 1, not '%1'")
                          .arg(parser.value(QStringLiteral("n")));
             return options;
         }
-        request.n = *n;
+        problemText.dimensions +=
+            QStringLiteral(",N=") + parser.value(QStringLiteral("n")).remove(QLatin1Char(','));
     }
-    request.vectorWidth = parser.value(QStringLiteral("vector")).toInt(&ok);
-    if (!ok || !isSupportedVectorWidth(request.vectorWidth)) {
-        *error = QObject::tr("--vector must be %1, not '%2'")
-                     .arg(QString::fromStdString(supportedVectorWidthsText()),
-                          parser.value(QStringLiteral("vector")));
+    if (parser.isSet(QStringLiteral("vector"))) {
+        const int width = parser.value(QStringLiteral("vector")).toInt(&ok);
+        if (!ok || !isSupportedVectorWidth(width)) {
+            *error = QObject::tr("--vector must be %1, not '%2'")
+                         .arg(QString::fromStdString(supportedVectorWidthsText()),
+                              parser.value(QStringLiteral("vector")));
+            return options;
+        }
+        problemText.tuning += QStringLiteral(",vector=%1").arg(width);
+    }
+    Result<Problem> problem = model::problemFromText(*pipeline, problemText);
+    if (!problem) {
+        *error = QString::fromStdString(problem.status().message());
         return options;
     }
+    request.problem = *problem;
     // Without --repeats the backend's defaults apply once the backend is known (runHeadless).
     request.repeats = 0;
     if (parser.isSet(QStringLiteral("repeats")))

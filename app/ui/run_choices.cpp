@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "model/element_count.h"
+#include "model/problem_options.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 
@@ -18,12 +19,16 @@ RunCommand loadRunChoices(const QSettings& settings) {
     for (const QString& variant :
          settings.value(kGroup + QStringLiteral("variants")).toStringList())
         request.variants.push_back(variant.toStdString());
-    const std::optional<quint64> n =
-        model::elementCountValue(settings.value(kGroup + QStringLiteral("n")).toString());
-    if (n) request.n = *n;
-    const int vector =
-        settings.value(kGroup + QStringLiteral("vector"), request.vectorWidth).toInt();
-    if (isSupportedVectorWidth(vector)) request.vectorWidth = vector;
+    // The problem as text, checked against the pipeline's declarations: a value this build
+    // refuses falls back to the pipeline's defaults.
+    if (const PipelineSpec* pipeline = findPipeline(request.pipeline)) {
+        model::ProblemText text;
+        text.dimensions = settings.value(kGroup + QStringLiteral("dimensions")).toString();
+        text.dtype = settings.value(kGroup + QStringLiteral("dtype")).toString();
+        text.tuning = settings.value(kGroup + QStringLiteral("tuning")).toString();
+        Result<Problem> problem = model::problemFromText(*pipeline, text);
+        request.problem = problem ? *problem : pipeline->defaultProblem();
+    }
     choices.backend =
         backendChoiceFromKey(
             settings.value(kGroup + QStringLiteral("backend")).toString().toStdString())
@@ -47,8 +52,16 @@ void saveRunChoices(QSettings& settings, const RunCommand& choices) {
     settings.setValue(kGroup + QStringLiteral("pipeline"),
                       QString::fromStdString(request.pipeline));
     settings.setValue(kGroup + QStringLiteral("variants"), variants);
-    settings.setValue(kGroup + QStringLiteral("n"), QString::number(request.n));
-    settings.setValue(kGroup + QStringLiteral("vector"), request.vectorWidth);
+    QStringList dimensions;
+    for (const auto& [name, value] : request.problem.dimensions)
+        dimensions << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    QStringList tuning;
+    for (const auto& [name, value] : request.problem.tuning)
+        tuning << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    settings.setValue(kGroup + QStringLiteral("dimensions"), dimensions.join(QLatin1Char(',')));
+    settings.setValue(kGroup + QStringLiteral("dtype"),
+                      QString::fromUtf8(dtypeName(request.problem.dtype)));
+    settings.setValue(kGroup + QStringLiteral("tuning"), tuning.join(QLatin1Char(',')));
     settings.setValue(kGroup + QStringLiteral("backend"),
                       QString::fromLatin1(backendChoiceKey(choices.backend)));
     settings.setValue(kGroup + QStringLiteral("repeats"), request.repeats);

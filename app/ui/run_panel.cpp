@@ -1,5 +1,7 @@
 #include "ui/run_panel.h"
 
+#include "model/problem_options.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
@@ -18,6 +20,7 @@
 
 #include "model/element_count.h"
 #include "model/format.h"
+#include "model/problem_options.h"
 #include "pipelines/registry.h"
 #include "runtime/parallel.h"
 #include "runtime/progress_estimate.h"
@@ -92,7 +95,23 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     cacheHint_->setObjectName(QStringLiteral("cacheHint"));
     cacheHint_->setForegroundRole(QPalette::PlaceholderText);
     form->addRow(QString(), cacheHint_);
-    form->addRow(tr("Data type:"), new QLabel(QStringLiteral("float32"), sizeBox));
+    // Pipelines without N (the MLP) take their dimensions by name, from their declaration.
+    shape_ = new QLineEdit(sizeBox);
+    shape_->setObjectName(QStringLiteral("shapeEdit"));
+    auto* shapeRow = new QHBoxLayout;
+    shapeRow->addWidget(shape_, 1);
+    problemPresets_ = new QComboBox(sizeBox);
+    problemPresets_->setObjectName(QStringLiteral("problemPresets"));
+    problemPresets_->setToolTip(tr("The pipeline's named problems"));
+    shapeRow->addWidget(problemPresets_);
+    form->addRow(tr("Dimensions:"), shapeRow);
+    dtype_ = new QComboBox(sizeBox);
+    dtype_->setObjectName(QStringLiteral("dtypeCombo"));
+    form->addRow(tr("Data type:"), dtype_);
+    tuning_ = new QLineEdit(sizeBox);
+    tuning_->setObjectName(QStringLiteral("tuningEdit"));
+    form->addRow(tr("Tiles:"), tuning_);
+    form_ = form;
     vector_ = new QComboBox(sizeBox);
     vector_->setObjectName(QStringLiteral("vectorCombo"));
     for (int width : kSupportedVectorWidths)
@@ -172,6 +191,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
         if (index > 0) elementCount_->setText(presets_->itemData(index).toString());
         presets_->setCurrentIndex(0);
     });
+    connect(problemPresets_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) shape_->setText(problemPresets_->itemData(index).toString());
+    });
+    connect(shape_, &QLineEdit::textChanged, this, &RunPanel::updateRunEnabled);
+    connect(tuning_, &QLineEdit::textChanged, this, &RunPanel::updateRunEnabled);
     connect(elementCount_, &QLineEdit::textChanged, this, [this] {
         updateCacheHint();
         updateRunEnabled();
@@ -228,6 +252,7 @@ void RunPanel::showPipeline(int index) {
     if (!spec) return;
     formula_->setText(text(spec->formula));
     description_->setText(text(spec->description));
+    showProblemFields(*spec);
     for (const VariantSpec& variant : spec->variants) {
         auto* item = new QListWidgetItem(text(variant.title), variants_);
         item->setData(kNameRole, text(variant.name));
@@ -250,8 +275,7 @@ RunCommand RunPanel::command() const {
         if (variants_->item(row)->checkState() == Qt::Checked)
             request.variants.push_back(
                 variants_->item(row)->data(kNameRole).toString().toStdString());
-    request.n = model::elementCountValue(elementCount_->text()).value_or(0);
-    request.vectorWidth = vector_->currentData().toInt();
+    if (Result<Problem> problem = currentProblem(); problem) request.problem = *problem;
     request.repeats = repeats_->value();
     request.warmup = warmup_->value();
     request.cpuThreads = cpuThreads_->value();
@@ -277,9 +301,7 @@ void RunPanel::setCommand(const RunCommand& command) {
                                 request.variants.end();
             item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
         }
-    elementCount_->setText(QString::number(request.n));
-    const int vectorIndex = vector_->findData(request.vectorWidth);
-    if (vectorIndex >= 0) vector_->setCurrentIndex(vectorIndex);
+    showProblem(request.problem);
     const int backendIndex = backend_->findData(keyOf(command.backend));
     if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
     repeats_->setValue(request.repeats);
@@ -294,9 +316,94 @@ QString RunPanel::validationMessage() const {
     const RunRequest current = command().request;
     if (current.pipeline.empty()) return tr("Choose a pipeline.");
     if (current.variants.empty()) return tr("Check at least one variant.");
-    if (current.n == 0)
-        return tr("N must be a whole number of at least 1 (e.g. 16777216 or 2^24).");
+    if (Result<Problem> problem = currentProblem(); !problem)
+        return QString::fromStdString(problem.status().message());
     return {};
+}
+
+const PipelineSpec* RunPanel::currentPipeline() const {
+    return findPipeline(pipeline_->currentData().toString().toStdString());
+}
+
+// The fields a pipeline declares: N and the vector width for the elementwise pipelines, named
+// dimensions, presets and tiles for the others; the dtypes it runs in.
+void RunPanel::showProblemFields(const PipelineSpec& pipeline) {
+    const bool elementwise = pipeline.findDimension(kElementCountDimension) != nullptr;
+    const bool vector = pipeline.findTuning(kVectorWidthTuning) != nullptr;
+    form_->setRowVisible(rowOf(elementCount_), elementwise);
+    form_->setRowVisible(rowOf(cacheHint_), elementwise);
+    form_->setRowVisible(rowOf(shape_), !elementwise);
+    form_->setRowVisible(rowOf(tuning_), !vector && !pipeline.tunings.empty());
+    form_->setRowVisible(rowOf(vector_), vector);
+    dtype_->clear();
+    for (DType dtype : pipeline.dtypes)
+        dtype_->addItem(QString::fromUtf8(dtypeName(dtype)), QString::fromUtf8(dtypeName(dtype)));
+    problemPresets_->clear();
+    problemPresets_->addItem(tr("Presets"));
+    for (const PresetSpec& preset : pipeline.presets) {
+        QStringList dims;
+        for (const auto& [name, value] : preset.dimensions)
+            dims << QStringLiteral("%1=%2").arg(text(name)).arg(value);
+        problemPresets_->addItem(text(preset.title), dims.join(QLatin1Char(',')));
+    }
+    showProblem(pipeline.defaultProblem());
+}
+
+int RunPanel::rowOf(QWidget* field) const {
+    int row = -1;
+    QFormLayout::ItemRole role;
+    form_->getWidgetPosition(field, &row, &role);
+    if (row >= 0) return row;
+    for (int r = 0; r < form_->rowCount(); ++r)
+        if (QLayoutItem* item = form_->itemAt(r, QFormLayout::FieldRole))
+            if (QLayout* inner = item->layout(); inner && inner->indexOf(field) >= 0) return r;
+    return -1;
+}
+
+void RunPanel::showProblem(const Problem& problem) {
+    const PipelineSpec* pipeline = currentPipeline();
+    if (!pipeline || problem.dimensions.empty()) return;
+    if (pipeline->findDimension(kElementCountDimension))
+        elementCount_->setText(QString::number(problem.dimension(kElementCountDimension)));
+    QStringList dims;
+    for (const DimensionSpec& dimension : pipeline->dimensions)
+        dims << QStringLiteral("%1=%2")
+                    .arg(text(dimension.name))
+                    .arg(problem.dimension(dimension.name));
+    shape_->setText(dims.join(QLatin1Char(',')));
+    QStringList tiles;
+    for (const TuningSpec& tuning : pipeline->tunings)
+        tiles
+            << QStringLiteral("%1=%2").arg(text(tuning.name)).arg(problem.tuningValue(tuning.name));
+    tuning_->setText(tiles.join(QLatin1Char(',')));
+    const int vectorIndex = vector_->findData(problem.tuningValue(kVectorWidthTuning));
+    if (vectorIndex >= 0) vector_->setCurrentIndex(vectorIndex);
+    const int dtypeIndex = dtype_->findData(QString::fromUtf8(dtypeName(problem.dtype)));
+    if (dtypeIndex >= 0) dtype_->setCurrentIndex(dtypeIndex);
+}
+
+Result<Problem> RunPanel::currentProblem() const {
+    const PipelineSpec* pipeline = currentPipeline();
+    if (!pipeline) return Status(ErrorCode::InvalidArgument, "choose a pipeline");
+    model::ProblemText problem;
+    problem.dtype = dtype_->currentData().toString();
+    if (pipeline->findDimension(kElementCountDimension)) {
+        if (!model::elementCountValue(elementCount_->text()))
+            return Status(ErrorCode::InvalidArgument,
+                          "N must be a whole number of at least 1 (e.g. 16777216 or 2^24).");
+        problem.dimensions =
+            QStringLiteral("%1=%2").arg(QLatin1String(kElementCountDimension.data()),
+                                        elementCount_->text().remove(QLatin1Char(',')));
+    } else {
+        problem.dimensions = shape_->text();
+    }
+    if (pipeline->findTuning(kVectorWidthTuning))
+        problem.tuning = QStringLiteral("%1=%2")
+                             .arg(QLatin1String(kVectorWidthTuning.data()))
+                             .arg(vector_->currentData().toInt());
+    else
+        problem.tuning = tuning_->text();
+    return model::problemFromText(*pipeline, problem);
 }
 
 BackendChoice RunPanel::currentBackend() const {
@@ -332,7 +439,7 @@ void RunPanel::updateCacheHint() {
         return;
     }
     // N * 4 overflows 64 bits from N = 2^62: say so instead of showing the wrapped product.
-    const std::optional<quint64> arrayBytes = model::bytesForElements(*n, kElementBytes);
+    const std::optional<quint64> arrayBytes = model::bytesForElements(*n, sizeof(float));
     QString hint = arrayBytes ? tr("%1 per array").arg(model::formatBytes(*arrayBytes))
                               : tr("more than 18 EB per array (past 64 bits)");
     if (cacheBytes > 0) {

@@ -4,6 +4,7 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
+#include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "worker/run_command.h"
 
@@ -11,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QFormLayout;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
@@ -56,6 +58,11 @@ class RunPanel final : public QWidget {
 
   private:
     void showPipeline(int index);
+    const PipelineSpec* currentPipeline() const;
+    void showProblemFields(const PipelineSpec& pipeline);
+    void showProblem(const Problem& problem);
+    Result<Problem> currentProblem() const;
+    int rowOf(QWidget* field) const;
     BackendChoice currentBackend() const;
     void updateCacheHint();
     // Repeats and warm-up follow the backend's defaults unless the user changed them; the
@@ -71,6 +78,11 @@ class RunPanel final : public QWidget {
     QComboBox* presets_ = nullptr;
     QLabel* cacheHint_ = nullptr;
     QComboBox* vector_ = nullptr;
+    QLineEdit* shape_ = nullptr;
+    QComboBox* problemPresets_ = nullptr;
+    QComboBox* dtype_ = nullptr;
+    QLineEdit* tuning_ = nullptr;
+    QFormLayout* form_ = nullptr;
     QComboBox* backend_ = nullptr;
     QLabel* backendReason_ = nullptr;
     QSpinBox* repeats_ = nullptr;

@@ -197,7 +197,7 @@ void SweepTab::updateCacheMark() {
         cacheMark_->setText(tr("Cache size not known yet"));
         return;
     }
-    const quint64 fitsUpTo = bytes / kElementBytes;
+    const quint64 fitsUpTo = bytes / sizeof(float);
     QString text = tr("%1: %2, one float32 array fits up to N = %3")
                        .arg(cacheName(), model::formatBytes(bytes), model::formatCount(fitsUpTo));
     const std::optional<quint64> from = model::elementCountValue(from_->text());
@@ -272,7 +272,7 @@ void SweepTab::startSweep() {
     growing.dataSource = model::dataSourceLabel(cacheIsGpus() ? model::DataSource::TimingModel
                                                               : model::DataSource::CpuBackend);
     growing.l2CacheBytes = static_cast<double>(cacheBytes());
-    growing.elementBytes = static_cast<double>(kElementBytes);
+    growing.elementBytes = static_cast<double>(sizeof(float));
     document_ = {};
     showData(growing);
     sweeping_ = true;

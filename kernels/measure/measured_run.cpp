@@ -278,9 +278,9 @@ Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequ
     return Status::ok();
 }
 
-Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
-                              const RunRequest& request, const MeasureOptions& options,
-                              RunObserver& observer) {
+Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider, const RunRequest& given,
+                              const MeasureOptions& options, RunObserver& observer) {
+    const RunRequest request = completedRequest(given);
     if (Status s = validateMeasureOptions(options); !s) return s;
     Result<RunReport> timed = runPipeline(backend, request, observer);
     if (!timed) return timed;

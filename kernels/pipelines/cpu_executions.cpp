@@ -38,7 +38,8 @@ class ElementwiseCpuExecution final : public KernelExecution {
 ExecutionCatalog makeCpuExecutions() {
     ExecutionCatalog catalog;
     for (const CpuKernelEntry& entry : baselineCpuKernels())
-        catalog.emplace(entry.execution, std::make_unique<ElementwiseCpuExecution>(entry.execution));
+        catalog.emplace(entry.execution,
+                        std::make_unique<ElementwiseCpuExecution>(entry.execution));
     mlp::addMlpCpuExecutions(catalog);
     return catalog;
 }

@@ -10,15 +10,14 @@
 #include <span>
 #include <string_view>
 
-
 namespace fusescope {
 
 using CpuKernelFn = void (*)(void* const* args, std::uint64_t begin, std::uint64_t end);
 
 struct CpuKernelEntry {
     const char* execution;  // the KernelSpec's execution key
-    CpuKernelFn scalar;  // vector width 1
-    CpuKernelFn simd;    // vector width 4
+    CpuKernelFn scalar;     // vector width 1
+    CpuKernelFn simd;       // vector width 4
 };
 
 enum class CpuInstructionSet { Baseline, Avx2Fma };

@@ -1,6 +1,6 @@
 // The CUDA backend's catalog: every family's GPU code.
-#include "pipelines/mlp/mlp_executions.h"
 #include "runtime/cuda_executions.h"
+#include "pipelines/mlp/mlp_executions.h"
 
 namespace fusescope {
 

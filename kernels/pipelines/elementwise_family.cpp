@@ -151,8 +151,7 @@ void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
         std::vector<const float*> pointers;
         for (const auto& name : names)
             pointers.push_back(reinterpret_cast<const float*>(inputs.find(name)->data()));
-        return checkElementwiseOutput(reference, pointers.data(),
-                                      static_cast<const float*>(output),
+        return checkElementwiseOutput(reference, pointers.data(), static_cast<const float*>(output),
                                       problem.dimension(kElementCountDimension));
     };
 }

@@ -124,8 +124,8 @@ Status checkProblem(const PipelineSpec& pipeline, const Problem& problem) {
         if (found == problem.dimensions.end())
             return invalid(dimension.name + " (" + dimension.title + ") is missing");
         if (found->second < dimension.minimum || found->second > dimension.maximum)
-            return invalid(dimension.name + " = " + groupedDigits(found->second) +
-                           " is outside " + groupedDigits(dimension.minimum) + " to " +
+            return invalid(dimension.name + " = " + groupedDigits(found->second) + " is outside " +
+                           groupedDigits(dimension.minimum) + " to " +
                            groupedDigits(dimension.maximum));
     }
     bool dtypeAllowed = false;
@@ -157,11 +157,20 @@ Status checkProblem(const PipelineSpec& pipeline, const Problem& problem) {
                 elements *= static_cast<long double>(problem.dimension(extent));
             if (elements * static_cast<long double>(dtypeBytes(problem.dtype)) >
                 static_cast<long double>(std::numeric_limits<std::uint64_t>::max() / 4))
-                return invalid("buffer " + buffer.name + " of " + describeProblem(pipeline, problem) +
-                               " would not fit in any memory");
+                return invalid("buffer " + buffer.name + " of " +
+                               describeProblem(pipeline, problem) + " would not fit in any memory");
         }
     if (pipeline.checkProblem) return pipeline.checkProblem(problem);
     return Status::ok();
+}
+
+Problem withDefaults(const PipelineSpec& pipeline, const Problem& problem) {
+    Problem result = problem;
+    for (const auto& dimension : pipeline.dimensions)
+        result.dimensions.try_emplace(dimension.name, dimension.defaultValue);
+    for (const auto& tuning : pipeline.tunings)
+        result.tuning.try_emplace(tuning.name, tuning.defaultValue);
+    return result;
 }
 
 Problem withPreset(const Problem& problem, const PresetSpec& preset) {

@@ -103,9 +103,8 @@ struct CheckResult {
 };
 
 // Fills a run's inputs (the inputs of every selected variant, each once).
-using InputMaker = std::function<HostBuffers(const Problem& problem,
-                                             const std::vector<const BufferSpec*>& inputs,
-                                             std::uint32_t seed)>;
+using InputMaker = std::function<HostBuffers(
+    const Problem& problem, const std::vector<const BufferSpec*>& inputs, std::uint32_t seed)>;
 // Compares an output (the problem's dtype) against the pipeline's reference in double.
 using OutputCheck = std::function<CheckResult(const Problem& problem, const HostBuffers& inputs,
                                               const void* output)>;
@@ -149,6 +148,9 @@ const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name);
 // Checks every value of a problem against the pipeline's declarations (names, limits, allowed
 // values, dtypes, the pipeline's own constraints), with the reason in words.
 Status checkProblem(const PipelineSpec& pipeline, const Problem& problem);
+// The problem with every dimension and tuning parameter it leaves out set to the pipeline's
+// default (the values it gives are kept, and checked later).
+Problem withDefaults(const PipelineSpec& pipeline, const Problem& problem);
 // A preset applied to a problem: its dimensions and, when it has one, its dtype.
 Problem withPreset(const Problem& problem, const PresetSpec& preset);
 // "N = 16,777,216 · float32 · vector 4", for captions and messages.

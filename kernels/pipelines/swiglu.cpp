@@ -66,8 +66,8 @@ PipelineSpec makeSwigluPipeline() {
         "3 passes and no scratch allocation.";
     fused.fused = true;
     fused.buffers = {gate, up, out};
-    fused.plan = elementwisePlan(
-        {{"swiglu_fused", {"gate", "up", "out"}, {"gate", "up"}, {"out"}, 5.0}});
+    fused.plan =
+        elementwisePlan({{"swiglu_fused", {"gate", "up", "out"}, {"gate", "up"}, {"out"}, 5.0}});
 
     p.variants = {scratchVariant, twoLaunch, fused};
     declareElementwise(p, swigluReference);

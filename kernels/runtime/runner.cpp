@@ -54,8 +54,8 @@ class VariantRunner {
         if (!prepared) return prepared.status();
         const std::vector<KernelLaunch>& launches = prepared->launches;
         const TrackedBuffer* output = &prepared->buffers.at(prepared->outputName);
-        const std::uint64_t outputBytes = findBuffer(variant, prepared->outputName)
-                                              ->bytes(request_.problem);
+        const std::uint64_t outputBytes =
+            findBuffer(variant, prepared->outputName)->bytes(request_.problem);
 
         // One checked run first: the output was poisoned, so unwritten elements show.
         observer_.progress(progressFrom, "checking " + variant.name);
@@ -277,7 +277,15 @@ double VariantResult::achievedTflops() const {
     return timeMs > 0 ? modelFlops / (timeMs * 1e9) : 0.0;
 }
 
-std::uint64_t footprintBytes(const RunRequest& request) {
+RunRequest completedRequest(const RunRequest& request) {
+    RunRequest completed = request;
+    if (const PipelineSpec* pipeline = findPipeline(request.pipeline))
+        completed.problem = withDefaults(*pipeline, request.problem);
+    return completed;
+}
+
+std::uint64_t footprintBytes(const RunRequest& given) {
+    const RunRequest request = completedRequest(given);
     const PipelineSpec* pipeline = findPipeline(request.pipeline);
     if (!pipeline) return 0;
     std::uint64_t bytes =
@@ -317,7 +325,8 @@ std::uint64_t maxSizeFor(const RunRequest& request, const DeviceInfo& device) {
     return low;
 }
 
-Status validateRequest(const RunRequest& request, const DeviceInfo& device) {
+Status validateRequest(const RunRequest& given, const DeviceInfo& device) {
+    const RunRequest request = completedRequest(given);
     const PipelineSpec* pipeline = findPipeline(request.pipeline);
     if (!pipeline)
         return Status(ErrorCode::InvalidArgument, "unknown pipeline '" + request.pipeline + "'");
@@ -361,7 +370,8 @@ RunRequest defaultRequest(const PipelineSpec& pipeline, BackendKind backend) {
     return request;
 }
 
-Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunObserver& observer) {
+Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObserver& observer) {
+    const RunRequest request = completedRequest(given);
     RunReport report;
     backend.useHostThreads(request.cpuThreads);
     report.device = backend.describe();
@@ -382,7 +392,8 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunOb
     AllocationTracker tracker(backend);
 
     observer.progress(0.0, "measuring the copy roofline");
-    Result<RooflineResult> roofline = measureRoofline(backend, tracker, pipeline, request, observer);
+    Result<RooflineResult> roofline =
+        measureRoofline(backend, tracker, pipeline, request, observer);
     if (!roofline) return roofline.status();
     report.roofline = *roofline;
 

@@ -164,6 +164,10 @@ class RunObserver {
     }
 };
 
+// The request with what its problem leaves out set to the pipeline's defaults; every entry point
+// below completes its request this way first.
+RunRequest completedRequest(const RunRequest& request);
+
 // Checks a request against the registry and the device's memory before anything is allocated.
 Status validateRequest(const RunRequest& request, const DeviceInfo& device);
 // Bytes the request holds allocated at once at its peak: the largest variant's buffers, or the

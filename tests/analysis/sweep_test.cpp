@@ -10,7 +10,9 @@ namespace {
 class RecordingObserver : public RunObserver {
   public:
     void progress(double fraction, std::string_view) override { fractions.push_back(fraction); }
-    void variantFinished(const VariantResult& result) override { finishedN.push_back(result.n); }
+    void variantFinished(const VariantResult& result) override {
+        finishedN.push_back(result.problem.dimension("N"));
+    }
     bool cancelled() const override {
         return cancelAfter > 0 && static_cast<int>(finishedN.size()) >= cancelAfter;
     }
@@ -156,7 +158,7 @@ TEST(SweepSizes, RejectsBadRequestsWithOneSentence) {
     request.stepsPerOctave = 0;
     expectError(request, ErrorCode::InvalidArgument, "steps per octave");
     request = good;
-    request.vectorWidth = 3;
+    request.problem.tuning["vector"] = 3;
     expectError(request, ErrorCode::InvalidArgument, "vector width");
     request = good;
     request.to = device.freeMemoryBytes;  // far more elements than fit

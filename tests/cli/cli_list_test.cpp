@@ -3,7 +3,6 @@
 #include <QRegularExpression>
 
 #include "cli_process.h"
-#include "pipelines/pass_model.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 

@@ -59,8 +59,8 @@ TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
     for (const RunRecord& run : recording.runs) {
         SCOPED_TRACE(run.variant.toStdString());
         EXPECT_EQ(run.pipeline, "swiglu");
-        EXPECT_EQ(run.n, 100003u);
-        EXPECT_EQ(run.vectorWidth, 4);
+        EXPECT_EQ(run.problem.dimension("N"), 100003u);
+        EXPECT_EQ(run.problem.tuningValue("vector"), 4);
         EXPECT_EQ(run.backend, "cpu");
         EXPECT_EQ(run.repeatTimesMs.size(), 3);
         EXPECT_TRUE(run.checkOk);

@@ -17,8 +17,8 @@ class QuietObserver : public RunObserver {};
 RunRequest requestFor(std::string pipeline, int vectorWidth, std::uint64_t n) {
     RunRequest request;
     request.pipeline = std::move(pipeline);
-    request.n = n;
-    request.vectorWidth = vectorWidth;
+    request.problem.dimensions["N"] = n;
+    request.problem.tuning["vector"] = vectorWidth;
     request.repeats = 3;
     request.warmup = 1;
     return request;
@@ -26,7 +26,8 @@ RunRequest requestFor(std::string pipeline, int vectorWidth, std::uint64_t n) {
 
 std::string label(const VariantResult& variant) {
     return variant.pipeline + "/" + variant.variant + " width " +
-           std::to_string(variant.vectorWidth) + " n " + std::to_string(variant.n);
+           std::to_string(variant.problem.tuningValue("vector")) + " n " +
+           std::to_string(variant.problem.dimension("N"));
 }
 
 void expectCorrectAndMeasured(const RunReport& report, const RunRequest& request) {
@@ -40,9 +41,9 @@ void expectCorrectAndMeasured(const RunReport& report, const RunRequest& request
         const VariantSpec& spec = *findVariant(pipeline, variant.variant);
         EXPECT_EQ(variant.backend, BackendKind::Cuda);
         EXPECT_EQ(variant.check.unwrittenElements, 0u);
-        EXPECT_TRUE(variant.check.ok) << "max relative error " << variant.check.maxRelativeError;
+        EXPECT_TRUE(variant.check.ok) << "max relative error " << variant.check.error;
         EXPECT_GT(variant.timeMs, 0.0);
-        EXPECT_EQ(variant.peakBytesInFlight, spec.buffers.size() * request.n * kElementBytes);
+        EXPECT_EQ(variant.peakBytesInFlight, spec.buffers.size() * request.n * sizeof(float));
         ASSERT_EQ(variant.kernels.size(), spec.kernels.size());
         for (const KernelResult& kernel : variant.kernels) {
             SCOPED_TRACE(kernel.name);
@@ -104,7 +105,7 @@ TEST_F(CudaPipelineTest, ScratchPeakIsOneArrayLargerThanFused) {
     Result<RunReport> report = runPipeline(*backend, request, observer);
     ASSERT_TRUE(report) << report.status().message();
     ASSERT_EQ(report->variants.size(), 3u);
-    const std::uint64_t array = request.n * kElementBytes;
+    const std::uint64_t array = request.n * sizeof(float);
     EXPECT_EQ(report->variants[0].peakBytesInFlight, report->variants[2].peakBytesInFlight + array);
     EXPECT_EQ(report->variants[1].peakBytesInFlight, report->variants[2].peakBytesInFlight + array);
 }
@@ -119,7 +120,7 @@ TEST_P(CudaBeyondTwoToThe31, AffineFusedWritesEveryElement) {
     request.repeats = 1;
     request.warmup = 0;
     const DeviceInfo device = backend->describe();
-    if (maxElementsFor(request, device) < request.n)
+    if (maxSizeFor(request, device) < request.n)
         GTEST_SKIP() << device.name << " has too little free memory for 2^31 + 5 floats";
     QuietObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "pipelines/cpu_kernels.h"
+#include "pipelines/elementwise_family.h"
 #include "pipelines/registry.h"
-#include "runtime/host_inputs.h"
 #include "runtime/progress_estimate.h"
 #include "runtime/runner.h"
 
@@ -31,8 +31,8 @@ TEST(CpuBackendLesson, EveryInstructionSetAndWidthMatchesTheReference) {
                 auto backend = createCpuBackend(2, set);
                 RunRequest request;
                 request.pipeline = pipeline.name;
-                request.n = 100003;  // not a multiple of any vector width
-                request.vectorWidth = width;
+                request.problem.dimensions["N"] = 100003;  // not a multiple of any vector width
+                request.problem.tuning["vector"] = width;
                 request.repeats = 1;
                 request.warmup = 0;
                 RunObserver observer;
@@ -43,7 +43,7 @@ TEST(CpuBackendLesson, EveryInstructionSetAndWidthMatchesTheReference) {
                     EXPECT_TRUE(variant.check.ok)
                         << cpuInstructionSetName(set) << " " << pipeline.name << " "
                         << variant.variant << " width " << width << ": error "
-                        << variant.check.maxRelativeError;
+                        << variant.check.error;
             }
 }
 
@@ -51,7 +51,7 @@ TEST(CpuBackendLesson, RunsOnTheThreadsTheRequestAsksFor) {
     auto backend = createCpuBackend();
     RunRequest request;
     request.pipeline = "affine";
-    request.n = 4096;
+    request.problem.dimensions["N"] = 4096;
     request.repeats = 1;
     request.cpuThreads = 1;
     RunObserver observer;
@@ -100,7 +100,7 @@ TEST(CheckOutput, SamplesLargeOutputsButFindsEveryUnwrittenElementAndTheTail) {
     for (float& value : out) value = 5.001f;  // a systematic error
     check = checkOutput(affine, inputs, out.data(), n);
     EXPECT_FALSE(check.ok);
-    EXPECT_NEAR(check.maxRelativeError, 2e-4, 1e-5);
+    EXPECT_NEAR(check.error, 2e-4, 1e-5);
 }
 
 TEST(ProgressEstimate, ExtrapolatesOnlyOnceEnoughIsDone) {

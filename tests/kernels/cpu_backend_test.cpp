@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "pipelines/elementwise_family.h"
 #include "pipelines/registry.h"
-#include "runtime/host_inputs.h"
 #include "runtime/runner.h"
 
 using namespace fusescope;
@@ -29,8 +29,8 @@ TEST_P(CpuBackendRuns, OutputsMatchTheReference) {
     auto backend = createCpuBackend(2);
     RunRequest request;
     request.pipeline = pipeline;
-    request.n = n;
-    request.vectorWidth = vector;
+    request.problem.dimensions["N"] = n;
+    request.problem.tuning["vector"] = vector;
     request.repeats = 2;
     request.warmup = 1;
     CountingObserver observer;
@@ -41,9 +41,8 @@ TEST_P(CpuBackendRuns, OutputsMatchTheReference) {
     EXPECT_DOUBLE_EQ(observer.lastFraction, 1.0);
     EXPECT_GT(report->roofline.timeMs, 0.0);
     for (const auto& variant : report->variants) {
-        EXPECT_TRUE(variant.check.ok)
-            << variant.variant << " err " << variant.check.maxRelativeError << " unwritten "
-            << variant.check.unwrittenElements;
+        EXPECT_TRUE(variant.check.ok) << variant.variant << " err " << variant.check.error
+                                      << " unwritten " << variant.check.unwrittenElements;
         EXPECT_EQ(variant.check.unwrittenElements, 0u);
         EXPECT_EQ(variant.repeatTimesMs.size(), 2u);
         EXPECT_EQ(variant.peakBytesInFlight,
@@ -63,7 +62,7 @@ TEST(CpuBackend, ScratchPeakIsOneArrayLargerThanFused) {
     RunRequest request;
     request.pipeline = "swiglu";
     request.variants = {"scratch", "fused"};
-    request.n = 4097;
+    request.problem.dimensions["N"] = 4097;
     request.repeats = 1;
     CountingObserver observer;
     auto report = runPipeline(*backend, request, observer);
@@ -85,14 +84,14 @@ TEST(CpuBackend, RejectsBadRequestsBeforeAllocating) {
     request.variants = {"bogus"};
     EXPECT_EQ(validateRequest(request, device).code(), ErrorCode::InvalidArgument);
     request.variants = {};
-    request.n = 0;
+    request.problem.dimensions["N"] = 0;
     EXPECT_EQ(validateRequest(request, device).code(), ErrorCode::InvalidArgument);
-    request.n = 1ull << 60;
+    request.problem.dimensions["N"] = 1ull << 60;
     const Status tooLarge = validateRequest(request, device);
     EXPECT_EQ(tooLarge.code(), ErrorCode::OutOfMemory);
     EXPECT_NE(tooLarge.message().find("at most"), std::string::npos);
-    request.n = 16;
-    request.vectorWidth = 3;
+    request.problem.dimensions["N"] = 16;
+    request.problem.tuning["vector"] = 3;
     EXPECT_EQ(validateRequest(request, device).code(), ErrorCode::InvalidArgument);
 }
 
@@ -100,7 +99,7 @@ TEST(CpuBackend, CancelStopsAndFreesEverything) {
     auto backend = createCpuBackend(1);
     RunRequest request;
     request.pipeline = "swiglu";
-    request.n = 1000;
+    request.problem.dimensions["N"] = 1000;
     request.repeats = 3;
     CountingObserver observer;
     observer.cancelAfterFirst = true;
@@ -116,7 +115,7 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
     auto backend = createCpuBackend(2);
     RunRequest request;
     request.pipeline = "swiglu";
-    request.n = 10007;
+    request.problem.dimensions["N"] = 10007;
     const PipelineSpec& pipeline = *findPipeline("swiglu");
     const VariantSpec& fused = *findVariant(pipeline, "fused");
     const HostInputs inputs = makeHostInputs({&fused}, request.n, request.seed);
@@ -138,7 +137,7 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
         backend->download(output.data(), prepared->buffers.at("out").data(), request.n * 4));
     const CheckResult check =
         checkOutput(pipeline, prepared->hostInputs.data(), output.data(), request.n);
-    EXPECT_TRUE(check.ok) << check.maxRelativeError;
+    EXPECT_TRUE(check.ok) << check.error;
 
     std::vector<float> copied(request.n, 0.0f);
     auto destination = tracker.allocate("copy", request.n * 4);

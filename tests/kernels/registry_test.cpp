@@ -3,7 +3,6 @@
 #include <set>
 
 #include "pipelines/cpu_kernels.h"
-#include "pipelines/pass_model.h"
 #include "pipelines/registry.h"
 
 using namespace fusescope;

@@ -101,7 +101,7 @@ TEST(Gap, ExplainGapsCoversMeasuredVariantsAndFreeWriteBackOnTheTimeline) {
     report.device.l2CacheBytes = kL2;
     VariantResult measured;
     measured.variant = "scratch";
-    measured.n = 4000000;  // 16 MB arrays
+    measured.problem.dimensions["N"] = 4000000;  // 16 MB arrays
     measured.modelBytesWritten = 2 * 16000000;
     KernelResult kernel;
     kernel.name = "swiglu_scratch";

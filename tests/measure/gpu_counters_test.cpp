@@ -58,8 +58,8 @@ Result<RunReport> measure(GpuFixture& gpu, const std::string& pipeline, std::uin
                           int vectorWidth) {
     RunRequest request;
     request.pipeline = pipeline;
-    request.n = n;
-    request.vectorWidth = vectorWidth;
+    request.problem.dimensions["N"] = n;
+    request.problem.tuning["vector"] = vectorWidth;
     request.repeats = 5;
     request.warmup = 2;
     MeasureOptions options;  // the default sampling interval, as users get it
@@ -143,7 +143,7 @@ TEST(GpuTimeline, ScratchPeaksOneArrayAboveFusedInTheActivityRecords) {
         if (variant.variant == "fused") fused = peak;
     }
     ASSERT_GT(fused, 0u);
-    EXPECT_EQ(scratch, fused + n * kElementBytes);
+    EXPECT_EQ(scratch, fused + n * sizeof(float));
 }
 
 // Inside the L2 the DRAM counters fall far below the model; the program must say why.

@@ -17,7 +17,7 @@ namespace {
 RunRequest smallRequest(std::string pipeline = "swiglu") {
     RunRequest request;
     request.pipeline = std::move(pipeline);
-    request.n = 4099;  // not a multiple of 4
+    request.problem.dimensions["N"] = 4099;  // not a multiple of 4
     request.repeats = 2;
     request.warmup = 1;
     return request;
@@ -238,7 +238,7 @@ TEST(MeasuredRun, TimelineHoldsKernelsAndNamedAllocationsOnTheSamplesClock) {
         ASSERT_EQ(allocations.size(), spec.buffers.size()) << variant.variant;
         for (const TimelineSpan& allocation : allocations) {
             EXPECT_NE(findBuffer(spec, allocation.name), nullptr) << allocation.name;
-            EXPECT_EQ(allocation.bytes, request.n * kElementBytes);
+            EXPECT_EQ(allocation.bytes, request.n * sizeof(float));
             EXPECT_LT(allocation.startNs, allocation.endNs);
         }
         // Every kernel ran while all of its buffers were allocated.
@@ -254,7 +254,7 @@ TEST(MeasuredRun, TimelineHoldsKernelsAndNamedAllocationsOnTheSamplesClock) {
         spans += variant.timeline.size();
     }
     EXPECT_EQ(observer.spanCount, spans);
-    EXPECT_EQ(peaks["scratch"], peaks["fused"] + request.n * kElementBytes);
+    EXPECT_EQ(peaks["scratch"], peaks["fused"] + request.n * sizeof(float));
 }
 
 TEST(MeasuredRun, CancellingDuringSamplingStopsTheSession) {

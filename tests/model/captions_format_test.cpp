@@ -57,8 +57,8 @@ Recording h200Recording() {
     Recording recording;
     recording.device.name = "NVIDIA H200";
     RunRecord run;
-    run.n = 268435456;
-    run.vectorWidth = 4;
+    run.problem.dimensions["N"] = 268435456;
+    run.problem.tuning["vector"] = 4;
     run.dataSource.timing = DataSource::TimingModel;
     recording.runs = {run, run};
     return recording;
@@ -76,7 +76,7 @@ TEST(Captions, NameDeviceSizeDtypeVectorAndSource) {
 
 TEST(Captions, CountersReplayAndMixedRunsShow) {
     Recording recording = h200Recording();
-    recording.runs[1].vectorWidth = 1;
+    recording.runs[1].problem.tuning["vector"] = 1;
     recording.runs[1].dataSource.counters = DataSource::Counters;
     recording.replayed = true;
     EXPECT_EQ(captionFor(recording, recording.runs[1]),
@@ -93,8 +93,8 @@ TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
     recording.device.multiprocessors = 2;
     recording.device.runtimeVersion = "AVX2+FMA";
     RunRecord run;
-    run.n = 16777216;
-    run.vectorWidth = 4;
+    run.problem.dimensions["N"] = 16777216;
+    run.problem.tuning["vector"] = 4;
     run.dataSource.timing = DataSource::CpuBackend;
     recording.runs = {run};
     EXPECT_EQ(captionFor(recording, run),
@@ -109,10 +109,10 @@ TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
 
 TEST(Captions, CheckScopeSaysWhenTheReferenceWasSampled) {
     RunRecord run;
-    run.n = 4096;
+    run.problem.dimensions["N"] = 4096;
     run.comparedElements = 4096;
     EXPECT_EQ(checkScope(run), "over all 4,096 elements");
-    run.n = 16777216;
+    run.problem.dimensions["N"] = 16777216;
     run.comparedElements = 1048576;
     EXPECT_EQ(checkScope(run),
               "over 1,048,576 sampled elements of 16,777,216; every element checked for being "

@@ -30,8 +30,8 @@ Recording fullyPopulatedRecording() {
     RunRecord run;
     run.pipeline = "swiglu";
     run.variant = "scratch";
-    run.n = 268435456;
-    run.vectorWidth = 4;
+    run.problem.dimensions["N"] = 268435456;
+    run.problem.tuning["vector"] = 4;
     run.backend = "cuda";
     run.passes = 5;
     run.modelBytesRead = 3221225472ull;
@@ -121,8 +121,8 @@ void expectSameKernel(const KernelRecord& a, const KernelRecord& b) {
 void expectSameRun(const RunRecord& a, const RunRecord& b) {
     EXPECT_EQ(a.pipeline, b.pipeline);
     EXPECT_EQ(a.variant, b.variant);
-    EXPECT_EQ(a.n, b.n);
-    EXPECT_EQ(a.vectorWidth, b.vectorWidth);
+    EXPECT_EQ(a.problem.dimension("N"), b.problem.dimension("N"));
+    EXPECT_EQ(a.problem.tuningValue("vector"), b.problem.tuningValue("vector"));
     EXPECT_EQ(a.backend, b.backend);
     EXPECT_EQ(a.passes, b.passes);
     EXPECT_EQ(a.modelBytesRead, b.modelBytesRead);
@@ -261,7 +261,7 @@ TEST(RecordingJson, WritesTheDocumentedKeys) {
 
 TEST(RecordingJson, SixtyFourBitCountsSurviveExactly) {
     Recording recording = fullyPopulatedRecording();
-    recording.runs[0].n = kTwoTo53 - 1;
+    recording.runs[0].problem.dimensions["N"] = kTwoTo53 - 1;
     recording.runs[0].peakBytesInFlight = kTwoTo53;
     recording.device.totalMemoryBytes = (quint64{1} << 40) + 7;
     Result<QByteArray> bytes = recordingToJsonBytes(recording);
@@ -269,7 +269,7 @@ TEST(RecordingJson, SixtyFourBitCountsSurviveExactly) {
     EXPECT_TRUE(bytes->contains("9007199254740992")) << "2^53 written as an exact integer";
     Result<Recording> loaded = recordingFromJson(*bytes, "exact.json");
     ASSERT_TRUE(loaded) << loaded.status().message();
-    EXPECT_EQ(loaded->runs[0].n, kTwoTo53 - 1);
+    EXPECT_EQ(loaded->runs[0].problem.dimension("N"), kTwoTo53 - 1);
     EXPECT_EQ(loaded->runs[0].peakBytesInFlight, kTwoTo53);
     EXPECT_EQ(loaded->device.totalMemoryBytes, (quint64{1} << 40) + 7);
 }
@@ -289,7 +289,7 @@ TEST(RecordingJson, LoadingRejectsCountsAboveTwoTo53) {
     QByteArray json = QJsonDocument(toJsonObject(fullyPopulatedRecording())).toJson();
     json.replace("\"n\": 268435456", "\"n\": 9007199254740993");
     const std::string message = loadError(json);
-    EXPECT_NE(message.find("runs[0].n"), std::string::npos) << message;
+    EXPECT_NE(message.find("runs[0].problem.dimension(" N ")"), std::string::npos) << message;
     EXPECT_NE(message.find("2^53"), std::string::npos) << message;
 }
 
@@ -403,8 +403,9 @@ TEST(RecordingJson, RecordingWithoutIssue3KeysLoads) {
     ASSERT_EQ(loaded->runs.size(), 1);
     const RunRecord& run = loaded->runs[0];
     EXPECT_EQ(run.variant, "fused");
-    EXPECT_EQ(run.n, 16777216u);
-    EXPECT_EQ(run.comparedElements, run.n);  // older recordings compared every element
+    EXPECT_EQ(run.problem.dimension("N"), 16777216u);
+    EXPECT_EQ(run.comparedElements,
+              run.problem.dimension("N"));  // older recordings compared every element
     EXPECT_TRUE(run.timeline.isEmpty());
     EXPECT_TRUE(run.samples.isEmpty());
     EXPECT_FALSE(run.kernels[0].dramBytesRead.has_value());

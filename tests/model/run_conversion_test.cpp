@@ -15,8 +15,8 @@ RunReport cpuReport() {
     auto backend = createCpuBackend(2);
     RunRequest request;
     request.pipeline = "swiglu";
-    request.n = 10007;  // not a multiple of 4: the scalar tail runs too
-    request.vectorWidth = 4;
+    request.problem.dimensions["N"] = 10007;  // not a multiple of 4: the scalar tail runs too
+    request.problem.tuning["vector"] = 4;
     request.repeats = 3;
     request.warmup = 1;
     RunObserver observer;
@@ -50,8 +50,8 @@ TEST(RunConversion, CpuReportBecomesARecordingWithTheSameNumbers) {
         const RunRecord& run = recording.runs[static_cast<qsizetype>(v)];
         EXPECT_EQ(run.pipeline, "swiglu");
         EXPECT_EQ(run.variant.toStdString(), variant.variant);
-        EXPECT_EQ(run.n, 10007u);
-        EXPECT_EQ(run.vectorWidth, 4);
+        EXPECT_EQ(run.problem.dimension("N"), 10007u);
+        EXPECT_EQ(run.problem.tuningValue("vector"), 4);
         EXPECT_EQ(run.backend, "cpu");
         EXPECT_EQ(run.passes, variant.passes);
         EXPECT_EQ(run.modelBytesRead, variant.modelBytesRead);
@@ -59,7 +59,7 @@ TEST(RunConversion, CpuReportBecomesARecordingWithTheSameNumbers) {
         EXPECT_EQ(run.timeMs, variant.timeMs);
         EXPECT_EQ(run.repeatTimesMs.size(), 3);
         EXPECT_EQ(run.peakBytesInFlight, variant.peakBytesInFlight);
-        EXPECT_EQ(run.maxRelError, variant.check.maxRelativeError);
+        EXPECT_EQ(run.maxRelError, variant.check.error);
         EXPECT_EQ(run.unwrittenElements, variant.check.unwrittenElements);
         EXPECT_TRUE(run.checkOk);
         EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);

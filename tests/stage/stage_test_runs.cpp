@@ -1,7 +1,6 @@
 #include "stage_test_runs.h"
 
 #include "model/run_conversion.h"
-#include "pipelines/pass_model.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
@@ -13,8 +12,8 @@ model::RunRecord syntheticRun(const QString& pipeline, const QString& variant, q
     model::RunRecord run;
     run.pipeline = pipeline;
     run.variant = variant;
-    run.n = n;
-    run.vectorWidth = 4;
+    run.problem.dimensions["N"] = n;
+    run.problem.tuning["vector"] = 4;
     run.backend = QStringLiteral("cuda");
     const PipelineSpec* spec = findPipeline(pipeline.toStdString());
     const VariantSpec* variantSpec = spec ? findVariant(*spec, variant.toStdString()) : nullptr;
@@ -40,7 +39,7 @@ model::Recording cpuRecording(const QString& pipeline, const QStringList& varian
     RunRequest request;
     request.pipeline = pipeline.toStdString();
     for (const QString& variant : variants) request.variants.push_back(variant.toStdString());
-    request.n = n;
+    request.problem.dimensions["N"] = n;
     request.repeats = 5;
     request.warmup = 1;
     RunObserver observer;

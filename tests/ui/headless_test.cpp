@@ -58,7 +58,7 @@ bool writeRecording(const QString& path) {
     std::unique_ptr<Backend> backend = createCpuBackend(1);
     RunRequest request;
     request.pipeline = pipelines().back().name;
-    request.n = 10000;
+    request.problem.dimensions["N"] = 10000;
     request.repeats = 2;
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);

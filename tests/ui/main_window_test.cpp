@@ -130,7 +130,7 @@ void MainWindowTest::pickPipelineRunOnCpuAndSeeResults() {
     QCOMPARE(window.findChild<QTableView*>(QStringLiteral("kernelTable"))->model()->rowCount(),
              kernels);
     QCOMPARE(window.recording().runs.size(), chosen.size());
-    QCOMPARE(window.recording().runs.first().n, quint64{65537});
+    QCOMPARE(window.recording().runs.first().problem.dimension("N"), quint64{65537});
     for (ChartView* chart : window.charts())
         QCOMPARE(chart->recording().runs.size(), chosen.size());
     QVERIFY(!window.runPanel()->cancelButton()->isEnabled());
@@ -254,8 +254,8 @@ void MainWindowTest::settingsRememberTheChoicesAndGeometry() {
     const RunCommand restored = again.runPanel()->command();
     QVERIFY(restored.request.pipeline == chosen.request.pipeline);
     QVERIFY(restored.request.variants == chosen.request.variants);
-    QCOMPARE(restored.request.n, std::uint64_t{777777});
-    QCOMPARE(restored.request.vectorWidth, 1);
+    QCOMPARE(restored.request.problem.dimension("N"), std::uint64_t{777777});
+    QCOMPARE(restored.request.problem.tuningValue("vector"), 1);
     QCOMPARE(restored.backend, BackendChoice::Cpu);
     QCOMPARE(restored.request.repeats, 9);
     QCOMPARE(again.size(), QSize(1400, 880));

@@ -21,7 +21,7 @@ model::Recording cpuRecording(const PipelineSpec& pipeline) {
     std::unique_ptr<Backend> backend = createCpuBackend(1);
     RunRequest request;
     request.pipeline = pipeline.name;
-    request.n = 1000;  // not a multiple of 4: the vector tail runs too
+    request.problem.dimensions["N"] = 1000;  // not a multiple of 4: the vector tail runs too
     request.repeats = 2;
     request.warmup = 0;
     RunObserver observer;
@@ -123,8 +123,8 @@ void ResultsModelTest::runChoicesRoundTripThroughSettings() {
     RunCommand saved;
     saved.request.pipeline = pipeline.name;
     saved.request.variants = {pipeline.variants.back().name};
-    saved.request.n = 123457;
-    saved.request.vectorWidth = 1;
+    saved.request.problem.dimensions["N"] = 123457;
+    saved.request.problem.tuning["vector"] = 1;
     saved.backend = BackendChoice::Cpu;
     saved.request.repeats = 7;
     {
@@ -135,8 +135,9 @@ void ResultsModelTest::runChoicesRoundTripThroughSettings() {
     const RunCommand loaded = loadRunChoices(settings);
     QVERIFY(loaded.request.pipeline == saved.request.pipeline);
     QVERIFY(loaded.request.variants == saved.request.variants);
-    QCOMPARE(loaded.request.n, saved.request.n);
-    QCOMPARE(loaded.request.vectorWidth, saved.request.vectorWidth);
+    QCOMPARE(loaded.request.problem.dimension("N"), saved.request.problem.dimension("N"));
+    QCOMPARE(loaded.request.problem.tuningValue("vector"),
+             saved.request.problem.tuningValue("vector"));
     QCOMPARE(loaded.backend, saved.backend);
     QCOMPARE(loaded.request.repeats, saved.request.repeats);
 }

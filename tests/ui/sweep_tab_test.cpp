@@ -54,7 +54,7 @@ SweepReport syntheticReport() {
     report.device.name = "Synthetic GPU";
     report.device.l2CacheBytes = 50u << 20;
     report.pipeline = pipelines().front().name;
-    report.vectorWidth = 4;
+    report.problem.tuning["vector"] = 4;
     report.repeats = 20;
     for (std::uint64_t n = 4096; n <= (1u << 24); n *= 4) report.sizes.push_back(n);
     for (const VariantSpec& variant : pipelines().front().variants) {
@@ -106,7 +106,7 @@ model::Recording recordingWithCounters() {
     model::RunRecord unfused;
     unfused.pipeline = QStringLiteral("affine");
     unfused.variant = QStringLiteral("unfused");
-    unfused.n = n;
+    unfused.problem.dimensions["N"] = n;
     unfused.backend = QStringLiteral("cuda");
     unfused.modelBytesRead = 2 * array;
     unfused.modelBytesWritten = 2 * array;

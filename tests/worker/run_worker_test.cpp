@@ -22,7 +22,7 @@ constexpr int kRunTimeoutMs = 120000;
 RunCommand smallCpuCommand() {
     RunCommand command;
     command.request.pipeline = pipelines().front().name;
-    command.request.n = 4096;
+    command.request.problem.dimensions["N"] = 4096;
     command.backend = BackendChoice::Cpu;
     command.request.repeats = 3;
     command.request.warmup = 1;
@@ -33,7 +33,7 @@ RunCommand smallCpuCommand() {
 // roofline alone takes the most repeats a run may have: 100,000 copies of 16 MiB).
 RunCommand longCpuCommand() {
     RunCommand command = smallCpuCommand();
-    command.request.n = 1u << 22;
+    command.request.problem.dimensions["N"] = 1u << 22;
     command.request.repeats = kMaxRepeats;
     return command;
 }
@@ -99,7 +99,7 @@ void RunWorkerTest::smallCpuRunEmitsProgressAndFinished() {
     QCOMPARE(recording.device.backend, QStringLiteral("cpu"));
     QVERIFY(recording.roofline.timeMs > 0.0);
     for (const model::RunRecord& run : recording.runs) {
-        QCOMPARE(run.n, command.request.n);
+        QCOMPARE(run.problem.dimension("N"), command.request.problem.dimension("N"));
         QVERIFY2(run.checkOk, qPrintable(run.variant));
         QCOMPARE(run.repeatTimesMs.size(), command.request.repeats);
         QVERIFY(run.timeMs > 0.0);
@@ -118,7 +118,7 @@ void RunWorkerTest::progressIsThrottled() {
     RunCommand command = smallCpuCommand();
     // Thousands of runner progress calls in about a second. (At N = 16384 the run took 0.04 s
     // once the copy roofline stopped paying for threads it did not need: too short to throttle.)
-    command.request.n = 1u << 18;
+    command.request.problem.dimensions["N"] = 1u << 18;
     command.request.repeats = 3000;
     QElapsedTimer elapsed;
     elapsed.start();
@@ -187,10 +187,10 @@ void RunWorkerTest::supersededRequestsDeliverNothing() {
     // While the first runs, two more arrive: the middle one is still queued when the third
     // supersedes it, so it never runs; the first stops at its next check.
     RunCommand queued = smallCpuCommand();
-    queued.request.n = 3000;
+    queued.request.problem.dimensions["N"] = 3000;
     const quint64 skipped = post(queued);
     RunCommand newest = smallCpuCommand();
-    newest.request.n = 5000;
+    newest.request.problem.dimensions["N"] = 5000;
     QElapsedTimer elapsed;
     elapsed.start();
     const quint64 latest = post(newest);
@@ -200,10 +200,11 @@ void RunWorkerTest::supersededRequestsDeliverNothing() {
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(0).toULongLong(), latest);
     const auto recording = finished.first().at(1).value<model::Recording>();
-    for (const model::RunRecord& run : recording.runs) QCOMPARE(run.n, newest.request.n);
+    for (const model::RunRecord& run : recording.runs)
+        QCOMPARE(run.problem.dimension("N"), newest.request.problem.dimension("N"));
     for (const QList<QVariant>& signal : variants) {
         QCOMPARE(signal.at(0).toULongLong(), latest);
-        QCOMPARE(signal.at(1).value<model::RunRecord>().n, newest.request.n);
+        QCOMPARE(signal.at(1).value<model::RunRecord>().n, newest.request.problem.dimension("N"));
     }
     QVERIFY(cancelled.isEmpty());
     QVERIFY(failed.isEmpty());

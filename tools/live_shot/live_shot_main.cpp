@@ -111,8 +111,11 @@ int main(int argc, char** argv) {
 
     RunRequest request;
     request.pipeline = parser.value("pipeline").toStdString();
-    request.n = parser.value("n").toULongLong();
-    request.vectorWidth = parser.value("vector").toInt();
+    if (const PipelineSpec* pipeline = findPipeline(request.pipeline))
+        request.problem = pipeline->defaultProblem();
+    request.problem.dimensions[std::string(kElementCountDimension)] =
+        parser.value("n").toULongLong();
+    request.problem.tuning[std::string(kVectorWidthTuning)] = parser.value("vector").toInt();
     request.repeats = 5;
     request.warmup = 2;
     MeasureOptions options;
@@ -141,10 +144,11 @@ int main(int argc, char** argv) {
     live::LiveBandwidthChart chart;
     chart.resize(1400, 800);
     const bool sampled = report->samplesDecoded > 0;
-    const QString badge = QString::fromStdString(report->device.name) +
-                          " · N = " + QString::number(request.n) + " · float32 · vector " +
-                          QString::number(request.vectorWidth) + " · " +
-                          (sampled ? "measured counters" : "no samples: timing + model");
+    const QString badge =
+        QString::fromStdString(report->device.name) +
+        " · N = " + QString::number(request.problem.dimension(kElementCountDimension)) +
+        " · float32 · vector " + QString::number(request.problem.tuningValue(kVectorWidthTuning)) +
+        " · " + (sampled ? "measured counters" : "no samples: timing + model");
     feedChart(chart, *report, badge);
     QCoreApplication::processEvents();
     chart.show();

@@ -72,8 +72,7 @@ Views viewsOf(MlpVariant variant, const MlpShape& s, MlpDtype dtype, void* scrat
 
 class Stages {
   public:
-    Stages(const MlpShape& s, MlpDtype dtype, const MlpHostPointers& b, const Views& v,
-           int threads)
+    Stages(const MlpShape& s, MlpDtype dtype, const MlpHostPointers& b, const Views& v, int threads)
         : s_(s), dtype_(dtype), b_(b), v_(v), threads_(threads) {}
 
     std::vector<float> x() const { return load(b_.x, count(s_.M * s_.H), dtype_, threads_); }
@@ -125,8 +124,8 @@ class Stages {
         const std::vector<float> in = x();
         const std::vector<float> g =
             productABt(in.data(), s_.M, w.data(), s_.I, s_.H, MlpDtype::Float32, threads_);
-        const std::vector<float> u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I,
-                                                s_.H, MlpDtype::Float32, threads_);
+        const std::vector<float> u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I, s_.H,
+                                                MlpDtype::Float32, threads_);
         std::vector<float> hidden(g.size());
         for (std::size_t j = 0; j < hidden.size(); ++j) hidden[j] = silu(g[j]) * u[j];
         store(h, hidden, dtype_, threads_);
@@ -241,11 +240,16 @@ Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpSha
     switch (variant) {
         case MlpVariant::Unfused:
             switch (kernelIndex) {
-                case 0: return stages.projection(false, v.g), Status::ok();
-                case 1: return stages.projection(true, v.u), Status::ok();
-                case 2: return stages.siluInPlace(v.g), Status::ok();
-                case 3: return stages.multiply(v.g, v.u, v.h), Status::ok();
-                default: return stages.down(), Status::ok();
+                case 0:
+                    return stages.projection(false, v.g), Status::ok();
+                case 1:
+                    return stages.projection(true, v.u), Status::ok();
+                case 2:
+                    return stages.siluInPlace(v.g), Status::ok();
+                case 3:
+                    return stages.multiply(v.g, v.u, v.h), Status::ok();
+                default:
+                    return stages.down(), Status::ok();
             }
         case MlpVariant::LessonFused:
             return stages.lessonFused(tiles), Status::ok();
@@ -254,9 +258,12 @@ Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpSha
             return stages.down(), Status::ok();
         case MlpVariant::MergedGateUp:
             switch (kernelIndex) {
-                case 0: return stages.gateUpProduct(v.g), Status::ok();
-                case 1: return stages.siluMulRows(v.g, v.h), Status::ok();
-                default: return stages.down(), Status::ok();
+                case 0:
+                    return stages.gateUpProduct(v.g), Status::ok();
+                case 1:
+                    return stages.siluMulRows(v.g, v.h), Status::ok();
+                default:
+                    return stages.down(), Status::ok();
             }
     }
     return {ErrorCode::InvalidArgument, "unknown MLP variant"};

@@ -27,14 +27,19 @@ std::string scratchName(MlpVariant variant) {
 
 std::string bufferNameIn(MlpVariant variant, MlpBuffer buffer) {
     switch (buffer) {
-        case MlpBuffer::X: return "x";
+        case MlpBuffer::X:
+            return "x";
         case MlpBuffer::Gate:
-        case MlpBuffer::Up: return "gate_up";
-        case MlpBuffer::Down: return "down";
+        case MlpBuffer::Up:
+            return "gate_up";
+        case MlpBuffer::Down:
+            return "down";
         case MlpBuffer::G:
         case MlpBuffer::U:
-        case MlpBuffer::H: return scratchName(variant);
-        case MlpBuffer::Out: return "out";
+        case MlpBuffer::H:
+            return scratchName(variant);
+        case MlpBuffer::Out:
+            return "out";
     }
     return "out";
 }
@@ -57,9 +62,9 @@ KernelPlan planOf(MlpVariant variant) {
             kernel.traffic.flops = traffic.flops;
             for (const auto& entry : traffic.buffers) {
                 const std::string name = bufferNameIn(variant, entry.buffer);
-                auto found = std::find_if(kernel.traffic.buffers.begin(),
-                                          kernel.traffic.buffers.end(),
-                                          [&](const auto& b) { return b.buffer == name; });
+                auto found =
+                    std::find_if(kernel.traffic.buffers.begin(), kernel.traffic.buffers.end(),
+                                 [&](const auto& b) { return b.buffer == name; });
                 if (found == kernel.traffic.buffers.end())
                     found = kernel.traffic.buffers.insert(found, {name, 0, 0});
                 found->bytesRead += entry.bytesRead;
@@ -227,10 +232,11 @@ PipelineSpec makeMlpPipeline() {
     merged.description =
         "One cuBLAS GEMM against gate and up stacked, a fused SiLU*mul kernel, then down: the "
         "3-kernel path serving engines use.";
-    for (auto& [spec, variant] : {std::pair<VariantSpec*, MlpVariant>{&unfused, MlpVariant::Unfused},
-                                  {&lesson, MlpVariant::LessonFused},
-                                  {&production, MlpVariant::Production},
-                                  {&merged, MlpVariant::MergedGateUp}}) {
+    for (auto& [spec, variant] :
+         {std::pair<VariantSpec*, MlpVariant>{&unfused, MlpVariant::Unfused},
+          {&lesson, MlpVariant::LessonFused},
+          {&production, MlpVariant::Production},
+          {&merged, MlpVariant::MergedGateUp}}) {
         spec->buffers = buffersOf(variant);
         spec->plan = planOf(variant);
     }

@@ -29,7 +29,7 @@ bool parse(int argc, char** argv, Options& options) {
         const std::string key = argv[i];
         const char* value = argv[i + 1];
         if (key == "--n")
-            options.problem.dimensions["N"] = std::strtoull(value, nullptr, 10);
+            options.n = std::strtoull(value, nullptr, 10);
         else if (key == "--repeats")
             options.repeats = std::atoi(value);
         else if (key == "--threads")
@@ -39,7 +39,7 @@ bool parse(int argc, char** argv, Options& options) {
         else
             return false;
     }
-    return argc % 2 == 1 && options.problem.dimension("N") > 0 && options.repeats > 0 &&
+    return argc % 2 == 1 && options.n > 0 && options.repeats > 0 &&
            options.threads >= 0;
 }
 
@@ -55,7 +55,7 @@ bool run(Backend& backend, const Options& options, const std::string& pipeline, 
     request.pipeline = pipeline;
     request.problem = findPipeline(pipeline)->defaultProblem();
     request.problem.dimensions[std::string(kElementCountDimension)] =
-        options.problem.dimension("N");
+        options.n;
     request.problem.tuning[std::string(kVectorWidthTuning)] = width;
     request.repeats = options.repeats;
     request.warmup = 2;
@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     };
     std::printf("CPU lesson benchmark: %s, %d threads, %s kernels, N = %llu, median of %d\n",
                 device.name.c_str(), device.multiprocessors, device.runtimeVersion.c_str(),
-                static_cast<unsigned long long>(options.problem.dimension("N")), options.repeats);
+                static_cast<unsigned long long>(options.n), options.repeats);
     std::printf(
         "copy roofline %.1f GB/s; SwiGLU ms: scratch %.2f, two_launch %.2f, fused %.2f; "
         "affine ms: unfused %.2f, fused %.2f\n",
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
         std::ofstream out(temporary, std::ios::trunc);
         out << "{\"device\": \"" << device.name << "\", \"threads\": " << device.multiprocessors
             << ", \"instruction_set\": \"" << device.runtimeVersion
-            << "\", \"n\": " << options.problem.dimension("N") << ", \"ratios\": {";
+            << "\", \"n\": " << options.n << ", \"ratios\": {";
         for (std::size_t i = 0; i < std::size(ratios); ++i)
             out << (i ? ", " : "") << "\"" << ratios[i].name << "\": " << ratios[i].value;
         out << "}}\n";

@@ -350,8 +350,9 @@ Status validateRequest(const RunRequest& given, const DeviceInfo& device) {
         return Status(ErrorCode::OutOfMemory,
                       describeProblem(*pipeline, request.problem) + " does not fit on " +
                           device.name + ": it needs " + std::to_string(needed >> 20) +
-                          " MiB at once, " + std::to_string(usableBytes(device) >> 20) +
-                          " MiB are free to use");
+                          " MiB at once; with the free memory " + pipeline->sizeDimension +
+                          " = " + std::to_string(maxSizeFor(request, device)) +
+                          " at most, the rest kept");
     return Status::ok();
 }
 

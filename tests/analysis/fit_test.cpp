@@ -102,7 +102,7 @@ TEST(LaunchBandwidthFit, ClassifiesRegimesAroundTheBoundary) {
 TEST(LaunchBandwidthFit, ClampsANegativeOverheadToZero) {
     auto samples = synthetic(0.0, 50.0, 1, 8.0);
     for (auto& sample : samples)
-        if (sample.problem.dimension("N") < 65536) sample.timeMs *= 0.9;
+        if (sample.n < 65536) sample.timeMs *= 0.9;
     auto fit = fitLaunchBandwidth(samples);
     ASSERT_TRUE(fit) << fit.status().message();
     EXPECT_TRUE(fit->overheadClamped);
@@ -162,8 +162,8 @@ TEST(RobustLaunchBandwidthFit, SetsAsideCacheResidentSizes) {
     auto samples = synthetic(3.0, 3000.0, 1, 12.0, 0.003);
     int cached = 0;
     for (auto& sample : samples)
-        if (sample.problem.dimension("N") >= (1u << 18) &&
-            sample.problem.dimension("N") <= (1u << 22)) {
+        if (sample.n >= (1u << 18) &&
+            sample.n <= (1u << 22)) {
             sample.timeMs *= 0.7;
             ++cached;
         }

@@ -158,7 +158,7 @@ TEST(SweepSizes, RejectsBadRequestsWithOneSentence) {
     request.stepsPerOctave = 0;
     expectError(request, ErrorCode::InvalidArgument, "steps per octave");
     request = good;
-    request.problem.tuning["vector"] = 3;
+    request.vectorWidth = 3;
     expectError(request, ErrorCode::InvalidArgument, "vector width");
     request = good;
     request.to = device.freeMemoryBytes;  // far more elements than fit

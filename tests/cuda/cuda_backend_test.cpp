@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <regex>
 #include <vector>
 
 #include "cuda_gpu_fixture.h"
+#include "pipelines/registry.h"
 #include "runtime/allocation_tracker.h"
 
 using namespace fusescope;
@@ -22,6 +24,29 @@ std::vector<float> ramp(std::uint64_t n) {
     for (std::uint64_t i = 0; i < n; ++i) values[i] = static_cast<float>(i % 1000) * 0.25f - 100.0f;
     return values;
 }
+
+// Problems outlive the launches that point at them.
+struct LaunchMaker {
+    Backend& backend;
+    std::deque<Problem> problems;
+
+    const Problem& problem(std::uint64_t n, int width) {
+        Problem& p = problems.emplace_back();
+        p.dimensions["N"] = n;
+        p.tuning["vector"] = width;
+        return p;
+    }
+    KernelLaunch launch(const std::string& key, std::vector<void*> buffers, std::uint64_t n,
+                        int width) {
+        KernelLaunch made;
+        Result<KernelExecution*> execution = backend.findExecution(key);
+        made.execution = execution ? *execution : nullptr;
+        made.call.problem = &problem(n, width);
+        made.call.kernelName = key;
+        made.call.buffers = std::move(buffers);
+        return made;
+    }
+};
 
 }  // namespace
 
@@ -120,10 +145,11 @@ TEST_F(CudaBackendTest, TimesEveryLaunchOfAChain) {
     const std::vector<float> values = ramp(n);
     ASSERT_TRUE(backend->upload(x->data(), values.data(), bytes));
 
+    LaunchMaker maker{*backend, {}};
     for (int width : {1, 4}) {
         ASSERT_TRUE(backend->fill(out->data(), 0xFF, bytes));
-        KernelLaunch mul2{KernelId::AffineMul2, {x->data(), tmp->data()}, n, width};
-        KernelLaunch add3{KernelId::AffineAdd3, {tmp->data(), out->data()}, n, width};
+        KernelLaunch mul2 = maker.launch("mul2", {x->data(), tmp->data()}, n, width);
+        KernelLaunch add3 = maker.launch("add3", {tmp->data(), out->data()}, n, width);
         const std::vector<KernelLaunch> chain = {mul2, add3};
         Result<std::vector<double>> times = backend->timeLaunches(chain);
         ASSERT_TRUE(times) << times.status().message();
@@ -145,12 +171,14 @@ TEST_F(CudaBackendTest, RejectsBadLaunchesBeforeLaunching) {
     ASSERT_TRUE(a && b);
     auto* misaligned = static_cast<unsigned char*>(a->data()) + sizeof(float);
 
+    LaunchMaker maker{*backend, {}};
     const std::vector<std::pair<KernelLaunch, std::string>> bad = {
-        {{KernelId::AffineFused, {misaligned, b->data()}, 1000, 4}, "16-byte aligned"},
-        {{KernelId::AffineFused, {a->data(), nullptr}, 1000, 1}, "null"},
-        {{KernelId::Count, {a->data(), b->data()}, 1000, 1}, "no CUDA kernel"},
-        {{KernelId::AffineFused, {a->data(), b->data()}, 1000, 2}, "no CUDA kernel"},
+        {maker.launch("affine_fused", {misaligned, b->data()}, 1000, 4), "16-byte aligned"},
+        {maker.launch("affine_fused", {a->data(), nullptr}, 1000, 1), "null"},
+        {maker.launch("affine_fused", {a->data()}, 1000, 1), "takes 2 buffers"},
+        {maker.launch("affine_fused", {a->data(), b->data()}, 1000, 2), "no CUDA kernel"},
     };
+    EXPECT_FALSE(backend->findExecution("no_such_kernel"));
     for (const auto& [launch, expected] : bad) {
         Result<std::vector<double>> times = backend->timeLaunches(std::span(&launch, 1));
         ASSERT_FALSE(times);
@@ -159,48 +187,59 @@ TEST_F(CudaBackendTest, RejectsBadLaunchesBeforeLaunching) {
             << times.status().message();
     }
     // A misaligned pointer is fine for 4-byte accesses, and the backend is still usable.
-    const KernelLaunch scalar{KernelId::AffineFused, {misaligned, b->data()}, 1000, 1};
+    const KernelLaunch scalar = maker.launch("affine_fused", {misaligned, b->data()}, 1000, 1);
     Result<std::vector<double>> times = backend->timeLaunches(std::span(&scalar, 1));
     ASSERT_TRUE(times) << times.status().message();
     EXPECT_TRUE(backend->settle());
 }
 
-TEST_F(CudaBackendTest, EveryKernelHasKnownResourcesAndNoSpills) {
+TEST_F(CudaBackendTest, EveryElementwiseKernelHasKnownResourcesAndNoSpills) {
     const DeviceInfo device = backend->describe();
-    for (int id = 0; id < kKernelIdCount; ++id)
-        for (int width : {1, 4}) {
-            const KernelResources r =
-                backend->resources(static_cast<KernelId>(id), width, 1u << 24);
-            SCOPED_TRACE("kernel id " + std::to_string(id) + " width " + std::to_string(width));
-            ASSERT_TRUE(r.known);
-            EXPECT_GT(r.registersPerThread, 0);
-            EXPECT_EQ(r.localBytesPerThread, 0);  // no spills in these kernels
-            EXPECT_EQ(r.sharedBytesPerBlock, 0);
-            EXPECT_EQ(r.blockSize, 256);
-            EXPECT_GT(r.theoreticalOccupancy, 0.0);
-            EXPECT_LE(r.theoreticalOccupancy, 1.0);
-            const std::uint64_t items = width == 4 ? (1u << 24) / 4 : 1u << 24;
-            if (static_cast<KernelId>(id) == KernelId::SwigluScratch || width == 1) {
-                // Width 1 and the lab's two-loop kernel: one full wave of resident blocks on
-                // every SM, the same for any larger N, so that the loops sweep the array.
-                EXPECT_EQ(r.gridSize % device.multiprocessors, 0);
-                EXPECT_LT(static_cast<std::uint64_t>(r.gridSize), items / 256);
-                EXPECT_EQ(
-                    r.gridSize,
-                    backend->resources(static_cast<KernelId>(id), width, 1ull << 33).gridSize);
-            } else {
-                // Every other kernel at width 4: one thread per float4 group.
-                EXPECT_EQ(static_cast<std::uint64_t>(r.gridSize), items / 256);
-            }
-        }
-    EXPECT_FALSE(backend->resources(KernelId::Count, 1, 100).known);
-    EXPECT_FALSE(backend->resources(KernelId::SwigluFused, 2, 100).known);
+    LaunchMaker maker{*backend, {}};
+    for (const PipelineSpec& pipeline : pipelines()) {
+        if (!pipeline.countsPasses) continue;  // the elementwise kernels
+        for (const VariantSpec& variant : pipeline.variants)
+            for (const KernelSpec& kernel : variant.kernelsFor(pipeline.defaultProblem()))
+                for (int width : {1, 4}) {
+                    SCOPED_TRACE(kernel.name + " width " + std::to_string(width));
+                    const KernelResources r =
+                        backend->resources(maker.launch(kernel.execution, {}, 1u << 24, width));
+                    ASSERT_TRUE(r.known);
+                    EXPECT_GT(r.registersPerThread, 0);
+                    EXPECT_EQ(r.localBytesPerThread, 0);  // no spills in these kernels
+                    EXPECT_EQ(r.sharedBytesPerBlock, 0);
+                    EXPECT_EQ(r.blockSize, 256);
+                    EXPECT_GT(r.theoreticalOccupancy, 0.0);
+                    EXPECT_LE(r.theoreticalOccupancy, 1.0);
+                    const std::uint64_t items = width == 4 ? (1u << 24) / 4 : 1u << 24;
+                    if (kernel.name == "swiglu_scratch" || width == 1) {
+                        // Width 1 and the lab's two-loop kernel: one full wave of resident
+                        // blocks on every SM, the same for any larger N, so that the loops sweep
+                        // the array.
+                        EXPECT_EQ(r.gridSize % device.multiprocessors, 0);
+                        EXPECT_LT(static_cast<std::uint64_t>(r.gridSize), items / 256);
+                        EXPECT_EQ(r.gridSize,
+                                  backend
+                                      ->resources(maker.launch(kernel.execution, {}, 1ull << 33,
+                                                               width))
+                                      .gridSize);
+                    } else {
+                        // Every other kernel at width 4: one thread per float4 group.
+                        EXPECT_EQ(static_cast<std::uint64_t>(r.gridSize), items / 256);
+                    }
+                }
+    }
+    EXPECT_FALSE(backend->resources(maker.launch("swiglu_fused", {}, 100, 2)).known);
 }
 
 TEST_F(CudaBackendTest, SmallNLaunchesFewBlocks) {
     // 1000 elements: 4 blocks of 256 one by one, 1 block for 250 float4 groups.
-    EXPECT_EQ(backend->resources(KernelId::SwigluFused, 1, 1000).gridSize, 4);
-    EXPECT_EQ(backend->resources(KernelId::SwigluFused, 4, 1000).gridSize, 1);
-    EXPECT_EQ(backend->resources(KernelId::SwigluFused, 4, 3).gridSize, 1);
-    EXPECT_EQ(backend->resources(KernelId::SwigluFused, 1, 1).gridSize, 1);
+    LaunchMaker maker{*backend, {}};
+    const auto grid = [&](std::uint64_t n, int width) {
+        return backend->resources(maker.launch("swiglu_fused", {}, n, width)).gridSize;
+    };
+    EXPECT_EQ(grid(1000, 1), 4);
+    EXPECT_EQ(grid(1000, 4), 1);
+    EXPECT_EQ(grid(3, 4), 1);
+    EXPECT_EQ(grid(1, 1), 1);
 }

@@ -1,47 +1,49 @@
-// Runs without a GPU: the kernel table covers the registry, with the registry's argument counts.
+// Runs without a GPU: the CUDA backend's catalog has code for every kernel the registry plans,
+// and the elementwise kernels' tables match the registry's arguments.
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "pipelines/cuda_kernels.h"
 #include "pipelines/registry.h"
-#include "runtime/backend.h"
+#include "runtime/kernel_execution.h"
 
 using namespace fusescope;
 
-TEST(CudaKernelTable, EveryKernelIdHasBothWidths) {
-    for (int id = 0; id < kKernelIdCount; ++id) {
-        const CudaKernel scalar = cudaKernel(static_cast<KernelId>(id), 1);
-        const CudaKernel vector = cudaKernel(static_cast<KernelId>(id), 4);
-        ASSERT_NE(scalar.function, nullptr) << "kernel id " << id;
-        ASSERT_NE(vector.function, nullptr) << "kernel id " << id;
-        EXPECT_NE(scalar.function, vector.function) << scalar.name;
-        EXPECT_EQ(scalar.pointerArgs, vector.pointerArgs) << scalar.name;
-        EXPECT_LE(scalar.pointerArgs, kMaxKernelArgs) << scalar.name;
+TEST(CudaExecutions, EveryPlannedKernelHasCudaCode) {
+    const ExecutionCatalog catalog = makeCudaExecutions();
+    for (const PipelineSpec& pipeline : pipelines()) {
+        std::vector<Problem> problems{pipeline.defaultProblem()};
+        for (const auto& preset : pipeline.presets)
+            problems.push_back(withPreset(pipeline.defaultProblem(), preset));
+        for (const Problem& problem : problems)
+            for (const VariantSpec& variant : pipeline.variants)
+                for (const KernelSpec& kernel : variant.kernelsFor(problem))
+                    EXPECT_TRUE(catalog.count(kernel.execution))
+                        << pipeline.name << "/" << variant.name << "/" << kernel.name;
     }
 }
 
-TEST(CudaKernelTable, OtherWidthsAndIdsHaveNoKernel) {
-    EXPECT_EQ(cudaKernel(KernelId::SwigluFused, 2).function, nullptr);
-    EXPECT_EQ(cudaKernel(KernelId::AffineFused, 8).function, nullptr);
-    EXPECT_EQ(cudaKernel(KernelId::Count, 1).function, nullptr);
-}
-
-TEST(CudaKernelTable, ParametersMatchTheRegistryArguments) {
-    for (const PipelineSpec& pipeline : pipelines())
-        for (const VariantSpec& variant : pipeline.variants)
-            for (const KernelSpec& kernel : variant.kernels)
-                for (int width : {1, 4}) {
-                    const CudaKernel entry = cudaKernel(kernel.id, width);
-                    EXPECT_EQ(entry.pointerArgs, static_cast<int>(kernel.args.size()))
-                        << pipeline.name << "/" << variant.name << "/" << kernel.name;
-                }
-}
-
-TEST(CudaKernelTable, EveryEntryIsADistinctFunction) {
+TEST(CudaExecutions, ElementwiseEntriesHaveBothWidthsAndTheRegistryArguments) {
     std::set<const void*> functions;
-    for (int id = 0; id < kKernelIdCount; ++id)
-        for (int width : {1, 4})
-            functions.insert(cudaKernel(static_cast<KernelId>(id), width).function);
-    EXPECT_EQ(functions.size(), static_cast<std::size_t>(2 * kKernelIdCount));
+    std::map<std::string, int> pointerArgs;
+    for (const auto& entries : {affineCudaKernels(), swigluCudaKernels()})
+        for (const CudaElementwiseEntry& entry : entries) {
+            ASSERT_NE(entry.scalar.function, nullptr) << entry.execution;
+            ASSERT_NE(entry.vector.function, nullptr) << entry.execution;
+            EXPECT_EQ(entry.scalar.pointerArgs, entry.vector.pointerArgs) << entry.execution;
+            functions.insert(entry.scalar.function);
+            functions.insert(entry.vector.function);
+            pointerArgs[entry.execution] = entry.scalar.pointerArgs;
+        }
+    EXPECT_EQ(functions.size(), 2 * pointerArgs.size());  // every entry a distinct function
+    for (const PipelineSpec& pipeline : pipelines()) {
+        if (!pipeline.countsPasses) continue;
+        for (const VariantSpec& variant : pipeline.variants)
+            for (const KernelSpec& kernel : variant.kernelsFor(pipeline.defaultProblem())) {
+                ASSERT_TRUE(pointerArgs.count(kernel.execution)) << kernel.execution;
+                EXPECT_EQ(pointerArgs.at(kernel.execution), static_cast<int>(kernel.args.size()))
+                    << pipeline.name << "/" << variant.name << "/" << kernel.name;
+            }
+    }
 }

@@ -43,8 +43,8 @@ void expectCorrectAndMeasured(const RunReport& report, const RunRequest& request
         EXPECT_EQ(variant.check.unwrittenElements, 0u);
         EXPECT_TRUE(variant.check.ok) << "max relative error " << variant.check.error;
         EXPECT_GT(variant.timeMs, 0.0);
-        EXPECT_EQ(variant.peakBytesInFlight, spec.buffers.size() * request.n * sizeof(float));
-        ASSERT_EQ(variant.kernels.size(), spec.kernels.size());
+        EXPECT_EQ(variant.peakBytesInFlight, spec.buffers.size() * request.problem.dimension("N") * sizeof(float));
+        ASSERT_EQ(variant.kernels.size(), spec.kernelsFor(variant.problem).size());
         for (const KernelResult& kernel : variant.kernels) {
             SCOPED_TRACE(kernel.name);
             EXPECT_GT(kernel.timeMs, 0.0);
@@ -105,7 +105,7 @@ TEST_F(CudaPipelineTest, ScratchPeakIsOneArrayLargerThanFused) {
     Result<RunReport> report = runPipeline(*backend, request, observer);
     ASSERT_TRUE(report) << report.status().message();
     ASSERT_EQ(report->variants.size(), 3u);
-    const std::uint64_t array = request.n * sizeof(float);
+    const std::uint64_t array = request.problem.dimension("N") * sizeof(float);
     EXPECT_EQ(report->variants[0].peakBytesInFlight, report->variants[2].peakBytesInFlight + array);
     EXPECT_EQ(report->variants[1].peakBytesInFlight, report->variants[2].peakBytesInFlight + array);
 }
@@ -120,7 +120,7 @@ TEST_P(CudaBeyondTwoToThe31, AffineFusedWritesEveryElement) {
     request.repeats = 1;
     request.warmup = 0;
     const DeviceInfo device = backend->describe();
-    if (maxSizeFor(request, device) < request.n)
+    if (maxSizeFor(request, device) < request.problem.dimension("N"))
         GTEST_SKIP() << device.name << " has too little free memory for 2^31 + 5 floats";
     QuietObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "pipelines/elementwise_family.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
@@ -69,7 +71,7 @@ TEST(CpuBackend, ScratchPeakIsOneArrayLargerThanFused) {
     ASSERT_TRUE(report);
     ASSERT_EQ(report->variants.size(), 2u);
     EXPECT_EQ(report->variants[0].peakBytesInFlight - report->variants[1].peakBytesInFlight,
-              request.n * 4);
+              request.problem.dimension("N") * 4);
 }
 
 TEST(CpuBackend, RejectsBadRequestsBeforeAllocating) {
@@ -116,33 +118,36 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
     RunRequest request;
     request.pipeline = "swiglu";
     request.problem.dimensions["N"] = 10007;
+    request = completedRequest(request);
+    const std::uint64_t n = request.problem.dimension("N");
     const PipelineSpec& pipeline = *findPipeline("swiglu");
     const VariantSpec& fused = *findVariant(pipeline, "fused");
-    const HostInputs inputs = makeHostInputs({&fused}, request.n, request.seed);
+    const HostBuffers inputs = makeHostInputs(pipeline, {&fused}, request.problem, request.seed);
     AllocationTracker tracker(*backend);
     std::vector<TrackedBuffer> sourceBuffers;
     DeviceInputSources sources;
     for (std::size_t i = 0; i < inputs.names.size(); ++i) {
-        auto buffer = tracker.allocate(inputs.names[i], request.n * 4);
+        auto buffer = tracker.allocate(inputs.names[i], n * 4);
         ASSERT_TRUE(buffer);
-        ASSERT_TRUE(backend->upload(buffer->data(), inputs.values[i].data(), request.n * 4));
+        ASSERT_TRUE(backend->upload(buffer->data(), inputs.values[i].data(), n * 4));
         sources.emplace(inputs.names[i], buffer->data());
         sourceBuffers.push_back(std::move(*buffer));
     }
     auto prepared = prepareVariant(*backend, tracker, fused, request, inputs, &sources);
     ASSERT_TRUE(prepared) << prepared.status().message();
     ASSERT_TRUE(backend->timeLaunches(prepared->launches));
-    std::vector<float> output(request.n);
+    std::vector<float> output(n);
     ASSERT_TRUE(
-        backend->download(output.data(), prepared->buffers.at("out").data(), request.n * 4));
-    const CheckResult check =
-        checkOutput(pipeline, prepared->hostInputs.data(), output.data(), request.n);
+        backend->download(output.data(), prepared->buffers.at("out").data(), n * 4));
+    const CheckResult check = pipeline.check(request.problem, inputs, output.data());
     EXPECT_TRUE(check.ok) << check.error;
 
-    std::vector<float> copied(request.n, 0.0f);
-    auto destination = tracker.allocate("copy", request.n * 4);
+    std::vector<float> copied(n, 0.0f);
+    auto destination = tracker.allocate("copy", n * 4);
     ASSERT_TRUE(destination);
-    ASSERT_TRUE(backend->Backend::copy(destination->data(), sources.at("gate"), request.n * 4));
-    ASSERT_TRUE(backend->download(copied.data(), destination->data(), request.n * 4));
-    EXPECT_EQ(copied, inputs.values[0]);
+    ASSERT_TRUE(backend->Backend::copy(destination->data(), sources.at("gate"), n * 4));
+    ASSERT_TRUE(backend->download(copied.data(), destination->data(), n * 4));
+    std::vector<float> gate(n);
+    std::memcpy(gate.data(), inputs.find("gate")->data(), n * 4);
+    EXPECT_EQ(copied, gate);
 }

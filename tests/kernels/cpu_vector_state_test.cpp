@@ -76,7 +76,7 @@ TEST(CpuVectorState, SwigluRunsNearCopySpeedWithADirtyState) {
         const double copyMs =
             bestMs(11, [&] { (void)backend->copy(out.data(), gate.data(), n * 4); });
         for (int width : {4, 1}) {
-            const CpuKernelFn fused = cpuKernel(KernelId::SwigluFused, width, set);
+            const CpuKernelFn fused = cpuKernel("swiglu_fused", width, set);
             ASSERT_NE(fused, nullptr);
             const double fusedMs = bestMs(11, [&] {
                 parallelFor(n, 2, [&](std::uint64_t b, std::uint64_t e) { fused(args, b, e); });

@@ -2,10 +2,35 @@
 
 #include <set>
 
-#include "pipelines/cpu_kernels.h"
 #include "pipelines/registry.h"
+#include "runtime/kernel_execution.h"
 
 using namespace fusescope;
+
+namespace {
+
+std::uint64_t passesOf(const std::vector<KernelSpec>& kernels) {
+    std::uint64_t passes = 0;
+    for (const auto& kernel : kernels) passes += kernel.passReads.size() + kernel.passWrites.size();
+    return passes;
+}
+
+KernelTraffic totalOf(const std::vector<KernelSpec>& kernels) {
+    KernelTraffic total;
+    for (const auto& kernel : kernels) {
+        total.buffers.push_back({"", kernel.traffic.bytesRead(), kernel.traffic.bytesWritten()});
+        total.flops += kernel.traffic.flops;
+    }
+    return total;
+}
+
+Problem elementwise(const PipelineSpec& pipeline, std::uint64_t n) {
+    Problem problem = pipeline.defaultProblem();
+    problem.dimensions["N"] = n;
+    return problem;
+}
+
+}  // namespace
 
 TEST(Registry, HasTheLessonPipelinesAndVariants) {
     const PipelineSpec* affine = findPipeline("affine");
@@ -17,31 +42,51 @@ TEST(Registry, HasTheLessonPipelinesAndVariants) {
     EXPECT_NE(findVariant(*swiglu, "scratch"), nullptr);
     EXPECT_NE(findVariant(*swiglu, "two_launch"), nullptr);
     EXPECT_NE(findVariant(*swiglu, "fused"), nullptr);
+    const PipelineSpec* mlp = findPipeline("mlp");
+    ASSERT_NE(mlp, nullptr);
+    for (const char* name : {"unfused", "lesson_fused", "production", "merged_gate_up"})
+        EXPECT_NE(findVariant(*mlp, name), nullptr) << name;
     EXPECT_EQ(findPipeline("nope"), nullptr);
 }
 
-TEST(Registry, EveryKernelArgumentIsADeclaredBufferAndHasACpuKernel) {
+// Every declaration is complete and consistent, and every kernel has code on the CPU backend,
+// at the default problem and at every preset.
+TEST(Registry, EveryKernelNamesDeclaredBuffersAndHasCpuCode) {
+    const ExecutionCatalog cpu = makeCpuExecutions();
     for (const auto& pipeline : pipelines()) {
-        ASSERT_NE(pipeline.reference, nullptr) << pipeline.name;
-        for (const auto& variant : pipeline.variants) {
-            std::set<std::string> names;
-            int outputs = 0;
-            for (const auto& buffer : variant.buffers) {
-                EXPECT_TRUE(names.insert(buffer.name).second) << "duplicate " << buffer.name;
-                outputs += buffer.role == BufferRole::Output;
-                if (buffer.role == BufferRole::Input) {
-                    EXPECT_LT(buffer.low, buffer.high);
+        EXPECT_TRUE(pipeline.makeInputs) << pipeline.name;
+        EXPECT_TRUE(pipeline.check) << pipeline.name;
+        EXPECT_TRUE(pipeline.rooflineBytes) << pipeline.name;
+        EXPECT_FALSE(pipeline.dtypes.empty()) << pipeline.name;
+        EXPECT_NE(pipeline.findDimension(pipeline.sizeDimension), nullptr) << pipeline.name;
+        std::vector<Problem> problems{pipeline.defaultProblem()};
+        for (const auto& preset : pipeline.presets)
+            problems.push_back(withPreset(pipeline.defaultProblem(), preset));
+        for (const Problem& problem : problems) {
+            ASSERT_TRUE(checkProblem(pipeline, problem)) << pipeline.name;
+            for (const auto& variant : pipeline.variants) {
+                std::set<std::string> names;
+                int outputs = 0;
+                for (const auto& buffer : variant.buffers) {
+                    EXPECT_TRUE(names.insert(buffer.name).second) << "duplicate " << buffer.name;
+                    outputs += buffer.role == BufferRole::Output;
+                    EXPECT_GT(buffer.bytes(problem), 0u) << buffer.name;
+                    for (const auto& extent : buffer.extents)
+                        EXPECT_NE(pipeline.findDimension(extent), nullptr) << extent;
                 }
-            }
-            EXPECT_EQ(outputs, 1) << variant.name;
-            for (const auto& kernel : variant.kernels) {
-                for (int width : {1, 4})
-                    EXPECT_NE(cpuKernel(kernel.id, width), nullptr) << kernel.name;
-                for (const auto& list : {kernel.args, kernel.reads, kernel.writes})
-                    for (const auto& name : list)
-                        EXPECT_TRUE(names.count(name))
-                            << pipeline.name << "/" << variant.name << " kernel " << kernel.name
-                            << " uses " << name;
+                EXPECT_EQ(outputs, 1) << variant.name;
+                const std::vector<KernelSpec> kernels = variant.kernelsFor(problem);
+                EXPECT_FALSE(kernels.empty()) << variant.name;
+                for (const auto& kernel : kernels) {
+                    EXPECT_TRUE(cpu.count(kernel.execution)) << kernel.execution;
+                    for (const auto& name : kernel.args)
+                        EXPECT_TRUE(names.count(name)) << pipeline.name << "/" << variant.name
+                                                       << " kernel " << kernel.name << " uses "
+                                                       << name;
+                    for (const auto& traffic : kernel.traffic.buffers)
+                        EXPECT_TRUE(names.count(traffic.buffer)) << traffic.buffer;
+                    EXPECT_GT(kernel.traffic.bytesRead() + kernel.traffic.bytesWritten(), 0u);
+                }
             }
         }
     }
@@ -49,24 +94,23 @@ TEST(Registry, EveryKernelArgumentIsADeclaredBufferAndHasACpuKernel) {
 
 TEST(PassModel, MatchesTheLesson) {
     const PipelineSpec& swiglu = *findPipeline("swiglu");
-    const std::uint64_t n = 1000;
-    const std::uint64_t array = n * sizeof(float);
-    EXPECT_EQ(modelVariantTraffic(*findVariant(swiglu, "scratch"), n).passes, 5);
-    EXPECT_EQ(modelVariantTraffic(*findVariant(swiglu, "two_launch"), n).passes, 5);
-    const Traffic fused = modelVariantTraffic(*findVariant(swiglu, "fused"), n);
-    EXPECT_EQ(fused.passes, 3);
-    EXPECT_EQ(fused.bytesRead, 2 * array);
-    EXPECT_EQ(fused.bytesWritten, 1 * array);
-    EXPECT_EQ(modelFootprintBytes(*findVariant(swiglu, "scratch"), n) -
-                  modelFootprintBytes(*findVariant(swiglu, "fused"), n),
-              array);
+    const Problem problem = elementwise(swiglu, 1000);
+    const std::uint64_t array = 1000 * sizeof(float);
+    EXPECT_EQ(passesOf(findVariant(swiglu, "scratch")->kernelsFor(problem)), 5u);
+    EXPECT_EQ(passesOf(findVariant(swiglu, "two_launch")->kernelsFor(problem)), 5u);
+    const std::vector<KernelSpec> fused = findVariant(swiglu, "fused")->kernelsFor(problem);
+    EXPECT_EQ(passesOf(fused), 3u);
+    EXPECT_EQ(totalOf(fused).bytesRead(), 2 * array);
+    EXPECT_EQ(totalOf(fused).bytesWritten(), 1 * array);
 
     const PipelineSpec& affine = *findPipeline("affine");
-    EXPECT_EQ(modelVariantTraffic(*findVariant(affine, "unfused"), n).passes, 4);
-    EXPECT_EQ(modelVariantTraffic(*findVariant(affine, "fused"), n).passes, 2);
-    const auto& twoLaunch = *findVariant(swiglu, "two_launch");
-    ASSERT_EQ(twoLaunch.kernels.size(), 2u);
-    EXPECT_EQ(modelKernelTraffic(twoLaunch.kernels[1], n).bytesRead, 2 * array);
+    const Problem affineProblem = elementwise(affine, 1000);
+    EXPECT_EQ(passesOf(findVariant(affine, "unfused")->kernelsFor(affineProblem)), 4u);
+    EXPECT_EQ(passesOf(findVariant(affine, "fused")->kernelsFor(affineProblem)), 2u);
+    const std::vector<KernelSpec> twoLaunch =
+        findVariant(swiglu, "two_launch")->kernelsFor(problem);
+    ASSERT_EQ(twoLaunch.size(), 2u);
+    EXPECT_EQ(twoLaunch[1].traffic.bytesRead(), 2 * array);
 }
 
 TEST(Registry, VectorWidths) {
@@ -74,4 +118,48 @@ TEST(Registry, VectorWidths) {
     EXPECT_TRUE(isSupportedVectorWidth(4));
     EXPECT_FALSE(isSupportedVectorWidth(2));
     EXPECT_FALSE(isSupportedVectorWidth(0));
+}
+
+// Bad problems are refused by the declarations, with the reason, before anything is allocated.
+TEST(Registry, RefusesBadProblemsWithTheReason) {
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    Problem problem = mlp.defaultProblem();
+    problem.dimensions["M"] = 0;
+    Status refused = checkProblem(mlp, problem);
+    EXPECT_FALSE(refused);
+    EXPECT_NE(refused.message().find("M = 0"), std::string::npos) << refused.message();
+
+    problem = mlp.defaultProblem();
+    problem.dimensions["H"] = std::uint64_t{1} << 40;  // absurd
+    EXPECT_FALSE(checkProblem(mlp, problem));
+
+    problem = mlp.defaultProblem();
+    problem.dimensions["N"] = 5;  // not a dimension of the MLP
+    refused = checkProblem(mlp, problem);
+    EXPECT_NE(refused.message().find("no dimension N"), std::string::npos) << refused.message();
+
+    problem = mlp.defaultProblem();
+    problem.tuning["block_m"] = 48;
+    EXPECT_FALSE(checkProblem(mlp, problem));
+
+    const PipelineSpec& swiglu = *findPipeline("swiglu");
+    problem = swiglu.defaultProblem();
+    problem.dtype = DType::Bfloat16;  // the elementwise lessons are float32
+    EXPECT_FALSE(checkProblem(swiglu, problem));
+}
+
+TEST(Registry, MissingValuesTakeTheDefaultsAndPresetsApply) {
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    Problem partial;
+    partial.dimensions["M"] = 3;
+    const Problem completed = withDefaults(mlp, partial);
+    EXPECT_EQ(completed.dimension("M"), 3u);
+    EXPECT_EQ(completed.dimension("H"), mlp.findDimension("H")->defaultValue);
+    EXPECT_EQ(completed.tuningValue("block_n"), 64);
+    const Problem classroom = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
+    EXPECT_EQ(classroom.dimension("M"), 512u);
+    EXPECT_EQ(classroom.dimension("H"), 1024u);
+    EXPECT_EQ(classroom.dimension("I"), 2816u);
+    EXPECT_EQ(describeProblem(*findPipeline("swiglu"), findPipeline("swiglu")->defaultProblem()),
+              "N = 16,777,216 · float32 · vector 4");
 }

@@ -50,7 +50,7 @@ class GpuLikeBackend : public Backend {
             std::this_thread::sleep_for(std::chrono::milliseconds(kernelSleepMs));
             ActivityRecord kernel;
             kernel.kind = ActivityRecord::Kind::Kernel;
-            kernel.name = "kernel_" + std::to_string(static_cast<int>(launch.id));
+            kernel.name = "kernel_" + launch.call.kernelName;
             kernel.startNs = start;
             kernel.endNs = provider_.nowNs();
             provider_.injectActivity(kernel);
@@ -61,9 +61,13 @@ class GpuLikeBackend : public Backend {
     Result<double> timeCopy(void* d, const void* s, std::uint64_t bytes) override {
         return cpu_->timeCopy(d, s, bytes);
     }
-    KernelResources resources(KernelId id, int width, std::uint64_t n) const override {
-        return cpu_->resources(id, width, n);
+    Result<KernelExecution*> findExecution(std::string_view key) override {
+        return cpu_->findExecution(key);
     }
+    KernelResources resources(const KernelLaunch& launch) override {
+        return cpu_->resources(launch);
+    }
+    Status supports(const KernelLaunch& launch) override { return cpu_->supports(launch); }
     Status settle() override {
         std::this_thread::sleep_for(std::chrono::milliseconds(3));
         return Status::ok();

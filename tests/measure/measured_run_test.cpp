@@ -234,11 +234,11 @@ TEST(MeasuredRun, TimelineHoldsKernelsAndNamedAllocationsOnTheSamplesClock) {
         const VariantSpec& spec = *findVariant(pipeline, variant.variant);
         const auto kernels = spansOfKind(variant.timeline, TimelineSpan::Kind::Kernel);
         const auto allocations = spansOfKind(variant.timeline, TimelineSpan::Kind::Allocation);
-        EXPECT_EQ(kernels.size(), spec.kernels.size() * 3) << variant.variant;
+        EXPECT_EQ(kernels.size(), spec.kernelsFor(variant.problem).size() * 3) << variant.variant;
         ASSERT_EQ(allocations.size(), spec.buffers.size()) << variant.variant;
         for (const TimelineSpan& allocation : allocations) {
             EXPECT_NE(findBuffer(spec, allocation.name), nullptr) << allocation.name;
-            EXPECT_EQ(allocation.bytes, request.n * sizeof(float));
+            EXPECT_EQ(allocation.bytes, request.problem.dimension("N") * sizeof(float));
             EXPECT_LT(allocation.startNs, allocation.endNs);
         }
         // Every kernel ran while all of its buffers were allocated.
@@ -254,7 +254,7 @@ TEST(MeasuredRun, TimelineHoldsKernelsAndNamedAllocationsOnTheSamplesClock) {
         spans += variant.timeline.size();
     }
     EXPECT_EQ(observer.spanCount, spans);
-    EXPECT_EQ(peaks["scratch"], peaks["fused"] + request.n * sizeof(float));
+    EXPECT_EQ(peaks["scratch"], peaks["fused"] + request.problem.dimension("N") * sizeof(float));
 }
 
 TEST(MeasuredRun, CancellingDuringSamplingStopsTheSession) {

@@ -25,7 +25,8 @@ StageRenderer sideBySideRenderer() {
     model::alignStageTimelines(*scratch, *fused);
     StageRenderer renderer;
     renderer.setTimelines(*scratch, &*fused);
-    renderer.setCaption({QStringLiteral("Test GPU"), 1 << 20, QStringLiteral("float32"), 4,
+    renderer.setCaption({QStringLiteral("Test GPU"),
+                         QStringLiteral("N = 1,048,576 · float32 · vector 4"),
                          QStringLiteral("timing + model")});
     return renderer;
 }

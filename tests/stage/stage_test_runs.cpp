@@ -18,18 +18,18 @@ model::RunRecord syntheticRun(const QString& pipeline, const QString& variant, q
     const PipelineSpec* spec = findPipeline(pipeline.toStdString());
     const VariantSpec* variantSpec = spec ? findVariant(*spec, variant.toStdString()) : nullptr;
     if (!variantSpec) return run;
-    const Traffic traffic = modelVariantTraffic(*variantSpec, n);
-    run.passes = traffic.passes;
-    run.modelBytesRead = traffic.bytesRead;
-    run.modelBytesWritten = traffic.bytesWritten;
-    for (const KernelSpec& kernel : variantSpec->kernels) {
+    for (const KernelSpec& kernel : variantSpec->kernelsFor(run.problem)) {
+        run.passes += static_cast<int>(kernel.passReads.size() + kernel.passWrites.size());
+        run.modelBytesRead += kernel.traffic.bytesRead();
+        run.modelBytesWritten += kernel.traffic.bytesWritten();
         model::KernelRecord record;
         record.name = QString::fromStdString(kernel.name);
         record.timeMs = kernelMs;
         run.kernels.push_back(record);
         run.timeMs += kernelMs;
     }
-    run.peakBytesInFlight = modelFootprintBytes(*variantSpec, n);
+    for (const BufferSpec& buffer : variantSpec->buffers)
+        run.peakBytesInFlight += buffer.bytes(run.problem);
     run.dataSource.timing = model::DataSource::TimingModel;
     return run;
 }

@@ -16,7 +16,8 @@ namespace {
 struct KnownPair {
     model::RunRecord scratch = stagetest::syntheticRun("swiglu", "scratch", 1 << 20, 1.0);
     model::RunRecord fused = stagetest::syntheticRun("swiglu", "fused", 1 << 20, 0.6);
-    StageCaptionContext caption{QStringLiteral("Test GPU"), 1 << 20, QStringLiteral("float32"), 4,
+    StageCaptionContext caption{QStringLiteral("Test GPU"),
+                                QStringLiteral("N = 1,048,576 · float32 · vector 4"),
                                 QStringLiteral("timing + model")};
 };
 

@@ -57,7 +57,7 @@ QString firstPipeline() {
 bool writeRecording(const QString& path) {
     std::unique_ptr<Backend> backend = createCpuBackend(1);
     RunRequest request;
-    request.pipeline = pipelines().back().name;
+    request.pipeline = findPipeline("swiglu")->name;
     request.problem.dimensions["N"] = 10000;
     request.repeats = 2;
     RunObserver observer;

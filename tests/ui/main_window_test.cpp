@@ -75,7 +75,7 @@ void MainWindowTest::init() {
 
 QStringList MainWindowTest::chooseThroughWidgets(MainWindow& window, const QString& n) {
     RunPanel* panel = window.runPanel();
-    const PipelineSpec& pipeline = pipelines().back();
+    const PipelineSpec& pipeline = *findPipeline("swiglu");
     panel->pipelineCombo()->setCurrentIndex(
         comboIndexOf(panel->pipelineCombo(), QString::fromStdString(pipeline.name)));
     QListWidget* list = panel->variantList();
@@ -118,14 +118,16 @@ void MainWindowTest::pickPipelineRunOnCpuAndSeeResults() {
     QVERIFY(table);
     QAbstractItemModel* rows = table->model();
     QCOMPARE(rows->rowCount(), chosen.size());
-    const PipelineSpec& pipeline = pipelines().back();
+    const PipelineSpec& pipeline = *findPipeline("swiglu");
     int kernels = 0;
     for (int row = 0; row < rows->rowCount(); ++row) {
         QCOMPARE(rows->index(row, VariantResultsModel::Variant).data().toString(), chosen[row]);
         const QString check = rows->index(row, VariantResultsModel::Check).data().toString();
         QVERIFY2(check.startsWith(QStringLiteral("OK")), qPrintable(check));
         kernels +=
-            static_cast<int>(findVariant(pipeline, chosen[row].toStdString())->kernels.size());
+            static_cast<int>(findVariant(pipeline, chosen[row].toStdString())
+                                 ->kernelsFor(pipeline.defaultProblem())
+                                 .size());
     }
     QCOMPARE(window.findChild<QTableView*>(QStringLiteral("kernelTable"))->model()->rowCount(),
              kernels);

@@ -54,14 +54,15 @@ SweepReport syntheticReport() {
     report.device.name = "Synthetic GPU";
     report.device.l2CacheBytes = 50u << 20;
     report.pipeline = pipelines().front().name;
-    report.problem.tuning["vector"] = 4;
+    report.vectorWidth = 4;
     report.repeats = 20;
     for (std::uint64_t n = 4096; n <= (1u << 24); n *= 4) report.sizes.push_back(n);
     for (const VariantSpec& variant : pipelines().front().variants) {
         SweepSeries series;
         series.variant = variant.name;
         series.title = variant.title;
-        series.launches = static_cast<int>(variant.kernels.size());
+        series.launches = static_cast<int>(
+            variant.kernelsFor(pipelines().front().defaultProblem()).size());
         series.bytesPerElement = 4.0 * (series.launches + 2);
         for (std::uint64_t n : report.sizes) {
             SweepPoint point;
@@ -159,7 +160,7 @@ void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     RunPanel* panel = window.runPanel();
-    const PipelineSpec& pipeline = pipelines().back();
+    const PipelineSpec& pipeline = *findPipeline("swiglu");
     panel->pipelineCombo()->setCurrentIndex(
         panel->pipelineCombo()->findData(QString::fromStdString(pipeline.name)));
     panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData("cpu"));

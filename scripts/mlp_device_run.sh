@@ -13,6 +13,8 @@ export PYTHONUNBUFFERED=1
   cuobjdump --dump-resource-usage "$here/mlp_benchmark" 2>&1 | grep -E "Function|REG" | grep -B1 -E "LOCAL:[0-9]" | grep -iE "mlp|gemv|silu|mult|REG" | head -60
 } > "$out/env.log" 2>&1
 echo "== tests"; timeout 100 "$here/mlp_tests" > "$out/tests.log" 2>&1; echo "tests rc=$?"; tail -4 "$out/tests.log"
-echo "== benchmark"; timeout 200 "$here/mlp_benchmark" --json "$out/mlp_benchmark.json" 2>&1 | tee "$out/benchmark.log"; echo "benchmark rc=${PIPESTATUS[0]}"
+# MLP_BENCH_ARGS: extra benchmark options (default: the decode launch sweep).
+echo "== benchmark"; timeout ${MLP_BENCH_TIMEOUT:-200} "$here/mlp_benchmark" --json "$out/mlp_benchmark.json" ${MLP_BENCH_ARGS---decode-sweep 1} 2>&1 | tee "$out/benchmark.log"; echo "benchmark rc=${PIPESTATUS[0]}"
 echo "== peers"; timeout 150 python3 "$here/mlp_peers.py" --json "$out/mlp_peers.json" > "$out/peers.log" 2>&1; echo "peers rc=$?"; cat "$out/peers.log" | grep -v Warning | tail -12
+[ "${MLP_SKIP_MEMCHECK:-0}" = 1 ] && exit 0
 echo "== memcheck"; timeout 110 compute-sanitizer --tool memcheck --leak-check no "$here/mlp_tests" --gtest_filter='*Cuda*' > "$out/memcheck.log" 2>&1; echo "memcheck rc=$?"; tail -3 "$out/memcheck.log"

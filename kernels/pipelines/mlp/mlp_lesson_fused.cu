@@ -2,66 +2,334 @@
 // kept: a grid of M tiles x output-column tiles; per I chunk, g and u tiles accumulated over all
 // of H, SiLU*up in registers, then that hidden tile times down's chunk accumulated into the block's
 // output tile. Gate and up are therefore re-read for every output-column tile.
+//
+// How it is run: 4 warps (Triton's default), the (I chunk, H step) loop flattened into one
+// cp.async pipeline of kStages shared-memory stages (x, gate and up tiles; down's tile rides in the
+// group of its chunk's first step), so the copies of the next steps overlap the current step's
+// products. bfloat16 goes through ldmatrix and mma.m16n8k16 on XOR-swizzled 128-byte rows; float32
+// through plain FMAs on the CUDA cores, a 4x4 register tile per thread (no TF32).
+#include "pipelines/mlp/mlp_async_copy.cuh"
+#include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_launch.h"
-#include "pipelines/mlp/mlp_tile_mma.cuh"
 
 namespace fusescope::mlp {
 namespace {
 
 using namespace device;
 
-constexpr int kLessonThreads = 128;  // Triton's default num_warps = 4
+constexpr int kThreads = 128;  // Triton's default num_warps = 4
+constexpr int BM = kLessonDefaultTiles.blockM;
+constexpr int BN = kLessonDefaultTiles.blockN;
+constexpr int BH = kLessonDefaultTiles.blockH;
+constexpr int BI = kLessonDefaultTiles.blockI;
+static_assert(BM == 32 && BN == 64 && BH == 64 && BI == 64,
+              "the warp layouts below are written for the lesson's default tiles");
+constexpr int kCols = 64;  // every staged tile is 64 elements wide (BH or BI)
 
-template <typename T, int BM, int BN, int BH, int BI>
-struct LessonKernel {
-    using Loop = GateUpLoop<T, BM, BI, BH, kLessonThreads>;
-    static constexpr int kStagingLd = (BI > BN ? BI : BN) + 4;
-    static constexpr int kHiddenOffset = Loop::kSmemBytes;
-    static constexpr int kDownOffset = kHiddenOffset + kTileBytes<T, BM, BI>;
-    static constexpr int kStagingOffset = kDownOffset + kTileBytes<T, BN, BI>;
-    static constexpr int kSmemBytes = kStagingOffset + BM * kStagingLd * 4;
+// Shared-memory layout of one element type: a tile of `rows` x 64 elements, where element (r, c)
+// lives, and how many pipeline stages fit.
+template <typename T>
+struct Layout;
+
+// bfloat16: 128-byte rows, the 16-byte unit u of row r stored at unit u ^ (r % 8), so the 8 rows
+// an ldmatrix reads at one column fall in 8 different bank groups.
+template <>
+struct Layout<bf16> {
+    static constexpr int kStages = 3;
+    static constexpr int kLd = kCols;
+    __device__ __forceinline__ static int at(int r, int c) {
+        return r * kLd + ((((c >> 3) ^ r) & 7) << 3) + (c & 7);
+    }
 };
 
-template <typename T, int BM, int BN, int BH, int BI>
-__global__ void __launch_bounds__(kLessonThreads)
-    swigluMlpLesson(const T* __restrict__ x, const T* __restrict__ gate, const T* __restrict__ up,
-                    const T* __restrict__ down, T* __restrict__ out, MlpShape shape, bool packed) {
-    using K = LessonKernel<T, BM, BN, BH, BI>;
-    extern __shared__ __align__(128) unsigned char smem[];
-    T* hs = reinterpret_cast<T*>(smem + K::kHiddenOffset);
-    T* ds = reinterpret_cast<T*>(smem + K::kDownOffset);
-    float* staging = reinterpret_cast<float*>(smem + K::kStagingOffset);
-    constexpr int kHiddenLd = kSmemLd<T, BI>;
-    const std::int64_t m0 = static_cast<std::int64_t>(blockIdx.x) * BM;
-    const std::int64_t n0 = static_cast<std::int64_t>(blockIdx.y) * BN;
+// float32: rows padded by one 16-byte unit, so the 8 rows a quarter-warp reads fall in 8
+// different bank groups. Two stages: a block then takes 131 KB.
+template <>
+struct Layout<float> {
+    static constexpr int kStages = 2;
+    static constexpr int kLd = kCols + 4;
+    __device__ __forceinline__ static int at(int r, int c) { return r * kLd + c; }
+};
 
-    TileAccumulator<T, BM, BN, kLessonThreads> acc;
-    acc.zero();
-    typename K::Loop::Accumulator g, u;
-    for (std::int64_t i0 = 0; i0 < shape.I; i0 += BI) {
-        // g and u are zero beyond I and beyond M (zero-padded tiles), so hidden is too.
-        K::Loop::run(g, u, x, gate, up, shape, m0, i0, smem, packed);
-        g.store(staging, K::kStagingLd);
-        loadTile<T, BN, BI, kLessonThreads>(ds, down, shape.I, n0, i0, shape.H, shape.I, packed);
-        __syncthreads();
-        for (int e = threadIdx.x; e < BM * BI; e += kLessonThreads)
-            hs[e / BI * kHiddenLd + e % BI] =
-                fromFloat<T>(staging[e / BI * K::kStagingLd + e % BI]);
-        __syncthreads();
-        acc.template mma<BI>(hs, kHiddenLd, ds, kSmemLd<T, BI>);
-        __syncthreads();
+template <typename T>
+struct Smem {
+    static constexpr int kStages = Layout<T>::kStages;
+    static constexpr int kX = BM * Layout<T>::kLd;  // elements of each tile
+    static constexpr int kW = BI * Layout<T>::kLd;  // gate, up and down tiles (BI = BN = 64 rows)
+    static constexpr int kStage = kX + 2 * kW;
+    // stages | down slots (one per stage) | hidden tile
+    static constexpr int kDownOffset = kStages * kStage;
+    static constexpr int kHiddenOffset = kDownOffset + kStages * kW;
+    static constexpr int kBytes = (kHiddenOffset + kX) * static_cast<int>(sizeof(T));
+};
+
+// tile(r, c) = src[row0 + r][col0 + c] for r < kRows, c < 64, zero outside rowLimit x colLimit.
+// `aligned`: the rows are whole 16-byte units (then cp.async; else plain loads and stores).
+template <typename T, int kRows>
+__device__ __forceinline__ void stageTile(T* tile, const T* __restrict__ src, std::int64_t ld,
+                                          std::int64_t row0, std::int64_t col0,
+                                          std::int64_t rowLimit, std::int64_t colLimit,
+                                          bool aligned) {
+    constexpr int kP = kPack<T>;
+    constexpr int kUnits = kCols / kP;
+    for (int p = threadIdx.x; p < kRows * kUnits; p += kThreads) {
+        const int r = p / kUnits, c = p % kUnits * kP;
+        const std::int64_t gr = row0 + r, gc = col0 + c;
+        T* dst = tile + Layout<T>::at(r, c);
+        if (aligned) {
+            const bool valid = gr < rowLimit && gc < colLimit;
+            copyAsync16(dst, valid ? src + gr * ld + gc : src, valid);
+        } else {
+#pragma unroll
+            for (int e = 0; e < kP; ++e)
+                dst[e] = (gr < rowLimit && gc + e < colLimit) ? src[gr * ld + gc + e]
+                                                              : fromFloat<T>(0.0f);
+        }
     }
-    acc.store(staging, K::kStagingLd);
-    __syncthreads();
-    storeTile<T, BM, BN, kLessonThreads>(out, shape.H, staging, K::kStagingLd, m0, n0, shape.M,
-                                         shape.H);
 }
 
-template <typename T, int BM, int BN, int BH, int BI>
+// The block's products, per element type. Warp w owns columns [16w, 16w + 16) of the g, u and
+// output tiles (I columns for g and u, H columns for the output), all 32 rows.
+template <typename T>
+struct Math;
+
+template <>
+struct Math<bf16> {
+    // [g or u][16-row tile][8-column tile][fragment]; o likewise, for the output tile.
+    float gu[2][2][2][4], o[1][2][2][4];
+
+    __device__ __forceinline__ void zeroGateUp() {
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) gu[0][i][j][e] = gu[1][i][j][e] = 0.0f;
+    }
+    __device__ __forceinline__ void zeroOut() {
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) o[0][i][j][e] = 0.0f;
+    }
+
+    // a: 32 rows x 64 (x or hidden); each b: 64 rows x 64, of which this warp uses its 16.
+    template <int kB>
+    __device__ __forceinline__ static void product(float (&acc)[kB][2][2][4], const bf16* a,
+                                                   const bf16* const (&b)[kB]) {
+        const int lane = static_cast<int>(threadIdx.x) % 32,
+                  warp = static_cast<int>(threadIdx.x) / 32;
+#pragma unroll
+        for (int k = 0; k < kCols / 16; ++k) {
+            unsigned af[2][4];
+#pragma unroll
+            for (int i = 0; i < 2; ++i)
+                loadMatrices(af[i], a + Layout<bf16>::at(i * 16 + lane % 8 + (lane / 8) % 2 * 8,
+                                                         k * 16 + lane / 16 * 8));
+#pragma unroll
+            for (int m = 0; m < kB; ++m) {
+                unsigned bf[4];
+                loadMatrices(bf, b[m] + Layout<bf16>::at(warp * 16 + lane % 8 + lane / 16 * 8,
+                                                         k * 16 + (lane / 8) % 2 * 8));
+#pragma unroll
+                for (int i = 0; i < 2; ++i)
+#pragma unroll
+                    for (int j = 0; j < 2; ++j)
+                        mmaBf16(acc[m][i][j], af[i], bf[2 * j], bf[2 * j + 1]);
+            }
+        }
+    }
+
+    __device__ __forceinline__ void gateUp(const bf16* xs, const bf16* gs, const bf16* us) {
+        const bf16* const b[2] = {gs, us};
+        product<2>(gu, xs, b);
+    }
+
+    // hidden(r, c) = silu(g) * u in bfloat16, as the lesson's h.to(down's dtype).
+    __device__ __forceinline__ void storeHidden(bf16* hs) const {
+        const int lane = static_cast<int>(threadIdx.x) % 32,
+                  warp = static_cast<int>(threadIdx.x) / 32;
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const int r = i * 16 + lane / 4 + half * 8;
+                    const int c = warp * 16 + j * 8 + lane % 4 * 2;
+                    const __nv_bfloat162 pair = __floats2bfloat162_rn(
+                        silu(gu[0][i][j][2 * half]) * gu[1][i][j][2 * half],
+                        silu(gu[0][i][j][2 * half + 1]) * gu[1][i][j][2 * half + 1]);
+                    *reinterpret_cast<__nv_bfloat162*>(hs + Layout<bf16>::at(r, c)) = pair;
+                }
+    }
+
+    __device__ __forceinline__ void down(const bf16* hs, const bf16* ds) {
+        const bf16* const b[1] = {ds};
+        product<1>(o, hs, b);
+    }
+
+    __device__ __forceinline__ void storeOut(bf16* __restrict__ out, const MlpShape& s,
+                                             std::int64_t m0, std::int64_t n0) const {
+        const int lane = static_cast<int>(threadIdx.x) % 32,
+                  warp = static_cast<int>(threadIdx.x) / 32;
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const std::int64_t r = m0 + i * 16 + lane / 4 + e / 2 * 8;
+                    const std::int64_t c = n0 + warp * 16 + j * 8 + lane % 4 * 2 + e % 2;
+                    if (r < s.M && c < s.H) out[r * s.H + c] = __float2bfloat16_rn(o[0][i][j][e]);
+                }
+    }
+};
+
+// float32: thread (ty, tx) = (thread / 16, thread % 16) owns rows ty + 8i and columns tx + 16j
+// (i, j < 4) of each tile; rows and columns interleaved so that a quarter-warp's 16-byte reads
+// hit 8 different rows.
+template <>
+struct Math<float> {
+    float g[4][4], u[4][4], o[4][4];
+
+    __device__ __forceinline__ void zeroGateUp() {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) g[i][j] = u[i][j] = 0.0f;
+    }
+    __device__ __forceinline__ void zeroOut() {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) o[i][j] = 0.0f;
+    }
+
+    template <int kB>
+    __device__ __forceinline__ static void product(float (*const (&acc)[kB])[4], const float* a,
+                                                   const float* const (&b)[kB]) {
+        constexpr int kLd = Layout<float>::kLd;
+        const int tx = static_cast<int>(threadIdx.x) % 16, ty = static_cast<int>(threadIdx.x) / 16;
+#pragma unroll 2
+        for (int k = 0; k < kCols; k += 4) {
+            float4 av[4], bv[kB][4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                av[i] = *reinterpret_cast<const float4*>(a + (ty + 8 * i) * kLd + k);
+#pragma unroll
+            for (int m = 0; m < kB; ++m)
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    bv[m][j] = *reinterpret_cast<const float4*>(b[m] + (tx + 16 * j) * kLd + k);
+#pragma unroll
+            for (int m = 0; m < kB; ++m)
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        float& c = acc[m][i][j];
+                        c = fmaf(av[i].x, bv[m][j].x, c);
+                        c = fmaf(av[i].y, bv[m][j].y, c);
+                        c = fmaf(av[i].z, bv[m][j].z, c);
+                        c = fmaf(av[i].w, bv[m][j].w, c);
+                    }
+        }
+    }
+
+    __device__ __forceinline__ void gateUp(const float* xs, const float* gs, const float* us) {
+        float(*const acc[2])[4] = {g, u};
+        const float* const b[2] = {gs, us};
+        product<2>(acc, xs, b);
+    }
+
+    __device__ __forceinline__ void storeHidden(float* hs) const {
+        const int tx = static_cast<int>(threadIdx.x) % 16, ty = static_cast<int>(threadIdx.x) / 16;
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                hs[(ty + 8 * i) * Layout<float>::kLd + tx + 16 * j] = silu(g[i][j]) * u[i][j];
+    }
+
+    __device__ __forceinline__ void down(const float* hs, const float* ds) {
+        float(*const acc[1])[4] = {o};
+        const float* const b[1] = {ds};
+        product<1>(acc, hs, b);
+    }
+
+    __device__ __forceinline__ void storeOut(float* __restrict__ out, const MlpShape& s,
+                                             std::int64_t m0, std::int64_t n0) const {
+        const int tx = static_cast<int>(threadIdx.x) % 16, ty = static_cast<int>(threadIdx.x) / 16;
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const std::int64_t r = m0 + ty + 8 * i, c = n0 + tx + 16 * j;
+                if (r < s.M && c < s.H) out[r * s.H + c] = o[i][j];
+            }
+    }
+};
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    swigluMlpLesson(const T* __restrict__ x, const T* __restrict__ gate, const T* __restrict__ up,
+                    const T* __restrict__ down, T* __restrict__ out, MlpShape shape, bool alignedH,
+                    bool alignedI) {
+    using S = Smem<T>;
+    constexpr int kStages = S::kStages;
+    extern __shared__ __align__(128) unsigned char smemBytes[];
+    T* smem = reinterpret_cast<T*>(smemBytes);
+    T* hs = smem + S::kHiddenOffset;
+    const std::int64_t m0 = static_cast<std::int64_t>(blockIdx.x) * BM;
+    const std::int64_t n0 = static_cast<std::int64_t>(blockIdx.y) * BN;
+    const int stepsH = static_cast<int>((shape.H + BH - 1) / BH);
+    const std::int64_t steps = (shape.I + BI - 1) / BI * stepsH;
+
+    // Step t: I chunk t / stepsH, H step t % stepsH, in stage t % kStages.
+    const auto stage = [&](std::int64_t t) {
+        if (t < steps) {
+            const std::int64_t i0 = t / stepsH * BI, k0 = t % stepsH * BH;
+            T* xs = smem + t % kStages * S::kStage;
+            stageTile<T, BM>(xs, x, shape.H, m0, k0, shape.M, shape.H, alignedH);
+            stageTile<T, BI>(xs + S::kX, gate, shape.H, i0, k0, shape.I, shape.H, alignedH);
+            stageTile<T, BI>(xs + S::kX + S::kW, up, shape.H, i0, k0, shape.I, shape.H, alignedH);
+            if (k0 == 0)
+                stageTile<T, BN>(smem + S::kDownOffset + t / stepsH % kStages * S::kW, down,
+                                 shape.I, n0, i0, shape.H, shape.I, alignedI);
+        }
+        commitAsyncCopies();  // possibly empty: one group per step keeps the count simple
+    };
+
+    Math<T> math;
+    math.zeroOut();
+    math.zeroGateUp();
+    for (int t = 0; t < kStages - 1; ++t) stage(t);
+    for (std::int64_t t = 0; t < steps; ++t) {
+        waitAsyncCopies<kStages - 2>();
+        __syncthreads();  // step t is visible to all; stage (t - 1) % kStages is free again
+        stage(t + kStages - 1);
+        const T* xs = smem + t % kStages * S::kStage;
+        math.gateUp(xs, xs + S::kX, xs + S::kX + S::kW);
+        if (t % stepsH == stepsH - 1) {
+            // g and u are zero beyond I and beyond M (zero-filled tiles), so hidden is too.
+            math.storeHidden(hs);
+            __syncthreads();
+            math.down(hs, smem + S::kDownOffset + t / stepsH % kStages * S::kW);
+            math.zeroGateUp();
+        }
+    }
+    waitAsyncCopies<0>();
+    math.storeOut(out, shape, m0, n0);
+}
+
+template <typename T>
 Status launchTiles(const MlpShape& shape, const void* x, const void* gate, const void* up,
-                   const void* down, void* out, bool packed, cudaStream_t stream) {
-    constexpr int kSmem = LessonKernel<T, BM, BN, BH, BI>::kSmemBytes;
-    auto* kernel = swigluMlpLesson<T, BM, BN, BH, BI>;
+                   const void* down, void* out, cudaStream_t stream) {
+    constexpr int kSmem = Smem<T>::kBytes;
+    auto* kernel = swigluMlpLesson<T>;
     if (Status s = cudaStatus(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
             "cudaFuncSetAttribute (lesson kernel shared memory)");
@@ -69,9 +337,11 @@ Status launchTiles(const MlpShape& shape, const void* x, const void* gate, const
         return s;
     const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, BM)),
                     static_cast<unsigned>(ceilDiv(shape.H, BN)));
-    kernel<<<grid, kLessonThreads, kSmem, stream>>>(
-        static_cast<const T*>(x), static_cast<const T*>(gate), static_cast<const T*>(up),
-        static_cast<const T*>(down), static_cast<T*>(out), shape, packed);
+    const auto pack = static_cast<std::int64_t>(kPack<T>);
+    kernel<<<grid, kThreads, kSmem, stream>>>(static_cast<const T*>(x), static_cast<const T*>(gate),
+                                              static_cast<const T*>(up),
+                                              static_cast<const T*>(down), static_cast<T*>(out),
+                                              shape, shape.H % pack == 0, shape.I % pack == 0);
     return launchStatus("swiglu_mlp_lesson launch");
 }
 
@@ -87,12 +357,9 @@ Status launchLessonFused(MlpDtype dtype, const LessonTiles& tiles, const MlpShap
     if (!lessonTilesCompiled(tiles))
         return {ErrorCode::InvalidArgument,
                 "the lesson kernel is compiled for its default tiles only"};
-    const bool packed = packAligned(dtype, shape.H, shape.I);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
-        constexpr LessonTiles t = kLessonDefaultTiles;
-        return launchTiles<T, t.blockM, t.blockN, t.blockH, t.blockI>(shape, x, gate, up, down, out,
-                                                                      packed, stream);
+        return launchTiles<T>(shape, x, gate, up, down, out, stream);
     });
 }
 

@@ -13,14 +13,19 @@ inline constexpr int kTileI = 64;
 // (gate_up kernel) or all of h (down kernel) from the L2.
 inline constexpr int kWarpsPerBlock = 8;
 
-// bfloat16 decode of 2..16 rows with K a multiple of kTensorChunk runs on the tensor cores: 16
-// weight rows per block, K split over the block's warps. Otherwise one warp per row on the CUDA
-// cores, whose multiply-adds grow with M. One row stays on the CUDA cores: on the H200 the
-// CUDA-core pair took 91.3 us at Llama-3-8B M=1, the tensor-core pair 105.8 us.
+// bfloat16 decode of kTensorMinRows..16 rows whose K is whole 16-byte packs runs on the tensor
+// cores: 16 weight rows per block, K split over the block's warps (kGateUpSplit, kDownSplit).
+// Otherwise one warp per row on the CUDA cores, whose multiply-adds grow with M. On the H200 the
+// CUDA-core pair took 91.3 us at Llama-3-8B M=1, the first tensor-core pair 105.8 us.
 inline constexpr int kTensorRowsPerBlock = 16;
-inline constexpr int kTensorChunk = 32;
+inline constexpr std::int64_t kTensorMinRows = 2;
+inline constexpr int kGateUpSplit = 2;
+inline constexpr int kDownSplit = 8;
+constexpr bool decodeTensorPolicy(MlpDtype dtype, std::int64_t M) {
+    return dtype == MlpDtype::Bfloat16 && M >= kTensorMinRows;
+}
 constexpr bool decodeOnTensorCores(MlpDtype dtype, std::int64_t M, std::int64_t K) {
-    return dtype == MlpDtype::Bfloat16 && M > 1 && K % kTensorChunk == 0;
+    return decodeTensorPolicy(dtype, M) && K % 8 == 0;
 }
 constexpr int decodeRowsPerBlock(MlpDtype dtype, std::int64_t M, std::int64_t K) {
     return decodeOnTensorCores(dtype, M, K) ? kTensorRowsPerBlock : kWarpsPerBlock;

@@ -1,6 +1,8 @@
 #pragma once
-// The bfloat16 decode GEMVs on the tensor cores (mlp_decode_tensor_gemv.cu), chosen by the
-// decode launchers when production::decodeOnTensorCores; the CUDA-core GEMVs take the rest.
+// The decode GEMVs' launch choices (internal to kernels/pipelines/mlp): which kernels run, how K
+// is split over a block's warps, and whether the second kernel overlaps the first one's tail
+// (programmatic dependent launch). The production variant uses decodeDefaults(); the benchmark
+// sweeps the rest.
 #include <cuda_runtime_api.h>
 
 #include "core/status.h"
@@ -8,9 +10,26 @@
 
 namespace fusescope::mlp {
 
-Status launchTensorGemvGateUpSilu(const MlpShape& shape, const void* x, const void* gate,
-                                  const void* up, void* h, cudaStream_t stream);
-Status launchTensorGemvDown(const MlpShape& shape, const void* h, const void* down, void* out,
-                            cudaStream_t stream);
+struct DecodeConfig {
+    bool tensorCores = false;  // bfloat16 rows of whole 16-byte packs only
+    int gateUpSplit = 2;       // warps per 16 weight rows on the tensor cores: 1, 2, 4 or 8
+    int downSplit = 8;
+    bool overlap = true;  // programmatic dependent launch, weights prefetched into the L2
+};
+
+DecodeConfig decodeDefaults(MlpDtype dtype, const MlpShape& shape);
+
+// h = silu(x gate^T) * (x up^T), then out = h down^T, for M <= kDecodeMaxRows.
+Status launchDecodeGateUpSilu(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+                              const void* x, const void* gate, const void* up, void* h,
+                              cudaStream_t stream);
+Status launchDecodeDown(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+                        const void* h, const void* down, void* out, cudaStream_t stream);
+
+// The kernels themselves, chosen by the two functions above.
+Status launchTensorGemvGateUpSilu(const MlpShape& shape, const DecodeConfig& config, const void* x,
+                                  const void* gate, const void* up, void* h, cudaStream_t stream);
+Status launchTensorGemvDown(const MlpShape& shape, const DecodeConfig& config, const void* h,
+                            const void* down, void* out, cudaStream_t stream);
 
 }  // namespace fusescope::mlp

@@ -156,11 +156,8 @@ Status benchPreset(MlpCudaContext& context, const Preset& p, int repeats, std::v
 // launch choice, checked and timed like the variants; one line per choice.
 Status sweepDecode(MlpCudaContext& context, int repeats) {
     std::vector<DecodeConfig> configs;
-    for (bool overlap : {false, true}) configs.push_back({false, 1, 1, overlap});
-    for (int gateUpSplit : {1, 2, 4})
-        for (int downSplit : {4, 8})
-            for (bool overlap : {false, true})
-                configs.push_back({true, gateUpSplit, downSplit, overlap});
+    for (bool tensorCores : {false, true})
+        for (bool overlap : {false, true}) configs.push_back({tensorCores, overlap});
     auto* stream = static_cast<cudaStream_t>(context.stream());
     for (std::int64_t M : {1, 2, 4, 8, 16}) {
         const MlpShape shape{M, 4096, 14336};
@@ -173,7 +170,7 @@ Status sweepDecode(MlpCudaContext& context, int repeats) {
         const MlpDeviceBuffers b = (*problem)->buffers();
         const auto* up = static_cast<const char*>(b.gateUp) + shape.I * shape.H * 2;
         for (const DecodeConfig& config : configs) {
-            if (!config.tensorCores && M > 4) continue;
+            if (!config.tensorCores && M > 2) continue;
             const auto enqueue = [&] {
                 if (Status s = launchDecodeGateUpSilu(dtype, shape, config, b.x, b.gateUp, up,
                                                       b.scratch, stream);
@@ -189,12 +186,11 @@ Status sweepDecode(MlpCudaContext& context, int repeats) {
             auto timing = bench::timeMedian(context, 3, repeats, enqueue);
             if (!timing) return timing.status();
             std::printf(
-                "decode_sweep M=%-2lld %-6s gate_up_split=%d down_split=%d overlap=%d %8.1f us "
-                "(min %.1f) %6.0f GB/s rel.err %.2e %s\n",
+                "decode_sweep M=%-2lld %-6s overlap=%d %8.1f us (min %.1f) %6.0f GB/s "
+                "rel.err %.2e %s\n",
                 static_cast<long long>(M), config.tensorCores ? "tensor" : "cuda",
-                config.gateUpSplit, config.downSplit, config.overlap ? 1 : 0, timing->medianUs,
-                timing->minUs, double(compulsoryBytes(shape, dtype)) / (timing->medianUs * 1e3),
-                c.relativeError,
+                config.overlap ? 1 : 0, timing->medianUs, timing->minUs,
+                double(compulsoryBytes(shape, dtype)) / (timing->medianUs * 1e3), c.relativeError,
                 c.nanElements == 0 && c.relativeError <= toleranceFor(dtype) ? "ok" : "WRONG");
             std::fflush(stdout);
         }

@@ -132,8 +132,6 @@ Status launchGemv(const MlpShape& shape, bool overlap, const T* act, const T* we
 DecodeConfig decodeDefaults(MlpDtype dtype, const MlpShape& shape) {
     DecodeConfig config;
     config.tensorCores = production::decodeTensorPolicy(dtype, shape.M);
-    config.gateUpSplit = production::kGateUpSplit;
-    config.downSplit = production::kDownSplit;
     return config;
 }
 

@@ -63,30 +63,43 @@ struct Smem {
     static constexpr int kBytes = (kHiddenOffset + kX) * static_cast<int>(sizeof(T));
 };
 
-// tile(r, c) = src[row0 + r][col0 + c] for r < kRows, c < 64, zero outside rowLimit x colLimit.
-// `aligned`: the rows are whole 16-byte units (then cp.async; else plain loads and stores).
+// Copies a kRows x 64 tile, tile(r, c) = src[row0 + r][col0 + c], zero outside rowLimit x
+// colLimit. Each thread always copies the same column of every kRowStep-th row, so its offsets are
+// fixed once. `aligned`: rows are whole 16-byte units (then cp.async; else plain loads and stores).
 template <typename T, int kRows>
-__device__ __forceinline__ void stageTile(T* tile, const T* __restrict__ src, std::int64_t ld,
-                                          std::int64_t row0, std::int64_t col0,
-                                          std::int64_t rowLimit, std::int64_t colLimit,
-                                          bool aligned) {
-    constexpr int kP = kPack<T>;
-    constexpr int kUnits = kCols / kP;
-    for (int p = threadIdx.x; p < kRows * kUnits; p += kThreads) {
-        const int r = p / kUnits, c = p % kUnits * kP;
-        const std::int64_t gr = row0 + r, gc = col0 + c;
-        T* dst = tile + Layout<T>::at(r, c);
-        if (aligned) {
-            const bool valid = gr < rowLimit && gc < colLimit;
-            copyAsync16(dst, valid ? src + gr * ld + gc : src, valid);
-        } else {
+struct TileCopy {
+    static constexpr int kP = kPack<T>;
+    static constexpr int kUnits = kCols / kP;
+    static constexpr int kRowStep = kThreads / kUnits;
+    static_assert(kThreads % kUnits == 0 && kRows % kRowStep == 0, "tile must split evenly");
+    int r0, c0;
+
+    __device__ __forceinline__ TileCopy()
+        : r0(static_cast<int>(threadIdx.x) / kUnits),
+          c0(static_cast<int>(threadIdx.x) % kUnits * kP) {}
+
+    __device__ __forceinline__ void operator()(T* tile, const T* __restrict__ src, int ld, int row0,
+                                               int col0, int rowLimit, int colLimit,
+                                               bool aligned) const {
+        const int col = col0 + c0;
+        const T* from = src + static_cast<std::int64_t>(row0 + r0) * ld + col;
 #pragma unroll
-            for (int e = 0; e < kP; ++e)
-                dst[e] = (gr < rowLimit && gc + e < colLimit) ? src[gr * ld + gc + e]
-                                                              : fromFloat<T>(0.0f);
+        for (int j = 0; j < kRows / kRowStep; ++j) {
+            const int r = r0 + j * kRowStep;
+            const bool rowValid = row0 + r < rowLimit;
+            const T* p = from + static_cast<std::int64_t>(j * kRowStep) * ld;
+            T* dst = tile + Layout<T>::at(r, c0);
+            if (aligned) {
+                const bool valid = rowValid && col < colLimit;
+                copyAsync16(dst, valid ? p : src, valid);
+            } else {
+#pragma unroll
+                for (int e = 0; e < kP; ++e)
+                    dst[e] = rowValid && col + e < colLimit ? p[e] : fromFloat<T>(0.0f);
+            }
         }
     }
-}
+};
 
 // The block's products, per element type. Warp w owns columns [16w, 16w + 16) of the g, u and
 // output tiles (I columns for g and u, H columns for the output), all 32 rows.
@@ -274,7 +287,7 @@ struct Math<float> {
 };
 
 template <typename T>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, 2)
     swigluMlpLesson(const T* __restrict__ x, const T* __restrict__ gate, const T* __restrict__ up,
                     const T* __restrict__ down, T* __restrict__ out, MlpShape shape, bool alignedH,
                     bool alignedI) {
@@ -283,22 +296,32 @@ __global__ void __launch_bounds__(kThreads)
     extern __shared__ __align__(128) unsigned char smemBytes[];
     T* smem = reinterpret_cast<T*>(smemBytes);
     T* hs = smem + S::kHiddenOffset;
-    const std::int64_t m0 = static_cast<std::int64_t>(blockIdx.x) * BM;
-    const std::int64_t n0 = static_cast<std::int64_t>(blockIdx.y) * BN;
-    const int stepsH = static_cast<int>((shape.H + BH - 1) / BH);
-    const std::int64_t steps = (shape.I + BI - 1) / BI * stepsH;
+    const int M = static_cast<int>(shape.M), H = static_cast<int>(shape.H);
+    const int I = static_cast<int>(shape.I);
+    const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
+    const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
+    const TileCopy<T, BM> copyX;
+    const TileCopy<T, BI> copyW;
 
-    // Step t: I chunk t / stepsH, H step t % stepsH, in stage t % kStages.
-    const auto stage = [&](std::int64_t t) {
-        if (t < steps) {
-            const std::int64_t i0 = t / stepsH * BI, k0 = t % stepsH * BH;
-            T* xs = smem + t % kStages * S::kStage;
-            stageTile<T, BM>(xs, x, shape.H, m0, k0, shape.M, shape.H, alignedH);
-            stageTile<T, BI>(xs + S::kX, gate, shape.H, i0, k0, shape.I, shape.H, alignedH);
-            stageTile<T, BI>(xs + S::kX + S::kW, up, shape.H, i0, k0, shape.I, shape.H, alignedH);
-            if (k0 == 0)
-                stageTile<T, BN>(smem + S::kDownOffset + t / stepsH % kStages * S::kW, down,
-                                 shape.I, n0, i0, shape.H, shape.I, alignedI);
+    // The next step to stage: I chunk loadChunk, H step loadStep, into stage loadSlot; its chunk's
+    // down tile into down slot loadChunk % kStages.
+    int loadChunk = 0, loadStep = 0, loadSlot = 0, loadDownSlot = 0;
+    const auto stageNext = [&] {
+        if (loadChunk < chunks) {
+            const int i0 = loadChunk * BI, k0 = loadStep * BH;
+            T* xs = smem + loadSlot * S::kStage;
+            copyX(xs, x, H, m0, k0, M, H, alignedH);
+            copyW(xs + S::kX, gate, H, i0, k0, I, H, alignedH);
+            copyW(xs + S::kX + S::kW, up, H, i0, k0, I, H, alignedH);
+            if (loadStep == 0)
+                copyW(smem + S::kDownOffset + loadDownSlot * S::kW, down, I, n0, i0, H, I,
+                      alignedI);
+            loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
+            if (++loadStep == stepsH) {
+                loadStep = 0;
+                ++loadChunk;
+                loadDownSlot = loadDownSlot + 1 == kStages ? 0 : loadDownSlot + 1;
+            }
         }
         commitAsyncCopies();  // possibly empty: one group per step keeps the count simple
     };
@@ -306,20 +329,23 @@ __global__ void __launch_bounds__(kThreads)
     Math<T> math;
     math.zeroOut();
     math.zeroGateUp();
-    for (int t = 0; t < kStages - 1; ++t) stage(t);
-    for (std::int64_t t = 0; t < steps; ++t) {
-        waitAsyncCopies<kStages - 2>();
-        __syncthreads();  // step t is visible to all; stage (t - 1) % kStages is free again
-        stage(t + kStages - 1);
-        const T* xs = smem + t % kStages * S::kStage;
-        math.gateUp(xs, xs + S::kX, xs + S::kX + S::kW);
-        if (t % stepsH == stepsH - 1) {
-            // g and u are zero beyond I and beyond M (zero-filled tiles), so hidden is too.
-            math.storeHidden(hs);
-            __syncthreads();
-            math.down(hs, smem + S::kDownOffset + t / stepsH % kStages * S::kW);
-            math.zeroGateUp();
+    for (int s = 0; s < kStages - 1; ++s) stageNext();
+    int slot = 0, downSlot = 0;
+    for (int chunk = 0; chunk < chunks; ++chunk) {
+        for (int step = 0; step < stepsH; ++step) {
+            waitAsyncCopies<kStages - 2>();
+            __syncthreads();  // this step is visible to all; the previous step's stage is free
+            stageNext();
+            const T* xs = smem + slot * S::kStage;
+            math.gateUp(xs, xs + S::kX, xs + S::kX + S::kW);
+            slot = slot + 1 == kStages ? 0 : slot + 1;
         }
+        // g and u are zero beyond I and beyond M (zero-filled tiles), so hidden is too.
+        math.storeHidden(hs);
+        __syncthreads();
+        math.down(hs, smem + S::kDownOffset + downSlot * S::kW);
+        downSlot = downSlot + 1 == kStages ? 0 : downSlot + 1;
+        math.zeroGateUp();
     }
     waitAsyncCopies<0>();
     math.storeOut(out, shape, m0, n0);
@@ -333,6 +359,13 @@ Status launchTiles(const MlpShape& shape, const void* x, const void* gate, const
     if (Status s = cudaStatus(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
             "cudaFuncSetAttribute (lesson kernel shared memory)");
+        !s)
+        return s;
+    // All of the unified L1/shared storage as shared memory: two bfloat16 blocks an SM.
+    if (Status s =
+            cudaStatus(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                            cudaSharedmemCarveoutMaxShared),
+                       "cudaFuncSetAttribute (lesson kernel carveout)");
         !s)
         return s;
     const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, BM)),

@@ -14,13 +14,11 @@ inline constexpr int kTileI = 64;
 inline constexpr int kWarpsPerBlock = 8;
 
 // bfloat16 decode of kTensorMinRows..16 rows whose K is whole 16-byte packs runs on the tensor
-// cores: 16 weight rows per block, K split over the block's warps (kGateUpSplit, kDownSplit).
+// cores: 16 weight rows per block, streamed through a shared-memory ring.
 // Otherwise one warp per row on the CUDA cores, whose multiply-adds grow with M. On the H200 the
 // CUDA-core pair took 91.3 us at Llama-3-8B M=1, the first tensor-core pair 105.8 us.
 inline constexpr int kTensorRowsPerBlock = 16;
 inline constexpr std::int64_t kTensorMinRows = 2;
-inline constexpr int kGateUpSplit = 2;
-inline constexpr int kDownSplit = 8;
 constexpr bool decodeTensorPolicy(MlpDtype dtype, std::int64_t M) {
     return dtype == MlpDtype::Bfloat16 && M >= kTensorMinRows;
 }

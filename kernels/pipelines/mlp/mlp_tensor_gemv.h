@@ -1,8 +1,7 @@
 #pragma once
-// The decode GEMVs' launch choices (internal to kernels/pipelines/mlp): which kernels run, how K
-// is split over a block's warps, and whether the second kernel overlaps the first one's tail
-// (programmatic dependent launch). The production variant uses decodeDefaults(); the benchmark
-// sweeps the rest.
+// The decode GEMVs' launch choices (internal to kernels/pipelines/mlp): which kernels run and
+// whether each kernel may start while the previous one finishes (programmatic dependent launch).
+// The production variant uses decodeDefaults(); the benchmark sweeps the rest.
 #include <cuda_runtime_api.h>
 
 #include "core/status.h"
@@ -12,9 +11,7 @@ namespace fusescope::mlp {
 
 struct DecodeConfig {
     bool tensorCores = false;  // bfloat16 rows of whole 16-byte packs only
-    int gateUpSplit = 2;       // warps per 16 weight rows on the tensor cores: 1, 2, 4 or 8
-    int downSplit = 8;
-    bool overlap = true;  // programmatic dependent launch, weights prefetched into the L2
+    bool overlap = true;       // programmatic dependent launch; weights fetched before waiting
 };
 
 DecodeConfig decodeDefaults(MlpDtype dtype, const MlpShape& shape);

@@ -41,3 +41,15 @@ __device__ __forceinline__ void mmaBf16(float (&c)[4], const unsigned (&a)[4], u
 }
 
 }  // namespace fusescope::mlp::device
+
+namespace fusescope::mlp::device {
+
+// Two 8x8 matrices of 16-bit elements; lanes 0-15 give the row addresses (lane l: row l % 8 of
+// matrix l / 8).
+__device__ __forceinline__ void loadMatrices2(unsigned (&r)[2], const void* smem) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(sharedAddress(smem)));
+}
+
+}  // namespace fusescope::mlp::device

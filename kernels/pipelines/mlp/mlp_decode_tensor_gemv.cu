@@ -1,10 +1,11 @@
 // The production variant's bfloat16 decode kernels on the tensor cores. The weights are streamed
 // as the CUDA-core GEMV streams them (each warp copies 512 contiguous bytes of one row per
 // instruction, which keeps DRAM pages open), but through cp.async into a multi-stage
-// shared-memory ring rather than registers; ldmatrix then hands 16 weight rows x 16 k to
-// mma.m16n8k16 as A, with x's (or h's) at most 16 rows as B. So the multiply-adds per weight no
-// longer grow with M, every weight byte is read once whatever M is, and the first stages are in
-// flight before the previous kernel has finished (programmatic dependent launch).
+// shared-memory ring rather than registers, x's (or h's) slice of each stage with them; ldmatrix
+// then hands 16 weight rows x 16 k to mma.m16n8k16 as A, with x's at most 16 rows as B. So the
+// multiply-adds per weight no longer grow with M, every weight byte is read once whatever M is, and
+// the first stages are in flight before the previous kernel has finished (programmatic dependent
+// launch).
 #include "pipelines/mlp/mlp_async_copy.cuh"
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_production_tiles.h"
@@ -28,12 +29,18 @@ __device__ __forceinline__ int swizzled(int r, int u) {
     return r * kStageK + ((u ^ (r & 7)) << 3);
 }
 
-// Gate and up: 4 stages (64 KB, 3 blocks an SM). Down alone: 8 stages, since its 16-row blocks
-// are few (Llama's H = 4096: 256 blocks, about 2 an SM) and each must keep more bytes in flight.
-template <int kMatrices>
+// One stage of the ring: kMatrices x 16 weight rows and 8 kTiles activation rows, kStageK each.
+// Gate and up: 3 stages (60 or 72 KB, 3 blocks an SM). Down alone: 6 stages, since its 16-row
+// blocks are few (Llama's H = 4096: 256 blocks, about 2 an SM) and each must keep more in flight.
+template <int kMatrices, int kTiles>
 struct StagedSmem {
-    static constexpr int kStages = kMatrices == 2 ? 4 : 8;
-    bf16 ring[kStages][kMatrices][kRows * kStageK];
+    static constexpr int kStages = kMatrices == 2 ? 3 : 6;
+    static constexpr int kActRows = 8 * kTiles;
+    struct Stage {
+        bf16 weights[kMatrices][kRows * kStageK];
+        bf16 act[kActRows * kStageK];
+    };
+    Stage ring[kStages];
 };
 
 // kTiles: 8-column tiles of activation rows (1 for M <= 8, 2 for M <= 16). kPaired: gate and up
@@ -44,7 +51,7 @@ __global__ void __launch_bounds__(kThreads)
                const bf16* __restrict__ second, bf16* __restrict__ result, int rows, int weightRows,
                int K) {
     constexpr int kMatrices = kPaired ? 2 : 1;
-    using Smem = StagedSmem<kMatrices>;
+    using Smem = StagedSmem<kMatrices, kTiles>;
     constexpr int kStages = Smem::kStages;
     extern __shared__ __align__(128) unsigned char smemBytes[];
     auto& smem = *reinterpret_cast<Smem*>(smemBytes);
@@ -58,61 +65,72 @@ __global__ void __launch_bounds__(kThreads)
     const int stages = (K + kStageK - 1) / kStageK;
 
     // Thread t copies unit t % 32 of rows t / 32 and t / 32 + 8: a warp, 512 bytes of a row.
-    const auto stage = [&](int s) {
-        if (s < stages) {
-            const int k = s * kStageK + lane * 8;
+    const auto copyWeights = [&](int s) {
+        if (s >= stages) return;
+        const int k = s * kStageK + lane * 8;
 #pragma unroll
-            for (int m = 0; m < kMatrices; ++m)
+        for (int m = 0; m < kMatrices; ++m)
 #pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const int r = warp + 8 * half;
-                    const bool valid = row0 + r < weightRows && k < K;
-                    copyAsync16(&smem.ring[s % kStages][m][swizzled(r, lane)],
-                                valid ? matrices[m] + static_cast<std::int64_t>(row0 + r) * K + k
-                                      : matrices[m],
-                                valid);
-                }
+            for (int half = 0; half < 2; ++half) {
+                const int r = warp + 8 * half;
+                const bool valid = row0 + r < weightRows && k < K;
+                copyAsync16(
+                    &smem.ring[s % kStages].weights[m][swizzled(r, lane)],
+                    valid ? matrices[m] + static_cast<std::int64_t>(row0 + r) * K + k : matrices[m],
+                    valid);
+            }
+    };
+    // Rows of x (or h) past M are zero-filled, so their products are zero.
+    const auto copyActivations = [&](int s) {
+        if (s >= stages) return;
+        const int k = s * kStageK + lane * 8;
+#pragma unroll
+        for (int half = 0; half < kTiles; ++half) {
+            const int r = warp + 8 * half;
+            const bool valid = r < rows && k < K;
+            copyAsync16(&smem.ring[s % kStages].act[swizzled(r, lane)],
+                        valid ? act + static_cast<std::int64_t>(r) * K + k : act, valid);
         }
-        commitAsyncCopies();
     };
     // The weights do not depend on the previous kernel: start streaming them before waiting.
-    for (int s = 0; s < kStages - 1; ++s) stage(s);
+    // Groups: the prologue's weights, then one group per stage's activations (then per stage).
+    for (int s = 0; s < kStages - 1; ++s) copyWeights(s);
+    commitAsyncCopies();
     allowNextGrid();
     waitForPreviousGrid();
-
-    // B fragment of tile t: x row (lane / 4 + 8t), k = 2 (lane % 4) (+1) and that + 8.
-    const int group = lane / 4, quad = lane % 4;
-    const bf16* x[kTiles];
-    bool xValid[kTiles];
-#pragma unroll
-    for (int t = 0; t < kTiles; ++t) {
-        xValid[t] = group + 8 * t < rows;
-        x[t] = act + static_cast<std::int64_t>(xValid[t] ? group + 8 * t : 0) * K + 2 * quad;
+    for (int s = 0; s < kStages - 1; ++s) {
+        copyActivations(s);
+        commitAsyncCopies();
     }
+
     float c[kMatrices][kTiles][4] = {};
     for (int s = 0; s < stages; ++s) {
         waitAsyncCopies<kStages - 2>();
         __syncthreads();  // stage s is visible to all; stage s - 1's slot is free again
-        stage(s + kStages - 1);
+        copyWeights(s + kStages - 1);
+        copyActivations(s + kStages - 1);
+        commitAsyncCopies();
+        const auto& st = smem.ring[s % kStages];
 #pragma unroll
         for (int j = 0; j < kStepsPerWarp; ++j) {
             const int step = warp * kStepsPerWarp + j;  // k16 step within the stage
-            const int k = s * kStageK + step * 16;
+            // B fragments: b[t][0] at k 2 (lane % 4) (+1), b[t][1] at that + 8, x row lane / 4.
             unsigned b[kTiles][2];
-#pragma unroll
-            for (int t = 0; t < kTiles; ++t)
-#pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const int kk = k + 8 * half;
-                    b[t][half] = xValid[t] && kk + 2 * quad < K
-                                     ? *reinterpret_cast<const unsigned*>(x[t] + kk)
-                                     : 0u;
-                }
+            const int bRow = lane % 8 + lane / 16 * 8, bUnit = step * 2 + (lane / 8) % 2;
+            if constexpr (kTiles == 1) {
+                loadMatrices2(b[0], &st.act[swizzled(bRow, bUnit)]);
+            } else {
+                unsigned four[4];
+                loadMatrices(four, &st.act[swizzled(bRow, bUnit)]);
+                b[0][0] = four[0], b[0][1] = four[1], b[kTiles - 1][0] = four[2],
+                b[kTiles - 1][1] = four[3];
+            }
 #pragma unroll
             for (int m = 0; m < kMatrices; ++m) {
                 unsigned a[4];
-                loadMatrices(a, &smem.ring[s % kStages][m][swizzled(lane % 8 + (lane / 8) % 2 * 8,
-                                                                    step * 2 + lane / 16)]);
+                loadMatrices(
+                    a,
+                    &st.weights[m][swizzled(lane % 8 + (lane / 8) % 2 * 8, step * 2 + lane / 16)]);
 #pragma unroll
                 for (int t = 0; t < kTiles; ++t) mmaBf16(c[m][t], a, b[t][0], b[t][1]);
             }
@@ -120,8 +138,9 @@ __global__ void __launch_bounds__(kThreads)
     }
     waitAsyncCopies<0>();
     __syncthreads();  // every warp is done with the ring
-    // C fragment: c[0], c[1] at (weight row group, x rows 2*quad, 2*quad+1); c[2], c[3] at row
-    // group + 8. The warps' partial sums are added in a fixed order (deterministic).
+    // C fragment: c[0], c[1] at (weight row lane / 4, x rows 2 (lane % 4), +1); c[2], c[3] at
+    // weight row lane / 4 + 8. The warps' partial sums are added in a fixed order (deterministic).
+    const int group = lane / 4, quad = lane % 4;
 #pragma unroll
     for (int m = 0; m < kMatrices; ++m)
 #pragma unroll
@@ -149,7 +168,7 @@ template <int kTiles, bool kPaired>
 Status launchStaged(const MlpShape& shape, bool overlap, const bf16* act, const bf16* weight,
                     const bf16* second, bf16* result, std::int64_t weightRows, std::int64_t K,
                     const char* name, cudaStream_t stream) {
-    constexpr int kSmem = static_cast<int>(sizeof(StagedSmem < kPaired ? 2 : 1 >));
+    constexpr int kSmem = static_cast<int>(sizeof(StagedSmem<(kPaired ? 2 : 1), kTiles>));
     auto* kernel = stagedGemv<kTiles, kPaired>;
     if (Status s = cudaStatus(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),

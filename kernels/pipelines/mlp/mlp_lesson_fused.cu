@@ -32,35 +32,36 @@ template <typename T>
 struct Layout;
 
 // bfloat16: 128-byte rows, the 16-byte unit u of row r stored at unit u ^ (r % 8), so the 8 rows
-// an ldmatrix reads at one column fall in 8 different bank groups.
+// an ldmatrix reads at one column fall in 8 different bank groups. Four stages: 112 KB a block,
+// two blocks an SM.
 template <>
 struct Layout<bf16> {
-    static constexpr int kStages = 3;
-    static constexpr int kLd = kCols;
+    static constexpr int kStages = 4;
     __device__ __forceinline__ static int at(int r, int c) {
-        return r * kLd + ((((c >> 3) ^ r) & 7) << 3) + (c & 7);
+        return r * kCols + ((((c >> 3) ^ r) & 7) << 3) + (c & 7);
     }
 };
 
-// float32: rows padded by one 16-byte unit, so the 8 rows a quarter-warp reads fall in 8
-// different bank groups. Two stages: a block then takes 131 KB.
+// float32: 256-byte rows, unit u of row r at unit u ^ (r % 8), so the 8 rows a quarter-warp
+// reads with 16-byte loads fall in 8 different bank groups. Two stages: 112 KB, two blocks an SM.
 template <>
 struct Layout<float> {
     static constexpr int kStages = 2;
-    static constexpr int kLd = kCols + 4;
-    __device__ __forceinline__ static int at(int r, int c) { return r * kLd + c; }
+    __device__ __forceinline__ static int at(int r, int c) {
+        return r * kCols + ((((c >> 2) ^ r) & 7) << 2) + (((c >> 2) & 8) << 2) + (c & 3);
+    }
 };
 
 template <typename T>
 struct Smem {
     static constexpr int kStages = Layout<T>::kStages;
-    static constexpr int kX = BM * Layout<T>::kLd;  // elements of each tile
-    static constexpr int kW = BI * Layout<T>::kLd;  // gate, up and down tiles (BI = BN = 64 rows)
+    static constexpr int kX = BM * kCols;  // elements of each tile
+    static constexpr int kW = BI * kCols;  // gate, up and down tiles (BI = BN = 64 rows)
     static constexpr int kStage = kX + 2 * kW;
-    // stages | down slots (one per stage) | hidden tile
+    // stages | down slots (one per stage). The hidden tile reuses the x tile of the stage that
+    // was just multiplied.
     static constexpr int kDownOffset = kStages * kStage;
-    static constexpr int kHiddenOffset = kDownOffset + kStages * kW;
-    static constexpr int kBytes = (kHiddenOffset + kX) * static_cast<int>(sizeof(T));
+    static constexpr int kBytes = (kDownOffset + kStages * kW) * static_cast<int>(sizeof(T));
 };
 
 // Copies a kRows x 64 tile, tile(r, c) = src[row0 + r][col0 + c], zero outside rowLimit x
@@ -224,19 +225,19 @@ struct Math<float> {
     template <int kB>
     __device__ __forceinline__ static void product(float (*const (&acc)[kB])[4], const float* a,
                                                    const float* const (&b)[kB]) {
-        constexpr int kLd = Layout<float>::kLd;
         const int tx = static_cast<int>(threadIdx.x) % 16, ty = static_cast<int>(threadIdx.x) / 16;
 #pragma unroll 2
         for (int k = 0; k < kCols; k += 4) {
             float4 av[4], bv[kB][4];
 #pragma unroll
             for (int i = 0; i < 4; ++i)
-                av[i] = *reinterpret_cast<const float4*>(a + (ty + 8 * i) * kLd + k);
+                av[i] = *reinterpret_cast<const float4*>(a + Layout<float>::at(ty + 8 * i, k));
 #pragma unroll
             for (int m = 0; m < kB; ++m)
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
-                    bv[m][j] = *reinterpret_cast<const float4*>(b[m] + (tx + 16 * j) * kLd + k);
+                    bv[m][j] =
+                        *reinterpret_cast<const float4*>(b[m] + Layout<float>::at(tx + 16 * j, k));
 #pragma unroll
             for (int m = 0; m < kB; ++m)
 #pragma unroll
@@ -264,7 +265,7 @@ struct Math<float> {
         for (int i = 0; i < 4; ++i)
 #pragma unroll
             for (int j = 0; j < 4; ++j)
-                hs[(ty + 8 * i) * Layout<float>::kLd + tx + 16 * j] = silu(g[i][j]) * u[i][j];
+                hs[Layout<float>::at(ty + 8 * i, tx + 16 * j)] = silu(g[i][j]) * u[i][j];
     }
 
     __device__ __forceinline__ void down(const float* hs, const float* ds) {
@@ -295,7 +296,6 @@ __global__ void __launch_bounds__(kThreads, 2)
     constexpr int kStages = S::kStages;
     extern __shared__ __align__(128) unsigned char smemBytes[];
     T* smem = reinterpret_cast<T*>(smemBytes);
-    T* hs = smem + S::kHiddenOffset;
     const int M = static_cast<int>(shape.M), H = static_cast<int>(shape.H);
     const int I = static_cast<int>(shape.I);
     const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
@@ -340,7 +340,10 @@ __global__ void __launch_bounds__(kThreads, 2)
             math.gateUp(xs, xs + S::kX, xs + S::kX + S::kW);
             slot = slot + 1 == kStages ? 0 : slot + 1;
         }
-        // g and u are zero beyond I and beyond M (zero-filled tiles), so hidden is too.
+        // g and u are zero beyond I and beyond M (zero-filled tiles), so hidden is too. It goes
+        // where the last step's x tile was, once every warp is done with that.
+        T* hs = smem + (slot == 0 ? kStages - 1 : slot - 1) * S::kStage;
+        __syncthreads();
         math.storeHidden(hs);
         __syncthreads();
         math.down(hs, smem + S::kDownOffset + downSlot * S::kW);

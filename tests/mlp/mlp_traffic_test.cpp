@@ -82,10 +82,14 @@ TEST(MlpTrafficTest, ProductionDecodeOnTensorCoresReadsActivationsOncePerSixteen
     EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 4ull * 4096 * 2 * 896);
     EXPECT_EQ(k[0].of(MlpBuffer::Gate).bytesRead, 14336ull * 4096 * 2);
     EXPECT_EQ(k[1].of(MlpBuffer::H).bytesRead, 4ull * 14336 * 2 * 256);
-    // One row stays on the CUDA cores: 8 rows per block, 1792 and 512 blocks.
+    // One row as well: 896 and 256 blocks, each reading its activation row once.
     const auto one = mlpTraffic(MlpVariant::Production, {1, 4096, 14336}, MlpDtype::Bfloat16);
-    EXPECT_EQ(one[0].of(MlpBuffer::X).bytesRead, 4096ull * 2 * 1792);
-    EXPECT_EQ(one[1].of(MlpBuffer::H).bytesRead, 14336ull * 2 * 512);
+    EXPECT_EQ(one[0].of(MlpBuffer::X).bytesRead, 4096ull * 2 * 896);
+    EXPECT_EQ(one[1].of(MlpBuffer::H).bytesRead, 14336ull * 2 * 256);
+    // float32 stays on the CUDA cores: a warp per weight row, 8 rows a block, 1792 and 512 blocks.
+    const auto fp32 = mlpTraffic(MlpVariant::Production, {1, 4096, 14336}, MlpDtype::Float32);
+    EXPECT_EQ(fp32[0].of(MlpBuffer::X).bytesRead, 4096ull * 4 * 1792);
+    EXPECT_EQ(fp32[1].of(MlpBuffer::H).bytesRead, 14336ull * 4 * 512);
 }
 
 TEST(MlpTrafficTest, ProductionAtPrefillRereadsWeightsPerMTile) {

@@ -1,8 +1,8 @@
 // The production variant at decode sizes (M <= 16): the MLP's bytes are its weights, so each
 // weight row is streamed once by one warp in 16-byte loads, several in flight per lane, over
 // enough blocks to fill every SM. The few rows of x (or h) come from the L1/L2. These CUDA-core
-// kernels take float32 and rows that are not whole 32-element chunks; bfloat16 otherwise goes to
-// the tensor-core kernels, since here the multiply-adds per weight grow with M.
+// kernels take float32 and rows that are not whole 16-byte packs; bfloat16 otherwise goes to the
+// tensor-core kernels, since here the multiply-adds per weight grow with M.
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_production_tiles.h"

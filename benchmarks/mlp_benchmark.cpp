@@ -1,7 +1,8 @@
 // The SwiGLU MLP's variants on the GPU at classroom, decode and prefill sizes: each checked
 // against the double reference on sampled rows, then timed (CUDA events, warm-up, median), beside
 // the copy roofline and a large bf16 GEMM measured in the same process.
-// Usage: mlp_benchmark [--json FILE] [--repeats R] [--presets name,name,...]
+// With --decode-sweep, also the production decode kernels of Llama-3-8B under each launch choice.
+// Usage: mlp_benchmark [--json FILE] [--repeats R] [--presets name,name,...] [--decode-sweep 1]
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "mlp_benchmark_timing.h"
 #include "pipelines/mlp/mlp_device_problem.h"
 #include "pipelines/mlp/mlp_reference.h"
+#include "pipelines/mlp/mlp_tensor_gemv.h"
 #include "pipelines/mlp/mlp_traffic.h"
 
 using namespace fusescope;
@@ -43,6 +45,7 @@ struct Options {
     std::string json;
     int repeats = 20;
     std::string only;  // comma-separated preset names; empty: all
+    bool decodeSweep = false;
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -52,6 +55,8 @@ bool parse(int argc, char** argv, Options& o) {
             o.json = argv[i + 1];
         else if (key == "--repeats")
             o.repeats = std::max(20, std::atoi(argv[i + 1]));
+        else if (key == "--decode-sweep")
+            o.decodeSweep = std::string(argv[i + 1]) == "1";
         else if (key == "--presets")
             o.only = std::string(",").append(argv[i + 1]).append(",");
         else
@@ -147,12 +152,60 @@ Status benchPreset(MlpCudaContext& context, const Preset& p, int repeats, std::v
     return Status::ok();
 }
 
+// The decode pair (gate_up GEMV with SiLU*up, then down GEMV) at Llama-3-8B sizes under each
+// launch choice, checked and timed like the variants; one line per choice.
+Status sweepDecode(MlpCudaContext& context, int repeats) {
+    std::vector<DecodeConfig> configs;
+    for (bool tensorCores : {false, true})
+        for (bool overlap : {false, true}) configs.push_back({tensorCores, overlap});
+    auto* stream = static_cast<cudaStream_t>(context.stream());
+    for (std::int64_t M : {1, 2, 4, 8, 16}) {
+        const MlpShape shape{M, 4096, 14336};
+        const MlpDtype dtype = MlpDtype::Bfloat16;
+        const MlpHostInputs inputs = makeRandomInputs(shape, dtype, 77, 0);
+        const std::vector<std::int64_t> checked = referenceRows(M, 8);
+        const std::vector<double> reference = referenceOutput(shape, inputs, checked, 0);
+        auto problem = MlpDeviceProblem::create(shape, dtype, inputs);
+        if (!problem) return problem.status();
+        const MlpDeviceBuffers b = (*problem)->buffers();
+        const auto* up = static_cast<const char*>(b.gateUp) + shape.I * shape.H * 2;
+        for (const DecodeConfig& config : configs) {
+            if (!config.tensorCores && M > 2) continue;
+            const auto enqueue = [&] {
+                if (Status s = launchDecodeGateUpSilu(dtype, shape, config, b.x, b.gateUp, up,
+                                                      b.scratch, stream);
+                    !s)
+                    return s;
+                return launchDecodeDown(dtype, shape, config, b.scratch, b.down, b.out, stream);
+            };
+            if (Status s = (*problem)->poisonOutput(context); !s) return s;
+            if (Status s = enqueue(); !s) return s;
+            HostMatrix out(dtype, M, shape.H);
+            if (Status s = (*problem)->download(context, out); !s) return s;
+            const Comparison c = compareRows(out, checked, reference);
+            auto timing = bench::timeMedian(context, 3, repeats, enqueue);
+            if (!timing) return timing.status();
+            std::printf(
+                "decode_sweep M=%-2lld %-6s overlap=%d %8.1f us (min %.1f) %6.0f GB/s "
+                "rel.err %.2e %s\n",
+                static_cast<long long>(M), config.tensorCores ? "tensor" : "cuda",
+                config.overlap ? 1 : 0, timing->medianUs, timing->minUs,
+                double(compulsoryBytes(shape, dtype)) / (timing->medianUs * 1e3), c.relativeError,
+                c.nanElements == 0 && c.relativeError <= toleranceFor(dtype) ? "ok" : "WRONG");
+            std::fflush(stdout);
+        }
+    }
+    return Status::ok();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     Options options;
     if (!parse(argc, argv, options)) {
-        std::fprintf(stderr, "usage: mlp_benchmark [--json FILE] [--repeats R] [--presets a,b]\n");
+        std::fprintf(stderr,
+                     "usage: mlp_benchmark [--json FILE] [--repeats R] [--presets a,b] "
+                     "[--decode-sweep 1]\n");
         return 2;
     }
     auto context = MlpCudaContext::create();
@@ -183,5 +236,11 @@ int main(int argc, char** argv) {
         }
     }
     if (!options.json.empty()) std::ofstream(options.json) << jsonOf(rows, *copy, *gemm);
+    if (options.decodeSweep) {
+        if (Status s = sweepDecode(**context, options.repeats); !s) {
+            std::fprintf(stderr, "decode sweep failed: %s\n", s.message().c_str());
+            return 1;
+        }
+    }
     return 0;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Shapes every variant is checked on: odd sizes that leave partial tiles and rows that are not
-// whole 16-byte packs, a decode shape, and one past the decode limit with several M tiles.
+// whole 16-byte packs, decode shapes, and prefill shapes past the decode limit.
 #include <string>
 
 #include "pipelines/mlp/mlp_shape.h"
@@ -14,6 +14,8 @@ inline constexpr MlpShape kOddShapes[] = {
     {130, 264, 328},  // past the decode limit: two M tiles of the production kernel
     {5, 320, 680},    // bf16 gate_up on the tensor cores with a partial 16-row block
     {12, 328, 640},   // two 8-row activation tiles; bf16 down on the tensor cores, partial block
+    {20, 100, 72},    // prefill-sized with rows that are not whole 16-byte packs
+    {40, 64, 96},     // one H step per I chunk: the lesson kernel's down slots turn over fastest
 };
 
 inline std::string shapeText(const MlpShape& s) {

@@ -58,12 +58,13 @@ TEST(MlpTrafficTest, LessonKernelCountsMTilesToo) {
 }
 
 TEST(MlpTrafficTest, ProductionAtDecodeStreamsEachWeightOnce) {
-    // Warp per weight row, 8 rows per block: ceil(2750/8) = 344 gate_up blocks each read all
-    // of x; ceil(1000/8) = 125 down blocks each read all of h.
+    // bf16, M=3: gate_up on the tensor cores (H = 1000 is whole 16-byte packs), 16 weight rows a
+    // block: ceil(2750/16) = 172 blocks each read all of x. I = 2750 is not, so down runs a warp
+    // per weight row, 8 rows a block: ceil(1000/8) = 125 blocks each read all of h.
     const auto k = mlpTraffic(MlpVariant::Production, kShape, MlpDtype::Bfloat16);
     ASSERT_EQ(k.size(), 2u);
     EXPECT_EQ(k[0].name, "gemv_gate_up_silu");
-    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, kX * 344);
+    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, kX * 172);
     EXPECT_EQ(k[0].of(MlpBuffer::Gate).bytesRead, kW);
     EXPECT_EQ(k[0].of(MlpBuffer::Up).bytesRead, kW);
     EXPECT_EQ(k[0].of(MlpBuffer::H).bytesWritten, kMI);
@@ -74,17 +75,21 @@ TEST(MlpTrafficTest, ProductionAtDecodeStreamsEachWeightOnce) {
 }
 
 TEST(MlpTrafficTest, ProductionDecodeOnTensorCoresReadsActivationsOncePerSixteenWeightRows) {
-    // Llama-3-8B decode, bf16, M=4: H and I are multiples of 32, so 16 weight rows per block:
+    // Llama-3-8B decode, bf16, M=4: H and I are whole 16-byte packs, so 16 weight rows a block:
     // 14336/16 = 896 gate_up blocks and 4096/16 = 256 down blocks.
     const MlpShape shape{4, 4096, 14336};
     const auto k = mlpTraffic(MlpVariant::Production, shape, MlpDtype::Bfloat16);
     EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 4ull * 4096 * 2 * 896);
     EXPECT_EQ(k[0].of(MlpBuffer::Gate).bytesRead, 14336ull * 4096 * 2);
     EXPECT_EQ(k[1].of(MlpBuffer::H).bytesRead, 4ull * 14336 * 2 * 256);
-    // One row stays on the CUDA cores: 8 rows per block, 1792 and 512 blocks.
+    // One row as well: 896 and 256 blocks, each reading its activation row once.
     const auto one = mlpTraffic(MlpVariant::Production, {1, 4096, 14336}, MlpDtype::Bfloat16);
-    EXPECT_EQ(one[0].of(MlpBuffer::X).bytesRead, 4096ull * 2 * 1792);
-    EXPECT_EQ(one[1].of(MlpBuffer::H).bytesRead, 14336ull * 2 * 512);
+    EXPECT_EQ(one[0].of(MlpBuffer::X).bytesRead, 4096ull * 2 * 896);
+    EXPECT_EQ(one[1].of(MlpBuffer::H).bytesRead, 14336ull * 2 * 256);
+    // float32 stays on the CUDA cores: a warp per weight row, 8 rows a block, 1792 and 512 blocks.
+    const auto fp32 = mlpTraffic(MlpVariant::Production, {1, 4096, 14336}, MlpDtype::Float32);
+    EXPECT_EQ(fp32[0].of(MlpBuffer::X).bytesRead, 4096ull * 4 * 1792);
+    EXPECT_EQ(fp32[1].of(MlpBuffer::H).bytesRead, 14336ull * 4 * 512);
 }
 
 TEST(MlpTrafficTest, ProductionAtPrefillRereadsWeightsPerMTile) {

@@ -1,8 +1,8 @@
 // The production variant at decode sizes (M <= 16): the MLP's bytes are its weights, so each
 // weight row is streamed once by one warp in 16-byte loads, several in flight per lane, over
 // enough blocks to fill every SM. The few rows of x (or h) come from the L1/L2. These CUDA-core
-// kernels take float32 and rows that are not whole 32-element chunks; bfloat16 otherwise goes to
-// the tensor-core kernels, since here the multiply-adds per weight grow with M.
+// kernels take float32 and rows that are not whole 16-byte packs; bfloat16 otherwise goes to the
+// tensor-core kernels, since here the multiply-adds per weight grow with M.
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
@@ -50,6 +50,15 @@ __global__ void __launch_bounds__(kThreads)
     for (int m = 0; m < kRows; ++m) acc[m] = acc2[m] = 0.0f;
 
     const std::int64_t packs = packed ? K / kP : 0;
+    // While the previous kernel finishes, pull the start of this warp's rows into the L2.
+#pragma unroll
+    for (int s = 0; s < kUnroll; ++s)
+        if (lane + 32 * s < packs) {
+            prefetchL2(w + (lane + 32 * s) * kP);
+            if constexpr (kPaired) prefetchL2(w2 + (lane + 32 * s) * kP);
+        }
+    allowNextGrid();
+    waitForPreviousGrid();
     std::int64_t p = lane;
     for (; p + 32 * (kUnroll - 1) < packs; p += 32 * kUnroll) {
         Pack<T> wv[kUnroll], wv2[kUnroll];
@@ -102,17 +111,15 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <typename T, bool kPaired>
-Status launchGemv(const MlpShape& shape, const T* act, const T* weight, const T* second, T* result,
-                  std::int64_t weightRows, std::int64_t K, const char* name, cudaStream_t stream) {
-    if (shape.M > kDecodeMaxRows)
-        return {ErrorCode::InvalidArgument, "the decode kernels take at most 16 rows"};
+Status launchGemv(const MlpShape& shape, bool overlap, const T* act, const T* weight,
+                  const T* second, T* result, std::int64_t weightRows, std::int64_t K,
+                  const char* name, cudaStream_t stream) {
     const bool packed = K % kPack<T> == 0;
     const unsigned blocks = static_cast<unsigned>(ceilDiv(weightRows, production::kWarpsPerBlock));
     const int rows = static_cast<int>(shape.M);
     const auto launch = [&](auto kernel) {
-        kernel<<<blocks, kThreads, 0, stream>>>(act, weight, second, result, rows, weightRows, K,
-                                                packed);
-        return launchStatus(name);
+        return launchMaybeOverlapped(kernel, dim3(blocks), dim3(kThreads), 0, stream, overlap, name,
+                                     act, weight, second, result, rows, weightRows, K, packed);
     };
     if (rows <= 1) return launch(gemvRows<T, 1, kPaired>);
     if (rows <= 4) return launch(gemvRows<T, 4, kPaired>);
@@ -122,28 +129,51 @@ Status launchGemv(const MlpShape& shape, const T* act, const T* weight, const T*
 
 }  // namespace
 
-Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
-                            const void* up, void* h, cudaStream_t stream) {
-    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.M, shape.H))
-        return launchTensorGemvGateUpSilu(shape, x, gate, up, h, stream);
+DecodeConfig decodeDefaults(MlpDtype dtype, const MlpShape& shape) {
+    DecodeConfig config;
+    config.tensorCores = production::decodeTensorPolicy(dtype, shape.M);
+    return config;
+}
+
+Status launchDecodeGateUpSilu(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+                              const void* x, const void* gate, const void* up, void* h,
+                              cudaStream_t stream) {
+    if (shape.M > kDecodeMaxRows)
+        return {ErrorCode::InvalidArgument, "the decode kernels take at most 16 rows"};
+    if (config.tensorCores && dtype == MlpDtype::Bfloat16 && shape.H % 8 == 0)
+        return launchTensorGemvGateUpSilu(shape, config, x, gate, up, h, stream);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
-        return launchGemv<T, true>(shape, static_cast<const T*>(x), static_cast<const T*>(gate),
-                                   static_cast<const T*>(up), static_cast<T*>(h), shape.I, shape.H,
-                                   "gemv_gate_up_silu launch", stream);
+        return launchGemv<T, true>(shape, config.overlap, static_cast<const T*>(x),
+                                   static_cast<const T*>(gate), static_cast<const T*>(up),
+                                   static_cast<T*>(h), shape.I, shape.H, "gemv_gate_up_silu launch",
+                                   stream);
     });
+}
+
+Status launchDecodeDown(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+                        const void* h, const void* down, void* out, cudaStream_t stream) {
+    if (shape.M > kDecodeMaxRows)
+        return {ErrorCode::InvalidArgument, "the decode kernels take at most 16 rows"};
+    if (config.tensorCores && dtype == MlpDtype::Bfloat16 && shape.I % 8 == 0)
+        return launchTensorGemvDown(shape, config, h, down, out, stream);
+    return withElementType(dtype, [&](auto* type) {
+        using T = std::remove_pointer_t<decltype(type)>;
+        return launchGemv<T, false>(shape, config.overlap, static_cast<const T*>(h),
+                                    static_cast<const T*>(down), nullptr, static_cast<T*>(out),
+                                    shape.H, shape.I, "gemv_down launch", stream);
+    });
+}
+
+Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
+                            const void* up, void* h, cudaStream_t stream) {
+    return launchDecodeGateUpSilu(dtype, shape, decodeDefaults(dtype, shape), x, gate, up, h,
+                                  stream);
 }
 
 Status launchGemvDown(MlpDtype dtype, const MlpShape& shape, const void* h, const void* down,
                       void* out, cudaStream_t stream) {
-    if (shape.M <= kDecodeMaxRows && production::decodeOnTensorCores(dtype, shape.M, shape.I))
-        return launchTensorGemvDown(shape, h, down, out, stream);
-    return withElementType(dtype, [&](auto* type) {
-        using T = std::remove_pointer_t<decltype(type)>;
-        return launchGemv<T, false>(shape, static_cast<const T*>(h), static_cast<const T*>(down),
-                                    nullptr, static_cast<T*>(out), shape.H, shape.I,
-                                    "gemv_down launch", stream);
-    });
+    return launchDecodeDown(dtype, shape, decodeDefaults(dtype, shape), h, down, out, stream);
 }
 
 }  // namespace fusescope::mlp

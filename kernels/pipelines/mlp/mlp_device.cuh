@@ -86,3 +86,38 @@ inline Status launchStatus(const char* kernel) {
 }
 
 }  // namespace fusescope::mlp::device
+
+namespace fusescope::mlp::device {
+
+// Programmatic dependent launch (sm_90): a kernel launched with the attribute may start while the
+// previous one finishes; waitForPreviousGrid() returns once that one has completed and its
+// writes are visible (at once when launched without the attribute).
+__device__ __forceinline__ void waitForPreviousGrid() {
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+}
+__device__ __forceinline__ void allowNextGrid() {
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+}
+__device__ __forceinline__ void prefetchL2(const void* p) {
+    asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
+}
+
+// Launches kernel<<<grid, block, smem, stream>>>(args...), with programmatic dependent launch
+// when `overlap`.
+template <typename... Params, typename... Args>
+Status launchMaybeOverlapped(void (*kernel)(Params...), dim3 grid, dim3 block, unsigned smem,
+                             cudaStream_t stream, bool overlap, const char* name, Args... args) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &attribute;
+    config.numAttrs = overlap ? 1 : 0;
+    return cudaStatus(static_cast<int>(cudaLaunchKernelEx(&config, kernel, Params(args)...)), name);
+}
+
+}  // namespace fusescope::mlp::device

@@ -1,7 +1,12 @@
 // The production variant's prefill kernel: gate and up as one GEMM whose epilogue applies
 // SiLU*up, so g and u never leave registers and h is written once. Blocks walk the M tiles
 // fastest, so the blocks that share one tile of gate and up run together and the L2 serves the
-// weights' re-reads.
+// weights' re-reads. bfloat16 runs on the tensor cores: a 128 x 64 tile of h is a 128 x 128
+// GEMM tile (64 gate rows and the 64 up rows of the same columns), staged by cp.async in a
+// 3-deep ring of XOR-swizzled 128-byte rows, multiplied with ldmatrix and mma.m16n8k16 by 8
+// warps (2 along M x 4 along I, each 64 rows x 16 columns of both g and u). float32 runs on the
+// CUDA cores (no TF32).
+#include "pipelines/mlp/mlp_async_copy.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_tile_mma.cuh"
@@ -42,27 +47,150 @@ __global__ void __launch_bounds__(kThreads)
     storeTile<T, BM, BI, kThreads>(h, shape.I, staging, K::kStagingLd, m0, i0, shape.M, shape.I);
 }
 
+namespace mma {
+
+constexpr int BM = production::kTileM, BI = production::kTileI, BK = 64;
+constexpr int kStages = 3;
+constexpr int kXTile = BM * BK, kWTile = BI * BK;  // elements
+constexpr int kStage = kXTile + 2 * kWTile;
+constexpr int kSmemBytes = kStages * kStage * 2;  // 96 KB: two blocks an SM
+static_assert(BM == 128 && BI == 64, "the warp layout below is written for 128 x 64 tiles");
+
+__device__ __forceinline__ int at(int r, int c) {
+    return r * BK + ((((c >> 3) ^ r) & 7) << 3) + (c & 7);
+}
+
+// kRows x 64 tile of src (rows of length ld) from (row0, col0), zero outside the limits. Thread
+// t copies unit t % 8 of rows t / 8 + 32 j.
+template <int kRows>
+__device__ __forceinline__ void copyTile(bf16* tile, const bf16* __restrict__ src, int ld, int row0,
+                                         int col0, int rowLimit, int colLimit, bool aligned) {
+    const int r0 = static_cast<int>(threadIdx.x) / 8, c0 = static_cast<int>(threadIdx.x) % 8 * 8;
+    const int col = col0 + c0;
+#pragma unroll
+    for (int j = 0; j < kRows / 32; ++j) {
+        const int r = r0 + 32 * j;
+        const bool rowValid = row0 + r < rowLimit;
+        const bf16* p = src + static_cast<std::int64_t>(row0 + r) * ld + col;
+        bf16* dst = tile + at(r, c0);
+        if (aligned) {
+            const bool valid = rowValid && col < colLimit;
+            copyAsync16(dst, valid ? p : src, valid);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e)
+                dst[e] = rowValid && col + e < colLimit ? p[e] : __float2bfloat16_rn(0.0f);
+        }
+    }
+}
+
+__global__ void __launch_bounds__(kThreads, 2)
+    gemmGateUpSiluMma(const bf16* __restrict__ x, const bf16* __restrict__ gate,
+                      const bf16* __restrict__ up, bf16* __restrict__ h, int M, int H, int I,
+                      bool aligned) {
+    extern __shared__ __align__(128) unsigned char smemBytes[];
+    bf16* smem = reinterpret_cast<bf16*>(smemBytes);
+    const int m0 = static_cast<int>(blockIdx.x) * BM, i0 = static_cast<int>(blockIdx.y) * BI;
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    const int wm = warp / 4, wn = warp % 4;
+    const int steps = (H + BK - 1) / BK;
+    int loadStep = 0;
+    const auto stageNext = [&] {
+        if (loadStep < steps) {
+            bf16* xs = smem + loadStep % kStages * kStage;
+            const int k0 = loadStep * BK;
+            copyTile<BM>(xs, x, H, m0, k0, M, H, aligned);
+            copyTile<BI>(xs + kXTile, gate, H, i0, k0, I, H, aligned);
+            copyTile<BI>(xs + kXTile + kWTile, up, H, i0, k0, I, H, aligned);
+        }
+        ++loadStep;
+        commitAsyncCopies();
+    };
+    float acc[2][4][2][4] = {};  // [g or u][16-row tile][8-column tile][fragment]
+    for (int s = 0; s < kStages - 1; ++s) stageNext();
+    for (int s = 0; s < steps; ++s) {
+        waitAsyncCopies<kStages - 2>();
+        __syncthreads();  // step s is visible to all; step s - 1's stage is free again
+        stageNext();
+        const bf16* xs = smem + s % kStages * kStage;
+#pragma unroll
+        for (int k = 0; k < BK / 16; ++k) {
+            unsigned a[4][4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                loadMatrices(a[i], xs + at(wm * 64 + i * 16 + lane % 8 + (lane / 8) % 2 * 8,
+                                           k * 16 + lane / 16 * 8));
+#pragma unroll
+            for (int w = 0; w < 2; ++w) {
+                unsigned b[4];
+                loadMatrices(
+                    b, xs + kXTile + w * kWTile +
+                           at(wn * 16 + lane % 8 + lane / 16 * 8, k * 16 + (lane / 8) % 2 * 8));
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+#pragma unroll
+                    for (int j = 0; j < 2; ++j) mmaBf16(acc[w][i][j], a[i], b[2 * j], b[2 * j + 1]);
+            }
+        }
+    }
+    waitAsyncCopies<0>();
+    // C fragment: elements 0, 1 at (row lane / 4, columns 2 (lane % 4), +1); 2, 3 at row + 8.
+    const bool pairs = I % 2 == 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                const int row = m0 + wm * 64 + i * 16 + lane / 4 + half * 8;
+                const int col = i0 + wn * 16 + j * 8 + lane % 4 * 2;
+                if (row >= M || col >= I) continue;
+                const float v0 = silu(acc[0][i][j][2 * half]) * acc[1][i][j][2 * half];
+                const float v1 = silu(acc[0][i][j][2 * half + 1]) * acc[1][i][j][2 * half + 1];
+                bf16* dst = h + static_cast<std::int64_t>(row) * I + col;
+                if (pairs) {
+                    *reinterpret_cast<__nv_bfloat162*>(dst) = __floats2bfloat162_rn(v0, v1);
+                } else {
+                    dst[0] = __float2bfloat16_rn(v0);
+                    if (col + 1 < I) dst[1] = __float2bfloat16_rn(v1);
+                }
+            }
+}
+
+}  // namespace mma
+
 }  // namespace
 
 Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
                         const void* up, void* h, cudaStream_t stream) {
     const bool packed = packAligned(dtype, shape.H);
-    return withElementType(dtype, [&](auto* type) {
-        using T = std::remove_pointer_t<decltype(type)>;
-        constexpr int kSmem = GateUpKernel<T>::kSmemBytes;
-        auto* kernel = gemmGateUpSilu<T>;
-        if (Status s = cudaStatus(
-                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
-                "cudaFuncSetAttribute (gate_up kernel shared memory)");
+    const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, production::kTileM)),
+                    static_cast<unsigned>(ceilDiv(shape.I, production::kTileI)));
+    if (dtype == MlpDtype::Bfloat16) {
+        auto* kernel = mma::gemmGateUpSiluMma;
+        if (Status s =
+                cudaStatus(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                mma::kSmemBytes),
+                           "cudaFuncSetAttribute (gate_up kernel shared memory)");
             !s)
             return s;
-        const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, production::kTileM)),
-                        static_cast<unsigned>(ceilDiv(shape.I, production::kTileI)));
-        kernel<<<grid, kThreads, kSmem, stream>>>(
-            static_cast<const T*>(x), static_cast<const T*>(gate), static_cast<const T*>(up),
-            static_cast<T*>(h), shape, packed);
+        kernel<<<grid, kThreads, mma::kSmemBytes, stream>>>(
+            static_cast<const bf16*>(x), static_cast<const bf16*>(gate),
+            static_cast<const bf16*>(up), static_cast<bf16*>(h), static_cast<int>(shape.M),
+            static_cast<int>(shape.H), static_cast<int>(shape.I), packed);
         return launchStatus("gemm_gate_up_silu launch");
-    });
+    }
+    constexpr int kSmem = GateUpKernel<float>::kSmemBytes;
+    auto* kernel = gemmGateUpSilu<float>;
+    if (Status s = cudaStatus(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
+            "cudaFuncSetAttribute (gate_up kernel shared memory)");
+        !s)
+        return s;
+    kernel<<<grid, kThreads, kSmem, stream>>>(
+        static_cast<const float*>(x), static_cast<const float*>(gate),
+        static_cast<const float*>(up), static_cast<float*>(h), shape, packed);
+    return launchStatus("gemm_gate_up_silu launch");
 }
 
 }  // namespace fusescope::mlp

@@ -13,14 +13,17 @@ inline constexpr int kTileI = 64;
 // (gate_up kernel) or all of h (down kernel) from the L2.
 inline constexpr int kWarpsPerBlock = 8;
 
-// bfloat16 decode of 2..16 rows with K a multiple of kTensorChunk runs on the tensor cores: 16
-// weight rows per block, K split over the block's warps. Otherwise one warp per row on the CUDA
-// cores, whose multiply-adds grow with M. One row stays on the CUDA cores: on the H200 the
-// CUDA-core pair took 91.3 us at Llama-3-8B M=1, the tensor-core pair 105.8 us.
+// bfloat16 decode whose K is whole 16-byte packs runs on the tensor cores: 16 weight rows per
+// block, streamed through a shared-memory ring; float32 and other rows take one warp per row on
+// the CUDA cores. On the H200 (Llama-3-8B, both kernels with programmatic dependent launch) the
+// tensor-core pair took 88.5 us at M=1 against the CUDA-core pair's 92.2, and 89.1 to 92.8 us at
+// M=2..16, where the CUDA-core multiply-adds grow with M (127.5 us at M=2).
 inline constexpr int kTensorRowsPerBlock = 16;
-inline constexpr int kTensorChunk = 32;
+constexpr bool decodeTensorPolicy(MlpDtype dtype, std::int64_t) {
+    return dtype == MlpDtype::Bfloat16;
+}
 constexpr bool decodeOnTensorCores(MlpDtype dtype, std::int64_t M, std::int64_t K) {
-    return dtype == MlpDtype::Bfloat16 && M > 1 && K % kTensorChunk == 0;
+    return decodeTensorPolicy(dtype, M) && K % 8 == 0;
 }
 constexpr int decodeRowsPerBlock(MlpDtype dtype, std::int64_t M, std::int64_t K) {
     return decodeOnTensorCores(dtype, M, K) ? kTensorRowsPerBlock : kWarpsPerBlock;

@@ -1,6 +1,7 @@
 #pragma once
-// The bfloat16 decode GEMVs on the tensor cores (mlp_decode_tensor_gemv.cu), chosen by the
-// decode launchers when production::decodeOnTensorCores; the CUDA-core GEMVs take the rest.
+// The decode GEMVs' launch choices (internal to kernels/pipelines/mlp): which kernels run and
+// whether each kernel may start while the previous one finishes (programmatic dependent launch).
+// The production variant uses decodeDefaults(); the benchmark sweeps the rest.
 #include <cuda_runtime_api.h>
 
 #include "core/status.h"
@@ -8,9 +9,26 @@
 
 namespace fusescope::mlp {
 
-Status launchTensorGemvGateUpSilu(const MlpShape& shape, const void* x, const void* gate,
-                                  const void* up, void* h, cudaStream_t stream);
-Status launchTensorGemvDown(const MlpShape& shape, const void* h, const void* down, void* out,
-                            cudaStream_t stream);
+struct DecodeConfig {
+    bool tensorCores = false;  // bfloat16 rows of whole 16-byte packs only
+    // Programmatic dependent launch, weights fetched before waiting: on the H200 it took 1.3 to
+    // 3.4 us off the tensor-core pair at every M from 1 to 16.
+    bool overlap = true;
+};
+
+DecodeConfig decodeDefaults(MlpDtype dtype, const MlpShape& shape);
+
+// h = silu(x gate^T) * (x up^T), then out = h down^T, for M <= kDecodeMaxRows.
+Status launchDecodeGateUpSilu(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+                              const void* x, const void* gate, const void* up, void* h,
+                              cudaStream_t stream);
+Status launchDecodeDown(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+                        const void* h, const void* down, void* out, cudaStream_t stream);
+
+// The kernels themselves, chosen by the two functions above.
+Status launchTensorGemvGateUpSilu(const MlpShape& shape, const DecodeConfig& config, const void* x,
+                                  const void* gate, const void* up, void* h, cudaStream_t stream);
+Status launchTensorGemvDown(const MlpShape& shape, const DecodeConfig& config, const void* h,
+                            const void* down, void* out, cudaStream_t stream);
 
 }  // namespace fusescope::mlp

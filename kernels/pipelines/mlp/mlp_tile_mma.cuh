@@ -1,15 +1,13 @@
 #pragma once
 // A block's tile of C += A * B^T with A (BM x BK) and B (BN x BK) staged in shared memory, both
-// K-contiguous as x, the weights and h are stored. bfloat16 runs on the tensor cores through WMMA
-// 16x16x16 fragments; float32 runs on CUDA cores with a register micro-tile per thread (no TF32).
-// Also the tile loader and the gate/up main loop that the lesson and production kernels share.
-#include <mma.h>
-
+// K-contiguous as x, the weights and h are stored, on CUDA cores with a register micro-tile per
+// thread (no TF32); the tile loader and the gate/up main loop of the production variant's float32
+// prefill kernel.
 #include "pipelines/mlp/mlp_device.cuh"
 
 namespace fusescope::mlp::device {
 
-// Shared-memory row padding in elements: WMMA needs rows in multiples of 16 bytes; float32 rows
+// Shared-memory row padding in elements: bfloat16 rows stay multiples of 16 bytes; float32 rows
 // get one word so that threads reading down a column hit different banks.
 template <typename T>
 inline constexpr int kSmemPad = std::is_same_v<T, float> ? 1 : 8;
@@ -68,91 +66,8 @@ __device__ __forceinline__ void storeTile(T* __restrict__ dst, std::int64_t ld,
     }
 }
 
-// Warps along M for a BM x BN tile: the split whose warp tiles are closest to square.
-constexpr int pickWarpsM(int fragRows, int fragCols, int warps) {
-    int best = 1, bestSkew = 1 << 30;
-    for (int wm = 1; wm <= warps; ++wm) {
-        if (warps % wm != 0 || fragRows % wm != 0 || fragCols % (warps / wm) != 0) continue;
-        const int skew = fragRows / wm > fragCols / (warps / wm)
-                             ? fragRows / wm - fragCols / (warps / wm)
-                             : fragCols / (warps / wm) - fragRows / wm;
-        if (skew < bestSkew) best = wm, bestSkew = skew;
-    }
-    return best;
-}
-
 template <typename T, int BM, int BN, int kThreads>
 struct TileAccumulator;
-
-template <int BM, int BN, int kThreads>
-struct TileAccumulator<bf16, BM, BN, kThreads> {
-    static constexpr int kWarps = kThreads / 32;
-    static constexpr int kWarpsM = pickWarpsM(BM / 16, BN / 16, kWarps);
-    static constexpr int kWarpsN = kWarps / kWarpsM;
-    static constexpr int kFragsM = BM / 16 / kWarpsM;
-    static constexpr int kFragsN = BN / 16 / kWarpsN;
-    static_assert(BM % 16 == 0 && BN % 16 == 0 && kFragsM * kWarpsM * 16 == BM &&
-                      kFragsN * kWarpsN * 16 == BN,
-                  "tile must split into whole 16x16 fragments over the warps");
-    using Fragment = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
-    Fragment frag[kFragsM][kFragsN];
-
-    __device__ __forceinline__ void zero() {
-#pragma unroll
-        for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-            for (int j = 0; j < kFragsN; ++j) nvcuda::wmma::fill_fragment(frag[i][j], 0.0f);
-    }
-
-    template <int BK>
-    __device__ __forceinline__ void mma(const bf16* a, int lda, const bf16* b, int ldb) {
-        using namespace nvcuda;
-        const int warp = static_cast<int>(threadIdx.x) / 32;
-        const int rowBase = warp / kWarpsN * kFragsM * 16;
-        const int colBase = warp % kWarpsN * kFragsN * 16;
-#pragma unroll
-        for (int k = 0; k < BK; k += 16) {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa[kFragsM];
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::col_major> fb[kFragsN];
-#pragma unroll
-            for (int i = 0; i < kFragsM; ++i)
-                wmma::load_matrix_sync(fa[i], a + (rowBase + i * 16) * lda + k, lda);
-#pragma unroll
-            for (int j = 0; j < kFragsN; ++j)
-                wmma::load_matrix_sync(fb[j], b + (colBase + j * 16) * ldb + k, ldb);
-#pragma unroll
-            for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-                for (int j = 0; j < kFragsN; ++j)
-                    wmma::mma_sync(frag[i][j], fa[i], fb[j], frag[i][j]);
-        }
-    }
-
-    // out[e] = f(a[e], b[e]): fragments of one type share one element layout.
-    template <typename F>
-    __device__ __forceinline__ void combine(const TileAccumulator& other, F f) {
-#pragma unroll
-        for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-            for (int j = 0; j < kFragsN; ++j)
-#pragma unroll
-                for (int e = 0; e < Fragment::num_elements; ++e)
-                    frag[i][j].x[e] = f(frag[i][j].x[e], other.frag[i][j].x[e]);
-    }
-
-    __device__ __forceinline__ void store(float* staging, int ld) const {
-        const int warp = static_cast<int>(threadIdx.x) / 32;
-        const int rowBase = warp / kWarpsN * kFragsM * 16;
-        const int colBase = warp % kWarpsN * kFragsN * 16;
-#pragma unroll
-        for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-            for (int j = 0; j < kFragsN; ++j)
-                nvcuda::wmma::store_matrix_sync(
-                    staging + (rowBase + i * 16) * ld + colBase + j * 16, frag[i][j], ld,
-                    nvcuda::wmma::mem_row_major);
-    }
-};
 
 template <int BM, int BN, int kThreads>
 struct TileAccumulator<float, BM, BN, kThreads> {

@@ -39,8 +39,7 @@ bool parse(int argc, char** argv, Options& options) {
         else
             return false;
     }
-    return argc % 2 == 1 && options.n > 0 && options.repeats > 0 &&
-           options.threads >= 0;
+    return argc % 2 == 1 && options.n > 0 && options.repeats > 0 && options.threads >= 0;
 }
 
 struct Measured {
@@ -54,8 +53,7 @@ bool run(Backend& backend, const Options& options, const std::string& pipeline, 
     RunRequest request;
     request.pipeline = pipeline;
     request.problem = findPipeline(pipeline)->defaultProblem();
-    request.problem.dimensions[std::string(kElementCountDimension)] =
-        options.n;
+    request.problem.dimensions[std::string(kElementCountDimension)] = options.n;
     request.problem.tuning[std::string(kVectorWidthTuning)] = width;
     request.repeats = options.repeats;
     request.warmup = 2;
@@ -134,8 +132,8 @@ int main(int argc, char** argv) {
         const std::string temporary = options.json + ".tmp";
         std::ofstream out(temporary, std::ios::trunc);
         out << "{\"device\": \"" << device.name << "\", \"threads\": " << device.multiprocessors
-            << ", \"instruction_set\": \"" << device.runtimeVersion
-            << "\", \"n\": " << options.n << ", \"ratios\": {";
+            << ", \"instruction_set\": \"" << device.runtimeVersion << "\", \"n\": " << options.n
+            << ", \"ratios\": {";
         for (std::size_t i = 0; i < std::size(ratios); ++i)
             out << (i ? ", " : "") << "\"" << ratios[i].name << "\": " << ratios[i].value;
         out << "}}\n";

@@ -28,9 +28,9 @@ QStringList pipelineLines() {
         TextTable variants;
         variants.addColumn(QStringLiteral("variant"), TextTable::Align::Left);
         variants.addColumn(QStringLiteral("kernels"), TextTable::Align::Right);
-        variants.addColumn(pipeline.countsPasses ? QStringLiteral("passes")
-                                                 : QStringLiteral("model bytes"),
-                           TextTable::Align::Right);
+        variants.addColumn(
+            pipeline.countsPasses ? QStringLiteral("passes") : QStringLiteral("model bytes"),
+            TextTable::Align::Right);
         variants.addColumn(QStringLiteral("title"), TextTable::Align::Left);
         for (const VariantSpec& variant : pipeline.variants) {
             const std::vector<KernelSpec> kernels = variant.kernelsFor(problem);

@@ -162,9 +162,9 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
         if (!n) return n.status();
         options.nTooLarge = n->tooLarge;
         if (!n->tooLarge)
-            problemText.dimensions +=
-                QStringLiteral(",%1=%2").arg(QLatin1String(kElementCountDimension.data()))
-                    .arg(n->value);
+            problemText.dimensions += QStringLiteral(",%1=%2")
+                                          .arg(QLatin1String(kElementCountDimension.data()))
+                                          .arg(n->value);
     }
     if (p.parser.isSet(p.vector)) {
         if (!(*pipeline)->findTuning(kVectorWidthTuning))

@@ -59,11 +59,51 @@ QString problemLabel(const RunRecord& run) {
     QStringList parts;
     for (const auto& [name, value] : run.problem.dimensions)
         parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(name), formatCount(value));
-    QStringList all{parts.join(QStringLiteral(", ")), QString::fromUtf8(dtypeName(run.problem.dtype))};
+    QStringList all{parts.join(QStringLiteral(", ")),
+                    QString::fromUtf8(dtypeName(run.problem.dtype))};
     for (const auto& [name, value] : run.problem.tuning)
         all << QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(value);
     return all.join(kSeparator);
 }
+
+namespace {
+
+// The runs' problems in one label, value by value: "N = 268,435,456 · float32 · vector 4 / 1".
+QString combinedProblemLabel(const Recording& recording) {
+    // Names in the pipeline's declared order where this build knows it, else as recorded.
+    std::vector<std::string> dimensions;
+    std::vector<std::pair<std::string, std::string>> tunings;  // name, title
+    if (const PipelineSpec* pipeline =
+            findPipeline(recording.runs.front().pipeline.toStdString())) {
+        for (const DimensionSpec& dimension : pipeline->dimensions)
+            dimensions.push_back(dimension.name);
+        for (const TuningSpec& tuning : pipeline->tunings)
+            tunings.emplace_back(tuning.name, tuning.title);
+    } else {
+        for (const auto& [name, value] : recording.runs.front().problem.dimensions)
+            dimensions.push_back(name);
+        for (const auto& [name, value] : recording.runs.front().problem.tuning)
+            tunings.emplace_back(name, name);
+    }
+    QStringList named;
+    for (const std::string& name : dimensions)
+        named << QStringLiteral("%1 = %2").arg(QString::fromStdString(name),
+                                               distinctValues(recording, [&](const RunRecord& run) {
+                                                   return formatCount(run.problem.dimension(name));
+                                               }));
+    QStringList parts{named.join(QStringLiteral(", ")),
+                      distinctValues(recording, [](const RunRecord& run) {
+                          return QString::fromUtf8(dtypeName(run.problem.dtype));
+                      })};
+    for (const auto& [name, title] : tunings)
+        parts << QStringLiteral("%1 %2").arg(
+            QString::fromStdString(title), distinctValues(recording, [&](const RunRecord& run) {
+                return QString::number(run.problem.tuningValue(name));
+            }));
+    return parts.join(kSeparator);
+}
+
+}  // namespace
 
 QString captionFor(const Recording& recording, const RunRecord& run) {
     return captionFrom(deviceLabel(recording.device), problemLabel(run),
@@ -80,11 +120,10 @@ QString checkScope(const RunRecord& run) {
 QString captionFor(const Recording& recording) {
     if (recording.runs.isEmpty())
         return captionFrom(deviceLabel(recording.device), QString(), QString());
-    return captionFrom(
-        deviceLabel(recording.device),
-        distinctValues(recording, [](const RunRecord& run) { return problemLabel(run); }),
-        distinctValues(recording,
-                       [&](const RunRecord& run) { return dataSourceBadge(recording, run); }));
+    return captionFrom(deviceLabel(recording.device), combinedProblemLabel(recording),
+                       distinctValues(recording, [&](const RunRecord& run) {
+                           return dataSourceBadge(recording, run);
+                       }));
 }
 
 }  // namespace fusescope::model

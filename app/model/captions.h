@@ -22,7 +22,8 @@ QString captionFor(const Recording& recording, const RunRecord& run);
 // What a run's correctness check covered: "over all 4,096 elements", or for a large output
 // "over 1,048,576 sampled elements of 16,777,216; every element checked for being written".
 QString checkScope(const RunRecord& run);
-// "N = 16,777,216 · float32 · vector 4", "M = 512, H = 1,024, I = 2,816 · bfloat16 · BLOCK_M 32 ..."
+// "N = 16,777,216 · float32 · vector 4", "M = 512, H = 1,024, I = 2,816 · bfloat16 · BLOCK_M 32
+// ..."
 QString problemLabel(const RunRecord& run);
 // Caption for the whole recording; sizes or vector widths that differ between runs are listed.
 QString captionFor(const Recording& recording);

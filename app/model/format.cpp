@@ -92,7 +92,9 @@ QString escapeControlCharacters(const QString& text) {
 }
 
 QString formatVectorWidth(int width) {
-    return QStringLiteral("%1 (%2-byte loads)").arg(width).arg(width * static_cast<int>(sizeof(float)));
+    return QStringLiteral("%1 (%2-byte loads)")
+        .arg(width)
+        .arg(width * static_cast<int>(sizeof(float)));
 }
 
 }  // namespace fusescope::model

@@ -130,8 +130,9 @@ QJsonArray arrayToJson(const QVector<T>& items, const QString& path, JsonWriter&
 QJsonObject problemToJson(const Problem& problem, const QString& path, JsonWriter& writer) {
     QJsonObject dimensions;
     for (const auto& [name, value] : problem.dimensions)
-        dimensions.insert(QString::fromStdString(name),
-                          writer.count(value, path + ".dimensions." + QString::fromStdString(name)));
+        dimensions.insert(
+            QString::fromStdString(name),
+            writer.count(value, path + ".dimensions." + QString::fromStdString(name)));
     QJsonObject tuning;
     for (const auto& [name, value] : problem.tuning)
         tuning.insert(QString::fromStdString(name), value);
@@ -376,8 +377,9 @@ Recording readRecording(const JsonReader& reader) {
     recording.roofline.timeMs = roofline.number("time_ms");
     recording.roofline.bytesMoved = roofline.count("bytes_moved");
     recording.counterStatus = reader.optionalString("counter_status").value_or(QString());
-    recording.runs = readArray<RunRecord>(
-        reader, "runs", true, [&](const JsonReader& run) { return readRun(run, recording.version); });
+    recording.runs = readArray<RunRecord>(reader, "runs", true, [&](const JsonReader& run) {
+        return readRun(run, recording.version);
+    });
     recording.replayed = true;
     return recording;
 }

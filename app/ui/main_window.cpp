@@ -302,6 +302,7 @@ QString MainWindow::openRecording(const QString& path) {
     if (!loaded) return QString::fromStdString(loaded.status().message());
     if (isRunning()) cancelRun();
     setRecording(*loaded);
+    showRecordedRequestInPanel(*loaded);
     const QString name = QFileInfo(path).fileName();
     setWindowTitle(tr("%1 — FuseScope").arg(name));
     runPanel_->setStatusText(
@@ -311,6 +312,21 @@ QString MainWindow::openRecording(const QString& path) {
             .arg(loaded->producer.isEmpty() ? tr("an unknown program") : loaded->producer));
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
     return {};
+}
+
+// One state: the run panel shows the pipeline, variants and problem of what is on screen, so
+// that Run repeats it. Recordings of pipelines this build does not know leave the panel as it is.
+void MainWindow::showRecordedRequestInPanel(const model::Recording& recording) {
+    if (recording.runs.isEmpty()) return;
+    const model::RunRecord& first = recording.runs.front();
+    if (!findPipeline(first.pipeline.toStdString())) return;
+    RunCommand command = runPanel_->command();
+    command.request.pipeline = first.pipeline.toStdString();
+    command.request.variants.clear();
+    for (const model::RunRecord& run : recording.runs)
+        command.request.variants.push_back(run.variant.toStdString());
+    command.request.problem = first.problem;
+    runPanel_->setCommand(command);
 }
 
 QString MainWindow::saveRecording(const QString& path) const {

@@ -83,6 +83,7 @@ class MainWindow final : public QMainWindow {
     void onRunFinished(const model::Recording& recording);
     void endRun(bool ok, const QString& message);
     void showRecordingInViews();
+    void showRecordedRequestInPanel(const model::Recording& recording);
     void openRecordingDialog();
     void saveRecordingDialog();
     void saveSweepDialog();

@@ -26,8 +26,8 @@ QString checkText(const model::RunRecord& run) {
 }
 
 QString checkToolTip(const model::RunRecord& run) {
-    return checkText(run) + QObject::tr(", against the CPU reference in double, %1")
-                                .arg(model::checkScope(run));
+    return checkText(run) +
+           QObject::tr(", against the CPU reference in double, %1").arg(model::checkScope(run));
 }
 
 QString notKnown() {
@@ -74,13 +74,15 @@ QVariant VariantResultsModel::display(const model::RunRecord& run, int column) c
         case Kernels:
             return QString::number(run.kernels.size());
         case Passes:
-            return QString::number(run.passes);
+            return run.passesCounted ? QString::number(run.passes) : QStringLiteral("–");
         case ModelBytes:
             return model::formatBytes(run.modelBytesRead + run.modelBytesWritten);
         case TimeMs:
             return model::formatMilliseconds(run.timeMs);
         case GBps:
             return model::formatGBps(run.effectiveGBps());
+        case Tflops:
+            return run.modelFlops > 0 ? QString::number(run.achievedTflops(), 'g', 3) : notKnown();
         case RooflinePercent:
             return roofline_.gbps() > 0
                        ? model::formatPercent(run.effectiveGBps() / roofline_.gbps())
@@ -108,6 +110,8 @@ QVariant VariantResultsModel::sortValue(const model::RunRecord& run, int column)
             return run.timeMs;
         case GBps:
             return run.effectiveGBps();
+        case Tflops:
+            return run.achievedTflops();
         case RooflinePercent:
             return roofline_.gbps() > 0 ? run.effectiveGBps() / roofline_.gbps() : 0.0;
         case PeakInFlight:
@@ -169,6 +173,8 @@ QVariant VariantResultsModel::headerData(int section, Qt::Orientation orientatio
             return tr("Time (ms)");
         case GBps:
             return tr("GB/s");
+        case Tflops:
+            return tr("TFLOP/s");
         case RooflinePercent:
             return tr("% of copy roofline");
         case PeakInFlight:

@@ -16,6 +16,7 @@ class VariantResultsModel final : public QAbstractTableModel {
         ModelBytes,
         TimeMs,
         GBps,
+        Tflops,
         RooflinePercent,
         PeakInFlight,
         Check,

@@ -29,8 +29,7 @@ class WorkerSweepObserver final : public RunObserver {
         const std::uint64_t bytes = result.modelBytesRead + result.modelBytesWritten;
         // A sweep varies the pipeline's size dimension.
         const PipelineSpec* pipeline = findPipeline(result.pipeline);
-        const std::uint64_t size =
-            pipeline ? result.problem.dimension(pipeline->sizeDimension) : 0;
+        const std::uint64_t size = pipeline ? result.problem.dimension(pipeline->sizeDimension) : 0;
         update.bytesPerElement = size > 0 ? static_cast<double>(bytes) / size : 0.0;
         update.point.n = size;
         update.point.bytes = bytes;

@@ -46,8 +46,7 @@ class PointObserver final : public RunObserver {
     double to_;
 };
 
-SweepPoint pointFrom(const VariantResult& result, const RooflineResult& roofline,
-                     std::uint64_t n) {
+SweepPoint pointFrom(const VariantResult& result, const RooflineResult& roofline, std::uint64_t n) {
     SweepPoint point;
     point.n = n;
     point.bytes = result.modelBytesRead + result.modelBytesWritten;

@@ -21,7 +21,6 @@ std::uint64_t arrayBytesOf(const VariantResult& variant) {
     return 0;
 }
 
-
 std::string megabytes(double bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <mutex>
 
 #include "runtime/parallel.h"
@@ -119,7 +120,7 @@ KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels) {
 
 void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
     pipeline.dimensions = {{std::string(kElementCountDimension), "elements per array",
-                            std::uint64_t{1} << 24, 1, std::uint64_t{1} << 40}};
+                            std::uint64_t{1} << 24, 1, std::numeric_limits<std::uint64_t>::max()}};
     pipeline.dtypes = {DType::Float32};
     TuningSpec vector;
     vector.name = std::string(kVectorWidthTuning);
@@ -131,7 +132,9 @@ void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
     pipeline.sizeDimension = std::string(kElementCountDimension);
     pipeline.countsPasses = true;
     pipeline.rooflineBytes = [](const Problem& problem) {
-        return problem.dimension(kElementCountDimension) * dtypeBytes(problem.dtype);
+        // One array, as the variants' arrays (BufferSpec::bytes saturates the same way).
+        const BufferSpec array{"array", BufferRole::Input, {std::string(kElementCountDimension)}};
+        return array.bytes(problem);
     };
     pipeline.makeInputs = [](const Problem& problem, const std::vector<const BufferSpec*>& inputs,
                              std::uint32_t seed) {

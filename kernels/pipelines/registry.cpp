@@ -26,6 +26,14 @@ std::string allowedText(const std::vector<int>& allowed) {
     return text;
 }
 
+// Sizes saturate at the largest 64-bit value instead of wrapping, so that an absurd problem is
+// refused as too large for memory, never taken for a small one.
+std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? std::numeric_limits<std::uint64_t>::max()
+                                                  : product;
+}
+
 Status invalid(std::string message) {
     return Status(ErrorCode::InvalidArgument, std::move(message));
 }
@@ -34,12 +42,12 @@ Status invalid(std::string message) {
 
 std::uint64_t BufferSpec::elements(const Problem& problem) const {
     std::uint64_t count = copies;
-    for (const auto& extent : extents) count *= problem.dimension(extent);
+    for (const auto& extent : extents) count = saturatingProduct(count, problem.dimension(extent));
     return count;
 }
 
 std::uint64_t BufferSpec::bytes(const Problem& problem) const {
-    return elements(problem) * dtypeBytes(problem.dtype);
+    return saturatingProduct(elements(problem), dtypeBytes(problem.dtype));
 }
 
 std::uint64_t KernelTraffic::bytesRead() const {
@@ -149,17 +157,6 @@ Status checkProblem(const PipelineSpec& pipeline, const Problem& problem) {
             return invalid(tuning.title + " " + std::to_string(found->second) + " is not " +
                            allowedText(tuning.allowed));
     }
-    // Every buffer's size must be representable: reject products of dimensions that overflow.
-    for (const auto& variant : pipeline.variants)
-        for (const auto& buffer : variant.buffers) {
-            long double elements = static_cast<long double>(buffer.copies);
-            for (const auto& extent : buffer.extents)
-                elements *= static_cast<long double>(problem.dimension(extent));
-            if (elements * static_cast<long double>(dtypeBytes(problem.dtype)) >
-                static_cast<long double>(std::numeric_limits<std::uint64_t>::max() / 4))
-                return invalid("buffer " + buffer.name + " of " +
-                               describeProblem(pipeline, problem) + " would not fit in any memory");
-        }
     if (pipeline.checkProblem) return pipeline.checkProblem(problem);
     return Status::ok();
 }

@@ -61,14 +61,14 @@ class ElementwiseCudaExecution final : public KernelExecution {
         const int width = call.problem->tuningValue(kVectorWidthTuning);
         const KernelSlot* slot = slotFor(width);
         if (!slot)
-            return Status(ErrorCode::InvalidArgument, "no CUDA kernel " + call.kernelName +
-                                                          " for vector width " +
-                                                          std::to_string(width));
+            return Status(
+                ErrorCode::InvalidArgument,
+                "no CUDA kernel " + call.kernelName + " for vector width " + std::to_string(width));
         if (static_cast<int>(call.buffers.size()) != slot->kernel.pointerArgs)
-            return Status(ErrorCode::InvalidArgument,
-                          std::string(slot->kernel.name) + " takes " +
-                              std::to_string(slot->kernel.pointerArgs) + " buffers, not " +
-                              std::to_string(call.buffers.size()));
+            return Status(ErrorCode::InvalidArgument, std::string(slot->kernel.name) + " takes " +
+                                                          std::to_string(slot->kernel.pointerArgs) +
+                                                          " buffers, not " +
+                                                          std::to_string(call.buffers.size()));
         std::array<void*, kMaxPointerArgs> pointers{};
         for (int a = 0; a < slot->kernel.pointerArgs; ++a) {
             pointers[a] = call.buffers[a];
@@ -130,9 +130,8 @@ class ElementwiseCudaExecution final : public KernelExecution {
         const auto width = static_cast<std::uint64_t>(vectorWidth);
         const std::uint64_t workItems = width > 1 ? std::max(n / width, n % width) : n;
         const std::uint64_t needed = (workItems + kCudaBlockSize - 1) / kCudaBlockSize;
-        const std::uint64_t resident =
-            static_cast<std::uint64_t>(slot.blocksPerMultiprocessor) *
-            static_cast<std::uint64_t>(target.multiprocessors);
+        const std::uint64_t resident = static_cast<std::uint64_t>(slot.blocksPerMultiprocessor) *
+                                       static_cast<std::uint64_t>(target.multiprocessors);
         constexpr std::uint64_t kMaxGridX = 0x7fffffff;  // beyond it the loops take the rest
         const bool looping = slot.kernel.residentGrid || vectorWidth == 1;
         const std::uint64_t limit = looping ? resident : kMaxGridX;

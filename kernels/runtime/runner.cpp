@@ -1,6 +1,7 @@
 #include "runtime/runner.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "pipelines/registry.h"
@@ -156,9 +157,14 @@ Result<RooflineResult> measureRoofline(Backend& backend, AllocationTracker& trac
     return roofline;
 }
 
+std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t sum = 0;
+    return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::uint64_t>::max() : sum;
+}
+
 std::uint64_t variantFootprint(const VariantSpec& variant, const Problem& problem) {
     std::uint64_t bytes = 0;
-    for (const auto& buffer : variant.buffers) bytes += buffer.bytes(problem);
+    for (const auto& buffer : variant.buffers) bytes = saturatingSum(bytes, buffer.bytes(problem));
     return bytes;
 }
 
@@ -288,8 +294,9 @@ std::uint64_t footprintBytes(const RunRequest& given) {
     const RunRequest request = completedRequest(given);
     const PipelineSpec* pipeline = findPipeline(request.pipeline);
     if (!pipeline) return 0;
-    std::uint64_t bytes =
-        pipeline->rooflineBytes ? 2 * pipeline->rooflineBytes(request.problem) : 0;
+    const std::uint64_t roofline =
+        pipeline->rooflineBytes ? pipeline->rooflineBytes(request.problem) : 0;
+    std::uint64_t bytes = saturatingSum(roofline, roofline);
     for (const VariantSpec* variant : selectedVariants(*pipeline, request))
         bytes = std::max(bytes, variantFootprint(*variant, request.problem));
     return bytes;
@@ -348,11 +355,12 @@ Status validateRequest(const RunRequest& given, const DeviceInfo& device) {
     const std::uint64_t needed = footprintBytes(request);
     if (needed > usableBytes(device))
         return Status(ErrorCode::OutOfMemory,
-                      describeProblem(*pipeline, request.problem) + " does not fit on " +
-                          device.name + ": it needs " + std::to_string(needed >> 20) +
-                          " MiB at once; with the free memory " + pipeline->sizeDimension +
-                          " = " + std::to_string(maxSizeFor(request, device)) +
-                          " at most, the rest kept");
+                      pipeline->sizeDimension + " = " +
+                          std::to_string(request.problem.dimension(pipeline->sizeDimension)) +
+                          " (" + describeProblem(*pipeline, request.problem) + ") does not fit on " +
+                          device.name + " with the free memory: at most " +
+                          pipeline->sizeDimension + " = " +
+                          std::to_string(maxSizeFor(request, device)) + ", the rest kept");
     return Status::ok();
 }
 

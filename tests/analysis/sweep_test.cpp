@@ -159,7 +159,7 @@ TEST(SweepSizes, RejectsBadRequestsWithOneSentence) {
     expectError(request, ErrorCode::InvalidArgument, "steps per octave");
     request = good;
     request.vectorWidth = 3;
-    expectError(request, ErrorCode::InvalidArgument, "vector width");
+    expectError(request, ErrorCode::InvalidArgument, "vector 3 is not 1 or 4");
     request = good;
     request.to = device.freeMemoryBytes;  // far more elements than fit
     expectError(request, ErrorCode::OutOfMemory, "at most");

@@ -66,16 +66,17 @@ TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
         EXPECT_TRUE(run.checkOk);
         EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);
         const QStringList row = tableRow(result.out, run.variant);
-        ASSERT_EQ(row.size(), 10) << result.out.toStdString();
+        ASSERT_EQ(row.size(), 11) << result.out.toStdString();
         EXPECT_EQ(row[1], QString::number(run.kernels.size()));
         EXPECT_EQ(row[2], QString::number(run.passes));
         EXPECT_EQ(row[3], formatBytes(run.modelBytesRead + run.modelBytesWritten));
         EXPECT_EQ(row[4], formatMilliseconds(run.timeMs));
         EXPECT_EQ(row[5], formatGBps(run.effectiveGBps()));
-        EXPECT_EQ(row[6], formatPercent(run.effectiveGBps() / rooflineGBps));
-        EXPECT_EQ(row[7], formatBytes(run.peakBytesInFlight));
-        EXPECT_EQ(row[8], formatRelativeError(run.maxRelError));
-        EXPECT_EQ(row[9], "OK");
+        EXPECT_EQ(row[6], QString::number(run.achievedTflops(), 'g', 3));
+        EXPECT_EQ(row[7], formatPercent(run.effectiveGBps() / rooflineGBps));
+        EXPECT_EQ(row[8], formatBytes(run.peakBytesInFlight));
+        EXPECT_EQ(row[9], formatRelativeError(run.maxRelError));
+        EXPECT_EQ(row[10], "OK");
     }
 }
 
@@ -153,7 +154,7 @@ TEST(CliShow, PrintsTheSameTableFromTheRecordingMarkedReplayed) {
     ASSERT_EQ(show.exitCode, 0) << show.err.toStdString();
     for (const char* variant : {"unfused", "fused"}) {
         const QStringList printed = tableRow(run.out, variant);
-        ASSERT_EQ(printed.size(), 10) << run.out.toStdString();
+        ASSERT_EQ(printed.size(), 11) << run.out.toStdString();
         EXPECT_EQ(tableRow(show.out, variant), printed) << show.out.toStdString();
     }
     EXPECT_TRUE(show.out.contains("CPU backend, replayed")) << show.out.toStdString();

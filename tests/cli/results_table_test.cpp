@@ -24,6 +24,9 @@ Recording twoRuns() {
         run.variant = variant;
         run.problem.dimensions["N"] = 268435456;
         run.problem.tuning["vector"] = 4;
+        run.checkMeasure = "max relative error";
+        run.checkTolerance = 1e-5;
+        run.outputElements = run.problem.dimension("N");
         run.backend = "cuda";
         run.passes = run.variant == "scratch" ? 5 : 3;
         run.modelBytesRead = 4 * run.problem.dimension("N") * (run.passes - 1);
@@ -65,8 +68,8 @@ TEST(ResultsTable, FailedCheckShowsTheErrorAndUnwrittenCount) {
     EXPECT_TRUE(rows[3].endsWith("  FAIL (1,024 unwritten)")) << rows[3].toStdString();
     EXPECT_TRUE(rows[3].contains("  2.5e-01  ")) << rows[3].toStdString();
     EXPECT_TRUE(
-        text.contains("check FAILED for fused: max relative error 2.5e-01, 1,024 of "
-                      "268,435,456 output elements never written"))
+        text.contains("check FAILED for fused: max relative error 2.5e-01 (tolerance 1.0e-05), "
+                      "1,024 of 268,435,456 output elements never written"))
         << text.toStdString();
 }
 
@@ -77,10 +80,11 @@ TEST(ResultsTable, ColumnsLineUpAndShowPercentOfRoofline) {
     const qsizetype checkColumn = rows[0].indexOf("check");
     for (const QString& row : rows.mid(2)) EXPECT_EQ(row.indexOf("OK"), checkColumn);
     const QStringList fused = rows[3].split(QRegularExpression("\\s{2,}"));
-    ASSERT_EQ(fused.size(), 10);
+    ASSERT_EQ(fused.size(), 11);
     const double fusedGBps = (4.0 * 268435456 * 3) / (0.75 * 1e6);
     EXPECT_EQ(fused[5], formatGBps(fusedGBps));
-    EXPECT_EQ(fused[6], formatPercent(fusedGBps / (2147483648.0 / (0.5 * 1e6))));
+    EXPECT_EQ(fused[6], "-");  // no FLOPs in the model of these runs
+    EXPECT_EQ(fused[7], formatPercent(fusedGBps / (2147483648.0 / (0.5 * 1e6))));
 }
 
 TEST(TextTable, AlignsAndTrimsTrailingSpace) {

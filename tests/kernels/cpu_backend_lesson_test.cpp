@@ -28,6 +28,7 @@ TEST(CpuBackendLesson, EveryInstructionSetAndWidthMatchesTheReference) {
     for (CpuInstructionSet set : availableSets())
         for (const PipelineSpec& pipeline : pipelines())
             for (int width : {1, 4}) {
+                if (!pipeline.countsPasses) continue;  // the elementwise kernels
                 auto backend = createCpuBackend(2, set);
                 RunRequest request;
                 request.pipeline = pipeline.name;
@@ -45,6 +46,33 @@ TEST(CpuBackendLesson, EveryInstructionSetAndWidthMatchesTheReference) {
                         << variant.variant << " width " << width << ": error "
                         << variant.check.error;
             }
+}
+
+// Every MLP variant on the CPU backend, on a shape no tile divides, in both dtypes, against the
+// double reference (every output element written).
+TEST(CpuBackendLesson, EveryMlpVariantMatchesTheReferenceOnAnOddShape) {
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    for (DType dtype : mlp.dtypes) {
+        auto backend = createCpuBackend(2);
+        RunRequest request;
+        request.pipeline = mlp.name;
+        request.problem = withPreset(mlp.defaultProblem(), *mlp.findPreset("odd"));
+        request.problem.dtype = dtype;
+        request.repeats = 1;
+        request.warmup = 0;
+        RunObserver observer;
+        Result<RunReport> report = runPipeline(*backend, request, observer);
+        ASSERT_TRUE(report) << report.status().message();
+        ASSERT_EQ(report->variants.size(), mlp.variants.size());
+        for (const VariantResult& variant : report->variants) {
+            EXPECT_TRUE(variant.check.ok) << dtypeName(dtype) << " " << variant.variant
+                                          << ": error " << variant.check.error;
+            EXPECT_EQ(variant.check.unwrittenElements, 0u) << variant.variant;
+            EXPECT_LE(variant.check.error, dtype == DType::Float32 ? 1e-4 : 2e-2);
+            EXPECT_FALSE(variant.passesCounted);
+            EXPECT_GT(variant.modelFlops, 0.0);
+        }
+    }
 }
 
 TEST(CpuBackendLesson, RunsOnTheThreadsTheRequestAsksFor) {

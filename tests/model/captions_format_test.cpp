@@ -81,7 +81,7 @@ TEST(Captions, CountersReplayAndMixedRunsShow) {
     recording.replayed = true;
     EXPECT_EQ(captionFor(recording, recording.runs[1]),
               "NVIDIA H200 · N = 268,435,456 · float32 · vector 1 · measured counters, replayed");
-    EXPECT_EQ(captionFor(recording),
+    EXPECT_EQ(captionFor(recording).toStdString(),
               "NVIDIA H200 · N = 268,435,456 · float32 · vector 4 / 1 · timing + model, replayed / "
               "measured counters, replayed");
 }
@@ -109,10 +109,10 @@ TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
 
 TEST(Captions, CheckScopeSaysWhenTheReferenceWasSampled) {
     RunRecord run;
-    run.problem.dimensions["N"] = 4096;
+    run.outputElements = 4096;
     run.comparedElements = 4096;
     EXPECT_EQ(checkScope(run), "over all 4,096 elements");
-    run.problem.dimensions["N"] = 16777216;
+    run.outputElements = 16777216;
     run.comparedElements = 1048576;
     EXPECT_EQ(checkScope(run),
               "over 1,048,576 sampled elements of 16,777,216; every element checked for being "

@@ -224,15 +224,19 @@ TEST(RecordingJson, RoundTripKeepsEveryField) {
 TEST(RecordingJson, WritesTheDocumentedKeys) {
     const QJsonObject root = toJsonObject(fullyPopulatedRecording());
     EXPECT_EQ(root["format"].toString(), "fusescope-recording");
-    EXPECT_EQ(root["version"].toInt(), 1);
+    EXPECT_EQ(root["version"].toInt(), 2);
     EXPECT_DOUBLE_EQ(root["copy_roofline"]["gbps"].toDouble(), 2147483648.0 / (0.6789 * 1e6));
     const QJsonObject run = root["runs"][0].toObject();
     for (const char* key : {"pipeline",
                             "variant",
-                            "n",
-                            "vector",
+                            "problem",
                             "backend",
                             "passes",
+                            "passes_counted",
+                            "model_flops",
+                            "check_measure",
+                            "check_tolerance",
+                            "output_elements",
                             "model_bytes_read",
                             "model_bytes_written",
                             "time_ms",
@@ -254,6 +258,9 @@ TEST(RecordingJson, WritesTheDocumentedKeys) {
           "local_bytes", "block_size", "grid_size", "occupancy", "dram_bytes_read",
           "dram_bytes_written", "sectors_read", "sectors_written"})
         EXPECT_TRUE(kernel.contains(key)) << key;
+    EXPECT_EQ(run["problem"]["dimensions"]["N"].toInteger(), 268435456);
+    EXPECT_EQ(run["problem"]["dtype"].toString(), "float32");
+    EXPECT_EQ(run["problem"]["tuning"]["vector"].toInt(), 4);
     EXPECT_EQ(run["data_source"]["timing"].toString(), "timing+model");
     EXPECT_EQ(run["data_source"]["counters"].toString(), "counters");
     EXPECT_FALSE(root.contains("replayed"));
@@ -287,9 +294,9 @@ TEST(RecordingJson, SavingRejectsCountsAboveTwoTo53) {
 
 TEST(RecordingJson, LoadingRejectsCountsAboveTwoTo53) {
     QByteArray json = QJsonDocument(toJsonObject(fullyPopulatedRecording())).toJson();
-    json.replace("\"n\": 268435456", "\"n\": 9007199254740993");
+    json.replace("\"N\": 268435456", "\"N\": 9007199254740993");
     const std::string message = loadError(json);
-    EXPECT_NE(message.find("runs[0].n"), std::string::npos) << message;
+    EXPECT_NE(message.find("runs[0].problem.dimensions.N"), std::string::npos) << message;
     EXPECT_NE(message.find("2^53"), std::string::npos) << message;
 }
 
@@ -426,4 +433,31 @@ TEST(RecordingJson, SavingToAnUnwritablePathFailsWithTheName) {
     const Status status = saveRecording(fullyPopulatedRecording(), "/nonexistent-folder/out.json");
     ASSERT_FALSE(status);
     EXPECT_NE(status.message().find("/nonexistent-folder/out.json"), std::string::npos);
+}
+
+// A recording in version 1 (N and a vector width per run), written by the FuseScope of before
+// pipelines were described by problems, and committed: it still opens, as N float32 elements.
+TEST(RecordingJson, VersionOneRecordingsStillOpen) {
+    Result<Recording> loaded =
+        loadRecording(QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/recording-v1-swiglu-cpu.json"));
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    EXPECT_EQ(loaded->version, 1);
+    ASSERT_EQ(loaded->runs.size(), 3);
+    for (const RunRecord& run : loaded->runs) {
+        EXPECT_EQ(run.pipeline, "swiglu");
+        EXPECT_EQ(run.problem.dimension("N"), 4099u);
+        EXPECT_EQ(run.problem.tuningValue("vector"), 4);
+        EXPECT_EQ(run.problem.dtype, fusescope::DType::Float32);
+        EXPECT_TRUE(run.passesCounted);
+        EXPECT_EQ(run.outputElements, 4099u);
+        EXPECT_EQ(run.checkMeasure, "max relative error");
+        EXPECT_TRUE(run.checkOk);
+    }
+    EXPECT_EQ(loaded->runs[0].passes, 5);
+    // Saved again, it is a version 2 recording with the same problem.
+    Result<QByteArray> bytes = recordingToJsonBytes(*loaded);
+    ASSERT_TRUE(bytes) << bytes.status().message();
+    Result<Recording> again = recordingFromJson(*bytes, "again.json");
+    ASSERT_TRUE(again) << again.status().message();
+    EXPECT_EQ(again->runs[0].problem, loaded->runs[0].problem);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything the H200 machine runs for FuseScope, in one call, from the repository root:
 #   bash tools/device/h200-run.sh [STEP...]        (run with the staged folder .device/ carried)
-# Steps: env gputests cli gui liveshot sanitizer (the default), tests (every other test binary),
+# Steps: env gputests cli gui liveshot sanitizer (the default), mlp, tests (every other test binary),
 # all (every step).
 # That machine has no Qt and no GoogleTest: the programs and tests come from the portable bundle
 # that tools/device/stage.sh put in .device/. CUPTI is the machine's own.
@@ -19,7 +19,7 @@ small_n=${FUSESCOPE_SMALL_N:-1000003} # odd, so the vector tail runs under compu
 
 steps=("$@")
 [[ ${#steps[@]} -eq 0 ]] && steps=(env gputests cli measure sweep shots stagedemo sanitizer)
-[[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli measure sweep shots stagedemo gui liveshot sanitizer)
+[[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli mlp measure sweep shots stagedemo gui liveshot sanitizer)
 wants() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
 work=/tmp/fusescope-h200
@@ -138,6 +138,30 @@ if wants measure; then
         --backend cuda --measure all --json "$results/affine_measured_28.json"
     step measure_swiglu_22 100 "$cli" run --pipeline swiglu --variants all --n 4194304 --vector 4 \
         --backend cuda --measure all --json "$results/swiglu_measured_22.json"
+fi
+
+# The SwiGLU MLP through the CLI: every variant at the presets, bf16 and float32 at the
+# classroom shape, counters at the classroom shape, an odd shape, and the GUI after a CUDA run.
+if wants mlp; then
+    for preset in classroom decode-1 decode-4 decode-8 decode-16 prefill-512 prefill-4096; do
+        step "mlp_${preset}_bf16" 150 "$cli" run --pipeline mlp --preset "$preset" --dtype bf16 \
+            --backend cuda --json "$results/mlp_${preset}_bf16.json"
+    done
+    step mlp_classroom_fp32 150 "$cli" run --pipeline mlp --preset classroom --dtype fp32 \
+        --backend cuda --json "$results/mlp_classroom_fp32.json"
+    step mlp_odd_fp32 60 "$cli" run --pipeline mlp --preset odd --dtype fp32 --backend cuda
+    step mlp_odd_bf16 60 "$cli" run --pipeline mlp --preset odd --dtype bf16 --backend cuda
+    step mlp_classroom_measured 200 "$cli" run --pipeline mlp --preset classroom --dtype bf16 \
+        --backend cuda --measure counters --json "$results/mlp_classroom_measured.json"
+    step shot_mlp_results 120 "$bundle/fusescope" --screenshot "$results/gui_mlp_results.png" \
+        --run mlp --preset classroom --dtype bf16 --backend cuda
+    step shot_mlp_stage 120 "$bundle/fusescope" --screenshot "$results/gui_mlp_stage.png" \
+        --run mlp --preset classroom --dtype bf16 --variants unfused,lesson_fused --backend cuda \
+        --show-tab "Memory stage"
+    [[ -f "$results/mlp_classroom_measured.json" ]] &&
+        step shot_mlp_gaps 120 "$bundle/fusescope" --screenshot "$results/gui_mlp_gaps.png" \
+            --open "$results/mlp_classroom_measured.json" --show-tab "Model vs measured"
+    cp "$results"/gui_mlp_*.png "$out/" 2>/dev/null
 fi
 
 if wants sweep; then

@@ -38,9 +38,9 @@ Result<QVector<qint64>> kernelDurations(const RunRecord& run,
             if (record.name == name) found = &record;
         if (!found && k < static_cast<std::size_t>(run.kernels.size())) found = &run.kernels[k];
         if (!found)
-            return Status(ErrorCode::InvalidArgument, "run " + run.variant.toStdString() +
-                                                          " has no time for kernel " +
-                                                          kernels[k].name);
+            return Status(
+                ErrorCode::InvalidArgument,
+                "run " + run.variant.toStdString() + " has no time for kernel " + kernels[k].name);
         durations.push_back(std::max<qint64>(1, msToNs(found->timeMs)));
     }
     return durations;
@@ -71,8 +71,8 @@ QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run,
         bool matches = true;
         for (qsizetype k = 0; k < count && matches; ++k)
             matches = normalizedKernelName(kernelSpans[first + k]->name)
-                          .contains(normalizedKernelName(QString::fromStdString(
-                              kernels[static_cast<std::size_t>(k)].name)));
+                          .contains(normalizedKernelName(
+                              QString::fromStdString(kernels[static_cast<std::size_t>(k)].name)));
         if (matches) {
             starts.push_back(first);
             first += count;

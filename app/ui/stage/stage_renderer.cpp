@@ -361,7 +361,8 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
     painter.drawText(pane.hbmLabel, Qt::AlignLeft | Qt::AlignVCenter,
                      QStringLiteral("HBM (device memory)"));
     painter.setFont(smallFont_);
-    painter.drawText(pane.hbmLabel, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("passes"));
+    painter.drawText(pane.hbmLabel, Qt::AlignRight | Qt::AlignVCenter,
+                     timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("bytes"));
 
     for (const Row& row : pane.rows) {
         painter.setFont(boldFont_);
@@ -425,8 +426,11 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
     auto titleRect = [&](const QRectF& box) {
         return QRectF(box.left() + f * 0.5, box.top() + f * 0.3, box.width() - f, f * 1.1);
     };
-    painter.drawText(titleRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("passes"));
+    // Where traffic is not whole-array sweeps (the MLP's tiles re-read weights), the pass
+    // counter counts the model's bytes instead.
+    painter.drawText(
+        titleRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
+        timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("model bytes"));
     painter.drawText(titleRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
                      QStringLiteral("bytes moved"));
     painter.drawText(titleRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
@@ -610,15 +614,20 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
         return QRectF(box.left() + f * 0.5, box.top() + f * 1.4, box.width() - f, f * 2.2);
     };
 
-    const bool complete = state.passesCompleted == timeline.modelPasses;
+    const double modelBytes = double(timeline.modelBytesRead + timeline.modelBytesWritten);
+    const bool complete = timeline.passesCounted ? state.passesCompleted == timeline.modelPasses
+                                                 : state.bytesMoved() >= modelBytes;
     painter.setFont(bigFont_);
     painter.setPen(complete ? theme_.success : theme_.text);
     painter.drawText(valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString::number(state.passesCompleted));
+                     timeline.passesCounted ? QString::number(state.passesCompleted)
+                                            : formatStageBytes(state.bytesMoved()));
     painter.setFont(font_);
     painter.setPen(theme_.mutedText);
     painter.drawText(valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter,
-                     QStringLiteral("of %1").arg(timeline.modelPasses));
+                     timeline.passesCounted
+                         ? QStringLiteral("of %1").arg(timeline.modelPasses)
+                         : QStringLiteral("of %1").arg(formatStageBytes(modelBytes)));
 
     painter.setFont(bigFont_);
     painter.setPen(theme_.text);

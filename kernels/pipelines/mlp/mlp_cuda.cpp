@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "pipelines/mlp/mlp_cuda.h"
 #include "pipelines/mlp/mlp_launch.h"
@@ -78,16 +78,17 @@ std::vector<Step> stepsOf(MlpCudaContext& c, MlpVariant variant, const MlpShape&
     switch (variant) {
         case MlpVariant::Unfused:
             return {{"gemm_gate",
-                  [&c, s, t, v] {
-                      return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, s.I, s.M, s.I, s.H);
-                  }},
-                 {"gemm_up",
-                  [&c, s, t, v] {
-                      return gemmRowMajorABt(c, t, v.x, s.H, v.up, s.H, v.u, s.I, s.M, s.I, s.H);
-                  }},
-                 {"silu", [=] { return launchSiluInPlace(t, v.g, mi, stream); }},
-                 {"multiply", [=] { return launchMultiply(t, v.g, v.u, v.h, mi, stream); }},
-                 downGemm(c, s, t, v)};
+                     [&c, s, t, v] {
+                         return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, s.I, s.M, s.I,
+                                                s.H);
+                     }},
+                    {"gemm_up",
+                     [&c, s, t, v] {
+                         return gemmRowMajorABt(c, t, v.x, s.H, v.up, s.H, v.u, s.I, s.M, s.I, s.H);
+                     }},
+                    {"silu", [=] { return launchSiluInPlace(t, v.g, mi, stream); }},
+                    {"multiply", [=] { return launchMultiply(t, v.g, v.u, v.h, mi, stream); }},
+                    downGemm(c, s, t, v)};
         case MlpVariant::LessonFused:
             return {{"swiglu_mlp_lesson", [=] {
                          return launchLessonFused(t, tiles, s, v.x, v.gate, v.up, v.down, v.out,
@@ -95,10 +96,11 @@ std::vector<Step> stepsOf(MlpCudaContext& c, MlpVariant variant, const MlpShape&
                      }}};
         case MlpVariant::Production:
             if (s.M <= kDecodeMaxRows)
-                return {{"gemv_gate_up_silu",
-                         [=] { return launchGemvGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
-                        {"gemv_down",
-                         [=] { return launchGemvDown(t, s, v.h, v.down, v.out, stream); }}};
+                return {
+                    {"gemv_gate_up_silu",
+                     [=] { return launchGemvGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
+                    {"gemv_down",
+                     [=] { return launchGemvDown(t, s, v.h, v.down, v.out, stream); }}};
             return {{"gemm_gate_up_silu",
                      [=] { return launchGateUpSilu(t, s, v.x, v.gate, v.up, v.h, stream); }},
                     downGemm(c, s, t, v)};
@@ -106,12 +108,12 @@ std::vector<Step> stepsOf(MlpCudaContext& c, MlpVariant variant, const MlpShape&
             // One product against the 2I x H gate_up matrix: row m of g holds g's I values, then
             // u's.
             return {{"gemm_gate_up",
-                  [&c, s, t, v] {
-                      return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, 2 * s.I, s.M,
-                                             2 * s.I, s.H);
-                  }},
-                 {"silu_mul", [=] { return launchSiluMulRows(t, v.g, v.h, s.M, s.I, stream); }},
-                 downGemm(c, s, t, v)};
+                     [&c, s, t, v] {
+                         return gemmRowMajorABt(c, t, v.x, s.H, v.gate, s.H, v.g, 2 * s.I, s.M,
+                                                2 * s.I, s.H);
+                     }},
+                    {"silu_mul", [=] { return launchSiluMulRows(t, v.g, v.h, s.M, s.I, stream); }},
+                    downGemm(c, s, t, v)};
     }
     return {};
 }
@@ -139,8 +141,8 @@ Status checkCudaProblem(MlpVariant variant, const MlpShape& s, MlpDtype, const L
 Status runMlpCuda(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
                   MlpDtype dtype, const MlpDeviceBuffers& buffers, const LessonTiles& tiles) {
     if (Status s = checkCudaProblem(variant, shape, dtype, tiles); !s) return s;
-    for (const Step& step : stepsOf(context, variant, shape, dtype,
-                                    viewsOf(variant, shape, dtype, buffers), tiles))
+    for (const Step& step :
+         stepsOf(context, variant, shape, dtype, viewsOf(variant, shape, dtype, buffers), tiles))
         if (Status s = runStep(variant, step); !s) return s;
     return Status::ok();
 }

@@ -59,7 +59,8 @@ Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::createWith(void* streamP
 MlpCudaContext::~MlpCudaContext() {
     // Teardown errors have no one to report to; the handle and stream are gone either way.
     if (cublas_ != nullptr) (void)cublasDestroy(static_cast<cublasHandle_t>(cublas_));
-    if (stream_ != nullptr && ownsStream_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+    if (stream_ != nullptr && ownsStream_)
+        (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
 Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, std::int64_t lda,

@@ -38,20 +38,10 @@ __device__ __forceinline__ int swizzled(int r, int c) {
     return r * kRowBytes + ((((c >> 3) ^ r) & 7) << 4) + (c & 7) * 2;
 }
 
-template <int kOffset>
-__device__ __forceinline__ void loadMatricesAt(unsigned (&r)[4], unsigned address) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4+%5];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address), "n"(kOffset));
-}
-
-// cp.async.cg (L2 only): L1-allocating copies (.ca, shared memory cut to what two blocks need)
-// measured slower on the H200 (466.8 against 373.9 us at the classroom shape).
-template <int kOffset>
-__device__ __forceinline__ void copyAsyncAt(unsigned address, const void* gmem) {
-    asm volatile("cp.async.cg.shared.global [%0+%2], [%1], 16;\n" ::"r"(address), "l"(gmem),
-                 "n"(kOffset));
-}
+// Copies are cp.async.cg (L2 only): L1-allocating copies (.ca, shared memory cut to what two
+// blocks need) measured slower on the H200 (466.8 against 373.9 us at the classroom shape).
+using device::copyAsync16At;
+using device::loadMatricesAt;
 
 // Partial tiles: zero-filled outside rowLimit x colLimit; `aligned` rows are whole 16-byte units
 // (then cp.async, else element by element).
@@ -222,26 +212,26 @@ __global__ void __launch_bounds__(kThreads, 2)
             if constexpr (kFull) {
                 const unsigned at = smemBase + stageOffset + copyAt;
                 const bf16* xs = xRow + k0;
-                copyAsyncAt<0>(at, xs);
-                copyAsyncAt<kRowGroupBytes>(at, xs + rows16H);
+                copyAsync16At<0>(at, xs);
+                copyAsync16At<kRowGroupBytes>(at, xs + rows16H);
                 const std::int64_t w = weightRow + static_cast<std::int64_t>(i0) * H + k0;
                 const bf16* gs = gate + w;
                 const bf16* us = up + w;
-                copyAsyncAt<kGateAt>(at, gs);
-                copyAsyncAt<kGateAt + kRowGroupBytes>(at, gs + rows16H);
-                copyAsyncAt<kGateAt + 2 * kRowGroupBytes>(at, gs + 2 * rows16H);
-                copyAsyncAt<kGateAt + 3 * kRowGroupBytes>(at, gs + 3 * rows16H);
-                copyAsyncAt<kUpAt>(at, us);
-                copyAsyncAt<kUpAt + kRowGroupBytes>(at, us + rows16H);
-                copyAsyncAt<kUpAt + 2 * kRowGroupBytes>(at, us + 2 * rows16H);
-                copyAsyncAt<kUpAt + 3 * kRowGroupBytes>(at, us + 3 * rows16H);
+                copyAsync16At<kGateAt>(at, gs);
+                copyAsync16At<kGateAt + kRowGroupBytes>(at, gs + rows16H);
+                copyAsync16At<kGateAt + 2 * kRowGroupBytes>(at, gs + 2 * rows16H);
+                copyAsync16At<kGateAt + 3 * kRowGroupBytes>(at, gs + 3 * rows16H);
+                copyAsync16At<kUpAt>(at, us);
+                copyAsync16At<kUpAt + kRowGroupBytes>(at, us + rows16H);
+                copyAsync16At<kUpAt + 2 * kRowGroupBytes>(at, us + 2 * rows16H);
+                copyAsync16At<kUpAt + 3 * kRowGroupBytes>(at, us + 3 * rows16H);
                 if (loadStep == 0) {
                     const unsigned d = smemBase + downOffset + copyAt;
                     const bf16* ds = downRow + i0;
-                    copyAsyncAt<0>(d, ds);
-                    copyAsyncAt<kRowGroupBytes>(d, ds + rows16I);
-                    copyAsyncAt<2 * kRowGroupBytes>(d, ds + 2 * rows16I);
-                    copyAsyncAt<3 * kRowGroupBytes>(d, ds + 3 * rows16I);
+                    copyAsync16At<0>(d, ds);
+                    copyAsync16At<kRowGroupBytes>(d, ds + rows16I);
+                    copyAsync16At<2 * kRowGroupBytes>(d, ds + 2 * rows16I);
+                    copyAsync16At<3 * kRowGroupBytes>(d, ds + 3 * rows16I);
                 }
             } else {
                 unsigned char* stage = smem + stageOffset;

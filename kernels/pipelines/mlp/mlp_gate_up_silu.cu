@@ -149,6 +149,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int s = 0; s < steps; ++s) {
         waitAsyncCopies<kStages - 2>();
         __syncthreads();  // step s is visible to all; step s - 1's stage is free again
+        stageNext();
         const unsigned stage = smemBase + static_cast<unsigned>(slot * kStageBytes);
         slot = slot + 1 == kStages ? 0 : slot + 1;
 #pragma unroll
@@ -169,9 +170,6 @@ __global__ void __launch_bounds__(kThreads, 2)
                     mmaBf16(acc[1][i][j], af[i], bu[2 * j], bu[2 * j + 1]);
                 }
         }
-        // Issued after the step's fragments were asked for: the copies run kStages - 1 steps
-        // ahead, the ldmatrix results are needed now.
-        stageNext();
     }
     waitAsyncCopies<0>();
     // C fragment: elements 0, 1 at (row lane / 4, columns 2 (lane % 4), +1); 2, 3 at row + 8.

@@ -262,11 +262,9 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int t = 0; t < steps; ++t) {
         device::waitAsyncCopies<kStages - 2>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
-        // The stage's fragments are asked for before the next copies are issued: the copies
-        // run kStages - 1 steps ahead, the ldmatrix results are needed now.
+        stageNext();
         const unsigned stage = static_cast<unsigned>(slot * kStageBytes);
         gateUpStep(g, u, f, smemBase + stage);
-        stageNext();
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {
             step = 0;

@@ -149,6 +149,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int s = 0; s < steps; ++s) {
         waitAsyncCopies<kStages - 2>();
         __syncthreads();  // step s is visible to all; step s - 1's stage is free again
+        // Copies first: with them after the step's ldmatrix loads, M=4096 took 3251.8 us against
+        // 3129.4 (H200, production variant).
         stageNext();
         const unsigned stage = smemBase + static_cast<unsigned>(slot * kStageBytes);
         slot = slot + 1 == kStages ? 0 : slot + 1;

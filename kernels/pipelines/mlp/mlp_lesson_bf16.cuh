@@ -262,6 +262,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int t = 0; t < steps; ++t) {
         device::waitAsyncCopies<kStages - 2>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
+        // Copies first: issuing this step's ldmatrix loads before them measured slower (H200,
+        // classroom: 389.7 against 370.7 us).
         stageNext();
         const unsigned stage = static_cast<unsigned>(slot * kStageBytes);
         gateUpStep(g, u, f, smemBase + stage);

@@ -6,10 +6,10 @@
 // every output-column tile.
 //
 // Why it is shaped like this: at the lesson's tiles the grid holds about two blocks an SM, so
-// occupancy cannot hide latency and the issue slots decide the time. Every shared-memory address
-// is a 32-bit register fixed per thread plus a compile-time offset (tile, row group, and for
-// ldmatrix the k step), the stage's base being the only per-step addition; copies of whole tiles
-// carry no bounds checks (kFull), and global addresses advance by one add per row.
+// occupancy cannot hide latency and the instructions between two barriers decide the time. Every
+// shared-memory address is a 32-bit register fixed per thread (one per ldmatrix k step) plus a
+// compile-time offset (tile, row group), the stage's base being the only per-step addition; copies
+// of whole tiles carry no bounds checks (kFull), and global addresses take one add per row.
 #include "pipelines/mlp/mlp_async_copy.cuh"
 #include "pipelines/mlp/mlp_device.cuh"
 

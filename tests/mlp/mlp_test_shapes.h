@@ -1,6 +1,7 @@
 #pragma once
 // Shapes every variant is checked on: odd sizes that leave partial tiles and rows that are not
-// whole 16-byte packs, decode shapes, and prefill shapes past the decode limit.
+// whole 16-byte packs, decode shapes, prefill shapes past the decode limit, and one shape of whole
+// tiles.
 #include <string>
 
 #include "pipelines/mlp/mlp_shape.h"
@@ -16,6 +17,7 @@ inline constexpr MlpShape kOddShapes[] = {
     {12, 328, 640},   // two 8-row activation tiles; bf16 down on the tensor cores, partial block
     {20, 100, 72},    // prefill-sized with rows that are not whole 16-byte packs
     {40, 64, 96},     // one H step per I chunk: the lesson kernel's down slots turn over fastest
+    {128, 192, 320},  // whole tiles (lesson 32/64/64, prefill 128 rows): copies without checks
 };
 
 inline std::string shapeText(const MlpShape& s) {

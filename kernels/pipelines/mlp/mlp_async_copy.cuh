@@ -30,6 +30,20 @@ __device__ __forceinline__ void loadMatrices(unsigned (&r)[4], const void* smem)
                  : "r"(sharedAddress(smem)));
 }
 
+// The same at a shared address plus a compile-time byte offset (kOffset folds into the
+// instruction, so a kernel can keep one address register per thread for several tiles).
+template <int kOffset>
+__device__ __forceinline__ void copyAsync16At(unsigned smemAddress, const void* gmem) {
+    asm volatile("cp.async.cg.shared.global [%0+%2], [%1], 16;\n" ::"r"(smemAddress), "l"(gmem),
+                 "n"(kOffset));
+}
+template <int kOffset>
+__device__ __forceinline__ void loadMatricesAt(unsigned (&r)[4], unsigned smemAddress) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4+%5];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smemAddress), "n"(kOffset));
+}
+
 // c (16x8, float32) += a (16x16, row-major bfloat16) * b (16x8, column-major bfloat16).
 __device__ __forceinline__ void mmaBf16(float (&c)[4], const unsigned (&a)[4], unsigned b0,
                                         unsigned b1) {

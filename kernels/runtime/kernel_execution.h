@@ -40,7 +40,8 @@ class ExecutionState {
     // The object stored under `key`, made by `make` the first time (an error is returned and
     // nothing is stored when it fails).
     template <typename T>
-    Result<T*> get(const std::string& key, const std::function<Result<std::shared_ptr<T>>()>& make) {
+    Result<T*> get(const std::string& key,
+                   const std::function<Result<std::shared_ptr<T>>()>& make) {
         auto found = objects_.find(key);
         if (found == objects_.end()) {
             Result<std::shared_ptr<T>> made = make();

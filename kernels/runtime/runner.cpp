@@ -357,8 +357,8 @@ Status validateRequest(const RunRequest& given, const DeviceInfo& device) {
         return Status(ErrorCode::OutOfMemory,
                       pipeline->sizeDimension + " = " +
                           std::to_string(request.problem.dimension(pipeline->sizeDimension)) +
-                          " (" + describeProblem(*pipeline, request.problem) + ") does not fit on " +
-                          device.name + " with the free memory: at most " +
+                          " (" + describeProblem(*pipeline, request.problem) +
+                          ") does not fit on " + device.name + " with the free memory: at most " +
                           pipeline->sizeDimension + " = " +
                           std::to_string(maxSizeFor(request, device)) + ", the rest kept");
     return Status::ok();

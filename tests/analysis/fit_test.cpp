@@ -162,8 +162,7 @@ TEST(RobustLaunchBandwidthFit, SetsAsideCacheResidentSizes) {
     auto samples = synthetic(3.0, 3000.0, 1, 12.0, 0.003);
     int cached = 0;
     for (auto& sample : samples)
-        if (sample.n >= (1u << 18) &&
-            sample.n <= (1u << 22)) {
+        if (sample.n >= (1u << 18) && sample.n <= (1u << 22)) {
             sample.timeMs *= 0.7;
             ++cached;
         }

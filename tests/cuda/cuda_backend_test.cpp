@@ -218,11 +218,10 @@ TEST_F(CudaBackendTest, EveryElementwiseKernelHasKnownResourcesAndNoSpills) {
                         // the array.
                         EXPECT_EQ(r.gridSize % device.multiprocessors, 0);
                         EXPECT_LT(static_cast<std::uint64_t>(r.gridSize), items / 256);
-                        EXPECT_EQ(r.gridSize,
-                                  backend
-                                      ->resources(maker.launch(kernel.execution, {}, 1ull << 33,
-                                                               width))
-                                      .gridSize);
+                        EXPECT_EQ(r.gridSize, backend
+                                                  ->resources(maker.launch(kernel.execution, {},
+                                                                           1ull << 33, width))
+                                                  .gridSize);
                     } else {
                         // Every other kernel at width 4: one thread per float4 group.
                         EXPECT_EQ(static_cast<std::uint64_t>(r.gridSize), items / 256);

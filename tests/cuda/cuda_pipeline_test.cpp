@@ -43,7 +43,8 @@ void expectCorrectAndMeasured(const RunReport& report, const RunRequest& request
         EXPECT_EQ(variant.check.unwrittenElements, 0u);
         EXPECT_TRUE(variant.check.ok) << "max relative error " << variant.check.error;
         EXPECT_GT(variant.timeMs, 0.0);
-        EXPECT_EQ(variant.peakBytesInFlight, spec.buffers.size() * request.problem.dimension("N") * sizeof(float));
+        EXPECT_EQ(variant.peakBytesInFlight,
+                  spec.buffers.size() * request.problem.dimension("N") * sizeof(float));
         ASSERT_EQ(variant.kernels.size(), spec.kernelsFor(variant.problem).size());
         for (const KernelResult& kernel : variant.kernels) {
             SCOPED_TRACE(kernel.name);

@@ -65,8 +65,8 @@ TEST(CpuBackendLesson, EveryMlpVariantMatchesTheReferenceOnAnOddShape) {
         ASSERT_TRUE(report) << report.status().message();
         ASSERT_EQ(report->variants.size(), mlp.variants.size());
         for (const VariantResult& variant : report->variants) {
-            EXPECT_TRUE(variant.check.ok) << dtypeName(dtype) << " " << variant.variant
-                                          << ": error " << variant.check.error;
+            EXPECT_TRUE(variant.check.ok)
+                << dtypeName(dtype) << " " << variant.variant << ": error " << variant.check.error;
             EXPECT_EQ(variant.check.unwrittenElements, 0u) << variant.variant;
             EXPECT_LE(variant.check.error, dtype == DType::Float32 ? 1e-4 : 2e-2);
             EXPECT_FALSE(variant.passesCounted);

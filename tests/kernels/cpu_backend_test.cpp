@@ -137,8 +137,7 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
     ASSERT_TRUE(prepared) << prepared.status().message();
     ASSERT_TRUE(backend->timeLaunches(prepared->launches));
     std::vector<float> output(n);
-    ASSERT_TRUE(
-        backend->download(output.data(), prepared->buffers.at("out").data(), n * 4));
+    ASSERT_TRUE(backend->download(output.data(), prepared->buffers.at("out").data(), n * 4));
     const CheckResult check = pipeline.check(request.problem, inputs, output.data());
     EXPECT_TRUE(check.ok) << check.error;
 

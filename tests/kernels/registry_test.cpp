@@ -80,9 +80,9 @@ TEST(Registry, EveryKernelNamesDeclaredBuffersAndHasCpuCode) {
                 for (const auto& kernel : kernels) {
                     EXPECT_TRUE(cpu.count(kernel.execution)) << kernel.execution;
                     for (const auto& name : kernel.args)
-                        EXPECT_TRUE(names.count(name)) << pipeline.name << "/" << variant.name
-                                                       << " kernel " << kernel.name << " uses "
-                                                       << name;
+                        EXPECT_TRUE(names.count(name))
+                            << pipeline.name << "/" << variant.name << " kernel " << kernel.name
+                            << " uses " << name;
                     for (const auto& traffic : kernel.traffic.buffers)
                         EXPECT_TRUE(names.count(traffic.buffer)) << traffic.buffer;
                     EXPECT_GT(kernel.traffic.bytesRead() + kernel.traffic.bytesWritten(), 0u);

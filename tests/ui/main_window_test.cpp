@@ -124,10 +124,9 @@ void MainWindowTest::pickPipelineRunOnCpuAndSeeResults() {
         QCOMPARE(rows->index(row, VariantResultsModel::Variant).data().toString(), chosen[row]);
         const QString check = rows->index(row, VariantResultsModel::Check).data().toString();
         QVERIFY2(check.startsWith(QStringLiteral("OK")), qPrintable(check));
-        kernels +=
-            static_cast<int>(findVariant(pipeline, chosen[row].toStdString())
-                                 ->kernelsFor(pipeline.defaultProblem())
-                                 .size());
+        kernels += static_cast<int>(findVariant(pipeline, chosen[row].toStdString())
+                                        ->kernelsFor(pipeline.defaultProblem())
+                                        .size());
     }
     QCOMPARE(window.findChild<QTableView*>(QStringLiteral("kernelTable"))->model()->rowCount(),
              kernels);

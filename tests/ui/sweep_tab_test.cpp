@@ -61,8 +61,8 @@ SweepReport syntheticReport() {
         SweepSeries series;
         series.variant = variant.name;
         series.title = variant.title;
-        series.launches = static_cast<int>(
-            variant.kernelsFor(pipelines().front().defaultProblem()).size());
+        series.launches =
+            static_cast<int>(variant.kernelsFor(pipelines().front().defaultProblem()).size());
         series.bytesPerElement = 4.0 * (series.launches + 2);
         for (std::uint64_t n : report.sizes) {
             SweepPoint point;

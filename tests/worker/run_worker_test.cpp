@@ -204,7 +204,8 @@ void RunWorkerTest::supersededRequestsDeliverNothing() {
         QCOMPARE(run.problem.dimension("N"), newest.request.problem.dimension("N"));
     for (const QList<QVariant>& signal : variants) {
         QCOMPARE(signal.at(0).toULongLong(), latest);
-        QCOMPARE(signal.at(1).value<model::RunRecord>().problem.dimension("N"), newest.request.problem.dimension("N"));
+        QCOMPARE(signal.at(1).value<model::RunRecord>().problem.dimension("N"),
+                 newest.request.problem.dimension("N"));
     }
     QVERIFY(cancelled.isEmpty());
     QVERIFY(failed.isEmpty());

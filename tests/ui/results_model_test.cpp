@@ -21,7 +21,10 @@ model::Recording cpuRecording(const PipelineSpec& pipeline) {
     std::unique_ptr<Backend> backend = createCpuBackend(1);
     RunRequest request;
     request.pipeline = pipeline.name;
-    request.problem.dimensions["N"] = 1000;  // not a multiple of 4: the vector tail runs too
+    // Small problems: N = 1000 is not a multiple of 4 (the vector tail runs too); other
+    // pipelines get every dimension at 9, a multiple of no tile.
+    for (const DimensionSpec& dimension : pipeline.dimensions)
+        request.problem.dimensions[dimension.name] = dimension.name == "N" ? 1000 : 9;
     request.repeats = 2;
     request.warmup = 0;
     RunObserver observer;
@@ -119,7 +122,7 @@ void ResultsModelTest::runChoicesRoundTripThroughSettings() {
     QTemporaryDir directory;
     QVERIFY(directory.isValid());
     const QString path = directory.filePath(QStringLiteral("settings.ini"));
-    const PipelineSpec& pipeline = pipelines().back();
+    const PipelineSpec& pipeline = *findPipeline("swiglu");
     RunCommand saved;
     saved.request.pipeline = pipeline.name;
     saved.request.variants = {pipeline.variants.back().name};

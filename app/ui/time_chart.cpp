@@ -36,7 +36,12 @@ void TimePerVariantChart::rebuild() {
         const quint64 bytes = run.modelBytesRead + run.modelBytesWritten;
         const double roofline = rooflineTimeMs(shown, bytes);
         bars->addData(position, run.timeMs);
-        ticker->addTick(position, QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes));
+        // Passes where the pipeline counts whole-array sweeps; launches otherwise.
+        ticker->addTick(position, run.passesCounted
+                                      ? QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes)
+                                      : QStringLiteral("%1\n%2 kernels")
+                                            .arg(run.variant)
+                                            .arg(run.kernels.size()));
         largest = std::max({largest, run.timeMs, roofline});
         if (roofline > 0) {
             auto* mark = new QCPItemLine(this);

@@ -64,9 +64,20 @@ if recordings:
     print("\nCLI runs (time: median of repeats; GB/s by the pass model; % of the copy roofline)")
     print(f"  {'pipeline':8s} {'vec':>3s} {'variant':11s} {'n':>10s} {'ms':>8s} {'GB/s':>7s}"
           f" {'%copy':>6s} {'peak MB':>8s} check")
+def problem_value(run, dimension=None, tuning=None):
+    """N or the vector width of a run: version 2 recordings name the problem, version 1 had keys."""
+    problem = run.get("problem")
+    if problem is None:
+        return run.get("n" if dimension else "vector", 0)
+    if dimension:
+        return problem.get("dimensions", {}).get(dimension, 0)
+    return problem.get("tuning", {}).get(tuning, 0)
+
+
 for key, recording in recordings.items():
     roofline = recording.get("copy_roofline", {}).get("gbps") or 0.0
     for run in recording.get("runs", []):
+        run = dict(run, n=problem_value(run, dimension="N"), vector=problem_value(run, tuning="vector"))
         moved = run.get("model_bytes_read", 0) + run.get("model_bytes_written", 0)
         ms = run.get("time_ms") or 0.0
         gbps = moved / (ms * 1e6) if ms > 0 else 0.0

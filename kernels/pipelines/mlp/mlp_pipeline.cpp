@@ -183,7 +183,9 @@ PipelineSpec makeMlpPipeline() {
         "with g, u and h through HBM; the lesson fuses it into one tiled kernel, which re-reads "
         "the gate and up weights for every output tile; a production fusion reads every weight "
         "once.";
-    p.intermediate = "g, u and h";
+    // The buffer the fused variants never allocate: g, u and h stay on chip in the lesson's
+    // kernel; the production fusion keeps g and u on chip and writes only h.
+    p.intermediate = "g_u_h";
     p.dimensions = {{"M", "tokens (rows of x)", 64, 1, std::uint64_t{1} << 20},
                     {"H", "hidden size", 1024, 1, std::uint64_t{1} << 17},
                     {"I", "intermediate size", 2816, 1, std::uint64_t{1} << 18}};

@@ -10,7 +10,8 @@ namespace fusescope {
 ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     : QCustomPlot(parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
     setObjectName(fileStem_);
-    setMinimumSize(280, 220);
+    // Three side by side beside the run panel on a 1024-pixel-wide screen.
+    setMinimumSize(190, 160);
     setAntialiasedElements(QCP::aeAll);
     plotLayout()->insertRow(0);
     plotLayout()->insertRow(1);

@@ -31,7 +31,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
     layout->addWidget(plot_);
     // Small enough that the memory stage above can take most of the height.
-    plot_->setMinimumSize(320, 200);
+    plot_->setMinimumSize(280, 180);
     plot_->setNoAntialiasingOnDrag(true);
 
     const QColor text = palette().color(QPalette::WindowText);

@@ -8,7 +8,8 @@ namespace fusescope {
 MemoryStageWidget::MemoryStageWidget(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);  // the renderer fills every pixel
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(480, 270);
+    // Small enough for a 1024×640 screen; the renderer drops detail to fit.
+    setMinimumSize(320, 180);
     applyTheme();
 }
 

@@ -82,7 +82,8 @@ QString fitLine(const SweepChartSeries& series) {
 
 SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("sweep_chart"));
-    setMinimumSize(480, 420);
+    // Two axis rects with their labels stay readable down to this; smaller screens scroll.
+    setMinimumSize(300, 260);
     setAntialiasedElements(QCP::aeAll);
 
     QFont titleFont = font();

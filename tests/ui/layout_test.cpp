@@ -1,0 +1,87 @@
+// The main window on a classroom projector: it fits small screens, and after a real CPU run of
+// every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
+// or covers plotted data. The same test runs at scale 1 and 2 (QT_SCALE_FACTOR, set by ctest).
+#include <QLabel>
+#include <QLayout>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "pipelines/registry.h"
+#include "ui/chart_view.h"
+#include "ui/main_window.h"
+#include "ui/run_panel.h"
+
+using namespace fusescope;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+// The pixels a window may take as its least size on a 1024×640 screen (logical pixels: the
+// platform scales them).
+const QSize kSmallestScreen(1024, 640);
+
+// Each widget's least size, indented by depth, widest first: names the cause of a large minimum.
+void describeMinimumSizes(const QWidget* widget, int depth, QString& out) {
+    const QSize least = widget->minimumSizeHint().expandedTo(widget->minimumSize());
+    out += QStringLiteral("%1%2 %3 %4x%5\n")
+               .arg(QString(depth * 2, QLatin1Char(' ')),
+                    QString::fromLatin1(widget->metaObject()->className()), widget->objectName())
+               .arg(least.width())
+               .arg(least.height());
+    if (depth > 9) return;
+    for (const QObject* child : widget->children())
+        if (const auto* childWidget = qobject_cast<const QWidget*>(child);
+            childWidget && !childWidget->isWindow())
+            describeMinimumSizes(childWidget, depth + 1, out);
+}
+
+}  // namespace
+
+class LayoutTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void init();
+    void windowFitsASmallScreen();
+
+  private:
+    std::unique_ptr<QTemporaryDir> directory_;
+    std::unique_ptr<QSettings> settings_;
+};
+
+void LayoutTest::init() {
+    directory_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(directory_->isValid());
+    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
+                                            QSettings::IniFormat);
+}
+
+void LayoutTest::windowFitsASmallScreen() {
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // The window itself scrolls below its views' least size; that size is what must fit.
+    auto* views = window.findChild<QWidget*>(QStringLiteral("mainSplitter"));
+    QVERIFY(views);
+    const QSize chrome(
+        0, window.menuBar()->sizeHint().height() + window.statusBar()->sizeHint().height());
+    const QSize least = views->minimumSizeHint().expandedTo(views->minimumSize()) + chrome;
+    QVERIFY(window.minimumSizeHint().width() <= least.width());
+    QVERIFY(window.minimumSizeHint().height() <= least.height());
+    QString tree;
+    describeMinimumSizes(views, 0, tree);
+    const bool fits =
+        least.width() <= kSmallestScreen.width() && least.height() <= kSmallestScreen.height();
+    qInfo("views' least size with menu and status bar: %dx%d", least.width(), least.height());
+    if (!fits) qInfo().noquote() << tree;
+    QVERIFY2(fits,
+             qPrintable(QStringLiteral("least size %1x%2").arg(least.width()).arg(least.height())));
+}
+
+QTEST_MAIN(LayoutTest)
+#include "layout_test.moc"

@@ -29,6 +29,7 @@
 #include "ui/chart_export.h"
 #include "ui/charts.h"
 #include "ui/measurement_panel.h"
+#include "ui/plot_text_fit.h"
 #include "ui/plugged_views.h"
 #include "ui/results_model.h"
 #include "ui/run_choices.h"
@@ -182,6 +183,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
+    // Every chart of the window, the plugged ones included, keeps its text inside and apart.
+    for (QCustomPlot* plot : findChildren<QCustomPlot*>()) fitPlotTextAlways(plot);
     buildMenus();
     restoreSettings();
     followRunPanel();

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "layout_checks.h"
 #include "pipelines/registry.h"
 #include "ui/chart_view.h"
 #include "ui/main_window.h"
@@ -48,6 +49,8 @@ class LayoutTest : public QObject {
   private slots:
     void init();
     void windowFitsASmallScreen();
+    void noTextCutOrOverlappingAfterEachPipeline_data();
+    void noTextCutOrOverlappingAfterEachPipeline();
 
   private:
     std::unique_ptr<QTemporaryDir> directory_;
@@ -81,6 +84,68 @@ void LayoutTest::windowFitsASmallScreen() {
     if (!fits) qInfo().noquote() << tree;
     QVERIFY2(fits,
              qPrintable(QStringLiteral("least size %1x%2").arg(least.width()).arg(least.height())));
+}
+
+void LayoutTest::noTextCutOrOverlappingAfterEachPipeline_data() {
+    QTest::addColumn<QString>("pipeline");
+    QTest::addColumn<QSize>("screen");
+    for (const PipelineSpec& pipeline : pipelines())
+        for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)}) {
+            const QString name = QString::fromStdString(pipeline.name);
+            QTest::addRow("%s %dx%d", qPrintable(name), screen.width(), screen.height())
+                << name << screen;
+        }
+}
+
+// A real CPU run of the pipeline (small N), then every tab of both tab widgets in turn, on a
+// screen of that many pixels at the process's scale factor.
+void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
+    QFETCH(QString, pipeline);
+    QFETCH(QSize, screen);
+    MainWindow window(settings_.get());
+    const qreal ratio = window.devicePixelRatioF();
+    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    if (!window.backendsKnown()) {
+        QSignalSpy probed(&window, &MainWindow::backendsProbed);
+        QVERIFY(probed.wait(30000));
+    }
+    RunCommand command;
+    command.backend = BackendChoice::Cpu;
+    command.request.pipeline = pipeline.toStdString();
+    command.request.n = 4096;
+    command.request.repeats = 2;
+    command.request.warmup = 1;
+    const PipelineSpec* spec = findPipeline(command.request.pipeline);
+    QVERIFY(spec);
+    QSignalSpy ended(&window, &MainWindow::runEnded);
+    window.startCommand(command);
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+
+    QStringList problems;
+    for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})
+        for (int index = 0; index < tabs->count(); ++index) {
+            if (!tabs->isTabVisible(index)) continue;
+            tabs->setCurrentIndex(index);
+            for (ChartView* chart : window.charts()) chart->rebuildNow();
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+            for (QCustomPlot* plot : tabs->currentWidget()->findChildren<QCustomPlot*>()) {
+                if (!plot->isVisible() || plot->width() < 2) continue;
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+                for (const QString& problem : testing::plotProblems(*plot))
+                    problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
+            }
+            for (const QString& problem : testing::labelProblems(window))
+                problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
+        }
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
+                                                .arg(problems.size())
+                                                .arg(problems.value(0))));
 }
 
 QTEST_MAIN(LayoutTest)

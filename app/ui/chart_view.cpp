@@ -4,6 +4,7 @@
 #include <QTimer>
 
 #include "model/captions.h"
+#include "ui/legend_row.h"
 
 namespace fusescope {
 
@@ -24,9 +25,7 @@ ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     plotLayout()->addElement(1, 0, captionElement_);
     plotLayout()->setRowSpacing(0);
     // The legend sits in its own row under the axes, so it never covers bars or labels.
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(3, 0, legend);
-    plotLayout()->setRowStretchFactor(3, 0.001);
+    placeLegendInRow(this, legend, 3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
     applyPalette();

@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
@@ -94,6 +95,20 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     panelScroll->setFrameShape(QFrame::NoFrame);
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     fitRunPanelWidth();
+    // Run and Cancel stay in sight under the scrolling panel, whatever the screen's height.
+    auto* panelColumn = new QWidget;
+    panelColumn->setObjectName(QStringLiteral("runPanelColumn"));
+    auto* panelColumnLayout = new QVBoxLayout(panelColumn);
+    panelColumnLayout->setContentsMargins(0, 0, 0, 0);
+    panelColumnLayout->setSpacing(0);
+    panelColumnLayout->addWidget(panelScroll, 1);
+    auto* actionBar = new QWidget;
+    actionBar->setObjectName(QStringLiteral("runActions"));
+    auto* actionLayout = new QHBoxLayout(actionBar);
+    // Taken out of the panel's layout: a widget given a new parent leaves its old layout.
+    actionLayout->addWidget(runPanel_->runButton(), 1);
+    actionLayout->addWidget(runPanel_->cancelButton());
+    panelColumnLayout->addWidget(actionBar);
 
     variantModel_ = new VariantResultsModel(this);
     kernelModel_ = new KernelResultsModel(this);
@@ -135,7 +150,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     rightSplitter_->setSizes({380, 620});
     mainSplitter_ = new QSplitter(Qt::Horizontal);
     mainSplitter_->setObjectName(QStringLiteral("mainSplitter"));
-    mainSplitter_->addWidget(panelScroll);
+    mainSplitter_->addWidget(panelColumn);
     mainSplitter_->addWidget(rightSplitter_);
     mainSplitter_->setStretchFactor(1, 1);
     mainSplitter_->setSizes({340, 1200});

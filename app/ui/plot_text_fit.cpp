@@ -12,7 +12,25 @@ namespace {
 
 const char* const kFullText = "fusescopeFullText";
 
-// Greedy lines of " · "-separated parts that fit `width`; a part wider than the line is elided.
+// Greedy lines of words that fit `width`; a single word wider than that stays whole.
+QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString joined = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (metrics.horizontalAdvance(joined) <= width || line.isEmpty()) {
+            line = joined;
+            continue;
+        }
+        lines << line;
+        line = word;
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines;
+}
+
+// Greedy lines of " · "-separated parts that fit `width`; a part wider than the line wraps at
+// its spaces, and what is still too wide is elided.
 QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, double width,
                          int maxLines) {
     const QString separator = QStringLiteral(" · ");
@@ -20,12 +38,17 @@ QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, doub
     QString line;
     for (const QString& part : text.split(QLatin1Char('\n')).join(separator).split(separator)) {
         const QString joined = line.isEmpty() ? part : line + separator + part;
-        if (metrics.horizontalAdvance(joined) <= width || line.isEmpty()) {
+        if (metrics.horizontalAdvance(joined) <= width) {
             line = joined;
             continue;
         }
-        lines << line;
+        if (!line.isEmpty()) lines << line;
         line = part;
+        if (metrics.horizontalAdvance(part) > width) {
+            const QStringList words = wrapWords(part, metrics, width);
+            lines << words.mid(0, words.size() - 1);
+            line = words.isEmpty() ? QString() : words.last();
+        }
     }
     if (!line.isEmpty()) lines << line;
     if (lines.size() > maxLines) {
@@ -73,11 +96,16 @@ class PlotTextFitter : public QObject {
 
     void fitBeforeLayout() {
         const double width = plot_->width() - 8.0;
+        // The title keeps two lines; captions and notes give up lines on a short plot, so that
+        // the axes keep room for the data (the full text stays in the tooltip).
+        const int secondaryLines = plot_->height() >= 420 ? 3 : plot_->height() >= 300 ? 2 : 1;
+        bool title = true;
         for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
             if (auto* text = qobject_cast<QCPTextElement*>(element)) {
                 const QString full = ownText(text, text->text());
-                const QString fitted =
-                    wrapAtSeparators(full, QFontMetricsF(text->font()), width, 3);
+                const QString fitted = wrapAtSeparators(full, QFontMetricsF(text->font()), width,
+                                                        title ? 2 : secondaryLines);
+                title = false;
                 text->setProperty("fusescopeFitted", fitted);
                 text->setText(fitted);
             } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
@@ -91,7 +119,7 @@ class PlotTextFitter : public QObject {
                 const QFontMetricsF metrics(text->font());
                 QString fitted = full;
                 if (metrics.size(0, full).width() > width * 0.6)
-                    fitted = wrapAtSeparators(full, metrics, width * 0.6, 4);
+                    fitted = wrapAtSeparators(full, metrics, width * 0.6, 6);
                 text->setProperty("fusescopeFitted", fitted);
                 if (fitted != text->text()) text->setText(fitted);
             }
@@ -152,6 +180,10 @@ class PlotTextFitter : public QObject {
         }
         const int wanted = std::clamp(static_cast<int>(length / (extent * 2.0)), 2, 8);
         if (ticker->tickCount() != wanted) ticker->setTickCount(wanted);
+        // Readable steps (1, 2, 5) may give twice the ticks asked for: on a short axis they
+        // would collide, so there the count wins.
+        ticker->setTickStepStrategy(length < 160 ? QCPAxisTicker::tssMeetTickCount
+                                                 : QCPAxisTicker::tssReadability);
     }
 
     static bool textTicksFit(QCPAxis* axis, const QFontMetricsF& metrics) {
@@ -174,6 +206,10 @@ class PlotTextFitter : public QObject {
     // there is no room left above the data, the value axis is stretched so that the data sits
     // lower and the text stands clear of it.
     void spreadTextItems() {
+        // What was hidden for want of room gets another chance at this size.
+        for (const QPointer<QCPItemText>& text : hidden_)
+            if (text) text->setVisible(true);
+        hidden_.clear();
         QList<QCPItemText*> texts;
         for (int i = 0; i < plot_->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i));
@@ -188,25 +224,83 @@ class PlotTextFitter : public QObject {
             kept.insert(text, {text->text(), coords});
         }
         own_ = kept;
-        for (int attempt = 0; attempt < 3; ++attempt) {
+        constexpr int kStretches = 3;
+        Placement placement;
+        for (int attempt = 0; attempt <= kStretches; ++attempt) {
             for (QCPItemText* text : texts) text->position->setCoords(own_.value(text).coords);
-            const double lacking = placeTextItems(texts);
-            if (lacking <= 0.5) return;
+            placement = placeTextItems(texts);
+            if (placement.lacking <= 0.5 || attempt == kStretches) break;
             QCPAxisRect* area = plot_->axisRect();
-            if (!area) return;
+            if (!area) break;
             QCPAxis* value = area->axis(QCPAxis::atLeft);
             const double height = area->rect().height();
-            if (!value || height <= lacking + 8.0 || value->scaleType() != QCPAxis::stLinear)
-                return;
+            const double lacking = placement.lacking;
+            if (!value || height <= lacking + 8.0 || value->scaleType() != QCPAxis::stLinear) break;
             const QCPRange range = value->range();
             value->setRange(range.lower,
                             range.lower + range.size() * height / (height - lacking - 4.0));
         }
+        // The ticks were made for the layout before this one and before any stretch: made again
+        // for the axes as they will be drawn, they keep their room.
+        for (QCPAxisRect* rect : plot_->axisRects()) {
+            for (QCPAxis* axis : rect->axes()) fitAxis(axis);
+            rect->update(QCPLayoutElement::upPreparation);
+        }
+        // Text with no clear place left is dropped rather than printed over other text or the
+        // data; the owner's tooltips and tables still say it.
+        for (QCPItemText* text : placement.unresolved) {
+            text->setVisible(false);
+            hidden_ << text;
+        }
+    }
+
+    // The bodies of bars (stacked ones from the bar below) and the extent of line items, in
+    // the plot's pixels: text is kept off them.
+    QList<QRectF> plotShapes() const {
+        QList<QRectF> shapes;
+        for (int i = 0; i < plot_->plottableCount(); ++i) {
+            auto* bars = qobject_cast<QCPBars*>(plot_->plottable(i));
+            if (!bars || !bars->realVisibility()) continue;
+            QCPAxis* keys = bars->keyAxis();
+            const bool vertical = keys->orientation() == Qt::Horizontal;
+            for (int index = 0; index < bars->dataCount(); ++index) {
+                const double key = bars->dataMainKey(index);
+                const QPointF top = bars->dataPixelPosition(index);
+                const QPointF base = bars->barBelow() && index < bars->barBelow()->dataCount()
+                                         ? bars->barBelow()->dataPixelPosition(index)
+                                         : bars->coordsToPixels(key, bars->baseValue());
+                double half = bars->width() / 2;
+                if (bars->widthType() == QCPBars::wtPlotCoords)
+                    half = std::abs(keys->coordToPixel(key + half) - keys->coordToPixel(key));
+                else if (bars->widthType() == QCPBars::wtAxisRectRatio)
+                    half *= vertical ? keys->axisRect()->width() : keys->axisRect()->height();
+                const double at = keys->coordToPixel(key);
+                shapes << (vertical
+                               ? QRectF(QPointF(at - half, top.y()), QPointF(at + half, base.y()))
+                               : QRectF(QPointF(top.x(), at - half), QPointF(base.x(), at + half)))
+                              .normalized();
+            }
+        }
+        for (int i = 0; i < plot_->itemCount(); ++i)
+            if (auto* line = qobject_cast<QCPItemLine*>(plot_->item(i));
+                line && line->realVisibility()) {
+                const double halfPen = std::max(1.0, line->pen().widthF() / 2);
+                shapes << QRectF(line->start->pixelPosition(), line->end->pixelPosition())
+                              .normalized()
+                              .adjusted(-halfPen, -halfPen, halfPen, halfPen);
+            }
+        return shapes;
     }
 
     // Places the items apart and inside their axis rect; returns how many pixels of room above
     // the data were missing (0 when every item is clear of the data and of each other).
-    double placeTextItems(const QList<QCPItemText*>& texts) {
+    struct Placement {
+        double lacking = 0.0;
+        QList<QCPItemText*> unresolved;  // still on other text or on the data
+    };
+    Placement placeTextItems(const QList<QCPItemText*>& texts) {
+        // Side by side, texts closer than this read as one: "scratchtwo_launch".
+        constexpr double kGap = 4.0;
         QList<QPointF> points;
         for (int i = 0; i < plot_->plottableCount(); ++i) {
             QCPAbstractPlottable* plottable = plot_->plottable(i);
@@ -217,7 +311,9 @@ class PlotTextFitter : public QObject {
                 for (int index = 0; index < bars->dataCount(); ++index)
                     points << bars->dataPixelPosition(index);
         }
+        const QList<QRectF> shapes = plotShapes();
         double lacking = 0.0;
+        QList<QCPItemText*> unresolved;
         QList<QRectF> placed;
         // Legends inside an axis rect are taken as already placed text.
         for (QCPAxisRect* rect : plot_->axisRects())
@@ -240,13 +336,17 @@ class PlotTextFitter : public QObject {
                     const QRectF moved = box.translated(dx, dy);
                     const QRectF inner = moved.adjusted(1, 1, -1, -1);
                     double shift = 0.0;
-                    for (const QRectF& other : placed)
+                    const auto avoid = [&](const QRectF& other) {
                         if (other.intersects(inner))
                             shift = std::max(shift, upward ? moved.bottom() - other.top() + 2.0
                                                            : other.bottom() - moved.top() + 2.0);
+                    };
+                    for (const QRectF& other : placed) avoid(other.adjusted(-kGap, 0, kGap, 0));
+                    for (const QRectF& shape : shapes) avoid(shape);
                     for (const QPointF& point : points)
-                        if (upward && inner.contains(point))
-                            shift = std::max(shift, moved.bottom() - point.y() + 2.0);
+                        if (inner.contains(point))
+                            shift = std::max(shift, upward ? moved.bottom() - point.y() + 2.0
+                                                           : point.y() - moved.top() + 2.0);
                     if (shift <= 0.0) break;
                     dy += upward ? -shift : shift;
                 }
@@ -257,9 +357,12 @@ class PlotTextFitter : public QObject {
             if (box.top() + dy < bounds.top()) {
                 const double down = clearance(0.0, false);
                 const QRectF below = box.translated(dx, down);
-                const bool coversData = std::any_of(
-                    points.cbegin(), points.cend(),
-                    [&](const QPointF& p) { return below.adjusted(1, 1, -1, -1).contains(p); });
+                const QRectF inner = below.adjusted(1, 1, -1, -1);
+                const bool coversData =
+                    std::any_of(points.cbegin(), points.cend(),
+                                [&](const QPointF& p) { return inner.contains(p); }) ||
+                    std::any_of(shapes.cbegin(), shapes.cend(),
+                                [&](const QRectF& shape) { return inner.intersects(shape); });
                 if (below.bottom() <= bounds.bottom() && !coversData) dy = down;
             }
             if (box.top() + dy < bounds.top()) {
@@ -269,9 +372,22 @@ class PlotTextFitter : public QObject {
             box.translate(dx, dy);
             if (dx != 0.0 || dy != 0.0)
                 text->position->setPixelPosition(text->position->pixelPosition() + QPointF(dx, dy));
-            placed << box;
+            const QRectF inner = box.adjusted(1, 1, -1, -1);
+            const bool clear =
+                std::none_of(placed.cbegin(), placed.cend(),
+                             [&](const QRectF& other) {
+                                 return other.adjusted(-kGap, 0, kGap, 0).intersects(inner);
+                             }) &&
+                std::none_of(shapes.cbegin(), shapes.cend(),
+                             [&](const QRectF& shape) { return shape.intersects(inner); }) &&
+                std::none_of(points.cbegin(), points.cend(),
+                             [&](const QPointF& point) { return inner.contains(point); });
+            if (clear)
+                placed << box;
+            else
+                unresolved << text;
         }
-        return lacking;
+        return {lacking, unresolved};
     }
 
     struct OwnPlacement {
@@ -280,6 +396,7 @@ class PlotTextFitter : public QObject {
     };
     QCustomPlot* plot_;
     QHash<QCPItemText*, OwnPlacement> own_;
+    QList<QPointer<QCPItemText>> hidden_;
 };
 
 }  // namespace

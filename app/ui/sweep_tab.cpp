@@ -358,10 +358,8 @@ void SweepTab::endSweep(bool ok, const QString& message) {
 void SweepTab::showData(const SweepChartData& shown) {
     data_ = shown;
     chart_->setData(data_);
-    badge_->setText(data_.dataSource.isEmpty()
-                        ? tr("No sweep yet: choose the sizes and press Run sweep, or open a "
-                             "sweep file (File > Open).")
-                        : tr("Points · data: %1").arg(data_.dataSource));
+    badge_->setText(data_.dataSource.isEmpty() ? tr("Points: none yet")
+                                               : tr("Points · data: %1").arg(data_.dataSource));
     fillTable();
 }
 

@@ -48,11 +48,9 @@ void TimePerVariantChart::rebuild() {
         label->setColor(textColor());
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->position->setCoords(position, std::max(run.timeMs, roofline));
-        QString text = tr("%1 ms").arg(model::formatMilliseconds(run.timeMs));
-        if (roofline > 0 && run.timeMs > 0)
-            text += QLatin1Char('\n') +
-                    tr("%1 of roofline").arg(model::formatPercent(roofline / run.timeMs));
-        label->setText(text);
+        // One short line: three variants side by side on a projector leave no room for more.
+        // The share of the roofline is on the bar's tooltip and in the Results table.
+        label->setText(model::formatDuration(run.timeMs));
         label->setPadding(QMargins(0, 0, 0, 4));
         position += 1.0;
     }

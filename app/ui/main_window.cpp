@@ -28,6 +28,7 @@
 #include "model/sweep_json.h"
 #include "model/version.h"
 #include "ui/chart_export.h"
+#include "ui/chart_interaction.h"
 #include "ui/charts.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_text_fit.h"
@@ -199,7 +200,11 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.
-    for (QCustomPlot* plot : findChildren<QCustomPlot*>()) fitPlotTextAlways(plot);
+    // Each can be zoomed, panned and hovered for its exact values.
+    for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
+        fitPlotTextAlways(plot);
+        makeChartInteractive(plot);
+    }
     buildMenus();
     restoreSettings();
     followRunPanel();

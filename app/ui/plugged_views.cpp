@@ -65,6 +65,7 @@ class AllocationChartCursor : public QObject {
         // After the chart's queued rebuild (which removes every item), draw the cursor again.
         connect(stage, &MemoryStageView::timelinesChanged, this,
                 [this] { QTimer::singleShot(0, this, &AllocationChartCursor::draw); });
+        chart->setProperty("fusescopeClickSeeks", true);  // the left button seeks, not pans
         connect(chart, &QCustomPlot::mousePress, this, &AllocationChartCursor::seekAt);
         connect(chart, &QCustomPlot::mouseMove, this, &AllocationChartCursor::seekAt);
     }

@@ -130,6 +130,8 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     badgeFont.setPointSizeF(badgeFont.pointSizeF() * 1.15);
     badge_->setFont(badgeFont);
     badge_->setVisible(false);
+    badge_->setObjectName(QStringLiteral("badge"));   // the source hover tooltips name
+    plot_->setProperty("fusescopeClickSeeks", true);  // the left button seeks, not pans
 
     peakMarker_ = new QCPItemTracer(plot_);
     peakMarker_->setStyle(QCPItemTracer::tsCircle);

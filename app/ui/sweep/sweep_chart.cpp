@@ -165,6 +165,8 @@ void SweepChart::rebuild() {
     badgeElement_->setText(QString());
 
     titleElement_->setText(data_.title.isEmpty() ? tr("Size sweep") : data_.title);
+    setProperty("fusescopeDataSource", data_.dataSource);  // named by hover tooltips
+    setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     captionElement_->setText(data_.caption);
     for (int i = 0; i < data_.series.size(); ++i) addSeries(data_.series[i], seriesColor(i));
     addRoofline();

@@ -131,11 +131,16 @@ class PlotTextFitter : public QObject {
         if (legend->itemCount() == 0 || legend->fillOrder() != QCPLegend::foColumnsFirst) return;
         // Columns of the widest item: a grid that never runs past the plot's sides.
         int widest = 1;
+        int items = 0;
         for (int i = 0; i < legend->itemCount(); ++i)
-            widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
+            // A wrapped legend's grid has empty cells: item() is null there.
+            if (QCPAbstractLegendItem* item = legend->item(i)) {
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+                ++items;
+            }
         const int spacing = legend->columnSpacing();
         const int columns = std::clamp(static_cast<int>((width + spacing) / (widest + spacing)), 1,
-                                       legend->itemCount());
+                                       std::max(items, 1));
         if (legend->wrap() != columns) {
             legend->setWrap(columns);
             legend->setFillOrder(QCPLegend::foColumnsFirst, true);
@@ -178,7 +183,9 @@ class PlotTextFitter : public QObject {
             for (const QString& each : axis->tickVectorLabels())
                 extent = std::max(extent, metrics.horizontalAdvance(each));
         }
-        const int wanted = std::clamp(static_cast<int>(length / (extent * 2.0)), 2, 8);
+        // A log axis rounds its step up to whole powers: asking for one tick can still give two.
+        const int fewest = ticker.dynamicCast<QCPAxisTickerLog>() ? 1 : 2;
+        const int wanted = std::clamp(static_cast<int>(length / (extent * 2.0)), fewest, 8);
         if (ticker->tickCount() != wanted) ticker->setTickCount(wanted);
         // Readable steps (1, 2, 5) may give twice the ticks asked for: on a short axis they
         // would collide, so there the count wins.

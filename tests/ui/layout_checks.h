@@ -127,6 +127,7 @@ inline std::vector<PlacedText> plotTexts(QCustomPlot& plot) {
             if (!legend->visible() || legend->itemCount() == 0) continue;
             for (int i = 0; i < legend->itemCount(); ++i) {
                 QCPAbstractLegendItem* item = legend->item(i);
+                if (!item) continue;  // an empty cell of a wrapped legend
                 auto* plottableItem = qobject_cast<QCPPlottableLegendItem*>(item);
                 const QString name = plottableItem ? plottableItem->plottable()->name() : QString();
                 texts.push_back(

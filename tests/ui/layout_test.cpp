@@ -3,9 +3,11 @@
 // or covers plotted data. The same test runs at scale 1 and 2 (QT_SCALE_FACTOR, set by ctest).
 #include <QLabel>
 #include <QLayout>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -17,6 +19,7 @@
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 #include "ui/stage/memory_stage_widget.h"
+#include "ui/sweep_tab.h"
 
 using namespace fusescope;
 
@@ -127,6 +130,16 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     window.startCommand(command);
     QVERIFY(ended.wait(kRunTimeoutMs));
     QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+
+    // A small sweep of the same pipeline, so the Size sweep chart is checked with its data.
+    SweepTab* sweep = window.sweepTab();
+    sweep->fromEdit()->setText(QStringLiteral("4096"));
+    sweep->toEdit()->setText(QStringLiteral("2^16"));
+    sweep->repeatsSpin()->setValue(2);
+    QSignalSpy swept(sweep, &SweepTab::sweepEnded);
+    sweep->startSweep();
+    QVERIFY(swept.wait(kRunTimeoutMs));
+    QVERIFY2(swept.first().at(0).toBool(), qPrintable(swept.first().at(1).toString()));
 
     QStringList problems;
     for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})

@@ -127,6 +127,10 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
         x->setTicker(ticker);
         x->setLabel(tr("N (elements; K = 2^10, M = 2^20)"));
     }
+    // The two rects share N: its numbers and name under the lower one are enough, and the upper
+    // one keeps that height for its data.
+    timeRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
+    timeRect_->axis(QCPAxis::atBottom)->setLabel(QString());
     QCPAxis* time = timeRect_->axis(QCPAxis::atLeft);
     time->setScaleType(QCPAxis::stLogarithmic);
     auto timeTicker = QSharedPointer<QCPAxisTickerLog>::create();

@@ -4,13 +4,15 @@
 #include <QTimer>
 
 #include "model/captions.h"
+#include "ui/legend_row.h"
 
 namespace fusescope {
 
 ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     : QCustomPlot(parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
     setObjectName(fileStem_);
-    setMinimumSize(280, 220);
+    // Three side by side beside the run panel on a 1024-pixel-wide screen.
+    setMinimumSize(190, 160);
     setAntialiasedElements(QCP::aeAll);
     plotLayout()->insertRow(0);
     plotLayout()->insertRow(1);
@@ -23,9 +25,7 @@ ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     plotLayout()->addElement(1, 0, captionElement_);
     plotLayout()->setRowSpacing(0);
     // The legend sits in its own row under the axes, so it never covers bars or labels.
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(3, 0, legend);
-    plotLayout()->setRowStretchFactor(3, 0.001);
+    placeLegendInRow(this, legend, 3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
     applyPalette();
@@ -47,8 +47,14 @@ void ChartView::scheduleRebuild() {
 
 void ChartView::rebuildNow() {
     rebuildPending_ = false;
+    setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     resetPlot();
     captionElement_->setText(model::captionFor(recording_));
+    // What hover tooltips name as the numbers' source.
+    setProperty("fusescopeDataSource",
+                recording_.runs.isEmpty()
+                    ? QString()
+                    : model::dataSourceBadge(recording_, recording_.runs.front()));
     if (recording_.runs.isEmpty())
         setEmptyMessage(tr("No results yet: run a pipeline or open a recording."));
     else

@@ -24,6 +24,7 @@ namespace fusescope {
 namespace {
 
 const QSize kScreenshotSize(1600, 1000);
+constexpr int kLargestWindowSide = 16384;
 
 void printError(const QString& message) {
     std::fprintf(stderr, "fusescope: %s\n", qPrintable(model::escapeControlCharacters(message)));
@@ -43,6 +44,13 @@ bool waitFor(Sender* sender, Signal signal, int timeoutMs) {
     return arrived;
 }
 
+// Prints a written file's path on stdout; false when stdout cannot be written (a closed pipe, a
+// full disk), so that a script does not take the missing line for success.
+bool printWrittenPath(const QString& path) {
+    return std::printf("%s\n", qPrintable(QDir::toNativeSeparators(path))) >= 0 &&
+           std::fflush(stdout) == 0;
+}
+
 void settle() {
     for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
 }
@@ -58,6 +66,13 @@ void addLaunchOptions(QCommandLineParser& parser) {
         {QStringLiteral("screenshot"),
          QObject::tr("Render the window offscreen to <png> and exit (no display needed)."),
          QStringLiteral("png")},
+        {QStringLiteral("size"),
+         QObject::tr("Size of the --screenshot image in screen pixels, as on a screen of that "
+                     "size (with QT_SCALE_FACTOR=1.5 the window gets 1/1.5 of it; default: "
+                     "%1x%2).")
+             .arg(kScreenshotSize.width())
+             .arg(kScreenshotSize.height()),
+         QStringLiteral("WxH")},
         {QStringLiteral("export-charts"),
          QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit."),
          QStringLiteral("dir")},
@@ -109,6 +124,21 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
                                                              : QObject::tr("folder name"));
             return options;
         }
+    options.screenshotSize = kScreenshotSize;
+    if (parser.isSet(QStringLiteral("size"))) {
+        if (!parser.isSet(QStringLiteral("screenshot"))) {
+            *error = QObject::tr("--size needs --screenshot FILE");
+            return options;
+        }
+        const std::optional<QSize> size = parseWindowSize(parser.value(QStringLiteral("size")));
+        if (!size) {
+            *error = QObject::tr("--size must be WIDTHxHEIGHT, 1 to %1 each, not '%2'")
+                         .arg(kLargestWindowSide)
+                         .arg(parser.value(QStringLiteral("size")));
+            return options;
+        }
+        options.screenshotSize = *size;
+    }
     options.openPath = parser.value(QStringLiteral("open"));
     options.showTabs = parser.values(QStringLiteral("show-tab"));
     if (!parser.isSet(QStringLiteral("run"))) {
@@ -199,6 +229,24 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     return options;
 }
 
+QSize defaultScreenshotSize() {
+    return kScreenshotSize;
+}
+
+std::optional<QSize> parseWindowSize(const QString& text) {
+    QString cleaned = text.trimmed().toLower();
+    cleaned.replace(QChar(0x00D7), QLatin1Char('x'));
+    const QStringList parts = cleaned.split(QLatin1Char('x'));
+    if (parts.size() != 2) return std::nullopt;
+    bool widthOk = false, heightOk = false;
+    const int width = parts[0].trimmed().toInt(&widthOk);
+    const int height = parts[1].trimmed().toInt(&heightOk);
+    if (!widthOk || !heightOk || width < 1 || height < 1 || width > kLargestWindowSide ||
+        height > kLargestWindowSide)
+        return std::nullopt;
+    return QSize(width, height);
+}
+
 namespace {
 bool argumentIs(const char* argument, const char* option) {
     const std::size_t length = std::strlen(option);
@@ -228,8 +276,17 @@ bool noDisplayAvailable() {
            qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
 
+bool headlessNeedsOffscreenPlatform() {
+    return noDisplayAvailable();
+}
+
 int runHeadless(MainWindow& window, const LaunchOptions& options) {
-    window.resize(kScreenshotSize);
+    // --size is the screen's pixels: the window's logical size is that over the scale factor.
+    const QSize screenPixels =
+        options.screenshotSize.isValid() ? options.screenshotSize : kScreenshotSize;
+    const qreal ratio = window.devicePixelRatioF() > 0 ? window.devicePixelRatioF() : 1.0;
+    window.resize(
+        QSize(qRound(screenPixels.width() / ratio), qRound(screenPixels.height() / ratio)));
     window.show();
     if (!window.backendsKnown()) waitFor(&window, &MainWindow::backendsProbed, 30000);
 
@@ -282,7 +339,10 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
                     printError(error);
                     return 1;
                 }
-                std::printf("%s\n", qPrintable(QDir::toNativeSeparators(path)));
+                if (!printWrittenPath(path)) {
+                    printError(QObject::tr("cannot write to standard output"));
+                    return 1;
+                }
             }
         }
     }
@@ -307,7 +367,10 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             printError(error);
             return 1;
         }
-        std::printf("%s\n", qPrintable(QDir::toNativeSeparators(options.screenshotPath)));
+        if (!printWrittenPath(options.screenshotPath)) {
+            printError(QObject::tr("cannot write to standard output"));
+            return 1;
+        }
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 // The command line of `fusescope`: options, the choice of platform before QApplication exists,
 // and the headless paths (--screenshot, --export-charts) that render without a display.
 #include <QCommandLineParser>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -14,6 +15,7 @@ class MainWindow;
 
 struct LaunchOptions {
     QString screenshotPath;
+    QSize screenshotSize;  // the window's size for --screenshot (--size WxH)
     QString exportDirectory;
     QString openPath;
     QStringList showTabs;           // tabs to bring to the front before the screenshot, by title
@@ -25,11 +27,19 @@ void addLaunchOptions(QCommandLineParser& parser);
 // Reads the parsed options; empty `error` on success, else a one-line message.
 LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error);
 
+// The default window size of --screenshot.
+QSize defaultScreenshotSize();
+// "1280x720" (also with X or ×) to a size of at least 1×1 and at most 16384 on a side.
+std::optional<QSize> parseWindowSize(const QString& text);
+
 // Looks at argv before any Qt application exists: does this start need a display?
 bool argumentsAskForHeadless(int argc, char** argv);
 bool argumentsAskForInfoOnly(int argc, char** argv);  // --help, --version
 // True when Qt's default platform would find no display (no platform set, no DISPLAY/Wayland).
 bool noDisplayAvailable();
+// Headless starts use the offscreen platform only where there is no display (and no platform
+// was chosen); with a display they render through it, as the user would see the window.
+bool headlessNeedsOffscreenPlatform();
 
 // Runs the headless paths on a constructed window; returns the process exit code.
 int runHeadless(MainWindow& window, const LaunchOptions& options);

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     const bool headless = fusescope::argumentsAskForHeadless(argc, argv);
-    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if (headless && fusescope::headlessNeedsOffscreenPlatform())
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (!headless && fusescope::noDisplayAvailable()) {
         std::fprintf(stderr,

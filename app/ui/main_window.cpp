@@ -1,20 +1,24 @@
 #include "ui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -24,8 +28,10 @@
 #include "model/sweep_json.h"
 #include "model/version.h"
 #include "ui/chart_export.h"
+#include "ui/chart_interaction.h"
 #include "ui/charts.h"
 #include "ui/measurement_panel.h"
+#include "ui/plot_text_fit.h"
 #include "ui/plugged_views.h"
 #include "ui/results_model.h"
 #include "ui/run_choices.h"
@@ -80,11 +86,30 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     controller_ = new RunController(this);
     runPanel_ = new RunPanel;
-    runPanel_->setMinimumWidth(300);
-    auto* panelScroll = new QScrollArea;
+    // The panel scrolls up and down on short screens, never sideways: its area is as wide as the
+    // panel's least width plus the scroll bar, so the splitter cannot squeeze it to a sliver.
+    panelScroll_ = new QScrollArea;
+    QScrollArea* panelScroll = panelScroll_;
+    panelScroll->setObjectName(QStringLiteral("runPanelScroll"));
     panelScroll->setWidget(runPanel_);
     panelScroll->setWidgetResizable(true);
     panelScroll->setFrameShape(QFrame::NoFrame);
+    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    fitRunPanelWidth();
+    // Run and Cancel stay in sight under the scrolling panel, whatever the screen's height.
+    auto* panelColumn = new QWidget;
+    panelColumn->setObjectName(QStringLiteral("runPanelColumn"));
+    auto* panelColumnLayout = new QVBoxLayout(panelColumn);
+    panelColumnLayout->setContentsMargins(0, 0, 0, 0);
+    panelColumnLayout->setSpacing(0);
+    panelColumnLayout->addWidget(panelScroll, 1);
+    auto* actionBar = new QWidget;
+    actionBar->setObjectName(QStringLiteral("runActions"));
+    auto* actionLayout = new QHBoxLayout(actionBar);
+    // Taken out of the panel's layout: a widget given a new parent leaves its old layout.
+    actionLayout->addWidget(runPanel_->runButton(), 1);
+    actionLayout->addWidget(runPanel_->cancelButton());
+    panelColumnLayout->addWidget(actionBar);
 
     variantModel_ = new VariantResultsModel(this);
     kernelModel_ = new KernelResultsModel(this);
@@ -96,6 +121,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     resultsSplitter->addWidget(titled(tr("Variants"), variantTable_, resultsSplitter));
     resultsSplitter->addWidget(titled(tr("Kernels"), kernelTable_, resultsSplitter));
     resultsSplitter->setChildrenCollapsible(false);
+    resultsTab_ = resultsSplitter;
 
     viewTabs_ = new QTabWidget;
     viewTabs_->setObjectName(QStringLiteral("viewTabs"));
@@ -107,25 +133,40 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     charts_ = {new BytesPerKernelChart, new TimePerVariantChart, new AllocationChart};
     chartSplitter_ = new QSplitter(Qt::Horizontal);
+    chartSplitter_->setObjectName(QStringLiteral("chartSplitter"));
     for (ChartView* chart : charts_) chartSplitter_->addWidget(chart);
-    chartSplitter_->setChildrenCollapsible(false);
+    // A chart may be dragged shut to give the others its width.
+    chartSplitter_->setChildrenCollapsible(true);
     chartTabs_ = new QTabWidget;
     chartTabs_->setObjectName(QStringLiteral("chartTabs"));
     chartTabs_->setDocumentMode(true);
     chartTabs_->addTab(chartSplitter_, tr("Run charts"));
 
     rightSplitter_ = new QSplitter(Qt::Vertical);
+    rightSplitter_->setObjectName(QStringLiteral("rightSplitter"));
     rightSplitter_->addWidget(viewTabs_);
     rightSplitter_->addWidget(chartTabs_);
     rightSplitter_->setStretchFactor(0, 2);
     rightSplitter_->setStretchFactor(1, 3);
     rightSplitter_->setSizes({380, 620});
     mainSplitter_ = new QSplitter(Qt::Horizontal);
-    mainSplitter_->addWidget(panelScroll);
+    mainSplitter_->setObjectName(QStringLiteral("mainSplitter"));
+    mainSplitter_->addWidget(panelColumn);
     mainSplitter_->addWidget(rightSplitter_);
     mainSplitter_->setStretchFactor(1, 1);
     mainSplitter_->setSizes({340, 1200});
-    setCentralWidget(mainSplitter_);
+    // The run panel may be dragged shut for the charts; the views may not.
+    mainSplitter_->setCollapsible(0, true);
+    mainSplitter_->setCollapsible(1, false);
+    // Below the views' least size (a small screen at 200 %, or a large zoom) the window scrolls
+    // instead of growing past the screen.
+    auto* centralScroll = new QScrollArea;
+    centralScroll->setObjectName(QStringLiteral("centralScroll"));
+    centralScroll->setWidget(mainSplitter_);
+    centralScroll->setWidgetResizable(true);
+    centralScroll->setFrameShape(QFrame::NoFrame);
+    setCentralWidget(centralScroll);
+
     statusBar()->showMessage(tr("Looking for a GPU…"));
 
     connect(runPanel_, &RunPanel::runRequested, this, &MainWindow::startRun);
@@ -158,6 +199,12 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
+    // Every chart of the window, the plugged ones included, keeps its text inside and apart.
+    // Each can be zoomed, panned and hovered for its exact values.
+    for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
+        fitPlotTextAlways(plot);
+        makeChartInteractive(plot);
+    }
     buildMenus();
     restoreSettings();
     followRunPanel();
@@ -195,6 +242,35 @@ void MainWindow::buildMenus() {
     connect(this, &MainWindow::runStateChanged, cancel, &QAction::setEnabled);
     connect(this, &MainWindow::runStateChanged, start,
             [start](bool running) { start->setEnabled(!running); });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    showTablesAction_ = view->addAction(tr("Show &tables"));
+    showTablesAction_->setCheckable(true);
+    showTablesAction_->setChecked(true);
+    showTablesAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    showTablesAction_->setToolTip(
+        tr("Hide the result tables to give the charts and the memory stage the room"));
+    connect(showTablesAction_, &QAction::toggled, this, &MainWindow::setTablesShown);
+    view->addSeparator();
+    QAction* zoomIn = view->addAction(tr("Zoom &in"), this, [this] { setZoom(zoom_ * kZoomStep); });
+    zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence::ZoomIn});
+    QAction* zoomOut =
+        view->addAction(tr("Zoom &out"), this, [this] { setZoom(zoom_ / kZoomStep); });
+    zoomOut->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence::ZoomOut});
+    QAction* zoomReset = view->addAction(tr("&Reset zoom"), this, [this] { setZoom(1.0); });
+    zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
+    QMenu* themeMenu = view->addMenu(tr("T&heme"));
+    auto* themeGroup = new QActionGroup(this);
+    for (const auto& [theme, name] :
+         {std::pair{Theme::System, tr("&System")}, std::pair{Theme::Light, tr("&Light")},
+          std::pair{Theme::Dark, tr("&Dark")}}) {
+        QAction* action = themeMenu->addAction(name, this, [this, theme] { setTheme(theme); });
+        action->setCheckable(true);
+        action->setData(themeKey(theme));
+        themeGroup->addAction(action);
+        themeActions_.push_back(action);
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About FuseScope"), this, &MainWindow::showAbout);
@@ -424,9 +500,66 @@ void MainWindow::showAbout() {
                  QStringLiteral(QT_VERSION_STR), cuda, summary_.cpuName.toHtmlEscaped()));
 }
 
+void MainWindow::fitRunPanelWidth() {
+    panelScroll_->setMinimumWidth(runPanel_->minimumSizeHint().width() +
+                                  panelScroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    QMainWindow::changeEvent(event);
+    // The zoom or the theme changed the panel's least width.
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        fitRunPanelWidth();
+}
+
+void MainWindow::setTablesShown(bool shown) {
+    {
+        const QSignalBlocker block(showTablesAction_);
+        showTablesAction_->setChecked(shown);
+    }
+    const int index = viewTabs_->indexOf(resultsTab_);
+    if (!shown && viewTabs_->currentIndex() == index)
+        viewTabs_->setCurrentWidget(viewTabs_->findChild<QWidget*>(QStringLiteral("memoryStage")));
+    viewTabs_->setTabVisible(index, shown);
+    sweepTab_->setPointsTableShown(shown);
+    settings_->setValue(QStringLiteral("view/showTables"), shown);
+}
+
+bool MainWindow::tablesShown() const {
+    return viewTabs_->isTabVisible(viewTabs_->indexOf(resultsTab_));
+}
+
+void MainWindow::setZoom(double zoom) {
+    zoom_ = clampZoom(zoom);
+    applyZoom(zoom_);
+    settings_->setValue(QStringLiteral("view/zoom"), zoom_);
+    statusBar()->showMessage(tr("Zoom %1 %").arg(std::lround(zoom_ * 100)), 2000);
+}
+
+void MainWindow::setTheme(Theme theme) {
+    theme_ = theme;
+    applyTheme(theme);
+    for (QAction* action : themeActions_) action->setChecked(action->data() == themeKey(theme));
+    settings_->setValue(QStringLiteral("view/theme"), themeKey(theme));
+}
+
 void MainWindow::restoreSettings() {
     runPanel_->setCommand(loadRunChoices(*settings_));
-    restoreGeometry(settings_->value(QStringLiteral("window/geometry")).toByteArray());
+    // The system theme is what the application starts with: nothing to apply.
+    const Theme theme = themeFromKey(settings_->value(QStringLiteral("view/theme")).toString());
+    if (theme != Theme::System) setTheme(theme);
+    for (QAction* action : themeActions_) action->setChecked(action->data() == themeKey(theme));
+    theme_ = theme;
+    const double zoom = settings_->value(QStringLiteral("view/zoom"), 1.0).toDouble();
+    if (zoom != 1.0) setZoom(zoom);
+    setTablesShown(settings_->value(QStringLiteral("view/showTables"), true).toBool());
+    const QByteArray geometry = settings_->value(QStringLiteral("window/geometry")).toByteArray();
+    if (geometry.isEmpty() || !restoreGeometry(geometry)) {
+        // A first start: most of the screen, never more than it.
+        const QRect available = screen()->availableGeometry();
+        resize(std::min(1500, available.width() * 9 / 10),
+               std::min(950, available.height() * 9 / 10));
+    }
     rightSplitter_->restoreState(
         settings_->value(QStringLiteral("window/rightSplitter")).toByteArray());
     mainSplitter_->restoreState(

@@ -5,9 +5,12 @@
 #include <QPointer>
 
 #include "model/recording.h"
+#include "ui/appearance.h"
 #include "worker/run_command.h"
 
+class QAction;
 class QCustomPlot;
+class QScrollArea;
 class QSettings;
 class QSplitter;
 class QTabWidget;
@@ -58,6 +61,15 @@ class MainWindow final : public QMainWindow {
 
     void saveSettings();
 
+    // View menu: the tables (Results tab, sweep points) shown or hidden, the presentation zoom
+    // (1 = the system's text size) and the theme; each is remembered in settings().
+    void setTablesShown(bool shown);
+    bool tablesShown() const;
+    void setZoom(double zoom);
+    double zoom() const { return zoom_; }
+    void setTheme(Theme theme);
+    Theme theme() const { return theme_; }
+
   public slots:
     void startRun();                               // from the run panel's choices
     void startCommand(const RunCommand& command);  // headless and tests: exactly this command
@@ -74,9 +86,11 @@ class MainWindow final : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
   private:
     void buildMenus();
+    void fitRunPanelWidth();
     void restoreSettings();
     void onBackendsProbed(const BackendSummary& summary);
     void onVariantFinished(const model::RunRecord& run);
@@ -97,6 +111,12 @@ class MainWindow final : public QMainWindow {
     QTabWidget* viewTabs_ = nullptr;
     QTabWidget* chartTabs_ = nullptr;
     QSplitter* mainSplitter_ = nullptr;
+    QWidget* resultsTab_ = nullptr;
+    QScrollArea* panelScroll_ = nullptr;
+    QAction* showTablesAction_ = nullptr;
+    QList<QAction*> themeActions_;
+    double zoom_ = 1.0;
+    Theme theme_ = Theme::System;
     QSplitter* rightSplitter_ = nullptr;
     QSplitter* chartSplitter_ = nullptr;
     QTableView* variantTable_ = nullptr;

@@ -65,6 +65,7 @@ class AllocationChartCursor : public QObject {
         // After the chart's queued rebuild (which removes every item), draw the cursor again.
         connect(stage, &MemoryStageView::timelinesChanged, this,
                 [this] { QTimer::singleShot(0, this, &AllocationChartCursor::draw); });
+        chart->setProperty("fusescopeClickSeeks", true);  // the left button seeks, not pans
         connect(chart, &QCustomPlot::mousePress, this, &AllocationChartCursor::seekAt);
         connect(chart, &QCustomPlot::mouseMove, this, &AllocationChartCursor::seekAt);
     }
@@ -117,17 +118,15 @@ class AllocationChartCursor : public QObject {
             drawn = true;
         }
         if (drawn && !note_) {
-            note_ = new QCPItemText(chart_);
-            note_->setLayer(cursorLayer());
-            note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-            note_->position->setCoords(0.99, 0.97);
-            note_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-            note_->setColor(chart_->palette().color(QPalette::WindowText));
-            note_->setBrush(chart_->palette().color(QPalette::Base));
-            note_->setPadding(QMargins(4, 2, 4, 2));
+            // A row of its own under the chart: the note never covers the allocations.
+            note_ = new QCPTextElement(chart_);
+            note_->setTextColor(chart_->palette().color(QPalette::WindowText));
             note_->setText(
-                tr("approximate cursor: the stage's position\nscaled onto each "
-                   "run's allocations (host clock)"));
+                tr("approximate cursor · the stage's position scaled onto each run's "
+                   "allocations (host clock)"));
+            chart_->plotLayout()->addElement(chart_->plotLayout()->rowCount(), 0, note_);
+            chart_->plotLayout()->setRowStretchFactor(chart_->plotLayout()->rowCount() - 1, 0.001);
+            chart_->replot(QCustomPlot::rpQueuedReplot);
         }
         if (note_) note_->setVisible(drawn);
         cursorLayer()->replot();
@@ -167,7 +166,7 @@ class AllocationChartCursor : public QObject {
     QPointer<ChartView> chart_;
     QPointer<MemoryStageView> stage_;
     QPointer<QCPItemStraightLine> lines_[2];
-    QPointer<QCPItemText> note_;
+    QPointer<QCPTextElement> note_;
     QTimer frame_;
 };
 

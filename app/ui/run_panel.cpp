@@ -62,7 +62,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     formulaFont.setPointSizeF(font().pointSizeF() * 1.1);
     formula_->setFont(formulaFont);
     description_ = wrappedLabel(pipelineBox);
-    description_->setForegroundRole(QPalette::PlaceholderText);
+    description_->setForegroundRole(QPalette::WindowText);
     variants_ = new QListWidget(pipelineBox);
     variants_->setObjectName(QStringLiteral("variantList"));
     variants_->setToolTip(tr("The variants to run and compare, in this order"));
@@ -93,7 +93,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("N (elements):"), sizeRow);
     cacheHint_ = wrappedLabel(sizeBox);
     cacheHint_->setObjectName(QStringLiteral("cacheHint"));
-    cacheHint_->setForegroundRole(QPalette::PlaceholderText);
+    cacheHint_->setForegroundRole(QPalette::WindowText);
     form->addRow(QString(), cacheHint_);
     // Pipelines without N (the MLP) take their dimensions by name, from their declaration.
     shape_ = new QLineEdit(sizeBox);
@@ -125,7 +125,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     backend_->addItem(tr("CPU"), keyOf(BackendChoice::Cpu));
     form->addRow(tr("Backend:"), backend_);
     backendReason_ = wrappedLabel(sizeBox);
-    backendReason_->setForegroundRole(QPalette::PlaceholderText);
+    backendReason_->setForegroundRole(QPalette::WindowText);
     form->addRow(QString(), backendReason_);
     repeats_ = new QSpinBox(sizeBox);
     repeats_->setObjectName(QStringLiteral("repeatsSpin"));
@@ -182,7 +182,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     stage_->setText(tr("Ready"));
     layout->addWidget(stage_);
     status_ = wrappedLabel(this);
-    status_->setForegroundRole(QPalette::PlaceholderText);
+    status_->setForegroundRole(QPalette::WindowText);
     layout->addWidget(status_);
     layout->addStretch(1);
 

@@ -13,8 +13,10 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -90,11 +92,19 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     form->addRow(status_);
     auto* controls = new QWidget;
     controls->setLayout(form);
-    controls->setMaximumWidth(290);
+    // On a short screen the controls scroll rather than set the window's least height.
+    auto* controlsScroll = new QScrollArea;
+    controlsScroll->setObjectName(QStringLiteral("sweepControls"));
+    controlsScroll->setWidget(controls);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    const int scrollBarWidth = controlsScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    controlsScroll->setMinimumWidth(controls->minimumSizeHint().width() + scrollBarWidth);
+    controlsScroll->setMaximumWidth(290 + scrollBarWidth);
 
     chart_ = new SweepChart;
     chart_->setObjectName(QStringLiteral("sweepChart"));
-    chart_->setMinimumSize(420, 300);
     table_ = new QTableWidget(0, ColumnCount);
     table_->setObjectName(QStringLiteral("sweepPoints"));
     table_->setHorizontalHeaderLabels({tr("Variant"), tr("N"), tr("Time"), tr("GB/s"), tr("vs fit"),
@@ -105,7 +115,9 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     badge_ = new QLabel;
     badge_->setObjectName(QStringLiteral("sweepBadge"));
-    auto* tableBox = new QWidget;
+    badge_->setWordWrap(true);  // a long data-source line must not widen the window
+    tableBox_ = new QWidget;
+    QWidget* tableBox = tableBox_;
     auto* tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->addWidget(badge_);
@@ -117,9 +129,11 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 2);
     results->setSizes({640, 460});
-    results->setChildrenCollapsible(false);
+    // The table may be dragged shut to give the chart the width.
+    results->setCollapsible(0, false);
+    results->setCollapsible(1, true);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(controls);
+    layout->addWidget(controlsScroll);
     layout->addWidget(results, 1);
 
     connect(run_, &QPushButton::clicked, this, &SweepTab::startSweep);
@@ -150,6 +164,10 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     if (!pipelines().empty()) setPipeline(QString::fromStdString(pipelines().front().name));
     showData({});
     updateCacheMark();
+}
+
+void SweepTab::setPointsTableShown(bool shown) {
+    tableBox_->setVisible(shown);
 }
 
 void SweepTab::setPipeline(const QString& name) {
@@ -340,10 +358,8 @@ void SweepTab::endSweep(bool ok, const QString& message) {
 void SweepTab::showData(const SweepChartData& shown) {
     data_ = shown;
     chart_->setData(data_);
-    badge_->setText(data_.dataSource.isEmpty()
-                        ? tr("No sweep yet: choose the sizes and press Run sweep, or open a "
-                             "sweep file (File > Open).")
-                        : tr("Points · data: %1").arg(data_.dataSource));
+    badge_->setText(data_.dataSource.isEmpty() ? tr("Points: none yet")
+                                               : tr("Points · data: %1").arg(data_.dataSource));
     fillTable();
 }
 

@@ -61,6 +61,8 @@ class SweepTab final : public QWidget {
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QLabel* statusLabel() const { return status_; }
+    // The points table beside the chart (View > Show tables): hidden, the chart takes the width.
+    void setPointsTableShown(bool shown);
 
   public slots:
     void startSweep();
@@ -100,6 +102,7 @@ class SweepTab final : public QWidget {
     QLabel* badge_ = nullptr;
     SweepChart* chart_ = nullptr;
     QTableWidget* table_ = nullptr;
+    QWidget* tableBox_ = nullptr;  // the table and its badge
     SweepChartData data_;
     QJsonObject document_;  // what Save sweep writes: the file opened or the sweep measured
     // Whether each point's output matched the reference, by variant and N (the chart's data

@@ -32,6 +32,7 @@ void TimePerVariantChart::rebuild() {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double largest = 0.0;
     double position = 1.0;
+    QStringList notes;  // per bar, for its hover tooltip
     for (const model::RunRecord& run : shown.runs) {
         const quint64 bytes = run.modelBytesRead + run.modelBytesWritten;
         const double roofline = rooflineTimeMs(shown, bytes);
@@ -53,14 +54,18 @@ void TimePerVariantChart::rebuild() {
         label->setColor(textColor());
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->position->setCoords(position, std::max(run.timeMs, roofline));
-        QString text = tr("%1 ms").arg(model::formatMilliseconds(run.timeMs));
-        if (roofline > 0 && run.timeMs > 0)
-            text += QLatin1Char('\n') +
-                    tr("%1 of roofline").arg(model::formatPercent(roofline / run.timeMs));
-        label->setText(text);
+        // One short line: three variants side by side on a projector leave no room for more.
+        // The share of the roofline is on the bar's tooltip and in the Results table.
+        label->setText(model::formatDuration(run.timeMs));
+        notes << (roofline > 0 && run.timeMs > 0
+                      ? tr("copy roofline for the same bytes: %1 ms (%2 of roofline speed)")
+                            .arg(model::formatMilliseconds(roofline),
+                                 model::formatPercent(roofline / run.timeMs))
+                      : QString());
         label->setPadding(QMargins(0, 0, 0, 4));
         position += 1.0;
     }
+    bars->setProperty("fusescopeNotes", notes);
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, position - 0.4);
     yAxis->setLabel(tr("time (ms)"));

@@ -141,6 +141,17 @@ void SweepChartTest::emptyChartSaysSoAndStillHasABadge() {
     QCOMPARE(chart.shownL2N(), 0.0);
     QCOMPARE(chart.badgeText(), QStringLiteral("data: CPU backend"));
     QVERIFY(!chart.legend->visible());
+    // One message instead of axes that frame nothing.
+    QVERIFY(!chart.emptyMessage().isEmpty());
+    QVERIFY(!chart.timeRect()->realVisibility());
+    QVERIFY(!chart.bandwidthRect()->realVisibility());
+    // Before any sweep there is no source to name.
+    chart.setData({});
+    QVERIFY(chart.badgeText().isEmpty());
+    QVERIFY(chart.emptyMessage().startsWith(QStringLiteral("No sweep yet")));
+    chart.setData(syntheticData());
+    QVERIFY(chart.emptyMessage().isEmpty());
+    QVERIFY(chart.timeRect()->realVisibility());
 }
 
 void SweepChartTest::l2OutsideTheRangeIsNotDrawn() {

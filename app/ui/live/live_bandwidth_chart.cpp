@@ -31,7 +31,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
     layout->addWidget(plot_);
     // Small enough that the memory stage above can take most of the height.
-    plot_->setMinimumSize(320, 200);
+    plot_->setMinimumSize(280, 180);
     plot_->setNoAntialiasingOnDrag(true);
 
     const QColor text = palette().color(QPalette::WindowText);
@@ -130,6 +130,8 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     badgeFont.setPointSizeF(badgeFont.pointSizeF() * 1.15);
     badge_->setFont(badgeFont);
     badge_->setVisible(false);
+    badge_->setObjectName(QStringLiteral("badge"));   // the source hover tooltips name
+    plot_->setProperty("fusescopeClickSeeks", true);  // the left button seeks, not pans
 
     peakMarker_ = new QCPItemTracer(plot_);
     peakMarker_->setStyle(QCPItemTracer::tsCircle);

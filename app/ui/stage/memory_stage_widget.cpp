@@ -1,6 +1,7 @@
 #include "ui/stage/memory_stage_widget.h"
 
 #include <QEvent>
+#include <QFontInfo>
 #include <QPainter>
 
 namespace fusescope {
@@ -8,8 +9,10 @@ namespace fusescope {
 MemoryStageWidget::MemoryStageWidget(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);  // the renderer fills every pixel
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(480, 270);
+    // Small enough for a 1024×640 screen; the renderer drops detail to fit.
+    setMinimumSize(320, 180);
     applyTheme();
+    followFont();
 }
 
 void MemoryStageWidget::setTimelines(const model::StageTimeline& left,
@@ -50,7 +53,15 @@ void MemoryStageWidget::paintEvent(QPaintEvent*) {
 
 void MemoryStageWidget::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange && !lessonMode_) applyTheme();
+    if (event->type() == QEvent::FontChange) followFont();
     QWidget::changeEvent(event);
+}
+
+void MemoryStageWidget::followFont() {
+    // The stage's smallest type: 11 pixels, or more under the presentation zoom (the widget's
+    // font follows the application's).
+    renderer_.setMinimumFontPixels(std::max(11.0, QFontInfo(font()).pixelSize() * 0.85));
+    update();
 }
 
 void MemoryStageWidget::applyTheme() {

@@ -35,6 +35,7 @@ class MemoryStageWidget : public QWidget {
 
   private:
     void applyTheme();
+    void followFont();
 
     StageRenderer renderer_;
     qint64 positionNs_ = 0;

@@ -1,11 +1,12 @@
 #include "ui/stage/stage_controls.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QPainter>
 #include <QSlider>
-#include <QStyle>
 #include <QToolButton>
 
 #include "ui/stage/stage_player.h"
@@ -15,27 +16,81 @@ namespace {
 
 constexpr int kSliderSteps = 1000;
 
-QToolButton* makeButton(QWidget* parent, QStyle::StandardPixmap icon, const QString& tip) {
+QToolButton* makeButton(QWidget* parent, const QString& tip) {
     auto* button = new QToolButton(parent);
-    button->setIcon(parent->style()->standardIcon(icon));
     button->setToolTip(tip);
     button->setAutoRaise(true);
     button->setFocusPolicy(Qt::NoFocus);  // keys belong to the stage
     return button;
 }
 
+// Triangles pointing left or right, and upright bars, on a 64-pixel grid.
+void drawTriangle(QPainter& painter, double left, double right, bool pointsRight) {
+    const double tip = pointsRight ? right : left, base = pointsRight ? left : right;
+    painter.drawPolygon(QPolygonF{QPointF(base, 12), QPointF(base, 52), QPointF(tip, 32)});
+}
+
 }  // namespace
+
+// The style's media icons are dark glyphs that vanish on a dark theme: these are drawn in the
+// palette's button text colour instead, so they keep its contrast in every theme.
+QIcon StageControls::transportIcon(Transport kind, const QColor& color) {
+    QPixmap pixmap(64, 64);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(color);
+    switch (kind) {
+        case Transport::Restart:
+            painter.drawRect(QRectF(10, 12, 7, 40));
+            drawTriangle(painter, 19, 54, false);
+            break;
+        case Transport::Previous:
+            drawTriangle(painter, 6, 32, false);
+            drawTriangle(painter, 32, 58, false);
+            break;
+        case Transport::Play:
+            drawTriangle(painter, 16, 52, true);
+            break;
+        case Transport::Pause:
+            painter.drawRect(QRectF(16, 12, 11, 40));
+            painter.drawRect(QRectF(37, 12, 11, 40));
+            break;
+        case Transport::Next:
+            drawTriangle(painter, 6, 32, true);
+            drawTriangle(painter, 32, 58, true);
+            break;
+    }
+    return QIcon(pixmap);
+}
+
+void StageControls::paintIcons() {
+    const QColor color = palette().color(QPalette::ButtonText);
+    restartButton_->setIcon(transportIcon(Transport::Restart, color));
+    previousButton_->setIcon(transportIcon(Transport::Previous, color));
+    nextButton_->setIcon(transportIcon(Transport::Next, color));
+    playButton_->setIcon(transportIcon(playing_ ? Transport::Pause : Transport::Play, color));
+}
+
+void StageControls::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) paintIcons();
+}
 
 StageControls::StageControls(StagePlayer* player, QWidget* parent)
     : QWidget(parent), player_(player) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
 
-    QToolButton* restart = makeButton(this, QStyle::SP_MediaSkipBackward, tr("Restart (Home)"));
-    QToolButton* previous =
-        makeButton(this, QStyle::SP_MediaSeekBackward, tr("Previous kernel (Left)"));
-    playButton_ = makeButton(this, QStyle::SP_MediaPlay, tr("Play / pause (Space)"));
-    QToolButton* next = makeButton(this, QStyle::SP_MediaSeekForward, tr("Next kernel (Right)"));
+    restartButton_ = makeButton(this, tr("Restart (Home)"));
+    previousButton_ = makeButton(this, tr("Previous kernel (Left)"));
+    playButton_ = makeButton(this, tr("Play / pause (Space)"));
+    nextButton_ = makeButton(this, tr("Next kernel (Right)"));
+    QToolButton* restart = restartButton_;
+    QToolButton* previous = previousButton_;
+    QToolButton* next = nextButton_;
+    paintIcons();
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setRange(0, kSliderSteps);
     slider_->setFocusPolicy(Qt::NoFocus);
@@ -120,8 +175,8 @@ void StageControls::showPosition(qint64 stageNs) {
 }
 
 void StageControls::showPlaying(bool playing) {
-    playButton_->setIcon(
-        style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    playing_ = playing;
+    paintIcons();
 }
 
 }  // namespace fusescope

@@ -25,11 +25,11 @@ QFont pixelFont(double px, bool bold) {
 
 QRectF titleLine(const auto& pane) {
     return QRectF(pane.header.left(), pane.header.top(), pane.header.width(),
-                  pane.header.height() * 0.52);
+                  pane.header.height() * (pane.statusShown ? 0.52 : 1.0));
 }
 QRectF statusLine(const auto& pane) {
     return QRectF(pane.header.left(), pane.header.top() + pane.header.height() * 0.52,
-                  pane.header.width(), pane.header.height() * 0.48);
+                  pane.header.width(), pane.statusShown ? pane.header.height() * 0.48 : 0.0);
 }
 
 // The first text that fits the width, or the last one.
@@ -86,11 +86,53 @@ double StageRenderer::ganttX(const Pane& pane, qint64 timeNs) const {
     return pane.gantt.left() + pane.gantt.width() * std::clamp(double(timeNs) / duration, 0.0, 1.0);
 }
 
+int StageRenderer::maxRowCount() const {
+    int most = 0;
+    for (const model::StageTimeline& timeline : timelines_) {
+        const bool ghost =
+            timeline.arrayIndex(timeline.intermediate) < 0 && !timeline.intermediate.isEmpty();
+        most = std::max(most, static_cast<int>(timeline.arrays.size()) + (ghost ? 1 : 0));
+    }
+    return most;
+}
+
+void StageRenderer::drawLabel(QPainter& painter, const QRectF& rect, int flags,
+                              const QString& text) const {
+    QRectF drawn;
+    painter.drawText(rect, flags, text, &drawn);
+    recordText(painter, drawn, text);
+}
+
+void StageRenderer::recordText(const QPainter& painter, const QRectF& rect,
+                               const QString& text) const {
+    if (!recording_ || text.isEmpty()) return;
+    recording_->push_back({text, painter.transform().mapRect(rect), painter.font().pixelSize()});
+}
+
+QVector<StageRenderer::DrawnText> StageRenderer::textLayout(const QSize& size, qint64 timeNs) {
+    QVector<DrawnText> texts;
+    QImage image(size, QImage::Format_RGB32);
+    QPainter painter(&image);
+    recording_ = &texts;
+    paint(painter, size, timeNs, false);
+    recording_ = nullptr;
+    return texts;
+}
+
+void StageRenderer::setMinimumFontPixels(double pixels) {
+    if (pixels == minimumFontPx_) return;
+    minimumFontPx_ = pixels;
+    layoutValid_ = staticValid_ = false;
+}
+
 void StageRenderer::layout(const QSize& size) {
     layoutSize_ = size;
     const double height = size.height();
     const double width = size.width();
-    fontPx_ = std::max(9.0, height * theme_.fontFraction);
+    // The smallest type (0.78 of the base) stays at the least size asked for: on a small frame
+    // detail is dropped rather than the type shrunk.
+    fontPx_ =
+        std::max({9.0, height * theme_.fontFraction, std::ceil(minimumFontPx_) / 0.78 + 0.01});
     font_ = pixelFont(fontPx_, false);
     boldFont_ = pixelFont(fontPx_, true);
     titleFont_ = pixelFont(fontPx_ * 1.3, true);
@@ -103,8 +145,23 @@ void StageRenderer::layout(const QSize& size) {
     for (QStaticText* text : {&readLetter_, &writeLetter_}) text->prepare(QTransform(), smallFont_);
     notAllocated_.prepare(QTransform(), font_);
 
+    // The most detail that fits the height: the full stage, then without the SM register files,
+    // then without the time strip, then with a one-line caption.
+    const int rows = std::max(4, maxRowCount());
+    const auto needed = [&](int level) {
+        if (level >= 4)  // title-only headers, one-line rows, the least flow
+            return (1.8 + 1.4 + rows * 1.3 + 1.0 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0 + 2.0) * fontPx_;
+        double lines = 3.3 + 1.4 + rows * 1.6 + 2.4 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0;
+        if (level < 1) lines += 7.0;
+        if (level < 2) lines += 2.1;
+        lines += level < 3 ? 3.4 : 2.0;
+        return lines * fontPx_;
+    };
+    detailLevel_ = 0;
+    while (detailLevel_ < 4 && needed(detailLevel_) > height) ++detailLevel_;
+    fitsHeight_ = needed(detailLevel_) <= height;
     const double margin = fontPx_ * 0.8;
-    const double captionHeight = fontPx_ * 3.4;
+    const double captionHeight = fontPx_ * (detailLevel_ < 3 ? 3.4 : 2.0);
     captionRect_ =
         QRectF(margin, height - captionHeight - margin * 0.5, width - 2 * margin, captionHeight);
     const double paneTop = margin * 0.6;
@@ -134,10 +191,11 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     pane.rect = rect;
 
     double y = inner.top();
-    pane.header = QRectF(inner.left(), y, inner.width(), f * 3.3);
+    pane.statusShown = detailLevel_ < 4;
+    pane.header = QRectF(inner.left(), y, inner.width(), f * (pane.statusShown ? 3.3 : 1.8));
     y += pane.header.height();
-    pane.gantt = QRectF(inner.left(), y, inner.width(), f * 1.5);
-    y += pane.gantt.height() + f * 0.6;
+    pane.gantt = QRectF(inner.left(), y, inner.width(), detailLevel_ < 2 ? f * 1.5 : 0.0);
+    if (detailLevel_ < 2) y += pane.gantt.height() + f * 0.6;
     pane.hbmLabel = QRectF(inner.left(), y, inner.width(), f * 1.4);
     y += pane.hbmLabel.height();
 
@@ -155,18 +213,20 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
         order.insert(insertAt, -1);
     }
 
-    const double smHeight = f * 7.0;
+    const double smHeight = detailLevel_ < 1 ? f * 7.0 : 0.0;
     const double statsHeight = f * 4.6;
-    const double minFlow = f * 2.4;
+    const double minFlow = f * (detailLevel_ < 4 ? 2.4 : 1.0);
     const double rowBudget = inner.bottom() - y - smHeight - statsHeight - minFlow - f * 0.8;
-    const double rowHeight =
-        std::clamp(rowBudget / std::max<qsizetype>(order.size(), 1), f * 1.6, f * 4.0);
+    const double rowHeight = std::clamp(rowBudget / std::max<qsizetype>(order.size(), 1),
+                                        f * (detailLevel_ < 4 ? 1.6 : 1.3), f * 4.0);
     pane.hbm = QRectF(inner.left(), y, inner.width(), rowHeight * order.size());
     const double flowHeight =
         std::max(minFlow, inner.bottom() - pane.hbm.bottom() - smHeight - statsHeight - f * 0.8);
     pane.flow = QRectF(inner.left(), pane.hbm.bottom(), inner.width(), flowHeight);
-    pane.smLabel = QRectF(inner.left(), pane.flow.bottom(), inner.width(), f * 1.4);
-    pane.sm = QRectF(inner.left(), pane.smLabel.bottom(), inner.width(), smHeight - f * 1.4);
+    pane.smLabel =
+        QRectF(inner.left(), pane.flow.bottom(), inner.width(), smHeight > 0 ? f * 1.4 : 0.0);
+    pane.sm = QRectF(inner.left(), pane.smLabel.bottom(), inner.width(),
+                     smHeight > 0 ? smHeight - f * 1.4 : 0.0);
     pane.stats = QRectF(inner.left(), pane.sm.bottom() + f * 0.8, inner.width(), statsHeight);
 
     quint64 largest = 1;
@@ -211,7 +271,7 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     pane.registerCells.clear();
     const double boxGap = f * 0.5;
     const double boxWidth = (pane.sm.width() - boxGap * (kSmBoxes - 1)) / kSmBoxes;
-    for (int b = 0; b < kSmBoxes; ++b) {
+    for (int b = 0; b < (pane.sm.height() > 0 ? kSmBoxes : 0); ++b) {
         const QRectF box(pane.sm.left() + b * (boxWidth + boxGap), pane.sm.top(), boxWidth,
                          pane.sm.height());
         pane.smBoxes.push_back(box);
@@ -290,18 +350,26 @@ void StageRenderer::drawStatic(QPainter& painter) const {
     painter.setFont(titleFont_);
     const QRectF first(captionRect_.left(), captionRect_.top(), captionRect_.width(),
                        fontPx_ * 1.8);
-    painter.drawText(first, Qt::AlignLeft | Qt::AlignVCenter, comparison_);
+    const double badgeRoom =
+        caption_.dataSource.isEmpty()
+            ? 0.0
+            : QFontMetricsF(boldFont_).horizontalAdvance(caption_.dataSource) + fontPx_ * 2.4;
+    drawLabel(painter, first, Qt::AlignLeft | Qt::AlignVCenter,
+              QFontMetricsF(titleFont_)
+                  .elidedText(comparison_, Qt::ElideRight, first.width() - badgeRoom));
     painter.setFont(font_);
     painter.setPen(theme_.mutedText);
-    const QRectF second(captionRect_.left(), first.bottom(), captionRect_.width(), fontPx_ * 1.4);
-    bool fromDevice = true;
-    for (const model::StageTimeline& timeline : timelines_)
-        fromDevice = fromDevice && timeline.timesFromDeviceTimeline;
-    painter.drawText(
-        second, Qt::AlignLeft | Qt::AlignVCenter,
-        captionLine_ + (fromDevice ? QStringLiteral(" · kernels as timed on the device")
-                                   : QStringLiteral(" · kernels laid end to end from "
-                                                    "their median times")));
+    if (detailLevel_ < 3) {
+        const QRectF second(captionRect_.left(), first.bottom(), captionRect_.width(),
+                            fontPx_ * 1.4);
+        bool fromDevice = true;
+        for (const model::StageTimeline& timeline : timelines_)
+            fromDevice = fromDevice && timeline.timesFromDeviceTimeline;
+        drawLabel(painter, second, Qt::AlignLeft | Qt::AlignVCenter,
+                  captionLine_ + (fromDevice ? QStringLiteral(" · kernels as timed on the device")
+                                             : QStringLiteral(" · kernels laid end to end from "
+                                                              "their median times")));
+    }
     if (!caption_.dataSource.isEmpty()) {
         painter.setFont(boldFont_);
         const QString badge = caption_.dataSource;
@@ -312,7 +380,7 @@ void StageRenderer::drawStatic(QPainter& painter) const {
         painter.setBrush(withAlpha(theme_.accent, 40));
         painter.drawRoundedRect(badgeRect, fontPx_ * 0.4, fontPx_ * 0.4);
         painter.setPen(theme_.text);
-        painter.drawText(badgeRect, Qt::AlignCenter, badge);
+        drawLabel(painter, badgeRect, Qt::AlignCenter, badge);
     }
     painter.restore();
 }
@@ -328,9 +396,19 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
 
     painter.setPen(theme_.text);
     painter.setFont(titleFont_);
-    painter.drawText(titleLine(pane), Qt::AlignLeft | Qt::AlignVCenter, timeline.variantTitle);
+    drawLabel(painter, titleLine(pane), Qt::AlignLeft | Qt::AlignVCenter,
+              QFontMetricsF(titleFont_)
+                  .elidedText(timeline.variantTitle, Qt::ElideRight, titleLine(pane).width()));
 
     // The time strip: allocation phase, each kernel, free phase, on the scale shared by both panes.
+    if (pane.gantt.height() > 0) drawTimeStrip(painter, side);
+    drawStaticRows(painter, side);
+}
+
+void StageRenderer::drawTimeStrip(QPainter& painter, int side) const {
+    const Pane& pane = panes_[side];
+    const model::StageTimeline& timeline = timelines_[side];
+    const double f = fontPx_;
     painter.setFont(smallFont_);
     const QRectF strip = pane.gantt.adjusted(0, f * 0.15, 0, -f * 0.15);
     auto segment = [&](qint64 from, qint64 to, const QColor& fill, const QString& label) {
@@ -341,7 +419,7 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
         painter.drawRect(box);
         if (painter.fontMetrics().horizontalAdvance(label) < box.width() - 4) {
             painter.setPen(theme_.text);
-            painter.drawText(box, Qt::AlignCenter, label);
+            drawLabel(painter, box, Qt::AlignCenter, label);
         }
     };
     segment(0, timeline.kernelsStartNs, withAlpha(theme_.mutedText, 60), QStringLiteral("alloc"));
@@ -355,22 +433,34 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
     painter.setPen(QPen(theme_.panelBorder, 1));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(QRectF(pane.gantt.left(), strip.top(), pane.gantt.width(), strip.height()));
+}
 
+void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
+    const Pane& pane = panes_[side];
+    const model::StageTimeline& timeline = timelines_[side];
+    const double f = fontPx_;
     painter.setPen(theme_.mutedText);
     painter.setFont(boldFont_);
-    painter.drawText(pane.hbmLabel, Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("HBM (device memory)"));
+    drawLabel(painter, pane.hbmLabel, Qt::AlignLeft | Qt::AlignVCenter,
+              QStringLiteral("HBM (device memory)"));
     painter.setFont(smallFont_);
-    painter.drawText(pane.hbmLabel, Qt::AlignRight | Qt::AlignVCenter,
-                     timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("bytes"));
+    drawLabel(painter, pane.hbmLabel, Qt::AlignRight | Qt::AlignVCenter,
+              timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("bytes"));
 
     for (const Row& row : pane.rows) {
         painter.setFont(boldFont_);
         painter.setPen(row.color);
         const QString name =
             row.array >= 0 ? timeline.arrays[row.array].name : timeline.intermediate;
-        painter.drawText(row.label.adjusted(0, 0, 0, -row.label.height() * 0.42),
-                         Qt::AlignLeft | Qt::AlignBottom, name);
+        // The size and role under the name need a row of two lines; a shorter row has the name.
+        const bool detailFits = row.label.height() >= f * 2.3;
+        const QString shownName =
+            QFontMetricsF(boldFont_).elidedText(name, Qt::ElideRight, row.label.width() - f * 0.4);
+        if (detailFits)
+            drawLabel(painter, row.label.adjusted(0, 0, 0, -row.label.height() * 0.42),
+                      Qt::AlignLeft | Qt::AlignBottom, shownName);
+        else
+            drawLabel(painter, row.label, Qt::AlignLeft | Qt::AlignVCenter, shownName);
         painter.setFont(smallFont_);
         painter.setPen(theme_.mutedText);
         QString detail, shortDetail;
@@ -385,10 +475,11 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
             detail = QStringLiteral("0 B · never allocated");
             shortDetail = QStringLiteral("0 B");
         }
-        painter.drawText(row.label.adjusted(0, row.label.height() * 0.58, 0, 0),
-                         Qt::AlignLeft | Qt::AlignTop,
-                         firstFitting(QFontMetricsF(smallFont_), row.label.width() - f * 0.4,
-                                      {detail, shortDetail}));
+        if (detailFits)
+            drawLabel(painter, row.label.adjusted(0, row.label.height() * 0.58, 0, 0),
+                      Qt::AlignLeft | Qt::AlignTop,
+                      firstFitting(QFontMetricsF(smallFont_), row.label.width() - f * 0.4,
+                                   {detail, shortDetail}));
         if (row.array < 0) {
             // The fused variant's intermediate: a dashed outline where the scratch would be.
             painter.setPen(QPen(row.color, theme_.lineWidth, Qt::DashLine));
@@ -400,16 +491,17 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
                 QStringLiteral("kept in registers: no HBM traffic, no allocation");
             static const QString mediumText = QStringLiteral("kept in registers, never in HBM");
             static const QString shortText = QStringLiteral("in registers");
-            painter.drawText(row.tiles, Qt::AlignCenter,
-                             firstFitting(QFontMetricsF(font_), row.tiles.width() - f,
-                                          {longText, mediumText, shortText}));
+            drawLabel(painter, row.tiles, Qt::AlignCenter,
+                      firstFitting(QFontMetricsF(font_), row.tiles.width() - f,
+                                   {longText, mediumText, shortText}));
         }
     }
 
     painter.setPen(theme_.mutedText);
     painter.setFont(boldFont_);
-    painter.drawText(pane.smLabel, Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("SMs · register files"));
+    if (pane.smLabel.height() > 0)
+        drawLabel(painter, pane.smLabel, Qt::AlignLeft | Qt::AlignVCenter,
+                  QStringLiteral("SMs · register files"));
     painter.setPen(QPen(theme_.panelBorder, theme_.lineWidth));
     painter.setBrush(withAlpha(theme_.panelBorder, 30));
     for (const QRectF& box : pane.smBoxes) painter.drawRoundedRect(box, f * 0.3, f * 0.3);
@@ -428,13 +520,12 @@ void StageRenderer::drawStaticPane(QPainter& painter, int side) const {
     };
     // Where traffic is not whole-array sweeps (the MLP's tiles re-read weights), the pass
     // counter counts the model's bytes instead.
-    painter.drawText(
-        titleRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-        timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("model bytes"));
-    painter.drawText(titleRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("bytes moved"));
-    painter.drawText(titleRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("allocated"));
+    drawLabel(painter, titleRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
+              timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("model bytes"));
+    drawLabel(painter, titleRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
+              QStringLiteral("bytes moved"));
+    drawLabel(painter, titleRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
+              QStringLiteral("allocated"));
     (void)pad;
     painter.setPen(Qt::NoPen);
     painter.setBrush(theme_.tileEmpty);
@@ -458,15 +549,16 @@ void StageRenderer::drawDynamicPane(QPainter& painter, int side) {
     drawStats(painter, side);
     drawHeaderStatus(painter, side);
 
-    if (pane.state.kernel >= 0) {
+    if (pane.state.kernel >= 0 && pane.statusShown) {
         // What the running kernel moves and how fast: the rate the tiles stream at.
         painter.setFont(smallFont_);
         painter.setPen(theme_.mutedText);
-        painter.drawText(statusLine(pane), Qt::AlignRight | Qt::AlignVCenter,
-                         pane.kernelInfo[pane.state.kernel]);
+        drawLabel(painter, statusLine(pane), Qt::AlignRight | Qt::AlignVCenter,
+                  pane.kernelInfo[pane.state.kernel]);
     }
 
     // Playhead on the shared time strip.
+    if (pane.gantt.height() <= 0) return;
     const double x = ganttX(pane, pane.state.timeNs);
     painter.setPen(QPen(theme_.accent, theme_.lineWidth * 1.5));
     painter.drawLine(QPointF(x, pane.gantt.top()), QPointF(x, pane.gantt.bottom()));
@@ -485,9 +577,10 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
             painter.setFont(font_);
             painter.setPen(theme_.mutedText);
             const QSizeF textSize = notAllocated_.size();
-            painter.drawStaticText(QPointF(row.tiles.center().x() - textSize.width() / 2,
-                                           row.tiles.center().y() - textSize.height() / 2),
-                                   notAllocated_);
+            const QPointF at(row.tiles.center().x() - textSize.width() / 2,
+                             row.tiles.center().y() - textSize.height() / 2);
+            painter.drawStaticText(at, notAllocated_);
+            recordText(painter, QRectF(at, textSize), notAllocated_.text());
             continue;
         }
         const int tiles = row.tileRects.size();
@@ -530,9 +623,10 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
             }
             const QStaticText& letter = sweep.write ? writeLetter_ : readLetter_;
             painter.setPen(done ? theme_.background : theme_.text);
-            painter.drawStaticText(QPointF(dot.center().x() - letter.size().width() / 2,
-                                           dot.center().y() - letter.size().height() / 2),
-                                   letter);
+            const QPointF at(dot.center().x() - letter.size().width() / 2,
+                             dot.center().y() - letter.size().height() / 2);
+            painter.drawStaticText(at, letter);
+            recordText(painter, QRectF(at, letter.size()), letter.text());
         }
     }
 }
@@ -600,8 +694,9 @@ void StageRenderer::drawRegisters(QPainter& painter, int side) {
             painter.drawRoundedRect(box, fontPx_ * 0.3, fontPx_ * 0.3);
         painter.setFont(boldFont_);
         painter.setPen(theme_.intermediate);
-        painter.drawText(pane.smLabel, Qt::AlignRight | Qt::AlignVCenter,
-                         QStringLiteral("%1 stays in registers").arg(timeline.intermediate));
+        if (pane.smLabel.height() > 0)
+            drawLabel(painter, pane.smLabel, Qt::AlignRight | Qt::AlignVCenter,
+                      QStringLiteral("%1 stays in registers").arg(timeline.intermediate));
     }
 }
 
@@ -619,20 +714,19 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
                                                  : state.bytesMoved() >= modelBytes;
     painter.setFont(bigFont_);
     painter.setPen(complete ? theme_.success : theme_.text);
-    painter.drawText(valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     timeline.passesCounted ? QString::number(state.passesCompleted)
-                                            : formatStageBytes(state.bytesMoved()));
+    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
+              timeline.passesCounted ? QString::number(state.passesCompleted)
+                                     : formatStageBytes(state.bytesMoved()));
     painter.setFont(font_);
     painter.setPen(theme_.mutedText);
-    painter.drawText(valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter,
-                     timeline.passesCounted
-                         ? QStringLiteral("of %1").arg(timeline.modelPasses)
-                         : QStringLiteral("of %1").arg(formatStageBytes(modelBytes)));
+    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter,
+              timeline.passesCounted ? QStringLiteral("of %1").arg(timeline.modelPasses)
+                                     : QStringLiteral("of %1").arg(formatStageBytes(modelBytes)));
 
     painter.setFont(bigFont_);
     painter.setPen(theme_.text);
-    painter.drawText(valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     formatStageBytes(state.bytesMoved()));
+    drawLabel(painter, valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
+              formatStageBytes(state.bytesMoved()));
     QRectF bar = pane.bytesBar;
     bar.setWidth(pane.bytesBar.width() * state.bytesMoved() / double(bytesScale_));
     painter.setRenderHint(QPainter::Antialiasing, false);
@@ -640,8 +734,8 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
 
     painter.setFont(bigFont_);
     painter.setPen(theme_.text);
-    painter.drawText(valueRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
-                     formatStageBytes(double(state.bytesInFlight)));
+    drawLabel(painter, valueRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
+              formatStageBytes(double(state.bytesInFlight)));
     bar = pane.allocBar;
     bar.setWidth(pane.allocBar.width() * double(state.bytesInFlight) / double(allocScale_));
     painter.fillRect(bar, theme_.intermediate);
@@ -652,10 +746,16 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
                      QPointF(peakX, pane.allocBar.bottom() + f * 0.3));
     painter.setFont(smallFont_);
     painter.setPen(theme_.mutedText);
-    painter.drawText(QRectF(pane.allocBox.left() + f * 0.5, pane.allocBox.top() + f * 0.3,
-                            pane.allocBox.width() - f, f * 1.1),
-                     Qt::AlignRight | Qt::AlignVCenter,
-                     QStringLiteral("peak %1").arg(formatStageBytes(double(state.peakSoFar))));
+    // Beside the box's title when there is room; the marker on the bar says it anyway.
+    const QString peak = QStringLiteral("peak %1").arg(formatStageBytes(double(state.peakSoFar)));
+    const QFontMetricsF smallMetrics(smallFont_);
+    if (smallMetrics.horizontalAdvance(QStringLiteral("allocated")) +
+            smallMetrics.horizontalAdvance(peak) + f * 0.6 <=
+        pane.allocBox.width() - f)
+        drawLabel(painter,
+                  QRectF(pane.allocBox.left() + f * 0.5, pane.allocBox.top() + f * 0.3,
+                         pane.allocBox.width() - f, f * 1.1),
+                  Qt::AlignRight | Qt::AlignVCenter, peak);
 }
 
 void StageRenderer::drawHeaderStatus(QPainter& painter, int side) const {
@@ -685,9 +785,16 @@ void StageRenderer::drawHeaderStatus(QPainter& painter, int side) const {
             color = theme_.success;
             break;
     }
+    if (!pane.statusShown) return;
+    // Left of the running kernel's numbers, which stand at the line's right end.
+    double room = statusLine(pane).width();
+    if (state.kernel >= 0)
+        room -= QFontMetricsF(smallFont_).horizontalAdvance(pane.kernelInfo[state.kernel]) +
+                fontPx_ * 0.6;
     painter.setFont(boldFont_);
     painter.setPen(color);
-    painter.drawText(statusLine(pane), Qt::AlignLeft | Qt::AlignVCenter, status);
+    drawLabel(painter, statusLine(pane), Qt::AlignLeft | Qt::AlignVCenter,
+              QFontMetricsF(boldFont_).elidedText(status, Qt::ElideRight, room));
 }
 
 }  // namespace fusescope

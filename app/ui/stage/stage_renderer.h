@@ -42,6 +42,23 @@ class StageRenderer {
     // do not move are drawn once into an image; vector targets (SVG) pass false.
     void paint(QPainter& painter, const QSize& size, qint64 timeNs, bool cacheStatic = true);
 
+    // The least pixel size of any text (0: none, as for exports at a chosen size). On a frame too
+    // small for the full stage at that size, detail is dropped: the SM register files, then the
+    // time strip, then the caption's second line, and the size under each array's name.
+    void setMinimumFontPixels(double pixels);
+    int detailLevel() const { return detailLevel_; }  // 0: everything shown
+    // False when even the least detail does not fit the last frame's height at that type size:
+    // then parts of the stage overlap.
+    bool fitsHeight() const { return fitsHeight_; }
+
+    // Every text a frame of that size draws at timeNs, where and how large: for layout checks.
+    struct DrawnText {
+        QString text;
+        QRectF rect;
+        int pixelSize = 0;
+    };
+    QVector<DrawnText> textLayout(const QSize& size, qint64 timeNs);
+
   private:
     struct Row {
         int array = -1;  // index into the timeline's arrays; -1: the fused variant's absent
@@ -66,6 +83,7 @@ class StageRenderer {
         QVector<QString> kernelInfo;     // per kernel: bytes, time and rate, formatted once
         QVector<QString> kernelRate;     // per kernel: the rate alone, for narrow panes
         model::StageState state;
+        bool statusShown = true;  // the header's second line: phase, kernel and its numbers
     };
 
     void layout(const QSize& size);
@@ -80,6 +98,12 @@ class StageRenderer {
     void drawStats(QPainter& painter, int side) const;
     void drawHeaderStatus(QPainter& painter, int side) const;
     double ganttX(const Pane& pane, qint64 timeNs) const;
+    void drawTimeStrip(QPainter& painter, int side) const;
+    void drawStaticRows(QPainter& painter, int side) const;
+    // drawText that also notes the text's rectangle while textLayout() is asking.
+    void drawLabel(QPainter& painter, const QRectF& rect, int flags, const QString& text) const;
+    void recordText(const QPainter& painter, const QRectF& rect, const QString& text) const;
+    int maxRowCount() const;
 
     QVector<model::StageTimeline> timelines_;
     QVector<Pane> panes_;
@@ -94,6 +118,10 @@ class StageRenderer {
     QImage staticLayer_;
     bool staticValid_ = false;
     double fontPx_ = 12.0;
+    double minimumFontPx_ = 0.0;
+    int detailLevel_ = 0;
+    bool fitsHeight_ = true;
+    QVector<DrawnText>* recording_ = nullptr;  // set only inside textLayout()
     QFont font_, boldFont_, titleFont_, bigFont_, smallFont_;
     QRectF captionRect_;
     quint64 bytesScale_ = 1;  // shared by both panes so the bars compare

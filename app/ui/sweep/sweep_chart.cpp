@@ -8,6 +8,7 @@
 
 #include "model/format.h"
 #include "ui/export_save.h"
+#include "ui/legend_row.h"
 
 namespace fusescope {
 namespace {
@@ -82,7 +83,8 @@ QString fitLine(const SweepChartSeries& series) {
 
 SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("sweep_chart"));
-    setMinimumSize(480, 420);
+    // Two axis rects with their labels stay readable down to this; smaller screens scroll.
+    setMinimumSize(300, 260);
     setAntialiasedElements(QCP::aeAll);
 
     QFont titleFont = font();
@@ -93,19 +95,23 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     timeRect_ = axisRect();
     bandwidthRect_ = new QCPAxisRect(this);
 
-    // Rows: title, caption, time, bandwidth, legend.
+    // Where the numbers come from: a row of its own, so that it never covers a title or data.
+    badgeElement_ = new QCPTextElement(this, QString(), font());
+    badgeElement_->setTextFlags(Qt::AlignRight | Qt::AlignVCenter);
+    badgeElement_->setObjectName(QStringLiteral("badge"));
+
+    // Rows: title, caption, data badge, time, bandwidth, legend.
     plotLayout()->insertRow(0);
     plotLayout()->insertRow(1);
+    plotLayout()->insertRow(2);
     plotLayout()->addElement(0, 0, titleElement_);
     plotLayout()->addElement(1, 0, captionElement_);
-    plotLayout()->addElement(3, 0, bandwidthRect_);
-    timeRect_->insetLayout()->take(legend);
-    plotLayout()->addElement(4, 0, legend);
+    plotLayout()->addElement(2, 0, badgeElement_);
+    plotLayout()->addElement(4, 0, bandwidthRect_);
+    placeLegendInRow(this, legend, 5);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(4);
-    plotLayout()->setRowStretchFactor(0, 0.001);
-    plotLayout()->setRowStretchFactor(1, 0.001);
-    plotLayout()->setRowStretchFactor(4, 0.001);
+    for (int row : {0, 1, 2, 5}) plotLayout()->setRowStretchFactor(row, 0.001);
     plotLayout()->setRowSpacing(2);
 
     // One x axis for both: the same N lines up vertically.
@@ -121,6 +127,10 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
         x->setTicker(ticker);
         x->setLabel(tr("N (elements; K = 2^10, M = 2^20)"));
     }
+    // The two rects share N: its numbers and name under the lower one are enough, and the upper
+    // one keeps that height for its data.
+    timeRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
+    timeRect_->axis(QCPAxis::atBottom)->setLabel(QString());
     QCPAxis* time = timeRect_->axis(QCPAxis::atLeft);
     time->setScaleType(QCPAxis::stLogarithmic);
     auto timeTicker = QSharedPointer<QCPAxisTickerLog>::create();
@@ -155,25 +165,48 @@ void SweepChart::rebuild() {
     shownBoundaryN_ = 0.0;
     fitText_.clear();
     badgeText_.clear();
+    emptyMessage_.clear();
+    badgeElement_->setText(QString());
 
     titleElement_->setText(data_.title.isEmpty() ? tr("Size sweep") : data_.title);
+    setProperty("fusescopeDataSource", data_.dataSource);  // named by hover tooltips
+    setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     captionElement_->setText(data_.caption);
     for (int i = 0; i < data_.series.size(); ++i) addSeries(data_.series[i], seriesColor(i));
     addRoofline();
 
     double xLow = 1.0, xHigh = 2.0;
     fitRanges(xLow, xHigh);
-    if (!data_.series.isEmpty()) {
+    // Before any sweep the axes would frame nothing: one message stands in their place.
+    const bool empty = data_.series.isEmpty();
+    timeRect_->setVisible(!empty);
+    bandwidthRect_->setVisible(!empty);
+    if (!empty) {
         addRegimes(xLow, xHigh);
         addL2Line(xLow, xHigh);
         addFitText();
     } else {
-        auto* empty = new QCPItemText(this);
-        empty->setClipAxisRect(timeRect_);
-        placeAtRatio(empty->position, timeRect_, 0.5, 0.5);
-        empty->setText(tr("No sweep yet: run one, or open a sweep file."));
+        auto* message = new QCPItemText(this);
+        // Not a child of the hidden axis rect, which would hide it too.
+        message->setClipAxisRect(nullptr);
+        message->setClipToAxisRect(false);
+        message->position->setType(QCPItemPosition::ptViewportRatio);
+        message->position->setCoords(0.5, 0.45);
+        message->setPositionAlignment(Qt::AlignCenter);
+        message->setTextAlignment(Qt::AlignHCenter);
+        QFont larger = font();
+        larger.setPointSizeF(larger.pointSizeF() * 1.15);
+        message->setFont(larger);
+        // A sweep under way has its source but no point yet.
+        message->setText(data_.dataSource.isEmpty()
+                             ? tr("No sweep yet\nChoose the sizes and press Run sweep, or open a "
+                                  "sweep file (File > Open).")
+                             : tr("Measuring the first size…"));
+        message->setObjectName(QStringLiteral("empty_message"));
+        emptyMessage_ = message->text();
     }
-    addBadge();
+    // Where the numbers come from, as soon as that is known.
+    if (!empty || !data_.dataSource.isEmpty()) addBadge();
     legend->setVisible(legend->itemCount() > 0);
     applyPalette();
     replot(QCustomPlot::rpQueuedReplot);
@@ -369,14 +402,7 @@ void SweepChart::addFitText() {
 
 void SweepChart::addBadge() {
     badgeText_ = tr("data: %1").arg(data_.dataSource.isEmpty() ? tr("unknown") : data_.dataSource);
-    auto* badge = new QCPItemText(this);
-    badge->setClipToAxisRect(false);
-    badge->position->setType(QCPItemPosition::ptViewportRatio);
-    badge->position->setCoords(0.995, 0.01);
-    badge->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    badge->setPadding(QMargins(6, 3, 6, 3));
-    badge->setText(badgeText_);
-    badge->setObjectName(QStringLiteral("badge"));
+    badgeElement_->setText(badgeText_);
 }
 
 void SweepChart::applyPalette() {
@@ -403,11 +429,11 @@ void SweepChart::applyPalette() {
     legend->setBorderPen(Qt::NoPen);
     titleElement_->setTextColor(text);
     captionElement_->setTextColor(text);
+    badgeElement_->setTextColor(text);
     for (int i = 0; i < itemCount(); ++i)
         if (auto* label = qobject_cast<QCPItemText*>(item(i))) {
             label->setColor(text);
-            if (label->objectName() == QLatin1String("badge") ||
-                label->objectName() == QLatin1String("fit_text")) {
+            if (label->objectName() == QLatin1String("fit_text")) {
                 label->setBrush(boxBackground);
                 label->setPen(QPen(colors.color(QPalette::Mid)));
             }

@@ -29,7 +29,8 @@ class SweepChart final : public QCustomPlot {
     double shownL2N() const { return shownL2N_; }                    // 0: no L2 line
     double shownRegimeBoundaryN() const { return shownBoundaryN_; }  // 0: no regimes shaded
     QString fitText() const { return fitText_; }
-    QString badgeText() const { return badgeText_; }
+    QString badgeText() const { return badgeText_; }        // empty before any sweep
+    QString emptyMessage() const { return emptyMessage_; }  // shown instead of empty axes
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -48,12 +49,14 @@ class SweepChart final : public QCustomPlot {
     SweepChartData data_;
     QCPTextElement* titleElement_ = nullptr;
     QCPTextElement* captionElement_ = nullptr;
+    QCPTextElement* badgeElement_ = nullptr;
     QCPAxisRect* timeRect_ = nullptr;
     QCPAxisRect* bandwidthRect_ = nullptr;
     double shownL2N_ = 0.0;
     double shownBoundaryN_ = 0.0;
     QString fitText_;
     QString badgeText_;
+    QString emptyMessage_;
 };
 
 }  // namespace fusescope

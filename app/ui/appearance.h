@@ -1,0 +1,34 @@
+#pragma once
+// How the whole window looks on a classroom projector: the theme (the system's, or Fusion light
+// or dark) and a presentation zoom that scales every text of the application. Both apply to the
+// QApplication and are remembered in QSettings by the main window.
+#include <QPalette>
+#include <QString>
+
+namespace fusescope {
+
+enum class Theme { System, Light, Dark };
+
+QString themeKey(Theme theme);           // "system", "light", "dark"
+Theme themeFromKey(const QString& key);  // System for anything unknown
+
+// The palettes of the light and dark themes; their text roles keep a contrast of at least 4.5:1
+// (WCAG AA) against the backgrounds they are drawn on.
+QPalette lightPalette();
+QPalette darkPalette();
+
+// Sets the style and palette of the application; System restores those it started with.
+void applyTheme(Theme theme);
+
+// Zoom steps of the presentation zoom, as a factor of the application's own font size.
+constexpr double kZoomStep = 1.15;
+constexpr double kMinZoom = 0.7;
+constexpr double kMaxZoom = 3.0;
+double clampZoom(double zoom);
+// Scales the application font from the one it started with (the factor, not compounding).
+void applyZoom(double zoom);
+
+// WCAG 2 contrast ratio of two opaque colours: 1 (same) to 21 (black on white).
+double contrastRatio(const QColor& first, const QColor& second);
+
+}  // namespace fusescope

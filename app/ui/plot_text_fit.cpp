@@ -1,0 +1,415 @@
+#include "ui/plot_text_fit.h"
+
+#include <QEvent>
+#include <QHash>
+#include <QHelpEvent>
+#include <QPointer>
+#include <QToolTip>
+#include <algorithm>
+
+namespace fusescope {
+namespace {
+
+const char* const kFullText = "fusescopeFullText";
+
+// Greedy lines of words that fit `width`; a single word wider than that stays whole.
+QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString joined = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (metrics.horizontalAdvance(joined) <= width || line.isEmpty()) {
+            line = joined;
+            continue;
+        }
+        lines << line;
+        line = word;
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines;
+}
+
+// Greedy lines of " · "-separated parts that fit `width`; a part wider than the line wraps at
+// its spaces, and what is still too wide is elided.
+QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, double width,
+                         int maxLines) {
+    const QString separator = QStringLiteral(" · ");
+    QStringList lines;
+    QString line;
+    for (const QString& part : text.split(QLatin1Char('\n')).join(separator).split(separator)) {
+        const QString joined = line.isEmpty() ? part : line + separator + part;
+        if (metrics.horizontalAdvance(joined) <= width) {
+            line = joined;
+            continue;
+        }
+        if (!line.isEmpty()) lines << line;
+        line = part;
+        if (metrics.horizontalAdvance(part) > width) {
+            const QStringList words = wrapWords(part, metrics, width);
+            lines << words.mid(0, words.size() - 1);
+            line = words.isEmpty() ? QString() : words.last();
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    if (lines.size() > maxLines) {
+        QStringList kept = lines.mid(0, maxLines);
+        kept.last() = kept.last() + separator + lines.mid(maxLines).join(separator);
+        lines = kept;
+    }
+    for (QString& each : lines) each = metrics.elidedText(each, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
+}
+
+class PlotTextFitter : public QObject {
+  public:
+    explicit PlotTextFitter(QCustomPlot* plot) : QObject(plot), plot_(plot) {
+        connect(plot, &QCustomPlot::beforeReplot, this, &PlotTextFitter::fitBeforeLayout);
+        connect(plot, &QCustomPlot::afterLayout, this, &PlotTextFitter::spreadTextItems);
+        plot->installEventFilter(this);
+    }
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched != plot_ || event->type() != QEvent::ToolTip) return false;
+        const QPoint at = static_cast<QHelpEvent*>(event)->pos();
+        for (QCPLayoutElement* element : plot_->plotLayout()->elements(true))
+            if (auto* text = qobject_cast<QCPTextElement*>(element);
+                text && text->outerRect().contains(at)) {
+                const QString full = text->property(kFullText).toString();
+                if (!full.isEmpty() && full != text->text()) {
+                    QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), full, plot_);
+                    return true;
+                }
+            }
+        return false;
+    }
+
+  private:
+    // The text as its owner set it: remembered the first time, and again whenever the owner
+    // sets a text that is not the fitted one.
+    static QString ownText(QObject* holder, const QString& shown) {
+        const QString fitted = holder->property("fusescopeFitted").toString();
+        if (shown != fitted || holder->property(kFullText).isNull())
+            holder->setProperty(kFullText, shown);
+        return holder->property(kFullText).toString();
+    }
+
+    void fitBeforeLayout() {
+        const double width = plot_->width() - 8.0;
+        // The title keeps two lines; captions and notes give up lines on a short plot, so that
+        // the axes keep room for the data (the full text stays in the tooltip).
+        const int secondaryLines = plot_->height() >= 420 ? 3 : plot_->height() >= 300 ? 2 : 1;
+        bool title = true;
+        for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
+            if (auto* text = qobject_cast<QCPTextElement*>(element)) {
+                const QString full = ownText(text, text->text());
+                const QString fitted = wrapAtSeparators(full, QFontMetricsF(text->font()), width,
+                                                        title ? 2 : secondaryLines);
+                title = false;
+                text->setProperty("fusescopeFitted", fitted);
+                text->setText(fitted);
+            } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
+                fitLegend(legend, width);
+            }
+        }
+        // Long text items (badges, notes) wrap to most of the plot's width.
+        for (int i = 0; i < plot_->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i))) {
+                const QString full = ownText(text, text->text());
+                const QFontMetricsF metrics(text->font());
+                QString fitted = full;
+                if (metrics.size(0, full).width() > width * 0.6)
+                    fitted = wrapAtSeparators(full, metrics, width * 0.6, 6);
+                text->setProperty("fusescopeFitted", fitted);
+                if (fitted != text->text()) text->setText(fitted);
+            }
+        for (QCPAxisRect* rect : plot_->axisRects())
+            for (QCPAxis* axis : rect->axes()) fitAxis(axis);
+    }
+
+    static void fitLegend(QCPLegend* legend, double width) {
+        if (legend->itemCount() == 0 || legend->fillOrder() != QCPLegend::foColumnsFirst) return;
+        // Columns of the widest item: a grid that never runs past the plot's sides.
+        int widest = 1;
+        int items = 0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            // A wrapped legend's grid has empty cells: item() is null there.
+            if (QCPAbstractLegendItem* item = legend->item(i)) {
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+                ++items;
+            }
+        const int spacing = legend->columnSpacing();
+        const int columns = std::clamp(static_cast<int>((width + spacing) / (widest + spacing)), 1,
+                                       std::max(items, 1));
+        if (legend->wrap() != columns) {
+            legend->setWrap(columns);
+            legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+        }
+    }
+
+    static void fitAxis(QCPAxis* axis) {
+        if (!axis->visible()) return;
+        const QRect rect = axis->axisRect()->rect();
+        const bool horizontal = axis->orientation() == Qt::Horizontal;
+        const double length = horizontal ? rect.width() : rect.height();
+        if (length <= 0) return;
+        // The label: elided to the axis's length.
+        const QString full = ownText(axis, axis->label());
+        const QString label =
+            QFontMetricsF(axis->labelFont()).elidedText(full, Qt::ElideRight, length);
+        axis->setProperty("fusescopeFitted", label);
+        if (label != axis->label()) axis->setLabel(label);
+        // Numeric ticks: room for each label and as much again between them.
+        QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        if (horizontal && axis->tickLabels()) {
+            // The last tick label is centred on the axis's end: leave it half its width.
+            double widest = 0.0;
+            for (const QString& each : axis->tickVectorLabels())
+                widest = std::max(widest, metrics.horizontalAdvance(each));
+            QMargins least = axis->axisRect()->minimumMargins();
+            least.setRight(std::max(least.right(), static_cast<int>(widest / 2 + 4)));
+            axis->axisRect()->setMinimumMargins(least);
+        }
+        if (!ticker) return;
+        if (ticker.dynamicCast<QCPAxisTickerText>()) {
+            // Names too long for their room stand on end instead of running into each other.
+            if (horizontal) axis->setTickLabelRotation(textTicksFit(axis, metrics) ? 0 : 90);
+            return;
+        }
+        double extent = metrics.height();
+        if (horizontal) {
+            extent = metrics.horizontalAdvance(QStringLiteral("0.0000"));
+            for (const QString& each : axis->tickVectorLabels())
+                extent = std::max(extent, metrics.horizontalAdvance(each));
+        }
+        // A log axis rounds its step up to whole powers: asking for one tick can still give two.
+        const int fewest = ticker.dynamicCast<QCPAxisTickerLog>() ? 1 : 2;
+        const int wanted = std::clamp(static_cast<int>(length / (extent * 2.0)), fewest, 8);
+        if (ticker->tickCount() != wanted) ticker->setTickCount(wanted);
+        // Readable steps (1, 2, 5) may give twice the ticks asked for: on a short axis they
+        // would collide, so there the count wins.
+        ticker->setTickStepStrategy(length < 160 ? QCPAxisTicker::tssMeetTickCount
+                                                 : QCPAxisTicker::tssReadability);
+    }
+
+    static bool textTicksFit(QCPAxis* axis, const QFontMetricsF& metrics) {
+        const QVector<double>& positions = axis->tickVector();
+        const QVector<QString>& labels = axis->tickVectorLabels();
+        const QRect rect = axis->axisRect()->rect();
+        double previousRight = rect.left() - 6.0;
+        for (int i = 0; i < positions.size() && i < labels.size(); ++i) {
+            if (!axis->range().contains(positions[i])) continue;
+            const double half = metrics.horizontalAdvance(labels[i]) / 2 + 3.0;
+            const double at = axis->coordToPixel(positions[i]);
+            if (at - half < previousRight || at + half > rect.right() + 6.0) return false;
+            previousRight = at + half;
+        }
+        return true;
+    }
+
+    // Text items drawn where another already is are moved up (or down when there is no room
+    // above) until they are clear; their own placement is remembered for the next replot. When
+    // there is no room left above the data, the value axis is stretched so that the data sits
+    // lower and the text stands clear of it.
+    void spreadTextItems() {
+        // What was hidden for want of room gets another chance at this size.
+        for (const QPointer<QCPItemText>& text : hidden_)
+            if (text) text->setVisible(true);
+        hidden_.clear();
+        QList<QCPItemText*> texts;
+        for (int i = 0; i < plot_->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i));
+                text && text->visible() && !text->text().isEmpty())
+                texts << text;
+        QHash<QCPItemText*, OwnPlacement> kept;
+        for (QCPItemText* text : texts) {
+            const auto it = own_.constFind(text);
+            const QPointF coords = it != own_.constEnd() && it->text == text->text()
+                                       ? it->coords
+                                       : text->position->coords();
+            kept.insert(text, {text->text(), coords});
+        }
+        own_ = kept;
+        constexpr int kStretches = 3;
+        Placement placement;
+        for (int attempt = 0; attempt <= kStretches; ++attempt) {
+            for (QCPItemText* text : texts) text->position->setCoords(own_.value(text).coords);
+            placement = placeTextItems(texts);
+            if (placement.lacking <= 0.5 || attempt == kStretches) break;
+            QCPAxisRect* area = plot_->axisRect();
+            if (!area) break;
+            QCPAxis* value = area->axis(QCPAxis::atLeft);
+            const double height = area->rect().height();
+            const double lacking = placement.lacking;
+            if (!value || height <= lacking + 8.0 || value->scaleType() != QCPAxis::stLinear) break;
+            const QCPRange range = value->range();
+            value->setRange(range.lower,
+                            range.lower + range.size() * height / (height - lacking - 4.0));
+        }
+        // The ticks were made for the layout before this one and before any stretch: made again
+        // for the axes as they will be drawn, they keep their room.
+        for (QCPAxisRect* rect : plot_->axisRects()) {
+            for (QCPAxis* axis : rect->axes()) fitAxis(axis);
+            rect->update(QCPLayoutElement::upPreparation);
+        }
+        // Text with no clear place left is dropped rather than printed over other text or the
+        // data; the owner's tooltips and tables still say it.
+        for (QCPItemText* text : placement.unresolved) {
+            text->setVisible(false);
+            hidden_ << text;
+        }
+    }
+
+    // The bodies of bars (stacked ones from the bar below) and the extent of line items, in
+    // the plot's pixels: text is kept off them.
+    QList<QRectF> plotShapes() const {
+        QList<QRectF> shapes;
+        for (int i = 0; i < plot_->plottableCount(); ++i) {
+            auto* bars = qobject_cast<QCPBars*>(plot_->plottable(i));
+            if (!bars || !bars->realVisibility()) continue;
+            QCPAxis* keys = bars->keyAxis();
+            const bool vertical = keys->orientation() == Qt::Horizontal;
+            for (int index = 0; index < bars->dataCount(); ++index) {
+                const double key = bars->dataMainKey(index);
+                const QPointF top = bars->dataPixelPosition(index);
+                const QPointF base = bars->barBelow() && index < bars->barBelow()->dataCount()
+                                         ? bars->barBelow()->dataPixelPosition(index)
+                                         : bars->coordsToPixels(key, bars->baseValue());
+                double half = bars->width() / 2;
+                if (bars->widthType() == QCPBars::wtPlotCoords)
+                    half = std::abs(keys->coordToPixel(key + half) - keys->coordToPixel(key));
+                else if (bars->widthType() == QCPBars::wtAxisRectRatio)
+                    half *= vertical ? keys->axisRect()->width() : keys->axisRect()->height();
+                const double at = keys->coordToPixel(key);
+                shapes << (vertical
+                               ? QRectF(QPointF(at - half, top.y()), QPointF(at + half, base.y()))
+                               : QRectF(QPointF(top.x(), at - half), QPointF(base.x(), at + half)))
+                              .normalized();
+            }
+        }
+        for (int i = 0; i < plot_->itemCount(); ++i)
+            if (auto* line = qobject_cast<QCPItemLine*>(plot_->item(i));
+                line && line->realVisibility()) {
+                const double halfPen = std::max(1.0, line->pen().widthF() / 2);
+                shapes << QRectF(line->start->pixelPosition(), line->end->pixelPosition())
+                              .normalized()
+                              .adjusted(-halfPen, -halfPen, halfPen, halfPen);
+            }
+        return shapes;
+    }
+
+    // Places the items apart and inside their axis rect; returns how many pixels of room above
+    // the data were missing (0 when every item is clear of the data and of each other).
+    struct Placement {
+        double lacking = 0.0;
+        QList<QCPItemText*> unresolved;  // still on other text or on the data
+    };
+    Placement placeTextItems(const QList<QCPItemText*>& texts) {
+        // Side by side, texts closer than this read as one: "scratchtwo_launch".
+        constexpr double kGap = 4.0;
+        QList<QPointF> points;
+        for (int i = 0; i < plot_->plottableCount(); ++i) {
+            QCPAbstractPlottable* plottable = plot_->plottable(i);
+            if (auto* graph = qobject_cast<QCPGraph*>(plottable))
+                for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+                    points << graph->coordsToPixels(it->key, it->value);
+            else if (auto* bars = qobject_cast<QCPBars*>(plottable))
+                for (int index = 0; index < bars->dataCount(); ++index)
+                    points << bars->dataPixelPosition(index);
+        }
+        const QList<QRectF> shapes = plotShapes();
+        double lacking = 0.0;
+        QList<QCPItemText*> unresolved;
+        QList<QRectF> placed;
+        // Legends inside an axis rect are taken as already placed text.
+        for (QCPAxisRect* rect : plot_->axisRects())
+            for (QCPLayoutElement* element : rect->insetLayout()->elements(false))
+                if (auto* legend = qobject_cast<QCPLegend*>(element); legend && legend->visible())
+                    placed << QRectF(legend->outerRect());
+        for (QCPItemText* text : texts) {
+            QRectF box = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
+                             .normalized();
+            QCPAxisRect* area = text->clipAxisRect() ? text->clipAxisRect() : plot_->axisRect();
+            const QRectF bounds = area ? QRectF(area->rect()) : QRectF(plot_->rect());
+            double dx = 0.0;
+            if (box.left() < bounds.left())
+                dx = bounds.left() - box.left();
+            else if (box.right() > bounds.right())
+                dx = bounds.right() - box.right();
+            if (box.width() > bounds.width()) dx = bounds.left() - box.left();
+            const auto clearance = [&](double dy, bool upward) {
+                for (int step = 0; step < 8; ++step) {
+                    const QRectF moved = box.translated(dx, dy);
+                    const QRectF inner = moved.adjusted(1, 1, -1, -1);
+                    double shift = 0.0;
+                    const auto avoid = [&](const QRectF& other) {
+                        if (other.intersects(inner))
+                            shift = std::max(shift, upward ? moved.bottom() - other.top() + 2.0
+                                                           : other.bottom() - moved.top() + 2.0);
+                    };
+                    for (const QRectF& other : placed) avoid(other.adjusted(-kGap, 0, kGap, 0));
+                    for (const QRectF& shape : shapes) avoid(shape);
+                    for (const QPointF& point : points)
+                        if (inner.contains(point))
+                            shift = std::max(shift, upward ? moved.bottom() - point.y() + 2.0
+                                                           : point.y() - moved.top() + 2.0);
+                    if (shift <= 0.0) break;
+                    dy += upward ? -shift : shift;
+                }
+                return dy;
+            };
+            double dy = clearance(0.0, true);
+            // No room above: below the clashing text, where that stays clear of the data.
+            if (box.top() + dy < bounds.top()) {
+                const double down = clearance(0.0, false);
+                const QRectF below = box.translated(dx, down);
+                const QRectF inner = below.adjusted(1, 1, -1, -1);
+                const bool coversData =
+                    std::any_of(points.cbegin(), points.cend(),
+                                [&](const QPointF& p) { return inner.contains(p); }) ||
+                    std::any_of(shapes.cbegin(), shapes.cend(),
+                                [&](const QRectF& shape) { return inner.intersects(shape); });
+                if (below.bottom() <= bounds.bottom() && !coversData) dy = down;
+            }
+            if (box.top() + dy < bounds.top()) {
+                lacking = std::max(lacking, bounds.top() - (box.top() + dy));
+                dy = bounds.top() - box.top();
+            }
+            box.translate(dx, dy);
+            if (dx != 0.0 || dy != 0.0)
+                text->position->setPixelPosition(text->position->pixelPosition() + QPointF(dx, dy));
+            const QRectF inner = box.adjusted(1, 1, -1, -1);
+            const bool clear =
+                std::none_of(placed.cbegin(), placed.cend(),
+                             [&](const QRectF& other) {
+                                 return other.adjusted(-kGap, 0, kGap, 0).intersects(inner);
+                             }) &&
+                std::none_of(shapes.cbegin(), shapes.cend(),
+                             [&](const QRectF& shape) { return shape.intersects(inner); }) &&
+                std::none_of(points.cbegin(), points.cend(),
+                             [&](const QPointF& point) { return inner.contains(point); });
+            if (clear)
+                placed << box;
+            else
+                unresolved << text;
+        }
+        return {lacking, unresolved};
+    }
+
+    struct OwnPlacement {
+        QString text;
+        QPointF coords;
+    };
+    QCustomPlot* plot_;
+    QHash<QCPItemText*, OwnPlacement> own_;
+    QList<QPointer<QCPItemText>> hidden_;
+};
+
+}  // namespace
+
+void fitPlotTextAlways(QCustomPlot* plot) {
+    new PlotTextFitter(plot);
+}
+
+}  // namespace fusescope

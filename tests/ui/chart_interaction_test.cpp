@@ -1,0 +1,153 @@
+// Charts can be looked into: the wheel zooms, a drag pans (except where the left button seeks
+// the stage), a double-click returns to the chart's own ranges, and hovering a point shows its
+// exact values, its series, notes and the numbers' source. Every chart of the window has it.
+#include <QApplication>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/chart_interaction.h"
+#include "ui/main_window.h"
+
+using namespace fusescope;
+
+namespace {
+
+void sendMouse(QWidget* widget, QEvent::Type type, const QPointF& at, Qt::MouseButton button,
+               Qt::MouseButtons buttons) {
+    QMouseEvent event(type, at, widget->mapToGlobal(at), button, buttons, Qt::NoModifier);
+    QApplication::sendEvent(widget, &event);
+}
+
+void sendWheel(QWidget* widget, const QPointF& at, int steps) {
+    QWheelEvent event(at, widget->mapToGlobal(at), QPoint(), QPoint(0, 120 * steps), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &event);
+}
+
+struct TestPlot {
+    QCustomPlot plot;
+    QCPGraph* graph = nullptr;
+    TestPlot() {
+        plot.resize(500, 400);
+        graph = plot.addGraph();
+        graph->setName(QStringLiteral("measured"));
+        graph->setData({1.0, 2.0, 3.0}, {10.0, 20.123456, 15.0});
+        plot.xAxis->setLabel(QStringLiteral("N"));
+        plot.yAxis->setLabel(QStringLiteral("time (ms)"));
+        plot.xAxis->setRange(0, 4);
+        plot.yAxis->setRange(0, 30);
+        plot.setProperty("fusescopeDataSource", QStringLiteral("timing + model"));
+        makeChartInteractive(&plot);
+        plot.show();
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+    }
+    QPointF pixelOf(double key, double value) const { return graph->coordsToPixels(key, value); }
+};
+
+}  // namespace
+
+class ChartInteractionTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void hoverNamesExactValueAndSource();
+    void wheelZoomsDragPansDoubleClickResets();
+    void whereClicksSeekTheDragDoesNotPan();
+    void barsNameTheirCategoryAndNotes();
+    void everyChartOfTheWindowIsInteractive();
+};
+
+void ChartInteractionTest::hoverNamesExactValueAndSource() {
+    TestPlot test;
+    QVERIFY(QTest::qWaitForWindowExposed(&test.plot));
+    const QString tip = chartPointTooltip(&test.plot, test.pixelOf(2.0, 20.123456));
+    QVERIFY2(tip.contains(QStringLiteral("measured")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("N: 2")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("time (ms): 20.1235")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("source: timing + model")), qPrintable(tip));
+    // Far from every point and line: nothing.
+    QVERIFY(chartPointTooltip(&test.plot, test.pixelOf(3.9, 29.0)).isEmpty());
+}
+
+void ChartInteractionTest::wheelZoomsDragPansDoubleClickResets() {
+    TestPlot test;
+    QVERIFY(QTest::qWaitForWindowExposed(&test.plot));
+    const QPointF centre = test.plot.axisRect()->rect().center();
+    sendWheel(&test.plot, centre, 2);
+    QVERIFY2(test.plot.xAxis->range().size() < 4.0 - 0.1,
+             qPrintable(QString::number(test.plot.xAxis->range().size())));
+    QVERIFY(test.plot.yAxis->range().size() < 30.0 - 0.1);
+
+    const QCPRange beforeDrag = test.plot.xAxis->range();
+    sendMouse(&test.plot, QEvent::MouseButtonPress, centre, Qt::LeftButton, Qt::LeftButton);
+    sendMouse(&test.plot, QEvent::MouseMove, centre + QPointF(80, 0), Qt::NoButton, Qt::LeftButton);
+    sendMouse(&test.plot, QEvent::MouseButtonRelease, centre + QPointF(80, 0), Qt::LeftButton,
+              Qt::NoButton);
+    QVERIFY(test.plot.xAxis->range().lower < beforeDrag.lower - 0.01);
+
+    sendMouse(&test.plot, QEvent::MouseButtonDblClick, centre, Qt::LeftButton, Qt::LeftButton);
+    QCOMPARE(test.plot.xAxis->range().lower, 0.0);
+    QCOMPARE(test.plot.xAxis->range().upper, 4.0);
+    QCOMPARE(test.plot.yAxis->range().upper, 30.0);
+
+    // New data with new ranges of its own: a double-click after zooming returns to those.
+    sendWheel(&test.plot, centre, 2);
+    test.plot.xAxis->setRange(0, 8);
+    test.plot.setProperty("fusescopeGeneration", 1);
+    sendWheel(&test.plot, centre, 2);
+    QVERIFY(test.plot.xAxis->range().size() < 8.0 - 0.1);
+    sendMouse(&test.plot, QEvent::MouseButtonDblClick, centre, Qt::LeftButton, Qt::LeftButton);
+    QCOMPARE(test.plot.xAxis->range().upper, 8.0);
+}
+
+void ChartInteractionTest::whereClicksSeekTheDragDoesNotPan() {
+    TestPlot test;
+    test.plot.setProperty("fusescopeClickSeeks", true);
+    QVERIFY(QTest::qWaitForWindowExposed(&test.plot));
+    const QPointF centre = test.plot.axisRect()->rect().center();
+    sendMouse(&test.plot, QEvent::MouseButtonPress, centre, Qt::LeftButton, Qt::LeftButton);
+    sendMouse(&test.plot, QEvent::MouseMove, centre + QPointF(80, 0), Qt::NoButton, Qt::LeftButton);
+    sendMouse(&test.plot, QEvent::MouseButtonRelease, centre + QPointF(80, 0), Qt::LeftButton,
+              Qt::NoButton);
+    QCOMPARE(test.plot.xAxis->range().lower, 0.0);
+    sendWheel(&test.plot, centre, 2);
+    QVERIFY(test.plot.xAxis->range().size() < 4.0 - 0.1);
+}
+
+void ChartInteractionTest::barsNameTheirCategoryAndNotes() {
+    QCustomPlot plot;
+    plot.resize(500, 400);
+    auto* bars = new QCPBars(plot.xAxis, plot.yAxis);
+    bars->setName(QStringLiteral("measured time (median)"));
+    bars->setData({1.0, 2.0}, {3.5, 7.25});
+    bars->setProperty("fusescopeNotes",
+                      QStringList{QStringLiteral("first note"), QStringLiteral("second note")});
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    ticker->addTick(1.0, QStringLiteral("scratch\n5 passes"));
+    ticker->addTick(2.0, QStringLiteral("fused\n3 passes"));
+    plot.xAxis->setTicker(ticker);
+    plot.xAxis->setRange(0.4, 2.6);
+    plot.yAxis->setRange(0, 10);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    const QString tip = chartPointTooltip(&plot, bars->coordsToPixels(2.0, 4.0));
+    QVERIFY2(tip.contains(QStringLiteral("fused · 3 passes")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("7.25")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("second note")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("source: not stated")), qPrintable(tip));
+}
+
+void ChartInteractionTest::everyChartOfTheWindowIsInteractive() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    const QList<QCustomPlot*> plots = window.findChildren<QCustomPlot*>();
+    QVERIFY(plots.size() >= 5);  // three run charts, the sweep chart, the live chart
+    for (const QCustomPlot* plot : plots)
+        QVERIFY2(plot->interactions().testFlag(QCP::iRangeZoom), qPrintable(plot->objectName()));
+}
+
+QTEST_MAIN(ChartInteractionTest)
+#include "chart_interaction_test.moc"

@@ -75,6 +75,14 @@ void AllocationChart::rebuild() {
     }
     xAxis->setLabel(tr("time since the run began (ms)"));
     yAxis->setLabel(tr("bytes in flight (%1)").arg(unit.name));
+    // Room for the standing label and the widest tick label the unit gives ("999.5"), so that
+    // retuned ticks never push the label past the widget's edge.
+    QMargins least = axisRect()->minimumMargins();
+    least.setLeft(
+        std::max(least.left(),
+                 QFontMetrics(yAxis->tickLabelFont()).horizontalAdvance(QStringLiteral("9999.5")) +
+                     QFontMetrics(yAxis->labelFont()).height() + 16));
+    axisRect()->setMinimumMargins(least);
     xAxis->setRange(0, std::max(end * 1.05, 1e-3));
     yAxis->setRange(0, largest / unit.divisor * 1.35);
 }

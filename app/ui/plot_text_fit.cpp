@@ -172,9 +172,22 @@ class PlotTextFitter : public QObject {
             axis->axisRect()->setMinimumMargins(least);
         }
         if (!ticker) return;
-        if (ticker.dynamicCast<QCPAxisTickerText>()) {
-            // Names too long for their room stand on end instead of running into each other.
-            if (horizontal) axis->setTickLabelRotation(textTicksFit(axis, metrics) ? 0 : 90);
+        if (auto names = ticker.dynamicCast<QCPAxisTickerText>()) {
+            // Names too long for their room stand on end instead of running into each other;
+            // where even standing names are closer than a line, every other one is left blank
+            // (the full names stay in the chart's tooltips).
+            if (horizontal) {
+                showAllNames(axis, *names);
+                axis->setTickLabelRotation(textTicksFit(axis, metrics) ? 0 : 90);
+                if (axis->tickLabelRotation() != 0) {
+                    // A standing name is as wide as its lines.
+                    int lines = 1;
+                    for (const QString& name : names->ticks())
+                        lines =
+                            std::max(lines, static_cast<int>(name.count(QLatin1Char('\n'))) + 1);
+                    thinNames(axis, *names, metrics.height() * lines + 3);
+                }
+            }
             return;
         }
         double extent = metrics.height();
@@ -191,6 +204,38 @@ class PlotTextFitter : public QObject {
         // would collide, so there the count wins.
         ticker->setTickStepStrategy(length < 160 ? QCPAxisTicker::tssMeetTickCount
                                                  : QCPAxisTicker::tssReadability);
+    }
+
+    // The names as the chart set them, remembered the first time they are thinned.
+    static void showAllNames(QCPAxis* axis, QCPAxisTickerText& names) {
+        const QVariant kept = axis->property("fusescopeTickNames");
+        if (!kept.isValid()) return;
+        const QVariantMap all = kept.toMap();
+        QMap<double, QString> ticks;
+        for (auto it = all.begin(); it != all.end(); ++it)
+            ticks.insert(it.key().toDouble(), it->toString());
+        names.setTicks(ticks);
+        axis->setProperty("fusescopeTickNames", QVariant());
+    }
+
+    static void thinNames(QCPAxis* axis, QCPAxisTickerText& names, double least) {
+        const QMap<double, QString> ticks = names.ticks();
+        QMap<double, QString> thinned;
+        double lastPixel = -1e9;
+        bool dropped = false;
+        for (auto it = ticks.begin(); it != ticks.end(); ++it) {
+            const double pixel = axis->coordToPixel(it.key());
+            const bool room = std::abs(pixel - lastPixel) >= least;
+            thinned.insert(it.key(), room ? it.value() : QString());
+            if (room) lastPixel = pixel;
+            dropped = dropped || !room;
+        }
+        if (!dropped) return;
+        QVariantMap all;
+        for (auto it = ticks.begin(); it != ticks.end(); ++it)
+            all.insert(QString::number(it.key(), 'g', 17), it.value());
+        axis->setProperty("fusescopeTickNames", all);
+        names.setTicks(thinned);
     }
 
     static bool textTicksFit(QCPAxis* axis, const QFontMetricsF& metrics) {

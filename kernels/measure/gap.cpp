@@ -47,6 +47,35 @@ constexpr double kSectorBytes = 32.0;
 // A free that many ns before a kernel can still be writing back when it runs.
 constexpr std::int64_t kFreeWriteBackWindowNs = 50'000'000;
 
+// What the registry's plan says kernel k reads: each touched buffer's bytes once, and which
+// buffers it charges more often (the MLP's tiles).
+void describeReads(const VariantResult& variant, std::size_t k, KernelEvidence& evidence) {
+    const PipelineSpec* pipeline = findPipeline(variant.pipeline);
+    const VariantSpec* spec = pipeline ? findVariant(*pipeline, variant.variant) : nullptr;
+    if (!spec) return;
+    const std::vector<KernelSpec> kernels = spec->kernelsFor(variant.problem);
+    if (k >= kernels.size()) return;
+    std::uint64_t largest = 0;
+    for (const BufferTraffic& traffic : kernels[k].traffic.buffers) {
+        const BufferSpec* buffer = findBuffer(*spec, traffic.buffer);
+        if (!buffer) continue;
+        const double bytes = static_cast<double>(buffer->bytes(variant.problem));
+        largest = std::max(largest, buffer->bytes(variant.problem));
+        const double read = static_cast<double>(traffic.bytesRead);
+        evidence.compulsoryBytesRead += std::min(read, bytes);
+        if (bytes > 0 && read > bytes * (1.0 + kGapThresholdPercent / 100.0)) {
+            char factor[32];
+            std::snprintf(factor, sizeof factor, " %.0fx", read / bytes);
+            evidence.reReadBuffers += (evidence.reReadBuffers.empty() ? "" : ", ") +
+                                      traffic.buffer + factor;
+        }
+    }
+    if (!pipeline->countsPasses) {
+        evidence.arrayBytes = largest;
+        evidence.arraysAreOneSize = false;
+    }
+}
+
 }  // namespace
 
 std::optional<double> gapPercent(double modelBytes, double measuredBytes) {
@@ -61,11 +90,24 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
     if (!exceeds(gapPercent(model, measured))) return findings;
     const double threshold = kGapThresholdPercent / 100.0;
 
-    // Less than the model: the data stayed in the L2, or the writes came later.
+    // Less than the model: re-reads served by the L2, the data stayed in the L2, or the writes
+    // came later.
+    const double reReads = e.modelBytesRead - e.compulsoryBytesRead;
+    if (!e.reReadBuffers.empty() && reReads > threshold * e.modelBytesRead &&
+        e.measured.dramBytesRead < e.modelBytesRead - 0.5 * reReads)
+        findings.push_back(
+            {GapReason::ReReadsFromL2,
+             "The model charges every request, re-reads included (" + e.reReadBuffers + "): " +
+                 megabytes(e.modelBytesRead) + " requested, of which " +
+                 megabytes(e.compulsoryBytesRead) +
+                 " are distinct bytes. The L2 serves most re-reads, so DRAM reads " +
+                 megabytes(e.measured.dramBytesRead) +
+                 "; the requests still cost L2 bandwidth and time."});
     if (measured < model && e.l2CacheBytes > 0 && e.arrayBytes < e.l2CacheBytes)
         findings.push_back(
             {GapReason::FitsInL2,
-             "Each array is " + megabytes(static_cast<double>(e.arrayBytes)) +
+             (e.arraysAreOneSize ? "Each array is " : "Its largest buffer is ") +
+                 megabytes(static_cast<double>(e.arrayBytes)) +
                  ", smaller than the " + megabytes(static_cast<double>(e.l2CacheBytes)) +
                  " L2 cache: what one kernel writes is still in the L2 when the next reads it, "
                  "so that traffic never reaches DRAM."});
@@ -164,6 +206,7 @@ std::vector<VariantGap> explainGaps(const RunReport& report) {
             evidence.modelBytesWritten = static_cast<double>(kernel.modelBytesWritten);
             evidence.measured = *kernel.counters;
             evidence.arrayBytes = arrayBytesOf(variant);
+            describeReads(variant, k, evidence);
             evidence.l2CacheBytes = report.device.l2CacheBytes;
             if (k > 0) {
                 evidence.previousMeasured = variant.kernels[k - 1].counters;

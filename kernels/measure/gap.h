@@ -15,6 +15,7 @@ inline constexpr double kGapThresholdPercent = 10.0;
 
 enum class GapReason {
     FitsInL2,        // the arrays are smaller than the L2: they stay in cache between kernels
+    ReReadsFromL2,   // the model charges re-reads (a weight per output tile) that the L2 serves
     DeferredWrites,  // writes reached DRAM after the kernel ended (L2 write-back)
     FreeWriteBack,   // freeing memory made the GPU write it back, with no kernel running
     Uncoalesced,     // more 32-byte sectors than the bytes need
@@ -35,7 +36,12 @@ struct KernelEvidence {
     double modelBytesRead = 0.0;
     double modelBytesWritten = 0.0;
     KernelCounters measured;
-    std::uint64_t arrayBytes = 0;    // one N-element array
+    std::uint64_t arrayBytes = 0;    // one N-element array; the largest buffer touched otherwise
+    // Bytes the kernel would read if it read every buffer it touches once, and the buffers the
+    // model charges more often than that (tiled kernels re-reading weights), with the factor.
+    double compulsoryBytesRead = 0.0;
+    std::string reReadBuffers;     // "gate_up 16x, x 44x"
+    bool arraysAreOneSize = true;  // every buffer has N elements (the elementwise pipelines)
     std::uint64_t l2CacheBytes = 0;  // DeviceInfo::l2CacheBytes (0: unknown)
     // The kernel before and after this one in the variant (their counters and model writes).
     std::optional<KernelCounters> previousMeasured;

@@ -129,3 +129,29 @@ TEST(Gap, ExplainGapsCoversMeasuredVariantsAndFreeWriteBackOnTheTimeline) {
     EXPECT_TRUE(has(gaps[0].findings, GapReason::FreeWriteBack));
     EXPECT_DOUBLE_EQ(writesAfterFreesOutsideKernels(report.variants[0]), 12e6);
 }
+
+// A tiled kernel that re-reads its weights: the model charges every request, the L2 serves the
+// re-reads, and the words say so with the buffers and factors.
+TEST(GapRules, ReReadsServedByTheL2AreExplained) {
+    KernelEvidence e;
+    e.name = "swiglu_mlp_lesson";
+    e.modelBytesRead = 3.7e9;
+    e.modelBytesWritten = 1.0e6;
+    e.compulsoryBytesRead = 18.4e6;
+    e.reReadBuffers = "x 704x, gate_up 256x";
+    e.arraysAreOneSize = false;
+    e.arrayBytes = 11'534'336;
+    e.l2CacheBytes = 62'914'560;
+    e.measured.dramBytesRead = 1.7e6;
+    e.measured.dramBytesWritten = 1.2e6;
+    const std::vector<GapFinding> findings = explainKernelGap(e);
+    ASSERT_FALSE(findings.empty());
+    EXPECT_EQ(findings.front().reason, GapReason::ReReadsFromL2);
+    EXPECT_NE(findings.front().words.find("gate_up 256x"), std::string::npos)
+        << findings.front().words;
+    // Without re-reads in the model, the same numbers are not explained by them.
+    e.reReadBuffers.clear();
+    e.compulsoryBytesRead = e.modelBytesRead;
+    for (const GapFinding& finding : explainKernelGap(e))
+        EXPECT_NE(finding.reason, GapReason::ReReadsFromL2);
+}

@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <QToolTip>
 #include <algorithm>
+#include <optional>
 
 namespace fusescope {
 namespace {
@@ -277,6 +278,9 @@ class PlotTextFitter : public QObject {
         }
         own_ = kept;
         constexpr int kStretches = 3;
+        // Text never squeezes the data below half the plot: past that it is hidden instead.
+        constexpr double kMostStretch = 2.0;
+        std::optional<double> firstSpan;
         Placement placement;
         for (int attempt = 0; attempt <= kStretches; ++attempt) {
             for (QCPItemText* text : texts) text->position->setCoords(own_.value(text).coords);
@@ -289,8 +293,10 @@ class PlotTextFitter : public QObject {
             const double lacking = placement.lacking;
             if (!value || height <= lacking + 8.0 || value->scaleType() != QCPAxis::stLinear) break;
             const QCPRange range = value->range();
-            value->setRange(range.lower,
-                            range.lower + range.size() * height / (height - lacking - 4.0));
+            if (!firstSpan) firstSpan = range.size();
+            const double span = range.size() * height / (height - lacking - 4.0);
+            if (span > *firstSpan * kMostStretch) break;
+            value->setRange(range.lower, range.lower + span);
         }
         // The ticks were made for the layout before this one and before any stretch: made again
         // for the axes as they will be drawn, they keep their room.
@@ -298,6 +304,10 @@ class PlotTextFitter : public QObject {
             for (QCPAxis* axis : rect->axes()) fitAxis(axis);
             rect->update(QCPLayoutElement::upPreparation);
         }
+        // New ticks may be wider than the ones the margins were laid out for: lay the margins
+        // out again, so that no label is pushed past the widget's edge.
+        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
         // Text with no clear place left is dropped rather than printed over other text or the
         // data; the owner's tooltips and tables still say it.
         for (QCPItemText* text : placement.unresolved) {

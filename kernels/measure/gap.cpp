@@ -66,8 +66,8 @@ void describeReads(const VariantResult& variant, std::size_t k, KernelEvidence& 
         if (bytes > 0 && read > bytes * (1.0 + kGapThresholdPercent / 100.0)) {
             char factor[32];
             std::snprintf(factor, sizeof factor, " %.0fx", read / bytes);
-            evidence.reReadBuffers += (evidence.reReadBuffers.empty() ? "" : ", ") +
-                                      traffic.buffer + factor;
+            evidence.reReadBuffers +=
+                (evidence.reReadBuffers.empty() ? "" : ", ") + traffic.buffer + factor;
         }
     }
     if (!pipeline->countsPasses) {
@@ -95,20 +95,19 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
     const double reReads = e.modelBytesRead - e.compulsoryBytesRead;
     if (!e.reReadBuffers.empty() && reReads > threshold * e.modelBytesRead &&
         e.measured.dramBytesRead < e.modelBytesRead - 0.5 * reReads)
-        findings.push_back(
-            {GapReason::ReReadsFromL2,
-             "The model charges every request, re-reads included (" + e.reReadBuffers + "): " +
-                 megabytes(e.modelBytesRead) + " requested, of which " +
-                 megabytes(e.compulsoryBytesRead) +
-                 " are distinct bytes. The L2 serves most re-reads, so DRAM reads " +
-                 megabytes(e.measured.dramBytesRead) +
-                 "; the requests still cost L2 bandwidth and time."});
+        findings.push_back({GapReason::ReReadsFromL2,
+                            "The model charges every request, re-reads included (" +
+                                e.reReadBuffers + "): " + megabytes(e.modelBytesRead) +
+                                " requested, of which " + megabytes(e.compulsoryBytesRead) +
+                                " are distinct bytes. The L2 serves most re-reads, so DRAM reads " +
+                                megabytes(e.measured.dramBytesRead) +
+                                "; the requests still cost L2 bandwidth and time."});
     if (measured < model && e.l2CacheBytes > 0 && e.arrayBytes < e.l2CacheBytes)
         findings.push_back(
             {GapReason::FitsInL2,
              (e.arraysAreOneSize ? "Each array is " : "Its largest buffer is ") +
-                 megabytes(static_cast<double>(e.arrayBytes)) +
-                 ", smaller than the " + megabytes(static_cast<double>(e.l2CacheBytes)) +
+                 megabytes(static_cast<double>(e.arrayBytes)) + ", smaller than the " +
+                 megabytes(static_cast<double>(e.l2CacheBytes)) +
                  " L2 cache: what one kernel writes is still in the L2 when the next reads it, "
                  "so that traffic never reaches DRAM."});
 

@@ -36,12 +36,12 @@ struct KernelEvidence {
     double modelBytesRead = 0.0;
     double modelBytesWritten = 0.0;
     KernelCounters measured;
-    std::uint64_t arrayBytes = 0;    // one N-element array; the largest buffer touched otherwise
+    std::uint64_t arrayBytes = 0;  // one N-element array; the largest buffer touched otherwise
     // Bytes the kernel would read if it read every buffer it touches once, and the buffers the
     // model charges more often than that (tiled kernels re-reading weights), with the factor.
     double compulsoryBytesRead = 0.0;
-    std::string reReadBuffers;     // "gate_up 16x, x 44x"
-    bool arraysAreOneSize = true;  // every buffer has N elements (the elementwise pipelines)
+    std::string reReadBuffers;       // "gate_up 16x, x 44x"
+    bool arraysAreOneSize = true;    // every buffer has N elements (the elementwise pipelines)
     std::uint64_t l2CacheBytes = 0;  // DeviceInfo::l2CacheBytes (0: unknown)
     // The kernel before and after this one in the variant (their counters and model writes).
     std::optional<KernelCounters> previousMeasured;

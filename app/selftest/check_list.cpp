@@ -62,7 +62,7 @@ Check runtimeCheck(const MachineProbe& probe, const VerdictOptions& options) {
             QStringLiteral("CUDA runtime %1 (linked into FuseScope)")
                 .arg(gpu.runtimeVersion.isEmpty() ? QStringLiteral("?") : gpu.runtimeVersion);
         if (!gpu.driverVersion.isEmpty())
-            found += QStringLiteral(", driver %1").arg(gpu.driverVersion);
+            found += QStringLiteral("; the driver supports CUDA %1").arg(gpu.driverVersion);
         return {name, CheckStatus::Pass, found, {}};
     }
     if (gpuNeeded(probe, options)) return {name, CheckStatus::Fail, gpu.cudaReason, kDriverFix};

@@ -82,8 +82,9 @@ LibraryProbe probeLibrary(const char* name) {
         library.error = error ? QString::fromLocal8Bit(error) : QStringLiteral("not found");
         return library;
     }
+    // Left loaded: NVRTC carries its own C++ runtime, whose start-up allocations would look
+    // leaked (LeakSanitizer) once unloaded, and a program that uses NVRTC loads it anyway.
     library.found = true;
-    dlclose(handle);
     return library;
 }
 

@@ -79,9 +79,12 @@ SelfTestDialog::SelfTestDialog(RunController* controller, QWidget* parent)
 
 void SelfTestDialog::check() {
     again_->setEnabled(false);
-    summary_->setText(
-        tr("Checking this machine: the GPU, counters, libraries, a small run of "
-           "every pipeline, the shipped recordings…"));
+    QString text =
+        tr("Checking this machine: the GPU, counters, libraries, a small run of every "
+           "pipeline, the shipped recordings…");
+    // The worker owns the GPU and takes one job at a time.
+    if (controller_->isRunning()) text += tr(" (after the run in progress)");
+    summary_->setText(text);
     list_->clear();
     controller_->selfTest(selftest::shippedRecordingFolders());
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's first command: installs what is missing, configures the `release` preset, builds,
-# and starts the GUI. With no display it says how to work headless instead of letting Qt abort.
+# The README's first command: installs what is missing, configures the `release` preset (no
+# tests), builds only the two programs it can start (the GUI and the CLI) and starts the GUI.
+# With no display it says how to work headless instead of letting Qt abort.
 #
 # usage: scripts/run.sh [arguments for fusescope, e.g. --run swiglu]
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
 
 cmake --preset release
-cmake --build --preset release -j"$(nproc)"
+cmake --build --preset release -j"$(nproc)" --target fusescope fusescope-cli
 
 find_program() {
     find build/release -path '*/CMakeFiles' -prune -o -type f -name "$1" -perm -u+x -print |

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# The README's test command (and CI's, through .ci/run): installs what is missing, configures the
-# `ci` preset (release, warnings are errors, CUDA arch 90 where nvcc is found), builds with every
-# core, and runs every test offscreen. Without a GPU the GPU tests are skipped, and the reason
-# each one gives is printed at the end so that a skip is never silent.
+# The README's test command (and CI's, through .ci/run): installs what is missing, then
+#   1. configures the `ci` preset (release, warnings are errors, CUDA arch 90 where nvcc is
+#      found), builds with every core, and runs every test offscreen. Without a GPU the GPU tests
+#      are skipped, and the reason each one gives is printed so that a skip is never silent;
+#   2. builds the `asan` preset (AddressSanitizer + UBSan, CUDA off: no GPU in CI and nvcc is
+#      slow) and runs the same tests under it; any sanitizer report fails the run;
+#   3. fuzzes the recording and sweep loaders for a bounded time (scripts/fuzz.sh, clang).
+# The exit status is non-zero when any of them failed.
 #
 # usage: scripts/test.sh [extra ctest arguments, e.g. -R cli]
+#   FUSESCOPE_SANITIZE=0       skip step 2 (a quick local run)
+#   FUSESCOPE_FUZZ_SECONDS=N   fuzz each loader N seconds (default 60); 0 skips step 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,4 +71,45 @@ echo "== CPU lesson benchmark (N = 2^24, every hardware thread) =="
 build/ci/benchmarks/cpu_lesson_benchmark --json build/ci/cpu_lesson_benchmark.json ||
     echo "(the benchmark did not finish)"
 
-exit "$test_status"
+asan_status=skipped
+if [[ "${FUSESCOPE_SANITIZE:-1}" != 0 ]]; then
+    echo
+    echo "== AddressSanitizer + UBSan build (asan preset, CUDA off) and tests =="
+    asan_started=$SECONDS
+    asan_status=0
+    cmake --preset asan -DFUSESCOPE_CUDA=OFF
+    if cmake --build --preset asan -j"$(nproc)"; then
+        # The asan test preset sets ASAN_OPTIONS and UBSAN_OPTIONS: the first report stops the
+        # test and fails it (the code is built with -fno-sanitize-recover=undefined too).
+        ctest --preset asan --output-on-failure --timeout 900 "$@" || asan_status=$?
+    else
+        asan_status=1
+    fi
+    echo "asan: build and tests took $((SECONDS - asan_started)) s"
+fi
+
+fuzz_status=skipped
+fuzz_seconds=${FUSESCOPE_FUZZ_SECONDS:-60}
+if [[ "$fuzz_seconds" != 0 ]]; then
+    echo
+    echo "== Fuzzing the loaders (${fuzz_seconds} s each) =="
+    fuzz_status=0
+    scripts/fuzz.sh "$fuzz_seconds" || fuzz_status=$?
+fi
+
+verdict() {
+    case "$1" in
+        0) echo passed ;;
+        skipped) echo skipped ;;
+        *) echo FAILED ;;
+    esac
+}
+echo
+echo "== Summary: tests $(verdict "$test_status"), asan $(verdict "$asan_status")," \
+    "fuzz $(verdict "$fuzz_status") =="
+for status in "$test_status" "$asan_status" "$fuzz_status"; do
+    if [[ "$status" != 0 && "$status" != skipped ]]; then
+        exit 1
+    fi
+done
+exit 0

@@ -41,5 +41,6 @@ int exitCodeFor(const Status& status);
 int listCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
 int showCommand(const QStringList& arguments);
+int selfTestCommand(const QStringList& arguments);
 
 }  // namespace fusescope::cli

@@ -17,6 +17,8 @@ constexpr Command kCommands[] = {
     {"show", "print the table of a recording or a sweep (JSON) made here or by the window",
      showCommand},
     {"sweep", "run variants over N in log steps, fit launch overhead and bandwidth", sweepCommand},
+    {"selftest", "check this machine before class: GPU, counters, pipelines, recordings",
+     selfTestCommand},
 };
 
 QString knownCommands() {
@@ -34,7 +36,7 @@ QString topLevelHelp() {
         "Commands:\n");
     for (const Command& command : kCommands)
         help += QStringLiteral("  %1  %2\n")
-                    .arg(QString::fromLatin1(command.name), -6)
+                    .arg(QString::fromLatin1(command.name), -8)
                     .arg(QString::fromLatin1(command.summary));
     help += QStringLiteral(
         "\n"

@@ -21,11 +21,17 @@ SweepPoint readPoint(const JsonReader& point) {
     value.timeMs = point.number("time_ms");
     if (value.n < 1) point.fail("n", QStringLiteral("must be at least 1"));
     if (value.timeMs < 0) point.fail("time_ms", QStringLiteral("must not be negative"));
-    // Files that give only the bandwidth: bytes follow from it and the time.
-    const std::optional<quint64> bytes = point.optionalCount("bytes");
-    value.bytes =
-        bytes ? *bytes
-              : static_cast<std::uint64_t>(std::llround(point.number("gbps") * value.timeMs * 1e6));
+    // Files that give only the bandwidth: bytes follow from it and the time, and must be a count
+    // as if they had been written (llround of anything outside that range is unspecified).
+    if (const std::optional<quint64> bytes = point.optionalCount("bytes")) {
+        value.bytes = *bytes;
+    } else {
+        const double derived = point.number("gbps") * value.timeMs * 1e6;
+        if (!(derived >= 0 && derived <= static_cast<double>(kLargestExactJsonInteger)))
+            point.fail("gbps", QStringLiteral("gives %1 bytes at this time, outside [0, 2^53]")
+                                   .arg(derived, 0, 'g', 17));
+        value.bytes = static_cast<std::uint64_t>(std::llround(derived));
+    }
     value.rooflineGBps = point.optionalNumber("roofline_gbps").value_or(0.0);
     value.checkOk = point.optionalBoolean("check_ok").value_or(true);
     value.maxRelativeError = point.optionalNumber("max_rel_error").value_or(0.0);
@@ -116,8 +122,17 @@ SweepFile readDocument(const JsonReader& document) {
     for (qsizetype k = 0; k < series.size(); ++k)
         report.series.push_back(readSeries(document.element(series, "series", k)));
     if (const std::optional<QJsonArray> sizes = document.optionalArray("sizes")) {
-        for (const QJsonValue& n : *sizes)
-            report.sizes.push_back(static_cast<std::uint64_t>(n.toDouble()));
+        for (qsizetype k = 0; k < sizes->size(); ++k) {
+            // Converting a negative, fractional or huge double to an integer is undefined.
+            const QJsonValue n = sizes->at(k);
+            const double size = n.toDouble(-1.0);
+            if (!n.isDouble() || !(size >= 1) ||
+                size > static_cast<double>(kLargestExactJsonInteger) || std::floor(size) != size)
+                document.fail("sizes", QStringLiteral("element %1 is not a size (a whole number "
+                                                      "from 1 to 2^53)")
+                                           .arg(k));
+            report.sizes.push_back(static_cast<std::uint64_t>(size));
+        }
     } else if (!report.series.empty()) {
         for (const SweepPoint& point : report.series.front().points)
             report.sizes.push_back(point.n);

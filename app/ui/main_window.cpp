@@ -36,6 +36,7 @@
 #include "ui/results_model.h"
 #include "ui/run_choices.h"
 #include "ui/run_panel.h"
+#include "ui/self_test_dialog.h"
 #include "ui/sweep/sweep_chart.h"
 #include "ui/sweep_tab.h"
 #include "worker/run_controller.h"
@@ -273,6 +274,7 @@ void MainWindow::buildMenus() {
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Check this machine…"), this, &MainWindow::showSelfTest);
     help->addAction(tr("&About FuseScope"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -475,6 +477,13 @@ void MainWindow::exportChartDialog(QCustomPlot* chart, const QString& fileStem) 
         QMessageBox::critical(this, tr("Cannot export chart"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(target)), 5000);
+}
+
+void MainWindow::showSelfTest() {
+    auto* dialog = new SelfTestDialog(controller_, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    dialog->check();
 }
 
 void MainWindow::showAbout() {

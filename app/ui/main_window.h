@@ -103,6 +103,7 @@ class MainWindow final : public QMainWindow {
     void saveSweepDialog();
     void exportChartDialog(QCustomPlot* chart, const QString& fileStem);
     void showAbout();
+    void showSelfTest();
 
     QSettings* settings_ = nullptr;
     std::unique_ptr<QSettings> ownedSettings_;

@@ -12,6 +12,7 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
 
     connect(worker_, &RunWorker::backendsProbed, this, &RunController::backendsProbed);
+    connect(worker_, &RunWorker::selfTestFinished, this, &RunController::selfTestFinished);
     connect(worker_, &RunWorker::runStarted, this, [this](quint64 generation, QString note) {
         if (isCurrent(generation)) emit runStarted(note);
     });
@@ -102,6 +103,11 @@ void RunController::submitSweep(const SweepCommand& command) {
 
 void RunController::probe() {
     QMetaObject::invokeMethod(worker_, "probe", Qt::QueuedConnection);
+}
+
+void RunController::selfTest(const QStringList& recordingFolders) {
+    QMetaObject::invokeMethod(worker_, "selfTest", Qt::QueuedConnection,
+                              Q_ARG(QStringList, recordingFolders));
 }
 
 void RunController::cancel() {

@@ -6,6 +6,7 @@
 #include <QThread>
 
 #include "model/recording.h"
+#include "selftest/machine_probe.h"
 #include "worker/run_command.h"
 #include "worker/sweep_command.h"
 
@@ -25,6 +26,9 @@ class RunController : public QObject {
     void submitSweep(const SweepCommand& command);
     // Asks the worker to describe the backends; answers with backendsProbed.
     void probe();
+    // Asks the worker for the self-test's probe; answers with selfTestFinished. Queued behind
+    // any run in flight, since the worker owns the GPU.
+    void selfTest(const QStringList& recordingFolders);
     // Sets the cancel flag directly: the worker checks it between repeats.
     void cancel();
     // True while a run or a sweep is in flight; isSweeping() says which.
@@ -33,6 +37,7 @@ class RunController : public QObject {
 
   signals:
     void backendsProbed(fusescope::BackendSummary summary);
+    void selfTestFinished(fusescope::selftest::MachineProbe probe);
     void runStarted(QString backendNote);
     void progress(double fraction, QString stage);
     void variantFinished(fusescope::model::RunRecord record);

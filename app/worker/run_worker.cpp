@@ -32,6 +32,7 @@ RunWorker::RunWorker(QObject* parent) : QObject(parent) {
     qRegisterMetaType<fusescope::SweepCommand>();
     qRegisterMetaType<fusescope::SweepPointUpdate>();
     qRegisterMetaType<fusescope::SweepOutcome>();
+    qRegisterMetaType<fusescope::selftest::MachineProbe>();
 }
 
 // Backends are destroyed here; the owner deletes the worker on its own thread (deleteLater on
@@ -83,6 +84,12 @@ void RunWorker::probe() {
         }
     }
     emit backendsProbed(summary);
+}
+
+void RunWorker::selfTest(QStringList recordingFolders) {
+    // The provider the measured runs use: CUPTI takes one client per process.
+    if (!provider_) provider_ = providerFactory_ ? providerFactory_() : createCounterProvider();
+    emit selfTestFinished(selftest::probeMachine(recordingFolders, provider_.get()));
 }
 
 Result<BackendSelection> RunWorker::startBackend(BackendChoice choice) {

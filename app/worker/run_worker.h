@@ -11,6 +11,7 @@
 
 #include "model/recording.h"
 #include "runtime/backend_selection.h"
+#include "selftest/machine_probe.h"
 #include "worker/run_command.h"
 #include "worker/sweep_command.h"
 
@@ -46,6 +47,8 @@ class RunWorker : public QObject {
     // A size sweep (runSweep) under the same generations and cancel flag as runs: one job at a
     // time owns the backend, and a newer request of either kind supersedes it.
     void sweep(fusescope::SweepCommand command, quint64 generation);
+    // The self-test's probe (a small run of every pipeline), on this thread that owns the GPU.
+    void selfTest(QStringList recordingFolders);
 
   signals:
     void backendsProbed(fusescope::BackendSummary summary);
@@ -68,6 +71,8 @@ class RunWorker : public QObject {
     void sweepFinished(quint64 generation, fusescope::SweepOutcome outcome);
     void sweepFailed(quint64 generation, QString message);
     void sweepCancelled(quint64 generation);
+
+    void selfTestFinished(fusescope::selftest::MachineProbe probe);
 
   private:
     friend class WorkerRunObserver;

@@ -1,0 +1,196 @@
+#include "selftest/machine_probe.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+
+#include "measure/counter_provider.h"
+#include "model/recording_json.h"
+#include "model/sweep_json.h"
+#include "pipelines/registry.h"
+#include "runtime/backend.h"
+#include "runtime/runner.h"
+
+namespace fusescope::selftest {
+namespace {
+
+// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  ..." -> "580.65.06".
+QString nvidiaKernelModuleVersion() {
+    QFile file(QStringLiteral("/proc/driver/nvidia/version"));
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    const QString line = QString::fromLocal8Bit(file.readLine());
+    const QString marker = QStringLiteral("Kernel Module");
+    const qsizetype at = line.indexOf(marker);
+    if (at < 0) return QStringLiteral("unknown version");
+    const QStringList words =
+        line.mid(at + marker.size()).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    return words.isEmpty() ? QStringLiteral("unknown version") : words.first();
+}
+
+GpuProbe probeGpu(std::unique_ptr<Backend>& cudaBackend) {
+    GpuProbe gpu;
+    const BackendAvailability availability = probeBackends();
+    gpu.cudaBuilt = availability.cudaBuilt;
+    gpu.cudaUsable = availability.cudaUsable;
+    gpu.cudaReason = QString::fromStdString(availability.cudaReason);
+    gpu.kernelModule = nvidiaKernelModuleVersion();
+    gpu.deviceNodes = QFileInfo::exists(QStringLiteral("/dev/nvidiactl")) ||
+                      QFileInfo::exists(QStringLiteral("/dev/nvidia0"));
+    if (!gpu.cudaUsable) return gpu;
+    Result<std::unique_ptr<Backend>> created = createCudaBackend();
+    if (!created) {
+        gpu.backendError = QString::fromStdString(created.status().message());
+        return gpu;
+    }
+    cudaBackend = std::move(*created);
+    gpu.backendCreated = true;
+    const DeviceInfo device = cudaBackend->describe();
+    gpu.deviceName = QString::fromStdString(device.name);
+    gpu.driverVersion = QString::fromStdString(device.driverVersion);
+    gpu.runtimeVersion = QString::fromStdString(device.runtimeVersion);
+    return gpu;
+}
+
+void probeCounters(MachineProbe& probe, CounterProvider* shared) {
+    if (!probe.gpu.backendCreated) return;
+    std::unique_ptr<CounterProvider> own;
+    if (!shared) own = createCounterProvider();
+    CounterProvider& provider = shared ? *shared : *own;
+    const CounterCapability capability = provider.capability();
+    probe.counters.probed = true;
+    probe.counters.available = capability.available;
+    probe.counters.refusal = capability.refusal;
+    probe.counters.reason = QString::fromStdString(capability.reason);
+    probe.counters.provider = QString::fromStdString(capability.provider);
+    // The provider loads the CUPTI module (which links libcupti.so.13) before it asks anything.
+    probe.cupti.found = capability.refusal != CounterRefusal::LibraryMissing &&
+                        capability.refusal != CounterRefusal::NotBuilt;
+    if (!probe.cupti.found) probe.cupti.error = probe.counters.reason;
+}
+
+LibraryProbe probeLibrary(const char* name) {
+    LibraryProbe library;
+    void* handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+        const char* error = dlerror();
+        library.error = error ? QString::fromLocal8Bit(error) : QStringLiteral("not found");
+        return library;
+    }
+    // Left loaded: NVRTC carries its own C++ runtime, whose start-up allocations would look
+    // leaked (LeakSanitizer) once unloaded, and a program that uses NVRTC loads it anyway.
+    library.found = true;
+    return library;
+}
+
+PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, int vectorWidth) {
+    PipelineProbe result;
+    result.backend = QString::fromLatin1(backendName(backend.kind()));
+    result.pipeline = QString::fromStdString(pipeline.name);
+    result.vectorWidth = vectorWidth;
+    result.n = kSelfTestElements;
+    RunRequest request;
+    request.pipeline = pipeline.name;
+    request.n = kSelfTestElements;
+    request.vectorWidth = vectorWidth;
+    request.repeats = 1;
+    request.warmup = 0;
+    RunObserver observer;
+    const Result<RunReport> report = runPipeline(backend, request, observer);
+    if (!report) {
+        result.error = QString::fromStdString(report.status().message());
+        return result;
+    }
+    for (const VariantResult& variant : report->variants) {
+        ++result.variants;
+        result.maxRelativeError = std::max(result.maxRelativeError, variant.check.maxRelativeError);
+        if (variant.check.ok) {
+            ++result.variantsCorrect;
+            continue;
+        }
+        result.failedVariants << QStringLiteral(
+                                     "%1: %2 element(s) unwritten, max relative error %3")
+                                     .arg(QString::fromStdString(variant.variant))
+                                     .arg(variant.check.unwrittenElements)
+                                     .arg(variant.check.maxRelativeError, 0, 'g', 3);
+    }
+    return result;
+}
+
+QVector<PipelineProbe> runPipelines(Backend& backend) {
+    QVector<PipelineProbe> results;
+    for (const PipelineSpec& pipeline : pipelines())
+        for (int width : kSupportedVectorWidths) results << runOne(backend, pipeline, width);
+    return results;
+}
+
+RecordingProbe loadShipped(const QString& path) {
+    RecordingProbe result{path, {}};
+    if (model::isSweepFile(path)) {
+        const Result<model::SweepFile> sweep = model::loadSweepFile(path);
+        if (!sweep) result.error = QString::fromStdString(sweep.status().message());
+        return result;
+    }
+    const Result<model::Recording> recording = model::loadRecording(path);
+    if (!recording) result.error = QString::fromStdString(recording.status().message());
+    return result;
+}
+
+ShippedRecordingsProbe probeRecordings(const QStringList& folders) {
+    ShippedRecordingsProbe probe;
+    probe.foldersSearched = folders;
+    for (const QString& folder : folders) {
+        const QDir dir(folder);
+        if (!dir.exists()) continue;
+        probe.folderFound = dir.absolutePath();
+        for (const QString& name :
+             dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            probe.recordings << loadShipped(dir.filePath(name));
+        break;
+    }
+    return probe;
+}
+
+}  // namespace
+
+MachineProbe probeMachine(const QStringList& recordingFolders, CounterProvider* counters) {
+    MachineProbe probe;
+    std::unique_ptr<Backend> cuda;
+    probe.gpu = probeGpu(cuda);
+    probeCounters(probe, counters);
+    probe.nvrtc = probeLibrary("libnvrtc.so.13");
+    probe.pipelines = runPipelines(*createCpuBackend());
+    if (cuda) probe.pipelines << runPipelines(*cuda);
+    probe.recordings = probeRecordings(recordingFolders);
+    return probe;
+}
+
+DisplayProbe probeDisplayFromEnvironment() {
+    const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    DisplayProbe display;
+    for (const char* variable : {"WAYLAND_DISPLAY", "DISPLAY"}) {
+        const QString value = environment.value(QLatin1String(variable));
+        if (value.isEmpty()) continue;
+        display.platform = QStringLiteral("%1=%2").arg(QLatin1String(variable), value);
+        display.interactive = true;
+        break;
+    }
+    return display;
+}
+
+QStringList shippedRecordingFolders() {
+    QStringList folders;
+    const QString programFolder = QCoreApplication::applicationDirPath();
+    if (!programFolder.isEmpty())
+        folders << QDir::cleanPath(programFolder +
+                                   QStringLiteral("/../share/fusescope/recordings"));
+    folders << QStringLiteral(FUSESCOPE_SOURCE_RECORDINGS_DIR);
+    return folders;
+}
+
+}  // namespace fusescope::selftest

@@ -132,19 +132,16 @@ Check nvrtcCheck(const MachineProbe& probe) {
 
 Check pipelineCheck(const PipelineProbe& run) {
     Check check;
-    check.name = QStringLiteral("Pipeline %1 on %2 (vector %3)")
-                     .arg(run.pipeline, run.backend)
-                     .arg(run.vectorWidth);
+    check.name = QStringLiteral("Pipeline %1 on %2 (%3)").arg(run.pipeline, run.backend, run.label);
     const QString fix = run.backend == QLatin1String("cpu")
                             ? QStringLiteral(
                                   "This is a bug in FuseScope or a broken build: run "
                                   "scripts/test.sh and report its output.")
                             : QStringLiteral(
                                   "Run `fusescope-cli run --pipeline %1 --backend cuda "
-                                  "--vector %2` to see the full error; check the "
+                                  "%2` to see the full error; check the "
                                   "driver and the GPU's health (nvidia-smi).")
-                                  .arg(run.pipeline)
-                                  .arg(run.vectorWidth);
+                                  .arg(run.pipeline, run.arguments);
     if (!run.error.isEmpty()) {
         check.status = CheckStatus::Fail;
         check.found = QStringLiteral("the run failed: %1").arg(run.error);
@@ -154,20 +151,19 @@ Check pipelineCheck(const PipelineProbe& run) {
     if (run.variants == 0 || run.variantsCorrect != run.variants) {
         check.status = CheckStatus::Fail;
         check.found = run.variants == 0 ? QStringLiteral("the run gave no variant")
-                                        : QStringLiteral("%1 of %2 variants wrong at N = %3: %4")
+                                        : QStringLiteral("%1 of %2 variants wrong at %3: %4")
                                               .arg(run.variants - run.variantsCorrect)
                                               .arg(run.variants)
-                                              .arg(run.n)
+                                              .arg(run.problem)
                                               .arg(run.failedVariants.join(QStringLiteral("; ")));
         check.fix = fix;
         return check;
     }
     check.status = CheckStatus::Pass;
-    check.found =
-        QStringLiteral("%1 variants match the reference at N = %2 (max relative error %3)")
-            .arg(run.variants)
-            .arg(run.n)
-            .arg(run.maxRelativeError, 0, 'g', 3);
+    check.found = QStringLiteral("%1 variants match the reference at %2 (largest error %3)")
+                      .arg(run.variants)
+                      .arg(run.problem)
+                      .arg(run.maxRelativeError, 0, 'g', 3);
     return check;
 }
 

@@ -88,16 +88,27 @@ LibraryProbe probeLibrary(const char* name) {
     return library;
 }
 
-PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, int vectorWidth) {
+PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, const Problem& problem,
+                     const QString& label) {
     PipelineProbe result;
     result.backend = QString::fromLatin1(backendName(backend.kind()));
     result.pipeline = QString::fromStdString(pipeline.name);
-    result.vectorWidth = vectorWidth;
-    result.n = kSelfTestElements;
+    result.label = label;
+    result.problem = QString::fromStdString(describeProblem(pipeline, problem));
+    QStringList dimensions;
+    for (const auto& [name, value] : problem.dimensions)
+        dimensions << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    QStringList tuning;
+    for (const auto& [name, value] : problem.tuning)
+        tuning << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    result.arguments =
+        QStringLiteral("--shape %1 --dtype %2%3")
+            .arg(dimensions.join(QLatin1Char(',')), QString::fromUtf8(dtypeName(problem.dtype)),
+                 tuning.isEmpty() ? QString()
+                                  : QStringLiteral(" --tile ") + tuning.join(QLatin1Char(',')));
     RunRequest request;
     request.pipeline = pipeline.name;
-    request.n = kSelfTestElements;
-    request.vectorWidth = vectorWidth;
+    request.problem = problem;
     request.repeats = 1;
     request.warmup = 0;
     RunObserver observer;
@@ -108,7 +119,7 @@ PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, int vectorW
     }
     for (const VariantResult& variant : report->variants) {
         ++result.variants;
-        result.maxRelativeError = std::max(result.maxRelativeError, variant.check.maxRelativeError);
+        result.maxRelativeError = std::max(result.maxRelativeError, variant.check.error);
         if (variant.check.ok) {
             ++result.variantsCorrect;
             continue;
@@ -117,15 +128,37 @@ PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, int vectorW
                                      "%1: %2 element(s) unwritten, max relative error %3")
                                      .arg(QString::fromStdString(variant.variant))
                                      .arg(variant.check.unwrittenElements)
-                                     .arg(variant.check.maxRelativeError, 0, 'g', 3);
+                                     .arg(variant.check.error, 0, 'g', 3);
     }
     return result;
 }
 
 QVector<PipelineProbe> runPipelines(Backend& backend) {
     QVector<PipelineProbe> results;
-    for (const PipelineSpec& pipeline : pipelines())
-        for (int width : kSupportedVectorWidths) results << runOne(backend, pipeline, width);
+    for (const PipelineSpec& pipeline : pipelines()) {
+        // A small problem: the elementwise pipelines at kSelfTestElements, every other
+        // dimension at most kSelfTestExtent, so that the whole check takes seconds on a CPU.
+        Problem problem = pipeline.defaultProblem();
+        for (const DimensionSpec& dimension : pipeline.dimensions) {
+            const bool elements = pipeline.countsPasses && dimension.name == pipeline.sizeDimension;
+            problem.dimensions[dimension.name] = std::max(
+                dimension.minimum,
+                std::min(dimension.defaultValue, elements ? kSelfTestElements : kSelfTestExtent));
+        }
+        const TuningSpec* vector = pipeline.findTuning(kVectorWidthTuning);
+        const std::vector<int> widths = vector ? vector->allowed : std::vector<int>{0};
+        for (DType dtype : pipeline.dtypes)
+            for (int width : widths) {
+                problem.dtype = dtype;
+                QStringList label;
+                if (vector) {
+                    problem.tuning[vector->name] = width;
+                    label << QStringLiteral("vector %1").arg(width);
+                }
+                if (pipeline.dtypes.size() > 1) label << QString::fromUtf8(dtypeName(dtype));
+                results << runOne(backend, pipeline, problem, label.join(QStringLiteral(", ")));
+            }
+    }
     return results;
 }
 

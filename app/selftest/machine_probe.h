@@ -46,13 +46,14 @@ struct LibraryProbe {
     QString error;  // dlerror() when not found
 };
 
-// One pipeline run on one backend at one vector width.
+// One pipeline run on one backend at one small problem.
 struct PipelineProbe {
     QString backend;  // "cpu", "cuda"
     QString pipeline;
-    int vectorWidth = 0;
-    std::uint64_t n = 0;
-    QString error;  // the run failed before checking (empty when it ran)
+    QString label;      // what sets this run apart: "vector 4", "bfloat16"
+    QString problem;    // "N = 65,536 · float32 · vector 4"
+    QString arguments;  // the CLI options that repeat it: "--n 65536 --vector 4"
+    QString error;      // the run failed before checking (empty when it ran)
     int variants = 0;
     int variantsCorrect = 0;
     double maxRelativeError = 0.0;
@@ -89,6 +90,7 @@ struct MachineProbe {
 // The element count of the self-test's pipeline runs: small enough to take milliseconds on a CPU,
 // large enough for the vector kernels' main loops and tails.
 inline constexpr std::uint64_t kSelfTestElements = 65536;
+inline constexpr std::uint64_t kSelfTestExtent = 128;
 
 // Probes everything but the display (the window and the CLI each fill that in their own way).
 // Runs kernels: call it on the thread that owns the GPU. `recordingFolders` are searched in

@@ -16,8 +16,9 @@ PipelineProbe passingRun(const char* backend, const PipelineSpec& pipeline, int 
     PipelineProbe run;
     run.backend = QString::fromLatin1(backend);
     run.pipeline = QString::fromStdString(pipeline.name);
-    run.vectorWidth = width;
-    run.n = kSelfTestElements;
+    run.label = QStringLiteral("vector %1").arg(width);
+    run.problem = QStringLiteral("N = 65,536 · float32 · vector %1").arg(width);
+    run.arguments = QStringLiteral("--shape N=65536 --dtype float32 --tile vector=%1").arg(width);
     run.variants = static_cast<int>(pipeline.variants.size());
     run.variantsCorrect = run.variants;
     run.maxRelativeError = 1e-7;

@@ -127,11 +127,7 @@ class CpuBackend final : public Backend {
     }
 
     Result<KernelExecution*> findExecution(std::string_view key) override {
-        const auto found = catalog_.find(key);
-        if (found == catalog_.end())
-            return Status(ErrorCode::InvalidArgument,
-                          "the CPU backend has no code for " + std::string(key));
-        return found->second.get();
+        return findExecutionIn(catalog_, key, "CPU");
     }
 
     KernelResources resources(const KernelLaunch&) override { return {}; }

@@ -159,11 +159,7 @@ class CudaBackend final : public Backend {
     }
 
     Result<KernelExecution*> findExecution(std::string_view key) override {
-        const auto found = catalog_.find(key);
-        if (found == catalog_.end())
-            return Status(ErrorCode::InvalidArgument,
-                          "the CUDA backend has no code for " + std::string(key));
-        return found->second.get();
+        return findExecutionIn(catalog_, key, "CUDA");
     }
 
     KernelResources resources(const KernelLaunch& launch) override {

@@ -101,6 +101,17 @@ class KernelExecution {
 
 using ExecutionCatalog = std::map<std::string, std::unique_ptr<KernelExecution>, std::less<>>;
 
+// The code under `key`, or the reason `backend` has none.
+inline Result<KernelExecution*> findExecutionIn(ExecutionCatalog& catalog, std::string_view key,
+                                                std::string_view backend) {
+    const auto found = catalog.find(key);
+    if (found == catalog.end())
+        return Status(
+            ErrorCode::InvalidArgument,
+            "the " + std::string(backend) + " backend has no code for " + std::string(key));
+    return found->second.get();
+}
+
 // Every family's executions for one backend (the family lists are in cpu_executions.cpp and
 // cuda_executions.cpp).
 ExecutionCatalog makeCpuExecutions();

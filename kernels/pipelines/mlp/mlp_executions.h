@@ -17,6 +17,18 @@ MlpDtype mlpDtypeOf(const Problem& problem);
 LessonTiles tilesOf(const Problem& problem);
 std::optional<MlpVariant> variantNamed(std::string_view name);
 
+// A launch's variant and buffers (x, gate_up, down, intermediates or null, out), or the reason
+// the call is not one of the MLP's.
+struct MlpCallBuffers {
+    MlpVariant variant = MlpVariant::Unfused;
+    void* x = nullptr;
+    void* gateUp = nullptr;
+    void* down = nullptr;
+    void* scratch = nullptr;
+    void* out = nullptr;
+};
+Result<MlpCallBuffers> mlpCallBuffers(const KernelCall& call);
+
 void addMlpCpuExecutions(ExecutionCatalog& catalog);
 void addMlpCudaExecutions(ExecutionCatalog& catalog);  // CUDA builds only
 

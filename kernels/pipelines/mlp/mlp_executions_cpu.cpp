@@ -19,14 +19,10 @@ class MlpCpuExecution final : public KernelExecution {
     }
 
     Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
-        const std::optional<MlpVariant> variant = variantNamed(call.variant);
-        if (!variant) return Status(ErrorCode::InvalidArgument, "no MLP variant " + call.variant);
-        const auto& b = call.buffers;
-        if (b.size() != 4 && b.size() != 5)
-            return Status(ErrorCode::InvalidArgument,
-                          "an MLP kernel takes x, gate_up, down, [intermediates,] out");
-        const MlpHostPointers pointers{b[0], b[1], b[2], b.size() == 5 ? b[3] : nullptr, b.back()};
-        return runMlpCpuKernel(*variant, call.kernelIndex, shapeOf(*call.problem),
+        const Result<MlpCallBuffers> b = mlpCallBuffers(call);
+        if (!b) return b.status();
+        const MlpHostPointers pointers{b->x, b->gateUp, b->down, b->scratch, b->out};
+        return runMlpCpuKernel(b->variant, call.kernelIndex, shapeOf(*call.problem),
                                mlpDtypeOf(*call.problem), pointers, target.hostThreads,
                                tilesOf(*call.problem));
     }

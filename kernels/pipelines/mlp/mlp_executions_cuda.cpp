@@ -18,12 +18,8 @@ class MlpCudaExecution final : public KernelExecution {
     }
 
     Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
-        const std::optional<MlpVariant> variant = variantNamed(call.variant);
-        if (!variant) return Status(ErrorCode::InvalidArgument, "no MLP variant " + call.variant);
-        const auto& b = call.buffers;
-        if (b.size() != 4 && b.size() != 5)
-            return Status(ErrorCode::InvalidArgument,
-                          "an MLP kernel takes x, gate_up, down, [intermediates,] out");
+        const Result<MlpCallBuffers> b = mlpCallBuffers(call);
+        if (!b) return b.status();
         if (!target.state)
             return Status(ErrorCode::InvalidArgument, "the CUDA backend gave no execution state");
         Result<MlpCudaContext*> context = target.state->get<MlpCudaContext>(
@@ -34,8 +30,8 @@ class MlpCudaExecution final : public KernelExecution {
                 return std::shared_ptr<MlpCudaContext>(std::move(*made));
             });
         if (!context) return context.status();
-        const MlpDeviceBuffers buffers{b[0], b[1], b[2], b.size() == 5 ? b[3] : nullptr, b.back()};
-        return runMlpCudaKernel(**context, *variant, shapeOf(*call.problem),
+        const MlpDeviceBuffers buffers{b->x, b->gateUp, b->down, b->scratch, b->out};
+        return runMlpCudaKernel(**context, b->variant, shapeOf(*call.problem),
                                 mlpDtypeOf(*call.problem), buffers, tilesOf(*call.problem),
                                 call.kernelIndex);
     }

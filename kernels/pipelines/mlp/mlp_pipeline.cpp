@@ -164,6 +164,16 @@ LessonTiles tilesOf(const Problem& problem) {
             problem.tuningValue(kTileNames[2]), problem.tuningValue(kTileNames[3])};
 }
 
+Result<MlpCallBuffers> mlpCallBuffers(const KernelCall& call) {
+    const std::optional<MlpVariant> variant = variantNamed(call.variant);
+    if (!variant) return Status(ErrorCode::InvalidArgument, "no MLP variant " + call.variant);
+    const auto& b = call.buffers;
+    if (b.size() != 4 && b.size() != 5)
+        return Status(ErrorCode::InvalidArgument,
+                      "an MLP kernel takes x, gate_up, down, [intermediates,] out");
+    return MlpCallBuffers{*variant, b[0], b[1], b[2], b.size() == 5 ? b[3] : nullptr, b.back()};
+}
+
 std::optional<MlpVariant> variantNamed(std::string_view name) {
     for (MlpVariant variant : kAllVariants)
         if (variantName(variant) == name) return variant;

@@ -95,11 +95,15 @@ QString combinedProblemLabel(const Recording& recording) {
                       distinctValues(recording, [](const RunRecord& run) {
                           return QString::fromUtf8(dtypeName(run.problem.dtype));
                       })};
-    for (const auto& [name, title] : tunings)
+    // Plain references, not structured bindings: clang 14 (the fuzz build) cannot capture those.
+    for (const auto& tuning : tunings) {
+        const std::string& name = tuning.first;
         parts << QStringLiteral("%1 %2").arg(
-            QString::fromStdString(title), distinctValues(recording, [&](const RunRecord& run) {
+            QString::fromStdString(tuning.second),
+            distinctValues(recording, [&](const RunRecord& run) {
                 return QString::number(run.problem.tuningValue(name));
             }));
+    }
     return parts.join(kSeparator);
 }
 

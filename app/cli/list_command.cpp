@@ -37,7 +37,7 @@ QStringList pipelineLines() {
             std::size_t passes = 0;
             std::uint64_t bytes = 0;
             for (const KernelSpec& kernel : kernels) {
-                passes += kernel.passReads.size() + kernel.passWrites.size();
+                passes += static_cast<std::size_t>(kernel.passes());
                 bytes += kernel.traffic.bytesRead() + kernel.traffic.bytesWritten();
             }
             variants.addRow({QString::fromStdString(variant.name), QString::number(kernels.size()),

@@ -69,6 +69,20 @@ Status setTuning(const PipelineSpec& pipeline, Problem& problem, const QString& 
     return Status::ok();
 }
 
+ProblemText problemText(const Problem& problem) {
+    ProblemText text;
+    QStringList dimensions;
+    for (const auto& [name, value] : problem.dimensions)
+        dimensions << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    QStringList tuning;
+    for (const auto& [name, value] : problem.tuning)
+        tuning << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    text.dimensions = dimensions.join(QLatin1Char(','));
+    text.dtype = QString::fromUtf8(dtypeName(problem.dtype));
+    text.tuning = tuning.join(QLatin1Char(','));
+    return text;
+}
+
 Result<Problem> problemFromText(const PipelineSpec& pipeline, const ProblemText& text) {
     Problem problem = pipeline.defaultProblem();
     if (!text.preset.isEmpty()) {

@@ -17,6 +17,10 @@ struct ProblemText {
     QString tuning;      // "block_m=32,vector=4"
 };
 
+// A problem written the way problemFromText reads it back (dimensions and tuning as
+// "name=value,..." in name order, dtype by name; no preset).
+ProblemText problemText(const Problem& problem);
+
 // The problem, or the reason in words ("H = 0 is outside 1 to 131,072").
 Result<Problem> problemFromText(const PipelineSpec& pipeline, const ProblemText& text);
 // One dimension or tuning value set on a problem, checked by name against the pipeline.

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "measure/counter_provider.h"
+#include "model/problem_options.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
@@ -95,17 +96,11 @@ PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, const Probl
     result.pipeline = QString::fromStdString(pipeline.name);
     result.label = label;
     result.problem = QString::fromStdString(describeProblem(pipeline, problem));
-    QStringList dimensions;
-    for (const auto& [name, value] : problem.dimensions)
-        dimensions << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
-    QStringList tuning;
-    for (const auto& [name, value] : problem.tuning)
-        tuning << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    const model::ProblemText text = model::problemText(problem);
     result.arguments =
         QStringLiteral("--shape %1 --dtype %2%3")
-            .arg(dimensions.join(QLatin1Char(',')), QString::fromUtf8(dtypeName(problem.dtype)),
-                 tuning.isEmpty() ? QString()
-                                  : QStringLiteral(" --tile ") + tuning.join(QLatin1Char(',')));
+            .arg(text.dimensions, text.dtype,
+                 text.tuning.isEmpty() ? QString() : QStringLiteral(" --tile ") + text.tuning);
     RunRequest request;
     request.pipeline = pipeline.name;
     request.problem = problem;

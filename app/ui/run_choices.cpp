@@ -52,16 +52,10 @@ void saveRunChoices(QSettings& settings, const RunCommand& choices) {
     settings.setValue(kGroup + QStringLiteral("pipeline"),
                       QString::fromStdString(request.pipeline));
     settings.setValue(kGroup + QStringLiteral("variants"), variants);
-    QStringList dimensions;
-    for (const auto& [name, value] : request.problem.dimensions)
-        dimensions << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
-    QStringList tuning;
-    for (const auto& [name, value] : request.problem.tuning)
-        tuning << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
-    settings.setValue(kGroup + QStringLiteral("dimensions"), dimensions.join(QLatin1Char(',')));
-    settings.setValue(kGroup + QStringLiteral("dtype"),
-                      QString::fromUtf8(dtypeName(request.problem.dtype)));
-    settings.setValue(kGroup + QStringLiteral("tuning"), tuning.join(QLatin1Char(',')));
+    const model::ProblemText problem = model::problemText(request.problem);
+    settings.setValue(kGroup + QStringLiteral("dimensions"), problem.dimensions);
+    settings.setValue(kGroup + QStringLiteral("dtype"), problem.dtype);
+    settings.setValue(kGroup + QStringLiteral("tuning"), problem.tuning);
     settings.setValue(kGroup + QStringLiteral("backend"),
                       QString::fromLatin1(backendChoiceKey(choices.backend)));
     settings.setValue(kGroup + QStringLiteral("repeats"), request.repeats);

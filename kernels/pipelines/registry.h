@@ -61,6 +61,8 @@ struct KernelSpec {
     // repeat), which the memory stage animates loop by loop. Empty otherwise.
     std::vector<std::string> passReads;
     std::vector<std::string> passWrites;
+
+    int passes() const { return static_cast<int>(passReads.size() + passWrites.size()); }
 };
 
 // The kernels a variant launches for a problem (the production MLP streams weights with GEMV

@@ -107,9 +107,7 @@ class VariantRunner {
             result.modelBytesRead += kernel.modelBytesRead;
             result.modelBytesWritten += kernel.modelBytesWritten;
             result.modelFlops += kernel.modelFlops;
-            if (result.passesCounted)
-                result.passes += static_cast<int>(
-                    (kernel.modelBytesRead + kernel.modelBytesWritten) / outputBytes);
+            if (result.passesCounted) result.passes += spec.passes();
             result.kernels.push_back(kernel);
         }
 

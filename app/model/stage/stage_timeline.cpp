@@ -238,7 +238,7 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
     for (const KernelSpec& spec : kernels) {
         timeline.modelBytesRead += spec.traffic.bytesRead();
         timeline.modelBytesWritten += spec.traffic.bytesWritten();
-        timeline.modelPasses += static_cast<int>(spec.passReads.size() + spec.passWrites.size());
+        timeline.modelPasses += spec.passes();
     }
 
     QMap<QString, quint64> bufferBytes;

@@ -64,6 +64,9 @@ struct KernelRecord {
     std::optional<double> dramBytesWritten;
     std::optional<double> sectorsRead;
     std::optional<double> sectorsWritten;
+    std::optional<double> l2SectorsRead;  // requested from the L2 by the SMs, 32 B each
+    std::optional<double> l2SectorsWritten;
+    std::optional<int> deviceKernels;  // kernels the launch started (a library call may start more)
 };
 
 // An allocation or free seen by the allocation tracker (host clock, ns since the run began).

@@ -85,6 +85,9 @@ QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWr
         {"dram_bytes_written", optionalNumber(kernel.dramBytesWritten)},
         {"sectors_read", optionalNumber(kernel.sectorsRead)},
         {"sectors_written", optionalNumber(kernel.sectorsWritten)},
+        {"l2_sectors_read", optionalNumber(kernel.l2SectorsRead)},
+        {"l2_sectors_written", optionalNumber(kernel.l2SectorsWritten)},
+        {"device_kernels", kernel.deviceKernels ? QJsonValue(*kernel.deviceKernels) : QJsonValue()},
     };
 }
 
@@ -229,6 +232,9 @@ KernelRecord readKernel(const JsonReader& reader) {
     kernel.dramBytesWritten = reader.optionalNumber("dram_bytes_written");
     kernel.sectorsRead = reader.optionalNumber("sectors_read");
     kernel.sectorsWritten = reader.optionalNumber("sectors_written");
+    kernel.l2SectorsRead = reader.optionalNumber("l2_sectors_read");
+    kernel.l2SectorsWritten = reader.optionalNumber("l2_sectors_written");
+    kernel.deviceKernels = reader.optionalInteger("device_kernels");
     return kernel;
 }
 

@@ -42,5 +42,6 @@ int listCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
 int showCommand(const QStringList& arguments);
 int selfTestCommand(const QStringList& arguments);
+int shrinkCommand(const QStringList& arguments);
 
 }  // namespace fusescope::cli

@@ -19,6 +19,7 @@ constexpr Command kCommands[] = {
     {"sweep", "run variants over N in log steps, fit launch overhead and bandwidth", sweepCommand},
     {"selftest", "check this machine before class: GPU, counters, pipelines, recordings",
      selfTestCommand},
+    {"shrink", "merge a recording's idle PM samples so it is small enough to ship", shrinkCommand},
 };
 
 QString knownCommands() {

@@ -127,6 +127,9 @@ struct RunRecord {
     QVector<AllocationRecord> allocations;
     QVector<TimelineSpan> timeline;  // issue 3: device clock
     QVector<SampleRecord> samples;   // issue 3: PM sampling
+    // Samples the run had before its idle stretches were merged (sample_thinning.h); 0 when
+    // they are as recorded.
+    qsizetype samplesBeforeThinning = 0;
     RunDataSources dataSource;
 
     double effectiveGBps() const {

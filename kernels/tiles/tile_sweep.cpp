@@ -1,6 +1,7 @@
 #include "tiles/tile_sweep.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <thread>
@@ -144,6 +145,10 @@ DeviceLimits liveLimits(Backend& backend, DType dtype) {
         l = knownGpuLimits("h200", dtype).value_or(DeviceLimits{});
         l.name = "CPU backend (" + d.name + "); GPU limits of the NVIDIA H200";
         l.live = false;
+        l.copyBandwidthGBps = 0.0;  // a run measures the CPU's copy; no GEMM roof on the CPU
+        l.copyBandwidthSource.clear();
+        l.computeTflops = 0.0;
+        l.computeSource = "not measured on the CPU backend";
         return l;
     }
     l.name = d.name;
@@ -160,6 +165,19 @@ DeviceLimits liveLimits(Backend& backend, DType dtype) {
     l.reservedSharedBytesPerBlock = d.reservedSharedBytesPerBlock;
     l.copyBandwidthGBps = d.theoreticalBandwidthGBps;
     l.copyBandwidthSource = "theoretical (memory clock x bus width)";
+    // Until a run measures the GEMM roof, the spec sheet's, where the table knows this GPU.
+    for (const std::string& key : knownGpuKeys()) {
+        std::string upper = key;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        // A whole word: "L4" must not match "L40S".
+        const std::size_t at = (d.name + " ").find(" " + upper + " ");
+        if (at == std::string::npos) continue;
+        if (const std::optional<DeviceLimits> known = knownGpuLimits(key, dtype)) {
+            l.computeTflops = known->computeTflops;
+            l.computeSource = "spec sheet of the " + known->name + " (not measured)";
+        }
+        break;
+    }
     return l;
 }
 
@@ -282,6 +300,9 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
                 compileRequests.push_back(std::move(*compile));
         }
     }
+    sweep.compilerVersion = backend.kind() == BackendKind::Cuda
+                                ? "nothing compiled at run time"
+                                : "none (the CPU backend runs precompiled code)";
     if (!compileRequests.empty()) {
         if (Result<ModuleCompiler*> compiler = runtimeCompiler()) {
             sweep.compilerVersion = (*compiler)->version();

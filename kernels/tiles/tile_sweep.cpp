@@ -4,7 +4,10 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <optional>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/registry.h"
@@ -282,8 +285,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
     // Compile what runs, in parallel through the module cache, before timing anything.
     const Clock::time_point compileStart = Clock::now();
     std::vector<CompileRequest> compileRequests;
+    std::vector<std::size_t> compiledFor;  // the configuration of each compile request
     const VariantSpec& variant = *findVariant(pipeline, request.base.variant);
-    for (const ResourceReport& report : reports) {
+    for (std::size_t index = 0; index < reports.size(); ++index) {
+        const ResourceReport& report = reports[index];
         if (report.refusal) continue;
         const RunRequest run = requestFor(report.configuration, 1, 0, 0);
         std::vector<KernelSpec> kernels = variant.kernelsFor(run.problem);
@@ -296,13 +301,18 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
             launch.call.variant = variant.name;
             launch.call.kernelIndex = k;
             launch.call.kernelName = kernels[k].name;
-            if (std::optional<CompileRequest> compile = backend.compileRequest(launch))
+            if (std::optional<CompileRequest> compile = backend.compileRequest(launch)) {
                 compileRequests.push_back(std::move(*compile));
+                compiledFor.push_back(index);
+            }
         }
     }
     sweep.compilerVersion = backend.kind() == BackendKind::Cuda
                                 ? "nothing compiled at run time"
                                 : "none (the CPU backend runs precompiled code)";
+    // Where each configuration's module came from in this sweep (the loads that follow find it
+    // in memory).
+    std::vector<std::optional<std::pair<std::string, double>>> origins(configurations.size());
     if (!compileRequests.empty()) {
         if (Result<ModuleCompiler*> compiler = runtimeCompiler()) {
             sweep.compilerVersion = (*compiler)->version();
@@ -315,8 +325,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
                                       -1.0);
                     return !observer.cancelled();
                 });
-            for (const auto& result : results) {
+            for (std::size_t k = 0; k < results.size(); ++k) {
+                const auto& result = results[k];
                 if (!result) continue;
+                origins[compiledFor[k]] = std::make_pair(result->origin, result->compileMs);
                 if (result->origin == "nvrtc")
                     ++sweep.modulesCompiled;
                 else
@@ -363,6 +375,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
                     cell.error = message;
             } else if (!result->variants.empty()) {
                 cell = cellFrom(cell.report, result->variants.front());
+                if (origins[index] && cell.report.compiled.known) {
+                    cell.report.compiled.origin = origins[index]->first;
+                    cell.report.compiled.compileMs = origins[index]->second;
+                }
             }
         }
         sweep.cells.push_back(std::move(cell));

@@ -187,6 +187,18 @@ TileCell measuredCell(double median, double q1, double q3) {
     return cell;
 }
 
+TEST(TileTies, TheNoiseFloorWidensTightInterquartileRanges) {
+    // IQRs of +-0.1% that are 2% apart: told apart by the IQR, tied by the 1.5% floor.
+    const TimingSpread a{1.000, 0.999, 1.001, 0.99, 1.01, 10};
+    const TimingSpread b{1.020, 1.019, 1.021, 1.01, 1.03, 10};
+    EXPECT_TRUE(overlaps(a, b));
+    const TimingSpread c{1.040, 1.039, 1.041, 1.03, 1.05, 10};  // 4% apart
+    EXPECT_FALSE(overlaps(a, c));
+    // A wide IQR still counts as it is.
+    const TimingSpread wide{1.10, 0.95, 1.20, 0.9, 1.3, 10};
+    EXPECT_TRUE(overlaps(a, wide));
+}
+
 TEST(TileTies, OverlappingIntervalsTieWithTheBestAndDisjointOnesDoNot) {
     TileSweep sweep;
     sweep.cells = {measuredCell(1.00, 0.98, 1.02), measuredCell(1.01, 1.00, 1.05),

@@ -201,9 +201,15 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
         report.refusal = refusalFromStatus(launches.status());
         return report;
     }
-    if (!launches->empty())
-        report = withCompiled(report, compiledFrom(backend.resources(launches->front())));
-    return report;
+    if (launches->empty()) return report;
+    const KernelResources resources = backend.resources(launches->front());
+    // The default tiles run the precompiled, hand-tuned kernel: its own shared memory and stages.
+    if (resources.known && resources.origin == "precompiled") {
+        report.launch.kernelName = "swiglu_mlp_lesson (precompiled)";
+        report.launch.dynamicSharedBytes = static_cast<std::uint64_t>(resources.dynamicSharedBytes);
+        report.launch.pipelineStages = 0;
+    }
+    return withCompiled(report, compiledFrom(resources));
 }
 
 Result<TileRunResult> runConfiguration(Backend& backend, const TileConfiguration& configuration,

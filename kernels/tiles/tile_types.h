@@ -78,7 +78,7 @@ struct LaunchGeometry {
     std::uint64_t gridY = 0;  // output-column tiles
     std::uint64_t blocks = 0;
     std::uint64_t dynamicSharedBytes = 0;
-    int pipelineStages = 0;  // shared-memory stages of the copy pipeline
+    int pipelineStages = 0;  // shared-memory stages of the copy pipeline (0: not known)
 };
 
 // What the compiler and the occupancy calculator say about the loaded kernel (live GPU only).

@@ -35,6 +35,7 @@ struct DeviceRecord {
     int multiprocessors = 0;
     quint64 l2CacheBytes = 0;
     quint64 totalMemoryBytes = 0;
+    quint64 freeMemoryBytes = 0;  // when the run began (a leak shows as less free run by run)
     double theoreticalBandwidthGBps = 0.0;
     QString driverVersion;
     QString runtimeVersion;

@@ -57,6 +57,7 @@ QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
         {"multiprocessors", device.multiprocessors},
         {"l2_cache_bytes", writer.count(device.l2CacheBytes, "device.l2_cache_bytes")},
         {"total_memory_bytes", writer.count(device.totalMemoryBytes, "device.total_memory_bytes")},
+        {"free_memory_bytes", writer.count(device.freeMemoryBytes, "device.free_memory_bytes")},
         {"theoretical_bandwidth_gbps", device.theoreticalBandwidthGBps},
         {"driver_version", device.driverVersion},
         {"runtime_version", device.runtimeVersion},
@@ -208,6 +209,7 @@ DeviceRecord readDevice(const JsonReader& reader) {
     device.multiprocessors = reader.optionalInteger("multiprocessors").value_or(0);
     device.l2CacheBytes = reader.optionalCount("l2_cache_bytes").value_or(0);
     device.totalMemoryBytes = reader.optionalCount("total_memory_bytes").value_or(0);
+    device.freeMemoryBytes = reader.optionalCount("free_memory_bytes").value_or(0);
     device.theoreticalBandwidthGBps =
         reader.optionalNumber("theoretical_bandwidth_gbps").value_or(0.0);
     device.driverVersion = reader.optionalString("driver_version").value_or(QString());

@@ -99,6 +99,7 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
     record.multiprocessors = device.multiprocessors;
     record.l2CacheBytes = device.l2CacheBytes;
     record.totalMemoryBytes = device.totalMemoryBytes;
+    record.freeMemoryBytes = device.freeMemoryBytes;
     record.theoreticalBandwidthGBps = device.theoreticalBandwidthGBps;
     record.driverVersion = fromStd(device.driverVersion);
     record.runtimeVersion = fromStd(device.runtimeVersion);

@@ -11,6 +11,7 @@ namespace fusescope {
 ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     : QCustomPlot(parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
     setObjectName(fileStem_);
+    setProperty("fusescopeExportTitle", title_);  // offered by File > Export and --export-charts
     // Three side by side beside the run panel on a 1024-pixel-wide screen.
     setMinimumSize(190, 160);
     setAntialiasedElements(QCP::aeAll);
@@ -28,6 +29,10 @@ ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     placeLegendInRow(this, legend, 3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
+    footnoteElement_ = new QCPTextElement(this, QString(), font());
+    plotLayout()->addElement(4, 0, footnoteElement_);
+    plotLayout()->setRowStretchFactor(4, 0.001);
+    setFootnote(QString());
     applyPalette();
     scheduleRebuild();
 }
@@ -50,6 +55,7 @@ void ChartView::rebuildNow() {
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     resetPlot();
     captionElement_->setText(model::captionFor(recording_));
+    setFootnote(QString());
     // What hover tooltips name as the numbers' source.
     setProperty("fusescopeDataSource",
                 recording_.runs.isEmpty()
@@ -73,6 +79,13 @@ void ChartView::resetPlot() {
     xAxis->setRange(0, 1);
     yAxis->setRange(0, 1);
     legend->setVisible(true);
+}
+
+void ChartView::setFootnote(const QString& text) {
+    footnoteElement_->setText(text);
+    // An empty row takes no height.
+    footnoteElement_->setMargins(text.isEmpty() ? QMargins() : QMargins(2, 2, 2, 2));
+    footnoteElement_->setVisible(!text.isEmpty());
 }
 
 void ChartView::setEmptyMessage(const QString& message) {
@@ -126,6 +139,7 @@ void ChartView::applyPalette() {
     legend->setTextColor(text);
     titleElement_->setTextColor(text);
     captionElement_->setTextColor(text);
+    footnoteElement_->setTextColor(text);
 }
 
 ByteUnit byteUnitFor(double largest) {

@@ -28,6 +28,7 @@
 #include "model/sweep_json.h"
 #include "model/version.h"
 #include "ui/chart_export.h"
+#include "ui/chart_export_actions.h"
 #include "ui/chart_interaction.h"
 #include "ui/charts.h"
 #include "ui/measurement_panel.h"
@@ -202,10 +203,17 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.
     // Each can be zoomed, panned and hovered for its exact values.
+    sweepTab_->chart()->setProperty("fusescopeExportTitle", tr("Size sweep"));
+    sweepTab_->chart()->setProperty("fusescopeFileStem", QStringLiteral("size_sweep"));
     for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
         fitPlotTextAlways(plot);
         makeChartInteractive(plot);
     }
+    // A right click exports or copies a chart; Ctrl+C copies the one under the pointer.
+    addChartContextMenus(this, [this](QCustomPlot* plot, const ExportPreset& preset) {
+        exportChartDialog(plot, preset);
+    });
+    installCopyChartShortcut(this);
     buildMenus();
     restoreSettings();
     followRunPanel();
@@ -223,13 +231,10 @@ void MainWindow::buildMenus() {
     QAction* save = file->addAction(tr("&Save recording…"), this, &MainWindow::saveRecordingDialog);
     save->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save s&weep…"), this, &MainWindow::saveSweepDialog);
-    QMenu* exportMenu = file->addMenu(tr("&Export chart"));
-    for (ChartView* chart : charts_)
-        exportMenu->addAction(tr("%1…").arg(chart->title()), this,
-                              [this, chart] { exportChartDialog(chart, chart->fileStem()); });
-    exportMenu->addAction(tr("Size sweep…"), this, [this] {
-        exportChartDialog(sweepTab_->chart(), QStringLiteral("size_sweep"));
-    });
+    // Every exportable chart (those other parts add included), each in every preset.
+    fillExportMenuOnShow(
+        file->addMenu(tr("&Export chart")), this,
+        [this](QCustomPlot* plot, const ExportPreset& preset) { exportChartDialog(plot, preset); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -458,11 +463,13 @@ void MainWindow::saveRecordingDialog() {
         statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
-void MainWindow::exportChartDialog(QCustomPlot* chart, const QString& fileStem) {
+void MainWindow::exportChartDialog(QCustomPlot* chart, const ExportPreset& preset) {
     const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
     QString filter = tr("PNG image (*.png)");
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), directory + QLatin1Char('/') + fileStem + ".png",
+        this, tr("Export chart as %1").arg(preset.title),
+        directory + QLatin1Char('/') + exportFileStem(*chart) + QLatin1Char('-') + preset.key +
+            ".png",
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter);
     if (path.isEmpty()) return;
     settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
@@ -473,7 +480,7 @@ void MainWindow::exportChartDialog(QCustomPlot* chart, const QString& fileStem) 
                   : filter.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
                                                           : QStringLiteral(".png");
     }
-    if (const QString error = exportChart(*chart, target); !error.isEmpty())
+    if (const QString error = exportChart(*chart, target, preset); !error.isEmpty())
         QMessageBox::critical(this, tr("Cannot export chart"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(target)), 5000);

@@ -30,6 +30,9 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("bandwidth_over_time"));
+    // Offered by File > Export, the context menu and --export-charts.
+    plot_->setProperty("fusescopeExportTitle", tr("Bandwidth over time"));
     layout->addWidget(plot_);
     // Small enough that the memory stage above can take most of the height.
     plot_->setMinimumSize(280, 180);
@@ -46,19 +49,25 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     // sits in a grid of its own, so that axisRect(0) and axisRect(1) stay the two charts.
     QFont strong = font();
     strong.setBold(true);
-    badge_ = new QCPTextElement(plot_, QString(), strong);
+    QFont titleFont = strong;
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    title_ = new QCPTextElement(plot_, tr("DRAM bandwidth over time"), titleFont);
+    title_->setTextColor(text);
+    badge_ = new QCPTextElement(plot_, QString(), font());
     badge_->setTextColor(text);
     badge_->setVisible(false);
     // Grids join the plot before their elements do: an element learns its plot from the grid
     // it is added to (a legend without one takes no plottables).
     auto* legendRow = new QCPLayoutGrid;
     auto* laneRow = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(0, 0, badge_);
-    plot_->plotLayout()->addElement(1, 0, legendRow);
-    plot_->plotLayout()->addElement(2, 0, bandwidthRect_);
-    plot_->plotLayout()->addElement(3, 0, laneRow);
-    plot_->plotLayout()->addElement(4, 0, allocationRect_);
+    plot_->plotLayout()->addElement(0, 0, title_);
+    plot_->plotLayout()->addElement(1, 0, badge_);
+    plot_->plotLayout()->addElement(2, 0, legendRow);
+    plot_->plotLayout()->addElement(3, 0, bandwidthRect_);
+    plot_->plotLayout()->addElement(4, 0, laneRow);
+    plot_->plotLayout()->addElement(5, 0, allocationRect_);
     auto* legend = new QCPLegend;
+    legend_ = legend;
     legendRow->setMargins(QMargins(0, 0, 0, 0));
     legendRow->addElement(0, 0, new QCPLayoutElement(plot_));
     legendRow->addElement(0, 1, legend);
@@ -67,7 +76,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     laneRow->setMargins(QMargins(0, 0, 0, 0));
     laneRow->addElement(0, 0, kernelLane_);
     plot_->plotLayout()->setRowSpacing(2);
-    plot_->plotLayout()->setRowStretchFactors({0.001, 0.001, 3.0, 0.001, 1.2});
+    plot_->plotLayout()->setRowStretchFactors({0.001, 0.001, 0.001, 3.0, 0.001, 1.2});
     auto* margins = new QCPMarginGroup(plot_);
     for (QCPAxisRect* rect : {bandwidthRect_, kernelLane_, allocationRect_})
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -660,6 +669,15 @@ void LiveBandwidthChart::replotNow() {
     dirty_ = false;
     // The axis follows the samples until a zoom or pan of the user's (or a click on a name).
     if (followsSamples()) setTimeRange(0.0, std::max(lastMs_, 1e-3));
+    // Nothing to draw (a CPU run, a run without counters): the title and the badge say why,
+    // with no empty axes under them.
+    const bool any = samples_ > 0 || !kernels_.isEmpty() || !allocations_.isEmpty();
+    for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_})
+        for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+            axis->setVisible(any);
+            axis->grid()->setVisible(any);
+        }
+    legend_->setVisible(any);
     bandwidthRect_->axis(QCPAxis::atLeft)
         ->setRange(0.0, std::max({maxGBps_, rooflineGBps_, 1.0}) * 1.25);
     QElapsedTimer timer;

@@ -19,6 +19,7 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPErrorBars;
 class QCPGraph;
+class QCPLegend;
 class QCPItemStraightLine;
 class QCPItemRect;
 class QCPItemText;
@@ -117,7 +118,9 @@ class LiveBandwidthChart : public QWidget {
     QCPGraph* inFlight_ = nullptr;
     QCPItemStraightLine* roofline_ = nullptr;
     QCPItemText* rooflineLabel_ = nullptr;
+    QCPTextElement* title_ = nullptr;
     QCPTextElement* badge_ = nullptr;
+    QCPLegend* legend_ = nullptr;
     QCPAxisRect* kernelLane_ = nullptr;
     QCPItemTracer* peakMarker_ = nullptr;
     QCPItemText* peakLabel_ = nullptr;

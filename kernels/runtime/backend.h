@@ -28,6 +28,10 @@ struct DeviceInfo {
     double theoreticalBandwidthGBps = 0.0;  // 0 when unknown (CPU)
     std::string driverVersion;
     std::string runtimeVersion;  // CUDA runtime; on the CPU, the kernels' instruction set
+    // The backend's own words for where the arrays live and what runs the kernels, for views
+    // that draw them: "HBM (device memory)" and "SMs", "memory (RAM)" and "CPU cores".
+    std::string memoryName;
+    std::string processorsName;
 };
 
 // One kernel launch, ready to run: its code and its call.

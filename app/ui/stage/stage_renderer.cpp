@@ -442,7 +442,8 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
     painter.setPen(theme_.mutedText);
     painter.setFont(boldFont_);
     drawLabel(painter, pane.hbmLabel, Qt::AlignLeft | Qt::AlignVCenter,
-              QStringLiteral("HBM (device memory)"));
+              caption_.memoryName.isEmpty() ? QStringLiteral("HBM (device memory)")
+                                            : caption_.memoryName);
     painter.setFont(smallFont_);
     drawLabel(painter, pane.hbmLabel, Qt::AlignRight | Qt::AlignVCenter,
               timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("bytes"));
@@ -501,7 +502,9 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
     painter.setFont(boldFont_);
     if (pane.smLabel.height() > 0)
         drawLabel(painter, pane.smLabel, Qt::AlignLeft | Qt::AlignVCenter,
-                  QStringLiteral("SMs · register files"));
+                  QStringLiteral("%1 · register files")
+                      .arg(caption_.processorsName.isEmpty() ? QStringLiteral("SMs")
+                                                             : caption_.processorsName));
     painter.setPen(QPen(theme_.panelBorder, theme_.lineWidth));
     painter.setBrush(withAlpha(theme_.panelBorder, 30));
     for (const QRectF& box : pane.smBoxes) painter.drawRoundedRect(box, f * 0.3, f * 0.3);

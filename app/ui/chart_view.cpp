@@ -54,7 +54,11 @@ void ChartView::rebuildNow() {
     rebuildPending_ = false;
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     resetPlot();
-    captionElement_->setText(model::captionFor(recording_));
+    // Before any run there is no device to name: say what will be shown.
+    captionElement_->setText(
+        recording_.runs.isEmpty()
+            ? tr("The device, the problem and where the numbers come from appear here after a run")
+            : model::captionFor(recording_));
     setFootnote(QString());
     // What hover tooltips name as the numbers' source.
     setProperty("fusescopeDataSource",

@@ -327,10 +327,13 @@ void MainWindow::onBackendsProbed(const BackendSummary& summary) {
     backendsKnown_ = true;
     runPanel_->setBackendSummary(summary);
     sweepTab_->setBackendSummary(summary);
-    statusBar()->showMessage(
-        summary.cudaUsable
-            ? tr("GPU: %1").arg(summary.cudaDeviceName)
-            : tr("No usable GPU (%1): the CPU backend runs the pipelines").arg(summary.cudaReason));
+    // The reason is said once, beside the backend choice; here only what it means, with the
+    // reason on demand (the status bar's tooltip, and Help > About).
+    statusBar()->showMessage(summary.cudaUsable
+                                 ? tr("GPU: %1").arg(summary.cudaDeviceName)
+                                 : tr("No usable GPU: the CPU backend runs the pipelines"));
+    statusBar()->setToolTip(
+        summary.cudaUsable ? QString() : tr("CUDA is not usable: %1").arg(summary.cudaReason));
     emit backendsProbed();
 }
 

@@ -82,6 +82,9 @@ void ChartView::resetPlot() {
     yAxis->setLabel(QString());
     xAxis->setRange(0, 1);
     yAxis->setRange(0, 1);
+    xAxis->setVisible(true);
+    yAxis->setVisible(true);
+    yAxis->grid()->setVisible(true);
     legend->setVisible(true);
 }
 
@@ -93,6 +96,11 @@ void ChartView::setFootnote(const QString& text) {
 }
 
 void ChartView::setEmptyMessage(const QString& message) {
+    // The message alone: empty axes with made-up ticks would say nothing.
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        axis->setVisible(false);
+        axis->grid()->setVisible(false);
+    }
     auto* text = new QCPItemText(this);
     text->position->setType(QCPItemPosition::ptAxisRectRatio);
     text->position->setCoords(0.5, 0.5);

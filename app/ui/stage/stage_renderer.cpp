@@ -488,9 +488,14 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
             painter.drawRoundedRect(row.tiles, f * 0.3, f * 0.3);
             painter.setFont(font_);
             painter.setPen(row.color);
-            static const QString longText =
-                QStringLiteral("kept in registers: no HBM traffic, no allocation");
-            static const QString mediumText = QStringLiteral("kept in registers, never in HBM");
+            // The memory's own name, without its explanation: "HBM", "memory".
+            const QString memory =
+                caption_.memoryName.isEmpty()
+                    ? QStringLiteral("HBM")
+                    : caption_.memoryName.section(QLatin1Char('('), 0, 0).trimmed();
+            const QString longText =
+                QStringLiteral("kept in registers: no %1 traffic, no allocation").arg(memory);
+            const QString mediumText = QStringLiteral("kept in registers, never in %1").arg(memory);
             static const QString shortText = QStringLiteral("in registers");
             drawLabel(painter, row.tiles, Qt::AlignCenter,
                       firstFitting(QFontMetricsF(font_), row.tiles.width() - f,

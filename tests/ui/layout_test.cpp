@@ -1,6 +1,6 @@
 // The main window on a classroom projector: it fits small screens, and after a real CPU run of
 // every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
-// or covers plotted data. The same test runs at scale 1 and 2 (QT_SCALE_FACTOR, set by ctest).
+// or covers plotted data. The same test runs at scale 1, 1.5 and 2 (QT_SCALE_FACTOR, set by ctest).
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
@@ -241,7 +241,7 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     if (!stageProblems.isEmpty()) qInfo().noquote() << stageProblems.join(QLatin1Char('\n'));
     // A known gap, reported rather than hidden: a stage below the height its least detail needs
     // at the least type size (a small screen at 200 %) still overprints.
-    if (!stageFits)
+    if (!stageFits && !stageProblems.isEmpty())
         QEXPECT_FAIL("", "the stage is shorter than its least detail needs at this type size",
                      Continue);
     QVERIFY2(stageProblems.isEmpty(), qPrintable(QStringLiteral("%1 stage problems, the first: %2")

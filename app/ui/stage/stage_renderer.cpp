@@ -722,14 +722,23 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
                                                  : state.bytesMoved() >= modelBytes;
     painter.setFont(bigFont_);
     painter.setPen(complete ? theme_.success : theme_.text);
-    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-              timeline.passesCounted ? QString::number(state.passesCompleted)
-                                     : formatStageBytes(state.bytesMoved()));
-    painter.setFont(font_);
-    painter.setPen(theme_.mutedText);
-    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter,
-              timeline.passesCounted ? QStringLiteral("of %1").arg(timeline.modelPasses)
-                                     : QStringLiteral("of %1").arg(formatStageBytes(modelBytes)));
+    const QString done = timeline.passesCounted ? QString::number(state.passesCompleted)
+                                                : formatStageBytes(state.bytesMoved());
+    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter, done);
+    // "of 5" beside the value where both fit the box, in the smaller type where only that fits,
+    // and not at all where neither does (never over the value).
+    const QString total = timeline.passesCounted
+                              ? QStringLiteral("of %1").arg(timeline.modelPasses)
+                              : QStringLiteral("of %1").arg(formatStageBytes(modelBytes));
+    const double room = valueRect(pane.passesBox).width() -
+                        QFontMetricsF(bigFont_).horizontalAdvance(done) - f * 0.5;
+    for (const QFont* totalFont : {&font_, &smallFont_})
+        if (QFontMetricsF(*totalFont).horizontalAdvance(total) <= room) {
+            painter.setFont(*totalFont);
+            painter.setPen(theme_.mutedText);
+            drawLabel(painter, valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter, total);
+            break;
+        }
 
     painter.setFont(bigFont_);
     painter.setPen(theme_.text);

@@ -40,6 +40,7 @@
 #include "ui/self_test_dialog.h"
 #include "ui/sweep/sweep_chart.h"
 #include "ui/sweep_tab.h"
+#include "ui/table_export.h"
 #include "worker/run_controller.h"
 
 void fusescopeInitUiResources() {
@@ -214,6 +215,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
         exportChartDialog(plot, preset);
     });
     installCopyChartShortcut(this);
+    // Tables go out as CSV or as an image, from their context menu.
+    addTableExportMenus(this);
     buildMenus();
     restoreSettings();
     followRunPanel();

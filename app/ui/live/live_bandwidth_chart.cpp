@@ -616,6 +616,11 @@ void LiveBandwidthChart::clear() {
 void LiveBandwidthChart::placeKernelLabels() {
     constexpr int kMostRows = 3;
     constexpr double kGap = 8.0;
+    const int lineHeight = static_cast<int>(std::ceil(QFontMetricsF(font()).height())) + 4;
+    // Rows for names, but never more than a sixth of the curves' height (a short chart keeps
+    // one row; the names left out show when zoomed in).
+    const int rowsAllowed =
+        std::clamp(bandwidthRect_->rect().height() / (6 * lineHeight), 1, kMostRows);
     QCPAxis* time = kernelLane_->axis(QCPAxis::atBottom);
     const QRect area = kernelLane_->rect();
     double rowEnds[kMostRows];
@@ -634,7 +639,7 @@ void LiveBandwidthChart::placeKernelLabels() {
             (std::max(from, double(area.left())) + std::min(to, double(area.right()))) / 2;
         const double left =
             std::clamp(centre - width / 2, double(area.left()), double(area.right()) - width);
-        for (int row = 0; row < kMostRows; ++row)
+        for (int row = 0; row < rowsAllowed; ++row)
             if (left >= rowEnds[row] + kGap) {
                 rowEnds[row] = left + width;
                 rowsUsed = std::max(rowsUsed, row + 1);
@@ -642,7 +647,6 @@ void LiveBandwidthChart::placeKernelLabels() {
                 break;
             }
     }
-    const int lineHeight = static_cast<int>(std::ceil(QFontMetricsF(font()).height())) + 4;
     const int laneHeight = rowsUsed * lineHeight + 2;
     if (laneRows_ != rowsUsed || kernelLane_->minimumSize().height() != laneHeight) {
         laneRows_ = rowsUsed;
@@ -677,6 +681,10 @@ void LiveBandwidthChart::replotNow() {
             axis->setVisible(any);
             axis->grid()->setVisible(any);
         }
+    // No allocations: the time axis stays, the empty bytes axis (1e-9 ticks) does not.
+    QCPAxis* allocated = allocationRect_->axis(QCPAxis::atLeft);
+    allocated->setVisible(any && !allocations_.isEmpty());
+    allocated->grid()->setVisible(any && !allocations_.isEmpty());
     legend_->setVisible(any);
     bandwidthRect_->axis(QCPAxis::atLeft)
         ->setRange(0.0, std::max({maxGBps_, rooflineGBps_, 1.0}) * 1.25);

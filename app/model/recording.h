@@ -39,6 +39,9 @@ struct DeviceRecord {
     double theoreticalBandwidthGBps = 0.0;
     QString driverVersion;
     QString runtimeVersion;
+    // The backend's words for its memory and its processors (DeviceInfo::memoryName).
+    QString memoryName;
+    QString processorsName;
 };
 
 struct RooflineRecord {

@@ -61,6 +61,8 @@ QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
         {"theoretical_bandwidth_gbps", device.theoreticalBandwidthGBps},
         {"driver_version", device.driverVersion},
         {"runtime_version", device.runtimeVersion},
+        {"memory_name", device.memoryName},
+        {"processors_name", device.processorsName},
     };
 }
 
@@ -214,6 +216,17 @@ DeviceRecord readDevice(const JsonReader& reader) {
         reader.optionalNumber("theoretical_bandwidth_gbps").value_or(0.0);
     device.driverVersion = reader.optionalString("driver_version").value_or(QString());
     device.runtimeVersion = reader.optionalString("runtime_version").value_or(QString());
+    device.memoryName = reader.optionalString("memory_name").value_or(QString());
+    device.processorsName = reader.optionalString("processors_name").value_or(QString());
+    // Recordings written before the backends named these: the words their backends use.
+    if (device.memoryName.isEmpty() || device.processorsName.isEmpty()) {
+        const bool cpu = device.backend == QLatin1String("cpu");
+        if (device.memoryName.isEmpty())
+            device.memoryName =
+                cpu ? QStringLiteral("memory (RAM)") : QStringLiteral("HBM (device memory)");
+        if (device.processorsName.isEmpty())
+            device.processorsName = cpu ? QStringLiteral("CPU cores") : QStringLiteral("SMs");
+    }
     return device;
 }
 

@@ -103,6 +103,8 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
     record.theoreticalBandwidthGBps = device.theoreticalBandwidthGBps;
     record.driverVersion = fromStd(device.driverVersion);
     record.runtimeVersion = fromStd(device.runtimeVersion);
+    record.memoryName = fromStd(device.memoryName);
+    record.processorsName = fromStd(device.processorsName);
     return record;
 }
 

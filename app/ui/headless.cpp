@@ -51,7 +51,11 @@ bool printWrittenPath(const QString& path) {
            std::fflush(stdout) == 0;
 }
 
+// Queued rebuilds and the bandwidth chart's coalesced replot (about 30 Hz) run before a grab.
 void settle() {
+    QEventLoop loop;
+    QTimer::singleShot(100, &loop, &QEventLoop::quit);
+    loop.exec();
     for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
 }
 
@@ -74,7 +78,9 @@ void addLaunchOptions(QCommandLineParser& parser) {
              .arg(kScreenshotSize.height()),
          QStringLiteral("WxH")},
         {QStringLiteral("export-charts"),
-         QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit."),
+         QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit; with --preset "
+                     "%1 at that size.")
+             .arg(exportPresetKeys()),
          QStringLiteral("dir")},
         {QStringLiteral("show-tab"),
          QObject::tr("Bring the tab whose title contains <text> to the front (repeatable), "
@@ -92,7 +98,10 @@ void addLaunchOptions(QCommandLineParser& parser) {
          QStringLiteral("N")},
         {QStringLiteral("shape"), QObject::tr("Dimensions by name, e.g. M=512,H=1024,I=2816."),
          QStringLiteral("dims")},
-        {QStringLiteral("preset"), QObject::tr("A named problem of the pipeline (classroom, ...)."),
+        {QStringLiteral("preset"),
+         QObject::tr("A named problem of the pipeline (classroom, ...), or with --export-charts "
+                     "an export preset (%1).")
+             .arg(exportPresetKeys()),
          QStringLiteral("name")},
         {QStringLiteral("dtype"), QObject::tr("float32 or bfloat16, where the pipeline has it."),
          QStringLiteral("type")},
@@ -139,11 +148,29 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         }
         options.screenshotSize = *size;
     }
+    // --preset names an export preset (slide, half, print) or a problem of the pipeline.
+    QString problemPreset;
+    for (const QString& value : parser.values(QStringLiteral("preset"))) {
+        if (findExportPreset(value)) {
+            if (!parser.isSet(QStringLiteral("export-charts"))) {
+                *error = QObject::tr("--preset %1 needs --export-charts DIR").arg(value);
+                return options;
+            }
+            options.exportPreset = value.toLower();
+        } else {
+            problemPreset = value;
+        }
+    }
     options.openPath = parser.value(QStringLiteral("open"));
     options.showTabs = parser.values(QStringLiteral("show-tab"));
     if (!parser.isSet(QStringLiteral("run"))) {
+        if (!problemPreset.isEmpty()) {
+            *error = QObject::tr("--preset %1 needs --run PIPELINE (export presets: %2)")
+                         .arg(problemPreset, exportPresetKeys());
+            return options;
+        }
         for (const char* name :
-             {"variants", "n", "shape", "preset", "dtype", "tile", "backend", "vector", "repeats"})
+             {"variants", "n", "shape", "dtype", "tile", "backend", "vector", "repeats"})
             if (parser.isSet(QString::fromLatin1(name))) {
                 *error = QObject::tr("--%1 needs --run PIPELINE").arg(QString::fromLatin1(name));
                 return options;
@@ -185,7 +212,7 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     // The problem: --preset, --shape and --n, --dtype, --vector and --tile, checked against
     // the pipeline's declarations (as the CLI does).
     model::ProblemText problemText;
-    problemText.preset = parser.value(QStringLiteral("preset"));
+    problemText.preset = problemPreset;
     problemText.dimensions = parser.value(QStringLiteral("shape"));
     problemText.dtype = parser.value(QStringLiteral("dtype"));
     problemText.tuning = parser.value(QStringLiteral("tile"));
@@ -330,12 +357,18 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             printError(QObject::tr("cannot create the folder %1").arg(options.exportDirectory));
             return 1;
         }
-        for (ChartView* chart : window.charts()) {
-            chart->rebuildNow();
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        settle();
+        const ExportPreset* preset = findExportPreset(options.exportPreset);
+        // Every chart that offers itself: the run charts, the bandwidth chart, the sweep and
+        // the views other parts add.
+        for (QCustomPlot* chart : exportablePlots(&window)) {
             for (const char* suffix : {"png", "svg", "pdf"}) {
-                const QString path = directory.filePath(chart->fileStem() + QLatin1Char('.') +
+                const QString path = directory.filePath(exportFileStem(*chart) + QLatin1Char('.') +
                                                         QLatin1String(suffix));
-                if (const QString error = exportChart(*chart, path); !error.isEmpty()) {
+                const QString error =
+                    preset ? exportChart(*chart, path, *preset) : exportChart(*chart, path);
+                if (!error.isEmpty()) {
                     printError(error);
                     return 1;
                 }

@@ -19,6 +19,7 @@ class QTableView;
 namespace fusescope {
 
 class ChartView;
+struct ExportPreset;
 class KernelResultsModel;
 class MeasurementPanel;
 class SweepTab;
@@ -101,7 +102,7 @@ class MainWindow final : public QMainWindow {
     void openRecordingDialog();
     void saveRecordingDialog();
     void saveSweepDialog();
-    void exportChartDialog(QCustomPlot* chart, const QString& fileStem);
+    void exportChartDialog(QCustomPlot* chart, const ExportPreset& preset);
     void showAbout();
     void showSelfTest();
 

@@ -1,6 +1,6 @@
 // The main window on a classroom projector: it fits small screens, and after a real CPU run of
 // every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
-// or covers plotted data. The same test runs at scale 1 and 2 (QT_SCALE_FACTOR, set by ctest).
+// or covers plotted data. The same test runs at scale 1, 1.5 and 2 (QT_SCALE_FACTOR, set by ctest).
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
@@ -154,12 +154,24 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
             QTest::qWait(20);
             for (QCustomPlot* plot : tabs->currentWidget()->findChildren<QCustomPlot*>()) {
                 if (!plot->isVisible() || plot->width() < 2) continue;
-                // Twice: the fitter remakes ticks after a layout, and the window replots again
-                // on its next event; the second pass is what stays on screen.
-                plot->replot(QCustomPlot::rpImmediateRefresh);
+                // One replot lays the chart out for good: a second one at the same size (the
+                // window replots on its next event) must draw every text where the first did.
                 plot->replot(QCustomPlot::rpImmediateRefresh);
                 for (const QString& problem : testing::plotProblems(*plot))
                     problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
+                const std::vector<testing::PlacedText> first = testing::plotTexts(*plot);
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+                const std::vector<testing::PlacedText> second = testing::plotTexts(*plot);
+                bool same = first.size() == second.size();
+                for (std::size_t i = 0; same && i < first.size(); ++i)
+                    same = first[i].what == second[i].what && first[i].rect == second[i].rect;
+                if (!same)
+                    problems << QStringLiteral(
+                                    "[%1] %2: a second replot moved its text (%3 "
+                                    "texts, then %4)")
+                                    .arg(tabs->tabText(index), testing::plotName(*plot))
+                                    .arg(first.size())
+                                    .arg(second.size());
             }
             // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
             if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS");
@@ -229,7 +241,7 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     if (!stageProblems.isEmpty()) qInfo().noquote() << stageProblems.join(QLatin1Char('\n'));
     // A known gap, reported rather than hidden: a stage below the height its least detail needs
     // at the least type size (a small screen at 200 %) still overprints.
-    if (!stageFits)
+    if (!stageFits && !stageProblems.isEmpty())
         QEXPECT_FAIL("", "the stage is shorter than its least detail needs at this type size",
                      Continue);
     QVERIFY2(stageProblems.isEmpty(), qPrintable(QStringLiteral("%1 stage problems, the first: %2")

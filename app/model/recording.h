@@ -38,6 +38,7 @@ struct DeviceRecord {
     double theoreticalBandwidthGBps = 0.0;
     QString driverVersion;
     QString runtimeVersion;
+    int deviceIndex = 0;  // the CUDA device's ordinal on its host (several GPUs in one host)
 };
 
 struct RooflineRecord {
@@ -137,6 +138,9 @@ struct Recording {
     int version = kRecordingVersion;
     QString createdAt;  // ISO 8601
     QString producer;   // "fusescope-cli 0.1.0"
+    // Optional, in words: what the recording shows (shipped recordings carry one). Empty when
+    // the file has none; the catalog then derives one from the runs.
+    QString description;
     DeviceRecord device;
     RooflineRecord roofline;
     QString counterStatus;  // empty, or why counters were not measured, in words

@@ -49,7 +49,7 @@ QJsonValue optionalSource(const std::optional<DataSource>& source) {
 }
 
 QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
-    return {
+    QJsonObject json{
         {"backend", device.backend},
         {"name", device.name},
         {"compute_capability_major", device.computeCapabilityMajor},
@@ -61,6 +61,9 @@ QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
         {"driver_version", device.driverVersion},
         {"runtime_version", device.runtimeVersion},
     };
+    // Which GPU of the host ran it; a CPU run has no device ordinal.
+    if (device.backend == QLatin1String("cuda")) json.insert("device_index", device.deviceIndex);
+    return json;
 }
 
 QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWriter& writer) {
@@ -206,6 +209,7 @@ DeviceRecord readDevice(const JsonReader& reader) {
         reader.optionalNumber("theoretical_bandwidth_gbps").value_or(0.0);
     device.driverVersion = reader.optionalString("driver_version").value_or(QString());
     device.runtimeVersion = reader.optionalString("runtime_version").value_or(QString());
+    device.deviceIndex = reader.optionalInteger("device_index").value_or(0);
     return device;
 }
 
@@ -372,6 +376,7 @@ Recording readRecording(const JsonReader& reader) {
         reader.fail("version", QStringLiteral("%1 is not a valid version").arg(recording.version));
     recording.createdAt = reader.optionalString("created_at").value_or(QString());
     recording.producer = reader.optionalString("producer").value_or(QString());
+    recording.description = reader.optionalString("description").value_or(QString());
     recording.device = readDevice(reader.object("device"));
     const JsonReader roofline = reader.object("copy_roofline");
     recording.roofline.timeMs = roofline.number("time_ms");
@@ -401,6 +406,8 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
         {"counter_status", recording.counterStatus},
         {"runs", arrayToJson(recording.runs, "runs", writer, runToJson)},
     };
+    // Optional keys, written only where they say something (older readers ignore them).
+    if (!recording.description.isEmpty()) root.insert("description", recording.description);
     if (!writer.problem().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "cannot save the recording: " + writer.problem().toStdString());

@@ -99,6 +99,7 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
     record.theoreticalBandwidthGBps = device.theoreticalBandwidthGBps;
     record.driverVersion = fromStd(device.driverVersion);
     record.runtimeVersion = fromStd(device.runtimeVersion);
+    record.deviceIndex = device.deviceIndex;
     return record;
 }
 

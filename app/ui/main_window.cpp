@@ -213,6 +213,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     restoreSettings();
     followRunPanel();
     showRecordingInViews();
+    // The settings may have brought a tab to the front: the first view is still the start page.
+    showStartPage();
     controller_->probe();
 }
 
@@ -366,6 +368,7 @@ void MainWindow::endRun(bool ok, const QString& message) {
 void MainWindow::setRecording(const model::Recording& recording) {
     recording_ = recording;
     showRecordingInViews();
+    if (!recording_.runs.isEmpty()) showViews();
     emit recordingChanged(recording_);
 }
 

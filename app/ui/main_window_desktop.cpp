@@ -11,6 +11,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -73,6 +74,10 @@ QWidget* MainWindow::makeViewStack(QWidget* views) {
         startRun();
     });
     connect(this, &MainWindow::recordingChanged, this, &MainWindow::updateReplayBanner);
+    // Bringing a view or chart to the front (a menu, --show-tab, another part of the window)
+    // shows the views; connected before the parts plugged in later, which lay out their tab.
+    for (QTabWidget* tabs : {viewTabs_, chartTabs_})
+        connect(tabs, &QTabWidget::currentChanged, this, &MainWindow::showViews);
     return viewStack_;
 }
 

@@ -198,9 +198,11 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
         const RunCommand choices = runPanel_->command();
         sweepTab_->setPipeline(QString::fromStdString(choices.request.pipeline));
         sweepTab_->setBackend(choices.backend);
+        sweepTab_->setCudaDevice(choices.cudaDevice);
     };
     connect(runPanel_->pipelineCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
+    connect(runPanel_->deviceCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.

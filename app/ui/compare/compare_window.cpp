@@ -12,7 +12,9 @@
 
 #include "model/captions.h"
 #include "model/format.h"
+#include "ui/chart_interaction.h"
 #include "ui/plot.h"
+#include "ui/plot_text_fit.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/stage_caption.h"
 
@@ -52,13 +54,20 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
     table_->verticalHeader()->setVisible(false);
     table_->setAlternatingRowColors(true);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setStretchLastSection(false);
 
     timeChart_ = new QCustomPlot;
     timeChart_->setObjectName(QStringLiteral("compareTimeChart"));
     bandwidthChart_ = new QCustomPlot;
     bandwidthChart_->setObjectName(QStringLiteral("compareBandwidthChart"));
-    for (QCustomPlot* chart : {timeChart_, bandwidthChart_}) chart->setMinimumSize(240, 200);
+    for (QCustomPlot* chart : {timeChart_, bandwidthChart_}) {
+        chart->setMinimumSize(240, 200);
+        chart->plotLayout()->insertRow(0);
+        chart->plotLayout()->addElement(0, 0, new QCPTextElement(chart, QString(), QFont()));
+        // As every chart of the window: text kept inside and apart, zoom, pan and hover.
+        fitPlotTextAlways(chart);
+        makeChartInteractive(chart);
+    }
     auto* charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(timeChart_);
     charts->addWidget(bandwidthChart_);
@@ -117,8 +126,8 @@ void CompareWindow::setRecordings(const model::Recording& a, const QString& name
     setWindowTitle(tr("%1 vs %2 — FuseScope").arg(nameA, nameB));
 
     fillTable();
-    fillChart(timeChart_, tr("time (ms)"), true);
-    fillChart(bandwidthChart_, tr("GB/s by the model"), false);
+    fillChart(timeChart_, tr("Time per variant"), true);
+    fillChart(bandwidthChart_, tr("Bandwidth by the model"), false);
     {
         const QSignalBlocker quiet(variant_);
         variant_->clear();
@@ -150,13 +159,22 @@ void CompareWindow::fillTable() {
     }
 }
 
-void CompareWindow::fillChart(QCustomPlot* chart, const QString& unit, bool time) {
+void CompareWindow::fillChart(QCustomPlot* chart, const QString& title, bool time) {
     chart->clearPlottables();
     chart->clearItems();
+    if (auto* heading = qobject_cast<QCPTextElement*>(chart->plotLayout()->element(0, 0))) {
+        heading->setText(title);
+        QFont bold = font();
+        bold.setBold(true);
+        heading->setFont(bold);
+        heading->setTextColor(palette().color(QPalette::WindowText));
+    }
+    const QString unit = time ? tr("ms") : tr("GB/s");
     auto* barsA = new QCPBars(chart->xAxis, chart->yAxis);
     auto* barsB = new QCPBars(chart->xAxis, chart->yAxis);
-    barsA->setName(tr("A: %1").arg(comparison_.labelA));
-    barsB->setName(tr("B: %1").arg(comparison_.labelB));
+    // Short names: the window's header names both in full.
+    barsA->setName(tr("A"));
+    barsB->setName(tr("B"));
     const QColor colorA = chart->palette().color(QPalette::Highlight);
     const QColor colorB = QColor(0xE0, 0x7A, 0x1F);
     barsA->setBrush(colorA);
@@ -190,17 +208,18 @@ void CompareWindow::fillChart(QCustomPlot* chart, const QString& unit, bool time
     chart->yAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logarithmic) {
         chart->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-        chart->yAxis->setRange(smallest / 2, largest * 2);
-        chart->yAxis->setLabel(tr("%1, logarithmic: one scale for both").arg(unit));
+        // Headroom above the bars for the legend.
+        chart->yAxis->setRange(smallest / 2, largest * 12);
+        chart->yAxis->setLabel(tr("%1 (log scale)").arg(unit));
         barsA->setBaseValue(smallest / 4);
         barsB->setBaseValue(smallest / 4);
     } else {
         chart->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        chart->yAxis->setRange(0, largest > 0 ? largest * 1.2 : 1.0);
+        chart->yAxis->setRange(0, largest > 0 ? largest * 1.6 : 1.0);
         chart->yAxis->setLabel(unit);
     }
     chart->legend->setVisible(true);
-    chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    chart->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     chart->replot();
 }
 

@@ -34,7 +34,7 @@ class CompareWindow final : public QWidget {
 
   private:
     void fillTable();
-    void fillChart(QCustomPlot* chart, const QString& unit, bool time);
+    void fillChart(QCustomPlot* chart, const QString& title, bool time);
     void showVariantOnStage(int row);
 
     model::Recording a_;

@@ -5,7 +5,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QStyle>
 #include <QToolButton>
@@ -29,12 +28,16 @@ QFont scaled(QFont font, double factor, bool bold) {
     return font;
 }
 
-// The reason's first clause: "no usable NVIDIA GPU: cudaErrorInsufficientDriver (35): ..."
-// reads as "no usable NVIDIA GPU"; the whole text stays behind Details.
-QString shortReason(const QString& reason) {
-    const int stop = reason.indexOf(QRegularExpression(QStringLiteral("[:;(]")));
-    const QString first = (stop > 0 ? reason.left(stop) : reason).trimmed();
-    return first.isEmpty() ? reason : first;
+// The part of the reason a person can act on; the whole text stays behind Details.
+// "no usable NVIDIA GPU: cudaErrorInsufficientDriver (...); this FuseScope uses CUDA 13.0, which
+// needs ...; no NVIDIA driver is installed or loaded" reads "no NVIDIA driver is installed or
+// loaded" (the headline already says there is no usable GPU).
+QString shortReason(QString reason) {
+    const QString prefix = QStringLiteral("no usable NVIDIA GPU: ");
+    if (reason.startsWith(prefix)) reason = reason.mid(prefix.size());
+    const int lastClause = reason.lastIndexOf(QLatin1Char(';'));
+    if (lastClause >= 0) return reason.mid(lastClause + 1).trimmed();
+    return reason.trimmed();
 }
 
 }  // namespace
@@ -131,7 +134,7 @@ void StartPage::setGpu(bool usable, const QString& deviceName, const QString& re
         return;
     }
     headline_->setText(tr("No usable GPU on this machine"));
-    summary_->setText(tr("FuseScope cannot run kernels on a GPU here (%1). The CPU backend runs "
+    summary_->setText(tr("FuseScope cannot run kernels on a GPU here: %1. The CPU backend runs "
                          "the same pipelines for real, and the recordings below were made on a "
                          "GPU.")
                           .arg(shortReason(reason)));

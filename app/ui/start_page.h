@@ -26,6 +26,7 @@ class StartPage final : public QWidget {
 
     // For tests and screenshots.
     QLabel* headline() const { return headline_; }
+    QLabel* summary() const { return summary_; }
     QLabel* details() const { return details_; }
     QToolButton* detailsButton() const { return detailsButton_; }
     // One button per shipped recording that loads: its title, and its description below.

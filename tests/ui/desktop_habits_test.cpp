@@ -59,6 +59,7 @@ class DesktopHabitsTest : public QObject {
   private slots:
     void init();
     void startPageIsTheFirstViewAndSaysWhyThereIsNoGpu();
+    void theReasonIsShortAndWholeOnDemand();
     void shippedRecordingOpensWithOneClickAsAReplay();
     void runFromTheStartPageShowsTheViews();
     void startPageFitsSmallAndLargeScreens();
@@ -119,6 +120,31 @@ void DesktopHabitsTest::startPageIsTheFirstViewAndSaysWhyThereIsNoGpu() {
     for (QLabel* label : window.findChildren<QLabel*>())
         if (!page->isAncestorOf(label) && label->isVisible())
             QVERIFY2(!label->text().contains(summary.cudaReason), qPrintable(label->text()));
+}
+
+// The driver's whole message is long; the page says the part a person acts on, the rest on
+// demand.
+void DesktopHabitsTest::theReasonIsShortAndWholeOnDemand() {
+    StartPage page;
+    const QString reason = QStringLiteral(
+        "no usable NVIDIA GPU: cudaErrorInsufficientDriver (CUDA driver version is insufficient "
+        "for CUDA runtime version); this FuseScope uses CUDA 13.0, which needs NVIDIA driver 580 "
+        "or newer; no NVIDIA driver is installed or loaded");
+    page.setGpu(false, QString(), reason);
+    QVERIFY2(page.summary()->text().startsWith(QStringLiteral(
+                 "FuseScope cannot run kernels on a GPU here: no NVIDIA driver is installed or "
+                 "loaded.")),
+             qPrintable(page.summary()->text()));
+    QVERIFY(!page.summary()->text().contains(QStringLiteral("cudaError")));
+    QVERIFY(page.details()->text().startsWith(reason));
+    page.setGpu(false, QString(),
+                QStringLiteral("this FuseScope was built without the CUDA toolkit"));
+    QVERIFY(page.summary()->text().contains(
+        QStringLiteral("here: this FuseScope was built without the CUDA toolkit.")));
+    page.setGpu(true, QStringLiteral("NVIDIA H200"), QString());
+    QCOMPARE(page.headline()->text(), QStringLiteral("GPU ready: NVIDIA H200"));
+    QCOMPARE(page.runButton()->text(), QStringLiteral("Run on the GPU"));
+    QVERIFY(!page.detailsButton()->isVisibleTo(&page));
 }
 
 void DesktopHabitsTest::shippedRecordingOpensWithOneClickAsAReplay() {

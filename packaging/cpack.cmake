@@ -40,8 +40,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.metainfo.xml
 # shared-mime-info trigger updates the database.
 install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope-mime.xml
   DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME fusescope.xml)
-# Recordings made on a real GPU, for machines without one: the programs look for them in
-# share/fusescope/recordings beside their bin/ folder (model/recording_catalog.h).
+# Recordings made on a real GPU (runs, size and tile sweeps), for machines without one: the
+# programs look for them in share/fusescope/recordings beside their bin/ folder
+# (model/recording_catalog.h).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/recordings/
   DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/recordings
   OPTIONAL FILES_MATCHING PATTERN "*.json")

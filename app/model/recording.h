@@ -47,6 +47,14 @@ struct RooflineRecord {
     double gbps() const { return timeMs > 0 ? bytesMoved / (timeMs * 1e6) : 0.0; }
 };
 
+// The compute roof: a large library GEMM timed in the same run (MLP runs on a GPU).
+struct ComputeRoofRecord {
+    double timeMs = 0.0;
+    double flops = 0.0;
+    QString description;
+    double tflops() const { return timeMs > 0 ? flops / (timeMs * 1e9) : 0.0; }
+};
+
 struct KernelRecord {
     QString name;
     double timeMs = 0.0;
@@ -65,6 +73,9 @@ struct KernelRecord {
     std::optional<double> dramBytesWritten;
     std::optional<double> sectorsRead;
     std::optional<double> sectorsWritten;
+    std::optional<double> l2SectorsRead;  // requested from the L2 by the SMs, 32 B each
+    std::optional<double> l2SectorsWritten;
+    std::optional<int> deviceKernels;  // kernels the launch started (a library call may start more)
 };
 
 // An allocation or free seen by the allocation tracker (host clock, ns since the run began).
@@ -125,6 +136,9 @@ struct RunRecord {
     QVector<AllocationRecord> allocations;
     QVector<TimelineSpan> timeline;  // issue 3: device clock
     QVector<SampleRecord> samples;   // issue 3: PM sampling
+    // Samples the run had before its idle stretches were merged (sample_thinning.h); 0 when
+    // they are as recorded.
+    qsizetype samplesBeforeThinning = 0;
     RunDataSources dataSource;
 
     double effectiveGBps() const {
@@ -143,6 +157,7 @@ struct Recording {
     QString description;
     DeviceRecord device;
     RooflineRecord roofline;
+    std::optional<ComputeRoofRecord> computeRoof;  // absent where none was measured
     QString counterStatus;  // empty, or why counters were not measured, in words
     QVector<RunRecord> runs;
     bool replayed = false;  // set by the loader, never saved: the numbers come from a file

@@ -10,6 +10,7 @@
 #include "model/recording_description.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "model/tile_sweep_json.h"
 
 namespace fusescope::model {
 namespace {
@@ -60,6 +61,20 @@ CatalogEntry describeFile(const QString& path) {
     entry.fileName = QFileInfo(path).fileName();
     if (const QString problem = readSourceProblem(path); !problem.isEmpty()) {
         entry.error = QStringLiteral("%1: %2").arg(path, problem);
+        return entry;
+    }
+    if (isTileSweepFile(path)) {
+        entry.kind = CatalogKind::TileSweep;
+        const Result<tiles::TileSweep> sweep = loadTileSweep(path);
+        if (!sweep) {
+            entry.error = QString::fromStdString(sweep.status().message());
+            return entry;
+        }
+        entry.title = tileSweepTitle(*sweep);
+        entry.description = tileSweepDescription(*sweep);
+        entry.deviceName = tileSweepDevice(*sweep);
+        entry.backend = QStringLiteral("cuda");
+        entry.createdAt = QString::fromStdString(sweep->created);
         return entry;
     }
     if (isSweepFile(path)) {

@@ -8,13 +8,13 @@
 
 namespace fusescope::model {
 
-enum class CatalogKind { Recording, Sweep, Other };
+enum class CatalogKind { Recording, Sweep, TileSweep, Other };
 
 struct CatalogEntry {
     QString path;
     QString fileName;
     CatalogKind kind = CatalogKind::Other;
-    QString title;        // "SwiGLU activation on NVIDIA H200", "Size sweep of swiglu on ..."
+    QString title;  // "SwiGLU activation on NVIDIA H200", "Size sweep of ...", "Tile sweep of ..."
     QString description;  // one line: what it shows (the file's own description, or derived)
     QString deviceName;   // "NVIDIA H200"; empty when the file does not say
     QString backend;      // "cuda", "cpu"; empty when the file does not say

@@ -94,6 +94,56 @@ QString sweepDescription(const SweepFile& sweep) {
     return text + QStringLiteral(": time per launch and bandwidth, fitted");
 }
 
+QString tileSweepDevice(const tiles::TileSweep& sweep) {
+    return QString::fromStdString(sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName);
+}
+
+QString tileSweepTitle(const tiles::TileSweep& sweep) {
+    const tiles::TileConfiguration& base = sweep.request.base;
+    return onDevice(QStringLiteral("Tile sweep of %1 (%2)")
+                        .arg(pipelineTitle(QString::fromStdString(base.pipeline)),
+                             QString::fromStdString(base.variant)),
+                    tileSweepDevice(sweep));
+}
+
+QString tileSweepDescription(const tiles::TileSweep& sweep) {
+    const tiles::TileConfiguration& base = sweep.request.base;
+    QString problem;
+    if (const PipelineSpec* pipeline = findPipeline(base.pipeline)) {
+        // The dimensions and dtype; the tiles are what the sweep varies.
+        Problem untuned = base.problem;
+        untuned.tuning.clear();
+        problem = QString::fromStdString(describeProblem(*pipeline, untuned));
+    }
+    QStringList axes;
+    for (const tiles::TileAxis& axis : sweep.request.axes)
+        axes << QString::fromStdString(axis.tuning);
+    int refused = 0;
+    const tiles::TileCell* best = nullptr;
+    for (const tiles::TileCell& cell : sweep.cells) {
+        if (cell.report.refusal) ++refused;
+        if (cell.best) best = &cell;
+    }
+    QString text = QStringLiteral("%1 tilings of %2")
+                       .arg(sweep.cells.size())
+                       .arg(axes.join(QStringLiteral(", ")));
+    if (!problem.isEmpty()) text = problem + QStringLiteral(": ") + text;
+    if (refused > 0) text += QStringLiteral(" (%1 refused)").arg(refused);
+    if (best) {
+        QStringList tiles;
+        for (const tiles::TileAxis& axis : sweep.request.axes) {
+            const auto value = best->report.configuration.problem.tuning.find(axis.tuning);
+            if (value != best->report.configuration.problem.tuning.end())
+                tiles << QStringLiteral("%1 %2")
+                             .arg(QString::fromStdString(axis.tuning))
+                             .arg(value->second);
+        }
+        text += QStringLiteral("; best %1 at %2")
+                    .arg(formatDuration(best->time.medianMs), tiles.join(QStringLiteral(", ")));
+    }
+    return text;
+}
+
 QString deviceAndDay(const QString& deviceName, const QString& createdAt) {
     const QString device = deviceName.isEmpty() ? QStringLiteral("an unknown device") : deviceName;
     const QDateTime when = QDateTime::fromString(createdAt, Qt::ISODate);

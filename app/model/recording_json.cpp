@@ -88,6 +88,9 @@ QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWr
         {"dram_bytes_written", optionalNumber(kernel.dramBytesWritten)},
         {"sectors_read", optionalNumber(kernel.sectorsRead)},
         {"sectors_written", optionalNumber(kernel.sectorsWritten)},
+        {"l2_sectors_read", optionalNumber(kernel.l2SectorsRead)},
+        {"l2_sectors_written", optionalNumber(kernel.l2SectorsWritten)},
+        {"device_kernels", kernel.deviceKernels ? QJsonValue(*kernel.deviceKernels) : QJsonValue()},
     };
 }
 
@@ -173,6 +176,9 @@ QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& wri
          arrayToJson(run.allocations, path + ".allocations", writer, allocationToJson)},
         {"timeline", arrayToJson(run.timeline, path + ".timeline", writer, spanToJson)},
         {"samples", arrayToJson(run.samples, path + ".samples", writer, sampleToJson)},
+        {"samples_before_thinning", run.samplesBeforeThinning > 0
+                                        ? QJsonValue(static_cast<double>(run.samplesBeforeThinning))
+                                        : QJsonValue(QJsonValue::Null)},
         {"data_source", QJsonObject{{"timing", dataSourceKey(run.dataSource.timing)},
                                     {"counters", optionalSource(run.dataSource.counters)},
                                     {"samples", optionalSource(run.dataSource.samples)}}},
@@ -233,6 +239,9 @@ KernelRecord readKernel(const JsonReader& reader) {
     kernel.dramBytesWritten = reader.optionalNumber("dram_bytes_written");
     kernel.sectorsRead = reader.optionalNumber("sectors_read");
     kernel.sectorsWritten = reader.optionalNumber("sectors_written");
+    kernel.l2SectorsRead = reader.optionalNumber("l2_sectors_read");
+    kernel.l2SectorsWritten = reader.optionalNumber("l2_sectors_written");
+    kernel.deviceKernels = reader.optionalInteger("device_kernels");
     return kernel;
 }
 
@@ -347,6 +356,8 @@ RunRecord readRun(const JsonReader& reader, int version) {
     run.allocations = readArray<AllocationRecord>(reader, "allocations", false, readAllocation);
     run.timeline = readArray<TimelineSpan>(reader, "timeline", false, readSpan);
     run.samples = readArray<SampleRecord>(reader, "samples", false, readSample);
+    run.samplesBeforeThinning =
+        static_cast<qsizetype>(reader.optionalCount("samples_before_thinning").value_or(0));
     if (const std::optional<JsonReader> sources = reader.optionalObject("data_source")) {
         run.dataSource.timing = readSource(*sources, "timing");
         run.dataSource.counters = readOptionalSource(*sources, "counters");
@@ -381,6 +392,16 @@ Recording readRecording(const JsonReader& reader) {
     const JsonReader roofline = reader.object("copy_roofline");
     recording.roofline.timeMs = roofline.number("time_ms");
     recording.roofline.bytesMoved = roofline.count("bytes_moved");
+    // Optional: recordings before the compute roof, and runs without one, have none.
+    if (const std::optional<JsonReader> roof = reader.optionalObject("compute_roof")) {
+        ComputeRoofRecord record;
+        record.timeMs = roof->number("time_ms");
+        record.flops = roof->number("flops");
+        record.description = roof->optionalString("description").value_or(QString());
+        if (!(record.timeMs > 0)) roof->fail("time_ms", QStringLiteral("must be positive"));
+        if (!(record.flops > 0)) roof->fail("flops", QStringLiteral("must be positive"));
+        recording.computeRoof = record;
+    }
     recording.counterStatus = reader.optionalString("counter_status").value_or(QString());
     recording.runs = readArray<RunRecord>(reader, "runs", true, [&](const JsonReader& run) {
         return readRun(run, recording.version);
@@ -406,6 +427,12 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
         {"counter_status", recording.counterStatus},
         {"runs", arrayToJson(recording.runs, "runs", writer, runToJson)},
     };
+    if (recording.computeRoof)
+        root.insert("compute_roof",
+                    QJsonObject{{"time_ms", recording.computeRoof->timeMs},
+                                {"flops", recording.computeRoof->flops},
+                                {"tflops", recording.computeRoof->tflops()},
+                                {"description", recording.computeRoof->description}});
     // Optional keys, written only where they say something (older readers ignore them).
     if (!recording.description.isEmpty()) root.insert("description", recording.description);
     if (!writer.problem().isEmpty())

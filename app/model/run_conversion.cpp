@@ -29,6 +29,9 @@ KernelRecord kernelRecordFrom(const KernelResult& kernel) {
         record.dramBytesWritten = kernel.counters->dramBytesWritten;
         record.sectorsRead = kernel.counters->sectorsRead;
         record.sectorsWritten = kernel.counters->sectorsWritten;
+        record.l2SectorsRead = kernel.counters->l2SectorsRead;
+        record.l2SectorsWritten = kernel.counters->l2SectorsWritten;
+        record.deviceKernels = static_cast<int>(kernel.counters->deviceKernels);
     }
     return record;
 }
@@ -161,6 +164,10 @@ Recording recordingFrom(const RunReport& report, const ConversionOptions& option
     recording.device = deviceRecordFrom(report.device);
     recording.roofline.timeMs = report.roofline.timeMs;
     recording.roofline.bytesMoved = report.roofline.bytesMoved;
+    if (report.computeRoof)
+        recording.computeRoof =
+            ComputeRoofRecord{report.computeRoof->timeMs, report.computeRoof->flops,
+                              QString::fromStdString(report.computeRoof->description)};
     recording.counterStatus = QString::fromStdString(report.counterStatus);
     for (const VariantResult& variant : report.variants)
         recording.runs.push_back(runRecordFrom(variant));

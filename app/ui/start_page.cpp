@@ -150,6 +150,7 @@ void StartPage::setCatalog(const model::RecordingCatalog& catalog) {
     buttons_.clear();
     for (const model::CatalogEntry& entry : catalog.entries) {
         if (!entry.error.isEmpty()) continue;  // the self-test reports those
+        if (!openable_.contains(entry.kind)) continue;
         auto* button = new QCommandLinkButton(entry.title, entry.description);
         button->setObjectName(QStringLiteral("shippedRecording"));
         button->setToolTip(

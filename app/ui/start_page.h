@@ -22,7 +22,11 @@ class StartPage final : public QWidget {
     // Not yet known: "Looking for a GPU…". Known: usable (with its name) or not (with why).
     void setGpuUnknown();
     void setGpu(bool usable, const QString& deviceName, const QString& reason);
+    // Lists the entries that load and whose kind the window opens (openableKinds).
     void setCatalog(const model::RecordingCatalog& catalog);
+    // The kinds of file the window can open; others are left off the list. Recordings and size
+    // sweeps by default; the tile explorer adds tile sweeps where it is part of the window.
+    void setOpenableKinds(const QList<model::CatalogKind>& kinds) { openable_ = kinds; }
 
     // For tests and screenshots.
     QLabel* headline() const { return headline_; }
@@ -47,6 +51,7 @@ class StartPage final : public QWidget {
     QLabel* recordingsTitle_ = nullptr;
     QVBoxLayout* recordings_ = nullptr;
     QList<QCommandLinkButton*> buttons_;
+    QList<model::CatalogKind> openable_{model::CatalogKind::Recording, model::CatalogKind::Sweep};
     QLabel* noRecordings_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* open_ = nullptr;

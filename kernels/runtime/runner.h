@@ -32,6 +32,8 @@ struct RunRequest {
     int warmup = 3;
     std::uint32_t seed = 1234;
     int cpuThreads = 0;  // CPU backend: host threads to run on, 0 = every hardware thread
+    // False: skip the copy and compute roofs (a tile sweep measures them once, not per cell).
+    bool roofs = true;
 };
 
 // Repeats and warm-up a first run starts with on each backend: a first CPU run of every
@@ -59,6 +61,14 @@ struct KernelCounters {
     double dramBytesWritten = 0.0;  // dram__bytes_write.sum
     double sectorsRead = 0.0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (32 B each)
     double sectorsWritten = 0.0;    // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+    // Sectors the SMs requested from the L2 (lts__t_sectors_srcunit_tex_op_read/write.sum, 32 B
+    // each): these include the tensor memory accelerator's loads, which bypass the LSU counters
+    // above (cuBLAS on Hopper), so a re-read the L2 absorbs shows as requested but not DRAM.
+    double l2SectorsRead = 0.0;
+    double l2SectorsWritten = 0.0;
+    // Device kernels the launch started, summed above: a library call may start more than one
+    // (cuBLAS adds a split-K reduction kernel at some shapes).
+    std::uint32_t deviceKernels = 1;
 };
 
 // One PM sample: DRAM bytes moved in [startNs, endNs) on the sampling run's clock
@@ -134,9 +144,18 @@ struct RooflineResult {
     double gbps() const { return timeMs > 0 ? bytesMoved / (timeMs * 1e6) : 0.0; }
 };
 
+// The compute roof: a large library GEMM timed in the same run (median over repeats).
+struct ComputeRoofResult {
+    double timeMs = 0.0;
+    double flops = 0.0;
+    std::string description;
+    double tflops() const { return timeMs > 0 ? flops / (timeMs * 1e9) : 0.0; }
+};
+
 struct RunReport {
     DeviceInfo device;
     RooflineResult roofline;
+    std::optional<ComputeRoofResult> computeRoof;  // pipelines that declare one, on a GPU
     std::vector<VariantResult> variants;
     std::vector<AllocationEvent> allocations;  // every event of the run
 

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -111,6 +112,35 @@ TEST_F(CatalogTest, NoFolderMeansNoEntries) {
     const RecordingCatalog catalog = findRecordings({path("a"), path("b")});
     EXPECT_TRUE(catalog.folder.isEmpty());
     EXPECT_TRUE(catalog.entries.isEmpty());
+}
+
+// Every file that ships loads and says in one line what it shows (what the start page lists and
+// the self-test checks).
+TEST(ShippedRecordings, EveryOneLoadsWithATitleAndAOneLineDescription) {
+    const RecordingCatalog catalog = findRecordings({QStringLiteral(FUSESCOPE_SHIPPED_DIR)});
+    ASSERT_FALSE(catalog.folder.isEmpty()) << "no resources/recordings";
+    ASSERT_FALSE(catalog.entries.isEmpty());
+    for (const CatalogEntry& entry : catalog.entries) {
+        EXPECT_TRUE(entry.error.isEmpty()) << entry.error.toStdString();
+        EXPECT_NE(entry.kind, CatalogKind::Other) << entry.fileName.toStdString();
+        EXPECT_FALSE(entry.title.isEmpty()) << entry.fileName.toStdString();
+        EXPECT_FALSE(entry.description.isEmpty()) << entry.fileName.toStdString();
+        EXPECT_FALSE(entry.description.contains(QLatin1Char('\n'))) << entry.fileName.toStdString();
+        EXPECT_FALSE(entry.deviceName.isEmpty()) << entry.fileName.toStdString();
+    }
+}
+
+TEST(ShippedRecordings, ATileSweepSaysItsProblemAxesAndBestTiles) {
+    const CatalogEntry entry =
+        describeFile(QStringLiteral(FUSESCOPE_SHIPPED_DIR "/tiles-mlp-decode1-bf16-h200.json"));
+    if (!QFileInfo::exists(entry.path)) GTEST_SKIP() << "that tile sweep no longer ships";
+    ASSERT_TRUE(entry.error.isEmpty()) << entry.error.toStdString();
+    EXPECT_EQ(entry.kind, CatalogKind::TileSweep);
+    EXPECT_EQ(entry.title, "Tile sweep of SwiGLU MLP (lesson_fused) on NVIDIA H200");
+    EXPECT_TRUE(entry.description.startsWith("M = 1, ")) << entry.description.toStdString();
+    EXPECT_TRUE(entry.description.contains(" tilings of block_"))
+        << entry.description.toStdString();
+    EXPECT_TRUE(entry.description.contains("; best ")) << entry.description.toStdString();
 }
 
 TEST(RecordingCatalogFolders, ShippedFoldersAreBesideTheProgramThenTheSourceTree) {

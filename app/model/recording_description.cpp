@@ -108,13 +108,21 @@ QString tileSweepTitle(const tiles::TileSweep& sweep) {
 
 QString tileSweepDescription(const tiles::TileSweep& sweep) {
     const tiles::TileConfiguration& base = sweep.request.base;
-    QString problem;
+    // The dimensions and dtype; the tiles are what the sweep varies.
+    QStringList dimensions;
+    for (const auto& [name, value] : base.problem.dimensions)
+        dimensions << QStringLiteral("%1 = %2").arg(QString::fromStdString(name),
+                                                    formatCount(value));
     if (const PipelineSpec* pipeline = findPipeline(base.pipeline)) {
-        // The dimensions and dtype; the tiles are what the sweep varies.
-        Problem untuned = base.problem;
-        untuned.tuning.clear();
-        problem = QString::fromStdString(describeProblem(*pipeline, untuned));
+        dimensions.clear();
+        for (const DimensionSpec& dimension : pipeline->dimensions)
+            if (const auto value = base.problem.dimensions.find(dimension.name);
+                value != base.problem.dimensions.end())
+                dimensions << QStringLiteral("%1 = %2").arg(QString::fromStdString(dimension.name),
+                                                            formatCount(value->second));
     }
+    const QString problem = dimensions.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
+                            QString::fromUtf8(dtypeName(base.problem.dtype));
     QStringList axes;
     for (const tiles::TileAxis& axis : sweep.request.axes)
         axes << QString::fromStdString(axis.tuning);
@@ -127,7 +135,7 @@ QString tileSweepDescription(const tiles::TileSweep& sweep) {
     QString text = QStringLiteral("%1 tilings of %2")
                        .arg(sweep.cells.size())
                        .arg(axes.join(QStringLiteral(", ")));
-    if (!problem.isEmpty()) text = problem + QStringLiteral(": ") + text;
+    text = problem + QStringLiteral(": ") + text;
     if (refused > 0) text += QStringLiteral(" (%1 refused)").arg(refused);
     if (best) {
         QStringList tiles;

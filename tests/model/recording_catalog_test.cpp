@@ -137,7 +137,8 @@ TEST(ShippedRecordings, ATileSweepSaysItsProblemAxesAndBestTiles) {
     ASSERT_TRUE(entry.error.isEmpty()) << entry.error.toStdString();
     EXPECT_EQ(entry.kind, CatalogKind::TileSweep);
     EXPECT_EQ(entry.title, "Tile sweep of SwiGLU MLP (lesson_fused) on NVIDIA H200");
-    EXPECT_TRUE(entry.description.startsWith("M = 1, ")) << entry.description.toStdString();
+    EXPECT_TRUE(entry.description.startsWith("M = 1, H = 4,096, I = 14,336 · bfloat16: "))
+        << entry.description.toStdString();
     EXPECT_TRUE(entry.description.contains(" tilings of block_"))
         << entry.description.toStdString();
     EXPECT_TRUE(entry.description.contains("; best ")) << entry.description.toStdString();

@@ -100,8 +100,8 @@ done
 # glibc's libraries come from the target system; so does the GPU driver. CUPTI too by default.
 system_only='^(linux-vdso|ld-linux|libc\.so|libm\.so|libmvec|libpthread|libdl\.so|librt\.so|libutil|libresolv|libnsl|libanl|libcuda\.so|libnvidia-)'
 cupti_libs='^(libcupti|libnvperf_)'
-# cuBLAS (about 700 MB) is needed only by the MLP's GPU tests and benchmark, which run where the
-# CUDA toolkit is installed; the programs themselves do not link it.
+# cuBLAS (about 700 MB) is loaded at run time where the CUDA toolkit is installed and never
+# bundled; nothing links it now (a test checks the programs), this only guards old builds.
 toolkit_only='^(libcublas)'
 copy_dependencies() {
     local elf="$1" line soname path

@@ -46,6 +46,11 @@ QStringList resultsHeader(const Recording& recording) {
                        .arg(formatGBps(recording.roofline.gbps()),
                             formatBytes(recording.roofline.bytesMoved),
                             formatDuration(recording.roofline.timeMs));
+    if (recording.computeRoof && recording.computeRoof->timeMs > 0)
+        details << QStringLiteral("compute roof %1 TFLOP/s (%2 in %3)")
+                       .arg(recording.computeRoof->tflops(), 0, 'f', 0)
+                       .arg(recording.computeRoof->description,
+                            formatDuration(recording.computeRoof->timeMs));
     if (!recording.runs.isEmpty() && !recording.runs.front().repeatTimesMs.isEmpty())
         details << QStringLiteral("time: median of %1 repeats")
                        .arg(recording.runs.front().repeatTimesMs.size());

@@ -1,4 +1,5 @@
 #include "runtime/runtime_compiler.h"
+#include "runtime/toolkit_library.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -90,17 +91,9 @@ class NvrtcCompiler final : public ModuleCompiler {
 std::vector<std::string> nvrtcCandidates() {
     // FUSESCOPE_NVRTC names the one library to try (tests and demonstrations of a machine
     // without the toolkit set it to a path that does not exist).
-    if (const char* only = std::getenv("FUSESCOPE_NVRTC")) return {only};
-    std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so"};
-    std::vector<std::string> roots;
-    if (const char* home = std::getenv("CUDA_HOME")) roots.emplace_back(home);
-    if (const char* path = std::getenv("CUDA_PATH")) roots.emplace_back(path);
-    roots.emplace_back("/usr/local/cuda");
-    roots.emplace_back("/usr/local/cuda-13.0");
-    for (const std::string& root : roots) {
-        candidates.push_back(root + "/lib64/libnvrtc.so.13");
-        candidates.push_back(root + "/targets/x86_64-linux/lib/libnvrtc.so.13");
-    }
+    std::vector<std::string> candidates =
+        toolkitLibraryCandidates("libnvrtc.so.13", "FUSESCOPE_NVRTC");
+    if (candidates.size() > 1) candidates.insert(candidates.begin() + 1, "libnvrtc.so");
     return candidates;
 }
 

@@ -365,8 +365,9 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
             observer.progress(0.3 + 0.7 * static_cast<double>(timed) /
                                         static_cast<double>(std::max<std::size_t>(toTime, 1)),
                               "timing " + tilesText(configurations[index]), eta);
-            const RunRequest run =
+            RunRequest run =
                 requestFor(configurations[index], request.repeats, request.warmup, request.seed);
+            run.roofs = false;  // measured once, with the references
             Result<RunReport> result = runPipeline(backend, run, cancelOnly);
             ++timed;
             if (!result && result.status().code() == ErrorCode::Cancelled) {

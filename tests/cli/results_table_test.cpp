@@ -56,6 +56,19 @@ TEST(ResultsTable, HeaderNamesDeviceSizeVectorRooflineAndSource) {
         << text.toStdString();
 }
 
+TEST(ResultsTable, HeaderNamesTheComputeRoofWhereOneWasTimed) {
+    Recording recording = twoRuns();
+    EXPECT_FALSE(resultsHeader(recording).join('\n').contains("compute roof"));
+    ComputeRoofRecord roof;
+    roof.timeMs = 2.0;
+    roof.flops = 1.7e12;  // 850 TFLOP/s
+    roof.description = QStringLiteral("cuBLAS bfloat16 GEMM 8192^3");
+    recording.computeRoof = roof;
+    const QString text = resultsHeader(recording).join('\n');
+    EXPECT_TRUE(text.contains("compute roof 850 TFLOP/s (cuBLAS bfloat16 GEMM 8192^3 in 2.00 ms)"))
+        << text.toStdString();
+}
+
 TEST(ResultsTable, FailedCheckShowsTheErrorAndUnwrittenCount) {
     Recording recording = twoRuns();
     recording.runs[1].checkOk = false;

@@ -44,6 +44,7 @@ class StageTimelineTest : public QObject {
     void deviceTimelineGivesKernelTimesAndGaps();
     void unknownVariantIsAReadableError();
     void defaultPairIsUnfusedLeftFusedRight();
+    void reReadWeightsCountHowOftenTheyWereRead();
 };
 
 void StageTimelineTest::passCountersAtTheEndEqualTheModel_data() {
@@ -296,4 +297,48 @@ void StageTimelineTest::defaultPairIsUnfusedLeftFusedRight() {
 }
 
 QTEST_GUILESS_MAIN(StageTimelineTest)
+void StageTimelineTest::reReadWeightsCountHowOftenTheyWereRead() {
+    // The lesson's tiled kernel re-reads gate and up for every output tile: at the end of the
+    // run each array's times-read is its model read bytes over its size, and an input read once
+    // (by the unfused GEMMs) stays near 1.
+    const PipelineSpec* mlp = findPipeline("mlp");
+    QVERIFY(mlp != nullptr);
+    for (const char* variant : {"lesson_fused", "unfused"}) {
+        RunRecord run;
+        run.pipeline = QStringLiteral("mlp");
+        run.variant = QString::fromLatin1(variant);
+        run.problem = withDefaults(*mlp, {});
+        run.problem.dimensions["M"] = 64;
+        run.problem.dimensions["H"] = 256;
+        run.problem.dimensions["I"] = 512;
+        const VariantSpec* spec = findVariant(*mlp, variant);
+        QVERIFY(spec != nullptr);
+        for (const KernelSpec& kernel : spec->kernelsFor(run.problem)) {
+            KernelRecord record;
+            record.name = QString::fromStdString(kernel.name);
+            record.timeMs = 0.1;
+            run.kernels.push_back(record);
+            run.timeMs += 0.1;
+        }
+        Result<StageTimeline> timeline = buildStageTimeline(run);
+        QVERIFY2(timeline, timeline.status().message().c_str());
+        StageState state;
+        computeStageState(*timeline, timeline->kernelsEndNs, state);
+        const int gateUp = timeline->arrayIndex(QStringLiteral("gate_up"));
+        QVERIFY(gateUp >= 0);
+        double modelReads = 0.0;
+        for (const StageSweep& sweep : timeline->sweeps)
+            if (sweep.array == gateUp && !sweep.write) modelReads += double(sweep.bytes);
+        const double expected = modelReads / double(timeline->arrays[gateUp].bytes);
+        QCOMPARE(state.arrays[gateUp].timesRead, expected);
+        if (run.variant == QStringLiteral("lesson_fused"))
+            QVERIFY2(expected > 2.0, qPrintable(QString::number(expected)));
+        else
+            QVERIFY2(expected < 1.5, qPrintable(QString::number(expected)));
+        // Before the kernels nothing has been read.
+        computeStageState(*timeline, timeline->kernelsStartNs, state);
+        QCOMPARE(state.arrays[gateUp].timesRead, 0.0);
+    }
+}
+
 #include "stage_timeline_test.moc"

@@ -51,6 +51,9 @@ void computeStageState(const StageTimeline& timeline, qint64 timeNs, StageState&
             array.activeIsWrite = sweep.write;
         }
         if (sweep.write) array.validFraction = std::max(array.validFraction, fraction);
+        const quint64 arrayBytes = timeline.arrays[sweep.array].bytes;
+        if (!sweep.write && arrayBytes > 0)
+            array.timesRead += fraction * double(sweep.bytes) / double(arrayBytes);
         state.passesProgress += fraction;
         (sweep.write ? state.bytesWritten : state.bytesRead) += fraction * double(sweep.bytes);
     }

@@ -18,6 +18,9 @@ struct StageArrayState {
     bool activeIsWrite = false;
     // Fraction of the array holding values written in this run (outputs and scratch start empty).
     double validFraction = 0.0;
+    // Bytes read from the array so far over its size: a tiled kernel that re-reads a weight for
+    // every output tile reads it many times (the stage tints its tiles by this).
+    double timesRead = 0.0;
     int passes() const { return readPasses + writePasses; }
 };
 

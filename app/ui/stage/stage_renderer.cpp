@@ -40,6 +40,14 @@ const QString& firstFitting(const QFontMetricsF& metrics, double width,
     return std::data(texts)[texts.size() - 1];
 }
 
+// `from` moved towards `to` by `amount` (0..1).
+QColor blend(const QColor& from, const QColor& to, double amount) {
+    const auto mix = [amount](double a, double b) { return a + (b - a) * amount; };
+    return QColor::fromRgbF(static_cast<float>(mix(from.redF(), to.redF())),
+                            static_cast<float>(mix(from.greenF(), to.greenF())),
+                            static_cast<float>(mix(from.blueF(), to.blueF())));
+}
+
 QColor withAlpha(QColor color, int alpha) {
     color.setAlpha(alpha);
     return color;
@@ -587,12 +595,19 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
         const int valid = static_cast<int>(std::floor(array.validFraction * tiles + 1e-9));
         const bool reading = array.activeFraction >= 0.0 && !array.activeIsWrite;
         const int swept = reading ? static_cast<int>(array.activeFraction * tiles) : 0;
+        // Re-read arrays (a tiled kernel's weights) deepen towards the accent colour with how
+        // many times they have been read: 2x a little, 1000x fully (log scale).
+        const double reReads =
+            std::clamp(std::log2(std::max(array.timesRead, 1.0)) / 10.0, 0.0, 1.0);
+        const QColor readColor =
+            reReads > 0.0 ? blend(row.color, theme_.accent, 0.15 + 0.6 * reReads) : row.color;
         for (int t = 0; t < tiles; ++t) {
             const QColor& fill = t < swept   ? row.touchedColor
-                                 : t < valid ? row.color
+                                 : t < valid ? readColor
                                              : theme_.tileEmpty;
             painter.fillRect(row.tileRects[t], fill);
         }
+        if (array.timesRead >= 1.5) drawTimesRead(painter, row.tiles, array.timesRead);
         if (array.activeFraction >= 0.0) {
             const int head = std::min(tiles - 1, static_cast<int>(array.activeFraction * tiles));
             painter.setPen(QPen(theme_.accent, theme_.lineWidth * 1.4));
@@ -629,6 +644,25 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
             recordText(painter, QRectF(at, letter.size()), letter.text());
         }
     }
+}
+
+void StageRenderer::drawTimesRead(QPainter& painter, const QRectF& tiles, double timesRead) const {
+    const QString text = QStringLiteral("read %1\u00d7")
+                             .arg(timesRead < 10 ? timesRead : std::round(timesRead), 0, 'f',
+                                  timesRead < 10 ? 1 : 0);
+    painter.setFont(boldFont_);
+    const QFontMetricsF metrics(boldFont_);
+    const QSizeF size(metrics.horizontalAdvance(text), metrics.height());
+    // Only where the row has room: the counter never overprints the tiles' neighbours.
+    if (size.width() + 8 > tiles.width() || size.height() > tiles.height()) return;
+    const QRectF box(tiles.center().x() - size.width() / 2 - 4,
+                     tiles.center().y() - size.height() / 2, size.width() + 8, size.height());
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(withAlpha(theme_.background, 210));
+    painter.drawRoundedRect(box, 3, 3);
+    painter.setPen(theme_.text);
+    painter.drawText(box, Qt::AlignCenter, text);
+    recordText(painter, box, text);
 }
 
 void StageRenderer::drawFlows(QPainter& painter, int side) const {

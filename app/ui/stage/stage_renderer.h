@@ -103,6 +103,8 @@ class StageRenderer {
     // drawText that also notes the text's rectangle while textLayout() is asking.
     void drawLabel(QPainter& painter, const QRectF& rect, int flags, const QString& text) const;
     void recordText(const QPainter& painter, const QRectF& rect, const QString& text) const;
+    // "read 256x" over an array's tiles, where it fits.
+    void drawTimesRead(QPainter& painter, const QRectF& tiles, double timesRead) const;
     int maxRowCount() const;
 
     QVector<model::StageTimeline> timelines_;

@@ -10,6 +10,8 @@
 
 namespace fusescope::mlp {
 
+struct CublasLibrary;
+
 // A stream and a cuBLAS handle on the current device. cuBLAS runs without TF32: float32 products
 // use the pedantic float32 compute type, bfloat16 products accumulate in float32.
 class MlpCudaContext {
@@ -23,6 +25,7 @@ class MlpCudaContext {
 
     void* stream() const { return stream_; }        // cudaStream_t
     void* cublasHandle() const { return cublas_; }  // cublasHandle_t
+    const CublasLibrary& blas() const { return *blas_; }
 
   private:
     MlpCudaContext() = default;
@@ -30,6 +33,7 @@ class MlpCudaContext {
     void* stream_ = nullptr;
     bool ownsStream_ = true;
     void* cublas_ = nullptr;
+    const CublasLibrary* blas_ = nullptr;  // loaded at run time, alive for the process
 };
 
 // Device buffers of one problem, in the dtype of the run. gateUp holds gate's I rows, then up's.

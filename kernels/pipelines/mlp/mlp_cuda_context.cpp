@@ -1,17 +1,17 @@
 // The MLP's CUDA context and its cuBLAS products.
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <climits>
 #include <string>
 
+#include "pipelines/mlp/cublas_library.h"
 #include "pipelines/mlp/mlp_cuda.h"
 #include "runtime/cuda_error.h"
 
 namespace fusescope::mlp {
 namespace {
 
-Status cublasStatus(cublasStatus_t status, const char* action) {
+Status cublasStatus(const CublasLibrary& blas, cublasStatus_t status, const char* action) {
     if (status == CUBLAS_STATUS_SUCCESS) return Status::ok();
     const ErrorCode code =
         status == CUBLAS_STATUS_ALLOC_FAILED      ? ErrorCode::OutOfMemory
@@ -19,8 +19,8 @@ Status cublasStatus(cublasStatus_t status, const char* action) {
         : status == CUBLAS_STATUS_INVALID_VALUE || status == CUBLAS_STATUS_NOT_SUPPORTED
             ? ErrorCode::InvalidArgument
             : ErrorCode::DeviceError;
-    return {code, std::string(action) + " failed: " + cublasGetStatusName(status) + " (" +
-                      cublasGetStatusString(status) + ")"};
+    return {code, std::string(action) + " failed: " + blas.statusName(status) + " (" +
+                      blas.statusString(status) + ")"};
 }
 
 }  // namespace
@@ -40,17 +40,21 @@ Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::createOnStream(void* str
 
 Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::createWith(void* streamPointer,
                                                                    bool ownsStream) {
+    Result<const CublasLibrary*> blas = loadCublas();
+    if (!blas) return blas.status();
     std::unique_ptr<MlpCudaContext> context(new MlpCudaContext());
+    context->blas_ = *blas;
     auto stream = static_cast<cudaStream_t>(streamPointer);
     context->stream_ = stream;
     context->ownsStream_ = ownsStream;
     cublasHandle_t handle = nullptr;
-    if (Status s = cublasStatus(cublasCreate(&handle), "cublasCreate"); !s) return s;
+    if (Status s = cublasStatus(**blas, (*blas)->create(&handle), "cublasCreate"); !s) return s;
     context->cublas_ = handle;
-    if (Status s = cublasStatus(cublasSetStream(handle, stream), "cublasSetStream"); !s) return s;
+    if (Status s = cublasStatus(**blas, (*blas)->setStream(handle, stream), "cublasSetStream"); !s)
+        return s;
     // Default math never substitutes TF32; the float32 products also ask for pedantic compute.
-    if (Status s =
-            cublasStatus(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    if (Status s = cublasStatus(**blas, (*blas)->setMathMode(handle, CUBLAS_DEFAULT_MATH),
+                                "cublasSetMathMode");
         !s)
         return s;
     return context;
@@ -58,7 +62,7 @@ Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::createWith(void* streamP
 
 MlpCudaContext::~MlpCudaContext() {
     // Teardown errors have no one to report to; the handle and stream are gone either way.
-    if (cublas_ != nullptr) (void)cublasDestroy(static_cast<cublasHandle_t>(cublas_));
+    if (cublas_ != nullptr) (void)blas_->destroy(static_cast<cublasHandle_t>(cublas_));
     if (stream_ != nullptr && ownsStream_)
         (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
@@ -74,11 +78,13 @@ Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, s
         dtype == MlpDtype::Float32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
     const float alpha = 1.0f, beta = 0.0f;
     // Row-major C = A B^T is column-major C^T = B^T' A^T': cuBLAS sees B transposed.
+    const CublasLibrary& blas = context.blas();
     return cublasStatus(
-        cublasGemmEx(static_cast<cublasHandle_t>(context.cublasHandle()), CUBLAS_OP_T, CUBLAS_OP_N,
-                     static_cast<int>(cols), static_cast<int>(rows), static_cast<int>(k), &alpha, b,
-                     type, static_cast<int>(ldb), a, type, static_cast<int>(lda), &beta, out, type,
-                     static_cast<int>(ldc), compute, CUBLAS_GEMM_DEFAULT),
+        blas,
+        blas.gemmEx(static_cast<cublasHandle_t>(context.cublasHandle()), CUBLAS_OP_T, CUBLAS_OP_N,
+                    static_cast<int>(cols), static_cast<int>(rows), static_cast<int>(k), &alpha, b,
+                    type, static_cast<int>(ldb), a, type, static_cast<int>(lda), &beta, out, type,
+                    static_cast<int>(ldc), compute, CUBLAS_GEMM_DEFAULT),
         "cublasGemmEx");
 }
 

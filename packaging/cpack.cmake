@@ -36,9 +36,16 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.svg
   DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.metainfo.xml
   DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
-# Recordings that open without a GPU (the tile explorer's sweeps measured on an H200).
+# The file type of recordings and sweeps (*.fusescope.json) for file managers; dpkg's
+# shared-mime-info trigger updates the database.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope-mime.xml
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME fusescope.xml)
+# Recordings made on a real GPU (runs, size and tile sweeps), for machines without one: the
+# programs look for them in share/fusescope/recordings beside their bin/ folder
+# (model/recording_catalog.h).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/recordings/
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/recordings FILES_MATCHING PATTERN "*.json")
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/recordings
+  OPTIONAL FILES_MATCHING PATTERN "*.json")
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
   ${PROJECT_SOURCE_DIR}/packaging/THIRD-PARTY-LICENSES
   DESTINATION ${fusescope_docdir})

@@ -62,7 +62,7 @@ for program in fusescope fusescope-cli; do
     [[ -x "$work/install/bin/$program" ]] || fail "the build has no $program (build everything first)"
     cp "$work/install/bin/$program" "$bundle/bin/"
 done
-for folder in applications icons metainfo doc man; do
+for folder in applications icons metainfo mime doc man fusescope; do
     if [[ -d "$work/install/share/$folder" ]]; then cp -r "$work/install/share/$folder" "$bundle/share/"; fi
 done
 # The measurement layer's CUPTI module (loaded at run time from ../lib/fusescope), and CUPTI

@@ -26,6 +26,7 @@ struct RunOptions {
     bool repeatsGiven = false;  // otherwise the chosen backend's defaults apply
     bool warmupGiven = false;
     QString jsonPath;
+    QString description;  // --description, written into the recording
 };
 
 struct RunParser {
@@ -92,6 +93,9 @@ struct RunParser {
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the recording (JSON) to this file."),
                             QStringLiteral("file")};
+    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
+    QCommandLineOption description{QStringLiteral("description"), descriptionHelp(),
+                                   QStringLiteral("text")};
 
     RunParser() {
         parser.setApplicationDescription(
@@ -99,7 +103,8 @@ struct RunParser {
                            "CPU reference,\nprints a table and optionally writes a recording that "
                            "the FuseScope window opens."));
         parser.addOptions({help, pipeline, variants, n, shape, preset, dtype, tile, repeat, warmup,
-                           vector, backend, threads, measure, sampleInterval, json});
+                           vector, backend, device, threads, measure, sampleInterval, json,
+                           description});
     }
 
     QString helpText() const {
@@ -196,6 +201,10 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
     Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
     if (!backend) return backend.status();
     options.command.backend = *backend;
+    Result<std::optional<int>> device =
+        parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *backend);
+    if (!device) return device.status();
+    options.command.cudaDevice = *device;
     if (const QString threads = p.parser.value(p.threads); threads != QLatin1String("all")) {
         Result<int> count =
             parseBoundedInteger(QStringLiteral("--threads"), threads, 1, hardwareThreads());
@@ -219,6 +228,11 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
     measure.samplingIntervalNs = std::int64_t{*intervalUs} * 1000;
     if (p.parser.isSet(p.measure)) options.command.measure = measure;
 
+    if (p.parser.isSet(p.description)) {
+        Result<QString> description = parseDescription(p.parser.value(p.description));
+        if (!description) return description.status();
+        options.description = *description;
+    }
     if (p.parser.isSet(p.json)) {
         options.jsonPath = p.parser.value(p.json);
         if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the recording"));
@@ -271,7 +285,8 @@ int runCommand(const QStringList& arguments) {
     }
 
     BackendSet backends;
-    Result<BackendSelection> selection = startBackend(options->command.backend, backends);
+    Result<BackendSelection> selection =
+        startBackend(options->command.backend, backends, options->command.cudaDevice);
     if (!selection) {
         printError(QString::fromStdString(selection.status().message()));
         return kExitRuntimeError;
@@ -312,7 +327,8 @@ int runCommand(const QStringList& arguments) {
 
     model::ConversionOptions conversion;
     conversion.producer = model::producerString(QStringLiteral("fusescope-cli"));
-    const model::Recording recording = model::recordingFrom(*report, conversion);
+    model::Recording recording = model::recordingFrom(*report, conversion);
+    recording.description = options->description;
     printOut(renderResults(recording));
 
     if (!options->jsonPath.isEmpty()) {

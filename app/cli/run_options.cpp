@@ -115,11 +115,45 @@ Result<BackendChoice> parseBackendChoice(const QString& text) {
     return *choice;
 }
 
-Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends) {
-    Result<BackendSelection> selection = selectBackend(choice, backends);
-    if (!selection)
-        return Status(selection.status().code(), "--backend cuda: " + selection.status().message());
+QString cudaDeviceHelp() {
+    return QStringLiteral(
+               "The GPU to run on, by its CUDA number (0 to %1; default 0), for hosts "
+               "with several GPUs; `fusescope-cli selftest` lists them.")
+        .arg(kMaxCudaDevice);
+}
+
+Result<std::optional<int>> parseCudaDevice(bool given, const QString& text, BackendChoice backend) {
+    if (!given) return std::optional<int>();
+    Result<int> device = parseBoundedInteger(QStringLiteral("--device"), text, 0, kMaxCudaDevice);
+    if (!device) return device.status();
+    if (backend == BackendChoice::Cpu)
+        return usageError(QStringLiteral("--device %1 chooses a GPU, but --backend is cpu (use "
+                                         "--backend cuda or auto)")
+                              .arg(*device));
+    return std::optional<int>(*device);
+}
+
+Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends,
+                                      std::optional<int> cudaDevice) {
+    Result<BackendSelection> selection = selectBackend(choice, backends, cudaDevice);
+    if (!selection) {
+        const std::string option =
+            cudaDevice ? "--device " + std::to_string(*cudaDevice) : std::string("--backend cuda");
+        return Status(selection.status().code(), option + ": " + selection.status().message());
+    }
     return selection;
+}
+
+QString descriptionHelp() {
+    return QStringLiteral(
+        "What the file shows, in words (one line; the window's list of "
+        "recordings shows it).");
+}
+
+Result<QString> parseDescription(const QString& text) {
+    const QString line = text.simplified();
+    if (line.isEmpty()) return usageError(QStringLiteral("--description needs some text"));
+    return line;
 }
 
 QString vectorWidthHelp() {

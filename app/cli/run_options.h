@@ -30,8 +30,18 @@ Result<ElementCountOption> parseElementCountOption(const QString& option, const 
 Result<int> parseBoundedInteger(const QString& option, const QString& text, int lowest,
                                 int highest);
 Result<BackendChoice> parseBackendChoice(const QString& text);
-// The backend for --backend (selectBackend); a refused cuda names the option.
-Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends);
+// --device N: which GPU of the host runs (0 to kMaxCudaDevice). Refused with the CPU backend,
+// which has no GPU to choose. Unset: nothing (GPU 0, and auto may fall back to the CPU).
+inline constexpr int kMaxCudaDevice = 1023;
+QString cudaDeviceHelp();
+Result<std::optional<int>> parseCudaDevice(bool given, const QString& text, BackendChoice backend);
+// The backend for --backend (selectBackend) on the GPU of --device; a refusal names the option,
+// and comes before anything runs.
+Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends,
+                                      std::optional<int> cudaDevice = std::nullopt);
+// --description: what a recording or sweep file shows, in words (one line).
+QString descriptionHelp();
+Result<QString> parseDescription(const QString& text);
 // --vector: one of the registry's supported widths, one message for every other value.
 Result<int> parseVectorWidth(const QString& text);
 // The help line of --vector, naming the supported widths and the default.

@@ -4,6 +4,7 @@
 #include "cli/sweep_command.h"
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 
 #include "analysis/sweep.h"
 #include "cli/command.h"
@@ -27,6 +28,7 @@ struct SweepOptions {
     QString toText;  // empty: as far as memory and time allow
     bool toTooLarge = false;
     QString jsonPath;
+    QString description;  // --description, written into the sweep file
 };
 
 struct SweepParser {
@@ -70,6 +72,9 @@ struct SweepParser {
                             QStringLiteral("Write the sweep (JSON, format fusescope-sweep) to "
                                            "this file."),
                             QStringLiteral("file")};
+    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
+    QCommandLineOption description{QStringLiteral("description"), descriptionHelp(),
+                                   QStringLiteral("text")};
 
     SweepParser() {
         parser.setApplicationDescription(QStringLiteral(
@@ -78,7 +83,7 @@ struct SweepParser {
             "bandwidth\nper variant: the fitted overhead per launch, the bandwidth, and the N "
             "where the\ntwo regimes meet."));
         parser.addOptions({help, pipeline, variants, from, to, stepsPerOctave, repeat, warmup,
-                           vector, backend, json});
+                           vector, backend, device, json, description});
     }
 
     QString helpText() const {
@@ -151,6 +156,15 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
     if (!backend) return backend.status();
     options.command.backend = *backend;
+    Result<std::optional<int>> device =
+        parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *backend);
+    if (!device) return device.status();
+    options.command.cudaDevice = *device;
+    if (p.parser.isSet(p.description)) {
+        Result<QString> description = parseDescription(p.parser.value(p.description));
+        if (!description) return description.status();
+        options.description = *description;
+    }
     if (p.parser.isSet(p.json)) {
         options.jsonPath = p.parser.value(p.json);
         if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the sweep"));
@@ -199,7 +213,8 @@ int sweepCommand(const QStringList& arguments) {
         return kExitUsageError;
     }
     BackendSet backends;
-    Result<BackendSelection> selection = startBackend(options->command.backend, backends);
+    Result<BackendSelection> selection =
+        startBackend(options->command.backend, backends, options->command.cudaDevice);
     if (!selection) {
         printError(QString::fromStdString(selection.status().message()));
         return kExitRuntimeError;
@@ -234,11 +249,11 @@ int sweepCommand(const QStringList& arguments) {
     printOut(renderSweep(*report, model::dataSourceLabel(model::sweepDataSource(*report))));
 
     if (!options->jsonPath.isEmpty()) {
-        if (Status saved =
-                model::saveSweepDocument(model::sweepDocument(*report, options->command.request,
-                                                              QStringLiteral("fusescope-cli")),
-                                         options->jsonPath);
-            !saved) {
+        QJsonObject document = model::sweepDocument(*report, options->command.request,
+                                                    QStringLiteral("fusescope-cli"));
+        if (!options->description.isEmpty())
+            document.insert(QStringLiteral("description"), options->description);
+        if (Status saved = model::saveSweepDocument(document, options->jsonPath); !saved) {
             printError(QString::fromStdString(saved.message()));
             return kExitRuntimeError;
         }

@@ -42,6 +42,7 @@ struct DeviceRecord {
     // The backend's words for its memory and its processors (DeviceInfo::memoryName).
     QString memoryName;
     QString processorsName;
+    int deviceIndex = 0;  // the CUDA device's ordinal on its host (several GPUs in one host)
 };
 
 struct RooflineRecord {
@@ -155,6 +156,9 @@ struct Recording {
     int version = kRecordingVersion;
     QString createdAt;  // ISO 8601
     QString producer;   // "fusescope-cli 0.1.0"
+    // Optional, in words: what the recording shows (shipped recordings carry one). Empty when
+    // the file has none; the catalog then derives one from the runs.
+    QString description;
     DeviceRecord device;
     RooflineRecord roofline;
     std::optional<ComputeRoofRecord> computeRoof;  // absent where none was measured

@@ -49,7 +49,7 @@ QJsonValue optionalSource(const std::optional<DataSource>& source) {
 }
 
 QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
-    return {
+    QJsonObject json{
         {"backend", device.backend},
         {"name", device.name},
         {"compute_capability_major", device.computeCapabilityMajor},
@@ -64,6 +64,9 @@ QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
         {"memory_name", device.memoryName},
         {"processors_name", device.processorsName},
     };
+    // Which GPU of the host ran it; a CPU run has no device ordinal.
+    if (device.backend == QLatin1String("cuda")) json.insert("device_index", device.deviceIndex);
+    return json;
 }
 
 QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWriter& writer) {
@@ -227,6 +230,7 @@ DeviceRecord readDevice(const JsonReader& reader) {
         if (device.processorsName.isEmpty())
             device.processorsName = cpu ? QStringLiteral("CPU cores") : QStringLiteral("SMs");
     }
+    device.deviceIndex = reader.optionalInteger("device_index").value_or(0);
     return device;
 }
 
@@ -398,6 +402,7 @@ Recording readRecording(const JsonReader& reader) {
         reader.fail("version", QStringLiteral("%1 is not a valid version").arg(recording.version));
     recording.createdAt = reader.optionalString("created_at").value_or(QString());
     recording.producer = reader.optionalString("producer").value_or(QString());
+    recording.description = reader.optionalString("description").value_or(QString());
     recording.device = readDevice(reader.object("device"));
     const JsonReader roofline = reader.object("copy_roofline");
     recording.roofline.timeMs = roofline.number("time_ms");
@@ -443,6 +448,8 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
                                 {"flops", recording.computeRoof->flops},
                                 {"tflops", recording.computeRoof->tflops()},
                                 {"description", recording.computeRoof->description}});
+    // Optional keys, written only where they say something (older readers ignore them).
+    if (!recording.description.isEmpty()) root.insert("description", recording.description);
     if (!writer.problem().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "cannot save the recording: " + writer.problem().toStdString());

@@ -105,6 +105,7 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
     record.runtimeVersion = fromStd(device.runtimeVersion);
     record.memoryName = fromStd(device.memoryName);
     record.processorsName = fromStd(device.processorsName);
+    record.deviceIndex = device.deviceIndex;
     return record;
 }
 

@@ -9,8 +9,10 @@
 //   "pipeline": "swiglu", "vector": 4, "repeats": 20, "warmup": 3, "steps_per_octave": 1,
 //   "data_source": "timing+model" | "cpu",        (keys as in recordings)
 //   "model": "time = launches * overhead + bytes / bandwidth",
+//   "description": "what the sweep shows, in words"  (optional),
 //   "device": {"backend", "name", "compute_capability", "multiprocessors", "l2_cache_bytes",
-//              "total_memory_bytes", "theoretical_bandwidth_gbps"},
+//              "total_memory_bytes", "theoretical_bandwidth_gbps",
+//              "device_index" (the GPU's CUDA ordinal; optional, CUDA only)},
 //   "sizes": [4096, 8192, ...],                   (N of every point, elements)
 //   "series": [{
 //     "variant": "fused", "title": "...", "launches": 1, "bytes_per_element": 12,
@@ -59,6 +61,7 @@ struct SweepFile {
     int stepsPerOctave = 1;
     QString producer;  // empty when the file does not say
     QString created;
+    QString description;  // optional "description": what the sweep shows, in words
 };
 
 // Errors are one line naming the file's problem and, for a bad field, its path

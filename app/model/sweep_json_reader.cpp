@@ -79,6 +79,7 @@ DeviceInfo readDevice(const JsonReader& device, DataSource source) {
     value.name = device.string("name").toStdString();
     value.l2CacheBytes = device.optionalCount("l2_cache_bytes").value_or(0);
     value.multiprocessors = device.optionalInteger("multiprocessors").value_or(0);
+    value.deviceIndex = device.optionalInteger("device_index").value_or(0);
     value.totalMemoryBytes = device.optionalCount("total_memory_bytes").value_or(0);
     value.theoreticalBandwidthGBps =
         device.optionalNumber("theoretical_bandwidth_gbps").value_or(0.0);
@@ -112,6 +113,7 @@ SweepFile readDocument(const JsonReader& document) {
     file.stepsPerOctave = document.optionalInteger("steps_per_octave").value_or(1);
     file.producer = document.optionalString("producer").value_or(QString());
     file.created = document.optionalString("created").value_or(QString());
+    file.description = document.optionalString("description").value_or(QString());
 
     SweepReport& report = file.report;
     report.pipeline = document.string("pipeline").toStdString();

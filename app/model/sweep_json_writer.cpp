@@ -11,15 +11,20 @@ namespace fusescope::model {
 namespace {
 
 QJsonObject deviceJson(const DeviceInfo& device) {
-    return {{QStringLiteral("backend"), QString::fromLatin1(backendName(device.backend))},
-            {QStringLiteral("name"), QString::fromStdString(device.name)},
-            {QStringLiteral("compute_capability"), QStringLiteral("%1.%2")
-                                                       .arg(device.computeCapabilityMajor)
-                                                       .arg(device.computeCapabilityMinor)},
-            {QStringLiteral("multiprocessors"), device.multiprocessors},
-            {QStringLiteral("l2_cache_bytes"), static_cast<double>(device.l2CacheBytes)},
-            {QStringLiteral("total_memory_bytes"), static_cast<double>(device.totalMemoryBytes)},
-            {QStringLiteral("theoretical_bandwidth_gbps"), device.theoreticalBandwidthGBps}};
+    QJsonObject json{
+        {QStringLiteral("backend"), QString::fromLatin1(backendName(device.backend))},
+        {QStringLiteral("name"), QString::fromStdString(device.name)},
+        {QStringLiteral("compute_capability"), QStringLiteral("%1.%2")
+                                                   .arg(device.computeCapabilityMajor)
+                                                   .arg(device.computeCapabilityMinor)},
+        {QStringLiteral("multiprocessors"), device.multiprocessors},
+        {QStringLiteral("l2_cache_bytes"), static_cast<double>(device.l2CacheBytes)},
+        {QStringLiteral("total_memory_bytes"), static_cast<double>(device.totalMemoryBytes)},
+        {QStringLiteral("theoretical_bandwidth_gbps"), device.theoreticalBandwidthGBps}};
+    // Which GPU of the host swept (several GPUs in one host); the CPU has no ordinal.
+    if (device.backend == BackendKind::Cuda)
+        json.insert(QStringLiteral("device_index"), device.deviceIndex);
+    return json;
 }
 
 QJsonObject seriesJson(const SweepSeries& series) {

@@ -12,9 +12,9 @@
 
 #include "measure/counter_provider.h"
 #include "model/problem_options.h"
+#include "model/recording_catalog.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
-#include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
@@ -158,35 +158,14 @@ QVector<PipelineProbe> runPipelines(Backend& backend) {
     return results;
 }
 
-RecordingProbe loadShipped(const QString& path) {
-    RecordingProbe result{path, {}};
-    if (model::isTileSweepFile(path)) {
-        const Result<tiles::TileSweep> sweep = model::loadTileSweep(path);
-        if (!sweep) result.error = QString::fromStdString(sweep.status().message());
-        return result;
-    }
-    if (model::isSweepFile(path)) {
-        const Result<model::SweepFile> sweep = model::loadSweepFile(path);
-        if (!sweep) result.error = QString::fromStdString(sweep.status().message());
-        return result;
-    }
-    const Result<model::Recording> recording = model::loadRecording(path);
-    if (!recording) result.error = QString::fromStdString(recording.status().message());
-    return result;
-}
-
 ShippedRecordingsProbe probeRecordings(const QStringList& folders) {
+    // The same catalog the window's start page lists, so the check sees what users see.
+    const model::RecordingCatalog catalog = model::findRecordings(folders);
     ShippedRecordingsProbe probe;
-    probe.foldersSearched = folders;
-    for (const QString& folder : folders) {
-        const QDir dir(folder);
-        if (!dir.exists()) continue;
-        probe.folderFound = dir.absolutePath();
-        for (const QString& name :
-             dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-            probe.recordings << loadShipped(dir.filePath(name));
-        break;
-    }
+    probe.foldersSearched = catalog.foldersSearched;
+    probe.folderFound = catalog.folder;
+    for (const model::CatalogEntry& entry : catalog.entries)
+        probe.recordings << RecordingProbe{entry.path, entry.error};
     return probe;
 }
 
@@ -218,13 +197,7 @@ DisplayProbe probeDisplayFromEnvironment() {
 }
 
 QStringList shippedRecordingFolders() {
-    QStringList folders;
-    const QString programFolder = QCoreApplication::applicationDirPath();
-    if (!programFolder.isEmpty())
-        folders << QDir::cleanPath(programFolder +
-                                   QStringLiteral("/../share/fusescope/recordings"));
-    folders << QStringLiteral(FUSESCOPE_SOURCE_RECORDINGS_DIR);
-    return folders;
+    return model::shippedRecordingFolders();
 }
 
 }  // namespace fusescope::selftest

@@ -66,6 +66,11 @@ void addLaunchOptions(QCommandLineParser& parser) {
         "FuseScope makes GPU memory passes visible. Without options it opens the main window."));
     parser.addHelpOption();
     parser.addVersionOption();
+    // The file manager starts `fusescope FILE` (the desktop entry's %f): the same as --open.
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QObject::tr("A recording or sweep to open (*.fusescope.json or *.json), as --open."),
+        QStringLiteral("[file]"));
     parser.addOptions({
         {QStringLiteral("screenshot"),
          QObject::tr("Render the window offscreen to <png> and exit (no display needed)."),
@@ -162,6 +167,16 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         }
     }
     options.openPath = parser.value(QStringLiteral("open"));
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1 || (!files.isEmpty() && parser.isSet(QStringLiteral("open")))) {
+        *error = QObject::tr("give one file to open (found %1)")
+                     .arg(QStringList(files + (parser.isSet(QStringLiteral("open"))
+                                                   ? QStringList{options.openPath}
+                                                   : QStringList{}))
+                              .join(QStringLiteral(", ")));
+        return options;
+    }
+    if (!files.isEmpty()) options.openPath = files.front();
     options.showTabs = parser.values(QStringLiteral("show-tab"));
     if (!parser.isSet(QStringLiteral("run"))) {
         if (!problemPreset.isEmpty()) {

@@ -58,8 +58,11 @@ int main(int argc, char** argv) {
     fusescope::MainWindow window;
     if (options.headless()) return fusescope::runHeadless(window, options);
     if (!options.openPath.isEmpty())
-        if (const QString openError = window.openRecording(options.openPath); !openError.isEmpty())
+        if (const QString openError = window.openRecording(options.openPath);
+            !openError.isEmpty()) {
             std::fprintf(stderr, "fusescope: %s\n", qPrintable(openError));
+            window.reportOpenErrorLater(openError);
+        }
     window.show();
     if (options.run) window.startCommand(*options.run);
     return app.exec();

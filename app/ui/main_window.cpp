@@ -48,6 +48,9 @@ void fusescopeInitUiResources() {
 }
 
 namespace fusescope {
+
+QString recordingFileFilter();  // main_window_desktop.cpp
+
 namespace {
 
 QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
@@ -155,7 +158,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     mainSplitter_ = new QSplitter(Qt::Horizontal);
     mainSplitter_->setObjectName(QStringLiteral("mainSplitter"));
     mainSplitter_->addWidget(panelColumn);
-    mainSplitter_->addWidget(rightSplitter_);
+    mainSplitter_->addWidget(makeViewStack(rightSplitter_));
     mainSplitter_->setStretchFactor(1, 1);
     mainSplitter_->setSizes({340, 1200});
     // The run panel may be dragged shut for the charts; the views may not.
@@ -197,9 +200,11 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
         const RunCommand choices = runPanel_->command();
         sweepTab_->setPipeline(QString::fromStdString(choices.request.pipeline));
         sweepTab_->setBackend(choices.backend);
+        sweepTab_->setCudaDevice(choices.cudaDevice);
     };
     connect(runPanel_->pipelineCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
+    connect(runPanel_->deviceCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.
@@ -221,6 +226,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     restoreSettings();
     followRunPanel();
     showRecordingInViews();
+    // The settings may have brought a tab to the front: the first view is still the start page.
+    showStartPage();
     controller_->probe();
 }
 
@@ -233,6 +240,7 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     QAction* save = file->addAction(tr("&Save recording…"), this, &MainWindow::saveRecordingDialog);
     save->setShortcut(QKeySequence::Save);
+    setupDesktopHabits(file, save);
     file->addAction(tr("Save s&weep…"), this, &MainWindow::saveSweepDialog);
     // Every exportable chart (those other parts add included), each in every preset.
     fillExportMenuOnShow(
@@ -253,6 +261,7 @@ void MainWindow::buildMenus() {
             [start](bool running) { start->setEnabled(!running); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Start &page"), this, &MainWindow::showStartPage);
     showTablesAction_ = view->addAction(tr("Show &tables"));
     showTablesAction_->setCheckable(true);
     showTablesAction_->setChecked(true);
@@ -311,6 +320,8 @@ void MainWindow::startCommand(const RunCommand& command) {
     runPanel_->setProgress(0.0, tr("Starting…"));
     runStartedMs_ = QDateTime::currentMSecsSinceEpoch();
     setWindowTitle(tr("FuseScope"));
+    openFile_.clear();
+    showViews();
     controller_->submit(command);
     emit runStateChanged(true);
 }
@@ -330,8 +341,9 @@ void MainWindow::onBackendsProbed(const BackendSummary& summary) {
     backendsKnown_ = true;
     runPanel_->setBackendSummary(summary);
     sweepTab_->setBackendSummary(summary);
-    // The reason is said once, beside the backend choice; here only what it means, with the
-    // reason on demand (the status bar's tooltip, and Help > About).
+    showGpuOnStartPage();
+    // The start page says why there is no GPU; here only what it means, with the reason on
+    // demand (the status bar's tooltip, and Help > About).
     statusBar()->showMessage(summary.cudaUsable
                                  ? tr("GPU: %1").arg(summary.cudaDeviceName)
                                  : tr("No usable GPU: the CPU backend runs the pipelines"));
@@ -369,6 +381,7 @@ void MainWindow::endRun(bool ok, const QString& message) {
 void MainWindow::setRecording(const model::Recording& recording) {
     recording_ = recording;
     showRecordingInViews();
+    if (!recording_.runs.isEmpty()) showViews();
     emit recordingChanged(recording_);
 }
 
@@ -385,15 +398,17 @@ QString MainWindow::openRecording(const QString& path) {
         if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;
         chartTabs_->setCurrentWidget(sweepTab_);
         statusBar()->showMessage(tr("Opened the sweep %1").arg(QDir::toNativeSeparators(path)));
+        noteOpenedFile(path);
         return {};
     }
     Result<model::Recording> loaded = model::loadRecording(path);
     if (!loaded) return QString::fromStdString(loaded.status().message());
     if (isRunning()) cancelRun();
+    openFile_ = path;
     setRecording(*loaded);
     showRecordedRequestInPanel(*loaded);
     const QString name = QFileInfo(path).fileName();
-    setWindowTitle(tr("%1 — FuseScope").arg(name));
+    noteOpenedFile(path);
     runPanel_->setStatusText(
         tr("Showing %1 (%2 runs, recorded by %3)")
             .arg(name)
@@ -427,8 +442,7 @@ QString MainWindow::saveRecording(const QString& path) const {
 void MainWindow::openRecordingDialog() {
     const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open recording"), directory,
-                                     tr("FuseScope recordings and sweeps (*.json);;All files (*)"));
+        QFileDialog::getOpenFileName(this, tr("Open recording"), directory, recordingFileFilter());
     if (path.isEmpty()) return;
     settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
     if (const QString error = openRecording(path); !error.isEmpty())
@@ -458,15 +472,17 @@ void MainWindow::saveRecordingDialog() {
         return;
     }
     const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save recording"),
-                                                      directory + QStringLiteral("/recording.json"),
-                                                      tr("FuseScope recordings (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save recording"), directory + QStringLiteral("/recording.fusescope.json"),
+        tr("FuseScope recordings (*.fusescope.json *.json)"));
     if (path.isEmpty()) return;
     settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
-    if (const QString error = saveRecording(path); !error.isEmpty())
+    if (const QString error = saveRecording(path); !error.isEmpty()) {
         QMessageBox::critical(this, tr("Cannot save recording"), error);
-    else
+    } else {
         statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+        noteOpenedFile(path);
+    }
 }
 
 void MainWindow::exportChartDialog(QCustomPlot* chart, const ExportPreset& preset) {

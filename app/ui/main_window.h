@@ -10,6 +10,8 @@
 
 class QAction;
 class QCustomPlot;
+class QLabel;
+class QMenu;
 class QScrollArea;
 class QSettings;
 class QSplitter;
@@ -20,7 +22,10 @@ namespace fusescope {
 
 class ChartView;
 struct ExportPreset;
+class CompareWindow;
 class KernelResultsModel;
+class RecentFiles;
+class StartPage;
 class MeasurementPanel;
 class SweepTab;
 class RunController;
@@ -61,6 +66,27 @@ class MainWindow final : public QMainWindow {
     QString saveRecording(const QString& path) const;
 
     void saveSettings();
+
+    // The first view (main_window_desktop.cpp): what to do next, with the shipped recordings; it
+    // gives way to the views when a run starts or a file opens.
+    StartPage* startPage() const { return startPage_; }
+    bool startPageShown() const;
+    void showStartPage();
+    void showViews();
+    // "Replay of a run on NVIDIA H200, 2026-11-30 · file.json" over the views of a recording
+    // opened from a file.
+    QLabel* replayBanner() const { return replayBanner_; }
+    RecentFiles* recentFiles() const { return recentFiles_; }
+    // The file on screen (opened or saved last); empty for a live run.
+    const QString& openFile() const { return openFile_; }
+    // Opens `path` beside the recording on screen in the compare window; empty on success,
+    // otherwise the loader's message.
+    QString compareWith(const QString& path);
+    CompareWindow* compareWindow() const { return compareWindow_; }
+    // Opens a file the user chose (start page, recent files, a drop); errors in a message box.
+    void openFromUser(const QString& path);
+    // For a start with a file (file manager, command line): the error once the window shows.
+    void reportOpenErrorLater(const QString& error);
 
     // View menu: the tables (Results tab, sweep points) shown or hidden, the presentation zoom
     // (1 = the system's text size) and the theme; each is remembered in settings().
@@ -105,6 +131,13 @@ class MainWindow final : public QMainWindow {
     void exportChartDialog(QCustomPlot* chart, const ExportPreset& preset);
     void showAbout();
     void showSelfTest();
+    // main_window_desktop.cpp
+    QWidget* makeViewStack(QWidget* views);
+    void setupDesktopHabits(QMenu* fileMenu, QAction* insertBefore);
+    void showGpuOnStartPage();
+    void updateReplayBanner();
+    void noteOpenedFile(const QString& path);
+    void compareDialog();
 
     QSettings* settings_ = nullptr;
     std::unique_ptr<QSettings> ownedSettings_;
@@ -128,6 +161,13 @@ class MainWindow final : public QMainWindow {
     QList<ChartView*> charts_;
     SweepTab* sweepTab_ = nullptr;
     MeasurementPanel* measurementPanel_ = nullptr;
+    QWidget* viewStack_ = nullptr;  // the start page or the views, one shown
+    QWidget* viewsPage_ = nullptr;
+    StartPage* startPage_ = nullptr;
+    QLabel* replayBanner_ = nullptr;
+    RecentFiles* recentFiles_ = nullptr;
+    CompareWindow* compareWindow_ = nullptr;
+    QString openFile_;
     model::Recording recording_;
     BackendSummary summary_;
     bool backendsKnown_ = false;

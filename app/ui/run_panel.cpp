@@ -127,6 +127,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     backendReason_ = wrappedLabel(sizeBox);
     backendReason_->setForegroundRole(QPalette::WindowText);
     form->addRow(QString(), backendReason_);
+    // Several GPUs in one host: which one runs. Shown once the worker has listed the GPUs.
+    device_ = new QComboBox(sizeBox);
+    device_->setObjectName(QStringLiteral("deviceCombo"));
+    device_->setToolTip(tr("The GPU the run uses, by its CUDA number"));
+    form->addRow(tr("GPU:"), device_);
     repeats_ = new QSpinBox(sizeBox);
     repeats_->setObjectName(QStringLiteral("repeatsSpin"));
     repeats_->setRange(1, kMaxRepeats);
@@ -228,6 +233,7 @@ void RunPanel::backendChanged() {
     }
     defaultsShownFor_ = backend;
     const bool cpu = backend == BackendKind::Cpu;
+    form_->setRowVisible(device_, !cpu && device_->count() > 0);
     cpuThreads_->setEnabled(cpu);
     cpuThreads_->setToolTip(
         cpu ? tr("Threads the CPU backend runs on. With one thread, scalar SwiGLU is compute "
@@ -280,6 +286,9 @@ RunCommand RunPanel::command() const {
     request.warmup = warmup_->value();
     request.cpuThreads = cpuThreads_->value();
     command.backend = currentBackend();
+    // The picker's GPU, whenever the run goes to a GPU the worker listed.
+    if (resolvedBackend() == BackendKind::Cuda && device_->currentIndex() >= 0)
+        command.cudaDevice = device_->currentIndex();
     if (measure_->isChecked()) {
         command.measure = MeasureOptions{};
         command.measure->samplingIntervalNs = std::int64_t{sampleInterval_->value()} * 1000;
@@ -304,6 +313,8 @@ void RunPanel::setCommand(const RunCommand& command) {
     showProblem(request.problem);
     const int backendIndex = backend_->findData(keyOf(command.backend));
     if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
+    if (command.cudaDevice && *command.cudaDevice < device_->count())
+        device_->setCurrentIndex(*command.cudaDevice);
     repeats_->setValue(request.repeats);
     warmup_->setValue(request.warmup);
     cpuThreads_->setValue(request.cpuThreads);
@@ -419,13 +430,22 @@ void RunPanel::setBackendSummary(const BackendSummary& summary) {
     if (items && cudaIndex >= 0) items->item(cudaIndex)->setEnabled(summary.cudaUsable);
     if (!summary.cudaUsable && backend_->currentIndex() == cudaIndex)
         backend_->setCurrentIndex(backend_->findData(keyOf(BackendChoice::Auto)));
+    {
+        const QSignalBlocker quiet(device_);
+        const int chosen = std::max(device_->currentIndex(), 0);
+        device_->clear();
+        for (int index = 0; index < summary.cudaDevices.size(); ++index)
+            device_->addItem(tr("GPU %1: %2").arg(index).arg(summary.cudaDevices[index]));
+        device_->setCurrentIndex(std::min(chosen, static_cast<int>(device_->count()) - 1));
+    }
     if (summary.cudaUsable)
         backendReason_->setText(tr("GPU: %1").arg(summary.cudaDeviceName));
     else if (summary.cudaReason.isEmpty())
         backendReason_->setText(tr("Looking for a GPU…"));
     else
-        backendReason_->setText(
-            tr("CUDA unavailable: %1. Runs use the CPU backend.").arg(summary.cudaReason));
+        // The reason is said once, on the start page; here what it means, the reason on hover.
+        backendReason_->setText(tr("No usable GPU: runs use the CPU backend."));
+    backendReason_->setToolTip(summary.cudaUsable ? QString() : summary.cudaReason);
     backendChanged();
 }
 

@@ -45,6 +45,7 @@ class RunPanel final : public QWidget {
     QListWidget* variantList() const { return variants_; }
     QLineEdit* elementCountEdit() const { return elementCount_; }
     QComboBox* backendCombo() const { return backend_; }
+    QComboBox* deviceCombo() const { return device_; }
     QComboBox* vectorCombo() const { return vector_; }
     QSpinBox* repeatsSpin() const { return repeats_; }
     QSpinBox* warmupSpin() const { return warmup_; }
@@ -85,6 +86,7 @@ class RunPanel final : public QWidget {
     QFormLayout* form_ = nullptr;
     QComboBox* backend_ = nullptr;
     QLabel* backendReason_ = nullptr;
+    QComboBox* device_ = nullptr;  // the GPU, where the host has any
     QSpinBox* repeats_ = nullptr;
     QSpinBox* warmup_ = nullptr;
     QSpinBox* cpuThreads_ = nullptr;

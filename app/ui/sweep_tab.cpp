@@ -256,6 +256,7 @@ SweepCommand SweepTab::command() const {
     request.repeats = repeats_->value();
     request.warmup = qMin(3, request.repeats);
     command.backend = backend_;
+    command.cudaDevice = cudaDevice_;
     return command;
 }
 

@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QWidget>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "model/sweep_chart_data.h"
@@ -37,6 +38,8 @@ class SweepTab final : public QWidget {
     // The run panel's pipeline and backend, followed by the main window.
     void setPipeline(const QString& name);
     void setBackend(BackendChoice backend);
+    // The run panel's GPU picker (several GPUs in one host); unset: GPU 0.
+    void setCudaDevice(std::optional<int> device) { cudaDevice_ = device; }
     void setBackendSummary(const BackendSummary& summary);
 
     // Empty when the controls describe a sweep that can start; otherwise what is wrong.
@@ -87,6 +90,7 @@ class SweepTab final : public QWidget {
     RunController* controller_ = nullptr;
     QString pipeline_;
     BackendChoice backend_ = BackendChoice::Auto;
+    std::optional<int> cudaDevice_;
     BackendSummary summary_;
     QListWidget* variants_ = nullptr;
     QLineEdit* from_ = nullptr;

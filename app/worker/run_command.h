@@ -4,6 +4,7 @@
 // added to RunRequest reaches the runner without being copied by hand anywhere.
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 #include "measure/measured_run.h"
@@ -15,6 +16,9 @@ namespace fusescope {
 struct RunCommand {
     RunRequest request;
     BackendChoice backend = BackendChoice::Auto;
+    // The GPU to run on (several in one host), chosen once per run on the worker thread; unset:
+    // GPU 0. A GPU that does not exist is refused with the reason before anything runs.
+    std::optional<int> cudaDevice;
     // Set: also measure counters and bandwidth over time where the GPU allows (a counter run and
     // a sampling run after the timed run). Refusals are reported, not fatal.
     std::optional<MeasureOptions> measure = MeasureOptions{};
@@ -26,6 +30,7 @@ struct BackendSummary {
     bool cudaUsable = false;
     QString cudaReason;  // why CUDA is not usable, in words; empty when it is
     QString cudaDeviceName;
+    QStringList cudaDevices;  // every CUDA device of the host by ordinal ("NVIDIA H200")
     quint64 cudaL2Bytes = 0;
     QString cudaDriverVersion;
     QString cudaRuntimeVersion;

@@ -18,7 +18,8 @@ namespace {
 QString backendNote(const BackendSelection& selection) {
     if (!selection.autoNote.empty()) return QString::fromStdString(selection.autoNote);
     return selection.backend->kind() == BackendKind::Cuda
-               ? QObject::tr("running on the CUDA backend")
+               ? QObject::tr("running on the CUDA backend (GPU %1)")
+                     .arg(selection.backend->describe().deviceIndex)
                : QObject::tr("running on the CPU backend");
 }
 
@@ -90,6 +91,9 @@ void RunWorker::probe() {
             summary.cudaL2Bytes = gpu.l2CacheBytes;
             summary.cudaDriverVersion = QString::fromStdString(gpu.driverVersion);
             summary.cudaRuntimeVersion = QString::fromStdString(gpu.runtimeVersion);
+            if (Result<std::vector<std::string>> names = cudaDeviceNames())
+                for (const std::string& name : *names)
+                    summary.cudaDevices << QString::fromStdString(name);
         } else {
             summary.cudaUsable = false;
             summary.cudaReason = QString::fromStdString(cuda.status().message());
@@ -104,8 +108,10 @@ void RunWorker::selfTest(QStringList recordingFolders) {
     emit selfTestFinished(selftest::probeMachine(recordingFolders, provider_.get()));
 }
 
-Result<BackendSelection> RunWorker::startBackend(BackendChoice choice) {
-    Result<BackendSelection> selection = selectBackend(choice, backends_);
+Result<BackendSelection> RunWorker::startBackend(BackendChoice choice,
+                                                 std::optional<int> cudaDevice) {
+    // The GPU is chosen here, once per run, on the thread that owns CUDA.
+    Result<BackendSelection> selection = selectBackend(choice, backends_, cudaDevice);
     if (!selection)
         return Status(selection.status().code(),
                       "CUDA is not usable: " + selection.status().message());
@@ -119,7 +125,7 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
         emit cancelled(generation);
         return;
     }
-    Result<BackendSelection> selection = startBackend(command.backend);
+    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
     if (!selection) {
         emit runFailed(generation, QString::fromStdString(selection.status().message()));
         return;
@@ -154,7 +160,7 @@ void RunWorker::sweep(fusescope::SweepCommand command, quint64 generation) {
         emit sweepCancelled(generation);
         return;
     }
-    Result<BackendSelection> selection = startBackend(command.backend);
+    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
     if (!selection) {
         emit sweepFailed(generation, QString::fromStdString(selection.status().message()));
         return;

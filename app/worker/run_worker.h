@@ -105,7 +105,7 @@ class RunWorker : public QObject {
     bool isStale(quint64 generation) const;
     bool isCancelled(quint64 generation) const;
     // The backend for a choice (selectBackend over this thread's backends); emits nothing.
-    Result<BackendSelection> startBackend(BackendChoice choice);
+    Result<BackendSelection> startBackend(BackendChoice choice, std::optional<int> cudaDevice);
 
     std::atomic<quint64> latestGeneration_{0};
     std::atomic<quint64> cancelledUpTo_{0};

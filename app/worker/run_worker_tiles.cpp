@@ -78,7 +78,7 @@ void RunWorker::tileRun(fusescope::TileRunCommand command, quint64 generation) {
         emit tileRunFailed(generation, tr("cancelled"));
         return;
     }
-    Result<BackendSelection> selection = startBackend(command.backend);
+    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
     if (!selection) {
         emit tileRunFailed(generation, QString::fromStdString(selection.status().message()));
         return;
@@ -107,7 +107,7 @@ void RunWorker::tileSweep(fusescope::TileSweepCommand command, quint64 generatio
         emit tileSweepCancelled(generation, partial);
         return;
     }
-    Result<BackendSelection> selection = startBackend(command.backend);
+    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
     if (!selection) {
         emit tileSweepFailed(generation, QString::fromStdString(selection.status().message()));
         return;

@@ -34,6 +34,7 @@ struct TileRunCommand {
     int warmup = 3;
     quint32 seed = 1234;
     BackendChoice backend = BackendChoice::Auto;
+    std::optional<int> cudaDevice;  // the GPU (several in one host); unset: GPU 0
 };
 
 // The measured cell, and the run as a recording so a click can load it into the results, the
@@ -46,6 +47,7 @@ struct TileRunOutcome {
 struct TileSweepCommand {
     tiles::TileSweepRequest request;
     BackendChoice backend = BackendChoice::Auto;
+    std::optional<int> cudaDevice;  // the GPU (several in one host); unset: GPU 0
 };
 
 struct TileSweepProgress {

@@ -29,6 +29,7 @@ struct DeviceInfo {
     double theoreticalBandwidthGBps = 0.0;  // 0 when unknown (CPU)
     std::string driverVersion;
     std::string runtimeVersion;  // CUDA runtime; on the CPU, the kernels' instruction set
+    int deviceIndex = 0;         // the CUDA device's ordinal (several GPUs in one host)
     // What one block may use (GPU only; zeros on the CPU): the tile explorer checks tiles
     // against these.
     std::uint64_t sharedBytesPerBlockOptIn = 0;
@@ -99,9 +100,17 @@ struct BackendAvailability {
 };
 
 BackendAvailability probeBackends();
+// The names of the CUDA devices of this host, by ordinal ("NVIDIA H200"); fails with the
+// reason (as probeBackends() words it) when none is usable.
+Result<std::vector<std::string>> cudaDeviceNames();
+// Whether CUDA device `deviceIndex` can be chosen: fails with the reason in words ("there is no
+// GPU 2: this host has 1 CUDA device, GPU 0") before anything runs on it.
+Status checkCudaDevice(int deviceIndex);
 std::unique_ptr<Backend> createCpuBackend(int threads = 0);  // 0: all hardware threads
 // With a chosen instruction set for its SIMD kernels (tests; the default is the best one).
 std::unique_ptr<Backend> createCpuBackend(int threads, CpuInstructionSet instructionSet);
-Result<std::unique_ptr<Backend>> createCudaBackend();  // fails with the reason when absent
+// Fails with the reason when absent. The backend selects `deviceIndex` (cudaSetDevice) on the
+// calling thread, which must be the one thread that uses it.
+Result<std::unique_ptr<Backend>> createCudaBackend(int deviceIndex = 0);
 
 }  // namespace fusescope

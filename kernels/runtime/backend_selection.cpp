@@ -34,17 +34,32 @@ Backend& BackendSet::cpu() {
     return *cpu_;
 }
 
-Result<Backend*> BackendSet::cuda() {
+Result<Backend*> BackendSet::cuda(int deviceIndex) {
+    if (cuda_ && cudaDevice_ != deviceIndex) cuda_.reset();
     if (!cuda_) {
-        Result<std::unique_ptr<Backend>> created = createCudaBackend();
+        Result<std::unique_ptr<Backend>> created = createCudaBackend(deviceIndex);
         if (!created) return created.status();
         cuda_ = std::move(*created);
+        cudaDevice_ = deviceIndex;
     }
     return cuda_.get();
 }
 
-Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends) {
+Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends,
+                                       std::optional<int> cudaDevice) {
     if (choice == BackendChoice::Cpu) return BackendSelection{&backends.cpu(), {}};
+    if (cudaDevice) {
+        // A GPU the user named: run there or say why not, never quietly elsewhere.
+        if (Status s = checkCudaDevice(*cudaDevice); !s) return s;
+        Result<Backend*> chosen = backends.cuda(*cudaDevice);
+        if (!chosen)
+            return Status(ErrorCode::DeviceUnavailable,
+                          "GPU " + std::to_string(*cudaDevice) +
+                              " could not be opened: " + chosen.status().message());
+        if (choice == BackendChoice::Cuda) return BackendSelection{*chosen, {}};
+        return BackendSelection{*chosen, "backend auto: using CUDA on GPU " +
+                                             std::to_string(*cudaDevice) + " (as chosen)"};
+    }
     const BackendAvailability availability = probeBackends();
     if (!availability.cudaUsable) {
         if (choice == BackendChoice::Cuda)

@@ -24,12 +24,14 @@ class BackendSet {
   public:
     Backend& cpu();
     // Fails with the reason (ErrorCode::DeviceUnavailable or the driver's error) when the GPU
-    // cannot be opened; a later call tries again.
-    Result<Backend*> cuda();
+    // cannot be opened; a later call tries again. Asking for another GPU than the one open
+    // replaces the backend: one GPU per run, chosen here on the thread that owns them.
+    Result<Backend*> cuda(int deviceIndex = 0);
 
   private:
     std::unique_ptr<Backend> cpu_;
     std::unique_ptr<Backend> cuda_;
+    int cudaDevice_ = 0;
 };
 
 struct BackendSelection {
@@ -37,7 +39,10 @@ struct BackendSelection {
     std::string autoNote;  // auto only: which backend it took and why; empty otherwise
 };
 
-// cuda: fails with the reason when no GPU is usable or it cannot be opened.
-Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends);
+// cuda: fails with the reason when no GPU is usable or it cannot be opened. `cudaDevice`: the GPU
+// the user chose (several in one host); set, it must exist (checkCudaDevice), and auto no longer
+// falls back to the CPU. Unset: GPU 0. The CPU backend ignores it.
+Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends,
+                                       std::optional<int> cudaDevice = std::nullopt);
 
 }  // namespace fusescope

@@ -1,4 +1,5 @@
-// The CUDA backend: the registry's kernels on GPU 0, timed with CUDA events on one stream.
+// The CUDA backend: the registry's kernels on one GPU of the host, chosen once when the backend is
+// made (on the thread that owns it), timed with CUDA events on one stream.
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
 
@@ -16,7 +17,6 @@
 namespace fusescope {
 namespace {
 
-constexpr int kDevice = 0;
 // After a cudaFree the GPU writes the freed memory back in the background, and a kernel timed
 // right after runs slower (seen on the H200); this much idle time lets that finish.
 constexpr auto kSettleTime = std::chrono::milliseconds(20);
@@ -27,12 +27,10 @@ std::string bytesText(std::uint64_t bytes) {
 
 class CudaBackend final : public Backend {
   public:
-    static Result<std::unique_ptr<Backend>> create() {
-        const BackendAvailability availability = probeBackends();
-        if (!availability.cudaUsable)
-            return Status(ErrorCode::DeviceUnavailable, availability.cudaReason);
+    static Result<std::unique_ptr<Backend>> create(int deviceIndex) {
+        if (Status s = checkCudaDevice(deviceIndex); !s) return s;
         std::unique_ptr<CudaBackend> backend(new CudaBackend());
-        if (Status s = backend->initialize(); !s) return s;
+        if (Status s = backend->initialize(deviceIndex); !s) return s;
         return std::unique_ptr<Backend>(std::move(backend));
     }
 
@@ -183,14 +181,17 @@ class CudaBackend final : public Backend {
   private:
     CudaBackend() = default;
 
-    Status initialize() {
-        if (Status s = cudaStatus(cudaSetDevice(kDevice), "selecting GPU 0"); !s) return s;
+    Status initialize(int deviceIndex) {
+        const std::string gpu = "GPU " + std::to_string(deviceIndex);
+        // Once, on the thread that owns this backend: every later call of the thread goes to it.
+        if (Status s = cudaStatus(cudaSetDevice(deviceIndex), "selecting " + gpu); !s) return s;
         cudaDeviceProp properties{};
-        if (Status s = cudaStatus(cudaGetDeviceProperties(&properties, kDevice),
-                                  "reading the properties of GPU 0");
+        if (Status s = cudaStatus(cudaGetDeviceProperties(&properties, deviceIndex),
+                                  "reading the properties of " + gpu);
             !s)
             return s;
         device_.backend = BackendKind::Cuda;
+        device_.deviceIndex = deviceIndex;
         device_.name = properties.name;
         device_.computeCapabilityMajor = properties.major;
         device_.computeCapabilityMinor = properties.minor;
@@ -205,7 +206,7 @@ class CudaBackend final : public Backend {
         device_.l2CacheBytes = static_cast<std::uint64_t>(properties.l2CacheSize);
         device_.totalMemoryBytes = properties.totalGlobalMem;
         maxThreadsPerMultiprocessor_ = properties.maxThreadsPerMultiProcessor;
-        device_.theoreticalBandwidthGBps = theoreticalBandwidthGBps();
+        device_.theoreticalBandwidthGBps = theoreticalBandwidthGBps(deviceIndex);
 
         int driverVersion = 0;
         int runtimeVersion = 0;
@@ -227,12 +228,12 @@ class CudaBackend final : public Backend {
 
     // Memory clock (kHz) x bus width (bits) x 2 (double data rate) / 8; the cudaDeviceProp clock
     // fields are gone in CUDA 13. 0 when the device does not say.
-    static double theoreticalBandwidthGBps() {
+    static double theoreticalBandwidthGBps(int deviceIndex) {
         int memoryClockKHz = 0;
         int busWidthBits = 0;
-        if (cudaDeviceGetAttribute(&memoryClockKHz, cudaDevAttrMemoryClockRate, kDevice) !=
+        if (cudaDeviceGetAttribute(&memoryClockKHz, cudaDevAttrMemoryClockRate, deviceIndex) !=
                 cudaSuccess ||
-            cudaDeviceGetAttribute(&busWidthBits, cudaDevAttrGlobalMemoryBusWidth, kDevice) !=
+            cudaDeviceGetAttribute(&busWidthBits, cudaDevAttrGlobalMemoryBusWidth, deviceIndex) !=
                 cudaSuccess) {
             (void)cudaGetLastError();
             return 0.0;
@@ -311,8 +312,8 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
-Result<std::unique_ptr<Backend>> createCudaBackend() {
-    return CudaBackend::create();
+Result<std::unique_ptr<Backend>> createCudaBackend(int deviceIndex) {
+    return CudaBackend::create(deviceIndex);
 }
 
 }  // namespace fusescope

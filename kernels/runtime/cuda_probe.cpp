@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "runtime/backend.h"
 #include "runtime/cuda_error.h"
@@ -59,6 +60,25 @@ BackendAvailability probeBackends() {
     }
     availability.cudaUsable = true;
     return availability;
+}
+
+Result<std::vector<std::string>> cudaDeviceNames() {
+    const BackendAvailability availability = probeBackends();
+    if (!availability.cudaUsable)
+        return Status(ErrorCode::DeviceUnavailable, availability.cudaReason);
+    int devices = 0;
+    if (Status s = cudaStatus(cudaGetDeviceCount(&devices), "counting the CUDA devices"); !s)
+        return s;
+    std::vector<std::string> names;
+    for (int device = 0; device < devices; ++device) {
+        cudaDeviceProp properties{};
+        if (Status s = cudaStatus(cudaGetDeviceProperties(&properties, device),
+                                  "reading the properties of GPU " + std::to_string(device));
+            !s)
+            return s;
+        names.emplace_back(properties.name);
+    }
+    return names;
 }
 
 }  // namespace fusescope

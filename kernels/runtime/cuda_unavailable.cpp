@@ -11,7 +11,11 @@ BackendAvailability probeBackends() {
     return availability;
 }
 
-Result<std::unique_ptr<Backend>> createCudaBackend() {
+Result<std::vector<std::string>> cudaDeviceNames() {
+    return Status(ErrorCode::DeviceUnavailable, probeBackends().cudaReason);
+}
+
+Result<std::unique_ptr<Backend>> createCudaBackend(int) {
     return Status(ErrorCode::DeviceUnavailable, probeBackends().cudaReason);
 }
 

@@ -11,6 +11,7 @@
 #include "model/captions.h"
 #include "model/format.h"
 #include "model/recording_json.h"
+#include "model/sweep_json.h"
 #include "runtime/backend.h"
 
 using namespace fusescope;
@@ -118,6 +119,50 @@ TEST(CliRun, CudaWithoutAGpuFailsWithTheReason) {
     EXPECT_TRUE(result.err.contains(QString::fromStdString(availability.cudaReason)))
         << result.err.toStdString();
     EXPECT_TRUE(result.out.isEmpty());
+}
+
+// --device N names a GPU of the host; one that is not there (or no usable GPU at all) is refused
+// with the reason before anything runs, for run and sweep alike, and auto does not fall back.
+TEST(CliRun, AGpuThatIsNotThereIsRefusedBeforeAnythingRuns) {
+    Result<std::vector<std::string>> names = cudaDeviceNames();
+    const int missing = names ? static_cast<int>(names->size()) : 1;
+    const QString device = QString::number(missing);
+    const QTemporaryDir dir;
+    for (const QString& command : {QStringLiteral("run"), QStringLiteral("sweep")}) {
+        const QString json = dir.filePath(command + ".json");
+        const CliResult result =
+            runCli({command, "--pipeline", "affine", "--device", device, "--json", json});
+        ASSERT_FALSE(result.crashed);
+        EXPECT_EQ(result.exitCode, 3) << result.err.toStdString();
+        EXPECT_EQ(result.err.trimmed().count('\n'), 0) << result.err.toStdString();
+        const QString reason = names ? QStringLiteral("there is no GPU %1").arg(missing)
+                                     : QString::fromStdString(probeBackends().cudaReason);
+        EXPECT_TRUE(result.err.contains("--device " + device + ": GPU"))
+            << result.err.toStdString();
+        EXPECT_TRUE(result.err.contains(reason)) << result.err.toStdString();
+        EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
+        EXPECT_FALSE(QFileInfo::exists(json));
+    }
+}
+
+TEST(CliRun, DescriptionIsWrittenIntoTheRecordingAndTheSweep) {
+    const QTemporaryDir dir;
+    const QString recordingPath = dir.filePath("described.fusescope.json");
+    const CliResult run =
+        runCli({"run", "--pipeline", "affine", "--n", "4096", "--repeat", "2", "--backend", "cpu",
+                "--json", recordingPath, "--description", "the affine chain\non  the CPU"});
+    ASSERT_EQ(run.exitCode, 0) << run.err.toStdString();
+    Result<Recording> recording = loadRecording(recordingPath);
+    ASSERT_TRUE(recording) << recording.status().message();
+    EXPECT_EQ(recording->description, "the affine chain on the CPU");
+    const QString sweepPath = dir.filePath("sweep.json");
+    const CliResult sweep =
+        runCli({"sweep", "--pipeline", "affine", "--from", "4096", "--to", "8192", "--repeat", "2",
+                "--backend", "cpu", "--json", sweepPath, "--description", "a short sweep"});
+    ASSERT_EQ(sweep.exitCode, 0) << sweep.err.toStdString();
+    Result<SweepFile> file = loadSweepFile(sweepPath);
+    ASSERT_TRUE(file) << file.status().message();
+    EXPECT_EQ(file->description, "a short sweep");
 }
 
 TEST(CliRun, CtrlCCancelsCleanlyAndWritesNothing) {

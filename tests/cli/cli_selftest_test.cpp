@@ -137,6 +137,30 @@ TEST_F(CliSelfTest, ARecordingThatDoesNotLoadFails) {
     EXPECT_EQ(result.exitCode, 1);
 }
 
+// Installed (the package, the bundle, any prefix): the program finds the shipped recordings in
+// share/fusescope/recordings beside its bin/ folder, wherever that prefix lies.
+TEST_F(CliSelfTest, AnInstalledProgramFindsTheRecordingsBesideItsBinFolder) {
+    if (!qEnvironmentVariableIsEmpty("FUSESCOPE_CLI"))
+        GTEST_SKIP() << "a bundled program finds its libraries only in its own bundle";
+    const QString prefix = dir_.filePath("prefix");
+    const QString shipped = prefix + "/share/fusescope/recordings";
+    ASSERT_TRUE(QDir().mkpath(prefix + "/bin"));
+    ASSERT_TRUE(QDir().mkpath(shipped));
+    const QString program = prefix + "/bin/fusescope-cli";
+    ASSERT_TRUE(QFile::copy(cliPath(), program));
+    ASSERT_TRUE(QFile::rename(folderWithARecording() + "/lesson.json", shipped + "/lesson.json"));
+    QProcess process;
+    process.setWorkingDirectory(dir_.path());
+    process.start(program, {"selftest"});
+    ASSERT_TRUE(process.waitForFinished(120000));
+    const CliResult result{process.exitCode(), false,
+                           QString::fromUtf8(process.readAllStandardOutput()),
+                           QString::fromUtf8(process.readAllStandardError())};
+    const QString line = lineOf(result, "Shipped recordings");
+    EXPECT_EQ(line, "  PASS  Shipped recordings: 1 load from " + QDir(shipped).absolutePath())
+        << result.out.toStdString() << result.err.toStdString();
+}
+
 TEST_F(CliSelfTest, RequiringTheGpuFailsWhereThereIsNone) {
     if (!machineHasNoNvidiaGpu()) GTEST_SKIP() << "this machine has an NVIDIA GPU";
     const CliResult result =

@@ -52,3 +52,63 @@ TEST(SelectBackend, CudaWithoutAGpuFailsWithTheReason) {
 
 }  // namespace
 }  // namespace fusescope
+
+namespace fusescope {
+namespace {
+
+// Several GPUs in one host: a GPU that is not there is refused with the reason, before any
+// backend is made; the test holds on a machine without a GPU and on one with any number.
+TEST(ChooseGpu, ANegativeNumberIsNoDevice) {
+    const Status status = checkCudaDevice(-1);
+    EXPECT_EQ(status.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(status.message().find("GPU -1"), std::string::npos) << status.message();
+}
+
+TEST(ChooseGpu, OnlyTheHostsGpusAreAcceptedAndTheRefusalSaysWhy) {
+    Result<std::vector<std::string>> names = cudaDeviceNames();
+    const BackendAvailability availability = probeBackends();
+    EXPECT_EQ(names.isOk(), availability.cudaUsable);
+    if (!names) {
+        const Status status = checkCudaDevice(0);
+        EXPECT_EQ(status.code(), ErrorCode::DeviceUnavailable);
+        EXPECT_EQ(status.message(), "GPU 0: " + availability.cudaReason);
+        return;
+    }
+    const int count = static_cast<int>(names->size());
+    for (int device = 0; device < count; ++device) EXPECT_TRUE(checkCudaDevice(device).isOk());
+    const Status beyond = checkCudaDevice(count);
+    EXPECT_EQ(beyond.code(), ErrorCode::DeviceUnavailable);
+    EXPECT_NE(beyond.message().find("there is no GPU " + std::to_string(count)), std::string::npos)
+        << beyond.message();
+}
+
+TEST(ChooseGpu, AChosenGpuIsNeverQuietlyReplacedByTheCpu) {
+    BackendSet backends;
+    constexpr int kNoSuchGpu = 1000;
+    for (BackendChoice choice : {BackendChoice::Auto, BackendChoice::Cuda}) {
+        Result<BackendSelection> selection = selectBackend(choice, backends, kNoSuchGpu);
+        ASSERT_FALSE(selection.isOk()) << backendChoiceKey(choice);
+        EXPECT_EQ(selection.status().code(), ErrorCode::DeviceUnavailable);
+        EXPECT_NE(selection.status().message().find("GPU 1000"), std::string::npos)
+            << selection.status().message();
+    }
+    // The CPU backend has no GPU to choose.
+    Result<BackendSelection> cpu = selectBackend(BackendChoice::Cpu, backends, kNoSuchGpu);
+    ASSERT_TRUE(cpu.isOk());
+    EXPECT_EQ(cpu->backend->kind(), BackendKind::Cpu);
+}
+
+TEST(ChooseGpu, TheChosenGpuIsTheBackendsDevice) {
+    Result<std::vector<std::string>> names = cudaDeviceNames();
+    if (!names) GTEST_SKIP() << "no usable GPU here: " << names.status().message();
+    BackendSet backends;
+    const int last = static_cast<int>(names->size()) - 1;
+    Result<BackendSelection> selection = selectBackend(BackendChoice::Cuda, backends, last);
+    ASSERT_TRUE(selection.isOk()) << selection.status().message();
+    const DeviceInfo device = selection->backend->describe();
+    EXPECT_EQ(device.deviceIndex, last);
+    EXPECT_EQ(device.name, (*names)[static_cast<std::size_t>(last)]);
+}
+
+}  // namespace
+}  // namespace fusescope

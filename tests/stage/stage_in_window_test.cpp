@@ -37,6 +37,8 @@ void StageInWindowTest::stageTabGetsMostOfTheHeight() {
     MainWindow window(&settings);
     window.resize(1600, 1000);
     window.show();
+    // The views, not the start page that comes first: the split is measured while they show.
+    window.showViews();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     auto* stage = window.findChild<MemoryStageView*>(QStringLiteral("memoryStage"));
     QVERIFY2(stage, "no memory stage in the window");

@@ -61,6 +61,8 @@ class RunWorkerTest : public QObject {
     void supersededRequestsDeliverNothing();
     void autoBackendSaysWhichBackendRuns();
     void cudaWithoutAGpuFailsWithTheReason();
+    void aChosenGpuThatIsNotThereIsRefusedWithTheReason();
+    void theChosenGpuRunsAndIsRecorded();
     void probeDescribesTheCpu();
     void measuredRunOnCpuSaysWhyThereAreNoCounters();
     void sampleBatchesAreGatheredAndNoneIsLost();
@@ -249,6 +251,61 @@ void RunWorkerTest::cudaWithoutAGpuFailsWithTheReason() {
     QVERIFY2(message.contains(QString::fromStdString(availability.cudaReason)),
              qPrintable(message));
     QVERIFY(!controller.isRunning());
+}
+
+// The GPU a command names reaches the worker, which refuses one that is not there (or any, with
+// no usable GPU) before running anything, for runs and sweeps; auto does not fall back.
+void RunWorkerTest::aChosenGpuThatIsNotThereIsRefusedWithTheReason() {
+    Result<std::vector<std::string>> names = cudaDeviceNames();
+    const int missing = names ? static_cast<int>(names->size()) : 1;
+    const QString expected = names ? QStringLiteral("there is no GPU %1").arg(missing)
+                                   : QString::fromStdString(probeBackends().cudaReason);
+    RunController controller;
+    QSignalSpy failed(&controller, &RunController::runFailed);
+    QSignalSpy started(&controller, &RunController::runStarted);
+    RunCommand command = smallCpuCommand();
+    command.backend = BackendChoice::Auto;
+    command.cudaDevice = missing;
+    controller.submit(command);
+    QVERIFY(failed.wait(30000));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(QStringLiteral("GPU %1").arg(missing)), qPrintable(message));
+    QVERIFY2(message.contains(expected), qPrintable(message));
+    QVERIFY(started.isEmpty());
+
+    QSignalSpy sweepFailed(&controller, &RunController::sweepFailed);
+    SweepCommand sweep;
+    sweep.request.pipeline = "affine";
+    sweep.request.from = 4096;
+    sweep.request.to = 8192;
+    sweep.backend = BackendChoice::Auto;
+    sweep.cudaDevice = missing;
+    controller.submitSweep(sweep);
+    QVERIFY(sweepFailed.wait(30000));
+    QVERIFY2(sweepFailed.first().first().toString().contains(expected),
+             qPrintable(sweepFailed.first().first().toString()));
+}
+
+// On a host with GPUs (the H200 machine): the last GPU runs and the recording names it.
+void RunWorkerTest::theChosenGpuRunsAndIsRecorded() {
+    Result<std::vector<std::string>> names = cudaDeviceNames();
+    if (!names) QSKIP("no usable GPU here: the refusal is tested instead");
+    const int last = static_cast<int>(names->size()) - 1;
+    RunController controller;
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    QSignalSpy failed(&controller, &RunController::runFailed);
+    RunCommand command = smallCpuCommand();
+    command.backend = BackendChoice::Cuda;
+    command.cudaDevice = last;
+    command.measure.reset();
+    controller.submit(command);
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QVERIFY2(failed.isEmpty(),
+             qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+    const auto recording = finished.first().first().value<model::Recording>();
+    QCOMPARE(recording.device.backend, QStringLiteral("cuda"));
+    QCOMPARE(recording.device.deviceIndex, last);
+    QCOMPARE(recording.device.name, QString::fromStdString((*names)[last]));
 }
 
 void RunWorkerTest::probeDescribesTheCpu() {

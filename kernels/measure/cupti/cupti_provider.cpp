@@ -78,7 +78,9 @@ class CuptiCounterProvider : public CounterProvider {
             probed.adminAdvice = refusalAdvice(CounterRefusal::NoDevice);
             return probed;
         }
-        Result<std::string> chip = initializeProfiler(0);
+        Result<int> device = currentDeviceOrdinal();
+        if (!device) return refusedFrom(device.status());
+        Result<std::string> chip = initializeProfiler(*device);
         if (!chip) return refusedFrom(chip.status());
         chip_ = *chip;
         Result<std::vector<std::uint8_t>> availability = rangeCounterAvailability();

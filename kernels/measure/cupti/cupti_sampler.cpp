@@ -130,9 +130,12 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
     decodeCpuSeconds_ = 0.0;
     firstDropped_ = false;
 
+    // The GPU the backend of this thread chose (several GPUs in one host).
+    Result<int> device = currentDeviceOrdinal();
+    if (!device) return device.status();
     auto availability = makeParams<CUpti_PmSampling_GetCounterAvailability_Params>(
         CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
-    availability.deviceIndex = 0;
+    availability.deviceIndex = static_cast<size_t>(*device);
     if (Status s = check(cuptiPmSamplingGetCounterAvailability(&availability),
                          "reading the PM sampling counter availability");
         !s)
@@ -156,7 +159,7 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
 
     auto enable =
         makeParams<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
-    enable.deviceIndex = 0;
+    enable.deviceIndex = static_cast<size_t>(*device);
     if (Status s = check(cuptiPmSamplingEnable(&enable), "enabling PM sampling"); !s) return s;
     pm_ = enable.pPmSamplingObject;
 

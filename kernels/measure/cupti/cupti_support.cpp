@@ -85,6 +85,14 @@ Result<CUcontext> currentContext() {
     return context;
 }
 
+Result<int> currentDeviceOrdinal() {
+    Result<CUcontext> context = currentContext();
+    if (!context) return context.status();
+    CUdevice device = 0;
+    if (Status s = checkDriver(cuCtxGetDevice(&device), "cuCtxGetDevice"); !s) return s;
+    return static_cast<int>(device);
+}
+
 Result<std::string> initializeProfiler(int deviceIndex) {
     static std::once_flag once;
     static CUptiResult initialized = CUPTI_SUCCESS;

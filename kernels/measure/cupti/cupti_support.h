@@ -31,6 +31,8 @@ Status checkDriver(CUresult result, const char* what);
 
 // The context the CUDA runtime made current on this thread (its primary context), retained.
 Result<CUcontext> currentContext();
+// The ordinal of the device of that context: the GPU the CUDA backend of this thread chose.
+Result<int> currentDeviceOrdinal();
 
 // cuptiProfilerInitialize once per process, and the device's chip name ("GH100").
 Result<std::string> initializeProfiler(int deviceIndex);

@@ -1,0 +1,87 @@
+#include "model/comparison.h"
+
+#include "model/captions.h"
+#include "model/recording_description.h"
+
+namespace fusescope::model {
+namespace {
+
+std::optional<double> ratio(double a, double b) {
+    if (!(a > 0.0)) return std::nullopt;
+    return b / a;
+}
+
+QString runKey(const RunRecord& run) {
+    return run.pipeline + QLatin1Char('/') + run.variant;
+}
+
+int findRun(const Recording& recording, const QString& key) {
+    for (int index = 0; index < recording.runs.size(); ++index)
+        if (runKey(recording.runs[index]) == key) return index;
+    return -1;
+}
+
+QString labelOf(const Recording& recording) {
+    return deviceAndDay(deviceLabel(recording.device), recording.createdAt);
+}
+
+}  // namespace
+
+std::optional<double> VariantComparison::timeRatio() const {
+    return ratio(timeMsA, timeMsB);
+}
+std::optional<double> VariantComparison::bytesRatio() const {
+    return ratio(static_cast<double>(bytesA), static_cast<double>(bytesB));
+}
+std::optional<double> VariantComparison::gbpsRatio() const {
+    return ratio(gbpsA, gbpsB);
+}
+
+RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
+    RecordingComparison comparison;
+    comparison.labelA = labelOf(a);
+    comparison.labelB = labelOf(b);
+    QStringList seen;
+    for (int indexA = 0; indexA < a.runs.size(); ++indexA) {
+        const RunRecord& runA = a.runs[indexA];
+        const QString key = runKey(runA);
+        if (seen.contains(key)) continue;
+        seen << key;
+        const int indexB = findRun(b, key);
+        if (indexB < 0) {
+            comparison.onlyInA << key;
+            continue;
+        }
+        const RunRecord& runB = b.runs[indexB];
+        VariantComparison row;
+        row.pipeline = runA.pipeline;
+        row.variant = runA.variant;
+        row.runA = indexA;
+        row.runB = indexB;
+        row.timeMsA = runA.timeMs;
+        row.timeMsB = runB.timeMs;
+        row.bytesA = runA.modelBytesRead + runA.modelBytesWritten;
+        row.bytesB = runB.modelBytesRead + runB.modelBytesWritten;
+        row.gbpsA = runA.effectiveGBps();
+        row.gbpsB = runB.effectiveGBps();
+        comparison.variants << row;
+        if (problemLabel(runA) != problemLabel(runB))
+            comparison.problemsDiffer << QStringLiteral("%1: %2 against %3")
+                                             .arg(key, problemLabel(runA), problemLabel(runB));
+    }
+    for (const RunRecord& runB : b.runs) {
+        const QString key = runKey(runB);
+        if (findRun(a, key) < 0 && !comparison.onlyInB.contains(key)) comparison.onlyInB << key;
+    }
+    return comparison;
+}
+
+QString formatRatio(const std::optional<double>& value) {
+    if (!value) return QStringLiteral("—");
+    // Three significant digits, never in exponent form ("1234x", not "1.23e+03x").
+    const QString digits =
+        *value >= 100.0 ? QString::number(*value, 'f', 0) : QString::number(*value, 'g', 3);
+    return digits + QStringLiteral("x");
+}
+
+}  // namespace fusescope::model

@@ -1,0 +1,167 @@
+#include "model/recording_description.h"
+
+#include <QDateTime>
+#include <QStringList>
+#include <algorithm>
+
+#include "model/captions.h"
+#include "model/format.h"
+#include "pipelines/registry.h"
+
+namespace fusescope::model {
+namespace {
+
+QString pipelineTitle(const QString& name) {
+    if (const PipelineSpec* pipeline = findPipeline(name.toStdString()))
+        return QString::fromStdString(pipeline->title);
+    return name;
+}
+
+QString onDevice(const QString& what, const QString& device) {
+    return device.isEmpty() ? what : QStringLiteral("%1 on %2").arg(what, device);
+}
+
+}  // namespace
+
+QString recordingTitle(const Recording& recording) {
+    QStringList pipelines;
+    for (const RunRecord& run : recording.runs)
+        if (!pipelines.contains(run.pipeline)) pipelines << run.pipeline;
+    QStringList titles;
+    for (const QString& name : pipelines) titles << pipelineTitle(name);
+    const QString what =
+        titles.isEmpty() ? QStringLiteral("Empty recording") : titles.join(QStringLiteral(", "));
+    return onDevice(what, recording.device.name);
+}
+
+QString recordingDescription(const Recording& recording) {
+    if (!recording.description.isEmpty()) return recording.description.simplified();
+    if (recording.runs.isEmpty()) return QStringLiteral("no runs");
+    QStringList variants;
+    for (const RunRecord& run : recording.runs) variants << run.variant;
+    QString text = QStringLiteral("%1: %2").arg(variants.join(QStringLiteral(", ")),
+                                                problemLabel(recording.runs.front()));
+    // What it shows: how far apart the fastest and the slowest variant are.
+    const auto timed = [](const RunRecord& run) { return run.timeMs > 0; };
+    if (std::count_if(recording.runs.begin(), recording.runs.end(), timed) >= 2) {
+        const auto byTime = [](const RunRecord& a, const RunRecord& b) {
+            if ((a.timeMs > 0) != (b.timeMs > 0)) return a.timeMs > 0;
+            return a.timeMs < b.timeMs;
+        };
+        const RunRecord& fastest =
+            *std::min_element(recording.runs.begin(), recording.runs.end(), byTime);
+        const RunRecord* slowest = &fastest;
+        for (const RunRecord& run : recording.runs)
+            if (run.timeMs > slowest->timeMs) slowest = &run;
+        text += QStringLiteral("; %1 %2x faster than %3 (%4 against %5)")
+                    .arg(fastest.variant)
+                    .arg(slowest->timeMs / fastest.timeMs, 0, 'f', 2)
+                    .arg(slowest->variant, formatDuration(fastest.timeMs),
+                         formatDuration(slowest->timeMs));
+    }
+    const bool sampled = std::any_of(recording.runs.begin(), recording.runs.end(),
+                                     [](const RunRecord& run) { return !run.samples.isEmpty(); });
+    const bool counted =
+        std::any_of(recording.runs.begin(), recording.runs.end(),
+                    [](const RunRecord& run) { return run.dataSource.counters.has_value(); });
+    if (counted && sampled)
+        text += QStringLiteral("; with counters and bandwidth over time");
+    else if (counted)
+        text += QStringLiteral("; with counters");
+    else if (sampled)
+        text += QStringLiteral("; with bandwidth over time");
+    return text;
+}
+
+QString sweepTitle(const SweepFile& sweep) {
+    return onDevice(QStringLiteral("Size sweep of %1")
+                        .arg(pipelineTitle(QString::fromStdString(sweep.report.pipeline))),
+                    QString::fromStdString(sweep.report.device.name));
+}
+
+QString sweepDescription(const SweepFile& sweep) {
+    if (!sweep.description.isEmpty()) return sweep.description.simplified();
+    QStringList variants;
+    for (const SweepSeries& series : sweep.report.series)
+        variants << QString::fromStdString(series.variant);
+    const std::vector<std::uint64_t>& sizes = sweep.report.sizes;
+    QString text = variants.join(QStringLiteral(", "));
+    if (!sizes.empty())
+        text += QStringLiteral(" over N = %1 to %2 (%3 sizes)")
+                    .arg(formatCount(*std::min_element(sizes.begin(), sizes.end())),
+                         formatCount(*std::max_element(sizes.begin(), sizes.end())))
+                    .arg(sizes.size());
+    return text + QStringLiteral(": time per launch and bandwidth, fitted");
+}
+
+QString tileSweepDevice(const tiles::TileSweep& sweep) {
+    return QString::fromStdString(sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName);
+}
+
+QString tileSweepTitle(const tiles::TileSweep& sweep) {
+    const tiles::TileConfiguration& base = sweep.request.base;
+    return onDevice(QStringLiteral("Tile sweep of %1 (%2)")
+                        .arg(pipelineTitle(QString::fromStdString(base.pipeline)),
+                             QString::fromStdString(base.variant)),
+                    tileSweepDevice(sweep));
+}
+
+QString tileSweepDescription(const tiles::TileSweep& sweep) {
+    const tiles::TileConfiguration& base = sweep.request.base;
+    // The dimensions and dtype; the tiles are what the sweep varies.
+    QStringList dimensions;
+    for (const auto& [name, value] : base.problem.dimensions)
+        dimensions << QStringLiteral("%1 = %2").arg(QString::fromStdString(name),
+                                                    formatCount(value));
+    if (const PipelineSpec* pipeline = findPipeline(base.pipeline)) {
+        dimensions.clear();
+        for (const DimensionSpec& dimension : pipeline->dimensions)
+            if (const auto value = base.problem.dimensions.find(dimension.name);
+                value != base.problem.dimensions.end())
+                dimensions << QStringLiteral("%1 = %2").arg(QString::fromStdString(dimension.name),
+                                                            formatCount(value->second));
+    }
+    const QString problem = dimensions.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
+                            QString::fromUtf8(dtypeName(base.problem.dtype));
+    QStringList axes;
+    for (const tiles::TileAxis& axis : sweep.request.axes)
+        axes << QString::fromStdString(axis.tuning);
+    int refused = 0;
+    const tiles::TileCell* best = nullptr;
+    for (const tiles::TileCell& cell : sweep.cells) {
+        if (cell.report.refusal) ++refused;
+        if (cell.best) best = &cell;
+    }
+    QString text = QStringLiteral("%1 tilings of %2")
+                       .arg(sweep.cells.size())
+                       .arg(axes.join(QStringLiteral(", ")));
+    text = problem + QStringLiteral(": ") + text;
+    if (refused > 0) text += QStringLiteral(" (%1 refused)").arg(refused);
+    if (best) {
+        QStringList tiles;
+        for (const tiles::TileAxis& axis : sweep.request.axes) {
+            const auto value = best->report.configuration.problem.tuning.find(axis.tuning);
+            if (value != best->report.configuration.problem.tuning.end())
+                tiles << QStringLiteral("%1 %2")
+                             .arg(QString::fromStdString(axis.tuning))
+                             .arg(value->second);
+        }
+        text += QStringLiteral("; best %1 at %2")
+                    .arg(formatDuration(best->time.medianMs), tiles.join(QStringLiteral(", ")));
+    }
+    return text;
+}
+
+QString deviceAndDay(const QString& deviceName, const QString& createdAt) {
+    const QString device = deviceName.isEmpty() ? QStringLiteral("an unknown device") : deviceName;
+    const QDateTime when = QDateTime::fromString(createdAt, Qt::ISODate);
+    if (!when.isValid()) return device;
+    return QStringLiteral("%1, %2").arg(device, when.date().toString(Qt::ISODate));
+}
+
+QString replayLabel(const Recording& recording) {
+    return QStringLiteral("replay of a run on %1")
+        .arg(deviceAndDay(recording.device.name, recording.createdAt));
+}
+
+}  // namespace fusescope::model

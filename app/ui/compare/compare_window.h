@@ -1,0 +1,52 @@
+#pragma once
+// Two recordings side by side: the ratios per variant (time, bytes, GB/s), the time and the
+// bandwidth of both on one chart each (one scale), and the memory stage playing a variant of
+// both on one time scale. Fed two recordings; the comparison itself is model::compareRecordings.
+#include <QWidget>
+
+#include "model/comparison.h"
+#include "model/recording.h"
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+class QCustomPlot;
+
+namespace fusescope {
+
+class MemoryStageView;
+
+class CompareWindow final : public QWidget {
+    Q_OBJECT
+  public:
+    explicit CompareWindow(QWidget* parent = nullptr);
+
+    // `nameA` and `nameB` say where each came from (a file name, "the last run").
+    void setRecordings(const model::Recording& a, const QString& nameA, const model::Recording& b,
+                       const QString& nameB);
+
+    const model::RecordingComparison& comparison() const { return comparison_; }
+    QTableWidget* ratioTable() const { return table_; }
+    QCustomPlot* timeChart() const { return timeChart_; }
+    QCustomPlot* bandwidthChart() const { return bandwidthChart_; }
+    MemoryStageView* stageView() const { return stage_; }
+    QComboBox* variantPicker() const { return variant_; }
+
+  private:
+    void fillTable();
+    void fillChart(QCustomPlot* chart, const QString& title, bool time);
+    void showVariantOnStage(int row);
+
+    model::Recording a_;
+    model::Recording b_;
+    model::RecordingComparison comparison_;
+    QLabel* header_ = nullptr;
+    QLabel* notes_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QCustomPlot* timeChart_ = nullptr;
+    QCustomPlot* bandwidthChart_ = nullptr;
+    QComboBox* variant_ = nullptr;
+    MemoryStageView* stage_ = nullptr;
+};
+
+}  // namespace fusescope

@@ -26,10 +26,13 @@
 #include "model/format.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "model/tile_sweep_json.h"
 #include "model/version.h"
 #include "ui/chart_export.h"
 #include "ui/chart_interaction.h"
 #include "ui/charts.h"
+#include "ui/explorer/tile_explorer_tab.h"
+#include "ui/explorer/tile_explorer_wiring.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_text_fit.h"
 #include "ui/plugged_views.h"
@@ -200,6 +203,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
+    tileExplorer_ = addTileExplorer(*this);
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.
     // Each can be zoomed, panned and hovered for its exact values.
     for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
@@ -227,6 +231,12 @@ void MainWindow::buildMenus() {
     for (ChartView* chart : charts_)
         exportMenu->addAction(tr("%1…").arg(chart->title()), this,
                               [this, chart] { exportChartDialog(chart, chart->fileStem()); });
+    exportMenu->addAction(tr("Tile heatmap…"), this, [this] {
+        exportChartDialog(tileExplorer_->heatmap(), QStringLiteral("tile_heatmap"));
+    });
+    exportMenu->addAction(tr("Tile roofline…"), this, [this] {
+        exportChartDialog(tileExplorer_->roofline(), QStringLiteral("tile_roofline"));
+    });
     exportMenu->addAction(tr("Size sweep…"), this, [this] {
         exportChartDialog(sweepTab_->chart(), QStringLiteral("size_sweep"));
     });
@@ -369,6 +379,7 @@ void MainWindow::showRecordingInViews() {
 }
 
 QString MainWindow::openRecording(const QString& path) {
+    if (model::isTileSweepFile(path)) return openTileSweepInWindow(*this, *tileExplorer_, path);
     if (model::isSweepFile(path)) {
         if (controller_->isSweeping()) cancelRun();
         if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;

@@ -22,6 +22,7 @@ class ChartView;
 class KernelResultsModel;
 class MeasurementPanel;
 class SweepTab;
+class TileExplorerTab;
 class RunController;
 class RunPanel;
 class VariantResultsModel;
@@ -43,6 +44,7 @@ class MainWindow final : public QMainWindow {
     QSettings* settings() const { return settings_; }
     RunController* runController() const { return controller_; }
     SweepTab* sweepTab() const { return sweepTab_; }
+    TileExplorerTab* tileExplorer() const { return tileExplorer_; }
     MeasurementPanel* measurementPanel() const { return measurementPanel_; }
     QList<ChartView*> charts() const { return charts_; }
     VariantResultsModel* variantModel() const { return variantModel_; }
@@ -55,7 +57,8 @@ class MainWindow final : public QMainWindow {
     // Shows a recording in every view (results, charts, and the views others add).
     void setRecording(const model::Recording& recording);
     // Empty on success, otherwise the loader's (or writer's) message. A sweep file
-    // (fusescope-sweep) opens in the Size sweep tab instead.
+    // (fusescope-sweep) opens in the Size sweep tab instead, a tile sweep (fusescope-tiles) in the
+    // Tile explorer.
     QString openRecording(const QString& path);
     QString saveRecording(const QString& path) const;
 
@@ -126,6 +129,7 @@ class MainWindow final : public QMainWindow {
     KernelResultsModel* kernelModel_ = nullptr;
     QList<ChartView*> charts_;
     SweepTab* sweepTab_ = nullptr;
+    TileExplorerTab* tileExplorer_ = nullptr;
     MeasurementPanel* measurementPanel_ = nullptr;
     model::Recording recording_;
     BackendSummary summary_;

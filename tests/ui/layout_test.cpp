@@ -144,34 +144,49 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QVERIFY(swept.wait(kRunTimeoutMs));
     QVERIFY2(swept.first().at(0).toBool(), qPrintable(swept.first().at(1).toString()));
 
+    // A recorded tile sweep, so the Tile explorer's heatmap and roofline are checked with data.
+    QCOMPARE(window.tileExplorer()->openTileSweepFile(
+                 QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/tile_sweep_small.json")),
+             QString());
+
     QStringList problems;
+    // The tab shown now: its plots and every label of the window.
+    const auto checkShown = [&](const QString& tabName, QWidget* shown) {
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        QCoreApplication::processEvents();
+        QTest::qWait(20);
+        for (QCustomPlot* plot : shown->findChildren<QCustomPlot*>()) {
+            if (!plot->isVisible() || plot->width() < 2) continue;
+            // Twice: the fitter remakes ticks after a layout, and the window replots again on its
+            // next event; the second pass is what stays on screen.
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            for (const QString& problem : testing::plotProblems(*plot))
+                problems << QStringLiteral("[%1] %2").arg(tabName, problem);
+        }
+        // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
+        if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+            window.grab().save(
+                QStringLiteral("%1/%2-%3x%4-%5.png")
+                    .arg(shots, pipeline)
+                    .arg(screen.width())
+                    .arg(screen.height())
+                    .arg(QString(tabName).replace(QLatin1Char(' '), QLatin1Char('_'))));
+        for (const QString& problem : testing::labelProblems(window))
+            problems << QStringLiteral("[%1] %2").arg(tabName, problem);
+    };
     for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})
         for (int index = 0; index < tabs->count(); ++index) {
             if (!tabs->isTabVisible(index)) continue;
             tabs->setCurrentIndex(index);
-            for (ChartView* chart : window.charts()) chart->rebuildNow();
-            QCoreApplication::processEvents();
-            QTest::qWait(20);
-            for (QCustomPlot* plot : tabs->currentWidget()->findChildren<QCustomPlot*>()) {
-                if (!plot->isVisible() || plot->width() < 2) continue;
-                // Twice: the fitter remakes ticks after a layout, and the window replots again
-                // on its next event; the second pass is what stays on screen.
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                for (const QString& problem : testing::plotProblems(*plot))
-                    problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
+            checkShown(tabs->tabText(index), tabs->currentWidget());
+            // Tabs inside the tab (the explorer's heatmap and roofline), each in turn.
+            auto* inner = tabs->currentWidget()->findChild<QTabWidget*>();
+            for (int page = 0; inner && page < inner->count(); ++page) {
+                inner->setCurrentIndex(page);
+                checkShown(tabs->tabText(index) + QStringLiteral(" - ") + inner->tabText(page),
+                           inner->currentWidget());
             }
-            // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
-            if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS");
-                !shots.isEmpty())
-                window.grab().save(
-                    QStringLiteral("%1/%2-%3x%4-%5.png")
-                        .arg(shots, pipeline)
-                        .arg(screen.width())
-                        .arg(screen.height())
-                        .arg(tabs->tabText(index).replace(QLatin1Char(' '), QLatin1Char('_'))));
-            for (const QString& problem : testing::labelProblems(window))
-                problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
         }
     // The memory stage's text, at the start, the middle and the end of the run: big enough, inside
     // the stage, and never printed over other text.

@@ -33,6 +33,8 @@
 #include "ui/charts.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_explorer_wiring.h"
+#include "ui/explorer/tile_heatmap.h"
+#include "ui/explorer/tile_roofline.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_text_fit.h"
 #include "ui/plugged_views.h"

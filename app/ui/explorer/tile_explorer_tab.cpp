@@ -322,8 +322,8 @@ QWidget* TileExplorerTab::buildViews() {
     xAxis_ = shrinkingCombo(choices, QStringLiteral("explorerXAxis"));
     yAxis_ = shrinkingCombo(choices, QStringLiteral("explorerYAxis"));
     others_ = shrinkingCombo(choices, QStringLiteral("explorerOthers"));
-    others_->addItem(tr("best of the others"), true);
-    others_->addItem(tr("others as selected"), false);
+    others_->addItem(tr("others: best"), true);
+    others_->addItem(tr("others: as selected"), false);
     others_->setToolTip(
         tr("The parameters not on an axis: each cell shows the fastest of their "
            "values, or the values chosen under Tiles."));

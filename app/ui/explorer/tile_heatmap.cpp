@@ -231,21 +231,23 @@ void TileHeatmap::addMarks() {
         }
     }
     refusedMarks_ = static_cast<int>(refusedX.size());
-    // Marks in black and white at once: one of the two shows over every cell colour.
-    QCPGraph* refused =
-        markGraph(this, tr("refused (hover for why)"),
-                  QCPScatterStyle(QCPScatterStyle::ssCross, QPen(text, 2.0), Qt::NoBrush, 12));
-    refused->setData(refusedX, refusedY);
-    QCPGraph* best =
-        markGraph(this, tr("best"),
-                  QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::white, 2.5), Qt::NoBrush, 18));
-    best->setData(bestX, bestY);
-    QCPGraph* ties = markGraph(
-        this, tr("tied with the best (intervals overlap)"),
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::white, 2.0), Qt::NoBrush, 16));
-    ties->setData(tieX, tieY);
-    for (QCPGraph* graph : {refused, best, ties})
-        if (graph->dataCount() == 0) graph->removeFromLegend();
+    // Each mark in the text colour over a halo of the background: one of the two shows over every
+    // cell colour, and the legend's icon reads in both themes.
+    const QColor halo = palette().color(QPalette::Base);
+    const auto mark = [&](const QString& name, QCPScatterStyle::ScatterShape shape, double size,
+                          const QVector<double>& xs, const QVector<double>& ys) {
+        QCPGraph* under =
+            markGraph(this, QString(), QCPScatterStyle(shape, QPen(halo, 5.0), Qt::NoBrush, size));
+        under->setData(xs, ys);
+        under->removeFromLegend();
+        QCPGraph* over =
+            markGraph(this, name, QCPScatterStyle(shape, QPen(text, 2.0), Qt::NoBrush, size));
+        over->setData(xs, ys);
+        if (xs.isEmpty()) over->removeFromLegend();
+    };
+    mark(tr("refused (hover: why)"), QCPScatterStyle::ssCross, 12, refusedX, refusedY);
+    mark(tr("best"), QCPScatterStyle::ssStar, 18, bestX, bestY);
+    mark(tr("tied with the best"), QCPScatterStyle::ssCircle, 16, tieX, tieY);
 }
 
 // The outline of the cells faster than the 5-kernel path: an edge wherever such a cell meets
@@ -282,7 +284,7 @@ void TileHeatmap::addContour() {
         }
     if (contourSegments_ > 0) {
         QCPGraph* key = addGraph();
-        key->setName(tr("faster than the 5-kernel path (inside the line)"));
+        key->setName(tr("faster than 5 kernels"));
         key->setPen(pen);
     }
 }
@@ -309,11 +311,10 @@ void TileHeatmap::addScaleMarks(double low, double high) {
         key->setPen(pen);
     };
     if (data_.unfusedValue)
-        mark(*data_.unfusedValue, QPen(kContourColor, 3.0),
-             tr("5-kernel path (on the colour scale)"));
+        mark(*data_.unfusedValue, QPen(kContourColor, 3.0), tr("5 kernels (scale)"));
     if (data_.productionValue)
         mark(*data_.productionValue, QPen(kProductionColor, 3.0, Qt::DashLine),
-             tr("production fusion (on the colour scale)"));
+             tr("production (scale)"));
 }
 
 void TileHeatmap::addEmptyMessage() {

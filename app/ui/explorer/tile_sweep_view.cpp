@@ -55,9 +55,16 @@ QString tilesLine(const tiles::TileConfiguration& configuration) {
     return parts.join(QStringLiteral(" · "));
 }
 
+// "M = 512 · H = 1,024 · I = 2,816 · bfloat16": the shape without the tiles.
 QString shapeLine(const tiles::TileConfiguration& configuration) {
-    const PipelineSpec* pipeline = findPipeline(configuration.pipeline);
-    return pipeline ? qs(describeProblem(*pipeline, configuration.problem)) : QString();
+    QStringList parts;
+    if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
+        for (const DimensionSpec& dimension : pipeline->dimensions)
+            parts << QStringLiteral("%1 = %2").arg(
+                qs(dimension.name),
+                model::formatCount(configuration.problem.dimension(dimension.name)));
+    parts << qs(std::string(dtypeName(configuration.problem.dtype)));
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString timeText(const tiles::TimingSpread& time) {

@@ -16,6 +16,7 @@
 #include "layout_checks.h"
 #include "pipelines/registry.h"
 #include "ui/chart_view.h"
+#include "ui/explorer/tile_explorer_tab.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 #include "ui/stage/memory_stage_widget.h"

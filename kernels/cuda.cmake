@@ -41,6 +41,7 @@ target_sources(fusescope_kernels PRIVATE
   pipelines/mlp/mlp_cuda.cpp
   pipelines/mlp/mlp_device_problem.cpp
   pipelines/mlp/mlp_executions_cuda.cpp
+  pipelines/mlp/mlp_lesson_tiled_cuda.cpp
 )
 target_link_libraries(fusescope_kernels PRIVATE CUDA::cublas ${CMAKE_DL_LIBS})
 set_source_files_properties(${mlp_cuda_sources} PROPERTIES

@@ -1,12 +1,21 @@
 // fusescope-cli: FuseScope's pipelines from the command line (QtCore only, no display needed).
 #include <QCoreApplication>
+#include <QStandardPaths>
 
 #include "cli/dispatcher.h"
 #include "model/version.h"
+#include "runtime/runtime_compiler.h"
 
 int main(int argc, char** argv) {
     QCoreApplication application(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("fusescope-cli"));
     QCoreApplication::setApplicationVersion(QLatin1String(fusescope::model::kFuseScopeVersion));
+    // Kernels compiled at run time are kept here between runs; FUSESCOPE_KERNEL_CACHE overrides
+    // it (tests and cold-cache measurements).
+    const QString cache = qEnvironmentVariableIsSet("FUSESCOPE_KERNEL_CACHE")
+                              ? qEnvironmentVariable("FUSESCOPE_KERNEL_CACHE")
+                              : QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+                                    QStringLiteral("/kernels");
+    fusescope::setModuleCacheDirectory(cache.toStdString());
     return fusescope::cli::dispatch(QCoreApplication::arguments());
 }

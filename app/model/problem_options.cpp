@@ -38,6 +38,26 @@ Result<QList<QPair<QString, QString>>> assignments(const QString& text, const QS
     return pairs;
 }
 
+// "block_m=64,block_n=32" by name, or "64,32,64,64": every tuning parameter in declaration
+// order (the tile explorer's short spelling).
+Result<QList<QPair<QString, QString>>> tuningAssignments(const PipelineSpec& pipeline,
+                                                         const QString& text) {
+    if (text.contains(QLatin1Char('=')) || text.trimmed().isEmpty())
+        return assignments(text, QStringLiteral("tuning value"));
+    const QStringList values = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (values.size() != static_cast<qsizetype>(pipeline.tunings.size()))
+        return invalid(QStringLiteral("tuning values \"%1\": give %2 values in the order %3, or "
+                                      "name=value pairs")
+                           .arg(text)
+                           .arg(pipeline.tunings.size())
+                           .arg(tuningNamesOf(pipeline)));
+    QList<QPair<QString, QString>> pairs;
+    for (qsizetype k = 0; k < values.size(); ++k)
+        pairs.append({QString::fromStdString(pipeline.tunings[static_cast<std::size_t>(k)].name),
+                      values[k].trimmed()});
+    return pairs;
+}
+
 }  // namespace
 
 Status setDimension(const PipelineSpec& pipeline, Problem& problem, const QString& name,
@@ -109,8 +129,7 @@ Result<Problem> problemFromText(const PipelineSpec& pipeline, const ProblemText&
                                .arg(text.dtype));
         problem.dtype = *dtype;
     }
-    Result<QList<QPair<QString, QString>>> tuning =
-        assignments(text.tuning, QStringLiteral("tuning value"));
+    Result<QList<QPair<QString, QString>>> tuning = tuningAssignments(pipeline, text.tuning);
     if (!tuning) return tuning.status();
     for (const auto& [name, value] : *tuning)
         if (Status s = setTuning(pipeline, problem, name, value); !s) return s;

@@ -14,7 +14,7 @@ struct ProblemText {
     QString preset;      // empty: none
     QString dimensions;  // "M=512,H=1024" (counts follow the element-count rule: 2^k, 1,024)
     QString dtype;       // empty: the pipeline's default
-    QString tuning;      // "block_m=32,vector=4"
+    QString tuning;      // "block_m=32,vector=4", or every value in declaration order "32,64,64,64"
 };
 
 // A problem written the way problemFromText reads it back (dimensions and tuning as

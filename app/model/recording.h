@@ -46,6 +46,14 @@ struct RooflineRecord {
     double gbps() const { return timeMs > 0 ? bytesMoved / (timeMs * 1e6) : 0.0; }
 };
 
+// The compute roof: a large library GEMM timed in the same run (MLP runs on a GPU).
+struct ComputeRoofRecord {
+    double timeMs = 0.0;
+    double flops = 0.0;
+    QString description;
+    double tflops() const { return timeMs > 0 ? flops / (timeMs * 1e9) : 0.0; }
+};
+
 struct KernelRecord {
     QString name;
     double timeMs = 0.0;
@@ -139,6 +147,7 @@ struct Recording {
     QString producer;   // "fusescope-cli 0.1.0"
     DeviceRecord device;
     RooflineRecord roofline;
+    std::optional<ComputeRoofRecord> computeRoof;  // absent where none was measured
     QString counterStatus;  // empty, or why counters were not measured, in words
     QVector<RunRecord> runs;
     bool replayed = false;  // set by the loader, never saved: the numbers come from a file

@@ -376,6 +376,16 @@ Recording readRecording(const JsonReader& reader) {
     const JsonReader roofline = reader.object("copy_roofline");
     recording.roofline.timeMs = roofline.number("time_ms");
     recording.roofline.bytesMoved = roofline.count("bytes_moved");
+    // Optional: recordings before the compute roof, and runs without one, have none.
+    if (const std::optional<JsonReader> roof = reader.optionalObject("compute_roof")) {
+        ComputeRoofRecord record;
+        record.timeMs = roof->number("time_ms");
+        record.flops = roof->number("flops");
+        record.description = roof->optionalString("description").value_or(QString());
+        if (!(record.timeMs > 0)) roof->fail("time_ms", QStringLiteral("must be positive"));
+        if (!(record.flops > 0)) roof->fail("flops", QStringLiteral("must be positive"));
+        recording.computeRoof = record;
+    }
     recording.counterStatus = reader.optionalString("counter_status").value_or(QString());
     recording.runs = readArray<RunRecord>(reader, "runs", true, [&](const JsonReader& run) {
         return readRun(run, recording.version);
@@ -401,6 +411,12 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
         {"counter_status", recording.counterStatus},
         {"runs", arrayToJson(recording.runs, "runs", writer, runToJson)},
     };
+    if (recording.computeRoof)
+        root.insert("compute_roof",
+                    QJsonObject{{"time_ms", recording.computeRoof->timeMs},
+                                {"flops", recording.computeRoof->flops},
+                                {"tflops", recording.computeRoof->tflops()},
+                                {"description", recording.computeRoof->description}});
     if (!writer.problem().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "cannot save the recording: " + writer.problem().toStdString());

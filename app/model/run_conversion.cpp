@@ -160,6 +160,10 @@ Recording recordingFrom(const RunReport& report, const ConversionOptions& option
     recording.device = deviceRecordFrom(report.device);
     recording.roofline.timeMs = report.roofline.timeMs;
     recording.roofline.bytesMoved = report.roofline.bytesMoved;
+    if (report.computeRoof)
+        recording.computeRoof =
+            ComputeRoofRecord{report.computeRoof->timeMs, report.computeRoof->flops,
+                              QString::fromStdString(report.computeRoof->description)};
     recording.counterStatus = QString::fromStdString(report.counterStatus);
     for (const VariantResult& variant : report.variants)
         recording.runs.push_back(runRecordFrom(variant));

@@ -46,6 +46,7 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
         emit cancelled();
     });
     connectSweepSignals();
+    connectTileSignals();
     thread_.start();
 }
 
@@ -89,6 +90,7 @@ void RunController::submit(const RunCommand& command) {
     generation_ = worker_->nextGeneration();
     running_ = true;
     sweeping_ = false;
+    tileSweeping_ = false;
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection,
                               Q_ARG(fusescope::RunCommand, command), Q_ARG(quint64, generation_));
 }
@@ -97,6 +99,7 @@ void RunController::submitSweep(const SweepCommand& command) {
     generation_ = worker_->nextGeneration();
     running_ = true;
     sweeping_ = true;
+    tileSweeping_ = false;
     QMetaObject::invokeMethod(worker_, "sweep", Qt::QueuedConnection,
                               Q_ARG(fusescope::SweepCommand, command), Q_ARG(quint64, generation_));
 }

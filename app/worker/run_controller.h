@@ -9,6 +9,7 @@
 #include "selftest/machine_probe.h"
 #include "worker/run_command.h"
 #include "worker/sweep_command.h"
+#include "worker/tile_command.h"
 
 namespace fusescope {
 
@@ -24,6 +25,15 @@ class RunController : public QObject {
     void submit(const RunCommand& command);
     // Posts a size sweep; like submit(), it makes any older request (run or sweep) stale.
     void submitSweep(const SweepCommand& command);
+    // The tile explorer (run_controller_tiles.cpp). A report request replaces any report still
+    // queued and leaves a run or sweep in flight alone; it answers with tileReportReady (or
+    // tileReportFailed) once the worker is free. Tile runs and sweeps are requests like
+    // submit(): they make older requests stale, and cancel() stops them.
+    void requestTileReport(const TileReportCommand& command);
+    void submitTileRun(const TileRunCommand& command);
+    void submitTileSweep(const TileSweepCommand& command);
+    bool isTileSweeping() const { return running_ && tileSweeping_; }
+
     // Asks the worker to describe the backends; answers with backendsProbed.
     void probe();
     // Asks the worker for the self-test's probe; answers with selfTestFinished. Queued behind
@@ -54,8 +64,20 @@ class RunController : public QObject {
     void sweepFailed(QString message);
     void sweepCancelled();
 
+    void tileReportReady(fusescope::TileReportOutcome outcome);
+    void tileReportFailed(QString message);
+    void tileRunFinished(fusescope::TileRunOutcome outcome);
+    void tileRunFailed(QString message);
+    void tileSweepStarted(QString backendNote);
+    void tileSweepProgress(fusescope::TileSweepProgress progress);
+    void tileCellMeasured(fusescope::tiles::TileCell cell, int index);
+    void tileSweepFinished(fusescope::tiles::TileSweep sweep);
+    void tileSweepFailed(QString message);
+    void tileSweepCancelled(fusescope::tiles::TileSweep partial);
+
   private:
     void connectSweepSignals();
+    void connectTileSignals();
 
     bool isCurrent(quint64 generation) const { return generation == generation_; }
 
@@ -63,7 +85,9 @@ class RunController : public QObject {
     RunWorker* worker_ = nullptr;  // lives on thread_, deleted there when it finishes
     quint64 generation_ = 0;
     bool running_ = false;
-    bool sweeping_ = false;  // the request in flight is a sweep
+    bool sweeping_ = false;      // the request in flight is a sweep
+    bool tileSweeping_ = false;  // the request in flight is a tile sweep
+    quint64 reportGeneration_ = 0;
 };
 
 }  // namespace fusescope

@@ -33,6 +33,14 @@ RunWorker::RunWorker(QObject* parent) : QObject(parent) {
     qRegisterMetaType<fusescope::SweepPointUpdate>();
     qRegisterMetaType<fusescope::SweepOutcome>();
     qRegisterMetaType<fusescope::selftest::MachineProbe>();
+    qRegisterMetaType<fusescope::TileReportCommand>();
+    qRegisterMetaType<fusescope::TileReportOutcome>();
+    qRegisterMetaType<fusescope::TileRunCommand>();
+    qRegisterMetaType<fusescope::TileRunOutcome>();
+    qRegisterMetaType<fusescope::TileSweepCommand>();
+    qRegisterMetaType<fusescope::TileSweepProgress>();
+    qRegisterMetaType<fusescope::tiles::TileCell>();
+    qRegisterMetaType<fusescope::tiles::TileSweep>();
 }
 
 // Backends are destroyed here; the owner deletes the worker on its own thread (deleteLater on
@@ -43,6 +51,10 @@ void RunWorker::setCounterProviderFactory(CounterProviderFactory factory, bool m
     providerFactory_ = std::move(factory);
     measureOnCpu_ = measureOnCpu;
     provider_.reset();
+}
+
+quint64 RunWorker::nextReportGeneration() {
+    return ++latestReportGeneration_;
 }
 
 quint64 RunWorker::nextGeneration() {

@@ -14,6 +14,7 @@
 #include "selftest/machine_probe.h"
 #include "worker/run_command.h"
 #include "worker/sweep_command.h"
+#include "worker/tile_command.h"
 
 namespace fusescope {
 
@@ -31,6 +32,9 @@ class RunWorker : public QObject {
     quint64 nextGeneration();
     // Thread-safe. Cancels every request up to the newest generation handed out.
     void requestCancel();
+    // Thread-safe. Report requests have their own generations: a newer one makes a queued older
+    // one stale without touching a run or sweep in flight.
+    quint64 nextReportGeneration();
 
     // Where counters and samples come from; by default the CUPTI module (or its refusal).
     // Called on the worker thread, once. Tests inject a fake provider and set measureOnCpu so
@@ -49,6 +53,11 @@ class RunWorker : public QObject {
     void sweep(fusescope::SweepCommand command, quint64 generation);
     // The self-test's probe (a small run of every pipeline), on this thread that owns the GPU.
     void selfTest(QStringList recordingFolders);
+    // The tile explorer (run_worker_tiles.cpp). A report request is skipped when a newer one is
+    // queued; a tile run or sweep shares the generations and the cancel flag of runs.
+    void tileReport(fusescope::TileReportCommand command, quint64 reportGeneration);
+    void tileRun(fusescope::TileRunCommand command, quint64 generation);
+    void tileSweep(fusescope::TileSweepCommand command, quint64 generation);
 
   signals:
     void backendsProbed(fusescope::BackendSummary summary);
@@ -74,9 +83,23 @@ class RunWorker : public QObject {
 
     void selfTestFinished(fusescope::selftest::MachineProbe probe);
 
+    void tileReportReady(quint64 reportGeneration, fusescope::TileReportOutcome outcome);
+    void tileReportFailed(quint64 reportGeneration, QString message);
+    void tileRunFinished(quint64 generation, fusescope::TileRunOutcome outcome);
+    void tileRunFailed(quint64 generation, QString message);
+    void tileSweepStarted(quint64 generation, QString backendNote);
+    void tileSweepProgress(quint64 generation, fusescope::TileSweepProgress progress);
+    // Every cell as soon as it is known (refused ones too), `index` in configurationsOf order.
+    void tileCellMeasured(quint64 generation, fusescope::tiles::TileCell cell, int index);
+    void tileSweepFinished(quint64 generation, fusescope::tiles::TileSweep sweep);
+    void tileSweepFailed(quint64 generation, QString message);
+    // Cancelled: the cells measured so far (sweep.cancelled is set).
+    void tileSweepCancelled(quint64 generation, fusescope::tiles::TileSweep partial);
+
   private:
     friend class WorkerRunObserver;
     friend class WorkerSweepObserver;
+    friend class WorkerTileObserver;
     bool isStale(quint64 generation) const;
     bool isCancelled(quint64 generation) const;
     // The backend for a choice (selectBackend over this thread's backends); emits nothing.
@@ -84,6 +107,7 @@ class RunWorker : public QObject {
 
     std::atomic<quint64> latestGeneration_{0};
     std::atomic<quint64> cancelledUpTo_{0};
+    std::atomic<quint64> latestReportGeneration_{0};
     BackendSet backends_;
     CounterProviderFactory providerFactory_;
     std::unique_ptr<CounterProvider> provider_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -104,6 +105,16 @@ struct CheckResult {
     bool ok = false;
 };
 
+// A large library GEMM the runner times beside the copy roofline: the compute roof of pipelines
+// that do arithmetic (the MLP), measured in the same run.
+struct ComputeRoofSpec {
+    std::string execution;  // the catalog key of the GEMM (backends without it skip the roof)
+    Problem problem;        // what the execution reads: the GEMM's size and dtype
+    std::vector<std::uint64_t> bufferBytes;  // its operands and result, in order
+    double flops = 0.0;
+    std::string description;  // "cuBLAS bfloat16 GEMM 8192 x 8192 x 8192"
+};
+
 // Fills a run's inputs (the inputs of every selected variant, each once).
 using InputMaker = std::function<HostBuffers(
     const Problem& problem, const std::vector<const BufferSpec*>& inputs, std::uint32_t seed)>;
@@ -135,6 +146,8 @@ struct PipelineSpec {
     ProblemCheck checkProblem;  // may be empty
     // Bytes the copy roofline copies for this problem.
     std::function<std::uint64_t(const Problem&)> rooflineBytes;
+    // The compute roof for this problem's dtype; empty (or nullopt) where none is measured.
+    std::function<std::optional<ComputeRoofSpec>(const Problem&)> computeRoof;
 
     Problem defaultProblem() const;
     const DimensionSpec* findDimension(std::string_view name) const;

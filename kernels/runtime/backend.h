@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,15 @@ struct DeviceInfo {
     double theoreticalBandwidthGBps = 0.0;  // 0 when unknown (CPU)
     std::string driverVersion;
     std::string runtimeVersion;  // CUDA runtime; on the CPU, the kernels' instruction set
+    // What one block may use (GPU only; zeros on the CPU): the tile explorer checks tiles
+    // against these.
+    std::uint64_t sharedBytesPerBlockOptIn = 0;
+    std::uint64_t sharedBytesPerMultiprocessor = 0;
+    std::uint64_t reservedSharedBytesPerBlock = 0;
+    int maxThreadsPerBlock = 0;
+    int maxThreadsPerMultiprocessor = 0;
+    int maxBlocksPerMultiprocessor = 0;
+    int registersPerMultiprocessor = 0;
 };
 
 // One kernel launch, ready to run: its code and its call.
@@ -61,6 +71,12 @@ class Backend {
     virtual KernelResources resources(const KernelLaunch& launch) = 0;
     // Why the launch cannot run on this backend (KernelExecution::supports).
     virtual Status supports(const KernelLaunch& launch) = 0;
+    // What the launch needs compiled at run time (KernelExecution::compileRequest); nothing on
+    // backends without run-time compilation.
+    virtual std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) {
+        (void)launch;
+        return std::nullopt;
+    }
 
     // The host threads a CPU backend runs its kernels and copies on (0: every hardware
     // thread). A one-thread run shows the switch between compute and memory bound well.

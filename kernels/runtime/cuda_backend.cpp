@@ -168,6 +168,9 @@ class CudaBackend final : public Backend {
     Status supports(const KernelLaunch& launch) override {
         return launch.execution->supports(target(), launch.call);
     }
+    std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) override {
+        return launch.execution->compileRequest(target(), launch.call);
+    }
 
     Status settle() override {
         if (Status s = cudaStatus(cudaDeviceSynchronize(), "waiting for the GPU"); !s) return s;
@@ -190,6 +193,13 @@ class CudaBackend final : public Backend {
         device_.computeCapabilityMajor = properties.major;
         device_.computeCapabilityMinor = properties.minor;
         device_.multiprocessors = properties.multiProcessorCount;
+        device_.sharedBytesPerBlockOptIn = properties.sharedMemPerBlockOptin;
+        device_.sharedBytesPerMultiprocessor = properties.sharedMemPerMultiprocessor;
+        device_.reservedSharedBytesPerBlock = properties.reservedSharedMemPerBlock;
+        device_.maxThreadsPerBlock = properties.maxThreadsPerBlock;
+        device_.maxThreadsPerMultiprocessor = properties.maxThreadsPerMultiProcessor;
+        device_.maxBlocksPerMultiprocessor = properties.maxBlocksPerMultiProcessor;
+        device_.registersPerMultiprocessor = properties.regsPerMultiprocessor;
         device_.l2CacheBytes = static_cast<std::uint64_t>(properties.l2CacheSize);
         device_.totalMemoryBytes = properties.totalGlobalMem;
         maxThreadsPerMultiprocessor_ = properties.maxThreadsPerMultiProcessor;

@@ -1,6 +1,6 @@
 #pragma once
-// The one way every kernel runs: compiled kernels, library calls (cuBLAS) and, later, kernels
-// compiled at run time all implement KernelExecution. A backend keeps a catalog of them by the
+// The one way every kernel runs: compiled kernels, library calls (cuBLAS) and kernels compiled at
+// run time (NVRTC, mlp/mlp_lesson_tiled.h) all implement KernelExecution. A backend keeps a catalog of them by the
 // key a KernelSpec names (KernelSpec::execution); each family adds its own entries
 // (e.g. swiglu.cu, mlp/mlp_executions_cuda.cpp), so adding a family touches no table here.
 #include <any>
@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include "core/status.h"
 #include "pipelines/cpu_kernels.h"
 #include "pipelines/problem.h"
+#include "runtime/runtime_compiler.h"
 
 namespace fusescope {
 
@@ -31,6 +33,12 @@ struct KernelResources {
     int blockSize = 0;
     int gridSize = 0;
     double theoreticalOccupancy = 0.0;  // 0..1
+    // Kernels compiled at run time and the tile explorer also report these.
+    int staticSharedBytes = 0;
+    int dynamicSharedBytes = 0;
+    int blocksPerMultiprocessor = 0;
+    std::string origin;  // "precompiled", "nvrtc", "memory cache", "disk cache"
+    double compileMs = 0.0;
 };
 
 // State an execution keeps per backend (a cuBLAS handle bound to the backend's stream), created
@@ -96,6 +104,14 @@ class KernelExecution {
     virtual KernelResources resources(const ExecutionTarget& target, const KernelCall& call) {
         (void)target, (void)call;
         return {};
+    }
+    // For code compiled at run time: what must be compiled for this call, so that a caller can
+    // compile many calls at once (in parallel, through the module cache) before supports()
+    // loads each. Nothing for precompiled code and library calls.
+    virtual std::optional<CompileRequest> compileRequest(const ExecutionTarget& target,
+                                                         const KernelCall& call) {
+        (void)target, (void)call;
+        return std::nullopt;
     }
 };
 

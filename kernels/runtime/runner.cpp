@@ -155,6 +155,50 @@ Result<RooflineResult> measureRoofline(Backend& backend, AllocationTracker& trac
     return roofline;
 }
 
+// Times the pipeline's compute roof where the backend has its code (nothing otherwise).
+Result<std::optional<ComputeRoofResult>> measureComputeRoof(Backend& backend,
+                                                            AllocationTracker& tracker,
+                                                            const PipelineSpec& pipeline,
+                                                            const RunRequest& request,
+                                                            RunObserver& observer) {
+    if (!pipeline.computeRoof) return std::optional<ComputeRoofResult>();
+    const std::optional<ComputeRoofSpec> spec = pipeline.computeRoof(request.problem);
+    if (!spec) return std::optional<ComputeRoofResult>();
+    Result<KernelExecution*> execution = backend.findExecution(spec->execution);
+    if (!execution) return std::optional<ComputeRoofResult>();
+    std::vector<TrackedBuffer> buffers;
+    KernelLaunch launch;
+    launch.execution = *execution;
+    launch.call.problem = &spec->problem;
+    launch.call.variant = "compute_roof";
+    launch.call.kernelName = "compute_roof_gemm";
+    for (std::size_t k = 0; k < spec->bufferBytes.size(); ++k) {
+        Result<TrackedBuffer> buffer =
+            tracker.allocate("compute roof " + std::to_string(k), spec->bufferBytes[k]);
+        if (!buffer) return buffer.status();
+        if (Status s = backend.fill(buffer->data(), kRooflineFillByte, spec->bufferBytes[k]); !s)
+            return s;
+        launch.call.buffers.push_back(buffer->data());
+        buffers.push_back(std::move(*buffer));
+    }
+    // A GEMM this size takes milliseconds and varies little: a few repeats suffice.
+    const int repeats = std::clamp(request.repeats, 3, 10);
+    std::vector<double> times;
+    for (int r = 0; r < 2 + repeats; ++r) {
+        if (observer.cancelled()) return cancelledStatus();
+        Result<std::vector<double>> time = backend.timeLaunches(std::span(&launch, 1));
+        if (!time) return time.status();
+        if (r >= 2) times.push_back(time->front());
+    }
+    for (auto buffer = buffers.rbegin(); buffer != buffers.rend(); ++buffer)
+        if (Status s = buffer->reset(); !s) return s;
+    ComputeRoofResult roof;
+    roof.timeMs = median(times);
+    roof.flops = spec->flops;
+    roof.description = spec->description;
+    return std::optional<ComputeRoofResult>(roof);
+}
+
 std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) {
     std::uint64_t sum = 0;
     return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::uint64_t>::max() : sum;
@@ -295,6 +339,12 @@ std::uint64_t footprintBytes(const RunRequest& given) {
     const std::uint64_t roofline =
         pipeline->rooflineBytes ? pipeline->rooflineBytes(request.problem) : 0;
     std::uint64_t bytes = saturatingSum(roofline, roofline);
+    if (pipeline->computeRoof)
+        if (const std::optional<ComputeRoofSpec> roof = pipeline->computeRoof(request.problem)) {
+            std::uint64_t roofBytes = 0;
+            for (std::uint64_t b : roof->bufferBytes) roofBytes = saturatingSum(roofBytes, b);
+            bytes = std::max(bytes, roofBytes);
+        }
     for (const VariantSpec* variant : selectedVariants(*pipeline, request))
         bytes = std::max(bytes, variantFootprint(*variant, request.problem));
     return bytes;
@@ -398,11 +448,18 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObse
     const HostBuffers inputs = makeHostInputs(pipeline, variants, request.problem, request.seed);
     AllocationTracker tracker(backend);
 
-    observer.progress(0.0, "measuring the copy roofline");
-    Result<RooflineResult> roofline =
-        measureRoofline(backend, tracker, pipeline, request, observer);
-    if (!roofline) return roofline.status();
-    report.roofline = *roofline;
+    if (request.roofs) {
+        observer.progress(0.0, "measuring the copy roofline");
+        Result<RooflineResult> roofline =
+            measureRoofline(backend, tracker, pipeline, request, observer);
+        if (!roofline) return roofline.status();
+        report.roofline = *roofline;
+        observer.progress(0.0, "measuring the compute roof");
+        Result<std::optional<ComputeRoofResult>> computeRoof =
+            measureComputeRoof(backend, tracker, pipeline, request, observer);
+        if (!computeRoof) return computeRoof.status();
+        report.computeRoof = *computeRoof;
+    }
 
     VariantRunner runner(backend, tracker, request, pipeline, inputs, observer);
     const double step = 1.0 / static_cast<double>(variants.size());

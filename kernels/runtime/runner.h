@@ -32,6 +32,8 @@ struct RunRequest {
     int warmup = 3;
     std::uint32_t seed = 1234;
     int cpuThreads = 0;  // CPU backend: host threads to run on, 0 = every hardware thread
+    // False: skip the copy and compute roofs (a tile sweep measures them once, not per cell).
+    bool roofs = true;
 };
 
 // Repeats and warm-up a first run starts with on each backend: a first CPU run of every
@@ -134,9 +136,18 @@ struct RooflineResult {
     double gbps() const { return timeMs > 0 ? bytesMoved / (timeMs * 1e6) : 0.0; }
 };
 
+// The compute roof: a large library GEMM timed in the same run (median over repeats).
+struct ComputeRoofResult {
+    double timeMs = 0.0;
+    double flops = 0.0;
+    std::string description;
+    double tflops() const { return timeMs > 0 ? flops / (timeMs * 1e9) : 0.0; }
+};
+
 struct RunReport {
     DeviceInfo device;
     RooflineResult roofline;
+    std::optional<ComputeRoofResult> computeRoof;  // pipelines that declare one, on a GPU
     std::vector<VariantResult> variants;
     std::vector<AllocationEvent> allocations;  // every event of the run
 

@@ -11,6 +11,8 @@
 namespace fusescope::mlp {
 
 inline constexpr std::string_view kMlpExecution = "mlp";
+// The compute roof's GEMM (CUDA only): buffers a, b, c of the problem's M x M.
+inline constexpr std::string_view kMlpComputeRoofExecution = "mlp_compute_roof";
 
 MlpShape shapeOf(const Problem& problem);
 MlpDtype mlpDtypeOf(const Problem& problem);

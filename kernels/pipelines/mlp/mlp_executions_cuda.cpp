@@ -1,35 +1,92 @@
 // The MLP on the CUDA backend: each kernel of a variant (its own kernels and cuBLAS calls) is
 // enqueued on the backend's stream, with a cuBLAS handle the backend keeps for the run.
+#include <climits>
+#include <cstdint>
 #include <string>
 
 #include "pipelines/mlp/mlp_cuda.h"
 #include "pipelines/mlp/mlp_executions.h"
+#include "pipelines/mlp/mlp_launch.h"
+#include "pipelines/mlp/mlp_lesson_tiled.h"
+#include "pipelines/mlp/mlp_lesson_tiled_cuda.h"
 
 namespace fusescope::mlp {
 namespace {
+
+// The MLP's cuBLAS handle on the backend's stream, made on first use.
+Result<MlpCudaContext*> contextFor(const ExecutionTarget& target) {
+    if (!target.state)
+        return Status(ErrorCode::InvalidArgument, "the CUDA backend gave no execution state");
+    return target.state->get<MlpCudaContext>(
+        "mlp.cublas", [&]() -> Result<std::shared_ptr<MlpCudaContext>> {
+            Result<std::unique_ptr<MlpCudaContext>> made =
+                MlpCudaContext::createOnStream(target.stream);
+            if (!made) return made.status();
+            return std::shared_ptr<MlpCudaContext>(std::move(*made));
+        });
+}
+
+// The lesson kernel runs compiled at run time for tiles the program has no precompiled code for
+// (or for every tile during a tile sweep).
+bool runtimeCompiled(const KernelCall& call) {
+    return variantNamed(call.variant) == MlpVariant::LessonFused &&
+           (lessonTilesAlwaysCompiled() || !lessonTilesCompiled(tilesOf(*call.problem)));
+}
 
 class MlpCudaExecution final : public KernelExecution {
   public:
     Status supports(const ExecutionTarget&, const KernelCall& call) override {
         const std::optional<MlpVariant> variant = variantNamed(call.variant);
         if (!variant) return Status(ErrorCode::InvalidArgument, "no MLP variant " + call.variant);
-        return checkCudaProblem(*variant, shapeOf(*call.problem), mlpDtypeOf(*call.problem),
-                                tilesOf(*call.problem));
+        const MlpShape shape = shapeOf(*call.problem);
+        const LessonTiles tiles = tilesOf(*call.problem);
+        if (!runtimeCompiled(call))
+            return checkCudaProblem(*variant, shape, mlpDtypeOf(*call.problem), tiles);
+        if (shape.M <= 0 || shape.H <= 0 || shape.I <= 0 || shape.M > INT32_MAX ||
+            shape.H > INT32_MAX || shape.I > INT32_MAX)
+            return Status(ErrorCode::InvalidArgument, "M, H and I must lie in [1, 2^31)");
+        if (ceilDiv(shape.H, tiles.blockN) > 65535)
+            return Status(ErrorCode::InvalidArgument, "H / BLOCK_N exceeds the grid's 65535 limit");
+        Result<const LessonTiledKernel*> kernel =
+            lessonTiledKernel(tiles, mlpDtypeOf(*call.problem));
+        return kernel ? Status::ok() : kernel.status();
+    }
+
+    std::optional<CompileRequest> compileRequest(const ExecutionTarget&,
+                                                 const KernelCall& call) override {
+        if (!runtimeCompiled(call)) return std::nullopt;
+        Result<CompileRequest> request =
+            lessonTiledRequestForDevice(tilesOf(*call.problem), mlpDtypeOf(*call.problem));
+        if (!request) return std::nullopt;  // supports() reports why
+        return *request;
+    }
+
+    KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {
+        if (!runtimeCompiled(call)) return {};
+        const LessonTiles tiles = tilesOf(*call.problem);
+        Result<const LessonTiledKernel*> kernel =
+            lessonTiledKernel(tiles, mlpDtypeOf(*call.problem));
+        if (!kernel) return {};
+        return lessonTiledResources(**kernel, tiles, shapeOf(*call.problem));
     }
 
     Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
         const Result<MlpCallBuffers> b = mlpCallBuffers(call);
         if (!b) return b.status();
-        if (!target.state)
-            return Status(ErrorCode::InvalidArgument, "the CUDA backend gave no execution state");
-        Result<MlpCudaContext*> context = target.state->get<MlpCudaContext>(
-            "mlp.cublas", [&]() -> Result<std::shared_ptr<MlpCudaContext>> {
-                Result<std::unique_ptr<MlpCudaContext>> made =
-                    MlpCudaContext::createOnStream(target.stream);
-                if (!made) return made.status();
-                return std::shared_ptr<MlpCudaContext>(std::move(*made));
-            });
+        Result<MlpCudaContext*> context = contextFor(target);
         if (!context) return context.status();
+        if (runtimeCompiled(call)) {
+            const LessonTiles tiles = tilesOf(*call.problem);
+            const MlpShape shape = shapeOf(*call.problem);
+            const MlpDtype dtype = mlpDtypeOf(*call.problem);
+            Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tiles, dtype);
+            if (!kernel) return kernel.status();
+            const auto* up = static_cast<const unsigned char*>(b->gateUp) +
+                             static_cast<std::uint64_t>(shape.I) *
+                                 static_cast<std::uint64_t>(shape.H) * elementBytes(dtype);
+            return launchLessonTiled(**kernel, tiles, shape, b->x, b->gateUp, up, b->down, b->out,
+                                     (*context)->stream());
+        }
         const MlpDeviceBuffers buffers{b->x, b->gateUp, b->down, b->scratch, b->out};
         return runMlpCudaKernel(**context, b->variant, shapeOf(*call.problem),
                                 mlpDtypeOf(*call.problem), buffers, tilesOf(*call.problem),
@@ -37,9 +94,25 @@ class MlpCudaExecution final : public KernelExecution {
     }
 };
 
+// The compute roof: one cuBLAS GEMM, out = a * b^T, all n x n.
+class MlpComputeRoofExecution final : public KernelExecution {
+  public:
+    Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
+        if (call.buffers.size() != 3)
+            return Status(ErrorCode::InvalidArgument, "the compute roof takes a, b and c");
+        Result<MlpCudaContext*> context = contextFor(target);
+        if (!context) return context.status();
+        const auto n = static_cast<std::int64_t>(call.problem->dimension("M"));
+        return gemmRowMajorABt(**context, mlpDtypeOf(*call.problem), call.buffers[0], n,
+                               call.buffers[1], n, call.buffers[2], n, n, n, n);
+    }
+};
+
 }  // namespace
 
 void addMlpCudaExecutions(ExecutionCatalog& catalog) {
+    catalog.emplace(std::string(kMlpComputeRoofExecution),
+                    std::make_unique<MlpComputeRoofExecution>());
     catalog.emplace(std::string(kMlpExecution), std::make_unique<MlpCudaExecution>());
 }
 

@@ -261,6 +261,19 @@ PipelineSpec makeMlpPipeline() {
                                       static_cast<std::uint64_t>(s.I) * dtypeBytes(problem.dtype);
         return std::max(weights, kMinimumRooflineBytes);
     };
+    p.computeRoof = [](const Problem& problem) {
+        // Large enough to run at the tensor (or CUDA) cores' full rate for milliseconds.
+        const std::uint64_t n = problem.dtype == DType::Bfloat16 ? 8192 : 4096;
+        ComputeRoofSpec roof;
+        roof.execution = std::string(kMlpComputeRoofExecution);
+        roof.problem.dimensions = {{"M", n}, {"H", n}, {"I", n}};
+        roof.problem.dtype = problem.dtype;
+        roof.bufferBytes.assign(3, n * n * dtypeBytes(problem.dtype));
+        roof.flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+        roof.description = "cuBLAS " + std::string(dtypeName(problem.dtype)) + " GEMM " +
+                           std::to_string(n) + "^3 (float32 accumulation, no TF32)";
+        return std::optional<ComputeRoofSpec>(roof);
+    };
     return p;
 }
 

@@ -1,0 +1,497 @@
+// `fusescope-cli resources` (a configuration's resource report, nothing run) and
+// `fusescope-cli tiles` (a tile sweep: compile and time every configuration of a grid, refused
+// ones recorded with their reason, and write the file the explorer opens).
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <csignal>
+
+#include "cli/command.h"
+#include "cli/console.h"
+#include "cli/run_options.h"
+#include "cli/terminal_observer.h"
+#include "cli/text_table.h"
+#include "model/format.h"
+#include "model/problem_options.h"
+#include "model/run_conversion.h"
+#include "model/tile_sweep_json.h"
+#include "tiles/tile_model.h"
+#include "tiles/tile_sweep.h"
+
+namespace fusescope::cli {
+namespace {
+
+QString text(const std::string& value) {
+    return QString::fromStdString(value);
+}
+
+// The options both commands share: which configuration.
+struct ConfigurationOptions {
+    QCommandLineOption pipeline{QStringLiteral("pipeline"),
+                                QStringLiteral("The pipeline (default mlp)."),
+                                QStringLiteral("name"), QStringLiteral("mlp")};
+    QCommandLineOption variant{QStringLiteral("variant"),
+                               QStringLiteral("The variant whose kernel takes the tiles (default "
+                                              "lesson_fused)."),
+                               QStringLiteral("name"), QStringLiteral("lesson_fused")};
+    QCommandLineOption preset{QStringLiteral("preset"),
+                              QStringLiteral("A named problem: classroom, decode-1, prefill-512, "
+                                             "odd, ... (see `fusescope-cli run --help`)."),
+                              QStringLiteral("name")};
+    QCommandLineOption shape{QStringLiteral("shape"),
+                             QStringLiteral("Dimensions by name, e.g. M=512,H=1024,I=2816."),
+                             QStringLiteral("dims")};
+    QCommandLineOption dtype{QStringLiteral("dtype"),
+                             QStringLiteral("float32 (fp32) or bfloat16 (bf16)."),
+                             QStringLiteral("type")};
+    QCommandLineOption tile{QStringLiteral("tile"),
+                            QStringLiteral("Tiles BLOCK_M,BLOCK_N,BLOCK_H,BLOCK_I in that order "
+                                           "(e.g. 64,64,32,64) or by name "
+                                           "(block_m=64,block_n=64,...); each 16, 32, 64 or 128."),
+                            QStringLiteral("tiles")};
+
+    QList<QCommandLineOption> all() const {
+        return {pipeline, variant, preset, shape, dtype, tile};
+    }
+
+    Result<tiles::TileConfiguration> parse(const QCommandLineParser& parser) const {
+        Result<const PipelineSpec*> spec = parsePipeline(parser.value(pipeline));
+        if (!spec) return spec.status();
+        tiles::TileConfiguration configuration;
+        configuration.pipeline = (*spec)->name;
+        configuration.variant = parser.value(variant).toStdString();
+        if (!findVariant(**spec, configuration.variant))
+            return Status(ErrorCode::InvalidArgument, "--variant: the " + (*spec)->name +
+                                                          " pipeline has no variant " +
+                                                          configuration.variant);
+        model::ProblemText problemText;
+        problemText.preset = parser.value(preset);
+        problemText.dimensions = parser.value(shape);
+        problemText.dtype = parser.value(dtype);
+        problemText.tuning = parser.value(tile);
+        Result<Problem> problem = model::problemFromText(**spec, problemText);
+        if (!problem) return problem.status();
+        configuration.problem = withDefaults(**spec, *problem);
+        return configuration;
+    }
+};
+
+QString describe(const tiles::TileConfiguration& c) {
+    const PipelineSpec* pipeline = findPipeline(c.pipeline);
+    return QStringLiteral("%1 %2 · %3")
+        .arg(text(c.pipeline), text(c.variant),
+             pipeline ? text(describeProblem(*pipeline, c.problem)) : QString());
+}
+
+QString kib(std::uint64_t bytes) {
+    return QStringLiteral("%1 KiB").arg(static_cast<double>(bytes) / 1024.0, 0, 'f', 1);
+}
+
+QString roofText(double value, const char* unit, const std::string& source) {
+    if (value <= 0) return QStringLiteral("not known");
+    return QStringLiteral("%1 %2 (%3)")
+        .arg(value, 0, 'f', 0)
+        .arg(QLatin1String(unit), text(source));
+}
+
+QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString& note) {
+    QStringList lines;
+    lines << QStringLiteral("Configuration  %1").arg(describe(r.configuration));
+    lines << QStringLiteral("Device         %1").arg(note);
+    if (r.refusal)
+        lines << QStringLiteral("REFUSED        %1 (%2): never launched")
+                     .arg(text(r.refusal->reason), text(refusalKindKey(r.refusal->kind)));
+    lines << QStringLiteral("Launch         %1 x %2 = %3 blocks of %4 threads (%5)")
+                 .arg(r.launch.gridX)
+                 .arg(r.launch.gridY)
+                 .arg(r.launch.blocks)
+                 .arg(r.launch.threadsPerBlock)
+                 .arg(text(r.launch.kernelName));
+    lines << QStringLiteral("Grid           %1").arg(text(r.gridWords));
+    lines << QStringLiteral("Shared memory  %1 dynamic (%2 pipeline stages)%3, limit %4 per block")
+                 .arg(kib(r.launch.dynamicSharedBytes))
+                 .arg(r.launch.pipelineStages)
+                 .arg(r.compiled.known
+                          ? QStringLiteral(" + %1 static")
+                                .arg(kib(static_cast<std::uint64_t>(r.compiled.staticSharedBytes)))
+                          : QString())
+                 .arg(kib(r.limits.sharedBytesPerBlockOptIn));
+    if (r.compiled.known) {
+        lines << QStringLiteral("Registers      %1 per thread; spills %2 B per thread")
+                     .arg(r.compiled.registersPerThread)
+                     .arg(r.compiled.localBytesPerThread);
+        lines << QStringLiteral("Occupancy      %1 blocks per SM, theoretical %2")
+                     .arg(r.compiled.blocksPerMultiprocessor)
+                     .arg(model::formatPercent(r.compiled.theoreticalOccupancy));
+        lines << QStringLiteral("Module         %1%2")
+                     .arg(text(r.compiled.origin))
+                     .arg(r.compiled.compileMs > 0 ? QStringLiteral(", compiled in %1 ms")
+                                                         .arg(r.compiled.compileMs, 0, 'f', 0)
+                                                   : QString());
+    } else if (!r.refusal) {
+        lines << QStringLiteral("Registers      %1")
+                     .arg(live ? QStringLiteral("not known (the backend gave none)")
+                               : QStringLiteral("need an NVIDIA GPU (the kernel is compiled and "
+                                                "loaded to know them)"));
+    }
+    lines << QStringLiteral("Model          %1 moved, %2 GFLOP")
+                 .arg(model::formatBytes(r.modelBytes))
+                 .arg(r.modelFlops * 1e-9, 0, 'f', 2);
+    lines << QStringLiteral("Predicted      %1 (%2 bound): max(bytes / %3, FLOPs / %4)")
+                 .arg(model::formatDuration(r.predictedMs), text(r.predictedBound),
+                      roofText(r.limits.copyBandwidthGBps, "GB/s", r.limits.copyBandwidthSource),
+                      roofText(r.limits.computeTflops, "TFLOP/s", r.limits.computeSource));
+    return lines;
+}
+
+struct ResourcesParser {
+    QCommandLineParser parser;
+    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
+                            QStringLiteral("This help.")};
+    ConfigurationOptions configuration;
+    QCommandLineOption gpu{QStringLiteral("gpu"),
+                           QStringLiteral("Report the model for this GPU from the table of known "
+                                          "GPUs (h200, h100, a100, l4) instead of the GPU here. "
+                                          "Used anyway when there is no usable GPU "
+                                          "(default h200)."),
+                           QStringLiteral("name")};
+
+    ResourcesParser() {
+        parser.addOptions(configuration.all());
+        parser.addOptions({help, gpu});
+    }
+
+    QString helpText() const {
+        QString t = parser.helpText();
+        t.replace(0, t.indexOf(QLatin1Char('\n')),
+                  QStringLiteral("Usage: fusescope-cli resources [options]\n\n"
+                                 "Prints the resource report of one tile configuration without "
+                                 "running it: registers, spills, shared memory, blocks per SM, "
+                                 "occupancy, the grid against the SM count, the model's bytes and "
+                                 "FLOPs and a predicted time. On an NVIDIA GPU the kernel is "
+                                 "compiled (NVRTC, cached) and loaded to read its registers; "
+                                 "elsewhere the model part is printed for a GPU of the table."));
+        return t +
+               QStringLiteral(
+                   "\nExamples:\n  fusescope-cli resources --pipeline mlp --preset "
+                   "classroom --dtype bf16 --tile 64,64,32,64\n"
+                   "  fusescope-cli resources --preset decode-1 --tile 16,64,64,64 "
+                   "--gpu h200\n\n") +
+               exitCodeHelp();
+    }
+};
+
+int runResources(const QStringList& arguments) {
+    ResourcesParser p;
+    if (std::optional<int> done =
+            parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
+        return *done;
+    Result<tiles::TileConfiguration> configuration = p.configuration.parse(p.parser);
+    if (!configuration) {
+        printError(text(configuration.status().message()));
+        return kExitUsageError;
+    }
+    const QString gpuKey = p.parser.isSet(p.gpu) ? p.parser.value(p.gpu) : QStringLiteral("h200");
+    const std::optional<tiles::DeviceLimits> table =
+        tiles::knownGpuLimits(gpuKey.toStdString(), configuration->problem.dtype);
+    if (!table) {
+        printError(QStringLiteral("--gpu %1: not in the table; it knows %2")
+                       .arg(gpuKey, text([] {
+                                std::string keys;
+                                for (const std::string& k : tiles::knownGpuKeys())
+                                    keys += (keys.empty() ? "" : ", ") + k;
+                                return keys;
+                            }())));
+        return kExitUsageError;
+    }
+    const BackendAvailability availability = probeBackends();
+    if (!p.parser.isSet(p.gpu) && availability.cudaUsable) {
+        BackendSet backends;
+        Result<Backend*> cuda = backends.cuda();
+        if (!cuda) {
+            printError(text(cuda.status().message()));
+            return kExitRuntimeError;
+        }
+        Result<tiles::ResourceReport> report = tiles::reportFor(**cuda, *configuration);
+        if (!report) {
+            printError(text(report.status().message()));
+            return exitCodeFor(report.status());
+        }
+        for (const QString& line :
+             reportLines(*report, true, QStringLiteral("%1 (live)").arg(text(report->limits.name))))
+            printOut(line);
+        return kExitOk;
+    }
+    const QString why = p.parser.isSet(p.gpu)
+                            ? QStringLiteral("chosen with --gpu")
+                            : QStringLiteral("live numbers need an NVIDIA GPU: %1")
+                                  .arg(text(availability.cudaReason));
+    const tiles::ResourceReport report = tiles::modelReport(*configuration, *table);
+    for (const QString& line : reportLines(
+             report, false,
+             QStringLiteral("model only, for the %1 (spec sheet; %2)").arg(text(table->name), why)))
+        printOut(line);
+    return kExitOk;
+}
+
+// --grid block_m=16,32,64 or block_m=16..128 (every allowed value in the range).
+Result<tiles::TileAxis> parseAxis(const PipelineSpec& pipeline, const QString& value) {
+    const qsizetype equals = value.indexOf(QLatin1Char('='));
+    if (equals <= 0)
+        return Status(ErrorCode::InvalidArgument,
+                      "--grid " + value.toStdString() +
+                          ": write name=v1,v2,... or name=low..high, e.g. block_m=16..128");
+    tiles::TileAxis axis;
+    axis.tuning = value.left(equals).trimmed().toStdString();
+    const TuningSpec* tuning = pipeline.findTuning(axis.tuning);
+    if (!tuning)
+        return Status(ErrorCode::InvalidArgument,
+                      "--grid: the " + pipeline.name + " pipeline has no tuning " + axis.tuning);
+    const QString values = value.mid(equals + 1).trimmed();
+    const QRegularExpressionMatch range =
+        QRegularExpression(QStringLiteral("^(\\d+)\\.\\.(\\d+)$")).match(values);
+    if (range.hasMatch()) {
+        const int low = range.captured(1).toInt(), high = range.captured(2).toInt();
+        for (int allowed : tuning->allowed)
+            if (allowed >= low && allowed <= high) axis.values.push_back(allowed);
+    } else {
+        for (const QString& part : values.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const int v = part.trimmed().toInt(&ok);
+            if (!ok)
+                return Status(
+                    ErrorCode::InvalidArgument,
+                    "--grid " + axis.tuning + ": " + part.toStdString() + " is not a whole number");
+            axis.values.push_back(v);
+        }
+    }
+    if (axis.values.empty())
+        return Status(ErrorCode::InvalidArgument,
+                      "--grid " + axis.tuning + ": no allowed value in " + values.toStdString());
+    return axis;
+}
+
+struct TilesParser {
+    QCommandLineParser parser;
+    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
+                            QStringLiteral("This help.")};
+    ConfigurationOptions configuration;
+    QCommandLineOption grid{QStringLiteral("grid"),
+                            QStringLiteral("An axis of the sweep: a tile and its values, "
+                                           "block_m=16,32,64 or block_m=16..128 (the allowed "
+                                           "values in that range). Repeat for more axes; tiles "
+                                           "on no axis keep --tile's value."),
+                            QStringLiteral("axis")};
+    QCommandLineOption repeat{QStringLiteral("repeat"),
+                              QStringLiteral("Timed repeats per configuration; the time is their "
+                                             "median with the interquartile range (default 10)."),
+                              QStringLiteral("count"), QStringLiteral("10")};
+    QCommandLineOption warmup{QStringLiteral("warmup"),
+                              QStringLiteral("Untimed runs first (default 2)."),
+                              QStringLiteral("count"), QStringLiteral("2")};
+    QCommandLineOption noReferences{QStringLiteral("no-references"),
+                                    QStringLiteral("Do not time the pipeline's other variants "
+                                                   "(unfused, production) on the same scale.")};
+    QCommandLineOption backend{QStringLiteral("backend"),
+                               QStringLiteral("auto (default), cuda or cpu."),
+                               QStringLiteral("name"), QStringLiteral("auto")};
+    QCommandLineOption json{QStringLiteral("json"),
+                            QStringLiteral("Write the sweep to this file (the explorer opens it)."),
+                            QStringLiteral("path")};
+
+    TilesParser() {
+        parser.addOptions(configuration.all());
+        parser.addOptions({help, grid, repeat, warmup, noReferences, backend, json});
+    }
+
+    QString helpText() const {
+        QString t = parser.helpText();
+        t.replace(0, t.indexOf(QLatin1Char('\n')),
+                  QStringLiteral(
+                      "Usage: fusescope-cli tiles --grid <axis> [--grid <axis> ...] [options]\n\n"
+                      "Sweeps tile configurations of the lesson's fused kernel: every "
+                      "configuration is compiled at run time (NVRTC, in parallel, cached on "
+                      "disk), refused ones are recorded with their reason and never launched, "
+                      "the rest are timed. The table gives each one's median time with its "
+                      "interquartile range, GB/s, TFLOP/s, registers, spills and occupancy, and "
+                      "its limiter in words; configurations whose interquartile range overlaps "
+                      "the best one's are marked as ties. The other variants and the copy and "
+                      "compute roofs are timed in the same run."));
+        return t +
+               QStringLiteral(
+                   "\nExample:\n  fusescope-cli tiles --pipeline mlp --preset "
+                   "classroom --dtype bf16 --grid block_m=16..128 \\\n"
+                   "      --grid block_n=16..128 --grid block_i=32,64,128 --repeat 10 "
+                   "--json tiles.json\n\n"
+                   "The kernel cache is in the user's cache folder; "
+                   "FUSESCOPE_KERNEL_CACHE names another one.\n\n") +
+               exitCodeHelp();
+    }
+};
+
+// The sweep's progress on the terminal, and Ctrl-C as cancel.
+class TerminalTileObserver final : public tiles::TileObserver {
+  public:
+    void progress(double fraction, std::string_view stage, double etaSeconds) override {
+        std::string line(stage);
+        if (etaSeconds >= 0)
+            line += " (about " + std::to_string(static_cast<int>(etaSeconds + 0.5)) + " s left)";
+        terminal_.progress(fraction, line);
+    }
+    bool cancelled() const override { return terminal_.cancelled(); }
+    void finish() { terminal_.finish(); }
+
+  private:
+    TerminalObserver terminal_;
+};
+
+QString timeCell(const tiles::TimingSpread& t) {
+    return QStringLiteral("%1 [%2-%3]")
+        .arg(model::formatMilliseconds(t.medianMs), model::formatMilliseconds(t.q1Ms),
+             model::formatMilliseconds(t.q3Ms));
+}
+
+void printSweep(const tiles::TileSweep& sweep) {
+    TextTable table;
+    table.addColumn(QStringLiteral("tiles (m n h i)"), TextTable::Align::Left);
+    table.addColumn(QStringLiteral("ms median [IQR]"), TextTable::Align::Right);
+    table.addColumn(QStringLiteral("GB/s"), TextTable::Align::Right);
+    table.addColumn(QStringLiteral("TFLOP/s"), TextTable::Align::Right);
+    table.addColumn(QStringLiteral("regs"), TextTable::Align::Right);
+    table.addColumn(QStringLiteral("spill B"), TextTable::Align::Right);
+    table.addColumn(QStringLiteral("smem KiB"), TextTable::Align::Right);
+    table.addColumn(QStringLiteral("blk/SM"), TextTable::Align::Right);
+    table.addColumn(QStringLiteral("check"), TextTable::Align::Left);
+    table.addColumn(QStringLiteral("rank"), TextTable::Align::Left);
+    table.addColumn(QStringLiteral("limiter"), TextTable::Align::Left);
+    for (const tiles::TileCell& cell : sweep.cells) {
+        const tiles::ResourceReport& r = cell.report;
+        const tiles::LessonTileValues t = tiles::lessonTileValues(r.configuration);
+        const QString tilesText =
+            QStringLiteral("%1 %2 %3 %4").arg(t.blockM).arg(t.blockN).arg(t.blockH).arg(t.blockI);
+        if (r.refusal || !cell.measured) {
+            table.addRow(
+                {tilesText, QStringLiteral("-"), QString(), QString(), QString(), QString(),
+                 QString::number(static_cast<double>(r.launch.dynamicSharedBytes) / 1024.0, 'f', 0),
+                 QString(), QString(), QStringLiteral("refused"),
+                 r.refusal ? text(r.refusal->reason) : text(cell.error)});
+            continue;
+        }
+        const QString known = r.compiled.known ? QString() : QStringLiteral("?");
+        table.addRow(
+            {tilesText, timeCell(cell.time), model::formatGBps(cell.gbps),
+             QString::number(cell.tflops, 'f', 1),
+             r.compiled.known ? QString::number(r.compiled.registersPerThread) : known,
+             r.compiled.known ? QString::number(r.compiled.localBytesPerThread) : known,
+             QString::number(static_cast<double>(r.launch.dynamicSharedBytes) / 1024.0, 'f', 0),
+             r.compiled.known ? QString::number(r.compiled.blocksPerMultiprocessor) : known,
+             cell.checkOk ? QStringLiteral("ok") : QStringLiteral("FAIL"),
+             cell.best           ? QStringLiteral("BEST")
+             : cell.tiedWithBest ? QStringLiteral("tie")
+                                 : QString(),
+             cell.limiters.empty() ? QString() : text(cell.limiters.front())});
+    }
+    for (const QString& line : table.render()) printOut(line);
+    printOut(QString());
+    for (const tiles::ReferenceTiming& reference : sweep.references)
+        printOut(QStringLiteral("reference %1: %2 ms%3")
+                     .arg(text(reference.variant), timeCell(reference.time),
+                          reference.checkOk ? QString() : QStringLiteral(" (check FAILED)")));
+    printOut(
+        QStringLiteral("copy roof %1; compute roof %2")
+            .arg(roofText(sweep.limits.copyBandwidthGBps, "GB/s", sweep.limits.copyBandwidthSource),
+                 roofText(sweep.limits.computeTflops, "TFLOP/s", sweep.limits.computeSource)));
+    int measured = 0, refused = 0;
+    for (const tiles::TileCell& cell : sweep.cells) (cell.measured ? measured : refused)++;
+    printOut(QStringLiteral("%1 configurations: %2 measured, %3 refused; %4 compiled by %5, %6 "
+                            "from the cache; compiling %7 s, whole sweep %8 s%9")
+                 .arg(sweep.cells.size())
+                 .arg(measured)
+                 .arg(refused)
+                 .arg(sweep.modulesCompiled)
+                 .arg(text(sweep.compilerVersion))
+                 .arg(sweep.modulesCached)
+                 .arg(sweep.compileWallMs / 1000.0, 0, 'f', 1)
+                 .arg(sweep.totalWallMs / 1000.0, 0, 'f', 1)
+                 .arg(sweep.cancelled ? QStringLiteral(" (cancelled)") : QString()));
+}
+
+int runTiles(const QStringList& arguments) {
+    TilesParser p;
+    if (std::optional<int> done =
+            parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
+        return *done;
+    Result<tiles::TileConfiguration> base = p.configuration.parse(p.parser);
+    if (!base) {
+        printError(text(base.status().message()));
+        return kExitUsageError;
+    }
+    tiles::TileSweepRequest request;
+    request.base = *base;
+    const PipelineSpec& pipeline = *findPipeline(base->pipeline);
+    for (const QString& value : p.parser.values(p.grid)) {
+        Result<tiles::TileAxis> axis = parseAxis(pipeline, value);
+        if (!axis) {
+            printError(text(axis.status().message()));
+            return kExitUsageError;
+        }
+        request.axes.push_back(*axis);
+    }
+    Result<int> repeats =
+        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
+    Result<int> warmup =
+        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
+    Result<BackendChoice> choice = parseBackendChoice(p.parser.value(p.backend));
+    for (const Status& s : {repeats.status(), warmup.status(), choice.status()})
+        if (!s) {
+            printError(text(s.message()));
+            return kExitUsageError;
+        }
+    request.repeats = *repeats;
+    request.warmup = *warmup;
+    request.references = !p.parser.isSet(p.noReferences);
+    const QString jsonPath = p.parser.value(p.json);
+    if (!jsonPath.isEmpty())
+        if (Status s = checkWritable(jsonPath, QStringLiteral("the tile sweep")); !s) {
+            printError(text(s.message()));
+            return kExitUsageError;
+        }
+    BackendSet backends;
+    Result<BackendSelection> selection = startBackend(*choice, backends);
+    if (!selection) {
+        printError(text(selection.status().message()));
+        return exitCodeFor(selection.status());
+    }
+    if (!selection->autoNote.empty()) printNote(text(selection->autoNote));
+    TerminalTileObserver observer;
+    Result<tiles::TileSweep> sweep = tiles::runTileSweep(*selection->backend, request, observer);
+    observer.finish();
+    if (!sweep) {
+        printError(text(sweep.status().message()));
+        return exitCodeFor(sweep.status());
+    }
+    sweep->producer = model::producerString(QStringLiteral("fusescope-cli")).toStdString();
+    printSweep(*sweep);
+    if (!jsonPath.isEmpty()) {
+        if (Status s = model::saveTileSweep(*sweep, jsonPath); !s) {
+            printError(text(s.message()));
+            return kExitRuntimeError;
+        }
+        printNote(QStringLiteral("wrote %1").arg(jsonPath));
+    }
+    if (sweep->cancelled) return kExitCancelled;
+    for (const tiles::TileCell& cell : sweep->cells)
+        if (cell.measured && !cell.checkOk) return kExitCheckFailed;
+    return kExitOk;
+}
+
+}  // namespace
+
+int resourcesCommand(const QStringList& arguments) {
+    return runResources(arguments);
+}
+
+int tilesCommand(const QStringList& arguments) {
+    return runTiles(arguments);
+}
+
+}  // namespace fusescope::cli

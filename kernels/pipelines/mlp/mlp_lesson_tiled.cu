@@ -1,0 +1,408 @@
+// The lesson's fused SwiGLU MLP kernel for any allowed tiles, compiled at run time by NVRTC
+// (embedded in the program; see mlp_lesson_tiled.h). Its structure is the lesson's, as in
+// mlp_lesson_fused.cu: a grid of M tiles x output-column tiles; per I chunk of FS_BI, g and u
+// tiles accumulated over all of H in FS_BH steps, SiLU*up in registers, then that hidden tile
+// times down's chunk accumulated into the block's FS_BM x FS_BN output tile. Gate and up are
+// therefore re-read for every output-column tile.
+//
+// Self-contained on purpose: NVRTC 13 has no built-in cuda_bf16.h, so bfloat16 is stored as
+// unsigned short and converted with the PTX cvt instructions. Compiled with -DFS_BM, -DFS_BN,
+// -DFS_BH, -DFS_BI, -DFS_BF16 (0: float32 on the CUDA cores, 1: bfloat16 on the tensor cores)
+// and -DFS_STAGES (bfloat16's copy pipeline depth). Two entry points: _full for shapes that are
+// whole tiles (no bounds checks in the copies), _edge for the rest.
+
+#define FS_THREADS 128  // Triton's default num_warps = 4
+
+typedef unsigned short fs_bf16;
+
+__device__ __forceinline__ float fsSilu(float g) {
+    return g / (1.0f + expf(-g));
+}
+
+#if FS_BF16
+
+__device__ __forceinline__ float fsToFloat(fs_bf16 v) {
+    return __uint_as_float(static_cast<unsigned>(v) << 16);
+}
+__device__ __forceinline__ fs_bf16 fsFromFloat(float v) {
+    fs_bf16 r;
+    asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(r) : "f"(v));
+    return r;
+}
+// lo goes to the lower address.
+__device__ __forceinline__ unsigned fsPack(float lo, float hi) {
+    unsigned r;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+__device__ __forceinline__ unsigned fsShared(const void* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void fsCopy16(unsigned dst, const void* src, int bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(bytes));
+}
+__device__ __forceinline__ void fsCommit() {
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+template <int kPending>
+__device__ __forceinline__ void fsWait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+__device__ __forceinline__ void fsLoadMatrices(unsigned (&r)[4], unsigned address) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+}
+__device__ __forceinline__ void fsMma(float (&c)[4], const unsigned (&a)[4], unsigned b0,
+                                      unsigned b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// A tile of kRows x kCols bfloat16 in shared memory: rows of kCols * 2 bytes whose 16-byte unit
+// u is stored at u ^ f(r), so the 8 rows one ldmatrix reads at one column fall in 8 different
+// bank groups whatever the row width (several narrow rows share one 128-byte line).
+template <int kCols>
+struct Swizzle {
+    static constexpr int kUnits = kCols / 8;
+    static constexpr int kRowBytes = kCols * 2;
+    __device__ __forceinline__ static int unitOf(int r, int u) {
+        return kUnits >= 8 ? (u ^ (r & 7)) : (u ^ ((r / (8 / kUnits)) & (kUnits - 1)));
+    }
+    __device__ __forceinline__ static int at(int r, int c) {
+        return r * kRowBytes + unitOf(r, c >> 3) * 16 + (c & 7) * 2;
+    }
+};
+
+// Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit x
+// colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero fill),
+// else element by element.
+template <int kRows, int kCols, bool kFull>
+__device__ __forceinline__ void fsCopyTile(unsigned char* tile, const fs_bf16* __restrict__ src,
+                                           int ld, int row0, int col0, int rowLimit, int colLimit,
+                                           bool aligned) {
+    constexpr int kUnits = kCols / 8;
+    constexpr int kTotal = kRows * kUnits;
+    const unsigned base = fsShared(tile);
+#pragma unroll
+    for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
+        const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
+        if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
+        const int r = p / kUnits, u = p % kUnits;
+        const int row = row0 + r, col = col0 + u * 8;
+        const int offset = Swizzle<kCols>::at(r, u * 8);
+        const fs_bf16* from = src + static_cast<long long>(row) * ld + col;
+        if (kFull) {
+            fsCopy16(base + offset, from, 16);
+        } else if (aligned) {
+            const bool valid = row < rowLimit && col < colLimit;
+            fsCopy16(base + offset, valid ? from : src, valid ? 16 : 0);
+        } else {
+            fs_bf16* d = reinterpret_cast<fs_bf16*>(tile + offset);
+#pragma unroll
+            for (int e = 0; e < 8; ++e)
+                d[e] = row < rowLimit && col + e < colLimit ? from[e] : fs_bf16(0);
+        }
+    }
+}
+
+// The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps, each owning the
+// 16-row groups wm, wm + kWm, ... and the 16-column groups wn, wn + kWn, ...; warps whose row
+// group lies beyond the tile idle.
+template <int kRowsC, int kColsC>
+struct WarpSplit {
+    static constexpr int kRowGroups = kRowsC / 16;
+    static constexpr int kColGroups = kColsC / 16;
+    static constexpr int kWn = kColGroups < 4 ? kColGroups : 4;
+    static constexpr int kWm = 4 / kWn;
+    static constexpr int kRowsPerWarp = (kRowGroups + kWm - 1) / kWm;
+    static constexpr int kColsPerWarp = kColGroups / kWn;
+};
+
+// c(16 x 16 per (i, j)) += A(rows, 16-deep k steps) * B(cols, k)^T over kK, for the row and
+// column groups of this warp. aTile and bTile are shared addresses of swizzled tiles of kK
+// columns.
+template <typename Split, int kK, int kAccumulators>
+__device__ __forceinline__ void fsProduct(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4], unsigned aTile,
+    const unsigned (&bTiles)[kAccumulators]) {
+    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    const int wm = warp / Split::kWn, wn = warp % Split::kWn;
+#pragma unroll
+    for (int k = 0; k < kK; k += 16) {
+        unsigned a[Split::kRowsPerWarp][4];
+#pragma unroll
+        for (int i = 0; i < Split::kRowsPerWarp; ++i) {
+            const int rg = wm + Split::kWm * i;
+            if (rg < Split::kRowGroups)
+                fsLoadMatrices(a[i],
+                               aTile + Swizzle<kK>::at(rg * 16 + lane % 8 + (lane / 8) % 2 * 8,
+                                                       k + lane / 16 * 8));
+        }
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int j = 0; j < Split::kColsPerWarp; ++j) {
+                const int cg = wn + Split::kWn * j;
+                unsigned b[4];
+                fsLoadMatrices(b, bTiles[m] + Swizzle<kK>::at(cg * 16 + lane % 8 + lane / 16 * 8,
+                                                              k + (lane / 8) % 2 * 8));
+#pragma unroll
+                for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                    if (wm + Split::kWm * i < Split::kRowGroups) {
+                        fsMma(c[m][i][j][0], a[i], b[0], b[1]);
+                        fsMma(c[m][i][j][1], a[i], b[2], b[3]);
+                    }
+            }
+    }
+}
+
+template <int kAccumulators, typename Split>
+__device__ __forceinline__ void fsZero(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4]) {
+#pragma unroll
+    for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+#pragma unroll
+            for (int j = 0; j < Split::kColsPerWarp; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) c[m][i][j][h][e] = 0.0f;
+}
+
+template <bool kFull>
+__device__ __forceinline__ void fsLessonBf16(const fs_bf16* __restrict__ x,
+                                             const fs_bf16* __restrict__ gate,
+                                             const fs_bf16* __restrict__ up,
+                                             const fs_bf16* __restrict__ down,
+                                             fs_bf16* __restrict__ out, int M, int H, int I) {
+    constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
+    constexpr int kXBytes = BM * BH * 2, kWBytes = BI * BH * 2;
+    constexpr int kStageBytes = kXBytes + 2 * kWBytes;
+    constexpr int kDownBytes = BN * BI * 2;
+    constexpr int kDownAt = kStages * kStageBytes;
+    constexpr int kHiddenAt = kDownAt + kStages * kDownBytes;
+    using GateUp = WarpSplit<BM, BI>;
+    using Down = WarpSplit<BM, BN>;
+    extern __shared__ __align__(128) unsigned char smem[];
+    const unsigned smemBase = fsShared(smem);
+    const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
+    const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
+    const bool alignedH = H % 8 == 0, alignedI = I % 8 == 0;
+
+    int loadChunk = 0, loadStep = 0, loadSlot = 0, loadDownSlot = 0;
+    const auto stageNext = [&] {
+        if (loadChunk < chunks) {
+            const int i0 = loadChunk * BI, k0 = loadStep * BH;
+            unsigned char* stage = smem + loadSlot * kStageBytes;
+            fsCopyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
+            fsCopyTile<BI, BH, kFull>(stage + kXBytes, gate, H, i0, k0, I, H, alignedH);
+            fsCopyTile<BI, BH, kFull>(stage + kXBytes + kWBytes, up, H, i0, k0, I, H, alignedH);
+            if (loadStep == 0)
+                fsCopyTile<BN, BI, kFull>(smem + kDownAt + loadDownSlot * kDownBytes, down, I, n0,
+                                          i0, H, I, alignedI);
+            loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
+            if (++loadStep == stepsH) {
+                loadStep = 0;
+                ++loadChunk;
+                loadDownSlot = loadDownSlot + 1 == kStages ? 0 : loadDownSlot + 1;
+            }
+        }
+        fsCommit();  // possibly empty: one group per step keeps the count simple
+    };
+
+    float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][2][4];
+    float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][2][4];
+    fsZero<2, GateUp>(gu);
+    fsZero<1, Down>(o);
+    for (int s = 0; s < kStages - 1; ++s) stageNext();
+    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    int slot = 0, downSlot = 0, step = 0;
+    const int steps = chunks * stepsH;
+    for (int t = 0; t < steps; ++t) {
+        fsWait<kStages - 2>();
+        __syncthreads();  // this step is visible to all; the previous step's stage is free
+        stageNext();
+        const unsigned stage = smemBase + static_cast<unsigned>(slot * kStageBytes);
+        const unsigned weights[2] = {stage + kXBytes, stage + kXBytes + kWBytes};
+        fsProduct<GateUp, BH, 2>(gu, stage, weights);
+        slot = slot + 1 == kStages ? 0 : slot + 1;
+        if (++step == stepsH) {
+            step = 0;
+            // hidden = silu(g) * u in bfloat16 (the lesson's h.to(down's dtype)); zero beyond I
+            // and M, since g and u are (zero-filled tiles).
+            const int wm = warp / GateUp::kWn, wn = warp % GateUp::kWn;
+#pragma unroll
+            for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
+#pragma unroll
+                for (int j = 0; j < GateUp::kColsPerWarp; ++j)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+#pragma unroll
+                        for (int half = 0; half < 2; ++half) {
+                            const int rg = wm + GateUp::kWm * i;
+                            if (rg >= GateUp::kRowGroups) continue;
+                            const int r = rg * 16 + lane / 4 + half * 8;
+                            const int c = (wn + GateUp::kWn * j) * 16 + h * 8 + lane % 4 * 2;
+                            const float* g = gu[0][i][j][h];
+                            const float* u = gu[1][i][j][h];
+                            *reinterpret_cast<unsigned*>(smem + kHiddenAt + Swizzle<BI>::at(r, c)) =
+                                fsPack(fsSilu(g[2 * half]) * u[2 * half],
+                                       fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                        }
+            __syncthreads();
+            const unsigned downTile[1] = {smemBase +
+                                          static_cast<unsigned>(kDownAt + downSlot * kDownBytes)};
+            fsProduct<Down, BI, 1>(o, smemBase + kHiddenAt, downTile);
+            downSlot = downSlot + 1 == kStages ? 0 : downSlot + 1;
+            fsZero<2, GateUp>(gu);
+        }
+    }
+    fsWait<0>();
+    const int wm = warp / Down::kWn, wn = warp % Down::kWn;
+#pragma unroll
+    for (int i = 0; i < Down::kRowsPerWarp; ++i)
+#pragma unroll
+        for (int j = 0; j < Down::kColsPerWarp; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int rg = wm + Down::kWm * i;
+                    const int r = m0 + rg * 16 + lane / 4 + e / 2 * 8;
+                    const int c = n0 + (wn + Down::kWn * j) * 16 + h * 8 + lane % 4 * 2 + e % 2;
+                    if (rg < Down::kRowGroups && r < M && c < H)
+                        out[static_cast<long long>(r) * H + c] = fsFromFloat(o[0][i][j][h][e]);
+                }
+}
+
+extern "C" __global__ void __launch_bounds__(FS_THREADS)
+    swiglu_mlp_lesson_tiled_full(const fs_bf16* __restrict__ x, const fs_bf16* __restrict__ gate,
+                                 const fs_bf16* __restrict__ up, const fs_bf16* __restrict__ down,
+                                 fs_bf16* __restrict__ out, int M, int H, int I) {
+    fsLessonBf16<true>(x, gate, up, down, out, M, H, I);
+}
+
+extern "C" __global__ void __launch_bounds__(FS_THREADS)
+    swiglu_mlp_lesson_tiled_edge(const fs_bf16* __restrict__ x, const fs_bf16* __restrict__ gate,
+                                 const fs_bf16* __restrict__ up, const fs_bf16* __restrict__ down,
+                                 fs_bf16* __restrict__ out, int M, int H, int I) {
+    fsLessonBf16<false>(x, gate, up, down, out, M, H, I);
+}
+
+#else  // float32: plain FMAs on the CUDA cores (no TF32), one shared-memory stage
+
+// Thread (ty, tx) = (thread / 16, thread % 16) owns rows ty + 8 i and columns tx + 16 j of each
+// tile; shared rows are padded by one word, so a column walk hits 32 different banks.
+template <int kRows, int kCols>
+__device__ __forceinline__ void fsLoadTile(float* tile, const float* __restrict__ src, int ld,
+                                           int row0, int col0, int rowLimit, int colLimit) {
+    for (int p = static_cast<int>(threadIdx.x); p < kRows * kCols; p += FS_THREADS) {
+        const int r = p / kCols, c = p % kCols;
+        const int row = row0 + r, col = col0 + c;
+        tile[r * (kCols + 1) + c] =
+            row < rowLimit && col < colLimit ? src[static_cast<long long>(row) * ld + col] : 0.0f;
+    }
+}
+
+__device__ __forceinline__ void fsLessonFloat(const float* __restrict__ x,
+                                              const float* __restrict__ gate,
+                                              const float* __restrict__ up,
+                                              const float* __restrict__ down,
+                                              float* __restrict__ out, int M, int H, int I) {
+    constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI;
+    constexpr int kR = BM / 8, kCI = BI / 16, kCN = BN / 16;
+    extern __shared__ __align__(128) unsigned char smem[];
+    float* xs = reinterpret_cast<float*>(smem);
+    float* gs = xs + BM * (BH + 1);
+    float* us = gs + BI * (BH + 1);
+    float* ds = us + BI * (BH + 1);
+    float* hs = ds + BN * (BI + 1);
+    const int tx = static_cast<int>(threadIdx.x) % 16, ty = static_cast<int>(threadIdx.x) / 16;
+    const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
+    float o[kR][kCN];
+#pragma unroll
+    for (int i = 0; i < kR; ++i)
+#pragma unroll
+        for (int j = 0; j < kCN; ++j) o[i][j] = 0.0f;
+    for (int i0 = 0; i0 < I; i0 += BI) {
+        float g[kR][kCI], u[kR][kCI];
+#pragma unroll
+        for (int i = 0; i < kR; ++i)
+#pragma unroll
+            for (int j = 0; j < kCI; ++j) g[i][j] = u[i][j] = 0.0f;
+        for (int k0 = 0; k0 < H; k0 += BH) {
+            fsLoadTile<BM, BH>(xs, x, H, m0, k0, M, H);
+            fsLoadTile<BI, BH>(gs, gate, H, i0, k0, I, H);
+            fsLoadTile<BI, BH>(us, up, H, i0, k0, I, H);
+            __syncthreads();
+#pragma unroll 4
+            for (int k = 0; k < BH; ++k) {
+                float a[kR];
+#pragma unroll
+                for (int i = 0; i < kR; ++i) a[i] = xs[(ty + 8 * i) * (BH + 1) + k];
+#pragma unroll
+                for (int j = 0; j < kCI; ++j) {
+                    const float bg = gs[(tx + 16 * j) * (BH + 1) + k];
+                    const float bu = us[(tx + 16 * j) * (BH + 1) + k];
+#pragma unroll
+                    for (int i = 0; i < kR; ++i) {
+                        g[i][j] = fmaf(a[i], bg, g[i][j]);
+                        u[i][j] = fmaf(a[i], bu, u[i][j]);
+                    }
+                }
+            }
+            __syncthreads();
+        }
+#pragma unroll
+        for (int i = 0; i < kR; ++i)
+#pragma unroll
+            for (int j = 0; j < kCI; ++j)
+                hs[(ty + 8 * i) * (BI + 1) + tx + 16 * j] = fsSilu(g[i][j]) * u[i][j];
+        fsLoadTile<BN, BI>(ds, down, I, n0, i0, H, I);
+        __syncthreads();
+#pragma unroll 4
+        for (int k = 0; k < BI; ++k) {
+            float a[kR];
+#pragma unroll
+            for (int i = 0; i < kR; ++i) a[i] = hs[(ty + 8 * i) * (BI + 1) + k];
+#pragma unroll
+            for (int j = 0; j < kCN; ++j) {
+                const float b = ds[(tx + 16 * j) * (BI + 1) + k];
+#pragma unroll
+                for (int i = 0; i < kR; ++i) o[i][j] = fmaf(a[i], b, o[i][j]);
+            }
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < kR; ++i)
+#pragma unroll
+        for (int j = 0; j < kCN; ++j) {
+            const int r = m0 + ty + 8 * i, c = n0 + tx + 16 * j;
+            if (r < M && c < H) out[static_cast<long long>(r) * H + c] = o[i][j];
+        }
+}
+
+extern "C" __global__ void __launch_bounds__(FS_THREADS)
+    swiglu_mlp_lesson_tiled_full(const float* __restrict__ x, const float* __restrict__ gate,
+                                 const float* __restrict__ up, const float* __restrict__ down,
+                                 float* __restrict__ out, int M, int H, int I) {
+    fsLessonFloat(x, gate, up, down, out, M, H, I);
+}
+
+extern "C" __global__ void __launch_bounds__(FS_THREADS)
+    swiglu_mlp_lesson_tiled_edge(const float* __restrict__ x, const float* __restrict__ gate,
+                                 const float* __restrict__ up, const float* __restrict__ down,
+                                 float* __restrict__ out, int M, int H, int I) {
+    fsLessonFloat(x, gate, up, down, out, M, H, I);
+}
+
+#endif

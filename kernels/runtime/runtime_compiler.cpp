@@ -1,0 +1,432 @@
+#include "runtime/runtime_compiler.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace fusescope {
+namespace {
+
+// NVRTC's C interface, declared here so that building needs no toolkit headers (nvrtc.h keeps
+// these signatures stable across releases).
+using NvrtcProgram = struct NvrtcProgramOpaque*;
+using NvrtcResult = int;
+struct NvrtcApi {
+    const char* (*getErrorString)(NvrtcResult);
+    NvrtcResult (*version)(int*, int*);
+    NvrtcResult (*createProgram)(NvrtcProgram*, const char*, const char*, int, const char* const*,
+                                 const char* const*);
+    NvrtcResult (*destroyProgram)(NvrtcProgram*);
+    NvrtcResult (*compileProgram)(NvrtcProgram, int, const char* const*);
+    NvrtcResult (*getCubinSize)(NvrtcProgram, std::size_t*);
+    NvrtcResult (*getCubin)(NvrtcProgram, char*);
+    NvrtcResult (*getProgramLogSize)(NvrtcProgram, std::size_t*);
+    NvrtcResult (*getProgramLog)(NvrtcProgram, char*);
+};
+
+class NvrtcCompiler final : public ModuleCompiler {
+  public:
+    NvrtcCompiler(NvrtcApi api, std::string version) : api_(api), version_(std::move(version)) {}
+
+    std::string version() const override { return version_; }
+
+    Result<std::vector<unsigned char>> compile(const CompileRequest& request,
+                                               std::string& log) override {
+        NvrtcProgram program = nullptr;
+        if (NvrtcResult r = api_.createProgram(&program, request.source.c_str(),
+                                               request.name.c_str(), 0, nullptr, nullptr);
+            r != 0)
+            return Status(ErrorCode::DeviceError,
+                          std::string("nvrtcCreateProgram: ") + api_.getErrorString(r));
+        std::vector<std::string> options = request.options;
+        options.push_back("--gpu-architecture=" + request.architecture);
+        std::vector<const char*> pointers;
+        for (const std::string& option : options) pointers.push_back(option.c_str());
+        const NvrtcResult compiled =
+            api_.compileProgram(program, static_cast<int>(pointers.size()), pointers.data());
+        std::size_t logSize = 0;
+        if (api_.getProgramLogSize(program, &logSize) == 0 && logSize > 1) {
+            std::string text(logSize, '\0');
+            if (api_.getProgramLog(program, text.data()) == 0) log = text.c_str();
+        }
+        Result<std::vector<unsigned char>> result = Status(ErrorCode::DeviceError, "");
+        if (compiled != 0) {
+            result = Status(ErrorCode::DeviceError, "NVRTC could not compile " + request.name +
+                                                        ": " + api_.getErrorString(compiled) +
+                                                        (log.empty() ? "" : "\n" + log));
+        } else {
+            std::size_t size = 0;
+            std::vector<unsigned char> image;
+            if (api_.getCubinSize(program, &size) == 0 && size > 0) {
+                image.resize(size);
+                if (api_.getCubin(program, reinterpret_cast<char*>(image.data())) != 0)
+                    image.clear();
+            }
+            result =
+                image.empty()
+                    ? Result<std::vector<unsigned char>>(Status(
+                          ErrorCode::DeviceError, "NVRTC produced no cubin for " + request.name +
+                                                      " (" + request.architecture + ")"))
+                    : Result<std::vector<unsigned char>>(std::move(image));
+        }
+        api_.destroyProgram(&program);
+        return result;
+    }
+
+  private:
+    NvrtcApi api_;
+    std::string version_;
+};
+
+std::vector<std::string> nvrtcCandidates() {
+    std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so"};
+    std::vector<std::string> roots;
+    if (const char* home = std::getenv("CUDA_HOME")) roots.emplace_back(home);
+    if (const char* path = std::getenv("CUDA_PATH")) roots.emplace_back(path);
+    roots.emplace_back("/usr/local/cuda");
+    roots.emplace_back("/usr/local/cuda-13.0");
+    for (const std::string& root : roots) {
+        candidates.push_back(root + "/lib64/libnvrtc.so.13");
+        candidates.push_back(root + "/targets/x86_64-linux/lib/libnvrtc.so.13");
+    }
+    return candidates;
+}
+
+template <typename F>
+bool bind(void* library, const char* name, F& target) {
+    target = reinterpret_cast<F>(dlsym(library, name));
+    return target != nullptr;
+}
+
+// Entry layout (all integers little-endian as written by this machine; a foreign byte order
+// fails the magic check).
+constexpr char kMagic[8] = {'F', 'S', 'C', 'U', 'B', 'I', 'N', '1'};
+constexpr std::uint32_t kEntryFormat = 1;
+
+void appendBytes(std::vector<unsigned char>& out, const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    out.insert(out.end(), p, p + size);
+}
+
+template <typename T>
+bool readValue(const std::vector<unsigned char>& in, std::size_t& at, T& value) {
+    if (in.size() < at + sizeof(T)) return false;
+    std::memcpy(&value, in.data() + at, sizeof(T));
+    at += sizeof(T);
+    return true;
+}
+
+std::string hex(std::uint64_t value) {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+}  // namespace
+
+std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t seed) {
+    std::uint64_t hash = seed;
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t k = 0; k < size; ++k) {
+        hash ^= p[k];
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+
+Result<std::unique_ptr<ModuleCompiler>> loadNvrtc() {
+    std::string tried;
+    for (const std::string& candidate : nvrtcCandidates()) {
+        // Kept loaded for the life of the process (compilers may run on several threads).
+        void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!library) {
+            tried += (tried.empty() ? "" : ", ") + candidate;
+            continue;
+        }
+        NvrtcApi api{};
+        if (!bind(library, "nvrtcGetErrorString", api.getErrorString) ||
+            !bind(library, "nvrtcVersion", api.version) ||
+            !bind(library, "nvrtcCreateProgram", api.createProgram) ||
+            !bind(library, "nvrtcDestroyProgram", api.destroyProgram) ||
+            !bind(library, "nvrtcCompileProgram", api.compileProgram) ||
+            !bind(library, "nvrtcGetCUBINSize", api.getCubinSize) ||
+            !bind(library, "nvrtcGetCUBIN", api.getCubin) ||
+            !bind(library, "nvrtcGetProgramLogSize", api.getProgramLogSize) ||
+            !bind(library, "nvrtcGetProgramLog", api.getProgramLog))
+            return Status(ErrorCode::DeviceUnavailable,
+                          "NVRTC not found: " + candidate + " lacks the functions this needs");
+        int major = 0, minor = 0;
+        if (api.version(&major, &minor) != 0)
+            return Status(ErrorCode::DeviceUnavailable,
+                          "NVRTC not found: " + candidate + " does not report its version");
+        return std::unique_ptr<ModuleCompiler>(std::make_unique<NvrtcCompiler>(
+            api, "NVRTC " + std::to_string(major) + "." + std::to_string(minor)));
+    }
+    return Status(ErrorCode::DeviceUnavailable,
+                  "NVRTC not found (tried " + tried +
+                      "): only the precompiled default tiles run; install the CUDA 13 toolkit "
+                      "or set CUDA_HOME to compile other tiles");
+}
+
+ModuleCache::ModuleCache(std::string directory, std::string driverVersion)
+    : directory_(std::move(directory)), driverVersion_(std::move(driverVersion)) {}
+
+std::string ModuleCache::keyOf(const ModuleCompiler& compiler,
+                               const CompileRequest& request) const {
+    std::string key = "source " + hex(fnv1a64(request.source.data(), request.source.size())) +
+                      "; name " + request.name + "; arch " + request.architecture + "; compiler " +
+                      compiler.version() + "; driver " + driverVersion_ + "; options";
+    for (const std::string& option : request.options) key += " " + option;
+    return key;
+}
+
+std::string ModuleCache::entryPath(const std::string& key) const {
+    if (directory_.empty()) return {};
+    return (std::filesystem::path(directory_) / (hex(fnv1a64(key.data(), key.size())) + ".cubin"))
+        .string();
+}
+
+Result<CompiledModule> ModuleCache::readEntry(const std::string& key) const {
+    const std::string path = entryPath(key);
+    std::error_code error;
+    if (path.empty() || !std::filesystem::is_regular_file(path, error))
+        return Status(ErrorCode::IoError, "no entry");
+    std::ifstream file(path, std::ios::binary);
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)),
+                                     std::istreambuf_iterator<char>());
+    std::uint32_t format = 0, keyLength = 0;
+    std::uint64_t payloadSize = 0, checksum = 0;
+    std::size_t at = sizeof kMagic;
+    const bool headerOk = bytes.size() >= sizeof kMagic &&
+                          std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0 &&
+                          readValue(bytes, at, format) && format == kEntryFormat &&
+                          readValue(bytes, at, keyLength) && bytes.size() >= at + keyLength;
+    if (!headerOk) {
+        ++rejected_;
+        return Status(ErrorCode::IoError, "corrupt entry");
+    }
+    const std::string storedKey(reinterpret_cast<const char*>(bytes.data() + at), keyLength);
+    at += keyLength;
+    if (storedKey != key || !readValue(bytes, at, payloadSize) || !readValue(bytes, at, checksum) ||
+        bytes.size() != at + payloadSize || fnv1a64(bytes.data() + at, payloadSize) != checksum ||
+        payloadSize == 0) {
+        ++rejected_;
+        return Status(ErrorCode::IoError, "corrupt or foreign entry");
+    }
+    CompiledModule module;
+    module.image.assign(bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.end());
+    module.origin = "disk cache";
+    module.key = key;
+    return module;
+}
+
+Status ModuleCache::writeEntry(const std::string& key,
+                               const std::vector<unsigned char>& image) const {
+    const std::string path = entryPath(key);
+    if (path.empty()) return Status::ok();
+    std::error_code error;
+    std::filesystem::create_directories(directory_, error);
+    if (error)
+        return Status(ErrorCode::IoError, "cannot create the kernel cache folder " + directory_ +
+                                              ": " + error.message());
+    std::vector<unsigned char> bytes;
+    appendBytes(bytes, kMagic, sizeof kMagic);
+    appendBytes(bytes, &kEntryFormat, sizeof kEntryFormat);
+    const auto keyLength = static_cast<std::uint32_t>(key.size());
+    appendBytes(bytes, &keyLength, sizeof keyLength);
+    appendBytes(bytes, key.data(), key.size());
+    const std::uint64_t payloadSize = image.size();
+    const std::uint64_t checksum = fnv1a64(image.data(), image.size());
+    appendBytes(bytes, &payloadSize, sizeof payloadSize);
+    appendBytes(bytes, &checksum, sizeof checksum);
+    appendBytes(bytes, image.data(), image.size());
+    // A unique temporary name per writer: two threads or processes may store the same key.
+    static std::atomic<unsigned> counter{0};
+    const std::string temporary =
+        path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    {
+        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+        file.write(reinterpret_cast<const char*>(bytes.data()),
+                   static_cast<std::streamsize>(bytes.size()));
+        file.flush();
+        if (!file) {
+            std::filesystem::remove(temporary, error);
+            return Status(ErrorCode::IoError, "cannot write the kernel cache entry " + temporary);
+        }
+    }
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::filesystem::remove(temporary, error);
+        return Status(ErrorCode::IoError, "cannot replace the kernel cache entry " + path);
+    }
+    return Status::ok();
+}
+
+Result<CompiledModule> ModuleCache::get(ModuleCompiler& compiler, const CompileRequest& request) {
+    const std::string key = keyOf(compiler, request);
+    {
+        std::lock_guard lock(mutex_);
+        if (auto found = memory_.find(key); found != memory_.end()) {
+            ++memoryHits_;
+            CompiledModule module = *found->second;
+            module.origin = "memory cache";
+            module.compileMs = 0.0;
+            return module;
+        }
+    }
+    Result<CompiledModule> fromDisk = readEntry(key);
+    if (fromDisk) {
+        std::lock_guard lock(mutex_);
+        ++diskHits_;
+        memory_[key] = std::make_shared<const CompiledModule>(*fromDisk);
+        return fromDisk;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    std::string log;
+    Result<std::vector<unsigned char>> image = compiler.compile(request, log);
+    if (!image) return image.status();
+    CompiledModule module;
+    module.image = std::move(*image);
+    module.log = log;
+    module.compileMs = millisecondsSince(start);
+    module.origin = "nvrtc";
+    module.key = key;
+    // A cache that cannot be written only costs the next run a compilation.
+    (void)writeEntry(key, module.image);
+    std::lock_guard lock(mutex_);
+    ++compiled_;
+    memory_[key] = std::make_shared<const CompiledModule>(module);
+    return module;
+}
+
+std::vector<Result<CompiledModule>> ModuleCache::getAll(
+    ModuleCompiler& compiler, const std::vector<CompileRequest>& requests, int threads,
+    const std::function<bool(std::size_t, std::size_t)>& progress) {
+    const std::size_t total = requests.size();
+    std::vector<Result<CompiledModule>> results(
+        total, Result<CompiledModule>(Status(ErrorCode::Cancelled, "not compiled: cancelled")));
+    std::mutex doneMutex;
+    std::condition_variable doneChanged;
+    std::size_t done = 0;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    const auto work = [&] {
+        for (;;) {
+            if (stop.load()) return;
+            const std::size_t k = next++;
+            if (k >= total) return;
+            Result<CompiledModule> result = get(compiler, requests[k]);
+            std::lock_guard lock(doneMutex);
+            results[k] = std::move(result);
+            ++done;
+            doneChanged.notify_all();
+        }
+    };
+    const int count = std::max(1, std::min<int>(threads, static_cast<int>(total)));
+    std::vector<std::thread> workers;
+    for (int t = 0; t < count; ++t) workers.emplace_back(work);
+    std::size_t reported = 0;
+    for (;;) {
+        std::unique_lock lock(doneMutex);
+        doneChanged.wait(lock, [&] { return done > reported || done == total; });
+        reported = done;
+        lock.unlock();
+        if (progress && !progress(reported, total)) stop.store(true);
+        if (reported == total || stop.load()) break;
+    }
+    for (std::thread& worker : workers) worker.join();
+    return results;
+}
+
+int ModuleCache::compiledCount() const {
+    std::lock_guard lock(mutex_);
+    return compiled_;
+}
+int ModuleCache::diskHits() const {
+    std::lock_guard lock(mutex_);
+    return diskHits_;
+}
+int ModuleCache::memoryHits() const {
+    std::lock_guard lock(mutex_);
+    return memoryHits_;
+}
+int ModuleCache::rejectedEntries() const {
+    return rejected_.load();
+}
+void ModuleCache::forgetMemory() {
+    std::lock_guard lock(mutex_);
+    memory_.clear();
+}
+
+namespace {
+
+struct ProcessCache {
+    std::mutex mutex;
+    std::string directory;
+    std::string driverVersion;
+    std::unique_ptr<ModuleCache> cache;
+    bool compilerLoaded = false;
+    std::unique_ptr<ModuleCompiler> compiler;
+    Status compilerError;
+};
+
+ProcessCache& processCache() {
+    static ProcessCache state;
+    return state;
+}
+
+}  // namespace
+
+void setModuleCacheDirectory(const std::string& directory) {
+    ProcessCache& state = processCache();
+    std::lock_guard lock(state.mutex);
+    state.directory = directory;
+    state.cache.reset();
+}
+
+void setModuleCacheDriverVersion(const std::string& driverVersion) {
+    ProcessCache& state = processCache();
+    std::lock_guard lock(state.mutex);
+    if (state.driverVersion == driverVersion) return;
+    state.driverVersion = driverVersion;
+    state.cache.reset();
+}
+
+ModuleCache& moduleCache() {
+    ProcessCache& state = processCache();
+    std::lock_guard lock(state.mutex);
+    if (!state.cache)
+        state.cache = std::make_unique<ModuleCache>(state.directory, state.driverVersion);
+    return *state.cache;
+}
+
+Result<ModuleCompiler*> runtimeCompiler() {
+    ProcessCache& state = processCache();
+    std::lock_guard lock(state.mutex);
+    if (!state.compilerLoaded) {
+        state.compilerLoaded = true;
+        Result<std::unique_ptr<ModuleCompiler>> loaded = loadNvrtc();
+        if (loaded)
+            state.compiler = std::move(*loaded);
+        else
+            state.compilerError = loaded.status();
+    }
+    if (!state.compiler) return state.compilerError;
+    return state.compiler.get();
+}
+
+}  // namespace fusescope

@@ -1,0 +1,204 @@
+#pragma once
+// The tile explorer's values, as plain data with no Qt and no CUDA: a configuration (a problem
+// whose tuning holds the tile sizes), the limits it is checked against, its resource report
+// before it runs, the reason it is refused, a measured cell, and a whole tile sweep. The worker
+// sends these across threads by copy, app/model saves and loads them (tile_sweep_json.h), and
+// the explorer's views draw them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pipelines/problem.h"
+
+namespace fusescope::tiles {
+
+// What a configuration is checked against: a live GPU's attributes, or a row of the table of
+// known GPUs (knownGpus()) when the machine has none.
+struct DeviceLimits {
+    std::string name;   // "NVIDIA H200"
+    bool live = false;  // read from the device in this run, not from the table
+    int computeCapabilityMajor = 0;
+    int computeCapabilityMinor = 0;
+    int multiprocessors = 0;
+    int maxThreadsPerBlock = 1024;
+    int maxThreadsPerMultiprocessor = 2048;
+    int maxBlocksPerMultiprocessor = 32;
+    int registersPerMultiprocessor = 65536;
+    int maxRegistersPerThread = 255;
+    // Dynamic + static shared memory one block may use after opting in, and what an SM has.
+    std::uint64_t sharedBytesPerBlockOptIn = 0;
+    std::uint64_t sharedBytesPerMultiprocessor = 0;
+    std::uint64_t reservedSharedBytesPerBlock = 0;  // the runtime's own, per resident block
+    // The roofs the predicted time is taken against: measured in the run when live, otherwise
+    // the spec sheet's numbers (then the *Source strings say "spec sheet").
+    double copyBandwidthGBps = 0.0;
+    std::string copyBandwidthSource;
+    double computeTflops = 0.0;
+    std::string computeSource;
+};
+
+// One point of the tile space: the pipeline, the variant whose kernel takes the tiles, and the
+// problem (dimensions, dtype and tuning: for the MLP block_m, block_n, block_h, block_i).
+struct TileConfiguration {
+    std::string pipeline = "mlp";
+    std::string variant = "lesson_fused";
+    Problem problem;
+
+    friend bool operator==(const TileConfiguration&, const TileConfiguration&) = default;
+};
+
+// Why a configuration is never launched.
+enum class RefusalKind {
+    SharedMemory,       // over the per-block limit
+    Threads,            // more threads per block than the device allows
+    MmaShape,           // tiles the tensor-core fragments cannot cover
+    LargerThanProblem,  // a tile beyond the problem where that is invalid
+    NotTunable,         // the variant takes no tiles, or a value outside the allowed ones
+    NoCompiler,         // NVRTC not found: only the precompiled default tiles run
+    CompileFailed,      // NVRTC rejected the source (the log is in the reason)
+    LaunchFailed        // the loaded kernel cannot launch (zero blocks fit an SM)
+};
+
+struct TileRefusal {
+    RefusalKind kind = RefusalKind::NotTunable;
+    std::string reason;  // one sentence, with the numbers: "shared memory 256 KiB > 227 KiB"
+
+    friend bool operator==(const TileRefusal&, const TileRefusal&) = default;
+};
+
+std::string refusalKindKey(RefusalKind kind);  // "shared_memory", for files
+std::optional<RefusalKind> refusalKindFromKey(const std::string& key);
+
+// The launch a configuration makes, known from the tiles without compiling.
+struct LaunchGeometry {
+    std::string kernelName;  // "swiglu_mlp_lesson_tiled"
+    int threadsPerBlock = 0;
+    std::uint64_t gridX = 0;  // M tiles
+    std::uint64_t gridY = 0;  // output-column tiles
+    std::uint64_t blocks = 0;
+    std::uint64_t dynamicSharedBytes = 0;
+    int pipelineStages = 0;  // shared-memory stages of the copy pipeline
+};
+
+// What the compiler and the occupancy calculator say about the loaded kernel (live GPU only).
+struct CompiledResources {
+    bool known = false;
+    int registersPerThread = 0;
+    int localBytesPerThread = 0;  // spills (and local arrays)
+    int staticSharedBytes = 0;
+    int maxThreadsPerBlock = 0;  // the kernel's own limit (registers can lower it)
+    int blocksPerMultiprocessor = 0;
+    double theoreticalOccupancy = 0.0;  // resident warps / the SM's maximum, 0..1
+    // How the module was obtained: compiled now, from the memory cache, from the disk cache, or
+    // the statically compiled kernel; and what compiling took (0 for cache hits).
+    std::string origin;  // "nvrtc", "memory cache", "disk cache", "precompiled"
+    double compileMs = 0.0;
+};
+
+// The report shown before a configuration runs. The model part (geometry, grid words, bytes,
+// FLOPs, predicted time) needs no GPU; `compiled` needs the device.
+struct ResourceReport {
+    TileConfiguration configuration;
+    DeviceLimits limits;
+    LaunchGeometry launch;
+    CompiledResources compiled;
+    std::optional<TileRefusal> refusal;
+    std::uint64_t modelBytes = 0;  // read + written by the traffic model, re-reads included
+    double modelFlops = 0.0;
+    // max(bytes / copy roof, FLOPs / compute roof), and which term won ("memory", "compute").
+    double predictedMs = 0.0;
+    std::string predictedBound;
+    int idleMultiprocessors = 0;  // SMs without a block in the first wave
+    double waves = 0.0;           // blocks / (SMs x blocks per SM) when blocks per SM is known
+    std::string gridWords;        // "32 blocks on 132 SMs: 100 SMs idle"
+};
+
+// Median and interquartile range over the repeats of one timing.
+struct TimingSpread {
+    double medianMs = 0.0;
+    double q1Ms = 0.0;
+    double q3Ms = 0.0;
+    double minMs = 0.0;
+    double maxMs = 0.0;
+    int repeats = 0;
+
+    friend bool operator==(const TimingSpread&, const TimingSpread&) = default;
+};
+// From the repeat times (any order); zeros when empty.
+TimingSpread spreadOf(std::vector<double> timesMs);
+// Whether two timings cannot be told apart: their interquartile ranges overlap.
+bool overlaps(const TimingSpread& a, const TimingSpread& b);
+
+// One configuration of a sweep: refused (with its reason), or measured.
+struct TileCell {
+    ResourceReport report;  // report.configuration says which tiles; report.refusal if refused
+    bool measured = false;
+    TimingSpread time;
+    double gbps = 0.0;                 // model bytes / median time
+    double tflops = 0.0;               // model FLOPs / median time
+    std::uint64_t requestedBytes = 0;  // model bytes (what the kernel asks of the L2)
+    std::optional<double> dramBytes;   // from counters; empty when not measured
+    bool checkOk = false;
+    double checkError = 0.0;
+    double checkTolerance = 0.0;
+    std::string error;  // why a launch that was not refused failed
+    // What limits this cell, most important first: "spills 96 B/thread", "128 blocks on 132
+    // SMs", "re-reads 3.1x the production fusion's bytes", "compute bound: 71% of the GEMM roof".
+    std::vector<std::string> limiters;
+    bool best = false;          // the lowest median of the sweep
+    bool tiedWithBest = false;  // its interquartile range overlaps the best one's
+};
+
+// One axis of the grid: a tuning parameter and the values it takes.
+struct TileAxis {
+    std::string tuning;  // "block_m"
+    std::vector<int> values;
+
+    friend bool operator==(const TileAxis&, const TileAxis&) = default;
+};
+
+struct TileSweepRequest {
+    TileConfiguration base;  // dimensions, dtype, and the values of tunings no axis varies
+    std::vector<TileAxis> axes;
+    int repeats = 20;
+    int warmup = 3;
+    std::uint32_t seed = 1234;
+    // Also time the pipeline's other variants (unfused, production) once, on the same scale.
+    bool references = true;
+
+    friend bool operator==(const TileSweepRequest&, const TileSweepRequest&) = default;
+};
+
+// The configurations a request spans, the first axis varying slowest.
+std::vector<TileConfiguration> configurationsOf(const TileSweepRequest& request);
+
+// Another variant timed in the same run, to put the cells on one scale.
+struct ReferenceTiming {
+    std::string variant;  // "unfused", "production"
+    std::string title;
+    TimingSpread time;
+    std::uint64_t modelBytes = 0;
+    double modelFlops = 0.0;
+    bool checkOk = false;
+};
+
+struct TileSweep {
+    TileSweepRequest request;
+    DeviceLimits limits;  // with the measured roofs
+    std::string deviceName;
+    std::string driverVersion;
+    std::string runtimeVersion;
+    std::string compilerVersion;  // "NVRTC 13.0", or why there is none
+    std::vector<ReferenceTiming> references;
+    std::vector<TileCell> cells;  // in configurationsOf(request) order
+    double compileWallMs = 0.0;   // compiling (and cache lookups) of every configuration
+    double totalWallMs = 0.0;
+    int modulesCompiled = 0;  // by NVRTC in this sweep
+    int modulesCached = 0;    // found in the memory or disk cache
+    bool cancelled = false;   // stopped early: cells holds what was measured
+    std::string producer;     // "fusescope-cli 0.1.0"
+    std::string created;      // ISO 8601 UTC
+};
+
+}  // namespace fusescope::tiles

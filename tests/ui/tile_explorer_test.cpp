@@ -248,7 +248,6 @@ void TileExplorerTest::withoutGpuSaysSoAndShowsModelNumbers() {
         changed = tab.shownReport()->limits.multiprocessors != smsBefore;
     }
     QVERIFY(changed);
-    QCOMPARE(tab.reportRequests(), 0);  // no worker is asked without a GPU
 }
 
 void TileExplorerTest::refusedSelectionShowsItsReason() {

@@ -115,6 +115,12 @@ TileExplorerTab::TileExplorerTab(RunController* controller, QWidget* parent)
                 [this](const tiles::TileSweep& partial) { onSweepFinished(partial, true); });
         connect(controller_, &RunController::tileSweepFailed, this,
                 [this](const QString& message) { endSweep(false, tr("Failed: %1").arg(message)); });
+        connect(controller_, &RunController::progress, this,
+                [this](double fraction, const QString& stage) {
+                    if (runningOne_)
+                        result_->setText(
+                            tr("Running: %1 (%2%)").arg(stage).arg(std::lround(fraction * 100)));
+                });
         // A plain cancel (of a run of one configuration) answers with the runs' cancelled().
         connect(controller_, &RunController::cancelled, this, [this] {
             if (!runningOne_) return;
@@ -307,7 +313,7 @@ QWidget* TileExplorerTab::buildViews() {
     auto* heatLayout = new QVBoxLayout(heatPage);
     heatLayout->setContentsMargins(0, 4, 0, 0);
     auto* choices = new QWidget(heatPage);
-    auto* choiceLayout = new QHBoxLayout(choices);
+    auto* choiceLayout = new QVBoxLayout(choices);
     choiceLayout->setContentsMargins(4, 0, 4, 0);
     const auto shrinkingCombo = [](QWidget* parent, const QString& name) {
         auto* combo = new QComboBox(parent);
@@ -333,13 +339,20 @@ QWidget* TileExplorerTab::buildViews() {
                 combo->addItem(qs(tuning.title), qs(tuning.name));
     if (yAxis_->count() > 1) yAxis_->setCurrentIndex(0);
     if (xAxis_->count() > 1) xAxis_->setCurrentIndex(1);
-    choiceLayout->addWidget(new QLabel(tr("Metric"), choices));
-    choiceLayout->addWidget(metric_, 3);
-    choiceLayout->addWidget(new QLabel(tr("x"), choices));
-    choiceLayout->addWidget(xAxis_, 1);
-    choiceLayout->addWidget(new QLabel(tr("y"), choices));
-    choiceLayout->addWidget(yAxis_, 1);
-    choiceLayout->addWidget(others_, 2);
+    // Two short rows rather than one long one: the tab fits beside the run panel on a small
+    // screen.
+    auto* metricRow = new QHBoxLayout;
+    metricRow->addWidget(new QLabel(tr("Metric"), choices));
+    metricRow->addWidget(metric_, 3);
+    metricRow->addWidget(others_, 2);
+    auto* axesRow = new QHBoxLayout;
+    axesRow->addWidget(new QLabel(tr("x"), choices));
+    axesRow->addWidget(xAxis_, 1);
+    axesRow->addWidget(new QLabel(tr("y"), choices));
+    axesRow->addWidget(yAxis_, 1);
+    axesRow->addStretch(1);
+    choiceLayout->addLayout(metricRow);
+    choiceLayout->addLayout(axesRow);
     heatLayout->addWidget(choices);
     heatmap_ = new TileHeatmap(heatPage);
     heatLayout->addWidget(heatmap_, 1);
@@ -534,7 +547,7 @@ bool TileExplorerTab::liveAvailable() const {
 
 void TileExplorerTab::setBackend(BackendChoice backend) {
     backend_ = backend;
-    updateEnabled();
+    setBackendSummary(summary_);
 }
 
 void TileExplorerTab::setBackendSummary(const BackendSummary& summary) {
@@ -547,6 +560,12 @@ void TileExplorerTab::setBackendSummary(const BackendSummary& summary) {
         gpuNote_->setText(summary_.cudaDeviceName.isEmpty()
                               ? tr("Live exploration on this machine's GPU.")
                               : tr("Live exploration on %1.").arg(summary_.cudaDeviceName));
+    else if (backend_ == BackendChoice::Cpu)
+        gpuNote_->setText(
+            tr("Live exploration needs an NVIDIA GPU. With the CPU backend chosen in "
+               "the run panel, Run and Sweep time the lesson kernel's CPU port: "
+               "registers, occupancy and the GPU's limits do not apply to those "
+               "times. The model's numbers are for the GPU chosen under Problem."));
     else
         gpuNote_->setText(
             tr("Live exploration needs an NVIDIA GPU%1. The model's numbers below (bytes, FLOPs, "
@@ -558,9 +577,13 @@ void TileExplorerTab::setBackendSummary(const BackendSummary& summary) {
     selectionChanged();
 }
 
+bool TileExplorerTab::canMeasure() const {
+    return liveAvailable() || backend_ == BackendChoice::Cpu;
+}
+
 void TileExplorerTab::updateEnabled() {
     const bool busy = sweeping_ || runningOne_;
-    const bool live = liveAvailable();
+    const bool live = canMeasure();
     const QString noGpu = tr("Needs an NVIDIA GPU: open a recorded tile sweep instead.");
     const QString other = controller_ && controller_->isRunning() && !busy
                               ? tr("Another run or sweep is in progress.")
@@ -584,7 +607,7 @@ void TileExplorerTab::selectionChanged() {
 
 void TileExplorerTab::requestReport() {
     reportQueued_ = false;
-    if (!controller_ || !liveAvailable()) return;
+    if (!controller_) return;
     TileReportCommand command;
     command.configuration = configuration();
     command.gpuKey = gpu_->currentData().toString();

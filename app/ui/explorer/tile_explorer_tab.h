@@ -44,6 +44,8 @@ class TileExplorerTab final : public QWidget {
     void setBackendSummary(const BackendSummary& summary);
     void setBackend(BackendChoice backend);
     bool liveAvailable() const;
+    // Live, or the CPU backend chosen explicitly (the lesson kernel's CPU port is timed).
+    bool canMeasure() const;
 
     // The configuration the selectors describe.
     tiles::TileConfiguration configuration() const;

@@ -1,5 +1,6 @@
 #include "ui/explorer/tile_explorer_wiring.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -85,6 +86,13 @@ TileExplorerTab* addTileExplorer(MainWindow& window) {
     giveExplorerRoom(window.chartTabs(), explorer);
     QObject::connect(&window, &MainWindow::backendsProbed, explorer,
                      [&window, explorer] { explorer->setBackendSummary(window.backendSummary()); });
+    // The run panel's backend choice holds for the explorer's runs and sweeps too.
+    const auto followBackend = [&window, explorer] {
+        explorer->setBackend(window.runPanel()->command().backend);
+    };
+    QObject::connect(window.runPanel()->backendCombo(), &QComboBox::currentIndexChanged, explorer,
+                     followBackend);
+    followBackend();
     QObject::connect(explorer, &TileExplorerTab::recordingChosen, &window,
                      [&window](const model::Recording& recording) {
                          window.setRecording(recording);

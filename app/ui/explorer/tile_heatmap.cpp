@@ -50,7 +50,7 @@ QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle styl
 
 TileHeatmap::TileHeatmap(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("tile_heatmap"));
-    setMinimumSize(320, 260);
+    setMinimumSize(300, 220);
     setAntialiasedElements(QCP::aeAll);
     QFont titleFont = font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);

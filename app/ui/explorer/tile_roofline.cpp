@@ -54,7 +54,7 @@ void logAxis(QCPAxis* axis) {
 
 TileRoofline::TileRoofline(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("tile_roofline"));
-    setMinimumSize(320, 260);
+    setMinimumSize(300, 220);
     setAntialiasedElements(QCP::aeAll);
     QFont titleFont = font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
@@ -132,7 +132,7 @@ void TileRoofline::rebuild() {
     yHigh *= 2.0;
 
     addRoofs(xLow, xHigh);
-    points_ = pointGraph(this, tr("measured configurations"),
+    points_ = pointGraph(this, tr("measured"),
                          QCPScatterStyle(QCPScatterStyle::ssCircle, kPointColor, 7));
     setPoints(points_, data_.points);
     addPath();
@@ -144,10 +144,11 @@ void TileRoofline::rebuild() {
             pointGraph(this, name, QCPScatterStyle(shape, QPen(color, 2.0), Qt::NoBrush, 11));
         setPoints(graph, {*point});
     };
-    variantPoint(data_.unfused, tr("unfused (5 kernels)"), kUnfusedColor,
-                 QCPScatterStyle::ssTriangle);
-    variantPoint(data_.production, tr("production fusion"), kProductionColor,
-                 QCPScatterStyle::ssDiamond);
+    variantPoint(data_.unfused, tr("5 kernels"), kUnfusedColor, QCPScatterStyle::ssTriangle);
+    variantPoint(data_.production, tr("production"), kProductionColor, QCPScatterStyle::ssDiamond);
+    xAxis->setLabel(data_.perDramByte
+                        ? tr("arithmetic intensity (model FLOPs per DRAM byte, log)")
+                        : tr("arithmetic intensity (model FLOPs per model byte, log)"));
     xAxis->setRange(xLow, xHigh);
     yAxis->setRange(yLow, yHigh);
     applyPalette();
@@ -167,11 +168,8 @@ void TileRoofline::addRoofs(double xLow, double xHigh) {
         values << roof;
     }
     QCPGraph* roof = addGraph();
-    QStringList parts;
-    if (data_.copyRoofGBps > 0) parts << tr("copy roof %1 GB/s").arg(data_.copyRoofGBps, 0, 'f', 0);
-    if (data_.computeRoofTflops > 0)
-        parts << tr("compute roof %1 TFLOP/s").arg(data_.computeRoofTflops, 0, 'f', 0);
-    roof->setName(parts.join(QStringLiteral(" · ")));
+    // The numbers are in the caption: a short name keeps the legend to a few columns.
+    roof->setName(tr("roofs"));
     roof->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
     roof->setData(keys, values, true);
     QStringList notes;
@@ -195,9 +193,8 @@ void TileRoofline::addPath() {
         arrow->setSelectable(false);
         ++pathArrows_;
     }
-    QCPGraph* path =
-        pointGraph(this, tr("as %1 grows (the others fixed)").arg(data_.followedParameter),
-                   QCPScatterStyle(QCPScatterStyle::ssDisc, kPathColor, 8));
+    QCPGraph* path = pointGraph(this, tr("as %1 grows").arg(data_.followedParameter),
+                                QCPScatterStyle(QCPScatterStyle::ssDisc, kPathColor, 8));
     setPoints(path, steps);
     path->setPen(QPen(kPathColor, 2.0));
 }

@@ -23,6 +23,7 @@ struct TileRooflineData {
     double copyRoofGBps = 0.0;       // 0: unknown, no slanted roof
     double computeRoofTflops = 0.0;  // measured; 0: unknown, no flat roof
     QString computeRoofSource;       // "measured: cuBLAS bf16 GEMM 8192³"
+    bool perDramByte = false;        // intensity per DRAM byte (counters), else per model byte
     QVector<TileRooflinePoint> points;
     // The configurations in the order the followed parameter grows, the others as selected.
     QString followedParameter;  // "BLOCK_N"

@@ -328,10 +328,19 @@ TileRooflineData rooflineData(const tiles::TileSweep& sweep, const std::string& 
     };
     data.unfused = referencePoint("unfused");
     data.production = referencePoint("production");
-    data.caption = QObject::tr("%1 · %2 · intensity per %3 byte")
-                       .arg(qs(sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName),
-                            shapeLine(sweep.request.base),
-                            allDram ? QObject::tr("DRAM (counters)") : QObject::tr("model"));
+    data.perDramByte = allDram && !data.points.isEmpty();
+    QStringList caption;
+    caption << qs(sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName)
+            << shapeLine(sweep.request.base);
+    if (data.copyRoofGBps > 0)
+        caption << QObject::tr("copy roof %1 GB/s (%2)")
+                       .arg(data.copyRoofGBps, 0, 'f', 0)
+                       .arg(qs(sweep.limits.copyBandwidthSource));
+    if (data.computeRoofTflops > 0)
+        caption << QObject::tr("compute roof %1 TFLOP/s (%2)")
+                       .arg(data.computeRoofTflops, 0, 'f', 0)
+                       .arg(qs(sweep.limits.computeSource));
+    data.caption = caption.join(QStringLiteral(" · "));
     if (data.points.isEmpty()) data.emptyMessage = QObject::tr("No configuration measured yet.");
     return data;
 }

@@ -61,6 +61,8 @@ class MainWindow final : public QMainWindow {
     // Tile explorer.
     QString openRecording(const QString& path);
     QString saveRecording(const QString& path) const;
+    // The run panel shows the pipeline, variants and problem of `recording` (one state).
+    void showRecordedRequestInPanel(const model::Recording& recording);
 
     void saveSettings();
 
@@ -100,7 +102,6 @@ class MainWindow final : public QMainWindow {
     void onRunFinished(const model::Recording& recording);
     void endRun(bool ok, const QString& message);
     void showRecordingInViews();
-    void showRecordedRequestInPanel(const model::Recording& recording);
     void openRecordingDialog();
     void saveRecordingDialog();
     void saveSweepDialog();

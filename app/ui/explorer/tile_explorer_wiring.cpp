@@ -16,6 +16,7 @@
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
+#include "ui/explorer/tile_sweep_view.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 
@@ -96,6 +97,7 @@ TileExplorerTab* addTileExplorer(MainWindow& window) {
     QObject::connect(explorer, &TileExplorerTab::recordingChosen, &window,
                      [&window](const model::Recording& recording) {
                          window.setRecording(recording);
+                         window.showRecordedRequestInPanel(recording);
                          window.statusBar()->showMessage(
                              QObject::tr("Showing a tile configuration in the results, the charts "
                                          "and the memory stage"),
@@ -111,6 +113,15 @@ TileExplorerTab* addTileExplorer(MainWindow& window) {
 
 QString openTileSweepInWindow(MainWindow& window, TileExplorerTab& explorer, const QString& path) {
     if (const QString error = explorer.openTileSweepFile(path); !error.isEmpty()) return error;
+    // One state: the run panel shows the sweep's pipeline, shape and variants (its best cell's
+    // tiles), so that Run repeats what is on screen.
+    const tiles::TileSweep& sweep = explorer.sweep();
+    int shown = -1;
+    for (int index = 0; index < static_cast<int>(sweep.cells.size()); ++index) {
+        const tiles::TileCell& cell = sweep.cells[static_cast<std::size_t>(index)];
+        if (cell.measured && (shown < 0 || cell.best)) shown = index;
+    }
+    if (shown >= 0) window.showRecordedRequestInPanel(recordingOfCell(sweep, shown));
     window.chartTabs()->setCurrentWidget(&explorer);
     window.setWindowTitle(QObject::tr("%1 — FuseScope").arg(QFileInfo(path).fileName()));
     window.statusBar()->showMessage(

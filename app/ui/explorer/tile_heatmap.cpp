@@ -31,11 +31,19 @@ QCPColorGradient metricGradient(bool higherIsBetter) {
 const QColor kContourColor(230, 30, 120);
 const QColor kProductionColor(255, 140, 0);
 
-// Tick labels that name the parameter's values ("16", "32", ...) at the cells' indices.
-QSharedPointer<QCPAxisTickerText> valueTicker(const QVector<int>& values) {
+// Tick labels that name the parameter's values ("16", "32", ...) at the cells' indices, every
+// `step`-th one.
+QSharedPointer<QCPAxisTickerText> valueTicker(const QVector<int>& values, int step = 1) {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < values.size(); ++i) ticker->addTick(i, QString::number(values[i]));
+    for (int i = 0; i < values.size(); i += step) ticker->addTick(i, QString::number(values[i]));
     return ticker;
+}
+
+// How many cells one label needs: its extent plus a gap, over the pixels of a cell.
+int tickStep(double axisPixels, int cells, double labelExtent) {
+    if (cells <= 0 || axisPixels <= 0) return 1;
+    const double perCell = axisPixels / cells;
+    return std::max(1, static_cast<int>(std::ceil((labelExtent + 6.0) / perCell)));
 }
 
 QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle style) {
@@ -50,7 +58,7 @@ QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle styl
 
 TileHeatmap::TileHeatmap(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("tile_heatmap"));
-    setMinimumSize(300, 220);
+    setMinimumSize(300, 160);
     setAntialiasedElements(QCP::aeAll);
     QFont titleFont = font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
@@ -87,7 +95,27 @@ TileHeatmap::TileHeatmap(QWidget* parent) : QCustomPlot(parent) {
     map_->setName(tr("metric"));
     map_->removeFromLegend();
     setMouseTracking(true);
+    connect(this, &QCustomPlot::afterLayout, this, &TileHeatmap::thinTickLabels);
     rebuild();
+}
+
+void TileHeatmap::thinTickLabels() {
+    if (data_.xValues.isEmpty() || data_.yValues.isEmpty()) return;
+    const QFontMetricsF metrics(xAxis->tickLabelFont());
+    double widest = 0.0;
+    for (int value : data_.xValues)
+        widest = std::max(widest, metrics.horizontalAdvance(QString::number(value)));
+    const QRect rect = axisRect()->rect();
+    const int xStep = tickStep(rect.width(), static_cast<int>(data_.xValues.size()), widest);
+    const int yStep = tickStep(rect.height(), static_cast<int>(data_.yValues.size()),
+                               QFontMetricsF(yAxis->tickLabelFont()).height());
+    if (xStep == xTickStep_ && yStep == yTickStep_) return;
+    xTickStep_ = xStep;
+    yTickStep_ = yStep;
+    xAxis->setTicker(valueTicker(data_.xValues, xStep));
+    yAxis->setTicker(valueTicker(data_.yValues, yStep));
+    // The labels this layout drew are the old ones: draw again with the new.
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TileHeatmap::setData(const TileHeatmapData& data) {
@@ -192,8 +220,8 @@ void TileHeatmap::rebuild() {
     map_->setDataRange(QCPRange(low, high));
     scale_->axis()->setLabel(data_.metricTitle);
 
-    xAxis->setTicker(valueTicker(data_.xValues));
-    yAxis->setTicker(valueTicker(data_.yValues));
+    xAxis->setTicker(valueTicker(data_.xValues, xTickStep_));
+    yAxis->setTicker(valueTicker(data_.yValues, yTickStep_));
     xAxis->setLabel(data_.xTitle);
     yAxis->setLabel(data_.yTitle);
     xAxis->setRange(-0.5, columns - 0.5);

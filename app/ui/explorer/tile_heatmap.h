@@ -50,6 +50,8 @@ class TileHeatmap final : public QCustomPlot {
     void addScaleMarks(double low, double high);
     void addEmptyMessage();
     void applyPalette();
+    // Every value's label where the cells leave room for it, else every second, third, ...
+    void thinTickLabels();
 
     TileHeatmapData data_;
     QCPTextElement* titleElement_ = nullptr;
@@ -60,6 +62,8 @@ class TileHeatmap final : public QCustomPlot {
     bool pressed_ = false;
     int refusedMarks_ = 0;
     int contourSegments_ = 0;
+    int xTickStep_ = 1;
+    int yTickStep_ = 1;
 };
 
 }  // namespace fusescope

@@ -54,7 +54,7 @@ void logAxis(QCPAxis* axis) {
 
 TileRoofline::TileRoofline(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("tile_roofline"));
-    setMinimumSize(300, 220);
+    setMinimumSize(300, 160);
     setAntialiasedElements(QCP::aeAll);
     QFont titleFont = font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);

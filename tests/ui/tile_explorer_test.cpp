@@ -59,6 +59,7 @@ class TileExplorerTest : public QObject {
     void withoutGpuSaysSoAndShowsModelNumbers();
     void refusedSelectionShowsItsReason();
     void fileOpenBringsTheExplorerForward();
+    void savedSweepOpensAgain();
     void heatmapExports();
 };
 
@@ -291,6 +292,26 @@ void TileExplorerTest::fileOpenBringsTheExplorerForward() {
                       heatmap->cellCentre(*measured).toPoint());
     QVERIFY(!window.recording().runs.isEmpty());
     QCOMPARE(window.recording().runs.front().timeMs, *measured->value);
+}
+
+void TileExplorerTest::savedSweepOpensAgain() {
+    const Result<tiles::TileSweep> sweep = model::loadTileSweep(committedSweepPath());
+    QVERIFY(sweep);
+    TileExplorerTab tab(nullptr);
+    QVERIFY(!tab.saveButton()->isEnabled());
+    QVERIFY(!tab.saveTileSweepFile(QStringLiteral("unused.json")).isEmpty());  // nothing yet
+    tab.showSweep(*sweep, QStringLiteral("test file"));
+    QVERIFY(tab.saveButton()->isEnabled());
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("again.json"));
+    QCOMPARE(tab.saveTileSweepFile(path), QString());
+    TileExplorerTab other(nullptr);
+    QCOMPARE(other.openTileSweepFile(path), QString());
+    QCOMPARE(other.sweep().cells.size(), sweep->cells.size());
+    QCOMPARE(other.heatmap()->data().cells.size(), tab.heatmap()->data().cells.size());
+    for (qsizetype i = 0; i < tab.heatmap()->data().cells.size(); ++i)
+        QCOMPARE(other.heatmap()->data().cells[i].value, tab.heatmap()->data().cells[i].value);
 }
 
 void TileExplorerTest::heatmapExports() {

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -281,8 +282,23 @@ QWidget* TileExplorerTab::buildControls() {
     sweepButton_->setObjectName(QStringLiteral("explorerSweep"));
     cancel_ = new QPushButton(tr("Cancel"), buttons);
     cancel_->setObjectName(QStringLiteral("explorerCancel"));
+    save_ = new QPushButton(tr("Save…"), buttons);
+    save_->setObjectName(QStringLiteral("explorerSave"));
+    save_->setToolTip(
+        tr("Save the sweep shown (format fusescope-tiles, as fusescope-cli tiles "
+           "writes it)."));
     buttonLayout->addWidget(sweepButton_, 1);
     buttonLayout->addWidget(cancel_);
+    buttonLayout->addWidget(save_);
+    connect(save_, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save tile sweep"), QStringLiteral("tiles.json"),
+                                         tr("FuseScope tile sweeps (*.json)"));
+        if (path.isEmpty()) return;
+        const QString error = saveTileSweepFile(path);
+        status_->setText(error.isEmpty() ? tr("Saved %1").arg(QDir::toNativeSeparators(path))
+                                         : error);
+    });
     sweepForm->addRow(buttons);
     progress_ = new QProgressBar(sweepBox);
     progress_->setObjectName(QStringLiteral("explorerProgress"));
@@ -595,6 +611,7 @@ void TileExplorerTab::updateEnabled() {
     sweepButton_->setEnabled(live && !busy && invalid.isEmpty());
     sweepButton_->setToolTip(!live ? noGpu : !invalid.isEmpty() ? invalid : other);
     cancel_->setEnabled(busy);
+    save_->setEnabled(!sweeping_ && hasSweep());
 }
 
 void TileExplorerTab::selectionChanged() {
@@ -849,6 +866,7 @@ void TileExplorerTab::showSweep(const tiles::TileSweep& sweep, const QString& so
     // The selectors show the sweep's shape and base tiles, so the report is about what is shown.
     setConfiguration(sweep.request.base);
     refreshViews();
+    updateEnabled();
 }
 
 QString TileExplorerTab::openTileSweepFile(const QString& path) {

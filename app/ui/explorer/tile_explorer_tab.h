@@ -80,6 +80,7 @@ class TileExplorerTab final : public QWidget {
     QPushButton* runButton() const { return run_; }
     QPushButton* sweepButton() const { return sweepButton_; }
     QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* saveButton() const { return save_; }
     QProgressBar* progressBar() const { return progress_; }
     QLabel* reportLabel() const { return report_; }
     QLabel* refusalLabel() const { return refusal_; }
@@ -148,6 +149,7 @@ class TileExplorerTab final : public QWidget {
     QLabel* sweepSize_ = nullptr;
     QPushButton* sweepButton_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    QPushButton* save_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_ = nullptr;
     QTabWidget* views_ = nullptr;

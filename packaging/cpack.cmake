@@ -36,6 +36,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.svg
   DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope.metainfo.xml
   DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+# Recordings that open without a GPU (the tile explorer's sweeps measured on an H200).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/recordings/
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/recordings FILES_MATCHING PATTERN "*.json")
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
   ${PROJECT_SOURCE_DIR}/packaging/THIRD-PARTY-LICENSES
   DESTINATION ${fusescope_docdir})

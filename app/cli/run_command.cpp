@@ -57,7 +57,9 @@ struct RunParser {
                              QStringLiteral("type")};
     QCommandLineOption tile{QStringLiteral("tile"),
                             QStringLiteral("Tuning values by name, e.g. "
-                                           "block_m=32,block_n=64,block_h=64,block_i=64."),
+                                           "block_m=32,block_n=64,block_h=64,block_i=64, or "
+                                           "every one in that order: 32,64,64,64. MLP tiles "
+                                           "other than the default compile at run time (NVRTC)."),
                             QStringLiteral("values")};
     QCommandLineOption repeat{QStringLiteral("repeat"),
                               QStringLiteral("Timed repeats; the time is their median (default "

@@ -107,9 +107,11 @@ QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString
                  .arg(r.launch.threadsPerBlock)
                  .arg(text(r.launch.kernelName));
     lines << QStringLiteral("Grid           %1").arg(text(r.gridWords));
-    lines << QStringLiteral("Shared memory  %1 dynamic (%2 pipeline stages)%3, limit %4 per block")
+    lines << QStringLiteral("Shared memory  %1 dynamic%2%3, limit %4 per block")
                  .arg(kib(r.launch.dynamicSharedBytes))
-                 .arg(r.launch.pipelineStages)
+                 .arg(r.launch.pipelineStages > 0
+                          ? QStringLiteral(" (%1 pipeline stages)").arg(r.launch.pipelineStages)
+                          : QString())
                  .arg(r.compiled.known
                           ? QStringLiteral(" + %1 static")
                                 .arg(kib(static_cast<std::uint64_t>(r.compiled.staticSharedBytes)))

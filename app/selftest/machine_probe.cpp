@@ -14,6 +14,7 @@
 #include "model/problem_options.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
@@ -159,6 +160,11 @@ QVector<PipelineProbe> runPipelines(Backend& backend) {
 
 RecordingProbe loadShipped(const QString& path) {
     RecordingProbe result{path, {}};
+    if (model::isTileSweepFile(path)) {
+        const Result<tiles::TileSweep> sweep = model::loadTileSweep(path);
+        if (!sweep) result.error = QString::fromStdString(sweep.status().message());
+        return result;
+    }
     if (model::isSweepFile(path)) {
         const Result<model::SweepFile> sweep = model::loadSweepFile(path);
         if (!sweep) result.error = QString::fromStdString(sweep.status().message());

@@ -64,6 +64,7 @@ class RunController : public QObject {
     void sweepFailed(QString message);
     void sweepCancelled();
 
+    void tileReportProgress(QString stage);
     void tileReportReady(fusescope::TileReportOutcome outcome);
     void tileReportFailed(QString message);
     void tileRunFinished(fusescope::TileRunOutcome outcome);

@@ -6,6 +6,10 @@
 namespace fusescope {
 
 void RunController::connectTileSignals() {
+    connect(worker_, &RunWorker::tileReportProgress, this,
+            [this](quint64 generation, QString stage) {
+                if (generation == reportGeneration_) emit tileReportProgress(stage);
+            });
     connect(worker_, &RunWorker::tileReportReady, this,
             [this](quint64 generation, TileReportOutcome outcome) {
                 if (generation == reportGeneration_) emit tileReportReady(outcome);

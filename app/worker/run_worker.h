@@ -83,6 +83,8 @@ class RunWorker : public QObject {
 
     void selfTestFinished(fusescope::selftest::MachineProbe probe);
 
+    // Before a live report compiles (seconds for large tiles; instant from the cache).
+    void tileReportProgress(quint64 reportGeneration, QString stage);
     void tileReportReady(quint64 reportGeneration, fusescope::TileReportOutcome outcome);
     void tileReportFailed(quint64 reportGeneration, QString message);
     void tileRunFinished(quint64 generation, fusescope::TileRunOutcome outcome);

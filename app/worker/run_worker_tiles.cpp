@@ -41,6 +41,10 @@ void RunWorker::tileReport(fusescope::TileReportCommand command, quint64 reportG
     const BackendAvailability availability = probeBackends();
     if (availability.cudaUsable) {
         if (Result<Backend*> cuda = backends_.cuda()) {
+            emit tileReportProgress(
+                reportGeneration,
+                tr("compiling and loading %1 (NVRTC; cached after the first time)")
+                    .arg(QString::fromStdString(tiles::tilesText(command.configuration))));
             Result<tiles::ResourceReport> report = tiles::reportFor(**cuda, command.configuration);
             if (!report) {
                 emit tileReportFailed(reportGeneration,

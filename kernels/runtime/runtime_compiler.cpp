@@ -88,6 +88,9 @@ class NvrtcCompiler final : public ModuleCompiler {
 };
 
 std::vector<std::string> nvrtcCandidates() {
+    // FUSESCOPE_NVRTC names the one library to try (tests and demonstrations of a machine
+    // without the toolkit set it to a path that does not exist).
+    if (const char* only = std::getenv("FUSESCOPE_NVRTC")) return {only};
     std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so"};
     std::vector<std::string> roots;
     if (const char* home = std::getenv("CUDA_HOME")) roots.emplace_back(home);

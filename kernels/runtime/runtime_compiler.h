@@ -47,8 +47,8 @@ class ModuleCompiler {
 };
 
 // NVRTC from the toolkit (libnvrtc.so.13, found through the loader's path, then under
-// $CUDA_HOME, /usr/local/cuda and /usr/local/cuda-13.0), or "NVRTC not found: ..." naming where
-// it looked.
+// $CUDA_HOME, /usr/local/cuda and /usr/local/cuda-13.0; $FUSESCOPE_NVRTC names the only file to
+// try), or "NVRTC not found: ..." naming where it looked.
 Result<std::unique_ptr<ModuleCompiler>> loadNvrtc();
 
 // 64-bit FNV-1a: cache keys and entry checksums (integrity, not security).

@@ -209,7 +209,11 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
     if (computeShare >= 0.6)
         words.push_back("compute bound: " + format("%.0f%%", computeShare * 100) +
                         " of the measured GEMM roof");
-    if (memoryShare >= 0.6)
+    // Requested bytes beyond what DRAM can deliver were served by the L2 (the re-reads).
+    if (memoryShare > 1.2)
+        words.push_back("the L2 serves re-reads: requested bytes at " +
+                        format("%.1fx", memoryShare) + " the copy roof");
+    else if (memoryShare >= 0.6)
         words.push_back("memory bound: " + format("%.0f%%", memoryShare * 100) +
                         " of the copy roof");
     if (words.empty())

@@ -4,7 +4,10 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <optional>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/registry.h"
@@ -198,9 +201,15 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
         report.refusal = refusalFromStatus(launches.status());
         return report;
     }
-    if (!launches->empty())
-        report = withCompiled(report, compiledFrom(backend.resources(launches->front())));
-    return report;
+    if (launches->empty()) return report;
+    const KernelResources resources = backend.resources(launches->front());
+    // The default tiles run the precompiled, hand-tuned kernel: its own shared memory and stages.
+    if (resources.known && resources.origin == "precompiled") {
+        report.launch.kernelName = "swiglu_mlp_lesson (precompiled)";
+        report.launch.dynamicSharedBytes = static_cast<std::uint64_t>(resources.dynamicSharedBytes);
+        report.launch.pipelineStages = 0;
+    }
+    return withCompiled(report, compiledFrom(resources));
 }
 
 Result<TileRunResult> runConfiguration(Backend& backend, const TileConfiguration& configuration,
@@ -282,8 +291,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
     // Compile what runs, in parallel through the module cache, before timing anything.
     const Clock::time_point compileStart = Clock::now();
     std::vector<CompileRequest> compileRequests;
+    std::vector<std::size_t> compiledFor;  // the configuration of each compile request
     const VariantSpec& variant = *findVariant(pipeline, request.base.variant);
-    for (const ResourceReport& report : reports) {
+    for (std::size_t index = 0; index < reports.size(); ++index) {
+        const ResourceReport& report = reports[index];
         if (report.refusal) continue;
         const RunRequest run = requestFor(report.configuration, 1, 0, 0);
         std::vector<KernelSpec> kernels = variant.kernelsFor(run.problem);
@@ -296,13 +307,18 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
             launch.call.variant = variant.name;
             launch.call.kernelIndex = k;
             launch.call.kernelName = kernels[k].name;
-            if (std::optional<CompileRequest> compile = backend.compileRequest(launch))
+            if (std::optional<CompileRequest> compile = backend.compileRequest(launch)) {
                 compileRequests.push_back(std::move(*compile));
+                compiledFor.push_back(index);
+            }
         }
     }
     sweep.compilerVersion = backend.kind() == BackendKind::Cuda
                                 ? "nothing compiled at run time"
                                 : "none (the CPU backend runs precompiled code)";
+    // Where each configuration's module came from in this sweep (the loads that follow find it
+    // in memory).
+    std::vector<std::optional<std::pair<std::string, double>>> origins(configurations.size());
     if (!compileRequests.empty()) {
         if (Result<ModuleCompiler*> compiler = runtimeCompiler()) {
             sweep.compilerVersion = (*compiler)->version();
@@ -315,8 +331,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
                                       -1.0);
                     return !observer.cancelled();
                 });
-            for (const auto& result : results) {
+            for (std::size_t k = 0; k < results.size(); ++k) {
+                const auto& result = results[k];
                 if (!result) continue;
+                origins[compiledFor[k]] = std::make_pair(result->origin, result->compileMs);
                 if (result->origin == "nvrtc")
                     ++sweep.modulesCompiled;
                 else
@@ -347,8 +365,9 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
             observer.progress(0.3 + 0.7 * static_cast<double>(timed) /
                                         static_cast<double>(std::max<std::size_t>(toTime, 1)),
                               "timing " + tilesText(configurations[index]), eta);
-            const RunRequest run =
+            RunRequest run =
                 requestFor(configurations[index], request.repeats, request.warmup, request.seed);
+            run.roofs = false;  // measured once, with the references
             Result<RunReport> result = runPipeline(backend, run, cancelOnly);
             ++timed;
             if (!result && result.status().code() == ErrorCode::Cancelled) {
@@ -363,6 +382,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
                     cell.error = message;
             } else if (!result->variants.empty()) {
                 cell = cellFrom(cell.report, result->variants.front());
+                if (origins[index] && cell.report.compiled.known) {
+                    cell.report.compiled.origin = origins[index]->first;
+                    cell.report.compiled.compileMs = origins[index]->second;
+                }
             }
         }
         sweep.cells.push_back(std::move(cell));

@@ -54,7 +54,13 @@ TimingSpread spreadOf(std::vector<double> timesMs) {
 }
 
 bool overlaps(const TimingSpread& a, const TimingSpread& b) {
-    return a.q1Ms <= b.q3Ms && b.q1Ms <= a.q3Ms;
+    const auto low = [](const TimingSpread& t) {
+        return std::min(t.q1Ms, t.medianMs * (1.0 - kTimingNoiseFloor));
+    };
+    const auto high = [](const TimingSpread& t) {
+        return std::max(t.q3Ms, t.medianMs * (1.0 + kTimingNoiseFloor));
+    };
+    return low(a) <= high(b) && low(b) <= high(a);
 }
 
 std::vector<TileConfiguration> configurationsOf(const TileSweepRequest& request) {

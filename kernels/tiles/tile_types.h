@@ -78,7 +78,7 @@ struct LaunchGeometry {
     std::uint64_t gridY = 0;  // output-column tiles
     std::uint64_t blocks = 0;
     std::uint64_t dynamicSharedBytes = 0;
-    int pipelineStages = 0;  // shared-memory stages of the copy pipeline
+    int pipelineStages = 0;  // shared-memory stages of the copy pipeline (0: not known)
 };
 
 // What the compiler and the occupancy calculator say about the loaded kernel (live GPU only).
@@ -127,7 +127,12 @@ struct TimingSpread {
 };
 // From the repeat times (any order); zeros when empty.
 TimingSpread spreadOf(std::vector<double> timesMs);
-// Whether two timings cannot be told apart: their interquartile ranges overlap.
+// The interval a timing is compared by: its interquartile range, widened to at least this
+// fraction of its median on each side. On the H200 the IQR over 10 repeats of one process was
+// about +-0.3% while the same cell's median moved by up to +-2% between 10 sweeps (clocks, L2
+// state, allocations): the IQR alone crowned a different winner in 4 of 10 sweeps.
+inline constexpr double kTimingNoiseFloor = 0.015;
+// Whether two timings cannot be told apart: their intervals (above) overlap.
 bool overlaps(const TimingSpread& a, const TimingSpread& b);
 
 // One configuration of a sweep: refused (with its reason), or measured.

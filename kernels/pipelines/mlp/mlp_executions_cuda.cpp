@@ -62,7 +62,10 @@ class MlpCudaExecution final : public KernelExecution {
     }
 
     KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {
-        if (!runtimeCompiled(call)) return {};
+        if (!runtimeCompiled(call))
+            return variantNamed(call.variant) == MlpVariant::LessonFused
+                       ? lessonFusedResources(mlpDtypeOf(*call.problem), shapeOf(*call.problem))
+                       : KernelResources{};
         const LessonTiles tiles = tilesOf(*call.problem);
         Result<const LessonTiledKernel*> kernel =
             lessonTiledKernel(tiles, mlpDtypeOf(*call.problem));

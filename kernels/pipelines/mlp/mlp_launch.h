@@ -5,6 +5,7 @@
 
 #include "core/status.h"
 #include "pipelines/mlp/mlp_shape.h"
+#include "runtime/kernel_execution.h"
 
 namespace fusescope::mlp {
 
@@ -16,6 +17,8 @@ Status launchSiluMulRows(MlpDtype dtype, const void* gu, void* h, std::int64_t M
                          cudaStream_t stream);
 
 bool lessonTilesCompiled(const LessonTiles& tiles);
+// Registers, spills, shared memory and occupancy of the precompiled lesson kernel this shape runs.
+KernelResources lessonFusedResources(MlpDtype dtype, const MlpShape& shape);
 Status launchLessonFused(MlpDtype dtype, const LessonTiles& tiles, const MlpShape& shape,
                          const void* x, const void* gate, const void* up, const void* down,
                          void* out, cudaStream_t stream);

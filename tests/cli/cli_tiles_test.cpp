@@ -1,0 +1,96 @@
+// `fusescope-cli resources` and `tiles` as a user runs them, on any machine: the model report for
+// a GPU of the table, refusals and bad grids with their reasons, and a small tile sweep on the CPU
+// backend whose file the explorer can open.
+#include <gtest/gtest.h>
+
+#include <QTemporaryDir>
+
+#include "cli/cli_process.h"
+#include "model/tile_sweep_json.h"
+
+namespace {
+
+TEST(CliResources, DecodeOnTheTablesH200SaysWhichSmsIdle) {
+    const CliResult result = runCli({"resources", "--pipeline", "mlp", "--preset", "decode-1",
+                                     "--dtype", "bf16", "--tile", "16,128,64,64", "--gpu", "h200"});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains("32 blocks on 132 SMs: 100 SMs idle"))
+        << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains("model only, for the NVIDIA H200")) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains("Predicted")) << result.out.toStdString();
+}
+
+TEST(CliResources, ARefusedConfigurationIsReportedWithItsReason) {
+    const CliResult result = runCli({"resources", "--preset", "classroom", "--dtype", "bf16",
+                                     "--tile", "128,128,128,128", "--gpu", "h200"});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains("REFUSED        shared memory 288.0 KiB"))
+        << result.out.toStdString();
+}
+
+TEST(CliResources, BadTilesAndUnknownGpusAreRefusedBeforeAnything) {
+    const CliResult three =
+        runCli({"resources", "--preset", "classroom", "--tile", "64,64,32", "--gpu", "h200"});
+    EXPECT_EQ(three.exitCode, 2);
+    EXPECT_TRUE(three.err.contains("give 4 values")) << three.err.toStdString();
+    const CliResult gpu = runCli({"resources", "--preset", "classroom", "--gpu", "tpu"});
+    EXPECT_EQ(gpu.exitCode, 2);
+    EXPECT_TRUE(gpu.err.contains("h200")) << gpu.err.toStdString();
+}
+
+TEST(CliTiles, BadGridsAreRefused) {
+    const CliResult noValues = runCli({"tiles", "--grid", "block_m=200..300", "--backend", "cpu"});
+    EXPECT_EQ(noValues.exitCode, 2);
+    EXPECT_TRUE(noValues.err.contains("no allowed value")) << noValues.err.toStdString();
+    const CliResult unknown = runCli({"tiles", "--grid", "vector=1,4", "--backend", "cpu"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_TRUE(unknown.err.contains("no tuning vector")) << unknown.err.toStdString();
+}
+
+TEST(CliTiles, ASmallSweepOnTheCpuWritesAFileTheExplorerOpens) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("tiles.json"));
+    const CliResult result = runCli({"tiles",
+                                     "--backend",
+                                     "cpu",
+                                     "--shape",
+                                     "M=4,H=64,I=64",
+                                     "--dtype",
+                                     "bf16",
+                                     "--tile",
+                                     "16,16,16,16",
+                                     "--grid",
+                                     "block_m=16,32",
+                                     "--grid",
+                                     "block_n=16,64",
+                                     "--repeat",
+                                     "2",
+                                     "--warmup",
+                                     "0",
+                                     "--no-references",
+                                     "--json",
+                                     path});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains("BEST")) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains("refused")) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains("4 configurations: 2 measured, 2 refused"))
+        << result.out.toStdString();
+    const auto sweep = fusescope::model::loadTileSweep(path);
+    ASSERT_TRUE(sweep) << sweep.status().message();
+    ASSERT_EQ(sweep->cells.size(), 4u);
+    EXPECT_TRUE(sweep->cells[0].measured);
+    EXPECT_TRUE(sweep->cells[0].checkOk);
+    ASSERT_TRUE(sweep->cells[2].report.refusal.has_value());  // BLOCK_M 32 > M = 4
+}
+
+TEST(CliTiles, HelpDocumentsTheCommands) {
+    const CliResult tiles = runCli({"tiles", "--help"});
+    EXPECT_EQ(tiles.exitCode, 0);
+    EXPECT_TRUE(tiles.out.contains("--grid")) << tiles.out.toStdString();
+    EXPECT_TRUE(tiles.out.contains("FUSESCOPE_KERNEL_CACHE")) << tiles.out.toStdString();
+    const CliResult resources = runCli({"resources", "--help"});
+    EXPECT_EQ(resources.exitCode, 0);
+    EXPECT_TRUE(resources.out.contains("--gpu")) << resources.out.toStdString();
+}
+
+}  // namespace

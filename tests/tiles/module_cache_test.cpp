@@ -1,0 +1,202 @@
+// The module cache with a stand-in compiler: keys separate every input that changes the module,
+// hits come from memory then disk, corrupt and foreign entries are rebuilt (never trusted), and
+// writes leave no temporary files. Also: a machine without NVRTC says so plainly.
+#include <gtest/gtest.h>
+
+#include <QTemporaryDir>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "runtime/runtime_compiler.h"
+
+namespace fusescope {
+namespace {
+
+// "Compiles" to bytes derived from the request, and counts its calls.
+class StandInCompiler final : public ModuleCompiler {
+  public:
+    std::string version() const override { return "stand-in 1.0"; }
+    Result<std::vector<unsigned char>> compile(const CompileRequest& request,
+                                               std::string& log) override {
+        ++calls;
+        if (request.source.find("#error") != std::string::npos) {
+            log = "error: the source says so";
+            return Status(ErrorCode::DeviceError, "stand-in could not compile: " + log);
+        }
+        // Appended piece by piece: GCC 12 warns (-Wrestrict) on chained string additions here.
+        std::string image = "cubin:";
+        image.append(request.architecture).append(":").append(request.source);
+        for (const std::string& option : request.options) image.append(":").append(option);
+        return std::vector<unsigned char>(image.begin(), image.end());
+    }
+    std::atomic<int> calls{0};
+};
+
+CompileRequest request(std::string source = "kernel", std::string arch = "sm_90",
+                       std::vector<std::string> options = {"-DFS_BM=32"}) {
+    return {"k.cu", std::move(source), std::move(options), std::move(arch)};
+}
+
+std::string text(const std::vector<unsigned char>& bytes) {
+    return {bytes.begin(), bytes.end()};
+}
+
+class ModuleCacheTest : public ::testing::Test {
+  protected:
+    std::string folder() const { return dir_.filePath("kernels").toStdString(); }
+    QTemporaryDir dir_;
+    StandInCompiler compiler_;
+};
+
+TEST_F(ModuleCacheTest, KeysSeparateSourceOptionsArchitectureCompilerAndDriver) {
+    ModuleCache cache(folder(), "580");
+    const std::string base = cache.keyOf(compiler_, request());
+    EXPECT_EQ(base, cache.keyOf(compiler_, request()));
+    EXPECT_NE(base, cache.keyOf(compiler_, request("kernel2")));
+    EXPECT_NE(base, cache.keyOf(compiler_, request("kernel", "sm_80")));
+    EXPECT_NE(base, cache.keyOf(compiler_, request("kernel", "sm_90", {"-DFS_BM=64"})));
+    EXPECT_NE(base, ModuleCache(folder(), "590").keyOf(compiler_, request()));
+    EXPECT_NE(cache.entryPath(base), cache.entryPath(cache.keyOf(compiler_, request("k2"))));
+}
+
+TEST_F(ModuleCacheTest, CompilesOnceThenHitsMemoryThenDisk) {
+    ModuleCache cache(folder(), "580");
+    Result<CompiledModule> first = cache.get(compiler_, request());
+    ASSERT_TRUE(first) << first.status().message();
+    EXPECT_EQ(first->origin, "nvrtc");
+    EXPECT_EQ(compiler_.calls.load(), 1);
+    Result<CompiledModule> second = cache.get(compiler_, request());
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->origin, "memory cache");
+    EXPECT_EQ(second->image, first->image);
+    // A new process (a fresh cache over the same folder) reads the disk entry.
+    ModuleCache later(folder(), "580");
+    Result<CompiledModule> third = later.get(compiler_, request());
+    ASSERT_TRUE(third);
+    EXPECT_EQ(third->origin, "disk cache");
+    EXPECT_EQ(third->image, first->image);
+    EXPECT_EQ(compiler_.calls.load(), 1);
+    // Another driver version compiles again.
+    ModuleCache newDriver(folder(), "590");
+    ASSERT_TRUE(newDriver.get(compiler_, request()));
+    EXPECT_EQ(compiler_.calls.load(), 2);
+}
+
+TEST_F(ModuleCacheTest, ACorruptEntryIsRebuiltNotTrusted) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    ASSERT_TRUE(std::filesystem::exists(path));
+    // Flip the last byte of the payload: the checksum no longer matches.
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekg(-1, std::ios::end);
+        char c = 0;
+        file.get(c);
+        file.seekp(-1, std::ios::end);
+        file.put(static_cast<char>(c ^ 0x5a));
+    }
+    ModuleCache later(folder(), "580");
+    Result<CompiledModule> rebuilt = later.get(compiler_, request());
+    ASSERT_TRUE(rebuilt);
+    EXPECT_EQ(rebuilt->origin, "nvrtc");
+    EXPECT_EQ(later.rejectedEntries(), 1);
+    EXPECT_EQ(text(rebuilt->image), "cubin:sm_90:kernel:-DFS_BM=32");
+    // The rebuilt entry replaced the corrupt one.
+    ModuleCache again(folder(), "580");
+    EXPECT_EQ(again.get(compiler_, request())->origin, "disk cache");
+}
+
+TEST_F(ModuleCacheTest, TruncatedAndEmptyEntriesAreRebuilt) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    for (std::uintmax_t size : {std::uintmax_t{20}, std::uintmax_t{0}}) {
+        std::filesystem::resize_file(path, size);
+        ModuleCache later(folder(), "580");
+        Result<CompiledModule> rebuilt = later.get(compiler_, request());
+        ASSERT_TRUE(rebuilt);
+        EXPECT_EQ(rebuilt->origin, "nvrtc");
+        EXPECT_EQ(later.rejectedEntries(), 1);
+    }
+}
+
+TEST_F(ModuleCacheTest, AForeignEntryUnderTheKeysNameIsRebuilt) {
+    // Another key's valid entry copied over this key's file (a hash collision, or a copy by
+    // hand): its stored key differs, so it is not used.
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request("other")));
+    const std::string other = cache.entryPath(cache.keyOf(compiler_, request("other")));
+    const std::string mine = cache.entryPath(cache.keyOf(compiler_, request()));
+    std::filesystem::copy_file(other, mine);
+    ModuleCache later(folder(), "580");
+    Result<CompiledModule> module = later.get(compiler_, request());
+    ASSERT_TRUE(module);
+    EXPECT_EQ(module->origin, "nvrtc");
+    EXPECT_EQ(text(module->image), "cubin:sm_90:kernel:-DFS_BM=32");
+    EXPECT_EQ(later.rejectedEntries(), 1);
+}
+
+TEST_F(ModuleCacheTest, WritesLeaveOnlyEntries) {
+    ModuleCache cache(folder(), "580");
+    const std::vector<CompileRequest> requests = {request("a"), request("b"), request("c"),
+                                                  request("a")};
+    std::size_t lastDone = 0;
+    const auto results = cache.getAll(compiler_, requests, 3, [&](std::size_t done, std::size_t) {
+        EXPECT_GE(done, lastDone);
+        lastDone = done;
+        return true;
+    });
+    ASSERT_EQ(results.size(), 4u);
+    for (const auto& result : results) EXPECT_TRUE(result) << result.status().message();
+    EXPECT_EQ(lastDone, 4u);
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(folder())) {
+        ++files;
+        EXPECT_EQ(entry.path().extension(), ".cubin") << entry.path();
+    }
+    EXPECT_EQ(files, 3);
+}
+
+TEST_F(ModuleCacheTest, CompileErrorsCarryTheLogAndAreNotCached) {
+    ModuleCache cache(folder(), "580");
+    Result<CompiledModule> failed = cache.get(compiler_, request("#error no"));
+    ASSERT_FALSE(failed);
+    EXPECT_NE(failed.status().message().find("the source says so"), std::string::npos);
+    EXPECT_FALSE(cache.get(compiler_, request("#error no")));
+    EXPECT_EQ(compiler_.calls.load(), 2);
+}
+
+TEST_F(ModuleCacheTest, CancellingStopsStartingCompilations) {
+    ModuleCache cache(folder(), "580");
+    std::vector<CompileRequest> requests;
+    for (int k = 0; k < 20; ++k) requests.push_back(request(std::to_string(k)));
+    const auto results =
+        cache.getAll(compiler_, requests, 1, [](std::size_t, std::size_t) { return false; });
+    int cancelled = 0;
+    for (const auto& result : results)
+        if (!result && result.status().code() == ErrorCode::Cancelled) ++cancelled;
+    EXPECT_GT(cancelled, 0);
+    EXPECT_LT(compiler_.calls.load(), 20);
+}
+
+TEST_F(ModuleCacheTest, MemoryOnlyWithoutAFolder) {
+    ModuleCache cache("", "580");
+    EXPECT_EQ(cache.entryPath(cache.keyOf(compiler_, request())), "");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    EXPECT_EQ(cache.get(compiler_, request())->origin, "memory cache");
+}
+
+TEST(Nvrtc, AMissingLibraryIsNamedPlainly) {
+    ::setenv("FUSESCOPE_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
+    Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
+    ::unsetenv("FUSESCOPE_NVRTC");
+    ASSERT_FALSE(nvrtc);
+    EXPECT_EQ(nvrtc.status().message().rfind("NVRTC not found", 0), 0u) << nvrtc.status().message();
+    EXPECT_NE(nvrtc.status().message().find("precompiled default tiles"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fusescope

@@ -1,0 +1,116 @@
+// On a GPU: the lesson kernel compiled at run time by NVRTC for tiles the program has no
+// precompiled code for, checked against the double reference on the classroom shape and on one
+// that is no multiple of any tile; and the resource report of the loaded kernel. Skips with the
+// reason when there is no usable GPU, or no NVRTC.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "../cuda/cuda_gpu_fixture.h"
+#include "runtime/runner.h"
+#include "runtime/runtime_compiler.h"
+#include "tiles/tile_model.h"
+#include "tiles/tile_sweep.h"
+
+namespace fusescope::tiles {
+namespace {
+
+class TilesGpuTest : public testing_support::GpuTest {
+  protected:
+    void SetUp() override {
+        GpuTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        Result<ModuleCompiler*> compiler = runtimeCompiler();
+        if (!compiler) GTEST_SKIP() << compiler.status().message();
+    }
+
+    TileConfiguration configuration(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype,
+                                    int bm, int bn, int bh, int bi) const {
+        TileConfiguration c;
+        c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
+        c.problem.dtype = dtype;
+        c.problem.tuning = {{"block_m", bm}, {"block_n", bn}, {"block_h", bh}, {"block_i", bi}};
+        return c;
+    }
+};
+
+struct Case {
+    std::uint64_t m, h, i;
+    DType dtype;
+    int bm, bn, bh, bi;
+};
+
+TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
+    const Case cases[] = {
+        {3, 1000, 2750, DType::Bfloat16, 16, 64, 32, 128},
+        {3, 1000, 2750, DType::Bfloat16, 16, 16, 128, 16},
+        {3, 1000, 2750, DType::Float32, 16, 32, 64, 32},
+        {512, 1024, 2816, DType::Bfloat16, 64, 64, 32, 64},
+        {512, 1024, 2816, DType::Bfloat16, 128, 32, 64, 32},
+        {100, 200, 300, DType::Float32, 32, 16, 16, 64},
+    };
+    for (const Case& k : cases) {
+        const TileConfiguration c = configuration(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);
+        SCOPED_TRACE(tilesText(c) + " M=" + std::to_string(k.m) + " H=" + std::to_string(k.h) +
+                     " I=" + std::to_string(k.i));
+        RunObserver quiet;
+        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, 7, quiet);
+        ASSERT_TRUE(result) << result.status().message();
+        const TileCell& cell = result->cell;
+        EXPECT_TRUE(cell.checkOk) << "error " << cell.checkError << " > " << cell.checkTolerance;
+        EXPECT_GT(cell.time.medianMs, 0.0);
+        EXPECT_LE(cell.time.q1Ms, cell.time.medianMs);
+        const VariantResult& run = result->run.variants.front();
+        EXPECT_EQ(run.check.unwrittenElements, 0u);
+        // The check compares 8 rows (all of them when M <= 8), every column.
+        EXPECT_EQ(run.check.comparedElements, std::min<std::uint64_t>(k.m, 8) * k.h);
+    }
+}
+
+TEST_F(TilesGpuTest, TheReportIsTheLoadedKernels) {
+    const TileConfiguration c = configuration(512, 1024, 2816, DType::Bfloat16, 64, 64, 32, 64);
+    Result<ResourceReport> report = reportFor(*backend, c);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_FALSE(report->refusal.has_value());
+    const ResourceReport& r = *report;
+    EXPECT_TRUE(r.limits.live);
+    ASSERT_TRUE(r.compiled.known);
+    EXPECT_GT(r.compiled.registersPerThread, 0);
+    EXPECT_LE(r.compiled.registersPerThread, 255);
+    EXPECT_GE(r.compiled.blocksPerMultiprocessor, 1);
+    // Occupancy follows from blocks per SM: 4 warps each.
+    EXPECT_NEAR(r.compiled.theoreticalOccupancy,
+                r.compiled.blocksPerMultiprocessor * 128.0 / r.limits.maxThreadsPerMultiprocessor,
+                1e-12);
+    EXPECT_EQ(r.launch.blocks, 8u * 16u);
+    EXPECT_EQ(r.launch.threadsPerBlock, 128);
+    // The shared memory the model predicts is what one block may use: the device agrees it fits.
+    EXPECT_LE(r.launch.dynamicSharedBytes, r.limits.sharedBytesPerBlockOptIn);
+    if (r.limits.multiprocessors > 128) {
+        EXPECT_EQ(r.idleMultiprocessors, r.limits.multiprocessors - 128);
+        EXPECT_NE(r.gridWords.find("SMs idle"), std::string::npos) << r.gridWords;
+    }
+}
+
+TEST_F(TilesGpuTest, DecodeReportsIdleSms) {
+    const TileConfiguration c = configuration(1, 4096, 14336, DType::Bfloat16, 16, 128, 64, 64);
+    Result<ResourceReport> report = reportFor(*backend, c);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_EQ(report->launch.blocks, 32u);
+    EXPECT_EQ(report->idleMultiprocessors, report->limits.multiprocessors - 32);
+    EXPECT_EQ(report->gridWords.rfind("32 blocks on ", 0), 0u) << report->gridWords;
+}
+
+TEST_F(TilesGpuTest, ARefusedConfigurationIsNeverLaunched) {
+    const TileConfiguration c = configuration(512, 1024, 2816, DType::Bfloat16, 128, 128, 128, 128);
+    Result<ResourceReport> report = reportFor(*backend, c);
+    ASSERT_TRUE(report);
+    ASSERT_TRUE(report->refusal.has_value());
+    EXPECT_EQ(report->refusal->kind, RefusalKind::SharedMemory);
+    EXPECT_FALSE(report->compiled.known);
+    RunObserver quiet;
+    EXPECT_FALSE(runConfiguration(*backend, c, 1, 0, 1, quiet));
+}
+
+}  // namespace
+}  // namespace fusescope::tiles

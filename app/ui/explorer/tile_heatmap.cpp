@@ -217,6 +217,19 @@ void TileHeatmap::rebuild() {
     if (high - low < std::abs(high) * 1e-9 + 1e-12)
         high = low + std::max(std::abs(low), 1.0) * 0.01;
     map_->setGradient(metricGradient(data_.higherIsBetter));
+    // Cells spanning more than a factor of 8 (a crawling configuration next to good ones) get a
+    // log scale: on a linear one every good cell would share one colour.
+    const bool logScale = low > 0 && high / low >= 8.0;
+    map_->setDataScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logScale) {
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        ticker->setSubTickCount(8);
+        scale_->axis()->setTicker(ticker);
+        scale_->axis()->setNumberFormat(QStringLiteral("g"));
+    } else {
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
     map_->setDataRange(QCPRange(low, high));
     scale_->axis()->setLabel(data_.metricTitle);
 

@@ -340,6 +340,16 @@ TileRooflineData rooflineData(const tiles::TileSweep& sweep, const std::string& 
         caption << QObject::tr("compute roof %1 TFLOP/s (%2)")
                        .arg(data.computeRoofTflops, 0, 'f', 0)
                        .arg(qs(sweep.limits.computeSource));
+    // Above the slanted roof a configuration moved fewer DRAM bytes than the model counts: its
+    // re-reads were served by the L2.
+    int aboveCopyRoof = 0;
+    for (const TileRooflinePoint& point : data.points)
+        if (data.copyRoofGBps > 0 &&
+            point.tflops > 1.05 * data.copyRoofGBps * point.flopsPerByte / 1e3)
+            ++aboveCopyRoof;
+    if (aboveCopyRoof > 0 && !data.perDramByte)
+        caption << QObject::tr("%1 above the copy roof: the model counts re-reads the L2 serves")
+                       .arg(aboveCopyRoof);
     data.caption = caption.join(QStringLiteral(" · "));
     if (data.points.isEmpty()) data.emptyMessage = QObject::tr("No configuration measured yet.");
     return data;

@@ -410,12 +410,18 @@ QString cellTooltip(const tiles::TileCell& cell, const tiles::TileSweep& sweep) 
                      .arg(model::formatRelativeError(cell.checkError),
                           model::formatRelativeError(cell.checkTolerance));
         if (const tiles::ReferenceTiming* unfused = referenceTiming(sweep, "unfused");
-            unfused && unfused->time.medianMs > 0 && cell.time.medianMs > 0)
-            lines << QObject::tr("%1× the 5-kernel path's speed%2")
-                         .arg(unfused->time.medianMs / cell.time.medianMs, 0, 'f', 2)
-                         .arg(tiles::overlaps(cell.time, unfused->time)
-                                  ? QObject::tr(" (within its spread: a tie)")
-                                  : QString());
+            unfused && unfused->time.medianMs > 0 && cell.time.medianMs > 0) {
+            const double speedup = unfused->time.medianMs / cell.time.medianMs;
+            const QString tie = tiles::overlaps(cell.time, unfused->time)
+                                    ? QObject::tr(" (within its spread: a tie)")
+                                    : QString();
+            lines << (speedup >= 1.0 ? QObject::tr("%1× faster than the 5-kernel path%2")
+                                           .arg(speedup, 0, 'f', 2)
+                                           .arg(tie)
+                                     : QObject::tr("%1× slower than the 5-kernel path%2")
+                                           .arg(1.0 / speedup, 0, 'f', 1)
+                                           .arg(tie));
+        }
     } else if (!cell.error.empty()) {
         lines << QObject::tr("failed: %1").arg(qs(cell.error));
     } else {

@@ -145,9 +145,10 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QVERIFY(swept.wait(kRunTimeoutMs));
     QVERIFY2(swept.first().at(0).toBool(), qPrintable(swept.first().at(1).toString()));
 
-    // A recorded tile sweep, so the Tile explorer's heatmap and roofline are checked with data.
+    // The shipped H200 tile sweep, so the Tile explorer's heatmap and roofline are checked with
+    // real data.
     QCOMPARE(window.tileExplorer()->openTileSweepFile(
-                 QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/tile_sweep_small.json")),
+                 QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/tiles-mlp-classroom-bf16-h200.json")),
              QString());
 
     QStringList problems;

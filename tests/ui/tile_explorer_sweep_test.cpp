@@ -50,11 +50,51 @@ void prepare(TileExplorerTab& tab, RunController& controller, int lastValueIndex
 class TileExplorerSweepTest : public QObject {
     Q_OBJECT
   private slots:
+    void runThisConfigurationShowsItsNumbersAndLoadsTheRun();
     void sweepFillsTheHeatmapWithProgress();
     void cancelStopsTheSweepAndKeepsItsCells();
     void reportsWaitingBehindASweepAreSuperseded();
     void openingARecordedSweepSupersedesTheLiveOne();
 };
+
+void TileExplorerSweepTest::runThisConfigurationShowsItsNumbersAndLoadsTheRun() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    prepare(tab, controller, 1, 3, 4);
+    QVERIFY(tab.runButton()->isEnabled());
+    QSignalSpy finished(&controller, &RunController::tileRunFinished);
+    // BLOCK_M 64 on 4 rows is refused by the model: nothing is posted, the reason is shown.
+    tab.tileCombo("block_m")->setCurrentIndex(tab.tileCombo("block_m")->findData(64));
+    QVERIFY(tab.shownReport() && tab.shownReport()->refusal);
+    tab.runConfiguration();
+    QVERIFY(!tab.isRunningConfiguration());
+    QVERIFY2(tab.resultLabel()->text().contains(
+                 QString::fromStdString(tab.shownReport()->refusal->reason)),
+             qPrintable(tab.resultLabel()->text()));
+    for (const char* name : {"block_m", "block_n"})
+        tab.tileCombo(name)->setCurrentIndex(tab.tileCombo(name)->findData(16));
+    QVERIFY(tab.shownReport() && !tab.shownReport()->refusal);
+    QSignalSpy chosen(&tab, &TileExplorerTab::recordingChosen);
+    tab.runConfiguration();
+    QVERIFY(tab.isRunningConfiguration());
+    QVERIFY(!tab.runButton()->isEnabled());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QVERIFY(!tab.isRunningConfiguration());
+    QVERIFY(tab.runButton()->isEnabled());
+    const auto outcome = finished.first().first().value<TileRunOutcome>();
+    QVERIFY2(outcome.cell.measured, outcome.cell.error.c_str());
+    QCOMPARE(outcome.cell.report.configuration, tab.configuration());
+    // Time, GB/s, TFLOP/s, requested (or DRAM) bytes and the check, in the tab's words.
+    const QString text = tab.resultLabel()->text();
+    for (const QString& part :
+         {QStringLiteral("ms median"), QStringLiteral("GB/s"), QStringLiteral("TFLOP/s"),
+          QStringLiteral("requested"), QStringLiteral("check")})
+        QVERIFY2(text.contains(part), qPrintable(text));
+    // The run goes to the window's results, charts and stage.
+    QCOMPARE(chosen.size(), qsizetype(1));
+    const auto recording = chosen.first().first().value<model::Recording>();
+    QVERIFY(!recording.runs.isEmpty());
+}
 
 void TileExplorerSweepTest::sweepFillsTheHeatmapWithProgress() {
     RunController controller;

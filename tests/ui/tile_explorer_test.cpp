@@ -71,6 +71,7 @@ class TileExplorerTest : public QObject {
     void fileOpenBringsTheExplorerForward();
     void savedSweepOpensAgain();
     void heatmapExports();
+    void choicesAreRemembered();
 };
 
 void TileExplorerTest::heatmapDrawnFromCommittedSweep_data() {
@@ -345,6 +346,33 @@ void TileExplorerTest::heatmapExports() {
         QCOMPARE(exportChart(*tab.heatmap(), path), QString());
         QVERIFY(QFileInfo(path).size() > 1000);
     }
+}
+
+void TileExplorerTest::choicesAreRemembered() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    tiles::TileConfiguration chosen;
+    tiles::TileSweepRequest request;
+    {
+        TileExplorerTab tab(nullptr);
+        tab.setSettings(&settings);
+        tab.presetCombo()->setCurrentIndex(tab.presetCombo()->findData(QStringLiteral("decode-4")));
+        tab.dtypeCombo()->setCurrentIndex(tab.dtypeCombo()->findData(int(DType::Float32)));
+        tab.tileCombo("block_n")->setCurrentIndex(tab.tileCombo("block_n")->findData(128));
+        tab.rangeToCombo("block_i")->setCurrentIndex(tab.rangeToCombo("block_i")->count() - 1);
+        tab.repeatsSpin()->setValue(7);
+        tab.metricCombo()->setCurrentIndex(tab.metricCombo()->findData(int(TileMetric::Occupancy)));
+        chosen = tab.configuration();
+        request = tab.sweepRequest();
+    }
+    TileExplorerTab again(nullptr);
+    QVERIFY(!(again.configuration() == chosen));  // the defaults differ from what was chosen
+    again.setSettings(&settings);
+    QCOMPARE(again.configuration(), chosen);
+    QCOMPARE(again.sweepRequest(), request);
+    QCOMPARE(again.metricCombo()->currentData().toInt(), int(TileMetric::Occupancy));
+    QCOMPARE(again.presetCombo()->currentData().toString(), QStringLiteral("decode-4"));
 }
 
 QTEST_MAIN(TileExplorerTest)

@@ -10,6 +10,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
@@ -132,6 +133,58 @@ TileExplorerTab::TileExplorerTab(RunController* controller, QWidget* parent)
     }
     setBackendSummary(summary_);
     selectionChanged();
+}
+
+void TileExplorerTab::setSettings(QSettings* settings) {
+    settings_ = settings;
+    if (!settings_) return;
+    restoreChoices();
+    const auto save = [this] { saveChoices(); };
+    for (QComboBox* combo : findChildren<QComboBox*>())
+        connect(combo, &QComboBox::currentIndexChanged, this, save);
+    for (QSpinBox* spin : findChildren<QSpinBox*>())
+        connect(spin, &QSpinBox::valueChanged, this, save);
+}
+
+// Every combo by its data (a preset's name, a tile's value), every spin box by its value, keyed
+// by object name: a choice the program no longer offers is left at its default.
+void TileExplorerTab::saveChoices() const {
+    if (!settings_) return;
+    settings_->beginGroup(QStringLiteral("explorer"));
+    for (const QComboBox* combo : findChildren<QComboBox*>())
+        if (!combo->objectName().isEmpty())
+            settings_->setValue(combo->objectName(), combo->currentData());
+    for (const QSpinBox* spin : findChildren<QSpinBox*>())
+        if (!spin->objectName().isEmpty()) settings_->setValue(spin->objectName(), spin->value());
+    settings_->endGroup();
+}
+
+void TileExplorerTab::restoreChoices() {
+    settings_->beginGroup(QStringLiteral("explorer"));
+    {
+        std::vector<std::unique_ptr<QSignalBlocker>> blocks;
+        for (QSpinBox* spin : findChildren<QSpinBox*>()) {
+            const QVariant value = settings_->value(spin->objectName());
+            if (!value.isValid()) continue;
+            blocks.push_back(std::make_unique<QSignalBlocker>(spin));
+            spin->setValue(value.toInt());
+        }
+        for (QComboBox* combo : findChildren<QComboBox*>()) {
+            // The preset follows the dimensions (fillPresets); the GPU's list may change.
+            if (combo == preset_) continue;
+            const QVariant value = settings_->value(combo->objectName());
+            if (!value.isValid()) continue;
+            const int index = combo->findData(value);
+            if (index < 0) continue;
+            blocks.push_back(std::make_unique<QSignalBlocker>(combo));
+            combo->setCurrentIndex(index);
+        }
+    }
+    settings_->endGroup();
+    fillPresets();
+    updateSweepSize();
+    selectionChanged();
+    refreshViews();
 }
 
 const PipelineSpec* TileExplorerTab::pipeline() const {

@@ -24,6 +24,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QProgressBar;
+class QSettings;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
@@ -42,6 +43,9 @@ class TileExplorerTab final : public QWidget {
     explicit TileExplorerTab(RunController* controller, QWidget* parent = nullptr);
 
     void setBackendSummary(const BackendSummary& summary);
+    // Where the choices (problem, tiles, ranges, repeats, heatmap and roofline choices) are
+    // remembered: restored now, saved on every change. Not owned.
+    void setSettings(QSettings* settings);
     void setBackend(BackendChoice backend);
     bool liveAvailable() const;
     // Live, or the CPU backend chosen explicitly (the lesson kernel's CPU port is timed).
@@ -122,11 +126,14 @@ class TileExplorerTab final : public QWidget {
     void updateEnabled();
     void updateSweepSize();
     void requestReport();
+    void saveChoices() const;
+    void restoreChoices();
     std::map<std::string, int> selectedTiles() const;
     std::optional<tiles::DeviceLimits> modelLimits() const;
     const PipelineSpec* pipeline() const;
 
     RunController* controller_ = nullptr;
+    QSettings* settings_ = nullptr;
     BackendSummary summary_;
     bool backendsKnown_ = false;
     BackendChoice backend_ = BackendChoice::Auto;

@@ -83,6 +83,7 @@ void offerExport(MainWindow& window, QCustomPlot* plot, const QString& fileStem)
 TileExplorerTab* addTileExplorer(MainWindow& window) {
     auto* explorer = new TileExplorerTab(window.runController());
     explorer->setObjectName(QStringLiteral("tileExplorer"));
+    explorer->setSettings(window.settings());
     window.chartTabs()->addTab(explorer, QObject::tr("Tile explorer"));
     giveExplorerRoom(window.chartTabs(), explorer);
     QObject::connect(&window, &MainWindow::backendsProbed, explorer,

@@ -120,7 +120,7 @@ void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
         QCOMPARE(drawn.tiedWithBest, cell->tiedWithBest);
     }
     // The 5-kernel path on the same scale, and the cells clearly faster than it outlined.
-    const tiles::ReferenceTiming* unfused = referenceTiming(*sweep, "unfused");
+    const tiles::ReferenceTiming* unfused = unfusedReference(*sweep);
     QVERIFY(unfused);
     QVERIFY(data.unfusedValue);
     QCOMPARE(*data.unfusedValue, unfused->time.medianMs);
@@ -182,7 +182,7 @@ void TileExplorerTest::metricsAndAxesFollowTheChoices() {
     QVERIFY(sweep);
     TileExplorerTab tab(nullptr);
     tab.showSweep(*sweep, QStringLiteral("test file"));
-    const tiles::ReferenceTiming* unfused = referenceTiming(*sweep, "unfused");
+    const tiles::ReferenceTiming* unfused = unfusedReference(*sweep);
     QVERIFY(unfused);
 
     QComboBox* metric = tab.metricCombo();

@@ -150,7 +150,7 @@ std::optional<double> tileMetricValue(const tiles::TileCell& cell, TileMetric me
         case TileMetric::Time:
             return cell.time.medianMs;
         case TileMetric::SpeedupOverUnfused: {
-            const tiles::ReferenceTiming* unfused = referenceTiming(sweep, "unfused");
+            const tiles::ReferenceTiming* unfused = unfusedReference(sweep);
             if (!unfused || unfused->time.medianMs <= 0) return std::nullopt;
             return unfused->time.medianMs / cell.time.medianMs;
         }
@@ -179,11 +179,28 @@ std::vector<int> sweptValues(const tiles::TileSweep& sweep, const std::string& t
     return base > 0 ? std::vector<int>{base} : std::vector<int>{};
 }
 
-const tiles::ReferenceTiming* referenceTiming(const tiles::TileSweep& sweep,
-                                              const std::string& variant) {
-    for (const tiles::ReferenceTiming& reference : sweep.references)
-        if (reference.variant == variant) return &reference;
+// The reference of the first variant the registry declares that `wanted` accepts, among those
+// the sweep timed.
+template <typename Accept>
+const tiles::ReferenceTiming* firstDeclaredReference(const tiles::TileSweep& sweep, Accept wanted) {
+    const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline);
+    if (!pipeline) return nullptr;
+    for (const VariantSpec& variant : pipeline->variants) {
+        if (!wanted(variant)) continue;
+        for (const tiles::ReferenceTiming& reference : sweep.references)
+            if (reference.variant == variant.name) return &reference;
+    }
     return nullptr;
+}
+
+const tiles::ReferenceTiming* unfusedReference(const tiles::TileSweep& sweep) {
+    return firstDeclaredReference(sweep, [](const VariantSpec& variant) { return !variant.fused; });
+}
+
+const tiles::ReferenceTiming* fusedReference(const tiles::TileSweep& sweep) {
+    const std::string& tiled = sweep.request.base.variant;
+    return firstDeclaredReference(
+        sweep, [&](const VariantSpec& variant) { return variant.fused && variant.name != tiled; });
 }
 
 TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoice& choice,
@@ -225,10 +242,9 @@ TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoi
     if (!others.isEmpty()) caption << others.join(QStringLiteral(", "));
     data.caption = caption.join(QStringLiteral(" · "));
 
-    const tiles::ReferenceTiming* unfused = referenceTiming(sweep, "unfused");
+    const tiles::ReferenceTiming* unfused = unfusedReference(sweep);
     data.unfusedValue = referenceValue(unfused, unfused, choice.metric);
-    data.productionValue =
-        referenceValue(referenceTiming(sweep, "production"), unfused, choice.metric);
+    data.productionValue = referenceValue(fusedReference(sweep), unfused, choice.metric);
 
     // Per shown cell: the sweep's configuration it shows.
     std::map<std::pair<int, int>, int> shown;
@@ -314,9 +330,8 @@ TileRooflineData rooflineData(const tiles::TileSweep& sweep, const std::string& 
     std::sort(path.begin(), path.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [value, point] : path) data.path.push_back(point);
-    const auto referencePoint = [&](const std::string& variant) {
+    const auto referencePoint = [&](const tiles::ReferenceTiming* reference) {
         std::optional<TileRooflinePoint> point;
-        const tiles::ReferenceTiming* reference = referenceTiming(sweep, variant);
         if (!reference || reference->time.medianMs <= 0 || reference->modelBytes == 0) return point;
         point.emplace();
         point->flopsPerByte = reference->modelFlops / static_cast<double>(reference->modelBytes);
@@ -326,8 +341,8 @@ TileRooflineData rooflineData(const tiles::TileSweep& sweep, const std::string& 
             QStringLiteral("%1\n%2").arg(qs(reference->title), timeText(reference->time));
         return point;
     };
-    data.unfused = referencePoint("unfused");
-    data.production = referencePoint("production");
+    data.unfused = referencePoint(unfusedReference(sweep));
+    data.production = referencePoint(fusedReference(sweep));
     data.perDramByte = allDram && !data.points.isEmpty();
     QStringList caption;
     caption << qs(sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName)
@@ -409,7 +424,7 @@ QString cellTooltip(const tiles::TileCell& cell, const tiles::TileSweep& sweep) 
                                : QObject::tr("check FAILED (error %1, tolerance %2)"))
                      .arg(model::formatRelativeError(cell.checkError),
                           model::formatRelativeError(cell.checkTolerance));
-        if (const tiles::ReferenceTiming* unfused = referenceTiming(sweep, "unfused");
+        if (const tiles::ReferenceTiming* unfused = unfusedReference(sweep);
             unfused && unfused->time.medianMs > 0 && cell.time.medianMs > 0) {
             const double speedup = unfused->time.medianMs / cell.time.medianMs;
             const QString tie = tiles::overlaps(cell.time, unfused->time)

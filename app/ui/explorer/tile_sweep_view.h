@@ -42,9 +42,12 @@ std::optional<double> tileMetricValue(const tiles::TileCell& cell, TileMetric me
 QString tuningTitle(const std::string& pipeline, const std::string& tuning);
 // The values a tuning takes in the sweep: an axis's values, else the base configuration's one.
 std::vector<int> sweptValues(const tiles::TileSweep& sweep, const std::string& tuning);
-// The reference timing of a variant ("unfused", "production"), or nullptr.
-const tiles::ReferenceTiming* referenceTiming(const tiles::TileSweep& sweep,
-                                              const std::string& variant);
+// The references the views compare with, by the registry's declarations (no variant is named):
+// the unfused path is the first declared variant that is not fused (the 5-kernel path of the
+// MLP), the production fusion the first fused one other than the variant the tiles are for.
+// nullptr where the sweep did not time it.
+const tiles::ReferenceTiming* unfusedReference(const tiles::TileSweep& sweep);
+const tiles::ReferenceTiming* fusedReference(const tiles::TileSweep& sweep);
 
 struct TileHeatmapChoice {
     std::string xTuning;

@@ -42,6 +42,7 @@ int listCommand(const QStringList& arguments);
 int runCommand(const QStringList& arguments);
 int showCommand(const QStringList& arguments);
 int selfTestCommand(const QStringList& arguments);
+int shrinkCommand(const QStringList& arguments);
 int resourcesCommand(const QStringList& arguments);  // tiles_command.cpp
 int tilesCommand(const QStringList& arguments);      // tiles_command.cpp
 

@@ -19,6 +19,7 @@ constexpr Command kCommands[] = {
     {"sweep", "run variants over N in log steps, fit launch overhead and bandwidth", sweepCommand},
     {"selftest", "check this machine before class: GPU, counters, pipelines, recordings",
      selfTestCommand},
+    {"shrink", "merge a recording's idle PM samples so it is small enough to ship", shrinkCommand},
     {"resources", "print a tile configuration's registers, shared memory, occupancy and model",
      resourcesCommand},
     {"tiles", "sweep tile sizes of the lesson's kernel (compiled at run time), write a file",

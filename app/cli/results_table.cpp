@@ -104,6 +104,13 @@ QStringList checkFailureLines(const Recording& recording) {
     return lines;
 }
 
+namespace {
+// Bytes the SMs requested from the L2 (32-byte sectors), or "-" where not measured.
+QString l2BytesCell(const std::optional<double>& sectors) {
+    return sectors ? formatBytes(static_cast<quint64>(*sectors * 32.0)) : QStringLiteral("-");
+}
+}  // namespace
+
 QStringList measurementRows(const Recording& recording) {
     const QVector<RunGapView> gaps = measurementGaps(recording);
     if (gaps.isEmpty()) return {};
@@ -115,8 +122,10 @@ QStringList measurementRows(const Recording& recording) {
     table.addColumn(QStringLiteral("model wr"), Align::Right);
     table.addColumn(QStringLiteral("DRAM rd"), Align::Right);
     table.addColumn(QStringLiteral("DRAM wr"), Align::Right);
-    table.addColumn(QStringLiteral("sectors rd"), Align::Right);
-    table.addColumn(QStringLiteral("sectors wr"), Align::Right);
+    table.addColumn(QStringLiteral("L1 sect rd"), Align::Right);
+    table.addColumn(QStringLiteral("L1 sect wr"), Align::Right);
+    table.addColumn(QStringLiteral("L2 req rd"), Align::Right);
+    table.addColumn(QStringLiteral("L2 req wr"), Align::Right);
     table.addColumn(QStringLiteral("gap"), Align::Right);
     const auto percentCell = [](const std::optional<double>& percent) {
         return percent ? QStringLiteral("%1%").arg(*percent, 0, 'f', 1) : QStringLiteral("-");
@@ -141,6 +150,7 @@ QStringList measurementRows(const Recording& recording) {
                           formatBytes(static_cast<quint64>(*kernel.dramBytesWritten)),
                           formatCount(static_cast<quint64>(kernel.sectorsRead.value_or(0))),
                           formatCount(static_cast<quint64>(kernel.sectorsWritten.value_or(0))),
+                          l2BytesCell(kernel.l2SectorsRead), l2BytesCell(kernel.l2SectorsWritten),
                           percentCell(percent)});
         }
     }

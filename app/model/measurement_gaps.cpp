@@ -31,6 +31,9 @@ VariantResult variantFrom(const RunRecord& run) {
             counters.dramBytesWritten = *record.dramBytesWritten;
             counters.sectorsRead = record.sectorsRead.value_or(0.0);
             counters.sectorsWritten = record.sectorsWritten.value_or(0.0);
+            counters.l2SectorsRead = record.l2SectorsRead.value_or(0.0);
+            counters.l2SectorsWritten = record.l2SectorsWritten.value_or(0.0);
+            counters.deviceKernels = static_cast<std::uint32_t>(record.deviceKernels.value_or(1));
             kernel.counters = counters;
         }
         variant.kernels.push_back(kernel);

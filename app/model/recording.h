@@ -72,6 +72,9 @@ struct KernelRecord {
     std::optional<double> dramBytesWritten;
     std::optional<double> sectorsRead;
     std::optional<double> sectorsWritten;
+    std::optional<double> l2SectorsRead;  // requested from the L2 by the SMs, 32 B each
+    std::optional<double> l2SectorsWritten;
+    std::optional<int> deviceKernels;  // kernels the launch started (a library call may start more)
 };
 
 // An allocation or free seen by the allocation tracker (host clock, ns since the run began).
@@ -132,6 +135,9 @@ struct RunRecord {
     QVector<AllocationRecord> allocations;
     QVector<TimelineSpan> timeline;  // issue 3: device clock
     QVector<SampleRecord> samples;   // issue 3: PM sampling
+    // Samples the run had before its idle stretches were merged (sample_thinning.h); 0 when
+    // they are as recorded.
+    qsizetype samplesBeforeThinning = 0;
     RunDataSources dataSource;
 
     double effectiveGBps() const {

@@ -85,6 +85,9 @@ QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWr
         {"dram_bytes_written", optionalNumber(kernel.dramBytesWritten)},
         {"sectors_read", optionalNumber(kernel.sectorsRead)},
         {"sectors_written", optionalNumber(kernel.sectorsWritten)},
+        {"l2_sectors_read", optionalNumber(kernel.l2SectorsRead)},
+        {"l2_sectors_written", optionalNumber(kernel.l2SectorsWritten)},
+        {"device_kernels", kernel.deviceKernels ? QJsonValue(*kernel.deviceKernels) : QJsonValue()},
     };
 }
 
@@ -170,6 +173,9 @@ QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& wri
          arrayToJson(run.allocations, path + ".allocations", writer, allocationToJson)},
         {"timeline", arrayToJson(run.timeline, path + ".timeline", writer, spanToJson)},
         {"samples", arrayToJson(run.samples, path + ".samples", writer, sampleToJson)},
+        {"samples_before_thinning", run.samplesBeforeThinning > 0
+                                        ? QJsonValue(static_cast<double>(run.samplesBeforeThinning))
+                                        : QJsonValue(QJsonValue::Null)},
         {"data_source", QJsonObject{{"timing", dataSourceKey(run.dataSource.timing)},
                                     {"counters", optionalSource(run.dataSource.counters)},
                                     {"samples", optionalSource(run.dataSource.samples)}}},
@@ -229,6 +235,9 @@ KernelRecord readKernel(const JsonReader& reader) {
     kernel.dramBytesWritten = reader.optionalNumber("dram_bytes_written");
     kernel.sectorsRead = reader.optionalNumber("sectors_read");
     kernel.sectorsWritten = reader.optionalNumber("sectors_written");
+    kernel.l2SectorsRead = reader.optionalNumber("l2_sectors_read");
+    kernel.l2SectorsWritten = reader.optionalNumber("l2_sectors_written");
+    kernel.deviceKernels = reader.optionalInteger("device_kernels");
     return kernel;
 }
 
@@ -343,6 +352,8 @@ RunRecord readRun(const JsonReader& reader, int version) {
     run.allocations = readArray<AllocationRecord>(reader, "allocations", false, readAllocation);
     run.timeline = readArray<TimelineSpan>(reader, "timeline", false, readSpan);
     run.samples = readArray<SampleRecord>(reader, "samples", false, readSample);
+    run.samplesBeforeThinning =
+        static_cast<qsizetype>(reader.optionalCount("samples_before_thinning").value_or(0));
     if (const std::optional<JsonReader> sources = reader.optionalObject("data_source")) {
         run.dataSource.timing = readSource(*sources, "timing");
         run.dataSource.counters = readOptionalSource(*sources, "counters");

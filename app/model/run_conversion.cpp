@@ -29,6 +29,9 @@ KernelRecord kernelRecordFrom(const KernelResult& kernel) {
         record.dramBytesWritten = kernel.counters->dramBytesWritten;
         record.sectorsRead = kernel.counters->sectorsRead;
         record.sectorsWritten = kernel.counters->sectorsWritten;
+        record.l2SectorsRead = kernel.counters->l2SectorsRead;
+        record.l2SectorsWritten = kernel.counters->l2SectorsWritten;
+        record.deviceKernels = static_cast<int>(kernel.counters->deviceKernels);
     }
     return record;
 }

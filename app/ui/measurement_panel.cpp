@@ -50,6 +50,12 @@ QString sourceOf(const model::Recording& recording) {
     return QObject::tr("%1 (%2)").arg(model::dataSourceLabel(model::DataSource::Replay), counters);
 }
 
+// Bytes from L2 sectors (32 B each), or nothing where the recording has none.
+std::optional<double> l2Bytes(const std::optional<double>& sectors) {
+    if (!sectors) return std::nullopt;
+    return *sectors * 32.0;
+}
+
 }  // namespace
 
 QString MeasurementPanel::emptyText() {
@@ -72,8 +78,12 @@ MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
     table_ = new QTableWidget(0, ColumnCount);
     table_->setObjectName(QStringLiteral("measurementTable"));
     table_->setHorizontalHeaderLabels({tr("Variant"), tr("Kernel"), tr("Model bytes"),
-                                       tr("DRAM read"), tr("DRAM written"), tr("Sectors read"),
-                                       tr("Sectors written"), tr("Gap"), tr("Why")});
+                                       tr("DRAM read"), tr("DRAM written"), tr("L1 sectors read"),
+                                       tr("L1 sectors written"), tr("L2 requested read"),
+                                       tr("L2 requested written"), tr("Gap"), tr("Why")});
+    table_->horizontalHeaderItem(L2Read)->setToolTip(
+        tr("Bytes the SMs requested from the L2 cache (32-byte sectors), tensor-memory-"
+           "accelerator loads included: re-reads the L2 absorbs show here but not in DRAM."));
     table_->verticalHeader()->setVisible(false);
     table_->setAlternatingRowColors(true);
     table_->setWordWrap(true);
@@ -107,7 +117,7 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
     int row = 0;
     for (const model::RunGapView& run : gaps) {
         // The run's own row first (its total), then its kernels.
-        std::optional<double> read, written, sectorsRead, sectorsWritten;
+        std::optional<double> read, written, sectorsRead, sectorsWritten, l2Read, l2Written;
         const auto add = [](std::optional<double>& sum, const std::optional<double>& value) {
             if (value) sum = sum.value_or(0.0) + *value;
         };
@@ -118,6 +128,8 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
                 add(written, record->dramBytesWritten);
                 add(sectorsRead, record->sectorsRead);
                 add(sectorsWritten, record->sectorsWritten);
+                add(l2Read, l2Bytes(record->l2SectorsRead));
+                add(l2Written, l2Bytes(record->l2SectorsWritten));
             }
         QTableWidgetItem* variant = cell(run.variant, Qt::AlignLeft);
         QFont bold = variant->font();
@@ -131,6 +143,8 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
         table_->setItem(row, DramWritten, cell(bytesText(written)));
         table_->setItem(row, SectorsRead, cell(countText(sectorsRead)));
         table_->setItem(row, SectorsWritten, cell(countText(sectorsWritten)));
+        table_->setItem(row, L2Read, cell(bytesText(l2Read)));
+        table_->setItem(row, L2Written, cell(bytesText(l2Written)));
         table_->setItem(row, Gap, cell(gapText(run.percent)));
         table_->setItem(row, Reasons, cell(run.reasons.join(QLatin1Char('\n')), Qt::AlignLeft));
         ++row;
@@ -149,6 +163,12 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
                             cell(countText(record ? record->sectorsRead : std::nullopt)));
             table_->setItem(row, SectorsWritten,
                             cell(countText(record ? record->sectorsWritten : std::nullopt)));
+            table_->setItem(
+                row, L2Read,
+                cell(bytesText(record ? l2Bytes(record->l2SectorsRead) : std::nullopt)));
+            table_->setItem(
+                row, L2Written,
+                cell(bytesText(record ? l2Bytes(record->l2SectorsWritten) : std::nullopt)));
             table_->setItem(row, Gap, cell(gapText(kernel.percent)));
             table_->setItem(row, Reasons,
                             cell(kernel.reasons.join(QLatin1Char('\n')), Qt::AlignLeft));

@@ -23,6 +23,8 @@ class MeasurementPanel final : public QWidget {
         DramWritten,
         SectorsRead,
         SectorsWritten,
+        L2Read,
+        L2Written,
         Gap,
         Reasons,
         ColumnCount

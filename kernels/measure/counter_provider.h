@@ -72,11 +72,13 @@ class CounterProvider {
     // Probes once (on the thread that owns the GPU) and remembers the answer.
     virtual CounterCapability capability() = 0;
 
-    // Runs `launch` once with the Range Profiler on (auto range, kernel replay: one range per
-    // kernel) and returns each kernel's counters in launch order. `expectedKernels` is how many
-    // kernels `launch` starts; a different number of ranges is an error, never a guess.
-    virtual Result<std::vector<KernelCounters>> measureKernels(
-        std::size_t expectedKernels, const std::function<Status()>& launch) = 0;
+    // Runs each of `launches` launches once (`launchOne(i)`) with the Range Profiler on (auto
+    // range, kernel replay) and returns each launch's counters in order, summed over the device
+    // kernels it started (KernelCounters::deviceKernels says how many). One session per launch,
+    // so that a library call starting several kernels is never split or guessed; a launch that
+    // starts none is an error.
+    virtual Result<std::vector<KernelCounters>> measureLaunches(
+        std::size_t launches, const std::function<Status(std::size_t)>& launchOne) = 0;
 
     // PM sampling of DRAM read/write bytes plus Activity records, until stopSampling().
     virtual Status startSampling(std::int64_t intervalNs, SamplingCallback callback) = 0;

@@ -177,8 +177,10 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
             prepareVariant(backend, tracker, *variants[v], request, inputs);
         if (!prepared) return prepared.status();
         const std::vector<KernelLaunch>& launches = prepared->launches;
-        Result<std::vector<KernelCounters>> counters = provider.measureKernels(
-            launches.size(), [&] { return backend.timeLaunches(launches).status(); });
+        Result<std::vector<KernelCounters>> counters =
+            provider.measureLaunches(launches.size(), [&](std::size_t launch) {
+                return backend.timeLaunches(std::span(launches).subspan(launch, 1)).status();
+            });
         if (Status s = prepared->release(*variants[v]); !s) return s;
         if (Status s = backend.settle(); !s) return s;
         if (!counters) return counters.status();

@@ -75,6 +75,8 @@ struct VariantSpec {
     std::string title;        // "Scratch (1 kernel, 2 loops)"
     std::string description;  // one or two sentences for the UI
     bool fused = false;
+    // Its kernel compiles at run time for any allowed tuning values: the tile explorer's subject.
+    bool tunableAtRunTime = false;
     std::vector<BufferSpec> buffers;
     KernelPlan plan;
 
@@ -130,6 +132,9 @@ struct PipelineSpec {
     std::string formula;  // "out = silu(gate) * up"
     std::string description;
     std::string intermediate;  // the value that fusion keeps on chip ("tmp", "scratch")
+    // The variant that reads every input once, which the tile explorer measures re-reads
+    // against ("production"); empty where there is none.
+    std::string leanestVariant;
 
     std::vector<DimensionSpec> dimensions;
     std::vector<DType> dtypes;  // the first is the default

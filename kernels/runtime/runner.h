@@ -61,6 +61,14 @@ struct KernelCounters {
     double dramBytesWritten = 0.0;  // dram__bytes_write.sum
     double sectorsRead = 0.0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (32 B each)
     double sectorsWritten = 0.0;    // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+    // Sectors the SMs requested from the L2 (lts__t_sectors_srcunit_tex_op_read/write.sum, 32 B
+    // each): these include the tensor memory accelerator's loads, which bypass the LSU counters
+    // above (cuBLAS on Hopper), so a re-read the L2 absorbs shows as requested but not DRAM.
+    double l2SectorsRead = 0.0;
+    double l2SectorsWritten = 0.0;
+    // Device kernels the launch started, summed above: a library call may start more than one
+    // (cuBLAS adds a split-K reduction kernel at some shapes).
+    std::uint32_t deviceKernels = 1;
 };
 
 // One PM sample: DRAM bytes moved in [startNs, endNs) on the sampling run's clock

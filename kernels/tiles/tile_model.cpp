@@ -11,8 +11,6 @@ namespace fusescope::tiles {
 namespace {
 
 constexpr std::string_view kTileTunings[] = {"block_m", "block_n", "block_h", "block_i"};
-constexpr std::string_view kLessonVariant = "lesson_fused";
-constexpr std::string_view kProductionVariant = "production";
 
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
     return b == 0 ? 0 : (a + b - 1) / b;
@@ -69,7 +67,8 @@ LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const Devi
 std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
                                       const DeviceLimits& limits) {
     const PipelineSpec* pipeline = findPipeline(configuration.pipeline);
-    if (!pipeline || configuration.variant != kLessonVariant || pipeline->name != "mlp")
+    const VariantSpec* variant = pipeline ? findVariant(*pipeline, configuration.variant) : nullptr;
+    if (!variant || !variant->tunableAtRunTime)
         return TileRefusal{RefusalKind::NotTunable,
                            "only the MLP's lesson_fused kernel compiles for chosen tiles"};
     const LessonTileValues t = lessonTileValues(configuration);
@@ -190,8 +189,10 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
     if (r.compiled.known && r.compiled.localBytesPerThread > 0)
         words.push_back("spills " + std::to_string(r.compiled.localBytesPerThread) + " B/thread");
     if (r.idleMultiprocessors > 0) words.push_back(r.gridWords);
+    const PipelineSpec* pipeline = findPipeline(r.configuration.pipeline);
+    const std::string leanest = pipeline ? pipeline->leanestVariant : std::string();
     for (const ReferenceTiming& reference : sweep.references)
-        if (reference.variant == kProductionVariant && reference.modelBytes > 0) {
+        if (!leanest.empty() && reference.variant == leanest && reference.modelBytes > 0) {
             const double ratio =
                 static_cast<double>(r.modelBytes) / static_cast<double>(reference.modelBytes);
             if (ratio >= 1.5)

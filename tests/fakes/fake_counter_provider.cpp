@@ -54,22 +54,33 @@ CounterCapability FakeCounterProvider::capability() {
     return capability_;
 }
 
-Result<std::vector<KernelCounters>> FakeCounterProvider::measureKernels(
-    std::size_t expectedKernels, const std::function<Status()>& launch) {
+Result<std::vector<KernelCounters>> FakeCounterProvider::measureLaunches(
+    std::size_t launches, const std::function<Status(std::size_t)>& launchOne) {
     ++measureCalls_;
     if (!capability_.available) return Status(ErrorCode::DeviceUnavailable, capability_.reason);
     if (measureRefusal_ != CounterRefusal::None)
         return Status(ErrorCode::DeviceUnavailable,
                       refusalReason(measureRefusal_, measureRefusalDetail_));
-    if (Status s = launch(); !s) return s;
-    const std::size_t ranges = rangeOverride_ ? rangeOverride_ : expectedKernels;
-    if (ranges != expectedKernels)
-        return Status(ErrorCode::DeviceError, "the profiler saw " + std::to_string(ranges) +
-                                                  " kernels, expected " +
-                                                  std::to_string(expectedKernels));
     std::vector<KernelCounters> counters;
-    for (std::size_t k = 0; k < ranges; ++k)
-        counters.push_back(script_ ? script_(kernelsMeasured_++) : KernelCounters{});
+    for (std::size_t launch = 0; launch < launches; ++launch) {
+        if (Status s = launchOne(launch); !s) return s;
+        if (kernelsPerLaunch_ == 0)
+            return Status(ErrorCode::DeviceError,
+                          "the profiler saw no kernel for launch " + std::to_string(launch + 1));
+        KernelCounters summed;
+        summed.deviceKernels = static_cast<std::uint32_t>(kernelsPerLaunch_);
+        for (std::size_t k = 0; k < kernelsPerLaunch_; ++k) {
+            const KernelCounters one = script_ ? script_(kernelsMeasured_) : KernelCounters{};
+            summed.dramBytesRead += one.dramBytesRead;
+            summed.dramBytesWritten += one.dramBytesWritten;
+            summed.sectorsRead += one.sectorsRead;
+            summed.sectorsWritten += one.sectorsWritten;
+            summed.l2SectorsRead += one.l2SectorsRead;
+            summed.l2SectorsWritten += one.l2SectorsWritten;
+        }
+        ++kernelsMeasured_;
+        counters.push_back(summed);
+    }
     return counters;
 }
 

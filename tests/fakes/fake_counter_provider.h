@@ -12,7 +12,7 @@ namespace fusescope {
 
 class FakeCounterProvider : public CounterProvider {
   public:
-    // Counters for the i-th kernel measured since construction (all measureKernels calls).
+    // Counters for the i-th launch measured since construction (all measureLaunches calls).
     using CounterScript = std::function<KernelCounters(std::size_t kernelIndex)>;
 
     explicit FakeCounterProvider(CounterCapability capability = availableCapability());
@@ -22,16 +22,16 @@ class FakeCounterProvider : public CounterProvider {
     static CounterCapability refusedCapability(CounterRefusal refusal, std::string detail);
 
     void setCounterScript(CounterScript script) { script_ = std::move(script); }
-    // Makes measureKernels report this many ranges regardless of the launches (a mismatch).
-    void setRangeCountOverride(std::size_t ranges) { rangeOverride_ = ranges; }
-    // Makes measureKernels fail with this refusal (as CUPTI would on its first profiling call).
+    // Makes every launch show as this many device kernels (0: a launch that starts none).
+    void setDeviceKernelsPerLaunch(std::size_t kernels) { kernelsPerLaunch_ = kernels; }
+    // Makes measureLaunches fail with this refusal (as CUPTI would on its first profiling call).
     void refuseMeasurements(CounterRefusal refusal, std::string detail);
     // Activity records delivered with the next batch (tests play the Activity API).
     void injectActivity(ActivityRecord record);
 
     CounterCapability capability() override;
-    Result<std::vector<KernelCounters>> measureKernels(
-        std::size_t expectedKernels, const std::function<Status()>& launch) override;
+    Result<std::vector<KernelCounters>> measureLaunches(
+        std::size_t launches, const std::function<Status(std::size_t)>& launchOne) override;
     Status startSampling(std::int64_t intervalNs, SamplingCallback callback) override;
     Result<SamplingStats> stopSampling() override;
     std::int64_t nowNs() override;
@@ -50,7 +50,7 @@ class FakeCounterProvider : public CounterProvider {
 
     CounterCapability capability_;
     CounterScript script_;
-    std::size_t rangeOverride_ = 0;
+    std::size_t kernelsPerLaunch_ = 1;
     CounterRefusal measureRefusal_ = CounterRefusal::None;
     std::string measureRefusalDetail_;
     std::size_t kernelsMeasured_ = 0;

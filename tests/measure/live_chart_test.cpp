@@ -124,7 +124,6 @@ void LiveChartTest::staysResponsiveWhileSamplesStream() {
     QVERIFY(chart.replotCount() > 10);
     QVERIFY2(chart.replotCount() <= elapsedMs / 30 + 5,
              qPrintable(QString("%1 replots in %2 ms").arg(chart.replotCount()).arg(elapsedMs)));
-
 }
 
 void LiveChartTest::marksThePeakAllocationOnTheSameTimeAxis() {

@@ -156,18 +156,42 @@ TEST(MeasuredRun, RefusalAtTheFirstMeasurementStopsAllCounterWork) {
     EXPECT_FALSE(provider.sampling());
 }
 
-TEST(MeasuredRun, ARangeCountMismatchLeavesCountersEmptyInsteadOfGuessing) {
+TEST(MeasuredRun, ALaunchWithoutKernelsLeavesCountersEmptyInsteadOfGuessing) {
     FakeCounterProvider provider;
     provider.setCounterScript(scripted);
-    provider.setRangeCountOverride(7);
+    provider.setDeviceKernelsPerLaunch(0);
     GpuLikeBackend backend(provider);
     StreamObserver observer;
     MeasureOptions options;
     options.sampling = false;
     Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
     ASSERT_TRUE(report) << report.status().message();
-    EXPECT_NE(report->counterStatus.find("expected"), std::string::npos) << report->counterStatus;
+    EXPECT_NE(report->counterStatus.find("no kernel"), std::string::npos) << report->counterStatus;
     EXPECT_TRUE(noCounters(*report));
+}
+
+TEST(MeasuredRun, ALaunchOfSeveralDeviceKernelsGetsTheirSum) {
+    // A library call (cuBLAS with a split-K reduction) starts two kernels for one launch.
+    FakeCounterProvider provider;
+    provider.setCounterScript(scripted);
+    provider.setDeviceKernelsPerLaunch(2);
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    MeasureOptions options;
+    options.sampling = false;
+    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
+    std::size_t launch = 0;
+    for (const VariantResult& variant : report->variants) {
+        for (const KernelResult& kernel : variant.kernels) {
+            ASSERT_TRUE(kernel.counters.has_value());
+            EXPECT_EQ(kernel.counters->deviceKernels, 2u);
+            EXPECT_DOUBLE_EQ(kernel.counters->dramBytesRead, 2 * scripted(launch).dramBytesRead);
+            ++launch;
+        }
+    }
+    EXPECT_GT(launch, 0u);
 }
 
 TEST(MeasuredRun, TheCpuBackendSaysCountersNeedCuda) {

@@ -60,6 +60,9 @@ Recording fullyPopulatedRecording() {
     kernel.dramBytesWritten = 2147000000.0;
     kernel.sectorsRead = 100663296.0;
     kernel.sectorsWritten = 67108864.0;
+    kernel.l2SectorsRead = 1234.0;
+    kernel.l2SectorsWritten = 567.0;
+    kernel.deviceKernels = 2;
     run.kernels.push_back(kernel);
     KernelRecord unmeasured = kernel;
     unmeasured.name = "second_kernel";
@@ -67,6 +70,9 @@ Recording fullyPopulatedRecording() {
     unmeasured.dramBytesWritten.reset();
     unmeasured.sectorsRead.reset();
     unmeasured.sectorsWritten.reset();
+    unmeasured.deviceKernels.reset();
+    unmeasured.l2SectorsRead.reset();
+    unmeasured.l2SectorsWritten.reset();
     run.kernels.push_back(unmeasured);
 
     run.allocations.push_back({true, "scratch", 1073741824ull, 12345, 4294967297ull});
@@ -116,6 +122,9 @@ void expectSameKernel(const KernelRecord& a, const KernelRecord& b) {
     EXPECT_EQ(a.dramBytesWritten, b.dramBytesWritten);
     EXPECT_EQ(a.sectorsRead, b.sectorsRead);
     EXPECT_EQ(a.sectorsWritten, b.sectorsWritten);
+    EXPECT_EQ(a.deviceKernels, b.deviceKernels);
+    EXPECT_EQ(a.l2SectorsRead, b.l2SectorsRead);
+    EXPECT_EQ(a.l2SectorsWritten, b.l2SectorsWritten);
 }
 
 void expectSameRun(const RunRecord& a, const RunRecord& b) {

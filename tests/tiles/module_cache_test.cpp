@@ -5,9 +5,11 @@
 
 #include <QTemporaryDir>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "runtime/runtime_compiler.h"
 
@@ -21,6 +23,7 @@ class StandInCompiler final : public ModuleCompiler {
     Result<std::vector<unsigned char>> compile(const CompileRequest& request,
                                                std::string& log) override {
         ++calls;
+        if (delay.count() > 0) std::this_thread::sleep_for(delay);
         if (request.source.find("#error") != std::string::npos) {
             log = "error: the source says so";
             return Status(ErrorCode::DeviceError, "stand-in could not compile: " + log);
@@ -32,6 +35,8 @@ class StandInCompiler final : public ModuleCompiler {
         return std::vector<unsigned char>(image.begin(), image.end());
     }
     std::atomic<int> calls{0};
+    // How long a compilation takes (NVRTC takes seconds; the cancel test needs some time).
+    std::chrono::milliseconds delay{0};
 };
 
 CompileRequest request(std::string source = "kernel", std::string arch = "sm_90",
@@ -171,6 +176,9 @@ TEST_F(ModuleCacheTest, CompileErrorsCarryTheLogAndAreNotCached) {
 
 TEST_F(ModuleCacheTest, CancellingStopsStartingCompilations) {
     ModuleCache cache(folder(), "580");
+    // Long enough that the caller's answer to the first result arrives while the second is
+    // still compiling.
+    compiler_.delay = std::chrono::milliseconds(50);
     std::vector<CompileRequest> requests;
     for (int k = 0; k < 20; ++k) requests.push_back(request(std::to_string(k)));
     const auto results =

@@ -20,10 +20,19 @@ class CuptiCounterProvider : public CounterProvider {
         return capability_;
     }
 
-    Result<std::vector<KernelCounters>> measureKernels(
-        std::size_t expectedKernels, const std::function<Status()>& launch) override {
+    Result<std::vector<KernelCounters>> measureLaunches(
+        std::size_t launches, const std::function<Status(std::size_t)>& launchOne) override {
         if (Status s = requireAvailable(); !s) return s;
-        return measureRanges(chip_, availability_, expectedKernels, launch);
+        std::vector<KernelCounters> counters;
+        for (std::size_t launch = 0; launch < launches; ++launch) {
+            Result<KernelCounters> summed =
+                measureLaunch(chip_, availability_, [&] { return launchOne(launch); });
+            if (!summed)
+                return Status(summed.status().code(), "launch " + std::to_string(launch + 1) +
+                                                          ": " + summed.status().message());
+            counters.push_back(*summed);
+        }
+        return counters;
     }
 
     Status startSampling(std::int64_t intervalNs, SamplingCallback callback) override {

@@ -37,9 +37,12 @@ class RangeProfilerSession {
 
 const std::vector<const char*>& rangeMetrics() {
     static const std::vector<const char*> metrics = {
-        "dram__bytes_read.sum", "dram__bytes_write.sum",
+        "dram__bytes_read.sum",
+        "dram__bytes_write.sum",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"};
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        "lts__t_sectors_srcunit_tex_op_read.sum",
+        "lts__t_sectors_srcunit_tex_op_write.sum"};
     return metrics;
 }
 
@@ -62,23 +65,21 @@ Result<std::vector<std::uint8_t>> rangeCounterAvailability() {
     return image;
 }
 
-Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
-                                                  const std::vector<std::uint8_t>& availability,
-                                                  std::size_t expectedKernels,
-                                                  const std::function<Status()>& launch) {
+Result<KernelCounters> measureLaunch(const std::string& chip,
+                                     const std::vector<std::uint8_t>& availability,
+                                     const std::function<Status()>& launch) {
     const std::vector<const char*>& metrics = rangeMetrics();
-    // One pass: with kernel replay, CUPTI replays each kernel itself if more were needed, but
-    // these four fit in one on the H100/H200 and a config that does not is worth hearing about.
-    Result<std::vector<std::uint8_t>> config =
-        buildConfigImage(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability, metrics, 4);
+    // With kernel replay CUPTI replays each kernel as often as the metrics need.
+    Result<std::vector<std::uint8_t>> config = buildConfigImage(
+        CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability, metrics, metrics.size());
     if (!config) return config.status();
     Result<CUcontext> context = currentContext();
     if (!context) return context.status();
 
     RangeProfilerSession session;
     if (Status s = session.enable(*context); !s) return s;
-    // Room for more ranges than expected, so that extra launches show as a mismatch.
-    const std::size_t maxRanges = std::max<std::size_t>(expectedKernels * 2, 8);
+    // Room for the kernels one library call may start; more show as dropped ranges.
+    constexpr std::size_t maxRanges = 64;
     auto size = makeParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
     size.pRangeProfilerObject = session.get();
@@ -144,23 +145,28 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
     info.counterDataImageSize = counterData.size();
     if (Status s = check(cuptiRangeProfilerGetCounterDataInfo(&info), "reading the ranges"); !s)
         return s;
-    if (decode.numOfRangeDropped > 0 || info.numTotalRanges != expectedKernels)
+    if (decode.numOfRangeDropped > 0 || info.numTotalRanges == 0)
         return Status(ErrorCode::DeviceError,
                       "the Range Profiler recorded " + std::to_string(info.numTotalRanges) +
                           " kernel ranges (" + std::to_string(decode.numOfRangeDropped) +
-                          " dropped) for " + std::to_string(expectedKernels) +
-                          " launches; counters are not assigned to kernels by guess");
+                          " dropped) for one launch; its counters are not guessed");
 
     HostObject host;
     if (Status s = host.initialize(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability); !s)
         return s;
-    std::vector<KernelCounters> counters;
+    KernelCounters summed;
+    summed.deviceKernels = static_cast<std::uint32_t>(info.numTotalRanges);
     for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
-        double values[4] = {};
+        double values[6] = {};
         if (Status s = host.evaluate(counterData, range, metrics, values); !s) return s;
-        counters.push_back({values[0], values[1], values[2], values[3]});
+        summed.dramBytesRead += values[0];
+        summed.dramBytesWritten += values[1];
+        summed.sectorsRead += values[2];
+        summed.sectorsWritten += values[3];
+        summed.l2SectorsRead += values[4];
+        summed.l2SectorsWritten += values[5];
     }
-    return counters;
+    return summed;
 }
 
 }  // namespace fusescope::cupti

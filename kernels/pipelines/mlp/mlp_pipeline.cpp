@@ -196,6 +196,7 @@ PipelineSpec makeMlpPipeline() {
     // The buffer the fused variants never allocate: g, u and h stay on chip in the lesson's
     // kernel; the production fusion keeps g and u on chip and writes only h.
     p.intermediate = "g_u_h";
+    p.leanestVariant = std::string(variantName(MlpVariant::Production));
     p.dimensions = {{"M", "tokens (rows of x)", 64, 1, std::uint64_t{1} << 20},
                     {"H", "hidden size", 1024, 1, std::uint64_t{1} << 17},
                     {"I", "intermediate size", 2816, 1, std::uint64_t{1} << 18}};
@@ -231,6 +232,7 @@ PipelineSpec makeMlpPipeline() {
         "The lesson's Triton kernel ported to CUDA: one tiled kernel; g, u and h stay on chip, "
         "but every output-column tile recomputes g and u, re-reading gate and up each time.";
     lesson.fused = true;
+    lesson.tunableAtRunTime = true;
     VariantSpec production;
     production.name = std::string(variantName(MlpVariant::Production));
     production.title = "Production fusion (2 kernels)";

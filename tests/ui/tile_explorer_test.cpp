@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include "model/tile_sweep_json.h"
+#include "pipelines/registry.h"
 #include "ui/chart_export.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
@@ -124,6 +125,11 @@ void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
     QVERIFY(unfused);
     QVERIFY(data.unfusedValue);
     QCOMPARE(*data.unfusedValue, unfused->time.medianMs);
+    const tiles::ReferenceTiming* production = fusedReference(*sweep);
+    QVERIFY(production);
+    QCOMPARE(production->variant, findPipeline(sweep->request.base.pipeline)->leanestVariant);
+    QVERIFY(data.productionValue);
+    QCOMPARE(*data.productionValue, production->time.medianMs);
     int faster = 0;
     for (const TileHeatmapCell& drawn : data.cells) {
         const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(drawn.runIndex)];

@@ -68,10 +68,13 @@ QString etaText(double seconds) {
 
 TileExplorerTab::TileExplorerTab(RunController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
-    // The engine's default configuration names the pipeline and the variant that take tiles.
-    const tiles::TileConfiguration defaults;
-    pipelineName_ = defaults.pipeline;
-    variantName_ = defaults.variant;
+    // The first variant the registry declares tunable at run time is what the tab explores.
+    for (const PipelineSpec& spec : pipelines())
+        for (const VariantSpec& variant : spec.variants)
+            if (variant.tunableAtRunTime && pipelineName_.empty()) {
+                pipelineName_ = spec.name;
+                variantName_ = variant.name;
+            }
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("explorerSplitter"));

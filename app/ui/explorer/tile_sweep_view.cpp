@@ -198,9 +198,11 @@ const tiles::ReferenceTiming* unfusedReference(const tiles::TileSweep& sweep) {
 }
 
 const tiles::ReferenceTiming* fusedReference(const tiles::TileSweep& sweep) {
-    const std::string& tiled = sweep.request.base.variant;
-    return firstDeclaredReference(
-        sweep, [&](const VariantSpec& variant) { return variant.fused && variant.name != tiled; });
+    const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline);
+    if (!pipeline || pipeline->leanestVariant.empty()) return nullptr;
+    return firstDeclaredReference(sweep, [&](const VariantSpec& variant) {
+        return variant.name == pipeline->leanestVariant;
+    });
 }
 
 TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoice& choice,

@@ -44,7 +44,7 @@ QString tuningTitle(const std::string& pipeline, const std::string& tuning);
 std::vector<int> sweptValues(const tiles::TileSweep& sweep, const std::string& tuning);
 // The references the views compare with, by the registry's declarations (no variant is named):
 // the unfused path is the first declared variant that is not fused (the 5-kernel path of the
-// MLP), the production fusion the first fused one other than the variant the tiles are for.
+// MLP), the production fusion the pipeline's leanest variant.
 // nullptr where the sweep did not time it.
 const tiles::ReferenceTiming* unfusedReference(const tiles::TileSweep& sweep);
 const tiles::ReferenceTiming* fusedReference(const tiles::TileSweep& sweep);

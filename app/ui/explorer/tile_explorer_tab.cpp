@@ -85,8 +85,8 @@ TileExplorerTab::TileExplorerTab(RunController* controller, QWidget* parent)
     controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     QWidget* controls = buildControls();
     controlsScroll->setWidget(controls);
-    controlsScroll->setMinimumWidth(controls->minimumSizeHint().width() +
-                                    style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4);
+    controlsScroll_ = controlsScroll;
+    fitControlsWidth();
     splitter->addWidget(controlsScroll);
     splitter->addWidget(buildViews());
     splitter->setStretchFactor(1, 1);
@@ -188,6 +188,21 @@ void TileExplorerTab::restoreChoices() {
     updateSweepSize();
     selectionChanged();
     refreshViews();
+}
+
+// The controls scroll up and down, never sideways: their column is as wide as their least width
+// plus the scroll bar.
+void TileExplorerTab::fitControlsWidth() {
+    if (!controlsScroll_ || !controlsScroll_->widget()) return;
+    controlsScroll_->setMinimumWidth(controlsScroll_->widget()->minimumSizeHint().width() +
+                                     style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4);
+}
+
+void TileExplorerTab::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    // The presentation zoom or the theme changed the controls' least width.
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        fitControlsWidth();
 }
 
 const PipelineSpec* TileExplorerTab::pipeline() const {

@@ -19,11 +19,10 @@
 #include "worker/run_command.h"
 #include "worker/tile_command.h"
 
-class QCheckBox;
 class QComboBox;
-class QFormLayout;
 class QLabel;
 class QProgressBar;
+class QScrollArea;
 class QSettings;
 class QPushButton;
 class QSpinBox;
@@ -100,6 +99,9 @@ class TileExplorerTab final : public QWidget {
     void startSweep();
     void cancelSweep();
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   signals:
     // A run to show in the results, the charts and the memory stage (a cell clicked, or the
     // configuration just run).
@@ -126,6 +128,7 @@ class TileExplorerTab final : public QWidget {
     void updateEnabled();
     void updateSweepSize();
     void requestReport();
+    void fitControlsWidth();
     void saveChoices() const;
     void restoreChoices();
     std::map<std::string, int> selectedTiles() const;
@@ -140,6 +143,7 @@ class TileExplorerTab final : public QWidget {
     std::string pipelineName_;
     std::string variantName_;
 
+    QScrollArea* controlsScroll_ = nullptr;
     QLabel* gpuNote_ = nullptr;
     QComboBox* preset_ = nullptr;
     std::map<std::string, QSpinBox*> dimensions_;

@@ -1,7 +1,7 @@
 #pragma once
 // The one way every kernel runs: compiled kernels, library calls (cuBLAS) and kernels compiled at
-// run time (NVRTC, mlp/mlp_lesson_tiled.h) all implement KernelExecution. A backend keeps a catalog of them by the
-// key a KernelSpec names (KernelSpec::execution); each family adds its own entries
+// run time (NVRTC, mlp/mlp_lesson_tiled.h) all implement KernelExecution. A backend keeps a catalog
+// of them by the key a KernelSpec names (KernelSpec::execution); each family adds its own entries
 // (e.g. swiglu.cu, mlp/mlp_executions_cuda.cpp), so adding a family touches no table here.
 #include <any>
 #include <cstddef>

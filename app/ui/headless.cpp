@@ -394,9 +394,13 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             }
         }
     }
+    // The window's two tab widgets first, then tabs inside tabs (the explorer's Roofline).
+    QList<QTabWidget*> tabWidgets = {window.viewTabs(), window.chartTabs()};
+    for (QTabWidget* inner : window.findChildren<QTabWidget*>())
+        if (!tabWidgets.contains(inner)) tabWidgets << inner;
     for (const QString& wanted : options.showTabs) {
         bool found = false;
-        for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})
+        for (QTabWidget* tabs : tabWidgets)
             for (int index = 0; index < tabs->count() && !found; ++index)
                 if (tabs->tabText(index).contains(wanted, Qt::CaseInsensitive)) {
                     tabs->setCurrentIndex(index);

@@ -26,11 +26,16 @@
 #include "model/format.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "model/tile_sweep_json.h"
 #include "model/version.h"
 #include "ui/chart_export.h"
 #include "ui/chart_export_actions.h"
 #include "ui/chart_interaction.h"
 #include "ui/charts.h"
+#include "ui/explorer/tile_explorer_tab.h"
+#include "ui/explorer/tile_explorer_wiring.h"
+#include "ui/explorer/tile_heatmap.h"
+#include "ui/explorer/tile_roofline.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_text_fit.h"
 #include "ui/plugged_views.h"
@@ -207,6 +212,12 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(runPanel_->deviceCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
+    tileExplorer_ = addTileExplorer(*this);
+    // The explorer's charts export like every other (File > Export, context menu, --export-charts).
+    tileExplorer_->heatmap()->setObjectName(QStringLiteral("tile_heatmap"));
+    tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));
+    tileExplorer_->roofline()->setObjectName(QStringLiteral("tile_roofline"));
+    tileExplorer_->roofline()->setProperty("fusescopeExportTitle", tr("Tile roofline"));
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.
     // Each can be zoomed, panned and hovered for its exact values.
     sweepTab_->chart()->setProperty("fusescopeExportTitle", tr("Size sweep"));
@@ -393,6 +404,7 @@ void MainWindow::showRecordingInViews() {
 }
 
 QString MainWindow::openRecording(const QString& path) {
+    if (model::isTileSweepFile(path)) return openTileSweepInWindow(*this, *tileExplorer_, path);
     if (model::isSweepFile(path)) {
         if (controller_->isSweeping()) cancelRun();
         if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;

@@ -16,6 +16,7 @@
 #include "layout_checks.h"
 #include "pipelines/registry.h"
 #include "ui/chart_view.h"
+#include "ui/explorer/tile_explorer_tab.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 #include "ui/stage/memory_stage_widget.h"
@@ -144,47 +145,69 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QVERIFY(swept.wait(kRunTimeoutMs));
     QVERIFY2(swept.first().at(0).toBool(), qPrintable(swept.first().at(1).toString()));
 
+    // The shipped H200 tile sweep, so the Tile explorer's heatmap and roofline are checked with
+    // real data.
+    QCOMPARE(window.tileExplorer()->openTileSweepFile(
+                 QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/tiles-mlp-classroom-bf16-h200.json")),
+             QString());
+
     QStringList problems;
+    // The tab shown now: its plots and every label of the window.
+    const auto checkShown = [&](const QString& tabName, QWidget* shown) {
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        QCoreApplication::processEvents();
+        QTest::qWait(20);
+        for (QCustomPlot* plot : shown->findChildren<QCustomPlot*>()) {
+            if (!plot->isVisible() || plot->width() < 2) continue;
+            // One replot lays the chart out for good: a second one at the same size (the window
+            // replots on its next event) must draw every text where the first did.
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            for (const QString& problem : testing::plotProblems(*plot))
+                problems << QStringLiteral("[%1] %2").arg(tabName, problem);
+            const std::vector<testing::PlacedText> first = testing::plotTexts(*plot);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const std::vector<testing::PlacedText> second = testing::plotTexts(*plot);
+            bool same = first.size() == second.size();
+            for (std::size_t i = 0; same && i < first.size(); ++i)
+                same = first[i].what == second[i].what && first[i].rect == second[i].rect;
+            if (!same)
+                problems << QStringLiteral(
+                                "[%1] %2: a second replot moved its text (%3 texts, "
+                                "then %4)")
+                                .arg(tabName, testing::plotName(*plot))
+                                .arg(first.size())
+                                .arg(second.size());
+        }
+        // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
+        if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+            window.grab().save(
+                QStringLiteral("%1/%2-%3x%4-%5.png")
+                    .arg(shots, pipeline)
+                    .arg(screen.width())
+                    .arg(screen.height())
+                    .arg(QString(tabName).replace(QLatin1Char(' '), QLatin1Char('_'))));
+        for (const QString& problem : testing::labelProblems(window))
+            problems << QStringLiteral("[%1] %2").arg(tabName, problem);
+    };
     for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})
         for (int index = 0; index < tabs->count(); ++index) {
             if (!tabs->isTabVisible(index)) continue;
             tabs->setCurrentIndex(index);
-            for (ChartView* chart : window.charts()) chart->rebuildNow();
-            QCoreApplication::processEvents();
-            QTest::qWait(20);
-            for (QCustomPlot* plot : tabs->currentWidget()->findChildren<QCustomPlot*>()) {
-                if (!plot->isVisible() || plot->width() < 2) continue;
-                // One replot lays the chart out for good: a second one at the same size (the
-                // window replots on its next event) must draw every text where the first did.
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                for (const QString& problem : testing::plotProblems(*plot))
-                    problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
-                const std::vector<testing::PlacedText> first = testing::plotTexts(*plot);
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                const std::vector<testing::PlacedText> second = testing::plotTexts(*plot);
-                bool same = first.size() == second.size();
-                for (std::size_t i = 0; same && i < first.size(); ++i)
-                    same = first[i].what == second[i].what && first[i].rect == second[i].rect;
-                if (!same)
-                    problems << QStringLiteral(
-                                    "[%1] %2: a second replot moved its text (%3 "
-                                    "texts, then %4)")
-                                    .arg(tabs->tabText(index), testing::plotName(*plot))
-                                    .arg(first.size())
-                                    .arg(second.size());
+            checkShown(tabs->tabText(index), tabs->currentWidget());
+            // Tabs inside the tab (the explorer's heatmap and roofline), each in turn.
+            auto* inner = tabs->currentWidget()->findChild<QTabWidget*>();
+            for (int page = 0; inner && page < inner->count(); ++page) {
+                inner->setCurrentIndex(page);
+                checkShown(tabs->tabText(index) + QStringLiteral(" - ") + inner->tabText(page),
+                           inner->currentWidget());
             }
-            // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
-            if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS");
-                !shots.isEmpty())
-                window.grab().save(
-                    QStringLiteral("%1/%2-%3x%4-%5.png")
-                        .arg(shots, pipeline)
-                        .arg(screen.width())
-                        .arg(screen.height())
-                        .arg(tabs->tabText(index).replace(QLatin1Char(' '), QLatin1Char('_'))));
-            for (const QString& problem : testing::labelProblems(window))
-                problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
         }
+    // The stage is checked with the room it takes when chosen: the explorer, chosen last, took
+    // the height for itself, and gives it back when another chart tab is chosen.
+    window.chartTabs()->setCurrentIndex(0);
+    window.viewTabs()->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("memoryStage")));
+    QCoreApplication::processEvents();
+    QTest::qWait(50);  // the stage lays out for its new height when it paints
     // The memory stage's text, at the start, the middle and the end of the run: big enough, inside
     // the stage, and never printed over other text.
     QStringList stageProblems;

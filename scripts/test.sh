@@ -21,14 +21,7 @@ cmake --build --preset ci -j"$(nproc)"
 
 export QT_QPA_PLATFORM=offscreen
 test_status=0
-# The layout tests check every chart after real, measured CPU runs: a few tick layouts that depend
-# on the measured values still collide in about one run of four (a known gap: the text fitter
-# retunes ticks after QCustomPlot lays out the margins). They run apart, up to three times, and
-# every failure they print stays in the log above the summary.
-ctest --preset ci --output-on-failure --timeout 600 -R '^ui_layout_test' --repeat until-pass:3 \
-    "$@" || test_status=$?
-# Every other test; its log (LastTest.log) is what the skip summary below reads.
-ctest --preset ci --output-on-failure --timeout 600 -E '^ui_layout_test' "$@" || test_status=$?
+ctest --preset ci --output-on-failure --timeout 600 "$@" || test_status=$?
 
 # ctest keeps every test's output in LastTest.log; a GoogleTest skip prints "file:line: Skipped"
 # followed by its message, a Qt Test skip prints "SKIP   : test() reason". Each reason is shown
@@ -81,10 +74,7 @@ if [[ "${FUSESCOPE_SANITIZE:-1}" != 0 ]]; then
     if cmake --build --preset asan -j"$(nproc)"; then
         # The asan test preset sets ASAN_OPTIONS and UBSAN_OPTIONS: the first report stops the
         # test and fails it (the code is built with -fno-sanitize-recover=undefined too).
-        ctest --preset asan --output-on-failure --timeout 900 -R '^ui_layout_test' \
-            --repeat until-pass:3 "$@" || asan_status=$?
-        ctest --preset asan --output-on-failure --timeout 900 -E '^ui_layout_test' "$@" ||
-            asan_status=$?
+        ctest --preset asan --output-on-failure --timeout 900 "$@" || asan_status=$?
     else
         asan_status=1
     fi

@@ -35,9 +35,13 @@ struct DeviceRecord {
     int multiprocessors = 0;
     quint64 l2CacheBytes = 0;
     quint64 totalMemoryBytes = 0;
+    quint64 freeMemoryBytes = 0;  // when the run began (a leak shows as less free run by run)
     double theoreticalBandwidthGBps = 0.0;
     QString driverVersion;
     QString runtimeVersion;
+    // The backend's words for its memory and its processors (DeviceInfo::memoryName).
+    QString memoryName;
+    QString processorsName;
     int deviceIndex = 0;  // the CUDA device's ordinal on its host (several GPUs in one host)
 };
 

@@ -57,9 +57,12 @@ QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
         {"multiprocessors", device.multiprocessors},
         {"l2_cache_bytes", writer.count(device.l2CacheBytes, "device.l2_cache_bytes")},
         {"total_memory_bytes", writer.count(device.totalMemoryBytes, "device.total_memory_bytes")},
+        {"free_memory_bytes", writer.count(device.freeMemoryBytes, "device.free_memory_bytes")},
         {"theoretical_bandwidth_gbps", device.theoreticalBandwidthGBps},
         {"driver_version", device.driverVersion},
         {"runtime_version", device.runtimeVersion},
+        {"memory_name", device.memoryName},
+        {"processors_name", device.processorsName},
     };
     // Which GPU of the host ran it; a CPU run has no device ordinal.
     if (device.backend == QLatin1String("cuda")) json.insert("device_index", device.deviceIndex);
@@ -211,10 +214,22 @@ DeviceRecord readDevice(const JsonReader& reader) {
     device.multiprocessors = reader.optionalInteger("multiprocessors").value_or(0);
     device.l2CacheBytes = reader.optionalCount("l2_cache_bytes").value_or(0);
     device.totalMemoryBytes = reader.optionalCount("total_memory_bytes").value_or(0);
+    device.freeMemoryBytes = reader.optionalCount("free_memory_bytes").value_or(0);
     device.theoreticalBandwidthGBps =
         reader.optionalNumber("theoretical_bandwidth_gbps").value_or(0.0);
     device.driverVersion = reader.optionalString("driver_version").value_or(QString());
     device.runtimeVersion = reader.optionalString("runtime_version").value_or(QString());
+    device.memoryName = reader.optionalString("memory_name").value_or(QString());
+    device.processorsName = reader.optionalString("processors_name").value_or(QString());
+    // Recordings written before the backends named these: the words their backends use.
+    if (device.memoryName.isEmpty() || device.processorsName.isEmpty()) {
+        const bool cpu = device.backend == QLatin1String("cpu");
+        if (device.memoryName.isEmpty())
+            device.memoryName =
+                cpu ? QStringLiteral("memory (RAM)") : QStringLiteral("HBM (device memory)");
+        if (device.processorsName.isEmpty())
+            device.processorsName = cpu ? QStringLiteral("CPU cores") : QStringLiteral("SMs");
+    }
     device.deviceIndex = reader.optionalInteger("device_index").value_or(0);
     return device;
 }

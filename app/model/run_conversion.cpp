@@ -99,9 +99,12 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
     record.multiprocessors = device.multiprocessors;
     record.l2CacheBytes = device.l2CacheBytes;
     record.totalMemoryBytes = device.totalMemoryBytes;
+    record.freeMemoryBytes = device.freeMemoryBytes;
     record.theoreticalBandwidthGBps = device.theoreticalBandwidthGBps;
     record.driverVersion = fromStd(device.driverVersion);
     record.runtimeVersion = fromStd(device.runtimeVersion);
+    record.memoryName = fromStd(device.memoryName);
+    record.processorsName = fromStd(device.processorsName);
     record.deviceIndex = device.deviceIndex;
     return record;
 }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "live/time_ticker.h"
 #include "model/format.h"
 #include "ui/charts.h"
 
@@ -73,7 +74,7 @@ void AllocationChart::rebuild() {
         label->setPadding(QMargins(0, 0, 0, 4));
         label->setText(tr("%1\npeak %2").arg(run.variant, model::formatBytes(peak->inFlightAfter)));
     }
-    xAxis->setLabel(tr("time since the run began (ms)"));
+    applyTimeUnit(xAxis, QCPRange(0, end), tr("time since the run began (%1)"));
     yAxis->setLabel(tr("bytes in flight (%1)").arg(unit.name));
     // Room for the standing label and the widest tick label the unit gives ("999.5"), so that
     // retuned ticks never push the label past the widget's edge.

@@ -11,6 +11,7 @@ namespace fusescope {
 ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     : QCustomPlot(parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
     setObjectName(fileStem_);
+    setProperty("fusescopeExportTitle", title_);  // offered by File > Export and --export-charts
     // Three side by side beside the run panel on a 1024-pixel-wide screen.
     setMinimumSize(190, 160);
     setAntialiasedElements(QCP::aeAll);
@@ -28,6 +29,10 @@ ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     placeLegendInRow(this, legend, 3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
+    footnoteElement_ = new QCPTextElement(this, QString(), font());
+    plotLayout()->addElement(4, 0, footnoteElement_);
+    plotLayout()->setRowStretchFactor(4, 0.001);
+    setFootnote(QString());
     applyPalette();
     scheduleRebuild();
 }
@@ -49,7 +54,12 @@ void ChartView::rebuildNow() {
     rebuildPending_ = false;
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     resetPlot();
-    captionElement_->setText(model::captionFor(recording_));
+    // Before any run there is no device to name: say what will be shown.
+    captionElement_->setText(
+        recording_.runs.isEmpty()
+            ? tr("The device, the problem and where the numbers come from appear here after a run")
+            : model::captionFor(recording_));
+    setFootnote(QString());
     // What hover tooltips name as the numbers' source.
     setProperty("fusescopeDataSource",
                 recording_.runs.isEmpty()
@@ -72,10 +82,25 @@ void ChartView::resetPlot() {
     yAxis->setLabel(QString());
     xAxis->setRange(0, 1);
     yAxis->setRange(0, 1);
+    xAxis->setVisible(true);
+    yAxis->setVisible(true);
+    yAxis->grid()->setVisible(true);
     legend->setVisible(true);
 }
 
+void ChartView::setFootnote(const QString& text) {
+    footnoteElement_->setText(text);
+    // An empty row takes no height.
+    footnoteElement_->setMargins(text.isEmpty() ? QMargins() : QMargins(2, 2, 2, 2));
+    footnoteElement_->setVisible(!text.isEmpty());
+}
+
 void ChartView::setEmptyMessage(const QString& message) {
+    // The message alone: empty axes with made-up ticks would say nothing.
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        axis->setVisible(false);
+        axis->grid()->setVisible(false);
+    }
     auto* text = new QCPItemText(this);
     text->position->setType(QCPItemPosition::ptAxisRectRatio);
     text->position->setCoords(0.5, 0.5);
@@ -126,6 +151,7 @@ void ChartView::applyPalette() {
     legend->setTextColor(text);
     titleElement_->setTextColor(text);
     captionElement_->setTextColor(text);
+    footnoteElement_->setTextColor(text);
 }
 
 ByteUnit byteUnitFor(double largest) {

@@ -33,6 +33,9 @@ class ChartView : public QCustomPlot {
     QColor accentColor() const;
     // A message in the middle of a chart that has nothing to show.
     void setEmptyMessage(const QString& message);
+    // A line under the legend that explains what the chart shows (empty: none); reset at
+    // each rebuild.
+    void setFootnote(const QString& text);
 
   private:
     void scheduleRebuild();
@@ -44,6 +47,7 @@ class ChartView : public QCustomPlot {
     model::Recording recording_;
     QCPTextElement* titleElement_ = nullptr;
     QCPTextElement* captionElement_ = nullptr;
+    QCPTextElement* footnoteElement_ = nullptr;
     bool rebuildPending_ = false;
 };
 

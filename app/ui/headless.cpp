@@ -51,7 +51,11 @@ bool printWrittenPath(const QString& path) {
            std::fflush(stdout) == 0;
 }
 
+// Queued rebuilds and the bandwidth chart's coalesced replot (about 30 Hz) run before a grab.
 void settle() {
+    QEventLoop loop;
+    QTimer::singleShot(100, &loop, &QEventLoop::quit);
+    loop.exec();
     for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
 }
 
@@ -79,7 +83,9 @@ void addLaunchOptions(QCommandLineParser& parser) {
              .arg(kScreenshotSize.height()),
          QStringLiteral("WxH")},
         {QStringLiteral("export-charts"),
-         QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit."),
+         QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit; with --preset "
+                     "%1 at that size.")
+             .arg(exportPresetKeys()),
          QStringLiteral("dir")},
         {QStringLiteral("show-tab"),
          QObject::tr("Bring the tab whose title contains <text> to the front (repeatable), "
@@ -97,7 +103,10 @@ void addLaunchOptions(QCommandLineParser& parser) {
          QStringLiteral("N")},
         {QStringLiteral("shape"), QObject::tr("Dimensions by name, e.g. M=512,H=1024,I=2816."),
          QStringLiteral("dims")},
-        {QStringLiteral("preset"), QObject::tr("A named problem of the pipeline (classroom, ...)."),
+        {QStringLiteral("preset"),
+         QObject::tr("A named problem of the pipeline (classroom, ...), or with --export-charts "
+                     "an export preset (%1).")
+             .arg(exportPresetKeys()),
          QStringLiteral("name")},
         {QStringLiteral("dtype"), QObject::tr("float32 or bfloat16, where the pipeline has it."),
          QStringLiteral("type")},
@@ -144,6 +153,19 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         }
         options.screenshotSize = *size;
     }
+    // --preset names an export preset (slide, half, print) or a problem of the pipeline.
+    QString problemPreset;
+    for (const QString& value : parser.values(QStringLiteral("preset"))) {
+        if (findExportPreset(value)) {
+            if (!parser.isSet(QStringLiteral("export-charts"))) {
+                *error = QObject::tr("--preset %1 needs --export-charts DIR").arg(value);
+                return options;
+            }
+            options.exportPreset = value.toLower();
+        } else {
+            problemPreset = value;
+        }
+    }
     options.openPath = parser.value(QStringLiteral("open"));
     const QStringList files = parser.positionalArguments();
     if (files.size() > 1 || (!files.isEmpty() && parser.isSet(QStringLiteral("open")))) {
@@ -157,8 +179,13 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     if (!files.isEmpty()) options.openPath = files.front();
     options.showTabs = parser.values(QStringLiteral("show-tab"));
     if (!parser.isSet(QStringLiteral("run"))) {
+        if (!problemPreset.isEmpty()) {
+            *error = QObject::tr("--preset %1 needs --run PIPELINE (export presets: %2)")
+                         .arg(problemPreset, exportPresetKeys());
+            return options;
+        }
         for (const char* name :
-             {"variants", "n", "shape", "preset", "dtype", "tile", "backend", "vector", "repeats"})
+             {"variants", "n", "shape", "dtype", "tile", "backend", "vector", "repeats"})
             if (parser.isSet(QString::fromLatin1(name))) {
                 *error = QObject::tr("--%1 needs --run PIPELINE").arg(QString::fromLatin1(name));
                 return options;
@@ -200,7 +227,7 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     // The problem: --preset, --shape and --n, --dtype, --vector and --tile, checked against
     // the pipeline's declarations (as the CLI does).
     model::ProblemText problemText;
-    problemText.preset = parser.value(QStringLiteral("preset"));
+    problemText.preset = problemPreset;
     problemText.dimensions = parser.value(QStringLiteral("shape"));
     problemText.dtype = parser.value(QStringLiteral("dtype"));
     problemText.tuning = parser.value(QStringLiteral("tile"));
@@ -345,12 +372,18 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             printError(QObject::tr("cannot create the folder %1").arg(options.exportDirectory));
             return 1;
         }
-        for (ChartView* chart : window.charts()) {
-            chart->rebuildNow();
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        settle();
+        const ExportPreset* preset = findExportPreset(options.exportPreset);
+        // Every chart that offers itself: the run charts, the bandwidth chart, the sweep and
+        // the views other parts add.
+        for (QCustomPlot* chart : exportablePlots(&window)) {
             for (const char* suffix : {"png", "svg", "pdf"}) {
-                const QString path = directory.filePath(chart->fileStem() + QLatin1Char('.') +
+                const QString path = directory.filePath(exportFileStem(*chart) + QLatin1Char('.') +
                                                         QLatin1String(suffix));
-                if (const QString error = exportChart(*chart, path); !error.isEmpty()) {
+                const QString error =
+                    preset ? exportChart(*chart, path, *preset) : exportChart(*chart, path);
+                if (!error.isEmpty()) {
                     printError(error);
                     return 1;
                 }
@@ -361,9 +394,13 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             }
         }
     }
+    // The window's two tab widgets first, then tabs inside tabs (the explorer's Roofline).
+    QList<QTabWidget*> tabWidgets = {window.viewTabs(), window.chartTabs()};
+    for (QTabWidget* inner : window.findChildren<QTabWidget*>())
+        if (!tabWidgets.contains(inner)) tabWidgets << inner;
     for (const QString& wanted : options.showTabs) {
         bool found = false;
-        for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})
+        for (QTabWidget* tabs : tabWidgets)
             for (int index = 0; index < tabs->count() && !found; ++index)
                 if (tabs->tabText(index).contains(wanted, Qt::CaseInsensitive)) {
                     tabs->setCurrentIndex(index);

@@ -17,6 +17,7 @@ struct LaunchOptions {
     QString screenshotPath;
     QSize screenshotSize;  // the window's size for --screenshot (--size WxH)
     QString exportDirectory;
+    QString exportPreset;  // --preset slide|half|print with --export-charts (empty: 1200×700)
     QString openPath;
     QStringList showTabs;           // tabs to bring to the front before the screenshot, by title
     std::optional<RunCommand> run;  // --run PIPELINE with its settings

@@ -2,9 +2,11 @@
 // --version) work without a display; a plain start without one explains itself.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QStandardPaths>
 #include <cstdio>
 
 #include "model/version.h"
+#include "runtime/runtime_compiler.h"
 #include "ui/headless.h"
 #include "ui/main_window.h"
 
@@ -55,6 +57,10 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    // Tile configurations compiled at run time are kept for the next start (before the worker
+    // starts with the window).
+    fusescope::setModuleCacheDirectory(
+        QStandardPaths::writableLocation(QStandardPaths::CacheLocation).toStdString() + "/kernels");
     fusescope::MainWindow window;
     if (options.headless()) return fusescope::runHeadless(window, options);
     if (!options.openPath.isEmpty())

@@ -26,10 +26,16 @@
 #include "model/format.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "model/tile_sweep_json.h"
 #include "model/version.h"
 #include "ui/chart_export.h"
+#include "ui/chart_export_actions.h"
 #include "ui/chart_interaction.h"
 #include "ui/charts.h"
+#include "ui/explorer/tile_explorer_tab.h"
+#include "ui/explorer/tile_explorer_wiring.h"
+#include "ui/explorer/tile_heatmap.h"
+#include "ui/explorer/tile_roofline.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_text_fit.h"
 #include "ui/plugged_views.h"
@@ -39,6 +45,7 @@
 #include "ui/self_test_dialog.h"
 #include "ui/sweep/sweep_chart.h"
 #include "ui/sweep_tab.h"
+#include "ui/table_export.h"
 #include "worker/run_controller.h"
 
 void fusescopeInitUiResources() {
@@ -205,12 +212,27 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(runPanel_->deviceCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
+    tileExplorer_ = addTileExplorer(*this);
+    // The explorer's charts export like every other (File > Export, context menu, --export-charts).
+    tileExplorer_->heatmap()->setObjectName(QStringLiteral("tile_heatmap"));
+    tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));
+    tileExplorer_->roofline()->setObjectName(QStringLiteral("tile_roofline"));
+    tileExplorer_->roofline()->setProperty("fusescopeExportTitle", tr("Tile roofline"));
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.
     // Each can be zoomed, panned and hovered for its exact values.
+    sweepTab_->chart()->setProperty("fusescopeExportTitle", tr("Size sweep"));
+    sweepTab_->chart()->setProperty("fusescopeFileStem", QStringLiteral("size_sweep"));
     for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
         fitPlotTextAlways(plot);
         makeChartInteractive(plot);
     }
+    // A right click exports or copies a chart; Ctrl+C copies the one under the pointer.
+    addChartContextMenus(this, [this](QCustomPlot* plot, const ExportPreset& preset) {
+        exportChartDialog(plot, preset);
+    });
+    installCopyChartShortcut(this);
+    // Tables go out as CSV or as an image, from their context menu.
+    addTableExportMenus(this);
     buildMenus();
     restoreSettings();
     followRunPanel();
@@ -231,13 +253,10 @@ void MainWindow::buildMenus() {
     save->setShortcut(QKeySequence::Save);
     setupDesktopHabits(file, save);
     file->addAction(tr("Save s&weep…"), this, &MainWindow::saveSweepDialog);
-    QMenu* exportMenu = file->addMenu(tr("&Export chart"));
-    for (ChartView* chart : charts_)
-        exportMenu->addAction(tr("%1…").arg(chart->title()), this,
-                              [this, chart] { exportChartDialog(chart, chart->fileStem()); });
-    exportMenu->addAction(tr("Size sweep…"), this, [this] {
-        exportChartDialog(sweepTab_->chart(), QStringLiteral("size_sweep"));
-    });
+    // Every exportable chart (those other parts add included), each in every preset.
+    fillExportMenuOnShow(
+        file->addMenu(tr("&Export chart")), this,
+        [this](QCustomPlot* plot, const ExportPreset& preset) { exportChartDialog(plot, preset); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -334,10 +353,13 @@ void MainWindow::onBackendsProbed(const BackendSummary& summary) {
     runPanel_->setBackendSummary(summary);
     sweepTab_->setBackendSummary(summary);
     showGpuOnStartPage();
-    // The start page says why there is no GPU; the status bar only what it means.
+    // The start page says why there is no GPU; here only what it means, with the reason on
+    // demand (the status bar's tooltip, and Help > About).
     statusBar()->showMessage(summary.cudaUsable
                                  ? tr("GPU: %1").arg(summary.cudaDeviceName)
                                  : tr("No usable GPU: the CPU backend runs the pipelines"));
+    statusBar()->setToolTip(
+        summary.cudaUsable ? QString() : tr("CUDA is not usable: %1").arg(summary.cudaReason));
     emit backendsProbed();
 }
 
@@ -382,6 +404,7 @@ void MainWindow::showRecordingInViews() {
 }
 
 QString MainWindow::openRecording(const QString& path) {
+    if (model::isTileSweepFile(path)) return openTileSweepInWindow(*this, *tileExplorer_, path);
     if (model::isSweepFile(path)) {
         if (controller_->isSweeping()) cancelRun();
         if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;
@@ -474,11 +497,13 @@ void MainWindow::saveRecordingDialog() {
     }
 }
 
-void MainWindow::exportChartDialog(QCustomPlot* chart, const QString& fileStem) {
+void MainWindow::exportChartDialog(QCustomPlot* chart, const ExportPreset& preset) {
     const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
     QString filter = tr("PNG image (*.png)");
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), directory + QLatin1Char('/') + fileStem + ".png",
+        this, tr("Export chart as %1").arg(preset.title),
+        directory + QLatin1Char('/') + exportFileStem(*chart) + QLatin1Char('-') + preset.key +
+            ".png",
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter);
     if (path.isEmpty()) return;
     settings_->setValue(QStringLiteral("files/lastDirectory"), QFileInfo(path).absolutePath());
@@ -489,7 +514,7 @@ void MainWindow::exportChartDialog(QCustomPlot* chart, const QString& fileStem) 
                   : filter.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
                                                           : QStringLiteral(".png");
     }
-    if (const QString error = exportChart(*chart, target); !error.isEmpty())
+    if (const QString error = exportChart(*chart, target, preset); !error.isEmpty())
         QMessageBox::critical(this, tr("Cannot export chart"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(target)), 5000);

@@ -21,12 +21,14 @@ class QTableView;
 namespace fusescope {
 
 class ChartView;
+struct ExportPreset;
 class CompareWindow;
 class KernelResultsModel;
 class RecentFiles;
 class StartPage;
 class MeasurementPanel;
 class SweepTab;
+class TileExplorerTab;
 class RunController;
 class RunPanel;
 class VariantResultsModel;
@@ -48,6 +50,7 @@ class MainWindow final : public QMainWindow {
     QSettings* settings() const { return settings_; }
     RunController* runController() const { return controller_; }
     SweepTab* sweepTab() const { return sweepTab_; }
+    TileExplorerTab* tileExplorer() const { return tileExplorer_; }
     MeasurementPanel* measurementPanel() const { return measurementPanel_; }
     QList<ChartView*> charts() const { return charts_; }
     VariantResultsModel* variantModel() const { return variantModel_; }
@@ -60,9 +63,12 @@ class MainWindow final : public QMainWindow {
     // Shows a recording in every view (results, charts, and the views others add).
     void setRecording(const model::Recording& recording);
     // Empty on success, otherwise the loader's (or writer's) message. A sweep file
-    // (fusescope-sweep) opens in the Size sweep tab instead.
+    // (fusescope-sweep) opens in the Size sweep tab instead, a tile sweep (fusescope-tiles) in the
+    // Tile explorer.
     QString openRecording(const QString& path);
     QString saveRecording(const QString& path) const;
+    // The run panel shows the pipeline, variants and problem of `recording` (one state).
+    void showRecordedRequestInPanel(const model::Recording& recording);
 
     void saveSettings();
 
@@ -123,11 +129,10 @@ class MainWindow final : public QMainWindow {
     void onRunFinished(const model::Recording& recording);
     void endRun(bool ok, const QString& message);
     void showRecordingInViews();
-    void showRecordedRequestInPanel(const model::Recording& recording);
     void openRecordingDialog();
     void saveRecordingDialog();
     void saveSweepDialog();
-    void exportChartDialog(QCustomPlot* chart, const QString& fileStem);
+    void exportChartDialog(QCustomPlot* chart, const ExportPreset& preset);
     void showAbout();
     void showSelfTest();
     // main_window_desktop.cpp
@@ -159,6 +164,7 @@ class MainWindow final : public QMainWindow {
     KernelResultsModel* kernelModel_ = nullptr;
     QList<ChartView*> charts_;
     SweepTab* sweepTab_ = nullptr;
+    TileExplorerTab* tileExplorer_ = nullptr;
     MeasurementPanel* measurementPanel_ = nullptr;
     QWidget* viewStack_ = nullptr;  // the start page or the views, one shown
     QWidget* viewsPage_ = nullptr;

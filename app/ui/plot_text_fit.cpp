@@ -8,10 +8,20 @@
 #include <algorithm>
 #include <optional>
 
+Q_DECLARE_METATYPE(QCPRange)
+
 namespace fusescope {
 namespace {
 
 const char* const kFullText = "fusescopeFullText";
+const char* const kOwnMargins = "fusescopeOwnMargins";
+const char* const kFittedMargins = "fusescopeFittedMargins";
+// A value axis stretched to make room for text: the range its owner (or a zoom) set, and the
+// stretched one, so that each replot stretches from the owner's range and not from its own.
+const char* const kOwnRange = "fusescopeOwnRange";
+const char* const kStretchedRange = "fusescopeStretchedRange";
+// Tick labels the fitter turned off for want of room (it turns them on again to try anew).
+const char* const kTickLabelsHidden = "fusescopeTickLabelsHidden";
 
 // Greedy lines of words that fit `width`; a single word wider than that stays whole.
 QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double width) {
@@ -150,6 +160,10 @@ class PlotTextFitter : public QObject {
 
     static void fitAxis(QCPAxis* axis) {
         if (!axis->visible()) return;
+        if (axis->property(kTickLabelsHidden).toBool()) {
+            axis->setTickLabels(true);
+            axis->setProperty(kTickLabelsHidden, QVariant());
+        }
         const QRect rect = axis->axisRect()->rect();
         const bool horizontal = axis->orientation() == Qt::Horizontal;
         const double length = horizontal ? rect.width() : rect.height();
@@ -168,9 +182,16 @@ class PlotTextFitter : public QObject {
             double widest = 0.0;
             for (const QString& each : axis->tickVectorLabels())
                 widest = std::max(widest, metrics.horizontalAdvance(each));
-            QMargins least = axis->axisRect()->minimumMargins();
+            // From the owner's own least margins, never from the last fit's: the margin follows
+            // the labels of this layout alone.
+            QCPAxisRect* area = axis->axisRect();
+            if (area->property(kOwnMargins).isNull() ||
+                area->minimumMargins() != area->property(kFittedMargins).value<QMargins>())
+                area->setProperty(kOwnMargins, QVariant::fromValue(area->minimumMargins()));
+            QMargins least = area->property(kOwnMargins).value<QMargins>();
             least.setRight(std::max(least.right(), static_cast<int>(widest / 2 + 4)));
-            axis->axisRect()->setMinimumMargins(least);
+            area->setProperty(kFittedMargins, QVariant::fromValue(least));
+            if (least != area->minimumMargins()) area->setMinimumMargins(least);
         }
         if (!ticker) return;
         if (auto names = ticker.dynamicCast<QCPAxisTickerText>()) {
@@ -282,8 +303,21 @@ class PlotTextFitter : public QObject {
         constexpr double kMostStretch = 2.0;
         std::optional<double> firstSpan;
         Placement placement;
+        QCPAxis* stretched = plot_->axisRect() ? plot_->axisRect()->axis(QCPAxis::atLeft) : nullptr;
+        if (stretched) {
+            const QCPRange range = stretched->range();
+            const QVariant ours = stretched->property(kStretchedRange);
+            if (ours.isValid() && ours.value<QCPRange>() == range)
+                stretched->setRange(stretched->property(kOwnRange).value<QCPRange>());
+            else
+                stretched->setProperty(kOwnRange, QVariant::fromValue(range));
+            stretched->setProperty(kStretchedRange, QVariant());
+        }
         for (int attempt = 0; attempt <= kStretches; ++attempt) {
             for (QCPItemText* text : texts) text->position->setCoords(own_.value(text).coords);
+            // The axes first, as they will be drawn: the text is then placed on the final layout,
+            // and nothing after the placement moves the axes or the data again.
+            settleAxes();
             placement = placeTextItems(texts);
             if (placement.lacking <= 0.5 || attempt == kStretches) break;
             QCPAxisRect* area = plot_->axisRect();
@@ -297,23 +331,90 @@ class PlotTextFitter : public QObject {
             const double span = range.size() * height / (height - lacking - 4.0);
             if (span > *firstSpan * kMostStretch) break;
             value->setRange(range.lower, range.lower + span);
+            if (value == stretched)
+                stretched->setProperty(kStretchedRange, QVariant::fromValue(value->range()));
         }
-        // The ticks were made for the layout before this one and before any stretch: made again
-        // for the axes as they will be drawn, they keep their room.
-        for (QCPAxisRect* rect : plot_->axisRects()) {
-            for (QCPAxis* axis : rect->axes()) fitAxis(axis);
-            rect->update(QCPLayoutElement::upPreparation);
-        }
-        // New ticks may be wider than the ones the margins were laid out for: lay the margins
-        // out again, so that no label is pushed past the widget's edge.
-        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
-        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
         // Text with no clear place left is dropped rather than printed over other text or the
         // data; the owner's tooltips and tables still say it.
         for (QCPItemText* text : placement.unresolved) {
             text->setVisible(false);
             hidden_ << text;
         }
+    }
+
+    // The ticks were made for the layout before this one (and before any stretch of a value
+    // axis): they are made again for the axes as they are now. New ticks may need other margins,
+    // and other margins other ticks, so the round is repeated until the axis rects keep their
+    // size; last, ticks whose labels would still touch are made fewer. What this leaves is what
+    // is drawn: no fit runs between it and the drawing.
+    void settleAxes() {
+        constexpr int kRounds = 4;
+        for (int round = 0; round < kRounds; ++round) {
+            QList<QRect> before;
+            for (QCPAxisRect* rect : plot_->axisRects()) {
+                before << rect->rect();
+                for (QCPAxis* axis : rect->axes()) fitAxis(axis);
+                rect->update(QCPLayoutElement::upPreparation);
+                for (QCPAxis* axis : rect->axes()) thinCollidingTicks(axis);
+            }
+            plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+            plot_->plotLayout()->update(QCPLayoutElement::upLayout);
+            QList<QRect> after;
+            for (QCPAxisRect* rect : plot_->axisRects()) after << rect->rect();
+            if (after == before) return;
+        }
+        // Still moving after every round (margins that flip between two widths): the ticks are
+        // made once more for the last layout, which the margins then keep.
+        for (QCPAxisRect* rect : plot_->axisRects()) {
+            rect->update(QCPLayoutElement::upPreparation);
+            for (QCPAxis* axis : rect->axes()) thinCollidingTicks(axis);
+        }
+    }
+
+    // Numeric tick labels closer than their size (plus a gap) are made fewer, down to one step
+    // over the whole range; where even that collides, the axis shows no tick labels.
+    static void thinCollidingTicks(QCPAxis* axis) {
+        if (!axis->visible() || !axis->tickLabels()) return;
+        QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+        if (!ticker || ticker.dynamicCast<QCPAxisTickerText>()) return;
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        while (ticksCollide(axis, metrics)) {
+            if (ticker->tickCount() > 1) {
+                ticker->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+                ticker->setTickCount(ticker->tickCount() - 1);
+                // Remakes the ticks of the rect's axes (setupTickVectors is not public).
+                axis->axisRect()->update(QCPLayoutElement::upPreparation);
+                continue;
+            }
+            axis->setTickLabels(false);
+            axis->setProperty(kTickLabelsHidden, true);
+            return;
+        }
+    }
+
+    static bool ticksCollide(QCPAxis* axis, const QFontMetricsF& metrics) {
+        // One more pixel than the layout check asks for, so that rounding never decides.
+        constexpr double kGap = 4.0;
+        const bool horizontal = axis->orientation() == Qt::Horizontal;
+        const bool standing =
+            horizontal && std::abs(std::abs(axis->tickLabelRotation()) - 90.0) < 1.0;
+        const QVector<double>& positions = axis->tickVector();
+        const QVector<QString>& labels = axis->tickVectorLabels();
+        std::optional<double> previousEnd;
+        QList<QPair<double, double>> spans;  // along the axis, in pixels
+        for (int i = 0; i < positions.size() && i < labels.size(); ++i) {
+            if (!axis->range().contains(positions[i]) || labels[i].isEmpty()) continue;
+            const QSizeF size = metrics.size(0, labels[i]);
+            const double extent = horizontal && !standing ? size.width() : size.height();
+            const double at = axis->coordToPixel(positions[i]);
+            spans << qMakePair(at - extent / 2, at + extent / 2);
+        }
+        std::sort(spans.begin(), spans.end());
+        for (const auto& [start, end] : spans) {
+            if (previousEnd && start < *previousEnd + kGap) return true;
+            previousEnd = end;
+        }
+        return false;
     }
 
     // The bodies of bars (stacked ones from the bar below) and the extent of line items, in

@@ -5,6 +5,7 @@
 
 #include "model/captions.h"
 #include "model/format.h"
+#include "ui/roofline_words.h"
 
 namespace fusescope {
 namespace {
@@ -134,6 +135,8 @@ QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
             return sortValue(run, index.column());
         case Qt::ToolTipRole:
             if (index.column() == Check) return checkToolTip(run);
+            if (index.column() == RooflinePercent && roofline_.gbps() > 0)
+                return rooflineShareTooltip(run.effectiveGBps() / roofline_.gbps());
             if (index.column() == ModelBytes)
                 return tr("%1 read + %2 written by the pass model")
                     .arg(model::formatBytes(run.modelBytesRead),
@@ -159,6 +162,8 @@ QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant VariantResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == RooflinePercent)
+        return rooflineMeaning();
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
         case Variant:

@@ -2,6 +2,7 @@
 
 #include "model/format.h"
 #include "ui/charts.h"
+#include "ui/roofline_words.h"
 
 namespace fusescope {
 
@@ -33,17 +34,19 @@ void TimePerVariantChart::rebuild() {
     double largest = 0.0;
     double position = 1.0;
     QStringList notes;  // per bar, for its hover tooltip
+    bool fasterThanRoofline = false;
     for (const model::RunRecord& run : shown.runs) {
         const quint64 bytes = run.modelBytesRead + run.modelBytesWritten;
         const double roofline = rooflineTimeMs(shown, bytes);
         bars->addData(position, run.timeMs);
         // Passes where the pipeline counts whole-array sweeps; launches otherwise.
-        ticker->addTick(position, run.passesCounted
-                                      ? QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes)
-                                      : QStringLiteral("%1\n%2 kernels")
-                                            .arg(run.variant)
-                                            .arg(run.kernels.size()));
+        ticker->addTick(
+            position,
+            run.passesCounted
+                ? QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes)
+                : QStringLiteral("%1\n%2 kernels").arg(run.variant).arg(run.kernels.size()));
         largest = std::max({largest, run.timeMs, roofline});
+        fasterThanRoofline = fasterThanRoofline || (run.timeMs > 0 && roofline > run.timeMs);
         if (roofline > 0) {
             auto* mark = new QCPItemLine(this);
             mark->setPen(rooflinePen);
@@ -58,14 +61,20 @@ void TimePerVariantChart::rebuild() {
         // The share of the roofline is on the bar's tooltip and in the Results table.
         label->setText(model::formatDuration(run.timeMs));
         notes << (roofline > 0 && run.timeMs > 0
-                      ? tr("copy roofline for the same bytes: %1 ms (%2 of roofline speed)")
+                      ? tr("copy roofline for the same bytes: %1 ms (%2 of roofline speed)\n%3")
                             .arg(model::formatMilliseconds(roofline),
-                                 model::formatPercent(roofline / run.timeMs))
+                                 model::formatPercent(roofline / run.timeMs),
+                                 rooflineShareTooltip(roofline / run.timeMs))
                       : QString());
         label->setPadding(QMargins(0, 0, 0, 4));
         position += 1.0;
     }
     bars->setProperty("fusescopeNotes", notes);
+    // Said on the chart itself where it happens: a slide shows no tooltips.
+    if (fasterThanRoofline)
+        setFootnote(
+            tr("Faster than the copy roofline: the copy routine (cudaMemcpy, memcpy) is "
+               "not the hardware's limit · a kernel can stream its arrays better"));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, position - 0.4);
     yAxis->setLabel(tr("time (ms)"));

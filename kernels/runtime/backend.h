@@ -39,6 +39,10 @@ struct DeviceInfo {
     int maxThreadsPerMultiprocessor = 0;
     int maxBlocksPerMultiprocessor = 0;
     int registersPerMultiprocessor = 0;
+    // The backend's own words for where the arrays live and what runs the kernels, for views
+    // that draw them: "HBM (device memory)" and "SMs", "memory (RAM)" and "CPU cores".
+    std::string memoryName;
+    std::string processorsName;
 };
 
 // One kernel launch, ready to run: its code and its call.

@@ -67,6 +67,8 @@ class CpuBackend final : public Backend {
         info.name = cpuModelName();
         info.multiprocessors = threads_;
         info.runtimeVersion = std::string(cpuInstructionSetName(instructionSet_));
+        info.memoryName = "memory (RAM)";
+        info.processorsName = "CPU cores";
         info.l2CacheBytes = lastLevelCacheBytes();
         info.totalMemoryBytes =
             static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);

@@ -46,6 +46,8 @@ class CudaBackend final : public Backend {
 
     DeviceInfo describe() const override {
         DeviceInfo info = device_;
+        info.memoryName = "HBM (device memory)";
+        info.processorsName = "SMs";
         std::size_t freeBytes = 0;
         std::size_t totalBytes = 0;
         if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {

@@ -64,6 +64,7 @@ class LiveChartTest : public QObject {
   private slots:
     void staysResponsiveWhileSamplesStream();
     void marksThePeakAllocationOnTheSameTimeAxis();
+    void keepsAShortPeakAtAnyZoom();
 };
 
 void LiveChartTest::staysResponsiveWhileSamplesStream() {
@@ -148,6 +149,57 @@ void LiveChartTest::marksThePeakAllocationOnTheSameTimeAxis() {
     chart.clear();
     QCOMPARE(chart.peakBytesInFlight(), quint64{0});
     QCOMPARE(chart.sampleCount(), 0);
+}
+
+// One 0.7 ms kernel streaming at 4300 GB/s in a 350 s run of idle samples: averaged into bins it
+// would read near nothing; the envelope keeps its peak at the whole run's zoom, and the kernel's
+// name, clicked, zooms to it. The run's axis reads in seconds.
+void LiveChartTest::keepsAShortPeakAtAnyZoom() {
+    LiveBandwidthChart chart;
+    chart.resize(1000, 600);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setOrigin(0);
+    // Idle samples of 10 ms, the kernel's of 0.1 ms (as a sampler's clock gives them).
+    constexpr qint64 kIdleNs = 10'000'000;
+    constexpr qint64 kKernelSampleNs = 100'000;
+    constexpr qint64 kRunNs = 350'000'000'000;
+    constexpr qint64 kKernelStart = 200'000'000'000;
+    constexpr qint64 kKernelEnd = kKernelStart + 700'000;
+    constexpr double kPeak = 4300e9;
+    QVector<LiveSample> batch;
+    for (qint64 t = 0; t < kRunNs;) {
+        const bool inKernel = t >= kKernelStart && t < kKernelEnd;
+        const qint64 step = inKernel ? kKernelSampleNs : kIdleNs;
+        batch.append({t, t + step, inKernel ? kPeak : 1e9, inKernel ? kPeak / 2 : 0.0});
+        t += step;
+    }
+    chart.appendSamples(batch);
+    chart.addKernelSpan(QStringLiteral("swiglu_fused"), kKernelStart, kKernelEnd);
+    QTRY_VERIFY(chart.replotCount() > 0);
+    const auto highest = [&] {
+        double most = 0.0;
+        const auto data = chart.plot()->graph(0)->data();
+        for (auto it = data->constBegin(); it != data->constEnd(); ++it)
+            most = std::max(most, it->value);
+        return most;
+    };
+    QVERIFY(chart.plot()->graph(0)->data()->size() <= LiveBandwidthChart::kMaxPoints);
+    QCOMPARE(highest(), kPeak * 1e-9);
+    QCPAxis* time = chart.plot()->axisRect(1)->axis(QCPAxis::atBottom);
+    QVERIFY2(time->label().contains(QStringLiteral("(s)")), qPrintable(time->label()));
+    QCOMPARE(chart.shownKernelLabels(), 1);
+    const int index = chart.kernelLabelAt(QPointF(-1, -1));
+    QCOMPARE(index, -1);
+    chart.zoomToKernel(0);
+    QVERIFY(!chart.followsSamples());
+    chart.plot()->replot();
+    QCPRange shown = chart.plot()->axisRect(0)->axis(QCPAxis::atBottom)->range();
+    QVERIFY(shown.lower < kKernelStart * 1e-6 && shown.upper > kKernelEnd * 1e-6);
+    QVERIFY(shown.size() < 2.0);  // about the kernel's 0.7 ms
+    QCOMPARE(highest(), kPeak * 1e-9);
+    QVERIFY2(time->label().contains(QStringLiteral("(ms)")) || shown.upper >= 10000,
+             qPrintable(time->label()));
 }
 
 QTEST_MAIN(LiveChartTest)

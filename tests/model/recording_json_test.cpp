@@ -21,8 +21,19 @@ Recording fullyPopulatedRecording() {
     Recording recording;
     recording.createdAt = "2026-11-30T05:00:00Z";
     recording.producer = "fusescope-cli 0.1.0";
-    recording.device = {"cuda",   "NVIDIA H200",   9,      0,      132,
-                        62914560, 150754820096ull, 4800.5, "13.0", "13.0.48"};
+    recording.device = {"cuda",
+                        "NVIDIA H200",
+                        9,
+                        0,
+                        132,
+                        62914560,
+                        150754820096ull,
+                        140000000000ull,
+                        4800.5,
+                        "13.0",
+                        "13.0.48",
+                        "HBM (device memory)",
+                        "SMs"};
     recording.roofline.timeMs = 0.6789;
     recording.roofline.bytesMoved = 2147483648ull;
     recording.counterStatus = "counters refused: insufficient privileges";

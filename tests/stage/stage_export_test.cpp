@@ -27,7 +27,8 @@ StageRenderer sideBySideRenderer() {
     renderer.setTimelines(*scratch, &*fused);
     renderer.setCaption({QStringLiteral("Test GPU"),
                          QStringLiteral("N = 1,048,576 · float32 · vector 4"),
-                         QStringLiteral("timing + model")});
+                         QStringLiteral("timing + model"), QStringLiteral("HBM (device memory)"),
+                         QStringLiteral("SMs")});
     return renderer;
 }
 

@@ -18,7 +18,8 @@ struct KnownPair {
     model::RunRecord fused = stagetest::syntheticRun("swiglu", "fused", 1 << 20, 0.6);
     StageCaptionContext caption{QStringLiteral("Test GPU"),
                                 QStringLiteral("N = 1,048,576 · float32 · vector 4"),
-                                QStringLiteral("timing + model")};
+                                QStringLiteral("timing + model"),
+                                QStringLiteral("HBM (device memory)"), QStringLiteral("SMs")};
 };
 
 bool imageHasManyColours(const QImage& image) {

@@ -1,8 +1,10 @@
 // The `fusescope` executable started as a user or a script would on a machine with no display:
 // no DISPLAY, no Wayland, no QT_QPA_PLATFORM.
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include "model/recording_json.h"
 #include "model/run_conversion.h"
@@ -85,6 +87,7 @@ class HeadlessTest : public QObject {
     void plainStartWithoutDisplayExplainsItself();
     void screenshotAfterACpuRun();
     void exportChartsFromARecording();
+    void slidePresetTextReadsOnASlide();
     void badArgumentsFailWithAMessage();
     void emptyOutputNamesFailAtOnce();
     void repeatsHaveTheCliLimit();
@@ -135,12 +138,73 @@ void HeadlessTest::exportChartsFromARecording() {
     const Outcome exported = runGui({"--export-charts", charts, "--open", recording});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const QStringList files = QDir(charts).entryList(QDir::Files, QDir::Name);
-    QCOMPARE(files.size(), 9);
+    // Three run charts, the bandwidth chart and the size sweep, each as PNG, SVG and PDF.
+    QCOMPARE(files.size(), 15);
+    QVERIFY(files.contains(QStringLiteral("bandwidth_over_time.svg")));
     for (const QString& name : files) {
         QVERIFY2(QFileInfo(QDir(charts).filePath(name)).size() > 0, qPrintable(name));
         QVERIFY(exported.out.contains(name));
         QVERIFY2(isCompleteExport(QDir(charts).filePath(name)), qPrintable(name));
     }
+}
+
+// The pixel sizes of the text an SVG draws: each <text>'s font-size times the scale of the
+// transform of the group it is in (QSvgGenerator writes one group per state).
+QList<double> svgTextPixels(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    const QString svg = QString::fromUtf8(file.readAll());
+    static const QRegularExpression group(
+        QString::fromLatin1(R"re(<g [^>]*transform="matrix\(([^,]+),([^,]+),)re"));
+    static const QRegularExpression text(
+        QString::fromLatin1(R"re(<text [^>]*font-size="([0-9.]+)")re"));
+    QList<double> pixels;
+    double scale = 1.0;
+    qsizetype at = 0;
+    while (true) {
+        const QRegularExpressionMatch nextGroup = group.match(svg, at);
+        const QRegularExpressionMatch nextText = text.match(svg, at);
+        if (!nextText.hasMatch()) break;
+        if (nextGroup.hasMatch() && nextGroup.capturedStart() < nextText.capturedStart()) {
+            scale = std::hypot(nextGroup.captured(1).toDouble(), nextGroup.captured(2).toDouble());
+            at = nextGroup.capturedEnd();
+            continue;
+        }
+        pixels << nextText.captured(1).toDouble() * scale;
+        at = nextText.capturedEnd();
+    }
+    return pixels;
+}
+
+// --preset slide: every chart is 1920×1080 with a title of 24 px or more and no text under
+// 16 px, measured in the exported SVG; the PNG has the preset's pixels.
+void HeadlessTest::slidePresetTextReadsOnASlide() {
+    QTemporaryDir directory;
+    const QString recording = directory.filePath(QStringLiteral("recording.json"));
+    QVERIFY(writeRecording(recording));
+    const QString charts = directory.filePath(QStringLiteral("charts"));
+    const Outcome exported =
+        runGui({"--export-charts", charts, "--preset", "slide", "--open", recording});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    const QStringList svgs = QDir(charts).entryList({QStringLiteral("*.svg")}, QDir::Files);
+    QCOMPARE(svgs.size(), 5);
+    for (const QString& name : svgs) {
+        const QList<double> pixels = svgTextPixels(QDir(charts).filePath(name));
+        QVERIFY2(pixels.size() >= 2, qPrintable(name));  // a title and more
+        const double largest = *std::max_element(pixels.cbegin(), pixels.cend());
+        const double smallest = *std::min_element(pixels.cbegin(), pixels.cend());
+        qInfo("%s: %lld texts, %.1f to %.1f px", qPrintable(name),
+              static_cast<long long>(pixels.size()), smallest, largest);
+        QVERIFY2(largest >= 24.0,
+                 qPrintable(QStringLiteral("%1: title %2 px").arg(name).arg(largest)));
+        QVERIFY2(smallest >= 16.0,
+                 qPrintable(QStringLiteral("%1: text of %2 px").arg(name).arg(smallest)));
+        const QString png = QDir(charts).filePath(QFileInfo(name).completeBaseName() + ".png");
+        QCOMPARE(QImage(png).size(), QSize(1920, 1080));
+    }
+    const Outcome unknown =
+        runGui({"--export-charts", charts, "--preset", "poster", "--open", recording});
+    QCOMPARE(unknown.exitCode, 2);
 }
 
 // An empty name made the batch run open the window and wait for a person.

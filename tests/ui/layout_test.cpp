@@ -1,6 +1,6 @@
 // The main window on a classroom projector: it fits small screens, and after a real CPU run of
 // every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
-// or covers plotted data. The same test runs at scale 1 and 2 (QT_SCALE_FACTOR, set by ctest).
+// or covers plotted data. The same test runs at scale 1, 1.5 and 2 (QT_SCALE_FACTOR, set by ctest).
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
@@ -16,6 +16,7 @@
 #include "layout_checks.h"
 #include "pipelines/registry.h"
 #include "ui/chart_view.h"
+#include "ui/explorer/tile_explorer_tab.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 #include "ui/stage/memory_stage_widget.h"
@@ -144,35 +145,69 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QVERIFY(swept.wait(kRunTimeoutMs));
     QVERIFY2(swept.first().at(0).toBool(), qPrintable(swept.first().at(1).toString()));
 
+    // The shipped H200 tile sweep, so the Tile explorer's heatmap and roofline are checked with
+    // real data.
+    QCOMPARE(window.tileExplorer()->openTileSweepFile(
+                 QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/tiles-mlp-classroom-bf16-h200.json")),
+             QString());
+
     QStringList problems;
+    // The tab shown now: its plots and every label of the window.
+    const auto checkShown = [&](const QString& tabName, QWidget* shown) {
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        QCoreApplication::processEvents();
+        QTest::qWait(20);
+        for (QCustomPlot* plot : shown->findChildren<QCustomPlot*>()) {
+            if (!plot->isVisible() || plot->width() < 2) continue;
+            // One replot lays the chart out for good: a second one at the same size (the window
+            // replots on its next event) must draw every text where the first did.
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            for (const QString& problem : testing::plotProblems(*plot))
+                problems << QStringLiteral("[%1] %2").arg(tabName, problem);
+            const std::vector<testing::PlacedText> first = testing::plotTexts(*plot);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const std::vector<testing::PlacedText> second = testing::plotTexts(*plot);
+            bool same = first.size() == second.size();
+            for (std::size_t i = 0; same && i < first.size(); ++i)
+                same = first[i].what == second[i].what && first[i].rect == second[i].rect;
+            if (!same)
+                problems << QStringLiteral(
+                                "[%1] %2: a second replot moved its text (%3 texts, "
+                                "then %4)")
+                                .arg(tabName, testing::plotName(*plot))
+                                .arg(first.size())
+                                .arg(second.size());
+        }
+        // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
+        if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+            window.grab().save(
+                QStringLiteral("%1/%2-%3x%4-%5.png")
+                    .arg(shots, pipeline)
+                    .arg(screen.width())
+                    .arg(screen.height())
+                    .arg(QString(tabName).replace(QLatin1Char(' '), QLatin1Char('_'))));
+        for (const QString& problem : testing::labelProblems(window))
+            problems << QStringLiteral("[%1] %2").arg(tabName, problem);
+    };
     for (QTabWidget* tabs : {window.viewTabs(), window.chartTabs()})
         for (int index = 0; index < tabs->count(); ++index) {
             if (!tabs->isTabVisible(index)) continue;
             tabs->setCurrentIndex(index);
-            for (ChartView* chart : window.charts()) chart->rebuildNow();
-            QCoreApplication::processEvents();
-            QTest::qWait(20);
-            for (QCustomPlot* plot : tabs->currentWidget()->findChildren<QCustomPlot*>()) {
-                if (!plot->isVisible() || plot->width() < 2) continue;
-                // Twice: the fitter remakes ticks after a layout, and the window replots again
-                // on its next event; the second pass is what stays on screen.
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                for (const QString& problem : testing::plotProblems(*plot))
-                    problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
+            checkShown(tabs->tabText(index), tabs->currentWidget());
+            // Tabs inside the tab (the explorer's heatmap and roofline), each in turn.
+            auto* inner = tabs->currentWidget()->findChild<QTabWidget*>();
+            for (int page = 0; inner && page < inner->count(); ++page) {
+                inner->setCurrentIndex(page);
+                checkShown(tabs->tabText(index) + QStringLiteral(" - ") + inner->tabText(page),
+                           inner->currentWidget());
             }
-            // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
-            if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS");
-                !shots.isEmpty())
-                window.grab().save(
-                    QStringLiteral("%1/%2-%3x%4-%5.png")
-                        .arg(shots, pipeline)
-                        .arg(screen.width())
-                        .arg(screen.height())
-                        .arg(tabs->tabText(index).replace(QLatin1Char(' '), QLatin1Char('_'))));
-            for (const QString& problem : testing::labelProblems(window))
-                problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
         }
+    // The stage is checked with the room it takes when chosen: the explorer, chosen last, took
+    // the height for itself, and gives it back when another chart tab is chosen.
+    window.chartTabs()->setCurrentIndex(0);
+    window.viewTabs()->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("memoryStage")));
+    QCoreApplication::processEvents();
+    QTest::qWait(50);  // the stage lays out for its new height when it paints
     // The memory stage's text, at the start, the middle and the end of the run: big enough, inside
     // the stage, and never printed over other text.
     QStringList stageProblems;
@@ -229,7 +264,7 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     if (!stageProblems.isEmpty()) qInfo().noquote() << stageProblems.join(QLatin1Char('\n'));
     // A known gap, reported rather than hidden: a stage below the height its least detail needs
     // at the least type size (a small screen at 200 %) still overprints.
-    if (!stageFits)
+    if (!stageFits && !stageProblems.isEmpty())
         QEXPECT_FAIL("", "the stage is shorter than its least detail needs at this type size",
                      Continue);
     QVERIFY2(stageProblems.isEmpty(), qPrintable(QStringLiteral("%1 stage problems, the first: %2")

@@ -2,6 +2,7 @@
 // backend, see one row per variant, export the charts, save and reopen, remember settings.
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,10 +21,12 @@
 #include "support/folder_contents.h"
 #include "support/write_faults.h"
 #include "ui/chart_export.h"
+#include "ui/chart_export_actions.h"
 #include "ui/chart_view.h"
 #include "ui/main_window.h"
 #include "ui/results_model.h"
 #include "ui/run_panel.h"
+#include "ui/table_export.h"
 #include "worker/run_controller.h"
 
 using namespace fusescope;
@@ -172,6 +175,47 @@ void MainWindowTest::everyChartExportsToPngSvgAndPdf() {
     QVERIFY(!exportChart(*window.charts().first(), directory_->filePath("chart.bmp")).isEmpty());
     QVERIFY(
         !exportChart(*window.charts().first(), QStringLiteral("/nonexistent/dir/c.png")).isEmpty());
+
+    // Every chart of the window offers itself, the bandwidth chart and the sweep included, and
+    // each exports in each preset at the preset's pixels.
+    const QList<QCustomPlot*> plots = exportablePlots(&window);
+    QStringList stems;
+    for (QCustomPlot* plot : plots) stems << exportFileStem(*plot);
+    for (const char* stem : {"bytes_per_kernel", "time_per_variant", "allocation_in_flight",
+                             "bandwidth_over_time", "size_sweep"})
+        QVERIFY2(stems.contains(QLatin1String(stem)), qPrintable(stems.join(", ")));
+    for (const ExportPreset& preset : exportPresets()) {
+        const QString png =
+            directory_->filePath(QStringLiteral("bandwidth-%1.png").arg(preset.key));
+        QCustomPlot* bandwidth = plots.at(stems.indexOf(QStringLiteral("bandwidth_over_time")));
+        QCOMPARE(exportChart(*bandwidth, png, preset), QString());
+        const QImage image(png);
+        QCOMPARE(image.size(), preset.pixels);
+        QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), preset.dotsPerInch);
+    }
+
+    // The chart under the pointer goes to the clipboard at slide size.
+    QCustomPlot* first = window.charts().first();
+    const QPoint inside = first->mapToGlobal(first->rect().center());
+    QCOMPARE(plotAt(&window, inside), first);
+    QApplication::clipboard()->clear();
+    copyChartImage(plotAt(&window, inside));
+    QCOMPARE(QApplication::clipboard()->image().size(), QSize(1920, 1080));
+
+    // Tables: CSV with the header and a line per variant; an image of the same rows.
+    QAbstractItemModel* variants = window.variantModel();
+    const QString csv = directory_->filePath(QStringLiteral("variants.csv"));
+    QCOMPARE(exportTable(*variants, csv), QString());
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QStringList lines =
+        QString::fromUtf8(csvFile.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), variants->rowCount() + 1);
+    QVERIFY2(lines.first().startsWith(QStringLiteral("Variant,")), qPrintable(lines.first()));
+    const QString tablePng = directory_->filePath(QStringLiteral("variants.png"));
+    QCOMPARE(exportTable(*variants, tablePng), QString());
+    QVERIFY(QImage(tablePng).height() >= (variants->rowCount() + 1) * 18);
+    QVERIFY(!exportTable(*variants, directory_->filePath(QStringLiteral("v.xls"))).isEmpty());
 }
 
 void MainWindowTest::shortcutsRunAndCancelWithinASecond() {

@@ -1,8 +1,11 @@
 #pragma once
-// DRAM read and write bandwidth over time as it is sampled, with each kernel as a labelled span
-// under the curves, the copy roofline as a line, a data-source badge, and below it, on the same
-// time axis, the bytes allocated in flight with the peak marked. Fed plain data; replots through
-// a coalescing timer (at most ~30 Hz), never per sample.
+// DRAM read and write bandwidth over time as it is sampled, drawn as a min/max envelope of the
+// samples in each pixel-wide bin (a peak stays a peak at any zoom), with each kernel as a shaded
+// span under the curves and its name in a lane of its own below them (names never overlap each
+// other or the curves; a click on a name zooms to that kernel), the copy roofline as a line, the
+// legend and the data-source badge in rows above the plot, and below it, on the same time axis
+// (milliseconds, seconds past 10 s), the bytes allocated in flight with the peak marked. Fed
+// plain data; replots through a coalescing timer (at most ~30 Hz), never per sample.
 // Cursors (one per run the memory stage shows) cross both charts at the animation's position;
 // their moves are coalesced to one per frame and redraw only the cursor layer. A press or drag
 // on either chart emits timeClicked with the time on the samples' clock.
@@ -14,11 +17,14 @@
 
 class QCustomPlot;
 class QCPAxisRect;
+class QCPErrorBars;
 class QCPGraph;
+class QCPLegend;
 class QCPItemStraightLine;
 class QCPItemRect;
 class QCPItemText;
 class QCPItemTracer;
+class QCPTextElement;
 class QMouseEvent;
 
 namespace fusescope::live {
@@ -37,9 +43,18 @@ class LiveBandwidthChart : public QWidget {
     // Bytes of all samples so far (binning for display keeps them).
     double totalReadBytes() const;
     double totalWriteBytes() const;
-    // The curves show at most this many points: samples are averaged into time bins whose width
-    // doubles as the run grows, so a replot costs the same after a second or after a minute.
+    // The curves show at most this many points: the samples in view are gathered into as many
+    // time bins, each drawn as the least and the most rate sampled in it.
     static constexpr int kMaxPoints = 1024;
+    // The kernels' names in their lane: how many are shown now, and a click's zoom.
+    int shownKernelLabels() const;
+    int kernelCount() const { return static_cast<int>(kernels_.size()); }
+    // Zooms the time axis to kernel `index` (in start order) with a little room either side.
+    void zoomToKernel(int index);
+    // The kernel whose name is drawn at `at` (plot pixels), or -1.
+    int kernelLabelAt(const QPointF& at) const;
+    // The time axis follows the samples until the user zooms or pans it.
+    bool followsSamples() const;
 
     // Cursor `index` (0 or 1: the stage's left and right run) at ns on the samples' clock.
     void setCursor(int index, qint64 clockNs, const QString& label);
@@ -91,8 +106,8 @@ class LiveBandwidthChart : public QWidget {
     void replotNow();
     void rebuildAllocationCurve();
     void rebuildBandwidthCurves();
-    void addToBins(const LiveSample& sample);
-    void cullKernelLabels();
+    void placeKernelLabels();
+    void setTimeRange(double lowerMs, double upperMs);
     double toMs(qint64 ns) const;
 
     QCustomPlot* plot_ = nullptr;
@@ -103,7 +118,10 @@ class LiveBandwidthChart : public QWidget {
     QCPGraph* inFlight_ = nullptr;
     QCPItemStraightLine* roofline_ = nullptr;
     QCPItemText* rooflineLabel_ = nullptr;
-    QCPItemText* badge_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    QCPTextElement* badge_ = nullptr;
+    QCPLegend* legend_ = nullptr;
+    QCPAxisRect* kernelLane_ = nullptr;
     QCPItemTracer* peakMarker_ = nullptr;
     QCPItemText* peakLabel_ = nullptr;
     QTimer refresh_;
@@ -125,17 +143,29 @@ class LiveBandwidthChart : public QWidget {
     double longestReplotMs_ = 0.0;
     quint64 peakBytes_ = 0;
     QVector<LiveAllocationSpan> allocations_;
-    QVector<QCPItemText*> kernelLabels_;  // in start order; shown where there is room
-
-    struct Bin {
-        qint64 index = 0;  // start = origin + index * binNs_
-        double readBytes = 0.0;
-        double writeBytes = 0.0;
-        qint64 coveredNs = 0;  // sampled time inside the bin
+    struct KernelMark {
+        QString name;
+        double startMs = 0.0;
+        double endMs = 0.0;
+        QCPItemText* label = nullptr;
     };
-    QVector<Bin> bins_;
-    qint64 binNs_ = 0;
+    QVector<KernelMark> kernels_;  // in start order
+    int laneRows_ = 1;
+
+    QVector<LiveSample> samplesInOrder_;  // every sample, by start time
+    double totalReadBytes_ = 0.0;
+    double totalWriteBytes_ = 0.0;
+    QCPErrorBars* readBand_ = nullptr;  // from the most down to the least of each bin
+    QCPErrorBars* writeBand_ = nullptr;
+    struct MsRange {
+        double lower = 0.0;
+        double upper = 0.0;
+        bool operator==(const MsRange&) const = default;
+    };
+    MsRange binnedRange_;  // the time range the curves were binned for
     bool curvesDirty_ = false;
+    // The time range the chart set itself last: any other is the user's zoom or pan.
+    MsRange ownTimeRange_;
 };
 
 }  // namespace fusescope::live

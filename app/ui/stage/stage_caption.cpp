@@ -16,6 +16,8 @@ StageCaptionContext stageCaptionContext(const model::Recording& recording,
     context.deviceName = recording.device.name;
     context.problem = model::problemLabel(run);
     context.dataSource = model::dataSourceBadge(recording, run);  // says "replayed" when it is
+    context.memoryName = recording.device.memoryName;
+    context.processorsName = recording.device.processorsName;
     return context;
 }
 

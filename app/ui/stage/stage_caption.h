@@ -11,6 +11,10 @@ struct StageCaptionContext {
     QString deviceName;  // "NVIDIA H200", or the CPU model for the CPU backend
     QString problem;     // "N = 268,435,456 · float32 · vector 4" (model::problemLabel)
     QString dataSource;  // "timing + model", "CPU backend", "replay of a recording", ...
+    // The backend's words for where the arrays live and what runs the kernels (empty: the
+    // GPU's, "HBM (device memory)" and "SMs").
+    QString memoryName;
+    QString processorsName;
 };
 
 QString stageDataSourceLabel(model::DataSource source);

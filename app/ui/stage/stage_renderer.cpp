@@ -450,7 +450,8 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
     painter.setPen(theme_.mutedText);
     painter.setFont(boldFont_);
     drawLabel(painter, pane.hbmLabel, Qt::AlignLeft | Qt::AlignVCenter,
-              QStringLiteral("HBM (device memory)"));
+              caption_.memoryName.isEmpty() ? QStringLiteral("HBM (device memory)")
+                                            : caption_.memoryName);
     painter.setFont(smallFont_);
     drawLabel(painter, pane.hbmLabel, Qt::AlignRight | Qt::AlignVCenter,
               timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("bytes"));
@@ -495,9 +496,14 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
             painter.drawRoundedRect(row.tiles, f * 0.3, f * 0.3);
             painter.setFont(font_);
             painter.setPen(row.color);
-            static const QString longText =
-                QStringLiteral("kept in registers: no HBM traffic, no allocation");
-            static const QString mediumText = QStringLiteral("kept in registers, never in HBM");
+            // The memory's own name, without its explanation: "HBM", "memory".
+            const QString memory =
+                caption_.memoryName.isEmpty()
+                    ? QStringLiteral("HBM")
+                    : caption_.memoryName.section(QLatin1Char('('), 0, 0).trimmed();
+            const QString longText =
+                QStringLiteral("kept in registers: no %1 traffic, no allocation").arg(memory);
+            const QString mediumText = QStringLiteral("kept in registers, never in %1").arg(memory);
             static const QString shortText = QStringLiteral("in registers");
             drawLabel(painter, row.tiles, Qt::AlignCenter,
                       firstFitting(QFontMetricsF(font_), row.tiles.width() - f,
@@ -509,7 +515,9 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
     painter.setFont(boldFont_);
     if (pane.smLabel.height() > 0)
         drawLabel(painter, pane.smLabel, Qt::AlignLeft | Qt::AlignVCenter,
-                  QStringLiteral("SMs · register files"));
+                  QStringLiteral("%1 · register files")
+                      .arg(caption_.processorsName.isEmpty() ? QStringLiteral("SMs")
+                                                             : caption_.processorsName));
     painter.setPen(QPen(theme_.panelBorder, theme_.lineWidth));
     painter.setBrush(withAlpha(theme_.panelBorder, 30));
     for (const QRectF& box : pane.smBoxes) painter.drawRoundedRect(box, f * 0.3, f * 0.3);
@@ -748,14 +756,23 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
                                                  : state.bytesMoved() >= modelBytes;
     painter.setFont(bigFont_);
     painter.setPen(complete ? theme_.success : theme_.text);
-    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-              timeline.passesCounted ? QString::number(state.passesCompleted)
-                                     : formatStageBytes(state.bytesMoved()));
-    painter.setFont(font_);
-    painter.setPen(theme_.mutedText);
-    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter,
-              timeline.passesCounted ? QStringLiteral("of %1").arg(timeline.modelPasses)
-                                     : QStringLiteral("of %1").arg(formatStageBytes(modelBytes)));
+    const QString done = timeline.passesCounted ? QString::number(state.passesCompleted)
+                                                : formatStageBytes(state.bytesMoved());
+    drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter, done);
+    // "of 5" beside the value where both fit the box, in the smaller type where only that fits,
+    // and not at all where neither does (never over the value).
+    const QString total = timeline.passesCounted
+                              ? QStringLiteral("of %1").arg(timeline.modelPasses)
+                              : QStringLiteral("of %1").arg(formatStageBytes(modelBytes));
+    const double room = valueRect(pane.passesBox).width() -
+                        QFontMetricsF(bigFont_).horizontalAdvance(done) - f * 0.5;
+    for (const QFont* totalFont : {&font_, &smallFont_})
+        if (QFontMetricsF(*totalFont).horizontalAdvance(total) <= room) {
+            painter.setFont(*totalFont);
+            painter.setPen(theme_.mutedText);
+            drawLabel(painter, valueRect(pane.passesBox), Qt::AlignRight | Qt::AlignVCenter, total);
+            break;
+        }
 
     painter.setFont(bigFont_);
     painter.setPen(theme_.text);

@@ -1,0 +1,399 @@
+#include "ui/explorer/tile_heatmap.h"
+
+#include <QEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/legend_row.h"
+
+namespace fusescope {
+namespace {
+
+// A perceptually even gradient (viridis' stops): dark is worse, bright is better, and it reads
+// in grey on a printed slide.
+QCPColorGradient metricGradient(bool higherIsBetter) {
+    QCPColorGradient gradient;
+    gradient.clearColorStops();
+    gradient.setColorStopAt(0.0, QColor(68, 1, 84));
+    gradient.setColorStopAt(0.25, QColor(59, 82, 139));
+    gradient.setColorStopAt(0.5, QColor(33, 145, 140));
+    gradient.setColorStopAt(0.75, QColor(94, 201, 98));
+    gradient.setColorStopAt(1.0, QColor(253, 231, 37));
+    gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    return higherIsBetter ? gradient : gradient.inverted();
+}
+
+// Outside viridis' hues, so the contour reads over every cell colour.
+const QColor kContourColor(230, 30, 120);
+const QColor kProductionColor(255, 140, 0);
+
+// Tick labels that name the parameter's values ("16", "32", ...) at the cells' indices, every
+// `step`-th one.
+QSharedPointer<QCPAxisTickerText> valueTicker(const QVector<int>& values, int step = 1) {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < values.size(); i += step) ticker->addTick(i, QString::number(values[i]));
+    return ticker;
+}
+
+// How many cells one label needs: its extent plus a gap, over the pixels of a cell.
+int tickStep(double axisPixels, int cells, double labelExtent) {
+    if (cells <= 0 || axisPixels <= 0) return 1;
+    const double perCell = axisPixels / cells;
+    return std::max(1, static_cast<int>(std::ceil((labelExtent + 6.0) / perCell)));
+}
+
+QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle style) {
+    auto* graph = plot->addGraph();
+    graph->setName(name);
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setScatterStyle(style);
+    return graph;
+}
+
+}  // namespace
+
+TileHeatmap::TileHeatmap(QWidget* parent) : QCustomPlot(parent) {
+    setObjectName(QStringLiteral("tile_heatmap"));
+    setMinimumSize(300, 160);
+    setAntialiasedElements(QCP::aeAll);
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    titleFont.setBold(true);
+    titleElement_ = new QCPTextElement(this, QString(), titleFont);
+    captionElement_ = new QCPTextElement(this, QString(), font());
+
+    QCPAxisRect* rect = axisRect();
+    plotLayout()->take(rect);
+    plotLayout()->simplify();
+    scale_ = new QCPColorScale(this);
+    scale_->setType(QCPAxis::atRight);
+    scale_->setBarWidth(14);
+    auto* body = new QCPLayoutGrid;
+    // Rows: title, caption, the map beside its colour scale, legend.
+    plotLayout()->addElement(0, 0, titleElement_);
+    plotLayout()->addElement(1, 0, captionElement_);
+    plotLayout()->addElement(2, 0, body);
+    body->addElement(0, 0, rect);
+    body->addElement(0, 1, scale_);
+    body->setColumnStretchFactor(1, 0.01);
+    auto* margins = new QCPMarginGroup(this);
+    rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    legend->setVisible(true);
+    placeLegendInRow(this, legend, 3);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(3);
+    for (int row : {0, 1}) plotLayout()->setRowStretchFactor(row, 0.001);
+
+    map_ = new QCPColorMap(xAxis, yAxis);
+    map_->setInterpolate(false);
+    map_->setColorScale(scale_);
+    map_->setName(tr("metric"));
+    map_->removeFromLegend();
+    setMouseTracking(true);
+    connect(this, &QCustomPlot::afterLayout, this, &TileHeatmap::thinTickLabels);
+    rebuild();
+}
+
+void TileHeatmap::thinTickLabels() {
+    if (data_.xValues.isEmpty() || data_.yValues.isEmpty()) return;
+    const QFontMetricsF metrics(xAxis->tickLabelFont());
+    double widest = 0.0;
+    for (int value : data_.xValues)
+        widest = std::max(widest, metrics.horizontalAdvance(QString::number(value)));
+    const QRect rect = axisRect()->rect();
+    const int xStep = tickStep(rect.width(), static_cast<int>(data_.xValues.size()), widest);
+    const int yStep = tickStep(rect.height(), static_cast<int>(data_.yValues.size()),
+                               QFontMetricsF(yAxis->tickLabelFont()).height());
+    if (xStep == xTickStep_ && yStep == yTickStep_) return;
+    xTickStep_ = xStep;
+    yTickStep_ = yStep;
+    xAxis->setTicker(valueTicker(data_.xValues, xStep));
+    yAxis->setTicker(valueTicker(data_.yValues, yStep));
+    // The labels this layout drew are the old ones: draw again with the new.
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TileHeatmap::setData(const TileHeatmapData& data) {
+    data_ = data;
+    rebuild();
+}
+
+const TileHeatmapCell* TileHeatmap::cellAt(const QPointF& at) const {
+    if (!axisRect()->visible() || !axisRect()->rect().contains(at.toPoint())) return nullptr;
+    const int column = static_cast<int>(std::lround(xAxis->pixelToCoord(at.x())));
+    const int row = static_cast<int>(std::lround(yAxis->pixelToCoord(at.y())));
+    for (const TileHeatmapCell& cell : data_.cells)
+        if (cell.column == column && cell.row == row) return &cell;
+    return nullptr;
+}
+
+QString TileHeatmap::tooltipAt(const QPointF& at) const {
+    const TileHeatmapCell* cell = cellAt(at);
+    return cell ? cell->tooltip : QString();
+}
+
+QPointF TileHeatmap::cellCentre(const TileHeatmapCell& cell) const {
+    return {xAxis->coordToPixel(cell.column), yAxis->coordToPixel(cell.row)};
+}
+
+void TileHeatmap::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) rebuild();
+}
+
+void TileHeatmap::mousePressEvent(QMouseEvent* event) {
+    pressed_ = event->button() == Qt::LeftButton;
+    pressedAt_ = event->position();
+    QCustomPlot::mousePressEvent(event);
+}
+
+// A click loads the cell's run; a drag pans the map and loads nothing.
+void TileHeatmap::mouseReleaseEvent(QMouseEvent* event) {
+    QCustomPlot::mouseReleaseEvent(event);
+    if (!pressed_ || event->button() != Qt::LeftButton) return;
+    pressed_ = false;
+    if ((event->position() - pressedAt_).manhattanLength() > 4) return;
+    if (const TileHeatmapCell* cell = cellAt(event->position()); cell && cell->runIndex >= 0)
+        emit cellClicked(cell->runIndex);
+}
+
+void TileHeatmap::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton) return;
+    // After the chart's own hover (which knows the marks' points): the cell says more.
+    if (const QString text = tooltipAt(event->position()); !text.isEmpty())
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+void TileHeatmap::rebuild() {
+    clearGraphs();
+    clearItems();
+    refusedMarks_ = 0;
+    contourSegments_ = 0;
+    titleElement_->setText(data_.title.isEmpty() ? tr("Tile sweep") : data_.title);
+    captionElement_->setText(data_.caption);
+    captionElement_->setVisible(!data_.caption.isEmpty());
+    setProperty("fusescopeDataSource", data_.dataSource);
+    setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
+
+    const int columns = static_cast<int>(data_.xValues.size());
+    const int rows = static_cast<int>(data_.yValues.size());
+    const bool empty = columns == 0 || rows == 0;
+    axisRect()->setVisible(!empty);
+    scale_->setVisible(!empty);
+    legend->setVisible(!empty);
+    if (empty) {
+        map_->data()->clear();
+        addEmptyMessage();
+        applyPalette();
+        replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    // A map of one column or row still needs two to know a cell's width: the second stays empty.
+    const int dataColumns = std::max(columns, 2);
+    const int dataRows = std::max(rows, 2);
+    map_->data()->setSize(dataColumns, dataRows);
+    map_->data()->setRange(QCPRange(0, dataColumns - 1), QCPRange(0, dataRows - 1));
+    map_->data()->fill(std::numeric_limits<double>::quiet_NaN());
+    double low = std::numeric_limits<double>::infinity();
+    double high = -std::numeric_limits<double>::infinity();
+    for (const TileHeatmapCell& cell : data_.cells) {
+        if (!cell.value || cell.column >= columns || cell.row >= rows) continue;
+        map_->data()->setCell(cell.column, cell.row, *cell.value);
+        low = std::min(low, *cell.value);
+        high = std::max(high, *cell.value);
+    }
+    for (const std::optional<double>& variant : {data_.unfusedValue, data_.productionValue})
+        if (variant && std::isfinite(low)) {
+            low = std::min(low, *variant);
+            high = std::max(high, *variant);
+        }
+    if (!std::isfinite(low)) low = 0.0, high = 1.0;
+    if (high - low < std::abs(high) * 1e-9 + 1e-12)
+        high = low + std::max(std::abs(low), 1.0) * 0.01;
+    map_->setGradient(metricGradient(data_.higherIsBetter));
+    // Cells spanning more than a factor of 8 (a crawling configuration next to good ones) get a
+    // log scale: on a linear one every good cell would share one colour.
+    const bool logScale = low > 0 && high / low >= 8.0;
+    map_->setDataScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logScale) {
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        ticker->setSubTickCount(8);
+        scale_->axis()->setTicker(ticker);
+        scale_->axis()->setNumberFormat(QStringLiteral("g"));
+    } else {
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
+    map_->setDataRange(QCPRange(low, high));
+    scale_->axis()->setLabel(data_.metricTitle);
+
+    xAxis->setTicker(valueTicker(data_.xValues, xTickStep_));
+    yAxis->setTicker(valueTicker(data_.yValues, yTickStep_));
+    xAxis->setLabel(data_.xTitle);
+    yAxis->setLabel(data_.yTitle);
+    xAxis->setRange(-0.5, columns - 0.5);
+    yAxis->setRange(-0.5, rows - 0.5);
+    xAxis->grid()->setVisible(false);
+    yAxis->grid()->setVisible(false);
+    addMarks();
+    addContour();
+    addScaleMarks(low, high);
+    applyPalette();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TileHeatmap::addMarks() {
+    const QColor text = palette().color(QPalette::WindowText);
+    QVector<double> refusedX, refusedY, bestX, bestY, tieX, tieY;
+    for (const TileHeatmapCell& cell : data_.cells) {
+        if (!cell.refusal.isEmpty()) {
+            refusedX << cell.column;
+            refusedY << cell.row;
+            auto* hatch = new QCPItemRect(this);
+            hatch->topLeft->setCoords(cell.column - 0.5, cell.row + 0.5);
+            hatch->bottomRight->setCoords(cell.column + 0.5, cell.row - 0.5);
+            QColor stroke = text;
+            stroke.setAlpha(90);
+            hatch->setPen(Qt::NoPen);
+            hatch->setBrush(QBrush(stroke, Qt::BDiagPattern));
+            hatch->setSelectable(false);
+        } else if (cell.best) {
+            bestX << cell.column;
+            bestY << cell.row;
+        } else if (cell.tiedWithBest) {
+            tieX << cell.column;
+            tieY << cell.row;
+        }
+    }
+    refusedMarks_ = static_cast<int>(refusedX.size());
+    // Each mark in the text colour over a halo of the background: one of the two shows over every
+    // cell colour, and the legend's icon reads in both themes.
+    const QColor halo = palette().color(QPalette::Base);
+    const auto mark = [&](const QString& name, QCPScatterStyle::ScatterShape shape, double size,
+                          const QVector<double>& xs, const QVector<double>& ys) {
+        QCPGraph* under =
+            markGraph(this, QString(), QCPScatterStyle(shape, QPen(halo, 5.0), Qt::NoBrush, size));
+        under->setData(xs, ys);
+        under->removeFromLegend();
+        QCPGraph* over =
+            markGraph(this, name, QCPScatterStyle(shape, QPen(text, 2.0), Qt::NoBrush, size));
+        over->setData(xs, ys);
+        if (xs.isEmpty()) over->removeFromLegend();
+    };
+    mark(tr("refused (hover: why)"), QCPScatterStyle::ssCross, 12, refusedX, refusedY);
+    mark(tr("best"), QCPScatterStyle::ssStar, 18, bestX, bestY);
+    mark(tr("tied with the best"), QCPScatterStyle::ssCircle, 16, tieX, tieY);
+}
+
+// The outline of the cells faster than the 5-kernel path: an edge wherever such a cell meets
+// one that is not (or the map's border).
+void TileHeatmap::addContour() {
+    const int columns = static_cast<int>(data_.xValues.size());
+    const int rows = static_cast<int>(data_.yValues.size());
+    QVector<bool> faster(columns * rows, false);
+    for (const TileHeatmapCell& cell : data_.cells)
+        if (cell.fasterThanUnfused && cell.column < columns && cell.row < rows)
+            faster[cell.row * columns + cell.column] = true;
+    const auto isFaster = [&](int column, int row) {
+        return column >= 0 && row >= 0 && column < columns && row < rows &&
+               faster[row * columns + column];
+    };
+    const QPen pen(kContourColor, 2.5);
+    const auto segment = [&](double x1, double y1, double x2, double y2) {
+        auto* line = new QCPItemLine(this);
+        line->start->setCoords(x1, y1);
+        line->end->setCoords(x2, y2);
+        line->setPen(pen);
+        line->setSelectable(false);
+        ++contourSegments_;
+    };
+    for (int row = 0; row < rows; ++row)
+        for (int column = 0; column < columns; ++column) {
+            if (!isFaster(column, row)) continue;
+            const double left = column - 0.5, right = column + 0.5;
+            const double bottom = row - 0.5, top = row + 0.5;
+            if (!isFaster(column - 1, row)) segment(left, bottom, left, top);
+            if (!isFaster(column + 1, row)) segment(right, bottom, right, top);
+            if (!isFaster(column, row - 1)) segment(left, bottom, right, bottom);
+            if (!isFaster(column, row + 1)) segment(left, top, right, top);
+        }
+    if (contourSegments_ > 0) {
+        QCPGraph* key = addGraph();
+        key->setName(tr("faster than 5 kernels"));
+        key->setPen(pen);
+    }
+}
+
+// The unfused and production variants as lines across the colour bar, on the cells' scale.
+void TileHeatmap::addScaleMarks(double low, double high) {
+    QCPAxisRect* bar = scale_->axis()->axisRect();
+    const auto mark = [&](double value, const QPen& pen, const QString& name) {
+        if (value < low || value > high) return;
+        auto* line = new QCPItemLine(this);
+        line->setClipToAxisRect(false);
+        for (QCPItemPosition* end : {line->start, line->end}) {
+            end->setAxisRect(bar);
+            end->setAxes(bar->axis(QCPAxis::atBottom), scale_->axis());
+            end->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            end->setTypeY(QCPItemPosition::ptPlotCoords);
+        }
+        line->start->setCoords(0.0, value);
+        line->end->setCoords(1.0, value);
+        line->setPen(pen);
+        line->setSelectable(false);
+        QCPGraph* key = addGraph();
+        key->setName(name);
+        key->setPen(pen);
+    };
+    if (data_.unfusedValue)
+        mark(*data_.unfusedValue, QPen(kContourColor, 3.0), tr("5 kernels (scale)"));
+    if (data_.productionValue)
+        mark(*data_.productionValue, QPen(kProductionColor, 3.0, Qt::DashLine),
+             tr("production (scale)"));
+}
+
+void TileHeatmap::addEmptyMessage() {
+    auto* message = new QCPItemText(this);
+    message->setClipAxisRect(nullptr);
+    message->setClipToAxisRect(false);
+    message->position->setType(QCPItemPosition::ptViewportRatio);
+    message->position->setCoords(0.5, 0.45);
+    message->setPositionAlignment(Qt::AlignCenter);
+    message->setTextAlignment(Qt::AlignHCenter);
+    message->setText(data_.emptyMessage.isEmpty()
+                         ? tr("No tile sweep yet: run a sweep, or open a recorded one.")
+                         : data_.emptyMessage);
+}
+
+void TileHeatmap::applyPalette() {
+    const QPalette& colors = palette();
+    const QColor text = colors.color(QPalette::WindowText);
+    QColor boxBackground = colors.color(QPalette::Base);
+    boxBackground.setAlpha(225);
+    setBackground(colors.brush(QPalette::Base));
+    for (QCPAxisRect* rect : {axisRect(), scale_->axis()->axisRect()}) {
+        rect->setBackground(colors.brush(QPalette::Base));
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(text));
+            axis->setTickPen(QPen(text));
+            axis->setSubTickPen(QPen(text));
+            axis->setTickLabelColor(text);
+            axis->setLabelColor(text);
+        }
+    }
+    legend->setBrush(boxBackground);
+    legend->setTextColor(text);
+    legend->setBorderPen(Qt::NoPen);
+    titleElement_->setTextColor(text);
+    captionElement_->setTextColor(text);
+    for (int i = 0; i < itemCount(); ++i)
+        if (auto* label = qobject_cast<QCPItemText*>(item(i))) label->setColor(text);
+}
+
+}  // namespace fusescope

@@ -1,0 +1,226 @@
+// The Tile explorer's sweeps through the real worker (Qt Test, offscreen, no GPU). The CPU
+// backend is the stand-in compiler and executor: it "compiles" nothing and times the lesson
+// kernel's CPU port, so progress, cancelling and superseding are exercised on any machine.
+#include <QComboBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+
+#include "ui/explorer/tile_explorer_tab.h"
+#include "ui/explorer/tile_heatmap.h"
+#include "worker/run_controller.h"
+
+using namespace fusescope;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+// A tab on the CPU backend with a tiny problem, sweeping block_m and block_n over `values`.
+void prepare(TileExplorerTab& tab, RunController& controller, int lastValueIndex, int repeats,
+             int rows) {
+    QSignalSpy probed(&controller, &RunController::backendsProbed);
+    controller.probe();
+    QVERIFY(probed.wait(30000));
+    tab.setBackendSummary(probed.first().first().value<BackendSummary>());
+    tab.setBackend(BackendChoice::Cpu);
+    for (const auto& [name, value] : {std::pair{"M", rows}, {"H", 64}, {"I", 64}}) {
+        auto* spin = tab.findChild<QSpinBox*>(QStringLiteral("explorerDimension_%1").arg(name));
+        QVERIFY(spin);
+        spin->setValue(value);
+    }
+    for (const char* name : {"block_m", "block_n"}) {
+        tab.rangeFromCombo(name)->setCurrentIndex(0);
+        tab.rangeToCombo(name)->setCurrentIndex(lastValueIndex);
+    }
+    for (const char* name : {"block_h", "block_i"}) {
+        tab.rangeFromCombo(name)->setCurrentIndex(0);
+        tab.rangeToCombo(name)->setCurrentIndex(0);
+    }
+    tab.repeatsSpin()->setValue(repeats);
+    QVERIFY(tab.canMeasure());
+    QVERIFY(tab.sweepButton()->isEnabled());
+}
+
+}  // namespace
+
+class TileExplorerSweepTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void runThisConfigurationShowsItsNumbersAndLoadsTheRun();
+    void sweepFillsTheHeatmapWithProgress();
+    void cancelStopsTheSweepAndKeepsItsCells();
+    void reportsWaitingBehindASweepAreSuperseded();
+    void openingARecordedSweepSupersedesTheLiveOne();
+};
+
+void TileExplorerSweepTest::runThisConfigurationShowsItsNumbersAndLoadsTheRun() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    prepare(tab, controller, 1, 3, 4);
+    QVERIFY(tab.runButton()->isEnabled());
+    QSignalSpy finished(&controller, &RunController::tileRunFinished);
+    // BLOCK_M 64 on 4 rows is refused by the model: nothing is posted, the reason is shown.
+    tab.tileCombo("block_m")->setCurrentIndex(tab.tileCombo("block_m")->findData(64));
+    QVERIFY(tab.shownReport() && tab.shownReport()->refusal);
+    tab.runConfiguration();
+    QVERIFY(!tab.isRunningConfiguration());
+    QVERIFY2(tab.resultLabel()->text().contains(
+                 QString::fromStdString(tab.shownReport()->refusal->reason)),
+             qPrintable(tab.resultLabel()->text()));
+    for (const char* name : {"block_m", "block_n"})
+        tab.tileCombo(name)->setCurrentIndex(tab.tileCombo(name)->findData(16));
+    QVERIFY(tab.shownReport() && !tab.shownReport()->refusal);
+    QSignalSpy chosen(&tab, &TileExplorerTab::recordingChosen);
+    tab.runConfiguration();
+    QVERIFY(tab.isRunningConfiguration());
+    QVERIFY(!tab.runButton()->isEnabled());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QVERIFY(!tab.isRunningConfiguration());
+    QVERIFY(tab.runButton()->isEnabled());
+    const auto outcome = finished.first().first().value<TileRunOutcome>();
+    QVERIFY2(outcome.cell.measured, outcome.cell.error.c_str());
+    QCOMPARE(outcome.cell.report.configuration, tab.configuration());
+    // Time, GB/s, TFLOP/s, requested (or DRAM) bytes and the check, in the tab's words.
+    const QString text = tab.resultLabel()->text();
+    for (const QString& part :
+         {QStringLiteral("ms median"), QStringLiteral("GB/s"), QStringLiteral("TFLOP/s"),
+          QStringLiteral("requested"), QStringLiteral("check")})
+        QVERIFY2(text.contains(part), qPrintable(text));
+    // The run goes to the window's results, charts and stage.
+    QCOMPARE(chosen.size(), qsizetype(1));
+    const auto recording = chosen.first().first().value<model::Recording>();
+    QVERIFY(!recording.runs.isEmpty());
+}
+
+void TileExplorerSweepTest::sweepFillsTheHeatmapWithProgress() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    prepare(tab, controller, 1, 3, 4);
+    const tiles::TileSweepRequest request = tab.sweepRequest();
+    QCOMPARE(request.axes.size(), std::size_t{2});
+    const std::size_t total = tiles::configurationsOf(request).size();
+    QCOMPARE(total, std::size_t{4});
+
+    QSignalSpy progress(&controller, &RunController::tileSweepProgress);
+    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    tab.startSweep();
+    QVERIFY(tab.isSweeping());
+    QVERIFY(!tab.sweepButton()->isEnabled());
+    QVERIFY(tab.cancelButton()->isEnabled());
+    // The grid is drawn before the first cell arrives, every cell still empty.
+    QCOMPARE(tab.heatmap()->data().cells.size(), qsizetype(total));
+    for (const TileHeatmapCell& cell : tab.heatmap()->data().cells) QVERIFY(!cell.value);
+    QVERIFY(ended.wait(kTimeoutMs));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+    QCOMPARE(cells.size(), qsizetype(total));
+    QVERIFY(!progress.isEmpty());
+    double last = -1.0;
+    for (const QList<QVariant>& signal : progress) {
+        const double fraction = signal.first().value<TileSweepProgress>().fraction;
+        QVERIFY(fraction >= last);  // never backwards
+        last = fraction;
+    }
+    QCOMPARE(tab.progressBar()->value(), tab.progressBar()->maximum());
+    QVERIFY(!tab.isSweeping());
+    QVERIFY(tab.sweepButton()->isEnabled());
+    QVERIFY(!tab.cancelButton()->isEnabled());
+    // Every configuration ran on the stand-in and has its time in the heatmap.
+    QCOMPARE(tab.sweep().cells.size(), total);
+    int valued = 0;
+    for (const TileHeatmapCell& cell : tab.heatmap()->data().cells) valued += cell.value ? 1 : 0;
+    int measured = 0;
+    for (const tiles::TileCell& cell : tab.sweep().cells) measured += cell.measured ? 1 : 0;
+    QVERIFY(measured > 0);
+    QCOMPARE(valued, measured);
+}
+
+void TileExplorerSweepTest::cancelStopsTheSweepAndKeepsItsCells() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    // 16 configurations of a larger problem: enough to cancel in the middle.
+    prepare(tab, controller, 3, 30, 64);
+    const std::size_t total = tiles::configurationsOf(tab.sweepRequest()).size();
+    QCOMPARE(total, std::size_t{16});
+    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    tab.startSweep();
+    QVERIFY(cells.wait(kTimeoutMs));
+    tab.cancelSweep();
+    QVERIFY(ended.wait(kTimeoutMs));
+    QVERIFY(!ended.first().at(0).toBool());
+    QVERIFY2(ended.first().at(1).toString().startsWith(QStringLiteral("Cancelled")),
+             qPrintable(ended.first().at(1).toString()));
+    QVERIFY(!tab.isSweeping());
+    QVERIFY(!controller.isRunning());
+    QVERIFY(tab.sweep().cancelled);
+    // The grid it was asked for stays, with the cells it reached.
+    QCOMPARE(tab.sweep().cells.size(), total);
+    int measured = 0;
+    for (const tiles::TileCell& cell : tab.sweep().cells) measured += cell.measured ? 1 : 0;
+    QVERIFY(measured >= 1);
+    QVERIFY2(measured < static_cast<int>(total), qPrintable(QString::number(measured)));
+    QVERIFY(tab.sweepButton()->isEnabled());
+}
+
+void TileExplorerSweepTest::reportsWaitingBehindASweepAreSuperseded() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    prepare(tab, controller, 2, 10, 16);
+    QSignalSpy reports(&controller, &RunController::tileReportReady);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
+    tab.startSweep();
+    QVERIFY(cells.wait(kTimeoutMs));
+    // While the worker is busy, the user goes through every BLOCK_I and back to BLOCK_H 64:
+    // each change asks for a report, and each asks while the previous one still waits.
+    const int before = tab.reportRequests();
+    QComboBox* blockI = tab.tileCombo("block_i");
+    for (int index = 0; index < blockI->count(); ++index) {
+        blockI->setCurrentIndex(index);
+        QCoreApplication::processEvents();
+    }
+    QComboBox* blockH = tab.tileCombo("block_h");
+    blockH->setCurrentIndex(blockH->findData(64));
+    QCoreApplication::processEvents();
+    const int asked = tab.reportRequests() - before;
+    QVERIFY2(asked >= 3, qPrintable(QString::number(asked)));
+    const tiles::TileConfiguration wanted = tab.configuration();
+    reports.clear();
+    QVERIFY(ended.wait(kTimeoutMs));
+    if (reports.isEmpty()) QVERIFY(reports.wait(kTimeoutMs));
+    QTest::qWait(200);  // any further (stale) answers would come now
+    // Only the newest request was answered once the worker was free.
+    QCOMPARE(reports.size(), qsizetype(1));
+    QCOMPARE(reports.first().first().value<TileReportOutcome>().report.configuration, wanted);
+    QVERIFY(tab.shownReport());
+    QCOMPARE(tab.shownReport()->configuration, wanted);
+}
+
+void TileExplorerSweepTest::openingARecordedSweepSupersedesTheLiveOne() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    prepare(tab, controller, 3, 30, 64);
+    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    QSignalSpy cancelled(&controller, &RunController::tileSweepCancelled);
+    tab.startSweep();
+    QVERIFY(cells.wait(kTimeoutMs));
+    const QString path = QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/tile_sweep_small.json");
+    QCOMPARE(tab.openTileSweepFile(path), QString());
+    QCOMPARE(ended.size(), qsizetype(1));
+    QVERIFY(!ended.first().at(0).toBool());
+    QVERIFY(!tab.isSweeping());
+    // The worker's late answer for the live sweep leaves the recorded one on screen.
+    if (cancelled.isEmpty()) QVERIFY(cancelled.wait(kTimeoutMs));
+    QTest::qWait(50);
+    QVERIFY(tab.sweep().producer.find("hand-made") != std::string::npos);
+    QCOMPARE(tab.heatmap()->data().cells.size(), qsizetype(9));
+}
+
+QTEST_MAIN(TileExplorerSweepTest)
+#include "tile_explorer_sweep_test.moc"

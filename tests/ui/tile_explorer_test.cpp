@@ -1,0 +1,385 @@
+// The Tile explorer tab (Qt Test, offscreen, no GPU): the heatmap and the roofline drawn from a
+// committed tile sweep file, hover and click on its cells, the model's report without a GPU, and
+// File > Open bringing a tile sweep to the explorer.
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "model/tile_sweep_json.h"
+#include "pipelines/registry.h"
+#include "ui/chart_export.h"
+#include "ui/explorer/tile_explorer_tab.h"
+#include "ui/explorer/tile_heatmap.h"
+#include "ui/explorer/tile_roofline.h"
+#include "ui/main_window.h"
+
+using namespace fusescope;
+
+namespace {
+
+// Hand-made to the file format: every mark (refusal, best, tie, spills, faster than the 5-kernel
+// path) on a 3 x 3 grid.
+QString committedSweepPath() {
+    return QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/tile_sweep_small.json");
+}
+
+// Written by `fusescope-cli tiles --backend cpu --shape M=24,H=128,I=128 --dtype bf16
+// --grid block_m=16..64 --grid block_n=16..64 --tile 16,16,32,32 --repeat 15`: the engine's
+// writer and its real (CPU) measurements, refusals and limiters.
+QString cpuSweepPath() {
+    return QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/tile_sweep_cpu.json");
+}
+
+const tiles::TileCell* cellWith(const tiles::TileSweep& sweep, int blockM, int blockN) {
+    for (const tiles::TileCell& cell : sweep.cells)
+        if (cell.report.configuration.problem.tuningValue("block_m") == blockM &&
+            cell.report.configuration.problem.tuningValue("block_n") == blockN)
+            return &cell;
+    return nullptr;
+}
+
+const TileHeatmapCell* drawnCell(const TileHeatmap& heatmap, int column, int row) {
+    for (const TileHeatmapCell& cell : heatmap.data().cells)
+        if (cell.column == column && cell.row == row) return &cell;
+    return nullptr;
+}
+
+BackendSummary noGpu() {
+    BackendSummary summary;
+    summary.cudaBuilt = false;
+    summary.cudaUsable = false;
+    summary.cudaReason = QStringLiteral("built without CUDA");
+    summary.cpuName = QStringLiteral("test CPU");
+    return summary;
+}
+
+}  // namespace
+
+class TileExplorerTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void heatmapDrawnFromCommittedSweep_data();
+    void heatmapDrawnFromCommittedSweep();
+    void metricsAndAxesFollowTheChoices();
+    void clickingACellLoadsItsRun();
+    void withoutGpuSaysSoAndShowsModelNumbers();
+    void refusedSelectionShowsItsReason();
+    void fileOpenBringsTheExplorerForward();
+    void savedSweepOpensAgain();
+    void heatmapExports();
+    void choicesAreRemembered();
+};
+
+void TileExplorerTest::heatmapDrawnFromCommittedSweep_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addRow("hand-made") << committedSweepPath();
+    QTest::addRow("cpu, engine's writer") << cpuSweepPath();
+}
+
+void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
+    QFETCH(QString, path);
+    const Result<tiles::TileSweep> sweep = model::loadTileSweep(path);
+    QVERIFY2(sweep, sweep ? "" : sweep.status().message().c_str());
+    TileExplorerTab tab(nullptr);
+    tab.resize(1200, 700);
+    tab.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tab));
+    tab.showSweep(*sweep, QStringLiteral("test file"));
+    TileHeatmap* heatmap = tab.heatmap();
+    heatmap->replot(QCustomPlot::rpImmediateRefresh);
+
+    // The sweep's two axes on the heatmap: block_m down the side, block_n along the bottom.
+    const TileHeatmapData& data = heatmap->data();
+    QCOMPARE(data.yValues, QVector<int>({16, 32, 64}));
+    QCOMPARE(data.xValues, QVector<int>({16, 32, 64}));
+    QCOMPARE(data.cells.size(), qsizetype(sweep->cells.size()));
+    int refused = 0;
+    for (const tiles::TileCell& cell : sweep->cells) refused += cell.report.refusal ? 1 : 0;
+    QVERIFY(refused > 0);
+    QCOMPARE(heatmap->refusedMarks(), refused);
+
+    // Every measured cell's colour is its median time; the refused one has none.
+    for (const TileHeatmapCell& drawn : data.cells) {
+        const tiles::TileCell* cell =
+            cellWith(*sweep, data.yValues[drawn.row], data.xValues[drawn.column]);
+        QVERIFY(cell);
+        if (cell->measured) {
+            QVERIFY(drawn.value);
+            QCOMPARE(*drawn.value, cell->time.medianMs);
+            QCOMPARE(heatmap->colorMap()->data()->cell(drawn.column, drawn.row),
+                     cell->time.medianMs);
+        } else {
+            QVERIFY(!drawn.value);
+            QVERIFY(std::isnan(heatmap->colorMap()->data()->cell(drawn.column, drawn.row)));
+        }
+        QCOMPARE(drawn.best, cell->best);
+        QCOMPARE(drawn.tiedWithBest, cell->tiedWithBest);
+    }
+    // The 5-kernel path on the same scale, and the cells clearly faster than it outlined.
+    const tiles::ReferenceTiming* unfused = unfusedReference(*sweep);
+    QVERIFY(unfused);
+    QVERIFY(data.unfusedValue);
+    QCOMPARE(*data.unfusedValue, unfused->time.medianMs);
+    const tiles::ReferenceTiming* production = fusedReference(*sweep);
+    QVERIFY(production);
+    QCOMPARE(production->variant, findPipeline(sweep->request.base.pipeline)->leanestVariant);
+    QVERIFY(data.productionValue);
+    QCOMPARE(*data.productionValue, production->time.medianMs);
+    int faster = 0;
+    for (const TileHeatmapCell& drawn : data.cells) {
+        const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(drawn.runIndex)];
+        const bool expected = cell.measured && cell.time.q3Ms < unfused->time.q1Ms;
+        QCOMPARE(drawn.fasterThanUnfused, expected);
+        faster += expected ? 1 : 0;
+    }
+    // An outline exactly where some cell is clearly faster (the CPU file has none).
+    QCOMPARE(heatmap->contourSegments() >= 4, faster > 0);
+    QCOMPARE(heatmap->contourSegments() == 0, faster == 0);
+    if (path == committedSweepPath()) QVERIFY(faster > 0);
+
+    // Hover: a refused cell says why; a measured one gives its tiles, numbers and limiter.
+    const tiles::TileCell* refusedCell = nullptr;
+    for (const tiles::TileCell& cell : sweep->cells)
+        if (cell.report.refusal) refusedCell = &cell;
+    QVERIFY(refusedCell);
+    const int refusedRow = static_cast<int>(
+        data.yValues.indexOf(refusedCell->report.configuration.problem.tuningValue("block_m")));
+    const int refusedColumn = static_cast<int>(
+        data.xValues.indexOf(refusedCell->report.configuration.problem.tuningValue("block_n")));
+    const TileHeatmapCell* drawnRefused = drawnCell(*heatmap, refusedColumn, refusedRow);
+    QVERIFY(drawnRefused);
+    const QString refusedTip = heatmap->tooltipAt(heatmap->cellCentre(*drawnRefused));
+    QVERIFY2(refusedTip.contains(QString::fromStdString(refusedCell->report.refusal->reason)),
+             qPrintable(refusedTip));
+    for (const tiles::TileCell& cell : sweep->cells) {
+        if (!cell.measured || cell.limiters.empty()) continue;
+        const int row = static_cast<int>(
+            data.yValues.indexOf(cell.report.configuration.problem.tuningValue("block_m")));
+        const int column = static_cast<int>(
+            data.xValues.indexOf(cell.report.configuration.problem.tuningValue("block_n")));
+        const QString tip =
+            heatmap->tooltipAt(heatmap->cellCentre(*drawnCell(*heatmap, column, row)));
+        QVERIFY2(tip.contains(QString::fromStdString(cell.limiters.front())), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("BLOCK_M %1")
+                                  .arg(cell.report.configuration.problem.tuningValue("block_m"))),
+                 qPrintable(tip));
+    }
+    // Outside the map there is no cell.
+    QVERIFY(heatmap->tooltipAt(QPointF(1, 1)).isEmpty());
+
+    // The roofline places every measured cell.
+    TileRoofline* roofline = tab.roofline();
+    int measured = 0;
+    for (const tiles::TileCell& cell : sweep->cells) measured += cell.measured ? 1 : 0;
+    QCOMPARE(roofline->data().points.size(), qsizetype(measured));
+    QVERIFY(roofline->pointsGraph());
+    QCOMPARE(roofline->pointsGraph()->dataCount(), measured);
+    QCOMPARE(roofline->data().copyRoofGBps, sweep->limits.copyBandwidthGBps);
+    QCOMPARE(roofline->data().computeRoofTflops, sweep->limits.computeTflops);
+}
+
+void TileExplorerTest::metricsAndAxesFollowTheChoices() {
+    const Result<tiles::TileSweep> sweep = model::loadTileSweep(committedSweepPath());
+    QVERIFY(sweep);
+    TileExplorerTab tab(nullptr);
+    tab.showSweep(*sweep, QStringLiteral("test file"));
+    const tiles::ReferenceTiming* unfused = unfusedReference(*sweep);
+    QVERIFY(unfused);
+
+    QComboBox* metric = tab.metricCombo();
+    metric->setCurrentIndex(metric->findData(static_cast<int>(TileMetric::SpeedupOverUnfused)));
+    const TileHeatmapData& speedups = tab.heatmap()->data();
+    QVERIFY(speedups.higherIsBetter);
+    QVERIFY(speedups.unfusedValue);
+    QCOMPARE(*speedups.unfusedValue, 1.0);
+    for (const TileHeatmapCell& drawn : speedups.cells) {
+        const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(drawn.runIndex)];
+        if (!cell.measured) continue;
+        QVERIFY(drawn.value);
+        QCOMPARE(*drawn.value, unfused->time.medianMs / cell.time.medianMs);
+    }
+    metric->setCurrentIndex(metric->findData(static_cast<int>(TileMetric::Registers)));
+    for (const TileHeatmapCell& drawn : tab.heatmap()->data().cells) {
+        const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(drawn.runIndex)];
+        QCOMPARE(drawn.value.has_value(), cell.report.compiled.known);
+        if (drawn.value) QCOMPARE(*drawn.value, double(cell.report.compiled.registersPerThread));
+    }
+    // A parameter the sweep held fixed on the x axis: one column.
+    tab.xAxisCombo()->setCurrentIndex(tab.xAxisCombo()->findData(QStringLiteral("block_h")));
+    QCOMPARE(tab.heatmap()->data().xValues.size(), qsizetype(1));
+    QCOMPARE(tab.heatmap()->data().yValues.size(), qsizetype(3));
+}
+
+void TileExplorerTest::clickingACellLoadsItsRun() {
+    const Result<tiles::TileSweep> sweep = model::loadTileSweep(committedSweepPath());
+    QVERIFY(sweep);
+    TileExplorerTab tab(nullptr);
+    tab.resize(1200, 700);
+    tab.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tab));
+    tab.showSweep(*sweep, QStringLiteral("test file"));
+    TileHeatmap* heatmap = tab.heatmap();
+    heatmap->replot(QCustomPlot::rpImmediateRefresh);
+    const TileHeatmapCell* best = nullptr;
+    for (const TileHeatmapCell& cell : heatmap->data().cells)
+        if (cell.best) best = &cell;
+    QVERIFY(best);
+    const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(best->runIndex)];
+    QSignalSpy chosen(&tab, &TileExplorerTab::recordingChosen);
+    QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier,
+                      heatmap->cellCentre(*best).toPoint());
+    QCOMPARE(chosen.size(), 1);
+    const auto recording = chosen.first().first().value<model::Recording>();
+    QVERIFY(!recording.runs.isEmpty());
+    const model::RunRecord& run = recording.runs.front();
+    QCOMPARE(run.variant, QString::fromStdString(cell.report.configuration.variant));
+    QCOMPARE(run.problem, cell.report.configuration.problem);
+    QCOMPARE(run.timeMs, cell.time.medianMs);
+    QVERIFY(run.modelBytesRead + run.modelBytesWritten > 0);
+    // The references ride along, so the results compare the cell with the 5-kernel path.
+    QCOMPARE(recording.runs.size(), qsizetype(1 + sweep->references.size()));
+    // The selectors follow the clicked cell.
+    QCOMPARE(tab.configuration(), cell.report.configuration);
+}
+
+void TileExplorerTest::withoutGpuSaysSoAndShowsModelNumbers() {
+    TileExplorerTab tab(nullptr);
+    tab.setBackendSummary(noGpu());
+    QVERIFY(!tab.liveAvailable());
+    QVERIFY2(tab.gpuNoteLabel()->text().contains(QStringLiteral("needs an NVIDIA GPU")),
+             qPrintable(tab.gpuNoteLabel()->text()));
+    QVERIFY(!tab.runButton()->isEnabled());
+    QVERIFY(!tab.sweepButton()->isEnabled());
+    QVERIFY(!tab.runButton()->toolTip().isEmpty());
+    // The model's numbers for the GPU chosen from the table.
+    tab.presetCombo()->setCurrentIndex(tab.presetCombo()->findData(QStringLiteral("decode-1")));
+    QVERIFY(tab.shownReport());
+    const tiles::ResourceReport& report = *tab.shownReport();
+    QCOMPARE(report.configuration.problem.dimension("M"), std::uint64_t{1});
+    QVERIFY(report.modelBytes > 0);
+    QVERIFY(report.modelFlops > 0);
+    QVERIFY(report.limits.multiprocessors > 0);
+    QVERIFY(report.launch.blocks > 0);
+    QVERIFY2(tab.reportLabel()->text().contains(QStringLiteral("SMs")),
+             qPrintable(tab.reportLabel()->text()));
+    // Another GPU from the table changes the SM count the grid is held against.
+    const int smsBefore = report.limits.multiprocessors;
+    bool changed = false;
+    for (int index = 0; index < tab.gpuCombo()->count() && !changed; ++index) {
+        tab.gpuCombo()->setCurrentIndex(index);
+        changed = tab.shownReport()->limits.multiprocessors != smsBefore;
+    }
+    QVERIFY(changed);
+}
+
+void TileExplorerTest::refusedSelectionShowsItsReason() {
+    TileExplorerTab tab(nullptr);
+    tab.setBackendSummary(noGpu());
+    // The largest tiles on the smallest problem: refused by the model, with its reason.
+    tab.presetCombo()->setCurrentIndex(tab.presetCombo()->findData(QStringLiteral("decode-1")));
+    for (const char* name : {"block_m", "block_n", "block_h", "block_i"}) {
+        QComboBox* combo = tab.tileCombo(name);
+        QVERIFY(combo);
+        combo->setCurrentIndex(combo->count() - 1);
+    }
+    QVERIFY(tab.shownReport());
+    QVERIFY(tab.shownReport()->refusal);
+    QVERIFY(!tab.refusalLabel()->isHidden());
+    QVERIFY2(tab.refusalLabel()->text().contains(
+                 QString::fromStdString(tab.shownReport()->refusal->reason)),
+             qPrintable(tab.refusalLabel()->text()));
+}
+
+void TileExplorerTest::fileOpenBringsTheExplorerForward() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(model::isTileSweepFile(committedSweepPath()));
+    QCOMPARE(window.openRecording(committedSweepPath()), QString());
+    QCOMPARE(window.chartTabs()->currentWidget(), window.tileExplorer());
+    QVERIFY(window.tileExplorer()->hasSweep());
+    QVERIFY(window.windowTitle().contains(QStringLiteral("tile_sweep_small.json")));
+    // A click on a measured cell shows that run in the window's results.
+    TileHeatmap* heatmap = window.tileExplorer()->heatmap();
+    heatmap->replot(QCustomPlot::rpImmediateRefresh);
+    const TileHeatmapCell* measured = nullptr;
+    for (const TileHeatmapCell& cell : heatmap->data().cells)
+        if (cell.value && cell.refusal.isEmpty()) measured = &cell;
+    QVERIFY(measured);
+    QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier,
+                      heatmap->cellCentre(*measured).toPoint());
+    QVERIFY(!window.recording().runs.isEmpty());
+    QCOMPARE(window.recording().runs.front().timeMs, *measured->value);
+}
+
+void TileExplorerTest::savedSweepOpensAgain() {
+    const Result<tiles::TileSweep> sweep = model::loadTileSweep(committedSweepPath());
+    QVERIFY(sweep);
+    TileExplorerTab tab(nullptr);
+    QVERIFY(!tab.saveButton()->isEnabled());
+    QVERIFY(!tab.saveTileSweepFile(QStringLiteral("unused.json")).isEmpty());  // nothing yet
+    tab.showSweep(*sweep, QStringLiteral("test file"));
+    QVERIFY(tab.saveButton()->isEnabled());
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("again.json"));
+    QCOMPARE(tab.saveTileSweepFile(path), QString());
+    TileExplorerTab other(nullptr);
+    QCOMPARE(other.openTileSweepFile(path), QString());
+    QCOMPARE(other.sweep().cells.size(), sweep->cells.size());
+    QCOMPARE(other.heatmap()->data().cells.size(), tab.heatmap()->data().cells.size());
+    for (qsizetype i = 0; i < tab.heatmap()->data().cells.size(); ++i)
+        QCOMPARE(other.heatmap()->data().cells[i].value, tab.heatmap()->data().cells[i].value);
+}
+
+void TileExplorerTest::heatmapExports() {
+    const Result<tiles::TileSweep> sweep = model::loadTileSweep(committedSweepPath());
+    QVERIFY(sweep);
+    TileExplorerTab tab(nullptr);
+    tab.showSweep(*sweep, QStringLiteral("test file"));
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    for (const char* suffix : {"png", "svg", "pdf"}) {
+        const QString path = directory.filePath(QStringLiteral("heatmap.") + suffix);
+        QCOMPARE(exportChart(*tab.heatmap(), path), QString());
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+}
+
+void TileExplorerTest::choicesAreRemembered() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    tiles::TileConfiguration chosen;
+    tiles::TileSweepRequest request;
+    {
+        TileExplorerTab tab(nullptr);
+        tab.setSettings(&settings);
+        tab.presetCombo()->setCurrentIndex(tab.presetCombo()->findData(QStringLiteral("decode-4")));
+        tab.dtypeCombo()->setCurrentIndex(tab.dtypeCombo()->findData(int(DType::Float32)));
+        tab.tileCombo("block_n")->setCurrentIndex(tab.tileCombo("block_n")->findData(128));
+        tab.rangeToCombo("block_i")->setCurrentIndex(tab.rangeToCombo("block_i")->count() - 1);
+        tab.repeatsSpin()->setValue(7);
+        tab.metricCombo()->setCurrentIndex(tab.metricCombo()->findData(int(TileMetric::Occupancy)));
+        chosen = tab.configuration();
+        request = tab.sweepRequest();
+    }
+    TileExplorerTab again(nullptr);
+    QVERIFY(!(again.configuration() == chosen));  // the defaults differ from what was chosen
+    again.setSettings(&settings);
+    QCOMPARE(again.configuration(), chosen);
+    QCOMPARE(again.sweepRequest(), request);
+    QCOMPARE(again.metricCombo()->currentData().toInt(), int(TileMetric::Occupancy));
+    QCOMPARE(again.presetCombo()->currentData().toString(), QStringLiteral("decode-4"));
+}
+
+QTEST_MAIN(TileExplorerTest)
+#include "tile_explorer_test.moc"

@@ -165,9 +165,15 @@ void StartPage::setCatalog(const model::RecordingCatalog& catalog) {
     const bool none = buttons_.isEmpty();
     recordingsTitle_->setVisible(!none);
     noRecordings_->setVisible(none);
-    noRecordings_->setText(
-        tr("No shipped recordings were found (looked in %1). Open a file, or run on the CPU.")
-            .arg(QDir::toNativeSeparators(catalog.foldersSearched.join(QStringLiteral(", ")))));
+    if (catalog.entries.isEmpty())
+        noRecordings_->setText(
+            tr("No shipped recordings were found (looked in %1). Open a file, or run on the CPU.")
+                .arg(QDir::toNativeSeparators(catalog.foldersSearched.join(QStringLiteral(", ")))));
+    else
+        noRecordings_->setText(tr("No recording in %1 opens in this window yet (the files "
+                                  "there are of other kinds; Help > Check this machine… lists "
+                                  "them).")
+                                   .arg(QDir::toNativeSeparators(catalog.folder)));
 }
 
 }  // namespace fusescope

@@ -63,6 +63,7 @@ class DesktopHabitsTest : public QObject {
     void shippedRecordingOpensWithOneClickAsAReplay();
     void runFromTheStartPageShowsTheViews();
     void startPageFitsSmallAndLargeScreens();
+    void kindsTheWindowDoesNotOpenAreLeftOff();
     void recentFilesAreNewestFirstBoundedAndPruned();
     void recentMenuOpensAFile();
     void aDroppedRecordingOpens();
@@ -235,6 +236,33 @@ void DesktopHabitsTest::startPageFitsSmallAndLargeScreens() {
         for (QCommandLinkButton* button : page->recordingButtons())
             QVERIFY(button->height() >= button->heightForWidth(button->width()));
     }
+}
+
+// A tile sweep opens in the tile explorer, not in this window: the page lists only what a click
+// can open, and says why the list is empty.
+void DesktopHabitsTest::kindsTheWindowDoesNotOpenAreLeftOff() {
+    const QString folder = directory_->filePath(QStringLiteral("recordings"));
+    QVERIFY(QDir().mkpath(folder));
+    QFile tiles(folder + QStringLiteral("/tiles.json"));
+    QVERIFY(tiles.open(QIODevice::WriteOnly));
+    tiles.write(R"({"format": "fusescope-other-tool", "description": "not for this window"})");
+    tiles.close();
+    StartPage page;
+    const model::RecordingCatalog catalog = model::findRecordings({folder});
+    QCOMPARE(catalog.entries.size(), 1);
+    QCOMPARE(catalog.entries.front().kind, model::CatalogKind::Other);
+    page.setCatalog(catalog);
+    QVERIFY(page.recordingButtons().isEmpty());
+    const QList<QLabel*> labels = page.findChildren<QLabel*>();
+    const bool said = std::any_of(labels.begin(), labels.end(), [&](const QLabel* label) {
+        return label->isVisibleTo(&page) &&
+               label->text().startsWith(QStringLiteral("No recording in ")) &&
+               label->text().contains(QDir::toNativeSeparators(catalog.folder));
+    });
+    QVERIFY(said);
+    page.setOpenableKinds({model::CatalogKind::Other});
+    page.setCatalog(catalog);
+    QCOMPARE(page.recordingButtons().size(), 1);
 }
 
 void DesktopHabitsTest::recentFilesAreNewestFirstBoundedAndPruned() {

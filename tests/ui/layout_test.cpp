@@ -167,16 +167,20 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
             const std::vector<testing::PlacedText> first = testing::plotTexts(*plot);
             plot->replot(QCustomPlot::rpImmediateRefresh);
             const std::vector<testing::PlacedText> second = testing::plotTexts(*plot);
-            bool same = first.size() == second.size();
-            for (std::size_t i = 0; same && i < first.size(); ++i)
-                same = first[i].what == second[i].what && first[i].rect == second[i].rect;
-            if (!same)
-                problems << QStringLiteral(
-                                "[%1] %2: a second replot moved its text (%3 texts, "
-                                "then %4)")
-                                .arg(tabName, testing::plotName(*plot))
-                                .arg(first.size())
-                                .arg(second.size());
+            QString moved;
+            for (std::size_t i = 0; moved.isEmpty() && i < first.size(); ++i)
+                if (i >= second.size() || first[i].what != second[i].what ||
+                    first[i].rect != second[i].rect)
+                    moved =
+                        QStringLiteral("%1 %2, then %3 %4")
+                            .arg(first[i].what, testing::describe(first[i].rect),
+                                 i < second.size() ? second[i].what : QString(),
+                                 i < second.size() ? testing::describe(second[i].rect) : QString());
+            if (moved.isEmpty() && second.size() > first.size())
+                moved = QStringLiteral("then also %1").arg(second[first.size()].what);
+            if (!moved.isEmpty())
+                problems << QStringLiteral("[%1] %2: a second replot moved its text: %3")
+                                .arg(tabName, testing::plotName(*plot), moved);
         }
         // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
         if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
@@ -193,7 +197,6 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
         for (int index = 0; index < tabs->count(); ++index) {
             if (!tabs->isTabVisible(index)) continue;
             tabs->setCurrentIndex(index);
-<<<<<<< HEAD
             checkShown(tabs->tabText(index), tabs->currentWidget());
             // Tabs inside the tab (the explorer's heatmap and roofline), each in turn.
             auto* inner = tabs->currentWidget()->findChild<QTabWidget*>();
@@ -201,35 +204,6 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
                 inner->setCurrentIndex(page);
                 checkShown(tabs->tabText(index) + QStringLiteral(" - ") + inner->tabText(page),
                            inner->currentWidget());
-=======
-            for (ChartView* chart : window.charts()) chart->rebuildNow();
-            QCoreApplication::processEvents();
-            QTest::qWait(20);
-            for (QCustomPlot* plot : tabs->currentWidget()->findChildren<QCustomPlot*>()) {
-                if (!plot->isVisible() || plot->width() < 2) continue;
-                // One replot lays the chart out for good: a second one at the same size (the
-                // window replots on its next event) must draw every text where the first did.
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                for (const QString& problem : testing::plotProblems(*plot))
-                    problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
-                const std::vector<testing::PlacedText> first = testing::plotTexts(*plot);
-                plot->replot(QCustomPlot::rpImmediateRefresh);
-                const std::vector<testing::PlacedText> second = testing::plotTexts(*plot);
-                QString moved;
-                for (std::size_t i = 0; moved.isEmpty() && i < first.size(); ++i)
-                    if (i >= second.size() || first[i].what != second[i].what ||
-                        first[i].rect != second[i].rect)
-                        moved = QStringLiteral("%1 %2, then %3 %4")
-                                    .arg(first[i].what, testing::describe(first[i].rect),
-                                         i < second.size() ? second[i].what : QString(),
-                                         i < second.size() ? testing::describe(second[i].rect)
-                                                           : QString());
-                if (moved.isEmpty() && second.size() > first.size())
-                    moved = QStringLiteral("then also %1").arg(second[first.size()].what);
-                if (!moved.isEmpty())
-                    problems << QStringLiteral("[%1] %2: a second replot moved its text: %3")
-                                    .arg(tabs->tabText(index), testing::plotName(*plot), moved);
->>>>>>> charts-export
             }
         }
     // The stage is checked with the room it takes when chosen: the explorer, chosen last, took

@@ -72,11 +72,11 @@ class CounterProvider {
     // Probes once (on the thread that owns the GPU) and remembers the answer.
     virtual CounterCapability capability() = 0;
 
-    // Runs each of `launches` launches once (`launchOne(i)`) with the Range Profiler on (auto
-    // range, kernel replay) and returns each launch's counters in order, summed over the device
-    // kernels it started (KernelCounters::deviceKernels says how many). One session per launch,
-    // so that a library call starting several kernels is never split or guessed; a launch that
-    // starts none is an error.
+    // Runs each of `launches` launches (`launchOne(i)`) with the Range Profiler on (auto range,
+    // kernel replay) and returns each launch's counters in order, summed over the device kernels
+    // it started (KernelCounters::deviceKernels says how many). All launches run in one session
+    // when each starts one kernel; when a library call starts several, each launch gets its own
+    // session, so nothing is split or guessed. A launch that starts none is an error.
     virtual Result<std::vector<KernelCounters>> measureLaunches(
         std::size_t launches, const std::function<Status(std::size_t)>& launchOne) = 0;
 

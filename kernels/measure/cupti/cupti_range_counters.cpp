@@ -65,9 +65,9 @@ Result<std::vector<std::uint8_t>> rangeCounterAvailability() {
     return image;
 }
 
-Result<KernelCounters> measureLaunch(const std::string& chip,
-                                     const std::vector<std::uint8_t>& availability,
-                                     const std::function<Status()>& launch) {
+Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
+                                                  const std::vector<std::uint8_t>& availability,
+                                                  const std::function<Status()>& launch) {
     const std::vector<const char*>& metrics = rangeMetrics();
     // With kernel replay CUPTI replays each kernel as often as the metrics need.
     Result<std::vector<std::uint8_t>> config = buildConfigImage(
@@ -149,22 +149,41 @@ Result<KernelCounters> measureLaunch(const std::string& chip,
         return Status(ErrorCode::DeviceError,
                       "the Range Profiler recorded " + std::to_string(info.numTotalRanges) +
                           " kernel ranges (" + std::to_string(decode.numOfRangeDropped) +
-                          " dropped) for one launch; its counters are not guessed");
+                          " dropped); counters are not guessed");
 
     HostObject host;
     if (Status s = host.initialize(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability); !s)
         return s;
-    KernelCounters summed;
-    summed.deviceKernels = static_cast<std::uint32_t>(info.numTotalRanges);
+    std::vector<KernelCounters> ranges;
     for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
         double values[6] = {};
         if (Status s = host.evaluate(counterData, range, metrics, values); !s) return s;
-        summed.dramBytesRead += values[0];
-        summed.dramBytesWritten += values[1];
-        summed.sectorsRead += values[2];
-        summed.sectorsWritten += values[3];
-        summed.l2SectorsRead += values[4];
-        summed.l2SectorsWritten += values[5];
+        KernelCounters counters;
+        counters.dramBytesRead = values[0];
+        counters.dramBytesWritten = values[1];
+        counters.sectorsRead = values[2];
+        counters.sectorsWritten = values[3];
+        counters.l2SectorsRead = values[4];
+        counters.l2SectorsWritten = values[5];
+        ranges.push_back(counters);
+    }
+    return ranges;
+}
+
+Result<KernelCounters> measureLaunch(const std::string& chip,
+                                     const std::vector<std::uint8_t>& availability,
+                                     const std::function<Status()>& launch) {
+    Result<std::vector<KernelCounters>> ranges = measureRanges(chip, availability, launch);
+    if (!ranges) return ranges.status();
+    KernelCounters summed;
+    summed.deviceKernels = static_cast<std::uint32_t>(ranges->size());
+    for (const KernelCounters& range : *ranges) {
+        summed.dramBytesRead += range.dramBytesRead;
+        summed.dramBytesWritten += range.dramBytesWritten;
+        summed.sectorsRead += range.sectorsRead;
+        summed.sectorsWritten += range.sectorsWritten;
+        summed.l2SectorsRead += range.l2SectorsRead;
+        summed.l2SectorsWritten += range.l2SectorsWritten;
     }
     return summed;
 }

@@ -17,6 +17,12 @@ const std::vector<const char*>& rangeMetrics();
 // that restricts profiling to administrators first says so.
 Result<std::vector<std::uint8_t>> rangeCounterAvailability();
 
+// Runs `launch` in one Range Profiler session: the counters of every device kernel it started,
+// in order (at least one, or an error).
+Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
+                                                  const std::vector<std::uint8_t>& availability,
+                                                  const std::function<Status()>& launch);
+
 // Runs `launch` in its own Range Profiler session and sums the counters of every device kernel
 // it started (at least one, or an error).
 Result<KernelCounters> measureLaunch(const std::string& chip,

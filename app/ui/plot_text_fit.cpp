@@ -4,6 +4,7 @@
 #include <QHash>
 #include <QHelpEvent>
 #include <QPointer>
+#include <QSet>
 #include <QToolTip>
 #include <algorithm>
 #include <optional>
@@ -158,7 +159,8 @@ class PlotTextFitter : public QObject {
         }
     }
 
-    static void fitAxis(QCPAxis* axis) {
+    // `standNames`: text tick names stand on end whether or not they would fit lying down.
+    static void fitAxis(QCPAxis* axis, bool standNames = false) {
         if (!axis->visible()) return;
         if (axis->property(kTickLabelsHidden).toBool()) {
             axis->setTickLabels(true);
@@ -200,7 +202,7 @@ class PlotTextFitter : public QObject {
             // (the full names stay in the chart's tooltips).
             if (horizontal) {
                 showAllNames(axis, *names);
-                axis->setTickLabelRotation(textTicksFit(axis, metrics) ? 0 : 90);
+                axis->setTickLabelRotation(!standNames && textTicksFit(axis, metrics) ? 0 : 90);
                 if (axis->tickLabelRotation() != 0) {
                     // A standing name is as wide as its lines.
                     int lines = 1;
@@ -349,13 +351,28 @@ class PlotTextFitter : public QObject {
     // is drawn: no fit runs between it and the drawing.
     void settleAxes() {
         constexpr int kRounds = 4;
+        // Within one settling, ticks only become fewer and names only stand up: fewer ticks
+        // give narrower margins and a longer axis, which would ask for more ticks again, and
+        // the rounds would flip between two layouts (which one is drawn would then depend on
+        // the layout before).
+        QHash<QCPAxis*, int> fewest;
+        QSet<QCPAxis*> standing;
         for (int round = 0; round < kRounds; ++round) {
             QList<QRect> before;
             for (QCPAxisRect* rect : plot_->axisRects()) {
                 before << rect->rect();
-                for (QCPAxis* axis : rect->axes()) fitAxis(axis);
+                for (QCPAxis* axis : rect->axes()) {
+                    fitAxis(axis, standing.contains(axis));
+                    QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+                    if (ticker && fewest.contains(axis) && ticker->tickCount() > fewest[axis])
+                        ticker->setTickCount(fewest[axis]);
+                }
                 rect->update(QCPLayoutElement::upPreparation);
-                for (QCPAxis* axis : rect->axes()) thinCollidingTicks(axis);
+                for (QCPAxis* axis : rect->axes()) {
+                    thinCollidingTicks(axis);
+                    if (axis->ticker()) fewest[axis] = axis->ticker()->tickCount();
+                    if (axis->tickLabelRotation() != 0) standing.insert(axis);
+                }
             }
             plot_->plotLayout()->update(QCPLayoutElement::upMargins);
             plot_->plotLayout()->update(QCPLayoutElement::upLayout);

@@ -73,8 +73,8 @@ void TimePerVariantChart::rebuild() {
     // Said on the chart itself where it happens: a slide shows no tooltips.
     if (fasterThanRoofline)
         setFootnote(
-            tr("Faster than the copy roofline: the copy routine (cudaMemcpy, memcpy) is "
-               "not the hardware's limit · a kernel can stream its arrays better"));
+            tr("Faster than the copy roofline? · A plain copy is not the hardware's limit · a "
+               "kernel can stream better (hover a bar)"));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, position - 0.4);
     yAxis->setLabel(tr("time (ms)"));

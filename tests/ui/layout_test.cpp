@@ -167,16 +167,20 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
             const std::vector<testing::PlacedText> first = testing::plotTexts(*plot);
             plot->replot(QCustomPlot::rpImmediateRefresh);
             const std::vector<testing::PlacedText> second = testing::plotTexts(*plot);
-            bool same = first.size() == second.size();
-            for (std::size_t i = 0; same && i < first.size(); ++i)
-                same = first[i].what == second[i].what && first[i].rect == second[i].rect;
-            if (!same)
-                problems << QStringLiteral(
-                                "[%1] %2: a second replot moved its text (%3 texts, "
-                                "then %4)")
-                                .arg(tabName, testing::plotName(*plot))
-                                .arg(first.size())
-                                .arg(second.size());
+            QString moved;
+            for (std::size_t i = 0; moved.isEmpty() && i < first.size(); ++i)
+                if (i >= second.size() || first[i].what != second[i].what ||
+                    first[i].rect != second[i].rect)
+                    moved =
+                        QStringLiteral("%1 %2, then %3 %4")
+                            .arg(first[i].what, testing::describe(first[i].rect),
+                                 i < second.size() ? second[i].what : QString(),
+                                 i < second.size() ? testing::describe(second[i].rect) : QString());
+            if (moved.isEmpty() && second.size() > first.size())
+                moved = QStringLiteral("then also %1").arg(second[first.size()].what);
+            if (!moved.isEmpty())
+                problems << QStringLiteral("[%1] %2: a second replot moved its text: %3")
+                                .arg(tabName, testing::plotName(*plot), moved);
         }
         // For a person to look at what the checks saw: FUSESCOPE_LAYOUT_SHOTS=folder.
         if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())

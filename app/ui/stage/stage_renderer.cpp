@@ -593,8 +593,11 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
             painter.setFont(font_);
             painter.setPen(theme_.mutedText);
             const QSizeF textSize = notAllocated_.size();
-            const QPointF at(row.tiles.center().x() - textSize.width() / 2,
-                             row.tiles.center().y() - textSize.height() / 2);
+            // A small array's outline is narrower than the words: they go beside it, not over it.
+            const bool inside = textSize.width() + 4 <= row.tiles.width();
+            const QPointF at(
+                inside ? row.tiles.center().x() - textSize.width() / 2 : row.tiles.right() + 4,
+                row.tiles.center().y() - textSize.height() / 2);
             painter.drawStaticText(at, notAllocated_);
             recordText(painter, QRectF(at, textSize), notAllocated_.text());
             continue;

@@ -404,7 +404,13 @@ void MainWindow::showRecordingInViews() {
 }
 
 QString MainWindow::openRecording(const QString& path) {
-    if (model::isTileSweepFile(path)) return openTileSweepInWindow(*this, *tileExplorer_, path);
+    if (model::isTileSweepFile(path)) {
+        if (const QString error = openTileSweepInWindow(*this, *tileExplorer_, path);
+            !error.isEmpty())
+            return error;
+        noteOpenedFile(path);
+        return {};
+    }
     if (model::isSweepFile(path)) {
         if (controller_->isSweeping()) cancelRun();
         if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;

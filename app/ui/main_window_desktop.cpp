@@ -41,6 +41,9 @@ QWidget* MainWindow::makeViewStack(QWidget* views) {
     auto* stack = new QVBoxLayout(viewStack_);
     stack->setContentsMargins(0, 0, 0, 0);
     startPage_ = new StartPage;
+    // Every kind openRecording() opens: runs, size sweeps, tile sweeps (the Tile explorer).
+    startPage_->setOpenableKinds(
+        {model::CatalogKind::Recording, model::CatalogKind::Sweep, model::CatalogKind::TileSweep});
     startPage_->setCatalog(model::findShippedRecordings());
     stack->addWidget(startPage_);
 

@@ -25,7 +25,7 @@ class StartPage final : public QWidget {
     // Lists the entries that load and whose kind the window opens (openableKinds).
     void setCatalog(const model::RecordingCatalog& catalog);
     // The kinds of file the window can open; others are left off the list. Recordings and size
-    // sweeps by default; the tile explorer adds tile sweeps where it is part of the window.
+    // sweeps by default; the window adds tile sweeps (its Tile explorer opens them).
     void setOpenableKinds(const QList<model::CatalogKind>& kinds) { openable_ = kinds; }
 
     // For tests and screenshots.

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -64,6 +65,7 @@ class DesktopHabitsTest : public QObject {
     void runFromTheStartPageShowsTheViews();
     void startPageFitsSmallAndLargeScreens();
     void kindsTheWindowDoesNotOpenAreLeftOff();
+    void aShippedTileSweepOpensInTheTileExplorer();
     void recentFilesAreNewestFirstBoundedAndPruned();
     void recentMenuOpensAFile();
     void aDroppedRecordingOpens();
@@ -263,6 +265,33 @@ void DesktopHabitsTest::kindsTheWindowDoesNotOpenAreLeftOff() {
     page.setOpenableKinds({model::CatalogKind::Other});
     page.setCatalog(catalog);
     QCOMPARE(page.recordingButtons().size(), 1);
+}
+
+void DesktopHabitsTest::aShippedTileSweepOpensInTheTileExplorer() {
+    const model::RecordingCatalog shipped =
+        model::findRecordings({QStringLiteral(FUSESCOPE_SHIPPED_DIR)});
+    QString tilePath;
+    for (const model::CatalogEntry& entry : shipped.entries)
+        if (entry.kind == model::CatalogKind::TileSweep && entry.error.isEmpty())
+            tilePath = entry.path;
+    if (tilePath.isEmpty()) QSKIP("no tile sweep ships");
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.startPage()->setCatalog(shipped);
+    QCommandLinkButton* button = nullptr;
+    for (QCommandLinkButton* candidate : window.startPage()->recordingButtons())
+        if (candidate->toolTip().startsWith(QDir::toNativeSeparators(tilePath))) button = candidate;
+    QVERIFY2(button, "the shipped tile sweep is not on the start page");
+    QVERIFY(button->text().startsWith(QStringLiteral("Tile sweep of ")));
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(!window.startPageShown());
+    QCOMPARE(window.openFile(), tilePath);
+    QVERIFY(window.windowTitle().startsWith(QFileInfo(tilePath).fileName()));
+    QCOMPARE(window.recentFiles()->files(), QStringList{QFileInfo(tilePath).absoluteFilePath()});
+    QVERIFY(window.chartTabs()
+                ->tabText(window.chartTabs()->currentIndex())
+                .contains(QStringLiteral("Tile")));
 }
 
 void DesktopHabitsTest::recentFilesAreNewestFirstBoundedAndPruned() {

@@ -138,9 +138,12 @@ void HeadlessTest::exportChartsFromARecording() {
     const Outcome exported = runGui({"--export-charts", charts, "--open", recording});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const QStringList files = QDir(charts).entryList(QDir::Files, QDir::Name);
-    // Three run charts, the bandwidth chart and the size sweep, each as PNG, SVG and PDF.
-    QCOMPARE(files.size(), 15);
+    // Three run charts, the bandwidth chart, the size sweep and the tile explorer's heatmap and
+    // roofline, each as PNG, SVG and PDF.
+    QCOMPARE(files.size(), 21);
     QVERIFY(files.contains(QStringLiteral("bandwidth_over_time.svg")));
+    QVERIFY(files.contains(QStringLiteral("tile_heatmap.svg")));
+    QVERIFY(files.contains(QStringLiteral("tile_roofline.pdf")));
     for (const QString& name : files) {
         QVERIFY2(QFileInfo(QDir(charts).filePath(name)).size() > 0, qPrintable(name));
         QVERIFY(exported.out.contains(name));
@@ -187,7 +190,7 @@ void HeadlessTest::slidePresetTextReadsOnASlide() {
         runGui({"--export-charts", charts, "--preset", "slide", "--open", recording});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const QStringList svgs = QDir(charts).entryList({QStringLiteral("*.svg")}, QDir::Files);
-    QCOMPARE(svgs.size(), 5);
+    QCOMPARE(svgs.size(), 7);
     for (const QString& name : svgs) {
         const QList<double> pixels = svgTextPixels(QDir(charts).filePath(name));
         QVERIFY2(pixels.size() >= 2, qPrintable(name));  // a title and more

@@ -1,4 +1,5 @@
 #include "ui/plugged_views.h"
+#include "ui/tab_room.h"
 
 #include <QPointer>
 #include <QSettings>
@@ -21,32 +22,6 @@
 
 namespace fusescope {
 namespace {
-
-// The stage needs height more than the charts below it: while its tab is shown it gets most of
-// the window's height, and the user's split returns when another tab is chosen.
-void giveStageRoom(QTabWidget* tabs, QWidget* stage) {
-    auto* splitter = qobject_cast<QSplitter*>(tabs->parentWidget());
-    if (!splitter || splitter->orientation() != Qt::Vertical) return;
-    auto userSizes = std::make_shared<QList<int>>();
-    QObject::connect(tabs, &QTabWidget::currentChanged, splitter,
-                     [tabs, stage, splitter, userSizes](int) {
-                         const int index = splitter->indexOf(tabs);
-                         QList<int> sizes = splitter->sizes();
-                         if (index < 0 || sizes.size() < 2) return;
-                         if (tabs->currentWidget() == stage) {
-                             *userSizes = sizes;
-                             int total = 0;
-                             for (int size : sizes) total += size;
-                             const int others = static_cast<int>(sizes.size()) - 1;
-                             for (int& size : sizes) size = total / 5 / others;
-                             sizes[index] = total - total / 5;
-                             splitter->setSizes(sizes);
-                         } else if (userSizes->size() == sizes.size()) {
-                             splitter->setSizes(*userSizes);
-                             userSizes->clear();
-                         }
-                     });
-}
 
 // The main allocation chart draws the allocation tracker's host-clock events, a clock the stage
 // does not share: the stage's position is placed proportionally on each shown run's span from
@@ -178,7 +153,7 @@ void addPluggedViews(MainWindow& window) {
     // Speed and lesson mode are remembered with the window's other choices.
     stage->setSettings(window.settings());
     window.viewTabs()->addTab(stage, QObject::tr("Memory stage"));
-    giveStageRoom(window.viewTabs(), stage);
+    giveRoomWhileShown(window.viewTabs(), stage);
     QObject::connect(&window, &MainWindow::recordingChanged, stage, &MemoryStageView::setRecording);
     for (ChartView* chart : window.charts())
         if (qobject_cast<AllocationChart*>(chart)) new AllocationChartCursor(chart, stage);

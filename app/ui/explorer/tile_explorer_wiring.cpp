@@ -1,4 +1,5 @@
 #include "ui/explorer/tile_explorer_wiring.h"
+#include "ui/tab_room.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -22,32 +23,6 @@
 
 namespace fusescope {
 namespace {
-
-// The explorer needs height more than the views above it: while its tab is shown it gets most of
-// the window's height, and the user's split returns when another tab is chosen.
-void giveExplorerRoom(QTabWidget* tabs, QWidget* explorer) {
-    auto* splitter = qobject_cast<QSplitter*>(tabs->parentWidget());
-    if (!splitter || splitter->orientation() != Qt::Vertical) return;
-    auto userSizes = std::make_shared<QList<int>>();
-    QObject::connect(tabs, &QTabWidget::currentChanged, splitter,
-                     [tabs, explorer, splitter, userSizes](int) {
-                         const int index = splitter->indexOf(tabs);
-                         QList<int> sizes = splitter->sizes();
-                         if (index < 0 || sizes.size() < 2) return;
-                         if (tabs->currentWidget() == explorer) {
-                             *userSizes = sizes;
-                             int total = 0;
-                             for (int size : sizes) total += size;
-                             const int others = static_cast<int>(sizes.size()) - 1;
-                             for (int& size : sizes) size = total / 5 / others;
-                             sizes[index] = total - total / 5;
-                             splitter->setSizes(sizes);
-                         } else if (userSizes->size() == sizes.size()) {
-                             splitter->setSizes(*userSizes);
-                             userSizes->clear();
-                         }
-                     });
-}
 
 // Right-click on the heatmap or the roofline: export it like every other chart.
 void offerExport(MainWindow& window, QCustomPlot* plot, const QString& fileStem) {
@@ -85,7 +60,7 @@ TileExplorerTab* addTileExplorer(MainWindow& window) {
     explorer->setObjectName(QStringLiteral("tileExplorer"));
     explorer->setSettings(window.settings());
     window.chartTabs()->addTab(explorer, QObject::tr("Tile explorer"));
-    giveExplorerRoom(window.chartTabs(), explorer);
+    giveRoomWhileShown(window.chartTabs(), explorer);
     QObject::connect(&window, &MainWindow::backendsProbed, explorer,
                      [&window, explorer] { explorer->setBackendSummary(window.backendSummary()); });
     // The run panel's backend choice holds for the explorer's runs and sweeps too.

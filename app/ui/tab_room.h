@@ -1,0 +1,12 @@
+#pragma once
+// A view that needs height more than the views beside it (the memory stage, the tile explorer)
+// gets most of its vertical splitter while its tab is shown; the user's split returns when
+// another tab is chosen.
+class QTabWidget;
+class QWidget;
+
+namespace fusescope {
+
+void giveRoomWhileShown(QTabWidget* tabs, QWidget* page);
+
+}  // namespace fusescope

@@ -1,5 +1,8 @@
 #include "model/json_reader.h"
 
+#include <QJsonDocument>
+#include <QObject>
+
 #include <QJsonValue>
 #include <cmath>
 #include <limits>
@@ -165,6 +168,19 @@ JsonReader JsonReader::element(const QJsonArray& array, const char* key, qsizety
     if (!value.isObject())
         throw JsonFieldError(path + QStringLiteral(": ") + expected("an object", value));
     return JsonReader(value.toObject(), path);
+}
+
+Status parseJsonObject(const QByteArray& json, const char* notAnObject, QJsonObject& object) {
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        return Status(ErrorCode::InvalidArgument, QObject::tr("not valid JSON at byte %1: %2")
+                                                      .arg(error.offset)
+                                                      .arg(error.errorString())
+                                                      .toStdString());
+    if (!document.isObject()) return Status(ErrorCode::InvalidArgument, notAnObject);
+    object = document.object();
+    return Status::ok();
 }
 
 }  // namespace fusescope::model

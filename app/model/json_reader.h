@@ -1,12 +1,15 @@
 #pragma once
 // Typed reads from parsed JSON that name the failing field by its path ("runs[2].kernels[0].
 // time_ms"). Used by the recording loader; the first problem stops the load.
+#include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <optional>
 #include <stdexcept>
+
+#include "core/status.h"
 
 namespace fusescope::model {
 
@@ -58,5 +61,21 @@ class JsonReader {
     QJsonObject object_;
     QString path_;
 };
+
+// Parses `json` as one JSON object and reads it with `read` (JsonReader -> T): malformed JSON,
+// a document that is no object (`notAnObject` says what it should have been) and the first
+// field error each become a one-line InvalidArgument status.
+Status parseJsonObject(const QByteArray& json, const char* notAnObject, QJsonObject& object);
+
+template <typename T, typename Read>
+Result<T> readJsonObject(const QByteArray& json, const char* notAnObject, Read read) {
+    QJsonObject object;
+    if (Status s = parseJsonObject(json, notAnObject, object); !s) return s;
+    try {
+        return read(JsonReader(object, QString()));
+    } catch (const JsonFieldError& problem) {
+        return Status(ErrorCode::InvalidArgument, problem.what());
+    }
+}
 
 }  // namespace fusescope::model

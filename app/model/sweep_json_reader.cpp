@@ -145,20 +145,8 @@ SweepFile readDocument(const JsonReader& document) {
 }  // namespace
 
 Result<SweepFile> parseSweepFile(const QByteArray& json) {
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        return Status(ErrorCode::InvalidArgument, QObject::tr("not valid JSON at byte %1: %2")
-                                                      .arg(error.offset)
-                                                      .arg(error.errorString())
-                                                      .toStdString());
-    if (!document.isObject())
-        return Status(ErrorCode::InvalidArgument, "not a FuseScope sweep file (no JSON object)");
-    try {
-        return readDocument(JsonReader(document.object(), QString()));
-    } catch (const JsonFieldError& problem) {
-        return Status(ErrorCode::InvalidArgument, problem.what());
-    }
+    return readJsonObject<SweepFile>(json, "not a FuseScope sweep file (no JSON object)",
+                                     [](const JsonReader& reader) { return readDocument(reader); });
 }
 
 Result<SweepFile> loadSweepFile(const QString& path) {

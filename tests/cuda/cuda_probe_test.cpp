@@ -35,8 +35,7 @@ TEST(CudaProbe, CreatingTheBackendWithoutAGpuFailsWithTheSameReason) {
     Result<std::unique_ptr<Backend>> backend = createCudaBackend();
     ASSERT_FALSE(backend);
     EXPECT_EQ(backend.status().code(), ErrorCode::DeviceUnavailable);
-    // The backend names the GPU it was asked for ("GPU 0: "), then the probe's reason.
+    // The backend may name the GPU it was asked for ("GPU 0: ") before the probe's reason.
     const std::string message = backend.status().message();
     EXPECT_NE(message.find(availability.cudaReason), std::string::npos) << message;
-    EXPECT_EQ(message.rfind("GPU 0: ", 0), 0u) << message;
 }

@@ -4,6 +4,7 @@
 #include <QImage>
 #include <QThread>
 #include <QtTest>
+#include <algorithm>
 
 #include "live/live_bandwidth_chart.h"
 #include "live/live_plot.h"
@@ -119,7 +120,9 @@ void LiveChartTest::staysResponsiveWhileSamplesStream() {
     QVERIFY(chart.plot()->graph(0)->data()->size() > 100);
     QVERIFY(std::abs(chart.totalReadBytes() - producer.readBytes) <= 1e-9 * producer.readBytes);
     QVERIFY(producer.sent > 10'000);
-    QVERIFY2(worstLatenessMs < 50,
+    // Sanitized builds run several times slower: their test preset sets the slack.
+    const double slack = std::max(1.0, qEnvironmentVariable("FUSESCOPE_TIMING_SLACK").toDouble());
+    QVERIFY2(worstLatenessMs < 50 * slack,
              qPrintable(QString("UI blocked for %1 ms").arg(worstLatenessMs)));
     QVERIFY(ticks > elapsedMs / 50);  // the probe really ran throughout
     QVERIFY(chart.replotCount() > 10);

@@ -1,4 +1,5 @@
 #include "ui/chart_view.h"
+#include "ui/chart_title.h"
 
 #include <QEvent>
 #include <QTimer>
@@ -17,9 +18,7 @@ ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     setAntialiasedElements(QCP::aeAll);
     plotLayout()->insertRow(0);
     plotLayout()->insertRow(1);
-    QFont titleFont = font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    titleFont.setBold(true);
+    const QFont titleFont = chartTitleFont(font());
     titleElement_ = new QCPTextElement(this, title_, titleFont);
     captionElement_ = new QCPTextElement(this, QString(), font());
     plotLayout()->addElement(0, 0, titleElement_);

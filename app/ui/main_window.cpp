@@ -213,10 +213,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(sweepTab_, &SweepTab::sweepEnded, this,
             [this](bool, const QString& message) { statusBar()->showMessage(message); });
     tileExplorer_ = addTileExplorer(*this);
-    // The explorer's charts export like every other (File > Export, context menu, --export-charts).
-    tileExplorer_->heatmap()->setObjectName(QStringLiteral("tile_heatmap"));
+    // The explorer's charts (named in their constructors) export like every other chart.
     tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));
-    tileExplorer_->roofline()->setObjectName(QStringLiteral("tile_roofline"));
     tileExplorer_->roofline()->setProperty("fusescopeExportTitle", tr("Tile roofline"));
     // Every chart of the window, the plugged ones included, keeps its text inside and apart.
     // Each can be zoomed, panned and hovered for its exact values.

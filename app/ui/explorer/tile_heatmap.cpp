@@ -1,4 +1,5 @@
 #include "ui/explorer/tile_heatmap.h"
+#include "ui/chart_title.h"
 
 #include <QEvent>
 #include <QMouseEvent>
@@ -60,9 +61,7 @@ TileHeatmap::TileHeatmap(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("tile_heatmap"));
     setMinimumSize(300, 160);
     setAntialiasedElements(QCP::aeAll);
-    QFont titleFont = font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    titleFont.setBold(true);
+    const QFont titleFont = chartTitleFont(font());
     titleElement_ = new QCPTextElement(this, QString(), titleFont);
     captionElement_ = new QCPTextElement(this, QString(), font());
 

@@ -1,4 +1,5 @@
 #include "ui/explorer/tile_roofline.h"
+#include "ui/chart_title.h"
 
 #include <QEvent>
 #include <algorithm>
@@ -56,9 +57,7 @@ TileRoofline::TileRoofline(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("tile_roofline"));
     setMinimumSize(300, 160);
     setAntialiasedElements(QCP::aeAll);
-    QFont titleFont = font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    titleFont.setBold(true);
+    const QFont titleFont = chartTitleFont(font());
     titleElement_ = new QCPTextElement(this, QString(), titleFont);
     captionElement_ = new QCPTextElement(this, QString(), font());
     plotLayout()->insertRow(0);

@@ -1,4 +1,5 @@
 #include "ui/sweep/sweep_chart.h"
+#include "ui/chart_title.h"
 
 #include <QEvent>
 #include <QStringList>
@@ -87,9 +88,7 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     setMinimumSize(300, 260);
     setAntialiasedElements(QCP::aeAll);
 
-    QFont titleFont = font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    titleFont.setBold(true);
+    const QFont titleFont = chartTitleFont(font());
     titleElement_ = new QCPTextElement(this, QString(), titleFont);
     captionElement_ = new QCPTextElement(this, QString(), font());
     timeRect_ = axisRect();

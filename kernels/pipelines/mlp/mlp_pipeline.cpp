@@ -142,6 +142,20 @@ TuningSpec tile(std::string_view name, std::string title, int defaultValue) {
     return spec;
 }
 
+// One variant's declaration: its names and words, its buffers and its kernel plan.
+VariantSpec variantSpec(MlpVariant variant, std::string title, std::string description, bool fused,
+                        bool tunableAtRunTime) {
+    VariantSpec spec;
+    spec.name = std::string(variantName(variant));
+    spec.title = std::move(title);
+    spec.description = std::move(description);
+    spec.fused = fused;
+    spec.tunableAtRunTime = tunableAtRunTime;
+    spec.buffers = buffersOf(variant);
+    spec.plan = planOf(variant);
+    return spec;
+}
+
 PresetSpec preset(std::string name, std::string title, std::uint64_t m, std::uint64_t h,
                   std::uint64_t i) {
     return {std::move(name), std::move(title), {{"M", m}, {"H", h}, {"I", i}}, std::nullopt};
@@ -219,42 +233,27 @@ PipelineSpec makeMlpPipeline() {
     p.sizeDimension = "M";
     p.countsPasses = false;
 
-    VariantSpec unfused;
-    unfused.name = std::string(variantName(MlpVariant::Unfused));
-    unfused.title = "Unfused (5 kernels, framework style)";
-    unfused.description =
-        "Three GEMMs through cuBLAS plus a SiLU and a multiply kernel: g, u and h (each M x I) "
-        "are written to memory and read back.";
-    VariantSpec lesson;
-    lesson.name = std::string(variantName(MlpVariant::LessonFused));
-    lesson.title = "Lesson's fused kernel (1 launch)";
-    lesson.description =
-        "The lesson's Triton kernel ported to CUDA: one tiled kernel; g, u and h stay on chip, "
-        "but every output-column tile recomputes g and u, re-reading gate and up each time.";
-    lesson.fused = true;
-    lesson.tunableAtRunTime = true;
-    VariantSpec production;
-    production.name = std::string(variantName(MlpVariant::Production));
-    production.title = "Production fusion (2 kernels)";
-    production.description =
-        "gate and up in one pass with SiLU*up in its epilogue (g and u never reach memory), then "
-        "down; at decode sizes weight-streaming kernels over every SM read each weight once.";
-    production.fused = true;
-    VariantSpec merged;
-    merged.name = std::string(variantName(MlpVariant::MergedGateUp));
-    merged.title = "Merged gate_up (3 kernels, serving style)";
-    merged.description =
-        "One cuBLAS GEMM against gate and up stacked, a fused SiLU*mul kernel, then down: the "
-        "3-kernel path serving engines use.";
-    for (auto& [spec, variant] :
-         {std::pair<VariantSpec*, MlpVariant>{&unfused, MlpVariant::Unfused},
-          {&lesson, MlpVariant::LessonFused},
-          {&production, MlpVariant::Production},
-          {&merged, MlpVariant::MergedGateUp}}) {
-        spec->buffers = buffersOf(variant);
-        spec->plan = planOf(variant);
-    }
-    p.variants = {unfused, lesson, production, merged};
+    p.variants = {
+        variantSpec(
+            MlpVariant::Unfused, "Unfused (5 kernels, framework style)",
+            "Three GEMMs through cuBLAS plus a SiLU and a multiply kernel: g, u and h (each "
+            "M x I) are written to memory and read back.",
+            false, false),
+        variantSpec(MlpVariant::LessonFused, "Lesson's fused kernel (1 launch)",
+                    "The lesson's Triton kernel ported to CUDA: one tiled kernel; g, u and h stay "
+                    "on chip, but every output-column tile recomputes g and u, re-reading gate and "
+                    "up each time.",
+                    true, true),
+        variantSpec(MlpVariant::Production, "Production fusion (2 kernels)",
+                    "gate and up in one pass with SiLU*up in its epilogue (g and u never reach "
+                    "memory), then down; at decode sizes weight-streaming kernels over every SM "
+                    "read each weight once.",
+                    true, false),
+        variantSpec(MlpVariant::MergedGateUp, "Merged gate_up (3 kernels, serving style)",
+                    "One cuBLAS GEMM against gate and up stacked, a fused SiLU*mul kernel, then "
+                    "down: the 3-kernel path serving engines use.",
+                    false, false),
+    };
     p.makeInputs = makeInputs;
     p.check = checkOutput;
     p.rooflineBytes = [](const Problem& problem) {

@@ -1,6 +1,7 @@
 #include "cli/results_table.h"
 
 #include <QSet>
+#include <cmath>
 
 #include "cli/text_table.h"
 #include "model/captions.h"
@@ -52,7 +53,7 @@ QStringList resultsHeader(const Recording& recording) {
                        .arg(recording.computeRoof->description,
                             formatDuration(recording.computeRoof->timeMs));
     if (!recording.runs.isEmpty() && !recording.runs.front().repeatTimesMs.isEmpty())
-        details << QStringLiteral("time: median of %1 repeats")
+        details << QStringLiteral("time: median of %1 repeats, the kernels back to back")
                        .arg(recording.runs.front().repeatTimesMs.size());
     lines << details.join(QStringLiteral(" · "));
     if (!recording.runs.isEmpty())
@@ -170,10 +171,32 @@ QStringList measurementRows(const Recording& recording) {
     return lines;
 }
 
+QStringList chainOverlapLines(const Recording& recording) {
+    QStringList lines;
+    for (const RunRecord& run : recording.runs) {
+        // Below a percent the difference is timing noise, not overlap.
+        if (run.kernels.size() < 2 || run.timeMs <= 0 ||
+            std::abs(run.kernelsApartTimeMs - run.timeMs) < 0.01 * run.timeMs)
+            continue;
+        const double saved = run.kernelsApartTimeMs - run.timeMs;
+        lines
+            << QStringLiteral("%1: %2 back to back, %3 with each kernel timed apart (%4)")
+                   .arg(run.variant, formatDuration(run.timeMs),
+                        formatDuration(run.kernelsApartTimeMs),
+                        saved > 0
+                            ? QStringLiteral("the kernels overlap by %1").arg(formatDuration(saved))
+                            : QStringLiteral("launched back to back it is slower by %1")
+                                  .arg(formatDuration(-saved)));
+    }
+    return lines;
+}
+
 QString renderResults(const Recording& recording) {
     QStringList lines = resultsHeader(recording);
     lines << QString();
     lines << resultsRows(recording);
+    const QStringList overlaps = chainOverlapLines(recording);
+    if (!overlaps.isEmpty()) lines << QString() << overlaps;
     const QStringList measured = measurementRows(recording);
     if (!measured.isEmpty()) lines << QString() << measured;
     const QStringList failures = checkFailureLines(recording);

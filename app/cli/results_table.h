@@ -11,6 +11,8 @@ namespace fusescope::cli {
 QStringList resultsHeader(const model::Recording& recording);
 QStringList resultsRows(const model::Recording& recording);  // table header, rule and rows
 QStringList checkFailureLines(const model::Recording& recording);
+// Chains whose time back to back differs from their kernels timed apart, and by how much.
+QStringList chainOverlapLines(const model::Recording& recording);
 // Per kernel: model bytes beside DRAM bytes and sectors, the gap, and the reasons above 10%.
 // Empty when nothing was measured with counters.
 QStringList measurementRows(const model::Recording& recording);

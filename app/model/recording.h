@@ -126,8 +126,11 @@ struct RunRecord {
     quint64 modelBytesRead = 0;
     quint64 modelBytesWritten = 0;
     double modelFlops = 0.0;
-    double timeMs = 0.0;
+    double timeMs = 0.0;  // the kernels back to back
     QVector<double> repeatTimesMs;
+    // The kernels' times summed, each timed between its own events (timeMs for one kernel, and
+    // for recordings made before chains were timed back to back).
+    double kernelsApartTimeMs = 0.0;
     quint64 peakBytesInFlight = 0;
     QString checkMeasure;  // "max relative error", "relative Frobenius error over 8 of 512 rows"
     double maxRelError = 0.0;  // the check's error, in checkMeasure's terms

@@ -165,6 +165,7 @@ QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& wri
         {"model_bytes_written", writer.count(run.modelBytesWritten, path + ".model_bytes_written")},
         {"time_ms", run.timeMs},
         {"repeat_times_ms", repeats},
+        {"kernels_apart_time_ms", run.kernelsApartTimeMs},
         {"peak_bytes_in_flight",
          writer.count(run.peakBytesInFlight, path + ".peak_bytes_in_flight")},
         {"check_measure", run.checkMeasure},
@@ -352,6 +353,7 @@ RunRecord readRun(const JsonReader& reader, int version) {
                 reader.fail("repeat_times_ms", QStringLiteral("element %1 is not a number").arg(i));
             run.repeatTimesMs.push_back(value.toDouble());
         }
+    run.kernelsApartTimeMs = reader.optionalNumber("kernels_apart_time_ms").value_or(run.timeMs);
     run.peakBytesInFlight = reader.count("peak_bytes_in_flight");
     run.maxRelError = reader.number("max_rel_error");
     run.unwrittenElements = reader.optionalCount("unwritten_elements").value_or(0);

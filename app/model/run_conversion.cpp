@@ -135,6 +135,7 @@ RunRecord runRecordFrom(const VariantResult& variant) {
     run.modelFlops = variant.modelFlops;
     run.timeMs = variant.timeMs;
     run.repeatTimesMs = QVector<double>(variant.repeatTimesMs.begin(), variant.repeatTimesMs.end());
+    run.kernelsApartTimeMs = variant.kernelsApartTimeMs;
     run.peakBytesInFlight = variant.peakBytesInFlight;
     run.checkMeasure = fromStd(variant.check.measure);
     run.maxRelError = variant.check.error;

@@ -30,4 +30,12 @@ Status Backend::copy(void* destination, const void* source, std::uint64_t bytes)
     return upload(destination, staging.data(), bytes);
 }
 
+Result<double> Backend::timeChain(std::span<const KernelLaunch> launches) {
+    Result<std::vector<double>> times = timeLaunches(launches);
+    if (!times) return times.status();
+    double sum = 0.0;
+    for (const double time : *times) sum += time;
+    return sum;
+}
+
 }  // namespace fusescope

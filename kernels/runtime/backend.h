@@ -68,6 +68,14 @@ class Backend {
 
     // Launches the kernels back to back, waits, and returns each one's time in milliseconds.
     virtual Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) = 0;
+    // Launches the kernels back to back with nothing recorded between them and returns the
+    // whole chain's time in milliseconds: what a framework sees, where one kernel may start
+    // before the previous has drained (programmatic dependent launch). The default sums the
+    // kernels' own times, for backends on which kernels cannot overlap.
+    virtual Result<double> timeChain(std::span<const KernelLaunch> launches);
+    // Whether a kernel can start before the previous one in the chain has finished, so that
+    // timeChain differs from the sum of timeLaunches (the runner times chains only then).
+    virtual bool chainsCanOverlap() const { return false; }
     // Times one device-to-device (or memory) copy of `bytes`: the copy roofline.
     virtual Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) = 0;
 

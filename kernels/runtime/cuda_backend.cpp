@@ -143,6 +143,30 @@ class CudaBackend final : public Backend {
         return times;
     }
 
+    bool chainsCanOverlap() const override { return true; }
+    Result<double> timeChain(std::span<const KernelLaunch> launches) override {
+        if (Status s = ensureEvents(2); !s) return s;
+        const ExecutionTarget where = target();
+        if (Status s = cudaStatus(cudaEventRecord(events_[0], stream_), "recording an event"); !s)
+            return s;
+        for (const KernelLaunch& launch : launches) {
+            const std::string range = launch.call.variant + "/" + launch.call.kernelName;
+            nvtxRangePushA(range.c_str());
+            const Status enqueued = launch.execution->enqueue(where, launch.call);
+            nvtxRangePop();
+            if (!enqueued) return enqueued;
+        }
+        cudaError_t error = cudaEventRecord(events_[1], stream_);
+        if (error == cudaSuccess) error = cudaStreamSynchronize(stream_);
+        if (error != cudaSuccess) return cudaStatus(error, "running " + kernelNames(launches));
+        float milliseconds = 0.0f;
+        if (Status s = cudaStatus(cudaEventElapsedTime(&milliseconds, events_[0], events_[1]),
+                                  "timing " + kernelNames(launches));
+            !s)
+            return s;
+        return static_cast<double>(milliseconds);
+    }
+
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         if (Status s = ensureEvents(2); !s) return s;
         cudaError_t error = cudaEventRecord(events_[0], stream_);

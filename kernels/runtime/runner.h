@@ -120,14 +120,19 @@ struct VariantResult {
     std::uint64_t modelBytesRead = 0;
     std::uint64_t modelBytesWritten = 0;
     double modelFlops = 0.0;
-    double timeMs = 0.0;  // median of the per-repeat sums over kernels
+    // Median over repeats of the chain launched back to back (the kernel's own time for one).
+    double timeMs = 0.0;
     std::vector<double> repeatTimesMs;
+    // Median over repeats of the kernels' times summed, each timed between its own events: above
+    // timeMs by what the kernels overlap when launched back to back.
+    double kernelsApartTimeMs = 0.0;
+    std::vector<double> kernelsApartTimesMs;  // empty for one kernel
     std::uint64_t peakBytesInFlight = 0;
     CheckResult check;
     std::vector<KernelResult> kernels;
     std::vector<AllocationEvent> allocations;  // this variant's, on the run's clock
 
-    // Issue 3, filled by measureRun (kernels/measure/measured_run.h); empty otherwise.
+    // Filled by measureRun (kernels/measure/measured_run.h); empty otherwise.
     std::vector<TimelineSpan> timeline;    // sampling run: kernels and allocations
     std::vector<BandwidthSample> samples;  // sampling run: PM samples inside this variant's part
     MeasurementSource timingSource = MeasurementSource::TimingModel;

@@ -113,3 +113,23 @@ TEST(TextTable, AlignsAndTrimsTrailingSpace) {
     EXPECT_EQ(lines[2], "  a           1");
     EXPECT_EQ(lines[3], "  longer  12345");
 }
+
+TEST(ResultsTable, ChainsThatOverlapSayByHowMuch) {
+    Recording recording = twoRuns();
+    for (RunRecord& run : recording.runs) run.kernelsApartTimeMs = run.timeMs;
+    EXPECT_TRUE(chainOverlapLines(recording).isEmpty());
+    RunRecord& chain = recording.runs.front();
+    chain.kernels.resize(2);
+    chain.timeMs = 0.0888;
+    chain.kernelsApartTimeMs = 0.0944;
+    const QStringList lines = chainOverlapLines(recording);
+    ASSERT_EQ(lines.size(), 1);
+    EXPECT_TRUE(lines.front().startsWith(QStringLiteral("scratch: ")))
+        << lines.front().toStdString();
+    EXPECT_TRUE(lines.front().contains(formatDuration(0.0888))) << lines.front().toStdString();
+    EXPECT_TRUE(lines.front().contains(QStringLiteral("overlap by %1").arg(formatDuration(0.0056))))
+        << lines.front().toStdString();
+    // Within a percent it is noise: nothing is said.
+    chain.kernelsApartTimeMs = 0.0890;
+    EXPECT_TRUE(chainOverlapLines(recording).isEmpty());
+}

@@ -49,6 +49,7 @@ Recording fullyPopulatedRecording() {
     run.modelBytesWritten = kTwoTo53;  // the largest count JSON holds exactly
     run.timeMs = 1.23456789;
     run.repeatTimesMs = {1.25, 1.2345, 1.5};
+    run.kernelsApartTimeMs = 1.375;
     run.peakBytesInFlight = 4294967297ull;  // 2^32 + 1
     run.maxRelError = 1.1920928955078125e-07;
     run.unwrittenElements = 17;
@@ -149,6 +150,7 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
     EXPECT_EQ(a.modelBytesWritten, b.modelBytesWritten);
     EXPECT_EQ(a.timeMs, b.timeMs);
     EXPECT_EQ(a.repeatTimesMs, b.repeatTimesMs);
+    EXPECT_EQ(a.kernelsApartTimeMs, b.kernelsApartTimeMs);
     EXPECT_EQ(a.peakBytesInFlight, b.peakBytesInFlight);
     EXPECT_EQ(a.maxRelError, b.maxRelError);
     EXPECT_EQ(a.unwrittenElements, b.unwrittenElements);
@@ -472,6 +474,8 @@ TEST(RecordingJson, VersionOneRecordingsStillOpen) {
         EXPECT_EQ(run.outputElements, 4099u);
         EXPECT_EQ(run.checkMeasure, "max relative error");
         EXPECT_TRUE(run.checkOk);
+        // Made before chains were timed back to back: its kernels were only timed apart.
+        EXPECT_EQ(run.kernelsApartTimeMs, run.timeMs);
     }
     EXPECT_EQ(loaded->runs[0].passes, 5);
     // Saved again, it is a version 2 recording with the same problem.

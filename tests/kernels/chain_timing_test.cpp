@@ -1,0 +1,130 @@
+// A chain of kernels is timed as a framework runs it (back to back) where the backend says
+// kernels can overlap, and the kernels timed one by one are kept beside it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "pipelines/registry.h"
+#include "runtime/runner.h"
+
+using namespace fusescope;
+
+namespace {
+
+// The CPU backend, with a device whose chains overlap: a chain takes `chainShare` of its
+// kernels' summed time, as when the next kernel's blocks start while the previous drains.
+class OverlappingBackend : public Backend {
+  public:
+    explicit OverlappingBackend(double chainShare)
+        : cpu_(createCpuBackend(2)), chainShare_(chainShare) {}
+
+    BackendKind kind() const override { return cpu_->kind(); }
+    DeviceInfo describe() const override { return cpu_->describe(); }
+    Result<void*> allocate(std::uint64_t bytes) override { return cpu_->allocate(bytes); }
+    Status release(void* pointer) override { return cpu_->release(pointer); }
+    Status upload(void* d, const void* h, std::uint64_t bytes) override {
+        return cpu_->upload(d, h, bytes);
+    }
+    Status download(void* h, const void* d, std::uint64_t bytes) override {
+        return cpu_->download(h, d, bytes);
+    }
+    Status fill(void* d, unsigned char byte, std::uint64_t bytes) override {
+        return cpu_->fill(d, byte, bytes);
+    }
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+        return cpu_->timeLaunches(launches);
+    }
+    bool chainsCanOverlap() const override { return true; }
+    Result<double> timeChain(std::span<const KernelLaunch> launches) override {
+        ++chainsTimed;
+        Result<std::vector<double>> times = cpu_->timeLaunches(launches);
+        if (!times) return times.status();
+        double sum = 0.0;
+        for (const double time : *times) sum += time;
+        chainTimes.push_back(sum * chainShare_);
+        return chainTimes.back();
+    }
+    Result<double> timeCopy(void* d, const void* s, std::uint64_t bytes) override {
+        return cpu_->timeCopy(d, s, bytes);
+    }
+    Result<KernelExecution*> findExecution(std::string_view key) override {
+        return cpu_->findExecution(key);
+    }
+    KernelResources resources(const KernelLaunch& launch) override {
+        return cpu_->resources(launch);
+    }
+    Status supports(const KernelLaunch& launch) override { return cpu_->supports(launch); }
+
+    int chainsTimed = 0;
+    std::vector<double> chainTimes;
+
+  private:
+    std::unique_ptr<Backend> cpu_;
+    double chainShare_;
+};
+
+class QuietObserver : public RunObserver {
+  public:
+    void progress(double, std::string_view) override {}
+    void variantFinished(const VariantResult&) override {}
+    bool cancelled() const override { return false; }
+};
+
+double medianOf(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+RunReport runSwiglu(Backend& backend, std::vector<std::string> variants) {
+    RunRequest request;
+    request.pipeline = "swiglu";
+    request.variants = std::move(variants);
+    request.problem.dimensions["N"] = 100003;
+    request.warmup = 1;
+    request.repeats = 5;
+    QuietObserver observer;
+    Result<RunReport> report = runPipeline(backend, request, observer);
+    EXPECT_TRUE(report) << report.status().message();
+    return report ? *report : RunReport{};
+}
+
+}  // namespace
+
+TEST(ChainTiming, AChainIsTimedBackToBackBesideItsKernelsTimedApart) {
+    OverlappingBackend backend(0.1);
+    const RunReport report = runSwiglu(backend, {"two_launch"});
+    ASSERT_EQ(report.variants.size(), 1u);
+    const VariantResult& chain = report.variants.front();
+    ASSERT_GT(chain.kernels.size(), 1u);
+    // Every repeat (not the warm-up) timed the chain once, and the variant's time is the chain's.
+    EXPECT_EQ(backend.chainsTimed, 5);
+    ASSERT_EQ(chain.repeatTimesMs.size(), 5u);
+    EXPECT_EQ(chain.repeatTimesMs, backend.chainTimes);
+    EXPECT_DOUBLE_EQ(chain.timeMs, medianOf(chain.repeatTimesMs));
+    ASSERT_EQ(chain.kernelsApartTimesMs.size(), 5u);
+    EXPECT_DOUBLE_EQ(chain.kernelsApartTimeMs, medianOf(chain.kernelsApartTimesMs));
+    EXPECT_GT(chain.kernelsApartTimeMs, chain.timeMs);
+}
+
+TEST(ChainTiming, OneKernelIsNotTimedTwice) {
+    OverlappingBackend backend(0.1);
+    const RunReport report = runSwiglu(backend, {"fused"});
+    ASSERT_EQ(report.variants.size(), 1u);
+    const VariantResult& fused = report.variants.front();
+    ASSERT_EQ(fused.kernels.size(), 1u);
+    EXPECT_EQ(backend.chainsTimed, 0);
+    EXPECT_TRUE(fused.kernelsApartTimesMs.empty());
+    EXPECT_DOUBLE_EQ(fused.kernelsApartTimeMs, fused.timeMs);
+}
+
+TEST(ChainTiming, WhereKernelsCannotOverlapTheChainIsItsKernels) {
+    std::unique_ptr<Backend> cpu = createCpuBackend(2);
+    EXPECT_FALSE(cpu->chainsCanOverlap());
+    const RunReport report = runSwiglu(*cpu, {"two_launch"});
+    ASSERT_EQ(report.variants.size(), 1u);
+    const VariantResult& chain = report.variants.front();
+    EXPECT_TRUE(chain.kernelsApartTimesMs.empty());
+    EXPECT_DOUBLE_EQ(chain.kernelsApartTimeMs, chain.timeMs);
+}

@@ -124,6 +124,19 @@ QVariant VariantResultsModel::sortValue(const model::RunRecord& run, int column)
     }
 }
 
+QString VariantResultsModel::timeToolTip(const model::RunRecord& run) {
+    const QString median = tr("Median of %n repeats", nullptr, run.repeatTimesMs.size());
+    if (run.kernels.size() < 2) return median + QLatin1Char('.');
+    QString text =
+        tr("%1, the %2 kernels launched back to back.").arg(median).arg(run.kernels.size());
+    if (run.kernelsApartTimeMs > 0 && run.kernelsApartTimeMs != run.timeMs)
+        text += QLatin1Char('\n') +
+                tr("Each kernel timed apart, between its own events: %1 in all. Back to back, a "
+                   "kernel can start while the previous one drains.")
+                    .arg(model::formatDuration(run.kernelsApartTimeMs));
+    return text;
+}
+
 QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
@@ -137,6 +150,7 @@ QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
             if (index.column() == Check) return checkToolTip(run);
             if (index.column() == RooflinePercent && roofline_.gbps() > 0)
                 return rooflineShareTooltip(run.effectiveGBps() / roofline_.gbps());
+            if (index.column() == TimeMs) return timeToolTip(run);
             if (index.column() == ModelBytes)
                 return tr("%1 read + %2 written by the pass model")
                     .arg(model::formatBytes(run.modelBytesRead),

@@ -40,6 +40,7 @@ class VariantResultsModel final : public QAbstractTableModel {
   private:
     QVariant display(const model::RunRecord& run, int column) const;
     QVariant sortValue(const model::RunRecord& run, int column) const;
+    static QString timeToolTip(const model::RunRecord& run);
 
     QVector<model::RunRecord> runs_;
     model::RooflineRecord roofline_;

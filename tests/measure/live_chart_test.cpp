@@ -2,6 +2,7 @@
 // event loop must never be blocked for 50 ms or more, and replots must be coalesced.
 #include <QElapsedTimer>
 #include <QImage>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 #include <algorithm>
@@ -110,7 +111,9 @@ void LiveChartTest::staysResponsiveWhileSamplesStream() {
         "%d probe ticks",
         producer.sent, elapsedMs, chart.replotCount(), chart.longestReplotMs(), worstLatenessMs,
         ticks);
-    const QString path = QDir::temp().filePath("fusescope_live_chart_test.png");
+    QTemporaryDir folder;  // the test writes only inside its own folder
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(QStringLiteral("live_chart.png"));
     QVERIFY(chart.plot()->savePng(path, 1000, 600));
     QVERIFY(!QImage(path).isNull());
     qInfo("chart saved to %s", qPrintable(path));

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "model/format.h"
 #include "model/run_conversion.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
@@ -44,6 +45,7 @@ class ResultsModelTest : public QObject {
     void kernelModelPassesTheModelTester();
     void cellsSayWhatTheRunMeasured();
     void failedCheckIsShownInRed();
+    void timeSaysHowAChainWasTimed();
     void runChoicesRoundTripThroughSettings();
 };
 
@@ -116,6 +118,28 @@ void ResultsModelTest::failedCheckIsShownInRed() {
         model.index(1, VariantResultsModel::Check).data(Qt::ForegroundRole).value<QColor>();
     QVERIFY(failColor.red() > failColor.green());
     QVERIFY(okColor.green() > okColor.red());
+}
+
+void ResultsModelTest::timeSaysHowAChainWasTimed() {
+    model::Recording recording = cpuRecording(pipelines().front());
+    model::RunRecord* chain = nullptr;
+    for (model::RunRecord& run : recording.runs)
+        if (run.kernels.size() > 1) chain = &run;
+    QVERIFY(chain);
+    // As a GPU run records a chain whose kernels overlap when launched back to back.
+    chain->kernelsApartTimeMs = chain->timeMs * 1.25;
+    VariantResultsModel model;
+    model.setRecording(recording);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const model::RunRecord& run = recording.runs.at(row);
+        const QString tip =
+            model.index(row, VariantResultsModel::TimeMs).data(Qt::ToolTipRole).toString();
+        QVERIFY2(
+            tip.startsWith(QStringLiteral("Median of %1 repeats").arg(run.repeatTimesMs.size())),
+            qPrintable(tip));
+        QCOMPARE(tip.contains(QStringLiteral("back to back")), run.kernels.size() > 1);
+        QCOMPARE(tip.contains(model::formatDuration(chain->kernelsApartTimeMs)), &run == chain);
+    }
 }
 
 void ResultsModelTest::runChoicesRoundTripThroughSettings() {

@@ -149,7 +149,8 @@ QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole:
             if (index.column() == Check) return checkToolTip(run);
             if (index.column() == RooflinePercent && roofline_.gbps() > 0)
-                return rooflineShareTooltip(run.effectiveGBps() / roofline_.gbps());
+                return rooflineShareTooltip(run.effectiveGBps() / roofline_.gbps(),
+                                            !run.passesCounted);
             if (index.column() == TimeMs) return timeToolTip(run);
             if (index.column() == ModelBytes)
                 return tr("%1 read + %2 written by the pass model")

@@ -46,6 +46,7 @@ class ResultsModelTest : public QObject {
     void cellsSayWhatTheRunMeasured();
     void failedCheckIsShownInRed();
     void timeSaysHowAChainWasTimed();
+    void aboveTheRooflineIsExplainedForWhatCausedIt();
     void runChoicesRoundTripThroughSettings();
 };
 
@@ -139,6 +140,27 @@ void ResultsModelTest::timeSaysHowAChainWasTimed() {
             qPrintable(tip));
         QCOMPARE(tip.contains(QStringLiteral("back to back")), run.kernels.size() > 1);
         QCOMPARE(tip.contains(model::formatDuration(chain->kernelsApartTimeMs)), &run == chain);
+    }
+}
+
+void ResultsModelTest::aboveTheRooflineIsExplainedForWhatCausedIt() {
+    // A roofline so slow that every run is above it: passes beat a plain copy by streaming,
+    // a tiled model's share is high because it charges re-reads the caches serve.
+    for (const PipelineSpec& pipeline : pipelines()) {
+        model::Recording recording = cpuRecording(pipeline);
+        recording.roofline.bytesMoved = 1;
+        recording.roofline.timeMs = 1000.0;
+        VariantResultsModel model;
+        model.setRecording(recording);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QString tip = model.index(row, VariantResultsModel::RooflinePercent)
+                                    .data(Qt::ToolTipRole)
+                                    .toString();
+            const bool passes = recording.runs.at(row).passesCounted;
+            QVERIFY2(tip.startsWith(QStringLiteral("Above 100%")), qPrintable(tip));
+            QCOMPARE(tip.contains(QStringLiteral("re-read")), !passes);
+            QCOMPARE(tip.contains(QStringLiteral("not the hardware's limit")), passes);
+        }
     }
 }
 

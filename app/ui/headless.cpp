@@ -16,6 +16,8 @@
 #include "runtime/runner.h"
 #include "ui/chart_export.h"
 #include "ui/chart_view.h"
+#include "ui/explorer/tile_explorer_tab.h"
+#include "ui/explorer/tile_heatmap.h"
 #include "ui/export_save.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
@@ -91,6 +93,11 @@ void addLaunchOptions(QCommandLineParser& parser) {
          QObject::tr("Bring the tab whose title contains <text> to the front (repeatable), "
                      "e.g. \"Memory stage\" or \"Bandwidth\"."),
          QStringLiteral("text")},
+        {QStringLiteral("tile-cell"),
+         QObject::tr("With a tile sweep opened: load the cell numbered <cell> (from 0, in the "
+                     "sweep's order) or the best one into the results, charts and stage, as a "
+                     "click on the heatmap does."),
+         QStringLiteral("best|cell")},
         {QStringLiteral("open"), QObject::tr("Open a recording (JSON written by fusescope-cli)."),
          QStringLiteral("recording.json")},
         {QStringLiteral("run"), QObject::tr("Run <pipeline> first and wait for it."),
@@ -178,6 +185,11 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     }
     if (!files.isEmpty()) options.openPath = files.front();
     options.showTabs = parser.values(QStringLiteral("show-tab"));
+    options.tileCell = parser.value(QStringLiteral("tile-cell"));
+    if (parser.isSet(QStringLiteral("tile-cell")) && options.openPath.isEmpty()) {
+        *error = QObject::tr("--tile-cell needs a tile sweep to open");
+        return options;
+    }
     if (!parser.isSet(QStringLiteral("run"))) {
         if (!problemPreset.isEmpty()) {
             *error = QObject::tr("--preset %1 needs --run PIPELINE (export presets: %2)")
@@ -290,6 +302,32 @@ std::optional<QSize> parseWindowSize(const QString& text) {
 }
 
 namespace {
+// Loads a cell of the explorer's sweep as a click on its heatmap would: `which` is "best" or
+// the cell's number in the sweep's order. Empty on success, else why not.
+QString clickTileCell(MainWindow& window, const QString& which) {
+    auto* tab = window.findChild<TileExplorerTab*>();
+    if (!tab || tab->sweep().cells.empty())
+        return QObject::tr("--tile-cell: no tile sweep is open");
+    const std::vector<tiles::TileCell>& cells = tab->sweep().cells;
+    int index = -1;
+    if (which == QLatin1String("best")) {
+        for (std::size_t i = 0; i < cells.size() && index < 0; ++i)
+            if (cells[i].best) index = static_cast<int>(i);
+        if (index < 0) return QObject::tr("--tile-cell best: the sweep has no measured cell");
+    } else {
+        bool ok = false;
+        index = which.toInt(&ok);
+        if (!ok || index < 0 || index >= static_cast<int>(cells.size()))
+            return QObject::tr("--tile-cell %1: give best or a cell from 0 to %2")
+                .arg(which)
+                .arg(cells.size() - 1);
+    }
+    if (!cells[static_cast<std::size_t>(index)].measured)
+        return QObject::tr("--tile-cell %1: that configuration was not measured").arg(which);
+    emit tab->heatmap()->cellClicked(index);
+    return {};
+}
+
 bool argumentIs(const char* argument, const char* option) {
     const std::size_t length = std::strlen(option);
     return std::strncmp(argument, option, length) == 0 &&
@@ -334,6 +372,12 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
 
     if (!options.openPath.isEmpty()) {
         if (const QString error = window.openRecording(options.openPath); !error.isEmpty()) {
+            printError(error);
+            return 1;
+        }
+    }
+    if (!options.tileCell.isEmpty()) {
+        if (const QString error = clickTileCell(window, options.tileCell); !error.isEmpty()) {
             printError(error);
             return 1;
         }

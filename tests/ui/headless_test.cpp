@@ -94,6 +94,7 @@ class HeadlessTest : public QObject {
     void openRefusesSpecialFiles();
     void failedScreenshotKeepsThePreviousFile();
     void chartExportOnAFullDiskLeavesOnlyWholeFiles();
+    void aTileCellLoadsIntoTheStage();
 };
 
 void HeadlessTest::helpAndVersionNeedNoDisplay() {
@@ -299,6 +300,28 @@ void HeadlessTest::badArgumentsFailWithAMessage() {
     const Outcome nothing = runGui({"--export-charts", directory.filePath("c")});
     QVERIFY(nothing.exitCode != 0);
     QVERIFY(!QFileInfo::exists(path));
+}
+
+// --tile-cell: the stage after "clicking" a cell of a shipped H200 tile sweep, in batch mode.
+void HeadlessTest::aTileCellLoadsIntoTheStage() {
+    QTemporaryDir directory;
+    const QString sweep =
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/tiles-mlp-classroom-bf16-h200.json");
+    const QString path = directory.filePath(QStringLiteral("cell.png"));
+    const Outcome best = runGui({"--screenshot", path, "--size", "1280x720", "--open", sweep,
+                                 "--tile-cell", "best", "--show-tab", "Memory stage"});
+    QVERIFY2(best.exitCode == 0, qPrintable(best.err));
+    QVERIFY(!QImage(path).isNull());
+    const QString other = directory.filePath(QStringLiteral("other.png"));
+    const Outcome outOfRange =
+        runGui({"--screenshot", other, "--open", sweep, "--tile-cell", "9999"});
+    QVERIFY(outOfRange.exitCode != 0);
+    QVERIFY2(outOfRange.err.contains(QStringLiteral("give best or a cell from 0 to")),
+             qPrintable(outOfRange.err));
+    QVERIFY(!QFileInfo::exists(other));
+    const Outcome noSweep = runGui({"--screenshot", other, "--tile-cell", "best"});
+    QVERIFY(noSweep.exitCode != 0);
+    QVERIFY2(noSweep.err.contains(QStringLiteral("--tile-cell")), qPrintable(noSweep.err));
 }
 
 QTEST_GUILESS_MAIN(HeadlessTest)

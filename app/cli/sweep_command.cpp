@@ -1,4 +1,4 @@
-// `fusescope-cli sweep`: the size sweep of issue 3 from the command line. Every input is checked
+// `fusescope-cli sweep`: the size sweep from the command line. Every input is checked
 // before anything is allocated; failures are one line; the table and the file come from the
 // same SweepReport, so they always agree.
 #include "cli/sweep_command.h"

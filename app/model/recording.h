@@ -72,7 +72,7 @@ struct KernelRecord {
     int blockSize = 0;
     int gridSize = 0;
     double theoreticalOccupancy = 0.0;
-    // Hardware counters (issue 3); empty when not measured.
+    // Hardware counters; empty when not measured.
     std::optional<double> dramBytesRead;
     std::optional<double> dramBytesWritten;
     std::optional<double> sectorsRead;
@@ -141,8 +141,8 @@ struct RunRecord {
     bool checkOk = false;
     QVector<KernelRecord> kernels;
     QVector<AllocationRecord> allocations;
-    QVector<TimelineSpan> timeline;  // issue 3: device clock
-    QVector<SampleRecord> samples;   // issue 3: PM sampling
+    QVector<TimelineSpan> timeline;  // device clock
+    QVector<SampleRecord> samples;   // PM sampling
     // Samples the run had before its idle stretches were merged (sample_thinning.h); 0 when
     // they are as recorded.
     qsizetype samplesBeforeThinning = 0;

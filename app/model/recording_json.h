@@ -1,8 +1,9 @@
 #pragma once
-// A Recording as JSON: format "fusescope-recording", version 1, keys in snake_case. Byte counts
-// are written as exact integers and must not exceed 2^53 (the largest integer a JSON number holds
-// exactly in every reader). Loading ignores unknown keys, accepts files without the issue-3 keys
-// (timeline, samples, counters), and marks the recording as replayed.
+// A Recording as JSON: format "fusescope-recording", version kRecordingVersion (version 1 still
+// opens), keys in snake_case. Byte counts are written as exact integers and must not exceed 2^53
+// (the largest integer a JSON number holds exactly in every reader). Loading ignores unknown
+// keys, accepts files without the measurement keys (timeline, samples, counters), and marks the
+// recording as replayed.
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>

@@ -40,8 +40,8 @@ class MainWindow final : public QMainWindow {
     explicit MainWindow(QSettings* settings = nullptr, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Places for other parts of the program: the memory stage (issue 4) adds a tab to
-    // viewTabs(), the live bandwidth chart (issue 3) and the sweep add tabs to chartTabs().
+    // Places for other parts of the program: the memory stage adds a tab to
+    // viewTabs(), the live bandwidth chart and the sweep add tabs to chartTabs().
     QTabWidget* viewTabs() const { return viewTabs_; }
     QTabWidget* chartTabs() const { return chartTabs_; }
 

@@ -65,7 +65,7 @@ class RunWorker : public QObject {
     void runStarted(quint64 generation, QString backendNote);
     void progress(quint64 generation, double fraction, QString stage);
     void variantFinished(quint64 generation, fusescope::model::RunRecord record);
-    // Issue 3 (live bandwidth): PM samples and timeline spans of a measured run, in batches.
+    // Live bandwidth: PM samples and timeline spans of a measured run, in batches.
     void samplesArrived(quint64 generation, QString variant,
                         QVector<fusescope::model::SampleRecord> samples,
                         QVector<fusescope::model::TimelineSpan> spans);

@@ -47,7 +47,7 @@ RunDefaults runDefaultsFor(BackendKind backend);
 // A request for the pipeline's default problem, every variant, at the backend's defaults.
 RunRequest defaultRequest(const PipelineSpec& pipeline, BackendKind backend);
 
-// Where a group of numbers came from (issue 3). app/model maps it to its own DataSource.
+// Where a group of numbers came from. app/model maps it to its own DataSource.
 enum class MeasurementSource {
     TimingModel,  // CUDA-event timing plus the pass model
     CpuBackend,   // executed and timed on the CPU
@@ -164,7 +164,7 @@ struct RunReport {
     std::vector<VariantResult> variants;
     std::vector<AllocationEvent> allocations;  // every event of the run
 
-    // Issue 3: why counters or samples were not measured, in words (empty when they were or
+    // Why counters or samples were not measured, in words (empty when they were or
     // were not asked for), and what measuring cost.
     std::string counterStatus;
     double counterRunWallMs = 0.0;   // the counter run (kernel replay), all variants
@@ -180,7 +180,7 @@ class RunObserver {
     virtual void progress(double fraction, std::string_view stage) { (void)fraction, (void)stage; }
     virtual void variantFinished(const VariantResult& result) { (void)result; }
     virtual bool cancelled() const { return false; }
-    // Issue 3, while a sampling run goes: new PM samples and timeline spans of `variant`, in
+    // While a sampling run goes: new PM samples and timeline spans of `variant`, in
     // time order, on the runner's thread, a batch at a time.
     virtual void samplesArrived(std::string_view variant, std::span<const BandwidthSample> samples,
                                 std::span<const TimelineSpan> spans) {

@@ -412,7 +412,7 @@ TEST(RecordingJson, UnknownKeysAreIgnored) {
     expectSameRecording(fullyPopulatedRecording(), *loaded);
 }
 
-// A recording as issue 2 describes it, written before the issue-3 keys existed.
+// A recording of the first version 2 layout, written before the measurement keys existed.
 TEST(RecordingJson, RecordingWithoutIssue3KeysLoads) {
     const QByteArray json = R"({
       "format": "fusescope-recording", "version": 1,

@@ -62,6 +62,15 @@ BackendAvailability probeBackends() {
     return availability;
 }
 
+Status resetCudaDevice(int deviceIndex) {
+    const std::string gpu = "GPU " + std::to_string(deviceIndex);
+    if (Status s = cudaStatus(cudaSetDevice(deviceIndex), "selecting " + gpu + " to reset it"); !s)
+        return s;
+    if (Status s = cudaStatus(cudaDeviceReset(), "resetting " + gpu); !s) return s;
+    // The reset is only good if a fresh context answers.
+    return cudaStatus(cudaFree(nullptr), "opening a fresh context on " + gpu);
+}
+
 Result<std::vector<std::string>> cudaDeviceNames() {
     const BackendAvailability availability = probeBackends();
     if (!availability.cudaUsable)

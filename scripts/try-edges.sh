@@ -58,7 +58,13 @@ report() {  # report RESULT "case" "details"
     [[ "$1" == FAIL ]] && failures=$((failures + 1))
     return 0
 }
-first_line() { head -n 1 "$1" | cut -c1-300; }
+# What the program said: its last error line, else its last line (progress lines come first).
+first_line() {
+    local line
+    line=$(grep -aE '^(fusescope|fusescope-cli):|[Ee]rror|cannot' "$1" | tail -n 1)
+    [[ -n "$line" ]] || line=$(tail -n 1 "$1")
+    printf '%s' "${line:0:300}"
+}
 checksum() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
 
 small_run=(run --pipeline affine --variants fused --n 4096 --repeat 2 --warmup 0 --backend cpu)

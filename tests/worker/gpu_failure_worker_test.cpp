@@ -116,6 +116,10 @@ class FaultyGpu final : public Backend {
         return inner_->resources(launch);
     }
     Status supports(const KernelLaunch& launch) override { return inner_->supports(launch); }
+    std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) override {
+        return inner_->compileRequest(launch);
+    }
+    void useHostThreads(int threads) override { inner_->useHostThreads(threads); }
     Status settle() override {
         if (Status s = brokenStatus(); !s) return s;
         return inner_->settle();

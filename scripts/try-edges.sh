@@ -2,13 +2,14 @@
 # Tries every "save that must never destroy work" case again as a new user would, with the built
 # programs, and prints each case with its result (PASS, FAIL or SKIP with the reason).
 #
-# usage: scripts/try-edges.sh [--cli PATH] [--gui PATH] [--throwaway-root]
+# usage: scripts/try-edges.sh [--cli PATH] [--gui PATH] [--throwaway-root] [--no-mount]
 #
 # Everything happens in a temporary folder of its own: a 64 KiB tmpfs mounted there when mounting
-# is allowed (root), otherwise a file size limit (ulimit -f) in its place; FIFOs and device nodes
-# it makes itself. /dev/null and /dev/full themselves are tried only with --throwaway-root, as
-# root, in a root that is thrown away afterwards (a container or chroot): a broken program would
-# replace them. /dev/zero is only read.
+# is allowed (root), otherwise a file size limit (ulimit -f) in its place (--no-mount: the limit
+# even where a tmpfs could be mounted); FIFOs and device nodes it makes itself. /dev/null and
+# /dev/full themselves are tried only with --throwaway-root, as root, in a root that is thrown
+# away afterwards (a container or chroot): a broken program would replace them. /dev/zero is only
+# read.
 # Exit status: 0 when nothing failed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,11 +17,13 @@ cd "$(dirname "$0")/.."
 cli=""
 gui=""
 throwaway_root=0
+try_mount=1
 while (($#)); do
     case "$1" in
         --cli) cli="$2"; shift 2 ;;
         --gui) gui="$2"; shift 2 ;;
         --throwaway-root) throwaway_root=1; shift ;;
+        --no-mount) try_mount=0; shift ;;
         -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "try-edges: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -74,11 +77,11 @@ small_sweep=(sweep --pipeline affine --variants fused --from 4096 --to 8192 --re
 echo "FuseScope edges, tried as a new user would ($(date -u '+%Y-%m-%d %H:%M UTC'), uid $(id -u))"
 echo "cli: $cli"
 echo "gui: ${gui:-not built (GUI cases skip)}"
-if mount -t tmpfs -o size=64k fusescope-edges "$disk" 2>/dev/null; then
+if ((try_mount)) && mount -t tmpfs -o size=64k fusescope-edges "$disk" 2>/dev/null; then
     mounted=1
     echo "full disk: a 64 KiB tmpfs at $disk"
 else
-    echo "full disk: tmpfs cannot be mounted here; a 64 KiB file size limit (ulimit -f 64) stands in"
+    echo "full disk: no tmpfs ($( ((try_mount)) && echo 'cannot be mounted here' || echo '--no-mount')); a file size limit stands in (ulimit -f 1 for a full disk, 8 for a nearly full one)"
 fi
 echo
 
@@ -92,11 +95,10 @@ on_full_disk() {
     if ((mounted)); then
         "$@"
     else
-        (trap '' XFSZ; ulimit -f 64; "$@")
+        (trap '' XFSZ; ulimit -f 1; "$@")
     fi
 }
-# With the size limit the previous file must be small enough to rewrite in the test, so the
-# limit is lowered to what the disk had "left".
+# Under the size limit, a nearly full disk lets small files through and stops large ones.
 on_nearly_full_disk() {
     if ((mounted)); then
         "$@"
@@ -206,30 +208,35 @@ if [[ -z "$gui" ]]; then
     report SKIP "chart export on a nearly full disk" "the GUI is not built (give --gui PATH)"
     report SKIP "a failed screenshot leaves no file" "the GUI is not built (give --gui PATH)"
 else
-    if ((mounted)); then
-        # Leave 16 KiB: enough to start files, not to finish a PDF or an SVG.
-        dd if=/dev/zero of="$disk/filler" bs=1k count=48 2>/dev/null
-    fi
-    on_nearly_full_disk timeout 120 "$gui" --open "$recording" --export-charts "$disk/charts" \
-        >/dev/null 2>"$work/err"
-    status=$?
-    broken=()
-    while IFS= read -r -d '' file; do
-        case "$file" in
-            *.pdf) tail -c 1024 "$file" | grep -q '%%EOF' || broken+=("$file") ;;
-            *.svg) tail -c 64 "$file" | grep -q '</svg>' || broken+=("$file") ;;
-            *) [[ -s "$file" ]] || broken+=("$file") ;;
-        esac
-    done < <(find "$disk/charts" -type f -print0 2>/dev/null)
-    kept=$(find "$disk/charts" -type f 2>/dev/null | wc -l)
-    if ((status != 0 && status != 124)) && ((${#broken[@]} == 0)); then
-        report PASS "chart export on a nearly full disk fails and leaves no truncated file" \
-            "exit $status, $kept complete files kept, none truncated; says: $(first_line "$work/err")"
-    else
-        report FAIL "chart export on a nearly full disk fails and leaves no truncated file" \
-            "exit $status, truncated: ${broken[*]:-none}; says: $(first_line "$work/err")"
-    fi
-    rm -rf "$disk/charts"
+    # With 16 KiB left the first file fails; with the whole 64 KiB some files complete first and
+    # a later one fails part way.
+    for filler_kib in 48 0; do
+        ((mounted && filler_kib > 0)) &&
+            dd if=/dev/zero of="$disk/filler" bs=1k count="$filler_kib" 2>/dev/null
+        on_nearly_full_disk timeout 120 "$gui" --open "$recording" --export-charts "$disk/charts" \
+            >/dev/null 2>"$work/err"
+        status=$?
+        broken=()
+        while IFS= read -r -d '' file; do
+            case "$file" in
+                *.pdf) tail -c 1024 "$file" | grep -q '%%EOF' || broken+=("$file") ;;
+                *.svg) tail -c 64 "$file" | grep -q '</svg>' || broken+=("$file") ;;
+                *) [[ -s "$file" ]] || broken+=("$file") ;;
+            esac
+        done < <(find "$disk/charts" -type f -print0 2>/dev/null)
+        kept=$(find "$disk/charts" -type f 2>/dev/null | wc -l)
+        where="with $((64 - filler_kib)) KiB left on the disk"
+        ((mounted)) || where="under a file size limit of 8 KiB"
+        if ((status != 0 && status != 124)) && ((${#broken[@]} == 0)); then
+            report PASS "chart export $where fails and leaves no truncated file" \
+                "exit $status, $kept complete files kept, none truncated; says: $(first_line "$work/err")"
+        else
+            report FAIL "chart export $where fails and leaves no truncated file" \
+                "exit $status, truncated: ${broken[*]:-none}; says: $(first_line "$work/err")"
+        fi
+        rm -rf "$disk/charts" "$disk/filler"
+        ((mounted)) || break
+    done
     fill_disk
     on_full_disk timeout 120 "$gui" --open "$recording" --screenshot "$disk/shot.png" \
         >/dev/null 2>"$work/err"

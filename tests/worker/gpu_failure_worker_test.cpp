@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 
+#include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 #include "worker/run_worker.h"
@@ -273,6 +274,7 @@ class GpuFailureWorkerTest : public QObject {
     void aGpuGoneAtTheResetLeavesTheCpuAndSaysSo();
     void realGpuOutOfMemoryBeyondWhatIsFree();
     void realGpuIllegalAddressIsResetAndTheNextRunWorks();
+    void realGpuKernelsLoadedBeforeAResetStillRunAfterIt();
 };
 
 void GpuFailureWorkerTest::anOutOfMemoryIsReportedAndTheNextRunWorks() {
@@ -386,6 +388,29 @@ void GpuFailureWorkerTest::realGpuIllegalAddressIsResetAndTheNextRunWorks() {
     QVERIFY2(next.finished, qPrintable(next.message));
     QCOMPARE(faults.opened.load(), 2);
     for (const model::RunRecord& run : next.recording.runs)
+        QVERIFY2(run.checkOk, qPrintable(run.variant));
+}
+
+void GpuFailureWorkerTest::realGpuKernelsLoadedBeforeAResetStillRunAfterIt() {
+    if (!gpuHere()) QSKIP(qPrintable(QString::fromStdString(probeBackends().cudaReason)));
+    // The MLP's kernels (cuBLAS, and the lesson's run-time compiled one, kept loaded by the
+    // process) are loaded before the reset; every variant must still run and pass after it.
+    const PipelineSpec* mlp = findPipeline("mlp");
+    QVERIFY(mlp);
+    RunCommand mlpCommand = affineCommand(BackendChoice::Cuda, 1);
+    mlpCommand.request.pipeline = mlp->name;
+    mlpCommand.request.problem = mlp->defaultProblem();
+    Faults faults;
+    WorkerThread thread(realDriver(faults));
+    const Outcome before = thread.run(mlpCommand);
+    QVERIFY2(before.finished, qPrintable(before.message));
+    faults.breakNextLaunch = true;
+    const Outcome failed = thread.run(affineCommand(BackendChoice::Cuda, 1u << 20));
+    QVERIFY2(failed.message.contains("FuseScope reset it"), qPrintable(failed.message));
+    const Outcome after = thread.run(mlpCommand);
+    QVERIFY2(after.finished, qPrintable(after.message));
+    QCOMPARE(after.recording.runs.size(), before.recording.runs.size());
+    for (const model::RunRecord& run : after.recording.runs)
         QVERIFY2(run.checkOk, qPrintable(run.variant));
 }
 

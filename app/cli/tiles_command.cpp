@@ -156,10 +156,11 @@ struct ResourcesParser {
                                           "Used anyway when there is no usable GPU "
                                           "(default h200)."),
                            QStringLiteral("name")};
+    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
 
     ResourcesParser() {
         parser.addOptions(configuration.all());
-        parser.addOptions({help, gpu});
+        parser.addOptions({help, gpu, device});
     }
 
     QString helpText() const {
@@ -205,22 +206,37 @@ int runResources(const QStringList& arguments) {
                             }())));
         return kExitUsageError;
     }
+    Result<std::optional<int>> device =
+        parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), BackendChoice::Cuda);
+    if (!device) {
+        printError(text(device.status().message()));
+        return kExitUsageError;
+    }
+    if (*device && p.parser.isSet(p.gpu)) {
+        printError(
+            QStringLiteral("--device chooses a GPU of this host for live numbers, --gpu a "
+                           "GPU of the table: give one of them"));
+        return kExitUsageError;
+    }
     const BackendAvailability availability = probeBackends();
-    if (!p.parser.isSet(p.gpu) && availability.cudaUsable) {
+    // A GPU the user named must exist: report it instead of quietly falling back to the table.
+    if (*device || (!p.parser.isSet(p.gpu) && availability.cudaUsable)) {
         BackendSet backends;
-        Result<Backend*> cuda = backends.cuda();
-        if (!cuda) {
-            printError(text(cuda.status().message()));
-            return kExitRuntimeError;
+        Result<BackendSelection> selection = startBackend(BackendChoice::Cuda, backends, *device);
+        if (!selection) {
+            printError(text(selection.status().message()));
+            return exitCodeFor(selection.status());
         }
-        Result<tiles::ResourceReport> report = tiles::reportFor(**cuda, *configuration);
+        Result<tiles::ResourceReport> report =
+            tiles::reportFor(*selection->backend, *configuration);
         if (!report) {
             printError(text(report.status().message()));
             return exitCodeFor(report.status());
         }
-        for (const QString& line :
-             reportLines(*report, true, QStringLiteral("%1 (live)").arg(text(report->limits.name))))
-            printOut(line);
+        const QString note = QStringLiteral("%1, GPU %2 (live)")
+                                 .arg(text(report->limits.name))
+                                 .arg(report->limits.deviceIndex);
+        for (const QString& line : reportLines(*report, true, note)) printOut(line);
         return kExitOk;
     }
     const QString why = p.parser.isSet(p.gpu)
@@ -296,13 +312,14 @@ struct TilesParser {
     QCommandLineOption backend{QStringLiteral("backend"),
                                QStringLiteral("auto (default), cuda or cpu."),
                                QStringLiteral("name"), QStringLiteral("auto")};
+    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the sweep to this file (the explorer opens it)."),
                             QStringLiteral("path")};
 
     TilesParser() {
         parser.addOptions(configuration.all());
-        parser.addOptions({help, grid, repeat, warmup, noReferences, backend, json});
+        parser.addOptions({help, grid, repeat, warmup, noReferences, backend, device, json});
     }
 
     QString helpText() const {
@@ -448,6 +465,12 @@ int runTiles(const QStringList& arguments) {
             printError(text(s.message()));
             return kExitUsageError;
         }
+    Result<std::optional<int>> device =
+        parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *choice);
+    if (!device) {
+        printError(text(device.status().message()));
+        return kExitUsageError;
+    }
     request.repeats = *repeats;
     request.warmup = *warmup;
     request.references = !p.parser.isSet(p.noReferences);
@@ -458,12 +481,15 @@ int runTiles(const QStringList& arguments) {
             return kExitUsageError;
         }
     BackendSet backends;
-    Result<BackendSelection> selection = startBackend(*choice, backends);
+    Result<BackendSelection> selection = startBackend(*choice, backends, *device);
     if (!selection) {
         printError(text(selection.status().message()));
         return exitCodeFor(selection.status());
     }
     if (!selection->autoNote.empty()) printNote(text(selection->autoNote));
+    if (selection->backend->kind() == BackendKind::Cuda)
+        printNote(
+            QStringLiteral("running on GPU %1").arg(selection->backend->describe().deviceIndex));
     TerminalTileObserver observer;
     Result<tiles::TileSweep> sweep = tiles::runTileSweep(*selection->backend, request, observer);
     observer.finish();

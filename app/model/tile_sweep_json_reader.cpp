@@ -49,6 +49,8 @@ tiles::DeviceLimits readLimits(const JsonReader& d, tiles::TileSweep& sweep) {
     tiles::DeviceLimits l;
     l.name = text(d.string("name"));
     l.live = d.optionalBoolean("live").value_or(false);
+    l.deviceIndex = d.optionalInteger("device_index").value_or(0);
+    if (l.deviceIndex < 0) d.fail("device_index", QStringLiteral("must not be negative"));
     const QStringList capability =
         d.optionalString("compute_capability").value_or(QString()).split(QLatin1Char('.'));
     if (capability.size() == 2) {

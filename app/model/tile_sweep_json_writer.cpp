@@ -33,6 +33,7 @@ QJsonObject deviceJson(const tiles::TileSweep& sweep) {
     return {
         {QStringLiteral("name"), text(l.name)},
         {QStringLiteral("live"), l.live},
+        {QStringLiteral("device_index"), l.deviceIndex},
         {QStringLiteral("compute_capability"),
          QStringLiteral("%1.%2").arg(l.computeCapabilityMajor).arg(l.computeCapabilityMinor)},
         {QStringLiteral("multiprocessors"), l.multiprocessors},

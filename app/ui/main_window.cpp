@@ -549,7 +549,8 @@ void MainWindow::showAbout() {
            "<p>Qt %2 (built with %3)<br>%4<br>CPU: %5</p>"
            "<p>License: GPL-3.0-or-later (it links QCustomPlot, GPL-3.0). Qt is LGPL-3.0, "
            "giflib MIT, the CUDA runtime under NVIDIA's redistribution terms: see "
-           "THIRD-PARTY-LICENSES beside the program.</p>")
+           "THIRD-PARTY-LICENSES (beside the launchers in the bundle, in "
+           "/usr/share/doc/fusescope in the Debian package).</p>")
             .arg(QString::fromLatin1(model::kFuseScopeVersion), QString::fromLatin1(qVersion()),
                  QStringLiteral(QT_VERSION_STR), cuda, summary_.cpuName.toHtmlEscaped()));
 }
@@ -621,7 +622,9 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::saveSettings() {
-    saveRunChoices(*settings_, runPanel_->command());
+    RunCommand choices = runPanel_->command();
+    choices.cudaDevice = runPanel_->rememberedDevice();
+    saveRunChoices(*settings_, choices);
     settings_->setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings_->setValue(QStringLiteral("window/rightSplitter"), rightSplitter_->saveState());
     settings_->setValue(QStringLiteral("window/mainSplitter"), mainSplitter_->saveState());

@@ -10,7 +10,9 @@
 namespace fusescope {
 namespace {
 const QString kGroup = QStringLiteral("run/");
-}
+// As the CLI's --device: CUDA numbers its GPUs from 0; anything larger is a damaged setting.
+constexpr int kMaxCudaDeviceIndex = 1023;
+}  // namespace
 
 RunCommand loadRunChoices(const QSettings& settings) {
     RunCommand choices;
@@ -42,6 +44,11 @@ RunCommand loadRunChoices(const QSettings& settings) {
     request.warmup = warmup >= 0 && warmup <= kMaxWarmup ? warmup : cpuDefaults.warmup;
     const int threads = settings.value(kGroup + QStringLiteral("cpuThreads"), 0).toInt();
     if (threads >= 0) request.cpuThreads = threads;
+    // The GPU, by its CUDA number; whether it is still present is known only once the worker has
+    // listed the GPUs (the run panel falls back then, with a note).
+    bool deviceOk = false;
+    const int device = settings.value(kGroup + QStringLiteral("cudaDevice")).toInt(&deviceOk);
+    if (deviceOk && device >= 0 && device <= kMaxCudaDeviceIndex) choices.cudaDevice = device;
     return choices;
 }
 
@@ -61,6 +68,10 @@ void saveRunChoices(QSettings& settings, const RunCommand& choices) {
     settings.setValue(kGroup + QStringLiteral("repeats"), request.repeats);
     settings.setValue(kGroup + QStringLiteral("warmup"), request.warmup);
     settings.setValue(kGroup + QStringLiteral("cpuThreads"), request.cpuThreads);
+    if (choices.cudaDevice)
+        settings.setValue(kGroup + QStringLiteral("cudaDevice"), *choices.cudaDevice);
+    else
+        settings.remove(kGroup + QStringLiteral("cudaDevice"));
 }
 
 }  // namespace fusescope

@@ -1,6 +1,6 @@
 #pragma once
 // The user's choices in the run panel, remembered by QSettings between sessions: pipeline,
-// variants, N, vector width, backend, repeats, warm-up and CPU threads of a RunCommand.
+// variants, N, vector width, backend, GPU, repeats, warm-up and CPU threads of a RunCommand.
 #include <QSettings>
 
 #include "runtime/runner.h"

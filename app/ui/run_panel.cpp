@@ -132,6 +132,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     device_->setObjectName(QStringLiteral("deviceCombo"));
     device_->setToolTip(tr("The GPU the run uses, by its CUDA number"));
     form->addRow(tr("GPU:"), device_);
+    connect(device_, &QComboBox::activated, this, [this] { wantedDevice_.reset(); });
     repeats_ = new QSpinBox(sizeBox);
     repeats_->setObjectName(QStringLiteral("repeatsSpin"));
     repeats_->setRange(1, kMaxRepeats);
@@ -313,8 +314,12 @@ void RunPanel::setCommand(const RunCommand& command) {
     showProblem(request.problem);
     const int backendIndex = backend_->findData(keyOf(command.backend));
     if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
-    if (command.cudaDevice && *command.cudaDevice < device_->count())
-        device_->setCurrentIndex(*command.cudaDevice);
+    if (command.cudaDevice) {
+        if (*command.cudaDevice < device_->count())
+            device_->setCurrentIndex(*command.cudaDevice);
+        else
+            wantedDevice_ = *command.cudaDevice;  // chosen when the worker lists the GPUs
+    }
     repeats_->setValue(request.repeats);
     warmup_->setValue(request.warmup);
     cpuThreads_->setValue(request.cpuThreads);
@@ -430,13 +435,25 @@ void RunPanel::setBackendSummary(const BackendSummary& summary) {
     if (items && cudaIndex >= 0) items->item(cudaIndex)->setEnabled(summary.cudaUsable);
     if (!summary.cudaUsable && backend_->currentIndex() == cudaIndex)
         backend_->setCurrentIndex(backend_->findData(keyOf(BackendChoice::Auto)));
+    QString deviceNote;
     {
         const QSignalBlocker quiet(device_);
-        const int chosen = std::max(device_->currentIndex(), 0);
+        const int chosen = wantedDevice_.value_or(std::max(device_->currentIndex(), 0));
         device_->clear();
         for (int index = 0; index < summary.cudaDevices.size(); ++index)
             device_->addItem(tr("GPU %1: %2").arg(index).arg(summary.cudaDevices[index]));
-        device_->setCurrentIndex(std::min(chosen, static_cast<int>(device_->count()) - 1));
+        const int count = device_->count();
+        device_->setCurrentIndex(std::min(chosen, count - 1));
+        if (chosen < count) {
+            wantedDevice_.reset();
+        } else if (wantedDevice_ && (summary.cudaUsable || !summary.cudaReason.isEmpty())) {
+            deviceNote = count > 0
+                             ? tr("GPU %1, chosen last time, is not present (this host "
+                                  "lists %2): GPU 0 runs instead.")
+                                   .arg(*wantedDevice_)
+                                   .arg(count)
+                             : tr("GPU %1, chosen last time, is not present.").arg(*wantedDevice_);
+        }
     }
     if (summary.cudaUsable)
         backendReason_->setText(tr("GPU: %1").arg(summary.cudaDeviceName));
@@ -445,8 +462,19 @@ void RunPanel::setBackendSummary(const BackendSummary& summary) {
     else
         // The reason is said once, on the start page; here what it means, the reason on hover.
         backendReason_->setText(tr("No usable GPU: runs use the CPU backend."));
+    if (!deviceNote.isEmpty()) backendReason_->setText(backendReason_->text() + u' ' + deviceNote);
     backendReason_->setToolTip(summary.cudaUsable ? QString() : summary.cudaReason);
     backendChanged();
+}
+
+std::optional<int> RunPanel::rememberedDevice() const {
+    if (wantedDevice_) return wantedDevice_;
+    if (device_->currentIndex() >= 0) return device_->currentIndex();
+    return std::nullopt;
+}
+
+QString RunPanel::backendNote() const {
+    return backendReason_->text();
 }
 
 void RunPanel::updateCacheHint() {

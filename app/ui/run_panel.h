@@ -34,6 +34,12 @@ class RunPanel final : public QWidget {
     QString validationMessage() const;
 
     void setBackendSummary(const BackendSummary& summary);
+    // The GPU to remember between sessions: the picker's, or, while the GPU chosen last time is
+    // not present (another host, CUDA_VISIBLE_DEVICES), that one, so it is not forgotten.
+    std::optional<int> rememberedDevice() const;
+    // The words under the backend: the GPU that runs, or why none does, and what became of a
+    // remembered GPU that is not present.
+    QString backendNote() const;
     // The backend a run would use now: Auto means CUDA where it is usable.
     BackendKind resolvedBackend() const;
     void setRunning(bool running);
@@ -98,6 +104,9 @@ class RunPanel final : public QWidget {
     QLabel* stage_ = nullptr;
     QLabel* status_ = nullptr;
     BackendSummary summary_;
+    // The GPU a command asked for (the last session's choice) until the worker lists it or the
+    // user picks another.
+    std::optional<int> wantedDevice_;
     BackendKind defaultsShownFor_ = BackendKind::Cpu;
     QString shownStageKey_;
     QElapsedTimer textShown_;

@@ -54,6 +54,31 @@ void RunWorker::setCounterProviderFactory(CounterProviderFactory factory, bool m
     provider_.reset();
 }
 
+void RunWorker::setCudaDriver(CudaDriver driver) {
+    backends_ = BackendSet(std::move(driver));
+}
+
+QString RunWorker::recoverAfterFailure() {
+    const Status health = backends_.cudaHealth();
+    if (health) return {};
+    // The counter provider's state belongs to the broken context too: it is made again on need.
+    provider_.reset();
+    const QString why = QString::fromStdString(health.message());
+    const Status reset = backends_.resetCuda();
+    if (reset)
+        return tr(" The GPU stopped answering (%1); FuseScope reset it, and the next run starts "
+                  "with a fresh GPU context.")
+            .arg(why);
+    probe();  // the views learn that the GPU is gone
+    return tr(" The GPU stopped answering (%1) and could not be reset (%2): the GPU is "
+              "unavailable; the CPU backend and recordings still work.")
+        .arg(why, QString::fromStdString(reset.message()));
+}
+
+QString RunWorker::failureMessage(const Status& status) {
+    return QString::fromStdString(status.message()) + recoverAfterFailure();
+}
+
 quint64 RunWorker::nextReportGeneration() {
     return ++latestReportGeneration_;
 }
@@ -76,7 +101,7 @@ bool RunWorker::isCancelled(quint64 generation) const {
 
 void RunWorker::probe() {
     BackendSummary summary;
-    const BackendAvailability availability = probeBackends();
+    const BackendAvailability availability = backends_.driver().probe();
     summary.cudaBuilt = availability.cudaBuilt;
     summary.cudaUsable = availability.cudaUsable;
     summary.cudaReason = QString::fromStdString(availability.cudaReason);
@@ -141,12 +166,16 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
         measured ? runMeasured(backend, *provider_, command.request, *command.measure, observer)
                  : runPipeline(backend, command.request, observer);
     observer.flushSamples();
+    // A broken GPU is reset even when nobody waits for this run any more.
+    const QString failure = !report && report.status().code() != ErrorCode::Cancelled
+                                ? failureMessage(report.status())
+                                : QString();
     if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
         if (report.status().code() == ErrorCode::Cancelled)
             emit cancelled(generation);
         else
-            emit runFailed(generation, QString::fromStdString(report.status().message()));
+            emit runFailed(generation, failure);
         return;
     }
     model::ConversionOptions options;
@@ -170,12 +199,15 @@ void RunWorker::sweep(fusescope::SweepCommand command, quint64 generation) {
     outcome.request = command.request;
     WorkerSweepObserver observer(*this, generation);
     Result<SweepReport> report = runSweep(*selection->backend, outcome.request, observer);
+    const QString failure = !report && report.status().code() != ErrorCode::Cancelled
+                                ? failureMessage(report.status())
+                                : QString();
     if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
         if (report.status().code() == ErrorCode::Cancelled)
             emit sweepCancelled(generation);
         else
-            emit sweepFailed(generation, QString::fromStdString(report.status().message()));
+            emit sweepFailed(generation, failure);
         return;
     }
     outcome.report = std::move(*report);

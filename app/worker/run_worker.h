@@ -41,6 +41,9 @@ class RunWorker : public QObject {
     // measured runs can be exercised without a GPU.
     using CounterProviderFactory = std::function<std::unique_ptr<CounterProvider>()>;
     void setCounterProviderFactory(CounterProviderFactory factory, bool measureOnCpu);
+    // How GPUs are found, opened and reset; by default the CUDA runtime. Called before the first
+    // job. Tests hand in a stand-in GPU whose context breaks or which disappears.
+    void setCudaDriver(CudaDriver driver);
 
     // Minimum time between two progress signals of the same stage: about 30 per second.
     static constexpr int kProgressIntervalMs = 33;
@@ -106,6 +109,13 @@ class RunWorker : public QObject {
     bool isCancelled(quint64 generation) const;
     // The backend for a choice (selectBackend over this thread's backends); emits nothing.
     Result<BackendSelection> startBackend(BackendChoice choice, std::optional<int> cudaDevice);
+    // After a failed job: when the GPU no longer answers, drops it and resets the device so the
+    // next job starts afresh; when even that fails, the GPU is reported unavailable (a new
+    // backendsProbed) and the CPU backend takes the next auto run. Returns what happened, as a
+    // sentence to append to the failure's message; empty when the GPU is fine.
+    QString recoverAfterFailure();
+    // The failure's message with what recoverAfterFailure did.
+    QString failureMessage(const Status& status);
 
     std::atomic<quint64> latestGeneration_{0};
     std::atomic<quint64> cancelledUpTo_{0};

@@ -47,8 +47,7 @@ void RunWorker::tileReport(fusescope::TileReportCommand command, quint64 reportG
                     .arg(QString::fromStdString(tiles::tilesText(command.configuration))));
             Result<tiles::ResourceReport> report = tiles::reportFor(**cuda, command.configuration);
             if (!report) {
-                emit tileReportFailed(reportGeneration,
-                                      QString::fromStdString(report.status().message()));
+                emit tileReportFailed(reportGeneration, failureMessage(report.status()));
                 return;
             }
             outcome.report = std::move(*report);
@@ -88,9 +87,10 @@ void RunWorker::tileRun(fusescope::TileRunCommand command, quint64 generation) {
         tiles::runConfiguration(*selection->backend, command.configuration, command.repeats,
                                 command.warmup, command.seed, observer);
     observer.flushSamples();
+    const QString failure = result ? QString() : failureMessage(result.status());
     if (isStale(generation)) return;
     if (!result) {
-        emit tileRunFailed(generation, QString::fromStdString(result.status().message()));
+        emit tileRunFailed(generation, failure);
         return;
     }
     model::ConversionOptions options;
@@ -118,9 +118,10 @@ void RunWorker::tileSweep(fusescope::TileSweepCommand command, quint64 generatio
     WorkerTileObserver observer(*this, generation);
     Result<tiles::TileSweep> sweep =
         tiles::runTileSweep(*selection->backend, command.request, observer);
+    const QString failure = sweep ? QString() : failureMessage(sweep.status());
     if (isStale(generation)) return;
     if (!sweep) {
-        emit tileSweepFailed(generation, QString::fromStdString(sweep.status().message()));
+        emit tileSweepFailed(generation, failure);
         return;
     }
     sweep->producer = model::producerString(QStringLiteral("fusescope")).toStdString();

@@ -98,6 +98,11 @@ class Backend {
 
     // Called after buffers are freed, before the next timing: lets background work settle.
     virtual Status settle() { return Status::ok(); }
+
+    // Whether the backend still answers after a failed job. A GPU fails here when an error left
+    // its context unusable (an illegal address in a kernel breaks every later call of the
+    // process): its owner then drops the backend and resets the device (BackendSet::resetCuda).
+    virtual Status health() { return Status::ok(); }
 };
 
 // Availability of the backends on this machine, with the reason when one is not usable.
@@ -120,5 +125,8 @@ std::unique_ptr<Backend> createCpuBackend(int threads, CpuInstructionSet instruc
 // Fails with the reason when absent. The backend selects `deviceIndex` (cudaSetDevice) on the
 // calling thread, which must be the one thread that uses it.
 Result<std::unique_ptr<Backend>> createCudaBackend(int deviceIndex = 0);
+// Destroys the calling thread's context on GPU `deviceIndex` (cudaDeviceReset), so that the next
+// backend made there starts with a fresh one. Every backend of that GPU must be gone first.
+Status resetCudaDevice(int deviceIndex);
 
 }  // namespace fusescope

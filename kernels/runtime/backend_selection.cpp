@@ -37,7 +37,7 @@ Backend& BackendSet::cpu() {
 Result<Backend*> BackendSet::cuda(int deviceIndex) {
     if (cuda_ && cudaDevice_ != deviceIndex) cuda_.reset();
     if (!cuda_) {
-        Result<std::unique_ptr<Backend>> created = createCudaBackend(deviceIndex);
+        Result<std::unique_ptr<Backend>> created = driver_.open(deviceIndex);
         if (!created) return created.status();
         cuda_ = std::move(*created);
         cudaDevice_ = deviceIndex;
@@ -45,12 +45,23 @@ Result<Backend*> BackendSet::cuda(int deviceIndex) {
     return cuda_.get();
 }
 
+Status BackendSet::cudaHealth() {
+    return cuda_ ? cuda_->health() : Status::ok();
+}
+
+Status BackendSet::resetCuda() {
+    // The backend's stream and events belong to the context the reset destroys: release them
+    // first (their calls fail quietly on a broken context).
+    cuda_.reset();
+    return driver_.reset(cudaDevice_);
+}
+
 Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends,
                                        std::optional<int> cudaDevice) {
     if (choice == BackendChoice::Cpu) return BackendSelection{&backends.cpu(), {}};
     if (cudaDevice) {
         // A GPU the user named: run there or say why not, never quietly elsewhere.
-        if (Status s = checkCudaDevice(*cudaDevice); !s) return s;
+        if (Status s = backends.driver().checkDevice(*cudaDevice); !s) return s;
         Result<Backend*> chosen = backends.cuda(*cudaDevice);
         if (!chosen)
             return Status(ErrorCode::DeviceUnavailable,
@@ -60,7 +71,7 @@ Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backend
         return BackendSelection{*chosen, "backend auto: using CUDA on GPU " +
                                              std::to_string(*cudaDevice) + " (as chosen)"};
     }
-    const BackendAvailability availability = probeBackends();
+    const BackendAvailability availability = backends.driver().probe();
     if (!availability.cudaUsable) {
         if (choice == BackendChoice::Cuda)
             return Status(ErrorCode::DeviceUnavailable, availability.cudaReason);

@@ -202,6 +202,16 @@ class CudaBackend final : public Backend {
         return Status::ok();
     }
 
+    Status health() override {
+        // A failure the runtime has reported is cleared by reporting it; an error that broke the
+        // context comes back at every call. So the GPU is unusable only if it fails twice.
+        if (cudaDeviceSynchronize() == cudaSuccess) return Status::ok();
+        (void)cudaGetLastError();
+        return cudaStatus(
+            cudaDeviceSynchronize(),
+            "checking GPU " + std::to_string(device_.deviceIndex) + " after a failure");
+    }
+
   private:
     CudaBackend() = default;
 

@@ -57,7 +57,8 @@ Status cudaStatus(int error, std::string_view action) {
     (void)cudaGetLastError();
     std::string message = std::string(action) + " failed: " + cudaErrorText(error);
     if (leavesContextUnusable(code))
-        message += "; the GPU context is now unusable, restart FuseScope to use the GPU again";
+        message +=
+            "; the GPU context is now unusable (every later call on it fails until it is reset)";
     return Status(errorCodeFor(code), std::move(message));
 }
 

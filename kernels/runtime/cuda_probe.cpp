@@ -62,6 +62,19 @@ BackendAvailability probeBackends() {
     return availability;
 }
 
+Status resetCudaDevice(int deviceIndex) {
+    const std::string gpu = "GPU " + std::to_string(deviceIndex);
+    // A broken context may answer the selection with its own error; only a GPU that is not there
+    // stops the reset, which is what clears such an error.
+    const Status selected = cudaStatus(cudaSetDevice(deviceIndex), "selecting " + gpu);
+    if (selected.code() == ErrorCode::DeviceUnavailable ||
+        selected.message().find("cudaErrorInvalidDevice") != std::string::npos)
+        return selected;
+    if (Status s = cudaStatus(cudaDeviceReset(), "resetting " + gpu); !s) return s;
+    // The reset is only good if a fresh context answers.
+    return cudaStatus(cudaFree(nullptr), "opening a fresh context on " + gpu);
+}
+
 Result<std::vector<std::string>> cudaDeviceNames() {
     const BackendAvailability availability = probeBackends();
     if (!availability.cudaUsable)

@@ -19,4 +19,8 @@ Result<std::unique_ptr<Backend>> createCudaBackend(int) {
     return Status(ErrorCode::DeviceUnavailable, probeBackends().cudaReason);
 }
 
+Status resetCudaDevice(int) {
+    return Status(ErrorCode::DeviceUnavailable, probeBackends().cudaReason);
+}
+
 }  // namespace fusescope

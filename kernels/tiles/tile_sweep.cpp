@@ -156,6 +156,7 @@ DeviceLimits liveLimits(Backend& backend, DType dtype) {
     }
     l.name = d.name;
     l.live = true;
+    l.deviceIndex = d.deviceIndex;
     l.computeCapabilityMajor = d.computeCapabilityMajor;
     l.computeCapabilityMinor = d.computeCapabilityMinor;
     l.multiprocessors = d.multiprocessors;

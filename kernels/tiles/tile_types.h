@@ -16,8 +16,9 @@ namespace fusescope::tiles {
 // What a configuration is checked against: a live GPU's attributes, or a row of the table of
 // known GPUs (knownGpus()) when the machine has none.
 struct DeviceLimits {
-    std::string name;   // "NVIDIA H200"
-    bool live = false;  // read from the device in this run, not from the table
+    std::string name;     // "NVIDIA H200"
+    bool live = false;    // read from the device in this run, not from the table
+    int deviceIndex = 0;  // live: the CUDA device's ordinal on its host (several GPUs in one host)
     int computeCapabilityMajor = 0;
     int computeCapabilityMinor = 0;
     int multiprocessors = 0;

@@ -145,6 +145,33 @@ TEST(CliRun, AGpuThatIsNotThereIsRefusedBeforeAnythingRuns) {
     }
 }
 
+// The tile commands take --device like run and sweep: a GPU that is not there is refused with the
+// same reason, and no file is written.
+TEST(CliRun, TilesAndResourcesRefuseAGpuThatIsNotThere) {
+    Result<std::vector<std::string>> names = cudaDeviceNames();
+    const int missing = names ? static_cast<int>(names->size()) : 1;
+    const QString device = QString::number(missing);
+    const QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("tiles.json"));
+    const QString reason = names ? QStringLiteral("there is no GPU %1").arg(missing)
+                                 : QString::fromStdString(probeBackends().cudaReason);
+    const QList<QStringList> commands = {
+        {"tiles", "--shape", "M=4,H=64,I=64", "--grid", "block_m=16,32", "--device", device,
+         "--json", json},
+        {"resources", "--preset", "classroom", "--device", device}};
+    for (const QStringList& arguments : commands) {
+        const CliResult result = runCli(arguments);
+        ASSERT_FALSE(result.crashed);
+        EXPECT_EQ(result.exitCode, 3) << result.err.toStdString();
+        EXPECT_EQ(result.err.trimmed().count('\n'), 0) << result.err.toStdString();
+        EXPECT_TRUE(result.err.contains("--device " + device + ": GPU"))
+            << result.err.toStdString();
+        EXPECT_TRUE(result.err.contains(reason)) << result.err.toStdString();
+        EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
+    }
+    EXPECT_FALSE(QFileInfo::exists(json));
+}
+
 TEST(CliRun, DescriptionIsWrittenIntoTheRecordingAndTheSweep) {
     const QTemporaryDir dir;
     const QString recordingPath = dir.filePath("described.fusescope.json");

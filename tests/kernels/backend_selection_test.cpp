@@ -112,3 +112,125 @@ TEST(ChooseGpu, TheChosenGpuIsTheBackendsDevice) {
 
 }  // namespace
 }  // namespace fusescope
+
+namespace fusescope {
+namespace {
+
+// A GPU whose health the test sets: made of the CPU backend, it says it is CUDA.
+class StandInGpu final : public Backend {
+  public:
+    StandInGpu(Status& health, int& destroyed)
+        : cpu_(createCpuBackend(1)), health_(health), destroyed_(destroyed) {}
+    ~StandInGpu() override { ++destroyed_; }
+    BackendKind kind() const override { return BackendKind::Cuda; }
+    DeviceInfo describe() const override { return cpu_->describe(); }
+    Result<void*> allocate(std::uint64_t bytes) override { return cpu_->allocate(bytes); }
+    Status release(void* pointer) override { return cpu_->release(pointer); }
+    Status upload(void* d, const void* h, std::uint64_t bytes) override {
+        return cpu_->upload(d, h, bytes);
+    }
+    Status download(void* h, const void* d, std::uint64_t bytes) override {
+        return cpu_->download(h, d, bytes);
+    }
+    Status fill(void* d, unsigned char byte, std::uint64_t bytes) override {
+        return cpu_->fill(d, byte, bytes);
+    }
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+        return cpu_->timeLaunches(launches);
+    }
+    Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
+        return cpu_->timeCopy(destination, source, bytes);
+    }
+    Result<KernelExecution*> findExecution(std::string_view key) override {
+        return cpu_->findExecution(key);
+    }
+    KernelResources resources(const KernelLaunch& launch) override {
+        return cpu_->resources(launch);
+    }
+    Status supports(const KernelLaunch& launch) override { return cpu_->supports(launch); }
+    Status health() override { return health_; }
+
+  private:
+    std::unique_ptr<Backend> cpu_;
+    Status& health_;
+    int& destroyed_;
+};
+
+struct StandInDriver {
+    Status health;
+    bool usable = true;
+    int opened = 0;
+    int destroyed = 0;
+    std::vector<int> resets;
+    Status resetResult;
+
+    CudaDriver driver() {
+        CudaDriver d;
+        d.probe = [this] {
+            BackendAvailability availability;
+            availability.cudaBuilt = true;
+            availability.cudaUsable = usable;
+            if (!usable) availability.cudaReason = "the stand-in GPU is gone";
+            return availability;
+        };
+        d.checkDevice = [this](int index) {
+            return usable && index < 2 ? Status::ok()
+                                       : Status(ErrorCode::DeviceUnavailable, "no such GPU");
+        };
+        d.open = [this](int) -> Result<std::unique_ptr<Backend>> {
+            ++opened;
+            return std::unique_ptr<Backend>(std::make_unique<StandInGpu>(health, destroyed));
+        };
+        d.reset = [this](int index) {
+            resets.push_back(index);
+            return resetResult;
+        };
+        return d;
+    }
+};
+
+TEST(BackendSetRecovery, AHealthyOrUnopenedGpuNeedsNoReset) {
+    StandInDriver stand;
+    BackendSet backends(stand.driver());
+    EXPECT_TRUE(backends.cudaHealth());  // nothing open
+    ASSERT_TRUE(selectBackend(BackendChoice::Cuda, backends));
+    EXPECT_TRUE(backends.cudaHealth());
+    EXPECT_EQ(stand.opened, 1);
+}
+
+TEST(BackendSetRecovery, ABrokenGpuIsDroppedResetAndOpenedAfresh) {
+    StandInDriver stand;
+    BackendSet backends(stand.driver());
+    ASSERT_TRUE(selectBackend(BackendChoice::Cuda, backends, 1));
+    stand.health = Status(ErrorCode::DeviceError, "cudaErrorIllegalAddress");
+    const Status health = backends.cudaHealth();
+    ASSERT_FALSE(health);
+    EXPECT_EQ(health.message(), "cudaErrorIllegalAddress");
+    EXPECT_TRUE(backends.resetCuda());
+    // The backend went before the device was reset, on the GPU that was open.
+    EXPECT_EQ(stand.destroyed, 1);
+    EXPECT_EQ(stand.resets, std::vector<int>{1});
+    stand.health = Status::ok();
+    ASSERT_TRUE(selectBackend(BackendChoice::Cuda, backends, 1));
+    EXPECT_EQ(stand.opened, 2);
+}
+
+TEST(BackendSetRecovery, AGpuGoneAtTheResetLeavesAutoOnTheCpu) {
+    StandInDriver stand;
+    BackendSet backends(stand.driver());
+    ASSERT_TRUE(selectBackend(BackendChoice::Auto, backends));
+    stand.resetResult = Status(ErrorCode::DeviceUnavailable, "cudaErrorNoDevice");
+    stand.usable = false;
+    EXPECT_FALSE(backends.resetCuda());
+    Result<BackendSelection> selection = selectBackend(BackendChoice::Auto, backends);
+    ASSERT_TRUE(selection) << selection.status().message();
+    EXPECT_EQ(selection->backend->kind(), BackendKind::Cpu);
+    EXPECT_NE(selection->autoNote.find("the stand-in GPU is gone"), std::string::npos)
+        << selection->autoNote;
+    Result<BackendSelection> named = selectBackend(BackendChoice::Cuda, backends, 0);
+    ASSERT_FALSE(named);
+    EXPECT_NE(named.status().message().find("no such GPU"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fusescope

@@ -25,6 +25,7 @@ tiles::TileSweep sampleSweep() {
     r.seed = 99;
     sweep.limits = *tiles::knownGpuLimits("h200", DType::Bfloat16);
     sweep.limits.live = true;
+    sweep.limits.deviceIndex = 3;
     sweep.limits.copyBandwidthGBps = 4030.5;
     sweep.limits.copyBandwidthSource = "measured copy in this run";
     sweep.deviceName = "NVIDIA H200";
@@ -76,6 +77,7 @@ TEST(TileSweepJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(back.request, sweep.request);
     EXPECT_EQ(back.limits.name, "NVIDIA H200");
     EXPECT_TRUE(back.limits.live);
+    EXPECT_EQ(back.limits.deviceIndex, 3);
     EXPECT_EQ(back.limits.multiprocessors, 132);
     EXPECT_EQ(back.limits.sharedBytesPerBlockOptIn, sweep.limits.sharedBytesPerBlockOptIn);
     EXPECT_DOUBLE_EQ(back.limits.copyBandwidthGBps, 4030.5);

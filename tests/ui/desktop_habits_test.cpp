@@ -33,6 +33,7 @@
 #include "ui/plot.h"
 #include "ui/recent_files.h"
 #include "ui/results_model.h"
+#include "ui/run_choices.h"
 #include "ui/run_panel.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/start_page.h"
@@ -72,6 +73,7 @@ class DesktopHabitsTest : public QObject {
     void aFileOnTheCommandLineIsOpened();
     void compareShowsRatiosChartsOnOneScaleAndBothOnTheStage();
     void gpuPickerCarriesTheChosenGpuIntoTheCommand();
+    void theChosenGpuIsRememberedAndFallsBackWithANoteWhenGone();
 
   private:
     QString copyData(const char* name, const QString& as = {});
@@ -453,6 +455,68 @@ void DesktopHabitsTest::gpuPickerCarriesTheChosenGpuIntoTheCommand() {
     panel.backendCombo()->setCurrentIndex(panel.backendCombo()->findData(QStringLiteral("auto")));
     QCOMPARE(panel.deviceCombo()->count(), 0);
     QVERIFY(!panel.command().cudaDevice.has_value());
+}
+
+void DesktopHabitsTest::theChosenGpuIsRememberedAndFallsBackWithANoteWhenGone() {
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    BackendSummary twoGpus;
+    twoGpus.cudaBuilt = true;
+    twoGpus.cudaUsable = true;
+    twoGpus.cudaDeviceName = QStringLiteral("NVIDIA H200");
+    twoGpus.cudaDevices = {QStringLiteral("NVIDIA H200"), QStringLiteral("NVIDIA H200")};
+    {
+        // A session on the two-GPU host: GPU 1 is chosen, and saved as the window saves.
+        RunPanel panel;
+        panel.setBackendSummary(twoGpus);
+        panel.deviceCombo()->setCurrentIndex(1);
+        RunCommand choices = panel.command();
+        choices.cudaDevice = panel.rememberedDevice();
+        saveRunChoices(settings, choices);
+    }
+    QCOMPARE(loadRunChoices(settings).cudaDevice, std::optional<int>(1));
+    {
+        // The next session restores the choices before the worker has listed the GPUs.
+        RunPanel panel;
+        panel.setCommand(loadRunChoices(settings));
+        panel.setBackendSummary(twoGpus);
+        QCOMPARE(panel.deviceCombo()->currentIndex(), 1);
+        QVERIFY2(!panel.backendNote().contains("not present"), qPrintable(panel.backendNote()));
+    }
+    {
+        // GPU 1 is gone (CUDA_VISIBLE_DEVICES=0, or another host): GPU 0 runs, the note says so,
+        // and the choice is kept for when the GPU is back.
+        RunPanel panel;
+        panel.setCommand(loadRunChoices(settings));
+        BackendSummary oneGpu = twoGpus;
+        oneGpu.cudaDevices = {QStringLiteral("NVIDIA H200")};
+        panel.setBackendSummary(oneGpu);
+        QCOMPARE(panel.deviceCombo()->currentIndex(), 0);
+        QVERIFY2(panel.backendNote().contains("GPU 1, chosen last time, is not present"),
+                 qPrintable(panel.backendNote()));
+        QCOMPARE(panel.command().cudaDevice, std::optional<int>(0));
+        QCOMPARE(panel.rememberedDevice(), std::optional<int>(1));
+        // Picking a GPU makes it the new choice.
+        panel.deviceCombo()->activated(0);
+        QCOMPARE(panel.rememberedDevice(), std::optional<int>(0));
+    }
+    {
+        // No usable GPU at all: the CPU runs, and the note names the missing GPU.
+        RunPanel panel;
+        panel.setCommand(loadRunChoices(settings));
+        BackendSummary none;
+        none.cudaReason = QStringLiteral("no usable NVIDIA GPU: cudaErrorNoDevice");
+        panel.setBackendSummary(none);
+        QCOMPARE(panel.deviceCombo()->count(), 0);
+        QVERIFY2(panel.backendNote().contains("GPU 1, chosen last time, is not present"),
+                 qPrintable(panel.backendNote()));
+        QCOMPARE(panel.rememberedDevice(), std::optional<int>(1));
+    }
+    // A damaged setting is ignored.
+    settings.setValue(QStringLiteral("run/cudaDevice"), QStringLiteral("first"));
+    QVERIFY(!loadRunChoices(settings).cudaDevice.has_value());
+    settings.setValue(QStringLiteral("run/cudaDevice"), -3);
+    QVERIFY(!loadRunChoices(settings).cudaDevice.has_value());
 }
 
 QTEST_MAIN(DesktopHabitsTest)

@@ -20,6 +20,7 @@ namespace fusescope {
 
 class Backend;
 class CounterProvider;
+class TileEngine;
 
 class RunWorker : public QObject {
     Q_OBJECT
@@ -41,6 +42,10 @@ class RunWorker : public QObject {
     // measured runs can be exercised without a GPU.
     using CounterProviderFactory = std::function<std::unique_ptr<CounterProvider>()>;
     void setCounterProviderFactory(CounterProviderFactory factory, bool measureOnCpu);
+
+    // What the tile commands compile and time with; by default the tiles engine. Called on the
+    // worker thread (RunController::setTileEngine posts it there, ahead of later commands).
+    void setTileEngine(std::shared_ptr<TileEngine> engine);
 
     // Minimum time between two progress signals of the same stage: about 30 per second.
     static constexpr int kProgressIntervalMs = 33;
@@ -114,6 +119,7 @@ class RunWorker : public QObject {
     CounterProviderFactory providerFactory_;
     std::unique_ptr<CounterProvider> provider_;
     bool measureOnCpu_ = false;
+    std::shared_ptr<TileEngine> tileEngine_;
 };
 
 }  // namespace fusescope

@@ -367,8 +367,8 @@ void TileHeatmap::addScaleMarks(double low, double high) {
             end->setTypeX(QCPItemPosition::ptAxisRectRatio);
             end->setTypeY(QCPItemPosition::ptPlotCoords);
         }
-        line->start->setCoords(-0.25, drawnAt);
-        line->end->setCoords(1.25, drawnAt);
+        line->start->setCoords(0.0, drawnAt);
+        line->end->setCoords(1.0, drawnAt);
         line->setPen(pen);
         line->setSelectable(false);
         const QString number = QString::number(value, 'g', 3);

@@ -93,6 +93,7 @@ class TileExplorerStandInTest : public QObject {
     void reportsQueuedBehindASweepAreSuperseded();
     void mainWindowRunWaitsForATileSweepAndCancelStopsIt();
     void mainWindowGoesIdleWhenTheTileSweepFinishes();
+    void mainWindowCancelStopsARunOfOneConfiguration();
 };
 
 void TileExplorerStandInTest::progressIsMonotonicWithAnEtaAndCellsCarryTheStandInsTimes() {
@@ -351,6 +352,39 @@ void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
     QVERIFY(window.isRunning() || !runsEnded.isEmpty());
     QVERIFY(arrived(runsEnded));
     QVERIFY2(runsEnded.first().at(0).toBool(), qPrintable(runsEnded.first().at(1).toString()));
+}
+
+// "Run this configuration" holds the worker too: the run panel's Cancel stops it and both the
+// panel and the tab go idle (the run's own cancel path, not the sweep's).
+void TileExplorerStandInTest::mainWindowCancelStopsARunOfOneConfiguration() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    RunPanel* panel = window.runPanel();
+    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
+    TileExplorerTab& tab = *window.tileExplorer();
+    RunController& controller = *window.runController();
+    FakeTileEngine::Script script;
+    script.measureDelayMs = 10 * kTimeoutMs;  // never ends by itself: only the cancel stops it
+    const auto engine = standIn(controller, script);
+    prepare(tab, controller, 1);
+    QSignalSpy failed(&controller, &RunController::tileRunFailed);
+    tab.runConfiguration();
+    QVERIFY(tab.isRunningConfiguration());
+    QVERIFY(!panel->runButton()->isEnabled());
+    QVERIFY2(panel->runButton()->toolTip().contains(QStringLiteral("tile run")),
+             qPrintable(panel->runButton()->toolTip()));
+    QVERIFY(panel->cancelButton()->isEnabled());
+    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
+    QVERIFY(arrived(failed));
+    QVERIFY(!tab.isRunningConfiguration());
+    QVERIFY(!controller.isRunning());
+    QVERIFY(tab.runButton()->isEnabled());
+    QVERIFY(panel->runButton()->isEnabled());
+    QVERIFY(!panel->cancelButton()->isEnabled());
+    QVERIFY(!panel->isBusyElsewhere());
+    QCOMPARE(engine->measured(), 0);
 }
 
 QTEST_MAIN(TileExplorerStandInTest)

@@ -195,6 +195,19 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             [this](const QString& message) { endRun(false, tr("Failed: %1").arg(message)); });
     connect(controller_, &RunController::cancelled, this,
             [this] { endRun(false, tr("Cancelled")); });
+    connect(controller_, &RunController::busyChanged, this, &MainWindow::followWorker);
+    // A sweep's progress shows in the run panel too, where Cancel stops it.
+    connect(controller_, &RunController::tileSweepProgress, this,
+            [this](const TileSweepProgress& progress) {
+                if (!shownJobElsewhere_.isEmpty())
+                    runPanel_->setProgress(progress.fraction,
+                                           tr("Tile sweep: %1").arg(progress.stage));
+            });
+    connect(controller_, &RunController::sweepProgress, this,
+            [this](double fraction, const QString& stage) {
+                if (!shownJobElsewhere_.isEmpty())
+                    runPanel_->setProgress(fraction, tr("Size sweep: %1").arg(stage));
+            });
 
     addPluggedViews(*this);
     sweepTab_ = new SweepTab(controller_);
@@ -210,9 +223,15 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(runPanel_->pipelineCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(runPanel_->deviceCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
-    connect(sweepTab_, &SweepTab::sweepEnded, this,
-            [this](bool, const QString& message) { statusBar()->showMessage(message); });
+    connect(sweepTab_, &SweepTab::sweepEnded, this, [this](bool, const QString& message) {
+        statusBar()->showMessage(message);
+        jobElsewhereEndedText_ = tr("Size sweep: %1").arg(message);
+    });
     tileExplorer_ = addTileExplorer(*this);
+    connect(tileExplorer_, &TileExplorerTab::sweepEnded, this,
+            [this](bool, const QString& message) {
+                jobElsewhereEndedText_ = tr("Tile sweep: %1").arg(message);
+            });
     // The explorer's charts (named in their constructors) export like every other chart.
     tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));
     tileExplorer_->roofline()->setProperty("fusescopeExportTitle", tr("Tile roofline"));
@@ -265,9 +284,11 @@ void MainWindow::buildMenus() {
     QAction* cancel = run->addAction(tr("&Cancel run"), this, &MainWindow::cancelRun);
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel->setEnabled(false);
-    connect(this, &MainWindow::runStateChanged, cancel, &QAction::setEnabled);
-    connect(this, &MainWindow::runStateChanged, start,
-            [start](bool running) { start->setEnabled(!running); });
+    // Whatever holds the worker (a run, a size or tile sweep), Esc cancels it and Ctrl+R waits.
+    connect(controller_, &RunController::busyChanged, this, [this, start, cancel] {
+        start->setEnabled(!controller_->isRunning());
+        cancel->setEnabled(controller_->isRunning());
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Start &page"), this, &MainWindow::showStartPage);
@@ -310,8 +331,8 @@ bool MainWindow::isRunning() const {
 }
 
 void MainWindow::startRun() {
-    if (controller_->isSweeping())
-        statusBar()->showMessage(tr("A size sweep is running: cancel it first."), 5000);
+    if (const QString job = jobElsewhere(); !job.isEmpty())
+        statusBar()->showMessage(tr("A %1 is running: cancel it first.").arg(job), 5000);
     if (isRunning()) return;
     const QString problem = runPanel_->validationMessage();
     if (!problem.isEmpty()) {
@@ -341,8 +362,35 @@ void MainWindow::cancelRun() {
         sweepTab_->cancelSweep();
         return;
     }
+    if (controller_->isTileSweeping() || controller_->isTileRunning()) {
+        tileExplorer_->cancelSweep();
+        runPanel_->setProgress(0.0, tr("Cancelling the %1…").arg(jobElsewhere()));
+        return;
+    }
     controller_->cancel();
     runPanel_->setProgress(0.0, tr("Cancelling…"));
+}
+
+QString MainWindow::jobElsewhere() const {
+    if (controller_->isSweeping()) return tr("size sweep");
+    if (controller_->isTileSweeping()) return tr("tile sweep");
+    if (controller_->isTileRunning()) return tr("tile run");
+    return {};
+}
+
+void MainWindow::followWorker() {
+    const QString job = jobElsewhere();
+    if (job == shownJobElsewhere_) return;
+    const bool ended = !shownJobElsewhere_.isEmpty();
+    shownJobElsewhere_ = job;
+    runPanel_->setBusyElsewhere(job);
+    if (!job.isEmpty()) {
+        jobElsewhereEndedText_.clear();
+        runPanel_->setProgress(0.0, tr("A %1 has the worker: Run waits for it.").arg(job));
+    } else if (ended) {
+        runPanel_->setProgress(
+            0.0, jobElsewhereEndedText_.isEmpty() ? tr("Ready") : jobElsewhereEndedText_);
+    }
 }
 
 void MainWindow::onBackendsProbed(const BackendSummary& summary) {

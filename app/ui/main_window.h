@@ -128,6 +128,12 @@ class MainWindow final : public QMainWindow {
     void onVariantFinished(const model::RunRecord& run);
     void onRunFinished(const model::Recording& recording);
     void endRun(bool ok, const QString& message);
+    // The worker took or ended a job: while it holds one the run panel did not start (a size or
+    // tile sweep, a tile run), Run waits and Cancel stops that job; after it, both are idle.
+    void followWorker();
+    // "tile sweep", "size sweep", "tile run": the job the worker holds that the panel did not
+    // start; empty when idle or running the panel's own run.
+    QString jobElsewhere() const;
     void showRecordingInViews();
     void openRecordingDialog();
     void saveRecordingDialog();
@@ -177,6 +183,8 @@ class MainWindow final : public QMainWindow {
     BackendSummary summary_;
     bool backendsKnown_ = false;
     QString runStartedNote_;
+    QString shownJobElsewhere_;      // the job the run panel shows as holding the worker
+    QString jobElsewhereEndedText_;  // how that job ended, in its tab's words
     qint64 runStartedMs_ = 0;
 };
 

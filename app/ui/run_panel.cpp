@@ -29,6 +29,14 @@
 namespace fusescope {
 namespace {
 
+QString runToolTip() {
+    return QObject::tr("Run the selected variants (Ctrl+R)");
+}
+
+QString cancelToolTip() {
+    return QObject::tr("Stop the run (Esc)");
+}
+
 constexpr int kNameRole = Qt::UserRole;
 
 QString text(const std::string& value) {
@@ -170,11 +178,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     auto* buttons = new QHBoxLayout;
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("runButton"));
-    run_->setToolTip(tr("Run the selected variants (Ctrl+R)"));
+    run_->setToolTip(runToolTip());
     run_->setDefault(true);
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setObjectName(QStringLiteral("cancelButton"));
-    cancel_->setToolTip(tr("Stop the run (Esc)"));
+    cancel_->setToolTip(cancelToolTip());
     cancel_->setEnabled(false);
     buttons->addWidget(run_, 1);
     buttons->addWidget(cancel_);
@@ -501,8 +509,8 @@ void RunPanel::updateCacheHint() {
 
 void RunPanel::updateRunEnabled() {
     const QString message = validationMessage();
-    run_->setEnabled(!running_ && message.isEmpty());
-    if (running_) return;
+    run_->setEnabled(!running_ && busyElsewhere_.isEmpty() && message.isEmpty());
+    if (running_ || !busyElsewhere_.isEmpty()) return;
     // A validation message goes away once the choices are valid again; other stage text stays.
     if (!message.isEmpty()) {
         stage_->setText(message);
@@ -515,10 +523,22 @@ void RunPanel::updateRunEnabled() {
 
 void RunPanel::setRunning(bool running) {
     running_ = running;
-    cancel_->setEnabled(running);
+    cancel_->setEnabled(running || !busyElsewhere_.isEmpty());
     pipeline_->setEnabled(!running);
     variants_->setEnabled(!running);
     if (running) progress_->setValue(0);
+    updateRunEnabled();
+}
+
+void RunPanel::setBusyElsewhere(const QString& job) {
+    if (job == busyElsewhere_) return;
+    busyElsewhere_ = job;
+    cancel_->setEnabled(running_ || !job.isEmpty());
+    run_->setToolTip(job.isEmpty()
+                         ? runToolTip()
+                         : tr("Waits for the %1: it has the worker (cancel it first)").arg(job));
+    cancel_->setToolTip(job.isEmpty() ? cancelToolTip() : tr("Stop the %1 (Esc)").arg(job));
+    if (!job.isEmpty()) progress_->setValue(0);
     updateRunEnabled();
 }
 

@@ -43,6 +43,11 @@ class RunPanel final : public QWidget {
     // The backend a run would use now: Auto means CUDA where it is usable.
     BackendKind resolvedBackend() const;
     void setRunning(bool running);
+    // The worker is busy with a job the panel did not start (a size or tile sweep), named in
+    // `job`: Run waits (disabled, the job named in its tooltip), Cancel stops that job. An empty
+    // `job` ends it.
+    void setBusyElsewhere(const QString& job);
+    bool isBusyElsewhere() const { return !busyElsewhere_.isEmpty(); }
     void setProgress(double fraction, const QString& stage);
     void setStatusText(const QString& text);
 
@@ -111,6 +116,7 @@ class RunPanel final : public QWidget {
     QString shownStageKey_;
     QElapsedTimer textShown_;
     bool running_ = false;
+    QString busyElsewhere_;
     bool showingValidation_ = false;  // stage_ holds a validation message
 };
 

@@ -34,16 +34,19 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
                 if (!isCurrent(generation)) return;
                 running_ = false;
                 emit runFinished(recording);
+                ended();
             });
     connect(worker_, &RunWorker::runFailed, this, [this](quint64 generation, QString message) {
         if (!isCurrent(generation)) return;
         running_ = false;
         emit runFailed(message);
+        ended();
     });
     connect(worker_, &RunWorker::cancelled, this, [this](quint64 generation) {
         if (!isCurrent(generation)) return;
         running_ = false;
         emit cancelled();
+        ended();
     });
     connectSweepSignals();
     connectTileSignals();
@@ -67,16 +70,19 @@ void RunController::connectSweepSignals() {
                 if (!isCurrent(generation)) return;
                 running_ = false;
                 emit sweepFinished(outcome);
+                ended();
             });
     connect(worker_, &RunWorker::sweepFailed, this, [this](quint64 generation, QString message) {
         if (!isCurrent(generation)) return;
         running_ = false;
         emit sweepFailed(message);
+        ended();
     });
     connect(worker_, &RunWorker::sweepCancelled, this, [this](quint64 generation) {
         if (!isCurrent(generation)) return;
         running_ = false;
         emit sweepCancelled();
+        ended();
     });
 }
 
@@ -89,8 +95,7 @@ RunController::~RunController() {
 void RunController::submit(const RunCommand& command) {
     generation_ = worker_->nextGeneration();
     running_ = true;
-    sweeping_ = false;
-    tileSweeping_ = false;
+    started(Job::Run);
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection,
                               Q_ARG(fusescope::RunCommand, command), Q_ARG(quint64, generation_));
 }
@@ -98,10 +103,18 @@ void RunController::submit(const RunCommand& command) {
 void RunController::submitSweep(const SweepCommand& command) {
     generation_ = worker_->nextGeneration();
     running_ = true;
-    sweeping_ = true;
-    tileSweeping_ = false;
+    started(Job::Sweep);
     QMetaObject::invokeMethod(worker_, "sweep", Qt::QueuedConnection,
                               Q_ARG(fusescope::SweepCommand, command), Q_ARG(quint64, generation_));
+}
+
+void RunController::started(Job job) {
+    job_ = job;
+    emit busyChanged();
+}
+
+void RunController::ended() {
+    emit busyChanged();
 }
 
 void RunController::probe() {

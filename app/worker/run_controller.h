@@ -4,6 +4,7 @@
 // job tracker). Destroying it cancels any run and joins the thread.
 #include <QObject>
 #include <QThread>
+#include <memory>
 
 #include "model/recording.h"
 #include "selftest/machine_probe.h"
@@ -14,6 +15,7 @@
 namespace fusescope {
 
 class RunWorker;
+class TileEngine;
 
 class RunController : public QObject {
     Q_OBJECT
@@ -32,7 +34,11 @@ class RunController : public QObject {
     void requestTileReport(const TileReportCommand& command);
     void submitTileRun(const TileRunCommand& command);
     void submitTileSweep(const TileSweepCommand& command);
-    bool isTileSweeping() const { return running_ && tileSweeping_; }
+    bool isTileSweeping() const { return running_ && job_ == Job::TileSweep; }
+    bool isTileRunning() const { return running_ && job_ == Job::TileRun; }
+    // What the worker's tile commands compile and time with (tests: a stand-in); nullptr puts
+    // the tiles engine back. Posted to the worker: it holds for the commands posted after it.
+    void setTileEngine(std::shared_ptr<TileEngine> engine);
 
     // Asks the worker to describe the backends; answers with backendsProbed.
     void probe();
@@ -43,9 +49,13 @@ class RunController : public QObject {
     void cancel();
     // True while a run or a sweep is in flight; isSweeping() says which.
     bool isRunning() const { return running_; }
-    bool isSweeping() const { return running_ && sweeping_; }
+    bool isSweeping() const { return running_ && job_ == Job::Sweep; }
 
   signals:
+    // The worker took a request or finished one (isRunning() and which kind changed): emitted
+    // after the request's own ending signal, so views that follow the worker's state see the
+    // ending first.
+    void busyChanged();
     void backendsProbed(fusescope::BackendSummary summary);
     void selfTestFinished(fusescope::selftest::MachineProbe probe);
     void runStarted(QString backendNote);
@@ -81,13 +91,17 @@ class RunController : public QObject {
     void connectTileSignals();
 
     bool isCurrent(quint64 generation) const { return generation == generation_; }
+    enum class Job { Run, Sweep, TileRun, TileSweep };
+    // A request of kind `job` was posted under generation_.
+    void started(Job job);
+    // The current request ended (its ending signal already sent).
+    void ended();
 
     QThread thread_;
     RunWorker* worker_ = nullptr;  // lives on thread_, deleted there when it finishes
     quint64 generation_ = 0;
     bool running_ = false;
-    bool sweeping_ = false;      // the request in flight is a sweep
-    bool tileSweeping_ = false;  // the request in flight is a tile sweep
+    Job job_ = Job::Run;  // the kind of the request in flight (or the last one)
     quint64 reportGeneration_ = 0;
 };
 

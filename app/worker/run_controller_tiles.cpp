@@ -2,6 +2,7 @@
 // only the newest request's answers.
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"
+#include "worker/tile_engine.h"
 
 namespace fusescope {
 
@@ -23,11 +24,13 @@ void RunController::connectTileSignals() {
                 if (!isCurrent(generation)) return;
                 running_ = false;
                 emit tileRunFinished(outcome);
+                ended();
             });
     connect(worker_, &RunWorker::tileRunFailed, this, [this](quint64 generation, QString message) {
         if (!isCurrent(generation)) return;
         running_ = false;
         emit tileRunFailed(message);
+        ended();
     });
     connect(worker_, &RunWorker::tileSweepStarted, this, [this](quint64 generation, QString note) {
         if (isCurrent(generation)) emit tileSweepStarted(note);
@@ -45,19 +48,28 @@ void RunController::connectTileSignals() {
                 if (!isCurrent(generation)) return;
                 running_ = false;
                 emit tileSweepFinished(sweep);
+                ended();
             });
     connect(worker_, &RunWorker::tileSweepFailed, this,
             [this](quint64 generation, QString message) {
                 if (!isCurrent(generation)) return;
                 running_ = false;
                 emit tileSweepFailed(message);
+                ended();
             });
     connect(worker_, &RunWorker::tileSweepCancelled, this,
             [this](quint64 generation, tiles::TileSweep partial) {
                 if (!isCurrent(generation)) return;
                 running_ = false;
                 emit tileSweepCancelled(partial);
+                ended();
             });
+}
+
+void RunController::setTileEngine(std::shared_ptr<TileEngine> engine) {
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, engine] { worker->setTileEngine(engine); },
+        Qt::QueuedConnection);
 }
 
 void RunController::requestTileReport(const TileReportCommand& command) {
@@ -70,8 +82,7 @@ void RunController::requestTileReport(const TileReportCommand& command) {
 void RunController::submitTileRun(const TileRunCommand& command) {
     generation_ = worker_->nextGeneration();
     running_ = true;
-    sweeping_ = false;
-    tileSweeping_ = false;
+    started(Job::TileRun);
     QMetaObject::invokeMethod(worker_, "tileRun", Qt::QueuedConnection,
                               Q_ARG(fusescope::TileRunCommand, command),
                               Q_ARG(quint64, generation_));
@@ -80,8 +91,7 @@ void RunController::submitTileRun(const TileRunCommand& command) {
 void RunController::submitTileSweep(const TileSweepCommand& command) {
     generation_ = worker_->nextGeneration();
     running_ = true;
-    sweeping_ = false;
-    tileSweeping_ = true;
+    started(Job::TileSweep);
     QMetaObject::invokeMethod(worker_, "tileSweep", Qt::QueuedConnection,
                               Q_ARG(fusescope::TileSweepCommand, command),
                               Q_ARG(quint64, generation_));

@@ -10,6 +10,7 @@
 #include "model/run_conversion.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "worker/tile_engine.h"
 
 namespace fusescope {
 namespace {
@@ -25,7 +26,7 @@ QString backendNote(const BackendSelection& selection) {
 
 }  // namespace
 
-RunWorker::RunWorker(QObject* parent) : QObject(parent) {
+RunWorker::RunWorker(QObject* parent) : QObject(parent), tileEngine_(productionTileEngine()) {
     qRegisterMetaType<fusescope::RunCommand>();
     qRegisterMetaType<fusescope::BackendSummary>();
     qRegisterMetaType<fusescope::model::RunRecord>();
@@ -47,6 +48,10 @@ RunWorker::RunWorker(QObject* parent) : QObject(parent) {
 // Backends are destroyed here; the owner deletes the worker on its own thread (deleteLater on
 // QThread::finished) so CUDA is released by the thread that created it.
 RunWorker::~RunWorker() = default;
+
+void RunWorker::setTileEngine(std::shared_ptr<TileEngine> engine) {
+    tileEngine_ = engine ? std::move(engine) : productionTileEngine();
+}
 
 void RunWorker::setCounterProviderFactory(CounterProviderFactory factory, bool measureOnCpu) {
     providerFactory_ = std::move(factory);

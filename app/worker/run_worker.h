@@ -20,6 +20,7 @@ namespace fusescope {
 
 class Backend;
 class CounterProvider;
+class TileEngine;
 
 class RunWorker : public QObject {
     Q_OBJECT
@@ -44,6 +45,10 @@ class RunWorker : public QObject {
     // How GPUs are found, opened and reset; by default the CUDA runtime. Called before the first
     // job. Tests hand in a stand-in GPU whose context breaks or which disappears.
     void setCudaDriver(CudaDriver driver);
+
+    // What the tile commands compile and time with; by default the tiles engine. Called on the
+    // worker thread (RunController::setTileEngine posts it there, ahead of later commands).
+    void setTileEngine(std::shared_ptr<TileEngine> engine);
 
     // Minimum time between two progress signals of the same stage: about 30 per second.
     static constexpr int kProgressIntervalMs = 33;
@@ -124,6 +129,7 @@ class RunWorker : public QObject {
     CounterProviderFactory providerFactory_;
     std::unique_ptr<CounterProvider> provider_;
     bool measureOnCpu_ = false;
+    std::shared_ptr<TileEngine> tileEngine_;
 };
 
 }  // namespace fusescope

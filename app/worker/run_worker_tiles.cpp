@@ -1,5 +1,6 @@
 // The tile explorer's commands on the worker thread: reports, single runs and tile sweeps, each
-// through the engine (kernels/tiles/tile_sweep.h) and sent back as plain values.
+// through the tile engine (kernels/tiles in the program; tile_engine.h) and sent back as plain
+// values.
 #include <QElapsedTimer>
 
 #include "model/run_conversion.h"
@@ -7,6 +8,7 @@
 #include "tiles/tile_sweep.h"
 #include "worker/progress_throttle.h"
 #include "worker/run_worker.h"
+#include "worker/tile_engine.h"
 #include "worker/worker_run_observer.h"
 
 namespace fusescope {
@@ -45,7 +47,8 @@ void RunWorker::tileReport(fusescope::TileReportCommand command, quint64 reportG
                 reportGeneration,
                 tr("compiling and loading %1 (NVRTC; cached after the first time)")
                     .arg(QString::fromStdString(tiles::tilesText(command.configuration))));
-            Result<tiles::ResourceReport> report = tiles::reportFor(**cuda, command.configuration);
+            Result<tiles::ResourceReport> report =
+                tileEngine_->report(**cuda, command.configuration);
             if (!report) {
                 emit tileReportFailed(reportGeneration, failureMessage(report.status()));
                 return;
@@ -84,8 +87,8 @@ void RunWorker::tileRun(fusescope::TileRunCommand command, quint64 generation) {
     }
     WorkerRunObserver observer(*this, generation);
     Result<tiles::TileRunResult> result =
-        tiles::runConfiguration(*selection->backend, command.configuration, command.repeats,
-                                command.warmup, command.seed, observer);
+        tileEngine_->run(*selection->backend, command.configuration, command.repeats,
+                         command.warmup, command.seed, observer);
     observer.flushSamples();
     const QString failure = result ? QString() : failureMessage(result.status());
     if (isStale(generation)) return;
@@ -117,7 +120,7 @@ void RunWorker::tileSweep(fusescope::TileSweepCommand command, quint64 generatio
                                           : tr("sweeping on the CPU backend (no GPU timings)"));
     WorkerTileObserver observer(*this, generation);
     Result<tiles::TileSweep> sweep =
-        tiles::runTileSweep(*selection->backend, command.request, observer);
+        tileEngine_->sweep(*selection->backend, command.request, observer);
     const QString failure = sweep ? QString() : failureMessage(sweep.status());
     if (isStale(generation)) return;
     if (!sweep) {

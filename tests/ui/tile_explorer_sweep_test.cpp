@@ -1,6 +1,7 @@
-// The Tile explorer's sweeps through the real worker (Qt Test, offscreen, no GPU). The CPU
-// backend is the stand-in compiler and executor: it "compiles" nothing and times the lesson
-// kernel's CPU port, so progress, cancelling and superseding are exercised on any machine.
+// The Tile explorer's sweeps through the real worker and the real tiles engine on the CPU backend
+// (Qt Test, offscreen, no GPU): it compiles nothing and times the lesson kernel's CPU port, so
+// the program's own sweep path runs on any machine. The same behaviours with a stand-in compiler
+// and executor whose steps the test holds: tile_explorer_standin_test.cpp.
 #include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>

@@ -97,6 +97,7 @@ TileExplorerTab::TileExplorerTab(RunController* controller, QWidget* parent)
     layout->addWidget(splitter);
 
     if (controller_) {
+        connect(controller_, &RunController::busyChanged, this, &TileExplorerTab::updateEnabled);
         connect(controller_, &RunController::tileReportReady, this, &TileExplorerTab::onReport);
         connect(controller_, &RunController::tileReportFailed, this,
                 [this](const QString& message) {
@@ -675,11 +676,14 @@ void TileExplorerTab::updateEnabled() {
     const QString other = controller_ && controller_->isRunning() && !busy
                               ? tr("Another run or sweep is in progress.")
                               : QString();
-    run_->setEnabled(live && !busy);
-    run_->setToolTip(live ? tr("Compile (or take from the cache) and time this configuration.")
-                          : noGpu);
+    // Another job holds the worker (a run of the run panel, a size sweep): Run and Sweep wait.
+    run_->setEnabled(live && !busy && other.isEmpty());
+    run_->setToolTip(!live              ? noGpu
+                     : !other.isEmpty() ? other
+                                        : tr("Compile (or take from the cache) and time this "
+                                             "configuration."));
     const QString invalid = sweepValidationMessage();
-    sweepButton_->setEnabled(live && !busy && invalid.isEmpty());
+    sweepButton_->setEnabled(live && !busy && other.isEmpty() && invalid.isEmpty());
     sweepButton_->setToolTip(!live ? noGpu : !invalid.isEmpty() ? invalid : other);
     cancel_->setEnabled(busy);
     save_->setEnabled(!sweeping_ && hasSweep());

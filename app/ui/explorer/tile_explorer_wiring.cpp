@@ -60,7 +60,8 @@ TileExplorerTab* addTileExplorer(MainWindow& window) {
     explorer->setObjectName(QStringLiteral("tileExplorer"));
     explorer->setSettings(window.settings());
     window.chartTabs()->addTab(explorer, QObject::tr("Tile explorer"));
-    giveRoomWhileShown(window.chartTabs(), explorer);
+    // At 1280x720 and 150% the results' least height would leave the explorer a strip.
+    giveRoomWhileShown(window.chartTabs(), explorer, true);
     QObject::connect(&window, &MainWindow::backendsProbed, explorer,
                      [&window, explorer] { explorer->setBackendSummary(window.backendSummary()); });
     // The run panel's backend choice holds for the explorer's runs and sweeps too.

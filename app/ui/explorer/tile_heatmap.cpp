@@ -47,6 +47,27 @@ int tickStep(double axisPixels, int cells, double labelExtent) {
     return std::max(1, static_cast<int>(std::ceil((labelExtent + 6.0) / perCell)));
 }
 
+// Labelled ticks at 1, 2 and 5 of each decade inside [low, high] (at least the two ends): a
+// power-of-ten ticker alone labels one tick, or none, on a span of 10 to 100.
+QSharedPointer<QCPAxisTickerText> logTicker(double low, double high) {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    int labelled = 0;
+    for (int decade = static_cast<int>(std::floor(std::log10(low)));
+         decade <= static_cast<int>(std::ceil(std::log10(high))); ++decade)
+        for (double mantissa : {1.0, 2.0, 5.0}) {
+            const double value = mantissa * std::pow(10.0, decade);
+            if (value < low * (1 - 1e-9) || value > high * (1 + 1e-9)) continue;
+            ticker->addTick(value, QString::number(value, 'g', 3));
+            ++labelled;
+        }
+    if (labelled < 2) {
+        ticker->addTick(low, QString::number(low, 'g', 3));
+        ticker->addTick(high, QString::number(high, 'g', 3));
+    }
+    ticker->setSubTickCount(0);
+    return ticker;
+}
+
 QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle style) {
     auto* graph = plot->addGraph();
     graph->setName(name);
@@ -174,6 +195,8 @@ void TileHeatmap::rebuild() {
     clearItems();
     refusedMarks_ = 0;
     contourSegments_ = 0;
+    offScaleMarks_ = 0;
+    logScale_ = false;
     titleElement_->setText(data_.title.isEmpty() ? tr("Tile sweep") : data_.title);
     captionElement_->setText(data_.caption);
     captionElement_->setVisible(!data_.caption.isEmpty());
@@ -207,30 +230,24 @@ void TileHeatmap::rebuild() {
         low = std::min(low, *cell.value);
         high = std::max(high, *cell.value);
     }
-    for (const std::optional<double>& variant : {data_.unfusedValue, data_.productionValue})
-        if (variant && std::isfinite(low)) {
-            low = std::min(low, *variant);
-            high = std::max(high, *variant);
-        }
+    // The scale is the measured cells' alone: the references (often several times slower) are
+    // marked on it, never stretch it, or every cell would share one colour.
     if (!std::isfinite(low)) low = 0.0, high = 1.0;
     if (high - low < std::abs(high) * 1e-9 + 1e-12)
         high = low + std::max(std::abs(low), 1.0) * 0.01;
     map_->setGradient(metricGradient(data_.higherIsBetter));
-    // Cells spanning more than a factor of 8 (a crawling configuration next to good ones) get a
-    // log scale: on a linear one every good cell would share one colour.
-    const bool logScale = low > 0 && high / low >= 8.0;
-    map_->setDataScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (logScale) {
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(10);
-        ticker->setSubTickCount(8);
-        scale_->axis()->setTicker(ticker);
-        scale_->axis()->setNumberFormat(QStringLiteral("g"));
-    } else {
-        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    }
+    // Time-like cells spanning more than a factor of 10 (a crawling configuration next to good
+    // ones) get a log scale: on a linear one every good cell would share one colour.
+    logScale_ = data_.logScaleWhenWide && low > 0 && high / low > kLogScaleSpan;
+    map_->setDataScaleType(logScale_ ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    scale_->axis()->setNumberFormat(QStringLiteral("gb"));
+    scale_->axis()->setTicker(logScale_ ? logTicker(low, high)
+                                        : QSharedPointer<QCPAxisTicker>::create());
     map_->setDataRange(QCPRange(low, high));
-    scale_->axis()->setLabel(data_.metricTitle);
+    // setDataRange may widen the colour axis by rounding; the bar shows exactly the cells' span.
+    scale_->axis()->setRange(low, high);
+    scale_->axis()->setLabel(logScale_ ? tr("%1, log scale").arg(data_.metricTitle)
+                                       : data_.metricTitle);
 
     xAxis->setTicker(valueTicker(data_.xValues, xTickStep_));
     yAxis->setTicker(valueTicker(data_.yValues, yTickStep_));
@@ -329,11 +346,19 @@ void TileHeatmap::addContour() {
     }
 }
 
-// The unfused and production variants as lines across the colour bar, on the cells' scale.
+// The unfused and production variants as lines across the colour bar, on the cells' scale; one
+// outside it is drawn dotted at the bar's end and its legend entry says it is off the scale.
 void TileHeatmap::addScaleMarks(double low, double high) {
     QCPAxisRect* bar = scale_->axis()->axisRect();
-    const auto mark = [&](double value, const QPen& pen, const QString& name) {
-        if (value < low || value > high) return;
+    offScaleMarks_ = 0;
+    const auto mark = [&](double value, QPen pen, const QString& title) {
+        const bool above = value > high;
+        const bool below = value < low;
+        const double drawnAt = std::clamp(value, low, high);
+        if (above || below) {
+            pen.setStyle(Qt::DotLine);
+            ++offScaleMarks_;
+        }
         auto* line = new QCPItemLine(this);
         line->setClipToAxisRect(false);
         for (QCPItemPosition* end : {line->start, line->end}) {
@@ -342,19 +367,20 @@ void TileHeatmap::addScaleMarks(double low, double high) {
             end->setTypeX(QCPItemPosition::ptAxisRectRatio);
             end->setTypeY(QCPItemPosition::ptPlotCoords);
         }
-        line->start->setCoords(0.0, value);
-        line->end->setCoords(1.0, value);
+        line->start->setCoords(0.0, drawnAt);
+        line->end->setCoords(1.0, drawnAt);
         line->setPen(pen);
         line->setSelectable(false);
+        const QString number = QString::number(value, 'g', 3);
         QCPGraph* key = addGraph();
-        key->setName(name);
+        key->setName(above   ? tr("%1 %2 (above the scale)").arg(title, number)
+                     : below ? tr("%1 %2 (below the scale)").arg(title, number)
+                             : tr("%1 %2").arg(title, number));
         key->setPen(pen);
     };
-    if (data_.unfusedValue)
-        mark(*data_.unfusedValue, QPen(kContourColor, 3.0), tr("5 kernels (scale)"));
+    if (data_.unfusedValue) mark(*data_.unfusedValue, QPen(kContourColor, 3.0), tr("5 kernels"));
     if (data_.productionValue)
-        mark(*data_.productionValue, QPen(kProductionColor, 3.0, Qt::DashLine),
-             tr("production (scale)"));
+        mark(*data_.productionValue, QPen(kProductionColor, 3.0, Qt::DashLine), tr("production"));
 }
 
 void TileHeatmap::addEmptyMessage() {
@@ -376,8 +402,10 @@ void TileHeatmap::applyPalette() {
     QColor boxBackground = colors.color(QPalette::Base);
     boxBackground.setAlpha(225);
     setBackground(colors.brush(QPalette::Base));
+    axisRect()->setBackground(colors.brush(QPalette::Base));
+    // The colour bar's rect draws its background after the gradient: a brush there hides it.
+    scale_->axis()->axisRect()->setBackground(Qt::NoBrush);
     for (QCPAxisRect* rect : {axisRect(), scale_->axis()->axisRect()}) {
-        rect->setBackground(colors.brush(QPalette::Base));
         for (QCPAxis* axis : rect->axes()) {
             axis->setBasePen(QPen(text));
             axis->setTickPen(QPen(text));

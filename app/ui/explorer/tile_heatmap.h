@@ -33,6 +33,12 @@ class TileHeatmap final : public QCustomPlot {
     QCPColorScale* colorScale() const { return scale_; }
     int refusedMarks() const { return refusedMarks_; }
     int contourSegments() const { return contourSegments_; }
+    bool logScale() const { return logScale_; }
+    // References outside the cells' colour range, drawn at the bar's end.
+    int offScaleMarks() const { return offScaleMarks_; }
+
+    // Cells spanning more than this factor are coloured on a log scale (time-like metrics).
+    static constexpr double kLogScaleSpan = 10.0;
 
   signals:
     void cellClicked(int runIndex);
@@ -62,6 +68,8 @@ class TileHeatmap final : public QCustomPlot {
     bool pressed_ = false;
     int refusedMarks_ = 0;
     int contourSegments_ = 0;
+    int offScaleMarks_ = 0;
+    bool logScale_ = false;
     int xTickStep_ = 1;
     int yTickStep_ = 1;
 };

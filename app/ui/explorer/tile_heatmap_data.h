@@ -31,9 +31,12 @@ struct TileHeatmapData {
     QVector<int> yValues;
     QString metricTitle;  // "time (ms)"
     bool higherIsBetter = false;
+    // Time-like metrics: cells spanning more than a factor of 10 are coloured on a log scale.
+    bool logScaleWhenWide = false;
     QVector<TileHeatmapCell> cells;
-    // The unfused and production variants at the same shape, in the metric's unit, drawn on the
-    // same colour scale; empty when the sweep has no such measurement or the metric has none.
+    // The unfused and production variants at the same shape, in the metric's unit, marked on the
+    // cells' colour scale (at its end when outside it: they never stretch it); empty when the
+    // sweep has no such measurement or the metric has none.
     std::optional<double> unfusedValue;
     std::optional<double> productionValue;
     QString emptyMessage;  // shown instead of empty axes

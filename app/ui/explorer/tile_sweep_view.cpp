@@ -213,6 +213,7 @@ TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoi
     data.dataSource = dataSource;
     data.metricTitle = tileMetricTitle(choice.metric);
     data.higherIsBetter = tileMetricHigherIsBetter(choice.metric);
+    data.logScaleWhenWide = choice.metric == TileMetric::Time;
     data.xTitle = tuningTitle(pipeline, choice.xTuning);
     data.yTitle = tuningTitle(pipeline, choice.yTuning);
     const std::vector<int> xs = sweptValues(sweep, choice.xTuning);

@@ -1,0 +1,30 @@
+#include "worker/tile_engine.h"
+
+namespace fusescope {
+namespace {
+
+class ProductionTileEngine final : public TileEngine {
+  public:
+    Result<tiles::ResourceReport> report(Backend& backend,
+                                         const tiles::TileConfiguration& configuration) override {
+        return tiles::reportFor(backend, configuration);
+    }
+    Result<tiles::TileRunResult> run(Backend& backend,
+                                     const tiles::TileConfiguration& configuration, int repeats,
+                                     int warmup, std::uint32_t seed,
+                                     RunObserver& observer) override {
+        return tiles::runConfiguration(backend, configuration, repeats, warmup, seed, observer);
+    }
+    Result<tiles::TileSweep> sweep(Backend& backend, const tiles::TileSweepRequest& request,
+                                   tiles::TileObserver& observer) override {
+        return tiles::runTileSweep(backend, request, observer);
+    }
+};
+
+}  // namespace
+
+std::shared_ptr<TileEngine> productionTileEngine() {
+    return std::make_shared<ProductionTileEngine>();
+}
+
+}  // namespace fusescope

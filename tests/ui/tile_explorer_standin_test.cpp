@@ -1,0 +1,391 @@
+// The Tile explorer's sweeps through the real worker and controller with a stand-in compiler and
+// executor (tests/fakes/fake_tile_engine.h) in the worker's tile path (Qt Test, offscreen, no
+// GPU): progress and ETA, cancelling while compiling and while measuring, a rejected compile as
+// a failed cell with the compiler's log, queued reports superseded, and the main window's Run and
+// Cancel while a tile sweep holds the worker. The stand-in holds at a chosen step until the test
+// releases or cancels it, so nothing depends on how fast this machine is.
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+#include "fakes/fake_tile_engine.h"
+#include "tiles/tile_model.h"
+#include "ui/explorer/tile_explorer_tab.h"
+#include "ui/explorer/tile_heatmap.h"
+#include "ui/main_window.h"
+#include "ui/run_panel.h"
+#include "worker/run_controller.h"
+
+using namespace fusescope;
+using fusescope::testing::FakeTileEngine;
+
+namespace {
+
+constexpr int kTimeoutMs = 60000;
+
+// The tab on the CPU backend with a small problem, sweeping block_m and block_n over their first
+// `lastValueIndex + 1` values (16, 32, ...), the other tiles fixed.
+void prepare(TileExplorerTab& tab, RunController& controller, int lastValueIndex) {
+    QSignalSpy probed(&controller, &RunController::backendsProbed);
+    controller.probe();
+    QVERIFY(probed.wait(30000));
+    tab.setBackendSummary(probed.first().first().value<BackendSummary>());
+    tab.setBackend(BackendChoice::Cpu);
+    for (const auto& [name, value] : {std::pair{"M", 64}, {"H", 64}, {"I", 64}}) {
+        auto* spin = tab.findChild<QSpinBox*>(QStringLiteral("explorerDimension_%1").arg(name));
+        QVERIFY(spin);
+        spin->setValue(value);
+    }
+    for (const char* name : {"block_m", "block_n"}) {
+        tab.rangeFromCombo(name)->setCurrentIndex(0);
+        tab.rangeToCombo(name)->setCurrentIndex(lastValueIndex);
+    }
+    for (const char* name : {"block_h", "block_i"}) {
+        tab.rangeFromCombo(name)->setCurrentIndex(0);
+        tab.rangeToCombo(name)->setCurrentIndex(0);
+    }
+    tab.repeatsSpin()->setValue(5);
+    QVERIFY(tab.canMeasure());
+    QVERIFY(tab.sweepButton()->isEnabled());
+}
+
+std::shared_ptr<FakeTileEngine> standIn(RunController& controller,
+                                        FakeTileEngine::Script script = {}) {
+    auto engine = std::make_shared<FakeTileEngine>(std::move(script));
+    controller.setTileEngine(engine);
+    return engine;
+}
+
+// Waits for a spy's first signal unless it came already.
+bool arrived(QSignalSpy& spy) {
+    return !spy.isEmpty() || spy.wait(kTimeoutMs);
+}
+
+int measuredCells(const tiles::TileSweep& sweep) {
+    int measured = 0;
+    for (const tiles::TileCell& cell : sweep.cells) measured += cell.measured ? 1 : 0;
+    return measured;
+}
+
+// The tab is idle again: nothing running, Sweep offered, Cancel not.
+void verifyIdle(const TileExplorerTab& tab, const RunController& controller) {
+    QVERIFY(!tab.isSweeping());
+    QVERIFY(!controller.isRunning());
+    QVERIFY(tab.sweepButton()->isEnabled());
+    QVERIFY(!tab.cancelButton()->isEnabled());
+}
+
+}  // namespace
+
+class TileExplorerStandInTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void progressIsMonotonicWithAnEtaAndCellsCarryTheStandInsTimes();
+    void cancelWhileCompilingMeasuresNothing();
+    void cancelWhileMeasuringKeepsTheCellsMeasured();
+    void rejectedCompileIsAFailedCellWithTheLog();
+    void reportsQueuedBehindASweepAreSuperseded();
+    void mainWindowRunWaitsForATileSweepAndCancelStopsIt();
+    void mainWindowGoesIdleWhenTheTileSweepFinishes();
+    void mainWindowCancelStopsARunOfOneConfiguration();
+};
+
+void TileExplorerStandInTest::progressIsMonotonicWithAnEtaAndCellsCarryTheStandInsTimes() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    FakeTileEngine::Script script;
+    script.compileDelayMs = 40;  // longer than the worker's progress interval: each step shows
+    script.measureDelayMs = 40;
+    const auto engine = standIn(controller, script);
+    prepare(tab, controller, 1);
+    const std::vector<tiles::TileConfiguration> configurations =
+        tiles::configurationsOf(tab.sweepRequest());
+    QCOMPARE(configurations.size(), std::size_t{4});
+
+    QSignalSpy progress(&controller, &RunController::tileSweepProgress);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    QStringList statusTexts;  // what the tab showed after each progress signal
+    connect(&controller, &RunController::tileSweepProgress, &tab,
+            [&] { statusTexts << tab.statusLabel()->text(); });
+    tab.startSweep();
+    QVERIFY(arrived(ended));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+
+    QVERIFY2(progress.size() >= 4, qPrintable(QString::number(progress.size())));
+    double lastFraction = -1.0;
+    double lastEta = std::numeric_limits<double>::infinity();
+    int withEta = 0;
+    for (const QList<QVariant>& signal : progress) {
+        const auto step = signal.first().value<TileSweepProgress>();
+        QVERIFY2(step.fraction >= lastFraction, qPrintable(step.stage));  // never backwards
+        lastFraction = step.fraction;
+        if (step.etaSeconds < 0) continue;
+        QVERIFY2(step.etaSeconds <= lastEta, qPrintable(step.stage));  // never grows
+        lastEta = step.etaSeconds;
+        withEta += step.etaSeconds > 0 ? 1 : 0;
+    }
+    QCOMPARE(lastFraction, 1.0);
+    QVERIFY(withEta >= 2);
+    QVERIFY2(statusTexts.filter(QStringLiteral(" left")).size() >= 2,
+             qPrintable(statusTexts.join(QStringLiteral(" | "))));
+    QCOMPARE(tab.progressBar()->value(), tab.progressBar()->maximum());
+    verifyIdle(tab, controller);
+
+    // Every cell measured by the stand-in, with its time, on the heatmap.
+    QCOMPARE(engine->measured(), 4);
+    QCOMPARE(measuredCells(tab.sweep()), 4);
+    for (const tiles::TileCell& cell : tab.sweep().cells)
+        QCOMPARE(cell.time.medianMs, FakeTileEngine::medianMsOf(cell.report.configuration));
+    for (const TileHeatmapCell& drawn : tab.heatmap()->data().cells) {
+        QVERIFY(drawn.value);
+        const auto& cell = tab.sweep().cells[static_cast<std::size_t>(drawn.runIndex)];
+        QCOMPARE(*drawn.value, cell.time.medianMs);
+    }
+}
+
+void TileExplorerStandInTest::cancelWhileCompilingMeasuresNothing() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    const auto engine = standIn(controller);
+    engine->holdBefore(FakeTileEngine::Step::Compile, 2);
+    prepare(tab, controller, 1);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
+    tab.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
+    QVERIFY(tab.isSweeping());
+    QVERIFY(tab.cancelButton()->isEnabled());
+    QVERIFY(!tab.sweepButton()->isEnabled());
+    tab.cancelSweep();
+    QVERIFY(arrived(ended));
+    QVERIFY(!ended.first().at(0).toBool());
+    QCOMPARE(ended.first().at(1).toString(),
+             QStringLiteral("Cancelled after 0 of 4 configurations"));
+    QCOMPARE(engine->compiled(), 2);
+    QCOMPARE(engine->measured(), 0);
+    QVERIFY(cells.isEmpty());
+    QVERIFY(tab.sweep().cancelled);
+    QCOMPARE(tab.sweep().cells.size(), std::size_t{4});  // the grid asked for stays
+    QCOMPARE(measuredCells(tab.sweep()), 0);
+    verifyIdle(tab, controller);
+}
+
+void TileExplorerStandInTest::cancelWhileMeasuringKeepsTheCellsMeasured() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    const auto engine = standIn(controller);
+    engine->holdBefore(FakeTileEngine::Step::Measure, 2);
+    prepare(tab, controller, 1);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
+    tab.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
+    // The two cells before the hold reach the heatmap while the sweep still runs.
+    QTRY_COMPARE_WITH_TIMEOUT(cells.size(), qsizetype(2), kTimeoutMs);
+    int drawn = 0;
+    for (const TileHeatmapCell& cell : tab.heatmap()->data().cells) drawn += cell.value ? 1 : 0;
+    QCOMPARE(drawn, 2);
+    QVERIFY(tab.isSweeping());
+    tab.cancelSweep();
+    QVERIFY(arrived(ended));
+    QVERIFY(!ended.first().at(0).toBool());
+    QCOMPARE(ended.first().at(1).toString(),
+             QStringLiteral("Cancelled after 2 of 4 configurations"));
+    QCOMPARE(engine->compiled(), 4);
+    QCOMPARE(engine->measured(), 2);
+    QVERIFY(tab.sweep().cancelled);
+    QCOMPARE(measuredCells(tab.sweep()), 2);
+    verifyIdle(tab, controller);
+}
+
+void TileExplorerStandInTest::rejectedCompileIsAFailedCellWithTheLog() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    prepare(tab, controller, 1);
+    const std::vector<tiles::TileConfiguration> configurations =
+        tiles::configurationsOf(tab.sweepRequest());
+    FakeTileEngine::Script script;
+    script.failingCompiles = {tiles::tilesText(configurations[1])};
+    script.compileLog = "error: identifier \"wmma_bad\" is undefined";
+    const auto engine = standIn(controller, script);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    tab.startSweep();
+    QVERIFY(arrived(ended));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+    QCOMPARE(measuredCells(tab.sweep()), 3);
+    const tiles::TileCell& rejected = tab.sweep().cells[1];
+    QVERIFY(!rejected.measured);
+    QVERIFY(rejected.report.refusal);
+    QCOMPARE(rejected.report.refusal->kind, tiles::RefusalKind::CompileFailed);
+    QCOMPARE(rejected.report.refusal->reason, engine->compileFailureReason());
+    // On the heatmap: a refused cell (hatched, crossed) whose hover names the compiler's log.
+    const TileHeatmapCell* drawn = nullptr;
+    for (const TileHeatmapCell& cell : tab.heatmap()->data().cells)
+        if (cell.runIndex == 1) drawn = &cell;
+    QVERIFY(drawn);
+    QVERIFY(!drawn->value);
+    QVERIFY2(drawn->refusal.contains(QStringLiteral("wmma_bad")), qPrintable(drawn->refusal));
+    QVERIFY2(drawn->tooltip.contains(QStringLiteral("wmma_bad")), qPrintable(drawn->tooltip));
+    QCOMPARE(tab.heatmap()->refusedMarks(), 1);
+}
+
+void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
+    RunController controller;
+    TileExplorerTab tab(&controller);
+    const auto engine = standIn(controller);
+    engine->holdBefore(FakeTileEngine::Step::Measure, 0);
+    prepare(tab, controller, 1);
+    QSignalSpy reports(&controller, &RunController::tileReportReady);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    tab.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
+    // Reports asked before the sweep was posted were answered before the worker reached the
+    // hold: their signals are queued by now. Deliver them, then count from here.
+    QCoreApplication::processEvents();
+    reports.clear();
+    // While the worker holds the sweep, the user goes through every BLOCK_I and back to
+    // BLOCK_H 64: each change asks for a report while the previous one still waits.
+    const int before = tab.reportRequests();
+    QComboBox* blockI = tab.tileCombo("block_i");
+    for (int index = 0; index < blockI->count(); ++index) {
+        blockI->setCurrentIndex(index);
+        QCoreApplication::processEvents();
+    }
+    QComboBox* blockH = tab.tileCombo("block_h");
+    blockH->setCurrentIndex(blockH->findData(64));
+    QCoreApplication::processEvents();
+    QVERIFY2(tab.reportRequests() - before >= 3,
+             qPrintable(QString::number(tab.reportRequests() - before)));
+    const tiles::TileConfiguration wanted = tab.configuration();
+    QVERIFY(engine->isHolding());
+    QVERIFY(reports.isEmpty());  // all of them wait behind the sweep
+    engine->release();
+    QVERIFY(arrived(ended));
+    QVERIFY(arrived(reports));
+    QTest::qWait(200);  // any further (stale) answers would come now
+    QCOMPARE(reports.size(), qsizetype(1));
+    QCOMPARE(reports.first().first().value<TileReportOutcome>().report.configuration, wanted);
+    QVERIFY(tab.shownReport());
+    QCOMPARE(tab.shownReport()->configuration, wanted);
+}
+
+// The main window with a tile sweep holding the worker: Run waits (disabled, with the reason),
+// Cancel in the run panel stops the sweep, and both return to idle.
+void TileExplorerStandInTest::mainWindowRunWaitsForATileSweepAndCancelStopsIt() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    RunPanel* panel = window.runPanel();
+    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
+    TileExplorerTab& tab = *window.tileExplorer();
+    RunController& controller = *window.runController();
+    const auto engine = standIn(controller);
+    engine->holdBefore(FakeTileEngine::Step::Measure, 1);
+    prepare(tab, controller, 1);
+    QVERIFY(panel->runButton()->isEnabled());
+    QVERIFY(!panel->cancelButton()->isEnabled());
+
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    QSignalSpy runsEnded(&window, &MainWindow::runEnded);
+    tab.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
+    QVERIFY(!panel->runButton()->isEnabled());
+    QVERIFY2(panel->runButton()->toolTip().contains(QStringLiteral("tile sweep")),
+             qPrintable(panel->runButton()->toolTip()));
+    QVERIFY(panel->cancelButton()->isEnabled());
+    // Ctrl+R does nothing silently: the window says why and starts no run.
+    window.startRun();
+    QVERIFY(tab.isSweeping());
+    QVERIFY(runsEnded.isEmpty());
+
+    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
+    QVERIFY(arrived(ended));
+    QVERIFY(!ended.first().at(0).toBool());
+    QVERIFY(!tab.isSweeping());
+    QVERIFY(!controller.isRunning());
+    QVERIFY(panel->runButton()->isEnabled());
+    QVERIFY(!panel->cancelButton()->isEnabled());
+    QVERIFY(!panel->isBusyElsewhere());
+    bool cancellingShown = false;
+    for (const QLabel* label : panel->findChildren<QLabel*>())
+        cancellingShown = cancellingShown || label->text().contains(QStringLiteral("Cancelling"));
+    QVERIFY(!cancellingShown);
+    QVERIFY(runsEnded.isEmpty());
+    verifyIdle(tab, controller);
+}
+
+void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    RunPanel* panel = window.runPanel();
+    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
+    TileExplorerTab& tab = *window.tileExplorer();
+    RunController& controller = *window.runController();
+    const auto engine = standIn(controller);
+    engine->holdBefore(FakeTileEngine::Step::Measure, 0);
+    prepare(tab, controller, 1);
+    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
+    tab.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
+    QVERIFY(panel->isBusyElsewhere());
+    QVERIFY(!panel->runButton()->isEnabled());
+    engine->release();
+    QVERIFY(arrived(ended));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+    QVERIFY(!panel->isBusyElsewhere());
+    QVERIFY(panel->runButton()->isEnabled());
+    QVERIFY(!panel->cancelButton()->isEnabled());
+    // And a run of the run panel goes as usual afterwards.
+    QSignalSpy runsEnded(&window, &MainWindow::runEnded);
+    panel->elementCountEdit()->setText(QStringLiteral("4096"));
+    panel->repeatsSpin()->setValue(1);
+    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
+    QVERIFY(window.isRunning() || !runsEnded.isEmpty());
+    QVERIFY(arrived(runsEnded));
+    QVERIFY2(runsEnded.first().at(0).toBool(), qPrintable(runsEnded.first().at(1).toString()));
+}
+
+// "Run this configuration" holds the worker too: the run panel's Cancel stops it and both the
+// panel and the tab go idle (the run's own cancel path, not the sweep's).
+void TileExplorerStandInTest::mainWindowCancelStopsARunOfOneConfiguration() {
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    RunPanel* panel = window.runPanel();
+    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
+    TileExplorerTab& tab = *window.tileExplorer();
+    RunController& controller = *window.runController();
+    FakeTileEngine::Script script;
+    script.measureDelayMs = 10 * kTimeoutMs;  // never ends by itself: only the cancel stops it
+    const auto engine = standIn(controller, script);
+    prepare(tab, controller, 1);
+    QSignalSpy failed(&controller, &RunController::tileRunFailed);
+    tab.runConfiguration();
+    QVERIFY(tab.isRunningConfiguration());
+    QVERIFY(!panel->runButton()->isEnabled());
+    QVERIFY2(panel->runButton()->toolTip().contains(QStringLiteral("tile run")),
+             qPrintable(panel->runButton()->toolTip()));
+    QVERIFY(panel->cancelButton()->isEnabled());
+    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
+    QVERIFY(arrived(failed));
+    QVERIFY(!tab.isRunningConfiguration());
+    QVERIFY(!controller.isRunning());
+    QVERIFY(tab.runButton()->isEnabled());
+    QVERIFY(panel->runButton()->isEnabled());
+    QVERIFY(!panel->cancelButton()->isEnabled());
+    QVERIFY(!panel->isBusyElsewhere());
+    QCOMPARE(engine->measured(), 0);
+}
+
+QTEST_MAIN(TileExplorerStandInTest)
+#include "tile_explorer_standin_test.moc"

@@ -121,9 +121,14 @@ Status checkRequest(const TileSweepRequest& request) {
         return Status(ErrorCode::InvalidArgument,
                       "repeats must lie in [1, " + std::to_string(kMaxRepeats) + "]");
     for (const TileAxis& axis : request.axes) {
-        if (!pipeline->findTuning(axis.tuning))
+        const TuningSpec* tuning = pipeline->findTuning(axis.tuning);
+        if (!tuning)
             return Status(ErrorCode::InvalidArgument,
                           "the " + pipeline->name + " pipeline has no tuning " + axis.tuning);
+        if (!tuning->appliesTo(request.base.variant))
+            return Status(ErrorCode::InvalidArgument, axis.tuning + " is a tile of the " +
+                                                          tuning->variant + " kernel, not of the " +
+                                                          request.base.variant + " kernel");
         if (axis.values.empty())
             return Status(ErrorCode::InvalidArgument, "the axis " + axis.tuning + " has no values");
     }

@@ -210,7 +210,8 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
     const KernelResources resources = backend.resources(launches->front());
     // The default tiles run the precompiled, hand-tuned kernel: its own shared memory and stages.
     if (resources.known && resources.origin == "precompiled") {
-        report.launch.kernelName = "swiglu_mlp_lesson (precompiled)";
+        report.launch.kernelName = isProduction(complete) ? "gemm_gate_up_silu (precompiled)"
+                                                          : "swiglu_mlp_lesson (precompiled)";
         report.launch.dynamicSharedBytes = static_cast<std::uint64_t>(resources.dynamicSharedBytes);
         report.launch.pipelineStages = 0;
     }

@@ -102,9 +102,13 @@ class MlpCudaExecution final : public KernelExecution {
             if (!kernel) return {};
             return productionTiledResources(**kernel, tiles, shapeOf(*call.problem));
         }
+        const MlpShape shape = shapeOf(*call.problem);
+        if (variantNamed(call.variant) == MlpVariant::Production && call.kernelIndex == 0 &&
+            shape.M > kDecodeMaxRows)
+            return gateUpSiluResources(mlpDtypeOf(*call.problem), shape);
         if (!runtimeCompiled(call))
             return variantNamed(call.variant) == MlpVariant::LessonFused
-                       ? lessonFusedResources(mlpDtypeOf(*call.problem), shapeOf(*call.problem))
+                       ? lessonFusedResources(mlpDtypeOf(*call.problem), shape)
                        : KernelResources{};
         const LessonTiles tiles = tilesOf(*call.problem);
         Result<const LessonTiledKernel*> kernel =

@@ -67,6 +67,14 @@ TEST(CliResources, ABadProductionTileIsRefusedWithItsReason) {
                 "tile_m=128,tile_i=48", "--backend", "cpu"});
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_TRUE(run.err.contains("TILE_I 48")) << run.err.toStdString();
+    // On the CPU the production fusion is one kernel whatever its tiles: only the default runs.
+    const CliResult cpu = runCli({"tiles", "--variant", "production", "--shape", "M=64,H=128,I=256",
+                                  "--dtype", "bf16", "--grid", "tile_i=32,64", "--backend", "cpu",
+                                  "--repeat", "3", "--no-references"});
+    ASSERT_EQ(cpu.exitCode, 0) << cpu.err.toStdString();
+    EXPECT_TRUE(cpu.out.contains("1 measured, 1 refused")) << cpu.out.toStdString();
+    EXPECT_TRUE(cpu.out.contains("the CPU backend runs the production fusion the same way"))
+        << cpu.out.toStdString();
     const CliResult axis = runCli({"tiles", "--variant", "production", "--preset", "prefill-512",
                                    "--grid", "block_m=16,32", "--backend", "cpu"});
     EXPECT_NE(axis.exitCode, 0);

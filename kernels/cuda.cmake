@@ -43,6 +43,8 @@ target_sources(fusescope_kernels PRIVATE
   pipelines/mlp/mlp_device_problem.cpp
   pipelines/mlp/mlp_executions_cuda.cpp
   pipelines/mlp/mlp_lesson_tiled_cuda.cpp
+  pipelines/mlp/mlp_tiled_module_cuda.cpp
+  pipelines/mlp/mlp_production_tiled_cuda.cpp
 )
 # cuBLAS is loaded at run time (pipelines/mlp/cublas_library.cpp): only its headers are needed.
 target_include_directories(fusescope_kernels PRIVATE ${CUDAToolkit_INCLUDE_DIRS})

@@ -59,7 +59,9 @@ struct RunParser {
     QCommandLineOption tile{QStringLiteral("tile"),
                             QStringLiteral("Tuning values by name, e.g. "
                                            "block_m=32,block_n=64,block_h=64,block_i=64, or "
-                                           "every one in that order: 32,64,64,64. MLP tiles "
+                                           "one kernel's in that order: 32,64,64,64. The "
+                                           "production fusion's gate_up kernel takes "
+                                           "tile_m,tile_i (e.g. tile_m=64,tile_i=128). MLP tiles "
                                            "other than the default compile at run time (NVRTC)."),
                             QStringLiteral("values")};
     QCommandLineOption repeat{QStringLiteral("repeat"),

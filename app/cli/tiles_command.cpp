@@ -30,8 +30,9 @@ struct ConfigurationOptions {
                                 QStringLiteral("The pipeline (default mlp)."),
                                 QStringLiteral("name"), QStringLiteral("mlp")};
     QCommandLineOption variant{QStringLiteral("variant"),
-                               QStringLiteral("The variant whose kernel takes the tiles (default "
-                                              "lesson_fused)."),
+                               QStringLiteral("The variant whose kernel takes the tiles: "
+                                              "lesson_fused (default) or production (its "
+                                              "prefill gate_up kernel)."),
                                QStringLiteral("name"), QStringLiteral("lesson_fused")};
     QCommandLineOption preset{QStringLiteral("preset"),
                               QStringLiteral("A named problem: classroom, decode-1, prefill-512, "
@@ -46,7 +47,10 @@ struct ConfigurationOptions {
     QCommandLineOption tile{QStringLiteral("tile"),
                             QStringLiteral("Tiles BLOCK_M,BLOCK_N,BLOCK_H,BLOCK_I in that order "
                                            "(e.g. 64,64,32,64) or by name "
-                                           "(block_m=64,block_n=64,...); each 16, 32, 64 or 128."),
+                                           "(block_m=64,block_n=64,...); each 16, 32, 64 or 128. "
+                                           "The production variant: TILE_M,TILE_I (e.g. 64,128 "
+                                           "or tile_m=64,tile_i=128); TILE_M 64 or 128, TILE_I "
+                                           "32, 64 or 128."),
                             QStringLiteral("tiles")};
 
     QList<QCommandLineOption> all() const {
@@ -178,7 +182,9 @@ struct ResourcesParser {
                    "\nExamples:\n  fusescope-cli resources --pipeline mlp --preset "
                    "classroom --dtype bf16 --tile 64,64,32,64\n"
                    "  fusescope-cli resources --preset decode-1 --tile 16,64,64,64 "
-                   "--gpu h200\n\n") +
+                   "--gpu h200\n"
+                   "  fusescope-cli resources --variant production --preset prefill-512 "
+                   "--dtype bf16 --tile 64,128\n\n") +
                exitCodeHelp();
     }
 };
@@ -327,7 +333,8 @@ struct TilesParser {
         t.replace(0, t.indexOf(QLatin1Char('\n')),
                   QStringLiteral(
                       "Usage: fusescope-cli tiles --grid <axis> [--grid <axis> ...] [options]\n\n"
-                      "Sweeps tile configurations of the lesson's fused kernel: every "
+                      "Sweeps tile configurations of the lesson's fused kernel (or, with "
+                      "--variant production, of the production fusion's gate_up kernel): every "
                       "configuration is compiled at run time (NVRTC, in parallel, cached on "
                       "disk), refused ones are recorded with their reason and never launched, "
                       "the rest are timed. The table gives each one's median time with its "
@@ -340,7 +347,9 @@ struct TilesParser {
                    "\nExample:\n  fusescope-cli tiles --pipeline mlp --preset "
                    "classroom --dtype bf16 --grid block_m=16..128 \\\n"
                    "      --grid block_n=16..128 --grid block_i=32,64,128 --repeat 10 "
-                   "--json tiles.json\n\n"
+                   "--json tiles.json\n"
+                   "  fusescope-cli tiles --variant production --preset prefill-512 --dtype bf16 "
+                   "\\\n      --grid tile_m=64,128 --grid tile_i=32..128 --repeat 10\n\n"
                    "The kernel cache is in the user's cache folder; "
                    "FUSESCOPE_KERNEL_CACHE names another one.\n\n") +
                exitCodeHelp();
@@ -369,9 +378,25 @@ QString timeCell(const tiles::TimingSpread& t) {
              model::formatMilliseconds(t.q3Ms));
 }
 
+// The tunings the sweep's variant takes, in declaration order.
+std::vector<const TuningSpec*> sweptTunings(const tiles::TileSweep& sweep) {
+    std::vector<const TuningSpec*> tunings;
+    if (const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline))
+        for (const TuningSpec& tuning : pipeline->tunings)
+            if (tuning.appliesTo(sweep.request.base.variant)) tunings.push_back(&tuning);
+    return tunings;
+}
+
 void printSweep(const tiles::TileSweep& sweep) {
+    const std::vector<const TuningSpec*> tunings = sweptTunings(sweep);
+    QStringList tuningTitles;
+    for (const TuningSpec* tuning : tunings) {
+        const std::string& name = tuning->name;
+        tuningTitles << text(name.substr(name.find('_') + 1));
+    }
     TextTable table;
-    table.addColumn(QStringLiteral("tiles (m n h i)"), TextTable::Align::Left);
+    table.addColumn(QStringLiteral("tiles (%1)").arg(tuningTitles.join(QLatin1Char(' '))),
+                    TextTable::Align::Left);
     table.addColumn(QStringLiteral("ms median [IQR]"), TextTable::Align::Right);
     table.addColumn(QStringLiteral("GB/s"), TextTable::Align::Right);
     table.addColumn(QStringLiteral("TFLOP/s"), TextTable::Align::Right);
@@ -384,9 +409,10 @@ void printSweep(const tiles::TileSweep& sweep) {
     table.addColumn(QStringLiteral("limiter"), TextTable::Align::Left);
     for (const tiles::TileCell& cell : sweep.cells) {
         const tiles::ResourceReport& r = cell.report;
-        const tiles::LessonTileValues t = tiles::lessonTileValues(r.configuration);
-        const QString tilesText =
-            QStringLiteral("%1 %2 %3 %4").arg(t.blockM).arg(t.blockN).arg(t.blockH).arg(t.blockI);
+        QStringList values;
+        for (const TuningSpec* tuning : tunings)
+            values << QString::number(r.configuration.problem.tuningValue(tuning->name));
+        const QString tilesText = values.join(QLatin1Char(' '));
         if (r.refusal || !cell.measured) {
             table.addRow(
                 {tilesText, QStringLiteral("-"), QString(), QString(), QString(), QString(),

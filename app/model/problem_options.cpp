@@ -2,6 +2,9 @@
 
 #include <QStringList>
 
+#include <algorithm>
+#include <vector>
+
 #include "model/element_count.h"
 #include "model/format.h"
 
@@ -38,22 +41,54 @@ Result<QList<QPair<QString, QString>>> assignments(const QString& text, const QS
     return pairs;
 }
 
-// "block_m=64,block_n=32" by name, or "64,32,64,64": every tuning parameter in declaration
-// order (the tile explorer's short spelling).
+// The tuning parameters by the variant whose kernel takes them, in declaration order (the
+// lesson's block_m, block_n, block_h, block_i; the production fusion's tile_m, tile_i).
+std::vector<std::vector<const TuningSpec*>> tuningGroupsOf(const PipelineSpec& pipeline) {
+    std::vector<std::vector<const TuningSpec*>> groups;
+    for (const TuningSpec& tuning : pipeline.tunings) {
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+            return g.front()->variant == tuning.variant;
+        });
+        if (group == groups.end())
+            groups.push_back({&tuning});
+        else
+            group->push_back(&tuning);
+    }
+    return groups;
+}
+
+// "block_m=64,block_n=32" by name, or "64,32,64,64": every tuning parameter of one variant's
+// kernel in declaration order (the tile explorer's short spelling), told apart by their count.
 Result<QList<QPair<QString, QString>>> tuningAssignments(const PipelineSpec& pipeline,
                                                          const QString& text) {
     if (text.contains(QLatin1Char('=')) || text.trimmed().isEmpty())
         return assignments(text, QStringLiteral("tuning value"));
     const QStringList values = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    if (values.size() != static_cast<qsizetype>(pipeline.tunings.size()))
-        return invalid(QStringLiteral("tuning values \"%1\": give %2 values in the order %3, or "
-                                      "name=value pairs")
-                           .arg(text)
-                           .arg(pipeline.tunings.size())
-                           .arg(tuningNamesOf(pipeline)));
+    const auto groups = tuningGroupsOf(pipeline);
+    const auto matching = std::find_if(groups.begin(), groups.end(), [&](const auto& group) {
+        return static_cast<qsizetype>(group.size()) == values.size();
+    });
+    if (matching == groups.end()) {
+        QStringList orders;
+        for (const auto& group : groups) {
+            QStringList names;
+            for (const TuningSpec* tuning : group) names << QString::fromStdString(tuning->name);
+            QString order = QStringLiteral("%1 values in the order %2")
+                                .arg(group.size())
+                                .arg(names.join(QStringLiteral(", ")));
+            if (groups.size() > 1 && !group.front()->variant.empty())
+                order +=
+                    QStringLiteral(" (%1)").arg(QString::fromStdString(group.front()->variant));
+            orders << order;
+        }
+        return invalid(QStringLiteral("tuning values \"%1\": give %2, or name=value pairs")
+                           .arg(text, orders.isEmpty()
+                                          ? QStringLiteral("none (the pipeline takes none)")
+                                          : orders.join(QStringLiteral(" or "))));
+    }
     QList<QPair<QString, QString>> pairs;
     for (qsizetype k = 0; k < values.size(); ++k)
-        pairs.append({QString::fromStdString(pipeline.tunings[static_cast<std::size_t>(k)].name),
+        pairs.append({QString::fromStdString((*matching)[static_cast<std::size_t>(k)]->name),
                       values[k].trimmed()});
     return pairs;
 }

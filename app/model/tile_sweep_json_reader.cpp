@@ -6,6 +6,7 @@
 #include "model/json_reader.h"
 #include "model/limited_read.h"
 #include "model/tile_sweep_json.h"
+#include "pipelines/registry.h"
 
 namespace fusescope::model {
 namespace {
@@ -168,6 +169,11 @@ tiles::TileSweep readDocument(const JsonReader& document) {
     request.base.problem.dimensions = readMap<std::uint64_t>(document.object("dimensions"));
     if (const std::optional<JsonReader> tuning = document.optionalObject("base_tuning"))
         request.base.problem.tuning = readMap<int>(*tuning);
+    // A sweep written before a tuning was declared (the production fusion's tiles) ran with its
+    // default.
+    if (const PipelineSpec* pipeline = findPipeline(request.base.pipeline))
+        for (const TuningSpec& tuning : pipeline->tunings)
+            request.base.problem.tuning.try_emplace(tuning.name, tuning.defaultValue);
     if (const std::optional<QJsonArray> axes = document.optionalArray("axes"))
         for (qsizetype k = 0; k < axes->size(); ++k) {
             const JsonReader axis = document.element(*axes, "axes", k);

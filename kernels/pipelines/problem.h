@@ -37,6 +37,12 @@ struct TuningSpec {
     std::string help;
     std::vector<int> allowed;  // ascending
     int defaultValue = 0;
+    // The variant whose kernel takes this parameter ("lesson_fused"); empty: every variant.
+    std::string variant;
+
+    bool appliesTo(std::string_view variantName) const {
+        return variant.empty() || variant == variantName;
+    }
 };
 
 struct PresetSpec {

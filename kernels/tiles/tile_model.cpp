@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "pipelines/mlp/mlp_executions.h"
 #include "pipelines/mlp/mlp_lesson_tiled.h"
+#include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::tiles {
@@ -64,13 +66,90 @@ LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const Devi
     return g;
 }
 
+LaunchGeometry productionGeometry(const TileConfiguration& configuration) {
+    const mlp::production::Tiles t = mlp::productionTilesOf(configuration.problem);
+    const Problem& p = configuration.problem;
+    LaunchGeometry g;
+    g.kernelName = "mlp_gate_up_silu_tiled";
+    g.threadsPerBlock = mlp::kProductionTiledThreads;
+    g.gridX = ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.tileM));
+    g.gridY = ceilDiv(p.dimension("I"), static_cast<std::uint64_t>(t.tileI));
+    g.blocks = g.gridX * g.gridY;
+    g.pipelineStages = mlp::kProductionTiledStages;
+    g.dynamicSharedBytes = mlp::productionTiledSharedBytes(t);
+    return g;
+}
+
+bool isProduction(const TileConfiguration& configuration) {
+    return configuration.pipeline == "mlp" &&
+           mlp::variantNamed(configuration.variant) == mlp::MlpVariant::Production;
+}
+
+LaunchGeometry geometryOf(const TileConfiguration& configuration, const DeviceLimits& limits) {
+    return isProduction(configuration) ? productionGeometry(configuration)
+                                       : lessonGeometry(configuration, limits);
+}
+
+namespace {
+
+// Every tuning the variant's kernel takes holds one of its declared values.
+std::optional<TileRefusal> disallowedValue(const PipelineSpec& pipeline,
+                                           const TileConfiguration& configuration) {
+    for (const TuningSpec& spec : pipeline.tunings) {
+        if (!spec.appliesTo(configuration.variant)) continue;
+        const int value = configuration.problem.tuningValue(spec.name);
+        if (std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end()) {
+            std::string values;
+            for (int allowed : spec.allowed)
+                values += (values.empty() ? "" : ", ") + std::to_string(allowed);
+            return TileRefusal{RefusalKind::NotTunable, spec.title + " " + std::to_string(value) +
+                                                            " is not one of the allowed values (" +
+                                                            values + ")"};
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<TileRefusal> productionRefusal(const PipelineSpec& pipeline,
+                                             const TileConfiguration& configuration,
+                                             const DeviceLimits& limits) {
+    const Problem& p = configuration.problem;
+    if (p.dimension("M") <= static_cast<std::uint64_t>(mlp::kDecodeMaxRows))
+        return TileRefusal{RefusalKind::NotTunable,
+                           "at M <= " + std::to_string(mlp::kDecodeMaxRows) +
+                               " the production fusion streams the weights with GEMV kernels, "
+                               "which take no tiles"};
+    if (std::optional<TileRefusal> refusal = disallowedValue(pipeline, configuration))
+        return refusal;
+    if (std::optional<std::string> reason =
+            mlp::productionTilesRefusal(mlp::productionTilesOf(p), mlpDtype(p.dtype)))
+        return TileRefusal{RefusalKind::NotTunable, *reason};
+    const LaunchGeometry g = productionGeometry(configuration);
+    if (g.gridY > 65535)
+        return TileRefusal{RefusalKind::LargerThanProblem,
+                           std::to_string(g.gridY) + " I tiles > the grid's 65535"};
+    if (g.threadsPerBlock > limits.maxThreadsPerBlock)
+        return TileRefusal{RefusalKind::Threads, std::to_string(g.threadsPerBlock) +
+                                                     " threads per block > the device's " +
+                                                     std::to_string(limits.maxThreadsPerBlock)};
+    if (g.dynamicSharedBytes > limits.sharedBytesPerBlockOptIn)
+        return TileRefusal{RefusalKind::SharedMemory, "shared memory " + kib(g.dynamicSharedBytes) +
+                                                          " > the per-block limit of " +
+                                                          kib(limits.sharedBytesPerBlockOptIn)};
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
                                       const DeviceLimits& limits) {
     const PipelineSpec* pipeline = findPipeline(configuration.pipeline);
     const VariantSpec* variant = pipeline ? findVariant(*pipeline, configuration.variant) : nullptr;
     if (!variant || !variant->tunableAtRunTime)
         return TileRefusal{RefusalKind::NotTunable,
-                           "only the MLP's lesson_fused kernel compiles for chosen tiles"};
+                           "only the MLP's lesson_fused and production kernels compile for chosen "
+                           "tiles"};
+    if (isProduction(configuration)) return productionRefusal(*pipeline, configuration, limits);
     const LessonTileValues t = lessonTileValues(configuration);
     const std::pair<std::string_view, int> named[] = {
         {"BLOCK_M", t.blockM}, {"BLOCK_N", t.blockN}, {"BLOCK_H", t.blockH}, {"BLOCK_I", t.blockI}};
@@ -134,7 +213,7 @@ ResourceReport modelReport(const TileConfiguration& configuration, const DeviceL
     ResourceReport report;
     report.configuration = configuration;
     report.limits = limits;
-    report.launch = lessonGeometry(configuration, limits);
+    report.launch = geometryOf(configuration, limits);
     report.refusal = refusalFor(configuration, limits);
     if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
         if (const VariantSpec* variant = findVariant(*pipeline, configuration.variant))
@@ -176,6 +255,7 @@ std::string tilesText(const TileConfiguration& configuration) {
     const PipelineSpec* pipeline = findPipeline(configuration.pipeline);
     if (!pipeline) return text;
     for (const TuningSpec& tuning : pipeline->tunings) {
+        if (!tuning.appliesTo(configuration.variant)) continue;
         if (!text.empty()) text += ' ';
         text += tuning.name + "=" + std::to_string(configuration.problem.tuningValue(tuning.name));
     }

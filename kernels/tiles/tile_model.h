@@ -32,10 +32,18 @@ LessonTileValues lessonTileValues(const TileConfiguration& configuration);
 // shared memory of the deepest copy pipeline (3 stages, else 2) that fits the per-block limit.
 LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const DeviceLimits& limits);
 
+// Geometry of the production fusion's run-time compiled gate_up kernel (tile_m, tile_i): a grid
+// of M tiles x I tiles, 256 threads, 3 stages of x, gate and up tiles 64 deep.
+LaunchGeometry productionGeometry(const TileConfiguration& configuration);
+bool isProduction(const TileConfiguration& configuration);
+// The geometry of the kernel the configuration's variant compiles (lesson or production).
+LaunchGeometry geometryOf(const TileConfiguration& configuration, const DeviceLimits& limits);
+
 // Why the configuration must not launch, or nothing. Checked in this order: the variant takes
 // tiles; tiles fit the mma shapes (bfloat16); the values are allowed; no tile is larger than its
 // dimension rounded up to 16 (the extra rows or columns would be all padding); threads; shared
-// memory.
+// memory. The production fusion: its GEMM runs (M above the decode rows); the values are allowed;
+// bfloat16 unless the tiles are the precompiled kernel's; the grid; threads; shared memory.
 std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
                                       const DeviceLimits& limits);
 
@@ -51,7 +59,7 @@ ResourceReport modelReport(const TileConfiguration& configuration, const DeviceL
 // a kernel of which no block fits an SM is refused.
 ResourceReport withCompiled(ResourceReport report, const CompiledResources& compiled);
 
-// "block_m=64 block_n=64 block_h=32 block_i=64" (the tunings in declaration order).
+// "block_m=64 block_n=64 block_h=32 block_i=64" (the variant's tunings in declaration order).
 std::string tilesText(const TileConfiguration& configuration);
 
 // The cells' limiters in words and the best and tied marks, from the sweep's roofs and its

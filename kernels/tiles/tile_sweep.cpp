@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "pipelines/mlp/mlp_executions.h"
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/registry.h"
 #include "tiles/tile_model.h"
@@ -110,6 +111,22 @@ TileCell cellFrom(ResourceReport report, const VariantResult& result) {
     return cell;
 }
 
+// The CPU backend runs the production fusion as one CPU kernel whatever its tiles: timing other
+// tiles there would compare the same code with itself.
+std::optional<TileRefusal> backendRefusal(const Backend& backend,
+                                          const TileConfiguration& configuration) {
+    if (backend.kind() == BackendKind::Cuda || !isProduction(configuration) ||
+        mlp::productionTilesOf(configuration.problem) == mlp::production::kDefaultTiles)
+        return std::nullopt;
+    return TileRefusal{RefusalKind::NotTunable,
+                       "the CPU backend runs the production fusion the same way for every tile: "
+                       "its tiles are the GPU kernel's"};
+}
+
+void addBackendRefusal(const Backend& backend, ResourceReport& report) {
+    if (!report.refusal) report.refusal = backendRefusal(backend, report.configuration);
+}
+
 Status checkRequest(const TileSweepRequest& request) {
     const PipelineSpec* pipeline = findPipeline(request.base.pipeline);
     if (!pipeline)
@@ -121,9 +138,14 @@ Status checkRequest(const TileSweepRequest& request) {
         return Status(ErrorCode::InvalidArgument,
                       "repeats must lie in [1, " + std::to_string(kMaxRepeats) + "]");
     for (const TileAxis& axis : request.axes) {
-        if (!pipeline->findTuning(axis.tuning))
+        const TuningSpec* tuning = pipeline->findTuning(axis.tuning);
+        if (!tuning)
             return Status(ErrorCode::InvalidArgument,
                           "the " + pipeline->name + " pipeline has no tuning " + axis.tuning);
+        if (!tuning->appliesTo(request.base.variant))
+            return Status(ErrorCode::InvalidArgument, axis.tuning + " is a tile of the " +
+                                                          tuning->variant + " kernel, not of the " +
+                                                          request.base.variant + " kernel");
         if (axis.values.empty())
             return Status(ErrorCode::InvalidArgument, "the axis " + axis.tuning + " has no values");
     }
@@ -193,6 +215,7 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
     complete.problem = withDefaults(*pipeline, configuration.problem);
     if (Status s = checkProblem(*pipeline, complete.problem); !s) return s;
     ResourceReport report = modelReport(complete, liveLimits(backend, complete.problem.dtype));
+    addBackendRefusal(backend, report);
     if (report.refusal || backend.kind() != BackendKind::Cuda) return report;
     const VariantSpec* variant = findVariant(*pipeline, complete.variant);
     const RunRequest request = requestFor(complete, 1, 0, 0);
@@ -206,7 +229,8 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
     const KernelResources resources = backend.resources(launches->front());
     // The default tiles run the precompiled, hand-tuned kernel: its own shared memory and stages.
     if (resources.known && resources.origin == "precompiled") {
-        report.launch.kernelName = "swiglu_mlp_lesson (precompiled)";
+        report.launch.kernelName = isProduction(complete) ? "gemm_gate_up_silu (precompiled)"
+                                                          : "swiglu_mlp_lesson (precompiled)";
         report.launch.dynamicSharedBytes = static_cast<std::uint64_t>(resources.dynamicSharedBytes);
         report.launch.pipelineStages = 0;
     }
@@ -286,8 +310,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
     // Every configuration's model report and refusal.
     const std::vector<TileConfiguration> configurations = configurationsOf(sweep.request);
     std::vector<ResourceReport> reports;
-    for (const TileConfiguration& configuration : configurations)
+    for (const TileConfiguration& configuration : configurations) {
         reports.push_back(modelReport(configuration, sweep.limits));
+        addBackendRefusal(backend, reports.back());
+    }
 
     // Compile what runs, in parallel through the module cache, before timing anything.
     const Clock::time_point compileStart = Clock::now();

@@ -38,6 +38,50 @@ TEST(CliResources, BadTilesAndUnknownGpusAreRefusedBeforeAnything) {
     EXPECT_TRUE(gpu.err.contains("h200")) << gpu.err.toStdString();
 }
 
+TEST(CliResources, TheProductionKernelsTilesSetItsGrid) {
+    const CliResult result =
+        runCli({"resources", "--variant", "production", "--preset", "prefill-512", "--dtype",
+                "bf16", "--tile", "64,128", "--gpu", "h200"});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    // ceil(512/64) x ceil(14336/128); 3 stages of (64 + 2 x 128) rows x 64 x 2 B = 120 KiB.
+    EXPECT_TRUE(result.out.contains("8 x 112 = 896 blocks of 256 threads"))
+        << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains("120.0 KiB dynamic")) << result.out.toStdString();
+    EXPECT_FALSE(result.out.contains("REFUSED")) << result.out.toStdString();
+}
+
+TEST(CliResources, ABadProductionTileIsRefusedWithItsReason) {
+    const CliResult value =
+        runCli({"resources", "--variant", "production", "--preset", "prefill-512", "--dtype",
+                "bf16", "--tile", "tile_m=96,tile_i=64", "--gpu", "h200"});
+    EXPECT_EQ(value.exitCode, 2);
+    EXPECT_TRUE(value.err.contains("TILE_M 96 is not 64 or 128")) << value.err.toStdString();
+    const CliResult fp32 =
+        runCli({"resources", "--variant", "production", "--preset", "prefill-512", "--dtype",
+                "fp32", "--tile", "64,32", "--gpu", "h200"});
+    ASSERT_EQ(fp32.exitCode, 0) << fp32.err.toStdString();
+    EXPECT_TRUE(fp32.out.contains("REFUSED        float32 runs only the precompiled"))
+        << fp32.out.toStdString();
+    const CliResult run =
+        runCli({"run", "--pipeline", "mlp", "--variants", "production", "--preset", "odd", "--tile",
+                "tile_m=128,tile_i=48", "--backend", "cpu"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_TRUE(run.err.contains("TILE_I 48")) << run.err.toStdString();
+    // On the CPU the production fusion is one kernel whatever its tiles: only the default runs.
+    const CliResult cpu = runCli({"tiles", "--variant", "production", "--shape", "M=64,H=128,I=256",
+                                  "--dtype", "bf16", "--grid", "tile_i=32,64", "--backend", "cpu",
+                                  "--repeat", "3", "--no-references"});
+    ASSERT_EQ(cpu.exitCode, 0) << cpu.err.toStdString();
+    EXPECT_TRUE(cpu.out.contains("1 measured, 1 refused")) << cpu.out.toStdString();
+    EXPECT_TRUE(cpu.out.contains("the CPU backend runs the production fusion the same way"))
+        << cpu.out.toStdString();
+    const CliResult axis = runCli({"tiles", "--variant", "production", "--preset", "prefill-512",
+                                   "--grid", "block_m=16,32", "--backend", "cpu"});
+    EXPECT_NE(axis.exitCode, 0);
+    EXPECT_TRUE(axis.err.contains("block_m is a tile of the lesson_fused kernel"))
+        << axis.err.toStdString();
+}
+
 TEST(CliTiles, BadGridsAreRefused) {
     const CliResult noValues = runCli({"tiles", "--grid", "block_m=200..300", "--backend", "cpu"});
     EXPECT_EQ(noValues.exitCode, 2);

@@ -104,6 +104,21 @@ TEST(MlpTrafficTest, ProductionAtPrefillRereadsWeightsPerMTile) {
     EXPECT_EQ(k[1].name, "gemm_down");
 }
 
+TEST(MlpTrafficTest, ProductionAtPrefillFollowsTheChosenTiles) {
+    // TILE_M 64, TILE_I 32 at M=300: ceil(300/64) = 5 M tiles, ceil(2750/32) = 86 I tiles.
+    const MlpShape shape{300, 1000, 2750};
+    const auto k = mlpTraffic(MlpVariant::Production, shape, MlpDtype::Bfloat16,
+                              kLessonDefaultTiles, production::Tiles{64, 32});
+    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 300ull * 1000 * 2 * 86);
+    EXPECT_EQ(k[0].of(MlpBuffer::Gate).bytesRead, kW * 5);
+    EXPECT_EQ(k[0].of(MlpBuffer::Up).bytesRead, kW * 5);
+    EXPECT_EQ(k[0].of(MlpBuffer::H).bytesWritten, 300ull * 2750 * 2);
+    // Decode sizes run the GEMV kernels, which the tiles do not change.
+    EXPECT_EQ(totalBytes(mlpTraffic(MlpVariant::Production, kShape, MlpDtype::Bfloat16,
+                                    kLessonDefaultTiles, production::Tiles{64, 32})),
+              totalBytes(mlpTraffic(MlpVariant::Production, kShape, MlpDtype::Bfloat16)));
+}
+
 TEST(MlpTrafficTest, MergedWritesGAndUOnceFromOneProduct) {
     const auto k = mlpTraffic(MlpVariant::MergedGateUp, kShape, MlpDtype::Float32);
     ASSERT_EQ(k.size(), 3u);

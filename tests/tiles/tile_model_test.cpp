@@ -104,9 +104,9 @@ TEST(TileRefusal, TilesLargerThanTheProblemAreAllPadding) {
     EXPECT_NE(small->reason.find("BLOCK_I 64 > I"), std::string::npos) << small->reason;
 }
 
-TEST(TileRefusal, OnlyTheLessonKernelTakesTiles) {
+TEST(TileRefusal, OnlyTheLessonAndProductionKernelsTakeTiles) {
     TileConfiguration c = lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
-    c.variant = "production";
+    c.variant = "merged_gate_up";
     const auto refusal = refusalFor(c, handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::NotTunable);

@@ -18,7 +18,8 @@ tiles::TileSweep sampleSweep() {
     tiles::TileSweepRequest& r = sweep.request;
     r.base.problem.dimensions = {{"M", 3}, {"H", 1000}, {"I", 2750}};
     r.base.problem.dtype = DType::Bfloat16;
-    r.base.problem.tuning = {{"block_m", 16}, {"block_n", 64}, {"block_h", 64}, {"block_i", 64}};
+    r.base.problem.tuning = {{"block_m", 16}, {"block_n", 64}, {"block_h", 64},
+                             {"block_i", 64}, {"tile_m", 128}, {"tile_i", 64}};
     r.axes = {{"block_n", {64, 128}}};
     r.repeats = 7;
     r.warmup = 2;

@@ -5,8 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "../cuda/cuda_gpu_fixture.h"
+#include "pipelines/mlp/mlp_device_problem.h"
+#include "pipelines/mlp/mlp_production_tiled.h"
+#include "pipelines/mlp/mlp_production_tiled_cuda.h"
+#include "pipelines/registry.h"
 #include "runtime/runner.h"
 #include "runtime/runtime_compiler.h"
 #include "tiles/tile_model.h"
@@ -30,6 +35,18 @@ class TilesGpuTest : public testing_support::GpuTest {
         c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
         c.problem.dtype = dtype;
         c.problem.tuning = {{"block_m", bm}, {"block_n", bn}, {"block_h", bh}, {"block_i", bi}};
+        return c;
+    }
+
+    TileConfiguration production(std::uint64_t m, std::uint64_t h, std::uint64_t i, int tileM,
+                                 int tileI) const {
+        TileConfiguration c;
+        c.variant = "production";
+        c.problem = findPipeline("mlp")->defaultProblem();
+        c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
+        c.problem.dtype = DType::Bfloat16;
+        c.problem.tuning["tile_m"] = tileM;
+        c.problem.tuning["tile_i"] = tileI;
         return c;
     }
 };
@@ -110,6 +127,88 @@ TEST_F(TilesGpuTest, ARefusedConfigurationIsNeverLaunched) {
     EXPECT_FALSE(report->compiled.known);
     RunObserver quiet;
     EXPECT_FALSE(runConfiguration(*backend, c, 1, 0, 1, quiet));
+}
+
+struct ProductionCase {
+    std::uint64_t m, h, i;
+    int tileM, tileI;
+};
+
+TEST_F(TilesGpuTest, ProductionNonDefaultTilesAreCorrectOnOddAndWholeShapes) {
+    const ProductionCase cases[] = {
+        {201, 1000, 2750, 64, 32},    // no dimension a multiple of a tile
+        {201, 1000, 2750, 128, 128},  //
+        {33, 1001, 2750, 64, 128},    // rows of x and weights not whole 16-byte units
+        {512, 1024, 2816, 64, 64},    // whole tiles: the _full entry point
+        {512, 1024, 2816, 128, 32},   //
+        {512, 1024, 2816, 128, 128},  //
+    };
+    for (const ProductionCase& k : cases) {
+        const TileConfiguration c = production(k.m, k.h, k.i, k.tileM, k.tileI);
+        SCOPED_TRACE(tilesText(c) + " M=" + std::to_string(k.m) + " H=" + std::to_string(k.h) +
+                     " I=" + std::to_string(k.i));
+        RunObserver quiet;
+        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, 11, quiet);
+        ASSERT_TRUE(result) << result.status().message();
+        const TileCell& cell = result->cell;
+        EXPECT_TRUE(cell.checkOk) << "error " << cell.checkError << " > " << cell.checkTolerance;
+        EXPECT_EQ(result->run.variants.front().check.unwrittenElements, 0u);
+        // The gate_up kernel is the loaded run-time one: its resources are known.
+        EXPECT_TRUE(cell.report.compiled.known);
+        EXPECT_EQ(cell.report.launch.kernelName, "mlp_gate_up_silu_tiled");
+    }
+}
+
+TEST_F(TilesGpuTest, ProductionReportIsTheLoadedKernels) {
+    const TileConfiguration c = production(512, 4096, 14336, 64, 128);
+    Result<ResourceReport> report = reportFor(*backend, c);
+    ASSERT_TRUE(report) << report.status().message();
+    ASSERT_FALSE(report->refusal.has_value()) << report->refusal->reason;
+    ASSERT_TRUE(report->compiled.known);
+    EXPECT_GT(report->compiled.registersPerThread, 0);
+    EXPECT_GE(report->compiled.blocksPerMultiprocessor, 1);
+    EXPECT_EQ(report->launch.blocks, 8u * 112u);
+    EXPECT_EQ(report->launch.threadsPerBlock, 256);
+    EXPECT_NEAR(report->compiled.theoreticalOccupancy,
+                report->compiled.blocksPerMultiprocessor * 256.0 /
+                    report->limits.maxThreadsPerMultiprocessor,
+                1e-12);
+}
+
+// The run-time compiled kernel at the default tiles is the precompiled one's arithmetic: the
+// same sums in the same order, so the same bits of out.
+TEST_F(TilesGpuTest, ProductionDefaultTilesCompiledMatchThePrecompiledBitForBit) {
+    using namespace mlp;
+    auto made = MlpCudaContext::create();
+    ASSERT_TRUE(made) << made.status().message();
+    MlpCudaContext& context = **made;
+    for (const MlpShape shape : {MlpShape{512, 1024, 2816}, MlpShape{201, 1000, 2750}}) {
+        SCOPED_TRACE("M=" + std::to_string(shape.M) + " H=" + std::to_string(shape.H) +
+                     " I=" + std::to_string(shape.I));
+        const MlpHostInputs inputs = makeRandomInputs(shape, MlpDtype::Bfloat16, 5, 0);
+        auto problem = MlpDeviceProblem::create(shape, MlpDtype::Bfloat16, inputs);
+        ASSERT_TRUE(problem) << problem.status().message();
+        const MlpDeviceBuffers b = (*problem)->buffers();
+        ASSERT_TRUE((*problem)->poisonOutput(context));
+        ASSERT_TRUE(runMlpCuda(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b));
+        HostMatrix precompiled(MlpDtype::Bfloat16, shape.M, shape.H);
+        ASSERT_TRUE((*problem)->download(context, precompiled));
+
+        Result<const TiledKernel*> kernel = productionTiledKernel(production::kDefaultTiles);
+        ASSERT_TRUE(kernel) << kernel.status().message();
+        ASSERT_TRUE((*problem)->poisonOutput(context));
+        const auto* up = static_cast<const unsigned char*>(b.gateUp) +
+                         static_cast<std::uint64_t>(shape.I * shape.H) * 2;
+        ASSERT_TRUE(launchProductionTiled(**kernel, production::kDefaultTiles, shape, b.x, b.gateUp,
+                                          up, b.scratch, context.stream()));
+        // The down GEMM, the production variant's second kernel, reads the h just written.
+        ASSERT_TRUE(runMlpCudaKernel(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b,
+                                     kLessonDefaultTiles, 1));
+        HostMatrix compiled(MlpDtype::Bfloat16, shape.M, shape.H);
+        ASSERT_TRUE((*problem)->download(context, compiled));
+        EXPECT_EQ(compiled.countNaN(0), 0u);
+        EXPECT_EQ(std::memcmp(compiled.data(), precompiled.data(), compiled.bytes()), 0);
+    }
 }
 
 }  // namespace

@@ -73,6 +73,7 @@ class TileExplorerTest : public QObject {
     void savedSweepOpensAgain();
     void heatmapExports();
     void choicesAreRemembered();
+    void theProductionKernelOffersItsOwnTiles();
 };
 
 void TileExplorerTest::heatmapDrawnFromCommittedSweep_data() {
@@ -379,6 +380,52 @@ void TileExplorerTest::choicesAreRemembered() {
     QCOMPARE(again.sweepRequest(), request);
     QCOMPARE(again.metricCombo()->currentData().toInt(), int(TileMetric::Occupancy));
     QCOMPARE(again.presetCombo()->currentData().toString(), QStringLiteral("decode-4"));
+}
+
+// Choosing the production fusion shows its tiles (from its declaration) and hides the lesson's;
+// its report, sweep axes and refusals are its own.
+void TileExplorerTest::theProductionKernelOffersItsOwnTiles() {
+    TileExplorerTab tab(nullptr);
+    tab.setBackendSummary(noGpu());
+    tab.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tab));
+    QComboBox* kernel = tab.kernelCombo();
+    QVERIFY(kernel);
+    QCOMPARE(kernel->currentData().toString(), QStringLiteral("lesson_fused"));
+    const int production = kernel->findData(QStringLiteral("production"));
+    QVERIFY(production >= 0);
+    QVERIFY(tab.tileCombo("tile_m"));
+    QVERIFY(!tab.tileCombo("tile_m")->isVisible());
+    QVERIFY(tab.tileCombo("block_m")->isVisible());
+
+    tab.presetCombo()->setCurrentIndex(tab.presetCombo()->findData(QStringLiteral("prefill-512")));
+    tab.dtypeCombo()->setCurrentIndex(tab.dtypeCombo()->findData(int(DType::Bfloat16)));
+    kernel->setCurrentIndex(production);
+    QCOMPARE(tab.configuration().variant, std::string("production"));
+    QVERIFY(tab.tileCombo("tile_m")->isVisible());
+    QVERIFY(!tab.tileCombo("block_m")->isVisible());
+    // The values offered are the declaration's.
+    const TuningSpec* tileI = findPipeline("mlp")->findTuning("tile_i");
+    QVERIFY(tileI);
+    QCOMPARE(tab.tileCombo("tile_i")->count(), static_cast<int>(tileI->allowed.size()));
+    tab.tileCombo("tile_m")->setCurrentIndex(tab.tileCombo("tile_m")->findData(64));
+    tab.tileCombo("tile_i")->setCurrentIndex(tab.tileCombo("tile_i")->findData(128));
+    QVERIFY(tab.shownReport());
+    QVERIFY(!tab.shownReport()->refusal);
+    QCOMPARE(tab.shownReport()->launch.kernelName, std::string("mlp_gate_up_silu_tiled"));
+    QCOMPARE(tab.shownReport()->launch.blocks, std::uint64_t{8 * 112});
+    // The sweep spans the production tiles only, and the heatmap's axes are them.
+    const tiles::TileSweepRequest request = tab.sweepRequest();
+    QVERIFY(!request.axes.empty());
+    for (const tiles::TileAxis& axis : request.axes)
+        QVERIFY2(axis.tuning == "tile_m" || axis.tuning == "tile_i", axis.tuning.c_str());
+    QVERIFY(tab.xAxisCombo()->findData(QStringLiteral("block_m")) < 0);
+    QVERIFY(tab.xAxisCombo()->findData(QStringLiteral("tile_i")) >= 0);
+    // float32 takes only the precompiled tiles: refused, with the reason.
+    tab.dtypeCombo()->setCurrentIndex(tab.dtypeCombo()->findData(int(DType::Float32)));
+    QVERIFY(tab.shownReport()->refusal);
+    QVERIFY2(tab.refusalLabel()->text().contains(QStringLiteral("float32")),
+             qPrintable(tab.refusalLabel()->text()));
 }
 
 QTEST_MAIN(TileExplorerTest)

@@ -185,6 +185,7 @@ void TileExplorerTab::restoreChoices() {
         }
     }
     settings_->endGroup();
+    applyVariant();
     fillPresets();
     updateSweepSize();
     selectionChanged();
@@ -225,6 +226,17 @@ QWidget* TileExplorerTab::buildControls() {
     preset_->setObjectName(QStringLiteral("explorerPreset"));
     preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     preset_->setMinimumContentsLength(12);
+    kernel_ = new QComboBox(problemBox);
+    kernel_->setObjectName(QStringLiteral("explorerKernel"));
+    kernel_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    kernel_->setMinimumContentsLength(12);
+    kernel_->setToolTip(
+        tr("The fused kernel whose tiles are explored: each compiles at run time for the "
+           "values its declaration allows."));
+    if (spec)
+        for (const VariantSpec& variant : spec->variants)
+            if (variant.tunableAtRunTime) kernel_->addItem(qs(variant.title), qs(variant.name));
+    problemForm->addRow(tr("Kernel"), kernel_);
     problemForm->addRow(tr("Shape"), preset_);
     if (spec)
         for (const DimensionSpec& dimension : spec->dimensions) {
@@ -281,6 +293,7 @@ QWidget* TileExplorerTab::buildControls() {
 
     auto* tilesBox = new QGroupBox(tr("Tiles"), column);
     auto* tilesForm = new QFormLayout(tilesBox);
+    tilesForm_ = tilesForm;
     if (spec)
         for (const TuningSpec& tuning : spec->tunings) {
             QComboBox* combo = valueCombo(tuning, tilesBox);
@@ -315,6 +328,7 @@ QWidget* TileExplorerTab::buildControls() {
 
     auto* sweepBox = new QGroupBox(tr("Sweep"), column);
     auto* sweepForm = new QFormLayout(sweepBox);
+    sweepForm_ = sweepForm;
     if (spec)
         for (const TuningSpec& tuning : spec->tunings) {
             auto* row = new QWidget(sweepBox);
@@ -324,14 +338,21 @@ QWidget* TileExplorerTab::buildControls() {
             QComboBox* to = valueCombo(tuning, row);
             from->setObjectName(QStringLiteral("explorerFrom_%1").arg(qs(tuning.name)));
             to->setObjectName(QStringLiteral("explorerTo_%1").arg(qs(tuning.name)));
-            // The first two parameters span their values; the others stay at the selection.
-            const bool spans = ranges_.size() < 2;
+            // Each kernel's first two parameters span their values; the others stay at the
+            // selection.
+            const auto sameKernel =
+                std::count_if(ranges_.begin(), ranges_.end(), [&](const auto& range) {
+                    const TuningSpec* other = spec->findTuning(range.first);
+                    return other && other->variant == tuning.variant;
+                });
+            const bool spans = sameKernel < 2;
             selectValue(from, spans ? tuning.allowed.front() : tuning.defaultValue);
             selectValue(to, spans ? tuning.allowed.back() : tuning.defaultValue);
             rowLayout->addWidget(from, 1);
             rowLayout->addWidget(new QLabel(tr("to"), row));
             rowLayout->addWidget(to, 1);
             ranges_.push_back({tuning.name, {from, to}});
+            rangeRows_[tuning.name] = row;
             sweepForm->addRow(qs(tuning.title), row);
             for (QComboBox* combo : {from, to})
                 connect(combo, &QComboBox::currentIndexChanged, this,
@@ -385,6 +406,10 @@ QWidget* TileExplorerTab::buildControls() {
     layout->addWidget(sweepBox);
     layout->addStretch(1);
 
+    connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
+        applyVariant();
+        selectionChanged();
+    });
     connect(preset_, &QComboBox::currentIndexChanged, this, &TileExplorerTab::applyPreset);
     connect(dtype_, &QComboBox::currentIndexChanged, this, &TileExplorerTab::selectionChanged);
     connect(gpu_, &QComboBox::currentIndexChanged, this, &TileExplorerTab::selectionChanged);
@@ -421,12 +446,6 @@ QWidget* TileExplorerTab::buildViews() {
     others_->setToolTip(
         tr("The parameters not on an axis: each cell shows the fastest of their "
            "values, or the values chosen under Tiles."));
-    if (const PipelineSpec* spec = pipeline())
-        for (const TuningSpec& tuning : spec->tunings)
-            for (QComboBox* combo : {xAxis_, yAxis_})
-                combo->addItem(qs(tuning.title), qs(tuning.name));
-    if (yAxis_->count() > 1) yAxis_->setCurrentIndex(0);
-    if (xAxis_->count() > 1) xAxis_->setCurrentIndex(1);
     // Two short rows rather than one long one: the tab fits beside the run panel on a small
     // screen.
     auto* metricRow = new QHBoxLayout;
@@ -453,9 +472,6 @@ QWidget* TileExplorerTab::buildViews() {
     auto* followLayout = new QHBoxLayout(followRow);
     followLayout->setContentsMargins(4, 0, 4, 0);
     follow_ = shrinkingCombo(followRow, QStringLiteral("explorerFollow"));
-    if (const PipelineSpec* spec = pipeline())
-        for (const TuningSpec& tuning : spec->tunings)
-            follow_->addItem(qs(tuning.title), qs(tuning.name));
     follow_->setToolTip(
         tr("The arrows follow this parameter through its values, the others as "
            "selected under Tiles."));
@@ -467,6 +483,7 @@ QWidget* TileExplorerTab::buildViews() {
     roofLayout->addWidget(roofline_, 1);
     views_->addTab(roofPage, tr("Roofline"));
 
+    applyVariant();
     for (QComboBox* combo : {metric_, xAxis_, yAxis_, others_, follow_})
         connect(combo, &QComboBox::currentIndexChanged, this, &TileExplorerTab::refreshViews);
     connect(heatmap_, &TileHeatmap::cellClicked, this, [this](int index) {
@@ -569,6 +586,12 @@ void TileExplorerTab::setConfiguration(const tiles::TileConfiguration& configura
             if (const std::uint64_t value = configuration.problem.dimension(name); value > 0)
                 spin->setValue(static_cast<int>(value));
         }
+        if (const int kernel = kernel_->findData(qs(configuration.variant));
+            kernel >= 0 && kernel != kernel_->currentIndex()) {
+            blocks.push_back(std::make_unique<QSignalBlocker>(kernel_));
+            kernel_->setCurrentIndex(kernel);
+            applyVariant();
+        }
         blocks.push_back(std::make_unique<QSignalBlocker>(dtype_));
         dtype_->setCurrentIndex(
             std::max(0, dtype_->findData(static_cast<int>(configuration.problem.dtype))));
@@ -586,6 +609,7 @@ tiles::TileSweepRequest TileExplorerTab::sweepRequest() const {
     request.base = configuration();
     request.repeats = repeats_->value();
     for (const auto& [name, range] : ranges_) {
+        if (!exploresTuning(name)) continue;
         const int from = range.first->currentData().toInt();
         const int to = range.second->currentData().toInt();
         std::vector<int> values;
@@ -892,6 +916,35 @@ void TileExplorerTab::endSweep(bool ok, const QString& message) {
     emit sweepEnded(ok, message);
 }
 
+bool TileExplorerTab::exploresTuning(const std::string& tuning) const {
+    const PipelineSpec* spec = pipeline();
+    const TuningSpec* declared = spec ? spec->findTuning(tuning) : nullptr;
+    return declared && declared->appliesTo(variantName_);
+}
+
+void TileExplorerTab::applyVariant() {
+    if (kernel_ && kernel_->count() > 0)
+        variantName_ = kernel_->currentData().toString().toStdString();
+    for (const auto& [name, combo] : tiles_)
+        if (tilesForm_) tilesForm_->setRowVisible(combo, exploresTuning(name));
+    for (const auto& [name, row] : rangeRows_)
+        if (sweepForm_) sweepForm_->setRowVisible(row, exploresTuning(name));
+    if (xAxis_ && yAxis_ && follow_) {
+        const QSignalBlocker blockX(xAxis_);
+        const QSignalBlocker blockY(yAxis_);
+        const QSignalBlocker blockFollow(follow_);
+        for (QComboBox* combo : {xAxis_, yAxis_, follow_}) combo->clear();
+        if (const PipelineSpec* spec = pipeline())
+            for (const TuningSpec& tuning : spec->tunings)
+                if (tuning.appliesTo(variantName_))
+                    for (QComboBox* combo : {xAxis_, yAxis_, follow_})
+                        combo->addItem(qs(tuning.title), qs(tuning.name));
+        if (yAxis_->count() > 1) yAxis_->setCurrentIndex(0);
+        if (xAxis_->count() > 1) xAxis_->setCurrentIndex(1);
+    }
+    if (sweepSize_) updateSweepSize();
+}
+
 void TileExplorerTab::fillAxisChoices() {
     // The sweep's first two varied parameters on the axes (the first one down the side).
     std::vector<std::string> varied;
@@ -937,9 +990,10 @@ void TileExplorerTab::refreshViews() {
 void TileExplorerTab::showSweep(const tiles::TileSweep& sweep, const QString& source) {
     sweep_ = sweep;
     sweepSource_ = source;
-    fillAxisChoices();
-    // The selectors show the sweep's shape and base tiles, so the report is about what is shown.
+    // The selectors show the sweep's kernel, shape and base tiles, so the report is about what
+    // is shown; then the axes are the sweep's.
     setConfiguration(sweep.request.base);
+    fillAxisChoices();
     refreshViews();
     updateEnabled();
 }

@@ -1,8 +1,9 @@
 #pragma once
-// The "Tile explorer" tab: the problem (preset, dimensions, dtype), a selector for each tile
-// parameter the pipeline declares, the resource report updating as the selection changes (the
-// model at once, the compiled kernel's numbers from the worker, superseded while the user is
-// still choosing), "Run this configuration", and a sweep over ranges of the parameters with
+// The "Tile explorer" tab: which run-time tunable kernel is explored (the lesson's fused kernel
+// or the production fusion's gate_up kernel), the problem (preset, dimensions, dtype), a selector
+// for each tile parameter that kernel declares, the resource report updating as the selection
+// changes (the model at once, the compiled kernel's numbers from the worker, superseded while the
+// user is still choosing), "Run this configuration", and a sweep over ranges of the parameters with
 // progress, ETA and Cancel that fills the heatmap and the roofline as cells arrive. Without a
 // GPU it says so, still shows the model's numbers for a GPU chosen from a table, and opens
 // recorded tile sweeps (format fusescope-tiles).
@@ -20,6 +21,7 @@
 #include "worker/tile_command.h"
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QProgressBar;
 class QScrollArea;
@@ -68,6 +70,7 @@ class TileExplorerTab final : public QWidget {
 
     TileHeatmap* heatmap() const { return heatmap_; }
     TileRoofline* roofline() const { return roofline_; }
+    QComboBox* kernelCombo() const { return kernel_; }
     QComboBox* presetCombo() const { return preset_; }
     QComboBox* dtypeCombo() const { return dtype_; }
     QComboBox* gpuCombo() const { return gpu_; }
@@ -125,6 +128,9 @@ class TileExplorerTab final : public QWidget {
     void endSweep(bool ok, const QString& message);
     void refreshViews();
     void fillAxisChoices();
+    // Shows the tiles and ranges of the chosen kernel's tunings and offers them on the axes.
+    void applyVariant();
+    bool exploresTuning(const std::string& tuning) const;
     void updateEnabled();
     void updateSweepSize();
     void requestReport();
@@ -145,11 +151,15 @@ class TileExplorerTab final : public QWidget {
 
     QScrollArea* controlsScroll_ = nullptr;
     QLabel* gpuNote_ = nullptr;
+    QComboBox* kernel_ = nullptr;
     QComboBox* preset_ = nullptr;
     std::map<std::string, QSpinBox*> dimensions_;
     QComboBox* dtype_ = nullptr;
     QComboBox* gpu_ = nullptr;
     std::vector<std::pair<std::string, QComboBox*>> tiles_;
+    QFormLayout* tilesForm_ = nullptr;
+    QFormLayout* sweepForm_ = nullptr;
+    std::map<std::string, QWidget*> rangeRows_;
     QLabel* report_ = nullptr;
     QLabel* refusal_ = nullptr;
     QLabel* reportSource_ = nullptr;

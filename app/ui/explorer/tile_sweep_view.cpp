@@ -48,10 +48,12 @@ int indexOf(const std::vector<int>& values, int value) {
 QString tilesLine(const tiles::TileConfiguration& configuration) {
     QStringList parts;
     if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings)
+        for (const TuningSpec& tuning : pipeline->tunings) {
+            if (!tuning.appliesTo(configuration.variant)) continue;
             parts << QStringLiteral("%1 %2")
                          .arg(qs(tuning.title))
                          .arg(configuration.problem.tuningValue(tuning.name));
+        }
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -230,7 +232,9 @@ TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoi
     QStringList others;
     if (const PipelineSpec* spec = findPipeline(pipeline))
         for (const TuningSpec& tuning : spec->tunings) {
-            if (tuning.name == choice.xTuning || tuning.name == choice.yTuning) continue;
+            if (tuning.name == choice.xTuning || tuning.name == choice.yTuning ||
+                !tuning.appliesTo(sweep.request.base.variant))
+                continue;
             const std::vector<int> values = sweptValues(sweep, tuning.name);
             if (choice.bestOfOthers && values.size() > 1)
                 others << QObject::tr("%1 best of %2").arg(qs(tuning.title)).arg(values.size());

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string_view>
 
+#include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_shape.h"
 #include "pipelines/problem.h"
 #include "runtime/kernel_execution.h"
@@ -17,6 +18,8 @@ inline constexpr std::string_view kMlpComputeRoofExecution = "mlp_compute_roof";
 MlpShape shapeOf(const Problem& problem);
 MlpDtype mlpDtypeOf(const Problem& problem);
 LessonTiles tilesOf(const Problem& problem);
+// The production fusion's prefill tiles (tile_m, tile_i); the defaults where the problem has none.
+production::Tiles productionTilesOf(const Problem& problem);
 std::optional<MlpVariant> variantNamed(std::string_view name);
 
 // A launch's variant and buffers (x, gate_up, down, intermediates or null, out), or the reason

@@ -9,6 +9,8 @@
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/mlp/mlp_lesson_tiled_cuda.h"
+#include "pipelines/mlp/mlp_production_tiled.h"
+#include "pipelines/mlp/mlp_production_tiled_cuda.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -33,6 +35,30 @@ bool runtimeCompiled(const KernelCall& call) {
            (lessonTilesAlwaysCompiled() || !lessonTilesCompiled(tilesOf(*call.problem)));
 }
 
+// The production fusion's gate_up kernel (its first at prefill sizes) runs compiled at run time
+// for tiles other than the precompiled kernel's (or for every tile during a tile sweep).
+bool productionCompiled(const KernelCall& call) {
+    return variantNamed(call.variant) == MlpVariant::Production && call.kernelIndex == 0 &&
+           productionRunsCompiled(productionTilesOf(*call.problem), shapeOf(*call.problem),
+                                  mlpDtypeOf(*call.problem));
+}
+
+// Why the production fusion cannot run with the problem's tiles, before anything is allocated:
+// a refused value, or the run-time compiled kernel failing to compile or load.
+Status productionSupports(const KernelCall& call) {
+    const production::Tiles tiles = productionTilesOf(*call.problem);
+    const MlpShape shape = shapeOf(*call.problem);
+    if (shape.M <= kDecodeMaxRows) return Status::ok();  // the GEMV kernels take no tiles
+    if (std::optional<std::string> refusal =
+            productionTilesRefusal(tiles, mlpDtypeOf(*call.problem)))
+        return Status(ErrorCode::InvalidArgument, *refusal);
+    if (ceilDiv(shape.I, tiles.tileI) > 65535)
+        return Status(ErrorCode::InvalidArgument, "I / TILE_I exceeds the grid's 65535 limit");
+    if (!productionCompiled(call)) return Status::ok();
+    Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
+    return kernel ? Status::ok() : kernel.status();
+}
+
 class MlpCudaExecution final : public KernelExecution {
   public:
     Status supports(const ExecutionTarget&, const KernelCall& call) override {
@@ -40,6 +66,8 @@ class MlpCudaExecution final : public KernelExecution {
         if (!variant) return Status(ErrorCode::InvalidArgument, "no MLP variant " + call.variant);
         const MlpShape shape = shapeOf(*call.problem);
         const LessonTiles tiles = tilesOf(*call.problem);
+        if (*variant == MlpVariant::Production)
+            if (Status s = productionSupports(call); !s) return s;
         if (!runtimeCompiled(call))
             return checkCudaProblem(*variant, shape, mlpDtypeOf(*call.problem), tiles);
         if (shape.M <= 0 || shape.H <= 0 || shape.I <= 0 || shape.M > INT32_MAX ||
@@ -54,6 +82,12 @@ class MlpCudaExecution final : public KernelExecution {
 
     std::optional<CompileRequest> compileRequest(const ExecutionTarget&,
                                                  const KernelCall& call) override {
+        if (productionCompiled(call)) {
+            Result<CompileRequest> request =
+                productionTiledRequestForDevice(productionTilesOf(*call.problem));
+            if (!request) return std::nullopt;  // supports() reports why
+            return *request;
+        }
         if (!runtimeCompiled(call)) return std::nullopt;
         Result<CompileRequest> request =
             lessonTiledRequestForDevice(tilesOf(*call.problem), mlpDtypeOf(*call.problem));
@@ -62,9 +96,19 @@ class MlpCudaExecution final : public KernelExecution {
     }
 
     KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {
+        if (productionCompiled(call)) {
+            const production::Tiles tiles = productionTilesOf(*call.problem);
+            Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
+            if (!kernel) return {};
+            return productionTiledResources(**kernel, tiles, shapeOf(*call.problem));
+        }
+        const MlpShape shape = shapeOf(*call.problem);
+        if (variantNamed(call.variant) == MlpVariant::Production && call.kernelIndex == 0 &&
+            shape.M > kDecodeMaxRows)
+            return gateUpSiluResources(mlpDtypeOf(*call.problem), shape);
         if (!runtimeCompiled(call))
             return variantNamed(call.variant) == MlpVariant::LessonFused
-                       ? lessonFusedResources(mlpDtypeOf(*call.problem), shapeOf(*call.problem))
+                       ? lessonFusedResources(mlpDtypeOf(*call.problem), shape)
                        : KernelResources{};
         const LessonTiles tiles = tilesOf(*call.problem);
         Result<const LessonTiledKernel*> kernel =
@@ -78,6 +122,18 @@ class MlpCudaExecution final : public KernelExecution {
         if (!b) return b.status();
         Result<MlpCudaContext*> context = contextFor(target);
         if (!context) return context.status();
+        if (productionCompiled(call)) {
+            const production::Tiles tiles = productionTilesOf(*call.problem);
+            const MlpShape shape = shapeOf(*call.problem);
+            Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
+            if (!kernel) return kernel.status();
+            const auto* up = static_cast<const unsigned char*>(b->gateUp) +
+                             static_cast<std::uint64_t>(shape.I) *
+                                 static_cast<std::uint64_t>(shape.H) *
+                                 elementBytes(MlpDtype::Bfloat16);
+            return launchProductionTiled(**kernel, tiles, shape, b->x, b->gateUp, up, b->scratch,
+                                         (*context)->stream());
+        }
         if (runtimeCompiled(call)) {
             const LessonTiles tiles = tilesOf(*call.problem);
             const MlpShape shape = shapeOf(*call.problem);

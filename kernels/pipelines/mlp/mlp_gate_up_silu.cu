@@ -6,6 +6,8 @@
 // 3-deep ring of XOR-swizzled 128-byte rows, multiplied with ldmatrix and mma.m16n8k16 by 8
 // warps (2 along M x 4 along I, each 64 rows x 16 columns of both g and u); whole tiles are copied
 // without bounds checks. float32 runs on the CUDA cores (no TF32).
+#include <algorithm>
+
 #include "pipelines/mlp/mlp_async_copy.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
@@ -199,7 +201,49 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 }  // namespace mma
 
+// Registers, spills and occupancy of a precompiled gate_up kernel at its launch's shared memory
+// (set as its limit first, as a launch does).
+template <typename Kernel>
+KernelResources resourcesOf(Kernel kernel, int smem, const MlpShape& shape) {
+    cudaFuncAttributes attributes{};
+    int blocks = 0, device = 0, threadsPerSm = 0;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
+            cudaSuccess ||
+        cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, smem) !=
+            cudaSuccess ||
+        cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, device) !=
+            cudaSuccess) {
+        (void)cudaGetLastError();
+        return {};
+    }
+    KernelResources r;
+    r.known = true;
+    r.registersPerThread = attributes.numRegs;
+    r.localBytesPerThread = static_cast<int>(attributes.localSizeBytes);
+    r.staticSharedBytes = static_cast<int>(attributes.sharedSizeBytes);
+    r.dynamicSharedBytes = smem;
+    r.sharedBytesPerBlock = r.staticSharedBytes + smem;
+    r.blockSize = kThreads;
+    r.gridSize = static_cast<int>(ceilDiv(shape.M, production::kTileM) *
+                                  ceilDiv(shape.I, production::kTileI));
+    r.blocksPerMultiprocessor = blocks;
+    r.theoreticalOccupancy =
+        static_cast<double>(blocks * kThreads) / static_cast<double>(std::max(1, threadsPerSm));
+    r.origin = "precompiled";
+    return r;
+}
+
 }  // namespace
+
+KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape) {
+    if (dtype == MlpDtype::Float32)
+        return resourcesOf(gemmGateUpSilu<float>, GateUpKernel<float>::kSmemBytes, shape);
+    const bool full = shape.M % mma::BM == 0 && shape.H % mma::BK == 0 && shape.I % mma::BI == 0;
+    return full ? resourcesOf(mma::gemmGateUpSiluMma<true>, mma::kSmemBytes, shape)
+                : resourcesOf(mma::gemmGateUpSiluMma<false>, mma::kSmemBytes, shape);
+}
 
 Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
                         const void* up, void* h, cudaStream_t stream) {

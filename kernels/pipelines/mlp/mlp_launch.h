@@ -23,6 +23,9 @@ Status launchLessonFused(MlpDtype dtype, const LessonTiles& tiles, const MlpShap
                          const void* x, const void* gate, const void* up, const void* down,
                          void* out, cudaStream_t stream);
 
+// Registers, spills, shared memory and occupancy of the precompiled gate_up kernel this shape
+// runs (production, prefill).
+KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape);
 // Production, prefill: h = silu(x gate^T) * (x up^T), g and u kept in registers.
 Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
                         const void* up, void* h, cudaStream_t stream);

@@ -2,6 +2,7 @@
 // registry entry. Kernels and traffic come from the traffic model (mlp_traffic.h), the inputs
 // and the check from mlp_host_data.h and mlp_reference.h; the code from mlp_executions_*.cpp.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -16,6 +17,8 @@ namespace mlp {
 namespace {
 
 constexpr std::string_view kTileNames[] = {"block_m", "block_n", "block_h", "block_i"};
+// The production fusion's prefill (gate_up) kernel's tiles.
+constexpr std::string_view kProductionTileNames[] = {"tile_m", "tile_i"};
 // Rows compared with the double reference; every row when M is at most this.
 constexpr std::int64_t kReferenceRows = 8;
 // The copy roofline copies at least this much, so that it measures memory, not the cache.
@@ -54,7 +57,8 @@ KernelPlan planOf(MlpVariant variant) {
     return [variant](const Problem& problem) {
         std::vector<KernelSpec> kernels;
         for (const KernelTraffic& traffic :
-             mlpTraffic(variant, shapeOf(problem), mlpDtypeOf(problem), tilesOf(problem))) {
+             mlpTraffic(variant, shapeOf(problem), mlpDtypeOf(problem), tilesOf(problem),
+                        productionTilesOf(problem))) {
             KernelSpec kernel;
             kernel.name = traffic.name;
             kernel.execution = std::string(kMlpExecution);
@@ -139,6 +143,20 @@ TuningSpec tile(std::string_view name, std::string title, int defaultValue) {
     spec.help = "a tile size of the lesson's fused kernel";
     spec.allowed = {16, 32, 64, 128};
     spec.defaultValue = defaultValue;
+    spec.variant = std::string(variantName(MlpVariant::LessonFused));
+    return spec;
+}
+
+template <std::size_t N>
+TuningSpec productionTile(std::string_view name, std::string title,
+                          const std::array<int, N>& allowed, int defaultValue) {
+    TuningSpec spec;
+    spec.name = std::string(name);
+    spec.title = std::move(title);
+    spec.help = "a tile size of the production fusion's gate_up kernel (prefill sizes)";
+    spec.allowed.assign(allowed.begin(), allowed.end());
+    spec.defaultValue = defaultValue;
+    spec.variant = std::string(variantName(MlpVariant::Production));
     return spec;
 }
 
@@ -176,6 +194,13 @@ MlpDtype mlpDtypeOf(const Problem& problem) {
 LessonTiles tilesOf(const Problem& problem) {
     return {problem.tuningValue(kTileNames[0]), problem.tuningValue(kTileNames[1]),
             problem.tuningValue(kTileNames[2]), problem.tuningValue(kTileNames[3])};
+}
+
+production::Tiles productionTilesOf(const Problem& problem) {
+    // A problem made before these tunings existed (an older recording) has the default tiles.
+    const int m = problem.tuningValue(kProductionTileNames[0]);
+    const int i = problem.tuningValue(kProductionTileNames[1]);
+    return {m > 0 ? m : production::kTileM, i > 0 ? i : production::kTileI};
 }
 
 Result<MlpCallBuffers> mlpCallBuffers(const KernelCall& call) {
@@ -218,7 +243,11 @@ PipelineSpec makeMlpPipeline() {
     p.tunings = {tile(kTileNames[0], "BLOCK_M", kLessonDefaultTiles.blockM),
                  tile(kTileNames[1], "BLOCK_N", kLessonDefaultTiles.blockN),
                  tile(kTileNames[2], "BLOCK_H", kLessonDefaultTiles.blockH),
-                 tile(kTileNames[3], "BLOCK_I", kLessonDefaultTiles.blockI)};
+                 tile(kTileNames[3], "BLOCK_I", kLessonDefaultTiles.blockI),
+                 productionTile(kProductionTileNames[0], "TILE_M", production::kAllowedTileM,
+                                production::kTileM),
+                 productionTile(kProductionTileNames[1], "TILE_I", production::kAllowedTileI,
+                                production::kTileI)};
     p.presets = {
         preset("quick", "64 tokens, classroom sizes (quick on a CPU)", 64, 1024, 2816),
         preset("classroom", "classroom: M=512, H=1024, I=2816", 512, 1024, 2816),
@@ -248,7 +277,7 @@ PipelineSpec makeMlpPipeline() {
                     "gate and up in one pass with SiLU*up in its epilogue (g and u never reach "
                     "memory), then down; at decode sizes weight-streaming kernels over every SM "
                     "read each weight once.",
-                    true, false),
+                    true, true),
         variantSpec(MlpVariant::MergedGateUp, "Merged gate_up (3 kernels, serving style)",
                     "One cuBLAS GEMM against gate and up stacked, a fused SiLU*mul kernel, then "
                     "down: the 3-kernel path serving engines use.",

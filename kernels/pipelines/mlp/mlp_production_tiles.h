@@ -1,6 +1,8 @@
 #pragma once
 // Launch geometry of the production variant's own kernels, shared by the kernels and by the
 // traffic model (which counts how often each block re-reads x or h).
+#include <array>
+
 #include "pipelines/mlp/mlp_shape.h"
 
 namespace fusescope::mlp::production {
@@ -8,6 +10,21 @@ namespace fusescope::mlp::production {
 // Prefill: one block computes a kTileM x kTileI tile of h (its g and u tiles stay in registers).
 inline constexpr int kTileM = 128;
 inline constexpr int kTileI = 64;
+
+// The prefill kernel's tiles: the precompiled kernel has the defaults, other allowed values
+// compile at run time (mlp_production_tiled.h). Its 8 warps each own 16 columns of g and u, so
+// an I tile is 32, 64 or 128 columns (2, 4 or 8 warps across) and the rest of the warps split
+// the M tile in whole 16-row fragments; a copy pass fills 32 rows, so the M tile is 64 or 128.
+struct Tiles {
+    int tileM = kTileM;
+    int tileI = kTileI;
+    friend bool operator==(const Tiles&, const Tiles&) = default;
+};
+inline constexpr Tiles kDefaultTiles{};
+inline constexpr std::array<int, 2> kAllowedTileM = {64, 128};
+inline constexpr std::array<int, 3> kAllowedTileI = {32, 64, 128};
+// The depth of the H steps each stage copies (one 128-byte row of bfloat16).
+inline constexpr int kStepDepth = 64;
 
 // Decode: one warp per weight row, kWarpsPerBlock rows per block; every block reads all of x
 // (gate_up kernel) or all of h (down kernel) from the L2.

@@ -78,7 +78,11 @@ std::vector<KernelTraffic> lessonFused(const MlpShape& s, const Sizes& z, const 
              flops}};
 }
 
-std::vector<KernelTraffic> productionKernels(const MlpShape& s, MlpDtype dtype, const Sizes& z) {
+// Prefill: a grid of ceil(M/TILE_M) x ceil(I/TILE_I) blocks, each reading its rows of x over all
+// of H and its TILE_I rows of gate and up: x is read once per I tile, gate and up once per M
+// tile. Padding beyond the edges is not read.
+std::vector<KernelTraffic> productionKernels(const MlpShape& s, MlpDtype dtype, const Sizes& z,
+                                             const production::Tiles& t) {
     const double epilogue = (kSiluFlops + kMulFlops) * z.mi_elements;
     if (s.M <= kDecodeMaxRows) {
         const auto gateUpBlocks = static_cast<std::uint64_t>(
@@ -94,8 +98,8 @@ std::vector<KernelTraffic> productionKernels(const MlpShape& s, MlpDtype dtype, 
                   writes(MlpBuffer::Out, z.out)},
                  z.gemm}};
     }
-    const auto tilesM = static_cast<std::uint64_t>(ceilDiv(s.M, production::kTileM));
-    const auto tilesI = static_cast<std::uint64_t>(ceilDiv(s.I, production::kTileI));
+    const auto tilesM = static_cast<std::uint64_t>(ceilDiv(s.M, t.tileM));
+    const auto tilesI = static_cast<std::uint64_t>(ceilDiv(s.I, t.tileI));
     return {{"gemm_gate_up_silu",
              {reads(MlpBuffer::X, z.x * tilesI), reads(MlpBuffer::Gate, z.weight * tilesM),
               reads(MlpBuffer::Up, z.weight * tilesM), writes(MlpBuffer::H, z.mi)},
@@ -141,7 +145,8 @@ BufferTraffic KernelTraffic::of(MlpBuffer buffer) const {
 }
 
 std::vector<KernelTraffic> mlpTraffic(MlpVariant variant, const MlpShape& shape, MlpDtype dtype,
-                                      const LessonTiles& tiles) {
+                                      const LessonTiles& tiles,
+                                      const production::Tiles& productionTiles) {
     const Sizes z = sizesOf(shape, dtype);
     switch (variant) {
         case MlpVariant::Unfused:
@@ -149,7 +154,7 @@ std::vector<KernelTraffic> mlpTraffic(MlpVariant variant, const MlpShape& shape,
         case MlpVariant::LessonFused:
             return lessonFused(shape, z, tiles);
         case MlpVariant::Production:
-            return productionKernels(shape, dtype, z);
+            return productionKernels(shape, dtype, z, productionTiles);
         case MlpVariant::MergedGateUp:
             return mergedGateUp(z);
     }

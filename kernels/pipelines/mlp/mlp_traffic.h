@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_shape.h"
 
 namespace fusescope::mlp {
@@ -31,9 +32,12 @@ struct KernelTraffic {
     BufferTraffic of(MlpBuffer buffer) const;
 };
 
-// The kernels a variant launches for this problem, in order.
-std::vector<KernelTraffic> mlpTraffic(MlpVariant variant, const MlpShape& shape, MlpDtype dtype,
-                                      const LessonTiles& tiles = kLessonDefaultTiles);
+// The kernels a variant launches for this problem, in order, with the lesson kernel's tiles and
+// the production fusion's prefill tiles.
+std::vector<KernelTraffic> mlpTraffic(
+    MlpVariant variant, const MlpShape& shape, MlpDtype dtype,
+    const LessonTiles& tiles = kLessonDefaultTiles,
+    const production::Tiles& productionTiles = production::kDefaultTiles);
 
 // Sums over a variant's kernels.
 std::uint64_t totalBytes(const std::vector<KernelTraffic>& kernels);

@@ -1,0 +1,56 @@
+#include "pipelines/mlp/mlp_production_tiled_cuda.h"
+
+#include <cuda_runtime_api.h>
+
+#include "pipelines/mlp/mlp_production_tiled.h"
+#include "runtime/cuda_error.h"
+
+namespace fusescope::mlp {
+namespace {
+
+std::uint64_t gridBlocks(const production::Tiles& tiles, const MlpShape& shape) {
+    return static_cast<std::uint64_t>(ceilDiv(shape.M, tiles.tileM) *
+                                      ceilDiv(shape.I, tiles.tileI));
+}
+
+}  // namespace
+
+Result<CompileRequest> productionTiledRequestForDevice(const production::Tiles& tiles) {
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return device.status();
+    const int minBlocks = productionTiledMinBlocks(
+        tiles, static_cast<std::uint64_t>(device->sharedPerMultiprocessor));
+    return productionTiledCompileRequest(tiles, minBlocks, device->major, device->minor);
+}
+
+Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles) {
+    Result<CompileRequest> request = productionTiledRequestForDevice(tiles);
+    if (!request) return request.status();
+    return loadTiledKernel(*request, kProductionTiledFullKernel, kProductionTiledEdgeKernel,
+                           productionTiledSharedBytes(tiles), kProductionTiledStages,
+                           "tiled gate_up kernel");
+}
+
+Status launchProductionTiled(const TiledKernel& kernel, const production::Tiles& tiles,
+                             const MlpShape& shape, const void* x, const void* gate, const void* up,
+                             void* h, void* stream) {
+    const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, tiles.tileM)),
+                    static_cast<unsigned>(ceilDiv(shape.I, tiles.tileI)));
+    int m = static_cast<int>(shape.M), hidden = static_cast<int>(shape.H),
+        i = static_cast<int>(shape.I);
+    // Rows of x, gate and up are whole 16-byte units: cp.async with zero fill, else elements.
+    bool aligned = shape.H % 8 == 0;
+    void* args[] = {&x, &gate, &up, &h, &m, &hidden, &i, &aligned};
+    const void* entry = productionTiledFull(tiles, shape) ? kernel.full : kernel.edge;
+    return cudaStatus(cudaLaunchKernel(entry, grid, dim3(kProductionTiledThreads), args,
+                                       kernel.sharedBytes, static_cast<cudaStream_t>(stream)),
+                      "mlp_gate_up_silu_tiled launch");
+}
+
+KernelResources productionTiledResources(const TiledKernel& kernel, const production::Tiles& tiles,
+                                         const MlpShape& shape) {
+    return tiledKernelResources(kernel, productionTiledFull(tiles, shape), kProductionTiledThreads,
+                                gridBlocks(tiles, shape));
+}
+
+}  // namespace fusescope::mlp

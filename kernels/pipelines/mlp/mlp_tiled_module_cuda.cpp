@@ -1,0 +1,139 @@
+#include "pipelines/mlp/mlp_tiled_module_cuda.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "runtime/cuda_error.h"
+
+namespace fusescope::mlp {
+namespace {
+
+Status attribute(int& value, cudaDeviceAttr attribute, int device, const char* what) {
+    return cudaStatus(cudaDeviceGetAttribute(&value, attribute, device),
+                      std::string("cudaDeviceGetAttribute (") + what + ")");
+}
+
+// Loaded modules by cache key; never unloaded (kernels may be queued on a stream).
+std::map<std::string, std::unique_ptr<TiledKernel>>& loaded() {
+    static std::map<std::string, std::unique_ptr<TiledKernel>> kernels;
+    return kernels;
+}
+
+}  // namespace
+
+Result<TiledDeviceFacts> tiledDeviceFacts() {
+    TiledDeviceFacts facts;
+    int device = 0, driver = 0;
+    if (Status s = cudaStatus(cudaGetDevice(&device), "cudaGetDevice"); !s) return s;
+    if (Status s =
+            attribute(facts.major, cudaDevAttrComputeCapabilityMajor, device, "compute capability");
+        !s)
+        return s;
+    if (Status s =
+            attribute(facts.minor, cudaDevAttrComputeCapabilityMinor, device, "compute capability");
+        !s)
+        return s;
+    if (Status s = attribute(facts.sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device,
+                             "shared memory per block");
+        !s)
+        return s;
+    if (Status s =
+            attribute(facts.sharedPerMultiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+                      device, "shared memory per SM");
+        !s)
+        return s;
+    if (Status s = attribute(facts.maxThreadsPerMultiprocessor,
+                             cudaDevAttrMaxThreadsPerMultiProcessor, device, "threads per SM");
+        !s)
+        return s;
+    if (Status s = cudaStatus(cudaDriverGetVersion(&driver), "cudaDriverGetVersion"); !s) return s;
+    facts.driver = std::to_string(driver);
+    setModuleCacheDriverVersion(facts.driver);
+    return facts;
+}
+
+Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
+                                           std::string_view edgeName, std::uint64_t sharedBytes,
+                                           int stages, std::string_view what) {
+    Result<ModuleCompiler*> compiler = runtimeCompiler();
+    if (!compiler) return compiler.status();
+    const std::string key = moduleCache().keyOf(**compiler, request);
+    if (auto found = loaded().find(key); found != loaded().end()) return found->second.get();
+    Result<CompiledModule> module = moduleCache().get(**compiler, request);
+    if (!module) return module.status();
+    const std::string name(what);
+    cudaLibrary_t library = nullptr;
+    if (Status s = cudaStatus(cudaLibraryLoadData(&library, module->image.data(), nullptr, nullptr,
+                                                  0, nullptr, nullptr, 0),
+                              "cudaLibraryLoadData (run-time compiled " + name + ")");
+        !s)
+        return s;
+    auto kernel = std::make_unique<TiledKernel>();
+    cudaKernel_t full = nullptr, edge = nullptr;
+    if (Status s = cudaStatus(cudaLibraryGetKernel(&full, library, std::string(fullName).c_str()),
+                              "cudaLibraryGetKernel (full tiles)");
+        !s)
+        return s;
+    if (Status s = cudaStatus(cudaLibraryGetKernel(&edge, library, std::string(edgeName).c_str()),
+                              "cudaLibraryGetKernel (edge tiles)");
+        !s)
+        return s;
+    kernel->full = reinterpret_cast<void*>(full);
+    kernel->edge = reinterpret_cast<void*>(edge);
+    kernel->stages = stages;
+    kernel->sharedBytes = sharedBytes;
+    kernel->origin = module->origin;
+    kernel->compileMs = module->compileMs;
+    kernel->log = module->log;
+    for (void* entry : {kernel->full, kernel->edge}) {
+        if (Status s =
+                cudaStatus(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(kernel->sharedBytes)),
+                           "cudaFuncSetAttribute (" + name + " shared memory)");
+            !s)
+            return s;
+        if (Status s = cudaStatus(
+                cudaFuncSetAttribute(entry, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     cudaSharedmemCarveoutMaxShared),
+                "cudaFuncSetAttribute (" + name + " carveout)");
+            !s)
+            return s;
+    }
+    const TiledKernel* result = kernel.get();
+    loaded().emplace(key, std::move(kernel));
+    return result;
+}
+
+KernelResources tiledKernelResources(const TiledKernel& kernel, bool full, int threads,
+                                     std::uint64_t gridSize) {
+    const void* entry = full ? kernel.full : kernel.edge;
+    cudaFuncAttributes attributes{};
+    int blocks = 0;
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device || cudaFuncGetAttributes(&attributes, entry) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, entry, threads,
+                                                      kernel.sharedBytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return {};
+    }
+    KernelResources r;
+    r.known = true;
+    r.registersPerThread = attributes.numRegs;
+    r.localBytesPerThread = static_cast<int>(attributes.localSizeBytes);
+    r.staticSharedBytes = static_cast<int>(attributes.sharedSizeBytes);
+    r.dynamicSharedBytes = static_cast<int>(kernel.sharedBytes);
+    r.sharedBytesPerBlock = r.staticSharedBytes + r.dynamicSharedBytes;
+    r.blockSize = threads;
+    r.gridSize = static_cast<int>(gridSize);
+    r.blocksPerMultiprocessor = blocks;
+    r.theoreticalOccupancy = static_cast<double>(blocks * threads) /
+                             static_cast<double>(std::max(1, device->maxThreadsPerMultiprocessor));
+    r.origin = kernel.origin;
+    r.compileMs = kernel.compileMs;
+    return r;
+}
+
+}  // namespace fusescope::mlp

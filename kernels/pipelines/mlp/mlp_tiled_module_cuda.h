@@ -1,0 +1,48 @@
+#pragma once
+// What the run-time compiled MLP kernels share on the current CUDA device: the device's facts a
+// compile request needs, a module compiled through the module cache (runtime/runtime_compiler.h),
+// loaded with cudaLibraryLoadData and kept for the life of the process, and the resource report
+// of its entry points. Only the thread that owns CUDA calls these.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "runtime/kernel_execution.h"
+#include "runtime/runtime_compiler.h"
+
+namespace fusescope::mlp {
+
+struct TiledDeviceFacts {
+    int major = 0, minor = 0;
+    int sharedOptIn = 0;
+    int sharedPerMultiprocessor = 0;
+    int maxThreadsPerMultiprocessor = 0;
+    std::string driver;
+};
+// Also gives the module cache the driver's version (part of every key).
+Result<TiledDeviceFacts> tiledDeviceFacts();
+
+// A loaded module's two entry points: _full for whole tiles, _edge with bounds checks.
+struct TiledKernel {
+    void* full = nullptr;  // cudaKernel_t
+    void* edge = nullptr;  // cudaKernel_t
+    std::uint64_t sharedBytes = 0;
+    int stages = 0;
+    std::string origin;  // where the module came from when it was loaded
+    double compileMs = 0.0;
+    std::string log;  // the compiler's warnings, if any
+};
+
+// Compiles (or finds) and loads the module, finds both entry points and lets them use
+// `sharedBytes` of dynamic shared memory. The error names NVRTC's absence ("NVRTC not found:
+// ...") or the compiler's log; `what` names the kernel in CUDA errors.
+Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
+                                           std::string_view edgeName, std::uint64_t sharedBytes,
+                                           int stages, std::string_view what);
+
+// Registers, spills, shared memory and occupancy of one entry point at this launch.
+KernelResources tiledKernelResources(const TiledKernel& kernel, bool full, int threads,
+                                     std::uint64_t gridSize);
+
+}  // namespace fusescope::mlp

@@ -266,10 +266,7 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
         if (row.array >= 0)
             for (int s = 0; s < timeline.sweeps.size(); ++s)
                 if (timeline.sweeps[s].array == row.array) row.sweeps.push_back(s);
-        const double dot = std::min(rowHeight * 0.56, f * 1.35);
-        for (int d = 0; d < row.sweeps.size(); ++d)
-            row.dots.push_back(QRectF(row.counter.left() + d * dot * 1.2,
-                                      row.counter.center().y() - dot / 2, dot, dot));
+        layoutPassDots(row, rowHeight);
         row.smEntry = QPointF(pane.sm.left() + pane.sm.width() * (r + 0.5) / order.size(),
                               pane.smLabel.top());
         pane.rows.push_back(row);
@@ -321,6 +318,42 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     pane.allocBar =
         QRectF(pane.allocBox.left() + f * 0.5, pane.allocBox.bottom() - barHeight - f * 0.5,
                pane.allocBox.width() - f, barHeight);
+}
+
+void StageRenderer::layoutPassDots(Row& row, double rowHeight) const {
+    const int count = static_cast<int>(row.sweeps.size());
+    row.dots.clear();
+    row.passCount = QRectF();
+    row.passCountText.clear();
+    if (count == 0) return;
+    const QRectF& area = row.counter;
+    constexpr double kPitch = 1.2;  // the distance between dots, in dots
+    const double preferred = std::min(rowHeight * 0.56, fontPx_ * 1.35);
+    // The letter inside each dot sets the least size: below it R and W print over the ring (a
+    // short row's dots are that small already).
+    const QSizeF letter = readLetter_.size().expandedTo(writeLetter_.size());
+    const double least =
+        std::min(preferred, std::max(letter.width(), QFontMetricsF(smallFont_).capHeight()) +
+                                2.0 * theme_.lineWidth);
+    const auto placeLines = [&](int lines) {
+        const int perLine = (count + lines - 1) / lines;
+        const double dot = std::min({preferred, area.width() / (perLine * kPitch - (kPitch - 1.0)),
+                                     rowHeight / (lines * kPitch - (kPitch - 1.0))});
+        // Lines of letters must not print over each other either.
+        if (dot < least || (lines > 1 && dot * kPitch < letter.height())) return false;
+        const double top = area.center().y() - (lines * kPitch - (kPitch - 1.0)) * dot / 2;
+        for (int d = 0; d < count; ++d)
+            row.dots.push_back(QRectF(area.left() + (d % perLine) * dot * kPitch,
+                                      top + (d / perLine) * dot * kPitch, dot, dot));
+        return true;
+    };
+    if (placeLines(1) || placeLines(2)) return;
+    // One dot for the pass under way, then how many passes there are.
+    const double dot = std::max(least, std::min(preferred, rowHeight * 0.9));
+    row.dots.push_back(QRectF(area.left(), area.center().y() - dot / 2, dot, dot));
+    row.passCountText = QStringLiteral("\u00d7%1").arg(count);
+    const double left = area.left() + dot * kPitch;
+    row.passCount = QRectF(left, area.top(), std::max(0.0, area.right() - left), area.height());
 }
 
 void StageRenderer::paint(QPainter& painter, const QSize& size, qint64 timeNs, bool cacheStatic) {
@@ -632,8 +665,17 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setFont(smallFont_);
     for (const Row& row : pane.rows) {
+        // With a count instead of a dot per pass, the one dot is the pass under way (or the
+        // last one done, or the first to come).
+        int shownFirst = 0;
+        if (!row.passCountText.isEmpty()) {
+            for (int s = 0; s < row.sweeps.size(); ++s)
+                if (state.timeNs >= timeline.sweeps[row.sweeps[s]].startNs) shownFirst = s;
+            painter.setPen(theme_.text);
+            drawLabel(painter, row.passCount, Qt::AlignLeft | Qt::AlignVCenter, row.passCountText);
+        }
         for (int d = 0; d < row.dots.size(); ++d) {
-            const model::StageSweep& sweep = timeline.sweeps[row.sweeps[d]];
+            const model::StageSweep& sweep = timeline.sweeps[row.sweeps[shownFirst + d]];
             const QRectF& dot = row.dots[d];
             const bool done = state.timeNs >= sweep.endNs;
             const bool active = state.timeNs >= sweep.startNs && !done;

@@ -242,7 +242,17 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
 
     pane.rows.clear();
     const double labelWidth = inner.width() * 0.2;
-    const double counterWidth = inner.width() * 0.17;
+    // The pass counters take a sixth of the row, more (up to a quarter) where a row's dots need
+    // it: the MLP's g_u_h is swept seven times.
+    int mostSweeps = 0;
+    for (const int array : order) {
+        int sweeps = 0;
+        for (const model::StageSweep& sweep : timeline.sweeps)
+            sweeps += array >= 0 && sweep.array == array ? 1 : 0;
+        mostSweeps = std::max(mostSweeps, sweeps);
+    }
+    const double dotsWidth = mostSweeps * std::min(rowHeight * 0.56, f * 1.35) * 1.2 + f * 0.5;
+    const double counterWidth = std::clamp(dotsWidth, inner.width() * 0.17, inner.width() * 0.25);
     for (int r = 0; r < order.size(); ++r) {
         Row row;
         row.array = order[r];
@@ -340,7 +350,9 @@ void StageRenderer::layoutPassDots(Row& row, double rowHeight) const {
         const double dot = std::min({preferred, area.width() / (perLine * kPitch - (kPitch - 1.0)),
                                      rowHeight / (lines * kPitch - (kPitch - 1.0))});
         // Lines of letters must not print over each other either.
-        if (dot < least || (lines > 1 && dot * kPitch < letter.height())) return false;
+        if (dot < least || dot * kPitch < letter.width() + 1.0 ||
+            (lines > 1 && dot * kPitch < letter.height()))
+            return false;
         const double top = area.center().y() - (lines * kPitch - (kPitch - 1.0)) * dot / 2;
         for (int d = 0; d < count; ++d)
             row.dots.push_back(QRectF(area.left() + (d % perLine) * dot * kPitch,
@@ -352,7 +364,8 @@ void StageRenderer::layoutPassDots(Row& row, double rowHeight) const {
     const double dot = std::max(least, std::min(preferred, rowHeight * 0.9));
     row.dots.push_back(QRectF(area.left(), area.center().y() - dot / 2, dot, dot));
     row.passCountText = QStringLiteral("\u00d7%1").arg(count);
-    const double left = area.left() + dot * kPitch;
+    // Clear of the dot and of its letter, which a short row's dot does not hold.
+    const double left = area.left() + std::max(dot, letter.width()) + dot * (kPitch - 1.0);
     row.passCount = QRectF(left, area.top(), std::max(0.0, area.right() - left), area.height());
 }
 

@@ -7,6 +7,8 @@
 #include <QtTest>
 
 #include "live/live_bandwidth_chart.h"
+#include "live/live_recording_feed.h"
+#include "model/recording_json.h"
 #include "ui/chart_export.h"
 #include "ui/chart_interaction.h"
 
@@ -95,6 +97,7 @@ class BandwidthViewsTest : public QObject {
   private slots:
     void kernelsOnlyCutsTheIdleTime();
     void aKernelsNameZoomsAndADoubleClickReturns();
+    void kernelsOnlyOnTheShippedMlpRecording();
 };
 
 void BandwidthViewsTest::kernelsOnlyCutsTheIdleTime() {
@@ -192,6 +195,50 @@ void BandwidthViewsTest::aKernelsNameZoomsAndADoubleClickReturns() {
     QVERIFY2(near(back.lower, whole.lower) && near(back.upper, whole.upper),
              qPrintable(QStringLiteral("%1..%2").arg(back.lower).arg(back.upper)));
     QVERIFY(chart.followsSamples());
+}
+
+// The shipped MLP classroom recording: four runs whose kernels take a few hundred microseconds
+// in a third of a second of sampling. Kernels only, the axis is the kernels' time, merged where
+// kernels overlap, with one break per cut.
+void BandwidthViewsTest::kernelsOnlyOnTheShippedMlpRecording() {
+    const auto loaded = model::loadRecording(
+        QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
+    QVERIFY(loaded.isOk());
+    LiveBandwidthChart chart;
+    chart.resize(1200, 560);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(live::showRecording(chart, *loaded));
+    QTRY_VERIFY(chart.replotCount() > 0);
+    const double wholeMs = timeAxis(chart)->range().upper;
+    // The kernels' stretches, as the recording has them (runs may share a clock).
+    QVector<QPair<qint64, qint64>> kernels;
+    for (const model::RunRecord& run : loaded->runs)
+        for (const model::TimelineSpan& span : run.timeline)
+            if (span.kind == model::TimelineSpan::Kind::Kernel)
+                kernels.append({span.startNs, span.endNs});
+    QVERIFY(kernels.size() >= 4);
+    std::sort(kernels.begin(), kernels.end());
+    QVector<QPair<qint64, qint64>> stretches;
+    for (const auto& [start, end] : kernels)
+        if (!stretches.isEmpty() && start <= stretches.back().second)
+            stretches.back().second = std::max(stretches.back().second, end);
+        else
+            stretches.append({start, end});
+    double busyMs = 0.0;
+    for (const auto& [start, end] : stretches) busyMs += double(end - start) * 1e-6;
+
+    chart.setKernelsOnly(true);
+    chart.plot()->replot();
+    qInfo("whole run %.3f ms, kernel time %.3f ms in %lld stretches", wholeMs, busyMs,
+          static_cast<long long>(stretches.size()));
+    QVERIFY(busyMs < wholeMs / 10);
+    QVERIFY2(near(timeAxis(chart)->range().upper, busyMs, 1e-6),
+             qPrintable(QString::number(timeAxis(chart)->range().upper)));
+    QCOMPARE(chart.breakMarkerCount(), stretches.size() - 1);
+    QVERIFY(chart.shownKernelLabels() > 0);
+    QVERIFY(!readValues(chart).isEmpty());
+    keepShot(chart, QStringLiteral("bandwidth-mlp-kernels-only"));
 }
 
 QTEST_MAIN(BandwidthViewsTest)

@@ -419,8 +419,9 @@ void LiveBandwidthChart::rebuildTimeMap() {
     for (QCPItemStraightLine* line : breaks_) plot_->removeItem(line);
     breaks_.clear();
     const QColor text = palette().color(QPalette::WindowText);
-    QPen pen(QColor(text.red(), text.green(), text.blue(), 170), 2.0);
-    pen.setDashPattern({3.0, 2.0});
+    // Light enough that many cuts (a run of short kernels) do not hide the curves.
+    QPen pen(QColor(text.red(), text.green(), text.blue(), 120), 1.0);
+    pen.setDashPattern({4.0, 3.0});
     for (int i = 1; i < busy_.size(); ++i)
         for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_}) {
             auto* line = new QCPItemStraightLine(plot_);

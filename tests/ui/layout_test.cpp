@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include "layout_checks.h"
+#include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
 #include "ui/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -218,6 +219,14 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
                            inner->currentWidget());
             }
         }
+    // The bandwidth chart with the idle time cut out: the kernels' names closer together, and a
+    // break at each cut.
+    if (auto* bandwidth = window.findChild<live::LiveBandwidthChart*>()) {
+        window.chartTabs()->setCurrentWidget(bandwidth);
+        bandwidth->setKernelsOnly(true);
+        checkShown(QStringLiteral("Bandwidth over time, kernels only"), bandwidth);
+        bandwidth->setKernelsOnly(false);
+    }
     // The stage is checked with the room it takes when chosen: the explorer, chosen last, took
     // the height for itself, and gives it back when another chart tab is chosen.
     window.chartTabs()->setCurrentIndex(0);

@@ -639,11 +639,14 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
             painter.setFont(font_);
             painter.setPen(theme_.mutedText);
             const QSizeF textSize = notAllocated_.size();
-            // A small array's outline is narrower than the words: they go beside it, not over it.
+            // A small array's outline is narrower than the words: they go beside it, not over it,
+            // unless that runs into the pass counters; then from the outline's left edge on.
             const bool inside = textSize.width() + 4 <= row.tiles.width();
-            const QPointF at(
-                inside ? row.tiles.center().x() - textSize.width() / 2 : row.tiles.right() + 4,
-                row.tiles.center().y() - textSize.height() / 2);
+            const bool beside = row.tiles.right() + 4 + textSize.width() <= row.counter.left();
+            const double left = inside   ? row.tiles.center().x() - textSize.width() / 2
+                                : beside ? row.tiles.right() + 4
+                                         : row.tiles.left() + 2;
+            const QPointF at(left, row.tiles.center().y() - textSize.height() / 2);
             painter.drawStaticText(at, notAllocated_);
             recordText(painter, QRectF(at, textSize), notAllocated_.text());
             continue;
@@ -809,13 +812,22 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
         return QRectF(box.left() + f * 0.5, box.top() + f * 1.4, box.width() - f, f * 2.2);
     };
 
+    // The big type where the value fits its box, else the largest that does (a narrow pane).
+    const auto valueFont = [&](const QString& text, const QRectF& box) -> const QFont& {
+        for (const QFont* font : {&bigFont_, &titleFont_})
+            if (QFontMetricsF(*font).horizontalAdvance(text) <= valueRect(box).width())
+                return *font;
+        return boldFont_;
+    };
+
     const double modelBytes = double(timeline.modelBytesRead + timeline.modelBytesWritten);
     const bool complete = timeline.passesCounted ? state.passesCompleted == timeline.modelPasses
                                                  : state.bytesMoved() >= modelBytes;
-    painter.setFont(bigFont_);
     painter.setPen(complete ? theme_.success : theme_.text);
     const QString done = timeline.passesCounted ? QString::number(state.passesCompleted)
                                                 : formatStageBytes(state.bytesMoved());
+    const QFont& doneFont = valueFont(done, pane.passesBox);
+    painter.setFont(doneFont);
     drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter, done);
     // "of 5" beside the value where both fit the box, in the smaller type where only that fits,
     // and not at all where neither does (never over the value).
@@ -823,7 +835,7 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
                               ? QStringLiteral("of %1").arg(timeline.modelPasses)
                               : QStringLiteral("of %1").arg(formatStageBytes(modelBytes));
     const double room = valueRect(pane.passesBox).width() -
-                        QFontMetricsF(bigFont_).horizontalAdvance(done) - f * 0.5;
+                        QFontMetricsF(doneFont).horizontalAdvance(done) - f * 0.5;
     for (const QFont* totalFont : {&font_, &smallFont_})
         if (QFontMetricsF(*totalFont).horizontalAdvance(total) <= room) {
             painter.setFont(*totalFont);
@@ -832,19 +844,19 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
             break;
         }
 
-    painter.setFont(bigFont_);
+    const QString moved = formatStageBytes(state.bytesMoved());
+    painter.setFont(valueFont(moved, pane.bytesBox));
     painter.setPen(theme_.text);
-    drawLabel(painter, valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
-              formatStageBytes(state.bytesMoved()));
+    drawLabel(painter, valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter, moved);
     QRectF bar = pane.bytesBar;
     bar.setWidth(pane.bytesBar.width() * state.bytesMoved() / double(bytesScale_));
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.fillRect(bar, withAlpha(theme_.text, 170));
 
-    painter.setFont(bigFont_);
+    const QString inFlight = formatStageBytes(double(state.bytesInFlight));
+    painter.setFont(valueFont(inFlight, pane.allocBox));
     painter.setPen(theme_.text);
-    drawLabel(painter, valueRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
-              formatStageBytes(double(state.bytesInFlight)));
+    drawLabel(painter, valueRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter, inFlight);
     bar = pane.allocBar;
     bar.setWidth(pane.allocBar.width() * double(state.bytesInFlight) / double(allocScale_));
     painter.fillRect(bar, theme_.intermediate);

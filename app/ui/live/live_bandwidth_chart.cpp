@@ -389,7 +389,8 @@ void LiveBandwidthChart::setKernelsOnly(bool kernelsOnly) {
 
 void LiveBandwidthChart::applyTimeUnits(const QCPRange& range) {
     applyTimeUnit(allocationRect_->axis(QCPAxis::atBottom), range,
-                  kernelsOnly_ ? tr("kernel time (%1), idle time cut out") : tr("time (%1)"));
+                  kernelsOnly_ && !busy_.isEmpty() ? tr("kernel time (%1), idle time cut out")
+                                                   : tr("time (%1)"));
 }
 
 void LiveBandwidthChart::rebuildTimeMap() {

@@ -154,9 +154,12 @@ void StageRenderer::layout(const QSize& size) {
     notAllocated_.prepare(QTransform(), font_);
 
     // The most detail that fits the height: the full stage, then without the SM register files,
-    // then without the time strip, then with a one-line caption.
+    // then without the time strip, then with a one-line caption, then without the boxes of
+    // totals under the arrays (half drawn boxes at a window's bottom edge read as a fault).
     const int rows = std::max(4, maxRowCount());
     const auto needed = [&](int level) {
+        if (level >= 5)  // no totals' boxes
+            return (1.8 + 1.4 + rows * 1.3 + 1.0 + 1.2 + 0.8 + 1.0 + 2.0) * fontPx_;
         if (level >= 4)  // title-only headers, one-line rows, the least flow
             return (1.8 + 1.4 + rows * 1.3 + 1.0 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0 + 2.0) * fontPx_;
         double lines = 3.3 + 1.4 + rows * 1.6 + 2.4 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0;
@@ -166,7 +169,7 @@ void StageRenderer::layout(const QSize& size) {
         return lines * fontPx_;
     };
     detailLevel_ = 0;
-    while (detailLevel_ < 4 && needed(detailLevel_) > height) ++detailLevel_;
+    while (detailLevel_ < kLeastDetail && needed(detailLevel_) > height) ++detailLevel_;
     fitsHeight_ = needed(detailLevel_) <= height;
     const double margin = fontPx_ * 0.8;
     const double captionHeight = fontPx_ * (detailLevel_ < 3 ? 3.4 : 2.0);
@@ -222,7 +225,7 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     }
 
     const double smHeight = detailLevel_ < 1 ? f * 7.0 : 0.0;
-    const double statsHeight = f * 4.6;
+    const double statsHeight = detailLevel_ < 5 ? f * 4.6 : 0.0;
     const double minFlow = f * (detailLevel_ < 4 ? 2.4 : 1.0);
     const double rowBudget = inner.bottom() - y - smHeight - statsHeight - minFlow - f * 0.8;
     const double rowHeight = std::clamp(rowBudget / std::max<qsizetype>(order.size(), 1),
@@ -570,6 +573,7 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
 
     painter.setFont(smallFont_);
     painter.setPen(theme_.mutedText);
+    if (pane.stats.height() <= 0) return;  // the least detail: no totals' boxes
     for (const QRectF& box : {pane.passesBox, pane.bytesBox, pane.allocBox}) {
         painter.setBrush(withAlpha(theme_.panelBorder, 25));
         painter.setPen(Qt::NoPen);
@@ -807,6 +811,7 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
     const Pane& pane = panes_[side];
     const model::StageState& state = pane.state;
     const model::StageTimeline& timeline = timelines_[side];
+    if (pane.stats.height() <= 0) return;  // the least detail: no totals' boxes
     const double f = fontPx_;
     const auto valueRect = [&](const QRectF& box) {
         return QRectF(box.left() + f * 0.5, box.top() + f * 1.4, box.width() - f, f * 2.2);

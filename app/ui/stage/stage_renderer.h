@@ -44,9 +44,11 @@ class StageRenderer {
 
     // The least pixel size of any text (0: none, as for exports at a chosen size). On a frame too
     // small for the full stage at that size, detail is dropped: the SM register files, then the
-    // time strip, then the caption's second line, and the size under each array's name.
+    // time strip, then the caption's second line, and the size under each array's name, then
+    // the boxes of totals under the arrays.
     void setMinimumFontPixels(double pixels);
     int detailLevel() const { return detailLevel_; }  // 0: everything shown
+    static constexpr int kLeastDetail = 5;            // no SM files, time strip or totals' boxes
     // False when even the least detail does not fit the last frame's height at that type size:
     // then parts of the stage overlap.
     bool fitsHeight() const { return fitsHeight_; }

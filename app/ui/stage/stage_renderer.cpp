@@ -651,6 +651,8 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
                                 : beside ? row.tiles.right() + 4
                                          : row.tiles.left() + 2;
             const QPointF at(left, row.tiles.center().y() - textSize.height() / 2);
+            // Over the outline: on the pane's colour, so the dashes do not cross the words.
+            if (!inside && !beside) painter.fillRect(QRectF(at, textSize), theme_.panel);
             painter.drawStaticText(at, notAllocated_);
             recordText(painter, QRectF(at, textSize), notAllocated_.text());
             continue;

@@ -34,13 +34,16 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     layout->setSpacing(0);
     auto* viewRow = new QHBoxLayout;
     viewRow->setContentsMargins(0, 0, 0, 0);
-    viewRow->addStretch(1);
     kernelsOnlyBox_ = new QCheckBox(tr("Kernels only"), this);
     kernelsOnlyBox_->setObjectName(QStringLiteral("kernelsOnly"));
     kernelsOnlyBox_->setToolTip(
         tr("Cut the idle time between kernels out of the time axis (a dashed line marks each "
            "cut). Click a kernel's name to zoom to it; double-click the chart to see all again."));
+    // At the left: in sight when a window too small for its views scrolls sideways. Enabled
+    // once there are kernels to keep.
+    kernelsOnlyBox_->setEnabled(false);
     viewRow->addWidget(kernelsOnlyBox_);
+    viewRow->addStretch(1);
     layout->addLayout(viewRow);
     connect(kernelsOnlyBox_, &QCheckBox::toggled, this, &LiveBandwidthChart::setKernelsOnly);
     plot_ = new QCustomPlot(this);
@@ -653,6 +656,7 @@ void LiveBandwidthChart::addKernelSpan(const QString& name, qint64 startNs, qint
                     mark);
     lastNs_ = anyTime_ ? std::max(lastNs_, endNs) : endNs;
     anyTime_ = true;
+    kernelsOnlyBox_->setEnabled(true);
     // A new kernel joins or splits the busy stretches: the kernels-only axis is laid out again.
     if (kernelsOnly_) rebuildTimeMap();
     scheduleReplot();
@@ -734,6 +738,7 @@ void LiveBandwidthChart::clear() {
         if (item->layer() == plot_->layer("spans")) plot_->removeItem(item);
     }
     kernels_.clear();
+    kernelsOnlyBox_->setEnabled(false);
     breaks_.clear();  // on the spans' layer: removed above
     busy_.clear();
     originSet_ = false;

@@ -3,6 +3,7 @@
 // a double-click returns, and an export draws the view on screen.
 #include <QCheckBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -189,6 +190,19 @@ void BandwidthViewsTest::aKernelsNameZoomsAndADoubleClickReturns() {
     QVERIFY(drawn.contains("kernel time"));
     QVERIFY(drawn.contains("silu"));
     QCOMPARE(timeAxis(chart)->range(), zoomed);
+    if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+        exportChart(*chart.plot(), shots + QStringLiteral("/bandwidth-zoomed-slide.png"),
+                    *findExportPreset(QStringLiteral("slide")));
+    // Every preset and format draws from the same view and leaves it as it was.
+    for (const ExportPreset& preset : exportPresets())
+        for (const char* suffix : {"png", "svg", "pdf"}) {
+            const QString path =
+                directory.filePath(QStringLiteral("%1.%2").arg(preset.key, QLatin1String(suffix)));
+            QCOMPARE(exportChart(*chart.plot(), path, preset), QString());
+            QVERIFY2(QFileInfo(path).size() > 0, qPrintable(path));
+            QCOMPARE(timeAxis(chart)->range(), zoomed);
+            QVERIFY(chart.kernelsOnly());
+        }
 
     // A double-click returns to the whole run in kernel time.
     const QPoint inCurves = chart.plot()->axisRect(0)->rect().center();

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include "ui/export_save.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
+#include "ui/table_export.h"
 
 namespace fusescope {
 namespace {
@@ -85,8 +87,8 @@ void addLaunchOptions(QCommandLineParser& parser) {
              .arg(kScreenshotSize.height()),
          QStringLiteral("WxH")},
         {QStringLiteral("export-charts"),
-         QObject::tr("Render every chart to <dir> as PNG, SVG and PDF and exit; with --preset "
-                     "%1 at that size.")
+         QObject::tr("Render every chart to <dir> as PNG, SVG and PDF, and every table as CSV "
+                     "and PNG, and exit; with --preset %1 at that size.")
              .arg(exportPresetKeys()),
          QStringLiteral("dir")},
         {QStringLiteral("show-tab"),
@@ -427,6 +429,24 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
                                                         QLatin1String(suffix));
                 const QString error =
                     preset ? exportChart(*chart, path, *preset) : exportChart(*chart, path);
+                if (!error.isEmpty()) {
+                    printError(error);
+                    return 1;
+                }
+                if (!printWrittenPath(path)) {
+                    printError(QObject::tr("cannot write to standard output"));
+                    return 1;
+                }
+            }
+        }
+        // The tables (results, measurements, sweep points) as their context menu exports them:
+        // CSV for a spreadsheet, an image for a slide, its text at the preset's size.
+        const int tableTextPixels = preset ? qRound(preset->textPixels) : 18;
+        for (QTableView* table : exportableTables(&window)) {
+            for (const char* suffix : {"csv", "png"}) {
+                const QString path = directory.filePath(table->objectName() + QLatin1Char('.') +
+                                                        QLatin1String(suffix));
+                const QString error = exportTable(*table->model(), path, tableTextPixels);
                 if (!error.isEmpty()) {
                     printError(error);
                     return 1;

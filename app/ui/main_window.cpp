@@ -398,6 +398,7 @@ void MainWindow::onBackendsProbed(const BackendSummary& summary) {
     backendsKnown_ = true;
     runPanel_->setBackendSummary(summary);
     sweepTab_->setBackendSummary(summary);
+    measurementPanel_->setBackendSummary(summary);
     showGpuOnStartPage();
     // The start page says why there is no GPU; here only what it means, with the reason on
     // demand (the status bar's tooltip, and Help > About).

@@ -64,6 +64,20 @@ QString MeasurementPanel::emptyText() {
         "traffic");
 }
 
+QString MeasurementPanel::emptyText(const BackendSummary& summary) {
+    if (summary.cudaUsable) return emptyText();
+    const QString why = summary.cudaBuilt ? tr("this machine has no GPU that CUDA can use")
+                                          : tr("this build of FuseScope has no CUDA backend");
+    return tr("Nothing measured: measuring DRAM traffic needs an NVIDIA GPU, and %1. The shipped "
+              "recordings carry measurements from a real GPU: open one from the start page or "
+              "File > Open recording or sweep…")
+        .arg(why);
+}
+
+void MeasurementPanel::setBackendSummary(const BackendSummary& summary) {
+    empty_->setText(emptyText(summary));
+}
+
 MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
     badge_ = new QLabel;
     badge_->setObjectName(QStringLiteral("measurementBadge"));

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "model/recording.h"
+#include "worker/run_command.h"
 
 class QLabel;
 class QTableWidget;
@@ -33,13 +34,18 @@ class MeasurementPanel final : public QWidget {
     explicit MeasurementPanel(QWidget* parent = nullptr);
 
     void setRecording(const model::Recording& recording);
+    // What the machine can measure: the text shown with nothing measured follows it.
+    void setBackendSummary(const BackendSummary& summary);
 
     QTableWidget* table() const { return table_; }
     QLabel* badgeLabel() const { return badge_; }
     QLabel* counterStatusLabel() const { return counterStatus_; }
     QLabel* emptyLabel() const { return empty_; }
 
+    // With nothing measured: how to measure (backends not probed yet, or a usable GPU), or
+    // that measuring needs an NVIDIA GPU and the shipped recordings carry measurements.
     static QString emptyText();
+    static QString emptyText(const BackendSummary& summary);
 
   private:
     QLabel* badge_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QStringList>
+#include <QTableView>
 #include <algorithm>
 #include <cmath>
 
@@ -97,11 +98,22 @@ QImage tableImage(const QAbstractItemModel& model, int textPixels) {
     return image;
 }
 
-QString exportTable(const QAbstractItemModel& model, const QString& path) {
+QString exportTable(const QAbstractItemModel& model, const QString& path, int textPixels) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("csv")) return saveExportBytes(tableCsv(model), path);
-    if (suffix == QLatin1String("png")) return saveImageAsPng(tableImage(model), path);
+    if (suffix == QLatin1String("png")) return saveImageAsPng(tableImage(model, textPixels), path);
     return QObject::tr("unknown table format '%1': use .csv or .png").arg(suffix);
+}
+
+QList<QTableView*> exportableTables(QWidget* root) {
+    QList<QTableView*> tables;
+    for (QTableView* table : root->findChildren<QTableView*>()) {
+        const QAbstractItemModel* model = table->model();
+        if (!table->objectName().isEmpty() && model && model->columnCount() > 0 &&
+            model->rowCount() > 0)
+            tables << table;
+    }
+    return tables;
 }
 
 void addTableExportMenus(QWidget* root) {

@@ -3,9 +3,11 @@
 // header and every row as shown, sorted as the view shows them. Written atomically.
 #include <QByteArray>
 #include <QImage>
+#include <QList>
 #include <QString>
 
 class QAbstractItemModel;
+class QTableView;
 class QWidget;
 
 namespace fusescope {
@@ -15,7 +17,11 @@ QByteArray tableCsv(const QAbstractItemModel& model);
 // The table drawn as a grid with its header, text `textPixels` high (18: reads on a slide).
 QImage tableImage(const QAbstractItemModel& model, int textPixels = 18);
 // By the suffix: .csv or .png. Empty on success, else why not.
-QString exportTable(const QAbstractItemModel& model, const QString& path);
+QString exportTable(const QAbstractItemModel& model, const QString& path, int textPixels = 18);
+
+// The tables under `root` that have something to export (a name, a column and a row), in the
+// order they were made; their files are named after them: variantTable.csv, kernelTable.png.
+QList<QTableView*> exportableTables(QWidget* root);
 
 // A context menu "Export table as CSV… / as image…" on every table view under `root`.
 void addTableExportMenus(QWidget* root);

@@ -20,6 +20,7 @@ class StageInWindowTest : public QObject {
     void stageTabGetsMostOfTheHeight();
     void f11InTheWindowIsLessonModeFullScreen();
     void allocationChartFollowsTheStageApproximately();
+    void passDotsStayInTheirPaneOnAProjector();
 
   private:
     QTemporaryDir directory_;
@@ -153,6 +154,58 @@ void StageInWindowTest::allocationChartFollowsTheStageApproximately() {
     QVERIFY2(qAbs(double(stage->position()) - expected) <= 2 * pixelMs * double(rightEnd),
              qPrintable(QStringLiteral("%1 vs %2").arg(stage->position()).arg(expected)));
     QTest::mouseRelease(chart, Qt::LeftButton, {}, QPoint(x, y));
+}
+
+// The shipped MLP classroom recording on a 1920×1080 projector at 150 % (1280×720 logical
+// pixels): the unfused g_u_h row has seven pass dots, which ran out of their pane and over the
+// neighbouring one. Every text of each pane, dots' letters and counts included, stays inside it
+// and clear of the others, at the start, the middle and the end.
+void StageInWindowTest::passDotsStayInTheirPaneOnAProjector() {
+    QSettings settings(directory_.filePath(QStringLiteral("dots.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    window.resize(1280, 720);
+    window.show();
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR
+                                                 "/h200-mlp-classroom-bf16.fusescope.json")),
+             QString());
+    auto* stage = window.findChild<MemoryStageView*>(QStringLiteral("memoryStage"));
+    QVERIFY(stage);
+    window.viewTabs()->setCurrentWidget(stage);
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTest::qWait(50);  // the stage lays out for its new height when it paints
+    StageRenderer renderer = stage->stage()->renderer();
+    QCOMPARE(renderer.paneCount(), 2);
+    QCOMPARE(renderer.timeline(0).variant, QStringLiteral("unfused"));
+    const QSize size = stage->stage()->size();
+    qInfo("stage %dx%d", size.width(), size.height());
+    QStringList problems;
+    for (const qint64 at : {qint64(0), renderer.durationNs() / 2, renderer.durationNs()}) {
+        const QVector<StageRenderer::DrawnText> texts = renderer.textLayout(size, at);
+        QVERIFY(!texts.isEmpty());
+        const QRectF panes[] = {renderer.paneRect(0), renderer.paneRect(1)};
+        for (int a = 0; a < texts.size(); ++a) {
+            const StageRenderer::DrawnText& text = texts[a];
+            const QString where = QStringLiteral("at %1 ns: '%2' (%3,%4 %5x%6)")
+                                      .arg(at)
+                                      .arg(text.text)
+                                      .arg(text.rect.x())
+                                      .arg(text.rect.y())
+                                      .arg(text.rect.width())
+                                      .arg(text.rect.height());
+            for (const QRectF& pane : panes)
+                if (pane.intersects(text.rect) && !pane.adjusted(-1, -1, 1, 1).contains(text.rect))
+                    problems << where + QStringLiteral(" leaves its pane");
+            for (int b = a + 1; b < texts.size(); ++b) {
+                const QRectF overlap = text.rect.intersected(texts[b].rect);
+                if (overlap.width() > 1 && overlap.height() > 1)
+                    problems << where + QStringLiteral(" overlaps '%1'").arg(texts[b].text);
+            }
+        }
+    }
+    problems.removeDuplicates();
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
+                                                .arg(problems.size())
+                                                .arg(problems.value(0))));
 }
 
 QTEST_MAIN(StageInWindowTest)

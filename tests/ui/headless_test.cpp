@@ -75,6 +75,7 @@ bool isCompleteExport(const QString& path) {
     const QByteArray bytes = contentsOf(path).trimmed();
     if (path.endsWith(QStringLiteral(".pdf"))) return bytes.endsWith("%%EOF");
     if (path.endsWith(QStringLiteral(".svg"))) return bytes.endsWith("</svg>");
+    if (path.endsWith(QStringLiteral(".csv"))) return contentsOf(path).endsWith("\r\n");
     return !QImage(path).isNull();
 }
 
@@ -140,16 +141,35 @@ void HeadlessTest::exportChartsFromARecording() {
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const QStringList files = QDir(charts).entryList(QDir::Files, QDir::Name);
     // Three run charts, the bandwidth chart, the size sweep and the tile explorer's heatmap and
-    // roofline, each as PNG, SVG and PDF.
-    QCOMPARE(files.size(), 21);
+    // roofline, each as PNG, SVG and PDF; the two results tables (the recording has no counters
+    // and no sweep: those tables are empty and left out) as CSV and PNG.
+    QCOMPARE(files.size(), 21 + 4);
     QVERIFY(files.contains(QStringLiteral("bandwidth_over_time.svg")));
     QVERIFY(files.contains(QStringLiteral("tile_heatmap.svg")));
     QVERIFY(files.contains(QStringLiteral("tile_roofline.pdf")));
+    for (const QString& table : {QStringLiteral("variantTable"), QStringLiteral("kernelTable")})
+        for (const QString& suffix : {QStringLiteral(".csv"), QStringLiteral(".png")})
+            QVERIFY2(files.contains(table + suffix), qPrintable(files.join(QLatin1Char(' '))));
+    QVERIFY(!files.contains(QStringLiteral("measurementTable.csv")));
     for (const QString& name : files) {
         QVERIFY2(QFileInfo(QDir(charts).filePath(name)).size() > 0, qPrintable(name));
         QVERIFY(exported.out.contains(name));
         QVERIFY2(isCompleteExport(QDir(charts).filePath(name)), qPrintable(name));
     }
+    // The variants' table as CSV: a header, then one line per variant the recording holds, each
+    // naming its variant.
+    QFile csv(QDir(charts).filePath(QStringLiteral("variantTable.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines =
+        QString::fromUtf8(csv.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    const model::Recording recorded = model::loadRecording(recording).value();
+    QCOMPARE(lines.size(), 1 + recorded.runs.size());
+    for (const model::RunRecord& run : recorded.runs)
+        QVERIFY2(lines.filter(run.variant).size() == 1, qPrintable(run.variant));
+    // And as an image: one row per line, wider than it is tall for a few columns.
+    const QImage variants(QDir(charts).filePath(QStringLiteral("variantTable.png")));
+    QVERIFY(!variants.isNull());
+    QVERIFY(variants.height() >= lines.size() * 18);
 }
 
 // The pixel sizes of the text an SVG draws: each <text>'s font-size times the scale of the

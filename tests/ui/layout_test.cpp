@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include "layout_checks.h"
+#include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
 #include "ui/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -27,6 +28,9 @@ using namespace fusescope;
 namespace {
 
 constexpr int kRunTimeoutMs = 120000;
+
+// The MLP classroom recording shipped with the program (a measured H200 run).
+constexpr char kShippedRecording[] = "h200-mlp-classroom-bf16.fusescope.json";
 
 // The memory stage's smallest type, in the widget's own (logical) pixels.
 constexpr int kLeastStagePixels = 11;
@@ -97,16 +101,19 @@ void LayoutTest::windowFitsASmallScreen() {
 void LayoutTest::noTextCutOrOverlappingAfterEachPipeline_data() {
     QTest::addColumn<QString>("pipeline");
     QTest::addColumn<QSize>("screen");
-    for (const PipelineSpec& pipeline : pipelines())
-        for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)}) {
-            const QString name = QString::fromStdString(pipeline.name);
+    QStringList names;
+    for (const PipelineSpec& pipeline : pipelines()) names << QString::fromStdString(pipeline.name);
+    // A shipped recording of a GPU run too: the bandwidth chart, the measurements and the stage
+    // with measured data (its file name in place of a pipeline).
+    names << QString::fromLatin1(kShippedRecording);
+    for (const QString& name : names)
+        for (const QSize screen : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)})
             QTest::addRow("%s %dx%d", qPrintable(name), screen.width(), screen.height())
                 << name << screen;
-        }
 }
 
-// A real CPU run of the pipeline (small N), then every tab of both tab widgets in turn, on a
-// screen of that many pixels at the process's scale factor.
+// A real CPU run of the pipeline (small N), or the shipped recording opened, then every tab of
+// both tab widgets in turn, on a screen of that many pixels at the process's scale factor.
 void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QFETCH(QString, pipeline);
     QFETCH(QSize, screen);
@@ -119,31 +126,37 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
         QSignalSpy probed(&window, &MainWindow::backendsProbed);
         QVERIFY(probed.wait(30000));
     }
-    RunCommand command;
-    command.backend = BackendChoice::Cpu;
-    command.request.pipeline = pipeline.toStdString();
-    // Small problems: N = 4096 for the elementwise pipelines, every dimension 9 (a multiple of no
-    // tile) for the others.
-    for (const DimensionSpec& dimension : findPipeline(command.request.pipeline)->dimensions)
-        command.request.problem.dimensions[dimension.name] = dimension.name == "N" ? 4096 : 9;
-    command.request.repeats = 2;
-    command.request.warmup = 1;
-    const PipelineSpec* spec = findPipeline(command.request.pipeline);
-    QVERIFY(spec);
-    QSignalSpy ended(&window, &MainWindow::runEnded);
-    window.startCommand(command);
-    QVERIFY(ended.wait(kRunTimeoutMs));
-    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+    if (pipeline.endsWith(QStringLiteral(".json"))) {
+        QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") + pipeline),
+                 QString());
+        window.showViews();
+    } else {
+        RunCommand command;
+        command.backend = BackendChoice::Cpu;
+        command.request.pipeline = pipeline.toStdString();
+        // Small problems: N = 4096 for the elementwise pipelines, every dimension 9 (a multiple of
+        // no tile) for the others.
+        for (const DimensionSpec& dimension : findPipeline(command.request.pipeline)->dimensions)
+            command.request.problem.dimensions[dimension.name] = dimension.name == "N" ? 4096 : 9;
+        command.request.repeats = 2;
+        command.request.warmup = 1;
+        const PipelineSpec* spec = findPipeline(command.request.pipeline);
+        QVERIFY(spec);
+        QSignalSpy ended(&window, &MainWindow::runEnded);
+        window.startCommand(command);
+        QVERIFY(ended.wait(kRunTimeoutMs));
+        QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
 
-    // A small sweep of the same pipeline, so the Size sweep chart is checked with its data.
-    SweepTab* sweep = window.sweepTab();
-    sweep->fromEdit()->setText(QStringLiteral("4096"));
-    sweep->toEdit()->setText(QStringLiteral("2^16"));
-    sweep->repeatsSpin()->setValue(2);
-    QSignalSpy swept(sweep, &SweepTab::sweepEnded);
-    sweep->startSweep();
-    QVERIFY(swept.wait(kRunTimeoutMs));
-    QVERIFY2(swept.first().at(0).toBool(), qPrintable(swept.first().at(1).toString()));
+        // A small sweep of the same pipeline, so the Size sweep chart is checked with its data.
+        SweepTab* sweep = window.sweepTab();
+        sweep->fromEdit()->setText(QStringLiteral("4096"));
+        sweep->toEdit()->setText(QStringLiteral("2^16"));
+        sweep->repeatsSpin()->setValue(2);
+        QSignalSpy swept(sweep, &SweepTab::sweepEnded);
+        sweep->startSweep();
+        QVERIFY(swept.wait(kRunTimeoutMs));
+        QVERIFY2(swept.first().at(0).toBool(), qPrintable(swept.first().at(1).toString()));
+    }
 
     // The shipped H200 tile sweep, so the Tile explorer's heatmap and roofline are checked with
     // real data.
@@ -206,6 +219,14 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
                            inner->currentWidget());
             }
         }
+    // The bandwidth chart with the idle time cut out: the kernels' names closer together, and a
+    // break at each cut.
+    if (auto* bandwidth = window.findChild<live::LiveBandwidthChart*>()) {
+        window.chartTabs()->setCurrentWidget(bandwidth);
+        bandwidth->setKernelsOnly(true);
+        checkShown(QStringLiteral("Bandwidth over time, kernels only"), bandwidth);
+        bandwidth->setKernelsOnly(false);
+    }
     // The stage is checked with the room it takes when chosen: the explorer, chosen last, took
     // the height for itself, and gives it back when another chart tab is chosen.
     window.chartTabs()->setCurrentIndex(0);

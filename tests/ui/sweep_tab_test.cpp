@@ -140,6 +140,7 @@ class SweepTabTest : public QObject {
     void sweepFileFromTheCliWriterOpensInTheTab();
     void malformedSweepFileGivesTheReadersMessage();
     void measurementPanelShowsRowsAndReasons();
+    void measurementPanelEmptyTextFollowsTheBackends();
     void measurementPanelSaysWhyCountersAreMissing();
     void headlessScreenshotOfTheSweepTab();
 
@@ -337,6 +338,41 @@ void SweepTabTest::measurementPanelShowsRowsAndReasons() {
     replayed.replayed = true;
     panel.setRecording(replayed);
     QVERIFY(panel.badgeLabel()->text().contains(model::dataSourceLabel(model::DataSource::Replay)));
+}
+
+// Without a usable GPU, "tick Measure (GPU)" sent people to a box they could not tick: the text
+// follows what the backends can do, and the window passes on what its probe found.
+void SweepTabTest::measurementPanelEmptyTextFollowsTheBackends() {
+    MeasurementPanel panel;
+    BackendSummary noGpu;
+    noGpu.cudaBuilt = true;
+    noGpu.cudaReason = QStringLiteral("cudaErrorInsufficientDriver");
+    panel.setBackendSummary(noGpu);
+    const QString withoutGpu = panel.emptyLabel()->text();
+    QVERIFY2(withoutGpu.contains(QStringLiteral("needs an NVIDIA GPU")), qPrintable(withoutGpu));
+    QVERIFY2(withoutGpu.contains(QStringLiteral("shipped recordings carry measurements")),
+             qPrintable(withoutGpu));
+    QVERIFY2(!withoutGpu.contains(QStringLiteral("tick")), qPrintable(withoutGpu));
+    BackendSummary notBuilt;
+    panel.setBackendSummary(notBuilt);
+    QVERIFY2(panel.emptyLabel()->text().contains(QStringLiteral("no CUDA backend")),
+             qPrintable(panel.emptyLabel()->text()));
+    BackendSummary gpu;
+    gpu.cudaBuilt = gpu.cudaUsable = true;
+    gpu.cudaDeviceName = QStringLiteral("NVIDIA H200");
+    panel.setBackendSummary(gpu);
+    QVERIFY(panel.emptyLabel()->text().contains(QStringLiteral("tick Measure (GPU)")));
+
+    MainWindow window(settings_.get());
+    if (!window.backendsKnown()) {
+        QSignalSpy probed(&window, &MainWindow::backendsProbed);
+        QVERIFY(probed.wait(30000));
+    }
+    QCOMPARE(window.measurementPanel()->emptyLabel()->text(),
+             MeasurementPanel::emptyText(window.backendSummary()));
+    if (!window.backendSummary().cudaUsable)
+        QVERIFY(window.measurementPanel()->emptyLabel()->text().contains(
+            QStringLiteral("needs an NVIDIA GPU")));
 }
 
 void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {

@@ -1,6 +1,8 @@
 #include "live/live_bandwidth_chart.h"
 
+#include <QCheckBox>
 #include <QElapsedTimer>
+#include <QHBoxLayout>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -29,6 +31,21 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     qRegisterMetaType<QVector<fusescope::live::LiveSample>>();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* viewRow = new QHBoxLayout;
+    viewRow->setContentsMargins(0, 0, 0, 0);
+    kernelsOnlyBox_ = new QCheckBox(tr("Kernels only"), this);
+    kernelsOnlyBox_->setObjectName(QStringLiteral("kernelsOnly"));
+    kernelsOnlyBox_->setToolTip(
+        tr("Cut the idle time between kernels out of the time axis (a dashed line marks each "
+           "cut). Click a kernel's name to zoom to it; double-click the chart to see all again."));
+    // At the left: in sight when a window too small for its views scrolls sideways. Enabled
+    // once there are kernels to keep.
+    kernelsOnlyBox_->setEnabled(false);
+    viewRow->addWidget(kernelsOnlyBox_);
+    viewRow->addStretch(1);
+    layout->addLayout(viewRow);
+    connect(kernelsOnlyBox_, &QCheckBox::toggled, this, &LiveBandwidthChart::setKernelsOnly);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("bandwidth_over_time"));
     // Offered by File > Export, the context menu and --export-charts.
@@ -95,7 +112,11 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     bandwidthRect_->axis(QCPAxis::atLeft)->setLabel("DRAM GB/s");
     bandwidthRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     allocationRect_->axis(QCPAxis::atLeft)->setLabel("allocated GB");
-    useTimeUnits(allocationRect_->axis(QCPAxis::atBottom), tr("time (%1)"));
+    // Milliseconds or seconds as the range asks, and "kernel time" while idle time is cut out.
+    QCPAxis* shownTime = allocationRect_->axis(QCPAxis::atBottom);
+    applyTimeUnits(shownTime->range());
+    connect(shownTime, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            &LiveBandwidthChart::applyTimeUnits);
     // One time axis: a zoom or pan of any of the three moves the others (setRange returns at
     // once when nothing changes, so the links do not loop).
     QCPAxis* times[] = {bandwidthRect_->axis(QCPAxis::atBottom),
@@ -299,14 +320,14 @@ void LiveBandwidthChart::applyCursors() {
     for (int i = 0; i < kCursorCount; ++i) {
         Cursor& cursor = cursors_[i];
         const Cursor& wanted = pendingCursors_[i];
-        if (cursor.visible == wanted.visible && cursor.ns == wanted.ns &&
+        if (!cursorsStale_ && cursor.visible == wanted.visible && cursor.ns == wanted.ns &&
             cursor.text == wanted.text)
             continue;
         changed = true;
         cursor.visible = wanted.visible;
         cursor.ns = wanted.ns;
         cursor.text = wanted.text;
-        const double ms = toMs(cursor.ns);
+        const double ms = axisMsAt(cursor.ns);
         for (QCPItemStraightLine* line : {cursor.bandwidthLine, cursor.allocationLine}) {
             line->point1->setCoords(ms, 0.0);
             line->point2->setCoords(ms, 1.0);
@@ -316,6 +337,7 @@ void LiveBandwidthChart::applyCursors() {
         cursor.label->setText(cursor.text);
         cursor.label->setVisible(cursor.visible && !cursor.text.isEmpty());
     }
+    cursorsStale_ = false;
     if (!changed || refresh_.isActive()) return;
     lastCursorDraw_.start();
     plot_->layer("cursor")->replot();
@@ -323,8 +345,115 @@ void LiveBandwidthChart::applyCursors() {
 }
 
 qint64 LiveBandwidthChart::clockNsAtPixel(double x) const {
-    const double ms = bandwidthRect_->axis(QCPAxis::atBottom)->pixelToCoord(x);
-    return originNs_ + static_cast<qint64>(ms * 1e6);
+    return clockNsAtAxisMs(bandwidthRect_->axis(QCPAxis::atBottom)->pixelToCoord(x));
+}
+
+double LiveBandwidthChart::axisMsAt(qint64 clockNs) const {
+    if (!kernelsOnly_ || busy_.isEmpty()) return toMs(clockNs);
+    // The last stretch that starts by then; idle time after it ends where the stretch ends.
+    const auto after = std::upper_bound(
+        busy_.cbegin(), busy_.cend(), clockNs,
+        [](qint64 ns, const BusyStretch& stretch) { return ns < stretch.startNs; });
+    if (after == busy_.cbegin()) return 0.0;
+    const BusyStretch& stretch = *std::prev(after);
+    return stretch.axisMs +
+           static_cast<double>(std::min(clockNs, stretch.endNs) - stretch.startNs) * 1e-6;
+}
+
+qint64 LiveBandwidthChart::clockNsAtAxisMs(double ms) const {
+    if (!kernelsOnly_ || busy_.isEmpty()) return originNs_ + static_cast<qint64>(ms * 1e6);
+    const auto after =
+        std::upper_bound(busy_.cbegin(), busy_.cend(), ms,
+                         [](double at, const BusyStretch& stretch) { return at < stretch.axisMs; });
+    const BusyStretch& stretch = after == busy_.cbegin() ? busy_.front() : *std::prev(after);
+    return stretch.startNs + static_cast<qint64>((ms - stretch.axisMs) * 1e6);
+}
+
+bool LiveBandwidthChart::idleBetweenKernels(qint64 startNs, qint64 endNs) const {
+    if (!kernelsOnly_) return false;
+    // Stretches do not overlap, so their ends are in order too.
+    const auto first =
+        std::upper_bound(busy_.cbegin(), busy_.cend(), startNs,
+                         [](qint64 ns, const BusyStretch& stretch) { return ns < stretch.endNs; });
+    return first == busy_.cend() || first->startNs >= endNs;
+}
+
+void LiveBandwidthChart::setKernelsOnly(bool kernelsOnly) {
+    if (kernelsOnlyBox_->isChecked() != kernelsOnly) kernelsOnlyBox_->setChecked(kernelsOnly);
+    if (kernelsOnly_ == kernelsOnly) return;
+    kernelsOnly_ = kernelsOnly;
+    rebuildTimeMap();
+    // The whole run on the new axis; a double-click returns here, not to the old axis's ranges.
+    ownTimeRange_ = {};
+    plot_->setProperty("fusescopeGeneration", plot_->property("fusescopeGeneration").toInt() + 1);
+    applyTimeUnits(allocationRect_->axis(QCPAxis::atBottom)->range());
+    replotNow();
+}
+
+void LiveBandwidthChart::applyTimeUnits(const QCPRange& range) {
+    applyTimeUnit(allocationRect_->axis(QCPAxis::atBottom), range,
+                  kernelsOnly_ && !busy_.isEmpty() ? tr("kernel time (%1), idle time cut out")
+                                                   : tr("time (%1)"));
+}
+
+void LiveBandwidthChart::rebuildTimeMap() {
+    busy_.clear();
+    if (kernelsOnly_) {
+        QVector<QPair<qint64, qint64>> spans;
+        for (const KernelMark& kernel : kernels_) spans.append({kernel.startNs, kernel.endNs});
+        std::sort(spans.begin(), spans.end());
+        for (const auto& [start, end] : spans) {
+            if (!busy_.isEmpty() && start <= busy_.back().endNs)
+                busy_.back().endNs = std::max(busy_.back().endNs, end);
+            else
+                busy_.append({start, end, 0.0});
+        }
+        double at = 0.0;
+        for (BusyStretch& stretch : busy_) {
+            stretch.axisMs = at;
+            at += static_cast<double>(stretch.endNs - stretch.startNs) * 1e-6;
+        }
+    }
+    for (KernelMark& kernel : kernels_) {
+        kernel.startMs = axisMsAt(kernel.startNs);
+        kernel.endMs = axisMsAt(kernel.endNs);
+        kernel.span->topLeft->setCoords(kernel.startMs, 0.0);
+        kernel.span->bottomRight->setCoords(kernel.endMs, 1.0);
+    }
+    for (QCPItemStraightLine* line : breaks_) plot_->removeItem(line);
+    breaks_.clear();
+    const QColor text = palette().color(QPalette::WindowText);
+    // Light enough that many cuts (a run of short kernels) do not hide the curves.
+    QPen pen(QColor(text.red(), text.green(), text.blue(), 120), 1.0);
+    pen.setDashPattern({4.0, 3.0});
+    for (int i = 1; i < busy_.size(); ++i)
+        for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_}) {
+            auto* line = new QCPItemStraightLine(plot_);
+            line->setLayer("spans");
+            line->setClipAxisRect(rect);
+            for (QCPItemPosition* point : {line->point1, line->point2}) {
+                point->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+                point->setAxisRect(rect);
+                point->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            }
+            line->point1->setCoords(busy_[i].axisMs, 0.0);
+            line->point2->setCoords(busy_[i].axisMs, 1.0);
+            line->setPen(pen);
+            line->setSelectable(false);
+            breaks_.append(line);
+        }
+    rebuildAllocationCurve();
+    curvesDirty_ = true;
+    cursorsStale_ = true;
+    scheduleCursorFrame();
+    scheduleReplot();
+}
+
+int LiveBandwidthChart::breakMarkerCount() const {
+    int count = 0;
+    for (const QCPItemStraightLine* line : breaks_)
+        count += line->visible() && line->clipAxisRect() == bandwidthRect_ ? 1 : 0;
+    return count;
 }
 
 void LiveBandwidthChart::onMouse(QMouseEvent* event) {
@@ -406,7 +535,8 @@ void LiveBandwidthChart::appendSamples(const QVector<LiveSample>& batch) {
                 sample);
         else
             samplesInOrder_.append(sample);
-        lastMs_ = std::max(lastMs_, toMs(sample.endNs));
+        lastNs_ = anyTime_ ? std::max(lastNs_, sample.endNs) : sample.endNs;
+        anyTime_ = true;
     }
     samples_ += static_cast<int>(batch.size());
     curvesDirty_ = true;
@@ -428,8 +558,8 @@ void LiveBandwidthChart::rebuildBandwidthCurves() {
         bool any = false;
     };
     QVector<Envelope> bins(binCount);
-    const qint64 firstNs = originNs_ + static_cast<qint64>(range.lower * 1e6);
-    const qint64 lastNs = originNs_ + static_cast<qint64>(range.upper * 1e6);
+    const qint64 firstNs = clockNsAtAxisMs(range.lower);
+    const qint64 lastNs = clockNsAtAxisMs(range.upper);
     // Samples are short: the first that can reach the view starts a little before it.
     auto it =
         std::lower_bound(samplesInOrder_.cbegin(), samplesInOrder_.cend(), firstNs,
@@ -438,10 +568,12 @@ void LiveBandwidthChart::rebuildBandwidthCurves() {
     while (it != samplesInOrder_.cbegin() && std::prev(it)->endNs >= firstNs) --it;
     for (; it != samplesInOrder_.cend() && it->startNs <= lastNs; ++it) {
         if (it->endNs < firstNs || binMs <= 0) continue;
-        const int first = std::clamp(static_cast<int>((toMs(it->startNs) - range.lower) / binMs), 0,
-                                     binCount - 1);
-        const int last =
-            std::clamp(static_cast<int>((toMs(it->endNs) - range.lower) / binMs), 0, binCount - 1);
+        // Kernels only: the idle samples between kernels are cut out with their time.
+        if (idleBetweenKernels(it->startNs, it->endNs)) continue;
+        const int first = std::clamp(
+            static_cast<int>((axisMsAt(it->startNs) - range.lower) / binMs), 0, binCount - 1);
+        const int last = std::clamp(static_cast<int>((axisMsAt(it->endNs) - range.lower) / binMs),
+                                    0, binCount - 1);
         const double read = it->readBytesPerSecond * 1e-9;
         const double written = it->writeBytesPerSecond * 1e-9;
         for (int index = first; index <= last; ++index) {
@@ -497,8 +629,8 @@ void LiveBandwidthChart::addKernelSpan(const QString& name, qint64 startNs, qint
         corner->setAxisRect(bandwidthRect_);
         corner->setTypeY(QCPItemPosition::ptAxisRectRatio);
     }
-    span->topLeft->setCoords(toMs(startNs), 0.0);
-    span->bottomRight->setCoords(toMs(endNs), 1.0);
+    span->topLeft->setCoords(axisMsAt(startNs), 0.0);
+    span->bottomRight->setCoords(axisMsAt(endNs), 1.0);
     const QColor shade = palette().color(QPalette::Highlight);
     span->setPen(QPen(QColor(shade.red(), shade.green(), shade.blue(), 90)));
     span->setBrush(QColor(shade.red(), shade.green(), shade.blue(), 28));
@@ -516,13 +648,17 @@ void LiveBandwidthChart::addKernelSpan(const QString& name, qint64 startNs, qint
     label->setColor(palette().color(QPalette::WindowText));
     label->setPadding(QMargins(2, 1, 2, 1));
     label->setVisible(false);
-    KernelMark mark{name, toMs(startNs), toMs(endNs), label};
+    KernelMark mark{name, startNs, endNs, axisMsAt(startNs), axisMsAt(endNs), span, label};
     kernels_.insert(std::upper_bound(kernels_.begin(), kernels_.end(), mark,
                                      [](const KernelMark& a, const KernelMark& b) {
-                                         return a.startMs < b.startMs;
+                                         return a.startNs < b.startNs;
                                      }),
                     mark);
-    lastMs_ = std::max(lastMs_, toMs(endNs));
+    lastNs_ = anyTime_ ? std::max(lastNs_, endNs) : endNs;
+    anyTime_ = true;
+    kernelsOnlyBox_->setEnabled(true);
+    // A new kernel joins or splits the busy stretches: the kernels-only axis is laid out again.
+    if (kernelsOnly_) rebuildTimeMap();
     scheduleReplot();
 }
 
@@ -531,7 +667,8 @@ void LiveBandwidthChart::addAllocationSpan(const QString& name, quint64 bytes, q
     if (!originSet_) setOrigin(startNs);
     allocations_.append({name, bytes, startNs, endNs});
     rebuildAllocationCurve();
-    lastMs_ = std::max(lastMs_, toMs(endNs));
+    lastNs_ = anyTime_ ? std::max(lastNs_, endNs) : endNs;
+    anyTime_ = true;
     scheduleReplot();
 }
 
@@ -549,11 +686,11 @@ void LiveBandwidthChart::rebuildAllocationCurve() {
     double peakMs = 0.0;
     for (const auto& [time, delta] : steps) {
         inFlight += delta;
-        keys.append(toMs(time));
+        keys.append(axisMsAt(time));
         values.append(static_cast<double>(inFlight) * 1e-9);
         if (inFlight > peak) {
             peak = inFlight;
-            peakMs = toMs(time);
+            peakMs = axisMsAt(time);
         }
     }
     inFlight_->setData(keys, values, true);
@@ -601,10 +738,14 @@ void LiveBandwidthChart::clear() {
         if (item->layer() == plot_->layer("spans")) plot_->removeItem(item);
     }
     kernels_.clear();
+    kernelsOnlyBox_->setEnabled(false);
+    breaks_.clear();  // on the spans' layer: removed above
+    busy_.clear();
     originSet_ = false;
     originNs_ = 0;
     maxGBps_ = 0.0;
-    lastMs_ = 0.0;
+    lastNs_ = 0;
+    anyTime_ = false;
     samples_ = 0;
     ownTimeRange_ = {};
     scheduleReplot();
@@ -672,7 +813,7 @@ void LiveBandwidthChart::replotNow() {
     if (!dirty_) return;
     dirty_ = false;
     // The axis follows the samples until a zoom or pan of the user's (or a click on a name).
-    if (followsSamples()) setTimeRange(0.0, std::max(lastMs_, 1e-3));
+    if (followsSamples()) setTimeRange(0.0, std::max(anyTime_ ? axisMsAt(lastNs_) : 0.0, 1e-3));
     // Nothing to draw (a CPU run, a run without counters): the title and the badge say why,
     // with no empty axes under them.
     const bool any = samples_ > 0 || !kernels_.isEmpty() || !allocations_.isEmpty();

@@ -9,6 +9,9 @@
 // Cursors (one per run the memory stage shows) cross both charts at the animation's position;
 // their moves are coalesced to one per frame and redraw only the cursor layer. A press or drag
 // on either chart emits timeClicked with the time on the samples' clock.
+// "Kernels only" collapses the idle time between kernels: the axis then runs in kernel time (the
+// kernels back to back, a dashed break where idle time was cut out), the samples between kernels
+// are left out, and the cursors, clicks and exports follow the same axis.
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
@@ -24,7 +27,9 @@ class QCPItemStraightLine;
 class QCPItemRect;
 class QCPItemText;
 class QCPItemTracer;
+class QCPRange;
 class QCPTextElement;
+class QCheckBox;
 class QMouseEvent;
 
 namespace fusescope::live {
@@ -55,6 +60,14 @@ class LiveBandwidthChart : public QWidget {
     int kernelLabelAt(const QPointF& at) const;
     // The time axis follows the samples until the user zooms or pans it.
     bool followsSamples() const;
+    // Idle time between kernels cut out of the axis (the "Kernels only" box); the view returns
+    // to the whole run.
+    void setKernelsOnly(bool kernelsOnly);
+    bool kernelsOnly() const { return kernelsOnly_; }
+    int breakMarkerCount() const;  // the dashed lines where idle time was cut out
+    // Where a time on the samples' clock is drawn on the time axis (ms), and back.
+    double axisMsAt(qint64 clockNs) const;
+    qint64 clockNsAtAxisMs(double ms) const;
 
     // Cursor `index` (0 or 1: the stage's left and right run) at ns on the samples' clock.
     void setCursor(int index, qint64 clockNs, const QString& label);
@@ -109,6 +122,11 @@ class LiveBandwidthChart : public QWidget {
     void placeKernelLabels();
     void setTimeRange(double lowerMs, double upperMs);
     double toMs(qint64 ns) const;
+    // The kernels merged into busy stretches and everything placed on the axis again: spans,
+    // names, breaks, the allocation curve and the cursors (after a kernel or a switch of view).
+    void rebuildTimeMap();
+    bool idleBetweenKernels(qint64 startNs, qint64 endNs) const;
+    void applyTimeUnits(const QCPRange& range);
 
     QCustomPlot* plot_ = nullptr;
     QCPAxisRect* bandwidthRect_ = nullptr;
@@ -137,7 +155,6 @@ class LiveBandwidthChart : public QWidget {
     qint64 originNs_ = 0;
     double maxGBps_ = 0.0;
     double rooflineGBps_ = 0.0;
-    double lastMs_ = 0.0;
     int samples_ = 0;
     int replots_ = 0;
     double longestReplotMs_ = 0.0;
@@ -145,10 +162,26 @@ class LiveBandwidthChart : public QWidget {
     QVector<LiveAllocationSpan> allocations_;
     struct KernelMark {
         QString name;
-        double startMs = 0.0;
+        qint64 startNs = 0;
+        qint64 endNs = 0;
+        double startMs = 0.0;  // on the axis as it is now
         double endMs = 0.0;
+        QCPItemRect* span = nullptr;
         QCPItemText* label = nullptr;
     };
+    // A stretch with at least one kernel running, and where it starts on the kernels-only axis.
+    struct BusyStretch {
+        qint64 startNs = 0;
+        qint64 endNs = 0;
+        double axisMs = 0.0;
+    };
+    QVector<BusyStretch> busy_;  // filled in kernels-only view, in time order
+    QVector<QCPItemStraightLine*> breaks_;
+    bool kernelsOnly_ = false;
+    QCheckBox* kernelsOnlyBox_ = nullptr;
+    qint64 lastNs_ = 0;  // the latest end of a sample, kernel or allocation
+    bool anyTime_ = false;
+    bool cursorsStale_ = false;
     QVector<KernelMark> kernels_;  // in start order
     int laneRows_ = 1;
 

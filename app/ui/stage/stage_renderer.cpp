@@ -154,9 +154,12 @@ void StageRenderer::layout(const QSize& size) {
     notAllocated_.prepare(QTransform(), font_);
 
     // The most detail that fits the height: the full stage, then without the SM register files,
-    // then without the time strip, then with a one-line caption.
+    // then without the time strip, then with a one-line caption, then without the boxes of
+    // totals under the arrays (half drawn boxes at a window's bottom edge read as a fault).
     const int rows = std::max(4, maxRowCount());
     const auto needed = [&](int level) {
+        if (level >= 5)  // no totals' boxes
+            return (1.8 + 1.4 + rows * 1.3 + 1.0 + 1.2 + 0.8 + 1.0 + 2.0) * fontPx_;
         if (level >= 4)  // title-only headers, one-line rows, the least flow
             return (1.8 + 1.4 + rows * 1.3 + 1.0 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0 + 2.0) * fontPx_;
         double lines = 3.3 + 1.4 + rows * 1.6 + 2.4 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0;
@@ -166,7 +169,7 @@ void StageRenderer::layout(const QSize& size) {
         return lines * fontPx_;
     };
     detailLevel_ = 0;
-    while (detailLevel_ < 4 && needed(detailLevel_) > height) ++detailLevel_;
+    while (detailLevel_ < kLeastDetail && needed(detailLevel_) > height) ++detailLevel_;
     fitsHeight_ = needed(detailLevel_) <= height;
     const double margin = fontPx_ * 0.8;
     const double captionHeight = fontPx_ * (detailLevel_ < 3 ? 3.4 : 2.0);
@@ -222,7 +225,7 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     }
 
     const double smHeight = detailLevel_ < 1 ? f * 7.0 : 0.0;
-    const double statsHeight = f * 4.6;
+    const double statsHeight = detailLevel_ < 5 ? f * 4.6 : 0.0;
     const double minFlow = f * (detailLevel_ < 4 ? 2.4 : 1.0);
     const double rowBudget = inner.bottom() - y - smHeight - statsHeight - minFlow - f * 0.8;
     const double rowHeight = std::clamp(rowBudget / std::max<qsizetype>(order.size(), 1),
@@ -242,7 +245,17 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
 
     pane.rows.clear();
     const double labelWidth = inner.width() * 0.2;
-    const double counterWidth = inner.width() * 0.17;
+    // The pass counters take a sixth of the row, more (up to a quarter) where a row's dots need
+    // it: the MLP's g_u_h is swept seven times.
+    int mostSweeps = 0;
+    for (const int array : order) {
+        int sweeps = 0;
+        for (const model::StageSweep& sweep : timeline.sweeps)
+            sweeps += array >= 0 && sweep.array == array ? 1 : 0;
+        mostSweeps = std::max(mostSweeps, sweeps);
+    }
+    const double dotsWidth = mostSweeps * std::min(rowHeight * 0.56, f * 1.35) * 1.2 + f * 0.5;
+    const double counterWidth = std::clamp(dotsWidth, inner.width() * 0.17, inner.width() * 0.25);
     for (int r = 0; r < order.size(); ++r) {
         Row row;
         row.array = order[r];
@@ -266,10 +279,7 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
         if (row.array >= 0)
             for (int s = 0; s < timeline.sweeps.size(); ++s)
                 if (timeline.sweeps[s].array == row.array) row.sweeps.push_back(s);
-        const double dot = std::min(rowHeight * 0.56, f * 1.35);
-        for (int d = 0; d < row.sweeps.size(); ++d)
-            row.dots.push_back(QRectF(row.counter.left() + d * dot * 1.2,
-                                      row.counter.center().y() - dot / 2, dot, dot));
+        layoutPassDots(row, rowHeight);
         row.smEntry = QPointF(pane.sm.left() + pane.sm.width() * (r + 0.5) / order.size(),
                               pane.smLabel.top());
         pane.rows.push_back(row);
@@ -321,6 +331,45 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
     pane.allocBar =
         QRectF(pane.allocBox.left() + f * 0.5, pane.allocBox.bottom() - barHeight - f * 0.5,
                pane.allocBox.width() - f, barHeight);
+}
+
+void StageRenderer::layoutPassDots(Row& row, double rowHeight) const {
+    const int count = static_cast<int>(row.sweeps.size());
+    row.dots.clear();
+    row.passCount = QRectF();
+    row.passCountText.clear();
+    if (count == 0) return;
+    const QRectF& area = row.counter;
+    constexpr double kPitch = 1.2;  // the distance between dots, in dots
+    const double preferred = std::min(rowHeight * 0.56, fontPx_ * 1.35);
+    // The letter inside each dot sets the least size: below it R and W print over the ring (a
+    // short row's dots are that small already).
+    const QSizeF letter = readLetter_.size().expandedTo(writeLetter_.size());
+    const double least =
+        std::min(preferred, std::max(letter.width(), QFontMetricsF(smallFont_).capHeight()) +
+                                2.0 * theme_.lineWidth);
+    const auto placeLines = [&](int lines) {
+        const int perLine = (count + lines - 1) / lines;
+        const double dot = std::min({preferred, area.width() / (perLine * kPitch - (kPitch - 1.0)),
+                                     rowHeight / (lines * kPitch - (kPitch - 1.0))});
+        // Lines of letters must not print over each other either.
+        if (dot < least || dot * kPitch < letter.width() + 1.0 ||
+            (lines > 1 && dot * kPitch < letter.height()))
+            return false;
+        const double top = area.center().y() - (lines * kPitch - (kPitch - 1.0)) * dot / 2;
+        for (int d = 0; d < count; ++d)
+            row.dots.push_back(QRectF(area.left() + (d % perLine) * dot * kPitch,
+                                      top + (d / perLine) * dot * kPitch, dot, dot));
+        return true;
+    };
+    if (placeLines(1) || placeLines(2)) return;
+    // One dot for the pass under way, then how many passes there are.
+    const double dot = std::max(least, std::min(preferred, rowHeight * 0.9));
+    row.dots.push_back(QRectF(area.left(), area.center().y() - dot / 2, dot, dot));
+    row.passCountText = QStringLiteral("\u00d7%1").arg(count);
+    // Clear of the dot and of its letter, which a short row's dot does not hold.
+    const double left = area.left() + std::max(dot, letter.width()) + dot * (kPitch - 1.0);
+    row.passCount = QRectF(left, area.top(), std::max(0.0, area.right() - left), area.height());
 }
 
 void StageRenderer::paint(QPainter& painter, const QSize& size, qint64 timeNs, bool cacheStatic) {
@@ -524,6 +573,7 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
 
     painter.setFont(smallFont_);
     painter.setPen(theme_.mutedText);
+    if (pane.stats.height() <= 0) return;  // the least detail: no totals' boxes
     for (const QRectF& box : {pane.passesBox, pane.bytesBox, pane.allocBox}) {
         painter.setBrush(withAlpha(theme_.panelBorder, 25));
         painter.setPen(Qt::NoPen);
@@ -593,11 +643,16 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
             painter.setFont(font_);
             painter.setPen(theme_.mutedText);
             const QSizeF textSize = notAllocated_.size();
-            // A small array's outline is narrower than the words: they go beside it, not over it.
+            // A small array's outline is narrower than the words: they go beside it, not over it,
+            // unless that runs into the pass counters; then from the outline's left edge on.
             const bool inside = textSize.width() + 4 <= row.tiles.width();
-            const QPointF at(
-                inside ? row.tiles.center().x() - textSize.width() / 2 : row.tiles.right() + 4,
-                row.tiles.center().y() - textSize.height() / 2);
+            const bool beside = row.tiles.right() + 4 + textSize.width() <= row.counter.left();
+            const double left = inside   ? row.tiles.center().x() - textSize.width() / 2
+                                : beside ? row.tiles.right() + 4
+                                         : row.tiles.left() + 2;
+            const QPointF at(left, row.tiles.center().y() - textSize.height() / 2);
+            // Over the outline: on the pane's colour, so the dashes do not cross the words.
+            if (!inside && !beside) painter.fillRect(QRectF(at, textSize), theme_.panel);
             painter.drawStaticText(at, notAllocated_);
             recordText(painter, QRectF(at, textSize), notAllocated_.text());
             continue;
@@ -632,8 +687,17 @@ void StageRenderer::drawRows(QPainter& painter, int side) const {
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setFont(smallFont_);
     for (const Row& row : pane.rows) {
+        // With a count instead of a dot per pass, the one dot is the pass under way (or the
+        // last one done, or the first to come).
+        int shownFirst = 0;
+        if (!row.passCountText.isEmpty()) {
+            for (int s = 0; s < row.sweeps.size(); ++s)
+                if (state.timeNs >= timeline.sweeps[row.sweeps[s]].startNs) shownFirst = s;
+            painter.setPen(theme_.text);
+            drawLabel(painter, row.passCount, Qt::AlignLeft | Qt::AlignVCenter, row.passCountText);
+        }
         for (int d = 0; d < row.dots.size(); ++d) {
-            const model::StageSweep& sweep = timeline.sweeps[row.sweeps[d]];
+            const model::StageSweep& sweep = timeline.sweeps[row.sweeps[shownFirst + d]];
             const QRectF& dot = row.dots[d];
             const bool done = state.timeNs >= sweep.endNs;
             const bool active = state.timeNs >= sweep.startNs && !done;
@@ -749,18 +813,28 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
     const Pane& pane = panes_[side];
     const model::StageState& state = pane.state;
     const model::StageTimeline& timeline = timelines_[side];
+    if (pane.stats.height() <= 0) return;  // the least detail: no totals' boxes
     const double f = fontPx_;
     const auto valueRect = [&](const QRectF& box) {
         return QRectF(box.left() + f * 0.5, box.top() + f * 1.4, box.width() - f, f * 2.2);
     };
 
+    // The big type where the value fits its box, else the largest that does (a narrow pane).
+    const auto valueFont = [&](const QString& text, const QRectF& box) -> const QFont& {
+        for (const QFont* font : {&bigFont_, &titleFont_})
+            if (QFontMetricsF(*font).horizontalAdvance(text) <= valueRect(box).width())
+                return *font;
+        return boldFont_;
+    };
+
     const double modelBytes = double(timeline.modelBytesRead + timeline.modelBytesWritten);
     const bool complete = timeline.passesCounted ? state.passesCompleted == timeline.modelPasses
                                                  : state.bytesMoved() >= modelBytes;
-    painter.setFont(bigFont_);
     painter.setPen(complete ? theme_.success : theme_.text);
     const QString done = timeline.passesCounted ? QString::number(state.passesCompleted)
                                                 : formatStageBytes(state.bytesMoved());
+    const QFont& doneFont = valueFont(done, pane.passesBox);
+    painter.setFont(doneFont);
     drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter, done);
     // "of 5" beside the value where both fit the box, in the smaller type where only that fits,
     // and not at all where neither does (never over the value).
@@ -768,7 +842,7 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
                               ? QStringLiteral("of %1").arg(timeline.modelPasses)
                               : QStringLiteral("of %1").arg(formatStageBytes(modelBytes));
     const double room = valueRect(pane.passesBox).width() -
-                        QFontMetricsF(bigFont_).horizontalAdvance(done) - f * 0.5;
+                        QFontMetricsF(doneFont).horizontalAdvance(done) - f * 0.5;
     for (const QFont* totalFont : {&font_, &smallFont_})
         if (QFontMetricsF(*totalFont).horizontalAdvance(total) <= room) {
             painter.setFont(*totalFont);
@@ -777,19 +851,19 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
             break;
         }
 
-    painter.setFont(bigFont_);
+    const QString moved = formatStageBytes(state.bytesMoved());
+    painter.setFont(valueFont(moved, pane.bytesBox));
     painter.setPen(theme_.text);
-    drawLabel(painter, valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
-              formatStageBytes(state.bytesMoved()));
+    drawLabel(painter, valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter, moved);
     QRectF bar = pane.bytesBar;
     bar.setWidth(pane.bytesBar.width() * state.bytesMoved() / double(bytesScale_));
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.fillRect(bar, withAlpha(theme_.text, 170));
 
-    painter.setFont(bigFont_);
+    const QString inFlight = formatStageBytes(double(state.bytesInFlight));
+    painter.setFont(valueFont(inFlight, pane.allocBox));
     painter.setPen(theme_.text);
-    drawLabel(painter, valueRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
-              formatStageBytes(double(state.bytesInFlight)));
+    drawLabel(painter, valueRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter, inFlight);
     bar = pane.allocBar;
     bar.setWidth(pane.allocBar.width() * double(state.bytesInFlight) / double(allocScale_));
     painter.fillRect(bar, theme_.intermediate);

@@ -44,9 +44,11 @@ class StageRenderer {
 
     // The least pixel size of any text (0: none, as for exports at a chosen size). On a frame too
     // small for the full stage at that size, detail is dropped: the SM register files, then the
-    // time strip, then the caption's second line, and the size under each array's name.
+    // time strip, then the caption's second line, and the size under each array's name, then
+    // the boxes of totals under the arrays.
     void setMinimumFontPixels(double pixels);
     int detailLevel() const { return detailLevel_; }  // 0: everything shown
+    static constexpr int kLeastDetail = 5;            // no SM files, time strip or totals' boxes
     // False when even the least detail does not fit the last frame's height at that type size:
     // then parts of the stage overlap.
     bool fitsHeight() const { return fitsHeight_; }
@@ -58,6 +60,8 @@ class StageRenderer {
         int pixelSize = 0;
     };
     QVector<DrawnText> textLayout(const QSize& size, qint64 timeNs);
+    // Where pane `side` was laid out for the last frame (for layout checks).
+    QRectF paneRect(int side) const { return panes_.value(side).rect; }
 
   private:
     struct Row {
@@ -69,8 +73,12 @@ class StageRenderer {
         QRectF tiles;
         QRectF counter;
         QVector<QRectF> tileRects;
-        QVector<int> sweeps;  // indices into the timeline's sweeps touching this array
-        QVector<QRectF> dots;
+        QVector<int> sweeps;   // indices into the timeline's sweeps touching this array
+        QVector<QRectF> dots;  // one per sweep, or one for the pass under way (see passCount)
+        // Too many passes for one line of dots at the least dot size: one dot for the pass under
+        // way and "×N" in passCount.
+        QRectF passCount;
+        QString passCountText;
         QPointF smEntry;
     };
     struct Pane {
@@ -106,6 +114,9 @@ class StageRenderer {
     // "read 256x" over an array's tiles, where it fits.
     void drawTimesRead(QPainter& painter, const QRectF& tiles, double timesRead) const;
     int maxRowCount() const;
+    // The row's pass dots in its counter: in one line, shrunk down to the least size their letter
+    // fits, in two lines where the row is tall enough, else one dot and a "×N" count.
+    void layoutPassDots(Row& row, double rowHeight) const;
 
     QVector<model::StageTimeline> timelines_;
     QVector<Pane> panes_;

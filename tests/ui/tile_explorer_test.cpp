@@ -254,6 +254,9 @@ void TileExplorerTest::withoutGpuSaysSoAndShowsModelNumbers() {
     QVERIFY(!tab.liveAvailable());
     QVERIFY2(tab.gpuNoteLabel()->text().contains(QStringLiteral("needs an NVIDIA GPU")),
              qPrintable(tab.gpuNoteLabel()->text()));
+    // The driver's words only on demand: the start page says it once, in plain words.
+    QVERIFY(!tab.gpuNoteLabel()->text().contains(noGpu().cudaReason));
+    QVERIFY(tab.gpuNoteLabel()->toolTip().contains(noGpu().cudaReason));
     QVERIFY(!tab.runButton()->isEnabled());
     QVERIFY(!tab.sweepButton()->isEnabled());
     QVERIFY(!tab.runButton()->toolTip().isEmpty());

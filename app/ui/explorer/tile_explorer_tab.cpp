@@ -680,11 +680,13 @@ void TileExplorerTab::setBackendSummary(const BackendSummary& summary) {
                "times. The model's numbers are for the GPU chosen under Problem."));
     else
         gpuNote_->setText(
-            tr("Live exploration needs an NVIDIA GPU%1. The model's numbers below (bytes, FLOPs, "
-               "grid against SMs) are for the GPU chosen under Problem; recorded tile sweeps "
-               "open with File > Open.")
-                .arg(summary.cudaReason.isEmpty() ? QString()
-                                                  : tr(" (here: %1)").arg(summary.cudaReason)));
+            tr("Live exploration needs an NVIDIA GPU, and none is usable here. The model's "
+               "numbers below (bytes, FLOPs, grid against SMs) are for the GPU chosen under "
+               "Problem; recorded tile sweeps open with File > Open."));
+    // The driver's own words once, on demand: the start page says it in plain words.
+    gpuNote_->setToolTip(liveAvailable() || summary.cudaReason.isEmpty()
+                             ? QString()
+                             : tr("Why: %1").arg(summary.cudaReason));
     updateEnabled();
     selectionChanged();
 }

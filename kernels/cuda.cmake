@@ -32,6 +32,7 @@ set(mlp_cuda_sources
   pipelines/mlp/mlp_elementwise.cu
   pipelines/mlp/mlp_lesson_fused.cu
   pipelines/mlp/mlp_gate_up_silu.cu
+  pipelines/mlp/mlp_production_precompiled.cu
   pipelines/mlp/mlp_decode_gemv.cu
   pipelines/mlp/mlp_decode_tensor_gemv.cu
 )

@@ -75,8 +75,11 @@ QString RunWorker::recoverAfterFailure() {
                   "with a fresh GPU context.")
             .arg(why);
     probe();  // the views learn that the GPU is gone
+    // CUDA documents errors such as an illegal address as lasting for the process: where the
+    // driver also refuses a fresh context, only a new start of the program gets the GPU back.
     return tr(" The GPU stopped answering (%1) and could not be reset (%2): the GPU is "
-              "unavailable; the CPU backend and recordings still work.")
+              "unavailable until FuseScope is started again; the CPU backend and recordings "
+              "still work.")
         .arg(why, QString::fromStdString(reset.message()));
 }
 

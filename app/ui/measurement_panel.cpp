@@ -18,6 +18,13 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignR
     return item;
 }
 
+// One line in the table; all of it in the tooltip.
+QTableWidgetItem* reasonsCell(const QStringList& reasons) {
+    QTableWidgetItem* item = cell(reasons.join(QStringLiteral(" · ")), Qt::AlignLeft);
+    item->setToolTip(reasons.join(QLatin1Char('\n')));
+    return item;
+}
+
 QString bytesText(const std::optional<double>& bytes) {
     return bytes ? model::formatBytes(static_cast<quint64>(*bytes + 0.5)) : QStringLiteral("-");
 }
@@ -100,11 +107,19 @@ MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
            "accelerator loads included: re-reads the L2 absorbs show here but not in DRAM."));
     table_->verticalHeader()->setVisible(false);
     table_->setAlternatingRowColors(true);
-    table_->setWordWrap(true);
+    // One line a row, so every variant shows even on a small screen: a wrapped reason in a
+    // narrow column made one row as tall as the table. The reasons are in full in the row's
+    // tooltip and, for the selected row, under the table.
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideRight);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(Reasons, QHeaderView::Stretch);
-    // Rows grow with their wrapped reasons.
-    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    why_ = new QLabel;
+    why_->setWordWrap(true);
+    why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { showWhy(row); });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -112,7 +127,22 @@ MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(counterStatus_);
     layout->addWidget(empty_, 1);
     layout->addWidget(table_, 1);
+    layout->addWidget(why_);
     setRecording({});
+}
+
+void MeasurementPanel::showWhy(int row) {
+    const QTableWidgetItem* reasons = row >= 0 ? table_->item(row, Reasons) : nullptr;
+    const QTableWidgetItem* kernel = row >= 0 ? table_->item(row, Kernel) : nullptr;
+    if (!reasons || reasons->toolTip().isEmpty()) {
+        why_->setText(table_->rowCount() > 0
+                          ? tr("Select a row to read why its bytes differ from the model.")
+                          : QString());
+        return;
+    }
+    why_->setText(tr("Why %1 differs from the model: %2")
+                      .arg(kernel ? kernel->text() : QString(),
+                           reasons->toolTip().replace(QLatin1Char('\n'), QLatin1Char(' '))));
 }
 
 void MeasurementPanel::setRecording(const model::Recording& recording) {
@@ -160,7 +190,7 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
         table_->setItem(row, L2Read, cell(bytesText(l2Read)));
         table_->setItem(row, L2Written, cell(bytesText(l2Written)));
         table_->setItem(row, Gap, cell(gapText(run.percent)));
-        table_->setItem(row, Reasons, cell(run.reasons.join(QLatin1Char('\n')), Qt::AlignLeft));
+        table_->setItem(row, Reasons, reasonsCell(run.reasons));
         ++row;
         for (const model::KernelGapView& kernel : run.kernels) {
             const model::KernelRecord* record = findKernel(recording, run.variant, kernel.kernel);
@@ -184,11 +214,11 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
                 row, L2Written,
                 cell(bytesText(record ? l2Bytes(record->l2SectorsWritten) : std::nullopt)));
             table_->setItem(row, Gap, cell(gapText(kernel.percent)));
-            table_->setItem(row, Reasons,
-                            cell(kernel.reasons.join(QLatin1Char('\n')), Qt::AlignLeft));
+            table_->setItem(row, Reasons, reasonsCell(kernel.reasons));
             ++row;
         }
     }
+    showWhy(table_->currentRow());
 }
 
 }  // namespace fusescope

@@ -41,6 +41,7 @@ class MeasurementPanel final : public QWidget {
     QLabel* badgeLabel() const { return badge_; }
     QLabel* counterStatusLabel() const { return counterStatus_; }
     QLabel* emptyLabel() const { return empty_; }
+    QLabel* whyLabel() const { return why_; }  // the selected row's reasons in full
 
     // With nothing measured: how to measure (backends not probed yet, or a usable GPU), or
     // that measuring needs an NVIDIA GPU and the shipped recordings carry measurements.
@@ -48,7 +49,10 @@ class MeasurementPanel final : public QWidget {
     static QString emptyText(const BackendSummary& summary);
 
   private:
+    void showWhy(int row);
+
     QLabel* badge_ = nullptr;
+    QLabel* why_ = nullptr;
     QLabel* counterStatus_ = nullptr;
     QLabel* empty_ = nullptr;
     QTableWidget* table_ = nullptr;

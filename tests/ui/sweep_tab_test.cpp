@@ -329,7 +329,20 @@ void SweepTabTest::measurementPanelShowsRowsAndReasons() {
     // The fused kernel matches its model: a gap of 0 and nothing to explain.
     QCOMPARE(gaps.at(4), QStringLiteral("+0.0%"));
     QVERIFY(reasons.at(4).isEmpty());
-    QVERIFY(table->wordWrap());
+    // One line a row, whatever the room: a wrapped reason once made one row fill the table.
+    QVERIFY(!table->wordWrap());
+    panel.resize(700, 260);
+    QCoreApplication::processEvents();
+    for (int row = 0; row < table->rowCount(); ++row)
+        QVERIFY2(table->rowHeight(row) < 2 * table->fontMetrics().height() + 8,
+                 qPrintable(QString::number(table->rowHeight(row))));
+    // The reasons in full: in the row's tooltip, and under the table for the selected row.
+    QCOMPARE(table->item(1, MeasurementPanel::Reasons)->toolTip().contains(QStringLiteral("L2")),
+             true);
+    table->setCurrentCell(1, MeasurementPanel::Kernel);
+    QVERIFY2(panel.whyLabel()->text().contains(QStringLiteral("scale")) &&
+                 panel.whyLabel()->text().contains(QStringLiteral("L2")),
+             qPrintable(panel.whyLabel()->text()));
     QCOMPARE(table->item(1, MeasurementPanel::DramRead)->text().isEmpty(), false);
     QVERIFY(table->item(1, MeasurementPanel::SectorsRead)->text() != QStringLiteral("-"));
 

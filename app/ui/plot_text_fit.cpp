@@ -23,6 +23,9 @@ const char* const kOwnRange = "fusescopeOwnRange";
 const char* const kStretchedRange = "fusescopeStretchedRange";
 // Tick labels the fitter turned off for want of room (it turns them on again to try anew).
 const char* const kTickLabelsHidden = "fusescopeTickLabelsHidden";
+// A text item's coordinates as its owner set them, and as the fitter left them.
+const char* const kOwnCoords = "fusescopeOwnCoords";
+const char* const kPlacedCoords = "fusescopePlacedCoords";
 
 // Greedy lines of words that fit `width`; a single word wider than that stays whole.
 QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double width) {
@@ -291,15 +294,18 @@ class PlotTextFitter : public QObject {
             if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i));
                 text && text->visible() && !text->text().isEmpty())
                 texts << text;
-        QHash<QCPItemText*, OwnPlacement> kept;
+        // Each item's own place is kept on the item itself, so that it dies with the item (a new
+        // item at a freed address starts afresh). Coordinates other than the ones the fitter
+        // left are the owner's: the owner moved the item, or it was never placed.
+        QHash<QCPItemText*, QPointF> own;
         for (QCPItemText* text : texts) {
-            const auto it = own_.constFind(text);
-            const QPointF coords = it != own_.constEnd() && it->text == text->text()
-                                       ? it->coords
-                                       : text->position->coords();
-            kept.insert(text, {text->text(), coords});
+            const QPointF now = text->position->coords();
+            const QVariant placed = text->property(kPlacedCoords);
+            if (text->property(kOwnCoords).isNull() || !placed.isValid() ||
+                placed.toPointF() != now)
+                text->setProperty(kOwnCoords, now);
+            own.insert(text, text->property(kOwnCoords).toPointF());
         }
-        own_ = kept;
         constexpr int kStretches = 3;
         // Text never squeezes the data below half the plot: past that it is hidden instead.
         constexpr double kMostStretch = 2.0;
@@ -316,7 +322,7 @@ class PlotTextFitter : public QObject {
             stretched->setProperty(kStretchedRange, QVariant());
         }
         for (int attempt = 0; attempt <= kStretches; ++attempt) {
-            for (QCPItemText* text : texts) text->position->setCoords(own_.value(text).coords);
+            for (QCPItemText* text : texts) text->position->setCoords(own.value(text));
             // The axes first, as they will be drawn: the text is then placed on the final layout,
             // and nothing after the placement moves the axes or the data again.
             settleAxes();
@@ -342,6 +348,7 @@ class PlotTextFitter : public QObject {
             text->setVisible(false);
             hidden_ << text;
         }
+        for (QCPItemText* text : texts) text->setProperty(kPlacedCoords, text->position->coords());
     }
 
     // The ticks were made for the layout before this one (and before any stretch of a value
@@ -553,7 +560,11 @@ class PlotTextFitter : public QObject {
             if (dx != 0.0 || dy != 0.0)
                 text->position->setPixelPosition(text->position->pixelPosition() + QPointF(dx, dy));
             const QRectF inner = box.adjusted(1, 1, -1, -1);
+            // A text item clipped to its axis rect that runs past it is cut; one drawn unclipped
+            // must stay inside the plot.
+            const QRectF drawnIn = text->clipToAxisRect() ? bounds : QRectF(plot_->rect());
             const bool clear =
+                drawnIn.adjusted(-1, -1, 1, 1).contains(box) &&
                 std::none_of(placed.cbegin(), placed.cend(),
                              [&](const QRectF& other) {
                                  return other.adjusted(-kGap, 0, kGap, 0).intersects(inner);
@@ -570,12 +581,7 @@ class PlotTextFitter : public QObject {
         return {lacking, unresolved};
     }
 
-    struct OwnPlacement {
-        QString text;
-        QPointF coords;
-    };
     QCustomPlot* plot_;
-    QHash<QCPItemText*, OwnPlacement> own_;
     QList<QPointer<QCPItemText>> hidden_;
 };
 

@@ -511,7 +511,7 @@ class PlotTextFitter : public QObject {
             QRectF box = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
                              .normalized();
             QCPAxisRect* area = text->clipAxisRect() ? text->clipAxisRect() : plot_->axisRect();
-            const QRectF bounds = area ? QRectF(area->rect()) : QRectF(plot_->rect());
+            const QRectF bounds = area ? QRectF(area->rect()) : QRectF(plot_->viewport());
             double dx = 0.0;
             if (box.left() < bounds.left())
                 dx = bounds.left() - box.left();
@@ -562,7 +562,7 @@ class PlotTextFitter : public QObject {
             const QRectF inner = box.adjusted(1, 1, -1, -1);
             // A text item clipped to its axis rect that runs past it is cut; one drawn unclipped
             // must stay inside the plot.
-            const QRectF drawnIn = text->clipToAxisRect() ? bounds : QRectF(plot_->rect());
+            const QRectF drawnIn = text->clipToAxisRect() ? bounds : QRectF(plot_->viewport());
             const bool clear =
                 drawnIn.adjusted(-1, -1, 1, 1).contains(box) &&
                 std::none_of(placed.cbegin(), placed.cend(),

@@ -75,6 +75,56 @@ QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, doub
     return lines.join(QLatin1Char('\n'));
 }
 
+// A plottable's legend entry whose name is elided to the room the fitter gives it (the full name
+// stays the plottable's, and shows in the plot's tooltip).
+class FittedLegendItem : public QCPPlottableLegendItem {
+  public:
+    FittedLegendItem(QCPLegend* legend, QCPAbstractPlottable* plottable)
+        : QCPPlottableLegendItem(legend, plottable) {}
+
+    // Pixels the name may take; below zero: all it needs.
+    void setTextRoom(int pixels) { textRoom_ = pixels; }
+    QString shownName() const {
+        const QString full = mPlottable ? mPlottable->name() : QString();
+        if (textRoom_ < 0) return full;
+        return QFontMetricsF(getFont()).elidedText(full, Qt::ElideRight, textRoom_);
+    }
+    bool elided() const { return mPlottable && shownName() != mPlottable->name(); }
+
+  protected:
+    // Drawn and measured by the plain entry, with the plottable named by the shown name for
+    // that while (the entry reads the name from the plottable).
+    void draw(QCPPainter* painter) override {
+        if (!mPlottable) return;
+        const ShownName shown(mPlottable, shownName());
+        QCPPlottableLegendItem::draw(painter);
+    }
+
+    QSize minimumOuterSizeHint() const override {
+        if (!mPlottable) return {};
+        const ShownName shown(mPlottable, shownName());
+        return QCPPlottableLegendItem::minimumOuterSizeHint();
+    }
+
+  private:
+    class ShownName {
+      public:
+        ShownName(QCPAbstractPlottable* plottable, const QString& shown)
+            : plottable_(plottable), full_(plottable->name()) {
+            plottable_->setName(shown);
+        }
+        ~ShownName() { plottable_->setName(full_); }
+        ShownName(const ShownName&) = delete;
+        ShownName& operator=(const ShownName&) = delete;
+
+      private:
+        QCPAbstractPlottable* plottable_;
+        QString full_;
+    };
+
+    int textRoom_ = -1;
+};
+
 class PlotTextFitter : public QObject {
   public:
     explicit PlotTextFitter(QCustomPlot* plot) : QObject(plot), plot_(plot) {
@@ -95,6 +145,14 @@ class PlotTextFitter : public QObject {
                     QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), full, plot_);
                     return true;
                 }
+            } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
+                for (int i = 0; i < legend->itemCount(); ++i)
+                    if (auto* item = dynamic_cast<FittedLegendItem*>(legend->item(i));
+                        item && item->elided() && item->outerRect().contains(at)) {
+                        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(),
+                                           item->plottable()->name(), plot_);
+                        return true;
+                    }
             }
         return false;
     }
@@ -115,6 +173,9 @@ class PlotTextFitter : public QObject {
         // the axes keep room for the data (the full text stays in the tooltip).
         const int secondaryLines = plot_->height() >= 420 ? 3 : plot_->height() >= 300 ? 2 : 1;
         bool title = true;
+        // Legends are fitted after the walk: fitting one replaces its entries, which the walk's
+        // list holds too.
+        QList<QCPLegend*> legends;
         for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
             if (auto* text = qobject_cast<QCPTextElement*>(element)) {
                 const QString full = ownText(text, text->text());
@@ -124,9 +185,10 @@ class PlotTextFitter : public QObject {
                 text->setProperty("fusescopeFitted", fitted);
                 text->setText(fitted);
             } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
-                fitLegend(legend, width);
+                legends << legend;
             }
         }
+        for (QCPLegend* legend : legends) fitLegend(legend, width);
         // Long text items (badges, notes) wrap to most of the plot's width.
         for (int i = 0; i < plot_->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i))) {
@@ -144,6 +206,33 @@ class PlotTextFitter : public QObject {
 
     static void fitLegend(QCPLegend* legend, double width) {
         if (legend->itemCount() == 0 || legend->fillOrder() != QCPLegend::foColumnsFirst) return;
+        // Names longer than the plot is wide are elided: each entry in place of the plain one.
+        const int textRoom = static_cast<int>(width) - legend->margins().left() -
+                             legend->margins().right() - legend->iconSize().width() -
+                             legend->iconTextPadding();
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            QCPAbstractLegendItem* item = legend->item(i);
+            if (!item) continue;
+            auto* fitted = dynamic_cast<FittedLegendItem*>(item);
+            if (!fitted && item->metaObject() == &QCPPlottableLegendItem::staticMetaObject) {
+                int row = 0;
+                int column = 0;
+                legend->indexToRowCol(i, row, column);
+                QCPAbstractPlottable* plottable =
+                    static_cast<QCPPlottableLegendItem*>(item)->plottable();
+                fitted = new FittedLegendItem(legend, plottable);
+                fitted->setLayer(item->layer());
+                fitted->setFont(item->font());
+                fitted->setTextColor(item->textColor());
+                fitted->setSelectable(item->selectable());
+                legend->take(item);
+                delete item;
+                legend->addElement(row, column, fitted);
+            }
+            if (fitted)
+                fitted->setTextRoom(
+                    std::max(textRoom - fitted->margins().left() - fitted->margins().right(), 0));
+        }
         // Columns of the widest item: a grid that never runs past the plot's sides.
         int widest = 1;
         int items = 0;

@@ -23,6 +23,9 @@ const char* const kOwnRange = "fusescopeOwnRange";
 const char* const kStretchedRange = "fusescopeStretchedRange";
 // Tick labels the fitter turned off for want of room (it turns them on again to try anew).
 const char* const kTickLabelsHidden = "fusescopeTickLabelsHidden";
+// A text item's coordinates as its owner set them, and as the fitter left them.
+const char* const kOwnCoords = "fusescopeOwnCoords";
+const char* const kPlacedCoords = "fusescopePlacedCoords";
 
 // Greedy lines of words that fit `width`; a single word wider than that stays whole.
 QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double width) {
@@ -72,6 +75,56 @@ QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, doub
     return lines.join(QLatin1Char('\n'));
 }
 
+// A plottable's legend entry whose name is elided to the room the fitter gives it (the full name
+// stays the plottable's, and shows in the plot's tooltip).
+class FittedLegendItem : public QCPPlottableLegendItem {
+  public:
+    FittedLegendItem(QCPLegend* legend, QCPAbstractPlottable* plottable)
+        : QCPPlottableLegendItem(legend, plottable) {}
+
+    // Pixels the name may take; below zero: all it needs.
+    void setTextRoom(int pixels) { textRoom_ = pixels; }
+    QString shownName() const {
+        const QString full = mPlottable ? mPlottable->name() : QString();
+        if (textRoom_ < 0) return full;
+        return QFontMetricsF(getFont()).elidedText(full, Qt::ElideRight, textRoom_);
+    }
+    bool elided() const { return mPlottable && shownName() != mPlottable->name(); }
+
+  protected:
+    // Drawn and measured by the plain entry, with the plottable named by the shown name for
+    // that while (the entry reads the name from the plottable).
+    void draw(QCPPainter* painter) override {
+        if (!mPlottable) return;
+        const ShownName shown(mPlottable, shownName());
+        QCPPlottableLegendItem::draw(painter);
+    }
+
+    QSize minimumOuterSizeHint() const override {
+        if (!mPlottable) return {};
+        const ShownName shown(mPlottable, shownName());
+        return QCPPlottableLegendItem::minimumOuterSizeHint();
+    }
+
+  private:
+    class ShownName {
+      public:
+        ShownName(QCPAbstractPlottable* plottable, const QString& shown)
+            : plottable_(plottable), full_(plottable->name()) {
+            plottable_->setName(shown);
+        }
+        ~ShownName() { plottable_->setName(full_); }
+        ShownName(const ShownName&) = delete;
+        ShownName& operator=(const ShownName&) = delete;
+
+      private:
+        QCPAbstractPlottable* plottable_;
+        QString full_;
+    };
+
+    int textRoom_ = -1;
+};
+
 class PlotTextFitter : public QObject {
   public:
     explicit PlotTextFitter(QCustomPlot* plot) : QObject(plot), plot_(plot) {
@@ -92,6 +145,14 @@ class PlotTextFitter : public QObject {
                     QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), full, plot_);
                     return true;
                 }
+            } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
+                for (int i = 0; i < legend->itemCount(); ++i)
+                    if (auto* item = dynamic_cast<FittedLegendItem*>(legend->item(i));
+                        item && item->elided() && item->outerRect().contains(at)) {
+                        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(),
+                                           item->plottable()->name(), plot_);
+                        return true;
+                    }
             }
         return false;
     }
@@ -112,6 +173,9 @@ class PlotTextFitter : public QObject {
         // the axes keep room for the data (the full text stays in the tooltip).
         const int secondaryLines = plot_->height() >= 420 ? 3 : plot_->height() >= 300 ? 2 : 1;
         bool title = true;
+        // Legends are fitted after the walk: fitting one replaces its entries, which the walk's
+        // list holds too.
+        QList<QCPLegend*> legends;
         for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
             if (auto* text = qobject_cast<QCPTextElement*>(element)) {
                 const QString full = ownText(text, text->text());
@@ -121,9 +185,10 @@ class PlotTextFitter : public QObject {
                 text->setProperty("fusescopeFitted", fitted);
                 text->setText(fitted);
             } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
-                fitLegend(legend, width);
+                legends << legend;
             }
         }
+        for (QCPLegend* legend : legends) fitLegend(legend, width);
         // Long text items (badges, notes) wrap to most of the plot's width.
         for (int i = 0; i < plot_->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i))) {
@@ -141,6 +206,33 @@ class PlotTextFitter : public QObject {
 
     static void fitLegend(QCPLegend* legend, double width) {
         if (legend->itemCount() == 0 || legend->fillOrder() != QCPLegend::foColumnsFirst) return;
+        // Names longer than the plot is wide are elided: each entry in place of the plain one.
+        const int textRoom = static_cast<int>(width) - legend->margins().left() -
+                             legend->margins().right() - legend->iconSize().width() -
+                             legend->iconTextPadding();
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            QCPAbstractLegendItem* item = legend->item(i);
+            if (!item) continue;
+            auto* fitted = dynamic_cast<FittedLegendItem*>(item);
+            if (!fitted && item->metaObject() == &QCPPlottableLegendItem::staticMetaObject) {
+                int row = 0;
+                int column = 0;
+                legend->indexToRowCol(i, row, column);
+                QCPAbstractPlottable* plottable =
+                    static_cast<QCPPlottableLegendItem*>(item)->plottable();
+                fitted = new FittedLegendItem(legend, plottable);
+                fitted->setLayer(item->layer());
+                fitted->setFont(item->font());
+                fitted->setTextColor(item->textColor());
+                fitted->setSelectable(item->selectable());
+                legend->take(item);
+                delete item;
+                legend->addElement(row, column, fitted);
+            }
+            if (fitted)
+                fitted->setTextRoom(
+                    std::max(textRoom - fitted->margins().left() - fitted->margins().right(), 0));
+        }
         // Columns of the widest item: a grid that never runs past the plot's sides.
         int widest = 1;
         int items = 0;
@@ -291,15 +383,18 @@ class PlotTextFitter : public QObject {
             if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i));
                 text && text->visible() && !text->text().isEmpty())
                 texts << text;
-        QHash<QCPItemText*, OwnPlacement> kept;
+        // Each item's own place is kept on the item itself, so that it dies with the item (a new
+        // item at a freed address starts afresh). Coordinates other than the ones the fitter
+        // left are the owner's: the owner moved the item, or it was never placed.
+        QHash<QCPItemText*, QPointF> own;
         for (QCPItemText* text : texts) {
-            const auto it = own_.constFind(text);
-            const QPointF coords = it != own_.constEnd() && it->text == text->text()
-                                       ? it->coords
-                                       : text->position->coords();
-            kept.insert(text, {text->text(), coords});
+            const QPointF now = text->position->coords();
+            const QVariant placed = text->property(kPlacedCoords);
+            if (text->property(kOwnCoords).isNull() || !placed.isValid() ||
+                placed.toPointF() != now)
+                text->setProperty(kOwnCoords, now);
+            own.insert(text, text->property(kOwnCoords).toPointF());
         }
-        own_ = kept;
         constexpr int kStretches = 3;
         // Text never squeezes the data below half the plot: past that it is hidden instead.
         constexpr double kMostStretch = 2.0;
@@ -316,7 +411,7 @@ class PlotTextFitter : public QObject {
             stretched->setProperty(kStretchedRange, QVariant());
         }
         for (int attempt = 0; attempt <= kStretches; ++attempt) {
-            for (QCPItemText* text : texts) text->position->setCoords(own_.value(text).coords);
+            for (QCPItemText* text : texts) text->position->setCoords(own.value(text));
             // The axes first, as they will be drawn: the text is then placed on the final layout,
             // and nothing after the placement moves the axes or the data again.
             settleAxes();
@@ -342,6 +437,7 @@ class PlotTextFitter : public QObject {
             text->setVisible(false);
             hidden_ << text;
         }
+        for (QCPItemText* text : texts) text->setProperty(kPlacedCoords, text->position->coords());
     }
 
     // The ticks were made for the layout before this one (and before any stretch of a value
@@ -504,7 +600,7 @@ class PlotTextFitter : public QObject {
             QRectF box = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
                              .normalized();
             QCPAxisRect* area = text->clipAxisRect() ? text->clipAxisRect() : plot_->axisRect();
-            const QRectF bounds = area ? QRectF(area->rect()) : QRectF(plot_->rect());
+            const QRectF bounds = area ? QRectF(area->rect()) : QRectF(plot_->viewport());
             double dx = 0.0;
             if (box.left() < bounds.left())
                 dx = bounds.left() - box.left();
@@ -553,7 +649,11 @@ class PlotTextFitter : public QObject {
             if (dx != 0.0 || dy != 0.0)
                 text->position->setPixelPosition(text->position->pixelPosition() + QPointF(dx, dy));
             const QRectF inner = box.adjusted(1, 1, -1, -1);
+            // A text item clipped to its axis rect that runs past it is cut; one drawn unclipped
+            // must stay inside the plot.
+            const QRectF drawnIn = text->clipToAxisRect() ? bounds : QRectF(plot_->viewport());
             const bool clear =
+                drawnIn.adjusted(-1, -1, 1, 1).contains(box) &&
                 std::none_of(placed.cbegin(), placed.cend(),
                              [&](const QRectF& other) {
                                  return other.adjusted(-kGap, 0, kGap, 0).intersects(inner);
@@ -570,12 +670,7 @@ class PlotTextFitter : public QObject {
         return {lacking, unresolved};
     }
 
-    struct OwnPlacement {
-        QString text;
-        QPointF coords;
-    };
     QCustomPlot* plot_;
-    QHash<QCPItemText*, OwnPlacement> own_;
     QList<QPointer<QCPItemText>> hidden_;
 };
 

@@ -130,8 +130,12 @@ inline std::vector<PlacedText> plotTexts(QCustomPlot& plot) {
                 if (!item) continue;  // an empty cell of a wrapped legend
                 auto* plottableItem = qobject_cast<QCPPlottableLegendItem*>(item);
                 const QString name = plottableItem ? plottableItem->plottable()->name() : QString();
-                texts.push_back(
-                    {QStringLiteral("legend item '%1'").arg(name), item->outerRect(), QString()});
+                // An item draws its whole text even where its cell is narrower.
+                const QSize drawn = item->minimumOuterSizeHint();
+                const QRectF rect(item->outerRect().topLeft(),
+                                  QSizeF(std::max(item->outerRect().width(), drawn.width()),
+                                         std::max(item->outerRect().height(), drawn.height())));
+                texts.push_back({QStringLiteral("legend item '%1'").arg(name), rect, QString()});
             }
         }
     }

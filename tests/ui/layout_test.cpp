@@ -236,14 +236,12 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     // The memory stage's text, at the start, the middle and the end of the run: big enough, inside
     // the stage, and never printed over other text.
     QStringList stageProblems;
-    bool stageFits = true;
     if (auto* stage = window.findChild<MemoryStageWidget*>(); stage && stage->hasTimelines()) {
         StageRenderer renderer = stage->renderer();
         const QRectF frame(QPointF(0, 0), QSizeF(stage->size()));
         for (const qint64 at : {qint64(0), stage->durationNs() / 2, stage->durationNs()}) {
             const QVector<StageRenderer::DrawnText> texts = renderer.textLayout(stage->size(), at);
             QVERIFY(!texts.isEmpty());
-            stageFits = stageFits && renderer.fitsHeight();
             for (int a = 0; a < texts.size(); ++a) {
                 const StageRenderer::DrawnText& text = texts[a];
                 const QString where = QStringLiteral("[stage at %1 ns, detail %2] '%3' %4")
@@ -277,21 +275,21 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     problems.removeDuplicates();
     if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
     // A known gap, reported rather than hidden: below the views' least size (a small screen at
-    // 200 %) the charts sit at their least sizes, where the MLP's many kernels and long axis
-    // labels do not all fit yet.
-    if (!atLeastLeastSize && !problems.isEmpty())
-        QEXPECT_FAIL("", "charts below the window's least size do not fit all their text yet",
+    // 200 %) the time chart of a CPU run can settle its value axis and its value labels one
+    // replot later than the test looks, depending on the measured times. Any other problem there
+    // fails.
+    const bool onlyLateSettling =
+        std::all_of(problems.cbegin(), problems.cend(), [](const QString& problem) {
+            return problem.contains(QLatin1String("a second replot moved its text"));
+        });
+    if (!atLeastLeastSize && !problems.isEmpty() && onlyLateSettling)
+        QEXPECT_FAIL("", "below the views' least size a chart may settle one replot late",
                      Continue);
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
                                                 .arg(problems.size())
                                                 .arg(problems.value(0))));
     stageProblems.removeDuplicates();
     if (!stageProblems.isEmpty()) qInfo().noquote() << stageProblems.join(QLatin1Char('\n'));
-    // A known gap, reported rather than hidden: a stage below the height its least detail needs
-    // at the least type size (a small screen at 200 %) still overprints.
-    if (!stageFits && !stageProblems.isEmpty())
-        QEXPECT_FAIL("", "the stage is shorter than its least detail needs at this type size",
-                     Continue);
     QVERIFY2(stageProblems.isEmpty(), qPrintable(QStringLiteral("%1 stage problems, the first: %2")
                                                      .arg(stageProblems.size())
                                                      .arg(stageProblems.value(0))));

@@ -55,6 +55,20 @@ bool printWrittenPath(const QString& path) {
            std::fflush(stdout) == 0;
 }
 
+// A batch write's outcome: the error, or the path written, on the standard streams. False
+// when the write failed or its path could not be printed.
+bool reportWrite(const QString& error, const QString& path) {
+    if (!error.isEmpty()) {
+        printError(error);
+        return false;
+    }
+    if (!printWrittenPath(path)) {
+        printError(QObject::tr("cannot write to standard output"));
+        return false;
+    }
+    return true;
+}
+
 // Queued rebuilds and the bandwidth chart's coalesced replot (about 30 Hz) run before a grab.
 void settle() {
     QEventLoop loop;
@@ -427,16 +441,10 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             for (const char* suffix : {"png", "svg", "pdf"}) {
                 const QString path = directory.filePath(exportFileStem(*chart) + QLatin1Char('.') +
                                                         QLatin1String(suffix));
-                const QString error =
-                    preset ? exportChart(*chart, path, *preset) : exportChart(*chart, path);
-                if (!error.isEmpty()) {
-                    printError(error);
+                if (!reportWrite(
+                        preset ? exportChart(*chart, path, *preset) : exportChart(*chart, path),
+                        path))
                     return 1;
-                }
-                if (!printWrittenPath(path)) {
-                    printError(QObject::tr("cannot write to standard output"));
-                    return 1;
-                }
             }
         }
         // The tables (results, measurements, sweep points) as their context menu exports them:
@@ -446,15 +454,8 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             for (const char* suffix : {"csv", "png"}) {
                 const QString path = directory.filePath(table->objectName() + QLatin1Char('.') +
                                                         QLatin1String(suffix));
-                const QString error = exportTable(*table->model(), path, tableTextPixels);
-                if (!error.isEmpty()) {
-                    printError(error);
+                if (!reportWrite(exportTable(*table->model(), path, tableTextPixels), path))
                     return 1;
-                }
-                if (!printWrittenPath(path)) {
-                    printError(QObject::tr("cannot write to standard output"));
-                    return 1;
-                }
             }
         }
     }
@@ -478,15 +479,9 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
     if (!options.screenshotPath.isEmpty()) {
         for (ChartView* chart : window.charts()) chart->rebuildNow();
         settle();
-        if (const QString error = saveImageAsPng(window.grab().toImage(), options.screenshotPath);
-            !error.isEmpty()) {
-            printError(error);
+        if (!reportWrite(saveImageAsPng(window.grab().toImage(), options.screenshotPath),
+                         options.screenshotPath))
             return 1;
-        }
-        if (!printWrittenPath(options.screenshotPath)) {
-            printError(QObject::tr("cannot write to standard output"));
-            return 1;
-        }
     }
     return 0;
 }

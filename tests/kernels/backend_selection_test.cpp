@@ -1,6 +1,7 @@
 // The one policy that turns auto, cuda or cpu into a backend, for the CLI, the worker and tools.
 #include <gtest/gtest.h>
 
+#include "fakes/forwarding_backend.h"
 #include "runtime/backend_selection.h"
 
 namespace fusescope {
@@ -117,41 +118,15 @@ namespace fusescope {
 namespace {
 
 // A GPU whose health the test sets: made of the CPU backend, it says it is CUDA.
-class StandInGpu final : public Backend {
+class StandInGpu final : public testing_support::ForwardingBackend {
   public:
     StandInGpu(Status& health, int& destroyed)
-        : cpu_(createCpuBackend(1)), health_(health), destroyed_(destroyed) {}
+        : ForwardingBackend(createCpuBackend(1)), health_(health), destroyed_(destroyed) {}
     ~StandInGpu() override { ++destroyed_; }
     BackendKind kind() const override { return BackendKind::Cuda; }
-    DeviceInfo describe() const override { return cpu_->describe(); }
-    Result<void*> allocate(std::uint64_t bytes) override { return cpu_->allocate(bytes); }
-    Status release(void* pointer) override { return cpu_->release(pointer); }
-    Status upload(void* d, const void* h, std::uint64_t bytes) override {
-        return cpu_->upload(d, h, bytes);
-    }
-    Status download(void* h, const void* d, std::uint64_t bytes) override {
-        return cpu_->download(h, d, bytes);
-    }
-    Status fill(void* d, unsigned char byte, std::uint64_t bytes) override {
-        return cpu_->fill(d, byte, bytes);
-    }
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
-        return cpu_->timeLaunches(launches);
-    }
-    Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
-        return cpu_->timeCopy(destination, source, bytes);
-    }
-    Result<KernelExecution*> findExecution(std::string_view key) override {
-        return cpu_->findExecution(key);
-    }
-    KernelResources resources(const KernelLaunch& launch) override {
-        return cpu_->resources(launch);
-    }
-    Status supports(const KernelLaunch& launch) override { return cpu_->supports(launch); }
     Status health() override { return health_; }
 
   private:
-    std::unique_ptr<Backend> cpu_;
     Status& health_;
     int& destroyed_;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "fakes/forwarding_backend.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 
@@ -14,53 +15,26 @@ namespace {
 
 // The CPU backend, with a device whose chains overlap: a chain takes `chainShare` of its
 // kernels' summed time, as when the next kernel's blocks start while the previous drains.
-class OverlappingBackend : public Backend {
+class OverlappingBackend : public testing_support::ForwardingBackend {
   public:
     explicit OverlappingBackend(double chainShare)
-        : cpu_(createCpuBackend(2)), chainShare_(chainShare) {}
+        : ForwardingBackend(createCpuBackend(2)), chainShare_(chainShare) {}
 
-    BackendKind kind() const override { return cpu_->kind(); }
-    DeviceInfo describe() const override { return cpu_->describe(); }
-    Result<void*> allocate(std::uint64_t bytes) override { return cpu_->allocate(bytes); }
-    Status release(void* pointer) override { return cpu_->release(pointer); }
-    Status upload(void* d, const void* h, std::uint64_t bytes) override {
-        return cpu_->upload(d, h, bytes);
-    }
-    Status download(void* h, const void* d, std::uint64_t bytes) override {
-        return cpu_->download(h, d, bytes);
-    }
-    Status fill(void* d, unsigned char byte, std::uint64_t bytes) override {
-        return cpu_->fill(d, byte, bytes);
-    }
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
-        return cpu_->timeLaunches(launches);
-    }
     bool chainsCanOverlap() const override { return true; }
     Result<double> timeChain(std::span<const KernelLaunch> launches) override {
         ++chainsTimed;
-        Result<std::vector<double>> times = cpu_->timeLaunches(launches);
+        Result<std::vector<double>> times = inner().timeLaunches(launches);
         if (!times) return times.status();
         double sum = 0.0;
         for (const double time : *times) sum += time;
         chainTimes.push_back(sum * chainShare_);
         return chainTimes.back();
     }
-    Result<double> timeCopy(void* d, const void* s, std::uint64_t bytes) override {
-        return cpu_->timeCopy(d, s, bytes);
-    }
-    Result<KernelExecution*> findExecution(std::string_view key) override {
-        return cpu_->findExecution(key);
-    }
-    KernelResources resources(const KernelLaunch& launch) override {
-        return cpu_->resources(launch);
-    }
-    Status supports(const KernelLaunch& launch) override { return cpu_->supports(launch); }
 
     int chainsTimed = 0;
     std::vector<double> chainTimes;
 
   private:
-    std::unique_ptr<Backend> cpu_;
     double chainShare_;
 };
 

@@ -6,45 +6,37 @@
 #include <thread>
 
 #include "fakes/fake_counter_provider.h"
+#include "fakes/forwarding_backend.h"
 #include "runtime/backend.h"
 
 namespace fusescope::testing_support {
 
-class GpuLikeBackend : public Backend {
+class GpuLikeBackend : public ForwardingBackend {
   public:
     explicit GpuLikeBackend(FakeCounterProvider& provider)
-        : cpu_(createCpuBackend(2)), provider_(provider) {}
+        : ForwardingBackend(createCpuBackend(2)), provider_(provider) {}
 
     BackendKind kind() const override { return BackendKind::Cuda; }
     DeviceInfo describe() const override {
-        DeviceInfo info = cpu_->describe();
+        DeviceInfo info = inner().describe();
         info.backend = BackendKind::Cuda;
         info.l2CacheBytes = 60u << 20;
         return info;
     }
     Result<void*> allocate(std::uint64_t bytes) override {
-        Result<void*> pointer = cpu_->allocate(bytes);
+        Result<void*> pointer = inner().allocate(bytes);
         if (pointer) record(ActivityRecord::Kind::Allocate, "", bytes, *pointer);
         return pointer;
     }
     Status release(void* pointer) override {
         record(ActivityRecord::Kind::Free, "", 0, pointer);
-        return cpu_->release(pointer);
-    }
-    Status upload(void* d, const void* h, std::uint64_t bytes) override {
-        return cpu_->upload(d, h, bytes);
-    }
-    Status download(void* h, const void* d, std::uint64_t bytes) override {
-        return cpu_->download(h, d, bytes);
-    }
-    Status fill(void* d, unsigned char byte, std::uint64_t bytes) override {
-        return cpu_->fill(d, byte, bytes);
+        return inner().release(pointer);
     }
     Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
         std::vector<double> times;
         for (const KernelLaunch& launch : launches) {
             const std::int64_t start = provider_.nowNs();
-            Result<std::vector<double>> one = cpu_->timeLaunches({&launch, 1});
+            Result<std::vector<double>> one = inner().timeLaunches({&launch, 1});
             if (!one) return one;
             // Long enough that a sampling run spans several decode periods.
             std::this_thread::sleep_for(std::chrono::milliseconds(kernelSleepMs));
@@ -58,16 +50,6 @@ class GpuLikeBackend : public Backend {
         }
         return times;
     }
-    Result<double> timeCopy(void* d, const void* s, std::uint64_t bytes) override {
-        return cpu_->timeCopy(d, s, bytes);
-    }
-    Result<KernelExecution*> findExecution(std::string_view key) override {
-        return cpu_->findExecution(key);
-    }
-    KernelResources resources(const KernelLaunch& launch) override {
-        return cpu_->resources(launch);
-    }
-    Status supports(const KernelLaunch& launch) override { return cpu_->supports(launch); }
     Status settle() override {
         std::this_thread::sleep_for(std::chrono::milliseconds(3));
         return Status::ok();
@@ -86,7 +68,6 @@ class GpuLikeBackend : public Backend {
         provider_.injectActivity(activity);
     }
 
-    std::unique_ptr<Backend> cpu_;
     FakeCounterProvider& provider_;
 };
 

@@ -15,6 +15,7 @@ target_sources(fusescope_kernels PRIVATE
   pipelines/cuda_executions.cpp
   runtime/cuda_elementwise_execution.cpp
   runtime/cuda_error.cpp
+  runtime/cuda_kernel_resources.cpp
   runtime/cuda_probe.cpp
   runtime/cuda_backend.cpp
 )

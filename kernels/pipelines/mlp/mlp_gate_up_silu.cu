@@ -11,6 +11,7 @@
 #include "pipelines/mlp/mlp_production_precompiled.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_tile_mma.cuh"
+#include "runtime/cuda_kernel_resources.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -48,38 +49,11 @@ __global__ void __launch_bounds__(kThreads)
     storeTile<T, BM, BI, kThreads>(h, shape.I, staging, K::kStagingLd, m0, i0, shape.M, shape.I);
 }
 
-// Registers, spills and occupancy of a precompiled gate_up kernel at its launch's shared memory
-// (set as its limit first, as a launch does).
-template <typename Kernel>
-KernelResources resourcesOf(Kernel kernel, int smem, const MlpShape& shape) {
-    cudaFuncAttributes attributes{};
-    int blocks = 0, device = 0, threadsPerSm = 0;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
-            cudaSuccess ||
-        cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, smem) !=
-            cudaSuccess ||
-        cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, device) !=
-            cudaSuccess) {
-        (void)cudaGetLastError();
-        return {};
-    }
-    KernelResources r;
-    r.known = true;
-    r.registersPerThread = attributes.numRegs;
-    r.localBytesPerThread = static_cast<int>(attributes.localSizeBytes);
-    r.staticSharedBytes = static_cast<int>(attributes.sharedSizeBytes);
-    r.dynamicSharedBytes = smem;
-    r.sharedBytesPerBlock = r.staticSharedBytes + smem;
-    r.blockSize = kThreads;
-    r.gridSize = static_cast<int>(ceilDiv(shape.M, production::kTileM) *
-                                  ceilDiv(shape.I, production::kTileI));
-    r.blocksPerMultiprocessor = blocks;
-    r.theoreticalOccupancy =
-        static_cast<double>(blocks * kThreads) / static_cast<double>(std::max(1, threadsPerSm));
-    r.origin = "precompiled";
-    return r;
+// Registers, spills and occupancy of a precompiled gate_up kernel at its launch's shared memory.
+KernelResources resourcesOf(const void* kernel, int smem, const MlpShape& shape) {
+    return kernelResourcesOf(
+        kernel, kThreads, smem,
+        ceilDiv(shape.M, production::kTileM) * ceilDiv(shape.I, production::kTileI));
 }
 
 // Whole tiles of the bfloat16 kernel (M, H and I multiples of 128, 64 and 64): the entry point
@@ -93,7 +67,8 @@ bool wholeTiles(const MlpShape& shape) {
 
 KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape) {
     if (dtype == MlpDtype::Float32)
-        return resourcesOf(gemmGateUpSilu<float>, GateUpKernel<float>::kSmemBytes, shape);
+        return resourcesOf(reinterpret_cast<const void*>(&gemmGateUpSilu<float>),
+                           GateUpKernel<float>::kSmemBytes, shape);
     return resourcesOf(productionPrecompiledKernel(wholeTiles(shape)),
                        kProductionPrecompiledSharedBytes, shape);
 }

@@ -16,6 +16,7 @@
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_lesson_bf16.cuh"
+#include "runtime/cuda_kernel_resources.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -318,48 +319,24 @@ Status launchBf16Stages(const MlpShape& shape, const void* x, const void* gate, 
                 : launchBf16<false, kStages>(shape, x, gate, up, down, out, stream);
 }
 
-// What the compiler and the occupancy calculator say about `kernel` at `smem` bytes of dynamic
-// shared memory (set as its limit first, as a launch does).
-template <typename Kernel>
-KernelResources resourcesOf(Kernel kernel, int smem, const MlpShape& shape) {
-    cudaFuncAttributes attributes{};
-    int blocks = 0, device = 0, threadsPerSm = 0;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
-            cudaSuccess ||
-        cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, smem) !=
-            cudaSuccess ||
-        cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, device) !=
-            cudaSuccess) {
-        (void)cudaGetLastError();
-        return {};
-    }
-    KernelResources r;
-    r.known = true;
-    r.registersPerThread = attributes.numRegs;
-    r.localBytesPerThread = static_cast<int>(attributes.localSizeBytes);
-    r.staticSharedBytes = static_cast<int>(attributes.sharedSizeBytes);
-    r.dynamicSharedBytes = smem;
-    r.sharedBytesPerBlock = r.staticSharedBytes + smem;
-    r.blockSize = kThreads;
-    r.gridSize = static_cast<int>(ceilDiv(shape.M, BM) * ceilDiv(shape.H, BN));
-    r.blocksPerMultiprocessor = blocks;
-    r.theoreticalOccupancy =
-        static_cast<double>(blocks * kThreads) / static_cast<double>(std::max(1, threadsPerSm));
-    r.origin = "precompiled";
-    return r;
+// What the compiler and the occupancy calculator say about a precompiled lesson kernel at its
+// launch's shared memory.
+KernelResources resourcesOf(const void* kernel, int smem, const MlpShape& shape) {
+    return kernelResourcesOf(kernel, kThreads, smem, ceilDiv(shape.M, BM) * ceilDiv(shape.H, BN));
 }
 
 }  // namespace
 
 KernelResources lessonFusedResources(MlpDtype dtype, const MlpShape& shape) {
     if (dtype == MlpDtype::Float32)
-        return resourcesOf(swigluMlpLesson<float>, Smem<float>::kBytes, shape);
+        return resourcesOf(reinterpret_cast<const void*>(&swigluMlpLesson<float>),
+                           Smem<float>::kBytes, shape);
     const bool full = shape.M % BM == 0 && shape.H % BH == 0 && shape.I % BI == 0;
     constexpr int kSmem = lesson_bf16::Plan<kBf16Stages>::kBytes;
-    return full ? resourcesOf(lesson_bf16::swigluMlpLessonBf16<true, kBf16Stages>, kSmem, shape)
-                : resourcesOf(lesson_bf16::swigluMlpLessonBf16<false, kBf16Stages>, kSmem, shape);
+    return resourcesOf(
+        full ? reinterpret_cast<const void*>(&lesson_bf16::swigluMlpLessonBf16<true, kBf16Stages>)
+             : reinterpret_cast<const void*>(&lesson_bf16::swigluMlpLessonBf16<false, kBf16Stages>),
+        kSmem, shape);
 }
 
 bool lessonTilesCompiled(const LessonTiles& tiles) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "runtime/cuda_error.h"
+#include "runtime/cuda_kernel_resources.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -109,28 +110,10 @@ Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::s
 
 KernelResources tiledKernelResources(const TiledKernel& kernel, bool full, int threads,
                                      std::uint64_t gridSize) {
-    const void* entry = full ? kernel.full : kernel.edge;
-    cudaFuncAttributes attributes{};
-    int blocks = 0;
-    Result<TiledDeviceFacts> device = tiledDeviceFacts();
-    if (!device || cudaFuncGetAttributes(&attributes, entry) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, entry, threads,
-                                                      kernel.sharedBytes) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return {};
-    }
-    KernelResources r;
-    r.known = true;
-    r.registersPerThread = attributes.numRegs;
-    r.localBytesPerThread = static_cast<int>(attributes.localSizeBytes);
-    r.staticSharedBytes = static_cast<int>(attributes.sharedSizeBytes);
-    r.dynamicSharedBytes = static_cast<int>(kernel.sharedBytes);
-    r.sharedBytesPerBlock = r.staticSharedBytes + r.dynamicSharedBytes;
-    r.blockSize = threads;
-    r.gridSize = static_cast<int>(gridSize);
-    r.blocksPerMultiprocessor = blocks;
-    r.theoreticalOccupancy = static_cast<double>(blocks * threads) /
-                             static_cast<double>(std::max(1, device->maxThreadsPerMultiprocessor));
+    KernelResources r = kernelResourcesOf(full ? kernel.full : kernel.edge, threads,
+                                          static_cast<int>(kernel.sharedBytes),
+                                          static_cast<std::int64_t>(gridSize));
+    if (!r.known) return r;
     r.origin = kernel.origin;
     r.compileMs = kernel.compileMs;
     return r;

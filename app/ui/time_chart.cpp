@@ -45,7 +45,10 @@ void TimePerVariantChart::rebuild() {
             position,
             run.passesCounted
                 ? QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes)
-                : QStringLiteral("%1\n%2 kernels").arg(run.variant).arg(run.kernels.size()));
+                : (run.kernels.size() == 1 ? QStringLiteral("%1\n1 kernel").arg(run.variant)
+                                           : QStringLiteral("%1\n%2 kernels")
+                                                 .arg(run.variant)
+                                                 .arg(run.kernels.size())));
         largest = std::max({largest, run.timeMs, roofline});
         if (run.timeMs > 0 && roofline > run.timeMs) {
             fasterThanRoofline = true;

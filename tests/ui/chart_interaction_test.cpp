@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "ui/chart_interaction.h"
+#include "ui/charts.h"
 #include "ui/main_window.h"
 
 using namespace fusescope;
@@ -55,6 +56,7 @@ class ChartInteractionTest : public QObject {
     void whereClicksSeekTheDragDoesNotPan();
     void barsNameTheirCategoryAndNotes();
     void everyChartOfTheWindowIsInteractive();
+    void barsCountKernelsInWords();
 };
 
 void ChartInteractionTest::hoverNamesExactValueAndSource() {
@@ -147,6 +149,28 @@ void ChartInteractionTest::everyChartOfTheWindowIsInteractive() {
     QVERIFY(plots.size() >= 5);  // three run charts, the sweep chart, the live chart
     for (const QCustomPlot* plot : plots)
         QVERIFY2(plot->interactions().testFlag(QCP::iRangeZoom), qPrintable(plot->objectName()));
+}
+
+// "1 kernel", "3 kernels": a slide reads the tick under each bar.
+void ChartInteractionTest::barsCountKernelsInWords() {
+    model::Recording recording;
+    for (const int kernels : {1, 3}) {
+        model::RunRecord run;
+        run.pipeline = QStringLiteral("mlp");
+        run.variant = QStringLiteral("v%1").arg(kernels);
+        run.passesCounted = false;
+        run.timeMs = kernels;
+        run.kernels.resize(kernels);
+        recording.runs.push_back(run);
+    }
+    TimePerVariantChart chart;
+    chart.setRecording(recording);
+    chart.rebuildNow();
+    const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(chart.xAxis->ticker());
+    QVERIFY(ticker);
+    const QStringList labels = ticker->ticks().values();
+    QVERIFY2(labels.contains(QStringLiteral("v1\n1 kernel")), qPrintable(labels.join('|')));
+    QVERIFY2(labels.contains(QStringLiteral("v3\n3 kernels")), qPrintable(labels.join('|')));
 }
 
 QTEST_MAIN(ChartInteractionTest)

@@ -18,6 +18,7 @@ target_sources(fusescope_kernels PRIVATE
   runtime/cuda_kernel_resources.cpp
   runtime/cuda_probe.cpp
   runtime/cuda_backend.cpp
+  runtime/cuda_start_hold.cu
 )
 # The static runtime runs wherever the NVIDIA driver is installed, without a CUDA toolkit.
 target_link_libraries(fusescope_kernels PRIVATE CUDA::cudart_static)

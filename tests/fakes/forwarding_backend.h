@@ -25,8 +25,9 @@ class ForwardingBackend : public Backend {
     Status fill(void* device, unsigned char byte, std::uint64_t bytes) override {
         return inner_->fill(device, byte, bytes);
     }
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
-        return inner_->timeLaunches(launches);
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart start) override {
+        return inner_->timeLaunches(launches, start);
     }
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         return inner_->timeCopy(destination, source, bytes);

@@ -91,9 +91,10 @@ class FaultyGpu final : public Backend {
         if (Status s = brokenStatus(); !s) return s;
         return inner_->copy(destination, source, bytes);
     }
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart start) override {
         if (Status s = brokenStatus(); !s) return s;
-        if (!faults_.breakNextLaunch.exchange(false)) return inner_->timeLaunches(launches);
+        if (!faults_.breakNextLaunch.exchange(false)) return inner_->timeLaunches(launches, start);
         if (standIn_) {
             faults_.broken = true;
             return brokenStatus();
@@ -104,7 +105,7 @@ class FaultyGpu final : public Backend {
         for (KernelLaunch& launch : wild)
             for (void*& buffer : launch.call.buffers)
                 buffer = reinterpret_cast<void*>(std::uintptr_t{1} << 46);
-        return inner_->timeLaunches(wild);
+        return inner_->timeLaunches(wild, start);
     }
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         if (Status s = brokenStatus(); !s) return s;

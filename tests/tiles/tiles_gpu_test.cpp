@@ -9,6 +9,7 @@
 
 #include "../cuda/cuda_gpu_fixture.h"
 #include "pipelines/mlp/mlp_device_problem.h"
+#include "pipelines/mlp/mlp_production_precompiled.h"
 #include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/mlp/mlp_production_tiled_cuda.h"
 #include "pipelines/registry.h"
@@ -190,15 +191,26 @@ TEST_F(TilesGpuTest, ProductionDefaultTilesCompiledMatchThePrecompiledBitForBit)
         ASSERT_TRUE(problem) << problem.status().message();
         const MlpDeviceBuffers b = (*problem)->buffers();
         ASSERT_TRUE((*problem)->poisonOutput(context));
-        ASSERT_TRUE(runMlpCuda(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b));
+        // The precompiled mma.sync kernel itself: runMlpCuda takes the Hopper kernel on an
+        // H100/H200.
+        const auto* up = static_cast<const unsigned char*>(b.gateUp) +
+                         static_cast<std::uint64_t>(shape.I * shape.H) * 2;
+        const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, production::kTileM)),
+                        static_cast<unsigned>(ceilDiv(shape.I, production::kTileI)));
+        ASSERT_EQ(launchProductionPrecompiled(productionTiledFull(production::kDefaultTiles, shape),
+                                              grid, static_cast<cudaStream_t>(context.stream()),
+                                              b.x, b.gateUp, up, b.scratch,
+                                              static_cast<int>(shape.M), static_cast<int>(shape.H),
+                                              static_cast<int>(shape.I), shape.H % 8 == 0),
+                  cudaSuccess);
+        ASSERT_TRUE(runMlpCudaKernel(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b,
+                                     kLessonDefaultTiles, 1));
         HostMatrix precompiled(MlpDtype::Bfloat16, shape.M, shape.H);
         ASSERT_TRUE((*problem)->download(context, precompiled));
 
         Result<const TiledKernel*> kernel = productionTiledKernel(production::kDefaultTiles);
         ASSERT_TRUE(kernel) << kernel.status().message();
         ASSERT_TRUE((*problem)->poisonOutput(context));
-        const auto* up = static_cast<const unsigned char*>(b.gateUp) +
-                         static_cast<std::uint64_t>(shape.I * shape.H) * 2;
         ASSERT_TRUE(launchProductionTiled(**kernel, production::kDefaultTiles, shape, b.x, b.gateUp,
                                           up, b.scratch, context.stream()));
         // The down GEMM, the production variant's second kernel, reads the h just written.

@@ -197,10 +197,12 @@ LessonTiles tilesOf(const Problem& problem) {
 }
 
 production::Tiles productionTilesOf(const Problem& problem) {
-    // A problem made before these tunings existed (an older recording) has the default tiles.
+    // A problem made before these tunings existed (an older recording) ran the tiles built ahead
+    // of time then.
     const int m = problem.tuningValue(kProductionTileNames[0]);
     const int i = problem.tuningValue(kProductionTileNames[1]);
-    return {m > 0 ? m : production::kTileM, i > 0 ? i : production::kTileI};
+    return {m > 0 ? m : production::kTilesBeforeTunings.tileM,
+            i > 0 ? i : production::kTilesBeforeTunings.tileI};
 }
 
 Result<MlpCallBuffers> mlpCallBuffers(const KernelCall& call) {

@@ -6,8 +6,8 @@
 // per 64-deep H step the x tile and the gate and up tiles are staged by cp.async in a 3-deep ring
 // of XOR-swizzled 128-byte rows and multiplied with ldmatrix and mma.m16n8k16. Each warp owns 16
 // columns of both g and u; FS_TI / 16 warps cover the I tile and the other 8 / (FS_TI / 16) split
-// the FS_TM rows, so the default 128 x 64 tiles give the precompiled kernel's 2 x 4 warps of
-// 64 x 16 and the same sums in the same order.
+// the FS_TM rows, so the default 128 x 128 tiles give the precompiled kernel's 8 warps of
+// 128 x 16 and the same sums in the same order.
 //
 // Self-contained on purpose: NVRTC 13 has no built-in cuda_bf16.h, so bfloat16 is stored as
 // unsigned short and converted with the PTX cvt instructions. Compiled with -DFS_TM (64 or 128),

@@ -40,8 +40,8 @@ std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles
 bool productionTiledFull(const production::Tiles& tiles, const MlpShape& shape);
 
 // The gate_up kernel runs compiled at run time: at prefill sizes (decode streams weights with
-// GEMV kernels the tiles do not apply to) for tiles other than the default, or for every tile
-// while a tile sweep makes even the default tiles compile (lessonTilesAlwaysCompiled()).
+// GEMV kernels the tiles do not apply to) for tiles other than the precompiled ones, or for every
+// tile while a tile sweep makes even the default tiles compile (lessonTilesAlwaysCompiled()).
 bool productionRunsCompiled(const production::Tiles& tiles, const MlpShape& shape, MlpDtype dtype);
 
 }  // namespace fusescope::mlp

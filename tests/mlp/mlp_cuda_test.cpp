@@ -5,6 +5,7 @@
 #include "mlp_check.h"
 #include "mlp_test_shapes.h"
 #include "pipelines/mlp/mlp_device_problem.h"
+#include "pipelines/mlp/mlp_launch.h"
 #include "runtime/backend.h"
 
 namespace fusescope::mlp {
@@ -48,6 +49,32 @@ TEST_P(MlpCudaTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, MlpCudaTest,
                          ::testing::Values(MlpDtype::Float32, MlpDtype::Bfloat16), dtypeParamName);
+
+// On compute capability 9.0 the production fusion's bfloat16 prefill GEMM is the TMA and wgmma
+// kernel (3 warpgroups) where rows are 16-byte strides; elsewhere, and for other rows, the
+// mma.sync kernel (8 warps). The variants' results are checked above whichever runs.
+TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
+    const BackendAvailability availability = probeBackends();
+    if (!availability.cudaUsable) GTEST_SKIP() << availability.cudaReason;
+    Result<std::unique_ptr<Backend>> backend = createCudaBackend(0);
+    ASSERT_TRUE(backend) << backend.status().message();
+    const DeviceInfo device = (*backend)->describe();
+    const bool hopper = device.computeCapabilityMajor == 9 && device.computeCapabilityMinor == 0;
+    const KernelResources whole = gateUpSiluResources(MlpDtype::Bfloat16, {512, 1024, 2816});
+    const KernelResources odd = gateUpSiluResources(MlpDtype::Bfloat16, {201, 1000, 2750});
+    const KernelResources unpacked = gateUpSiluResources(MlpDtype::Bfloat16, {130, 1001, 328});
+    for (const KernelResources* r : {&whole, &odd, &unpacked}) {
+        ASSERT_TRUE(r->known);
+        EXPECT_EQ(r->localBytesPerThread, 0);
+    }
+    EXPECT_EQ(whole.blockSize, hopper ? 384 : 256);
+    EXPECT_EQ(odd.blockSize, hopper ? 384 : 256);
+    EXPECT_EQ(unpacked.blockSize, 256);
+    // 4 x 22 tiles of 128 x 128 on the Hopper kernel.
+    if (hopper) {
+        EXPECT_EQ(whole.gridSize, 4 * 22);
+    }
+}
 
 TEST(MlpCudaCheckTest, RefusesTilesThatWereNotCompiled) {
     const Status s = checkCudaProblem(MlpVariant::LessonFused, {4, 64, 64}, MlpDtype::Bfloat16,

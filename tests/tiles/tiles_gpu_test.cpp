@@ -137,12 +137,12 @@ struct ProductionCase {
 
 TEST_F(TilesGpuTest, ProductionNonDefaultTilesAreCorrectOnOddAndWholeShapes) {
     const ProductionCase cases[] = {
-        {201, 1000, 2750, 64, 32},    // no dimension a multiple of a tile
-        {201, 1000, 2750, 128, 128},  //
-        {33, 1001, 2750, 64, 128},    // rows of x and weights not whole 16-byte units
-        {512, 1024, 2816, 64, 64},    // whole tiles: the _full entry point
-        {512, 1024, 2816, 128, 32},   //
-        {512, 1024, 2816, 128, 128},  //
+        {201, 1000, 2750, 64, 32},   // no dimension a multiple of a tile
+        {201, 1000, 2750, 128, 64},  //
+        {33, 1001, 2750, 64, 128},   // rows of x and weights not whole 16-byte units
+        {512, 1024, 2816, 64, 64},   // whole tiles: the _full entry point
+        {512, 1024, 2816, 128, 32},  //
+        {512, 1024, 2816, 128, 64},  //
     };
     for (const ProductionCase& k : cases) {
         const TileConfiguration c = production(k.m, k.h, k.i, k.tileM, k.tileI);

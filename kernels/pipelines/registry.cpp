@@ -162,9 +162,14 @@ Status checkProblem(const PipelineSpec& pipeline, const Problem& problem) {
 }
 
 Problem withDefaults(const PipelineSpec& pipeline, const Problem& problem) {
-    Problem result = problem;
+    Problem result = withDefaultTunings(pipeline, problem);
     for (const auto& dimension : pipeline.dimensions)
         result.dimensions.try_emplace(dimension.name, dimension.defaultValue);
+    return result;
+}
+
+Problem withDefaultTunings(const PipelineSpec& pipeline, const Problem& problem) {
+    Problem result = problem;
     for (const auto& tuning : pipeline.tunings)
         result.tuning.try_emplace(tuning.name, tuning.defaultValue);
     return result;

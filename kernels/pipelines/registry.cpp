@@ -17,15 +17,6 @@ std::string groupedDigits(std::uint64_t value) {
     return grouped;
 }
 
-std::string allowedText(const std::vector<int>& allowed) {
-    std::string text;
-    for (std::size_t i = 0; i < allowed.size(); ++i) {
-        if (i > 0) text += i + 1 == allowed.size() ? " or " : ", ";
-        text += std::to_string(allowed[i]);
-    }
-    return text;
-}
-
 // Sizes saturate at the largest 64-bit value instead of wrapping, so that an absurd problem is
 // refused as too large for memory, never taken for a small one.
 std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
@@ -204,7 +195,16 @@ int vectorWidthIndex(int width) {
 }
 
 std::string supportedVectorWidthsText() {
-    return allowedText({kSupportedVectorWidths.begin(), kSupportedVectorWidths.end()});
+    return allowedText(kSupportedVectorWidths);
+}
+
+std::string allowedText(std::span<const int> allowed) {
+    std::string text;
+    for (std::size_t i = 0; i < allowed.size(); ++i) {
+        if (i > 0) text += i + 1 == allowed.size() ? " or " : ", ";
+        text += std::to_string(allowed[i]);
+    }
+    return text;
 }
 
 }  // namespace fusescope

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -192,5 +193,7 @@ bool isSupportedVectorWidth(int width);
 int vectorWidthIndex(int width);
 // "1 or 4", for help texts and error messages.
 std::string supportedVectorWidthsText();
+// Allowed values in words: "16, 32, 64 or 128".
+std::string allowedText(std::span<const int> allowed);
 
 }  // namespace fusescope

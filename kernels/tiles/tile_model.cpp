@@ -98,14 +98,10 @@ std::optional<TileRefusal> disallowedValue(const PipelineSpec& pipeline,
     for (const TuningSpec& spec : pipeline.tunings) {
         if (!spec.appliesTo(configuration.variant)) continue;
         const int value = configuration.problem.tuningValue(spec.name);
-        if (std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end()) {
-            std::string values;
-            for (int allowed : spec.allowed)
-                values += (values.empty() ? "" : ", ") + std::to_string(allowed);
+        if (std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end())
             return TileRefusal{RefusalKind::NotTunable, spec.title + " " + std::to_string(value) +
                                                             " is not one of the allowed values (" +
-                                                            values + ")"};
-        }
+                                                            allowedText(spec.allowed) + ")"};
     }
     return std::nullopt;
 }

@@ -449,7 +449,7 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
         }
         // The tables (results, measurements, sweep points) as their context menu exports them:
         // CSV for a spreadsheet, an image for a slide, its text at the preset's size.
-        const int tableTextPixels = preset ? qRound(preset->textPixels) : 18;
+        const int tableTextPixels = preset ? qRound(preset->textPixels) : kTableTextPixels;
         for (QTableView* table : exportableTables(&window)) {
             for (const char* suffix : {"csv", "png"}) {
                 const QString path = directory.filePath(table->objectName() + QLatin1Char('.') +

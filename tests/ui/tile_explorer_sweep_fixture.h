@@ -2,7 +2,7 @@
 // What the Tile explorer's sweep tests set up and count alike, through the real worker on the CPU
 // backend (tile_explorer_sweep_test.cpp) or with the stand-in engine in its tile path
 // (tile_explorer_standin_test.cpp): the tab ready to sweep a small grid, the measured and drawn
-// cells, and a user going through the tiles while the worker is busy.
+// cells, a user going through the tiles while the worker is busy, and the one report answered.
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QPushButton>
@@ -77,6 +77,21 @@ inline int goThroughEveryBlockI(TileExplorerTab& tab) {
     blockH->setCurrentIndex(blockH->findData(64));
     QCoreApplication::processEvents();
     return tab.reportRequests() - before;
+}
+
+// Once the worker is free again: the sweep ended and, of the reports asked while it was busy,
+// only the newest one (`wanted`) was answered, and the tab shows it.
+inline void verifyOnlyTheNewestReportAnswered(const TileExplorerTab& tab, QSignalSpy& ended,
+                                              QSignalSpy& reports,
+                                              const tiles::TileConfiguration& wanted,
+                                              int timeoutMs) {
+    QVERIFY(arrived(ended, timeoutMs));
+    QVERIFY(arrived(reports, timeoutMs));
+    QTest::qWait(200);  // any further (stale) answers would come now
+    QCOMPARE(reports.size(), qsizetype(1));
+    QCOMPARE(reports.first().first().value<TileReportOutcome>().report.configuration, wanted);
+    QVERIFY(tab.shownReport());
+    QCOMPARE(tab.shownReport()->configuration, wanted);
 }
 
 }  // namespace fusescope::testing

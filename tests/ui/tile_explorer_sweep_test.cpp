@@ -20,6 +20,7 @@ using fusescope::testing::drawnCells;
 using fusescope::testing::goThroughEveryBlockI;
 using fusescope::testing::measuredCells;
 using fusescope::testing::prepareSweep;
+using fusescope::testing::verifyOnlyTheNewestReportAnswered;
 
 namespace {
 
@@ -166,14 +167,7 @@ void TileExplorerSweepTest::reportsWaitingBehindASweepAreSuperseded() {
     QVERIFY2(tab.isSweeping(), "the sweep ended before the requests were queued behind it");
     reports.clear();
     tab.cancelSweep();
-    QVERIFY(arrived(ended));
-    QVERIFY(arrived(reports));
-    QTest::qWait(200);  // any further (stale) answers would come now
-    // Only the newest request was answered once the worker was free.
-    QCOMPARE(reports.size(), qsizetype(1));
-    QCOMPARE(reports.first().first().value<TileReportOutcome>().report.configuration, wanted);
-    QVERIFY(tab.shownReport());
-    QCOMPARE(tab.shownReport()->configuration, wanted);
+    verifyOnlyTheNewestReportAnswered(tab, ended, reports, wanted, kTimeoutMs);
 }
 
 void TileExplorerSweepTest::openingARecordedSweepSupersedesTheLiveOne() {

@@ -336,8 +336,7 @@ RunRecord readRun(const JsonReader& reader, int version) {
         // A run recorded before a tuning was declared (the production fusion's tiles) ran with
         // its default.
         if (const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString()))
-            for (const TuningSpec& tuning : pipeline->tunings)
-                run.problem.tuning.try_emplace(tuning.name, tuning.defaultValue);
+            run.problem = withDefaultTunings(*pipeline, run.problem);
         run.passesCounted = reader.boolean("passes_counted");
         run.modelFlops = reader.number("model_flops");
     } else {

@@ -172,8 +172,7 @@ tiles::TileSweep readDocument(const JsonReader& document) {
     // A sweep written before a tuning was declared (the production fusion's tiles) ran with its
     // default.
     if (const PipelineSpec* pipeline = findPipeline(request.base.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings)
-            request.base.problem.tuning.try_emplace(tuning.name, tuning.defaultValue);
+        request.base.problem = withDefaultTunings(*pipeline, request.base.problem);
     if (const std::optional<QJsonArray> axes = document.optionalArray("axes"))
         for (qsizetype k = 0; k < axes->size(); ++k) {
             const JsonReader axis = document.element(*axes, "axes", k);

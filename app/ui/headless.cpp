@@ -321,7 +321,7 @@ namespace {
 // Loads a cell of the explorer's sweep as a click on its heatmap would: `which` is "best" or
 // the cell's number in the sweep's order. Empty on success, else why not.
 QString clickTileCell(MainWindow& window, const QString& which) {
-    auto* tab = window.findChild<TileExplorerTab*>();
+    TileExplorerTab* tab = window.tileExplorer();
     if (!tab || tab->sweep().cells.empty())
         return QObject::tr("--tile-cell: no tile sweep is open");
     const std::vector<tiles::TileCell>& cells = tab->sweep().cells;
@@ -449,7 +449,7 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
         }
         // The tables (results, measurements, sweep points) as their context menu exports them:
         // CSV for a spreadsheet, an image for a slide, its text at the preset's size.
-        const int tableTextPixels = preset ? qRound(preset->textPixels) : 18;
+        const int tableTextPixels = preset ? qRound(preset->textPixels) : kTableTextPixels;
         for (QTableView* table : exportableTables(&window)) {
             for (const char* suffix : {"csv", "png"}) {
                 const QString path = directory.filePath(table->objectName() + QLatin1Char('.') +

@@ -1,6 +1,8 @@
 #pragma once
-// A backend that hands every call to another one: a test's stand-in derives from it and
-// overrides only what its test is about (a GPU's health, chains that overlap, an Activity API).
+// A backend that hands the calls every backend must answer to another one: a test's stand-in
+// derives from it and overrides only what its test is about (a GPU's health, chains that overlap,
+// an Activity API). The calls with a default (copy, timeChain, compileRequest, useHostThreads,
+// settle, health, ...) keep Backend's default unless the stand-in forwards them too.
 #include <memory>
 #include <utility>
 

@@ -4,6 +4,9 @@
 #define FS_TM 128
 #define FS_TI 128
 #define FS_MIN_BLOCKS 1
+// The wrappers first, as the embedded source has them in front of it.
+#include "pipelines/mlp/mlp_tiled_prelude.cuh"
+
 #include "pipelines/mlp/mlp_production_tiled.cu"
 
 #include "pipelines/mlp/mlp_production_precompiled.h"

@@ -63,7 +63,7 @@ SweepChartData comparisonChart(const SweepFile& a, const SweepFile& b,
     const SweepChartData chartB = sweepChartData(b);
     SweepChartData data;
     data.title = QObject::tr("Size sweeps compared: %1").arg(pipelineName(a.report));
-    data.caption = QObject::tr("A: %1 · B: %2 · float32").arg(sweepSettings(a), sweepSettings(b));
+    data.caption = QObject::tr("float32 · A: %1 · B: %2").arg(sweepSettings(a), sweepSettings(b));
     data.dataSource = chartA.dataSource == chartB.dataSource
                           ? chartA.dataSource
                           : QObject::tr("A %1, B %2").arg(chartA.dataSource, chartB.dataSource);

@@ -93,6 +93,11 @@ std::optional<double> SweepSizeComparison::gbpsRatio() const {
     return ratio(gbpsA, gbpsB);
 }
 
+std::optional<double> SweepVariantComparison::fitBandwidthRatio() const {
+    if (!fitA || !fitB) return std::nullopt;
+    return ratio(fitA->bandwidthGBps, fitB->bandwidthGBps);
+}
+
 QString sweepDeviceLabel(const SweepFile& sweep) {
     const DeviceInfo& device = sweep.report.device;
     const QString name = QString::fromStdString(device.name);
@@ -163,6 +168,12 @@ Result<SweepComparison> compareSweeps(const SweepFile& a, const SweepFile& b) {
             comparison.variantsOnlyInB << name;
     }
     comparison.chart = comparisonChart(a, b, comparison);
+    for (SweepVariantComparison& variant : comparison.variants)
+        for (const SweepChartSeries& series : comparison.chart.series) {
+            if (series.name != variant.variant) continue;
+            (series.recording == 0 ? variant.fitA : variant.fitB) = series.fit;
+            (series.recording == 0 ? variant.fitErrorA : variant.fitErrorB) = series.fitError;
+        }
     return comparison;
 }
 

@@ -31,6 +31,15 @@ struct SweepSizeComparison {
 struct SweepVariantComparison {
     QString variant;
     QVector<SweepSizeComparison> sizes;  // every N either sweep measured, ascending
+    // Each sweep's fit of time = launches x overhead + bytes / bandwidth; empty where that
+    // sweep has none (fitErrorA or fitErrorB says why).
+    std::optional<SweepChartFit> fitA;
+    std::optional<SweepChartFit> fitB;
+    QString fitErrorA;
+    QString fitErrorB;
+
+    // The fitted bandwidths, B over A; nothing without both fits.
+    std::optional<double> fitBandwidthRatio() const;
 };
 
 struct SweepComparison {

@@ -67,6 +67,12 @@ class SweepComparisonTest : public testsupport::FolderTest {
         report.sizes = {4096, 8192, 16384};
         report.series = {series("fused", {4096, 8192, 16384}, {0.010, 0.012, 0.016}),
                          series("scratch", {4096, 8192, 16384}, {0.020, 0.024, 0.032})};
+        LaunchBandwidthFit fit;
+        fit.overheadUs = 5.0;
+        fit.bandwidthGBps = 100.0;
+        fit.samples = 3;
+        report.series[0].fit = fit;
+        report.series[0].fitError.clear();
         return written("gpu.json", report, QStringLiteral("2026-11-30T10:00:00Z"));
     }
 
@@ -82,6 +88,12 @@ class SweepComparisonTest : public testsupport::FolderTest {
         report.sizes = {8192, 16384, 32768};
         report.series = {series("two_launch", {8192, 16384, 32768}, {0.1, 0.2, 0.4}),
                          series("fused", {8192, 16384, 32768}, {0.048, 0.080, 0.160})};
+        LaunchBandwidthFit fit;
+        fit.overheadClamped = true;
+        fit.bandwidthGBps = 25.0;
+        fit.samples = 3;
+        report.series[1].fit = fit;
+        report.series[1].fitError.clear();
         return written("cpu.json", report, QStringLiteral("2026-12-01T09:30:00Z"));
     }
 };
@@ -122,6 +134,28 @@ TEST_F(SweepComparisonTest, RatiosAtTheSizesBothMeasured) {
     EXPECT_EQ(compared->sizesOnlyInB, (QVector<double>{32768}));
     EXPECT_EQ(compared->variantsOnlyInA, QStringList{QStringLiteral("scratch")});
     EXPECT_EQ(compared->variantsOnlyInB, QStringList{QStringLiteral("two_launch")});
+}
+
+TEST_F(SweepComparisonTest, FitsOfBothSideBySide) {
+    const Result<SweepComparison> compared = compareSweeps(gpuSweep(), cpuSweep());
+    ASSERT_TRUE(compared);
+    const SweepVariantComparison& fused = compared->variants.front();
+    ASSERT_TRUE(fused.fitA && fused.fitB);
+    EXPECT_DOUBLE_EQ(fused.fitA->overheadUs, 5.0);
+    EXPECT_TRUE(fused.fitB->overheadClamped);
+    EXPECT_NEAR(*fused.fitBandwidthRatio(), 0.25, 1e-12);  // 25 / 100 GB/s
+}
+
+TEST_F(SweepComparisonTest, NoFitRatioWithoutBothFits) {
+    SweepFile gpu = gpuSweep();
+    gpu.report.series[0].fit.reset();
+    gpu.report.series[0].fitError = "no fit here";
+    const Result<SweepComparison> compared = compareSweeps(gpu, cpuSweep());
+    ASSERT_TRUE(compared);
+    const SweepVariantComparison& fused = compared->variants.front();
+    EXPECT_FALSE(fused.fitA);
+    EXPECT_EQ(fused.fitErrorA, QStringLiteral("no fit here"));
+    EXPECT_FALSE(fused.fitBandwidthRatio());
 }
 
 TEST_F(SweepComparisonTest, LabelsNameDeviceBackendAndDay) {

@@ -1,8 +1,8 @@
 // Compare with two size sweeps: the shipped H200 sweep of SwiGLU beside a CPU sweep of it (made
 // with fusescope-cli on the CPU backend, tests/ui/data): the ratio table against the model's
-// comparison, the one chart of both with the recordings named in its legend, the refusals of a
-// sweep against runs and of sweeps of different pipelines, and no text cut or overlapping on
-// 1280x720 and 1920x1080 screens (ctest runs it at scale 1 and 1.5).
+// comparison and the fits of both, the one chart of both with the recordings named in its legend,
+// the refusals of a sweep against runs and of sweeps of different pipelines, and no text cut or
+// overlapping on 1280x720 and 1920x1080 screens (ctest runs it at scale 1 and 1.5).
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
@@ -123,6 +123,16 @@ void CompareSweepsTest::ratiosPerVariantAndSizeAsTheModelComputes() {
         }
     QCOMPARE(onlyInA, 3 * 6);
 
+    // The fits of both, per variant: the fitted bandwidths' ratio as the model computes it.
+    QTableWidget* fits = compare->sweepView()->fitTable();
+    QCOMPARE(fits->rowCount(), 3);
+    for (int fitRow = 0; fitRow < 3; ++fitRow) {
+        const model::SweepVariantComparison& variant = expected->variants[fitRow];
+        QCOMPARE(fits->item(fitRow, 0)->text(), variant.variant);
+        QVERIFY(variant.fitBandwidthRatio());
+        QCOMPARE(fits->item(fitRow, 5)->text(), model::formatRatio(variant.fitBandwidthRatio()));
+    }
+
     // The header names each side by device, backend and day, and the file.
     const QString header = compare->header()->text();
     QVERIFY2(header.contains(QStringLiteral("NVIDIA H200 (CUDA), 2026-11-30")), qPrintable(header));
@@ -241,11 +251,13 @@ void CompareSweepsTest::nothingCutOrOverlapping() {
         }
         for (const QString& problem : testing::labelProblems(*compare))
             problems << QStringLiteral("[%1] %2").arg(tabs->tabText(index), problem);
-        QTableWidget* table = compare->sweepView()->ratioTable();
-        if (table->isVisible() && table->horizontalScrollBar()->maximum() > 0)
-            problems << QStringLiteral("the ratio table scrolls sideways: %1 px of columns in %2")
-                            .arg(table->horizontalHeader()->length())
-                            .arg(table->viewport()->width());
+        for (QTableWidget* table :
+             {compare->sweepView()->ratioTable(), compare->sweepView()->fitTable()})
+            if (table->isVisible() && table->horizontalScrollBar()->maximum() > 0)
+                problems << QStringLiteral("%1 scrolls sideways: %2 px of columns in %3")
+                                .arg(table->objectName())
+                                .arg(table->horizontalHeader()->length())
+                                .arg(table->viewport()->width());
         if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
             compare->grab().save(QStringLiteral("%1/compare-sweeps-%2x%3-%4.png")
                                      .arg(shots)

@@ -50,11 +50,19 @@ SweepCompareView::SweepCompareView(QWidget* parent) : QWidget(parent) {
     tabs_->setDocumentMode(true);
     tabs_->addTab(chart_, tr("Chart of both"));
     tabs_->addTab(table_, tr("Ratios per size"));
+    fits_ = new QTableWidget(this);
+    fits_->setObjectName(QStringLiteral("compareSweepFits"));
+    fits_->verticalHeader()->setVisible(false);
+    fits_->setAlternatingRowColors(true);
+    fits_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    fits_->horizontalHeader()->setStretchLastSection(false);
+    tabs_->addTab(fits_, tr("Fitted model"));
     layout->addWidget(tabs_, 1);
 }
 
 void SweepCompareView::setComparison(const model::SweepComparison& comparison) {
     fillTable(comparison);
+    fillFits(comparison);
     chart_->setData(comparison.chart);
 }
 
@@ -87,6 +95,35 @@ void SweepCompareView::fillTable(const model::SweepComparison& comparison) {
                 table_->setItem(row, column + N, cell(texts[column]));
             ++row;
         }
+}
+
+void SweepCompareView::fillFits(const model::SweepComparison& comparison) {
+    const QStringList headers{tr("Variant"),     tr("Overhead A"),  tr("Overhead B"),
+                              tr("Bandwidth A"), tr("Bandwidth B"), tr("Bandwidth B/A")};
+    fits_->clear();
+    fits_->setColumnCount(headers.size());
+    fits_->setHorizontalHeaderLabels(headers);
+    fits_->setRowCount(comparison.variants.size());
+    // "5.86 µs per launch", "~0 (clamped)", or why there is no fit.
+    const auto overhead = [this](const std::optional<SweepChartFit>& fit, const QString& error) {
+        if (!fit) return tr("no fit: %1").arg(error);
+        if (fit->overheadClamped) return tr("~0 (fit clamped)");
+        return tr("%1 µs per launch").arg(fit->overheadUs, 0, 'f', 2);
+    };
+    const auto bandwidth = [](const std::optional<SweepChartFit>& fit) {
+        return fit ? model::formatGBps(fit->bandwidthGBps) + QStringLiteral(" GB/s")
+                   : QStringLiteral("—");
+    };
+    for (int row = 0; row < comparison.variants.size(); ++row) {
+        const model::SweepVariantComparison& variant = comparison.variants[row];
+        const QStringList texts{overhead(variant.fitA, variant.fitErrorA),
+                                overhead(variant.fitB, variant.fitErrorB), bandwidth(variant.fitA),
+                                bandwidth(variant.fitB),
+                                model::formatRatio(variant.fitBandwidthRatio())};
+        fits_->setItem(row, 0, cell(variant.variant, false));
+        for (int column = 0; column < texts.size(); ++column)
+            fits_->setItem(row, column + 1, cell(texts[column]));
+    }
 }
 
 }  // namespace fusescope

@@ -17,6 +17,7 @@
 #include "model/comparison.h"
 #include "model/sweep_comparison.h"
 #include "model/sweep_json.h"
+#include "ui/chart_interaction.h"
 #include "ui/compare/compare_window.h"
 #include "ui/compare/sweep_compare_view.h"
 #include "ui/main_window.h"
@@ -157,7 +158,11 @@ void CompareSweepsTest::oneChartOfBothNamesTheRecordings() {
     for (int i = 0; i < chart->graphCount(); ++i) {
         QCPGraph* graph = chart->graph(i);
         if (graph->valueAxis() != timeAxis || graph->dataCount() == 0) continue;
-        byVariant[graph->name()] << graph;
+        // Each hovered point names its variant and its recording: "fused — A: NVIDIA H200 ...".
+        byVariant[graph->name().section(QStringLiteral(" — "), 0, 0)] << graph;
+        QVERIFY2(graph->name().contains(QStringLiteral(" — A: NVIDIA H200")) ||
+                     graph->name().contains(QStringLiteral(" — B: Intel")),
+                 qPrintable(graph->name()));
     }
     QCOMPARE(byVariant.size(), 3);
     for (const QList<QCPGraph*>& graphs : byVariant) {
@@ -168,6 +173,15 @@ void CompareSweepsTest::oneChartOfBothNamesTheRecordings() {
         QCOMPARE(graphs[0]->dataCount(), 17);  // the H200: 4096 to 2^28
         QCOMPARE(graphs[1]->dataCount(), 11);  // the CPU: 4096 to 2^22
     }
+    // Hovering the CPU's last fused point names the CPU's recording.
+    chart->resize(1000, 700);
+    chart->replot(QCustomPlot::rpImmediateRefresh);
+    QCPGraph* cpuFused = byVariant.value(QStringLiteral("fused")).value(1);
+    QVERIFY(cpuFused);
+    const auto last = cpuFused->data()->constEnd() - 1;
+    const QString tooltip =
+        chartPointTooltip(chart, cpuFused->coordsToPixels(last->key, last->value));
+    QVERIFY2(tooltip.contains(QStringLiteral("fused — B: Intel")), qPrintable(tooltip));
     QCOMPARE(chart->timeRect()->axis(QCPAxis::atBottom)->scaleType(), QCPAxis::stLogarithmic);
     QCOMPARE(timeAxis->scaleType(), QCPAxis::stLogarithmic);
     // The H200 reaches about 100x the CPU's bandwidth: a log axis shows both.

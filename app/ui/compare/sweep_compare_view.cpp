@@ -8,6 +8,8 @@
 
 #include "model/comparison.h"
 #include "model/format.h"
+#include "ui/chart_interaction.h"
+#include "ui/plot_text_fit.h"
 #include "ui/sweep/sweep_chart.h"
 
 namespace fusescope {
@@ -44,6 +46,9 @@ SweepCompareView::SweepCompareView(QWidget* parent) : QWidget(parent) {
     chart_->setObjectName(QStringLiteral("compareSweepChart"));
     chart_->setProperty("fusescopeExportTitle", tr("Size sweeps compared"));
     chart_->setProperty("fusescopeFileStem", QStringLiteral("size_sweeps_compared"));
+    // As every chart of the main window: text kept inside and apart, zoom, pan and hover.
+    fitPlotTextAlways(chart_);
+    makeChartInteractive(chart_);
     // The chart and the table each take the whole window in turn: two axis rects, a legend
     // naming both recordings and eight columns of numbers need it on a 1280x720 screen at 150%.
     tabs_ = new QTabWidget(this);

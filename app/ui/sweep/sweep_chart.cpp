@@ -195,7 +195,7 @@ void SweepChart::rebuild() {
         if (!variants.contains(series.name)) variants << series.name;
     // Two devices have two caches and two fits: the window lists them; the chart keeps to the
     // measured points, one line style per recording, named first in the legend.
-    if (comparing) addRecordingKeys();
+    if (comparing) addKeys(variants);
     for (int i = 0; i < data_.series.size(); ++i)
         addSeries(data_.series[i],
                   seriesColor(comparing ? int(variants.indexOf(data_.series[i].name)) : i));
@@ -250,17 +250,22 @@ void SweepChart::addSeries(const SweepChartSeries& series, const QColor& color) 
     }
     const QCPScatterStyle dots(recordingMarker(series.recording), color, color, 6);
     const QPen pen(color, 2, recordingLine(series.recording));
+    // Compared sweeps: a hovered point names its recording too; the legend has keys instead.
+    const bool comparing = data_.comparesRecordings();
+    const QString name =
+        comparing && series.recording < data_.recordings.size()
+            ? tr("%1 — %2").arg(series.name, data_.recordings[series.recording].name)
+            : series.name;
     QCPGraph* measuredTime =
         addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
-    measuredTime->setName(series.name);
+    measuredTime->setName(name);
     measuredTime->setPen(pen);
     measuredTime->setScatterStyle(dots);
     measuredTime->setData(n, timeUs, true);
-    // Compared sweeps: the legend names each variant once, by its colour.
-    if (series.recording > 0) measuredTime->removeFromLegend();
+    if (comparing) measuredTime->removeFromLegend();
     QCPGraph* measuredBandwidth =
         addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
-    measuredBandwidth->setName(series.name);
+    measuredBandwidth->setName(name);
     measuredBandwidth->setPen(pen);
     measuredBandwidth->setScatterStyle(dots);
     measuredBandwidth->setData(n, gbps, true);
@@ -323,17 +328,24 @@ void SweepChart::addRoofline() {
     }
 }
 
-// Legend entries for the recordings compared: a line and a marker in each one's style, with no
-// data, named by device and day.
-void SweepChart::addRecordingKeys() {
-    const QColor text = palette().color(QPalette::WindowText);
-    for (int recording = 0; recording < data_.recordings.size(); ++recording) {
+// The legend of compared sweeps, as graphs with no data: each recording by its line style and
+// marker (named by device, backend and day), then each variant by its colour.
+void SweepChart::addKeys(const QStringList& variants) {
+    const auto addKey = [this](const QString& name, const QPen& pen, const QCPScatterStyle& dot) {
         QCPGraph* key =
             addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
-        key->setName(data_.recordings[recording].name);
-        key->setPen(QPen(text, 2, recordingLine(recording)));
-        key->setScatterStyle(QCPScatterStyle(recordingMarker(recording), text, text, 6));
-        key->setProperty("fusescopeRecordingKey", true);
+        key->setName(name);
+        key->setPen(pen);
+        key->setScatterStyle(dot);
+    };
+    const QColor text = palette().color(QPalette::WindowText);
+    for (int recording = 0; recording < data_.recordings.size(); ++recording)
+        addKey(data_.recordings[recording].name, QPen(text, 2, recordingLine(recording)),
+               QCPScatterStyle(recordingMarker(recording), text, text, 6));
+    for (int variant = 0; variant < variants.size(); ++variant) {
+        const QColor color = seriesColor(variant);
+        addKey(variants[variant], QPen(color, 2),
+               QCPScatterStyle(QCPScatterStyle::ssNone, color, color, 6));
     }
 }
 

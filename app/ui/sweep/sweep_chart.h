@@ -41,7 +41,7 @@ class SweepChart final : public QCustomPlot {
     void rebuild();
     void addSeries(const SweepChartSeries& series, const QColor& color);
     void addRoofline();
-    void addRecordingKeys();
+    void addKeys(const QStringList& variants);
     void addL2Line(double xLow, double xHigh);
     void addRegimes(double xLow, double xHigh);
     void addFitText();

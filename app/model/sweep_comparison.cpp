@@ -56,6 +56,17 @@ QString sweepSettings(const SweepFile& sweep) {
         .arg(sweep.report.repeats);
 }
 
+// "Intel Xeon (CPU), 2026-12-01": short enough for two legend entries side by side on a 1280x720
+// screen at 150%; the window's header has the threads too.
+QString legendLabel(const SweepFile& sweep) {
+    const QString backend = sweep.report.device.backend == BackendKind::Cuda
+                                ? QStringLiteral("CUDA")
+                                : QStringLiteral("CPU");
+    return deviceAndDay(
+        QStringLiteral("%1 (%2)").arg(QString::fromStdString(sweep.report.device.name), backend),
+        sweep.created);
+}
+
 // The chart of both: the variants both swept, A's series then B's, named by recording.
 SweepChartData comparisonChart(const SweepFile& a, const SweepFile& b,
                                const SweepComparison& comparison) {
@@ -63,13 +74,14 @@ SweepChartData comparisonChart(const SweepFile& a, const SweepFile& b,
     const SweepChartData chartB = sweepChartData(b);
     SweepChartData data;
     data.title = QObject::tr("Size sweeps compared: %1").arg(pipelineName(a.report));
-    data.caption = QObject::tr("float32 · A: %1 · B: %2").arg(sweepSettings(a), sweepSettings(b));
+    // The settings of each stand in the window's header, by its device: the chart keeps its
+    // height for the data.
     data.dataSource = chartA.dataSource == chartB.dataSource
                           ? chartA.dataSource
                           : QObject::tr("A %1, B %2").arg(chartA.dataSource, chartB.dataSource);
     data.elementBytes = chartA.elementBytes;
-    data.recordings = {{QObject::tr("A: %1").arg(comparison.labelA), chartA.l2CacheBytes},
-                       {QObject::tr("B: %1").arg(comparison.labelB), chartB.l2CacheBytes}};
+    data.recordings = {{QObject::tr("A: %1").arg(legendLabel(a)), chartA.l2CacheBytes},
+                       {QObject::tr("B: %1").arg(legendLabel(b)), chartB.l2CacheBytes}};
     for (int recording = 0; recording < 2; ++recording) {
         const SweepChartData& source = recording == 0 ? chartA : chartB;
         for (const SweepVariantComparison& variant : comparison.variants)
@@ -122,6 +134,8 @@ Result<SweepComparison> compareSweeps(const SweepFile& a, const SweepFile& b) {
     comparison.pipeline = QString::fromStdString(a.report.pipeline);
     comparison.labelA = deviceAndDay(sweepDeviceLabel(a), a.created);
     comparison.labelB = deviceAndDay(sweepDeviceLabel(b), b.created);
+    comparison.settingsA = sweepSettings(a);
+    comparison.settingsB = sweepSettings(b);
 
     const QVector<double> sizesA = sortedSizes(a.report);
     const QVector<double> sizesB = sortedSizes(b.report);

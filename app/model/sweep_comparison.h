@@ -46,6 +46,8 @@ struct SweepComparison {
     QString pipeline;  // "swiglu"
     QString labelA;    // "NVIDIA H200 (CUDA), 2026-11-30": device, backend and day
     QString labelB;
+    QString settingsA;  // "vector 4, median of 20"
+    QString settingsB;
     QVector<SweepVariantComparison> variants;  // the variants both swept, in A's order
     QStringList variantsOnlyInA;
     QStringList variantsOnlyInB;

@@ -171,8 +171,7 @@ TEST_F(SweepComparisonTest, ChartHasBothSweepsOnOneScale) {
     const SweepChartData& chart = compared->chart;
     ASSERT_TRUE(chart.comparesRecordings());
     EXPECT_EQ(chart.recordings[0].name, QStringLiteral("A: Test GPU (CUDA), 2026-11-30"));
-    EXPECT_EQ(chart.recordings[1].name,
-              QStringLiteral("B: Test CPU (CPU backend, 2 threads), 2026-12-01"));
+    EXPECT_EQ(chart.recordings[1].name, QStringLiteral("B: Test CPU (CPU), 2026-12-01"));
     EXPECT_EQ(chart.recordings[0].l2CacheBytes, double(1 << 20));
     // The variant both swept, once per recording, with that recording's points.
     ASSERT_EQ(chart.series.size(), 2);

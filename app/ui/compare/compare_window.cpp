@@ -150,12 +150,11 @@ void CompareWindow::setSweeps(const model::SweepComparison& comparison, const QS
                               const QString& nameB) {
     sweepComparison_ = comparison;
     pages_->setCurrentWidget(sweepView_);
-    header_->setText(tr("<b>A</b>: %1 (%2)<br><b>B</b>: %3 (%4)<br>Size sweeps of %5. Ratios are "
-                        "B / A at each N both measured: below 1 B takes less time, reaches less "
-                        "bandwidth.")
-                         .arg(comparison.labelA.toHtmlEscaped(), nameA.toHtmlEscaped(),
-                              comparison.labelB.toHtmlEscaped(), nameB.toHtmlEscaped(),
-                              comparison.pipeline.toHtmlEscaped()));
+    header_->setText(tr("<b>A</b>: %1 · %2 (%3)<br><b>B</b>: %4 · %5 (%6)")
+                         .arg(comparison.labelA.toHtmlEscaped(),
+                              comparison.settingsA.toHtmlEscaped(), nameA.toHtmlEscaped(),
+                              comparison.labelB.toHtmlEscaped(),
+                              comparison.settingsB.toHtmlEscaped(), nameB.toHtmlEscaped()));
     // A few sizes by name, more as their range (the table lists each).
     const auto sizes = [this](const QVector<double>& list) {
         const auto count = [](double n) {
@@ -169,7 +168,9 @@ void CompareWindow::setSweeps(const model::SweepComparison& comparison, const QS
         for (double n : list) texts << count(n);
         return texts.join(QStringLiteral(", "));
     };
-    QStringList notes;
+    QStringList notes{tr("Size sweeps of %1, float32. Ratios are B / A at each N both "
+                         "measured: below 1 B takes less time, reaches less bandwidth.")
+                          .arg(comparison.pipeline)};
     if (comparison.variants.isEmpty())
         notes << tr("The two sweeps have no variant in common: nothing to compare.");
     if (comparison.sharedSizes.isEmpty())

@@ -401,9 +401,8 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
         bandwidth->setNumberPrecision(6);
         bandwidth->setRange(0, gHigh > 0 ? gHigh * 1.15 : 1.0);
     }
-    bandwidth->setLabel(data_.comparesRecordings()
-                            ? (logBandwidth ? tr("effective GB/s (log)") : tr("effective GB/s"))
-                            : tr("effective GB/s (model bytes / time)"));
+    bandwidth->setLabel(data_.comparesRecordings() ? (logBandwidth ? tr("GB/s (log)") : tr("GB/s"))
+                                                   : tr("effective GB/s (model bytes / time)"));
 }
 
 // Shaded by the first series with a boundary: with one variant that is the whole story; with

@@ -184,6 +184,12 @@ void SweepChart::rebuild() {
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     captionElement_->setText(data_.caption);
     const bool comparing = data_.comparesRecordings();
+    // Compared sweeps have no caption (the window's header gives each one's settings): its row
+    // is left out, so that it keeps no empty line's height from the data.
+    if (comparing && captionElement_->layout())
+        plotLayout()->take(captionElement_);
+    else if (!comparing && !captionElement_->layout())
+        plotLayout()->addElement(1, 0, captionElement_);
     // Compared sweeps name two recordings in the legend: two to a row, and shorter axis
     // labels, so that the chart keeps its height for the data on a small screen.
     legend->setWrap(comparing ? 2 : 4);

@@ -156,7 +156,7 @@ void CompareWindow::setSweeps(const model::SweepComparison& comparison, const QS
                               comparison.labelB.toHtmlEscaped(),
                               comparison.settingsB.toHtmlEscaped(), nameB.toHtmlEscaped()));
     // A few sizes by name, more as their range (the table lists each).
-    const auto sizes = [this](const QVector<double>& list) {
+    const auto sizes = [](const QVector<double>& list) {
         const auto count = [](double n) {
             return model::formatCount(static_cast<quint64>(std::llround(n)));
         };

@@ -110,7 +110,7 @@ void SweepCompareView::fillFits(const model::SweepComparison& comparison) {
     fits_->setHorizontalHeaderLabels(headers);
     fits_->setRowCount(comparison.variants.size());
     // "5.86 µs per launch", "~0 (clamped)", or why there is no fit.
-    const auto overhead = [this](const std::optional<SweepChartFit>& fit, const QString& error) {
+    const auto overhead = [](const std::optional<SweepChartFit>& fit, const QString& error) {
         if (!fit) return tr("no fit: %1").arg(error);
         if (fit->overheadClamped) return tr("~0 (fit clamped)");
         return tr("%1 µs per launch").arg(fit->overheadUs, 0, 'f', 2);

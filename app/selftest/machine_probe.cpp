@@ -151,7 +151,7 @@ QVector<PipelineProbe> runPipelines(Backend& backend) {
                     problem.tuning[vector->name] = width;
                     label << QStringLiteral("vector %1").arg(width);
                 }
-                if (pipeline.dtypes.size() > 1) label << QString::fromUtf8(dtypeName(dtype));
+                if (pipeline.dtypes.size() > 1) label << QString::fromUtf8(dtypeTitle(dtype));
                 results << runOne(backend, pipeline, problem, label.join(QStringLiteral(", ")));
             }
     }

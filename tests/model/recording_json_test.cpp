@@ -243,6 +243,25 @@ TEST(RecordingJson, RoundTripKeepsEveryField) {
     EXPECT_TRUE(loaded->replayed);
 }
 
+TEST(RecordingJson, Tf32RunsRoundTripUnderTheirOwnName) {
+    Recording original = fullyPopulatedRecording();
+    original.runs[0].pipeline = "mlp";
+    original.runs[0].variant = "lesson_fused";
+    original.runs[0].problem.dimensions = {{"M", 512}, {"H", 1024}, {"I", 2816}};
+    original.runs[0].problem.tuning = {{"block_m", 32}, {"block_n", 64}};
+    original.runs[0].problem.dtype = DType::Tf32;
+    EXPECT_EQ(toJsonObject(original)["runs"][0]["problem"]["dtype"].toString(), "tf32");
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("tf32.json");
+    ASSERT_TRUE(saveRecording(original, path));
+    Result<Recording> loaded = loadRecording(path);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    ASSERT_EQ(loaded->runs.size(), original.runs.size());
+    EXPECT_EQ(loaded->runs[0].problem, original.runs[0].problem);
+    EXPECT_EQ(loaded->runs[0].problem.dtype, DType::Tf32);
+}
+
 TEST(RecordingJson, WritesTheDocumentedKeys) {
     const QJsonObject root = toJsonObject(fullyPopulatedRecording());
     EXPECT_EQ(root["format"].toString(), "fusescope-recording");

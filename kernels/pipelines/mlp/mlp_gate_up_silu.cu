@@ -66,7 +66,7 @@ bool wholeTiles(const MlpShape& shape) {
 }  // namespace
 
 KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape) {
-    if (dtype == MlpDtype::Float32)
+    if (!storesBfloat16(dtype))
         return resourcesOf(reinterpret_cast<const void*>(&gemmGateUpSilu<float>),
                            GateUpKernel<float>::kSmemBytes, shape);
     return resourcesOf(productionPrecompiledKernel(wholeTiles(shape)),

@@ -107,6 +107,20 @@ PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, const Probl
     request.problem = problem;
     request.repeats = 1;
     request.warmup = 0;
+    // Variants without code here for this problem are left out and named; the rest run.
+    for (const VariantSpec& variant : pipeline.variants) {
+        std::vector<KernelSpec> kernels;
+        if (Result<std::vector<KernelLaunch>> launches =
+                planLaunches(backend, variant, request, kernels);
+            launches)
+            request.variants.push_back(variant.name);
+        else
+            result.refusedVariants << QString::fromStdString(launches.status().message());
+    }
+    if (request.variants.empty()) {
+        result.error = result.refusedVariants.join(QStringLiteral("; "));
+        return result;
+    }
     RunObserver observer;
     const Result<RunReport> report = runPipeline(backend, request, observer);
     if (!report) {

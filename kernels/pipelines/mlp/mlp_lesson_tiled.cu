@@ -485,9 +485,9 @@ __device__ __forceinline__ void fsLessonTf32(const float* __restrict__ x,
                             const int c = (wn + GateUp::kWn * j) * 16 + h * 8 + lane % 4 * 2;
                             const float* g = gu[0][i][j][h];
                             const float* u = gu[1][i][j][h];
-                            *reinterpret_cast<float2*>(hidden + r * Padded<BI>::kLd + c) =
-                                make_float2(fsSilu(g[2 * half]) * u[2 * half],
-                                            fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                            float* to = hidden + r * Padded<BI>::kLd + c;
+                            to[0] = fsSilu(g[2 * half]) * u[2 * half];
+                            to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
                         }
             __syncthreads();
             const float* const downTile[1] = {smem + kDownAt + downSlot * kDown};

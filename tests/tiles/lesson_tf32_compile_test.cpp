@@ -21,9 +21,10 @@ std::string tilesText(const LessonTiles& t) {
 TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
     Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
     if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
-    // Default; smallest; largest M and output tile; deepest H with 2 stages; 16-column warps.
+    // Default; smallest; the largest output tile and the deepest H step (2 stages); 16-column
+    // warps.
     const LessonTiles cases[] = {kLessonDefaultTiles, {16, 16, 16, 16},    {128, 128, 64, 32},
-                                 {32, 64, 128, 64},   {128, 128, 128, 16}, {64, 64, 32, 64},
+                                 {16, 64, 128, 64},   {128, 128, 128, 16}, {64, 64, 32, 64},
                                  {128, 16, 16, 128}};
     for (const LessonTiles& tiles : cases) {
         SCOPED_TRACE(tilesText(tiles));
@@ -42,15 +43,17 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
 }
 
 TEST(LessonTf32Compile, SharedMemoryHoldsThreePaddedStagesWhereTheyFit) {
-    // Default tiles: per stage x 32 x 68 and gate, up 64 x 68 floats, down 64 x 68; the hidden
-    // tile 32 x 68: 3 x 60,928 + 8,704 bytes.
-    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, MlpDtype::Tf32, 3), 191488u);
+    // Default tiles: row pitches of 80 floats; per stage x 32 rows, gate and up 64 each, down
+    // 64; the hidden tile 32 rows: 3 x (160 + 64) x 80 x 4 + 32 x 80 x 4 bytes.
+    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, MlpDtype::Tf32, 3), 225280u);
     EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, MlpDtype::Tf32, kH200SharedOptIn), 3);
-    // 32/64/128/64: 3 stages need 314,368 bytes, 2 need 212,480.
-    const LessonTiles deep{32, 64, 128, 64};
-    EXPECT_EQ(lessonTiledSharedBytes(deep, MlpDtype::Tf32, 3), 314368u);
+    // 16/64/128/64 (pitches 144 and 80): 3 stages need 315,392 bytes, 2 need 211,968.
+    const LessonTiles deep{16, 64, 128, 64};
+    EXPECT_EQ(lessonTiledSharedBytes(deep, MlpDtype::Tf32, 3), 315392u);
     EXPECT_EQ(lessonTiledStages(deep, MlpDtype::Tf32, kH200SharedOptIn), 2);
-    EXPECT_EQ(lessonTiledSharedBytes(deep, MlpDtype::Tf32, 2), 212480u);
+    EXPECT_EQ(lessonTiledSharedBytes(deep, MlpDtype::Tf32, 2), 211968u);
+    // A 16-column tile needs no padding: 16/16/16/16 is 3 x (48 + 16) x 16 x 4 + 16 x 16 x 4.
+    EXPECT_EQ(lessonTiledSharedBytes({16, 16, 16, 16}, MlpDtype::Tf32, 3), 13312u);
     // float32 stays one unpipelined stage.
     EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, MlpDtype::Float32, kH200SharedOptIn), 1);
 }

@@ -26,10 +26,12 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, i
         return static_cast<std::uint64_t>(stages) * (stage + down) + m * i * 2;
     }
     if (dtype == MlpDtype::Tf32) {
-        // Rows padded by 4 floats (conflict-free fragment loads).
-        const std::uint64_t stage = (m * (h + 4) + 2 * i * (h + 4)) * 4;
-        const std::uint64_t down = n * (i + 4) * 4;
-        return static_cast<std::uint64_t>(stages) * (stage + down) + m * (i + 4) * 4;
+        // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
+        const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
+        const std::uint64_t pitchI = i % 32 == 16 ? i : i + 16;
+        const std::uint64_t stage = (m * pitchH + 2 * i * pitchH) * 4;
+        const std::uint64_t down = n * pitchI * 4;
+        return static_cast<std::uint64_t>(stages) * (stage + down) + m * pitchI * 4;
     }
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }

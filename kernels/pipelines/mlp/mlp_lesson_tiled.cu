@@ -327,12 +327,18 @@ __device__ __forceinline__ void fsMmaTf32(float (&c)[4], const unsigned (&a)[4],
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// A tile of kRows x kCols floats in shared memory, rows padded by 4 floats (kCols + 4 is 4 modulo
-// 32 banks): the 8 rows x 4 columns a warp reads for one mma fragment fall in 32 different banks,
-// and rows stay whole 16-byte units for cp.async.
+// A tile of kRows x kCols floats in shared memory, with a row pitch of 16 modulo 32 words (rows
+// padded by 16 floats, or none when kCols is 16): the two rows of 16 floats each quarter-warp
+// reads with 16-byte loads fall in the two halves of the 32 banks, and rows stay whole 16-byte
+// units for cp.async.
 template <int kCols>
 struct Padded {
-    static constexpr int kLd = kCols + 4;
+    static constexpr int kLd = kCols % 32 == 16 ? kCols : kCols + 16;
+};
+
+// Four floats read with one 16-byte shared-memory load.
+struct __align__(16) FsQuad {
+    float v[4];
 };
 
 // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit x
@@ -366,9 +372,13 @@ __device__ __forceinline__ void fsCopyTileF32(float* tile, const float* __restri
     }
 }
 
-// c(16 x 16 per (i, j)) += A(rows, 8-deep k steps) * B(cols, k)^T over kK, for the row and column
-// groups of this warp, with mma.m16n8k8 on TF32 operands. aTile and bTiles are padded tiles of kK
-// columns; each fragment element is read with one 32-bit load and rounded with cvt.rna.
+// c(16 x 16 per (i, j)) += A(rows, k) * B(cols, k)^T over kK, for the row and column groups of
+// this warp, with mma.m16n8k8 on TF32 operands (each element rounded with cvt.rna as it is
+// read). aTile and bTiles are padded tiles of kK columns, read 16 columns at a time: thread
+// lane reads columns 4 * (lane % 4) .. + 3 of its rows with one 16-byte load and feeds them to two
+// mma steps as their k = lane % 4 and k = lane % 4 + 4 elements. The k order inside the 16
+// columns is thus permuted, the same way for A and for B, which leaves each dot product's terms
+// unchanged.
 template <typename Split, int kK, int kAccumulators>
 __device__ __forceinline__ void fsProductTf32(
     float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4], const float* aTile,
@@ -376,19 +386,25 @@ __device__ __forceinline__ void fsProductTf32(
     constexpr int kLd = Padded<kK>::kLd;
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     const int wm = warp / Split::kWn, wn = warp % Split::kWn;
-    const int fragmentRow = lane / 4, fragmentCol = lane % 4;
+    const int fragmentRow = lane / 4, quad = lane % 4 * 4;
 #pragma unroll
-    for (int k = 0; k < kK; k += 8) {
-        unsigned a[Split::kRowsPerWarp][4];
+    for (int k = 0; k < kK; k += 16) {
+        // a[i][s]: the fragments of mma step s (columns k .. k + 15, two steps of 8).
+        unsigned a[Split::kRowsPerWarp][2][4];
 #pragma unroll
         for (int i = 0; i < Split::kRowsPerWarp; ++i) {
             const int rg = wm + Split::kWm * i;
             if (rg < Split::kRowGroups) {
-                const float* p = aTile + (rg * 16 + fragmentRow) * kLd + k + fragmentCol;
-                a[i][0] = fsTf32(p[0]);
-                a[i][1] = fsTf32(p[8 * kLd]);
-                a[i][2] = fsTf32(p[4]);
-                a[i][3] = fsTf32(p[8 * kLd + 4]);
+                const float* p = aTile + (rg * 16 + fragmentRow) * kLd + k + quad;
+                const FsQuad top = *reinterpret_cast<const FsQuad*>(p);
+                const FsQuad bottom = *reinterpret_cast<const FsQuad*>(p + 8 * kLd);
+#pragma unroll
+                for (int step = 0; step < 2; ++step) {
+                    a[i][step][0] = fsTf32(top.v[2 * step]);
+                    a[i][step][1] = fsTf32(bottom.v[2 * step]);
+                    a[i][step][2] = fsTf32(top.v[2 * step + 1]);
+                    a[i][step][3] = fsTf32(bottom.v[2 * step + 1]);
+                }
             }
         }
 #pragma unroll
@@ -398,12 +414,16 @@ __device__ __forceinline__ void fsProductTf32(
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
                     const int n = (wn + Split::kWn * j) * 16 + h * 8 + fragmentRow;
-                    const float* q = bTiles[m] + n * kLd + k + fragmentCol;
-                    const unsigned b0 = fsTf32(q[0]), b1 = fsTf32(q[4]);
+                    const FsQuad q =
+                        *reinterpret_cast<const FsQuad*>(bTiles[m] + n * kLd + k + quad);
 #pragma unroll
-                    for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                        if (wm + Split::kWm * i < Split::kRowGroups)
-                            fsMmaTf32(c[m][i][j][h], a[i], b0, b1);
+                    for (int step = 0; step < 2; ++step) {
+                        const unsigned b0 = fsTf32(q.v[2 * step]), b1 = fsTf32(q.v[2 * step + 1]);
+#pragma unroll
+                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                            if (wm + Split::kWm * i < Split::kRowGroups)
+                                fsMmaTf32(c[m][i][j][h], a[i][step], b0, b1);
+                    }
                 }
     }
 }

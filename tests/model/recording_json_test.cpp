@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 
 #include "model/recording_json.h"
+#include "pipelines/registry.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -247,8 +248,10 @@ TEST(RecordingJson, Tf32RunsRoundTripUnderTheirOwnName) {
     Recording original = fullyPopulatedRecording();
     original.runs[0].pipeline = "mlp";
     original.runs[0].variant = "lesson_fused";
-    original.runs[0].problem.dimensions = {{"M", 512}, {"H", 1024}, {"I", 2816}};
-    original.runs[0].problem.tuning = {{"block_m", 32}, {"block_n", 64}};
+    // A complete problem: loading fills tuning values a recording lacks with the defaults.
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    original.runs[0].problem = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
+    original.runs[0].problem.tuning["block_n"] = 128;
     original.runs[0].problem.dtype = DType::Tf32;
     EXPECT_EQ(toJsonObject(original)["runs"][0]["problem"]["dtype"].toString(), "tf32");
     QTemporaryDir dir;
@@ -258,8 +261,11 @@ TEST(RecordingJson, Tf32RunsRoundTripUnderTheirOwnName) {
     Result<Recording> loaded = loadRecording(path);
     ASSERT_TRUE(loaded) << loaded.status().message();
     ASSERT_EQ(loaded->runs.size(), original.runs.size());
-    EXPECT_EQ(loaded->runs[0].problem, original.runs[0].problem);
-    EXPECT_EQ(loaded->runs[0].problem.dtype, DType::Tf32);
+    const Problem& back = loaded->runs[0].problem;
+    EXPECT_EQ(back.dtype, DType::Tf32);
+    EXPECT_EQ(back.dimensions, original.runs[0].problem.dimensions);
+    EXPECT_EQ(back.tuning, original.runs[0].problem.tuning);
+    EXPECT_EQ(back, original.runs[0].problem);
 }
 
 TEST(RecordingJson, WritesTheDocumentedKeys) {

@@ -53,7 +53,8 @@ struct RunParser {
                                              "decode-1 (see below); --shape then changes it."),
                               QStringLiteral("name")};
     QCommandLineOption dtype{QStringLiteral("dtype"),
-                             QStringLiteral("Data type: float32 (fp32) or bfloat16 (bf16), where "
+                             QStringLiteral("Data type: float32 (fp32), bfloat16 (bf16) or tf32 "
+                                            "(float32 storage, TF32 tensor-core products), where "
                                             "the pipeline has it."),
                              QStringLiteral("type")};
     QCommandLineOption tile{QStringLiteral("tile"),

@@ -60,7 +60,7 @@ QString problemLabel(const RunRecord& run) {
     for (const auto& [name, value] : run.problem.dimensions)
         parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(name), formatCount(value));
     QStringList all{parts.join(QStringLiteral(", ")),
-                    QString::fromUtf8(dtypeName(run.problem.dtype))};
+                    QString::fromUtf8(dtypeTitle(run.problem.dtype))};
     for (const auto& [name, value] : run.problem.tuning)
         all << QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(value);
     return all.join(kSeparator);
@@ -93,7 +93,7 @@ QString combinedProblemLabel(const Recording& recording) {
                                                }));
     QStringList parts{named.join(QStringLiteral(", ")),
                       distinctValues(recording, [](const RunRecord& run) {
-                          return QString::fromUtf8(dtypeName(run.problem.dtype));
+                          return QString::fromUtf8(dtypeTitle(run.problem.dtype));
                       })};
     // Plain references, not structured bindings: clang 14 (the fuzz build) cannot capture those.
     for (const auto& tuning : tunings) {

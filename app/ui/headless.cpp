@@ -136,7 +136,10 @@ void addLaunchOptions(QCommandLineParser& parser) {
                      "an export preset (%1).")
              .arg(exportPresetKeys()),
          QStringLiteral("name")},
-        {QStringLiteral("dtype"), QObject::tr("float32 or bfloat16, where the pipeline has it."),
+        {QStringLiteral("dtype"),
+         QObject::tr("float32, bfloat16 or tf32 (float32 storage, TF32 "
+                     "tensor-core products), where the pipeline has "
+                     "it."),
          QStringLiteral("type")},
         {QStringLiteral("tile"), QObject::tr("Tuning values, e.g. block_m=32,block_n=64."),
          QStringLiteral("values")},

@@ -178,7 +178,7 @@ std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem
     for (const auto& dimension : pipeline.dimensions)
         text += (text.empty() ? "" : ", ") + dimension.name + " = " +
                 groupedDigits(problem.dimension(dimension.name));
-    text += " · " + std::string(dtypeName(problem.dtype));
+    text += " · " + std::string(dtypeTitle(problem.dtype));
     for (const auto& tuning : pipeline.tunings)
         text += " · " + tuning.title + " " + std::to_string(problem.tuningValue(tuning.name));
     return text;

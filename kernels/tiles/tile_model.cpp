@@ -39,7 +39,15 @@ mlp::LessonTiles lessonTilesOf(const LessonTileValues& t) {
 }
 
 mlp::MlpDtype mlpDtype(DType dtype) {
-    return dtype == DType::Bfloat16 ? mlp::MlpDtype::Bfloat16 : mlp::MlpDtype::Float32;
+    switch (dtype) {
+        case DType::Bfloat16:
+            return mlp::MlpDtype::Bfloat16;
+        case DType::Tf32:
+            return mlp::MlpDtype::Tf32;
+        case DType::Float32:
+            break;
+    }
+    return mlp::MlpDtype::Float32;
 }
 
 }  // namespace
@@ -152,12 +160,13 @@ std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
     for (const auto& [name, value] : named)
         if (value <= 0)
             return TileRefusal{RefusalKind::NotTunable, std::string(name) + " is not set"};
-    if (configuration.problem.dtype == DType::Bfloat16)
+    if (configuration.problem.dtype != DType::Float32)
         for (const auto& [name, value] : named)
             if (value % kMmaTile != 0)
                 return TileRefusal{RefusalKind::MmaShape,
                                    std::string(name) + " " + std::to_string(value) +
-                                       " is not a multiple of 16, the mma.m16n8k16 fragment"};
+                                       " is not a multiple of 16, the warps' block of mma "
+                                       "fragments"};
     if (std::optional<TileRefusal> refusal = disallowedValue(*pipeline, configuration))
         return refusal;
     const Problem& p = configuration.problem;

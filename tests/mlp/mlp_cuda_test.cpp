@@ -2,6 +2,9 @@
 // reason when there is no usable GPU.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <vector>
+
 #include "mlp_check.h"
 #include "mlp_test_shapes.h"
 #include "pipelines/mlp/mlp_device_problem.h"
@@ -73,6 +76,49 @@ TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
     // 4 x 22 tiles of 128 x 128 on the Hopper kernel.
     if (hopper) {
         EXPECT_EQ(whole.gridSize, 4 * 22);
+    }
+}
+
+// tf32: the lesson kernel (compiled at run time with TF32 mma), the unfused and merged variants
+// (cuBLAS with TF32 compute) on the odd shapes and the classroom preset; the production fusion
+// has no TF32 path and says so.
+class MlpCudaTf32Test : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const BackendAvailability availability = probeBackends();
+        if (!availability.cudaUsable) GTEST_SKIP() << availability.cudaReason;
+        auto created = MlpCudaContext::create();
+        ASSERT_TRUE(created) << created.status().message();
+        context = std::move(*created);
+    }
+
+    std::unique_ptr<MlpCudaContext> context;
+};
+
+TEST_F(MlpCudaTf32Test, TensorCoreVariantsMatchTheReferenceAndProductionIsRefused) {
+    std::vector<MlpShape> shapes(std::begin(kOddShapes), std::end(kOddShapes));
+    shapes.push_back({512, 1024, 2816});  // the classroom preset
+    std::uint64_t seed = 301;
+    for (const MlpShape& shape : shapes) {
+        const ReferenceCase c = makeReferenceCase(shape, MlpDtype::Tf32, ++seed);
+        auto problem = MlpDeviceProblem::create(shape, MlpDtype::Tf32, c.inputs);
+        ASSERT_TRUE(problem) << problem.status().message();
+        for (MlpVariant variant :
+             {MlpVariant::LessonFused, MlpVariant::Unfused, MlpVariant::MergedGateUp}) {
+            SCOPED_TRACE(std::string(variantName(variant)) + " " + shapeText(shape));
+            ASSERT_TRUE((*problem)->poisonOutput(*context));
+            const Status run =
+                runMlpCuda(*context, variant, shape, MlpDtype::Tf32, (*problem)->buffers());
+            ASSERT_TRUE(run) << run.message();
+            HostMatrix out(MlpDtype::Tf32, shape.M, shape.H);
+            const Status copied = (*problem)->download(*context, out);
+            ASSERT_TRUE(copied) << copied.message();
+            EXPECT_TRUE(matchesReference(out, c.rows, c.reference));
+        }
+        const Status refused = runMlpCuda(*context, MlpVariant::Production, shape, MlpDtype::Tf32,
+                                          (*problem)->buffers());
+        EXPECT_EQ(refused.code(), ErrorCode::InvalidArgument);
+        EXPECT_NE(refused.message().find("TF32"), std::string::npos) << refused.message();
     }
 }
 

@@ -66,6 +66,12 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {512, 1024, 2816, DType::Bfloat16, 64, 64, 32, 64},
         {512, 1024, 2816, DType::Bfloat16, 128, 32, 64, 32},
         {100, 200, 300, DType::Float32, 32, 16, 16, 64},
+        {3, 1000, 2750, DType::Tf32, 16, 64, 32, 128},
+        {3, 1000, 2750, DType::Tf32, 16, 16, 128, 16},
+        {512, 1024, 2816, DType::Tf32, 64, 64, 32, 64},
+        {512, 1024, 2816, DType::Tf32, 32, 64, 64, 64},
+        {130, 264, 328, DType::Tf32, 128, 128, 64, 32},
+        {100, 200, 300, DType::Tf32, 32, 16, 16, 64},
     };
     for (const Case& k : cases) {
         const TileConfiguration c = configuration(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);

@@ -28,11 +28,12 @@ Result<MlpCudaContext*> contextFor(const ExecutionTarget& target) {
         });
 }
 
-// The lesson kernel runs compiled at run time for tiles the program has no precompiled code for
-// (or for every tile during a tile sweep).
+// The lesson kernel runs compiled at run time for tiles or a dtype (tf32) the program has no
+// precompiled code for (or for every tile during a tile sweep).
 bool runtimeCompiled(const KernelCall& call) {
     return variantNamed(call.variant) == MlpVariant::LessonFused &&
-           (lessonTilesAlwaysCompiled() || !lessonTilesCompiled(tilesOf(*call.problem)));
+           (lessonTilesAlwaysCompiled() ||
+            !lessonTilesCompiled(tilesOf(*call.problem), mlpDtypeOf(*call.problem)));
 }
 
 // The production fusion's gate_up kernel (its first at prefill sizes) runs compiled at run time
@@ -56,6 +57,8 @@ const void* upOf(const MlpCallBuffers& b, const MlpShape& shape, MlpDtype dtype)
 Status productionSupports(const KernelCall& call) {
     const production::Tiles tiles = productionTilesOf(*call.problem);
     const MlpShape shape = shapeOf(*call.problem);
+    if (std::optional<std::string> refusal = productionDtypeRefusal(mlpDtypeOf(*call.problem)))
+        return Status(ErrorCode::InvalidArgument, *refusal);
     if (shape.M <= kDecodeMaxRows) return Status::ok();  // the GEMV kernels take no tiles
     if (std::optional<std::string> refusal =
             productionTilesRefusal(tiles, mlpDtypeOf(*call.problem)))

@@ -74,7 +74,7 @@ bool wholeTiles(const MlpShape& shape) {
 
 KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape) {
     if (dtype == MlpDtype::Bfloat16 && gateUpHopperRuns(shape)) return gateUpHopperResources(shape);
-    if (dtype == MlpDtype::Float32)
+    if (!storesBfloat16(dtype))
         return resourcesOf(reinterpret_cast<const void*>(&gemmGateUpSilu<float>),
                            GateUpKernel<float>::kSmemBytes, production::kDefaultTiles, shape);
     return resourcesOf(productionPrecompiledKernel(wholeTiles(shape)),

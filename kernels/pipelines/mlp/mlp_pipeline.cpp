@@ -188,7 +188,15 @@ MlpShape shapeOf(const Problem& problem) {
 }
 
 MlpDtype mlpDtypeOf(const Problem& problem) {
-    return problem.dtype == DType::Bfloat16 ? MlpDtype::Bfloat16 : MlpDtype::Float32;
+    switch (problem.dtype) {
+        case DType::Bfloat16:
+            return MlpDtype::Bfloat16;
+        case DType::Tf32:
+            return MlpDtype::Tf32;
+        case DType::Float32:
+            break;
+    }
+    return MlpDtype::Float32;
 }
 
 LessonTiles tilesOf(const Problem& problem) {
@@ -241,7 +249,7 @@ PipelineSpec makeMlpPipeline() {
     p.dimensions = {{"M", "tokens (rows of x)", 64, 1, std::uint64_t{1} << 20},
                     {"H", "hidden size", 1024, 1, std::uint64_t{1} << 17},
                     {"I", "intermediate size", 2816, 1, std::uint64_t{1} << 18}};
-    p.dtypes = {DType::Bfloat16, DType::Float32};
+    p.dtypes = {DType::Bfloat16, DType::Float32, DType::Tf32};
     p.tunings = {tile(kTileNames[0], "BLOCK_M", kLessonDefaultTiles.blockM),
                  tile(kTileNames[1], "BLOCK_N", kLessonDefaultTiles.blockN),
                  tile(kTileNames[2], "BLOCK_H", kLessonDefaultTiles.blockH),
@@ -295,15 +303,16 @@ PipelineSpec makeMlpPipeline() {
     };
     p.computeRoof = [](const Problem& problem) {
         // Large enough to run at the tensor (or CUDA) cores' full rate for milliseconds.
-        const std::uint64_t n = problem.dtype == DType::Bfloat16 ? 8192 : 4096;
+        const std::uint64_t n = problem.dtype == DType::Float32 ? 4096 : 8192;
         ComputeRoofSpec roof;
         roof.execution = std::string(kMlpComputeRoofExecution);
         roof.problem.dimensions = {{"M", n}, {"H", n}, {"I", n}};
         roof.problem.dtype = problem.dtype;
         roof.bufferBytes.assign(3, n * n * dtypeBytes(problem.dtype));
         roof.flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-        roof.description = "cuBLAS " + std::string(dtypeName(problem.dtype)) + " GEMM " +
-                           std::to_string(n) + "^3 (float32 accumulation, no TF32)";
+        roof.description = "cuBLAS " + std::string(dtypeTitle(problem.dtype)) + " GEMM " +
+                           std::to_string(n) + "^3 (float32 accumulation" +
+                           (problem.dtype == DType::Tf32 ? ")" : ", no TF32)");
         return std::optional<ComputeRoofSpec>(roof);
     };
     return p;

@@ -43,7 +43,15 @@ CompileRequest productionTiledCompileRequest(const production::Tiles& tiles, int
     return request;
 }
 
+std::optional<std::string> productionDtypeRefusal(MlpDtype dtype) {
+    if (dtype != MlpDtype::Tf32) return std::nullopt;
+    return "the production fusion has no TF32 path on the GPU (its gate_up kernel and decode "
+           "GEMVs multiply in float32 on the CUDA cores or in bfloat16): run it in float32 or "
+           "bfloat16";
+}
+
 std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles, MlpDtype dtype) {
+    if (std::optional<std::string> refusal = productionDtypeRefusal(dtype)) return refusal;
     if (!allowed(production::kAllowedTileM, tiles.tileM))
         return "TILE_M " + std::to_string(tiles.tileM) + " is not one of the allowed values (" +
                allowedText(production::kAllowedTileM) + ": the M tile is whole 32-row copy passes)";

@@ -32,8 +32,12 @@ int productionTiledMinBlocks(const production::Tiles& tiles,
 CompileRequest productionTiledCompileRequest(const production::Tiles& tiles, int minBlocks,
                                              int computeMajor, int computeMinor);
 
-// Why these tiles cannot run (a value outside the allowed ones; float32, which runs only the
-// precompiled CUDA-core kernel), or nothing.
+// Why the production fusion cannot run in this dtype on the GPU (tf32: none of its kernels has a
+// TF32 path), or nothing.
+std::optional<std::string> productionDtypeRefusal(MlpDtype dtype);
+
+// Why these tiles cannot run (the dtype's refusal; a value outside the allowed ones; float32,
+// which runs only the precompiled CUDA-core kernel), or nothing.
 std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles, MlpDtype dtype);
 
 // Whether shapes are whole tiles, so the _full kernel (no bounds checks) runs.

@@ -23,6 +23,7 @@ namespace fusescope {
 class ChartView;
 struct ExportPreset;
 class CompareWindow;
+class ElidedLabel;
 class KernelResultsModel;
 class RecentFiles;
 class StartPage;
@@ -170,6 +171,7 @@ class MainWindow final : public QMainWindow {
     QTableView* kernelTable_ = nullptr;
     VariantResultsModel* variantModel_ = nullptr;
     KernelResultsModel* kernelModel_ = nullptr;
+    ElidedLabel* fusionVerdict_ = nullptr;
     QList<ChartView*> charts_;
     SweepTab* sweepTab_ = nullptr;
     TileExplorerTab* tileExplorer_ = nullptr;

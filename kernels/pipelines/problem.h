@@ -42,6 +42,9 @@ struct TuningSpec {
     std::string help;
     std::vector<int> allowed;  // ascending
     int defaultValue = 0;
+    // What a recording made before this parameter was declared ran with, where the default has
+    // changed since; 0: the default.
+    int valueBeforeDeclared = 0;
     // The variant whose kernel takes this parameter ("lesson_fused"); empty: every variant.
     std::string variant;
 

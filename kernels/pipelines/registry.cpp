@@ -166,6 +166,15 @@ Problem withDefaultTunings(const PipelineSpec& pipeline, const Problem& problem)
     return result;
 }
 
+Problem withRecordedTunings(const PipelineSpec& pipeline, const Problem& problem) {
+    Problem result = problem;
+    for (const auto& tuning : pipeline.tunings)
+        result.tuning.try_emplace(tuning.name, tuning.valueBeforeDeclared != 0
+                                                   ? tuning.valueBeforeDeclared
+                                                   : tuning.defaultValue);
+    return result;
+}
+
 Problem withPreset(const Problem& problem, const PresetSpec& preset) {
     Problem result = problem;
     for (const auto& [name, value] : preset.dimensions) result.dimensions[name] = value;

@@ -172,9 +172,12 @@ Status checkProblem(const PipelineSpec& pipeline, const Problem& problem);
 // The problem with every dimension and tuning parameter it leaves out set to the pipeline's
 // default (the values it gives are kept, and checked later).
 Problem withDefaults(const PipelineSpec& pipeline, const Problem& problem);
-// The same for the tuning parameters alone: a recording or sweep written before a parameter was
-// declared ran with its default (its dimensions are its own and are not completed).
+// The same for the tuning parameters alone.
 Problem withDefaultTunings(const PipelineSpec& pipeline, const Problem& problem);
+// The tuning parameters a recording or sweep leaves out, as it ran them: one written before a
+// parameter was declared ran with the value of that time (its dimensions are its own and are
+// not completed).
+Problem withRecordedTunings(const PipelineSpec& pipeline, const Problem& problem);
 // A preset applied to a problem: its dimensions and, when it has one, its dtype.
 Problem withPreset(const Problem& problem, const PresetSpec& preset);
 // "N = 16,777,216 · float32 · vector 4", for captions and messages.

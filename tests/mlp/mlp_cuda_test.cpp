@@ -16,7 +16,9 @@ namespace {
 
 using namespace testing_support;
 
-class MlpCudaTest : public ::testing::TestWithParam<MlpDtype> {
+// A cuBLAS context on the GPU, or the test skips with the reason there is none.
+template <typename Base>
+class WithMlpContext : public Base {
   protected:
     void SetUp() override {
         const BackendAvailability availability = probeBackends();
@@ -29,6 +31,8 @@ class MlpCudaTest : public ::testing::TestWithParam<MlpDtype> {
 
     std::unique_ptr<MlpCudaContext> context;
 };
+
+class MlpCudaTest : public WithMlpContext<::testing::TestWithParam<MlpDtype>> {};
 
 TEST_P(MlpCudaTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
     const MlpDtype dtype = GetParam();
@@ -82,18 +86,7 @@ TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
 // tf32: the lesson kernel (compiled at run time with TF32 mma), the unfused and merged variants
 // (cuBLAS with TF32 compute) on the odd shapes and the classroom preset; the production fusion
 // has no TF32 path and says so.
-class MlpCudaTf32Test : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        const BackendAvailability availability = probeBackends();
-        if (!availability.cudaUsable) GTEST_SKIP() << availability.cudaReason;
-        auto created = MlpCudaContext::create();
-        ASSERT_TRUE(created) << created.status().message();
-        context = std::move(*created);
-    }
-
-    std::unique_ptr<MlpCudaContext> context;
-};
+class MlpCudaTf32Test : public WithMlpContext<::testing::Test> {};
 
 TEST_F(MlpCudaTf32Test, TensorCoreVariantsMatchTheReferenceAndProductionIsRefused) {
     std::vector<MlpShape> shapes(std::begin(kOddShapes), std::end(kOddShapes));

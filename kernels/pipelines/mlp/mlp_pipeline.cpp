@@ -149,13 +149,15 @@ TuningSpec tile(std::string_view name, std::string title, int defaultValue) {
 
 template <std::size_t N>
 TuningSpec productionTile(std::string_view name, std::string title,
-                          const std::array<int, N>& allowed, int defaultValue) {
+                          const std::array<int, N>& allowed, int defaultValue,
+                          int valueBeforeDeclared) {
     TuningSpec spec;
     spec.name = std::string(name);
     spec.title = std::move(title);
     spec.help = "a tile size of the production fusion's gate_up kernel (prefill sizes)";
     spec.allowed.assign(allowed.begin(), allowed.end());
     spec.defaultValue = defaultValue;
+    spec.valueBeforeDeclared = valueBeforeDeclared;
     spec.variant = std::string(variantName(MlpVariant::Production));
     return spec;
 }
@@ -205,12 +207,11 @@ LessonTiles tilesOf(const Problem& problem) {
 }
 
 production::Tiles productionTilesOf(const Problem& problem) {
-    // A problem made before these tunings existed (an older recording) ran the tiles built ahead
-    // of time then.
+    // A problem built without these tunings has the default tiles (recordings made before they
+    // were declared are read with the tiles of that time: withRecordedTunings).
     const int m = problem.tuningValue(kProductionTileNames[0]);
     const int i = problem.tuningValue(kProductionTileNames[1]);
-    return {m > 0 ? m : production::kTilesBeforeTunings.tileM,
-            i > 0 ? i : production::kTilesBeforeTunings.tileI};
+    return {m > 0 ? m : production::kTileM, i > 0 ? i : production::kTileI};
 }
 
 Result<MlpCallBuffers> mlpCallBuffers(const KernelCall& call) {
@@ -255,9 +256,9 @@ PipelineSpec makeMlpPipeline() {
                  tile(kTileNames[2], "BLOCK_H", kLessonDefaultTiles.blockH),
                  tile(kTileNames[3], "BLOCK_I", kLessonDefaultTiles.blockI),
                  productionTile(kProductionTileNames[0], "TILE_M", production::kAllowedTileM,
-                                production::kTileM),
+                                production::kTileM, production::kTilesBeforeTunings.tileM),
                  productionTile(kProductionTileNames[1], "TILE_I", production::kAllowedTileI,
-                                production::kTileI)};
+                                production::kTileI, production::kTilesBeforeTunings.tileI)};
     p.presets = {
         preset("quick", "64 tokens, classroom sizes (quick on a CPU)", 64, 1024, 2816),
         preset("classroom", "classroom: M=512, H=1024, I=2816", 512, 1024, 2816),

@@ -130,12 +130,12 @@ TEST(ShippedRecordings, EveryOneLoadsWithATitleAndAOneLineDescription) {
     }
 }
 
-// The shipped MLP recordings predate the production fusion's tile tunings: they are read with the
-// tiles that ran then (128 x 64), not today's default (128 x 128), so the model of their
-// traffic stays what ran.
+// An MLP recording shipped before the production fusion's tile tunings existed (H200, classroom
+// bf16): it is read with the tiles that ran then (128 x 64), not today's default (128 x 128), so
+// the model of its traffic stays what ran.
 TEST(ShippedRecordings, RunsFromBeforeATuningKeepTheValueOfThatTime) {
     Result<Recording> loaded = loadRecording(
-        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
+        QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/recording-v2-mlp-before-production-tiles.json"));
     ASSERT_TRUE(loaded) << loaded.status().message();
     ASSERT_FALSE(loaded->runs.isEmpty());
     for (const RunRecord& run : loaded->runs) {

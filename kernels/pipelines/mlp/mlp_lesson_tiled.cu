@@ -72,16 +72,15 @@ struct Swizzle {
     }
 };
 
-// The tensor-core kernel's math in bfloat16 (see fsLessonTensorCores for what each member is
-// for): shared memory counted in bytes, tiles swizzled, read by ldmatrix from their shared-window
-// addresses, mma.m16n8k16 on bfloat16.
+// The tensor-core kernel's math in bfloat16 (fsLessonTensorCores says what each member is for):
+// shared memory counted in bytes, tiles swizzled and read by ldmatrix from their shared-window
+// addresses, mma.m16n8k16.
 struct FsBf16Math {
+    static constexpr bool kBfloat16 = true;
     using Element = fs_bf16;
     using Word = unsigned char;
     static constexpr int kUnitElements = 8;
     __device__ static constexpr int rowWords(int cols) { return cols * 2; }
-
-    static constexpr bool kBfloat16 = true;
 
     // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
     // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
@@ -156,7 +155,7 @@ struct FsBf16Math {
         }
     }
 
-    // hidden(r, c .. c + 1) = silu(g) * u in bfloat16 (the lesson's h.to(down's dtype)).
+    // hidden(r, c .. c + 1) = silu(g) * u in bfloat16, in the swizzled hidden tile.
     template <int kCols>
     __device__ __forceinline__ static void storeHidden(unsigned char* hidden, int r, int c,
                                                        const float* g, const float* u, int half) {
@@ -190,10 +189,11 @@ struct __align__(16) FsQuad {
     float v[4];
 };
 
-// The tensor-core kernel's math in TF32 (see fsLessonTensorCores for what each member is for):
-// shared memory counted in floats, tiles padded, read through generic pointers with 16-byte
-// loads, mma.m16n8k8 on TF32.
+// The tensor-core kernel's math in TF32 (fsLessonTensorCores says what each member is for):
+// shared memory counted in floats, tiles padded and read through pointers with 16-byte loads,
+// mma.m16n8k8.
 struct FsTf32Math {
+    static constexpr bool kBfloat16 = false;
     using Element = float;
     using Word = float;
     static constexpr int kUnitElements = 4;
@@ -204,8 +204,6 @@ struct FsTf32Math {
     __device__ static constexpr int rowWords(int cols) {
         return cols % 32 == 16 ? cols : cols + 16;
     }
-
-    static constexpr bool kBfloat16 = false;
 
     // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
     // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
@@ -304,15 +302,17 @@ using FsMath = FsTf32Math;
 #if FS_BF16 || FS_TF32
 
 // The tensor-core kernel, whatever the math (FsBf16Math or FsTf32Math):
-// - Element: what x, the weights and out hold in global memory; fromFloat converts to it.
+// - Element: what x, the weights and out hold in global memory.
 // - Word: the unit the shared-memory layout counts in; rowWords(cols): a tile row's pitch in
-//   Words; kUnitElements: elements per 16-byte cp.async unit; copyTile stages a tile.
-// - kBfloat16: product reads tiles by 32-bit shared-window address (ldmatrix) and
-//   storeHidden writes the swizzled hidden tile; otherwise product reads tiles through pointers
-//   and the hidden tile is plain rows. These two steps are written out per math here rather than
-//   behind a function: the PTX stays the one each kernel had before they shared this body.
+//   Words; kUnitElements: elements per 16-byte cp.async unit; copyTile stages a tile and product
+//   multiplies two staged tiles into the accumulators.
+// - kBfloat16: product takes 32-bit shared-window addresses (ldmatrix), storeHidden writes the
+//   swizzled hidden tile, out is bfloat16; otherwise product takes pointers, the hidden tile is
+//   plain padded rows, out is float. These three steps are spelled out per math here, not behind
+//   a policy function, because a function there changes the PTX the two kernels compile to.
 // The block stages x, gate and up tiles (and down's tile at each chunk's first step) kStages - 1
-// steps ahead through a ring of cp.async groups. FS_SHARED: the dynamic shared memory's symbol.
+// steps ahead through a ring of cp.async groups. FS_SHARED names the dynamic shared memory, as
+// each kernel's PTX always has.
 template <typename Math, bool kFull>
 __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element* __restrict__ x,
                                                     const typename Math::Element* __restrict__ gate,
@@ -382,8 +382,9 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {
             step = 0;
-            // hidden = silu(g) * u in down's input type; zero beyond I and M, since g and u are
-            // (zero-filled tiles).
+            // hidden = silu(g) * u, in bfloat16 (the lesson's h.to(down's dtype)) or in float32
+            // (rounded to TF32 when the down product reads it); zero beyond I and M, since g and u
+            // are (zero-filled tiles).
             Word* hidden = shared + kHiddenAt;
             const int wm = warp / GateUp::kWn, wn = warp % GateUp::kWn;
 #pragma unroll

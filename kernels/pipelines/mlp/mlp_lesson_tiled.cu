@@ -76,11 +76,16 @@ struct Swizzle {
 // shared memory counted in bytes, tiles swizzled and read by ldmatrix from their shared-window
 // addresses, mma.m16n8k16.
 struct FsBf16Math {
-    static constexpr bool kBfloat16 = true;
+    enum : bool { kBfloat16 = true };
     using Element = fs_bf16;
     using Word = unsigned char;
-    static constexpr int kUnitElements = 8;
-    __device__ static constexpr int rowWords(int cols) { return cols * 2; }
+    enum : int { kUnitElements = 8 };
+    template <int kCols>
+    __device__ static constexpr int rowWords() {
+        return kCols * 2;
+    }
+    template <int kCols>
+    using Swizzled = Swizzle<kCols>;
 
     // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
     // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
@@ -154,14 +159,6 @@ struct FsBf16Math {
                 }
         }
     }
-
-    // hidden(r, c .. c + 1) = silu(g) * u in bfloat16, in the swizzled hidden tile.
-    template <int kCols>
-    __device__ __forceinline__ static void storeHidden(unsigned char* hidden, int r, int c,
-                                                       const float* g, const float* u, int half) {
-        *reinterpret_cast<unsigned*>(hidden + Swizzle<kCols>::at(r, c)) =
-            fsPack(fsSilu(g[2 * half]) * u[2 * half], fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
-    }
 };
 using FsMath = FsBf16Math;
 #define FS_SHARED smem
@@ -184,6 +181,15 @@ __device__ __forceinline__ void fsMmaTf32(float (&c)[4], const unsigned (&a)[4],
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+// A tile of kRows x kCols floats in shared memory, with a row pitch of 16 modulo 32 words (rows
+// padded by 16 floats, or none when kCols is 16): the two rows of 16 floats each quarter-warp
+// reads with 16-byte loads fall in the two halves of the 32 banks, and rows stay whole 16-byte
+// units for cp.async.
+template <int kCols>
+struct Padded {
+    static constexpr int kLd = kCols % 32 == 16 ? kCols : kCols + 16;
+};
+
 // Four floats read with one 16-byte shared-memory load.
 struct __align__(16) FsQuad {
     float v[4];
@@ -193,16 +199,13 @@ struct __align__(16) FsQuad {
 // shared memory counted in floats, tiles padded and read through pointers with 16-byte loads,
 // mma.m16n8k8.
 struct FsTf32Math {
-    static constexpr bool kBfloat16 = false;
+    enum : bool { kBfloat16 = false };
     using Element = float;
     using Word = float;
-    static constexpr int kUnitElements = 4;
-    // A tile of kRows x kCols floats in shared memory has a row pitch of 16 modulo 32 words (rows
-    // padded by 16 floats, or none when kCols is 16): the two rows of 16 floats each
-    // quarter-warp reads with 16-byte loads fall in the two halves of the 32 banks, and rows stay
-    // whole 16-byte units for cp.async.
-    __device__ static constexpr int rowWords(int cols) {
-        return cols % 32 == 16 ? cols : cols + 16;
+    enum : int { kUnitElements = 4 };
+    template <int kCols>
+    __device__ static constexpr int rowWords() {
+        return Padded<kCols>::kLd;
     }
 
     // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
@@ -221,7 +224,7 @@ struct FsTf32Math {
             if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
             const int r = p / kUnits, u = p % kUnits;
             const int row = row0 + r, col = col0 + u * 4;
-            const int at = r * rowWords(kCols) + u * 4;
+            const int at = r * Padded<kCols>::kLd + u * 4;
             const float* from = src + static_cast<long long>(row) * ld + col;
             if (kFull) {
                 fsCopy16(base + at * 4, from, 16);
@@ -247,7 +250,7 @@ struct FsTf32Math {
     __device__ __forceinline__ static void product(
         float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4],
         const float* aTile, const float* const (&bTiles)[kAccumulators]) {
-        constexpr int kLd = rowWords(kK);
+        constexpr int kLd = Padded<kK>::kLd;
         const int lane = static_cast<int>(threadIdx.x) % 32,
                   warp = static_cast<int>(threadIdx.x) / 32;
         const int wm = warp / Split::kWn, wn = warp % Split::kWn;
@@ -303,13 +306,14 @@ using FsMath = FsTf32Math;
 
 // The tensor-core kernel, whatever the math (FsBf16Math or FsTf32Math):
 // - Element: what x, the weights and out hold in global memory.
-// - Word: the unit the shared-memory layout counts in; rowWords(cols): a tile row's pitch in
+// - Word: the unit the shared-memory layout counts in; rowWords<kCols>(): a tile row's pitch in
 //   Words; kUnitElements: elements per 16-byte cp.async unit; copyTile stages a tile and product
 //   multiplies two staged tiles into the accumulators.
-// - kBfloat16: product takes 32-bit shared-window addresses (ldmatrix), storeHidden writes the
-//   swizzled hidden tile, out is bfloat16; otherwise product takes pointers, the hidden tile is
-//   plain padded rows, out is float. These three steps are spelled out per math here, not behind
-//   a policy function, because a function there changes the PTX the two kernels compile to.
+// - kBfloat16: product takes 32-bit shared-window addresses (ldmatrix), the hidden tile is
+//   swizzled (Swizzled) bfloat16, out is bfloat16; otherwise product takes pointers, the hidden
+//   tile is plain padded rows of floats, out is float. These three steps are spelled out per math
+//   here, not behind policy functions, because functions there change the PTX the two kernels
+//   compile to (checked byte for byte against the kernels before they shared this body).
 // The block stages x, gate and up tiles (and down's tile at each chunk's first step) kStages - 1
 // steps ahead through a ring of cp.async groups. FS_SHARED names the dynamic shared memory, as
 // each kernel's PTX always has.
@@ -323,9 +327,9 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     using Word = typename Math::Word;
     constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
     // In Words:
-    constexpr int kX = BM * Math::rowWords(BH), kW = BI * Math::rowWords(BH);
+    constexpr int kX = BM * Math::template rowWords<BH>(), kW = BI * Math::template rowWords<BH>();
     constexpr int kStage = kX + 2 * kW;
-    constexpr int kDown = BN * Math::rowWords(BI);
+    constexpr int kDown = BN * Math::template rowWords<BI>();
     constexpr int kDownAt = kStages * kStage;
     constexpr int kHiddenAt = kDownAt + kStages * kDown;
     using GateUp = WarpSplit<BM, BI>;
@@ -402,9 +406,12 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                             const float* g = gu[0][i][j][h];
                             const float* u = gu[1][i][j][h];
                             if constexpr (Math::kBfloat16) {
-                                Math::template storeHidden<BI>(hidden, r, c, g, u, half);
+                                *reinterpret_cast<unsigned*>(
+                                    hidden + Math::template Swizzled<BI>::at(r, c)) =
+                                    fsPack(fsSilu(g[2 * half]) * u[2 * half],
+                                           fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             } else {
-                                constexpr int kLd = Math::rowWords(BI);
+                                constexpr int kLd = Math::template rowWords<BI>();
                                 Word* to = hidden + r * kLd + c;
                                 to[0] = fsSilu(g[2 * half]) * u[2 * half];
                                 to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];

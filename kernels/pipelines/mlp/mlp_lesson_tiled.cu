@@ -80,10 +80,14 @@ struct FsBf16Math {
     using Element = fs_bf16;
     using Word = unsigned char;
     enum : int { kUnitElements = 8 };
-    template <int kCols>
-    __device__ static constexpr int rowWords() {
-        return kCols * 2;
-    }
+    // The block's tiles in Words: x's, one weight's (gate or up) and down's, and the hidden
+    // tile's row pitch.
+    enum : int {
+        kXWords = FS_BM * FS_BH * 2,
+        kWeightWords = FS_BI * FS_BH * 2,
+        kDownWords = FS_BN * FS_BI * 2,
+        kHiddenPitch = FS_BI * 2
+    };
     template <int kCols>
     using Swizzled = Swizzle<kCols>;
 
@@ -203,10 +207,14 @@ struct FsTf32Math {
     using Element = float;
     using Word = float;
     enum : int { kUnitElements = 4 };
-    template <int kCols>
-    __device__ static constexpr int rowWords() {
-        return Padded<kCols>::kLd;
-    }
+    // The block's tiles in Words: x's, one weight's (gate or up) and down's, and the hidden
+    // tile's row pitch.
+    enum : int {
+        kXWords = FS_BM * Padded<FS_BH>::kLd,
+        kWeightWords = FS_BI * Padded<FS_BH>::kLd,
+        kDownWords = FS_BN * Padded<FS_BI>::kLd,
+        kHiddenPitch = Padded<FS_BI>::kLd
+    };
 
     // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
     // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
@@ -306,9 +314,10 @@ using FsMath = FsTf32Math;
 
 // The tensor-core kernel, whatever the math (FsBf16Math or FsTf32Math):
 // - Element: what x, the weights and out hold in global memory.
-// - Word: the unit the shared-memory layout counts in; rowWords<kCols>(): a tile row's pitch in
-//   Words; kUnitElements: elements per 16-byte cp.async unit; copyTile stages a tile and product
-//   multiplies two staged tiles into the accumulators.
+// - Word: the unit the shared-memory layout counts in; kXWords, kWeightWords, kDownWords: the
+//   staged tiles' sizes in Words, kHiddenPitch: the hidden tile's row pitch; kUnitElements:
+//   elements per 16-byte cp.async unit; copyTile stages a tile and product multiplies two staged
+//   tiles into the accumulators.
 // - kBfloat16: product takes 32-bit shared-window addresses (ldmatrix), the hidden tile is
 //   swizzled (Swizzled) bfloat16, out is bfloat16; otherwise product takes pointers, the hidden
 //   tile is plain padded rows of floats, out is float. These three steps are spelled out per math
@@ -327,9 +336,9 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     using Word = typename Math::Word;
     constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
     // In Words:
-    constexpr int kX = BM * Math::template rowWords<BH>(), kW = BI * Math::template rowWords<BH>();
+    constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;
-    constexpr int kDown = BN * Math::template rowWords<BI>();
+    constexpr int kDown = Math::kDownWords;
     constexpr int kDownAt = kStages * kStage;
     constexpr int kHiddenAt = kDownAt + kStages * kDown;
     using GateUp = WarpSplit<BM, BI>;
@@ -411,7 +420,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                                     fsPack(fsSilu(g[2 * half]) * u[2 * half],
                                            fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             } else {
-                                constexpr int kLd = Math::template rowWords<BI>();
+                                constexpr int kLd = Math::kHiddenPitch;
                                 Word* to = hidden + r * kLd + c;
                                 to[0] = fsSilu(g[2 * half]) * u[2 * half];
                                 to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];

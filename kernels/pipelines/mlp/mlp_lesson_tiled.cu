@@ -80,14 +80,17 @@ struct FsBf16Math {
     using Element = fs_bf16;
     using Word = unsigned char;
     enum : int { kUnitElements = 8 };
-    // The block's tiles in Words: x's, one weight's (gate or up) and down's, and the hidden
-    // tile's row pitch.
+    // The block's tiles in Words: x's, one weight's (gate or up) and down's.
     enum : int {
         kXWords = FS_BM * FS_BH * 2,
         kWeightWords = FS_BI * FS_BH * 2,
-        kDownWords = FS_BN * FS_BI * 2,
-        kHiddenPitch = FS_BI * 2
+        kDownWords = FS_BN * FS_BI * 2
     };
+    // A row of kCols elements, in Words.
+    template <int kCols>
+    __device__ static constexpr int rowPitch() {
+        return Swizzle<kCols>::kRowBytes;
+    }
     template <int kCols>
     using Swizzled = Swizzle<kCols>;
 
@@ -207,14 +210,17 @@ struct FsTf32Math {
     using Element = float;
     using Word = float;
     enum : int { kUnitElements = 4 };
-    // The block's tiles in Words: x's, one weight's (gate or up) and down's, and the hidden
-    // tile's row pitch.
+    // The block's tiles in Words: x's, one weight's (gate or up) and down's.
     enum : int {
         kXWords = FS_BM * Padded<FS_BH>::kLd,
         kWeightWords = FS_BI * Padded<FS_BH>::kLd,
-        kDownWords = FS_BN * Padded<FS_BI>::kLd,
-        kHiddenPitch = Padded<FS_BI>::kLd
+        kDownWords = FS_BN * Padded<FS_BI>::kLd
     };
+    // A row of kCols elements, in Words.
+    template <int kCols>
+    __device__ static constexpr int rowPitch() {
+        return Padded<kCols>::kLd;
+    }
 
     // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
     // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
@@ -315,7 +321,7 @@ using FsMath = FsTf32Math;
 // The tensor-core kernel, whatever the math (FsBf16Math or FsTf32Math):
 // - Element: what x, the weights and out hold in global memory.
 // - Word: the unit the shared-memory layout counts in; kXWords, kWeightWords, kDownWords: the
-//   staged tiles' sizes in Words, kHiddenPitch: the hidden tile's row pitch; kUnitElements:
+//   staged tiles' sizes in Words; rowPitch<kCols>(): a tile row's pitch in Words; kUnitElements:
 //   elements per 16-byte cp.async unit; copyTile stages a tile and product multiplies two staged
 //   tiles into the accumulators.
 // - kBfloat16: product takes 32-bit shared-window addresses (ldmatrix), the hidden tile is
@@ -339,6 +345,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;
     constexpr int kDown = Math::kDownWords;
+    constexpr int kHiddenPitch = Math::template rowPitch<BI>();
     constexpr int kDownAt = kStages * kStage;
     constexpr int kHiddenAt = kDownAt + kStages * kDown;
     using GateUp = WarpSplit<BM, BI>;
@@ -420,8 +427,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                                     fsPack(fsSilu(g[2 * half]) * u[2 * half],
                                            fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             } else {
-                                constexpr int kLd = Math::kHiddenPitch;
-                                Word* to = hidden + r * kLd + c;
+                                Word* to = hidden + r * kHiddenPitch + c;
                                 to[0] = fsSilu(g[2 * half]) * u[2 * half];
                                 to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
                             }

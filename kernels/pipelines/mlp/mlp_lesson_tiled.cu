@@ -72,195 +72,103 @@ struct Swizzle {
     }
 };
 
-// Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit x
-// colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero fill),
-// else element by element.
-template <int kRows, int kCols, bool kFull>
-__device__ __forceinline__ void fsCopyTile(unsigned char* tile, const fs_bf16* __restrict__ src,
-                                           int ld, int row0, int col0, int rowLimit, int colLimit,
-                                           bool aligned) {
-    constexpr int kUnits = kCols / 8;
-    constexpr int kTotal = kRows * kUnits;
-    const unsigned base = fsShared(tile);
-#pragma unroll
-    for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
-        const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
-        if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
-        const int r = p / kUnits, u = p % kUnits;
-        const int row = row0 + r, col = col0 + u * 8;
-        const int offset = Swizzle<kCols>::at(r, u * 8);
-        const fs_bf16* from = src + static_cast<long long>(row) * ld + col;
-        if (kFull) {
-            fsCopy16(base + offset, from, 16);
-        } else if (aligned) {
-            const bool valid = row < rowLimit && col < colLimit;
-            fsCopy16(base + offset, valid ? from : src, valid ? 16 : 0);
-        } else {
-            fs_bf16* d = reinterpret_cast<fs_bf16*>(tile + offset);
-#pragma unroll
-            for (int e = 0; e < 8; ++e)
-                d[e] = row < rowLimit && col + e < colLimit ? from[e] : fs_bf16(0);
-        }
-    }
-}
-
-// c(16 x 16 per (i, j)) += A(rows, 16-deep k steps) * B(cols, k)^T over kK, for the row and
-// column groups of this warp. aTile and bTile are shared addresses of swizzled tiles of kK
-// columns.
-template <typename Split, int kK, int kAccumulators>
-__device__ __forceinline__ void fsProduct(
-    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4], unsigned aTile,
-    const unsigned (&bTiles)[kAccumulators]) {
-    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-    const int wm = warp / Split::kWn, wn = warp % Split::kWn;
-#pragma unroll
-    for (int k = 0; k < kK; k += 16) {
-        unsigned a[Split::kRowsPerWarp][4];
-#pragma unroll
-        for (int i = 0; i < Split::kRowsPerWarp; ++i) {
-            const int rg = wm + Split::kWm * i;
-            if (rg < Split::kRowGroups)
-                fsLoadMatrices(a[i],
-                               aTile + Swizzle<kK>::at(rg * 16 + lane % 8 + (lane / 8) % 2 * 8,
-                                                       k + lane / 16 * 8));
-        }
-#pragma unroll
-        for (int m = 0; m < kAccumulators; ++m)
-#pragma unroll
-            for (int j = 0; j < Split::kColsPerWarp; ++j) {
-                const int cg = wn + Split::kWn * j;
-                unsigned b[4];
-                fsLoadMatrices(b, bTiles[m] + Swizzle<kK>::at(cg * 16 + lane % 8 + lane / 16 * 8,
-                                                              k + (lane / 8) % 2 * 8));
-#pragma unroll
-                for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                    if (wm + Split::kWm * i < Split::kRowGroups) {
-                        fsMma(c[m][i][j][0], a[i], b[0], b[1]);
-                        fsMma(c[m][i][j][1], a[i], b[2], b[3]);
-                    }
-            }
-    }
-}
-
-template <bool kFull>
-__device__ __forceinline__ void fsLessonBf16(const fs_bf16* __restrict__ x,
-                                             const fs_bf16* __restrict__ gate,
-                                             const fs_bf16* __restrict__ up,
-                                             const fs_bf16* __restrict__ down,
-                                             fs_bf16* __restrict__ out, int M, int H, int I) {
-    constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
-    constexpr int kXBytes = BM * BH * 2, kWBytes = BI * BH * 2;
-    constexpr int kStageBytes = kXBytes + 2 * kWBytes;
-    constexpr int kDownBytes = BN * BI * 2;
-    constexpr int kDownAt = kStages * kStageBytes;
-    constexpr int kHiddenAt = kDownAt + kStages * kDownBytes;
-    using GateUp = WarpSplit<BM, BI>;
-    using Down = WarpSplit<BM, BN>;
-    extern __shared__ __align__(128) unsigned char smem[];
-    const unsigned smemBase = fsShared(smem);
-    const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
-    const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
-    const bool alignedH = H % 8 == 0, alignedI = I % 8 == 0;
-
-    int loadChunk = 0, loadStep = 0, loadSlot = 0, loadDownSlot = 0;
-    const auto stageNext = [&] {
-        if (loadChunk < chunks) {
-            const int i0 = loadChunk * BI, k0 = loadStep * BH;
-            unsigned char* stage = smem + loadSlot * kStageBytes;
-            fsCopyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
-            fsCopyTile<BI, BH, kFull>(stage + kXBytes, gate, H, i0, k0, I, H, alignedH);
-            fsCopyTile<BI, BH, kFull>(stage + kXBytes + kWBytes, up, H, i0, k0, I, H, alignedH);
-            if (loadStep == 0)
-                fsCopyTile<BN, BI, kFull>(smem + kDownAt + loadDownSlot * kDownBytes, down, I, n0,
-                                          i0, H, I, alignedI);
-            loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
-            if (++loadStep == stepsH) {
-                loadStep = 0;
-                ++loadChunk;
-                loadDownSlot = loadDownSlot + 1 == kStages ? 0 : loadDownSlot + 1;
-            }
-        }
-        fsCommit();  // possibly empty: one group per step keeps the count simple
+// The tensor-core kernel's math in bfloat16 (fsLessonTensorCores says what each member is for):
+// shared memory counted in bytes, tiles swizzled and read by ldmatrix from their shared-window
+// addresses, mma.m16n8k16.
+struct FsBf16Math {
+    enum : bool { kBfloat16 = true };
+    using Element = fs_bf16;
+    using Word = unsigned char;
+    enum : int { kUnitElements = 8 };
+    // The block's tiles in Words: x's, one weight's (gate or up) and down's.
+    enum : int {
+        kXWords = FS_BM * FS_BH * 2,
+        kWeightWords = FS_BI * FS_BH * 2,
+        kDownWords = FS_BN * FS_BI * 2
     };
+    // A row of kCols elements, in Words.
+    template <int kCols>
+    __device__ static constexpr int rowPitch() {
+        return Swizzle<kCols>::kRowBytes;
+    }
+    template <int kCols>
+    using Swizzled = Swizzle<kCols>;
 
-    float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][2][4];
-    float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][2][4];
-    fsZero<2, GateUp>(gu);
-    fsZero<1, Down>(o);
-    for (int s = 0; s < kStages - 1; ++s) stageNext();
-    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-    int slot = 0, downSlot = 0, step = 0;
-    const int steps = chunks * stepsH;
-    for (int t = 0; t < steps; ++t) {
-        fsWait<kStages - 2>();
-        __syncthreads();  // this step is visible to all; the previous step's stage is free
-        stageNext();
-        const unsigned stage = smemBase + static_cast<unsigned>(slot * kStageBytes);
-        const unsigned weights[2] = {stage + kXBytes, stage + kXBytes + kWBytes};
-        fsProduct<GateUp, BH, 2>(gu, stage, weights);
-        slot = slot + 1 == kStages ? 0 : slot + 1;
-        if (++step == stepsH) {
-            step = 0;
-            // hidden = silu(g) * u in bfloat16 (the lesson's h.to(down's dtype)); zero beyond I
-            // and M, since g and u are (zero-filled tiles).
-            const int wm = warp / GateUp::kWn, wn = warp % GateUp::kWn;
+    // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
+    // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
+    // fill), else element by element.
+    template <int kRows, int kCols, bool kFull>
+    __device__ __forceinline__ static void copyTile(unsigned char* tile,
+                                                    const fs_bf16* __restrict__ src, int ld,
+                                                    int row0, int col0, int rowLimit, int colLimit,
+                                                    bool aligned) {
+        constexpr int kUnits = kCols / 8;
+        constexpr int kTotal = kRows * kUnits;
+        const unsigned base = fsShared(tile);
 #pragma unroll
-            for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
+        for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
+            const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
+            if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
+            const int r = p / kUnits, u = p % kUnits;
+            const int row = row0 + r, col = col0 + u * 8;
+            const int offset = Swizzle<kCols>::at(r, u * 8);
+            const fs_bf16* from = src + static_cast<long long>(row) * ld + col;
+            if (kFull) {
+                fsCopy16(base + offset, from, 16);
+            } else if (aligned) {
+                const bool valid = row < rowLimit && col < colLimit;
+                fsCopy16(base + offset, valid ? from : src, valid ? 16 : 0);
+            } else {
+                fs_bf16* d = reinterpret_cast<fs_bf16*>(tile + offset);
 #pragma unroll
-                for (int j = 0; j < GateUp::kColsPerWarp; ++j)
-#pragma unroll
-                    for (int h = 0; h < 2; ++h)
-#pragma unroll
-                        for (int half = 0; half < 2; ++half) {
-                            const int rg = wm + GateUp::kWm * i;
-                            if (rg >= GateUp::kRowGroups) continue;
-                            const int r = rg * 16 + lane / 4 + half * 8;
-                            const int c = (wn + GateUp::kWn * j) * 16 + h * 8 + lane % 4 * 2;
-                            const float* g = gu[0][i][j][h];
-                            const float* u = gu[1][i][j][h];
-                            *reinterpret_cast<unsigned*>(smem + kHiddenAt + Swizzle<BI>::at(r, c)) =
-                                fsPack(fsSilu(g[2 * half]) * u[2 * half],
-                                       fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
-                        }
-            __syncthreads();
-            const unsigned downTile[1] = {smemBase +
-                                          static_cast<unsigned>(kDownAt + downSlot * kDownBytes)};
-            fsProduct<Down, BI, 1>(o, smemBase + kHiddenAt, downTile);
-            downSlot = downSlot + 1 == kStages ? 0 : downSlot + 1;
-            fsZero<2, GateUp>(gu);
+                for (int e = 0; e < 8; ++e)
+                    d[e] = row < rowLimit && col + e < colLimit ? from[e] : fs_bf16(0);
+            }
         }
     }
-    fsWait<0>();
-    const int wm = warp / Down::kWn, wn = warp % Down::kWn;
+
+    // c(16 x 16 per (i, j)) += A(rows, 16-deep k steps) * B(cols, k)^T over kK, for the row and
+    // column groups of this warp. aTile and bTile are shared addresses of swizzled tiles of kK
+    // columns.
+    template <typename Split, int kK, int kAccumulators>
+    __device__ __forceinline__ static void product(
+        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4], unsigned aTile,
+        const unsigned (&bTiles)[kAccumulators]) {
+        const int lane = static_cast<int>(threadIdx.x) % 32,
+                  warp = static_cast<int>(threadIdx.x) / 32;
+        const int wm = warp / Split::kWn, wn = warp % Split::kWn;
 #pragma unroll
-    for (int i = 0; i < Down::kRowsPerWarp; ++i)
+        for (int k = 0; k < kK; k += 16) {
+            unsigned a[Split::kRowsPerWarp][4];
 #pragma unroll
-        for (int j = 0; j < Down::kColsPerWarp; ++j)
+            for (int i = 0; i < Split::kRowsPerWarp; ++i) {
+                const int rg = wm + Split::kWm * i;
+                if (rg < Split::kRowGroups)
+                    fsLoadMatrices(a[i],
+                                   aTile + Swizzle<kK>::at(rg * 16 + lane % 8 + (lane / 8) % 2 * 8,
+                                                           k + lane / 16 * 8));
+            }
 #pragma unroll
-            for (int h = 0; h < 2; ++h)
+            for (int m = 0; m < kAccumulators; ++m)
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    const int rg = wm + Down::kWm * i;
-                    const int r = m0 + rg * 16 + lane / 4 + e / 2 * 8;
-                    const int c = n0 + (wn + Down::kWn * j) * 16 + h * 8 + lane % 4 * 2 + e % 2;
-                    if (rg < Down::kRowGroups && r < M && c < H)
-                        out[static_cast<long long>(r) * H + c] = fsFromFloat(o[0][i][j][h][e]);
+                for (int j = 0; j < Split::kColsPerWarp; ++j) {
+                    const int cg = wn + Split::kWn * j;
+                    unsigned b[4];
+                    fsLoadMatrices(b,
+                                   bTiles[m] + Swizzle<kK>::at(cg * 16 + lane % 8 + lane / 16 * 8,
+                                                               k + (lane / 8) % 2 * 8));
+#pragma unroll
+                    for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                        if (wm + Split::kWm * i < Split::kRowGroups) {
+                            fsMma(c[m][i][j][0], a[i], b[0], b[1]);
+                            fsMma(c[m][i][j][1], a[i], b[2], b[3]);
+                        }
                 }
-}
-
-extern "C" __global__ void __launch_bounds__(FS_THREADS)
-    swiglu_mlp_lesson_tiled_full(const fs_bf16* __restrict__ x, const fs_bf16* __restrict__ gate,
-                                 const fs_bf16* __restrict__ up, const fs_bf16* __restrict__ down,
-                                 fs_bf16* __restrict__ out, int M, int H, int I) {
-    fsLessonBf16<true>(x, gate, up, down, out, M, H, I);
-}
-
-extern "C" __global__ void __launch_bounds__(FS_THREADS)
-    swiglu_mlp_lesson_tiled_edge(const fs_bf16* __restrict__ x, const fs_bf16* __restrict__ gate,
-                                 const fs_bf16* __restrict__ up, const fs_bf16* __restrict__ down,
-                                 fs_bf16* __restrict__ out, int M, int H, int I) {
-    fsLessonBf16<false>(x, gate, up, down, out, M, H, I);
-}
+        }
+    }
+};
+using FsMath = FsBf16Math;
+#define FS_SHARED smem
 
 #elif FS_TF32  // float32 storage, TF32 products on the tensor cores, float32 accumulation
 
@@ -294,124 +202,172 @@ struct __align__(16) FsQuad {
     float v[4];
 };
 
-// Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit x
-// colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero fill),
-// else element by element.
-template <int kRows, int kCols, bool kFull>
-__device__ __forceinline__ void fsCopyTileF32(float* tile, const float* __restrict__ src, int ld,
-                                              int row0, int col0, int rowLimit, int colLimit,
-                                              bool aligned) {
-    constexpr int kUnits = kCols / 4;
-    constexpr int kTotal = kRows * kUnits;
-    const unsigned base = fsShared(tile);
-#pragma unroll
-    for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
-        const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
-        if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
-        const int r = p / kUnits, u = p % kUnits;
-        const int row = row0 + r, col = col0 + u * 4;
-        const int at = r * Padded<kCols>::kLd + u * 4;
-        const float* from = src + static_cast<long long>(row) * ld + col;
-        if (kFull) {
-            fsCopy16(base + at * 4, from, 16);
-        } else if (aligned) {
-            const bool valid = row < rowLimit && col < colLimit;
-            fsCopy16(base + at * 4, valid ? from : src, valid ? 16 : 0);
-        } else {
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-                tile[at + e] = row < rowLimit && col + e < colLimit ? from[e] : 0.0f;
-        }
+// The tensor-core kernel's math in TF32 (fsLessonTensorCores says what each member is for):
+// shared memory counted in floats, tiles padded and read through pointers with 16-byte loads,
+// mma.m16n8k8.
+struct FsTf32Math {
+    enum : bool { kBfloat16 = false };
+    using Element = float;
+    using Word = float;
+    enum : int { kUnitElements = 4 };
+    // The block's tiles in Words: x's, one weight's (gate or up) and down's.
+    enum : int {
+        kXWords = FS_BM * Padded<FS_BH>::kLd,
+        kWeightWords = FS_BI * Padded<FS_BH>::kLd,
+        kDownWords = FS_BN * Padded<FS_BI>::kLd
+    };
+    // A row of kCols elements, in Words.
+    template <int kCols>
+    __device__ static constexpr int rowPitch() {
+        return Padded<kCols>::kLd;
     }
-}
 
-// c(16 x 16 per (i, j)) += A(rows, k) * B(cols, k)^T over kK, for the row and column groups of
-// this warp, with mma.m16n8k8 on TF32 operands (each element rounded with cvt.rna as it is
-// read). aTile and bTiles are padded tiles of kK columns, read 16 columns at a time: thread
-// lane reads columns 4 * (lane % 4) .. + 3 of its rows with one 16-byte load and feeds them to two
-// mma steps as their k = lane % 4 and k = lane % 4 + 4 elements. The k order inside the 16
-// columns is thus permuted, the same way for A and for B, which leaves each dot product's terms
-// unchanged.
-template <typename Split, int kK, int kAccumulators>
-__device__ __forceinline__ void fsProductTf32(
-    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4], const float* aTile,
-    const float* const (&bTiles)[kAccumulators]) {
-    constexpr int kLd = Padded<kK>::kLd;
-    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-    const int wm = warp / Split::kWn, wn = warp % Split::kWn;
-    const int fragmentRow = lane / 4, quad = lane % 4 * 4;
+    // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
+    // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
+    // fill), else element by element.
+    template <int kRows, int kCols, bool kFull>
+    __device__ __forceinline__ static void copyTile(float* tile, const float* __restrict__ src,
+                                                    int ld, int row0, int col0, int rowLimit,
+                                                    int colLimit, bool aligned) {
+        constexpr int kUnits = kCols / 4;
+        constexpr int kTotal = kRows * kUnits;
+        const unsigned base = fsShared(tile);
 #pragma unroll
-    for (int k = 0; k < kK; k += 16) {
-        // a[i][s]: the fragments of mma step s (columns k .. k + 15, two steps of 8).
-        unsigned a[Split::kRowsPerWarp][2][4];
+        for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
+            const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
+            if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
+            const int r = p / kUnits, u = p % kUnits;
+            const int row = row0 + r, col = col0 + u * 4;
+            const int at = r * Padded<kCols>::kLd + u * 4;
+            const float* from = src + static_cast<long long>(row) * ld + col;
+            if (kFull) {
+                fsCopy16(base + at * 4, from, 16);
+            } else if (aligned) {
+                const bool valid = row < rowLimit && col < colLimit;
+                fsCopy16(base + at * 4, valid ? from : src, valid ? 16 : 0);
+            } else {
 #pragma unroll
-        for (int i = 0; i < Split::kRowsPerWarp; ++i) {
-            const int rg = wm + Split::kWm * i;
-            if (rg < Split::kRowGroups) {
-                const float* p = aTile + (rg * 16 + fragmentRow) * kLd + k + quad;
-                const FsQuad top = *reinterpret_cast<const FsQuad*>(p);
-                const FsQuad bottom = *reinterpret_cast<const FsQuad*>(p + 8 * kLd);
-#pragma unroll
-                for (int step = 0; step < 2; ++step) {
-                    a[i][step][0] = fsTf32(top.v[2 * step]);
-                    a[i][step][1] = fsTf32(bottom.v[2 * step]);
-                    a[i][step][2] = fsTf32(top.v[2 * step + 1]);
-                    a[i][step][3] = fsTf32(bottom.v[2 * step + 1]);
-                }
+                for (int e = 0; e < 4; ++e)
+                    tile[at + e] = row < rowLimit && col + e < colLimit ? from[e] : 0.0f;
             }
         }
+    }
+
+    // c(16 x 16 per (i, j)) += A(rows, k) * B(cols, k)^T over kK, for the row and column groups
+    // of this warp, with mma.m16n8k8 on TF32 operands (each element rounded with cvt.rna as it is
+    // read). aTile and bTiles are padded tiles of kK columns, read 16 columns at a time: thread
+    // lane reads columns 4 * (lane % 4) .. + 3 of its rows with one 16-byte load and feeds them
+    // to two mma steps as their k = lane % 4 and k = lane % 4 + 4 elements. The k order inside
+    // the 16 columns is thus permuted, the same way for A and for B, which leaves each dot
+    // product's terms unchanged.
+    template <typename Split, int kK, int kAccumulators>
+    __device__ __forceinline__ static void product(
+        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4],
+        const float* aTile, const float* const (&bTiles)[kAccumulators]) {
+        constexpr int kLd = Padded<kK>::kLd;
+        const int lane = static_cast<int>(threadIdx.x) % 32,
+                  warp = static_cast<int>(threadIdx.x) / 32;
+        const int wm = warp / Split::kWn, wn = warp % Split::kWn;
+        const int fragmentRow = lane / 4, quad = lane % 4 * 4;
 #pragma unroll
-        for (int m = 0; m < kAccumulators; ++m)
+        for (int k = 0; k < kK; k += 16) {
+            // a[i][s]: the fragments of mma step s (columns k .. k + 15, two steps of 8).
+            unsigned a[Split::kRowsPerWarp][2][4];
 #pragma unroll
-            for (int j = 0; j < Split::kColsPerWarp; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int n = (wn + Split::kWn * j) * 16 + h * 8 + fragmentRow;
-                    const FsQuad q =
-                        *reinterpret_cast<const FsQuad*>(bTiles[m] + n * kLd + k + quad);
+            for (int i = 0; i < Split::kRowsPerWarp; ++i) {
+                const int rg = wm + Split::kWm * i;
+                if (rg < Split::kRowGroups) {
+                    const float* p = aTile + (rg * 16 + fragmentRow) * kLd + k + quad;
+                    const FsQuad top = *reinterpret_cast<const FsQuad*>(p);
+                    const FsQuad bottom = *reinterpret_cast<const FsQuad*>(p + 8 * kLd);
 #pragma unroll
                     for (int step = 0; step < 2; ++step) {
-                        const unsigned b0 = fsTf32(q.v[2 * step]), b1 = fsTf32(q.v[2 * step + 1]);
-#pragma unroll
-                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                            if (wm + Split::kWm * i < Split::kRowGroups)
-                                fsMmaTf32(c[m][i][j][h], a[i][step], b0, b1);
+                        a[i][step][0] = fsTf32(top.v[2 * step]);
+                        a[i][step][1] = fsTf32(bottom.v[2 * step]);
+                        a[i][step][2] = fsTf32(top.v[2 * step + 1]);
+                        a[i][step][3] = fsTf32(bottom.v[2 * step + 1]);
                     }
                 }
+            }
+#pragma unroll
+            for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+                for (int j = 0; j < Split::kColsPerWarp; ++j)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int n = (wn + Split::kWn * j) * 16 + h * 8 + fragmentRow;
+                        const FsQuad q =
+                            *reinterpret_cast<const FsQuad*>(bTiles[m] + n * kLd + k + quad);
+#pragma unroll
+                        for (int step = 0; step < 2; ++step) {
+                            const unsigned b0 = fsTf32(q.v[2 * step]),
+                                           b1 = fsTf32(q.v[2 * step + 1]);
+#pragma unroll
+                            for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                                if (wm + Split::kWm * i < Split::kRowGroups)
+                                    fsMmaTf32(c[m][i][j][h], a[i][step], b0, b1);
+                        }
+                    }
+        }
     }
-}
+};
+using FsMath = FsTf32Math;
+#define FS_SHARED smemBytes
 
-template <bool kFull>
-__device__ __forceinline__ void fsLessonTf32(const float* __restrict__ x,
-                                             const float* __restrict__ gate,
-                                             const float* __restrict__ up,
-                                             const float* __restrict__ down,
-                                             float* __restrict__ out, int M, int H, int I) {
+#endif
+
+#if FS_BF16 || FS_TF32
+
+// The tensor-core kernel, whatever the math (FsBf16Math or FsTf32Math):
+// - Element: what x, the weights and out hold in global memory.
+// - Word: the unit the shared-memory layout counts in; kXWords, kWeightWords, kDownWords: the
+//   staged tiles' sizes in Words; rowPitch<kCols>(): a tile row's pitch in Words; kUnitElements:
+//   elements per 16-byte cp.async unit; copyTile stages a tile and product multiplies two staged
+//   tiles into the accumulators.
+// - kBfloat16: product takes 32-bit shared-window addresses (ldmatrix), the hidden tile is
+//   swizzled (Swizzled) bfloat16, out is bfloat16; otherwise product takes pointers, the hidden
+//   tile is plain padded rows of floats, out is float. These three steps are spelled out per math
+//   here, not behind policy functions, because functions there change the PTX the two kernels
+//   compile to (checked byte for byte against the kernels before they shared this body).
+// The block stages x, gate and up tiles (and down's tile at each chunk's first step) kStages - 1
+// steps ahead through a ring of cp.async groups. FS_SHARED names the dynamic shared memory, as
+// each kernel's PTX always has.
+template <typename Math, bool kFull>
+__device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element* __restrict__ x,
+                                                    const typename Math::Element* __restrict__ gate,
+                                                    const typename Math::Element* __restrict__ up,
+                                                    const typename Math::Element* __restrict__ down,
+                                                    typename Math::Element* __restrict__ out, int M,
+                                                    int H, int I) {
+    using Word = typename Math::Word;
     constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
-    constexpr int kX = BM * Padded<BH>::kLd, kW = BI * Padded<BH>::kLd;  // floats
+    // In Words:
+    constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;
-    constexpr int kDown = BN * Padded<BI>::kLd;
+    constexpr int kDown = Math::kDownWords;
+    constexpr int kHiddenPitch = Math::template rowPitch<BI>();
     constexpr int kDownAt = kStages * kStage;
     constexpr int kHiddenAt = kDownAt + kStages * kDown;
     using GateUp = WarpSplit<BM, BI>;
     using Down = WarpSplit<BM, BN>;
-    extern __shared__ __align__(128) unsigned char smemBytes[];
-    float* smem = reinterpret_cast<float*>(smemBytes);
+    extern __shared__ __align__(128) unsigned char FS_SHARED[];
+    Word* shared = reinterpret_cast<Word*>(FS_SHARED);
+    const unsigned sharedWindow = fsShared(shared);
     const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
-    const bool alignedH = H % 4 == 0, alignedI = I % 4 == 0;
+    const bool alignedH = H % Math::kUnitElements == 0, alignedI = I % Math::kUnitElements == 0;
 
     int loadChunk = 0, loadStep = 0, loadSlot = 0, loadDownSlot = 0;
     const auto stageNext = [&] {
         if (loadChunk < chunks) {
             const int i0 = loadChunk * BI, k0 = loadStep * BH;
-            float* stage = smem + loadSlot * kStage;
-            fsCopyTileF32<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
-            fsCopyTileF32<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
-            fsCopyTileF32<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
+            Word* stage = shared + loadSlot * kStage;
+            Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
+            Math::template copyTile<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
+            Math::template copyTile<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
             if (loadStep == 0)
-                fsCopyTileF32<BN, BI, kFull>(smem + kDownAt + loadDownSlot * kDown, down, I, n0, i0,
-                                             H, I, alignedI);
+                Math::template copyTile<BN, BI, kFull>(shared + kDownAt + loadDownSlot * kDown,
+                                                       down, I, n0, i0, H, I, alignedI);
             loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
             if (++loadStep == stepsH) {
                 loadStep = 0;
@@ -434,15 +390,22 @@ __device__ __forceinline__ void fsLessonTf32(const float* __restrict__ x,
         fsWait<kStages - 2>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
         stageNext();
-        const float* stage = smem + slot * kStage;
-        const float* const weights[2] = {stage + kX, stage + kX + kW};
-        fsProductTf32<GateUp, BH, 2>(gu, stage, weights);
+        if constexpr (Math::kBfloat16) {
+            const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
+            const unsigned weights[2] = {stage + kX, stage + kX + kW};
+            Math::template product<GateUp, BH, 2>(gu, stage, weights);
+        } else {
+            const Word* stage = shared + slot * kStage;
+            const Word* const weights[2] = {stage + kX, stage + kX + kW};
+            Math::template product<GateUp, BH, 2>(gu, stage, weights);
+        }
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {
             step = 0;
-            // hidden = silu(g) * u in float32 (rounded to TF32 when the down product reads it);
-            // zero beyond I and M, since g and u are (zero-filled tiles).
-            float* hidden = smem + kHiddenAt;
+            // hidden = silu(g) * u, in bfloat16 (the lesson's h.to(down's dtype)) or in float32
+            // (rounded to TF32 when the down product reads it); zero beyond I and M, since g and u
+            // are (zero-filled tiles).
+            Word* hidden = shared + kHiddenAt;
             const int wm = warp / GateUp::kWn, wn = warp % GateUp::kWn;
 #pragma unroll
             for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
@@ -458,13 +421,26 @@ __device__ __forceinline__ void fsLessonTf32(const float* __restrict__ x,
                             const int c = (wn + GateUp::kWn * j) * 16 + h * 8 + lane % 4 * 2;
                             const float* g = gu[0][i][j][h];
                             const float* u = gu[1][i][j][h];
-                            float* to = hidden + r * Padded<BI>::kLd + c;
-                            to[0] = fsSilu(g[2 * half]) * u[2 * half];
-                            to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
+                            if constexpr (Math::kBfloat16) {
+                                *reinterpret_cast<unsigned*>(
+                                    hidden + Math::template Swizzled<BI>::at(r, c)) =
+                                    fsPack(fsSilu(g[2 * half]) * u[2 * half],
+                                           fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                            } else {
+                                Word* to = hidden + r * kHiddenPitch + c;
+                                to[0] = fsSilu(g[2 * half]) * u[2 * half];
+                                to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
+                            }
                         }
             __syncthreads();
-            const float* const downTile[1] = {smem + kDownAt + downSlot * kDown};
-            fsProductTf32<Down, BI, 1>(o, hidden, downTile);
+            if constexpr (Math::kBfloat16) {
+                const unsigned downTile[1] = {sharedWindow +
+                                              static_cast<unsigned>(kDownAt + downSlot * kDown)};
+                Math::template product<Down, BI, 1>(o, sharedWindow + kHiddenAt, downTile);
+            } else {
+                const Word* const downTile[1] = {shared + kDownAt + downSlot * kDown};
+                Math::template product<Down, BI, 1>(o, hidden, downTile);
+            }
             downSlot = downSlot + 1 == kStages ? 0 : downSlot + 1;
             fsZero<2, GateUp>(gu);
         }
@@ -482,23 +458,31 @@ __device__ __forceinline__ void fsLessonTf32(const float* __restrict__ x,
                     const int rg = wm + Down::kWm * i;
                     const int r = m0 + rg * 16 + lane / 4 + e / 2 * 8;
                     const int c = n0 + (wn + Down::kWn * j) * 16 + h * 8 + lane % 4 * 2 + e % 2;
-                    if (rg < Down::kRowGroups && r < M && c < H)
-                        out[static_cast<long long>(r) * H + c] = o[0][i][j][h][e];
+                    if (rg < Down::kRowGroups && r < M && c < H) {
+                        if constexpr (Math::kBfloat16)
+                            out[static_cast<long long>(r) * H + c] = fsFromFloat(o[0][i][j][h][e]);
+                        else
+                            out[static_cast<long long>(r) * H + c] = o[0][i][j][h][e];
+                    }
                 }
 }
 
 extern "C" __global__ void __launch_bounds__(FS_THREADS)
-    swiglu_mlp_lesson_tiled_full(const float* __restrict__ x, const float* __restrict__ gate,
-                                 const float* __restrict__ up, const float* __restrict__ down,
-                                 float* __restrict__ out, int M, int H, int I) {
-    fsLessonTf32<true>(x, gate, up, down, out, M, H, I);
+    swiglu_mlp_lesson_tiled_full(const FsMath::Element* __restrict__ x,
+                                 const FsMath::Element* __restrict__ gate,
+                                 const FsMath::Element* __restrict__ up,
+                                 const FsMath::Element* __restrict__ down,
+                                 FsMath::Element* __restrict__ out, int M, int H, int I) {
+    fsLessonTensorCores<FsMath, true>(x, gate, up, down, out, M, H, I);
 }
 
 extern "C" __global__ void __launch_bounds__(FS_THREADS)
-    swiglu_mlp_lesson_tiled_edge(const float* __restrict__ x, const float* __restrict__ gate,
-                                 const float* __restrict__ up, const float* __restrict__ down,
-                                 float* __restrict__ out, int M, int H, int I) {
-    fsLessonTf32<false>(x, gate, up, down, out, M, H, I);
+    swiglu_mlp_lesson_tiled_edge(const FsMath::Element* __restrict__ x,
+                                 const FsMath::Element* __restrict__ gate,
+                                 const FsMath::Element* __restrict__ up,
+                                 const FsMath::Element* __restrict__ down,
+                                 FsMath::Element* __restrict__ out, int M, int H, int I) {
+    fsLessonTensorCores<FsMath, false>(x, gate, up, down, out, M, H, I);
 }
 
 #else  // float32: plain FMAs on the CUDA cores (no TF32), one shared-memory stage

@@ -160,6 +160,73 @@ TEST(Registry, MissingValuesTakeTheDefaultsAndPresetsApply) {
     EXPECT_EQ(classroom.dimension("M"), 512u);
     EXPECT_EQ(classroom.dimension("H"), 1024u);
     EXPECT_EQ(classroom.dimension("I"), 2816u);
-    EXPECT_EQ(describeProblem(*findPipeline("swiglu"), findPipeline("swiglu")->defaultProblem()),
-              "N = 16,777,216 · float32 · vector 4");
+    EXPECT_EQ(
+        describeProblem(*findPipeline("swiglu"), findPipeline("swiglu")->defaultProblem(), {}),
+        "N = 16,777,216 · float32 · vector 4");
+}
+
+// A caption names the tiles a variant's kernels take and no other: the cuBLAS variants none, the
+// lesson's kernel its BLOCK tiles, the production fusion its TILE tiles at prefill sizes only
+// (its decode kernels stream weights with no tiles).
+TEST(Registry, ProblemTextNamesOnlyTheTuningsTheVariantTakes) {
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    const Problem classroom = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
+    const Problem decode = withPreset(mlp.defaultProblem(), *mlp.findPreset("decode-1"));
+    const std::string dimensions = "M = 512, H = 1,024, I = 2,816 · bfloat16";
+    EXPECT_EQ(describeProblem(mlp, classroom, {"unfused"}), dimensions);
+    EXPECT_EQ(describeProblem(mlp, classroom, {"merged_gate_up"}), dimensions);
+    EXPECT_EQ(describeProblem(mlp, classroom, {"lesson_fused"}),
+              dimensions + " · BLOCK_M 32 · BLOCK_N 64 · BLOCK_H 64 · BLOCK_I 64");
+    EXPECT_EQ(describeProblem(mlp, classroom, {"production"}),
+              dimensions + " · TILE_M 128 · TILE_I 64");
+    EXPECT_EQ(describeProblem(mlp, decode, {"production"}),
+              "M = 1, H = 4,096, I = 14,336 · bfloat16");
+    // Several variants: the tunings any of them takes; none named: every variant's.
+    EXPECT_EQ(describeProblem(mlp, classroom, {"unfused", "production"}),
+              dimensions + " · TILE_M 128 · TILE_I 64");
+    EXPECT_EQ(describeProblem(mlp, classroom, {}),
+              dimensions + " · BLOCK_M 32 · BLOCK_N 64 · BLOCK_H 64 · BLOCK_I 64 · TILE_M 128 · " +
+                  "TILE_I 64");
+    EXPECT_EQ(describeProblem(mlp, decode, {}),
+              "M = 1, H = 4,096, I = 14,336 · bfloat16 · BLOCK_M 32 · BLOCK_N 64 · BLOCK_H 64 · "
+              "BLOCK_I 64");
+    // The elementwise pipelines' vector width is every variant's.
+    const PipelineSpec& swiglu = *findPipeline("swiglu");
+    for (const VariantSpec& variant : swiglu.variants)
+        EXPECT_EQ(describeProblem(swiglu, swiglu.defaultProblem(), {variant.name}),
+                  "N = 16,777,216 · float32 · vector 4");
+}
+
+// The declarations hold: a tuning parameter a variant is declared not to take for a problem
+// changes none of its kernels (names, traffic, flops) at any allowed value.
+TEST(Registry, ATuningAVariantDoesNotTakeLeavesItsKernelsAlone) {
+    int checked = 0;
+    for (const PipelineSpec& pipeline : pipelines()) {
+        std::vector<Problem> problems{pipeline.defaultProblem()};
+        for (const PresetSpec& preset : pipeline.presets)
+            problems.push_back(withPreset(pipeline.defaultProblem(), preset));
+        for (const Problem& problem : problems)
+            for (const VariantSpec& variant : pipeline.variants)
+                for (const TuningSpec& tuning : pipeline.tunings) {
+                    if (tuning.usedBy(variant.name, problem)) continue;
+                    const std::vector<KernelSpec> base = variant.kernelsFor(problem);
+                    for (int value : tuning.allowed) {
+                        Problem changed = problem;
+                        changed.tuning[tuning.name] = value;
+                        const std::vector<KernelSpec> kernels = variant.kernelsFor(changed);
+                        ASSERT_EQ(kernels.size(), base.size()) << variant.name << tuning.name;
+                        for (std::size_t k = 0; k < kernels.size(); ++k) {
+                            EXPECT_EQ(kernels[k].name, base[k].name);
+                            EXPECT_EQ(kernels[k].traffic.bytesRead(), base[k].traffic.bytesRead())
+                                << pipeline.name << " " << variant.name << " " << tuning.name << " "
+                                << value;
+                            EXPECT_EQ(kernels[k].traffic.bytesWritten(),
+                                      base[k].traffic.bytesWritten());
+                            EXPECT_EQ(kernels[k].traffic.flops, base[k].traffic.flops);
+                        }
+                        ++checked;
+                    }
+                }
+    }
+    EXPECT_GT(checked, 0);
 }

@@ -157,6 +157,10 @@ TuningSpec productionTile(std::string_view name, std::string title,
     spec.allowed.assign(allowed.begin(), allowed.end());
     spec.defaultValue = defaultValue;
     spec.variant = std::string(variantName(MlpVariant::Production));
+    // At decode sizes the fusion runs weight-streaming GEMV kernels, which take no tiles.
+    spec.usedFor = [](const Problem& problem) {
+        return static_cast<std::int64_t>(problem.dimension("M")) > kDecodeMaxRows;
+    };
     return spec;
 }
 

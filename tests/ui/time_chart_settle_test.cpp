@@ -83,8 +83,8 @@ void TimeChartSettleTest::settlesInOneReplotAtAnySize() {
             chart->resize(300, 300);
             chart->setRecording(swigluRecording(timeMs, timeMs * roofline));
             chart->rebuildNow();
-            for (int width = 200; width <= 260; width += 3)
-                for (int height = 230; height <= 290; height += 6) {
+            for (int width = 200; width <= 260; width += 4)
+                for (int height = 230; height <= 290; height += 10) {
                     chart->resize(width, height);
                     QCOMPARE(chart->viewport().size(), QSize(width, height));
                     ++layouts;
@@ -117,7 +117,7 @@ void TimeChartSettleTest::settlesInOneReplotAtAnySize() {
           layouts);
     for (const QString& each : late.mid(0, 5)) qInfo("%s", qPrintable(each));
     for (const QString& each : unreadable.mid(0, 5)) qInfo("%s", qPrintable(each));
-    QVERIFY(layouts > 1000);
+    QVERIFY(layouts > 500);
     QVERIFY2(unreadable.isEmpty(), qPrintable(unreadable.value(0)));
     QVERIFY2(late.isEmpty(), qPrintable(late.value(0)));
 }

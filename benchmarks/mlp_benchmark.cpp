@@ -1,6 +1,7 @@
-// The SwiGLU MLP's variants on the GPU at classroom, decode and prefill sizes: each checked
-// against the double reference on sampled rows, then timed (CUDA events, warm-up, median), beside
-// the copy roofline and a large bf16 GEMM measured in the same process.
+// The SwiGLU MLP's variants on the GPU at classroom (bfloat16, float32 and tf32), decode and
+// prefill sizes: each checked against the double reference on sampled rows, then timed (CUDA
+// events, warm-up, median), beside the copy roofline and a large bf16 GEMM measured in the same
+// process.
 // With --decode-sweep, also the production decode kernels of Llama-3-8B under each launch choice.
 // Usage: mlp_benchmark [--json FILE] [--repeats R] [--presets name,name,...] [--decode-sweep 1]
 #include <cstdio>
@@ -31,6 +32,8 @@ const std::vector<Preset>& presets() {
     static const std::vector<Preset> all = {
         {"classroom", {512, 1024, 2816}, MlpDtype::Bfloat16},
         {"classroom", {512, 1024, 2816}, MlpDtype::Float32},
+        // float32 storage, TF32 tensor-core products: what Triton's tl.dot does by default.
+        {"classroom", {512, 1024, 2816}, MlpDtype::Tf32},
         {"decode_m1", {1, 4096, 14336}, MlpDtype::Bfloat16},
         {"decode_m4", {4, 4096, 14336}, MlpDtype::Bfloat16},
         {"decode_m8", {8, 4096, 14336}, MlpDtype::Bfloat16},
@@ -129,6 +132,13 @@ Status benchPreset(MlpCudaContext& context, const Preset& p, int repeats, std::v
     if (!problem) return problem.status();
     double unfusedUs = 0;
     for (MlpVariant variant : kAllVariants) {
+        // A variant without code for this dtype (production in tf32) says why and is skipped.
+        if (Status s = checkCudaProblem(variant, p.shape, p.dtype, kLessonDefaultTiles); !s) {
+            std::printf("%-14s %-8s %-15s refused: %s\n", p.name.c_str(),
+                        std::string(dtypeName(p.dtype)).c_str(),
+                        std::string(variantName(variant)).c_str(), s.message().c_str());
+            continue;
+        }
         const auto enqueue = [&] {
             return runMlpCuda(context, variant, p.shape, p.dtype, (*problem)->buffers());
         };

@@ -3,13 +3,24 @@
 five-kernel path and the lesson's own Triton kernel (copied from the lesson, section 4) at the
 benchmark's shapes and the lesson kernel's default tiles (BLOCK_M=32, BLOCK_N=64, BLOCK_H=64,
 BLOCK_I=64, num_warps=4). Prints microseconds (median of CUDA-event timings) and each output's
-relative error against the eager float32-accumulated result.
+relative error against the eager float32-accumulated result (float32 inputs: true float32, no
+TF32).
 
-Usage: python3 mlp_peers.py [--json FILE] [--repeats N]
+float32 runs twice, like-for-like with FuseScope's dtypes: "float32" is tl.dot with
+input_precision="ieee" (true float32 products, as FuseScope's float32), "tf32" is tl.dot's default
+on float32 inputs (TF32 tensor-core products, as FuseScope's tf32).
+
+With --fusescope PATH (the mlp_benchmark binary), FuseScope's variants are run first in the same
+session, and its lesson kernel is printed beside Triton's for each preset and dtype.
+
+Usage: python3 mlp_peers.py [--json FILE] [--repeats N] [--presets a,b] [--fusescope BINARY]
 """
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import tempfile
 
 import torch
 import torch.nn.functional as F
@@ -22,7 +33,7 @@ def swiglu_mlp_kernel(x_ptr, gate_ptr, up_ptr, down_ptr, out_ptr, M, N_OUT, H, I
                       N_ITERS_I: tl.constexpr, N_ITERS_H: tl.constexpr,
                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                       BLOCK_H: tl.constexpr, BLOCK_I: tl.constexpr,
-                      CAST_HIDDEN: tl.constexpr):
+                      CAST_HIDDEN: tl.constexpr, INPUT_PRECISION: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
 
@@ -49,8 +60,8 @@ def swiglu_mlp_kernel(x_ptr, gate_ptr, up_ptr, down_ptr, out_ptr, M, N_OUT, H, I
             x_t = tl.load(x_win, boundary_check=(0, 1), padding_option="zero")
             g_t = tl.load(gate_bp, boundary_check=(0, 1), padding_option="zero")
             u_t = tl.load(up_bp, boundary_check=(0, 1), padding_option="zero")
-            g = tl.dot(x_t, g_t, g)
-            u = tl.dot(x_t, u_t, u)
+            g = tl.dot(x_t, g_t, g, input_precision=INPUT_PRECISION)
+            u = tl.dot(x_t, u_t, u, input_precision=INPUT_PRECISION)
             x_win = tl.advance(x_win, (0, BLOCK_H))
             gate_bp = tl.advance(gate_bp, (BLOCK_H, 0))
             up_bp = tl.advance(up_bp, (BLOCK_H, 0))
@@ -59,21 +70,29 @@ def swiglu_mlp_kernel(x_ptr, gate_ptr, up_ptr, down_ptr, out_ptr, M, N_OUT, H, I
         d_t = tl.load(down_bp, boundary_check=(0, 1), padding_option="zero")
         if CAST_HIDDEN:  # tl.dot wants matching operand types for bf16 weights
             hidden = hidden.to(d_t.dtype)
-        acc = tl.dot(hidden, d_t, acc)
+        acc = tl.dot(hidden, d_t, acc, input_precision=INPUT_PRECISION)
 
     tl.store(out_bp, acc.to(out_ptr.dtype.element_ty), boundary_check=(0, 1))
 
 
 TILES = dict(BLOCK_M=32, BLOCK_N=64, BLOCK_H=64, BLOCK_I=64)
+# (preset, M, H, I, FuseScope's dtype name). Storage and tl.dot's input precision per dtype:
+# bfloat16 ignores the precision ("tf32" is tl.dot's default for every dtype).
+DTYPES = {
+    "bfloat16": (torch.bfloat16, "tf32"),
+    "float32": (torch.float32, "ieee"),
+    "tf32": (torch.float32, "tf32"),
+}
 SHAPES = [
-    ("classroom", 512, 1024, 2816, torch.bfloat16),
-    ("classroom", 512, 1024, 2816, torch.float32),
-    ("decode_m1", 1, 4096, 14336, torch.bfloat16),
-    ("decode_m4", 4, 4096, 14336, torch.bfloat16),
-    ("decode_m8", 8, 4096, 14336, torch.bfloat16),
-    ("decode_m16", 16, 4096, 14336, torch.bfloat16),
-    ("prefill_m512", 512, 4096, 14336, torch.bfloat16),
-    ("prefill_m4096", 4096, 4096, 14336, torch.bfloat16),
+    ("classroom", 512, 1024, 2816, "bfloat16"),
+    ("classroom", 512, 1024, 2816, "float32"),
+    ("classroom", 512, 1024, 2816, "tf32"),
+    ("decode_m1", 1, 4096, 14336, "bfloat16"),
+    ("decode_m4", 4, 4096, 14336, "bfloat16"),
+    ("decode_m8", 8, 4096, 14336, "bfloat16"),
+    ("decode_m16", 16, 4096, 14336, "bfloat16"),
+    ("prefill_m512", 512, 4096, 14336, "bfloat16"),
+    ("prefill_m4096", 4096, 4096, 14336, "bfloat16"),
 ]
 
 
@@ -98,14 +117,16 @@ def eager(x, gate, up, down):
     return F.linear(h, down)
 
 
-def lesson(x, gate, up, down, out, cast_hidden):
+def lesson(x, gate, up, down, out, cast_hidden, precision="tf32", tiles=None):
+    tiles = tiles or TILES
     M, H = x.shape
     I = gate.shape[0]
-    grid = (triton.cdiv(M, TILES["BLOCK_M"]), triton.cdiv(H, TILES["BLOCK_N"]))
+    grid = (triton.cdiv(M, tiles["BLOCK_M"]), triton.cdiv(H, tiles["BLOCK_N"]))
     swiglu_mlp_kernel[grid](x, gate, up, down, out, M, H, H, I,
-                            N_ITERS_I=triton.cdiv(I, TILES["BLOCK_I"]),
-                            N_ITERS_H=triton.cdiv(H, TILES["BLOCK_H"]),
-                            CAST_HIDDEN=cast_hidden, num_warps=4, **TILES)
+                            N_ITERS_I=triton.cdiv(I, tiles["BLOCK_I"]),
+                            N_ITERS_H=triton.cdiv(H, tiles["BLOCK_H"]),
+                            CAST_HIDDEN=cast_hidden, INPUT_PRECISION=precision, num_warps=4,
+                            **tiles)
     return out
 
 
@@ -113,18 +134,39 @@ def rel_err(a, b):
     return ((a.double() - b.double()).norm() / b.double().norm()).item()
 
 
+def fusescope_lessons(binary, presets, repeats):
+    """FuseScope's variants from mlp_benchmark, run now; {(preset, dtype): lesson_fused row}."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "fusescope.json")
+        command = [binary, "--json", out, "--repeats", str(repeats)]
+        if presets:
+            command += ["--presets", ",".join(presets)]
+        print("running", " ".join(command), flush=True)
+        subprocess.run(command, check=True)
+        with open(out) as f:
+            rows = json.load(f)["results"]
+    return {(r["preset"], r["dtype"]): r for r in rows if r["variant"] == "lesson_fused"}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
     parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--presets", help="comma-separated preset names (default: all)")
+    parser.add_argument("--fusescope", help="FuseScope's mlp_benchmark binary, run first")
     args = parser.parse_args()
-    torch.backends.cuda.matmul.allow_tf32 = False
+    presets = [p for p in (args.presets or "").split(",") if p]
+    shapes = [s for s in SHAPES if not presets or s[0] in presets]
+    ours = fusescope_lessons(args.fusescope, presets, args.repeats) if args.fusescope else {}
     print(f"torch {torch.__version__}, triton {triton.__version__}, "
           f"{torch.cuda.get_device_name()}", flush=True)
     print(f"{'preset':14} {'dtype':9} {'eager us':>10} {'lesson us':>11} {'lesson err':>11} note",
           flush=True)
     results = []
-    for name, M, H, I, dtype in SHAPES:
+    for name, M, H, I, dname in shapes:
+        dtype, precision = DTYPES[dname]
+        # The reference is true float32 (no TF32); eager is timed as the dtype computes.
+        torch.backends.cuda.matmul.allow_tf32 = False
         gen = torch.Generator(device="cuda").manual_seed(1)
         x = torch.rand(M, H, device="cuda", generator=gen, dtype=torch.float32).mul_(2).sub_(1)
         gate = (torch.rand(I, H, device="cuda", generator=gen) * 2 - 1) * (2 / H ** 0.5)
@@ -132,30 +174,50 @@ def main():
         down = (torch.rand(H, I, device="cuda", generator=gen) * 2 - 1) * (2 / I ** 0.5)
         x, gate, up, down = (t.to(dtype).contiguous() for t in (x, gate, up, down))
         expected = eager(x, gate, up, down)
+        torch.backends.cuda.matmul.allow_tf32 = dname == "tf32"
         eager_us = time_us(lambda: eager(x, gate, up, down), args.repeats)
+        torch.backends.cuda.matmul.allow_tf32 = False
         out = torch.empty(M, H, device="cuda", dtype=dtype)
-        note = "tl.dot default precision (tf32 for float32)" if dtype == torch.float32 else ""
+        note = {"float32": "tl.dot input_precision=ieee (true float32)",
+                "tf32": "tl.dot default precision (tf32)"}.get(dname, "")
         cast = False
         try:
-            lesson(x, gate, up, down, out, cast)
+            lesson(x, gate, up, down, out, cast, precision)
         except Exception:  # the lesson's mixed fp32 x bf16 dot does not compile here
             cast = True
             note = "hidden cast to bf16 before the down dot"
-            lesson(x, gate, up, down, out, cast)
+            lesson(x, gate, up, down, out, cast, precision)
         torch.cuda.synchronize()
         err = rel_err(out, expected)
         # A run of seconds (the lesson kernel at prefill) gets 3 repeats, not 20.
-        single = time_us(lambda: lesson(x, gate, up, down, out, cast), 1, warmups=1)
+        single = time_us(lambda: lesson(x, gate, up, down, out, cast, precision), 1, warmups=1)
         reps = 3 if single > 5e4 else args.repeats
-        lesson_us = time_us(lambda: lesson(x, gate, up, down, out, cast), reps, warmups=1)
-        dname = "bfloat16" if dtype == torch.bfloat16 else "float32"
+        lesson_us = time_us(lambda: lesson(x, gate, up, down, out, cast, precision), reps,
+                            warmups=1)
         print(f"{name:14} {dname:9} {eager_us:10.1f} {lesson_us:11.1f} {err:11.2e} {note}"
               f"{' (3 repeats)' if reps == 3 else ''}", flush=True)
-        results.append(dict(preset=name, dtype=dname, M=M, H=H, I=I, eager_us=eager_us,
-                            lesson_triton_us=lesson_us, lesson_relative_error=err,
-                            lesson_repeats=reps, note=note))
+        row = dict(preset=name, dtype=dname, M=M, H=H, I=I, eager_us=eager_us,
+                   lesson_triton_us=lesson_us, lesson_relative_error=err,
+                   lesson_repeats=reps, triton_input_precision=precision, note=note)
+        mine = ours.get((name, dname))
+        if mine:
+            row.update(lesson_fusescope_us=mine["us_median"],
+                       lesson_fusescope_relative_error=mine["relative_error"])
+        results.append(row)
         del x, gate, up, down, out, expected
         torch.cuda.empty_cache()
+    compared = [r for r in results if "lesson_fusescope_us" in r]
+    if compared:
+        print("\nThe lesson kernel, FuseScope against Triton, at the same tiles "
+              f"({TILES['BLOCK_M']}/{TILES['BLOCK_N']}/{TILES['BLOCK_H']}/{TILES['BLOCK_I']}):")
+        print(f"{'preset':14} {'dtype':9} {'triton dot':10} {'FuseScope us':>13} "
+              f"{'Triton us':>10} {'ratio':>6} {'FS err':>9} {'Triton err':>10}")
+        for r in compared:
+            print(f"{r['preset']:14} {r['dtype']:9} {r['triton_input_precision']:10} "
+                  f"{r['lesson_fusescope_us']:13.1f} {r['lesson_triton_us']:10.1f} "
+                  f"{r['lesson_fusescope_us'] / r['lesson_triton_us']:6.2f} "
+                  f"{r['lesson_fusescope_relative_error']:9.2e} "
+                  f"{r['lesson_relative_error']:10.2e}", flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(tiles=TILES, results=results), f, indent=2)

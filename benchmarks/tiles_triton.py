@@ -2,7 +2,8 @@
 """The lesson's Triton kernel at the tiles of a FuseScope tile sweep, timed on the same GPU: for
 the sweep's best and worst measured configurations (and the lesson's default tiles), prints
 FuseScope's median from the sweep file beside Triton's median (CUDA events) at the same tiles and
-shape, and Triton's relative error against PyTorch's eager result.
+shape, and Triton's relative error against PyTorch's eager result. A float32 sweep is compared
+with tl.dot's true float32 (input_precision="ieee"), a tf32 sweep with its default TF32.
 
 Usage: python3 tiles_triton.py SWEEP.json [--repeats N] [--json OUT]
 """
@@ -15,17 +16,11 @@ import torch
 import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mlp_peers import eager, rel_err, swiglu_mlp_kernel, time_us  # noqa: E402
+from mlp_peers import DTYPES, eager, lesson, rel_err, time_us  # noqa: E402
 
 
-def triton_lesson(x, gate, up, down, out, tiles, cast):
-    M, H = x.shape
-    I = gate.shape[0]
-    grid = (triton.cdiv(M, tiles["BLOCK_M"]), triton.cdiv(H, tiles["BLOCK_N"]))
-    swiglu_mlp_kernel[grid](x, gate, up, down, out, M, H, H, I,
-                            N_ITERS_I=triton.cdiv(I, tiles["BLOCK_I"]),
-                            N_ITERS_H=triton.cdiv(H, tiles["BLOCK_H"]),
-                            CAST_HIDDEN=cast, num_warps=4, **tiles)
+def triton_lesson(x, gate, up, down, out, tiles, cast, precision):
+    lesson(x, gate, up, down, out, cast, precision, tiles)
 
 
 def main():
@@ -38,7 +33,9 @@ def main():
         sweep = json.load(f)
     dims = sweep["dimensions"]
     M, H, I = dims["M"], dims["H"], dims["I"]
-    dtype = torch.bfloat16 if sweep["dtype"] == "bfloat16" else torch.float32
+    # float32 sweeps compare against tl.dot's true float32 ("ieee"), tf32 sweeps against its
+    # default TF32 products.
+    dtype, precision = DTYPES[sweep["dtype"]]
     measured = [c for c in sweep["cells"] if c["measured"] and c["check_ok"]]
     if not measured:
         print("no measured cell in", args.sweep)
@@ -70,10 +67,10 @@ def main():
         out = torch.empty(M, H, device="cuda", dtype=dtype)
         cast = dtype == torch.bfloat16
         try:
-            triton_lesson(x, gate, up, down, out, tiles, cast)
+            triton_lesson(x, gate, up, down, out, tiles, cast, precision)
             torch.cuda.synchronize()
             err = rel_err(out, expected)
-            ms = time_us(lambda: triton_lesson(x, gate, up, down, out, tiles, cast),
+            ms = time_us(lambda: triton_lesson(x, gate, up, down, out, tiles, cast, precision),
                          args.repeats) / 1000.0
         except Exception as problem:  # a tile Triton refuses (shared memory, shapes)
             err, ms = float("nan"), float("nan")

@@ -18,6 +18,7 @@ target_sources(fusescope_kernels PRIVATE
   runtime/cuda_kernel_resources.cpp
   runtime/cuda_probe.cpp
   runtime/cuda_backend.cpp
+  runtime/cuda_start_hold.cu
 )
 # The static runtime runs wherever the NVIDIA driver is installed, without a CUDA toolkit.
 target_link_libraries(fusescope_kernels PRIVATE CUDA::cudart_static)
@@ -53,6 +54,18 @@ target_include_directories(fusescope_kernels PRIVATE ${CUDAToolkit_INCLUDE_DIRS}
 target_link_libraries(fusescope_kernels PRIVATE ${CMAKE_DL_LIBS})
 set_source_files_properties(${mlp_cuda_sources} PROPERTIES
   COMPILE_OPTIONS "-Xptxas=--warn-on-spills,--warning-as-error")
+# The production fusion's Hopper gate_up kernel uses TMA and wgmma, which exist only for sm_90a: it
+# is built for that architecture alone, whatever CMAKE_CUDA_ARCHITECTURES says, and runs only on
+# compute capability 9.0 (other GPUs take the mma.sync kernel).
+add_library(fusescope_mlp_hopper OBJECT pipelines/mlp/mlp_gate_up_hopper.cu)
+set_target_properties(fusescope_mlp_hopper PROPERTIES CUDA_ARCHITECTURES OFF AUTOMOC OFF)
+target_compile_options(fusescope_mlp_hopper PRIVATE
+  $<$<COMPILE_LANGUAGE:CUDA>:--generate-code=arch=compute_90a,code=sm_90a
+  -Xptxas=--warn-on-spills,--warning-as-error>)
+target_include_directories(fusescope_mlp_hopper PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+  ${CUDAToolkit_INCLUDE_DIRS})
+target_link_libraries(fusescope_mlp_hopper PRIVATE fusescope_warnings)
+target_sources(fusescope_kernels PRIVATE $<TARGET_OBJECTS:fusescope_mlp_hopper>)
 # The MLP's GPU tests and benchmark name this target.
 add_library(fusescope_mlp_cuda INTERFACE)
 target_link_libraries(fusescope_mlp_cuda INTERFACE fusescope_kernels)

@@ -6,6 +6,7 @@
 #include "cli/text_table.h"
 #include "model/captions.h"
 #include "model/format.h"
+#include "model/fusion_verdict.h"
 #include "model/measurement_gaps.h"
 #include "pipelines/registry.h"
 
@@ -197,6 +198,8 @@ QString renderResults(const Recording& recording) {
     lines << resultsRows(recording);
     const QStringList overlaps = chainOverlapLines(recording);
     if (!overlaps.isEmpty()) lines << QString() << overlaps;
+    if (const QString verdict = fusionVerdict(recording); !verdict.isEmpty())
+        lines << QString() << verdict;
     const QStringList measured = measurementRows(recording);
     if (!measured.isEmpty()) lines << QString() << measured;
     const QStringList failures = checkFailureLines(recording);

@@ -53,7 +53,8 @@ struct RunParser {
                                              "decode-1 (see below); --shape then changes it."),
                               QStringLiteral("name")};
     QCommandLineOption dtype{QStringLiteral("dtype"),
-                             QStringLiteral("Data type: float32 (fp32) or bfloat16 (bf16), where "
+                             QStringLiteral("Data type: float32 (fp32), bfloat16 (bf16) or tf32 "
+                                            "(float32 storage, TF32 tensor-core products), where "
                                             "the pipeline has it."),
                              QStringLiteral("type")};
     QCommandLineOption tile{QStringLiteral("tile"),
@@ -92,6 +93,11 @@ struct RunParser {
         QStringLiteral("CPU backend: host threads to run on, 1 to every hardware thread, or all "
                        "(default)."),
         QStringLiteral("count"), QStringLiteral("all")};
+    QCommandLineOption noRoofs{
+        QStringLiteral("no-roofs"),
+        QStringLiteral("Do not time the copy roofline and the compute roof (for runs under a "
+                       "debugger or compute-sanitizer, where the roof's large GEMM takes hours); "
+                       "the recording then has no roofs to compare with.")};
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the recording (JSON) to this file."),
                             QStringLiteral("file")};
@@ -105,7 +111,7 @@ struct RunParser {
                            "CPU reference,\nprints a table and optionally writes a recording that "
                            "the FuseScope window opens."));
         parser.addOptions({help, pipeline, variants, n, shape, preset, dtype, tile, repeat, warmup,
-                           vector, backend, device, threads, measure, sampleInterval, json,
+                           vector, backend, device, threads, measure, sampleInterval, noRoofs, json,
                            description});
     }
 
@@ -197,6 +203,7 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
         parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
     if (!warmup) return warmup.status();
     request.warmup = *warmup;
+    request.roofs = !p.parser.isSet(p.noRoofs);
     options.repeatsGiven = p.parser.isSet(p.repeat);
     options.warmupGiven = p.parser.isSet(p.warmup);
 

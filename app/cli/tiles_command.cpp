@@ -42,7 +42,8 @@ struct ConfigurationOptions {
                              QStringLiteral("Dimensions by name, e.g. M=512,H=1024,I=2816."),
                              QStringLiteral("dims")};
     QCommandLineOption dtype{QStringLiteral("dtype"),
-                             QStringLiteral("float32 (fp32) or bfloat16 (bf16)."),
+                             QStringLiteral("float32 (fp32), bfloat16 (bf16) or tf32 (float32 "
+                                            "storage, TF32 tensor-core products)."),
                              QStringLiteral("type")};
     QCommandLineOption tile{QStringLiteral("tile"),
                             QStringLiteral("Tiles BLOCK_M,BLOCK_N,BLOCK_H,BLOCK_I in that order "

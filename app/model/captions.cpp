@@ -61,7 +61,7 @@ QString problemLabel(const RunRecord& run) {
     for (const auto& [name, value] : run.problem.dimensions)
         parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(name), formatCount(value));
     QStringList all{parts.join(QStringLiteral(", ")),
-                    QString::fromUtf8(dtypeName(run.problem.dtype))};
+                    QString::fromUtf8(dtypeTitle(run.problem.dtype))};
     for (const auto& [name, value] : run.problem.tuning)
         all << QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(value);
     return all.join(kSeparator);
@@ -108,7 +108,7 @@ QString combinedProblemLabel(const Recording& recording) {
                                                }));
     QStringList parts{named.join(QStringLiteral(", ")),
                       distinctValues(recording, [](const RunRecord& run) {
-                          return QString::fromUtf8(dtypeName(run.problem.dtype));
+                          return QString::fromUtf8(dtypeTitle(run.problem.dtype));
                       })};
     for (const Tuning& tuning : tunings) {
         QStringList values;

@@ -160,8 +160,10 @@ Result<Problem> problemFromText(const PipelineSpec& pipeline, const ProblemText&
     if (!text.dtype.isEmpty()) {
         const std::optional<DType> dtype = parseDType(text.dtype.trimmed().toStdString());
         if (!dtype)
-            return invalid(QStringLiteral("data type %1: say float32 (fp32) or bfloat16 (bf16)")
-                               .arg(text.dtype));
+            return invalid(
+                QStringLiteral("data type %1: say float32 (fp32), bfloat16 (bf16) or tf32 "
+                               "(float32 storage, TF32 tensor-core products)")
+                    .arg(text.dtype));
         problem.dtype = *dtype;
     }
     Result<QList<QPair<QString, QString>>> tuning = tuningAssignments(pipeline, text.tuning);
@@ -180,7 +182,11 @@ QStringList problemHelpLines(const PipelineSpec& pipeline) {
                           formatCount(d.minimum), formatCount(d.maximum),
                           formatCount(d.defaultValue));
     QStringList dtypes;
-    for (DType dtype : pipeline.dtypes) dtypes << QString::fromUtf8(dtypeName(dtype));
+    for (DType dtype : pipeline.dtypes)
+        dtypes << (dtypeTitle(dtype) == dtypeName(dtype)
+                       ? QString::fromUtf8(dtypeName(dtype))
+                       : QStringLiteral("%1 = %2").arg(QString::fromUtf8(dtypeName(dtype)),
+                                                       QString::fromUtf8(dtypeTitle(dtype))));
     lines << QStringLiteral("dtype: %1 (default %2)")
                  .arg(dtypes.join(QStringLiteral(", ")), dtypes.value(0));
     for (const auto& t : pipeline.tunings) {

@@ -122,7 +122,7 @@ QString tileSweepDescription(const tiles::TileSweep& sweep) {
                                                             formatCount(value->second));
     }
     const QString problem = dimensions.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
-                            QString::fromUtf8(dtypeName(base.problem.dtype));
+                            QString::fromUtf8(dtypeTitle(base.problem.dtype));
     QStringList axes;
     for (const tiles::TileAxis& axis : sweep.request.axes)
         axes << QString::fromStdString(axis.tuning);

@@ -334,10 +334,9 @@ RunRecord readRun(const JsonReader& reader, int version) {
     if (version >= 2) {
         run.problem = readProblem(reader.object("problem"));
         // A run recorded before a tuning was declared (the production fusion's tiles) ran with
-        // its default.
+        // the value of that time.
         if (const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString()))
-            for (const TuningSpec& tuning : pipeline->tunings)
-                run.problem.tuning.try_emplace(tuning.name, tuning.defaultValue);
+            run.problem = withRecordedTunings(*pipeline, run.problem);
         run.passesCounted = reader.boolean("passes_counted");
         run.modelFlops = reader.number("model_flops");
     } else {

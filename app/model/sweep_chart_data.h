@@ -23,7 +23,8 @@ struct SweepChartFit {
 };
 
 struct SweepChartSeries {
-    QString name;  // the variant, "fused"
+    QString name;       // the variant, "fused"
+    int recording = 0;  // which of SweepChartData::recordings measured it (0 with one sweep)
     int launches = 1;
     double bytesPerElement = 0.0;
     QVector<SweepChartPoint> points;
@@ -33,6 +34,13 @@ struct SweepChartSeries {
     double fittedTimeMs(double n) const;  // 0 without a fit
 };
 
+// One of two sweeps drawn on one chart to compare them: the legend names it, and its series are
+// drawn in its own line style (the variants keep their colours).
+struct SweepChartRecording {
+    QString name;  // "A: NVIDIA H200 (CUDA), 2026-11-30"
+    double l2CacheBytes = 0;
+};
+
 struct SweepChartData {
     QString title;            // "Size sweep: SwiGLU activation"
     QString caption;          // "NVIDIA H200 · float32 · vector 4 · median of 20"
@@ -40,6 +48,10 @@ struct SweepChartData {
     double l2CacheBytes = 0;  // 0: unknown, no line drawn
     double elementBytes = 4;  // float32: an array of N elements is N x 4 bytes
     QVector<SweepChartSeries> series;
+    // Two when two sweeps are compared (l2CacheBytes above is then unused); empty for one sweep.
+    QVector<SweepChartRecording> recordings;
+
+    bool comparesRecordings() const { return recordings.size() > 1; }
 };
 
 }  // namespace fusescope

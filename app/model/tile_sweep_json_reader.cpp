@@ -169,11 +169,10 @@ tiles::TileSweep readDocument(const JsonReader& document) {
     request.base.problem.dimensions = readMap<std::uint64_t>(document.object("dimensions"));
     if (const std::optional<JsonReader> tuning = document.optionalObject("base_tuning"))
         request.base.problem.tuning = readMap<int>(*tuning);
-    // A sweep written before a tuning was declared (the production fusion's tiles) ran with its
-    // default.
+    // A sweep written before a tuning was declared (the production fusion's tiles) ran with the
+    // value of that time.
     if (const PipelineSpec* pipeline = findPipeline(request.base.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings)
-            request.base.problem.tuning.try_emplace(tuning.name, tuning.defaultValue);
+        request.base.problem = withRecordedTunings(*pipeline, request.base.problem);
     if (const std::optional<QJsonArray> axes = document.optionalArray("axes"))
         for (qsizetype k = 0; k < axes->size(); ++k) {
             const JsonReader axis = document.element(*axes, "axes", k);

@@ -164,6 +164,9 @@ Check pipelineCheck(const PipelineProbe& run) {
                       .arg(run.variants)
                       .arg(run.problem)
                       .arg(run.maxRelativeError, 0, 'g', 3);
+    if (!run.refusedVariants.isEmpty())
+        check.found +=
+            QStringLiteral("; left out: %1").arg(run.refusedVariants.join(QStringLiteral("; ")));
     return check;
 }
 

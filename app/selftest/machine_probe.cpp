@@ -108,6 +108,20 @@ PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, const Probl
     request.problem = problem;
     request.repeats = 1;
     request.warmup = 0;
+    // Variants without code here for this problem are left out and named; the rest run.
+    for (const VariantSpec& variant : pipeline.variants) {
+        std::vector<KernelSpec> kernels;
+        if (Result<std::vector<KernelLaunch>> launches =
+                planLaunches(backend, variant, request, kernels);
+            launches)
+            request.variants.push_back(variant.name);
+        else
+            result.refusedVariants << QString::fromStdString(launches.status().message());
+    }
+    if (request.variants.empty()) {
+        result.error = result.refusedVariants.join(QStringLiteral("; "));
+        return result;
+    }
     RunObserver observer;
     const Result<RunReport> report = runPipeline(backend, request, observer);
     if (!report) {
@@ -152,7 +166,7 @@ QVector<PipelineProbe> runPipelines(Backend& backend) {
                     problem.tuning[vector->name] = width;
                     label << QStringLiteral("vector %1").arg(width);
                 }
-                if (pipeline.dtypes.size() > 1) label << QString::fromUtf8(dtypeName(dtype));
+                if (pipeline.dtypes.size() > 1) label << QString::fromUtf8(dtypeTitle(dtype));
                 results << runOne(backend, pipeline, problem, label.join(QStringLiteral(", ")));
             }
     }

@@ -58,6 +58,9 @@ struct PipelineProbe {
     int variantsCorrect = 0;
     double maxRelativeError = 0.0;
     QStringList failedVariants;  // "scratch: 12 elements unwritten, max relative error 1"
+    // Variants this backend has no code for in this problem (the MLP's production fusion in
+    // tf32), with the reason; the others still run and are checked.
+    QStringList refusedVariants;
 };
 
 struct DisplayProbe {

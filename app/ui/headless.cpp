@@ -17,6 +17,7 @@
 #include "runtime/runner.h"
 #include "ui/chart_export.h"
 #include "ui/chart_view.h"
+#include "ui/compare/compare_window.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/export_save.h"
@@ -116,6 +117,10 @@ void addLaunchOptions(QCommandLineParser& parser) {
          QStringLiteral("best|cell")},
         {QStringLiteral("open"), QObject::tr("Open a recording (JSON written by fusescope-cli)."),
          QStringLiteral("recording.json")},
+        {QStringLiteral("compare"),
+         QObject::tr("With a file opened: open <file> beside it in Compare (two recordings of "
+                     "runs, or two size sweeps of one pipeline); --screenshot then shows Compare."),
+         QStringLiteral("file")},
         {QStringLiteral("run"), QObject::tr("Run <pipeline> first and wait for it."),
          QStringLiteral("pipeline")},
         {QStringLiteral("variants"),
@@ -131,7 +136,10 @@ void addLaunchOptions(QCommandLineParser& parser) {
                      "an export preset (%1).")
              .arg(exportPresetKeys()),
          QStringLiteral("name")},
-        {QStringLiteral("dtype"), QObject::tr("float32 or bfloat16, where the pipeline has it."),
+        {QStringLiteral("dtype"),
+         QObject::tr("float32, bfloat16 or tf32 (float32 storage, TF32 "
+                     "tensor-core products), where the pipeline has "
+                     "it."),
          QStringLiteral("type")},
         {QStringLiteral("tile"), QObject::tr("Tuning values, e.g. block_m=32,block_n=64."),
          QStringLiteral("values")},
@@ -200,6 +208,12 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         return options;
     }
     if (!files.isEmpty()) options.openPath = files.front();
+    options.comparePath = parser.value(QStringLiteral("compare"));
+    if (parser.isSet(QStringLiteral("compare")) &&
+        (options.openPath.isEmpty() || options.comparePath.isEmpty())) {
+        *error = QObject::tr("--compare FILE needs a file to open beside it (--open or a file)");
+        return options;
+    }
     options.showTabs = parser.values(QStringLiteral("show-tab"));
     options.tileCell = parser.value(QStringLiteral("tile-cell"));
     if (parser.isSet(QStringLiteral("tile-cell")) && options.openPath.isEmpty()) {
@@ -321,7 +335,7 @@ namespace {
 // Loads a cell of the explorer's sweep as a click on its heatmap would: `which` is "best" or
 // the cell's number in the sweep's order. Empty on success, else why not.
 QString clickTileCell(MainWindow& window, const QString& which) {
-    auto* tab = window.findChild<TileExplorerTab*>();
+    TileExplorerTab* tab = window.tileExplorer();
     if (!tab || tab->sweep().cells.empty())
         return QObject::tr("--tile-cell: no tile sweep is open");
     const std::vector<tiles::TileCell>& cells = tab->sweep().cells;
@@ -392,6 +406,14 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             return 1;
         }
     }
+    if (!options.comparePath.isEmpty()) {
+        if (const QString error = window.compareWith(options.comparePath); !error.isEmpty()) {
+            printError(error);
+            return 1;
+        }
+        // The compare window on a screen of the screenshot's size, as the main window is.
+        window.compareWindow()->resize(window.size());
+    }
     if (!options.tileCell.isEmpty()) {
         if (const QString error = clickTileCell(window, options.tileCell); !error.isEmpty()) {
             printError(error);
@@ -449,7 +471,7 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
         }
         // The tables (results, measurements, sweep points) as their context menu exports them:
         // CSV for a spreadsheet, an image for a slide, its text at the preset's size.
-        const int tableTextPixels = preset ? qRound(preset->textPixels) : 18;
+        const int tableTextPixels = preset ? qRound(preset->textPixels) : kTableTextPixels;
         for (QTableView* table : exportableTables(&window)) {
             for (const char* suffix : {"csv", "png"}) {
                 const QString path = directory.filePath(table->objectName() + QLatin1Char('.') +
@@ -479,7 +501,11 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
     if (!options.screenshotPath.isEmpty()) {
         for (ChartView* chart : window.charts()) chart->rebuildNow();
         settle();
-        if (!reportWrite(saveImageAsPng(window.grab().toImage(), options.screenshotPath),
+        // With --compare the picture is of Compare, the window asked for.
+        QWidget* shown = options.comparePath.isEmpty()
+                             ? static_cast<QWidget*>(&window)
+                             : static_cast<QWidget*>(window.compareWindow());
+        if (!reportWrite(saveImageAsPng(shown->grab().toImage(), options.screenshotPath),
                          options.screenshotPath))
             return 1;
     }

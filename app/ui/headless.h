@@ -19,6 +19,7 @@ struct LaunchOptions {
     QString exportDirectory;
     QString exportPreset;  // --preset slide|half|print with --export-charts (empty: 1200×700)
     QString openPath;
+    QString comparePath;   // --compare FILE: beside the opened file in Compare
     QStringList showTabs;  // tabs to bring to the front before the screenshot, by title
     QString tileCell;      // --tile-cell best|INDEX: a cell of the opened tile sweep, as if clicked
     std::optional<RunCommand> run;  // --run PIPELINE with its settings

@@ -70,6 +70,12 @@ int main(int argc, char** argv) {
             window.reportOpenErrorLater(openError);
         }
     window.show();
+    if (!options.comparePath.isEmpty())
+        if (const QString compareError = window.compareWith(options.comparePath);
+            !compareError.isEmpty()) {
+            std::fprintf(stderr, "fusescope: %s\n", qPrintable(compareError));
+            window.reportOpenErrorLater(compareError);
+        }
     if (options.run) window.startCommand(*options.run);
     return app.exec();
 }

@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "model/format.h"
+#include "model/fusion_verdict.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
 #include "model/tile_sweep_json.h"
@@ -32,6 +33,7 @@
 #include "ui/chart_export_actions.h"
 #include "ui/chart_interaction.h"
 #include "ui/charts.h"
+#include "ui/elided_label.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_explorer_wiring.h"
 #include "ui/explorer/tile_heatmap.h"
@@ -70,7 +72,9 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
     return table;
 }
 
-QWidget* titled(const QString& title, QWidget* content, QWidget* parent) {
+// A bold title over the content; `beside`, if given, fills the rest of the title's line.
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent,
+                QWidget* beside = nullptr) {
     auto* box = new QWidget(parent);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -78,7 +82,14 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* parent) {
     QFont bold = label->font();
     bold.setBold(true);
     label->setFont(bold);
-    layout->addWidget(label);
+    if (beside) {
+        auto* line = new QHBoxLayout;
+        line->addWidget(label);
+        line->addWidget(beside, 1);
+        layout->addLayout(line);
+    } else {
+        layout->addWidget(label);
+    }
     layout->addWidget(content, 1);
     return box;
 }
@@ -129,7 +140,11 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     kernelTable_ = makeTable(kernelModel_, this);
     kernelTable_->setObjectName(QStringLiteral("kernelTable"));
     auto* resultsSplitter = new QSplitter(Qt::Vertical);
-    resultsSplitter->addWidget(titled(tr("Variants"), variantTable_, resultsSplitter));
+    // Whether fusion paid off here and why, in words (the whole sentence in the tooltip).
+    fusionVerdict_ = new ElidedLabel;
+    fusionVerdict_->setObjectName(QStringLiteral("fusionVerdict"));
+    resultsSplitter->addWidget(
+        titled(tr("Variants"), variantTable_, resultsSplitter, fusionVerdict_));
     resultsSplitter->addWidget(titled(tr("Kernels"), kernelTable_, resultsSplitter));
     resultsSplitter->setChildrenCollapsible(false);
     resultsTab_ = resultsSplitter;
@@ -445,6 +460,7 @@ void MainWindow::setRecording(const model::Recording& recording) {
 
 void MainWindow::showRecordingInViews() {
     variantModel_->setRecording(recording_);
+    fusionVerdict_->setFullText(model::fusionVerdict(recording_));
     kernelModel_->setRecording(recording_);
     for (ChartView* chart : charts_) chart->setRecording(recording_);
     measurementPanel_->setRecording(recording_);

@@ -23,6 +23,7 @@ namespace fusescope {
 class ChartView;
 struct ExportPreset;
 class CompareWindow;
+class ElidedLabel;
 class KernelResultsModel;
 class RecentFiles;
 class StartPage;
@@ -84,8 +85,9 @@ class MainWindow final : public QMainWindow {
     RecentFiles* recentFiles() const { return recentFiles_; }
     // The file on screen (opened or saved last); empty for a live run.
     const QString& openFile() const { return openFile_; }
-    // Opens `path` beside the recording on screen in the compare window; empty on success,
-    // otherwise the loader's message.
+    // Opens `path` beside the recording on screen in the compare window: a size sweep beside the
+    // Size sweep tab's sweep (of the same pipeline), a recording of runs beside the runs shown.
+    // Empty on success, otherwise the loader's message or why the two cannot be compared.
     QString compareWith(const QString& path);
     CompareWindow* compareWindow() const { return compareWindow_; }
     // Opens a file the user chose (start page, recent files, a drop); errors in a message box.
@@ -148,6 +150,7 @@ class MainWindow final : public QMainWindow {
     void updateReplayBanner();
     void noteOpenedFile(const QString& path);
     void compareDialog();
+    QString compareSweepWith(const QString& path);
 
     QSettings* settings_ = nullptr;
     std::unique_ptr<QSettings> ownedSettings_;
@@ -168,6 +171,7 @@ class MainWindow final : public QMainWindow {
     QTableView* kernelTable_ = nullptr;
     VariantResultsModel* variantModel_ = nullptr;
     KernelResultsModel* kernelModel_ = nullptr;
+    ElidedLabel* fusionVerdict_ = nullptr;
     QList<ChartView*> charts_;
     SweepTab* sweepTab_ = nullptr;
     TileExplorerTab* tileExplorer_ = nullptr;

@@ -25,6 +25,7 @@
 #include "ui/recent_files.h"
 #include "ui/run_panel.h"
 #include "ui/start_page.h"
+#include "ui/sweep_tab.h"
 
 namespace fusescope {
 
@@ -94,8 +95,8 @@ void MainWindow::setupDesktopHabits(QMenu* fileMenu, QAction* insertBefore) {
     QAction* compare = new QAction(tr("&Compare with a recording…"), fileMenu);
     compare->setObjectName(QStringLiteral("compareAction"));
     compare->setToolTip(
-        tr("Show the recording on screen beside another, on one scale, with the "
-           "ratios per variant"));
+        tr("Show the recording or size sweep on screen beside another of its kind, on one "
+           "scale, with the ratios per variant"));
     connect(compare, &QAction::triggered, this, &MainWindow::compareDialog);
     fileMenu->insertAction(insertBefore, compare);
     new FileDropFilter(this, [this](const QString& path) { openFromUser(path); });
@@ -151,10 +152,10 @@ void MainWindow::reportOpenErrorLater(const QString& error) {
 }
 
 void MainWindow::compareDialog() {
-    if (recording_.runs.isEmpty()) {
+    if (recording_.runs.isEmpty() && !sweepTab_->hasSweep()) {
         QMessageBox::information(this, tr("Compare recordings"),
-                                 tr("Open or run a recording first; Compare then opens a second "
-                                    "one beside it."));
+                                 tr("Open or run a recording or a size sweep first; Compare then "
+                                    "opens a second one beside it."));
         return;
     }
     const QString directory = settings_->value(QStringLiteral("files/lastDirectory")).toString();
@@ -166,14 +167,43 @@ void MainWindow::compareDialog() {
 }
 
 QString MainWindow::compareWith(const QString& path) {
-    if (model::isSweepFile(path))
-        return tr("%1 is a size sweep; Compare takes two recordings of runs.").arg(path);
+    // The other file's kind picks what it is compared with: the recording of runs or the size
+    // sweep the window shows.
+    const bool otherIsSweep = model::isSweepFile(path);
+    const QString otherName = QFileInfo(path).fileName();
+    const bool haveRuns = !recording_.runs.isEmpty();
+    const bool haveSweep = sweepTab_->hasSweep();
+    if (!haveRuns && !haveSweep)
+        return tr(
+            "Open or run a recording or a size sweep first; Compare then opens a second one "
+            "beside it.");
+    using model::ComparedKind;
+    const ComparedKind otherKind = otherIsSweep ? ComparedKind::SizeSweep : ComparedKind::Runs;
+    if (otherIsSweep ? !haveSweep : !haveRuns)
+        return model::compareKindsRefusal(
+            otherIsSweep ? ComparedKind::Runs : ComparedKind::SizeSweep, otherKind, otherName);
+    if (otherIsSweep) return compareSweepWith(path);
     Result<model::Recording> other = model::loadRecording(path);
     if (!other) return QString::fromStdString(other.status().message());
     if (!compareWindow_) compareWindow_ = new CompareWindow(this);
     const QString shownName =
         openFile_.isEmpty() ? tr("the last run") : QFileInfo(openFile_).fileName();
     compareWindow_->setRecordings(recording_, shownName, *other, QFileInfo(path).fileName());
+    compareWindow_->show();
+    compareWindow_->raise();
+    recentFiles_->add(path);
+    return {};
+}
+
+QString MainWindow::compareSweepWith(const QString& path) {
+    const Result<model::SweepFile> shown = sweepTab_->shownSweep();
+    if (!shown) return QString::fromStdString(shown.status().message());
+    const Result<model::SweepFile> other = model::loadSweepFile(path);
+    if (!other) return QString::fromStdString(other.status().message());
+    const Result<model::SweepComparison> comparison = model::compareSweeps(*shown, *other);
+    if (!comparison) return QString::fromStdString(comparison.status().message());
+    if (!compareWindow_) compareWindow_ = new CompareWindow(this);
+    compareWindow_->setSweeps(*comparison, sweepTab_->shownSweepName(), QFileInfo(path).fileName());
     compareWindow_->show();
     compareWindow_->raise();
     recentFiles_->add(path);

@@ -361,7 +361,7 @@ void RunPanel::showProblemFields(const PipelineSpec& pipeline) {
     form_->setRowVisible(rowOf(vector_), vector);
     dtype_->clear();
     for (DType dtype : pipeline.dtypes)
-        dtype_->addItem(QString::fromUtf8(dtypeName(dtype)), QString::fromUtf8(dtypeName(dtype)));
+        dtype_->addItem(QString::fromUtf8(dtypeTitle(dtype)), QString::fromUtf8(dtypeName(dtype)));
     problemPresets_->clear();
     problemPresets_->addItem(tr("Presets"));
     for (const PresetSpec& preset : pipeline.presets) {

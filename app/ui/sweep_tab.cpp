@@ -338,6 +338,7 @@ void SweepTab::onFinished(const SweepOutcome& outcome) {
             pointChecks_[{QString::fromStdString(series.variant), point.n}] = point.checkOk;
     showData(model::sweepChartData(outcome.report));
     document_ = model::sweepDocument(outcome.report, outcome.request, QStringLiteral("fusescope"));
+    openedFileName_.clear();
     int fitted = 0;
     for (const SweepSeries& series : outcome.report.series)
         if (series.fit) ++fitted;
@@ -423,10 +424,22 @@ QString SweepTab::openSweepFile(const QString& path) {
             pointChecks_[{QString::fromStdString(series.variant), point.n}] = point.checkOk;
     // Save sweep writes the file as it was opened, keys this version does not know included.
     document_ = QJsonDocument::fromJson(bytes).object();
+    openedFileName_ = QFileInfo(path).fileName();
     showData(model::sweepChartData(*sweep));
     progress_->setValue(0);
     status_->setText(tr("Showing %1 (%2)").arg(QFileInfo(path).fileName(), sweep->producer));
     return {};
+}
+
+Result<model::SweepFile> SweepTab::shownSweep() const {
+    if (document_.isEmpty())
+        return Status(ErrorCode::InvalidArgument,
+                      tr("There is no sweep yet: run one or open a sweep file.").toStdString());
+    return model::parseSweepFile(QJsonDocument(document_).toJson(QJsonDocument::Compact));
+}
+
+QString SweepTab::shownSweepName() const {
+    return openedFileName_.isEmpty() ? tr("the last sweep") : openedFileName_;
 }
 
 QString SweepTab::saveSweepFile(const QString& path) const {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "model/sweep_chart_data.h"
+#include "model/sweep_json.h"
 #include "worker/run_command.h"
 #include "worker/sweep_command.h"
 
@@ -51,6 +52,10 @@ class SweepTab final : public QWidget {
     QString openSweepFile(const QString& path);
     QString saveSweepFile(const QString& path) const;
     bool hasSweep() const { return !document_.isEmpty(); }
+    // The sweep shown, read back from what Save sweep would write (Compare takes it); an error
+    // before any sweep. Its name: the file's, or "the last sweep" for one measured here.
+    Result<model::SweepFile> shownSweep() const;
+    QString shownSweepName() const;
 
     bool isSweeping() const { return sweeping_; }
     SweepChart* chart() const { return chart_; }
@@ -108,7 +113,8 @@ class SweepTab final : public QWidget {
     QTableWidget* table_ = nullptr;
     QWidget* tableBox_ = nullptr;  // the table and its badge
     SweepChartData data_;
-    QJsonObject document_;  // what Save sweep writes: the file opened or the sweep measured
+    QJsonObject document_;    // what Save sweep writes: the file opened or the sweep measured
+    QString openedFileName_;  // the file document_ came from; empty for a sweep measured here
     // Whether each point's output matched the reference, by variant and N (the chart's data
     // carries no check).
     std::map<std::pair<QString, quint64>, bool> pointChecks_;

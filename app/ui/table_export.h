@@ -14,10 +14,13 @@ namespace fusescope {
 
 // RFC 4180: fields with commas, quotes or line breaks are quoted, quotes doubled; UTF-8.
 QByteArray tableCsv(const QAbstractItemModel& model);
-// The table drawn as a grid with its header, text `textPixels` high (18: reads on a slide).
-QImage tableImage(const QAbstractItemModel& model, int textPixels = 18);
+// A table image's text height when nothing else asks: reads on a slide.
+inline constexpr int kTableTextPixels = 18;
+// The table drawn as a grid with its header, text `textPixels` high.
+QImage tableImage(const QAbstractItemModel& model, int textPixels = kTableTextPixels);
 // By the suffix: .csv or .png. Empty on success, else why not.
-QString exportTable(const QAbstractItemModel& model, const QString& path, int textPixels = 18);
+QString exportTable(const QAbstractItemModel& model, const QString& path,
+                    int textPixels = kTableTextPixels);
 
 // The tables under `root` that have something to export (a name, a column and a row), in the
 // order they were made; their files are named after them: variantTable.csv, kernelTable.png.

@@ -93,22 +93,20 @@ RunController::~RunController() {
 }
 
 void RunController::submit(const RunCommand& command) {
-    generation_ = worker_->nextGeneration();
-    running_ = true;
     started(Job::Run);
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection,
                               Q_ARG(fusescope::RunCommand, command), Q_ARG(quint64, generation_));
 }
 
 void RunController::submitSweep(const SweepCommand& command) {
-    generation_ = worker_->nextGeneration();
-    running_ = true;
     started(Job::Sweep);
     QMetaObject::invokeMethod(worker_, "sweep", Qt::QueuedConnection,
                               Q_ARG(fusescope::SweepCommand, command), Q_ARG(quint64, generation_));
 }
 
 void RunController::started(Job job) {
+    generation_ = worker_->nextGeneration();
+    running_ = true;
     job_ = job;
     emit busyChanged();
 }

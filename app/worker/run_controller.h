@@ -92,7 +92,7 @@ class RunController : public QObject {
 
     bool isCurrent(quint64 generation) const { return generation == generation_; }
     enum class Job { Run, Sweep, TileRun, TileSweep };
-    // A request of kind `job` was posted under generation_.
+    // A request of kind `job` is about to be posted: a new generation_, running.
     void started(Job job);
     // The current request ended (its ending signal already sent).
     void ended();

@@ -80,8 +80,6 @@ void RunController::requestTileReport(const TileReportCommand& command) {
 }
 
 void RunController::submitTileRun(const TileRunCommand& command) {
-    generation_ = worker_->nextGeneration();
-    running_ = true;
     started(Job::TileRun);
     QMetaObject::invokeMethod(worker_, "tileRun", Qt::QueuedConnection,
                               Q_ARG(fusescope::TileRunCommand, command),
@@ -89,8 +87,6 @@ void RunController::submitTileRun(const TileRunCommand& command) {
 }
 
 void RunController::submitTileSweep(const TileSweepCommand& command) {
-    generation_ = worker_->nextGeneration();
-    running_ = true;
     started(Job::TileSweep);
     QMetaObject::invokeMethod(worker_, "tileSweep", Qt::QueuedConnection,
                               Q_ARG(fusescope::TileSweepCommand, command),

@@ -179,7 +179,9 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
         const std::vector<KernelLaunch>& launches = prepared->launches;
         Result<std::vector<KernelCounters>> counters =
             provider.measureLaunches(launches.size(), [&](std::size_t launch) {
-                return backend.timeLaunches(std::span(launches).subspan(launch, 1)).status();
+                return backend
+                    .timeLaunches(std::span(launches).subspan(launch, 1), TimedStart::AsEnqueued)
+                    .status();
             });
         if (Status s = prepared->release(*variants[v]); !s) return s;
         if (Status s = backend.settle(); !s) return s;
@@ -245,7 +247,9 @@ Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequ
                                                name);
             for (int r = 0; r < options.samplingRepeats; ++r) {
                 if (observer.cancelled()) return cancelledStatus();
-                if (Result<std::vector<double>> t = backend.timeLaunches(prepared->launches); !t)
+                if (Result<std::vector<double>> t =
+                        backend.timeLaunches(prepared->launches, TimedStart::AsEnqueued);
+                    !t)
                     return t.status();
                 if (Status s = provider.pollSampling(); !s) return s;
                 collector.deliver(queue.take());

@@ -3,7 +3,19 @@
 namespace fusescope {
 
 std::string_view dtypeName(DType dtype) {
-    return dtype == DType::Bfloat16 ? "bfloat16" : "float32";
+    switch (dtype) {
+        case DType::Bfloat16:
+            return "bfloat16";
+        case DType::Tf32:
+            return "tf32";
+        case DType::Float32:
+            break;
+    }
+    return "float32";
+}
+
+std::string_view dtypeTitle(DType dtype) {
+    return dtype == DType::Tf32 ? "float32 (TF32 math)" : dtypeName(dtype);
 }
 
 std::size_t dtypeBytes(DType dtype) {
@@ -13,6 +25,7 @@ std::size_t dtypeBytes(DType dtype) {
 std::optional<DType> parseDType(std::string_view text) {
     if (text == "float32" || text == "fp32" || text == "f32") return DType::Float32;
     if (text == "bfloat16" || text == "bf16") return DType::Bfloat16;
+    if (text == "tf32") return DType::Tf32;
     return std::nullopt;
 }
 

@@ -17,15 +17,6 @@ std::string groupedDigits(std::uint64_t value) {
     return grouped;
 }
 
-std::string allowedText(const std::vector<int>& allowed) {
-    std::string text;
-    for (std::size_t i = 0; i < allowed.size(); ++i) {
-        if (i > 0) text += i + 1 == allowed.size() ? " or " : ", ";
-        text += std::to_string(allowed[i]);
-    }
-    return text;
-}
-
 // Sizes saturate at the largest 64-bit value instead of wrapping, so that an absurd problem is
 // refused as too large for memory, never taken for a small one.
 std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
@@ -162,11 +153,25 @@ Status checkProblem(const PipelineSpec& pipeline, const Problem& problem) {
 }
 
 Problem withDefaults(const PipelineSpec& pipeline, const Problem& problem) {
-    Problem result = problem;
+    Problem result = withDefaultTunings(pipeline, problem);
     for (const auto& dimension : pipeline.dimensions)
         result.dimensions.try_emplace(dimension.name, dimension.defaultValue);
+    return result;
+}
+
+Problem withDefaultTunings(const PipelineSpec& pipeline, const Problem& problem) {
+    Problem result = problem;
     for (const auto& tuning : pipeline.tunings)
         result.tuning.try_emplace(tuning.name, tuning.defaultValue);
+    return result;
+}
+
+Problem withRecordedTunings(const PipelineSpec& pipeline, const Problem& problem) {
+    Problem result = problem;
+    for (const auto& tuning : pipeline.tunings)
+        result.tuning.try_emplace(tuning.name, tuning.valueBeforeDeclared != 0
+                                                   ? tuning.valueBeforeDeclared
+                                                   : tuning.defaultValue);
     return result;
 }
 
@@ -197,7 +202,7 @@ std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem
     for (const auto& dimension : pipeline.dimensions)
         text += (text.empty() ? "" : ", ") + dimension.name + " = " +
                 groupedDigits(problem.dimension(dimension.name));
-    text += " · " + std::string(dtypeName(problem.dtype));
+    text += " · " + std::string(dtypeTitle(problem.dtype));
     for (const TuningSpec* tuning : tuningsUsed(pipeline, problem, variants))
         text += " · " + tuning->title + " " + std::to_string(problem.tuningValue(tuning->name));
     return text;
@@ -214,7 +219,16 @@ int vectorWidthIndex(int width) {
 }
 
 std::string supportedVectorWidthsText() {
-    return allowedText({kSupportedVectorWidths.begin(), kSupportedVectorWidths.end()});
+    return allowedText(kSupportedVectorWidths);
+}
+
+std::string allowedText(std::span<const int> allowed) {
+    std::string text;
+    for (std::size_t i = 0; i < allowed.size(); ++i) {
+        if (i > 0) text += i + 1 == allowed.size() ? " or " : ", ";
+        text += std::to_string(allowed[i]);
+    }
+    return text;
 }
 
 }  // namespace fusescope

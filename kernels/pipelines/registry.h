@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -171,6 +172,12 @@ Status checkProblem(const PipelineSpec& pipeline, const Problem& problem);
 // The problem with every dimension and tuning parameter it leaves out set to the pipeline's
 // default (the values it gives are kept, and checked later).
 Problem withDefaults(const PipelineSpec& pipeline, const Problem& problem);
+// The same for the tuning parameters alone.
+Problem withDefaultTunings(const PipelineSpec& pipeline, const Problem& problem);
+// The tuning parameters a recording or sweep leaves out, as it ran them: one written before a
+// parameter was declared ran with the value of that time (its dimensions are its own and are
+// not completed).
+Problem withRecordedTunings(const PipelineSpec& pipeline, const Problem& problem);
 // A preset applied to a problem: its dimensions and, when it has one, its dtype.
 Problem withPreset(const Problem& problem, const PresetSpec& preset);
 // The tuning parameters the named variants' kernels take for this problem (TuningSpec::usedBy),
@@ -195,5 +202,7 @@ bool isSupportedVectorWidth(int width);
 int vectorWidthIndex(int width);
 // "1 or 4", for help texts and error messages.
 std::string supportedVectorWidthsText();
+// Allowed values in words: "16, 32, 64 or 128".
+std::string allowedText(std::span<const int> allowed);
 
 }  // namespace fusescope

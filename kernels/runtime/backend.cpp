@@ -31,7 +31,7 @@ Status Backend::copy(void* destination, const void* source, std::uint64_t bytes)
 }
 
 Result<double> Backend::timeChain(std::span<const KernelLaunch> launches) {
-    Result<std::vector<double>> times = timeLaunches(launches);
+    Result<std::vector<double>> times = timeLaunches(launches, TimedStart::AllEnqueued);
     if (!times) return times.status();
     double sum = 0.0;
     for (const double time : *times) sum += time;

@@ -51,6 +51,12 @@ struct KernelLaunch {
     KernelCall call;
 };
 
+// When timed work may start. On an idle GPU the first kernel starts as soon as it is enqueued,
+// so the host's time to enqueue the rest (a few microseconds a launch) is timed with it; in a
+// framework's busy stream or a CUDA graph it is not. Timings hold the GPU until everything is
+// enqueued; counter and sampling runs, which must see only the pipeline's kernels, do not.
+enum class TimedStart { AsEnqueued, AllEnqueued };
+
 class Backend {
   public:
     virtual ~Backend() = default;
@@ -67,16 +73,19 @@ class Backend {
     virtual Status copy(void* destination, const void* source, std::uint64_t bytes);
 
     // Launches the kernels back to back, waits, and returns each one's time in milliseconds.
-    virtual Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) = 0;
+    virtual Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                                     TimedStart start) = 0;
     // Launches the kernels back to back with nothing recorded between them and returns the
     // whole chain's time in milliseconds: what a framework sees, where one kernel may start
-    // before the previous has drained (programmatic dependent launch). The default sums the
-    // kernels' own times, for backends on which kernels cannot overlap.
+    // before the previous has drained (programmatic dependent launch). The chain starts once all
+    // of it is enqueued. The default sums the kernels' own times, for backends on which kernels
+    // cannot overlap.
     virtual Result<double> timeChain(std::span<const KernelLaunch> launches);
     // Whether a kernel can start before the previous one in the chain has finished, so that
     // timeChain differs from the sum of timeLaunches (the runner times chains only then).
     virtual bool chainsCanOverlap() const { return false; }
-    // Times one device-to-device (or memory) copy of `bytes`: the copy roofline.
+    // Times one device-to-device (or memory) copy of `bytes`: the copy roofline. Like a chain,
+    // the copy starts once it is enqueued, so it is timed as the kernels it is compared with.
     virtual Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) = 0;
 
     // The code for an execution key, or the reason this backend has none.

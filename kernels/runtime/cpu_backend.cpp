@@ -111,7 +111,8 @@ class CpuBackend final : public Backend {
         return Status::ok();
     }
 
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart) override {
         std::vector<double> times;
         const ExecutionTarget where = target();
         for (const KernelLaunch& launch : launches) {

@@ -13,6 +13,7 @@
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/cuda_error.h"
+#include "runtime/cuda_start_hold.h"
 
 namespace fusescope {
 namespace {
@@ -110,23 +111,22 @@ class CudaBackend final : public Backend {
         return synchronize(action);
     }
 
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart start) override {
         if (Status s = ensureEvents(launches.size() + 1); !s) return s;
         const ExecutionTarget where = target();
+        if (start == TimedStart::AllEnqueued)
+            if (Status s = hold_.hold(stream_); !s) return s;
         // Only the event record and the enqueue between two events: host work there would be
         // timed as part of the kernel. Messages are built only on failure.
         for (std::size_t k = 0; k < launches.size(); ++k) {
-            if (Status s = cudaStatus(cudaEventRecord(events_[k], stream_), "recording an event");
-                !s)
-                return s;
-            // Named as FuseScope names it, so Nsight Systems and Compute read in the same words.
-            const std::string range = launches[k].call.variant + "/" + launches[k].call.kernelName;
-            nvtxRangePushA(range.c_str());
-            const Status enqueued = launches[k].execution->enqueue(where, launches[k].call);
-            nvtxRangePop();
-            if (!enqueued) return enqueued;
+            Status enqueued =
+                cudaStatus(cudaEventRecord(events_[k], stream_), "recording an event");
+            if (enqueued) enqueued = enqueueNamed(where, launches[k]);
+            if (!enqueued) return releasedAfter(enqueued);
         }
         cudaError_t error = cudaEventRecord(events_[launches.size()], stream_);
+        hold_.release();
         if (error == cudaSuccess) error = cudaStreamSynchronize(stream_);
         if (error != cudaSuccess) return cudaStatus(error, "running " + kernelNames(launches));
 
@@ -147,39 +147,30 @@ class CudaBackend final : public Backend {
     Result<double> timeChain(std::span<const KernelLaunch> launches) override {
         if (Status s = ensureEvents(2); !s) return s;
         const ExecutionTarget where = target();
-        if (Status s = cudaStatus(cudaEventRecord(events_[0], stream_), "recording an event"); !s)
-            return s;
-        for (const KernelLaunch& launch : launches) {
-            const std::string range = launch.call.variant + "/" + launch.call.kernelName;
-            nvtxRangePushA(range.c_str());
-            const Status enqueued = launch.execution->enqueue(where, launch.call);
-            nvtxRangePop();
-            if (!enqueued) return enqueued;
-        }
+        if (Status s = hold_.hold(stream_); !s) return s;
+        Status enqueued = cudaStatus(cudaEventRecord(events_[0], stream_), "recording an event");
+        for (std::size_t k = 0; enqueued && k < launches.size(); ++k)
+            enqueued = enqueueNamed(where, launches[k]);
+        if (!enqueued) return releasedAfter(enqueued);
         cudaError_t error = cudaEventRecord(events_[1], stream_);
+        hold_.release();
         if (error == cudaSuccess) error = cudaStreamSynchronize(stream_);
         if (error != cudaSuccess) return cudaStatus(error, "running " + kernelNames(launches));
-        float milliseconds = 0.0f;
-        if (Status s = cudaStatus(cudaEventElapsedTime(&milliseconds, events_[0], events_[1]),
-                                  "timing " + kernelNames(launches));
-            !s)
-            return s;
-        return static_cast<double>(milliseconds);
+        return elapsedMs("timing " + kernelNames(launches));
     }
 
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         if (Status s = ensureEvents(2); !s) return s;
+        if (Status s = hold_.hold(stream_); !s) return s;
         cudaError_t error = cudaEventRecord(events_[0], stream_);
         if (error == cudaSuccess)
             error = cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream_);
         if (error == cudaSuccess) error = cudaEventRecord(events_[1], stream_);
+        hold_.release();
         if (error == cudaSuccess) error = cudaStreamSynchronize(stream_);
-        float milliseconds = 0.0f;
-        if (error == cudaSuccess)
-            error = cudaEventElapsedTime(&milliseconds, events_[0], events_[1]);
-        if (error != cudaSuccess)
-            return cudaStatus(error, "timing a copy of " + bytesText(bytes) + " within the GPU");
-        return static_cast<double>(milliseconds);
+        const std::string action = "timing a copy of " + bytesText(bytes) + " within the GPU";
+        if (error != cudaSuccess) return cudaStatus(error, action);
+        return elapsedMs(action);
     }
 
     Result<KernelExecution*> findExecution(std::string_view key) override {
@@ -325,6 +316,31 @@ class CudaBackend final : public Backend {
         return Status::ok();
     }
 
+    // Named as FuseScope names it, so Nsight Systems and Compute read in the same words.
+    static Status enqueueNamed(const ExecutionTarget& where, const KernelLaunch& launch) {
+        const std::string range = launch.call.variant + "/" + launch.call.kernelName;
+        nvtxRangePushA(range.c_str());
+        const Status enqueued = launch.execution->enqueue(where, launch.call);
+        nvtxRangePop();
+        return enqueued;
+    }
+
+    // A failed enqueue still lets the held stream go, and waits for what was enqueued.
+    Status releasedAfter(const Status& failure) {
+        hold_.release();
+        (void)cudaStreamSynchronize(stream_);
+        return failure;
+    }
+
+    Result<double> elapsedMs(const std::string& action) {
+        float milliseconds = 0.0f;
+        if (Status s =
+                cudaStatus(cudaEventElapsedTime(&milliseconds, events_[0], events_[1]), action);
+            !s)
+            return s;
+        return static_cast<double>(milliseconds);
+    }
+
     Status synchronize(const std::string& action) {
         return cudaStatus(cudaStreamSynchronize(stream_), action);
     }
@@ -340,6 +356,7 @@ class CudaBackend final : public Backend {
     int maxThreadsPerMultiprocessor_ = 1;
     cudaStream_t stream_ = nullptr;
     std::vector<cudaEvent_t> events_;
+    CudaStartHold hold_;
     ExecutionCatalog catalog_ = makeCudaExecutions();
     ExecutionState state_;
 };

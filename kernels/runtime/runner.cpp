@@ -60,7 +60,9 @@ class VariantRunner {
 
         // One checked run first: the output was poisoned, so unwritten elements show.
         observer_.progress(progressFrom, "checking " + variant.name);
-        if (Result<std::vector<double>> first = backend_.timeLaunches(launches); !first)
+        if (Result<std::vector<double>> first =
+                backend_.timeLaunches(launches, TimedStart::AsEnqueued);
+            !first)
             return first.status();
         {
             std::vector<unsigned char> hostOutput(outputBytes);
@@ -73,7 +75,8 @@ class VariantRunner {
         std::vector<std::vector<double>> perKernel(launches.size());
         for (int r = 0; r < total; ++r) {
             if (observer_.cancelled()) return cancelledStatus();
-            Result<std::vector<double>> times = backend_.timeLaunches(launches);
+            Result<std::vector<double>> times =
+                backend_.timeLaunches(launches, TimedStart::AllEnqueued);
             if (!times) return times.status();
             if (r < request_.warmup) {
                 observer_.progress(progressFrom + (progressTo - progressFrom) * (r + 1) / total,
@@ -196,7 +199,8 @@ Result<std::optional<ComputeRoofResult>> measureComputeRoof(Backend& backend,
     std::vector<double> times;
     for (int r = 0; r < 2 + repeats; ++r) {
         if (observer.cancelled()) return cancelledStatus();
-        Result<std::vector<double>> time = backend.timeLaunches(std::span(&launch, 1));
+        Result<std::vector<double>> time =
+            backend.timeLaunches(std::span(&launch, 1), TimedStart::AllEnqueued);
         if (!time) return time.status();
         if (r >= 2) times.push_back(time->front());
     }

@@ -14,6 +14,7 @@ struct KnownGpu {
     DeviceLimits limits;
     double bf16Tflops;
     double fp32Tflops;
+    double tf32Tflops;  // tensor cores, dense
 };
 
 DeviceLimits limits(const char* name, int major, int minor, int sms, int threadsPerSm,
@@ -37,12 +38,13 @@ DeviceLimits limits(const char* name, int major, int minor, int sms, int threads
 
 const std::vector<KnownGpu>& table() {
     static const std::vector<KnownGpu> gpus = {
-        {"h200", limits("NVIDIA H200", 9, 0, 132, 2048, 32, 232448, 233472, 4800.0), 989.0, 67.0},
+        {"h200", limits("NVIDIA H200", 9, 0, 132, 2048, 32, 232448, 233472, 4800.0), 989.0, 67.0,
+         494.5},
         {"h100", limits("NVIDIA H100 SXM", 9, 0, 132, 2048, 32, 232448, 233472, 3350.0), 989.0,
-         67.0},
+         67.0, 494.5},
         {"a100", limits("NVIDIA A100 80GB SXM", 8, 0, 108, 2048, 32, 166912, 167936, 2039.0), 312.0,
-         19.5},
-        {"l4", limits("NVIDIA L4", 8, 9, 58, 1536, 24, 101376, 102400, 300.0), 121.0, 30.3},
+         19.5, 156.0},
+        {"l4", limits("NVIDIA L4", 8, 9, 58, 1536, 24, 101376, 102400, 300.0), 121.0, 30.3, 60.0},
     };
     return gpus;
 }
@@ -62,7 +64,9 @@ std::optional<DeviceLimits> knownGpuLimits(std::string_view key, DType dtype) {
     for (const KnownGpu& gpu : table()) {
         if (lower != gpu.key) continue;
         DeviceLimits l = gpu.limits;
-        l.computeTflops = dtype == DType::Bfloat16 ? gpu.bf16Tflops : gpu.fp32Tflops;
+        l.computeTflops = dtype == DType::Bfloat16 ? gpu.bf16Tflops
+                          : dtype == DType::Tf32   ? gpu.tf32Tflops
+                                                   : gpu.fp32Tflops;
         return l;
     }
     return std::nullopt;

@@ -39,7 +39,15 @@ mlp::LessonTiles lessonTilesOf(const LessonTileValues& t) {
 }
 
 mlp::MlpDtype mlpDtype(DType dtype) {
-    return dtype == DType::Bfloat16 ? mlp::MlpDtype::Bfloat16 : mlp::MlpDtype::Float32;
+    switch (dtype) {
+        case DType::Bfloat16:
+            return mlp::MlpDtype::Bfloat16;
+        case DType::Tf32:
+            return mlp::MlpDtype::Tf32;
+        case DType::Float32:
+            break;
+    }
+    return mlp::MlpDtype::Float32;
 }
 
 }  // namespace
@@ -98,14 +106,10 @@ std::optional<TileRefusal> disallowedValue(const PipelineSpec& pipeline,
     for (const TuningSpec& spec : pipeline.tunings) {
         if (!spec.appliesTo(configuration.variant)) continue;
         const int value = configuration.problem.tuningValue(spec.name);
-        if (std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end()) {
-            std::string values;
-            for (int allowed : spec.allowed)
-                values += (values.empty() ? "" : ", ") + std::to_string(allowed);
+        if (std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end())
             return TileRefusal{RefusalKind::NotTunable, spec.title + " " + std::to_string(value) +
                                                             " is not one of the allowed values (" +
-                                                            values + ")"};
-        }
+                                                            allowedText(spec.allowed) + ")"};
     }
     return std::nullopt;
 }
@@ -156,21 +160,15 @@ std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
     for (const auto& [name, value] : named)
         if (value <= 0)
             return TileRefusal{RefusalKind::NotTunable, std::string(name) + " is not set"};
-    if (configuration.problem.dtype == DType::Bfloat16)
+    if (configuration.problem.dtype != DType::Float32)
         for (const auto& [name, value] : named)
             if (value % kMmaTile != 0)
                 return TileRefusal{RefusalKind::MmaShape,
                                    std::string(name) + " " + std::to_string(value) +
-                                       " is not a multiple of 16, the mma.m16n8k16 fragment"};
-    for (std::size_t k = 0; k < 4; ++k) {
-        const TuningSpec* spec = pipeline->findTuning(kTileTunings[k]);
-        const int value = named[k].second;
-        if (spec &&
-            std::find(spec->allowed.begin(), spec->allowed.end(), value) == spec->allowed.end())
-            return TileRefusal{RefusalKind::NotTunable, std::string(named[k].first) + " " +
-                                                            std::to_string(value) +
-                                                            " is not one of the allowed values"};
-    }
+                                       " is not a multiple of 16, the warps' block of mma "
+                                       "fragments"};
+    if (std::optional<TileRefusal> refusal = disallowedValue(*pipeline, configuration))
+        return refusal;
     const Problem& p = configuration.problem;
     const std::pair<int, std::string_view> against[] = {{0, "M"}, {1, "H"}, {2, "H"}, {3, "I"}};
     for (const auto& [index, dimension] : against) {

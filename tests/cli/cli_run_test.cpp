@@ -95,6 +95,21 @@ TEST(CliRun, RunsTheNamedVariantsInTheirOrder) {
     EXPECT_TRUE(result.out.contains("vector 1")) << result.out.toStdString();
 }
 
+TEST(CliRun, NoRoofsRunsTheVariantsWithoutTimingTheRoofs) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString json = dir.filePath("bare.json");
+    const CliResult result = runCli({"run", "--pipeline", "affine", "--n", "4096", "--repeat", "2",
+                                     "--backend", "cpu", "--no-roofs", "--json", json});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    Result<Recording> loaded = loadRecording(json);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    EXPECT_EQ(loaded->roofline.timeMs, 0.0);
+    ASSERT_FALSE(loaded->runs.isEmpty());
+    for (const RunRecord& run : loaded->runs) EXPECT_TRUE(run.checkOk) << run.variant.toStdString();
+    EXPECT_FALSE(result.out.contains("copy roofline")) << result.out.toStdString();
+}
+
 TEST(CliRun, AutoBackendSaysWhichBackendAndWhy) {
     const CliResult result = runCli(
         {"run", "--pipeline", "affine", "--n", "1000", "--repeat", "1", "--backend", "auto"});

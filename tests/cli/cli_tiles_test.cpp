@@ -69,7 +69,7 @@ TEST(CliResources, ABadProductionTileIsRefusedWithItsReason) {
     EXPECT_TRUE(run.err.contains("TILE_I 48")) << run.err.toStdString();
     // On the CPU the production fusion is one kernel whatever its tiles: only the default runs.
     const CliResult cpu = runCli({"tiles", "--variant", "production", "--shape", "M=64,H=128,I=256",
-                                  "--dtype", "bf16", "--grid", "tile_i=32,64", "--backend", "cpu",
+                                  "--dtype", "bf16", "--grid", "tile_i=64,128", "--backend", "cpu",
                                   "--repeat", "3", "--no-references"});
     ASSERT_EQ(cpu.exitCode, 0) << cpu.err.toStdString();
     EXPECT_TRUE(cpu.out.contains("1 measured, 1 refused")) << cpu.out.toStdString();

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <regex>
+#include <thread>
 #include <vector>
 
 #include "cuda_gpu_fixture.h"
@@ -151,7 +153,7 @@ TEST_F(CudaBackendTest, TimesEveryLaunchOfAChain) {
         KernelLaunch mul2 = maker.launch("mul2", {x->data(), tmp->data()}, n, width);
         KernelLaunch add3 = maker.launch("add3", {tmp->data(), out->data()}, n, width);
         const std::vector<KernelLaunch> chain = {mul2, add3};
-        Result<std::vector<double>> times = backend->timeLaunches(chain);
+        Result<std::vector<double>> times = backend->timeLaunches(chain, TimedStart::AllEnqueued);
         ASSERT_TRUE(times) << times.status().message();
         ASSERT_EQ(times->size(), 2u);
         EXPECT_GT((*times)[0], 0.0);
@@ -162,6 +164,44 @@ TEST_F(CudaBackendTest, TimesEveryLaunchOfAChain) {
         for (std::uint64_t i = 0; i < n; ++i)
             ASSERT_FLOAT_EQ(result[i], values[i] * 2.0f + 3.0f) << "width " << width << " i " << i;
     }
+}
+
+// An execution whose enqueue is slow on the host, as a library call's can be.
+class SlowToEnqueue final : public KernelExecution {
+  public:
+    explicit SlowToEnqueue(KernelExecution& inner) : inner_(inner) {}
+    Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return inner_.enqueue(target, call);
+    }
+
+  private:
+    KernelExecution& inner_;
+};
+
+TEST_F(CudaBackendTest, HeldTimingsLeaveOutTheHostsTimeToEnqueue) {
+    constexpr std::uint64_t n = 1 << 16;
+    AllocationTracker tracker(*backend);
+    Result<TrackedBuffer> x = tracker.allocate("x", n * sizeof(float));
+    Result<TrackedBuffer> out = tracker.allocate("out", n * sizeof(float));
+    ASSERT_TRUE(x && out);
+    LaunchMaker maker{*backend, {}};
+    KernelLaunch launch = maker.launch("mul2", {x->data(), out->data()}, n, 1);
+    ASSERT_NE(launch.execution, nullptr);
+    SlowToEnqueue slow(*launch.execution);
+    launch.execution = &slow;
+    const std::vector<KernelLaunch> twice = {launch, launch};
+
+    // As enqueued, the second kernel's time includes the 5 ms its enqueue took on the host;
+    // held, the GPU starts once both are enqueued and each takes microseconds.
+    Result<std::vector<double>> asEnqueued = backend->timeLaunches(twice, TimedStart::AsEnqueued);
+    Result<std::vector<double>> held = backend->timeLaunches(twice, TimedStart::AllEnqueued);
+    Result<double> chain = backend->timeChain(twice);
+    ASSERT_TRUE(asEnqueued && held && chain);
+    EXPECT_GT(asEnqueued->at(0), 4.0);
+    EXPECT_LT(held->at(0), 1.0);
+    EXPECT_LT(held->at(1), 1.0);
+    EXPECT_LT(*chain, 1.0);
 }
 
 TEST_F(CudaBackendTest, RejectsBadLaunchesBeforeLaunching) {
@@ -180,7 +220,8 @@ TEST_F(CudaBackendTest, RejectsBadLaunchesBeforeLaunching) {
     };
     EXPECT_FALSE(backend->findExecution("no_such_kernel"));
     for (const auto& [launch, expected] : bad) {
-        Result<std::vector<double>> times = backend->timeLaunches(std::span(&launch, 1));
+        Result<std::vector<double>> times =
+            backend->timeLaunches(std::span(&launch, 1), TimedStart::AllEnqueued);
         ASSERT_FALSE(times);
         EXPECT_EQ(times.status().code(), ErrorCode::InvalidArgument);
         EXPECT_NE(times.status().message().find(expected), std::string::npos)
@@ -188,7 +229,8 @@ TEST_F(CudaBackendTest, RejectsBadLaunchesBeforeLaunching) {
     }
     // A misaligned pointer is fine for 4-byte accesses, and the backend is still usable.
     const KernelLaunch scalar = maker.launch("affine_fused", {misaligned, b->data()}, 1000, 1);
-    Result<std::vector<double>> times = backend->timeLaunches(std::span(&scalar, 1));
+    Result<std::vector<double>> times =
+        backend->timeLaunches(std::span(&scalar, 1), TimedStart::AllEnqueued);
     ASSERT_TRUE(times) << times.status().message();
     EXPECT_TRUE(backend->settle());
 }

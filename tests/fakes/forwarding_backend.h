@@ -1,6 +1,8 @@
 #pragma once
-// A backend that hands every call to another one: a test's stand-in derives from it and
-// overrides only what its test is about (a GPU's health, chains that overlap, an Activity API).
+// A backend that hands the calls every backend must answer to another one: a test's stand-in
+// derives from it and overrides only what its test is about (a GPU's health, chains that overlap,
+// an Activity API). The calls with a default (copy, timeChain, compileRequest, useHostThreads,
+// settle, health, ...) keep Backend's default unless the stand-in forwards them too.
 #include <memory>
 #include <utility>
 
@@ -25,8 +27,9 @@ class ForwardingBackend : public Backend {
     Status fill(void* device, unsigned char byte, std::uint64_t bytes) override {
         return inner_->fill(device, byte, bytes);
     }
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
-        return inner_->timeLaunches(launches);
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart start) override {
+        return inner_->timeLaunches(launches, start);
     }
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         return inner_->timeCopy(destination, source, bytes);

@@ -23,7 +23,7 @@ class OverlappingBackend : public testing_support::ForwardingBackend {
     bool chainsCanOverlap() const override { return true; }
     Result<double> timeChain(std::span<const KernelLaunch> launches) override {
         ++chainsTimed;
-        Result<std::vector<double>> times = inner().timeLaunches(launches);
+        Result<std::vector<double>> times = inner().timeLaunches(launches, TimedStart::AllEnqueued);
         if (!times) return times.status();
         double sum = 0.0;
         for (const double time : *times) sum += time;

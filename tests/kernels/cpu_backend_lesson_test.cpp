@@ -48,8 +48,8 @@ TEST(CpuBackendLesson, EveryInstructionSetAndWidthMatchesTheReference) {
             }
 }
 
-// Every MLP variant on the CPU backend, on a shape no tile divides, in both dtypes, against the
-// double reference (every output element written).
+// Every MLP variant on the CPU backend, on a shape no tile divides, in every declared dtype
+// (float32, bfloat16, tf32), against the double reference (every output element written).
 TEST(CpuBackendLesson, EveryMlpVariantMatchesTheReferenceOnAnOddShape) {
     const PipelineSpec& mlp = *findPipeline("mlp");
     for (DType dtype : mlp.dtypes) {
@@ -68,7 +68,9 @@ TEST(CpuBackendLesson, EveryMlpVariantMatchesTheReferenceOnAnOddShape) {
             EXPECT_TRUE(variant.check.ok)
                 << dtypeName(dtype) << " " << variant.variant << ": error " << variant.check.error;
             EXPECT_EQ(variant.check.unwrittenElements, 0u) << variant.variant;
-            EXPECT_LE(variant.check.error, dtype == DType::Float32 ? 1e-4 : 2e-2);
+            EXPECT_LE(variant.check.error, dtype == DType::Float32 ? 1e-4
+                                           : dtype == DType::Tf32  ? 5e-3
+                                                                   : 2e-2);
             EXPECT_FALSE(variant.passesCounted);
             EXPECT_GT(variant.modelFlops, 0.0);
         }

@@ -135,7 +135,7 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
     }
     auto prepared = prepareVariant(*backend, tracker, fused, request, inputs, &sources);
     ASSERT_TRUE(prepared) << prepared.status().message();
-    ASSERT_TRUE(backend->timeLaunches(prepared->launches));
+    ASSERT_TRUE(backend->timeLaunches(prepared->launches, TimedStart::AllEnqueued));
     std::vector<float> output(n);
     ASSERT_TRUE(backend->download(output.data(), prepared->buffers.at("out").data(), n * 4));
     const CheckResult check = pipeline.check(request.problem, inputs, output.data());

@@ -148,6 +148,50 @@ TEST(Registry, RefusesBadProblemsWithTheReason) {
     EXPECT_FALSE(checkProblem(swiglu, problem));
 }
 
+TEST(Registry, Tf32IsFloat32StorageLabelledAsTf32Math) {
+    EXPECT_EQ(parseDType("tf32"), DType::Tf32);
+    EXPECT_EQ(parseDType("float32"), DType::Float32);
+    EXPECT_FALSE(parseDType("TF32 math"));
+    EXPECT_EQ(dtypeName(DType::Tf32), "tf32");
+    EXPECT_EQ(parseDType(dtypeName(DType::Tf32)), DType::Tf32);
+    // Shown words say TF32; the stored element is a float32.
+    EXPECT_NE(std::string(dtypeTitle(DType::Tf32)).find("TF32"), std::string::npos);
+    EXPECT_EQ(dtypeTitle(DType::Float32), "float32");
+    EXPECT_EQ(dtypeBytes(DType::Tf32), 4u);
+
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    Problem problem = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
+    problem.dtype = DType::Tf32;
+    EXPECT_TRUE(checkProblem(mlp, problem));
+    EXPECT_NE(describeProblem(mlp, problem, {}).find("float32 (TF32 math)"), std::string::npos)
+        << describeProblem(mlp, problem, {});
+    // Every buffer holds 4 bytes an element, as in float32, and the traffic is float32's.
+    Problem float32 = problem;
+    float32.dtype = DType::Float32;
+    for (const VariantSpec& variant : mlp.variants) {
+        SCOPED_TRACE(variant.name);
+        for (const BufferSpec& buffer : variant.buffers)
+            EXPECT_EQ(buffer.bytes(problem), buffer.elements(problem) * 4);
+        const KernelTraffic tf32Traffic = totalOf(variant.kernelsFor(problem));
+        const KernelTraffic float32Traffic = totalOf(variant.kernelsFor(float32));
+        EXPECT_EQ(tf32Traffic.bytesRead(), float32Traffic.bytesRead());
+        EXPECT_EQ(tf32Traffic.bytesWritten(), float32Traffic.bytesWritten());
+        EXPECT_GT(tf32Traffic.bytesRead(), 0u);
+    }
+    const std::optional<ComputeRoofSpec> roof = mlp.computeRoof(problem);
+    ASSERT_TRUE(roof);
+    EXPECT_EQ(roof->problem.dtype, DType::Tf32);
+    EXPECT_NE(roof->description.find("TF32"), std::string::npos) << roof->description;
+
+    // The elementwise lessons declare float32 only: tf32 is refused by their declaration.
+    const PipelineSpec& swiglu = *findPipeline("swiglu");
+    Problem elementwiseTf32 = swiglu.defaultProblem();
+    elementwiseTf32.dtype = DType::Tf32;
+    const Status refused = checkProblem(swiglu, elementwiseTf32);
+    EXPECT_FALSE(refused);
+    EXPECT_NE(refused.message().find("not tf32"), std::string::npos) << refused.message();
+}
+
 TEST(Registry, MissingValuesTakeTheDefaultsAndPresetsApply) {
     const PipelineSpec& mlp = *findPipeline("mlp");
     Problem partial;
@@ -170,26 +214,32 @@ TEST(Registry, MissingValuesTakeTheDefaultsAndPresetsApply) {
 // (its decode kernels stream weights with no tiles).
 TEST(Registry, ProblemTextNamesOnlyTheTuningsTheVariantTakes) {
     const PipelineSpec& mlp = *findPipeline("mlp");
+    // " · BLOCK_M 32 · BLOCK_N 64": the parameters named, at their declared defaults.
+    const auto shown = [&](std::initializer_list<const char*> names) {
+        std::string text;
+        for (const char* name : names) {
+            const TuningSpec* tuning = mlp.findTuning(name);
+            text += " · " + tuning->title + " " + std::to_string(tuning->defaultValue);
+        }
+        return text;
+    };
+    const std::string lesson = shown({"block_m", "block_n", "block_h", "block_i"});
+    const std::string production = shown({"tile_m", "tile_i"});
+    EXPECT_NE(lesson.find("BLOCK_M"), std::string::npos);
+    EXPECT_NE(production.find("TILE_I"), std::string::npos);
     const Problem classroom = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
     const Problem decode = withPreset(mlp.defaultProblem(), *mlp.findPreset("decode-1"));
     const std::string dimensions = "M = 512, H = 1,024, I = 2,816 · bfloat16";
     EXPECT_EQ(describeProblem(mlp, classroom, {"unfused"}), dimensions);
     EXPECT_EQ(describeProblem(mlp, classroom, {"merged_gate_up"}), dimensions);
-    EXPECT_EQ(describeProblem(mlp, classroom, {"lesson_fused"}),
-              dimensions + " · BLOCK_M 32 · BLOCK_N 64 · BLOCK_H 64 · BLOCK_I 64");
-    EXPECT_EQ(describeProblem(mlp, classroom, {"production"}),
-              dimensions + " · TILE_M 128 · TILE_I 64");
+    EXPECT_EQ(describeProblem(mlp, classroom, {"lesson_fused"}), dimensions + lesson);
+    EXPECT_EQ(describeProblem(mlp, classroom, {"production"}), dimensions + production);
     EXPECT_EQ(describeProblem(mlp, decode, {"production"}),
               "M = 1, H = 4,096, I = 14,336 · bfloat16");
     // Several variants: the tunings any of them takes; none named: every variant's.
-    EXPECT_EQ(describeProblem(mlp, classroom, {"unfused", "production"}),
-              dimensions + " · TILE_M 128 · TILE_I 64");
-    EXPECT_EQ(describeProblem(mlp, classroom, {}),
-              dimensions + " · BLOCK_M 32 · BLOCK_N 64 · BLOCK_H 64 · BLOCK_I 64 · TILE_M 128 · " +
-                  "TILE_I 64");
-    EXPECT_EQ(describeProblem(mlp, decode, {}),
-              "M = 1, H = 4,096, I = 14,336 · bfloat16 · BLOCK_M 32 · BLOCK_N 64 · BLOCK_H 64 · "
-              "BLOCK_I 64");
+    EXPECT_EQ(describeProblem(mlp, classroom, {"unfused", "production"}), dimensions + production);
+    EXPECT_EQ(describeProblem(mlp, classroom, {}), dimensions + lesson + production);
+    EXPECT_EQ(describeProblem(mlp, decode, {}), "M = 1, H = 4,096, I = 14,336 · bfloat16" + lesson);
     // The elementwise pipelines' vector width is every variant's.
     const PipelineSpec& swiglu = *findPipeline("swiglu");
     for (const VariantSpec& variant : swiglu.variants)

@@ -32,11 +32,12 @@ class GpuLikeBackend : public ForwardingBackend {
         record(ActivityRecord::Kind::Free, "", 0, pointer);
         return inner().release(pointer);
     }
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart timedStart) override {
         std::vector<double> times;
         for (const KernelLaunch& launch : launches) {
             const std::int64_t start = provider_.nowNs();
-            Result<std::vector<double>> one = inner().timeLaunches({&launch, 1});
+            Result<std::vector<double>> one = inner().timeLaunches({&launch, 1}, timedStart);
             if (!one) return one;
             // Long enough that a sampling run spans several decode periods.
             std::this_thread::sleep_for(std::chrono::milliseconds(kernelSleepMs));

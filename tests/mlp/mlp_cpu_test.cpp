@@ -1,6 +1,10 @@
 // Every variant's CPU implementation against the double reference, on odd shapes, in both dtypes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <limits>
+
 #include "mlp_check.h"
 #include "mlp_test_shapes.h"
 #include "pipelines/mlp/mlp_cpu.h"
@@ -28,7 +32,74 @@ TEST_P(MlpCpuTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, MlpCpuTest,
-                         ::testing::Values(MlpDtype::Float32, MlpDtype::Bfloat16), dtypeParamName);
+                         ::testing::Values(MlpDtype::Float32, MlpDtype::Bfloat16, MlpDtype::Tf32),
+                         dtypeParamName);
+
+// The CPU's tf32 rounds every product's operands as the GPU's TF32 tensor cores do: its error is
+// of TF32's size, well above float32's and within TF32's tolerance, on every variant.
+TEST(MlpCpuTf32Test, ErrorIsOfTf32SizeNotFloat32Size) {
+    const MlpShape shape{3, 1000, 2750};
+    const ReferenceCase c = makeReferenceCase(shape, MlpDtype::Tf32, 5);
+    for (MlpVariant variant : kAllVariants) {
+        SCOPED_TRACE(std::string(variantName(variant)));
+        HostMatrix out(MlpDtype::Tf32, shape.M, shape.H);
+        out.poison();
+        ASSERT_TRUE(runMlpCpu(variant, shape, c.inputs, out, kThreads));
+        const Comparison comparison = compareRows(out, c.rows, c.reference);
+        EXPECT_GT(comparison.relativeError, toleranceFor(MlpDtype::Float32));
+        EXPECT_LE(comparison.relativeError, toleranceFor(MlpDtype::Tf32));
+        EXPECT_EQ(comparison.nanElements, 0u);
+    }
+}
+
+TEST(MlpReferenceTest, TolerancesOrderFloat32Tf32Bfloat16) {
+    EXPECT_DOUBLE_EQ(toleranceFor(MlpDtype::Float32), 1e-4);
+    EXPECT_DOUBLE_EQ(toleranceFor(MlpDtype::Tf32), 5e-3);
+    EXPECT_DOUBLE_EQ(toleranceFor(MlpDtype::Bfloat16), 2e-2);
+}
+
+float floatOfBits(std::uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+std::uint32_t bitsOf(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+TEST(MlpReferenceTest, Tf32RoundsToNearestWithTiesAwayFromZero) {
+    // Values with 10 mantissa bits or fewer are kept.
+    EXPECT_EQ(roundToTf32(1.0f), 1.0f);
+    EXPECT_EQ(roundToTf32(-3.5f), -3.5f);
+    EXPECT_EQ(roundToTf32(1.0f + 0x1.0p-10f), 1.0f + 0x1.0p-10f);
+    // 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: away from zero (nearest-even would give 1).
+    EXPECT_EQ(roundToTf32(1.0f + 0x1.0p-11f), 1.0f + 0x1.0p-10f);
+    EXPECT_EQ(roundToTf32(-(1.0f + 0x1.0p-11f)), -(1.0f + 0x1.0p-10f));
+    // Just below halfway rounds down, just above rounds up.
+    EXPECT_EQ(roundToTf32(floatOfBits(0x3f800fffu)), 1.0f);
+    EXPECT_EQ(roundToTf32(floatOfBits(0x3f801001u)), 1.0f + 0x1.0p-10f);
+    // 3 + 2^-10 (0x40401000) lies halfway between 3 and 3 + 2^-9: away, to 3 + 2^-9 (nearest-even
+    // would give 3).
+    EXPECT_EQ(roundToTf32(3.0f + 0x1.0p-10f), 3.0f + 0x1.0p-9f);
+    // The carry runs into the exponent: the float just below 2 rounds to 2.
+    EXPECT_EQ(roundToTf32(floatOfBits(0x3fffffffu)), 2.0f);
+    // Every result has its 13 low bits clear.
+    EXPECT_EQ(bitsOf(roundToTf32(0.1f)) & 0x1fffu, 0u);
+    EXPECT_EQ(bitsOf(roundToTf32(0.1f)), 0x3dccc000u);  // 0x3dcccccd: dropped 0x0ccd < 0x1000
+    // Infinities and NaN stay; the largest floats round to infinity.
+    EXPECT_EQ(roundToTf32(std::numeric_limits<float>::infinity()),
+              std::numeric_limits<float>::infinity());
+    EXPECT_TRUE(std::isnan(roundToTf32(std::numeric_limits<float>::quiet_NaN())));
+    EXPECT_EQ(roundToTf32(std::numeric_limits<float>::max()),
+              std::numeric_limits<float>::infinity());
+    // Operand rounding applies to tf32 only.
+    EXPECT_EQ(roundToOperand(0.1f, MlpDtype::Float32), 0.1f);
+    EXPECT_EQ(roundToOperand(0.1f, MlpDtype::Tf32), roundToTf32(0.1f));
+    EXPECT_EQ(roundToStorage(0.1f, MlpDtype::Tf32), 0.1f);  // stored as float32
+}
 
 TEST(MlpCpuCheckTest, RefusesMismatchedMatrices) {
     const MlpShape shape{2, 16, 24};

@@ -93,12 +93,12 @@ TEST(MlpTrafficTest, ProductionDecodeOnTensorCoresReadsActivationsOncePerSixteen
 }
 
 TEST(MlpTrafficTest, ProductionAtPrefillRereadsWeightsPerMTile) {
-    // M=300: ceil(300/128) = 3 M tiles, ceil(2750/64) = 43 I tiles.
+    // Default tiles 128 x 128 at M=300: ceil(300/128) = 3 M tiles, ceil(2750/128) = 22 I tiles.
     const MlpShape shape{300, 1000, 2750};
     const auto k = mlpTraffic(MlpVariant::Production, shape, MlpDtype::Bfloat16);
     ASSERT_EQ(k.size(), 2u);
     EXPECT_EQ(k[0].name, "gemm_gate_up_silu");
-    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 300ull * 1000 * 2 * 43);
+    EXPECT_EQ(k[0].of(MlpBuffer::X).bytesRead, 300ull * 1000 * 2 * 22);
     EXPECT_EQ(k[0].of(MlpBuffer::Gate).bytesRead, kW * 3);
     EXPECT_EQ(k[0].of(MlpBuffer::H).bytesWritten, 300ull * 2750 * 2);
     EXPECT_EQ(k[1].name, "gemm_down");

@@ -130,6 +130,20 @@ TEST(ShippedRecordings, EveryOneLoadsWithATitleAndAOneLineDescription) {
     }
 }
 
+// The shipped MLP recordings predate the production fusion's tile tunings: they are read with the
+// tiles that ran then (128 x 64), not today's default (128 x 128), so the model of their
+// traffic stays what ran.
+TEST(ShippedRecordings, RunsFromBeforeATuningKeepTheValueOfThatTime) {
+    Result<Recording> loaded = loadRecording(
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    ASSERT_FALSE(loaded->runs.isEmpty());
+    for (const RunRecord& run : loaded->runs) {
+        EXPECT_EQ(run.problem.tuningValue("tile_m"), 128);
+        EXPECT_EQ(run.problem.tuningValue("tile_i"), 64);
+    }
+}
+
 TEST(ShippedRecordings, ATileSweepSaysItsProblemAxesAndBestTiles) {
     const CatalogEntry entry =
         describeFile(QStringLiteral(FUSESCOPE_SHIPPED_DIR "/tiles-mlp-decode1-bf16-h200.json"));

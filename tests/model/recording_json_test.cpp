@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 
 #include "model/recording_json.h"
+#include "pipelines/registry.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -241,6 +242,30 @@ TEST(RecordingJson, RoundTripKeepsEveryField) {
     expectSameRecording(original, *loaded);
     EXPECT_FALSE(original.replayed);
     EXPECT_TRUE(loaded->replayed);
+}
+
+TEST(RecordingJson, Tf32RunsRoundTripUnderTheirOwnName) {
+    Recording original = fullyPopulatedRecording();
+    original.runs[0].pipeline = "mlp";
+    original.runs[0].variant = "lesson_fused";
+    // A complete problem: loading fills tuning values a recording lacks with the defaults.
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    original.runs[0].problem = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
+    original.runs[0].problem.tuning["block_n"] = 128;
+    original.runs[0].problem.dtype = DType::Tf32;
+    EXPECT_EQ(toJsonObject(original)["runs"][0]["problem"]["dtype"].toString(), "tf32");
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("tf32.json");
+    ASSERT_TRUE(saveRecording(original, path));
+    Result<Recording> loaded = loadRecording(path);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    ASSERT_EQ(loaded->runs.size(), original.runs.size());
+    const Problem& back = loaded->runs[0].problem;
+    EXPECT_EQ(back.dtype, DType::Tf32);
+    EXPECT_EQ(back.dimensions, original.runs[0].problem.dimensions);
+    EXPECT_EQ(back.tuning, original.runs[0].problem.tuning);
+    EXPECT_EQ(back, original.runs[0].problem);
 }
 
 TEST(RecordingJson, WritesTheDocumentedKeys) {

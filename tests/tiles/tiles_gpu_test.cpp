@@ -9,6 +9,7 @@
 
 #include "../cuda/cuda_gpu_fixture.h"
 #include "pipelines/mlp/mlp_device_problem.h"
+#include "pipelines/mlp/mlp_production_precompiled.h"
 #include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/mlp/mlp_production_tiled_cuda.h"
 #include "pipelines/registry.h"
@@ -65,6 +66,12 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {512, 1024, 2816, DType::Bfloat16, 64, 64, 32, 64},
         {512, 1024, 2816, DType::Bfloat16, 128, 32, 64, 32},
         {100, 200, 300, DType::Float32, 32, 16, 16, 64},
+        {3, 1000, 2750, DType::Tf32, 16, 64, 32, 128},
+        {3, 1000, 2750, DType::Tf32, 16, 16, 128, 16},
+        {512, 1024, 2816, DType::Tf32, 64, 64, 32, 64},
+        {512, 1024, 2816, DType::Tf32, 32, 64, 64, 64},
+        {130, 264, 328, DType::Tf32, 128, 128, 64, 32},
+        {100, 200, 300, DType::Tf32, 32, 16, 16, 64},
     };
     for (const Case& k : cases) {
         const TileConfiguration c = configuration(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);
@@ -136,12 +143,12 @@ struct ProductionCase {
 
 TEST_F(TilesGpuTest, ProductionNonDefaultTilesAreCorrectOnOddAndWholeShapes) {
     const ProductionCase cases[] = {
-        {201, 1000, 2750, 64, 32},    // no dimension a multiple of a tile
-        {201, 1000, 2750, 128, 128},  //
-        {33, 1001, 2750, 64, 128},    // rows of x and weights not whole 16-byte units
-        {512, 1024, 2816, 64, 64},    // whole tiles: the _full entry point
-        {512, 1024, 2816, 128, 32},   //
-        {512, 1024, 2816, 128, 128},  //
+        {201, 1000, 2750, 64, 32},   // no dimension a multiple of a tile
+        {201, 1000, 2750, 128, 64},  //
+        {33, 1001, 2750, 64, 128},   // rows of x and weights not whole 16-byte units
+        {512, 1024, 2816, 64, 64},   // whole tiles: the _full entry point
+        {512, 1024, 2816, 128, 32},  //
+        {512, 1024, 2816, 128, 64},  //
     };
     for (const ProductionCase& k : cases) {
         const TileConfiguration c = production(k.m, k.h, k.i, k.tileM, k.tileI);
@@ -190,15 +197,26 @@ TEST_F(TilesGpuTest, ProductionDefaultTilesCompiledMatchThePrecompiledBitForBit)
         ASSERT_TRUE(problem) << problem.status().message();
         const MlpDeviceBuffers b = (*problem)->buffers();
         ASSERT_TRUE((*problem)->poisonOutput(context));
-        ASSERT_TRUE(runMlpCuda(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b));
+        // The precompiled mma.sync kernel itself: runMlpCuda takes the Hopper kernel on an
+        // H100/H200.
+        const auto* up = static_cast<const unsigned char*>(b.gateUp) +
+                         static_cast<std::uint64_t>(shape.I * shape.H) * 2;
+        const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, production::kTileM)),
+                        static_cast<unsigned>(ceilDiv(shape.I, production::kTileI)));
+        ASSERT_EQ(launchProductionPrecompiled(productionTiledFull(production::kDefaultTiles, shape),
+                                              grid, static_cast<cudaStream_t>(context.stream()),
+                                              b.x, b.gateUp, up, b.scratch,
+                                              static_cast<int>(shape.M), static_cast<int>(shape.H),
+                                              static_cast<int>(shape.I), shape.H % 8 == 0),
+                  cudaSuccess);
+        ASSERT_TRUE(runMlpCudaKernel(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b,
+                                     kLessonDefaultTiles, 1));
         HostMatrix precompiled(MlpDtype::Bfloat16, shape.M, shape.H);
         ASSERT_TRUE((*problem)->download(context, precompiled));
 
         Result<const TiledKernel*> kernel = productionTiledKernel(production::kDefaultTiles);
         ASSERT_TRUE(kernel) << kernel.status().message();
         ASSERT_TRUE((*problem)->poisonOutput(context));
-        const auto* up = static_cast<const unsigned char*>(b.gateUp) +
-                         static_cast<std::uint64_t>(shape.I * shape.H) * 2;
         ASSERT_TRUE(launchProductionTiled(**kernel, production::kDefaultTiles, shape, b.x, b.gateUp,
                                           up, b.scratch, context.stream()));
         // The down GEMM, the production variant's second kernel, reads the h just written.

@@ -96,6 +96,7 @@ class HeadlessTest : public QObject {
     void failedScreenshotKeepsThePreviousFile();
     void chartExportOnAFullDiskLeavesOnlyWholeFiles();
     void aTileCellLoadsIntoTheStage();
+    void compareOfTwoSweepsInBatch();
 };
 
 void HeadlessTest::helpAndVersionNeedNoDisplay() {
@@ -342,6 +343,34 @@ void HeadlessTest::aTileCellLoadsIntoTheStage() {
     const Outcome noSweep = runGui({"--screenshot", other, "--tile-cell", "best"});
     QVERIFY(noSweep.exitCode != 0);
     QVERIFY2(noSweep.err.contains(QStringLiteral("--tile-cell")), qPrintable(noSweep.err));
+}
+
+// --compare: the shipped H200 sweep beside a CPU sweep of the same pipeline; the picture is of
+// Compare at the size asked for. A recording of runs beside a sweep is refused in words.
+void HeadlessTest::compareOfTwoSweepsInBatch() {
+    QTemporaryDir directory;
+    const QString gpuSweep =
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-swiglu-size-sweep.fusescope.json");
+    const QString cpuSweep = QStringLiteral(FUSESCOPE_UI_TEST_DATA_DIR "/swiglu-sweep-cpu.json");
+    const QString path = directory.filePath(QStringLiteral("compare.png"));
+    const Outcome both = runGui(
+        {"--screenshot", path, "--size", "1280x720", "--open", gpuSweep, "--compare", cpuSweep});
+    QVERIFY2(both.exitCode == 0, qPrintable(both.err));
+    const QImage image(path);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(1280, 720));
+
+    const QString refused = directory.filePath(QStringLiteral("refused.png"));
+    const Outcome runs =
+        runGui({"--screenshot", refused, "--open", gpuSweep, "--compare",
+                QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-swiglu-2e26.fusescope.json")});
+    QVERIFY(runs.exitCode != 0);
+    QVERIFY2(runs.err.contains(QStringLiteral("is a recording of runs")), qPrintable(runs.err));
+    QVERIFY(!QFileInfo::exists(refused));
+    const Outcome alone = runGui({"--screenshot", refused, "--compare", cpuSweep});
+    QVERIFY(alone.exitCode != 0);
+    QVERIFY2(alone.err.contains(QStringLiteral("--compare")), qPrintable(alone.err));
+    QVERIFY(!QFileInfo::exists(refused));
 }
 
 QTEST_GUILESS_MAIN(HeadlessTest)

@@ -50,6 +50,7 @@ class MainWindowTest : public QObject {
     void shortcutsRunAndCancelWithinASecond();
     void savedRecordingReopensWithTheSameResults();
     void malformedRecordingGivesTheLoadersMessage();
+    void anMlpRecordingSaysWhetherFusionPaidOff();
     void settingsRememberTheChoicesAndGeometry();
     void chartsFollowADarkPalette();
     void otherPartsHaveTabsToPlugInto();
@@ -265,6 +266,29 @@ void MainWindowTest::savedRecordingReopensWithTheSameResults() {
     QVERIFY(reopened.windowTitle().contains(QStringLiteral("run.json")));
     for (ChartView* chart : reopened.charts())
         QCOMPARE(chart->recording().runs.size(), variantsShown.size());
+}
+
+// Beside the variants' title: the production fusion against the framework's five kernels, in
+// words, whole in the tooltip. A pipeline without a leanest fusion says nothing there.
+void MainWindowTest::anMlpRecordingSaysWhetherFusionPaidOff() {
+    MainWindow window(settings_.get());
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.openRecording(
+                 QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json")),
+             QString());
+    auto* verdict = window.findChild<QLabel*>(QStringLiteral("fusionVerdict"));
+    QVERIFY(verdict);
+    QVERIFY2(verdict->toolTip().startsWith(QStringLiteral("production ")),
+             qPrintable(verdict->toolTip()));
+    QVERIFY(verdict->toolTip().contains(QStringLiteral("unfused")));
+    QVERIFY(!verdict->text().isEmpty());
+    QVERIFY(verdict->fontMetrics().horizontalAdvance(verdict->text()) <= verdict->width());
+    QCOMPARE(window.openRecording(
+                 QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-swiglu-2e26.fusescope.json")),
+             QString());
+    QVERIFY(verdict->toolTip().isEmpty());
 }
 
 void MainWindowTest::malformedRecordingGivesTheLoadersMessage() {

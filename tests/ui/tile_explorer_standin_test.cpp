@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "fakes/fake_tile_engine.h"
+#include "tile_explorer_sweep_fixture.h"
 #include "tiles/tile_model.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
@@ -23,36 +24,20 @@
 #include "worker/run_controller.h"
 
 using namespace fusescope;
+using fusescope::testing::drawnCells;
 using fusescope::testing::FakeTileEngine;
+using fusescope::testing::goThroughEveryBlockI;
+using fusescope::testing::measuredCells;
+using fusescope::testing::prepareSweep;
+using fusescope::testing::verifyOnlyTheNewestReportAnswered;
 
 namespace {
 
 constexpr int kTimeoutMs = 60000;
 
-// The tab on the CPU backend with a small problem, sweeping block_m and block_n over their first
-// `lastValueIndex + 1` values (16, 32, ...), the other tiles fixed.
-void prepare(TileExplorerTab& tab, RunController& controller, int lastValueIndex) {
-    QSignalSpy probed(&controller, &RunController::backendsProbed);
-    controller.probe();
-    QVERIFY(probed.wait(30000));
-    tab.setBackendSummary(probed.first().first().value<BackendSummary>());
-    tab.setBackend(BackendChoice::Cpu);
-    for (const auto& [name, value] : {std::pair{"M", 64}, {"H", 64}, {"I", 64}}) {
-        auto* spin = tab.findChild<QSpinBox*>(QStringLiteral("explorerDimension_%1").arg(name));
-        QVERIFY(spin);
-        spin->setValue(value);
-    }
-    for (const char* name : {"block_m", "block_n"}) {
-        tab.rangeFromCombo(name)->setCurrentIndex(0);
-        tab.rangeToCombo(name)->setCurrentIndex(lastValueIndex);
-    }
-    for (const char* name : {"block_h", "block_i"}) {
-        tab.rangeFromCombo(name)->setCurrentIndex(0);
-        tab.rangeToCombo(name)->setCurrentIndex(0);
-    }
-    tab.repeatsSpin()->setValue(5);
-    QVERIFY(tab.canMeasure());
-    QVERIFY(tab.sweepButton()->isEnabled());
+// The tab ready to sweep the four tiles 16 and 32 of block_m and block_n on 64 x 64 x 64.
+void prepare(TileExplorerTab& tab, RunController& controller) {
+    prepareSweep(tab, controller, 1, 5, 64);
 }
 
 std::shared_ptr<FakeTileEngine> standIn(RunController& controller,
@@ -62,16 +47,27 @@ std::shared_ptr<FakeTileEngine> standIn(RunController& controller,
     return engine;
 }
 
-// Waits for a spy's first signal unless it came already.
 bool arrived(QSignalSpy& spy) {
-    return !spy.isEmpty() || spy.wait(kTimeoutMs);
+    return fusescope::testing::arrived(spy, kTimeoutMs);
 }
 
-int measuredCells(const tiles::TileSweep& sweep) {
-    int measured = 0;
-    for (const tiles::TileCell& cell : sweep.cells) measured += cell.measured ? 1 : 0;
-    return measured;
-}
+// The main window on the CPU backend, its settings in `directory`.
+struct WindowOnCpu {
+    explicit WindowOnCpu(const QTemporaryDir& directory)
+        : settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat),
+          window(&settings),
+          panel(window.runPanel()),
+          tab(*window.tileExplorer()),
+          controller(*window.runController()) {
+        panel->backendCombo()->setCurrentIndex(
+            panel->backendCombo()->findData(QStringLiteral("cpu")));
+    }
+    QSettings settings;
+    MainWindow window;
+    RunPanel* panel;
+    TileExplorerTab& tab;
+    RunController& controller;
+};
 
 // The tab is idle again: nothing running, Sweep offered, Cancel not.
 void verifyIdle(const TileExplorerTab& tab, const RunController& controller) {
@@ -103,7 +99,7 @@ void TileExplorerStandInTest::progressIsMonotonicWithAnEtaAndCellsCarryTheStandI
     script.compileDelayMs = 40;  // longer than the worker's progress interval: each step shows
     script.measureDelayMs = 40;
     const auto engine = standIn(controller, script);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     const std::vector<tiles::TileConfiguration> configurations =
         tiles::configurationsOf(tab.sweepRequest());
     QCOMPARE(configurations.size(), std::size_t{4});
@@ -154,7 +150,7 @@ void TileExplorerStandInTest::cancelWhileCompilingMeasuresNothing() {
     TileExplorerTab tab(&controller);
     const auto engine = standIn(controller);
     engine->holdBefore(FakeTileEngine::Step::Compile, 2);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
     tab.startSweep();
@@ -181,16 +177,14 @@ void TileExplorerStandInTest::cancelWhileMeasuringKeepsTheCellsMeasured() {
     TileExplorerTab tab(&controller);
     const auto engine = standIn(controller);
     engine->holdBefore(FakeTileEngine::Step::Measure, 2);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
     tab.startSweep();
     QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
     // The two cells before the hold reach the heatmap while the sweep still runs.
     QTRY_COMPARE_WITH_TIMEOUT(cells.size(), qsizetype(2), kTimeoutMs);
-    int drawn = 0;
-    for (const TileHeatmapCell& cell : tab.heatmap()->data().cells) drawn += cell.value ? 1 : 0;
-    QCOMPARE(drawn, 2);
+    QCOMPARE(drawnCells(*tab.heatmap()), 2);
     QVERIFY(tab.isSweeping());
     tab.cancelSweep();
     QVERIFY(arrived(ended));
@@ -207,7 +201,7 @@ void TileExplorerStandInTest::cancelWhileMeasuringKeepsTheCellsMeasured() {
 void TileExplorerStandInTest::rejectedCompileIsAFailedCellWithTheLog() {
     RunController controller;
     TileExplorerTab tab(&controller);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     const std::vector<tiles::TileConfiguration> configurations =
         tiles::configurationsOf(tab.sweepRequest());
     FakeTileEngine::Script script;
@@ -240,7 +234,7 @@ void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
     TileExplorerTab tab(&controller);
     const auto engine = standIn(controller);
     engine->holdBefore(FakeTileEngine::Step::Measure, 0);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     QSignalSpy reports(&controller, &RunController::tileReportReady);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     tab.startSweep();
@@ -251,28 +245,13 @@ void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
     reports.clear();
     // While the worker holds the sweep, the user goes through every BLOCK_I and back to
     // BLOCK_H 64: each change asks for a report while the previous one still waits.
-    const int before = tab.reportRequests();
-    QComboBox* blockI = tab.tileCombo("block_i");
-    for (int index = 0; index < blockI->count(); ++index) {
-        blockI->setCurrentIndex(index);
-        QCoreApplication::processEvents();
-    }
-    QComboBox* blockH = tab.tileCombo("block_h");
-    blockH->setCurrentIndex(blockH->findData(64));
-    QCoreApplication::processEvents();
-    QVERIFY2(tab.reportRequests() - before >= 3,
-             qPrintable(QString::number(tab.reportRequests() - before)));
+    const int asked = goThroughEveryBlockI(tab);
+    QVERIFY2(asked >= 3, qPrintable(QString::number(asked)));
     const tiles::TileConfiguration wanted = tab.configuration();
     QVERIFY(engine->isHolding());
     QVERIFY(reports.isEmpty());  // all of them wait behind the sweep
     engine->release();
-    QVERIFY(arrived(ended));
-    QVERIFY(arrived(reports));
-    QTest::qWait(200);  // any further (stale) answers would come now
-    QCOMPARE(reports.size(), qsizetype(1));
-    QCOMPARE(reports.first().first().value<TileReportOutcome>().report.configuration, wanted);
-    QVERIFY(tab.shownReport());
-    QCOMPARE(tab.shownReport()->configuration, wanted);
+    verifyOnlyTheNewestReportAnswered(tab, ended, reports, wanted, kTimeoutMs);
 }
 
 // The main window with a tile sweep holding the worker: Run waits (disabled, with the reason),
@@ -280,15 +259,11 @@ void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
 void TileExplorerStandInTest::mainWindowRunWaitsForATileSweepAndCancelStopsIt() {
     QTemporaryDir directory;
     QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
-    RunPanel* panel = window.runPanel();
-    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
-    TileExplorerTab& tab = *window.tileExplorer();
-    RunController& controller = *window.runController();
+    WindowOnCpu fixture(directory);
+    auto& [settings, window, panel, tab, controller] = fixture;
     const auto engine = standIn(controller);
     engine->holdBefore(FakeTileEngine::Step::Measure, 1);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     QVERIFY(panel->runButton()->isEnabled());
     QVERIFY(!panel->cancelButton()->isEnabled());
 
@@ -324,15 +299,11 @@ void TileExplorerStandInTest::mainWindowRunWaitsForATileSweepAndCancelStopsIt() 
 void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
     QTemporaryDir directory;
     QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
-    RunPanel* panel = window.runPanel();
-    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
-    TileExplorerTab& tab = *window.tileExplorer();
-    RunController& controller = *window.runController();
+    WindowOnCpu fixture(directory);
+    auto& [settings, window, panel, tab, controller] = fixture;
     const auto engine = standIn(controller);
     engine->holdBefore(FakeTileEngine::Step::Measure, 0);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     tab.startSweep();
     QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
@@ -359,16 +330,12 @@ void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
 void TileExplorerStandInTest::mainWindowCancelStopsARunOfOneConfiguration() {
     QTemporaryDir directory;
     QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
-    RunPanel* panel = window.runPanel();
-    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
-    TileExplorerTab& tab = *window.tileExplorer();
-    RunController& controller = *window.runController();
+    WindowOnCpu fixture(directory);
+    auto& [settings, window, panel, tab, controller] = fixture;
     FakeTileEngine::Script script;
     script.measureDelayMs = 10 * kTimeoutMs;  // never ends by itself: only the cancel stops it
     const auto engine = standIn(controller, script);
-    prepare(tab, controller, 1);
+    prepare(tab, controller);
     QSignalSpy failed(&controller, &RunController::tileRunFailed);
     tab.runConfiguration();
     QVERIFY(tab.isRunningConfiguration());

@@ -10,40 +10,24 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "tile_explorer_sweep_fixture.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "worker/run_controller.h"
 
 using namespace fusescope;
+using fusescope::testing::drawnCells;
+using fusescope::testing::goThroughEveryBlockI;
+using fusescope::testing::measuredCells;
+using fusescope::testing::prepareSweep;
+using fusescope::testing::verifyOnlyTheNewestReportAnswered;
 
 namespace {
 
 constexpr int kTimeoutMs = 120000;
 
-// A tab on the CPU backend with a tiny problem, sweeping block_m and block_n over `values`.
-void prepare(TileExplorerTab& tab, RunController& controller, int lastValueIndex, int repeats,
-             int rows) {
-    QSignalSpy probed(&controller, &RunController::backendsProbed);
-    controller.probe();
-    QVERIFY(probed.wait(30000));
-    tab.setBackendSummary(probed.first().first().value<BackendSummary>());
-    tab.setBackend(BackendChoice::Cpu);
-    for (const auto& [name, value] : {std::pair{"M", rows}, {"H", 64}, {"I", 64}}) {
-        auto* spin = tab.findChild<QSpinBox*>(QStringLiteral("explorerDimension_%1").arg(name));
-        QVERIFY(spin);
-        spin->setValue(value);
-    }
-    for (const char* name : {"block_m", "block_n"}) {
-        tab.rangeFromCombo(name)->setCurrentIndex(0);
-        tab.rangeToCombo(name)->setCurrentIndex(lastValueIndex);
-    }
-    for (const char* name : {"block_h", "block_i"}) {
-        tab.rangeFromCombo(name)->setCurrentIndex(0);
-        tab.rangeToCombo(name)->setCurrentIndex(0);
-    }
-    tab.repeatsSpin()->setValue(repeats);
-    QVERIFY(tab.canMeasure());
-    QVERIFY(tab.sweepButton()->isEnabled());
+bool arrived(QSignalSpy& spy) {
+    return fusescope::testing::arrived(spy, kTimeoutMs);
 }
 
 }  // namespace
@@ -61,7 +45,7 @@ class TileExplorerSweepTest : public QObject {
 void TileExplorerSweepTest::runThisConfigurationShowsItsNumbersAndLoadsTheRun() {
     RunController controller;
     TileExplorerTab tab(&controller);
-    prepare(tab, controller, 1, 3, 4);
+    prepareSweep(tab, controller, 1, 3, 4);
     QVERIFY(tab.runButton()->isEnabled());
     QSignalSpy finished(&controller, &RunController::tileRunFinished);
     // BLOCK_M 64 on 4 rows is refused by the model: nothing is posted, the reason is shown.
@@ -100,7 +84,7 @@ void TileExplorerSweepTest::runThisConfigurationShowsItsNumbersAndLoadsTheRun() 
 void TileExplorerSweepTest::sweepFillsTheHeatmapWithProgress() {
     RunController controller;
     TileExplorerTab tab(&controller);
-    prepare(tab, controller, 1, 3, 4);
+    prepareSweep(tab, controller, 1, 3, 4);
     const tiles::TileSweepRequest request = tab.sweepRequest();
     QCOMPARE(request.axes.size(), std::size_t{2});
     const std::size_t total = tiles::configurationsOf(request).size();
@@ -132,19 +116,16 @@ void TileExplorerSweepTest::sweepFillsTheHeatmapWithProgress() {
     QVERIFY(!tab.cancelButton()->isEnabled());
     // Every configuration ran on the stand-in and has its time in the heatmap.
     QCOMPARE(tab.sweep().cells.size(), total);
-    int valued = 0;
-    for (const TileHeatmapCell& cell : tab.heatmap()->data().cells) valued += cell.value ? 1 : 0;
-    int measured = 0;
-    for (const tiles::TileCell& cell : tab.sweep().cells) measured += cell.measured ? 1 : 0;
+    const int measured = measuredCells(tab.sweep());
     QVERIFY(measured > 0);
-    QCOMPARE(valued, measured);
+    QCOMPARE(drawnCells(*tab.heatmap()), measured);
 }
 
 void TileExplorerSweepTest::cancelStopsTheSweepAndKeepsItsCells() {
     RunController controller;
     TileExplorerTab tab(&controller);
     // 16 configurations of a larger problem: enough to cancel in the middle.
-    prepare(tab, controller, 3, 30, 64);
+    prepareSweep(tab, controller, 3, 30, 64);
     const std::size_t total = tiles::configurationsOf(tab.sweepRequest()).size();
     QCOMPARE(total, std::size_t{16});
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
@@ -161,8 +142,7 @@ void TileExplorerSweepTest::cancelStopsTheSweepAndKeepsItsCells() {
     QVERIFY(tab.sweep().cancelled);
     // The grid it was asked for stays, with the cells it reached.
     QCOMPARE(tab.sweep().cells.size(), total);
-    int measured = 0;
-    for (const tiles::TileCell& cell : tab.sweep().cells) measured += cell.measured ? 1 : 0;
+    const int measured = measuredCells(tab.sweep());
     QVERIFY(measured >= 1);
     QVERIFY2(measured < static_cast<int>(total), qPrintable(QString::number(measured)));
     QVERIFY(tab.sweepButton()->isEnabled());
@@ -173,7 +153,7 @@ void TileExplorerSweepTest::reportsWaitingBehindASweepAreSuperseded() {
     TileExplorerTab tab(&controller);
     // A sweep long enough that it is still running after the clicks below; it is cancelled
     // once they are made, so a fast machine cannot finish it first and answer each request.
-    prepare(tab, controller, 2, 100, 64);
+    prepareSweep(tab, controller, 2, 100, 64);
     QSignalSpy reports(&controller, &RunController::tileReportReady);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
@@ -181,35 +161,19 @@ void TileExplorerSweepTest::reportsWaitingBehindASweepAreSuperseded() {
     QVERIFY(cells.wait(kTimeoutMs));
     // While the worker is busy, the user goes through every BLOCK_I and back to BLOCK_H 64:
     // each change asks for a report, and each asks while the previous one still waits.
-    const int before = tab.reportRequests();
-    QComboBox* blockI = tab.tileCombo("block_i");
-    for (int index = 0; index < blockI->count(); ++index) {
-        blockI->setCurrentIndex(index);
-        QCoreApplication::processEvents();
-    }
-    QComboBox* blockH = tab.tileCombo("block_h");
-    blockH->setCurrentIndex(blockH->findData(64));
-    QCoreApplication::processEvents();
-    const int asked = tab.reportRequests() - before;
+    const int asked = goThroughEveryBlockI(tab);
     QVERIFY2(asked >= 3, qPrintable(QString::number(asked)));
     const tiles::TileConfiguration wanted = tab.configuration();
     QVERIFY2(tab.isSweeping(), "the sweep ended before the requests were queued behind it");
     reports.clear();
     tab.cancelSweep();
-    if (ended.isEmpty()) QVERIFY(ended.wait(kTimeoutMs));
-    if (reports.isEmpty()) QVERIFY(reports.wait(kTimeoutMs));
-    QTest::qWait(200);  // any further (stale) answers would come now
-    // Only the newest request was answered once the worker was free.
-    QCOMPARE(reports.size(), qsizetype(1));
-    QCOMPARE(reports.first().first().value<TileReportOutcome>().report.configuration, wanted);
-    QVERIFY(tab.shownReport());
-    QCOMPARE(tab.shownReport()->configuration, wanted);
+    verifyOnlyTheNewestReportAnswered(tab, ended, reports, wanted, kTimeoutMs);
 }
 
 void TileExplorerSweepTest::openingARecordedSweepSupersedesTheLiveOne() {
     RunController controller;
     TileExplorerTab tab(&controller);
-    prepare(tab, controller, 3, 30, 64);
+    prepareSweep(tab, controller, 3, 30, 64);
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     QSignalSpy cancelled(&controller, &RunController::tileSweepCancelled);
@@ -221,7 +185,7 @@ void TileExplorerSweepTest::openingARecordedSweepSupersedesTheLiveOne() {
     QVERIFY(!ended.first().at(0).toBool());
     QVERIFY(!tab.isSweeping());
     // The worker's late answer for the live sweep leaves the recorded one on screen.
-    if (cancelled.isEmpty()) QVERIFY(cancelled.wait(kTimeoutMs));
+    QVERIFY(arrived(cancelled));
     QTest::qWait(50);
     QVERIFY(tab.sweep().producer.find("hand-made") != std::string::npos);
     QCOMPARE(tab.heatmap()->data().cells.size(), qsizetype(9));

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 
+#include "fakes/forwarding_backend.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
@@ -38,22 +39,24 @@ struct Faults {
 
 // A backend that forwards to another one and injects the faults. Over the CPU backend it says it
 // is CUDA and plays the GPU's errors; over a real GPU it makes them happen there.
-class FaultyGpu final : public Backend {
+class FaultyGpu final : public testing_support::ForwardingBackend {
   public:
-    FaultyGpu(std::unique_ptr<Backend> inner, Faults& faults)
-        : inner_(std::move(inner)), faults_(faults), standIn_(inner_->kind() != BackendKind::Cuda) {
+    FaultyGpu(std::unique_ptr<Backend> gpu, Faults& faults)
+        : ForwardingBackend(std::move(gpu)),
+          faults_(faults),
+          standIn_(inner().kind() != BackendKind::Cuda) {
         if (faults_.hogBytes > 0) {
-            Result<void*> hog = inner_->allocate(faults_.hogBytes);
+            Result<void*> hog = inner().allocate(faults_.hogBytes);
             hog_ = hog ? *hog : nullptr;
         }
     }
     ~FaultyGpu() override {
-        if (hog_) (void)inner_->release(hog_);
+        if (hog_) (void)inner().release(hog_);
     }
 
     BackendKind kind() const override { return BackendKind::Cuda; }
     DeviceInfo describe() const override {
-        DeviceInfo info = inner_->describe();
+        DeviceInfo info = inner().describe();
         info.backend = BackendKind::Cuda;
         info.deviceIndex = 0;
         // The memory the hog holds counts as free: the run's pre-check cannot see it is gone.
@@ -67,33 +70,34 @@ class FaultyGpu final : public Backend {
                 ErrorCode::OutOfMemory,
                 "allocating " + std::to_string(bytes) +
                     " bytes on the GPU failed: cudaErrorMemoryAllocation (out of memory)");
-        Result<void*> pointer = inner_->allocate(bytes);
+        Result<void*> pointer = inner().allocate(bytes);
         if (pointer) ++faults_.allocations;
         return pointer;
     }
     Status release(void* pointer) override {
         ++faults_.releases;
-        return inner_->release(pointer);
+        return inner().release(pointer);
     }
     Status upload(void* d, const void* h, std::uint64_t bytes) override {
         if (Status s = brokenStatus(); !s) return s;
-        return inner_->upload(d, h, bytes);
+        return inner().upload(d, h, bytes);
     }
     Status download(void* h, const void* d, std::uint64_t bytes) override {
         if (Status s = brokenStatus(); !s) return s;
-        return inner_->download(h, d, bytes);
+        return inner().download(h, d, bytes);
     }
     Status fill(void* d, unsigned char byte, std::uint64_t bytes) override {
         if (Status s = brokenStatus(); !s) return s;
-        return inner_->fill(d, byte, bytes);
+        return inner().fill(d, byte, bytes);
     }
     Status copy(void* destination, const void* source, std::uint64_t bytes) override {
         if (Status s = brokenStatus(); !s) return s;
-        return inner_->copy(destination, source, bytes);
+        return inner().copy(destination, source, bytes);
     }
-    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches) override {
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart start) override {
         if (Status s = brokenStatus(); !s) return s;
-        if (!faults_.breakNextLaunch.exchange(false)) return inner_->timeLaunches(launches);
+        if (!faults_.breakNextLaunch.exchange(false)) return inner().timeLaunches(launches, start);
         if (standIn_) {
             faults_.broken = true;
             return brokenStatus();
@@ -104,30 +108,23 @@ class FaultyGpu final : public Backend {
         for (KernelLaunch& launch : wild)
             for (void*& buffer : launch.call.buffers)
                 buffer = reinterpret_cast<void*>(std::uintptr_t{1} << 46);
-        return inner_->timeLaunches(wild);
+        return inner().timeLaunches(wild, start);
     }
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         if (Status s = brokenStatus(); !s) return s;
-        return inner_->timeCopy(destination, source, bytes);
+        return inner().timeCopy(destination, source, bytes);
     }
-    Result<KernelExecution*> findExecution(std::string_view key) override {
-        return inner_->findExecution(key);
-    }
-    KernelResources resources(const KernelLaunch& launch) override {
-        return inner_->resources(launch);
-    }
-    Status supports(const KernelLaunch& launch) override { return inner_->supports(launch); }
     std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) override {
-        return inner_->compileRequest(launch);
+        return inner().compileRequest(launch);
     }
-    void useHostThreads(int threads) override { inner_->useHostThreads(threads); }
+    void useHostThreads(int threads) override { inner().useHostThreads(threads); }
     Status settle() override {
         if (Status s = brokenStatus(); !s) return s;
-        return inner_->settle();
+        return inner().settle();
     }
     Status health() override {
         if (Status s = brokenStatus(); !s) return s;
-        return inner_->health();
+        return inner().health();
     }
 
   private:
@@ -138,7 +135,6 @@ class FaultyGpu final : public Backend {
                       "was encountered); the GPU context is now unusable");
     }
 
-    std::unique_ptr<Backend> inner_;
     Faults& faults_;
     bool standIn_;
     void* hog_ = nullptr;

@@ -5,14 +5,17 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "model/captions.h"
 #include "model/format.h"
 #include "ui/chart_interaction.h"
+#include "ui/compare/sweep_compare_view.h"
 #include "ui/plot.h"
 #include "ui/plot_text_fit.h"
 #include "ui/stage/memory_stage_view.h"
@@ -96,7 +99,12 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
     split->addWidget(tabs);
     split->setStretchFactor(1, 3);
     split->setChildrenCollapsible(false);
-    layout->addWidget(split, 1);
+    runsPage_ = split;
+    sweepView_ = new SweepCompareView;
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(runsPage_);
+    pages_->addWidget(sweepView_);
+    layout->addWidget(pages_, 1);
     resize(1100, 760);
 }
 
@@ -105,6 +113,7 @@ void CompareWindow::setRecordings(const model::Recording& a, const QString& name
     a_ = a;
     b_ = b;
     comparison_ = model::compareRecordings(a, b);
+    pages_->setCurrentWidget(runsPage_);
     header_->setText(tr("<b>A</b>: %1 (%2)<br><b>B</b>: %3 (%4)<br>Ratios are B / A: below 1 B "
                         "takes less time, moves fewer bytes, reaches less bandwidth.")
                          .arg(comparison_.labelA.toHtmlEscaped(), nameA.toHtmlEscaped(),
@@ -135,6 +144,57 @@ void CompareWindow::setRecordings(const model::Recording& a, const QString& name
             variant_->addItem(row.pipeline + QLatin1Char('/') + row.variant);
     }
     showVariantOnStage(variant_->currentIndex());
+}
+
+void CompareWindow::setSweeps(const model::SweepComparison& comparison, const QString& nameA,
+                              const QString& nameB) {
+    sweepComparison_ = comparison;
+    pages_->setCurrentWidget(sweepView_);
+    header_->setText(tr("<b>A</b>: %1 · %2 (%3)<br><b>B</b>: %4 · %5 (%6)")
+                         .arg(comparison.labelA.toHtmlEscaped(),
+                              comparison.settingsA.toHtmlEscaped(), nameA.toHtmlEscaped(),
+                              comparison.labelB.toHtmlEscaped(),
+                              comparison.settingsB.toHtmlEscaped(), nameB.toHtmlEscaped()));
+    // A few sizes by name, more as their range (the table lists each).
+    const auto sizes = [](const QVector<double>& list) {
+        const auto count = [](double n) {
+            return model::formatCount(static_cast<quint64>(std::llround(n)));
+        };
+        if (list.size() > 3)
+            return tr("%1 to %2 (%3 sizes)")
+                .arg(count(list.front()), count(list.back()))
+                .arg(list.size());
+        QStringList texts;
+        for (double n : list) texts << count(n);
+        return texts.join(QStringLiteral(", "));
+    };
+    QStringList notes{tr("Size sweeps of %1, float32. Ratios are B / A at each N both "
+                         "measured: below 1 B takes less time, reaches less bandwidth.")
+                          .arg(comparison.pipeline)};
+    if (comparison.variants.isEmpty())
+        notes << tr("The two sweeps have no variant in common: nothing to compare.");
+    if (comparison.sharedSizes.isEmpty())
+        notes << tr("The two sweeps share no size N: no ratio to show.");
+    else
+        notes << tr("Sizes both measured: N = %1.").arg(sizes(comparison.sharedSizes));
+    if (!comparison.sizesOnlyInA.isEmpty())
+        notes << tr("Only A measured N = %1.").arg(sizes(comparison.sizesOnlyInA));
+    if (!comparison.sizesOnlyInB.isEmpty())
+        notes << tr("Only B measured N = %1.").arg(sizes(comparison.sizesOnlyInB));
+    if (!comparison.variantsOnlyInA.isEmpty())
+        notes << tr("Variants only in A: %1.")
+                     .arg(comparison.variantsOnlyInA.join(QStringLiteral(", ")));
+    if (!comparison.variantsOnlyInB.isEmpty())
+        notes << tr("Variants only in B: %1.")
+                     .arg(comparison.variantsOnlyInB.join(QStringLiteral(", ")));
+    notes_->setText(notes.join(QLatin1Char(' ')));
+    notes_->setVisible(!notes.isEmpty());
+    setWindowTitle(tr("%1 vs %2 — FuseScope").arg(nameA, nameB));
+    sweepView_->setComparison(comparison);
+}
+
+bool CompareWindow::showsSweeps() const {
+    return pages_->currentWidget() == sweepView_;
 }
 
 void CompareWindow::fillTable() {

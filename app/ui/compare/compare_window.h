@@ -2,19 +2,24 @@
 // Two recordings side by side: the ratios per variant (time, bytes, GB/s), the time and the
 // bandwidth of both on one chart each (one scale), and the memory stage playing a variant of
 // both on one time scale. Fed two recordings; the comparison itself is model::compareRecordings.
+// Or two size sweeps of one pipeline (model::compareSweeps): the ratios per variant and N, and
+// one sweep chart of both.
 #include <QWidget>
 
 #include "model/comparison.h"
 #include "model/recording.h"
+#include "model/sweep_comparison.h"
 
 class QComboBox;
 class QLabel;
+class QStackedWidget;
 class QTableWidget;
 class QCustomPlot;
 
 namespace fusescope {
 
 class MemoryStageView;
+class SweepCompareView;
 
 class CompareWindow final : public QWidget {
     Q_OBJECT
@@ -25,7 +30,15 @@ class CompareWindow final : public QWidget {
     void setRecordings(const model::Recording& a, const QString& nameA, const model::Recording& b,
                        const QString& nameB);
 
+    // Two size sweeps of one pipeline, compared by model::compareSweeps.
+    void setSweeps(const model::SweepComparison& comparison, const QString& nameA,
+                   const QString& nameB);
+    bool showsSweeps() const;
+
     const model::RecordingComparison& comparison() const { return comparison_; }
+    const model::SweepComparison& sweepComparison() const { return sweepComparison_; }
+    SweepCompareView* sweepView() const { return sweepView_; }
+    QLabel* header() const { return header_; }
     QTableWidget* ratioTable() const { return table_; }
     QCustomPlot* timeChart() const { return timeChart_; }
     QCustomPlot* bandwidthChart() const { return bandwidthChart_; }
@@ -40,6 +53,10 @@ class CompareWindow final : public QWidget {
     model::Recording a_;
     model::Recording b_;
     model::RecordingComparison comparison_;
+    model::SweepComparison sweepComparison_;
+    QStackedWidget* pages_ = nullptr;
+    QWidget* runsPage_ = nullptr;
+    SweepCompareView* sweepView_ = nullptr;
     QLabel* header_ = nullptr;
     QLabel* notes_ = nullptr;
     QTableWidget* table_ = nullptr;

@@ -273,7 +273,7 @@ QWidget* TileExplorerTab::buildControls() {
     dtype_->setObjectName(QStringLiteral("explorerDtype"));
     if (spec)
         for (DType dtype : spec->dtypes)
-            dtype_->addItem(qs(std::string(dtypeName(dtype))), static_cast<int>(dtype));
+            dtype_->addItem(qs(std::string(dtypeTitle(dtype))), static_cast<int>(dtype));
     problemForm->addRow(tr("dtype"), dtype_);
     gpu_ = new QComboBox(problemBox);
     gpu_->setObjectName(QStringLiteral("explorerGpu"));

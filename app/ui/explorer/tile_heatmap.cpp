@@ -350,7 +350,6 @@ void TileHeatmap::addContour() {
 // outside it is drawn dotted at the bar's end and its legend entry says it is off the scale.
 void TileHeatmap::addScaleMarks(double low, double high) {
     QCPAxisRect* bar = scale_->axis()->axisRect();
-    offScaleMarks_ = 0;
     const auto mark = [&](double value, QPen pen, const QString& title) {
         const bool above = value > high;
         const bool below = value < low;

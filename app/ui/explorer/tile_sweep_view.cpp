@@ -65,7 +65,7 @@ QString shapeLine(const tiles::TileConfiguration& configuration) {
             parts << QStringLiteral("%1 = %2").arg(
                 qs(dimension.name),
                 model::formatCount(configuration.problem.dimension(dimension.name)));
-    parts << qs(std::string(dtypeName(configuration.problem.dtype)));
+    parts << qs(std::string(dtypeTitle(configuration.problem.dtype)));
     return parts.join(QStringLiteral(" · "));
 }
 

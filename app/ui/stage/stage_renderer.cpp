@@ -245,16 +245,19 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
 
     pane.rows.clear();
     const double labelWidth = inner.width() * 0.2;
+    // Each row's sweeps, found once: they size the pass counters and fill the rows.
+    QVector<QVector<int>> rowSweeps(order.size());
+    qsizetype mostSweeps = 0;
+    for (int r = 0; r < order.size(); ++r) {
+        if (order[r] >= 0)
+            for (int s = 0; s < timeline.sweeps.size(); ++s)
+                if (timeline.sweeps[s].array == order[r]) rowSweeps[r].push_back(s);
+        mostSweeps = std::max(mostSweeps, rowSweeps[r].size());
+    }
     // The pass counters take a sixth of the row, more (up to a quarter) where a row's dots need
     // it: the MLP's g_u_h is swept seven times.
-    int mostSweeps = 0;
-    for (const int array : order) {
-        int sweeps = 0;
-        for (const model::StageSweep& sweep : timeline.sweeps)
-            sweeps += array >= 0 && sweep.array == array ? 1 : 0;
-        mostSweeps = std::max(mostSweeps, sweeps);
-    }
-    const double dotsWidth = mostSweeps * std::min(rowHeight * 0.56, f * 1.35) * 1.2 + f * 0.5;
+    const double dotsWidth =
+        static_cast<double>(mostSweeps) * preferredDotSize(rowHeight) * kPassDotPitch + f * 0.5;
     const double counterWidth = std::clamp(dotsWidth, inner.width() * 0.17, inner.width() * 0.25);
     for (int r = 0; r < order.size(); ++r) {
         Row row;
@@ -276,9 +279,7 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
             row.tileRects.push_back(QRectF(row.tiles.left() + t * pitch, row.tiles.top(),
                                            pitch - gap, row.tiles.height()));
         row.tiles.setWidth(tiles * pitch - gap);
-        if (row.array >= 0)
-            for (int s = 0; s < timeline.sweeps.size(); ++s)
-                if (timeline.sweeps[s].array == row.array) row.sweeps.push_back(s);
+        row.sweeps = std::move(rowSweeps[r]);
         layoutPassDots(row, rowHeight);
         row.smEntry = QPointF(pane.sm.left() + pane.sm.width() * (r + 0.5) / order.size(),
                               pane.smLabel.top());
@@ -333,6 +334,10 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
                pane.allocBox.width() - f, barHeight);
 }
 
+double StageRenderer::preferredDotSize(double rowHeight) const {
+    return std::min(rowHeight * 0.56, fontPx_ * 1.35);
+}
+
 void StageRenderer::layoutPassDots(Row& row, double rowHeight) const {
     const int count = static_cast<int>(row.sweeps.size());
     row.dots.clear();
@@ -340,8 +345,8 @@ void StageRenderer::layoutPassDots(Row& row, double rowHeight) const {
     row.passCountText.clear();
     if (count == 0) return;
     const QRectF& area = row.counter;
-    constexpr double kPitch = 1.2;  // the distance between dots, in dots
-    const double preferred = std::min(rowHeight * 0.56, fontPx_ * 1.35);
+    constexpr double kPitch = kPassDotPitch;
+    const double preferred = preferredDotSize(rowHeight);
     // The letter inside each dot sets the least size: below it R and W print over the ring (a
     // short row's dots are that small already).
     const QSizeF letter = readLetter_.size().expandedTo(writeLetter_.size());

@@ -117,6 +117,9 @@ class StageRenderer {
     // The row's pass dots in its counter: in one line, shrunk down to the least size their letter
     // fits, in two lines where the row is tall enough, else one dot and a "×N" count.
     void layoutPassDots(Row& row, double rowHeight) const;
+    // A pass dot's size where the row has room for it; dots stand kPassDotPitch dots apart.
+    double preferredDotSize(double rowHeight) const;
+    static constexpr double kPassDotPitch = 1.2;
 
     QVector<model::StageTimeline> timelines_;
     QVector<Pane> panes_;

@@ -15,6 +15,8 @@ namespace fusescope {
 namespace {
 
 constexpr int kFitCurvePoints = 160;
+// Compared sweeps whose bandwidths spread wider than this get a logarithmic bandwidth axis.
+constexpr double kLogBandwidthSpread = 30.0;
 
 // N on a log axis at powers of 4, labelled the way CUDA people say sizes: 4K, 1M, 256M.
 class ElementCountTicker final : public QCPAxisTickerLog {
@@ -49,6 +51,16 @@ void placeAtRatio(QCPItemPosition* position, QCPAxisRect* rect, double xRatio, d
     position->setAxisRect(rect);
     position->setType(QCPItemPosition::ptAxisRectRatio);
     position->setCoords(xRatio, yRatio);
+}
+
+// Compared sweeps: the first recording solid with round markers, the second dashed with
+// squares (told apart in grey print too); one sweep alone is drawn solid.
+Qt::PenStyle recordingLine(int recording) {
+    return recording == 0 ? Qt::SolidLine : Qt::DashLine;
+}
+
+QCPScatterStyle::ScatterShape recordingMarker(int recording) {
+    return recording == 0 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssSquare;
 }
 
 QString formatN(double n) {
@@ -171,7 +183,28 @@ void SweepChart::rebuild() {
     setProperty("fusescopeDataSource", data_.dataSource);  // named by hover tooltips
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     captionElement_->setText(data_.caption);
-    for (int i = 0; i < data_.series.size(); ++i) addSeries(data_.series[i], seriesColor(i));
+    const bool comparing = data_.comparesRecordings();
+    // Compared sweeps have no caption (the window's header gives each one's settings): its row
+    // is left out, so that it keeps no empty line's height from the data.
+    if (comparing && captionElement_->layout())
+        plotLayout()->take(captionElement_);
+    else if (!comparing && !captionElement_->layout())
+        plotLayout()->addElement(1, 0, captionElement_);
+    // Compared sweeps name two recordings in the legend: two to a row, and shorter axis
+    // labels, so that the chart keeps its height for the data on a small screen.
+    legend->setWrap(comparing ? 2 : 4);
+    timeRect_->axis(QCPAxis::atLeft)
+        ->setLabel(comparing ? tr("time (µs, log)") : tr("time per run (µs, log)"));
+    // Compared sweeps: a variant keeps one colour in both recordings.
+    QStringList variants;
+    for (const SweepChartSeries& series : data_.series)
+        if (!variants.contains(series.name)) variants << series.name;
+    // Two devices have two caches and two fits: the window lists them; the chart keeps to the
+    // measured points, one line style per recording, named first in the legend.
+    if (comparing) addKeys(variants);
+    for (int i = 0; i < data_.series.size(); ++i)
+        addSeries(data_.series[i],
+                  seriesColor(comparing ? int(variants.indexOf(data_.series[i].name)) : i));
     addRoofline();
 
     double xLow = 1.0, xHigh = 2.0;
@@ -181,9 +214,11 @@ void SweepChart::rebuild() {
     timeRect_->setVisible(!empty);
     bandwidthRect_->setVisible(!empty);
     if (!empty) {
-        addRegimes(xLow, xHigh);
-        addL2Line(xLow, xHigh);
-        addFitText();
+        if (!comparing) {
+            addRegimes(xLow, xHigh);
+            addL2Line(xLow, xHigh);
+            addFitText();
+        }
     } else {
         auto* message = new QCPItemText(this);
         // Not a child of the hidden axis rect, which would hide it too.
@@ -219,22 +254,30 @@ void SweepChart::addSeries(const SweepChartSeries& series, const QColor& color) 
         timeUs.append(point.timeMs * 1e3);
         gbps.append(point.gbps);
     }
-    const QCPScatterStyle dots(QCPScatterStyle::ssCircle, color, color, 6);
+    const QCPScatterStyle dots(recordingMarker(series.recording), color, color, 6);
+    const QPen pen(color, 2, recordingLine(series.recording));
+    // Compared sweeps: a hovered point names its recording too; the legend has keys instead.
+    const bool comparing = data_.comparesRecordings();
+    const QString name =
+        comparing && series.recording < data_.recordings.size()
+            ? tr("%1 — %2").arg(series.name, data_.recordings[series.recording].name)
+            : series.name;
     QCPGraph* measuredTime =
         addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
-    measuredTime->setName(series.name);
-    measuredTime->setPen(QPen(color, 2));
+    measuredTime->setName(name);
+    measuredTime->setPen(pen);
     measuredTime->setScatterStyle(dots);
     measuredTime->setData(n, timeUs, true);
+    if (comparing) measuredTime->removeFromLegend();
     QCPGraph* measuredBandwidth =
         addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
-    measuredBandwidth->setName(series.name);
-    measuredBandwidth->setPen(QPen(color, 2));
+    measuredBandwidth->setName(name);
+    measuredBandwidth->setPen(pen);
     measuredBandwidth->setScatterStyle(dots);
     measuredBandwidth->setData(n, gbps, true);
     measuredBandwidth->removeFromLegend();
 
-    if (!series.fit || n.isEmpty()) return;
+    if (!series.fit || n.isEmpty() || data_.comparesRecordings()) return;
     // The fitted model over the measured range, evenly spaced on the log axis.
     const double low = n.front(), high = n.back();
     QVector<double> fitN, fitTimeUs, fitGBps;
@@ -261,27 +304,59 @@ void SweepChart::addSeries(const SweepChartSeries& series, const QColor& color) 
     fittedBandwidth->removeFromLegend();
 }
 
-// The copy roofline is measured at every N of the sweep; the first series carries it.
+// The copy roofline is measured at every N of the sweep; the first series carries it. Compared
+// sweeps have one each, in grey and the recording's line style.
 void SweepChart::addRoofline() {
-    if (data_.series.isEmpty()) return;
-    QVector<double> n, gbps;
-    for (const SweepChartPoint& point : data_.series.front().points)
-        if (point.n > 0 && point.rooflineGBps > 0) {
-            n.append(point.n);
-            gbps.append(point.rooflineGBps);
-        }
-    if (n.isEmpty()) return;
-    QCPGraph* roofline =
-        addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
-    roofline->setName(tr("copy roofline"));
-    QColor grey = palette().color(QPalette::WindowText);
-    grey.setAlpha(140);
-    roofline->setPen(QPen(grey, 1.5, Qt::DotLine));
-    roofline->setData(n, gbps, true);
+    const int recordings = data_.comparesRecordings() ? int(data_.recordings.size()) : 1;
+    bool named = false;
+    for (int recording = 0; recording < recordings; ++recording) {
+        const auto first = std::find_if(
+            data_.series.begin(), data_.series.end(),
+            [&](const SweepChartSeries& series) { return series.recording == recording; });
+        if (first == data_.series.end()) continue;
+        QVector<double> n, gbps;
+        for (const SweepChartPoint& point : first->points)
+            if (point.n > 0 && point.rooflineGBps > 0) {
+                n.append(point.n);
+                gbps.append(point.rooflineGBps);
+            }
+        if (n.isEmpty()) continue;
+        QCPGraph* roofline = addGraph(bandwidthRect_->axis(QCPAxis::atBottom),
+                                      bandwidthRect_->axis(QCPAxis::atLeft));
+        roofline->setName(tr("copy roofline"));
+        QColor grey = palette().color(QPalette::WindowText);
+        grey.setAlpha(140);
+        roofline->setPen(
+            QPen(grey, 1.5, data_.comparesRecordings() ? recordingLine(recording) : Qt::DotLine));
+        roofline->setData(n, gbps, true);
+        if (named) roofline->removeFromLegend();
+        named = true;
+    }
+}
+
+// The legend of compared sweeps, as graphs with no data: each recording by its line style and
+// marker (named by device, backend and day), then each variant by its colour.
+void SweepChart::addKeys(const QStringList& variants) {
+    const auto addKey = [this](const QString& name, const QPen& pen, const QCPScatterStyle& dot) {
+        QCPGraph* key =
+            addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
+        key->setName(name);
+        key->setPen(pen);
+        key->setScatterStyle(dot);
+    };
+    const QColor text = palette().color(QPalette::WindowText);
+    for (int recording = 0; recording < data_.recordings.size(); ++recording)
+        addKey(data_.recordings[recording].name, QPen(text, 2, recordingLine(recording)),
+               QCPScatterStyle(recordingMarker(recording), text, text, 6));
+    for (int variant = 0; variant < variants.size(); ++variant) {
+        const QColor color = seriesColor(variant);
+        addKey(variants[variant], QPen(color, 2),
+               QCPScatterStyle(QCPScatterStyle::ssNone, color, color, 6));
+    }
 }
 
 void SweepChart::fitRanges(double& xLow, double& xHigh) {
-    double nLow = 0, nHigh = 0, tLow = 0, tHigh = 0, gHigh = 0;
+    double nLow = 0, nHigh = 0, tLow = 0, tHigh = 0, gLow = 0, gHigh = 0;
     for (int i = 0; i < graphCount(); ++i) {
         QCPGraph* g = graph(i);
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
@@ -292,6 +367,7 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
                 if (it->value > 0) tLow = tLow > 0 ? std::min(tLow, it->value) : it->value;
                 tHigh = std::max(tHigh, it->value);
             } else {
+                if (it->value > 0) gLow = gLow > 0 ? std::min(gLow, it->value) : it->value;
                 gHigh = std::max(gHigh, it->value);
             }
         }
@@ -310,7 +386,29 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
     bandwidthRect_->axis(QCPAxis::atBottom)->setRange(xLow, xHigh);
     // Headroom above for the regime and L2 labels.
     timeRect_->axis(QCPAxis::atLeft)->setRange(tLow / 2, tHigh * 6);
-    bandwidthRect_->axis(QCPAxis::atLeft)->setRange(0, gHigh > 0 ? gHigh * 1.15 : 1.0);
+    // A CPU against a GPU is often 100x apart: on a linear axis the CPU's lines lie flat on
+    // zero, on a log axis both show their shape.
+    QCPAxis* bandwidth = bandwidthRect_->axis(QCPAxis::atLeft);
+    const bool logBandwidth =
+        data_.comparesRecordings() && gLow > 0 && gHigh / gLow > kLogBandwidthSpread;
+    if (logBandwidth) {
+        bandwidth->setScaleType(QCPAxis::stLogarithmic);
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        ticker->setSubTickCount(8);
+        bandwidth->setTicker(ticker);
+        bandwidth->setNumberFormat(QStringLiteral("g"));
+        bandwidth->setNumberPrecision(6);
+        bandwidth->setRange(gLow / 2, gHigh * 2);
+    } else {
+        bandwidth->setScaleType(QCPAxis::stLinear);
+        bandwidth->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        bandwidth->setNumberFormat(QStringLiteral("gbd"));
+        bandwidth->setNumberPrecision(6);
+        bandwidth->setRange(0, gHigh > 0 ? gHigh * 1.15 : 1.0);
+    }
+    bandwidth->setLabel(data_.comparesRecordings() ? (logBandwidth ? tr("GB/s (log)") : tr("GB/s"))
+                                                   : tr("effective GB/s (model bytes / time)"));
 }
 
 // Shaded by the first series with a boundary: with one variant that is the whole story; with

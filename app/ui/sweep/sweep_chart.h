@@ -2,7 +2,9 @@
 // The size sweep chart: time and effective bandwidth against N (log), one series per variant,
 // the fitted launch-overhead + bandwidth model as dashed curves, the L2 size as a vertical line,
 // the launch-overhead and bandwidth regimes shaded, the fitted numbers and a data-source badge.
-// A dumb view: it draws the SweepChartData it is given and nothing else.
+// Two sweeps compared (SweepChartData::recordings): both on the same axes, the variants by colour,
+// the recordings by line style and named in the legend; no fits, regimes or L2 lines, which
+// differ per device. A dumb view: it draws the SweepChartData it is given and nothing else.
 #include <QString>
 
 #include "model/sweep_chart_data.h"
@@ -39,6 +41,7 @@ class SweepChart final : public QCustomPlot {
     void rebuild();
     void addSeries(const SweepChartSeries& series, const QColor& color);
     void addRoofline();
+    void addKeys(const QStringList& variants);
     void addL2Line(double xLow, double xHigh);
     void addRegimes(double xLow, double xHigh);
     void addFitText();

@@ -21,9 +21,9 @@ std::vector<float> load(const void* data, std::size_t count, MlpDtype dtype, int
     std::vector<float> values(count);
     parallelFor(count, threads, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i)
-            values[i] = dtype == MlpDtype::Float32
-                            ? static_cast<const float*>(data)[i]
-                            : fromBfloat16(static_cast<const std::uint16_t*>(data)[i]);
+            values[i] = storesBfloat16(dtype)
+                            ? fromBfloat16(static_cast<const std::uint16_t*>(data)[i])
+                            : static_cast<const float*>(data)[i];
     });
     return values;
 }
@@ -32,15 +32,26 @@ std::vector<float> load(const void* data, std::size_t count, MlpDtype dtype, int
 void store(void* data, const std::vector<float>& values, MlpDtype dtype, int threads) {
     parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) {
-            if (dtype == MlpDtype::Float32)
-                static_cast<float*>(data)[i] = values[i];
-            else
+            if (storesBfloat16(dtype))
                 static_cast<std::uint16_t*>(data)[i] = toBfloat16(values[i]);
+            else
+                static_cast<float*>(data)[i] = values[i];
         }
     });
 }
 
+// The values as a product's operands: rounded to TF32 for tf32 (as the tensor cores' cvt.rna
+// does on the GPU), unchanged otherwise.
+std::vector<float> operands(std::vector<float> values, MlpDtype dtype, int threads) {
+    if (dtype != MlpDtype::Tf32) return values;
+    parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i) values[i] = roundToTf32(values[i]);
+    });
+    return values;
+}
+
 // C (rows x N) = A (rows x K) * B (N x K)^T, float accumulation, each product rounded to `keep`.
+// A and B are the operands as multiplied (see operands()).
 std::vector<float> productABt(const float* a, std::int64_t rows, const float* b, std::int64_t N,
                               std::int64_t K, MlpDtype keep, int threads) {
     std::vector<float> c(static_cast<std::size_t>(rows * N));
@@ -75,9 +86,16 @@ class Stages {
     Stages(const MlpShape& s, MlpDtype dtype, const MlpHostPointers& b, const Views& v, int threads)
         : s_(s), dtype_(dtype), b_(b), v_(v), threads_(threads) {}
 
-    std::vector<float> x() const { return load(b_.x, count(s_.M * s_.H), dtype_, threads_); }
+    // x and the weights as the products take them (TF32-rounded for tf32).
+    std::vector<float> x() const {
+        return operands(load(b_.x, count(s_.M * s_.H), dtype_, threads_), dtype_, threads_);
+    }
     std::vector<float> gateUp() const {
-        return load(b_.gateUp, count(2 * s_.I * s_.H), dtype_, threads_);
+        return operands(load(b_.gateUp, count(2 * s_.I * s_.H), dtype_, threads_), dtype_,
+                        threads_);
+    }
+    std::vector<float> downWeights() const {
+        return operands(load(b_.down, count(s_.H * s_.I), dtype_, threads_), dtype_, threads_);
     }
 
     // One of the two projections, rounded to the storage type, into `target` (M x I).
@@ -132,8 +150,9 @@ class Stages {
     }
 
     void down() const {
-        const std::vector<float> hidden = load(v_.h, count(s_.M * s_.I), dtype_, threads_);
-        const std::vector<float> weights = load(b_.down, count(s_.H * s_.I), dtype_, threads_);
+        const std::vector<float> hidden =
+            operands(load(v_.h, count(s_.M * s_.I), dtype_, threads_), dtype_, threads_);
+        const std::vector<float> weights = downWeights();
         store(b_.out,
               productABt(hidden.data(), s_.M, weights.data(), s_.H, s_.I, MlpDtype::Float32,
                          threads_),
@@ -141,12 +160,12 @@ class Stages {
     }
 
     // The lesson kernel's loops: per (M tile, output-column tile) block and per I chunk, g and u
-    // over all of H, SiLU*up rounded to the storage type (the tensor cores' operand),
-    // accumulated into the block's output tile.
+    // over all of H, SiLU*up rounded to the storage type (and for tf32 to the tensor cores'
+    // operand), accumulated into the block's output tile.
     void lessonFused(const LessonTiles& t) const {
         const std::vector<float> in = x();
         const std::vector<float> w = gateUp();
-        const std::vector<float> dn = load(b_.down, count(s_.H * s_.I), dtype_, threads_);
+        const std::vector<float> dn = downWeights();
         const std::int64_t tilesM = ceilDiv(s_.M, t.blockM), tilesN = ceilDiv(s_.H, t.blockN);
         std::vector<float> result(count(s_.M * s_.H));
         const float* up = w.data() + s_.I * s_.H;
@@ -174,7 +193,7 @@ class Stages {
                                     u += xr[k] * ur[k];
                                 }
                                 hidden[count(r * t.blockI + i)] =
-                                    roundToStorage(silu(g) * u, dtype_);
+                                    roundToOperand(roundToStorage(silu(g) * u, dtype_), dtype_);
                             }
                         }
                         for (std::int64_t r = 0; r < rows; ++r)

@@ -9,6 +9,8 @@
 
 #include "pipelines/mlp/mlp_cuda.h"
 #include "pipelines/mlp/mlp_launch.h"
+#include "pipelines/mlp/mlp_lesson_tiled_cuda.h"
+#include "pipelines/mlp/mlp_production_tiled.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -62,6 +64,15 @@ Views viewsOf(MlpVariant variant, const MlpShape& s, MlpDtype dtype, const MlpDe
     return v;
 }
 
+// The lesson kernel compiled at run time (NVRTC) for these tiles in tf32, which has no
+// precompiled code; compiled once per tiles and kept for the process.
+Status launchLessonCompiledAtRunTime(const LessonTiles& tiles, const MlpShape& s, const Views& v,
+                                     cudaStream_t stream) {
+    Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tiles, MlpDtype::Tf32);
+    if (!kernel) return kernel.status();
+    return launchLessonTiled(**kernel, tiles, s, v.x, v.gate, v.up, v.down, v.out, stream);
+}
+
 // out = h down^T through cuBLAS: the last step of every variant but the lesson's.
 Step downGemm(MlpCudaContext& c, const MlpShape& s, MlpDtype t, const Views& v) {
     return {"gemm_down", [&c, s, t, v] {
@@ -90,6 +101,9 @@ std::vector<Step> stepsOf(MlpCudaContext& c, MlpVariant variant, const MlpShape&
                     {"multiply", [=] { return launchMultiply(t, v.g, v.u, v.h, mi, stream); }},
                     downGemm(c, s, t, v)};
         case MlpVariant::LessonFused:
+            if (t == MlpDtype::Tf32)
+                return {{"swiglu_mlp_lesson",
+                         [=] { return launchLessonCompiledAtRunTime(tiles, s, v, stream); }}};
             return {{"swiglu_mlp_lesson", [=] {
                          return launchLessonFused(t, tiles, s, v.x, v.gate, v.up, v.down, v.out,
                                                   stream);
@@ -120,13 +134,18 @@ std::vector<Step> stepsOf(MlpCudaContext& c, MlpVariant variant, const MlpShape&
 
 }  // namespace
 
-Status checkCudaProblem(MlpVariant variant, const MlpShape& s, MlpDtype, const LessonTiles& tiles) {
+Status checkCudaProblem(MlpVariant variant, const MlpShape& s, MlpDtype dtype,
+                        const LessonTiles& tiles) {
     if (s.M <= 0 || s.H <= 0 || s.I <= 0)
         return {ErrorCode::InvalidArgument, "M, H and I must be positive"};
+    if (variant == MlpVariant::Production)
+        if (std::optional<std::string> refusal = productionDtypeRefusal(dtype))
+            return {ErrorCode::InvalidArgument, *refusal};
     if (2 * s.I > INT32_MAX || s.H > INT32_MAX || s.M > INT32_MAX)
         return {ErrorCode::InvalidArgument, "dimensions beyond 2^31 are not supported by cuBLAS"};
     if (variant == MlpVariant::LessonFused) {
-        if (!lessonTilesCompiled(tiles))
+        // tf32 compiles at run time for any allowed tiles (see stepsOf).
+        if (dtype != MlpDtype::Tf32 && !lessonTilesCompiled(tiles, dtype))
             return {ErrorCode::InvalidArgument,
                     "the lesson kernel is compiled for BLOCK_M=32, BLOCK_N=64, BLOCK_H=64, "
                     "BLOCK_I=64 only"};

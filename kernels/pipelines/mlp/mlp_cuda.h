@@ -12,8 +12,9 @@ namespace fusescope::mlp {
 
 struct CublasLibrary;
 
-// A stream and a cuBLAS handle on the current device. cuBLAS runs without TF32: float32 products
-// use the pedantic float32 compute type, bfloat16 products accumulate in float32.
+// A stream and a cuBLAS handle on the current device. float32 products use the pedantic float32
+// compute type (no TF32), tf32 products the TF32 tensor-core compute type, bfloat16 products
+// accumulate in float32.
 class MlpCudaContext {
   public:
     static Result<std::unique_ptr<MlpCudaContext>> create();

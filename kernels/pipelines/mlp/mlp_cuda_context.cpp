@@ -52,7 +52,7 @@ Result<std::unique_ptr<MlpCudaContext>> MlpCudaContext::createWith(void* streamP
     context->cublas_ = handle;
     if (Status s = cublasStatus(**blas, (*blas)->setStream(handle, stream), "cublasSetStream"); !s)
         return s;
-    // Default math never substitutes TF32; the float32 products also ask for pedantic compute.
+    // Default math never substitutes TF32 by itself; each product's compute type says what it uses.
     if (Status s = cublasStatus(**blas, (*blas)->setMathMode(handle, CUBLAS_DEFAULT_MATH),
                                 "cublasSetMathMode");
         !s)
@@ -73,9 +73,12 @@ Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, s
     for (std::int64_t v : {lda, ldb, ldc, rows, cols, k})
         if (v <= 0 || v > INT_MAX)
             return {ErrorCode::InvalidArgument, "GEMM dimensions must lie in 1..INT_MAX"};
-    const cudaDataType type = dtype == MlpDtype::Float32 ? CUDA_R_32F : CUDA_R_16BF;
-    const cublasComputeType_t compute =
-        dtype == MlpDtype::Float32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
+    const cudaDataType type = storesBfloat16(dtype) ? CUDA_R_16BF : CUDA_R_32F;
+    // float32 asks for pedantic float32 math (never TF32); tf32 asks for TF32 tensor-core
+    // products with float32 accumulation; bfloat16 accumulates in float32.
+    const cublasComputeType_t compute = dtype == MlpDtype::Float32 ? CUBLAS_COMPUTE_32F_PEDANTIC
+                                        : dtype == MlpDtype::Tf32  ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                   : CUBLAS_COMPUTE_32F;
     const float alpha = 1.0f, beta = 0.0f;
     // Row-major C = A B^T is column-major C^T = B^T' A^T': cuBLAS sees B transposed.
     const CublasLibrary& blas = context.blas();

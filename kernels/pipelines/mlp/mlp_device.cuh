@@ -77,7 +77,7 @@ inline bool packAligned(MlpDtype dtype, std::int64_t a, std::int64_t b = 0) {
 // Calls f with a null pointer of the dtype's element type.
 template <typename F>
 Status withElementType(MlpDtype dtype, F&& f) {
-    if (dtype == MlpDtype::Float32) return f(static_cast<float*>(nullptr));
+    if (!storesBfloat16(dtype)) return f(static_cast<float*>(nullptr));
     return f(static_cast<bf16*>(nullptr));
 }
 

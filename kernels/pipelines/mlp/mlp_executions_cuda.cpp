@@ -28,19 +28,28 @@ Result<MlpCudaContext*> contextFor(const ExecutionTarget& target) {
         });
 }
 
-// The lesson kernel runs compiled at run time for tiles the program has no precompiled code for
-// (or for every tile during a tile sweep).
+// The lesson kernel runs compiled at run time for tiles or a dtype (tf32) the program has no
+// precompiled code for (or for every tile during a tile sweep).
 bool runtimeCompiled(const KernelCall& call) {
     return variantNamed(call.variant) == MlpVariant::LessonFused &&
-           (lessonTilesAlwaysCompiled() || !lessonTilesCompiled(tilesOf(*call.problem)));
+           (lessonTilesAlwaysCompiled() ||
+            !lessonTilesCompiled(tilesOf(*call.problem), mlpDtypeOf(*call.problem)));
 }
 
 // The production fusion's gate_up kernel (its first at prefill sizes) runs compiled at run time
-// for tiles other than the precompiled kernel's (or for every tile during a tile sweep).
+// for tiles other than the precompiled kernel's (or for every tile during a tile sweep: a sweep
+// compares one kernel, so not the Hopper kernel the default tiles run on compute capability 9.0).
 bool productionCompiled(const KernelCall& call) {
     return variantNamed(call.variant) == MlpVariant::Production && call.kernelIndex == 0 &&
            productionRunsCompiled(productionTilesOf(*call.problem), shapeOf(*call.problem),
                                   mlpDtypeOf(*call.problem));
+}
+
+// The up half of the gate_up buffer: gate's I rows of H come first.
+const void* upOf(const MlpCallBuffers& b, const MlpShape& shape, MlpDtype dtype) {
+    return static_cast<const unsigned char*>(b.gateUp) + static_cast<std::uint64_t>(shape.I) *
+                                                             static_cast<std::uint64_t>(shape.H) *
+                                                             elementBytes(dtype);
 }
 
 // Why the production fusion cannot run with the problem's tiles, before anything is allocated:
@@ -48,6 +57,8 @@ bool productionCompiled(const KernelCall& call) {
 Status productionSupports(const KernelCall& call) {
     const production::Tiles tiles = productionTilesOf(*call.problem);
     const MlpShape shape = shapeOf(*call.problem);
+    if (std::optional<std::string> refusal = productionDtypeRefusal(mlpDtypeOf(*call.problem)))
+        return Status(ErrorCode::InvalidArgument, *refusal);
     if (shape.M <= kDecodeMaxRows) return Status::ok();  // the GEMV kernels take no tiles
     if (std::optional<std::string> refusal =
             productionTilesRefusal(tiles, mlpDtypeOf(*call.problem)))
@@ -122,34 +133,25 @@ class MlpCudaExecution final : public KernelExecution {
         if (!b) return b.status();
         Result<MlpCudaContext*> context = contextFor(target);
         if (!context) return context.status();
+        const MlpShape shape = shapeOf(*call.problem);
+        const MlpDtype dtype = mlpDtypeOf(*call.problem);
         if (productionCompiled(call)) {
             const production::Tiles tiles = productionTilesOf(*call.problem);
-            const MlpShape shape = shapeOf(*call.problem);
             Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
             if (!kernel) return kernel.status();
-            const auto* up = static_cast<const unsigned char*>(b->gateUp) +
-                             static_cast<std::uint64_t>(shape.I) *
-                                 static_cast<std::uint64_t>(shape.H) *
-                                 elementBytes(MlpDtype::Bfloat16);
-            return launchProductionTiled(**kernel, tiles, shape, b->x, b->gateUp, up, b->scratch,
-                                         (*context)->stream());
+            return launchProductionTiled(**kernel, tiles, shape, b->x, b->gateUp,
+                                         upOf(*b, shape, dtype), b->scratch, (*context)->stream());
         }
         if (runtimeCompiled(call)) {
             const LessonTiles tiles = tilesOf(*call.problem);
-            const MlpShape shape = shapeOf(*call.problem);
-            const MlpDtype dtype = mlpDtypeOf(*call.problem);
             Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tiles, dtype);
             if (!kernel) return kernel.status();
-            const auto* up = static_cast<const unsigned char*>(b->gateUp) +
-                             static_cast<std::uint64_t>(shape.I) *
-                                 static_cast<std::uint64_t>(shape.H) * elementBytes(dtype);
-            return launchLessonTiled(**kernel, tiles, shape, b->x, b->gateUp, up, b->down, b->out,
-                                     (*context)->stream());
+            return launchLessonTiled(**kernel, tiles, shape, b->x, b->gateUp,
+                                     upOf(*b, shape, dtype), b->down, b->out, (*context)->stream());
         }
         const MlpDeviceBuffers buffers{b->x, b->gateUp, b->down, b->scratch, b->out};
-        return runMlpCudaKernel(**context, b->variant, shapeOf(*call.problem),
-                                mlpDtypeOf(*call.problem), buffers, tilesOf(*call.problem),
-                                call.kernelIndex);
+        return runMlpCudaKernel(**context, b->variant, shape, dtype, buffers,
+                                tilesOf(*call.problem), call.kernelIndex);
     }
 };
 

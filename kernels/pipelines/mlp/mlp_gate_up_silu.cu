@@ -1,12 +1,14 @@
 // The production variant's prefill kernel: gate and up as one GEMM whose epilogue applies
 // SiLU*up, so g and u never leave registers and h is written once. Blocks walk the M tiles
 // fastest, so the blocks that share one tile of gate and up run together and the L2 serves the
-// weights' re-reads. bfloat16 runs on the tensor cores: the kernel NVRTC compiles for other
-// tiles, built ahead of time at the default 128 x 64 (mlp_production_precompiled.cu). float32
+// weights' re-reads. bfloat16 runs on the tensor cores: on compute capability 9.0 the Hopper
+// kernel (mlp_gate_up_hopper.cu, TMA and wgmma), elsewhere the mma.sync kernel NVRTC compiles for
+// other tiles, built ahead of time at the default tiles (mlp_production_precompiled.cu). float32
 // runs on the CUDA cores (no TF32).
 #include <algorithm>
 
 #include "pipelines/mlp/mlp_async_copy.cuh"
+#include "pipelines/mlp/mlp_gate_up_hopper.h"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_production_precompiled.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
@@ -49,41 +51,47 @@ __global__ void __launch_bounds__(kThreads)
     storeTile<T, BM, BI, kThreads>(h, shape.I, staging, K::kStagingLd, m0, i0, shape.M, shape.I);
 }
 
-// Registers, spills and occupancy of a precompiled gate_up kernel at its launch's shared memory.
-KernelResources resourcesOf(const void* kernel, int smem, const MlpShape& shape) {
-    return kernelResourcesOf(
-        kernel, kThreads, smem,
-        ceilDiv(shape.M, production::kTileM) * ceilDiv(shape.I, production::kTileI));
+dim3 gridOf(const production::Tiles& tiles, const MlpShape& shape) {
+    return dim3(static_cast<unsigned>(ceilDiv(shape.M, tiles.tileM)),
+                static_cast<unsigned>(ceilDiv(shape.I, tiles.tileI)));
 }
 
-// Whole tiles of the bfloat16 kernel (M, H and I multiples of 128, 64 and 64): the entry point
-// without bounds checks runs.
+// Registers, spills and occupancy of a precompiled gate_up kernel at its launch's shared memory.
+KernelResources resourcesOf(const void* kernel, int smem, const production::Tiles& tiles,
+                            const MlpShape& shape) {
+    return kernelResourcesOf(kernel, kThreads, smem,
+                             ceilDiv(shape.M, tiles.tileM) * ceilDiv(shape.I, tiles.tileI));
+}
+
+// Whole tiles of the bfloat16 kernel (M, H and I multiples of its tiles and of 64): the entry
+// point without bounds checks runs.
 bool wholeTiles(const MlpShape& shape) {
-    return shape.M % production::kTileM == 0 && shape.H % 64 == 0 &&
-           shape.I % production::kTileI == 0;
+    return shape.M % production::kDefaultTiles.tileM == 0 && shape.H % 64 == 0 &&
+           shape.I % production::kDefaultTiles.tileI == 0;
 }
 
 }  // namespace
 
 KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape) {
-    if (dtype == MlpDtype::Float32)
+    if (dtype == MlpDtype::Bfloat16 && gateUpHopperRuns(shape)) return gateUpHopperResources(shape);
+    if (!storesBfloat16(dtype))
         return resourcesOf(reinterpret_cast<const void*>(&gemmGateUpSilu<float>),
-                           GateUpKernel<float>::kSmemBytes, shape);
+                           GateUpKernel<float>::kSmemBytes, production::kDefaultTiles, shape);
     return resourcesOf(productionPrecompiledKernel(wholeTiles(shape)),
-                       kProductionPrecompiledSharedBytes, shape);
+                       kProductionPrecompiledSharedBytes, production::kDefaultTiles, shape);
 }
 
 Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
                         const void* up, void* h, cudaStream_t stream) {
+    if (dtype == MlpDtype::Bfloat16 && gateUpHopperRuns(shape))
+        return launchGateUpHopper(shape, x, gate, up, h, stream);
     const bool packed = packAligned(dtype, shape.H);
-    const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, production::kTileM)),
-                    static_cast<unsigned>(ceilDiv(shape.I, production::kTileI)));
     if (dtype == MlpDtype::Bfloat16)
-        return cudaStatus(
-            launchProductionPrecompiled(wholeTiles(shape), grid, stream, x, gate, up, h,
-                                        static_cast<int>(shape.M), static_cast<int>(shape.H),
-                                        static_cast<int>(shape.I), packed),
-            "gemm_gate_up_silu launch");
+        return cudaStatus(launchProductionPrecompiled(
+                              wholeTiles(shape), gridOf(production::kDefaultTiles, shape), stream,
+                              x, gate, up, h, static_cast<int>(shape.M), static_cast<int>(shape.H),
+                              static_cast<int>(shape.I), packed),
+                          "gemm_gate_up_silu launch");
     constexpr int kSmem = GateUpKernel<float>::kSmemBytes;
     auto* kernel = gemmGateUpSilu<float>;
     if (Status s = cudaStatus(
@@ -91,7 +99,7 @@ Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, co
             "cudaFuncSetAttribute (gate_up kernel shared memory)");
         !s)
         return s;
-    kernel<<<grid, kThreads, kSmem, stream>>>(
+    kernel<<<gridOf(production::kDefaultTiles, shape), kThreads, kSmem, stream>>>(
         static_cast<const float*>(x), static_cast<const float*>(gate),
         static_cast<const float*>(up), static_cast<float*>(h), shape, packed);
     return launchStatus("gemm_gate_up_silu launch");

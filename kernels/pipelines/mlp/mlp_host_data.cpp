@@ -25,7 +25,7 @@ HostMatrix::HostMatrix(MlpDtype dtype, std::int64_t rows, std::int64_t cols)
       storage_(static_cast<std::size_t>(rows * cols) * elementBytes(dtype)) {}
 
 float HostMatrix::at(std::size_t index) const {
-    if (dtype_ == MlpDtype::Float32) {
+    if (!storesBfloat16(dtype_)) {
         float value;
         std::memcpy(&value, storage_.data() + index * 4, 4);
         return value;
@@ -46,7 +46,7 @@ std::vector<float> HostMatrix::toFloats(int threads) const {
 void HostMatrix::assign(const std::vector<float>& values, int threads) {
     parallelFor(elements(), threads, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) {
-            if (dtype_ == MlpDtype::Float32) {
+            if (!storesBfloat16(dtype_)) {
                 std::memcpy(storage_.data() + i * 4, &values[i], 4);
             } else {
                 const std::uint16_t b = toBfloat16(values[i]);
@@ -70,7 +70,7 @@ void HostMatrix::fillRandom(std::uint64_t seed, float scale, int threads) {
 }
 
 void HostMatrix::poison() {
-    if (dtype_ == MlpDtype::Float32) {
+    if (!storesBfloat16(dtype_)) {
         const std::uint32_t nan = 0x7fc00001u;
         for (std::size_t i = 0; i < elements(); ++i) std::memcpy(storage_.data() + i * 4, &nan, 4);
     } else {

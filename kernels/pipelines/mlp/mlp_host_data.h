@@ -25,9 +25,27 @@ inline float fromBfloat16(std::uint16_t value) {
     return result;
 }
 
-// What storing a float in `dtype` keeps of it.
+// What storing a float in `dtype` keeps of it (tf32 is stored as float32).
 inline float roundToStorage(float value, MlpDtype dtype) {
-    return dtype == MlpDtype::Float32 ? value : fromBfloat16(toBfloat16(value));
+    return storesBfloat16(dtype) ? fromBfloat16(toBfloat16(value)) : value;
+}
+
+// A float rounded to TF32 as the GPU's cvt.rna.tf32.f32 does: the 13 low mantissa bits dropped,
+// to nearest with ties away from zero (a carry may reach the exponent; the largest floats round
+// to infinity); infinities and NaN unchanged. The result is a float whose low 13 bits are zero.
+inline float roundToTf32(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & ~0x1fffu;
+    float result;
+    std::memcpy(&result, &bits, sizeof result);
+    return result;
+}
+
+// What a product's tensor-core operand keeps of a stored value: TF32 for tf32, all of it otherwise
+// (float32 multiplies in full; bfloat16 values are exact already).
+inline float roundToOperand(float value, MlpDtype dtype) {
+    return dtype == MlpDtype::Tf32 ? roundToTf32(value) : value;
 }
 
 class HostMatrix {

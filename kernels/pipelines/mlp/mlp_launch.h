@@ -16,7 +16,9 @@ Status launchMultiply(MlpDtype dtype, const void* a, const void* b, void* out, s
 Status launchSiluMulRows(MlpDtype dtype, const void* gu, void* h, std::int64_t M, std::int64_t I,
                          cudaStream_t stream);
 
-bool lessonTilesCompiled(const LessonTiles& tiles);
+// Whether the program has the lesson kernel precompiled for these tiles in this dtype (tf32 runs
+// only the run-time compiled kernel, mlp_lesson_tiled.cu).
+bool lessonTilesCompiled(const LessonTiles& tiles, MlpDtype dtype);
 // Registers, spills, shared memory and occupancy of the precompiled lesson kernel this shape runs.
 KernelResources lessonFusedResources(MlpDtype dtype, const MlpShape& shape);
 Status launchLessonFused(MlpDtype dtype, const LessonTiles& tiles, const MlpShape& shape,

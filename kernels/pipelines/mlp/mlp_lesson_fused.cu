@@ -328,7 +328,7 @@ KernelResources resourcesOf(const void* kernel, int smem, const MlpShape& shape)
 }  // namespace
 
 KernelResources lessonFusedResources(MlpDtype dtype, const MlpShape& shape) {
-    if (dtype == MlpDtype::Float32)
+    if (!storesBfloat16(dtype))
         return resourcesOf(reinterpret_cast<const void*>(&swigluMlpLesson<float>),
                            Smem<float>::kBytes, shape);
     const bool full = shape.M % BM == 0 && shape.H % BH == 0 && shape.I % BI == 0;
@@ -339,16 +339,18 @@ KernelResources lessonFusedResources(MlpDtype dtype, const MlpShape& shape) {
         kSmem, shape);
 }
 
-bool lessonTilesCompiled(const LessonTiles& tiles) {
-    return tiles == kLessonDefaultTiles;
+bool lessonTilesCompiled(const LessonTiles& tiles, MlpDtype dtype) {
+    return tiles == kLessonDefaultTiles && dtype != MlpDtype::Tf32;
 }
 
 Status launchLessonFused(MlpDtype dtype, const LessonTiles& tiles, const MlpShape& shape,
                          const void* x, const void* gate, const void* up, const void* down,
                          void* out, cudaStream_t stream) {
-    if (!lessonTilesCompiled(tiles))
+    if (!lessonTilesCompiled(tiles, dtype))
         return {ErrorCode::InvalidArgument,
-                "the lesson kernel is compiled for its default tiles only"};
+                dtype == MlpDtype::Tf32
+                    ? "the lesson kernel's tf32 code is compiled at run time only"
+                    : "the lesson kernel is compiled for its default tiles only"};
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
         if constexpr (std::is_same_v<T, bf16>)

@@ -25,11 +25,19 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, i
         const std::uint64_t down = n * i * 2;
         return static_cast<std::uint64_t>(stages) * (stage + down) + m * i * 2;
     }
+    if (dtype == MlpDtype::Tf32) {
+        // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
+        const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
+        const std::uint64_t pitchI = i % 32 == 16 ? i : i + 16;
+        const std::uint64_t stage = (m * pitchH + 2 * i * pitchH) * 4;
+        const std::uint64_t down = n * pitchI * 4;
+        return static_cast<std::uint64_t>(stages) * (stage + down) + m * pitchI * 4;
+    }
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }
 
 int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit) {
-    if (dtype != MlpDtype::Bfloat16) return 1;
+    if (dtype == MlpDtype::Float32) return 1;
     return lessonTiledSharedBytes(tiles, dtype, 3) <= sharedLimit ? 3 : 2;
 }
 
@@ -44,6 +52,7 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtyp
                        "-DFS_BH=" + std::to_string(tiles.blockH),
                        "-DFS_BI=" + std::to_string(tiles.blockI),
                        std::string("-DFS_BF16=") + (dtype == MlpDtype::Bfloat16 ? "1" : "0"),
+                       std::string("-DFS_TF32=") + (dtype == MlpDtype::Tf32 ? "1" : "0"),
                        "-DFS_STAGES=" + std::to_string(stages)};
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
     return request;

@@ -7,62 +7,55 @@
 //
 // Self-contained on purpose: NVRTC 13 has no built-in cuda_bf16.h, so bfloat16 is stored as
 // unsigned short and converted with the PTX cvt instructions. Compiled with -DFS_BM, -DFS_BN,
-// -DFS_BH, -DFS_BI, -DFS_BF16 (0: float32 on the CUDA cores, 1: bfloat16 on the tensor cores)
-// and -DFS_STAGES (bfloat16's copy pipeline depth). Two entry points: _full for shapes that are
-// whole tiles (no bounds checks in the copies), _edge for the rest.
+// -DFS_BH, -DFS_BI, -DFS_BF16 (1: bfloat16 on the tensor cores), -DFS_TF32 (1: float32 storage
+// with TF32 products on the tensor cores; both 0: float32 on the CUDA cores, no TF32) and
+// -DFS_STAGES (the tensor-core kernels' copy pipeline depth). Two entry points: _full for shapes
+// that are whole tiles (no bounds checks in the copies), _edge for the rest.
 
 #define FS_THREADS 128  // Triton's default num_warps = 4
+#ifndef FS_TF32
+#define FS_TF32 0
+#endif
 
-typedef unsigned short fs_bf16;
+// fs_bf16, fsSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
 
-__device__ __forceinline__ float fsSilu(float g) {
-    return g / (1.0f + expf(-g));
+#if FS_BF16 || FS_TF32
+
+// What both tensor-core kernels share (the copies are the prelude's): the warps' split of a tile
+// into 16 x 16 blocks of mma results.
+
+// The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps, each owning the
+// 16-row groups wm, wm + kWm, ... and the 16-column groups wn, wn + kWn, ...; warps whose row
+// group lies beyond the tile idle. Each 16 x 16 block is two m16n8 accumulators of 4 floats,
+// thread `lane` holding rows lane / 4 (+ 8) and columns lane % 4 * 2 (+ 1) of each.
+template <int kRowsC, int kColsC>
+struct WarpSplit {
+    static constexpr int kRowGroups = kRowsC / 16;
+    static constexpr int kColGroups = kColsC / 16;
+    static constexpr int kWn = kColGroups < 4 ? kColGroups : 4;
+    static constexpr int kWm = 4 / kWn;
+    static constexpr int kRowsPerWarp = (kRowGroups + kWm - 1) / kWm;
+    static constexpr int kColsPerWarp = kColGroups / kWn;
+};
+
+template <int kAccumulators, typename Split>
+__device__ __forceinline__ void fsZero(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4]) {
+#pragma unroll
+    for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+#pragma unroll
+            for (int j = 0; j < Split::kColsPerWarp; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) c[m][i][j][h][e] = 0.0f;
 }
+
+#endif
 
 #if FS_BF16
-
-__device__ __forceinline__ float fsToFloat(fs_bf16 v) {
-    return __uint_as_float(static_cast<unsigned>(v) << 16);
-}
-__device__ __forceinline__ fs_bf16 fsFromFloat(float v) {
-    fs_bf16 r;
-    asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(r) : "f"(v));
-    return r;
-}
-// lo goes to the lower address.
-__device__ __forceinline__ unsigned fsPack(float lo, float hi) {
-    unsigned r;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-    return r;
-}
-
-__device__ __forceinline__ unsigned fsShared(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void fsCopy16(unsigned dst, const void* src, int bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-                 "r"(bytes));
-}
-__device__ __forceinline__ void fsCommit() {
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-template <int kPending>
-__device__ __forceinline__ void fsWait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
-}
-__device__ __forceinline__ void fsLoadMatrices(unsigned (&r)[4], unsigned address) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address));
-}
-__device__ __forceinline__ void fsMma(float (&c)[4], const unsigned (&a)[4], unsigned b0,
-                                      unsigned b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
 
 // A tile of kRows x kCols bfloat16 in shared memory: rows of kCols * 2 bytes whose 16-byte unit
 // u is stored at u ^ f(r), so the 8 rows one ldmatrix reads at one column fall in 8 different
@@ -111,19 +104,6 @@ __device__ __forceinline__ void fsCopyTile(unsigned char* tile, const fs_bf16* _
     }
 }
 
-// The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps, each owning the
-// 16-row groups wm, wm + kWm, ... and the 16-column groups wn, wn + kWn, ...; warps whose row
-// group lies beyond the tile idle.
-template <int kRowsC, int kColsC>
-struct WarpSplit {
-    static constexpr int kRowGroups = kRowsC / 16;
-    static constexpr int kColGroups = kColsC / 16;
-    static constexpr int kWn = kColGroups < 4 ? kColGroups : 4;
-    static constexpr int kWm = 4 / kWn;
-    static constexpr int kRowsPerWarp = (kRowGroups + kWm - 1) / kWm;
-    static constexpr int kColsPerWarp = kColGroups / kWn;
-};
-
 // c(16 x 16 per (i, j)) += A(rows, 16-deep k steps) * B(cols, k)^T over kK, for the row and
 // column groups of this warp. aTile and bTile are shared addresses of swizzled tiles of kK
 // columns.
@@ -160,21 +140,6 @@ __device__ __forceinline__ void fsProduct(
                     }
             }
     }
-}
-
-template <int kAccumulators, typename Split>
-__device__ __forceinline__ void fsZero(
-    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4]) {
-#pragma unroll
-    for (int m = 0; m < kAccumulators; ++m)
-#pragma unroll
-        for (int i = 0; i < Split::kRowsPerWarp; ++i)
-#pragma unroll
-            for (int j = 0; j < Split::kColsPerWarp; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) c[m][i][j][h][e] = 0.0f;
 }
 
 template <bool kFull>
@@ -295,6 +260,245 @@ extern "C" __global__ void __launch_bounds__(FS_THREADS)
                                  const fs_bf16* __restrict__ up, const fs_bf16* __restrict__ down,
                                  fs_bf16* __restrict__ out, int M, int H, int I) {
     fsLessonBf16<false>(x, gate, up, down, out, M, H, I);
+}
+
+#elif FS_TF32  // float32 storage, TF32 products on the tensor cores, float32 accumulation
+
+// A float rounded to TF32 (10-bit mantissa, to nearest, ties away from zero): the mma's operand,
+// as Triton's tl.dot takes float32 inputs by default.
+__device__ __forceinline__ unsigned fsTf32(float v) {
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(v));
+    return r;
+}
+__device__ __forceinline__ void fsMmaTf32(float (&c)[4], const unsigned (&a)[4], unsigned b0,
+                                          unsigned b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// A tile of kRows x kCols floats in shared memory, with a row pitch of 16 modulo 32 words (rows
+// padded by 16 floats, or none when kCols is 16): the two rows of 16 floats each quarter-warp
+// reads with 16-byte loads fall in the two halves of the 32 banks, and rows stay whole 16-byte
+// units for cp.async.
+template <int kCols>
+struct Padded {
+    static constexpr int kLd = kCols % 32 == 16 ? kCols : kCols + 16;
+};
+
+// Four floats read with one 16-byte shared-memory load.
+struct __align__(16) FsQuad {
+    float v[4];
+};
+
+// Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit x
+// colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero fill),
+// else element by element.
+template <int kRows, int kCols, bool kFull>
+__device__ __forceinline__ void fsCopyTileF32(float* tile, const float* __restrict__ src, int ld,
+                                              int row0, int col0, int rowLimit, int colLimit,
+                                              bool aligned) {
+    constexpr int kUnits = kCols / 4;
+    constexpr int kTotal = kRows * kUnits;
+    const unsigned base = fsShared(tile);
+#pragma unroll
+    for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
+        const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
+        if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
+        const int r = p / kUnits, u = p % kUnits;
+        const int row = row0 + r, col = col0 + u * 4;
+        const int at = r * Padded<kCols>::kLd + u * 4;
+        const float* from = src + static_cast<long long>(row) * ld + col;
+        if (kFull) {
+            fsCopy16(base + at * 4, from, 16);
+        } else if (aligned) {
+            const bool valid = row < rowLimit && col < colLimit;
+            fsCopy16(base + at * 4, valid ? from : src, valid ? 16 : 0);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                tile[at + e] = row < rowLimit && col + e < colLimit ? from[e] : 0.0f;
+        }
+    }
+}
+
+// c(16 x 16 per (i, j)) += A(rows, k) * B(cols, k)^T over kK, for the row and column groups of
+// this warp, with mma.m16n8k8 on TF32 operands (each element rounded with cvt.rna as it is
+// read). aTile and bTiles are padded tiles of kK columns, read 16 columns at a time: thread
+// lane reads columns 4 * (lane % 4) .. + 3 of its rows with one 16-byte load and feeds them to two
+// mma steps as their k = lane % 4 and k = lane % 4 + 4 elements. The k order inside the 16
+// columns is thus permuted, the same way for A and for B, which leaves each dot product's terms
+// unchanged.
+template <typename Split, int kK, int kAccumulators>
+__device__ __forceinline__ void fsProductTf32(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4], const float* aTile,
+    const float* const (&bTiles)[kAccumulators]) {
+    constexpr int kLd = Padded<kK>::kLd;
+    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    const int wm = warp / Split::kWn, wn = warp % Split::kWn;
+    const int fragmentRow = lane / 4, quad = lane % 4 * 4;
+#pragma unroll
+    for (int k = 0; k < kK; k += 16) {
+        // a[i][s]: the fragments of mma step s (columns k .. k + 15, two steps of 8).
+        unsigned a[Split::kRowsPerWarp][2][4];
+#pragma unroll
+        for (int i = 0; i < Split::kRowsPerWarp; ++i) {
+            const int rg = wm + Split::kWm * i;
+            if (rg < Split::kRowGroups) {
+                const float* p = aTile + (rg * 16 + fragmentRow) * kLd + k + quad;
+                const FsQuad top = *reinterpret_cast<const FsQuad*>(p);
+                const FsQuad bottom = *reinterpret_cast<const FsQuad*>(p + 8 * kLd);
+#pragma unroll
+                for (int step = 0; step < 2; ++step) {
+                    a[i][step][0] = fsTf32(top.v[2 * step]);
+                    a[i][step][1] = fsTf32(bottom.v[2 * step]);
+                    a[i][step][2] = fsTf32(top.v[2 * step + 1]);
+                    a[i][step][3] = fsTf32(bottom.v[2 * step + 1]);
+                }
+            }
+        }
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int j = 0; j < Split::kColsPerWarp; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int n = (wn + Split::kWn * j) * 16 + h * 8 + fragmentRow;
+                    const FsQuad q =
+                        *reinterpret_cast<const FsQuad*>(bTiles[m] + n * kLd + k + quad);
+#pragma unroll
+                    for (int step = 0; step < 2; ++step) {
+                        const unsigned b0 = fsTf32(q.v[2 * step]), b1 = fsTf32(q.v[2 * step + 1]);
+#pragma unroll
+                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                            if (wm + Split::kWm * i < Split::kRowGroups)
+                                fsMmaTf32(c[m][i][j][h], a[i][step], b0, b1);
+                    }
+                }
+    }
+}
+
+template <bool kFull>
+__device__ __forceinline__ void fsLessonTf32(const float* __restrict__ x,
+                                             const float* __restrict__ gate,
+                                             const float* __restrict__ up,
+                                             const float* __restrict__ down,
+                                             float* __restrict__ out, int M, int H, int I) {
+    constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
+    constexpr int kX = BM * Padded<BH>::kLd, kW = BI * Padded<BH>::kLd;  // floats
+    constexpr int kStage = kX + 2 * kW;
+    constexpr int kDown = BN * Padded<BI>::kLd;
+    constexpr int kDownAt = kStages * kStage;
+    constexpr int kHiddenAt = kDownAt + kStages * kDown;
+    using GateUp = WarpSplit<BM, BI>;
+    using Down = WarpSplit<BM, BN>;
+    extern __shared__ __align__(128) unsigned char smemBytes[];
+    float* smem = reinterpret_cast<float*>(smemBytes);
+    const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
+    const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
+    const bool alignedH = H % 4 == 0, alignedI = I % 4 == 0;
+
+    int loadChunk = 0, loadStep = 0, loadSlot = 0, loadDownSlot = 0;
+    const auto stageNext = [&] {
+        if (loadChunk < chunks) {
+            const int i0 = loadChunk * BI, k0 = loadStep * BH;
+            float* stage = smem + loadSlot * kStage;
+            fsCopyTileF32<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
+            fsCopyTileF32<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
+            fsCopyTileF32<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
+            if (loadStep == 0)
+                fsCopyTileF32<BN, BI, kFull>(smem + kDownAt + loadDownSlot * kDown, down, I, n0, i0,
+                                             H, I, alignedI);
+            loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
+            if (++loadStep == stepsH) {
+                loadStep = 0;
+                ++loadChunk;
+                loadDownSlot = loadDownSlot + 1 == kStages ? 0 : loadDownSlot + 1;
+            }
+        }
+        fsCommit();  // possibly empty: one group per step keeps the count simple
+    };
+
+    float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][2][4];
+    float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][2][4];
+    fsZero<2, GateUp>(gu);
+    fsZero<1, Down>(o);
+    for (int s = 0; s < kStages - 1; ++s) stageNext();
+    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    int slot = 0, downSlot = 0, step = 0;
+    const int steps = chunks * stepsH;
+    for (int t = 0; t < steps; ++t) {
+        fsWait<kStages - 2>();
+        __syncthreads();  // this step is visible to all; the previous step's stage is free
+        stageNext();
+        const float* stage = smem + slot * kStage;
+        const float* const weights[2] = {stage + kX, stage + kX + kW};
+        fsProductTf32<GateUp, BH, 2>(gu, stage, weights);
+        slot = slot + 1 == kStages ? 0 : slot + 1;
+        if (++step == stepsH) {
+            step = 0;
+            // hidden = silu(g) * u in float32 (rounded to TF32 when the down product reads it);
+            // zero beyond I and M, since g and u are (zero-filled tiles).
+            float* hidden = smem + kHiddenAt;
+            const int wm = warp / GateUp::kWn, wn = warp % GateUp::kWn;
+#pragma unroll
+            for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
+#pragma unroll
+                for (int j = 0; j < GateUp::kColsPerWarp; ++j)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+#pragma unroll
+                        for (int half = 0; half < 2; ++half) {
+                            const int rg = wm + GateUp::kWm * i;
+                            if (rg >= GateUp::kRowGroups) continue;
+                            const int r = rg * 16 + lane / 4 + half * 8;
+                            const int c = (wn + GateUp::kWn * j) * 16 + h * 8 + lane % 4 * 2;
+                            const float* g = gu[0][i][j][h];
+                            const float* u = gu[1][i][j][h];
+                            float* to = hidden + r * Padded<BI>::kLd + c;
+                            to[0] = fsSilu(g[2 * half]) * u[2 * half];
+                            to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
+                        }
+            __syncthreads();
+            const float* const downTile[1] = {smem + kDownAt + downSlot * kDown};
+            fsProductTf32<Down, BI, 1>(o, hidden, downTile);
+            downSlot = downSlot + 1 == kStages ? 0 : downSlot + 1;
+            fsZero<2, GateUp>(gu);
+        }
+    }
+    fsWait<0>();
+    const int wm = warp / Down::kWn, wn = warp % Down::kWn;
+#pragma unroll
+    for (int i = 0; i < Down::kRowsPerWarp; ++i)
+#pragma unroll
+        for (int j = 0; j < Down::kColsPerWarp; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int rg = wm + Down::kWm * i;
+                    const int r = m0 + rg * 16 + lane / 4 + e / 2 * 8;
+                    const int c = n0 + (wn + Down::kWn * j) * 16 + h * 8 + lane % 4 * 2 + e % 2;
+                    if (rg < Down::kRowGroups && r < M && c < H)
+                        out[static_cast<long long>(r) * H + c] = o[0][i][j][h][e];
+                }
+}
+
+extern "C" __global__ void __launch_bounds__(FS_THREADS)
+    swiglu_mlp_lesson_tiled_full(const float* __restrict__ x, const float* __restrict__ gate,
+                                 const float* __restrict__ up, const float* __restrict__ down,
+                                 float* __restrict__ out, int M, int H, int I) {
+    fsLessonTf32<true>(x, gate, up, down, out, M, H, I);
+}
+
+extern "C" __global__ void __launch_bounds__(FS_THREADS)
+    swiglu_mlp_lesson_tiled_edge(const float* __restrict__ x, const float* __restrict__ gate,
+                                 const float* __restrict__ up, const float* __restrict__ down,
+                                 float* __restrict__ out, int M, int H, int I) {
+    fsLessonTf32<false>(x, gate, up, down, out, M, H, I);
 }
 
 #else  // float32: plain FMAs on the CUDA cores (no TF32), one shared-memory stage

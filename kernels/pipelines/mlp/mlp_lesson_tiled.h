@@ -17,8 +17,9 @@ inline constexpr std::string_view kLessonTiledEdgeKernel = "swiglu_mlp_lesson_ti
 
 std::string_view lessonTiledSource();
 
-// Shared memory of the tiled kernel: bfloat16 keeps `stages` copies of the x, gate and up tiles
-// and of down's tile, plus the hidden tile; float32 one stage with rows padded by one word.
+// Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
+// tiles and of down's tile, plus the hidden tile (tf32 with row pitches of 16 modulo 32 floats);
+// float32 one stage with rows padded by one word.
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, int stages);
 // The copy pipeline's depth: 3 stages where they fit `sharedLimit`, else 2 (float32: 1).
 int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit);

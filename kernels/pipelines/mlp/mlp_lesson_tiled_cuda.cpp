@@ -16,15 +16,21 @@ Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, Mlp
 }
 
 Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, MlpDtype dtype) {
-    Result<TiledDeviceFacts> device = tiledDeviceFacts();
-    if (!device) return device.status();
-    const int stages =
-        lessonTiledStages(tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn));
-    const CompileRequest request =
-        lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
-    return loadTiledKernel(request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
-                           lessonTiledSharedBytes(tiles, dtype, stages), stages,
-                           "tiled lesson kernel");
+    const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
+                            std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
+                            " " + std::to_string(tiles.blockI) + " " +
+                            std::string(dtypeName(dtype));
+    return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
+        Result<TiledDeviceFacts> device = tiledDeviceFacts();
+        if (!device) return device.status();
+        const int stages =
+            lessonTiledStages(tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn));
+        const CompileRequest request =
+            lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
+        return loadTiledKernel(request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
+                               lessonTiledSharedBytes(tiles, dtype, stages), stages,
+                               "tiled lesson kernel");
+    });
 }
 
 Status launchLessonTiled(const LessonTiledKernel& kernel, const LessonTiles& tiles,

@@ -149,13 +149,15 @@ TuningSpec tile(std::string_view name, std::string title, int defaultValue) {
 
 template <std::size_t N>
 TuningSpec productionTile(std::string_view name, std::string title,
-                          const std::array<int, N>& allowed, int defaultValue) {
+                          const std::array<int, N>& allowed, int defaultValue,
+                          int valueBeforeDeclared) {
     TuningSpec spec;
     spec.name = std::string(name);
     spec.title = std::move(title);
     spec.help = "a tile size of the production fusion's gate_up kernel (prefill sizes)";
     spec.allowed.assign(allowed.begin(), allowed.end());
     spec.defaultValue = defaultValue;
+    spec.valueBeforeDeclared = valueBeforeDeclared;
     spec.variant = std::string(variantName(MlpVariant::Production));
     // At decode sizes the fusion runs weight-streaming GEMV kernels, which take no tiles.
     spec.usedFor = [](const Problem& problem) {
@@ -192,7 +194,15 @@ MlpShape shapeOf(const Problem& problem) {
 }
 
 MlpDtype mlpDtypeOf(const Problem& problem) {
-    return problem.dtype == DType::Bfloat16 ? MlpDtype::Bfloat16 : MlpDtype::Float32;
+    switch (problem.dtype) {
+        case DType::Bfloat16:
+            return MlpDtype::Bfloat16;
+        case DType::Tf32:
+            return MlpDtype::Tf32;
+        case DType::Float32:
+            break;
+    }
+    return MlpDtype::Float32;
 }
 
 LessonTiles tilesOf(const Problem& problem) {
@@ -201,7 +211,8 @@ LessonTiles tilesOf(const Problem& problem) {
 }
 
 production::Tiles productionTilesOf(const Problem& problem) {
-    // A problem made before these tunings existed (an older recording) has the default tiles.
+    // A problem built without these tunings has the default tiles (recordings made before they
+    // were declared are read with the tiles of that time: withRecordedTunings).
     const int m = problem.tuningValue(kProductionTileNames[0]);
     const int i = problem.tuningValue(kProductionTileNames[1]);
     return {m > 0 ? m : production::kTileM, i > 0 ? i : production::kTileI};
@@ -243,15 +254,15 @@ PipelineSpec makeMlpPipeline() {
     p.dimensions = {{"M", "tokens (rows of x)", 64, 1, std::uint64_t{1} << 20},
                     {"H", "hidden size", 1024, 1, std::uint64_t{1} << 17},
                     {"I", "intermediate size", 2816, 1, std::uint64_t{1} << 18}};
-    p.dtypes = {DType::Bfloat16, DType::Float32};
+    p.dtypes = {DType::Bfloat16, DType::Float32, DType::Tf32};
     p.tunings = {tile(kTileNames[0], "BLOCK_M", kLessonDefaultTiles.blockM),
                  tile(kTileNames[1], "BLOCK_N", kLessonDefaultTiles.blockN),
                  tile(kTileNames[2], "BLOCK_H", kLessonDefaultTiles.blockH),
                  tile(kTileNames[3], "BLOCK_I", kLessonDefaultTiles.blockI),
                  productionTile(kProductionTileNames[0], "TILE_M", production::kAllowedTileM,
-                                production::kTileM),
+                                production::kTileM, production::kTilesBeforeTunings.tileM),
                  productionTile(kProductionTileNames[1], "TILE_I", production::kAllowedTileI,
-                                production::kTileI)};
+                                production::kTileI, production::kTilesBeforeTunings.tileI)};
     p.presets = {
         preset("quick", "64 tokens, classroom sizes (quick on a CPU)", 64, 1024, 2816),
         preset("classroom", "classroom: M=512, H=1024, I=2816", 512, 1024, 2816),
@@ -297,15 +308,16 @@ PipelineSpec makeMlpPipeline() {
     };
     p.computeRoof = [](const Problem& problem) {
         // Large enough to run at the tensor (or CUDA) cores' full rate for milliseconds.
-        const std::uint64_t n = problem.dtype == DType::Bfloat16 ? 8192 : 4096;
+        const std::uint64_t n = problem.dtype == DType::Float32 ? 4096 : 8192;
         ComputeRoofSpec roof;
         roof.execution = std::string(kMlpComputeRoofExecution);
         roof.problem.dimensions = {{"M", n}, {"H", n}, {"I", n}};
         roof.problem.dtype = problem.dtype;
         roof.bufferBytes.assign(3, n * n * dtypeBytes(problem.dtype));
         roof.flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-        roof.description = "cuBLAS " + std::string(dtypeName(problem.dtype)) + " GEMM " +
-                           std::to_string(n) + "^3 (float32 accumulation, no TF32)";
+        roof.description = "cuBLAS " + std::string(dtypeTitle(problem.dtype)) + " GEMM " +
+                           std::to_string(n) + "^3 (float32 accumulation" +
+                           (problem.dtype == DType::Tf32 ? ")" : ", no TF32)");
         return std::optional<ComputeRoofSpec>(roof);
     };
     return p;

@@ -1,9 +1,12 @@
-// The production fusion's bfloat16 prefill kernel at its default tiles, compiled ahead of time
-// from the one source NVRTC compiles for the other tiles (mlp_production_tiled.cu), so the two
+// The production fusion's bfloat16 mma.sync prefill kernel at its default tiles, compiled ahead of
+// time from the one source NVRTC compiles for the other tiles (mlp_production_tiled.cu), so the two
 // paths cannot drift apart.
 #define FS_TM 128
-#define FS_TI 64
-#define FS_MIN_BLOCKS 2
+#define FS_TI 128
+#define FS_MIN_BLOCKS 1
+// The wrappers first, as the embedded source has them in front of it.
+#include "pipelines/mlp/mlp_tiled_prelude.cuh"
+
 #include "pipelines/mlp/mlp_production_tiled.cu"
 
 #include "pipelines/mlp/mlp_production_precompiled.h"

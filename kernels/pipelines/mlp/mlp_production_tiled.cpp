@@ -4,6 +4,7 @@
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/mlp/mlp_production_tiled_source.h"
+#include "pipelines/registry.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -11,14 +12,6 @@ namespace {
 template <std::size_t N>
 bool allowed(const std::array<int, N>& values, int value) {
     return std::find(values.begin(), values.end(), value) != values.end();
-}
-
-template <std::size_t N>
-std::string listOf(const std::array<int, N>& values) {
-    std::string text;
-    for (std::size_t k = 0; k < N; ++k)
-        text += (k == 0 ? "" : k + 1 == N ? " or " : ", ") + std::to_string(values[k]);
-    return text;
 }
 
 }  // namespace
@@ -50,13 +43,21 @@ CompileRequest productionTiledCompileRequest(const production::Tiles& tiles, int
     return request;
 }
 
+std::optional<std::string> productionDtypeRefusal(MlpDtype dtype) {
+    if (dtype != MlpDtype::Tf32) return std::nullopt;
+    return "the production fusion has no TF32 path on the GPU (its gate_up kernel and decode "
+           "GEMVs multiply in float32 on the CUDA cores or in bfloat16): run it in float32 or "
+           "bfloat16";
+}
+
 std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles, MlpDtype dtype) {
+    if (std::optional<std::string> refusal = productionDtypeRefusal(dtype)) return refusal;
     if (!allowed(production::kAllowedTileM, tiles.tileM))
         return "TILE_M " + std::to_string(tiles.tileM) + " is not one of the allowed values (" +
-               listOf(production::kAllowedTileM) + ": the M tile is whole 32-row copy passes)";
+               allowedText(production::kAllowedTileM) + ": the M tile is whole 32-row copy passes)";
     if (!allowed(production::kAllowedTileI, tiles.tileI))
         return "TILE_I " + std::to_string(tiles.tileI) + " is not one of the allowed values (" +
-               listOf(production::kAllowedTileI) + ": 16 columns for each of 2, 4 or 8 warps)";
+               allowedText(production::kAllowedTileI) + ": 16 columns for each of 2, 4 or 8 warps)";
     if (dtype != MlpDtype::Bfloat16 && !(tiles == production::kDefaultTiles))
         return "float32 runs only the precompiled CUDA-core kernel (TILE_M " +
                std::to_string(production::kTileM) + ", TILE_I " +

@@ -6,8 +6,8 @@
 // per 64-deep H step the x tile and the gate and up tiles are staged by cp.async in a 3-deep ring
 // of XOR-swizzled 128-byte rows and multiplied with ldmatrix and mma.m16n8k16. Each warp owns 16
 // columns of both g and u; FS_TI / 16 warps cover the I tile and the other 8 / (FS_TI / 16) split
-// the FS_TM rows, so the default 128 x 64 tiles give the precompiled kernel's 2 x 4 warps of
-// 64 x 16 and the same sums in the same order.
+// the FS_TM rows, so the default 128 x 128 tiles give the precompiled kernel's 8 warps of
+// 128 x 16 and the same sums in the same order.
 //
 // Self-contained on purpose: NVRTC 13 has no built-in cuda_bf16.h, so bfloat16 is stored as
 // unsigned short and converted with the PTX cvt instructions. Compiled with -DFS_TM (64 or 128),
@@ -19,7 +19,7 @@
 #define FS_BK 64
 #define FS_STAGES 3
 
-typedef unsigned short fs_bf16;
+// fs_bf16, fsSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
 
 constexpr int kWarpsI = FS_TI / 16;
 constexpr int kWarpsM = 8 / kWarpsI;
@@ -30,51 +30,6 @@ constexpr int kStage = kXTile + 2 * kWTile;
 static_assert(FS_TI % 16 == 0 && 8 % kWarpsI == 0, "an I tile is 16 columns per warp");
 static_assert(FS_TM % (16 * kWarpsM) == 0, "every warp owns whole 16-row fragments");
 static_assert(FS_TM % 32 == 0 && FS_TI % 32 == 0, "a copy pass covers 32 rows");
-
-__device__ __forceinline__ float fsSilu(float g) {
-    return g / (1.0f + expf(-g));
-}
-__device__ __forceinline__ float fsToFloat(fs_bf16 v) {
-    return __uint_as_float(static_cast<unsigned>(v) << 16);
-}
-__device__ __forceinline__ fs_bf16 fsFromFloat(float v) {
-    fs_bf16 r;
-    asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(r) : "f"(v));
-    return r;
-}
-// lo goes to the lower address.
-__device__ __forceinline__ unsigned fsPack(float lo, float hi) {
-    unsigned r;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-    return r;
-}
-__device__ __forceinline__ unsigned fsShared(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void fsCopy16(unsigned dst, const void* src, int bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-                 "r"(bytes));
-}
-__device__ __forceinline__ void fsCommit() {
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-template <int kPending>
-__device__ __forceinline__ void fsWait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
-}
-__device__ __forceinline__ void fsLoadMatrices(unsigned (&r)[4], unsigned address) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address));
-}
-__device__ __forceinline__ void fsMma(float (&c)[4], const unsigned (&a)[4], unsigned b0,
-                                      unsigned b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
 
 // Element (r, c) of a swizzled tile of 64-element rows: 16-byte unit c / 8 is stored at
 // (c / 8) ^ (r % 8), so the 8 rows one ldmatrix reads fall in 8 different bank groups.

@@ -24,11 +24,15 @@ Result<CompileRequest> productionTiledRequestForDevice(const production::Tiles& 
 }
 
 Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles) {
-    Result<CompileRequest> request = productionTiledRequestForDevice(tiles);
-    if (!request) return request.status();
-    return loadTiledKernel(*request, kProductionTiledFullKernel, kProductionTiledEdgeKernel,
-                           productionTiledSharedBytes(tiles), kProductionTiledStages,
-                           "tiled gate_up kernel");
+    const std::string key =
+        "production " + std::to_string(tiles.tileM) + " " + std::to_string(tiles.tileI);
+    return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
+        Result<CompileRequest> request = productionTiledRequestForDevice(tiles);
+        if (!request) return request.status();
+        return loadTiledKernel(*request, kProductionTiledFullKernel, kProductionTiledEdgeKernel,
+                               productionTiledSharedBytes(tiles), kProductionTiledStages,
+                               "tiled gate_up kernel");
+    });
 }
 
 Status launchProductionTiled(const TiledKernel& kernel, const production::Tiles& tiles,

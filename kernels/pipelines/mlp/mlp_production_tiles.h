@@ -8,8 +8,10 @@
 namespace fusescope::mlp::production {
 
 // Prefill: one block computes a kTileM x kTileI tile of h (its g and u tiles stay in registers).
+// At the default 128 x 128 bfloat16 runs the Hopper kernel (TMA and wgmma) on compute capability
+// 9.0 and the precompiled mma.sync kernel elsewhere; float32 runs the CUDA-core kernel.
 inline constexpr int kTileM = 128;
-inline constexpr int kTileI = 64;
+inline constexpr int kTileI = 128;
 
 // The prefill kernel's tiles: the precompiled kernel has the defaults, other allowed values
 // compile at run time (mlp_production_tiled.h). Its 8 warps each own 16 columns of g and u, so
@@ -21,6 +23,8 @@ struct Tiles {
     friend bool operator==(const Tiles&, const Tiles&) = default;
 };
 inline constexpr Tiles kDefaultTiles{};
+// The tiles of a recording that names none: the program ran 128 x 64 before tiles were tunings.
+inline constexpr Tiles kTilesBeforeTunings{128, 64};
 inline constexpr std::array<int, 2> kAllowedTileM = {64, 128};
 inline constexpr std::array<int, 3> kAllowedTileI = {32, 64, 128};
 // The depth of the H steps each stage copies (one 128-byte row of bfloat16).

@@ -17,11 +17,19 @@ std::string_view variantName(MlpVariant variant) {
 }
 
 std::string_view dtypeName(MlpDtype dtype) {
-    return dtype == MlpDtype::Float32 ? "float32" : "bfloat16";
+    switch (dtype) {
+        case MlpDtype::Bfloat16:
+            return "bfloat16";
+        case MlpDtype::Tf32:
+            return "tf32";
+        case MlpDtype::Float32:
+            break;
+    }
+    return "float32";
 }
 
 std::size_t elementBytes(MlpDtype dtype) {
-    return dtype == MlpDtype::Float32 ? 4 : 2;
+    return storesBfloat16(dtype) ? 2 : 4;
 }
 
 double usefulFlops(const MlpShape& shape) {

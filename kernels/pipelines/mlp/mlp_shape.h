@@ -14,8 +14,15 @@ struct MlpShape {
     std::int64_t I = 0;
 };
 
-// bfloat16 is storage only: every product is accumulated in float32.
-enum class MlpDtype { Float32, Bfloat16 };
+// bfloat16 is storage only: every product is accumulated in float32. Tf32 stores float32 and
+// multiplies with TF32 operands (rounded to a 10-bit mantissa) on the tensor cores, accumulating
+// in float32; everything outside the products (SiLU, the multiply) stays float32.
+enum class MlpDtype { Float32, Bfloat16, Tf32 };
+
+// Whether the buffers hold bfloat16 (otherwise float32: Float32 and Tf32).
+constexpr bool storesBfloat16(MlpDtype dtype) {
+    return dtype == MlpDtype::Bfloat16;
+}
 
 enum class MlpVariant {
     Unfused,      // 3 cuBLAS GEMMs, a SiLU kernel and a multiply kernel: g, u, h through memory

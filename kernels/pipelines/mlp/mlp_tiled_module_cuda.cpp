@@ -108,6 +108,18 @@ Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::s
     return result;
 }
 
+Result<const TiledKernel*> tiledKernelFor(const std::string& key,
+                                          const std::function<Result<const TiledKernel*>()>& load) {
+    int device = 0;
+    if (Status s = cudaStatus(cudaGetDevice(&device), "cudaGetDevice"); !s) return s;
+    static std::map<std::pair<int, std::string>, const TiledKernel*> found;
+    const std::pair<int, std::string> where(device, key);
+    if (auto known = found.find(where); known != found.end()) return known->second;
+    Result<const TiledKernel*> kernel = load();
+    if (kernel) found.emplace(where, *kernel);
+    return kernel;
+}
+
 KernelResources tiledKernelResources(const TiledKernel& kernel, bool full, int threads,
                                      std::uint64_t gridSize) {
     KernelResources r = kernelResourcesOf(full ? kernel.full : kernel.edge, threads,

@@ -4,6 +4,7 @@
 // loaded with cudaLibraryLoadData and kept for the life of the process, and the resource report
 // of its entry points. Only the thread that owns CUDA calls these.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,12 @@ struct TiledKernel {
 Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
                                            std::string_view edgeName, std::uint64_t sharedBytes,
                                            int stages, std::string_view what);
+
+// The kernel loaded for `key` (what decides its compile request on a device: the tiles, the
+// dtype) on the current device, else `load`'s, kept on success. A launch calls this between its
+// timing events: found here, it builds no compile request and hashes no source.
+Result<const TiledKernel*> tiledKernelFor(const std::string& key,
+                                          const std::function<Result<const TiledKernel*>()>& load);
 
 // Registers, spills, shared memory and occupancy of one entry point at this launch.
 KernelResources tiledKernelResources(const TiledKernel& kernel, bool full, int threads,

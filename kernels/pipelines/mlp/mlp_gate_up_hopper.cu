@@ -1,0 +1,300 @@
+// The production fusion's prefill gate_up kernel on Hopper (sm_90a): the same GEMM with SiLU*up in
+// its epilogue as mlp_production_tiled.cu, at tiles of 128 x 128 (TILE_M x TILE_I), on the
+// Hopper tensor-core path that mma.sync cannot reach: tiles of x, gate and up come in by TMA
+// (128-byte swizzle) into a 4-deep ring guarded by mbarriers, and two consumer warpgroups
+// multiply them with wgmma while a producer warp keeps the ring full. Each consumer owns 64 rows
+// of the M tile and accumulates both its g and u tiles (64 x 128 each) in registers; the
+// epilogue writes h = silu(g) * u once. The grid walks M tiles fastest, so the blocks that share
+// one tile of gate and up run together and the L2 serves the re-reads the traffic model charges.
+//
+// Built only for sm_90a (its own CMake target); the launcher runs it on compute capability 9.0
+// and the caller falls back to the mma.sync kernel elsewhere.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "pipelines/mlp/mlp_gate_up_hopper.h"
+#include "runtime/cuda_error.h"
+
+namespace fusescope::mlp {
+namespace {
+
+constexpr int kTileM = 128, kTileI = 128, kStepK = 64, kStages = 4;
+constexpr int kConsumers = 2;  // warpgroups of 128 threads, 64 rows each
+constexpr int kThreads = 128 * (kConsumers + 1);
+constexpr int kXTileBytes = kTileM * kStepK * 2;
+constexpr int kWTileBytes = kTileI * kStepK * 2;
+constexpr int kStageBytes = kXTileBytes + 2 * kWTileBytes;
+// The ring, 1 KiB of slack to align it for the 128-byte swizzle, and the full and empty barriers.
+constexpr int kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
+static_assert(kXTileBytes % 1024 == 0 && kWTileBytes % 1024 == 0, "tiles keep 1 KiB alignment");
+
+__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void barrierInit(std::uint32_t barrier, int count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(count));
+}
+
+__device__ __forceinline__ void barrierExpectBytes(std::uint32_t barrier, int bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void barrierArrive(std::uint32_t barrier) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
+}
+
+__device__ __forceinline__ void barrierWait(std::uint32_t barrier, int parity) {
+    asm volatile(
+        "{\n"
+        ".reg .pred done;\n"
+        "WAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+        "@!done bra WAIT;\n"
+        "}\n" ::"r"(barrier),
+        "r"(parity)
+        : "memory");
+}
+
+// One box of a 2-D tensor map (column, row) into shared memory; completes on the barrier.
+__device__ __forceinline__ void tmaLoad(std::uint32_t destination, const CUtensorMap* map,
+                                        std::uint32_t barrier, int column, int row) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%3, %4}], [%2];\n" ::"r"(destination),
+        "l"(reinterpret_cast<std::uint64_t>(map)), "r"(barrier), "r"(column), "r"(row)
+        : "memory");
+}
+
+// A shared-memory matrix descriptor: K-major rows of 128 bytes in 8-row, 1 KiB swizzle atoms.
+__device__ __forceinline__ std::uint64_t matrixDescriptor(std::uint32_t address) {
+    return static_cast<std::uint64_t>((address & 0x3FFFF) >> 4) | (1ull << 16) |
+           (static_cast<std::uint64_t>(1024 >> 4) << 32) | (1ull << 62);
+}
+
+// d (64 x 128, float32) += a (64 x 16) * b (128 x 16)^T, both bfloat16 in shared memory.
+__device__ __forceinline__ void mma64x128(float (&d)[64], std::uint64_t a, std::uint64_t b) {
+    asm volatile(
+        "{\n"
+        ".reg .pred accumulate;\n"
+        "setp.ne.b32 accumulate, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, "
+        "%37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, "
+        "%55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, accumulate, 1, 1, 0, 0;\n"
+        "}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+          "+f"(d[63])
+        : "l"(a), "l"(b), "r"(1));
+}
+
+__device__ __forceinline__ void mmaFence() {
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void mmaCommit() {
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void mmaWait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+__device__ __forceinline__ float silu(float g) {
+    return g / (1.0f + __expf(-g));
+}
+
+__device__ __forceinline__ unsigned short toBf16(float v) {
+    unsigned short r;
+    asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(r) : "f"(v));
+    return r;
+}
+
+__global__ void __launch_bounds__(kThreads, 1)
+    gateUpSiluHopper(const __grid_constant__ CUtensorMap xMap,
+                     const __grid_constant__ CUtensorMap gateMap,
+                     const __grid_constant__ CUtensorMap upMap, unsigned short* __restrict__ h,
+                     int M, int H, int I) {
+    extern __shared__ unsigned char shared[];
+    const std::uint32_t ring = (sharedAddress(shared) + 1023u) & ~1023u;
+    const std::uint32_t fullBarriers = ring + kStages * kStageBytes;
+    const std::uint32_t emptyBarriers = fullBarriers + kStages * 8;
+    const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+    const int m0 = static_cast<int>(blockIdx.x) * kTileM;
+    const int i0 = static_cast<int>(blockIdx.y) * kTileI;
+    const int steps = (H + kStepK - 1) / kStepK;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < kStages; ++s) {
+            barrierInit(fullBarriers + 8 * s, 1);
+            barrierInit(emptyBarriers + 8 * s, kConsumers);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+
+    if (warpgroup == 0) {
+        // The producer: one thread issues the copies (TMA zero-fills what lies past M, H or I).
+        if (threadIdx.x != 0) return;
+        for (int step = 0; step < steps; ++step) {
+            const int s = step % kStages, round = step / kStages;
+            if (round > 0) barrierWait(emptyBarriers + 8 * s, (round - 1) & 1);
+            const std::uint32_t stage = ring + s * kStageBytes;
+            const std::uint32_t full = fullBarriers + 8 * s;
+            barrierExpectBytes(full, kStageBytes);
+            tmaLoad(stage, &xMap, full, step * kStepK, m0);
+            tmaLoad(stage + kXTileBytes, &gateMap, full, step * kStepK, i0);
+            tmaLoad(stage + kXTileBytes + kWTileBytes, &upMap, full, step * kStepK, i0);
+        }
+        return;
+    }
+
+    const int consumer = warpgroup - 1;
+    float g[64], u[64];
+#pragma unroll
+    for (int r = 0; r < 64; ++r) g[r] = u[r] = 0.0f;
+    for (int step = 0; step < steps; ++step) {
+        const int s = step % kStages;
+        barrierWait(fullBarriers + 8 * s, (step / kStages) & 1);
+        const std::uint32_t stage = ring + s * kStageBytes;
+        const std::uint32_t x = stage + consumer * 64 * 128;
+        const std::uint32_t gate = stage + kXTileBytes, up = gate + kWTileBytes;
+        mmaFence();
+#pragma unroll
+        for (int k = 0; k < kStepK / 16; ++k) {
+            const std::uint64_t a = matrixDescriptor(x + 32 * k);
+            mma64x128(g, a, matrixDescriptor(gate + 32 * k));
+            mma64x128(u, a, matrixDescriptor(up + 32 * k));
+        }
+        mmaCommit();
+        // The previous step's products are done: its stage goes back to the producer.
+        mmaWait<1>();
+        if (step > 0 && threadIdx.x % 128 == 0)
+            barrierArrive(emptyBarriers + 8 * ((step - 1) % kStages));
+    }
+    mmaWait<0>();
+
+    // Accumulator layout of wgmma m64nN: warp w of the warpgroup holds rows 16w..16w+15; register
+    // 4j + e holds row (lane / 4) + 8 (e / 2), column 8j + 2 (lane % 4) + e % 2.
+    const int lane = static_cast<int>(threadIdx.x) % 32,
+              warp = (static_cast<int>(threadIdx.x) % 128) / 32;
+    const int rowBase = m0 + consumer * 64 + warp * 16 + lane / 4;
+    const bool pairs = I % 2 == 0;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+        const int column = i0 + 8 * j + 2 * (lane % 4);
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const int row = rowBase + 8 * half;
+            if (row >= M) continue;
+            const float h0 = silu(g[4 * j + 2 * half]) * u[4 * j + 2 * half];
+            const float h1 = silu(g[4 * j + 2 * half + 1]) * u[4 * j + 2 * half + 1];
+            unsigned short* out = h + static_cast<std::int64_t>(row) * I + column;
+            if (pairs && column + 1 < I) {
+                const unsigned packed =
+                    static_cast<unsigned>(toBf16(h0)) | (static_cast<unsigned>(toBf16(h1)) << 16);
+                *reinterpret_cast<unsigned*>(out) = packed;
+            } else {
+                if (column < I) out[0] = toBf16(h0);
+                if (column + 1 < I) out[1] = toBf16(h1);
+            }
+        }
+    }
+}
+
+// cuTensorMapEncodeTiled from the driver, found through the runtime (no link to libcuda).
+Result<PFN_cuTensorMapEncodeTiled_v12000> tensorMapEncoder() {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    if (Status s = cudaStatus(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function,
+                                                               12000, cudaEnableDefault, &found),
+                              "finding cuTensorMapEncodeTiled in the driver");
+        !s)
+        return s;
+    if (found != cudaDriverEntryPointSuccess || function == nullptr)
+        return Status(ErrorCode::DeviceUnavailable,
+                      "the driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12 or newer)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+}
+
+// A row-major bfloat16 matrix of rows x columns, read in boxes of boxRows x 64 columns.
+Result<CUtensorMap> tensorMapOf(PFN_cuTensorMapEncodeTiled_v12000 encode, const void* matrix,
+                                std::int64_t rows, std::int64_t columns, int boxRows,
+                                const char* name) {
+    CUtensorMap map;
+    const cuuint64_t size[2] = {static_cast<cuuint64_t>(columns), static_cast<cuuint64_t>(rows)};
+    const cuuint64_t stride[1] = {static_cast<cuuint64_t>(columns) * 2};
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(kStepK), static_cast<cuuint32_t>(boxRows)};
+    const cuuint32_t elementStride[2] = {1, 1};
+    const CUresult result =
+        encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(matrix), size, stride,
+               box, elementStride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+        return Status(ErrorCode::DeviceError, std::string("encoding the TMA descriptor of ") +
+                                                  name + " failed (CUresult " +
+                                                  std::to_string(result) + ")");
+    return map;
+}
+
+}  // namespace
+
+bool gateUpHopperRuns(const MlpShape& shape) {
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    // TMA reads rows at 16-byte strides; the grid's y extent is at most 65535 I tiles.
+    return major == 9 && minor == 0 && shape.H % 8 == 0 && shape.M <= INT32_MAX &&
+           shape.H <= INT32_MAX && shape.I <= INT32_MAX && (shape.I + kTileI - 1) / kTileI <= 65535;
+}
+
+KernelResources gateUpHopperResources(const MlpShape& shape) {
+    return kernelResourcesOf(reinterpret_cast<const void*>(&gateUpSiluHopper), kThreads,
+                             kSharedBytes,
+                             ((shape.M + kTileM - 1) / kTileM) * ((shape.I + kTileI - 1) / kTileI));
+}
+
+Status launchGateUpHopper(const MlpShape& shape, const void* x, const void* gate, const void* up,
+                          void* h, cudaStream_t stream) {
+    Result<PFN_cuTensorMapEncodeTiled_v12000> encode = tensorMapEncoder();
+    if (!encode) return encode.status();
+    Result<CUtensorMap> xMap = tensorMapOf(*encode, x, shape.M, shape.H, kTileM, "x");
+    if (!xMap) return xMap.status();
+    Result<CUtensorMap> gateMap = tensorMapOf(*encode, gate, shape.I, shape.H, kTileI, "gate");
+    if (!gateMap) return gateMap.status();
+    Result<CUtensorMap> upMap = tensorMapOf(*encode, up, shape.I, shape.H, kTileI, "up");
+    if (!upMap) return upMap.status();
+    if (Status s = cudaStatus(
+            cudaFuncSetAttribute(gateUpSiluHopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 kSharedBytes),
+            "cudaFuncSetAttribute (Hopper gate_up kernel shared memory)");
+        !s)
+        return s;
+    const dim3 grid(static_cast<unsigned>((shape.M + kTileM - 1) / kTileM),
+                    static_cast<unsigned>((shape.I + kTileI - 1) / kTileI));
+    gateUpSiluHopper<<<grid, kThreads, kSharedBytes, stream>>>(
+        *xMap, *gateMap, *upMap, static_cast<unsigned short*>(h), static_cast<int>(shape.M),
+        static_cast<int>(shape.H), static_cast<int>(shape.I));
+    return cudaStatus(cudaGetLastError(), "gate_up_silu (Hopper) launch");
+}
+
+}  // namespace fusescope::mlp

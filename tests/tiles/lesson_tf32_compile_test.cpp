@@ -1,0 +1,62 @@
+// The lesson kernel's tf32 code (TF32 mma on the tensor cores) compiled by NVRTC for sm_90 at
+// tiles from the smallest to the largest that fit, with no GPU needed; its shared memory and
+// pipeline depth. Skips with the reason where NVRTC is not installed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pipelines/mlp/mlp_lesson_tiled.h"
+#include "runtime/runtime_compiler.h"
+
+namespace fusescope::mlp {
+namespace {
+
+constexpr std::uint64_t kH200SharedOptIn = 232448;
+
+std::string tilesText(const LessonTiles& t) {
+    return std::to_string(t.blockM) + "/" + std::to_string(t.blockN) + "/" +
+           std::to_string(t.blockH) + "/" + std::to_string(t.blockI);
+}
+
+TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
+    Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
+    if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
+    // Default; smallest; the largest output tile and the deepest H step (2 stages); 16-column
+    // warps.
+    const LessonTiles cases[] = {kLessonDefaultTiles, {16, 16, 16, 16},    {128, 128, 64, 32},
+                                 {16, 64, 128, 64},   {128, 128, 128, 16}, {64, 64, 32, 64},
+                                 {128, 16, 16, 128}};
+    for (const LessonTiles& tiles : cases) {
+        SCOPED_TRACE(tilesText(tiles));
+        const int stages = lessonTiledStages(tiles, MlpDtype::Tf32, kH200SharedOptIn);
+        ASSERT_LE(lessonTiledSharedBytes(tiles, MlpDtype::Tf32, stages), kH200SharedOptIn);
+        const CompileRequest request =
+            lessonTiledCompileRequest(tiles, MlpDtype::Tf32, stages, 9, 0);
+        bool tf32 = false;
+        for (const std::string& option : request.options) tf32 = tf32 || option == "-DFS_TF32=1";
+        EXPECT_TRUE(tf32);
+        std::string log;
+        Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
+        ASSERT_TRUE(image) << image.status().message() << "\n" << log;
+        EXPECT_GT(image->size(), 1000u);
+    }
+}
+
+TEST(LessonTf32Compile, SharedMemoryHoldsThreePaddedStagesWhereTheyFit) {
+    // Default tiles: row pitches of 80 floats; per stage x 32 rows, gate and up 64 each, down
+    // 64; the hidden tile 32 rows: 3 x (160 + 64) x 80 x 4 + 32 x 80 x 4 bytes.
+    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, MlpDtype::Tf32, 3), 225280u);
+    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, MlpDtype::Tf32, kH200SharedOptIn), 3);
+    // 16/64/128/64 (pitches 144 and 80): 3 stages need 315,392 bytes, 2 need 211,968.
+    const LessonTiles deep{16, 64, 128, 64};
+    EXPECT_EQ(lessonTiledSharedBytes(deep, MlpDtype::Tf32, 3), 315392u);
+    EXPECT_EQ(lessonTiledStages(deep, MlpDtype::Tf32, kH200SharedOptIn), 2);
+    EXPECT_EQ(lessonTiledSharedBytes(deep, MlpDtype::Tf32, 2), 211968u);
+    // A 16-column tile needs no padding: 16/16/16/16 is 3 x (48 + 16) x 16 x 4 + 16 x 16 x 4.
+    EXPECT_EQ(lessonTiledSharedBytes({16, 16, 16, 16}, MlpDtype::Tf32, 3), 13312u);
+    // float32 stays one unpipelined stage.
+    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, MlpDtype::Float32, kH200SharedOptIn), 1);
+}
+
+}  // namespace
+}  // namespace fusescope::mlp

@@ -275,7 +275,7 @@ QString runningLine(const RunRequest& request, const DeviceInfo& device) {
         .arg(QString::fromStdString(pipeline.name))
         .arg(variants)
         .arg(variants == 1 ? "" : "s")
-        .arg(QString::fromStdString(describeProblem(pipeline, request.problem)))
+        .arg(QString::fromStdString(describeProblem(pipeline, request.problem, request.variants)))
         .arg(QString::fromLatin1(backendName(device.backend)))
         .arg(QString::fromStdString(device.name));
 }

@@ -84,7 +84,7 @@ QString describe(const tiles::TileConfiguration& c) {
     const PipelineSpec* pipeline = findPipeline(c.pipeline);
     return QStringLiteral("%1 %2 · %3")
         .arg(text(c.pipeline), text(c.variant),
-             pipeline ? text(describeProblem(*pipeline, c.problem)) : QString());
+             pipeline ? text(describeProblem(*pipeline, c.problem, {c.variant})) : QString());
 }
 
 QString kib(std::uint64_t bytes) {

@@ -54,7 +54,8 @@ QString deviceLabel(const DeviceRecord& device) {
 
 QString problemLabel(const RunRecord& run) {
     if (const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString()))
-        return QString::fromStdString(describeProblem(*pipeline, run.problem));
+        return QString::fromStdString(
+            describeProblem(*pipeline, run.problem, {run.variant.toStdString()}));
     // A pipeline this build does not know: its values as recorded.
     QStringList parts;
     for (const auto& [name, value] : run.problem.dimensions)
@@ -69,21 +70,35 @@ QString problemLabel(const RunRecord& run) {
 namespace {
 
 // The runs' problems in one label, value by value: "N = 268,435,456 · float32 · vector 4 / 1".
+// A tuning parameter shows the values of the runs whose variant takes it, and not at all where
+// none does.
 QString combinedProblemLabel(const Recording& recording) {
+    struct Tuning {
+        std::string name;
+        QString title;
+        QVector<const RunRecord*> users;  // the runs whose kernels take it
+    };
     // Names in the pipeline's declared order where this build knows it, else as recorded.
     std::vector<std::string> dimensions;
-    std::vector<std::pair<std::string, std::string>> tunings;  // name, title
+    std::vector<Tuning> tunings;
     if (const PipelineSpec* pipeline =
             findPipeline(recording.runs.front().pipeline.toStdString())) {
         for (const DimensionSpec& dimension : pipeline->dimensions)
             dimensions.push_back(dimension.name);
-        for (const TuningSpec& tuning : pipeline->tunings)
-            tunings.emplace_back(tuning.name, tuning.title);
+        for (const TuningSpec& tuning : pipeline->tunings) {
+            Tuning shown{tuning.name, QString::fromStdString(tuning.title), {}};
+            for (const RunRecord& run : recording.runs)
+                if (tuning.usedBy(run.variant.toStdString(), run.problem)) shown.users << &run;
+            if (!shown.users.isEmpty()) tunings.push_back(std::move(shown));
+        }
     } else {
         for (const auto& [name, value] : recording.runs.front().problem.dimensions)
             dimensions.push_back(name);
-        for (const auto& [name, value] : recording.runs.front().problem.tuning)
-            tunings.emplace_back(name, name);
+        for (const auto& [name, value] : recording.runs.front().problem.tuning) {
+            Tuning shown{name, QString::fromStdString(name), {}};
+            for (const RunRecord& run : recording.runs) shown.users << &run;
+            tunings.push_back(std::move(shown));
+        }
     }
     QStringList named;
     for (const std::string& name : dimensions)
@@ -95,14 +110,13 @@ QString combinedProblemLabel(const Recording& recording) {
                       distinctValues(recording, [](const RunRecord& run) {
                           return QString::fromUtf8(dtypeTitle(run.problem.dtype));
                       })};
-    // Plain references, not structured bindings: clang 14 (the fuzz build) cannot capture those.
-    for (const auto& tuning : tunings) {
-        const std::string& name = tuning.first;
-        parts << QStringLiteral("%1 %2").arg(
-            QString::fromStdString(tuning.second),
-            distinctValues(recording, [&](const RunRecord& run) {
-                return QString::number(run.problem.tuningValue(name));
-            }));
+    for (const Tuning& tuning : tunings) {
+        QStringList values;
+        for (const RunRecord* run : tuning.users) {
+            const QString value = QString::number(run->problem.tuningValue(tuning.name));
+            if (!values.contains(value)) values << value;
+        }
+        parts << QStringLiteral("%1 %2").arg(tuning.title, values.join(QStringLiteral(" / ")));
     }
     return parts.join(kSeparator);
 }
@@ -119,6 +133,10 @@ QString checkScope(const RunRecord& run) {
         return QStringLiteral("over all %1 elements").arg(formatCount(run.outputElements));
     return QStringLiteral("over %1 sampled elements of %2; every element checked for being written")
         .arg(formatCount(run.comparedElements), formatCount(run.outputElements));
+}
+
+QString problemLabel(const Recording& recording) {
+    return recording.runs.isEmpty() ? QString() : combinedProblemLabel(recording);
 }
 
 QString captionFor(const Recording& recording) {

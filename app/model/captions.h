@@ -23,8 +23,11 @@ QString captionFor(const Recording& recording, const RunRecord& run);
 // "over 1,048,576 sampled elements of 16,777,216; every element checked for being written".
 QString checkScope(const RunRecord& run);
 // "N = 16,777,216 · float32 · vector 4", "M = 512, H = 1,024, I = 2,816 · bfloat16 · BLOCK_M 32
-// ..."
+// ...": the tuning parameters the run's variant takes, and no other.
 QString problemLabel(const RunRecord& run);
+// The runs' problems in one label; values that differ between runs are listed, and each tuning
+// parameter with the values of the runs whose variant takes it (empty for no runs).
+QString problemLabel(const Recording& recording);
 // Caption for the whole recording; sizes or vector widths that differ between runs are listed.
 QString captionFor(const Recording& recording);
 

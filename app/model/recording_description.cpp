@@ -39,8 +39,8 @@ QString recordingDescription(const Recording& recording) {
     if (recording.runs.isEmpty()) return QStringLiteral("no runs");
     QStringList variants;
     for (const RunRecord& run : recording.runs) variants << run.variant;
-    QString text = QStringLiteral("%1: %2").arg(variants.join(QStringLiteral(", ")),
-                                                problemLabel(recording.runs.front()));
+    QString text =
+        QStringLiteral("%1: %2").arg(variants.join(QStringLiteral(", ")), problemLabel(recording));
     // What it shows: how far apart the fastest and the slowest variant are.
     const auto timed = [](const RunRecord& run) { return run.timeMs > 0; };
     if (std::count_if(recording.runs.begin(), recording.runs.end(), timed) >= 2) {

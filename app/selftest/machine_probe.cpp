@@ -96,7 +96,8 @@ PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, const Probl
     result.backend = QString::fromLatin1(backendName(backend.kind()));
     result.pipeline = QString::fromStdString(pipeline.name);
     result.label = label;
-    result.problem = QString::fromStdString(describeProblem(pipeline, problem));
+    // The probe runs every variant: the tunings any of them takes.
+    result.problem = QString::fromStdString(describeProblem(pipeline, problem, {}));
     const model::ProblemText text = model::problemText(problem);
     result.arguments =
         QStringLiteral("--shape %1 --dtype %2%3")

@@ -268,25 +268,8 @@ class PlotTextFitter : public QObject {
             QFontMetricsF(axis->labelFont()).elidedText(full, Qt::ElideRight, length);
         axis->setProperty("fusescopeFitted", label);
         if (label != axis->label()) axis->setLabel(label);
-        // Numeric ticks: room for each label and as much again between them.
         QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
         const QFontMetricsF metrics(axis->tickLabelFont());
-        if (horizontal && axis->tickLabels()) {
-            // The last tick label is centred on the axis's end: leave it half its width.
-            double widest = 0.0;
-            for (const QString& each : axis->tickVectorLabels())
-                widest = std::max(widest, metrics.horizontalAdvance(each));
-            // From the owner's own least margins, never from the last fit's: the margin follows
-            // the labels of this layout alone.
-            QCPAxisRect* area = axis->axisRect();
-            if (area->property(kOwnMargins).isNull() ||
-                area->minimumMargins() != area->property(kFittedMargins).value<QMargins>())
-                area->setProperty(kOwnMargins, QVariant::fromValue(area->minimumMargins()));
-            QMargins least = area->property(kOwnMargins).value<QMargins>();
-            least.setRight(std::max(least.right(), static_cast<int>(widest / 2 + 4)));
-            area->setProperty(kFittedMargins, QVariant::fromValue(least));
-            if (least != area->minimumMargins()) area->setMinimumMargins(least);
-        }
         if (!ticker) return;
         if (auto names = ticker.dynamicCast<QCPAxisTickerText>()) {
             // Names too long for their room stand on end instead of running into each other;
@@ -295,16 +278,30 @@ class PlotTextFitter : public QObject {
             if (horizontal) {
                 showAllNames(axis, *names);
                 axis->setTickLabelRotation(!standNames && textTicksFit(axis, metrics) ? 0 : 90);
-                if (axis->tickLabelRotation() != 0) {
-                    // A standing name is as wide as its lines.
-                    int lines = 1;
-                    for (const QString& name : names->ticks())
-                        lines =
-                            std::max(lines, static_cast<int>(name.count(QLatin1Char('\n'))) + 1);
-                    thinNames(axis, *names, metrics.height() * lines + 3);
+                // Every name counts for the margin, thinned or not: the margin must not follow
+                // which names the thinning below leaves, or the layout would flip between two.
+                // A standing name is as wide as its lines are high.
+                double widest = 0.0;
+                double standingWidth = 0.0;
+                for (const QString& name : names->ticks()) {
+                    const QSizeF size = metrics.size(0, name);
+                    widest = std::max(widest, size.width());
+                    standingWidth = std::max(standingWidth, size.height());
                 }
+                const bool standing = axis->tickLabelRotation() != 0;
+                if (axis->tickLabels()) reserveEndMargin(axis, standing ? standingWidth : widest);
+                // One pixel more than the least gap between names read side by side, so that
+                // rounding never decides.
+                if (standing) thinNames(axis, *names, standingWidth + 4);
             }
             return;
+        }
+        // Numeric ticks: room for each label and as much again between them.
+        if (horizontal && axis->tickLabels()) {
+            double widest = 0.0;
+            for (const QString& each : axis->tickVectorLabels())
+                widest = std::max(widest, metrics.horizontalAdvance(each));
+            reserveEndMargin(axis, widest);
         }
         double extent = metrics.height();
         if (horizontal) {
@@ -320,6 +317,21 @@ class PlotTextFitter : public QObject {
         // would collide, so there the count wins.
         ticker->setTickStepStrategy(length < 160 ? QCPAxisTicker::tssMeetTickCount
                                                  : QCPAxisTicker::tssReadability);
+    }
+
+    // The last tick label of a horizontal axis is centred on the axis's end: the rect's right
+    // margin leaves it half its width (`widest`: the widest label along the axis).
+    static void reserveEndMargin(QCPAxis* axis, double widest) {
+        // From the owner's own least margins, never from the last fit's: the margin follows
+        // the labels of this layout alone.
+        QCPAxisRect* area = axis->axisRect();
+        if (area->property(kOwnMargins).isNull() ||
+            area->minimumMargins() != area->property(kFittedMargins).value<QMargins>())
+            area->setProperty(kOwnMargins, QVariant::fromValue(area->minimumMargins()));
+        QMargins least = area->property(kOwnMargins).value<QMargins>();
+        least.setRight(std::max(least.right(), static_cast<int>(widest / 2 + 4)));
+        area->setProperty(kFittedMargins, QVariant::fromValue(least));
+        if (least != area->minimumMargins()) area->setMinimumMargins(least);
     }
 
     // The names as the chart set them, remembered the first time they are thinned.
@@ -445,12 +457,23 @@ class PlotTextFitter : public QObject {
     // and other margins other ticks, so the round is repeated until the axis rects keep their
     // size; last, ticks whose labels would still touch are made fewer. What this leaves is what
     // is drawn: no fit runs between it and the drawing.
+    //
+    // Every settling starts from the same state (names lying down and all shown, default tick
+    // counts, the owner's margins), never from what the last replot left: the layout is then a
+    // function of the plot's size and content alone, and a second replot draws what the first
+    // did. Started from the last layout, the rounds could end in another of two layouts that
+    // both hold.
     void settleAxes() {
-        constexpr int kRounds = 4;
+        constexpr int kRounds = 8;
+        for (QCPAxisRect* rect : plot_->axisRects()) {
+            for (QCPAxis* axis : rect->axes()) startAfresh(axis);
+            rect->update(QCPLayoutElement::upPreparation);
+        }
+        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
         // Within one settling, ticks only become fewer and names only stand up: fewer ticks
         // give narrower margins and a longer axis, which would ask for more ticks again, and
-        // the rounds would flip between two layouts (which one is drawn would then depend on
-        // the layout before).
+        // the rounds would flip between two layouts.
         QHash<QCPAxis*, int> fewest;
         QSet<QCPAxis*> standing;
         for (int round = 0; round < kRounds; ++round) {
@@ -482,6 +505,30 @@ class PlotTextFitter : public QObject {
             rect->update(QCPLayoutElement::upPreparation);
             for (QCPAxis* axis : rect->axes()) thinCollidingTicks(axis);
         }
+    }
+
+    // What the fitter changed on an axis, undone: every settling starts from here.
+    static void startAfresh(QCPAxis* axis) {
+        if (!axis->visible()) return;
+        if (axis->property(kTickLabelsHidden).toBool()) {
+            axis->setTickLabels(true);
+            axis->setProperty(kTickLabelsHidden, QVariant());
+        }
+        QCPAxisRect* area = axis->axisRect();
+        const QVariant own = area->property(kOwnMargins);
+        if (own.isValid() &&
+            area->minimumMargins() == area->property(kFittedMargins).value<QMargins>())
+            area->setMinimumMargins(own.value<QMargins>());
+        QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+        if (!ticker) return;
+        if (auto names = ticker.dynamicCast<QCPAxisTickerText>()) {
+            showAllNames(axis, *names);
+            if (axis->orientation() == Qt::Horizontal) axis->setTickLabelRotation(0);
+            return;
+        }
+        // QCPAxisTicker's own defaults.
+        ticker->setTickCount(5);
+        ticker->setTickStepStrategy(QCPAxisTicker::tssReadability);
     }
 
     // Numeric tick labels closer than their size (plus a gap) are made fewer, down to one step

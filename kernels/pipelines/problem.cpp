@@ -39,4 +39,8 @@ int Problem::tuningValue(std::string_view name) const {
     return found == tuning.end() ? 0 : found->second;
 }
 
+bool TuningSpec::usedBy(std::string_view variantName, const Problem& problem) const {
+    return appliesTo(variantName) && (!usedFor || usedFor(problem));
+}
+
 }  // namespace fusescope

@@ -36,6 +36,8 @@ struct DimensionSpec {
     std::uint64_t maximum = 1;
 };
 
+struct Problem;
+
 struct TuningSpec {
     std::string name;   // "vector", "block_m"
     std::string title;  // "vector width", "BLOCK_M"
@@ -48,9 +50,15 @@ struct TuningSpec {
     // The variant whose kernel takes this parameter ("lesson_fused"); empty: every variant.
     std::string variant;
 
+    // The problems for which that kernel takes it, where not every problem's does (the
+    // production fusion's tiles at prefill sizes: its decode kernels have none); empty: all.
+    std::function<bool(const Problem&)> usedFor;
+
     bool appliesTo(std::string_view variantName) const {
         return variant.empty() || variant == variantName;
     }
+    // Whether the variant's kernels take this parameter for this problem: what captions show.
+    bool usedBy(std::string_view variantName, const Problem& problem) const;
 };
 
 struct PresetSpec {

@@ -182,14 +182,29 @@ Problem withPreset(const Problem& problem, const PresetSpec& preset) {
     return result;
 }
 
-std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem) {
+std::vector<const TuningSpec*> tuningsUsed(const PipelineSpec& pipeline, const Problem& problem,
+                                           const std::vector<std::string>& variants) {
+    std::vector<const TuningSpec*> used;
+    for (const auto& tuning : pipeline.tunings) {
+        bool uses = false;
+        if (variants.empty())
+            for (const auto& variant : pipeline.variants)
+                uses = uses || tuning.usedBy(variant.name, problem);
+        for (const auto& variant : variants) uses = uses || tuning.usedBy(variant, problem);
+        if (uses) used.push_back(&tuning);
+    }
+    return used;
+}
+
+std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem,
+                            const std::vector<std::string>& variants) {
     std::string text;
     for (const auto& dimension : pipeline.dimensions)
         text += (text.empty() ? "" : ", ") + dimension.name + " = " +
                 groupedDigits(problem.dimension(dimension.name));
     text += " · " + std::string(dtypeTitle(problem.dtype));
-    for (const auto& tuning : pipeline.tunings)
-        text += " · " + tuning.title + " " + std::to_string(problem.tuningValue(tuning.name));
+    for (const TuningSpec* tuning : tuningsUsed(pipeline, problem, variants))
+        text += " · " + tuning->title + " " + std::to_string(problem.tuningValue(tuning->name));
     return text;
 }
 

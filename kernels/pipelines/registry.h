@@ -180,8 +180,14 @@ Problem withDefaultTunings(const PipelineSpec& pipeline, const Problem& problem)
 Problem withRecordedTunings(const PipelineSpec& pipeline, const Problem& problem);
 // A preset applied to a problem: its dimensions and, when it has one, its dtype.
 Problem withPreset(const Problem& problem, const PresetSpec& preset);
-// "N = 16,777,216 · float32 · vector 4", for captions and messages.
-std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem);
+// The tuning parameters the named variants' kernels take for this problem (TuningSpec::usedBy),
+// in declaration order; with no variant named, those of every variant (a run of them all).
+std::vector<const TuningSpec*> tuningsUsed(const PipelineSpec& pipeline, const Problem& problem,
+                                           const std::vector<std::string>& variants);
+// "N = 16,777,216 · float32 · vector 4", for captions and messages: the tuning parameters the
+// named variants use, and no other (the cuBLAS variants show no tiles).
+std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem,
+                            const std::vector<std::string>& variants);
 
 // The elementwise pipelines' size and tuning (affine, swiglu): N float32 elements, vector width.
 inline constexpr std::string_view kElementCountDimension = "N";

@@ -419,7 +419,7 @@ Status validateRequest(const RunRequest& given, const DeviceInfo& device) {
         return Status(ErrorCode::OutOfMemory,
                       pipeline->sizeDimension + " = " +
                           std::to_string(request.problem.dimension(pipeline->sizeDimension)) +
-                          " (" + describeProblem(*pipeline, request.problem) +
+                          " (" + describeProblem(*pipeline, request.problem, request.variants) +
                           ") does not fit on " + device.name + " with the free memory: at most " +
                           pipeline->sizeDimension + " = " +
                           std::to_string(maxSizeFor(request, device)) + ", the rest kept");

@@ -163,8 +163,8 @@ TEST(Registry, Tf32IsFloat32StorageLabelledAsTf32Math) {
     Problem problem = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
     problem.dtype = DType::Tf32;
     EXPECT_TRUE(checkProblem(mlp, problem));
-    EXPECT_NE(describeProblem(mlp, problem).find("float32 (TF32 math)"), std::string::npos)
-        << describeProblem(mlp, problem);
+    EXPECT_NE(describeProblem(mlp, problem, {}).find("float32 (TF32 math)"), std::string::npos)
+        << describeProblem(mlp, problem, {});
     // Every buffer holds 4 bytes an element, as in float32, and the traffic is float32's.
     Problem float32 = problem;
     float32.dtype = DType::Float32;
@@ -204,6 +204,79 @@ TEST(Registry, MissingValuesTakeTheDefaultsAndPresetsApply) {
     EXPECT_EQ(classroom.dimension("M"), 512u);
     EXPECT_EQ(classroom.dimension("H"), 1024u);
     EXPECT_EQ(classroom.dimension("I"), 2816u);
-    EXPECT_EQ(describeProblem(*findPipeline("swiglu"), findPipeline("swiglu")->defaultProblem()),
-              "N = 16,777,216 · float32 · vector 4");
+    EXPECT_EQ(
+        describeProblem(*findPipeline("swiglu"), findPipeline("swiglu")->defaultProblem(), {}),
+        "N = 16,777,216 · float32 · vector 4");
+}
+
+// A caption names the tiles a variant's kernels take and no other: the cuBLAS variants none, the
+// lesson's kernel its BLOCK tiles, the production fusion its TILE tiles at prefill sizes only
+// (its decode kernels stream weights with no tiles).
+TEST(Registry, ProblemTextNamesOnlyTheTuningsTheVariantTakes) {
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    // " · BLOCK_M 32 · BLOCK_N 64": the parameters named, at their declared defaults.
+    const auto shown = [&](std::initializer_list<const char*> names) {
+        std::string text;
+        for (const char* name : names) {
+            const TuningSpec* tuning = mlp.findTuning(name);
+            text += " · " + tuning->title + " " + std::to_string(tuning->defaultValue);
+        }
+        return text;
+    };
+    const std::string lesson = shown({"block_m", "block_n", "block_h", "block_i"});
+    const std::string production = shown({"tile_m", "tile_i"});
+    EXPECT_NE(lesson.find("BLOCK_M"), std::string::npos);
+    EXPECT_NE(production.find("TILE_I"), std::string::npos);
+    const Problem classroom = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
+    const Problem decode = withPreset(mlp.defaultProblem(), *mlp.findPreset("decode-1"));
+    const std::string dimensions = "M = 512, H = 1,024, I = 2,816 · bfloat16";
+    EXPECT_EQ(describeProblem(mlp, classroom, {"unfused"}), dimensions);
+    EXPECT_EQ(describeProblem(mlp, classroom, {"merged_gate_up"}), dimensions);
+    EXPECT_EQ(describeProblem(mlp, classroom, {"lesson_fused"}), dimensions + lesson);
+    EXPECT_EQ(describeProblem(mlp, classroom, {"production"}), dimensions + production);
+    EXPECT_EQ(describeProblem(mlp, decode, {"production"}),
+              "M = 1, H = 4,096, I = 14,336 · bfloat16");
+    // Several variants: the tunings any of them takes; none named: every variant's.
+    EXPECT_EQ(describeProblem(mlp, classroom, {"unfused", "production"}), dimensions + production);
+    EXPECT_EQ(describeProblem(mlp, classroom, {}), dimensions + lesson + production);
+    EXPECT_EQ(describeProblem(mlp, decode, {}), "M = 1, H = 4,096, I = 14,336 · bfloat16" + lesson);
+    // The elementwise pipelines' vector width is every variant's.
+    const PipelineSpec& swiglu = *findPipeline("swiglu");
+    for (const VariantSpec& variant : swiglu.variants)
+        EXPECT_EQ(describeProblem(swiglu, swiglu.defaultProblem(), {variant.name}),
+                  "N = 16,777,216 · float32 · vector 4");
+}
+
+// The declarations hold: a tuning parameter a variant is declared not to take for a problem
+// changes none of its kernels (names, traffic, flops) at any allowed value.
+TEST(Registry, ATuningAVariantDoesNotTakeLeavesItsKernelsAlone) {
+    int checked = 0;
+    for (const PipelineSpec& pipeline : pipelines()) {
+        std::vector<Problem> problems{pipeline.defaultProblem()};
+        for (const PresetSpec& preset : pipeline.presets)
+            problems.push_back(withPreset(pipeline.defaultProblem(), preset));
+        for (const Problem& problem : problems)
+            for (const VariantSpec& variant : pipeline.variants)
+                for (const TuningSpec& tuning : pipeline.tunings) {
+                    if (tuning.usedBy(variant.name, problem)) continue;
+                    const std::vector<KernelSpec> base = variant.kernelsFor(problem);
+                    for (int value : tuning.allowed) {
+                        Problem changed = problem;
+                        changed.tuning[tuning.name] = value;
+                        const std::vector<KernelSpec> kernels = variant.kernelsFor(changed);
+                        ASSERT_EQ(kernels.size(), base.size()) << variant.name << tuning.name;
+                        for (std::size_t k = 0; k < kernels.size(); ++k) {
+                            EXPECT_EQ(kernels[k].name, base[k].name);
+                            EXPECT_EQ(kernels[k].traffic.bytesRead(), base[k].traffic.bytesRead())
+                                << pipeline.name << " " << variant.name << " " << tuning.name << " "
+                                << value;
+                            EXPECT_EQ(kernels[k].traffic.bytesWritten(),
+                                      base[k].traffic.bytesWritten());
+                            EXPECT_EQ(kernels[k].traffic.flops, base[k].traffic.flops);
+                        }
+                        ++checked;
+                    }
+                }
+    }
+    EXPECT_GT(checked, 0);
 }

@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "model/captions.h"
 #include "model/format.h"
+#include "model/recording_description.h"
+#include "pipelines/registry.h"
 
 using namespace fusescope::model;
 
@@ -127,4 +131,67 @@ TEST(DataSourceKeys, RoundTripAndRejectUnknown) {
     }
     EXPECT_EQ(dataSourceKey(DataSource::TimingModel), "timing+model");
     EXPECT_FALSE(dataSourceFromKey("guess").has_value());
+}
+
+namespace {
+
+// A CPU run of the MLP's classroom problem with its default tiles, as the registry gives them.
+RunRecord mlpRun(const char* variant, int rows) {
+    const fusescope::PipelineSpec& mlp = *fusescope::findPipeline("mlp");
+    RunRecord run;
+    run.pipeline = "mlp";
+    run.variant = variant;
+    run.problem = fusescope::withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
+    run.problem.dimensions["M"] = static_cast<std::uint64_t>(rows);
+    run.dataSource.timing = DataSource::CpuBackend;
+    return run;
+}
+
+}  // namespace
+
+// The cuBLAS variants take no tiles: their captions name none; the lesson's kernel and the
+// production fusion name their own, and the recording's caption each with its own runs' values.
+TEST(Captions, NameOnlyTheTilesEachVariantTakes) {
+    const fusescope::PipelineSpec& mlp = *fusescope::findPipeline("mlp");
+    // " · TILE_M 128 · TILE_I 128": the parameters named, at their declared defaults but where
+    // given.
+    const auto shown = [&](std::initializer_list<const char*> names,
+                           std::map<std::string, int> values = {}) {
+        QString text;
+        for (const char* name : names) {
+            const fusescope::TuningSpec* tuning = mlp.findTuning(name);
+            text += QStringLiteral(" · %1 %2")
+                        .arg(QString::fromStdString(tuning->title))
+                        .arg(values.count(name) ? values[name] : tuning->defaultValue);
+        }
+        return text;
+    };
+    Recording recording;
+    recording.device.name = "NVIDIA H200";
+    recording.runs = {mlpRun("unfused", 512), mlpRun("lesson_fused", 512),
+                      mlpRun("production", 512), mlpRun("merged_gate_up", 512)};
+    const int otherBlockM = mlp.findTuning("block_m")->defaultValue == 64 ? 32 : 64;
+    recording.runs[1].problem.tuning["block_m"] = otherBlockM;
+    const QString lesson =
+        shown({"block_m", "block_n", "block_h", "block_i"}, {{"block_m", otherBlockM}});
+    const QString production = shown({"tile_m", "tile_i"});
+    const QString problem = "M = 512, H = 1,024, I = 2,816 · bfloat16";
+    EXPECT_EQ(problemLabel(recording.runs[0]), problem);
+    EXPECT_EQ(problemLabel(recording.runs[3]), problem);
+    EXPECT_EQ(captionFor(recording, recording.runs[0]),
+              "NVIDIA H200 · " + problem + " · CPU backend");
+    EXPECT_EQ(problemLabel(recording.runs[1]), problem + lesson);
+    EXPECT_EQ(problemLabel(recording.runs[2]), problem + production);
+    // A tile the unfused run carries (every run records every value) is not its tile: the
+    // recording lists the lesson kernel's BLOCK_M alone, not two values.
+    EXPECT_EQ(captionFor(recording),
+              "NVIDIA H200 · " + problem + lesson + production + " · CPU backend");
+    EXPECT_EQ(recordingDescription(recording),
+              "unfused, lesson_fused, production, merged_gate_up: " + problemLabel(recording));
+    // Only the cuBLAS variants: no tiles at all.
+    recording.runs = {mlpRun("unfused", 512), mlpRun("merged_gate_up", 512)};
+    EXPECT_EQ(captionFor(recording), "NVIDIA H200 · " + problem + " · CPU backend");
+    EXPECT_FALSE(recordingDescription(recording).contains("BLOCK"));
+    // The production fusion at a decode size streams weights with no tiles.
+    EXPECT_EQ(problemLabel(mlpRun("production", 1)), "M = 1, H = 1,024, I = 2,816 · bfloat16");
 }

@@ -274,17 +274,6 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
             problems << problem;
     problems.removeDuplicates();
     if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
-    // A known gap, reported rather than hidden: below the views' least size (a small screen at
-    // 200 %) the time chart of a CPU run can settle its value axis and its value labels one
-    // replot later than the test looks, depending on the measured times. Any other problem there
-    // fails.
-    const bool onlyLateSettling =
-        std::all_of(problems.cbegin(), problems.cend(), [](const QString& problem) {
-            return problem.contains(QLatin1String("a second replot moved its text"));
-        });
-    if (!atLeastLeastSize && !problems.isEmpty() && onlyLateSettling)
-        QEXPECT_FAIL("", "below the views' least size a chart may settle one replot late",
-                     Continue);
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
                                                 .arg(problems.size())
                                                 .arg(problems.value(0))));

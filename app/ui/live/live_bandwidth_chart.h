@@ -42,6 +42,8 @@ class LiveBandwidthChart : public QWidget {
 
     QCustomPlot* plot() const { return plot_; }
     int replotCount() const { return replots_; }
+    // New data waits for the coalesced replot that will draw it.
+    bool replotPending() const { return dirty_; }
     int sampleCount() const { return samples_; }
     quint64 peakBytesInFlight() const { return peakBytes_; }
     double longestReplotMs() const { return longestReplotMs_; }  // for latency diagnostics

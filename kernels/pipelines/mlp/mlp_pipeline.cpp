@@ -159,6 +159,10 @@ TuningSpec productionTile(std::string_view name, std::string title,
     spec.defaultValue = defaultValue;
     spec.valueBeforeDeclared = valueBeforeDeclared;
     spec.variant = std::string(variantName(MlpVariant::Production));
+    // At decode sizes the fusion runs weight-streaming GEMV kernels, which take no tiles.
+    spec.usedFor = [](const Problem& problem) {
+        return static_cast<std::int64_t>(problem.dimension("M")) > kDecodeMaxRows;
+    };
     return spec;
 }
 

@@ -625,16 +625,24 @@ class PlotTextFitter : public QObject {
         // Side by side, texts closer than this read as one: "scratchtwo_launch".
         constexpr double kGap = 4.0;
         QList<QPointF> points;
+        QList<QRectF> shapes = plotShapes();
         for (int i = 0; i < plot_->plottableCount(); ++i) {
             QCPAbstractPlottable* plottable = plot_->plottable(i);
-            if (auto* graph = qobject_cast<QCPGraph*>(plottable))
-                for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-                    points << graph->coordsToPixels(it->key, it->value);
-            else if (auto* bars = qobject_cast<QCPBars*>(plottable))
+            if (auto* graph = qobject_cast<QCPGraph*>(plottable)) {
+                // A drawn marker is a disk, not a point: text keeps off all of it.
+                const QCPScatterStyle& marker = graph->scatterStyle();
+                const double half = marker.isNone() ? 0.0 : marker.size() / 2 + 1.0;
+                for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                    const QPointF at = graph->coordsToPixels(it->key, it->value);
+                    points << at;
+                    if (half > 0.0)
+                        shapes << QRectF(at.x() - half, at.y() - half, 2 * half, 2 * half);
+                }
+            } else if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
                 for (int index = 0; index < bars->dataCount(); ++index)
                     points << bars->dataPixelPosition(index);
+            }
         }
-        const QList<QRectF> shapes = plotShapes();
         double lacking = 0.0;
         QList<QCPItemText*> unresolved;
         QList<QRectF> placed;

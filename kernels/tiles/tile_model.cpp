@@ -38,18 +38,6 @@ mlp::LessonTiles lessonTilesOf(const LessonTileValues& t) {
     return {t.blockM, t.blockN, t.blockH, t.blockI};
 }
 
-mlp::MlpDtype mlpDtype(DType dtype) {
-    switch (dtype) {
-        case DType::Bfloat16:
-            return mlp::MlpDtype::Bfloat16;
-        case DType::Tf32:
-            return mlp::MlpDtype::Tf32;
-        case DType::Float32:
-            break;
-    }
-    return mlp::MlpDtype::Float32;
-}
-
 }  // namespace
 
 LessonTileValues lessonTileValues(const TileConfiguration& configuration) {
@@ -69,8 +57,8 @@ LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const Devi
     g.blocks = g.gridX * g.gridY;
     const mlp::LessonTiles tiles = lessonTilesOf(t);
     g.pipelineStages =
-        mlp::lessonTiledStages(tiles, mlpDtype(p.dtype), limits.sharedBytesPerBlockOptIn);
-    g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, mlpDtype(p.dtype), g.pipelineStages);
+        mlp::lessonTiledStages(tiles, mlp::mlpDtypeOf(p), limits.sharedBytesPerBlockOptIn);
+    g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, mlp::mlpDtypeOf(p), g.pipelineStages);
     return g;
 }
 
@@ -126,7 +114,7 @@ std::optional<TileRefusal> productionRefusal(const PipelineSpec& pipeline,
     if (std::optional<TileRefusal> refusal = disallowedValue(pipeline, configuration))
         return refusal;
     if (std::optional<std::string> reason =
-            mlp::productionTilesRefusal(mlp::productionTilesOf(p), mlpDtype(p.dtype)))
+            mlp::productionTilesRefusal(mlp::productionTilesOf(p), mlp::mlpDtypeOf(p)))
         return TileRefusal{RefusalKind::NotTunable, *reason};
     const LaunchGeometry g = productionGeometry(configuration);
     if (g.gridY > 65535)

@@ -23,7 +23,7 @@
 namespace fusescope::mlp {
 namespace {
 
-constexpr int kTileM = 128, kTileI = 128, kStepK = 64, kStages = 4;
+constexpr int kTileM = kHopperTileM, kTileI = kHopperTileI, kStepK = 64, kStages = 4;
 constexpr int kConsumers = 2;  // warpgroups of 128 threads, 64 rows each
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kXTileBytes = kTileM * kStepK * 2;
@@ -252,6 +252,11 @@ Result<CUtensorMap> tensorMapOf(PFN_cuTensorMapEncodeTiled_v12000 encode, const 
     return map;
 }
 
+dim3 gridOf(const MlpShape& shape) {
+    return dim3(static_cast<unsigned>(ceilDiv(shape.M, kTileM)),
+                static_cast<unsigned>(ceilDiv(shape.I, kTileI)));
+}
+
 }  // namespace
 
 bool gateUpHopperRuns(const MlpShape& shape) {
@@ -264,13 +269,13 @@ bool gateUpHopperRuns(const MlpShape& shape) {
     }
     // TMA reads rows at 16-byte strides; the grid's y extent is at most 65535 I tiles.
     return major == 9 && minor == 0 && shape.H % 8 == 0 && shape.M <= INT32_MAX &&
-           shape.H <= INT32_MAX && shape.I <= INT32_MAX && (shape.I + kTileI - 1) / kTileI <= 65535;
+           shape.H <= INT32_MAX && shape.I <= INT32_MAX && ceilDiv(shape.I, kTileI) <= 65535;
 }
 
 KernelResources gateUpHopperResources(const MlpShape& shape) {
+    const dim3 grid = gridOf(shape);
     return kernelResourcesOf(reinterpret_cast<const void*>(&gateUpSiluHopper), kThreads,
-                             kSharedBytes,
-                             ((shape.M + kTileM - 1) / kTileM) * ((shape.I + kTileI - 1) / kTileI));
+                             kSharedBytes, static_cast<std::int64_t>(grid.x) * grid.y);
 }
 
 Status launchGateUpHopper(const MlpShape& shape, const void* x, const void* gate, const void* up,
@@ -289,9 +294,7 @@ Status launchGateUpHopper(const MlpShape& shape, const void* x, const void* gate
             "cudaFuncSetAttribute (Hopper gate_up kernel shared memory)");
         !s)
         return s;
-    const dim3 grid(static_cast<unsigned>((shape.M + kTileM - 1) / kTileM),
-                    static_cast<unsigned>((shape.I + kTileI - 1) / kTileI));
-    gateUpSiluHopper<<<grid, kThreads, kSharedBytes, stream>>>(
+    gateUpSiluHopper<<<gridOf(shape), kThreads, kSharedBytes, stream>>>(
         *xMap, *gateMap, *upMap, static_cast<unsigned short*>(h), static_cast<int>(shape.M),
         static_cast<int>(shape.H), static_cast<int>(shape.I));
     return cudaStatus(cudaGetLastError(), "gate_up_silu (Hopper) launch");

@@ -59,8 +59,8 @@ dim3 gridOf(const production::Tiles& tiles, const MlpShape& shape) {
 // Registers, spills and occupancy of a precompiled gate_up kernel at its launch's shared memory.
 KernelResources resourcesOf(const void* kernel, int smem, const production::Tiles& tiles,
                             const MlpShape& shape) {
-    return kernelResourcesOf(kernel, kThreads, smem,
-                             ceilDiv(shape.M, tiles.tileM) * ceilDiv(shape.I, tiles.tileI));
+    const dim3 grid = gridOf(tiles, shape);
+    return kernelResourcesOf(kernel, kThreads, smem, static_cast<std::int64_t>(grid.x) * grid.y);
 }
 
 // Whole tiles of the bfloat16 kernel (M, H and I multiples of its tiles and of 64): the entry

@@ -49,13 +49,13 @@ QString fusionVerdict(const Recording& recording) {
     const RunRecord* baseline = runOf(recording, baselineName);
     if (!fused || !baseline) return {};
 
-    QString text = comparison(*fused, *baseline);
+    const QString text = comparison(*fused, *baseline);
+    // Without a compute roof measured in the run, the times alone.
+    if (!recording.computeRoof || !(recording.computeRoof->tflops() > 0)) return text;
     // "g_u_h" names one buffer of three arrays: "g, u, h" in words.
     const QString intermediate = QString::fromStdString(pipeline->intermediate)
                                      .replace(QLatin1Char('_'), QStringLiteral(", "));
-    const double computeShare = recording.computeRoof && recording.computeRoof->tflops() > 0
-                                    ? fused->achievedTflops() / recording.computeRoof->tflops()
-                                    : 0.0;
+    const double computeShare = fused->achievedTflops() / recording.computeRoof->tflops();
     if (computeShare >= kComputeBoundShare)
         return text + QStringLiteral(
                           " At this size the multiplications take the time: %1 runs at %2 "
@@ -64,13 +64,11 @@ QString fusionVerdict(const Recording& recording) {
                           .arg(fused->variant)
                           .arg(fused->achievedTflops(), 0, 'f', 0)
                           .arg(formatPercent(computeShare), intermediate);
-    if (recording.computeRoof && recording.computeRoof->tflops() > 0)
-        return text + QStringLiteral(
-                          " At this size moving bytes takes the time (%1 uses %2 of the "
-                          "compute roof), so what fusion saves, %3 through memory and its "
-                          "launches, shows in the time.")
-                          .arg(fused->variant, formatPercent(computeShare), intermediate);
-    return text;
+    return text + QStringLiteral(
+                      " At this size moving bytes takes the time (%1 uses %2 of the "
+                      "compute roof), so what fusion saves, %3 through memory and its "
+                      "launches, shows in the time.")
+                      .arg(fused->variant, formatPercent(computeShare), intermediate);
 }
 
 }  // namespace fusescope::model

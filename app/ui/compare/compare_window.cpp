@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -15,6 +14,7 @@
 #include "model/captions.h"
 #include "model/format.h"
 #include "ui/chart_interaction.h"
+#include "ui/compare/compare_table.h"
 #include "ui/compare/sweep_compare_view.h"
 #include "ui/plot.h"
 #include "ui/plot_text_fit.h"
@@ -29,13 +29,6 @@ constexpr double kBarWidth = 0.38;
 // Past this spread between the largest and smallest bar a linear axis hides the small bars
 // (a CPU against an H200 is often 100x): one logarithmic scale shows both.
 constexpr double kLogSpread = 30.0;
-
-QTableWidgetItem* cell(const QString& text, bool number = true) {
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
 
 }  // namespace
 
@@ -52,12 +45,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
     notes_->setWordWrap(true);
     layout->addWidget(notes_);
 
-    table_ = new QTableWidget(this);
-    table_->setObjectName(QStringLiteral("compareRatios"));
-    table_->verticalHeader()->setVisible(false);
-    table_->setAlternatingRowColors(true);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(false);
+    table_ = makeCompareTable(QStringLiteral("compareRatios"), this);
 
     timeChart_ = new QCustomPlot;
     timeChart_->setObjectName(QStringLiteral("compareTimeChart"));
@@ -213,9 +201,9 @@ void CompareWindow::fillTable() {
             model::formatBytes(v.bytesB),      model::formatRatio(v.bytesRatio()),
             model::formatGBps(v.gbpsA),        model::formatGBps(v.gbpsB),
             model::formatRatio(v.gbpsRatio())};
-        table_->setItem(row, 0, cell(v.variant, false));
+        table_->setItem(row, 0, compareCell(v.variant, false));
         for (int column = 0; column < texts.size(); ++column)
-            table_->setItem(row, column + 1, cell(texts[column]));
+            table_->setItem(row, column + 1, compareCell(texts[column]));
     }
 }
 

@@ -1,6 +1,5 @@
 #include "ui/compare/sweep_compare_view.h"
 
-#include <QHeaderView>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -9,18 +8,12 @@
 #include "model/comparison.h"
 #include "model/format.h"
 #include "ui/chart_interaction.h"
+#include "ui/compare/compare_table.h"
 #include "ui/plot_text_fit.h"
 #include "ui/sweep/sweep_chart.h"
 
 namespace fusescope {
 namespace {
-
-QTableWidgetItem* cell(const QString& text, bool number = true) {
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
 
 QString durationOrNone(const std::optional<double>& ms) {
     return ms ? model::formatDuration(*ms) : QStringLiteral("—");
@@ -36,12 +29,7 @@ SweepCompareView::SweepCompareView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("sweepCompare"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    table_ = new QTableWidget(this);
-    table_->setObjectName(QStringLiteral("compareSweepRatios"));
-    table_->verticalHeader()->setVisible(false);
-    table_->setAlternatingRowColors(true);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(false);
+    table_ = makeCompareTable(QStringLiteral("compareSweepRatios"), this);
     chart_ = new SweepChart;
     chart_->setObjectName(QStringLiteral("compareSweepChart"));
     chart_->setProperty("fusescopeExportTitle", tr("Size sweeps compared"));
@@ -55,12 +43,7 @@ SweepCompareView::SweepCompareView(QWidget* parent) : QWidget(parent) {
     tabs_->setDocumentMode(true);
     tabs_->addTab(chart_, tr("Chart of both"));
     tabs_->addTab(table_, tr("Ratios per size"));
-    fits_ = new QTableWidget(this);
-    fits_->setObjectName(QStringLiteral("compareSweepFits"));
-    fits_->verticalHeader()->setVisible(false);
-    fits_->setAlternatingRowColors(true);
-    fits_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    fits_->horizontalHeader()->setStretchLastSection(false);
+    fits_ = makeCompareTable(QStringLiteral("compareSweepFits"), this);
     tabs_->addTab(fits_, tr("Fitted model"));
     layout->addWidget(tabs_, 1);
 }
@@ -95,9 +78,9 @@ void SweepCompareView::fillTable(const model::SweepComparison& comparison) {
                                     gbpsOrNone(size.gbpsA),
                                     gbpsOrNone(size.gbpsB),
                                     size.inBoth() ? model::formatRatio(size.gbpsRatio()) : onlyOne};
-            table_->setItem(row, Variant, cell(variant.variant, false));
+            table_->setItem(row, Variant, compareCell(variant.variant, false));
             for (int column = 0; column < texts.size(); ++column)
-                table_->setItem(row, column + N, cell(texts[column]));
+                table_->setItem(row, column + N, compareCell(texts[column]));
             ++row;
         }
 }
@@ -125,9 +108,9 @@ void SweepCompareView::fillFits(const model::SweepComparison& comparison) {
                                 overhead(variant.fitB, variant.fitErrorB), bandwidth(variant.fitA),
                                 bandwidth(variant.fitB),
                                 model::formatRatio(variant.fitBandwidthRatio())};
-        fits_->setItem(row, 0, cell(variant.variant, false));
+        fits_->setItem(row, 0, compareCell(variant.variant, false));
         for (int column = 0; column < texts.size(); ++column)
-            fits_->setItem(row, column + 1, cell(texts[column]));
+            fits_->setItem(row, column + 1, compareCell(texts[column]));
     }
 }
 

@@ -63,6 +63,18 @@ QCPScatterStyle::ScatterShape recordingMarker(int recording) {
     return recording == 0 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssSquare;
 }
 
+// A logarithmic value axis, ticks at powers of ten: the time axis, and the bandwidth axis of
+// compared sweeps that spread wide.
+void setDecadeAxis(QCPAxis* axis) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    ticker->setLogBase(10);
+    ticker->setSubTickCount(8);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(QStringLiteral("g"));
+    axis->setNumberPrecision(6);
+}
+
 QString formatN(double n) {
     return model::formatCount(static_cast<quint64>(std::llround(n)));
 }
@@ -143,13 +155,7 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     timeRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     timeRect_->axis(QCPAxis::atBottom)->setLabel(QString());
     QCPAxis* time = timeRect_->axis(QCPAxis::atLeft);
-    time->setScaleType(QCPAxis::stLogarithmic);
-    auto timeTicker = QSharedPointer<QCPAxisTickerLog>::create();
-    timeTicker->setLogBase(10);
-    timeTicker->setSubTickCount(8);
-    time->setTicker(timeTicker);
-    time->setNumberFormat(QStringLiteral("g"));
-    time->setNumberPrecision(6);
+    setDecadeAxis(time);
     time->setLabel(tr("time per run (µs, log)"));
     bandwidthRect_->axis(QCPAxis::atLeft)->setLabel(tr("effective GB/s (model bytes / time)"));
     rebuild();
@@ -392,13 +398,7 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
     const bool logBandwidth =
         data_.comparesRecordings() && gLow > 0 && gHigh / gLow > kLogBandwidthSpread;
     if (logBandwidth) {
-        bandwidth->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(10);
-        ticker->setSubTickCount(8);
-        bandwidth->setTicker(ticker);
-        bandwidth->setNumberFormat(QStringLiteral("g"));
-        bandwidth->setNumberPrecision(6);
+        setDecadeAxis(bandwidth);
         bandwidth->setRange(gLow / 2, gHigh * 2);
     } else {
         bandwidth->setScaleType(QCPAxis::stLinear);

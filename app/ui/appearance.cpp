@@ -134,6 +134,14 @@ void applyZoom(double zoom) {
     QApplication::setFont(font);
 }
 
+QFont presentationFont(QFont font, double logicalDpi) {
+    const double dpi = logicalDpi > 0 ? logicalDpi : 96.0;
+    const double leastPoints = kPresentationTextPixels * 72.0 / dpi;
+    const double points = font.pointSizeF() > 0 ? font.pointSizeF() : font.pixelSize() * 72.0 / dpi;
+    font.setPointSizeF(std::max(points, leastPoints));
+    return font;
+}
+
 double contrastRatio(const QColor& first, const QColor& second) {
     const double a = relativeLuminance(first), b = relativeLuminance(second);
     return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);

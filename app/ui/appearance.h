@@ -2,6 +2,7 @@
 // How the whole window looks on a classroom projector: the theme (the system's, or Fusion light
 // or dark) and a presentation zoom that scales every text of the application. Both apply to the
 // QApplication and are remembered in QSettings by the main window.
+#include <QFont>
 #include <QPalette>
 #include <QString>
 
@@ -27,6 +28,13 @@ constexpr double kMaxZoom = 3.0;
 double clampZoom(double zoom);
 // Scales the application font from the one it started with (the factor, not compounding).
 void applyZoom(double zoom);
+
+// The presentation layout's least text size, in logical pixels: readable from the back row of a
+// classroom on a 1280x720 projector.
+constexpr int kPresentationTextPixels = 16;
+// `font` made at least kPresentationTextPixels high on a screen of `logicalDpi` (kept in points, as
+// the rest of the program scales fonts by their point size).
+QFont presentationFont(QFont font, double logicalDpi);
 
 // WCAG 2 contrast ratio of two opaque colours: 1 (same) to 21 (black on white).
 double contrastRatio(const QColor& first, const QColor& second);

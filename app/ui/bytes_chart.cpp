@@ -32,11 +32,19 @@ void BytesPerKernelChart::rebuild() {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double position = 1.0;
     QVector<QPair<double, QString>> groups;  // centre and name of each variant's bars
+    // The least bar above zero, for a logarithmic axis (zero bars have no place on one).
+    double smallest = 0.0;
+    const auto noteSmallest = [&smallest](double value) {
+        if (value > 0) smallest = smallest > 0 ? std::min(smallest, value) : value;
+    };
     for (const model::RunRecord& run : shown.runs) {
         const double groupStart = position;
         for (const model::KernelRecord& kernel : run.kernels) {
-            read->addData(position, kernel.modelBytesRead / unit.divisor);
-            written->addData(position, kernel.modelBytesWritten / unit.divisor);
+            if (kernel.modelBytesRead > 0)
+                read->addData(position, kernel.modelBytesRead / unit.divisor);
+            if (kernel.modelBytesWritten > 0)
+                written->addData(position, kernel.modelBytesWritten / unit.divisor);
+            noteSmallest(static_cast<double>(kernel.modelBytesRead + kernel.modelBytesWritten));
             ticker->addTick(position, kernel.name);
             if (kernel.dramBytesRead && kernel.dramBytesWritten) {
                 if (!measured) {
@@ -49,6 +57,7 @@ void BytesPerKernelChart::rebuild() {
                 measured->addData(
                     position, (*kernel.dramBytesRead + *kernel.dramBytesWritten) / unit.divisor);
                 largest = std::max(largest, *kernel.dramBytesRead + *kernel.dramBytesWritten);
+                noteSmallest(static_cast<double>(*kernel.dramBytesRead + *kernel.dramBytesWritten));
             }
             position += 1.0;
         }
@@ -72,8 +81,9 @@ void BytesPerKernelChart::rebuild() {
     }
     xAxis->setTicker(ticker);
     xAxis->setRange(0.3, position - 0.9);
-    yAxis->setLabel(tr("bytes moved (%1)").arg(unit.name));
-    yAxis->setRange(0, largest / unit.divisor * 1.2);
+    const double base = setValueAxis(tr("bytes moved (%1)").arg(unit.name), smallest / unit.divisor,
+                                     largest / unit.divisor, 1.2);
+    read->setBaseValue(base);
 }
 
 }  // namespace fusescope

@@ -3,6 +3,7 @@
 
 #include <QEvent>
 #include <QTimer>
+#include <cmath>
 
 #include "model/captions.h"
 #include "ui/legend_row.h"
@@ -72,11 +73,37 @@ void ChartView::rebuildNow() {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setValueScale(ValueScale scale) {
+    if (scale == valueScale_) return;
+    valueScale_ = scale;
+    scheduleRebuild();
+}
+
+double ChartView::setValueAxis(const QString& label, double smallest, double largest,
+                               double headroom) {
+    if (!useLogScale(valueScale_, smallest, largest)) {
+        yAxis->setScaleType(QCPAxis::stLinear);
+        yAxis->setLabel(label);
+        yAxis->setRange(0, largest > 0 ? largest * headroom : 1.0);
+        return 0.0;
+    }
+    yAxis->setScaleType(QCPAxis::stLogarithmic);
+    yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    // "time (ms)" becomes "time (ms, log scale)": the unit stays where it was.
+    yAxis->setLabel(label.endsWith(QLatin1Char(')')) ? label.chopped(1) + tr(", log scale)")
+                                                     : tr("%1 (log scale)").arg(label));
+    // The same room for labels as on a linear axis takes more of a log axis's range.
+    const double bottom = smallest / 2;
+    yAxis->setRange(bottom, largest * std::pow(headroom, 4));
+    return bottom;
+}
+
 void ChartView::resetPlot() {
     clearPlottables();
     clearItems();
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    yAxis->setScaleType(QCPAxis::stLinear);
     xAxis->setLabel(QString());
     yAxis->setLabel(QString());
     xAxis->setRange(0, 1);

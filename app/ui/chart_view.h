@@ -5,6 +5,7 @@
 #include <QString>
 
 #include "model/recording.h"
+#include "ui/log_scale.h"
 #include "ui/plot.h"
 
 namespace fusescope {
@@ -21,6 +22,10 @@ class ChartView : public QCustomPlot {
     const model::Recording& recording() const { return recording_; }
     // Rebuilds now (used before headless exports, where no event loop turns in between).
     void rebuildNow();
+    // Linear, logarithmic, or by the spread of the values shown (kLogScaleSpread); charts
+    // without a value axis of sizes or times ignore it.
+    void setValueScale(ValueScale scale);
+    ValueScale valueScale() const { return valueScale_; }
 
   protected:
     // Fills the plot from recording(); the axes and legend are reset before each call.
@@ -31,6 +36,11 @@ class ChartView : public QCustomPlot {
     QColor readColor() const;
     QColor writeColor() const;
     QColor accentColor() const;
+    // The value axis (yAxis) for values from `smallest` (the least above zero) to `largest`,
+    // logarithmic as valueScale() asks, with `headroom` (a factor on a linear axis) above the
+    // largest for labels; "(log scale)" follows `label` on a logarithmic one. Returns the value
+    // bars start from: zero, or the bottom of a logarithmic axis.
+    double setValueAxis(const QString& label, double smallest, double largest, double headroom);
     // A message in the middle of a chart that has nothing to show.
     void setEmptyMessage(const QString& message);
     // A line under the legend that explains what the chart shows (empty: none); reset at
@@ -49,6 +59,7 @@ class ChartView : public QCustomPlot {
     QCPTextElement* captionElement_ = nullptr;
     QCPTextElement* footnoteElement_ = nullptr;
     bool rebuildPending_ = false;
+    ValueScale valueScale_ = ValueScale::Automatic;
 };
 
 // Decimal byte units for an axis: the divisor and its name for values up to `largest` bytes.

@@ -115,6 +115,11 @@ void addLaunchOptions(QCommandLineParser& parser) {
                      "sweep's order) or the best one into the results, charts and stage, as a "
                      "click on the heatmap does."),
          QStringLiteral("best|cell")},
+        {QStringLiteral("presentation"),
+         QObject::tr("Start in the presentation layout (View > Presentation layout, F5) for "
+                     "this start only: one chart or table fills the window, its text at least "
+                     "%1 px.")
+             .arg(kPresentationTextPixels)},
         {QStringLiteral("open"), QObject::tr("Open a recording (JSON written by fusescope-cli)."),
          QStringLiteral("recording.json")},
         {QStringLiteral("compare"),
@@ -215,6 +220,7 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         return options;
     }
     options.showTabs = parser.values(QStringLiteral("show-tab"));
+    options.presentation = parser.isSet(QStringLiteral("presentation"));
     options.tileCell = parser.value(QStringLiteral("tile-cell"));
     if (parser.isSet(QStringLiteral("tile-cell")) && options.openPath.isEmpty()) {
         *error = QObject::tr("--tile-cell needs a tile sweep to open");
@@ -398,6 +404,7 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
     window.resize(
         QSize(qRound(screenPixels.width() / ratio), qRound(screenPixels.height() / ratio)));
     window.show();
+    if (options.presentation) window.setPresentation(true, false);
     if (!window.backendsKnown()) waitFor(&window, &MainWindow::backendsProbed, 30000);
 
     if (!options.openPath.isEmpty()) {
@@ -491,6 +498,9 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             for (int index = 0; index < tabs->count() && !found; ++index)
                 if (tabs->tabText(index).contains(wanted, Qt::CaseInsensitive)) {
                     tabs->setCurrentIndex(index);
+                    // Also the tab already in front: it fills the presentation layout.
+                    if (tabs == window.viewTabs() || tabs == window.chartTabs())
+                        window.presentTabs(tabs);
                     found = true;
                 }
         if (!found) {

@@ -22,6 +22,7 @@ struct LaunchOptions {
     QString comparePath;   // --compare FILE: beside the opened file in Compare
     QStringList showTabs;  // tabs to bring to the front before the screenshot, by title
     QString tileCell;      // --tile-cell best|INDEX: a cell of the opened tile sweep, as if clicked
+    bool presentation = false;      // --presentation: the presentation layout, for this start only
     std::optional<RunCommand> run;  // --run PIPELINE with its settings
     bool headless() const { return !screenshotPath.isEmpty() || !exportDirectory.isEmpty(); }
 };

@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "fusescope: %s\n", qPrintable(openError));
             window.reportOpenErrorLater(openError);
         }
+    if (options.presentation) window.setPresentation(true, false);
     window.show();
     if (!options.comparePath.isEmpty())
         if (const QString compareError = window.compareWith(options.comparePath);

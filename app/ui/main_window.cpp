@@ -15,12 +15,14 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "model/format.h"
@@ -39,6 +41,7 @@
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
 #include "ui/measurement_panel.h"
+#include "ui/plot_font_follow.h"
 #include "ui/plot_text_fit.h"
 #include "ui/plugged_views.h"
 #include "ui/results_model.h"
@@ -79,7 +82,8 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* parent,
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* label = new QLabel(title, box);
-    QFont bold = label->font();
+    // Only the weight is the label's own: its size follows the zoom and the presentation layout.
+    QFont bold;
     bold.setBold(true);
     label->setFont(bold);
     if (beside) {
@@ -148,6 +152,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     resultsSplitter->addWidget(titled(tr("Kernels"), kernelTable_, resultsSplitter));
     resultsSplitter->setChildrenCollapsible(false);
     resultsTab_ = resultsSplitter;
+    resultsTab_->installEventFilter(this);
 
     viewTabs_ = new QTabWidget;
     viewTabs_->setObjectName(QStringLiteral("viewTabs"));
@@ -197,6 +202,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     connect(runPanel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(runPanel_, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
+    connect(runPanel_, &RunPanel::leastWidthChanged, this, &MainWindow::fitRunPanelWidth);
     connect(controller_, &RunController::backendsProbed, this, &MainWindow::onBackendsProbed);
     connect(controller_, &RunController::runStarted, this, [this](const QString& note) {
         runStartedNote_ = note;
@@ -257,6 +263,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
         fitPlotTextAlways(plot);
         makeChartInteractive(plot);
+        followWidgetFont(plot);
     }
     // A right click exports or copies a chart; Ctrl+C copies the one under the pointer.
     addChartContextMenus(this, [this](QCustomPlot* plot, const ExportPreset& preset) {
@@ -265,6 +272,12 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     installCopyChartShortcut(this);
     // Tables go out as CSV or as an image, from their context menu.
     addTableExportMenus(this);
+    // In the presentation layout the tabs chosen (clicked, or brought up by a menu or
+    // --show-tab) fill the height; connected after the parts that give their tab room.
+    for (QTabWidget* tabs : {viewTabs_, chartTabs_}) {
+        connect(tabs, &QTabWidget::tabBarClicked, this, [this, tabs] { presentTabs(tabs); });
+        connect(tabs, &QTabWidget::currentChanged, this, [this, tabs] { presentTabs(tabs); });
+    }
     buildMenus();
     restoreSettings();
     followRunPanel();
@@ -322,6 +335,31 @@ void MainWindow::buildMenus() {
     zoomOut->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence::ZoomOut});
     QAction* zoomReset = view->addAction(tr("&Reset zoom"), this, [this] { setZoom(1.0); });
     zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    presentationAction_ = view->addAction(tr("&Presentation layout"));
+    presentationAction_->setObjectName(QStringLiteral("presentationAction"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(Qt::Key_F5));
+    presentationAction_->setToolTip(
+        tr("For a projector: the run panel folds away, one chart or table fills the window, and "
+           "its text is at least %1 px (Ctrl+R runs, Esc cancels)")
+            .arg(kPresentationTextPixels));
+    connect(presentationAction_, &QAction::toggled, this,
+            [this](bool presentation) { setPresentation(presentation); });
+    QMenu* scaleMenu = view->addMenu(tr("&Value axes"));
+    scaleMenu->setToolTip(tr("The scale of the bytes and time charts"));
+    auto* scaleGroup = new QActionGroup(this);
+    for (const auto& [scale, name] :
+         {std::pair{ValueScale::Automatic,
+                    tr("&Automatic (logarithmic past %1x)").arg(kLogScaleSpread)},
+          std::pair{ValueScale::Linear, tr("&Linear")},
+          std::pair{ValueScale::Logarithmic, tr("L&ogarithmic")}}) {
+        QAction* action = scaleMenu->addAction(name, this, [this, scale] { setValueScale(scale); });
+        action->setCheckable(true);
+        action->setChecked(scale == valueScale_);
+        action->setData(static_cast<int>(scale));
+        scaleGroup->addAction(action);
+        valueScaleActions_.push_back(action);
+    }
     view->addSeparator();
     QMenu* themeMenu = view->addMenu(tr("T&heme"));
     auto* themeGroup = new QActionGroup(this);
@@ -462,6 +500,7 @@ void MainWindow::showRecordingInViews() {
     variantModel_->setRecording(recording_);
     fusionVerdict_->setFullText(model::fusionVerdict(recording_));
     kernelModel_->setRecording(recording_);
+    fitVariantRows();
     for (ChartView* chart : charts_) chart->setRecording(recording_);
     measurementPanel_->setRecording(recording_);
 }
@@ -652,6 +691,7 @@ bool MainWindow::tablesShown() const {
 void MainWindow::setZoom(double zoom) {
     zoom_ = clampZoom(zoom);
     applyZoom(zoom_);
+    applyViewsFont();
     settings_->setValue(QStringLiteral("view/zoom"), zoom_);
     statusBar()->showMessage(tr("Zoom %1 %").arg(std::lround(zoom_ * 100)), 2000);
 }
@@ -661,6 +701,108 @@ void MainWindow::setTheme(Theme theme) {
     applyTheme(theme);
     for (QAction* action : themeActions_) action->setChecked(action->data() == themeKey(theme));
     settings_->setValue(QStringLiteral("view/theme"), themeKey(theme));
+}
+
+void MainWindow::setPresentation(bool presentation, bool remember) {
+    {
+        const QSignalBlocker block(presentationAction_);
+        presentationAction_->setChecked(presentation);
+    }
+    if (remember) settings_->setValue(QStringLiteral("view/presentation"), presentation);
+    if (presentation == presentation_) return;
+    presentation_ = presentation;
+    // One chart to a tab: the run charts leave their row for tabs of their own, and go back.
+    const QSignalBlocker quietTabs(chartTabs_);
+    if (presentation) {
+        const int at = chartTabs_->indexOf(chartSplitter_);
+        const bool wasShown = chartTabs_->currentIndex() == at;
+        chartTabs_->removeTab(at);
+        for (int i = static_cast<int>(charts_.size()) - 1; i >= 0; --i)
+            chartTabs_->insertTab(at, charts_[i], charts_[i]->title());
+        if (wasShown) chartTabs_->setCurrentIndex(at);
+    } else {
+        const int at = chartTabs_->indexOf(charts_.front());
+        const bool wasShown = at >= 0 && chartTabs_->currentIndex() >= at &&
+                              chartTabs_->currentIndex() < at + charts_.size();
+        for (ChartView* chart : charts_) chartTabs_->removeTab(chartTabs_->indexOf(chart));
+        for (ChartView* chart : charts_) {
+            chartSplitter_->addWidget(chart);
+            chart->show();
+        }
+        chartTabs_->insertTab(std::max(at, 0), chartSplitter_, tr("Run charts"));
+        if (wasShown) chartTabs_->setCurrentWidget(chartSplitter_);
+    }
+    if (presentation) {
+        panelSizesBeforePresentation_ = mainSplitter_->sizes();
+        viewSizesBeforePresentation_ = rightSplitter_->sizes();
+        // Folded, not hidden: the splitter's handle brings the panel back for a moment.
+        mainSplitter_->setSizes({0, 100000});
+        applyViewsFont();
+        presentTabs(presentedTabs_ ? presentedTabs_ : viewTabs_);
+        fitVariantRows();
+        return;
+    }
+    for (QTabWidget* tabs : {viewTabs_, chartTabs_}) {
+        tabs->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+        tabs->setMaximumHeight(QWIDGETSIZE_MAX);
+    }
+    applyViewsFont();
+    if (!panelSizesBeforePresentation_.isEmpty())
+        mainSplitter_->setSizes(panelSizesBeforePresentation_);
+    if (!viewSizesBeforePresentation_.isEmpty())
+        rightSplitter_->setSizes(viewSizesBeforePresentation_);
+}
+
+void MainWindow::applyViewsFont() {
+    // A default font inherits everything: the views then follow the application's zoom.
+    rightSplitter_->setFont(presentation_ ? presentationFont(QApplication::font(), logicalDpiY())
+                                          : QFont());
+}
+
+void MainWindow::presentTabs(QTabWidget* shown) {
+    if (!presentation_) return;
+    presentedTabs_ = shown;
+    QTabWidget* folded = shown == viewTabs_ ? chartTabs_ : viewTabs_;
+    // The folded tabs keep their bar, to be clicked; their least height no longer counts.
+    folded->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    folded->setMaximumHeight(folded->tabBar()->sizeHint().height());
+    shown->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    shown->setMaximumHeight(QWIDGETSIZE_MAX);
+    const int bar = folded->maximumHeight();
+    rightSplitter_->setSizes(shown == viewTabs_ ? QList<int>{100000, bar}
+                                                : QList<int>{bar, 100000});
+}
+
+void MainWindow::fitVariantRows() {
+    auto* results = qobject_cast<QSplitter*>(resultsTab_);
+    if (!presentation_ || !results || results->count() < 2) return;
+    // Every variant's row, the header, the frame, a scroll bar where the columns run wide, and
+    // the title line above the table; the kernels get the rest.
+    const int table = variantTable_->horizontalHeader()->sizeHint().height() +
+                      variantTable_->verticalHeader()->length() + 2 * variantTable_->frameWidth() +
+                      variantTable_->horizontalScrollBar()->sizeHint().height();
+    const int title = results->widget(0)->sizeHint().height() - variantTable_->sizeHint().height();
+    const int total = results->height();
+    if (total <= 0) return;  // laid out when shown (eventFilter)
+    const int wanted = table + title;
+    results->setSizes({wanted, std::max(total - wanted, 1)});
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // The Results tab got its size (a resize, the first show): once its splitter has laid it out,
+    // the variants get their rows.
+    if (watched == resultsTab_ &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::Show) && presentation_)
+        QTimer::singleShot(0, this, &MainWindow::fitVariantRows);
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::setValueScale(ValueScale scale) {
+    valueScale_ = scale;
+    for (QAction* action : valueScaleActions_)
+        action->setChecked(action->data().toInt() == static_cast<int>(scale));
+    for (ChartView* chart : charts_) chart->setValueScale(scale);
+    settings_->setValue(QStringLiteral("view/valueScale"), static_cast<int>(scale));
 }
 
 void MainWindow::restoreSettings() {
@@ -684,6 +826,10 @@ void MainWindow::restoreSettings() {
         settings_->value(QStringLiteral("window/rightSplitter")).toByteArray());
     mainSplitter_->restoreState(
         settings_->value(QStringLiteral("window/mainSplitter")).toByteArray());
+    const int scale = settings_->value(QStringLiteral("view/valueScale"), 0).toInt();
+    if (scale >= 0 && scale <= static_cast<int>(ValueScale::Logarithmic))
+        setValueScale(static_cast<ValueScale>(scale));
+    setPresentation(settings_->value(QStringLiteral("view/presentation"), false).toBool());
 }
 
 void MainWindow::saveSettings() {
@@ -691,8 +837,20 @@ void MainWindow::saveSettings() {
     choices.cudaDevice = runPanel_->rememberedDevice();
     saveRunChoices(*settings_, choices);
     settings_->setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings_->setValue(QStringLiteral("window/rightSplitter"), rightSplitter_->saveState());
-    settings_->setValue(QStringLiteral("window/mainSplitter"), mainSplitter_->saveState());
+    // The presentation layout's folds are not the user's split: the split from before is kept.
+    if (presentation_ && !viewSizesBeforePresentation_.isEmpty()) {
+        const QByteArray presented = rightSplitter_->saveState();
+        const QByteArray panel = mainSplitter_->saveState();
+        rightSplitter_->setSizes(viewSizesBeforePresentation_);
+        mainSplitter_->setSizes(panelSizesBeforePresentation_);
+        settings_->setValue(QStringLiteral("window/rightSplitter"), rightSplitter_->saveState());
+        settings_->setValue(QStringLiteral("window/mainSplitter"), mainSplitter_->saveState());
+        rightSplitter_->restoreState(presented);
+        mainSplitter_->restoreState(panel);
+    } else {
+        settings_->setValue(QStringLiteral("window/rightSplitter"), rightSplitter_->saveState());
+        settings_->setValue(QStringLiteral("window/mainSplitter"), mainSplitter_->saveState());
+    }
     settings_->sync();
 }
 

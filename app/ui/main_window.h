@@ -6,6 +6,7 @@
 
 #include "model/recording.h"
 #include "ui/appearance.h"
+#include "ui/log_scale.h"
 #include "worker/run_command.h"
 
 class QAction;
@@ -103,6 +104,19 @@ class MainWindow final : public QMainWindow {
     double zoom() const { return zoom_; }
     void setTheme(Theme theme);
     Theme theme() const { return theme_; }
+    // The presentation layout (View menu, F5, --presentation): the run panel folds away, the
+    // view or chart tabs chosen last fill the height (the others keep their tab bar), and the
+    // views' text, charts and tables included, is at least kPresentationTextPixels high and
+    // follows the zoom. Remembered in settings() unless `remember` is false (--presentation).
+    void setPresentation(bool presentation, bool remember = true);
+    bool presentation() const { return presentation_; }
+    // The run charts' value axes: by the spread of the values, linear or logarithmic (View
+    // menu); remembered in settings().
+    void setValueScale(ValueScale scale);
+    ValueScale valueScale() const { return valueScale_; }
+    // In the presentation layout, `shown` (viewTabs() or chartTabs()) fills the views' height and
+    // the other keeps its tab bar; a click on a tab or a tab brought up does this.
+    void presentTabs(QTabWidget* shown);
 
   public slots:
     void startRun();                               // from the run panel's choices
@@ -121,10 +135,15 @@ class MainWindow final : public QMainWindow {
   protected:
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void buildMenus();
     void fitRunPanelWidth();
+    // The views' font: the application's, or in the presentation layout at least its size.
+    void applyViewsFont();
+    // In the presentation layout, the Results tab gives the variants table room for every row.
+    void fitVariantRows();
     void restoreSettings();
     void onBackendsProbed(const BackendSummary& summary);
     void onVariantFinished(const model::RunRecord& run);
@@ -165,6 +184,13 @@ class MainWindow final : public QMainWindow {
     QList<QAction*> themeActions_;
     double zoom_ = 1.0;
     Theme theme_ = Theme::System;
+    QAction* presentationAction_ = nullptr;
+    bool presentation_ = false;
+    QList<int> panelSizesBeforePresentation_;
+    QList<int> viewSizesBeforePresentation_;
+    QTabWidget* presentedTabs_ = nullptr;
+    QList<QAction*> valueScaleActions_;
+    ValueScale valueScale_ = ValueScale::Automatic;
     QSplitter* rightSplitter_ = nullptr;
     QSplitter* chartSplitter_ = nullptr;
     QTableView* variantTable_ = nullptr;

@@ -75,6 +75,21 @@ QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, doub
     return lines.join(QLatin1Char('\n'));
 }
 
+// `text` elided to `width`; a unit in parentheses at its end ("bytes moved (GB)") stays whole
+// where it fits: "bytes mo… (GB)" says what the numbers are, "bytes move…" does not.
+QString elideKeepingUnit(const QString& text, const QFontMetricsF& metrics, double width) {
+    if (metrics.horizontalAdvance(text) <= width) return text;
+    const qsizetype open = text.lastIndexOf(QStringLiteral(" ("));
+    if (!text.endsWith(QLatin1Char(')')) || open <= 0)
+        return metrics.elidedText(text, Qt::ElideRight, width);
+    const QString unit = text.mid(open);
+    const double room = width - metrics.horizontalAdvance(unit);
+    const QString name = metrics.elidedText(text.left(open), Qt::ElideRight, room);
+    // Nothing of the name left: the plain elision.
+    if (room <= 0 || name.size() <= 1) return metrics.elidedText(text, Qt::ElideRight, width);
+    return name + unit;
+}
+
 // A plottable's legend entry whose name is elided to the room the fitter gives it (the full name
 // stays the plottable's, and shows in the plot's tooltip).
 class FittedLegendItem : public QCPPlottableLegendItem {
@@ -264,8 +279,7 @@ class PlotTextFitter : public QObject {
         if (length <= 0) return;
         // The label: elided to the axis's length.
         const QString full = ownText(axis, axis->label());
-        const QString label =
-            QFontMetricsF(axis->labelFont()).elidedText(full, Qt::ElideRight, length);
+        const QString label = elideKeepingUnit(full, QFontMetricsF(axis->labelFont()), length);
         axis->setProperty("fusescopeFitted", label);
         if (label != axis->label()) axis->setLabel(label);
         QSharedPointer<QCPAxisTicker> ticker = axis->ticker();

@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -15,6 +16,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStyle>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -83,6 +86,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 
     auto* sizeBox = new QGroupBox(tr("Problem"), this);
     auto* form = new QFormLayout(sizeBox);
+    // A value wider than the room beside its label goes under the label, whole.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     elementCount_ = new QLineEdit(sizeBox);
     elementCount_->setObjectName(QStringLiteral("elementCount"));
     elementCount_->setToolTip(
@@ -95,10 +100,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
                               .arg(exponent)
                               .arg(model::formatBytes((quint64{1} << exponent) * 4)),
                           QString::number(quint64{1} << exponent));
-    auto* sizeRow = new QHBoxLayout;
-    sizeRow->addWidget(elementCount_, 1);
-    sizeRow->addWidget(presets_);
-    form->addRow(tr("N (elements):"), sizeRow);
+    // The presets under the field, which keeps the line's whole width for its value.
+    form->addRow(tr("N (elements):"), elementCount_);
+    form->addRow(QString(), presets_);
     cacheHint_ = wrappedLabel(sizeBox);
     cacheHint_->setObjectName(QStringLiteral("cacheHint"));
     cacheHint_->setForegroundRole(QPalette::WindowText);
@@ -106,13 +110,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     // Pipelines without N (the MLP) take their dimensions by name, from their declaration.
     shape_ = new QLineEdit(sizeBox);
     shape_->setObjectName(QStringLiteral("shapeEdit"));
-    auto* shapeRow = new QHBoxLayout;
-    shapeRow->addWidget(shape_, 1);
     problemPresets_ = new QComboBox(sizeBox);
     problemPresets_->setObjectName(QStringLiteral("problemPresets"));
     problemPresets_->setToolTip(tr("The pipeline's named problems"));
-    shapeRow->addWidget(problemPresets_);
-    form->addRow(tr("Dimensions:"), shapeRow);
+    form->addRow(tr("Dimensions:"), shape_);
+    form->addRow(QString(), problemPresets_);
     dtype_ = new QComboBox(sizeBox);
     dtype_->setObjectName(QStringLiteral("dtypeCombo"));
     form->addRow(tr("Data type:"), dtype_);
@@ -355,8 +357,10 @@ void RunPanel::showProblemFields(const PipelineSpec& pipeline) {
     const bool elementwise = pipeline.findDimension(kElementCountDimension) != nullptr;
     const bool vector = pipeline.findTuning(kVectorWidthTuning) != nullptr;
     form_->setRowVisible(rowOf(elementCount_), elementwise);
+    form_->setRowVisible(rowOf(presets_), elementwise);
     form_->setRowVisible(rowOf(cacheHint_), elementwise);
     form_->setRowVisible(rowOf(shape_), !elementwise);
+    form_->setRowVisible(rowOf(problemPresets_), !elementwise && !pipeline.presets.empty());
     form_->setRowVisible(rowOf(tuning_), !vector && !pipeline.tunings.empty());
     form_->setRowVisible(rowOf(vector_), vector);
     dtype_->clear();
@@ -404,6 +408,32 @@ void RunPanel::showProblem(const Problem& problem) {
     if (vectorIndex >= 0) vector_->setCurrentIndex(vectorIndex);
     const int dtypeIndex = dtype_->findData(QString::fromUtf8(dtypeName(problem.dtype)));
     if (dtypeIndex >= 0) dtype_->setCurrentIndex(dtypeIndex);
+    fitFieldsToValues();
+}
+
+void RunPanel::fitFieldsToValues() {
+    // The tiles (six names and values for the MLP) are wider than any panel: they show from
+    // their start, whole in the tooltip.
+    tuning_->setCursorPosition(0);
+    tuning_->setToolTip(tr("Tile sizes: %1").arg(tuning_->text()));
+    for (QLineEdit* field : {elementCount_, shape_}) {
+        // The value from its start (M first), and room for all of it: QLineEdit keeps 2 pixels
+        // either side of its text inside the frame.
+        field->setCursorPosition(0);
+        const QMargins margins = field->textMargins();
+        const int frame = field->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, field);
+        field->setMinimumWidth(field->fontMetrics().horizontalAdvance(field->text()) +
+                               margins.left() + margins.right() + 4 + 2 * frame + 2);
+    }
+    emit leastWidthChanged();
+}
+
+void RunPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    // A zoom changes the room the values need.
+    // (after the fields have taken the new font).
+    if (event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, &RunPanel::fitFieldsToValues);
 }
 
 Result<Problem> RunPanel::currentProblem() const {

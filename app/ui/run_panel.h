@@ -67,9 +67,16 @@ class RunPanel final : public QWidget {
   signals:
     void runRequested();
     void cancelRequested();
+    // The fields were fitted to new values or a new font: the panel's least width changed.
+    void leastWidthChanged();
+
+  protected:
+    void changeEvent(QEvent* event) override;
 
   private:
     void showPipeline(int index);
+    // The text fields (N, dimensions, tiles) wide enough for their values, shown from the start.
+    void fitFieldsToValues();
     const PipelineSpec* currentPipeline() const;
     void showProblemFields(const PipelineSpec& pipeline);
     void showProblem(const Problem& problem);

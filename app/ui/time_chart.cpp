@@ -32,6 +32,7 @@ void TimePerVariantChart::rebuild() {
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double largest = 0.0;
+    double smallest = 0.0;  // the least time above zero, for a logarithmic axis
     double position = 1.0;
     QStringList notes;  // per bar, for its hover tooltip
     bool fasterThanRoofline = false;
@@ -50,6 +51,8 @@ void TimePerVariantChart::rebuild() {
                                                  .arg(run.variant)
                                                  .arg(run.kernels.size())));
         largest = std::max({largest, run.timeMs, roofline});
+        for (double value : {run.timeMs, roofline})
+            if (value > 0) smallest = smallest > 0 ? std::min(smallest, value) : value;
         if (run.timeMs > 0 && roofline > run.timeMs) {
             fasterThanRoofline = true;
             fasterByReReads = fasterByReReads || !run.passesCounted;
@@ -61,6 +64,7 @@ void TimePerVariantChart::rebuild() {
             mark->end->setCoords(position + kBarWidth * 0.65, roofline);
         }
         auto* label = new QCPItemText(this);
+        label->setFont(font());  // a new item takes the application's font, not the chart's
         label->setColor(textColor());
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->position->setCoords(position, std::max(run.timeMs, roofline));
@@ -86,8 +90,7 @@ void TimePerVariantChart::rebuild() {
                              "hardware's limit · a kernel can stream better (hover a bar)"));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, position - 0.4);
-    yAxis->setLabel(tr("time (ms)"));
-    yAxis->setRange(0, largest * 1.35);
+    bars->setBaseValue(setValueAxis(tr("time (ms)"), smallest, largest, 1.35));
 }
 
 }  // namespace fusescope

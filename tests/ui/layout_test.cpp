@@ -1,6 +1,8 @@
 // The main window on a classroom projector: it fits small screens, and after a real CPU run of
 // every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
 // or covers plotted data. The same test runs at scale 1, 1.5 and 2 (QT_SCALE_FACTOR, set by ctest).
+#include <QFontInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
@@ -9,7 +11,9 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -31,6 +35,12 @@ constexpr int kRunTimeoutMs = 120000;
 
 // The MLP classroom recording shipped with the program (a measured H200 run).
 constexpr char kShippedRecording[] = "h200-mlp-classroom-bf16.fusescope.json";
+
+// The MLP prefill recording: one variant 140x slower than the others, M = 4096.
+constexpr char kPrefillRecording[] = "h200-mlp-prefill-4096-bf16.fusescope.json";
+
+// On a projector at 1280x720 text below this many pixels is lost beyond the second row.
+constexpr int kLeastPresentationPixels = 16;
 
 // The memory stage's smallest type, in the widget's own (logical) pixels.
 constexpr int kLeastStagePixels = 11;
@@ -54,6 +64,58 @@ void describeMinimumSizes(const QWidget* widget, int depth, QString& out) {
             describeMinimumSizes(childWidget, depth + 1, out);
 }
 
+// A font's height in the window's (logical) pixels.
+int pixelHeight(const QFont& font) {
+    return QFontInfo(font).pixelSize();
+}
+
+// Every font of a plot's text that is smaller than `least` pixels, and every axis label the plot
+// has shortened (an elided label loses its unit).
+QStringList smallOrShortenedPlotText(QCustomPlot& plot, int least) {
+    QStringList problems;
+    const QString name = testing::plotName(plot);
+    const auto check = [&](const QFont& font, const QString& what) {
+        if (pixelHeight(font) < least)
+            problems << QStringLiteral("%1: %2 is %3 px").arg(name, what).arg(pixelHeight(font));
+    };
+    for (QCPAxisRect* rect : plot.axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            if (!axis->realVisibility()) continue;
+            if (axis->tickLabels() && !axis->tickVectorLabels().isEmpty())
+                check(axis->tickLabelFont(), QStringLiteral("tick labels of an axis"));
+            if (axis->label().isEmpty()) continue;
+            check(axis->labelFont(), QStringLiteral("axis label '%1'").arg(axis->label()));
+            const QString full = axis->property("fusescopeFullText").toString();
+            if (!full.isEmpty() && full != axis->label())
+                problems << QStringLiteral("%1: axis label '%2' is shown as '%3'")
+                                .arg(name, full, axis->label());
+        }
+    for (QCPLayoutElement* element : plot.plotLayout()->elements(true)) {
+        if (auto* text = qobject_cast<QCPTextElement*>(element);
+            text && text->realVisibility() && !text->text().isEmpty())
+            check(text->font(), QStringLiteral("text '%1'").arg(text->text()));
+        if (auto* legend = qobject_cast<QCPLegend*>(element); legend && legend->realVisibility())
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (QCPAbstractLegendItem* item = legend->item(i))
+                    check(item->font(), QStringLiteral("a legend entry"));
+    }
+    for (int i = 0; i < plot.itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot.item(i));
+            text && text->realVisibility() && !text->text().isEmpty())
+            check(text->font(), QStringLiteral("text item '%1'").arg(text->text()));
+    return problems;
+}
+
+// Rows of a table whose whole height is in sight.
+int wholeRowsInSight(const QTableView& table) {
+    int rows = 0;
+    for (int row = 0; row < table.model()->rowCount(); ++row) {
+        const QRect at = table.visualRect(table.model()->index(row, 0));
+        if (at.isValid() && at.top() >= 0 && at.bottom() < table.viewport()->height()) ++rows;
+    }
+    return rows;
+}
+
 }  // namespace
 
 class LayoutTest : public QObject {
@@ -63,6 +125,9 @@ class LayoutTest : public QObject {
     void windowFitsASmallScreen();
     void noTextCutOrOverlappingAfterEachPipeline_data();
     void noTextCutOrOverlappingAfterEachPipeline();
+    void presentationLayoutReadsFromTheBackRow();
+    void inputFieldsShowTheirValue_data();
+    void inputFieldsShowTheirValue();
 
   private:
     std::unique_ptr<QTemporaryDir> directory_;
@@ -282,6 +347,150 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QVERIFY2(stageProblems.isEmpty(), qPrintable(QStringLiteral("%1 stage problems, the first: %2")
                                                      .arg(stageProblems.size())
                                                      .arg(stageProblems.value(0))));
+}
+
+// The presentation layout on a 1280x720 projector with the MLP prefill recording: every view and
+// chart it shows has text of at least 16 pixels, axis labels with their units, and the Variants
+// table has every MLP variant in sight.
+void LayoutTest::presentationLayoutReadsFromTheBackRow() {
+    // The supported projectors, 1280x720 at scale 1 and 1920x1080 at 150 %, both give the window
+    // 1280x720 logical pixels; at each scale ctest runs (1, 1.5, 2) the window gets that, and its
+    // text at least 16 logical pixels (16 screen pixels times the scale).
+    const QSize logical(1280, 720);
+    MainWindow window(settings_.get());
+    window.resize(logical);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
+                                  QString::fromLatin1(kPrefillRecording)),
+             QString());
+    window.setPresentation(true);
+    QVERIFY(window.presentation());
+    QCOMPARE(settings_->value(QStringLiteral("view/presentation")).toBool(), true);
+    QCoreApplication::processEvents();
+    QTest::qWait(50);
+
+    QStringList problems;
+    // The run panel folds away.
+    auto* panel = window.findChild<QWidget*>(QStringLiteral("runPanelColumn"));
+    QVERIFY(panel);
+    if (panel->isVisible() && panel->width() > 0)
+        problems << QStringLiteral("the run panel is %1 px wide").arg(panel->width());
+
+    // The Results tab as the layout first shows it.
+    const PipelineSpec* mlp = findPipeline("mlp");
+    QVERIFY(mlp);
+    auto* variants = window.findChild<QTableView*>(QStringLiteral("variantTable"));
+    QVERIFY(variants);
+    QCOMPARE(variants->model()->rowCount(), static_cast<int>(mlp->variants.size()));
+    const int inSight = wholeRowsInSight(*variants);
+    if (inSight < variants->model()->rowCount())
+        problems << QStringLiteral("the Variants table shows %1 of %2 rows (%3 px high)")
+                        .arg(inSight)
+                        .arg(variants->model()->rowCount())
+                        .arg(variants->viewport()->height());
+
+    // Tables: Results (variants and kernels) and Model vs measured.
+    QTabWidget* views = window.viewTabs();
+    for (int index = 0; index < views->count(); ++index) {
+        if (!views->isTabVisible(index)) continue;
+        views->setCurrentIndex(index);
+        QCoreApplication::processEvents();
+        QTest::qWait(50);
+        for (QTableView* table : views->currentWidget()->findChildren<QTableView*>()) {
+            if (!table->isVisible() || table->model()->rowCount() == 0) continue;
+            const int pixels = pixelHeight(table->font());
+            if (pixels < kLeastPresentationPixels)
+                problems << QStringLiteral("[%1] table %2: text is %3 px")
+                                .arg(views->tabText(index), table->objectName())
+                                .arg(pixels);
+        }
+    }
+    // Charts: every chart tab, each filling the pane.
+    QTabWidget* charts = window.chartTabs();
+    for (int index = 0; index < charts->count(); ++index) {
+        if (!charts->isTabVisible(index)) continue;
+        charts->setCurrentIndex(index);
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        QCoreApplication::processEvents();
+        QTest::qWait(50);
+        for (QCustomPlot* plot : charts->currentWidget()->findChildren<QCustomPlot*>()) {
+            if (!plot->isVisible() || plot->width() < 2) continue;
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            for (const QString& problem : smallOrShortenedPlotText(*plot, kLeastPresentationPixels))
+                problems << QStringLiteral("[%1] %2").arg(charts->tabText(index), problem);
+            for (const QString& problem : testing::plotProblems(*plot))
+                problems << QStringLiteral("[%1] %2").arg(charts->tabText(index), problem);
+        }
+        if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+            window.grab().save(QStringLiteral("%1/presentation-%2.png")
+                                   .arg(shots, charts->tabText(index).replace(' ', '_')));
+    }
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
+                                                .arg(problems.size())
+                                                .arg(problems.value(0))));
+
+    // Leaving it brings the run panel back.
+    window.setPresentation(false);
+    QCoreApplication::processEvents();
+    QVERIFY(panel->width() > 0);
+}
+
+void LayoutTest::inputFieldsShowTheirValue_data() {
+    QTest::addColumn<QString>("recording");
+    QTest::addColumn<QSize>("screen");
+    for (const char* name : {kPrefillRecording, "h200-swiglu-2e26.fusescope.json"})
+        for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)})
+            QTest::addRow("%s %dx%d", name, screen.width(), screen.height())
+                << QString::fromLatin1(name) << screen;
+}
+
+// The run panel's text fields show their value after a recording opens: N and the dimensions
+// whole (M, which tells decode from prefill, is never cut off), the tiles from their start.
+void LayoutTest::inputFieldsShowTheirValue() {
+    QFETCH(QString, recording);
+    QFETCH(QSize, screen);
+    MainWindow window(settings_.get());
+    const qreal ratio = window.devicePixelRatioF();
+    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") + recording),
+             QString());
+    QCoreApplication::processEvents();
+    QTest::qWait(50);
+    QStringList problems;
+    int checked = 0;
+    for (QLineEdit* field : window.runPanel()->findChildren<QLineEdit*>()) {
+        if (!field->isVisible() || field->text().isEmpty() ||
+            qobject_cast<QSpinBox*>(field->parentWidget()))
+            continue;
+        ++checked;
+        // QLineEdit draws its text inside the frame's contents less its own 2-pixel margins.
+        const QMargins margins = field->textMargins();
+        const int room = field->contentsRect().width() - margins.left() - margins.right() - 4 -
+                         2 * field->style()->pixelMetric(QStyle::PM_DefaultFrameWidth);
+        // The tiles are wider than any panel: their first value shows, from the start, and the
+        // whole value is in the tooltip.
+        const bool tiles = field->objectName() == QLatin1String("tuningEdit");
+        const QString shown = tiles ? field->text().section(QLatin1Char(','), 0, 0) : field->text();
+        if (tiles && (field->cursorPosition() != 0 || !field->toolTip().contains(field->text())))
+            problems << QStringLiteral("%1 '%2' shows from %3, tooltip '%4'")
+                            .arg(field->objectName(), field->text())
+                            .arg(field->cursorPosition())
+                            .arg(field->toolTip());
+        const int needed = field->fontMetrics().horizontalAdvance(shown);
+        if (needed > room)
+            problems << QStringLiteral("%1 '%2' needs %3 px, has %4")
+                            .arg(field->objectName(), field->text())
+                            .arg(needed)
+                            .arg(room);
+    }
+    QVERIFY(checked > 0);
+    if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
 }
 
 QTEST_MAIN(LayoutTest)

@@ -16,6 +16,7 @@
 #include "ui/chart_interaction.h"
 #include "ui/compare/compare_table.h"
 #include "ui/compare/sweep_compare_view.h"
+#include "ui/log_scale.h"
 #include "ui/plot.h"
 #include "ui/plot_text_fit.h"
 #include "ui/stage/memory_stage_view.h"
@@ -26,9 +27,6 @@ namespace {
 
 // Bars of the two recordings: A left of each variant's tick, B right of it.
 constexpr double kBarWidth = 0.38;
-// Past this spread between the largest and smallest bar a linear axis hides the small bars
-// (a CPU against an H200 is often 100x): one logarithmic scale shows both.
-constexpr double kLogSpread = 30.0;
 
 }  // namespace
 
@@ -252,7 +250,7 @@ void CompareWindow::fillChart(QCustomPlot* chart, const QString& title, bool tim
     }
     chart->xAxis->setTicker(ticker);
     chart->xAxis->setRange(0.3, comparison_.variants.size() + 0.7);
-    const bool logarithmic = smallest > 0 && largest / smallest > kLogSpread;
+    const bool logarithmic = spreadNeedsLogScale(smallest, largest);
     chart->yAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logarithmic) {
         chart->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));

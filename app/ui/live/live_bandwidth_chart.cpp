@@ -20,6 +20,8 @@ const QColor kWriteColor(255, 127, 14);
 const QColor kAllocationColor(44, 160, 44);
 const QColor kRooflineColor(214, 39, 40);
 
+const QString kAllocatedAxisName = QStringLiteral("allocated GB");
+
 QString gigabytes(double bytes) {
     return QString::number(bytes / 1e9, 'f', 2) + " GB";
 }
@@ -111,7 +113,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
         }
     bandwidthRect_->axis(QCPAxis::atLeft)->setLabel("DRAM GB/s");
     bandwidthRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
-    allocationRect_->axis(QCPAxis::atLeft)->setLabel("allocated GB");
+    allocationRect_->axis(QCPAxis::atLeft)->setLabel(kAllocatedAxisName);
     // Milliseconds or seconds as the range asks, and "kernel time" while idle time is cut out.
     QCPAxis* shownTime = allocationRect_->axis(QCPAxis::atBottom);
     applyTimeUnits(shownTime->range());
@@ -131,6 +133,12 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     // about to be drawn, whoever replots (a zoom replots at once).
     connect(plot_, &QCustomPlot::afterLayout, this, &LiveBandwidthChart::placeKernelLabels);
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+        // The allocations' axis name whole where the plot has the height for it (large text on
+        // a projector): their rect at least as tall as the name is long, up to a fifth.
+        QCPAxis* allocated = allocationRect_->axis(QCPAxis::atLeft);
+        const int nameLength = static_cast<int>(std::ceil(
+            QFontMetricsF(allocated->labelFont()).horizontalAdvance(kAllocatedAxisName) + 8));
+        allocationRect_->setMinimumSize(0, std::min(nameLength, plot_->height() / 5));
         const QCPRange now = bandwidthRect_->axis(QCPAxis::atBottom)->range();
         if (curvesDirty_ || !(binnedRange_ == MsRange{now.lower, now.upper}))
             rebuildBandwidthCurves();
@@ -208,6 +216,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     peakMarker_->setSize(7);
     peakMarker_->setVisible(false);
     peakLabel_ = new QCPItemText(plot_);
+    peakLabel_->setFont(plot_->font());
     peakLabel_->setClipAxisRect(allocationRect_);
     peakLabel_->position->setParentAnchor(peakMarker_->position);
     peakLabel_->position->setCoords(6, -4);
@@ -251,6 +260,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
         cursor.label->setVisible(false);
     }
     cursorNote_ = new QCPItemText(plot_);
+    cursorNote_->setFont(plot_->font());
     cursorNote_->setLayer("cursor");
     cursorNote_->setClipToAxisRect(false);
     cursorNote_->position->setAxisRect(allocationRect_);
@@ -645,6 +655,9 @@ void LiveBandwidthChart::addKernelSpan(const QString& name, qint64 startNs, qint
     label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->setText(name);
+    // The widget's font, which the lane's rows are measured in (a new item takes the
+    // application's).
+    label->setFont(font());
     label->setColor(palette().color(QPalette::WindowText));
     label->setPadding(QMargins(2, 1, 2, 1));
     label->setVisible(false);

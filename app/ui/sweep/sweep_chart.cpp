@@ -10,13 +10,12 @@
 #include "model/format.h"
 #include "ui/export_save.h"
 #include "ui/legend_row.h"
+#include "ui/log_scale.h"
 
 namespace fusescope {
 namespace {
 
 constexpr int kFitCurvePoints = 160;
-// Compared sweeps whose bandwidths spread wider than this get a logarithmic bandwidth axis.
-constexpr double kLogBandwidthSpread = 30.0;
 
 // N on a log axis at powers of 4, labelled the way CUDA people say sizes: 4K, 1M, 256M.
 class ElementCountTicker final : public QCPAxisTickerLog {
@@ -395,8 +394,7 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
     // A CPU against a GPU is often 100x apart: on a linear axis the CPU's lines lie flat on
     // zero, on a log axis both show their shape.
     QCPAxis* bandwidth = bandwidthRect_->axis(QCPAxis::atLeft);
-    const bool logBandwidth =
-        data_.comparesRecordings() && gLow > 0 && gHigh / gLow > kLogBandwidthSpread;
+    const bool logBandwidth = data_.comparesRecordings() && spreadNeedsLogScale(gLow, gHigh);
     if (logBandwidth) {
         setDecadeAxis(bandwidth);
         bandwidth->setRange(gLow / 2, gHigh * 2);

@@ -89,12 +89,12 @@ double ChartView::setValueAxis(const QString& label, double smallest, double lar
     }
     yAxis->setScaleType(QCPAxis::stLogarithmic);
     yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    // "time (ms)" becomes "time (ms, log scale)": the unit stays where it was.
-    yAxis->setLabel(label.endsWith(QLatin1Char(')')) ? label.chopped(1) + tr(", log scale)")
-                                                     : tr("%1 (log scale)").arg(label));
+    // "time (ms)" becomes "time (ms, log)": the unit stays where it was, and short.
+    yAxis->setLabel(label.endsWith(QLatin1Char(')')) ? label.chopped(1) + tr(", log)")
+                                                     : tr("%1 (log)").arg(label));
     // The same room for labels as on a linear axis takes more of a log axis's range.
     const double bottom = smallest / 2;
-    yAxis->setRange(bottom, largest * std::pow(headroom, 4));
+    yAxis->setRange(bottom, largest * std::pow(headroom, 6));
     return bottom;
 }
 

@@ -38,7 +38,7 @@ class ChartView : public QCustomPlot {
     QColor accentColor() const;
     // The value axis (yAxis) for values from `smallest` (the least above zero) to `largest`,
     // logarithmic as valueScale() asks, with `headroom` (a factor on a linear axis) above the
-    // largest for labels; "(log scale)" follows `label` on a logarithmic one. Returns the value
+    // largest for labels; "log" joins the unit of `label` on a logarithmic one. Returns the value
     // bars start from: zero, or the bottom of a logarithmic axis.
     double setValueAxis(const QString& label, double smallest, double largest, double headroom);
     // A message in the middle of a chart that has nothing to show.

@@ -717,8 +717,13 @@ void MainWindow::setPresentation(bool presentation, bool remember) {
         const int at = chartTabs_->indexOf(chartSplitter_);
         const bool wasShown = chartTabs_->currentIndex() == at;
         chartTabs_->removeTab(at);
-        for (int i = static_cast<int>(charts_.size()) - 1; i >= 0; --i)
-            chartTabs_->insertTab(at, charts_[i], charts_[i]->title());
+        // Short names: the bar keeps every tab in sight with large text; the chart says the rest.
+        const QStringList names = {tr("Bytes per kernel"), tr("Time per variant"),
+                                   tr("Allocation")};
+        for (int i = static_cast<int>(charts_.size()) - 1; i >= 0; --i) {
+            chartTabs_->insertTab(at, charts_[i], names.value(i, charts_[i]->title()));
+            chartTabs_->setTabToolTip(at, charts_[i]->title());
+        }
         if (wasShown) chartTabs_->setCurrentIndex(at);
     } else {
         const int at = chartTabs_->indexOf(charts_.front());

@@ -126,6 +126,7 @@ class LayoutTest : public QObject {
     void noTextCutOrOverlappingAfterEachPipeline_data();
     void noTextCutOrOverlappingAfterEachPipeline();
     void presentationLayoutReadsFromTheBackRow();
+    void runChartsTurnLogarithmicPastTheSpread();
     void inputFieldsShowTheirValue_data();
     void inputFieldsShowTheirValue();
 
@@ -399,11 +400,15 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
         QTest::qWait(50);
         for (QTableView* table : views->currentWidget()->findChildren<QTableView*>()) {
             if (!table->isVisible() || table->model()->rowCount() == 0) continue;
-            const int pixels = pixelHeight(table->font());
-            if (pixels < kLeastPresentationPixels)
-                problems << QStringLiteral("[%1] table %2: text is %3 px")
-                                .arg(views->tabText(index), table->objectName())
-                                .arg(pixels);
+            for (const QWidget* part : {static_cast<const QWidget*>(table),
+                                        static_cast<const QWidget*>(table->horizontalHeader())}) {
+                const int pixels = pixelHeight(part->font());
+                if (pixels < kLeastPresentationPixels)
+                    problems << QStringLiteral("[%1] table %2 (%3): text is %4 px")
+                                    .arg(views->tabText(index), table->objectName(),
+                                         QString::fromLatin1(part->metaObject()->className()))
+                                    .arg(pixels);
+            }
         }
     }
     // Charts: every chart tab, each filling the pane.
@@ -436,6 +441,58 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
     window.setPresentation(false);
     QCoreApplication::processEvents();
     QVERIFY(panel->width() > 0);
+}
+
+// The prefill recording's lesson kernel takes 140 times the others' time: on a linear axis their
+// bars lie flat. The bytes and time charts turn logarithmic by themselves there, and follow the
+// View menu's choice (remembered) either way.
+void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
+    MainWindow window(settings_.get());
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
+                                  QString::fromLatin1(kPrefillRecording)),
+             QString());
+    QList<ChartView*> valueCharts;
+    for (ChartView* chart : window.charts())
+        if (chart->objectName() == QLatin1String("bytes_per_kernel") ||
+            chart->objectName() == QLatin1String("time_per_variant"))
+            valueCharts << chart;
+    QCOMPARE(valueCharts.size(), 2);
+    const auto scales = [&] {
+        QStringList shown;
+        for (ChartView* chart : valueCharts) {
+            chart->rebuildNow();
+            shown << QStringLiteral("%1 %2 '%3'")
+                         .arg(chart->objectName(),
+                              chart->yAxis->scaleType() == QCPAxis::stLogarithmic
+                                  ? QStringLiteral("log")
+                                  : QStringLiteral("linear"),
+                              chart->yAxis->label());
+        }
+        return shown.join(QStringLiteral(", "));
+    };
+    QCOMPARE(window.valueScale(), ValueScale::Automatic);
+    QCOMPARE(scales(), QStringLiteral("bytes_per_kernel log 'bytes moved (GB, log)', "
+                                      "time_per_variant log 'time (ms, log)'"));
+    window.setValueScale(ValueScale::Linear);
+    QCOMPARE(scales(), QStringLiteral("bytes_per_kernel linear 'bytes moved (GB)', "
+                                      "time_per_variant linear 'time (ms)'"));
+    QCOMPARE(settings_->value(QStringLiteral("view/valueScale")).toInt(),
+             static_cast<int>(ValueScale::Linear));
+    // SwiGLU's variants lie within 30x of each other: linear by themselves, logarithmic when
+    // asked.
+    window.setValueScale(ValueScale::Automatic);
+    QCOMPARE(window.openRecording(
+                 QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/h200-swiglu-2e26.fusescope.json")),
+             QString());
+    QVERIFY2(scales().contains(QStringLiteral("time_per_variant linear")), qPrintable(scales()));
+    window.setValueScale(ValueScale::Logarithmic);
+    QVERIFY2(scales().contains(QStringLiteral("time_per_variant log")), qPrintable(scales()));
+    // A new window takes the remembered choice.
+    MainWindow again(settings_.get());
+    QCOMPARE(again.valueScale(), ValueScale::Logarithmic);
 }
 
 void LayoutTest::inputFieldsShowTheirValue_data() {

@@ -180,6 +180,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     rightSplitter_->setStretchFactor(0, 2);
     rightSplitter_->setStretchFactor(1, 3);
     rightSplitter_->setSizes({380, 620});
+    rightSplitter_->installEventFilter(this);
     mainSplitter_ = new QSplitter(Qt::Horizontal);
     mainSplitter_->setObjectName(QStringLiteral("mainSplitter"));
     mainSplitter_->addWidget(panelColumn);
@@ -773,9 +774,12 @@ void MainWindow::presentTabs(QTabWidget* shown) {
     folded->setMaximumHeight(folded->tabBar()->sizeHint().height());
     shown->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     shown->setMaximumHeight(QWIDGETSIZE_MAX);
+    // In the splitter's own pixels: sizes past its height would be scaled down, the bar with them.
     const int bar = folded->maximumHeight();
-    rightSplitter_->setSizes(shown == viewTabs_ ? QList<int>{100000, bar}
-                                                : QList<int>{bar, 100000});
+    const int total = rightSplitter_->height() - rightSplitter_->handleWidth();
+    if (total <= bar) return;  // laid out when shown (eventFilter)
+    rightSplitter_->setSizes(shown == viewTabs_ ? QList<int>{total - bar, bar}
+                                                : QList<int>{bar, total - bar});
 }
 
 void MainWindow::fitVariantRows() {
@@ -799,6 +803,10 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     if (watched == resultsTab_ &&
         (event->type() == QEvent::Resize || event->type() == QEvent::Show) && presentation_)
         QTimer::singleShot(0, this, &MainWindow::fitVariantRows);
+    // The views got a new height: the presented tabs take it, the others keep their bar.
+    if (watched == rightSplitter_ && event->type() == QEvent::Resize && presentation_)
+        QTimer::singleShot(0, this,
+                           [this] { presentTabs(presentedTabs_ ? presentedTabs_ : viewTabs_); });
     return QMainWindow::eventFilter(watched, event);
 }
 

@@ -378,6 +378,18 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
     if (panel->isVisible() && panel->width() > 0)
         problems << QStringLiteral("the run panel is %1 px wide").arg(panel->width());
 
+    // The tabs not presented keep their bar in sight, to be clicked.
+    const auto foldedBarProblem = [](QTabWidget* folded) {
+        const int least = folded->tabBar()->sizeHint().height();
+        return folded->height() < least || !folded->tabBar()->isVisible()
+                   ? QStringLiteral("the folded %1 are %2 px high, their bar needs %3")
+                         .arg(folded->objectName())
+                         .arg(folded->height())
+                         .arg(least)
+                   : QString();
+    };
+    if (const QString problem = foldedBarProblem(window.chartTabs()); !problem.isEmpty())
+        problems << problem;
     // The Results tab as the layout first shows it.
     const PipelineSpec* mlp = findPipeline("mlp");
     QVERIFY(mlp);
@@ -427,6 +439,8 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
             for (const QString& problem : testing::plotProblems(*plot))
                 problems << QStringLiteral("[%1] %2").arg(charts->tabText(index), problem);
         }
+        if (const QString problem = foldedBarProblem(window.viewTabs()); !problem.isEmpty())
+            problems << QStringLiteral("[%1] %2").arg(charts->tabText(index), problem);
         if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
             window.grab().save(QStringLiteral("%1/presentation-%2.png")
                                    .arg(shots, charts->tabText(index).replace(' ', '_')));

@@ -761,8 +761,14 @@ void MainWindow::setPresentation(bool presentation, bool remember) {
 
 void MainWindow::applyViewsFont() {
     // A default font inherits everything: the views then follow the application's zoom.
-    rightSplitter_->setFont(presentation_ ? presentationFont(QApplication::font(), logicalDpiY())
-                                          : QFont());
+    const QFont font =
+        presentation_ ? presentationFont(QApplication::font(), logicalDpiY()) : QFont();
+    rightSplitter_->setFont(font);
+    // Header views draw their sections in the font of their own, not the one they inherit.
+    for (QHeaderView* header : rightSplitter_->findChildren<QHeaderView*>()) {
+        header->setFont(font);
+        header->viewport()->setFont(font);
+    }
 }
 
 void MainWindow::presentTabs(QTabWidget* shown) {

@@ -412,8 +412,10 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
         QTest::qWait(50);
         for (QTableView* table : views->currentWidget()->findChildren<QTableView*>()) {
             if (!table->isVisible() || table->model()->rowCount() == 0) continue;
-            for (const QWidget* part : {static_cast<const QWidget*>(table),
-                                        static_cast<const QWidget*>(table->horizontalHeader())}) {
+            // The header paints on its viewport, in the viewport's font.
+            for (const QWidget* part :
+                 {static_cast<const QWidget*>(table),
+                  static_cast<const QWidget*>(table->horizontalHeader()->viewport())}) {
                 const int pixels = pixelHeight(part->font());
                 if (pixels < kLeastPresentationPixels)
                     problems << QStringLiteral("[%1] table %2 (%3): text is %4 px")

@@ -453,6 +453,19 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
                                                 .arg(problems.size())
                                                 .arg(problems.value(0))));
 
+    // The zoom grows chart text too, past the presentation's least size.
+    ChartView* timeChart = nullptr;
+    for (ChartView* chart : window.charts())
+        if (chart->objectName() == QLatin1String("time_per_variant")) timeChart = chart;
+    QVERIFY(timeChart);
+    const int before = pixelHeight(timeChart->yAxis->tickLabelFont());
+    window.setZoom(2.0);
+    QCoreApplication::processEvents();
+    const int zoomed = pixelHeight(timeChart->yAxis->tickLabelFont());
+    window.setZoom(1.0);
+    QVERIFY2(zoomed >= before * 3 / 2,
+             qPrintable(QStringLiteral("tick labels %1 px, zoomed %2 px").arg(before).arg(zoomed)));
+
     // Leaving it brings the run panel back.
     window.setPresentation(false);
     QCoreApplication::processEvents();

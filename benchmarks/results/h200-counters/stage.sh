@@ -17,7 +17,7 @@ done | sort -u | xargs -r -I{} cp -L {} "$work/lib/"
 strip "$work"/new/* "$work"/old/* 2>/dev/null || true
 rm -rf "$stage"; mkdir -p "$stage"
 tar czf "$stage/payload.tar.gz" -C "$work" new old lib
-cp benchmarks/results/h200-counters/run.sh benchmarks/counters_vs_ncu.py "$stage/"
+cp benchmarks/results/h200-counters/run.sh benchmarks/results/h200-counters/run2.sh benchmarks/counters_vs_ncu.py "$stage/"
 # The device tool sends the session's checkout (DEVICE_ROOT), not this worktree: stage there too.
 if [[ -n "${DEVICE_ROOT:-}" && "$DEVICE_ROOT" != "$root" ]]; then
   rm -rf "$DEVICE_ROOT/$stage"; cp -r "$stage" "$DEVICE_ROOT/$stage"

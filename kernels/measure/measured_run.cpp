@@ -187,7 +187,8 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
                     .timeLaunches(std::span(launches).subspan(launch, 1), TimedStart::AsEnqueued)
                     .status();
             },
-            [&] { return sweep->run(); });
+            // Before every pass of every launch: a cancel waits for one launch at most.
+            [&] { return observer.cancelled() ? cancelledStatus() : sweep->run(); });
         if (Status s = prepared->release(*variants[v]); !s) return s;
         if (Status s = backend.settle(); !s) return s;
         if (!counters) return counters.status();

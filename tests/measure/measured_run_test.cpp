@@ -112,9 +112,12 @@ class LaunchRecordingBackend : public GpuLikeBackend {
     Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
                                              TimedStart timedStart) override {
         for (const KernelLaunch& launch : launches) names.push_back(launch.call.kernelName);
-        return GpuLikeBackend::timeLaunches(launches, timedStart);
+        Result<std::vector<double>> times = GpuLikeBackend::timeLaunches(launches, timedStart);
+        if (cancelAfterKernel && names.back() != "cache_sweep") *cancelAfterKernel = true;
+        return times;
     }
     std::vector<std::string> names;
+    std::atomic<bool>* cancelAfterKernel = nullptr;  // set once a measured kernel has run
     std::uint64_t largestAllocation = 0;
 };
 
@@ -144,6 +147,26 @@ TEST(MeasuredRun, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
         EXPECT_NE(backend.names[i + 1], "cache_sweep") << "launch " << i + 1;
     }
     EXPECT_GE(backend.largestAllocation, 4 * backend.describe().l2CacheBytes);
+}
+
+TEST(MeasuredRun, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {
+    FakeCounterProvider provider;
+    provider.setPassesPerLaunch(3);
+    LaunchRecordingBackend backend(provider);
+    backend.kernelSleepMs = 0;
+    const RunRequest request = completedRequest(smallRequest("affine"));
+    StreamObserver observer;
+    Result<RunReport> timed = runPipeline(backend, request, observer);
+    ASSERT_TRUE(timed) << timed.status().message();
+    const PipelineSpec& pipeline = *findPipeline("affine");
+    const HostBuffers inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request),
+                                              request.problem, request.seed);
+    backend.names.clear();
+    backend.cancelAfterKernel = &observer.cancel;
+    const Status status = addCounterRun(backend, provider, request, inputs, *timed, observer);
+    EXPECT_EQ(status.code(), ErrorCode::Cancelled) << status.message();
+    // The sweep and the one pass that was running when the cancel came, nothing after.
+    EXPECT_EQ(backend.names.size(), 2u);
 }
 
 TEST(MeasuredRun, RefusedCountersKeepTimingAndModelAndSaySoOnce) {

@@ -66,7 +66,7 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Run
         if (recording.computeRoof && recording.computeRoof->tflops() > 0)
             part +=
                 QStringLiteral(" at %1 TFLOP/s, %2 of the compute roof")
-                    .arg(traffic.executedTflops(), 0, 'f', 0)
+                    .arg(QString::number(traffic.executedTflops(), 'g', 3))
                     .arg(formatPercent(traffic.executedTflops() / recording.computeRoof->tflops()));
         parts << part;
     }
@@ -114,8 +114,10 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Run
 QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
                        const RunRecord& fused, const RunRecord& baseline) {
     const QString text = comparison(fused, baseline);
-    // Without a compute roof measured in the run, the times alone.
-    if (!recording.computeRoof || !(recording.computeRoof->tflops() > 0)) return text;
+    // Without a compute roof measured in the run, the times alone; a fusion that loses gets its
+    // causes instead of what fusion saves.
+    if (!recording.computeRoof || !(recording.computeRoof->tflops() > 0) || loses(fused, baseline))
+        return text;
     // "g_u_h" names one buffer of three arrays: "g, u, h" in words.
     const QString intermediate = QString::fromStdString(pipeline.intermediate)
                                      .replace(QLatin1Char('_'), QStringLiteral(", "));

@@ -165,7 +165,7 @@ TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
                                   "peak in flight",
                                   "error",
                                   "check"};
-    ASSERT_EQ(header, expected) << rows[0].toStdString();
+    ASSERT_EQ(header.join(" | ").toStdString(), expected.join(" | ").toStdString());
 
     const RunRecord* lesson = nullptr;
     for (const RunRecord& run : recording.runs)

@@ -146,7 +146,7 @@ TEST_F(ShippedPrefill, VerdictSaysWhyTheLessonKernelLosesInNumbers) {
     const double executedTflops =
         lessonJson.value("model_flops").toDouble() / (lessonJson.value("time_ms").toDouble() * 1e9);
     EXPECT_TRUE(verdict.contains(QStringLiteral("at %1 TFLOP/s, %2 of the compute roof")
-                                     .arg(executedTflops, 0, 'f', 0)
+                                     .arg(QString::number(executedTflops, 'g', 3))
                                      .arg(formatPercent(executedTflops / roofTflops))))
         << verdict.toStdString();
 
@@ -154,5 +154,27 @@ TEST_F(ShippedPrefill, VerdictSaysWhyTheLessonKernelLosesInNumbers) {
     EXPECT_TRUE(verdict.contains(QStringLiteral("(%1 against %2, measured)")
                                      .arg(formatBytes(quint64(countedDramBytes(lessonJson))),
                                           formatBytes(quint64(countedDramBytes(unfusedJson))))))
+        << verdict.toStdString();
+}
+
+// At decode size the lesson kernel's grid is smaller than the device: the verdict says how many
+// SMs it leaves idle, from the recorded grid and the device's count.
+TEST(ShippedDecode, VerdictNamesTheIdleSmsOfTheLessonKernel) {
+    const QString path =
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-decode-1-bf16.fusescope.json");
+    Result<Recording> loaded = loadRecording(path);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    const RunRecord* lesson = runOf(*loaded, "lesson_fused");
+    ASSERT_TRUE(lesson);
+    ASSERT_EQ(lesson->kernels.size(), 1);
+    const int grid = lesson->kernels.front().gridSize;
+    const int sms = loaded->device.multiprocessors;
+    ASSERT_LT(grid, sms);
+    const QString verdict = fusionVerdict(*loaded);
+    EXPECT_TRUE(verdict.contains(QStringLiteral("the grid of swiglu_mlp_lesson (%1 blocks) leaves "
+                                                "%2 of the %3 SMs idle")
+                                     .arg(grid)
+                                     .arg(sms - grid)
+                                     .arg(sms)))
         << verdict.toStdString();
 }

@@ -160,9 +160,13 @@ QStringList trafficLegendLines(const Recording& recording) {
     for (const RunRecord& run : recording.runs) traffic.push_back(runTraffic(run));
     QStringList lines;
     if (traffic.isEmpty()) return lines;
-    lines << QStringLiteral(
-        "requested bytes: what the kernels ask for by the traffic model, every re-read counted "
-        "(the L1 and L2 serve most re-reads)");
+    bool reReads = false;
+    for (const RunTraffic& run : traffic) reReads = reReads || run.servedOnChipBytes() > 0;
+    lines << (reReads ? QStringLiteral("requested bytes: what the kernels ask for by the traffic "
+                                       "model, every re-read counted (the L1 and L2 serve most "
+                                       "re-reads)")
+                      : QStringLiteral("requested bytes: what the kernels ask for by the traffic "
+                                       "model"));
     if (anyDram(traffic))
         lines << QStringLiteral(
             "DRAM bytes: measured by the DRAM counters, or the model's distinct bytes (each "

@@ -68,6 +68,10 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
         row.gbpsOfDram = trafficA.hasDram() && trafficB.hasDram();
         row.gbpsA = row.gbpsOfDram ? trafficA.dramGBps() : trafficA.requestedGBps();
         row.gbpsB = row.gbpsOfDram ? trafficB.dramGBps() : trafficB.requestedGBps();
+        if (row.gbpsOfDram) {
+            row.dramSourceA = dramSourceWord(trafficA.dramSource);
+            row.dramSourceB = dramSourceWord(trafficB.dramSource);
+        }
         comparison.variants << row;
         if (problemLabel(runA) != problemLabel(runB))
             comparison.problemsDiffer << QStringLiteral("%1: %2 against %3")

@@ -25,6 +25,8 @@ struct VariantComparison {
     double gbpsA = 0.0;
     double gbpsB = 0.0;
     bool gbpsOfDram = false;
+    QString dramSourceA;  // "measured", "model" (run_traffic.h), or empty without DRAM bytes
+    QString dramSourceB;
 
     // B over A; nothing where A is 0 (a ratio to nothing is no number).
     std::optional<double> timeRatio() const;

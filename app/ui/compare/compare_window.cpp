@@ -125,9 +125,14 @@ void CompareWindow::setRecordings(const model::Recording& a, const QString& name
     fillTable();
     fillChart(timeChart_, tr("Time per variant"), true);
     bool dram = !comparison_.variants.isEmpty();
-    for (const model::VariantComparison& v : comparison_.variants) dram = dram && v.gbpsOfDram;
+    QStringList sources;
+    for (const model::VariantComparison& v : comparison_.variants) {
+        dram = dram && v.gbpsOfDram;
+        for (const QString& source : {v.dramSourceA, v.dramSourceB})
+            if (!source.isEmpty() && !sources.contains(source)) sources << source;
+    }
     fillChart(bandwidthChart_,
-              dram ? tr("DRAM bandwidth (measured or model)")
+              dram ? tr("DRAM bandwidth (%1)").arg(sources.join(tr(" or ")))
                    : tr("Requested bandwidth (L1/L2 serve re-reads)"),
               false);
     {

@@ -1,12 +1,14 @@
 #include <algorithm>
 
 #include "model/format.h"
+#include "model/run_traffic.h"
 #include "ui/charts.h"
 
 namespace fusescope {
 
 BytesPerKernelChart::BytesPerKernelChart(QWidget* parent)
-    : ChartView(tr("Bytes per kernel (pass model)"), QStringLiteral("bytes_per_kernel"), parent) {}
+    : ChartView(tr("Requested and DRAM bytes per kernel"), QStringLiteral("bytes_per_kernel"),
+                parent) {}
 
 void BytesPerKernelChart::rebuild() {
     const model::Recording& shown = recording();
@@ -18,8 +20,9 @@ void BytesPerKernelChart::rebuild() {
 
     auto* read = new QCPBars(xAxis, yAxis);
     auto* written = new QCPBars(xAxis, yAxis);
-    read->setName(tr("read (model)"));
-    written->setName(tr("written (model)"));
+    // Bars: what the kernels request, every re-read counted; diamonds: what reached DRAM.
+    read->setName(tr("requested read (model)"));
+    written->setName(tr("requested written (model)"));
     read->setBrush(readColor());
     read->setPen(QPen(readColor().darker(130)));
     written->setBrush(writeColor());
@@ -37,27 +40,31 @@ void BytesPerKernelChart::rebuild() {
     const auto noteSmallest = [&smallest](double value) {
         if (value > 0) smallest = smallest > 0 ? std::min(smallest, value) : value;
     };
+    QStringList dramSources;
     for (const model::RunRecord& run : shown.runs) {
         const double groupStart = position;
-        for (const model::KernelRecord& kernel : run.kernels) {
+        const model::RunTraffic traffic = model::runTraffic(run);
+        for (qsizetype k = 0; k < run.kernels.size(); ++k) {
+            const model::KernelRecord& kernel = run.kernels[k];
             if (kernel.modelBytesRead > 0)
                 read->addData(position, kernel.modelBytesRead / unit.divisor);
             if (kernel.modelBytesWritten > 0)
                 written->addData(position, kernel.modelBytesWritten / unit.divisor);
             noteSmallest(static_cast<double>(kernel.modelBytesRead + kernel.modelBytesWritten));
             ticker->addTick(position, kernel.name);
-            if (kernel.dramBytesRead && kernel.dramBytesWritten) {
+            if (k < traffic.kernels.size()) {
+                const model::KernelDram& dram = traffic.kernels[k];
                 if (!measured) {
                     measured = addGraph();
-                    measured->setName(tr("DRAM measured (read + written)"));
                     measured->setLineStyle(QCPGraph::lsNone);
                     measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond,
                                                               textColor(), accentColor(), 10));
                 }
-                measured->addData(
-                    position, (*kernel.dramBytesRead + *kernel.dramBytesWritten) / unit.divisor);
-                largest = std::max(largest, *kernel.dramBytesRead + *kernel.dramBytesWritten);
-                noteSmallest(static_cast<double>(*kernel.dramBytesRead + *kernel.dramBytesWritten));
+                const QString word = model::dramSourceWord(dram.source);
+                if (!dramSources.contains(word)) dramSources << word;
+                measured->addData(position, dram.total() / unit.divisor);
+                largest = std::max(largest, dram.total());
+                noteSmallest(dram.total());
             }
             position += 1.0;
         }
@@ -79,9 +86,12 @@ void BytesPerKernelChart::rebuild() {
         label->setColor(textColor());
         label->setText(name);
     }
+    if (measured)
+        measured->setName(
+            tr("DRAM, read + written (%1)").arg(dramSources.join(QStringLiteral(" or "))));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.3, position - 0.9);
-    const double base = setValueAxis(tr("bytes moved (%1)").arg(unit.name), smallest / unit.divisor,
+    const double base = setValueAxis(tr("bytes (%1)").arg(unit.name), smallest / unit.divisor,
                                      largest / unit.divisor, 1.2);
     read->setBaseValue(base);
 }

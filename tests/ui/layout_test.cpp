@@ -503,10 +503,10 @@ void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
         return shown.join(QStringLiteral(", "));
     };
     QCOMPARE(window.valueScale(), ValueScale::Automatic);
-    QCOMPARE(scales(), QStringLiteral("bytes_per_kernel log 'bytes moved (GB, log)', "
+    QCOMPARE(scales(), QStringLiteral("bytes_per_kernel log 'bytes (GB, log)', "
                                       "time_per_variant log 'time (ms, log)'"));
     window.setValueScale(ValueScale::Linear);
-    QCOMPARE(scales(), QStringLiteral("bytes_per_kernel linear 'bytes moved (GB)', "
+    QCOMPARE(scales(), QStringLiteral("bytes_per_kernel linear 'bytes (GB)', "
                                       "time_per_variant linear 'time (ms)'"));
     QCOMPARE(settings_->value(QStringLiteral("view/valueScale")).toInt(),
              static_cast<int>(ValueScale::Linear));

@@ -81,9 +81,10 @@ void TimePerVariantChart::rebuild() {
     if (fasterThanRoofline)
         setFootnote(fasterByReReads
                         ? tr("Faster than the copy roofline? · The model charges every re-read "
-                             "of a tile · the caches serve most of them (hover a bar)")
+                             "of a tile · the caches serve most of them")
                         : tr("Faster than the copy roofline? · A plain copy is not the "
-                             "hardware's limit · a kernel can stream better (hover a bar)"));
+                             "hardware's limit · a kernel can stream better"),
+                    tr("(hover a bar)"));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, position - 0.4);
     yAxis->setLabel(tr("time (ms)"));

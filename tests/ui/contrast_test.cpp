@@ -190,14 +190,20 @@ void ContrastTest::everyChartReadsAfterATheme() {
     QTest::qWait(50);  // as after a click on the menu: the event loop turns
     QStringList problems;
     int charts = 0;
+    int kernelNames = 0;
     for (const char* file :
-         {"/h200-mlp-classroom-bf16.fusescope.json", "/h200-swiglu-size-sweep.fusescope.json",
-          "/tiles-mlp-classroom-bf16-h200.json"}) {
+         {"/h200-swiglu-2e26.fusescope.json", "/h200-mlp-classroom-bf16.fusescope.json",
+          "/h200-swiglu-size-sweep.fusescope.json", "/tiles-mlp-classroom-bf16-h200.json"}) {
         QCOMPARE(window.openRecording(shipped + QLatin1String(file)), QString());
         QTest::qWait(100);  // queued rebuilds and the bandwidth chart's coalesced replot
         for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
             ++charts;
             problems << unreadableTexts(plot);
+            // The bandwidth chart's kernel names (in their lane, on the spans' layer) were drawn.
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto* name = qobject_cast<QCPItemText*>(plot->item(i));
+                    name && name->visible() && name->layer() == plot->layer("spans"))
+                    ++kernelNames;
         }
     }
     // The bandwidth chart's kernel names were among the texts checked.
@@ -211,7 +217,8 @@ void ContrastTest::everyChartReadsAfterATheme() {
                                .arg(shots, QString::fromLatin1(QTest::currentDataTag())
                                                .replace(QLatin1Char(' '), QLatin1Char('-'))));
     }
-    QVERIFY(charts >= 3 * 7);
+    QVERIFY(charts >= 4 * 7);
+    QVERIFY(kernelNames > 0);
     problems.removeDuplicates();
     if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.value(0)));

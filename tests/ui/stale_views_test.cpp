@@ -91,7 +91,7 @@ QStringList staleNames(const QStringList& texts, const std::set<QString>& stale)
 // Every chart and table of the main window (Compare aside), by name, with the stale names it
 // shows.
 QStringList staleInWindow(MainWindow& window, const std::set<QString>& stale) {
-    QTest::qWait(50);  // the charts' queued rebuilds
+    QTest::qWait(200);  // the charts' queued rebuilds and coalesced replots, as a person looks
     QStringList problems;
     for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
         const QStringList found = staleNames(textsOf(plot), stale);

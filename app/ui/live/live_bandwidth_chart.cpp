@@ -823,6 +823,9 @@ void LiveBandwidthChart::clear() {
         if (item->layer() == plot_->layer("spans")) plot_->removeItem(item);
     }
     kernels_.clear();
+    // The cursors stood on the runs cleared: the stage shows them again on what comes next.
+    for (Cursor& cursor : pendingCursors_) cursor.visible = false;
+    scheduleCursorFrame();
     kernelsOnlyBox_->setEnabled(false);
     breaks_.clear();  // on the spans' layer: removed above
     busy_.clear();

@@ -128,16 +128,22 @@ QList<QImage> tableImages(const QAbstractItemModel& model, int textPixels, QSize
     for (double& height : rowHeights) height = std::ceil(height + pad);
     for (double& width : widths) width += 2 * pad;
 
-    // Columns in groups as wide as the page at most, each after the first repeating column 0.
+    // The columns that name a row (the first, and those after it within a quarter of the page:
+    // a variant and its kernel) start every group; the others fill groups as wide as the page.
+    QList<int> names{0};
+    double namesWidth = columns > 0 ? widths[0] : 0.0;
+    while (names.size() < columns - 1 && namesWidth + widths[names.size()] <= page.width() / 4.0) {
+        namesWidth += widths[names.size()];
+        names << int(names.size());
+    }
     QList<QList<int>> groups;
-    QList<int> group;
-    double groupWidth = 0.0;
-    for (int column = 0; column < columns; ++column) {
-        const bool onlyTheRowNames = group.size() == 1 && group.front() == 0 && column > 0;
-        if (!group.isEmpty() && !onlyTheRowNames && groupWidth + widths[column] > page.width()) {
+    QList<int> group = columns > 0 ? names : QList<int>{};
+    double groupWidth = namesWidth;
+    for (int column = int(names.size()); column < columns; ++column) {
+        if (group.size() > names.size() && groupWidth + widths[column] > page.width()) {
             groups << group;
-            group = {0};
-            groupWidth = widths[0];
+            group = names;
+            groupWidth = namesWidth;
         }
         group << column;
         groupWidth += widths[column];

@@ -21,7 +21,7 @@ inline constexpr int kTableTextPixels = 18;
 inline constexpr QSize kTablePageSize{1920, 1080};
 // The table drawn as grids with their header, text `textPixels` high, none larger than `page`:
 // a cell wider than half the page wraps at its spaces, columns that still do not fit go on
-// further images (each repeating the first column, which names the row), and so do rows.
+// further images (each repeating the first columns, which name the row), and so do rows.
 QList<QImage> tableImages(const QAbstractItemModel& model, int textPixels = kTableTextPixels,
                           QSize page = kTablePageSize);
 // By the suffix: .csv or .png. A table that needs several images is written as PATH-1.png,

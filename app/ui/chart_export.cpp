@@ -125,7 +125,82 @@ class ExportFonts {
     std::vector<std::pair<QPointer<QCPItemText>, QFont>> items_;
 };
 
+// The text a holder shows in full: the text fitter may have elided what is drawn.
+QString fullTextOf(const QObject& holder, const QString& shown) {
+    const QVariant full = holder.property("fusescopeFullText");
+    return full.isValid() && shown == holder.property("fusescopeFitted").toString()
+               ? full.toString()
+               : shown;
+}
+
+// For the time of an export: texts that only make sense on screen are replaced by their export
+// text (or hidden), and what is marked screen-only is hidden; all is restored after.
+class ExportTexts {
+  public:
+    explicit ExportTexts(QCustomPlot& plot) {
+        QList<QCPLayerable*> layerables;
+        for (QCPLayoutElement* element : plot.plotLayout()->elements(true))
+            if (element) layerables << element;
+        for (int i = 0; i < plot.itemCount(); ++i) layerables << plot.item(i);
+        for (int i = 0; i < plot.plottableCount(); ++i) layerables << plot.plottable(i);
+        for (QCPLayerable* layerable : layerables) {
+            if (layerable->property(kScreenOnlyProperty).toBool() && layerable->visible()) {
+                hidden_.push_back(layerable);
+                layerable->setVisible(false);
+            }
+            const QVariant exportText = layerable->property(kExportTextProperty);
+            if (!exportText.isValid()) continue;
+            const QString text = exportText.toString();
+            if (auto* element = qobject_cast<QCPTextElement*>(layerable)) {
+                texts_.push_back({element, fullTextOf(*element, element->text())});
+                element->setText(text);
+            } else if (auto* item = qobject_cast<QCPItemText*>(layerable)) {
+                items_.push_back({item, fullTextOf(*item, item->text())});
+                item->setText(text);
+            } else if (auto* plottable = qobject_cast<QCPAbstractPlottable*>(layerable)) {
+                names_.push_back({plottable, plottable->name()});
+                plottable->setName(text);
+            }
+            if (text.isEmpty() && layerable->visible()) {
+                hidden_.push_back(layerable);
+                layerable->setVisible(false);
+            }
+        }
+    }
+    ~ExportTexts() {
+        for (const auto& [element, text] : texts_)
+            if (element) element->setText(text);
+        for (const auto& [item, text] : items_)
+            if (item) item->setText(text);
+        for (const auto& [plottable, name] : names_)
+            if (plottable) plottable->setName(name);
+        for (const QPointer<QCPLayerable>& layerable : hidden_)
+            if (layerable) layerable->setVisible(true);
+    }
+    ExportTexts(const ExportTexts&) = delete;
+    ExportTexts& operator=(const ExportTexts&) = delete;
+
+  private:
+    std::vector<std::pair<QPointer<QCPTextElement>, QString>> texts_;
+    std::vector<std::pair<QPointer<QCPItemText>, QString>> items_;
+    std::vector<std::pair<QPointer<QCPAbstractPlottable>, QString>> names_;
+    std::vector<QPointer<QCPLayerable>> hidden_;
+};
+
 }  // namespace
+
+bool plotShowsData(QCustomPlot& plot) {
+    for (int i = 0; i < plot.plottableCount(); ++i) {
+        QCPAbstractPlottable* plottable = plot.plottable(i);
+        if (!plottable->visible()) continue;
+        if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {
+            if (!map->data()->isEmpty()) return true;
+        } else if (plottable->interface1D() && plottable->interface1D()->dataCount() > 0) {
+            return true;
+        }
+    }
+    return false;
+}
 
 const QList<ExportPreset>& exportPresets() {
     // Text sizes in the file's pixels. A slide is laid out like a 1280×720 window and drawn at
@@ -157,6 +232,7 @@ QString exportPresetKeys() {
 QImage renderChart(QCustomPlot& plot, const ExportPreset& preset) {
     QImage image;
     {
+        const ExportTexts texts(plot);
         const ExportFonts fonts(plot, preset.titlePixels / preset.scale,
                                 preset.textPixels / preset.scale);
         const QSize layout = (QSizeF(preset.pixels) / preset.scale).toSize();
@@ -177,6 +253,7 @@ QString exportChart(QCustomPlot& plot, const QString& path, const ExportPreset& 
     } else if (suffix == QLatin1String("pdf") || suffix == QLatin1String("svg")) {
         QByteArray bytes;
         {
+            const ExportTexts texts(plot);
             const ExportFonts fonts(plot, preset.titlePixels / preset.scale,
                                     preset.textPixels / preset.scale);
             bytes = suffix == QLatin1String("pdf")
@@ -218,6 +295,7 @@ bool isSupportedChartFormat(const QString& path) {
 QString exportChart(QCustomPlot& plot, const QString& path, QSize size) {
     const QString suffix = suffixOf(path);
     QString error;
+    const ExportTexts texts(plot);
     if (suffix == QLatin1String("png")) {
         // Twice the pixels keeps slides sharp on high-DPI projectors.
         error = saveImageAsPng(plot.toPixmap(size.width(), size.height(), 2.0).toImage(), path);

@@ -13,6 +13,8 @@
 #include <QSize>
 #include <QString>
 
+#include "ui/export_text.h"  // what exports leave out
+
 class QCustomPlot;
 class QWidget;
 
@@ -29,6 +31,9 @@ struct ExportPreset {
     double titlePixels;  // the title's text height, in file pixels
     double textPixels;   // every other text's (axes, ticks, legend, captions, labels)
 };
+
+// Whether a plot has data to show (a plottable with points or cells), not only a message.
+bool plotShowsData(QCustomPlot& plot);
 
 // Slide 16:9, half slide, print (300 dpi).
 const QList<ExportPreset>& exportPresets();

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "model/captions.h"
+#include "ui/chart_export.h"
 #include "ui/legend_row.h"
 
 namespace fusescope {
@@ -114,8 +115,10 @@ void ChartView::resetPlot() {
     legend->setVisible(true);
 }
 
-void ChartView::setFootnote(const QString& text) {
-    footnoteElement_->setText(text);
+void ChartView::setFootnote(const QString& text, const QString& onScreenOnly) {
+    footnoteElement_->setText(onScreenOnly.isEmpty() ? text
+                                                     : text + QLatin1Char(' ') + onScreenOnly);
+    setExportText(footnoteElement_, text);
     // An empty row takes no height.
     footnoteElement_->setMargins(text.isEmpty() ? QMargins() : QMargins(2, 2, 2, 2));
     footnoteElement_->setVisible(!text.isEmpty());

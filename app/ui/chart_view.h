@@ -44,8 +44,9 @@ class ChartView : public QCustomPlot {
     // A message in the middle of a chart that has nothing to show.
     void setEmptyMessage(const QString& message);
     // A line under the legend that explains what the chart shows (empty: none); reset at
-    // each rebuild.
-    void setFootnote(const QString& text);
+    // each rebuild. `onScreenOnly` follows it on screen and is left out of exported files
+    // ("hover a bar": a slide has no pointer).
+    void setFootnote(const QString& text, const QString& onScreenOnly = QString());
 
   private:
     void scheduleRebuild();

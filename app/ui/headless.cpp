@@ -364,6 +364,34 @@ QString clickTileCell(MainWindow& window, const QString& which) {
     return {};
 }
 
+// The charts and tables of the main window, and those of Compare where it is open: of its
+// pages, the one shown.
+bool insideCompare(const QWidget* widget, const QWidget* compare) {
+    return compare && (widget == compare || compare->isAncestorOf(widget));
+}
+
+QList<QCustomPlot*> exportablePlotsOf(MainWindow& window) {
+    QWidget* compare = window.compareWindow();
+    QList<QCustomPlot*> plots;
+    for (QCustomPlot* plot : exportablePlots(&window))
+        if (!insideCompare(plot, compare)) plots << plot;
+    if (compare && compare->isVisible())
+        for (QCustomPlot* plot : exportablePlots(compare))
+            if (plot->isVisibleTo(compare)) plots << plot;
+    return plots;
+}
+
+QList<QTableView*> exportableTablesOf(MainWindow& window) {
+    QWidget* compare = window.compareWindow();
+    QList<QTableView*> tables;
+    for (QTableView* table : exportableTables(&window))
+        if (!insideCompare(table, compare)) tables << table;
+    if (compare && compare->isVisible())
+        for (QTableView* table : exportableTables(compare))
+            if (table->isVisibleTo(compare)) tables << table;
+    return tables;
+}
+
 bool argumentIs(const char* argument, const char* option) {
     const std::size_t length = std::strlen(option);
     return std::strncmp(argument, option, length) == 0 &&
@@ -452,8 +480,16 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
         }
     }
     if (!options.exportDirectory.isEmpty()) {
-        if (window.recording().runs.isEmpty()) {
-            printError(QObject::tr("no results to chart: give --run PIPELINE or --open FILE"));
+        for (ChartView* chart : window.charts()) chart->rebuildNow();
+        settle();
+        // What the opened file, the run or the comparison shows: charts with data, tables with
+        // rows. Views of nothing (no sweep opened, say) are left out.
+        QList<QCustomPlot*> plots;
+        for (QCustomPlot* chart : exportablePlotsOf(window))
+            if (plotShowsData(*chart)) plots << chart;
+        const QList<QTableView*> tables = exportableTablesOf(window);
+        if (plots.isEmpty() && tables.isEmpty()) {
+            printError(QObject::tr("nothing to chart: give --run PIPELINE or --open FILE"));
             return 1;
         }
         QDir directory(options.exportDirectory);
@@ -461,12 +497,8 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             printError(QObject::tr("cannot create the folder %1").arg(options.exportDirectory));
             return 1;
         }
-        for (ChartView* chart : window.charts()) chart->rebuildNow();
-        settle();
         const ExportPreset* preset = findExportPreset(options.exportPreset);
-        // Every chart that offers itself: the run charts, the bandwidth chart, the sweep and
-        // the views other parts add.
-        for (QCustomPlot* chart : exportablePlots(&window)) {
+        for (QCustomPlot* chart : plots) {
             for (const char* suffix : {"png", "svg", "pdf"}) {
                 const QString path = directory.filePath(exportFileStem(*chart) + QLatin1Char('.') +
                                                         QLatin1String(suffix));
@@ -476,15 +508,23 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
                     return 1;
             }
         }
-        // The tables (results, measurements, sweep points) as their context menu exports them:
-        // CSV for a spreadsheet, an image for a slide, its text at the preset's size.
+        // The tables as their context menu exports them: CSV for a spreadsheet, images for
+        // slides, its text at the preset's size, a wide or long table on as many as it takes.
         const int tableTextPixels = preset ? qRound(preset->textPixels) : kTableTextPixels;
-        for (QTableView* table : exportableTables(&window)) {
+        const QSize tablePage = preset ? preset->pixels : kTablePageSize;
+        for (QTableView* table : tables) {
             for (const char* suffix : {"csv", "png"}) {
                 const QString path = directory.filePath(table->objectName() + QLatin1Char('.') +
                                                         QLatin1String(suffix));
-                if (!reportWrite(exportTable(*table->model(), path, tableTextPixels), path))
+                QStringList written;
+                const QString error =
+                    exportTable(*table->model(), path, tableTextPixels, tablePage, &written);
+                if (!error.isEmpty()) {
+                    printError(error);
                     return 1;
+                }
+                for (const QString& each : written)
+                    if (!reportWrite(QString(), each)) return 1;
             }
         }
     }

@@ -507,16 +507,24 @@ void MainWindow::showRecordingInViews() {
 }
 
 QString MainWindow::openRecording(const QString& path) {
+    // Every view shows what the file holds: those of another kind of file are emptied, so that
+    // nothing of the previous file stays on screen.
     if (model::isTileSweepFile(path)) {
         if (const QString error = openTileSweepInWindow(*this, *tileExplorer_, path);
             !error.isEmpty())
             return error;
+        showOnlyTheOpenedKind(OpenedKind::TileSweep);
         noteOpenedFile(path);
         return {};
     }
     if (model::isSweepFile(path)) {
         if (controller_->isSweeping()) cancelRun();
         if (const QString error = sweepTab_->openSweepFile(path); !error.isEmpty()) return error;
+        showOnlyTheOpenedKind(OpenedKind::SizeSweep);
+        // The run panel names the sweep's pipeline, which the sweep's controls follow.
+        if (const int index = runPanel_->pipelineCombo()->findData(sweepTab_->pipeline());
+            index >= 0)
+            runPanel_->pipelineCombo()->setCurrentIndex(index);
         chartTabs_->setCurrentWidget(sweepTab_);
         statusBar()->showMessage(tr("Opened the sweep %1").arg(QDir::toNativeSeparators(path)));
         noteOpenedFile(path);
@@ -526,6 +534,7 @@ QString MainWindow::openRecording(const QString& path) {
     if (!loaded) return QString::fromStdString(loaded.status().message());
     if (isRunning()) cancelRun();
     openFile_ = path;
+    showOnlyTheOpenedKind(OpenedKind::Recording);
     setRecording(*loaded);
     showRecordedRequestInPanel(*loaded);
     const QString name = QFileInfo(path).fileName();
@@ -537,6 +546,12 @@ QString MainWindow::openRecording(const QString& path) {
             .arg(loaded->producer.isEmpty() ? tr("an unknown program") : loaded->producer));
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
     return {};
+}
+
+void MainWindow::showOnlyTheOpenedKind(OpenedKind kind) {
+    if (kind != OpenedKind::Recording && !recording_.runs.isEmpty()) setRecording({});
+    if (kind != OpenedKind::SizeSweep) sweepTab_->clearSweep();
+    if (kind != OpenedKind::TileSweep) tileExplorer_->clearSweep();
 }
 
 // One state: the run panel shows the pipeline, variants and problem of what is on screen, so

@@ -156,6 +156,9 @@ class MainWindow final : public QMainWindow {
     // start; empty when idle or running the panel's own run.
     QString jobElsewhere() const;
     void showRecordingInViews();
+    // The kinds of file a window opens; the views of the other kinds are emptied on an open.
+    enum class OpenedKind { Recording, SizeSweep, TileSweep };
+    void showOnlyTheOpenedKind(OpenedKind kind);
     void openRecordingDialog();
     void saveRecordingDialog();
     void saveSweepDialog();

@@ -14,6 +14,21 @@ Q_DECLARE_METATYPE(QCPRange)
 namespace fusescope {
 namespace {
 
+// Text tick names before the fitter blanked some of them, with the ticker they belong to: a
+// chart that sets a new ticker (another file, another run) must never get the old names back.
+struct ThinnedNames {
+    QWeakPointer<QCPAxisTicker> ticker;
+    QMap<double, QString> names;
+};
+
+}  // namespace
+}  // namespace fusescope
+
+Q_DECLARE_METATYPE(fusescope::ThinnedNames)
+
+namespace fusescope {
+namespace {
+
 const char* const kFullText = "fusescopeFullText";
 const char* const kOwnMargins = "fusescopeOwnMargins";
 const char* const kFittedMargins = "fusescopeFittedMargins";
@@ -26,6 +41,8 @@ const char* const kTickLabelsHidden = "fusescopeTickLabelsHidden";
 // A text item's coordinates as its owner set them, and as the fitter left them.
 const char* const kOwnCoords = "fusescopeOwnCoords";
 const char* const kPlacedCoords = "fusescopePlacedCoords";
+// Text tick names thinned for want of room (a ThinnedNames).
+const char* const kThinnedNames = "fusescopeThinnedTickNames";
 
 // Greedy lines of words that fit `width`; a single word wider than that stays whole.
 QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double width) {
@@ -348,16 +365,14 @@ class PlotTextFitter : public QObject {
         if (least != area->minimumMargins()) area->setMinimumMargins(least);
     }
 
-    // The names as the chart set them, remembered the first time they are thinned.
+    // The names as the chart set them, remembered the first time they are thinned, given back
+    // only to the ticker they were taken from.
     static void showAllNames(QCPAxis* axis, QCPAxisTickerText& names) {
-        const QVariant kept = axis->property("fusescopeTickNames");
+        const QVariant kept = axis->property(kThinnedNames);
         if (!kept.isValid()) return;
-        const QVariantMap all = kept.toMap();
-        QMap<double, QString> ticks;
-        for (auto it = all.begin(); it != all.end(); ++it)
-            ticks.insert(it.key().toDouble(), it->toString());
-        names.setTicks(ticks);
-        axis->setProperty("fusescopeTickNames", QVariant());
+        axis->setProperty(kThinnedNames, QVariant());
+        const ThinnedNames thinned = kept.value<ThinnedNames>();
+        if (thinned.ticker.toStrongRef().get() == &names) names.setTicks(thinned.names);
     }
 
     static void thinNames(QCPAxis* axis, QCPAxisTickerText& names, double least) {
@@ -373,10 +388,7 @@ class PlotTextFitter : public QObject {
             dropped = dropped || !room;
         }
         if (!dropped) return;
-        QVariantMap all;
-        for (auto it = ticks.begin(); it != ticks.end(); ++it)
-            all.insert(QString::number(it.key(), 'g', 17), it.value());
-        axis->setProperty("fusescopeTickNames", all);
+        axis->setProperty(kThinnedNames, QVariant::fromValue(ThinnedNames{axis->ticker(), ticks}));
         names.setTicks(thinned);
     }
 

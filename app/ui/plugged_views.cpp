@@ -1,6 +1,7 @@
 #include "ui/plugged_views.h"
 #include "ui/tab_room.h"
 
+#include <QEvent>
 #include <QPointer>
 #include <QSettings>
 #include <QSplitter>
@@ -12,6 +13,7 @@
 #include <optional>
 
 #include "ui/charts.h"
+#include "ui/export_text.h"
 #include "ui/main_window.h"
 #include "worker/run_controller.h"
 
@@ -43,6 +45,14 @@ class AllocationChartCursor : public QObject {
         chart->setProperty("fusescopeClickSeeks", true);  // the left button seeks, not pans
         connect(chart, &QCustomPlot::mousePress, this, &AllocationChartCursor::seekAt);
         connect(chart, &QCustomPlot::mouseMove, this, &AllocationChartCursor::seekAt);
+        chart->installEventFilter(this);  // a theme chosen later recolours the note
+    }
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == chart_ && event->type() == QEvent::PaletteChange && note_)
+            note_->setTextColor(chart_->palette().color(QPalette::WindowText));
+        return QObject::eventFilter(watched, event);
     }
 
   private:
@@ -99,6 +109,7 @@ class AllocationChartCursor : public QObject {
             note_->setText(
                 tr("approximate cursor · the stage's position scaled onto each run's "
                    "allocations (host clock)"));
+            setExportText(note_, QString());  // a slide shows no stage to follow
             chart_->plotLayout()->addElement(chart_->plotLayout()->rowCount(), 0, note_);
             chart_->plotLayout()->setRowStretchFactor(chart_->plotLayout()->rowCount() - 1, 0.001);
             chart_->replot(QCustomPlot::rpQueuedReplot);
@@ -122,6 +133,7 @@ class AllocationChartCursor : public QObject {
         for (QCPItemPosition* point : {line->point1, line->point2})
             point->setTypeY(QCPItemPosition::ptAxisRectRatio);
         line->setPen(QPen(side == 0 ? QColor(148, 103, 189) : QColor(23, 190, 207), 2.0));
+        markScreenOnly(line);
         return line;
     }
 

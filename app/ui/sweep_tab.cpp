@@ -422,6 +422,15 @@ QString SweepTab::openSweepFile(const QString& path) {
     for (const SweepSeries& series : sweep->report.series)
         for (const SweepPoint& point : series.points)
             pointChecks_[{QString::fromStdString(series.variant), point.n}] = point.checkOk;
+    // The controls describe the sweep on screen: its pipeline, with its variants ticked.
+    setPipeline(QString::fromStdString(sweep->report.pipeline));
+    for (int row = 0; row < variants_->count(); ++row) {
+        QListWidgetItem* item = variants_->item(row);
+        const std::string name = item->data(Qt::UserRole).toString().toStdString();
+        bool swept = false;
+        for (const SweepSeries& series : sweep->report.series) swept |= series.variant == name;
+        item->setCheckState(swept ? Qt::Checked : Qt::Unchecked);
+    }
     // Save sweep writes the file as it was opened, keys this version does not know included.
     document_ = QJsonDocument::fromJson(bytes).object();
     openedFileName_ = QFileInfo(path).fileName();
@@ -429,6 +438,20 @@ QString SweepTab::openSweepFile(const QString& path) {
     progress_->setValue(0);
     status_->setText(tr("Showing %1 (%2)").arg(QFileInfo(path).fileName(), sweep->producer));
     return {};
+}
+
+void SweepTab::clearSweep() {
+    status_->setText(QString());
+    progress_->setValue(0);
+    if (sweeping_) {
+        controller_->cancel();
+        endSweep(false, tr("Cancelled: another file was opened"));
+    }
+    pointChecks_.clear();
+    document_ = {};
+    openedFileName_.clear();
+    showData({});
+    updateEnabled();
 }
 
 Result<model::SweepFile> SweepTab::shownSweep() const {

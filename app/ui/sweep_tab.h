@@ -38,6 +38,7 @@ class SweepTab final : public QWidget {
 
     // The run panel's pipeline and backend, followed by the main window.
     void setPipeline(const QString& name);
+    const QString& pipeline() const { return pipeline_; }
     void setBackend(BackendChoice backend);
     // The run panel's GPU picker (several GPUs in one host); unset: GPU 0.
     void setCudaDevice(std::optional<int> device) { cudaDevice_ = device; }
@@ -52,6 +53,8 @@ class SweepTab final : public QWidget {
     QString openSweepFile(const QString& path);
     QString saveSweepFile(const QString& path) const;
     bool hasSweep() const { return !document_.isEmpty(); }
+    // Nothing shown (another file was opened); a sweep running is cancelled.
+    void clearSweep();
     // The sweep shown, read back from what Save sweep would write (Compare takes it); an error
     // before any sweep. Its name: the file's, or "the last sweep" for one measured here.
     Result<model::SweepFile> shownSweep() const;

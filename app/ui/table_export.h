@@ -4,7 +4,9 @@
 #include <QByteArray>
 #include <QImage>
 #include <QList>
+#include <QSize>
 #include <QString>
+#include <QStringList>
 
 class QAbstractItemModel;
 class QTableView;
@@ -14,13 +16,19 @@ namespace fusescope {
 
 // RFC 4180: fields with commas, quotes or line breaks are quoted, quotes doubled; UTF-8.
 QByteArray tableCsv(const QAbstractItemModel& model);
-// A table image's text height when nothing else asks: reads on a slide.
+// A table image's text height and largest size when nothing else asks: reads on a slide.
 inline constexpr int kTableTextPixels = 18;
-// The table drawn as a grid with its header, text `textPixels` high.
-QImage tableImage(const QAbstractItemModel& model, int textPixels = kTableTextPixels);
-// By the suffix: .csv or .png. Empty on success, else why not.
+inline constexpr QSize kTablePageSize{1920, 1080};
+// The table drawn as grids with their header, text `textPixels` high, none larger than `page`:
+// a cell wider than half the page wraps at its spaces, columns that still do not fit go on
+// further images (each repeating the first columns, which name the row), and so do rows.
+QList<QImage> tableImages(const QAbstractItemModel& model, int textPixels = kTableTextPixels,
+                          QSize page = kTablePageSize);
+// By the suffix: .csv or .png. A table that needs several images is written as PATH-1.png,
+// PATH-2.png, ... Empty on success, else why not; `written` gets the paths written.
 QString exportTable(const QAbstractItemModel& model, const QString& path,
-                    int textPixels = kTableTextPixels);
+                    int textPixels = kTableTextPixels, QSize page = kTablePageSize,
+                    QStringList* written = nullptr);
 
 // The tables under `root` that have something to export (a name, a column and a row), in the
 // order they were made; their files are named after them: variantTable.csv, kernelTable.png.

@@ -96,9 +96,9 @@ void TimePerVariantChart::rebuild() {
     bars->setProperty("fusescopeNotes", notes);
     // Said on the chart itself where it happens: a slide shows no tooltips.
     if (fasterThanRoofline)
-        setFootnote(
-            tr("Faster than the copy roofline? · A plain copy is not the "
-               "hardware's limit · a kernel can stream better (hover a bar)"));
+        setFootnote(tr("Faster than the copy roofline? · A plain copy is not the "
+                       "hardware's limit · a kernel can stream better"),
+                    tr("(hover a bar)"));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, position - 0.4);
     bars->setBaseValue(setValueAxis(tr("time (ms)"), smallest, largest, 1.35));

@@ -4,12 +4,14 @@
 #include <QApplication>
 #include <QLabel>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
 
 #include "ui/appearance.h"
 #include "ui/main_window.h"
+#include "ui/plot.h"
 
 using namespace fusescope;
 
@@ -45,6 +47,52 @@ double iconContrast(const QIcon& icon, const QColor& background) {
     return best;
 }
 
+// Each text a chart draws, against what it is drawn on: its own box where it has one, else the
+// chart's background as rendered. Hidden texts, empty ones and charts of nothing are skipped.
+QStringList unreadableTexts(QCustomPlot* plot) {
+    plot->replot();
+    const QImage rendered = plot->toPixmap(400, 300, 1.0).toImage();
+    const QColor background = rendered.pixelColor(1, 1);
+    QStringList problems;
+    const auto check = [&](const QString& what, const QColor& text, const QColor& on) {
+        const double ratio = contrastRatio(over(text, on), on);
+        if (ratio < kTextContrast)
+            problems << QStringLiteral("chart %1: %2 %3:1 (%4 on %5)")
+                            .arg(plot->objectName(), what)
+                            .arg(ratio, 0, 'f', 2)
+                            .arg(text.name(), on.name());
+    };
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        if (auto* text = qobject_cast<QCPTextElement*>(element);
+            text && text->visible() && !text->text().isEmpty())
+            check(QStringLiteral("text '%1'").arg(text->text().left(30)), text->textColor(),
+                  background);
+        if (auto* legend = qobject_cast<QCPLegend*>(element);
+            legend && legend->visible() && legend->itemCount() > 0)
+            check(QStringLiteral("legend"), legend->textColor(), background);
+    }
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        if (!rect->visible()) continue;
+        for (QCPAxis* axis : rect->axes()) {
+            if (!axis->visible()) continue;
+            if (axis->tickLabels())
+                check(QStringLiteral("tick labels"), axis->tickLabelColor(), background);
+            if (!axis->label().isEmpty())
+                check(QStringLiteral("axis label '%1'").arg(axis->label()), axis->labelColor(),
+                      background);
+        }
+    }
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!text || !text->visible() || text->text().isEmpty()) continue;
+        const bool boxed =
+            text->brush().style() != Qt::NoBrush && text->brush().color().alpha() > 200;
+        check(QStringLiteral("label '%1'").arg(text->text().left(30)), text->color(),
+              boxed ? text->brush().color() : background);
+    }
+    return problems;
+}
+
 }  // namespace
 
 class ContrastTest : public QObject {
@@ -52,6 +100,8 @@ class ContrastTest : public QObject {
   private slots:
     void readableInEveryTheme_data();
     void readableInEveryTheme();
+    void everyChartReadsAfterATheme_data();
+    void everyChartReadsAfterATheme();
 };
 
 void ContrastTest::readableInEveryTheme_data() {
@@ -110,6 +160,66 @@ void ContrastTest::readableInEveryTheme() {
                             .arg(ratio, 0, 'f', 2);
     }
     QCOMPARE(icons, 4);  // restart, previous, play, next
+    if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.value(0)));
+}
+
+void ContrastTest::everyChartReadsAfterATheme_data() {
+    QTest::addColumn<int>("from");
+    QTest::addColumn<int>("to");
+    QTest::newRow("light to dark") << int(Theme::Light) << int(Theme::Dark);
+    QTest::newRow("dark to light") << int(Theme::Dark) << int(Theme::Light);
+}
+
+// A theme chosen with charts on screen (View > Theme), then files of every kind opened: each
+// chart's text (the bandwidth chart's kernel names among them) reads on its background.
+void ContrastTest::everyChartReadsAfterATheme() {
+    QFETCH(int, from);
+    QFETCH(int, to);
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    applyTheme(static_cast<Theme>(from));
+    MainWindow window(&settings);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString shipped = QStringLiteral(FUSESCOPE_SHIPPED_DIR);
+    QCOMPARE(window.openRecording(shipped + "/h200-swiglu-2e26.fusescope.json"), QString());
+    window.setTheme(static_cast<Theme>(to));
+    QTest::qWait(50);  // as after a click on the menu: the event loop turns
+    QStringList problems;
+    int charts = 0;
+    int kernelNames = 0;
+    for (const char* file :
+         {"/h200-swiglu-2e26.fusescope.json", "/h200-mlp-classroom-bf16.fusescope.json",
+          "/h200-swiglu-size-sweep.fusescope.json", "/tiles-mlp-classroom-bf16-h200.json"}) {
+        QCOMPARE(window.openRecording(shipped + QLatin1String(file)), QString());
+        QTest::qWait(100);  // queued rebuilds and the bandwidth chart's coalesced replot
+        for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
+            ++charts;
+            problems << unreadableTexts(plot);
+            // The bandwidth chart's kernel names (in their lane, on the spans' layer) were drawn.
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto* name = qobject_cast<QCPItemText*>(plot->item(i));
+                    name && name->visible() && name->layer() == plot->layer("spans"))
+                    ++kernelNames;
+        }
+    }
+    // The bandwidth chart's kernel names were among the texts checked.
+    auto* bandwidth = window.findChild<QCustomPlot*>(QStringLiteral("bandwidth_over_time"));
+    QVERIFY(bandwidth);
+    if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty()) {
+        QCOMPARE(window.openRecording(shipped + "/h200-swiglu-2e26.fusescope.json"), QString());
+        window.chartTabs()->setCurrentWidget(bandwidth->parentWidget());
+        QTest::qWait(100);
+        window.grab().save(QStringLiteral("%1/bandwidth-%2-1280x720.png")
+                               .arg(shots, QString::fromLatin1(QTest::currentDataTag())
+                                               .replace(QLatin1Char(' '), QLatin1Char('-'))));
+    }
+    QVERIFY(charts >= 4 * 7);
+    QVERIFY(kernelNames > 0);
+    problems.removeDuplicates();
     if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.value(0)));
 }

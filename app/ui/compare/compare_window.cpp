@@ -49,6 +49,11 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
     timeChart_->setObjectName(QStringLiteral("compareTimeChart"));
     bandwidthChart_ = new QCustomPlot;
     bandwidthChart_->setObjectName(QStringLiteral("compareBandwidthChart"));
+    // Offered by the export menus and --export-charts like the main window's charts.
+    timeChart_->setProperty("fusescopeExportTitle", tr("Time compared"));
+    timeChart_->setProperty("fusescopeFileStem", QStringLiteral("time_compared"));
+    bandwidthChart_->setProperty("fusescopeExportTitle", tr("Bandwidth compared"));
+    bandwidthChart_->setProperty("fusescopeFileStem", QStringLiteral("bandwidth_compared"));
     for (QCustomPlot* chart : {timeChart_, bandwidthChart_}) {
         chart->setMinimumSize(240, 200);
         chart->plotLayout()->insertRow(0);

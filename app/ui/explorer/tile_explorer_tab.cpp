@@ -1000,6 +1000,18 @@ void TileExplorerTab::showSweep(const tiles::TileSweep& sweep, const QString& so
     updateEnabled();
 }
 
+void TileExplorerTab::clearSweep() {
+    status_->setText(QString());
+    if (sweeping_) {
+        cancelSweep();
+        endSweep(false, tr("Cancelled: another file was opened"));
+    }
+    sweep_ = {};
+    sweepSource_.clear();
+    refreshViews();
+    updateEnabled();
+}
+
 QString TileExplorerTab::openTileSweepFile(const QString& path) {
     // A recorded sweep replaces the one running: that one is cancelled and its cells dropped.
     if (sweeping_) {

@@ -62,6 +62,8 @@ class TileExplorerTab final : public QWidget {
     // A sweep to show: measured here or opened from a file (fusescope-tiles).
     void showSweep(const tiles::TileSweep& sweep, const QString& source);
     QString openTileSweepFile(const QString& path);
+    // Nothing shown (another file was opened); a sweep running is cancelled.
+    void clearSweep();
     QString saveTileSweepFile(const QString& path) const;
     const tiles::TileSweep& sweep() const { return sweep_; }
     bool hasSweep() const { return !sweep_.cells.empty(); }

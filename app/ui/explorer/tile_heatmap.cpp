@@ -1,5 +1,7 @@
 #include "ui/explorer/tile_heatmap.h"
+
 #include "ui/chart_title.h"
+#include "ui/export_text.h"
 
 #include <QEvent>
 #include <QMouseEvent>
@@ -292,7 +294,8 @@ void TileHeatmap::addMarks() {
     // cell colour, and the legend's icon reads in both themes.
     const QColor halo = palette().color(QPalette::Base);
     const auto mark = [&](const QString& name, QCPScatterStyle::ScatterShape shape, double size,
-                          const QVector<double>& xs, const QVector<double>& ys) {
+                          const QVector<double>& xs, const QVector<double>& ys,
+                          const QString& exportName = QString()) {
         QCPGraph* under =
             markGraph(this, QString(), QCPScatterStyle(shape, QPen(halo, 5.0), Qt::NoBrush, size));
         under->setData(xs, ys);
@@ -300,9 +303,12 @@ void TileHeatmap::addMarks() {
         QCPGraph* over =
             markGraph(this, name, QCPScatterStyle(shape, QPen(text, 2.0), Qt::NoBrush, size));
         over->setData(xs, ys);
+        if (!exportName.isEmpty()) setExportText(over, exportName);
         if (xs.isEmpty()) over->removeFromLegend();
     };
-    mark(tr("refused (hover: why)"), QCPScatterStyle::ssCross, 12, refusedX, refusedY);
+    // A slide has no pointer to hover with: its legend says "refused" alone.
+    mark(tr("refused (hover: why)"), QCPScatterStyle::ssCross, 12, refusedX, refusedY,
+         tr("refused"));
     mark(tr("best"), QCPScatterStyle::ssStar, 18, bestX, bestY);
     mark(tr("tied with the best"), QCPScatterStyle::ssCircle, 16, tieX, tieY);
 }

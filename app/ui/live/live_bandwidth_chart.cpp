@@ -2,13 +2,16 @@
 
 #include <QCheckBox>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "live/live_plot.h"
 #include "live/time_ticker.h"
+#include "ui/export_text.h"
 
 namespace fusescope::live {
 namespace {
@@ -21,6 +24,41 @@ const QColor kAllocationColor(44, 160, 44);
 const QColor kRooflineColor(214, 39, 40);
 
 const QString kAllocatedAxisName = QStringLiteral("allocated GB");
+
+// WCAG 2 contrast, to keep coloured text readable on the theme's background.
+double luminance(const QColor& color) {
+    const auto linear = [](double channel) {
+        return channel <= 0.04045 ? channel / 12.92 : std::pow((channel + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) +
+           0.0722 * linear(color.blueF());
+}
+
+double contrast(const QColor& first, const QColor& second) {
+    const double a = luminance(first), b = luminance(second);
+    return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+}
+
+// `color` as it is where it reads on `background` (4.5:1), else mixed towards white on a dark
+// background or black on a light one until it does.
+QColor readableOn(const QColor& color, const QColor& background) {
+    const QColor target = luminance(background) < 0.18 ? QColor(Qt::white) : QColor(Qt::black);
+    for (int step = 0; step <= 10; ++step) {
+        const double t = step / 10.0;
+        const QColor mixed =
+            QColor::fromRgbF(static_cast<float>(color.redF() * (1 - t) + target.redF() * t),
+                             static_cast<float>(color.greenF() * (1 - t) + target.greenF() * t),
+                             static_cast<float>(color.blueF() * (1 - t) + target.blueF() * t));
+        if (contrast(mixed, background) >= 4.5) return mixed;
+    }
+    return target;
+}
+
+// Black or white, whichever reads better on `fill`.
+QColor textOn(const QColor& fill) {
+    return contrast(Qt::black, fill) >= contrast(Qt::white, fill) ? QColor(Qt::black)
+                                                                  : QColor(Qt::white);
+}
 
 QString gigabytes(double bytes) {
     return QString::number(bytes / 1e9, 'f', 2) + " GB";
@@ -243,6 +281,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
             }
             line->setPen(pen);
             line->setVisible(false);
+            markScreenOnly(line);  // the stage's position: nothing to follow on a slide
         }
         cursor.label = new QCPItemText(plot_);
         cursor.label->setLayer("cursor");
@@ -258,6 +297,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
         cursor.label->setPadding(QMargins(4, 1, 4, 1));
         cursor.label->setFont(strong);
         cursor.label->setVisible(false);
+        markScreenOnly(cursor.label);
     }
     cursorNote_ = new QCPItemText(plot_);
     cursorNote_->setFont(plot_->font());
@@ -269,6 +309,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     cursorNote_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     cursorNote_->setColor(text);
     cursorNote_->setVisible(false);
+    markScreenOnly(cursorNote_);
 
     refresh_.setSingleShot(true);
     refresh_.setInterval(kDefaultRefreshMs);
@@ -277,6 +318,50 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     connect(&cursorFrame_, &QTimer::timeout, this, &LiveBandwidthChart::applyCursors);
     connect(plot_, &QCustomPlot::mousePress, this, &LiveBandwidthChart::onMouse);
     connect(plot_, &QCustomPlot::mouseMove, this, &LiveBandwidthChart::onMouse);
+    applyPalette();
+}
+
+void LiveBandwidthChart::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        scheduleReplot();
+    }
+}
+
+// Every text and background from the palette of now: a theme chosen after the chart was made
+// reaches the names of kernels made before it as well as those made after.
+void LiveBandwidthChart::applyPalette() {
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor base = palette().color(QPalette::Base);
+    plot_->setBackground(base);
+    title_->setTextColor(text);
+    badge_->setTextColor(text);
+    legend_->setTextColor(text);
+    for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_}) {
+        rect->setBackground(base);
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(text));
+            axis->setTickPen(QPen(text));
+            axis->setSubTickPen(QPen(text));
+            axis->setTickLabelColor(text);
+            axis->setLabelColor(text);
+        }
+    }
+    rooflineLabel_->setBrush(base);
+    rooflineLabel_->setColor(readableOn(kRooflineColor, base));
+    peakLabel_->setColor(text);
+    cursorNote_->setColor(text);
+    for (int i = 0; i < kCursorCount; ++i) cursors_[i].label->setColor(textOn(kCursorColors[i]));
+    const QColor shade = palette().color(QPalette::Highlight);
+    for (KernelMark& kernel : kernels_) {
+        kernel.label->setColor(text);
+        kernel.span->setPen(QPen(QColor(shade.red(), shade.green(), shade.blue(), 90)));
+        kernel.span->setBrush(QColor(shade.red(), shade.green(), shade.blue(), 28));
+    }
+    QPen cut(QColor(text.red(), text.green(), text.blue(), 120), 1.0);
+    cut.setDashPattern({4.0, 3.0});
+    for (QCPItemStraightLine* line : breaks_) line->setPen(cut);
 }
 
 void LiveBandwidthChart::setCursor(int index, qint64 clockNs, const QString& label) {
@@ -751,6 +836,9 @@ void LiveBandwidthChart::clear() {
         if (item->layer() == plot_->layer("spans")) plot_->removeItem(item);
     }
     kernels_.clear();
+    // The cursors stood on the runs cleared: the stage shows them again on what comes next.
+    for (Cursor& cursor : pendingCursors_) cursor.visible = false;
+    scheduleCursorFrame();
     kernelsOnlyBox_->setEnabled(false);
     breaks_.clear();  // on the spans' layer: removed above
     busy_.clear();

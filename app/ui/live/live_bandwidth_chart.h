@@ -104,7 +104,11 @@ class LiveBandwidthChart : public QWidget {
   signals:
     void timeClicked(qint64 clockNs);
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
+    void applyPalette();
     struct Cursor {
         QCPItemStraightLine* bandwidthLine = nullptr;
         QCPItemStraightLine* allocationLine = nullptr;

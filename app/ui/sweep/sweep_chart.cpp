@@ -37,6 +37,16 @@ QColor seriesColor(int index) {
     return kColors[static_cast<std::size_t>(index) % kColors.size()];
 }
 
+// The second cue beside the colour (colour-blind viewers, grey print): each variant has its own
+// marker shape, in the same order as the colours.
+QCPScatterStyle::ScatterShape variantMarker(int index) {
+    static const std::array<QCPScatterStyle::ScatterShape, 8> kShapes{
+        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,  QCPScatterStyle::ssTriangleInverted,
+        QCPScatterStyle::ssPlus,    QCPScatterStyle::ssStar};
+    return kShapes[static_cast<std::size_t>(index) % kShapes.size()];
+}
+
 // x in plot coordinates, y as a fraction of the axis rect's height (0 top, 1 bottom).
 void placeInRect(QCPItemPosition* position, QCPAxisRect* rect, double x, double yRatio) {
     position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -52,14 +62,17 @@ void placeAtRatio(QCPItemPosition* position, QCPAxisRect* rect, double xRatio, d
     position->setCoords(xRatio, yRatio);
 }
 
-// Compared sweeps: the first recording solid with round markers, the second dashed with
-// squares (told apart in grey print too); one sweep alone is drawn solid.
+// Compared sweeps: the first recording solid with filled markers, the second dashed with hollow
+// ones (told apart in grey print too); one sweep alone is drawn solid and filled.
 Qt::PenStyle recordingLine(int recording) {
     return recording == 0 ? Qt::SolidLine : Qt::DashLine;
 }
 
-QCPScatterStyle::ScatterShape recordingMarker(int recording) {
-    return recording == 0 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssSquare;
+QCPScatterStyle variantDots(int variant, int recording, const QColor& color) {
+    const double size = 8;
+    return recording == 0
+               ? QCPScatterStyle(variantMarker(variant), color, color, size)
+               : QCPScatterStyle(variantMarker(variant), QPen(color, 1.5), Qt::NoBrush, size);
 }
 
 // A logarithmic value axis, ticks at powers of ten: the time axis, and the bandwidth axis of
@@ -207,9 +220,8 @@ void SweepChart::rebuild() {
     // Two devices have two caches and two fits: the window lists them; the chart keeps to the
     // measured points, one line style per recording, named first in the legend.
     if (comparing) addKeys(variants);
-    for (int i = 0; i < data_.series.size(); ++i)
-        addSeries(data_.series[i],
-                  seriesColor(comparing ? int(variants.indexOf(data_.series[i].name)) : i));
+    for (const SweepChartSeries& series : data_.series)
+        addSeries(series, int(variants.indexOf(series.name)));
     addRoofline();
 
     double xLow = 1.0, xHigh = 2.0;
@@ -251,7 +263,8 @@ void SweepChart::rebuild() {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void SweepChart::addSeries(const SweepChartSeries& series, const QColor& color) {
+void SweepChart::addSeries(const SweepChartSeries& series, int variant) {
+    const QColor color = seriesColor(variant);
     QVector<double> n, timeUs, gbps;
     for (const SweepChartPoint& point : series.points) {
         if (point.n <= 0 || point.timeMs <= 0) continue;  // log axes: nothing to place
@@ -259,7 +272,7 @@ void SweepChart::addSeries(const SweepChartSeries& series, const QColor& color) 
         timeUs.append(point.timeMs * 1e3);
         gbps.append(point.gbps);
     }
-    const QCPScatterStyle dots(recordingMarker(series.recording), color, color, 6);
+    const QCPScatterStyle dots = variantDots(variant, series.recording, color);
     const QPen pen(color, 2, recordingLine(series.recording));
     // Compared sweeps: a hovered point names its recording too; the legend has keys instead.
     const bool comparing = data_.comparesRecordings();
@@ -340,7 +353,8 @@ void SweepChart::addRoofline() {
 }
 
 // The legend of compared sweeps, as graphs with no data: each recording by its line style and
-// marker (named by device, backend and day), then each variant by its colour.
+// filled or hollow marker (named by device, backend and day), then each variant by its colour
+// and marker shape.
 void SweepChart::addKeys(const QStringList& variants) {
     const auto addKey = [this](const QString& name, const QPen& pen, const QCPScatterStyle& dot) {
         QCPGraph* key =
@@ -352,11 +366,10 @@ void SweepChart::addKeys(const QStringList& variants) {
     const QColor text = palette().color(QPalette::WindowText);
     for (int recording = 0; recording < data_.recordings.size(); ++recording)
         addKey(data_.recordings[recording].name, QPen(text, 2, recordingLine(recording)),
-               QCPScatterStyle(recordingMarker(recording), text, text, 6));
+               variantDots(0, recording, text));
     for (int variant = 0; variant < variants.size(); ++variant) {
         const QColor color = seriesColor(variant);
-        addKey(variants[variant], QPen(color, 2),
-               QCPScatterStyle(QCPScatterStyle::ssNone, color, color, 6));
+        addKey(variants[variant], QPen(color, 2), variantDots(variant, 0, color));
     }
 }
 

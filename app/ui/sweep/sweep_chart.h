@@ -1,9 +1,10 @@
 #pragma once
-// The size sweep chart: time and effective bandwidth against N (log), one series per variant,
-// the fitted launch-overhead + bandwidth model as dashed curves, the L2 size as a vertical line,
-// the launch-overhead and bandwidth regimes shaded, the fitted numbers and a data-source badge.
-// Two sweeps compared (SweepChartData::recordings): both on the same axes, the variants by colour,
-// the recordings by line style and named in the legend; no fits, regimes or L2 lines, which
+// The size sweep chart: time and effective bandwidth against N (log), one series per variant
+// (told apart by colour and by marker shape), the fitted launch-overhead + bandwidth model as
+// dashed curves, the L2 size as a vertical line, the launch-overhead and bandwidth regimes shaded,
+// the fitted numbers and a data-source badge. Two sweeps compared (SweepChartData::recordings):
+// both on the same axes, the variants by colour and marker, the recordings by line style and
+// filled or hollow markers, named in the legend; no fits, regimes or L2 lines, which
 // differ per device. A dumb view: it draws the SweepChartData it is given and nothing else.
 #include <QString>
 
@@ -39,7 +40,8 @@ class SweepChart final : public QCustomPlot {
 
   private:
     void rebuild();
-    void addSeries(const SweepChartSeries& series, const QColor& color);
+    // `variant`: the series' place among the variants, which picks its colour and marker.
+    void addSeries(const SweepChartSeries& series, int variant);
     void addRoofline();
     void addKeys(const QStringList& variants);
     void addL2Line(double xLow, double xHigh);

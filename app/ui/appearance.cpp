@@ -23,15 +23,6 @@ const Original& original() {
     return taken;
 }
 
-double linearChannel(double channel) {
-    return channel <= 0.04045 ? channel / 12.92 : std::pow((channel + 0.055) / 1.055, 2.4);
-}
-
-double relativeLuminance(const QColor& color) {
-    return 0.2126 * linearChannel(color.redF()) + 0.7152 * linearChannel(color.greenF()) +
-           0.0722 * linearChannel(color.blueF());
-}
-
 }  // namespace
 
 QString themeKey(Theme theme) {
@@ -140,11 +131,6 @@ QFont presentationFont(QFont font, double logicalDpi) {
     const double points = font.pointSizeF() > 0 ? font.pointSizeF() : font.pixelSize() * 72.0 / dpi;
     font.setPointSizeF(std::max(points, leastPoints));
     return font;
-}
-
-double contrastRatio(const QColor& first, const QColor& second) {
-    const double a = relativeLuminance(first), b = relativeLuminance(second);
-    return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
 }
 
 }  // namespace fusescope

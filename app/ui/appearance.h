@@ -6,6 +6,8 @@
 #include <QPalette>
 #include <QString>
 
+#include "ui/colour_contrast.h"
+
 namespace fusescope {
 
 enum class Theme { System, Light, Dark };
@@ -35,8 +37,5 @@ constexpr int kPresentationTextPixels = 16;
 // `font` made at least kPresentationTextPixels high on a screen of `logicalDpi` (kept in points, as
 // the rest of the program scales fonts by their point size).
 QFont presentationFont(QFont font, double logicalDpi);
-
-// WCAG 2 contrast ratio of two opaque colours: 1 (same) to 21 (black on white).
-double contrastRatio(const QColor& first, const QColor& second);
 
 }  // namespace fusescope

@@ -11,6 +11,7 @@
 
 #include "live/live_plot.h"
 #include "live/time_ticker.h"
+#include "ui/colour_contrast.h"
 #include "ui/export_text.h"
 
 namespace fusescope::live {
@@ -24,41 +25,6 @@ const QColor kAllocationColor(44, 160, 44);
 const QColor kRooflineColor(214, 39, 40);
 
 const QString kAllocatedAxisName = QStringLiteral("allocated GB");
-
-// WCAG 2 contrast, to keep coloured text readable on the theme's background.
-double luminance(const QColor& color) {
-    const auto linear = [](double channel) {
-        return channel <= 0.04045 ? channel / 12.92 : std::pow((channel + 0.055) / 1.055, 2.4);
-    };
-    return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) +
-           0.0722 * linear(color.blueF());
-}
-
-double contrast(const QColor& first, const QColor& second) {
-    const double a = luminance(first), b = luminance(second);
-    return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
-}
-
-// `color` as it is where it reads on `background` (4.5:1), else mixed towards white on a dark
-// background or black on a light one until it does.
-QColor readableOn(const QColor& color, const QColor& background) {
-    const QColor target = luminance(background) < 0.18 ? QColor(Qt::white) : QColor(Qt::black);
-    for (int step = 0; step <= 10; ++step) {
-        const double t = step / 10.0;
-        const QColor mixed =
-            QColor::fromRgbF(static_cast<float>(color.redF() * (1 - t) + target.redF() * t),
-                             static_cast<float>(color.greenF() * (1 - t) + target.greenF() * t),
-                             static_cast<float>(color.blueF() * (1 - t) + target.blueF() * t));
-        if (contrast(mixed, background) >= 4.5) return mixed;
-    }
-    return target;
-}
-
-// Black or white, whichever reads better on `fill`.
-QColor textOn(const QColor& fill) {
-    return contrast(Qt::black, fill) >= contrast(Qt::white, fill) ? QColor(Qt::black)
-                                                                  : QColor(Qt::white);
-}
 
 QString gigabytes(double bytes) {
     return QString::number(bytes / 1e9, 'f', 2) + " GB";

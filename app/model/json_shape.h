@@ -10,8 +10,9 @@
 namespace fusescope::model {
 
 struct JsonShapeLimits {
-    // Members, array elements and containers together (about 120 bytes each once parsed).
-    qint64 maxValues = 5'000'000;
+    // Members, array elements and containers together (about 120 bytes each once parsed). The
+    // largest real recordings hold about 20,000.
+    qint64 maxValues = 2'000'000;
     // One string (a name, a description), in bytes as written.
     qint64 maxStringBytes = 64 << 10;
     // Every string of the document together, in bytes as written.
@@ -20,7 +21,7 @@ struct JsonShapeLimits {
     int maxDepth = 64;
 };
 
-// InvalidArgument naming the limit the document exceeds ("it holds more than 5000000 JSON values,
+// InvalidArgument naming the limit the document exceeds ("it holds more than 2000000 JSON values,
 // the limit for one file"), or ok. Malformed JSON passes: the parser reports it with its place.
 Status checkJsonShape(const QByteArray& json, const JsonShapeLimits& limits = {});
 

@@ -199,12 +199,15 @@ constexpr double kShortestTimeMs = 1e-6;
 constexpr double kLongestTimeMs = 1e8;  // about 28 hours
 // FLOPs and byte counts written as numbers: far above any run, far below overflow in a rate.
 constexpr double kLargestAmount = 1e24;
-// Counts in one recording. A run records each variant of one pipeline once, so real files hold
-// a handful of runs of a few kernels; samples are thinned to thousands before saving.
-constexpr qsizetype kMaxRuns = 1000;
-constexpr qsizetype kMaxKernels = 1000;
-constexpr qsizetype kMaxEvents = 100'000;  // allocations, timeline spans
-constexpr qsizetype kMaxSamples = 1'000'000;
+// Counts in one recording. A recording holds one run per variant of one pipeline (six at most
+// today) of up to five kernels, a few dozen timeline spans and allocations and some thousand
+// samples. The window labels and draws every one of them (300 runs took it 14 s, 4,096 allocations
+// 26 s, 384,000 samples in 32 runs 47 s), so these keep the largest file it accepts within seconds.
+constexpr qsizetype kMaxRuns = 32;
+constexpr qsizetype kMaxKernels = 8;
+constexpr qsizetype kMaxEvents = 512;  // allocations, timeline spans: per run
+constexpr qsizetype kMaxEventsInAll = 2048;
+constexpr qsizetype kMaxSamples = 100'000;  // per run and in all (real: 40,000 unthinned)
 
 // A duration in milliseconds; 0 only where `zeroMeansNone` (a kernel too short to time).
 double checkDuration(const JsonReader& reader, const char* key, double timeMs, bool zeroMeansNone) {
@@ -435,6 +438,24 @@ RunRecord readRun(const JsonReader& reader, int version) {
     return run;
 }
 
+// The limits on the runs together, past the limits on each.
+void checkTotals(const JsonReader& reader, const QVector<RunRecord>& runs) {
+    qsizetype events = 0, samples = 0;
+    for (const RunRecord& run : runs) {
+        events += run.timeline.size() + run.allocations.size();
+        samples += run.samples.size();
+    }
+    if (events > kMaxEventsInAll)
+        reader.fail("runs", QStringLiteral("%1 timeline spans and allocations in all, more than "
+                                           "the limit of %2")
+                                .arg(events)
+                                .arg(kMaxEventsInAll));
+    if (samples > kMaxSamples)
+        reader.fail("runs", QStringLiteral("%1 samples in all, more than the limit of %2")
+                                .arg(samples)
+                                .arg(kMaxSamples));
+}
+
 Recording readRecording(const JsonReader& reader) {
     Recording recording;
     recording.format = reader.string("format");
@@ -473,6 +494,7 @@ Recording readRecording(const JsonReader& reader) {
     recording.runs = readArray<RunRecord>(
         reader, "runs", true, kMaxRuns,
         [&](const JsonReader& run) { return readRun(run, recording.version); });
+    checkTotals(reader, recording.runs);
     recording.replayed = true;
     return recording;
 }

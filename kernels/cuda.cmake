@@ -19,6 +19,7 @@ target_sources(fusescope_kernels PRIVATE
   runtime/cuda_probe.cpp
   runtime/cuda_backend.cpp
   runtime/cuda_start_hold.cu
+  runtime/cache_sweep_cuda.cu
 )
 # The static runtime runs wherever the NVIDIA driver is installed, without a CUDA toolkit.
 target_link_libraries(fusescope_kernels PRIVATE CUDA::cudart_static)

@@ -8,6 +8,7 @@
 #include "model/format.h"
 #include "model/fusion_verdict.h"
 #include "model/measurement_gaps.h"
+#include "model/run_traffic.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::cli {
@@ -65,35 +66,129 @@ QStringList resultsHeader(const Recording& recording) {
     return lines;
 }
 
+namespace {
+
+// The word shared by every run's DRAM figure, for the column's header; empty where they differ.
+QString sharedDramWord(const QVector<RunTraffic>& traffic) {
+    QString shared;
+    for (const RunTraffic& run : traffic) {
+        const QString word = dramSourceWord(run.dramSource);
+        if (!shared.isEmpty() && shared != word) return {};
+        shared = word;
+    }
+    return shared;
+}
+
+bool anyDram(const QVector<RunTraffic>& traffic) {
+    for (const RunTraffic& run : traffic)
+        if (run.hasDram()) return true;
+    return false;
+}
+
+bool anyExtraFlops(const QVector<RunTraffic>& traffic) {
+    for (const RunTraffic& run : traffic)
+        if (run.executesExtraFlops()) return true;
+    return false;
+}
+
+QString tflopsCell(double flops, double tflops) {
+    return flops > 0 ? QString::number(tflops, 'g', 3) : QStringLiteral("-");
+}
+
+}  // namespace
+
 QStringList resultsRows(const Recording& recording) {
+    QVector<RunTraffic> traffic;
+    for (const RunRecord& run : recording.runs) traffic.push_back(runTraffic(run));
+    const bool dram = anyDram(traffic);
+    const QString dramWord = sharedDramWord(traffic);
+    const bool executedColumn = anyExtraFlops(traffic);
+
     using Align = TextTable::Align;
     TextTable table;
     table.addColumn(QStringLiteral("variant"), Align::Left);
     table.addColumn(QStringLiteral("kernels"), Align::Right);
     table.addColumn(QStringLiteral("passes"), Align::Right);
-    table.addColumn(QStringLiteral("model bytes"), Align::Right);
+    table.addColumn(QStringLiteral("requested bytes"), Align::Right);
+    if (dram)
+        table.addColumn(dramWord.isEmpty() ? QStringLiteral("DRAM bytes")
+                                           : QStringLiteral("DRAM bytes (%1)").arg(dramWord),
+                        Align::Right);
     table.addColumn(QStringLiteral("time (ms)"), Align::Right);
-    table.addColumn(QStringLiteral("GB/s"), Align::Right);
-    table.addColumn(QStringLiteral("TFLOP/s"), Align::Right);
-    table.addColumn(QStringLiteral("% roofline"), Align::Right);
+    // GB/s from DRAM bytes; only where no run has a DRAM figure, the requested bytes, said so.
+    table.addColumn(dram ? QStringLiteral("DRAM GB/s")
+                         : QStringLiteral("GB/s %1").arg(QLatin1String(kRequestedOnlyWords)),
+                    Align::Right);
+    table.addColumn(QStringLiteral("useful TFLOP/s"), Align::Right);
+    if (executedColumn) table.addColumn(QStringLiteral("executed TFLOP/s"), Align::Right);
+    table.addColumn(QStringLiteral("% roofline (DRAM)"), Align::Right);
     table.addColumn(QStringLiteral("peak in flight"), Align::Right);
     table.addColumn(QStringLiteral("error"), Align::Right);
     table.addColumn(QStringLiteral("check"), Align::Left);
-    const double rooflineGBps = recording.roofline.gbps();
-    for (const RunRecord& run : recording.runs) {
+    for (qsizetype r = 0; r < recording.runs.size(); ++r) {
+        const RunRecord& run = recording.runs[r];
+        const RunTraffic& t = traffic[r];
+        QStringList cells;
         // Passes only where the pipeline counts whole-array sweeps; bytes tell the rest.
-        table.addRow({run.variant, QString::number(run.kernels.size()),
-                      run.passesCounted ? QString::number(run.passes) : QStringLiteral("-"),
-                      formatBytes(run.modelBytesRead + run.modelBytesWritten),
-                      formatMilliseconds(run.timeMs), formatGBps(run.effectiveGBps()),
-                      run.modelFlops > 0 ? QString::number(run.achievedTflops(), 'g', 3)
-                                         : QStringLiteral("-"),
-                      rooflineGBps > 0 ? formatPercent(run.effectiveGBps() / rooflineGBps)
-                                       : QStringLiteral("-"),
-                      formatBytes(run.peakBytesInFlight), formatRelativeError(run.maxRelError),
-                      checkCell(run)});
+        cells << run.variant << QString::number(run.kernels.size())
+              << (run.passesCounted ? QString::number(run.passes) : QStringLiteral("-"))
+              << formatBytes(run.modelBytesRead + run.modelBytesWritten);
+        if (dram) {
+            QString cell = t.hasDram() ? formatBytes(quint64(t.dramBytes)) : QStringLiteral("-");
+            if (t.hasDram() && dramWord.isEmpty())
+                cell += QStringLiteral(" (%1)").arg(dramSourceWord(t.dramSource));
+            cells << cell;
+        }
+        cells << formatMilliseconds(run.timeMs);
+        if (dram)
+            cells << (t.hasDram() ? formatGBps(t.dramGBps()) : QStringLiteral("-"));
+        else
+            cells << formatGBps(t.requestedGBps());
+        cells << tflopsCell(t.usefulFlops, t.usefulTflops());
+        if (executedColumn) cells << tflopsCell(t.executedFlops, t.executedTflops());
+        const std::optional<double> share = rooflineShare(t, recording.roofline);
+        cells << (share ? formatPercent(*share) : QStringLiteral("-"))
+              << formatBytes(run.peakBytesInFlight) << formatRelativeError(run.maxRelError)
+              << checkCell(run);
+        table.addRow(cells);
     }
     return table.render();
+}
+
+QStringList trafficLegendLines(const Recording& recording) {
+    QVector<RunTraffic> traffic;
+    for (const RunRecord& run : recording.runs) traffic.push_back(runTraffic(run));
+    QStringList lines;
+    if (traffic.isEmpty()) return lines;
+    bool reReads = false;
+    for (const RunTraffic& run : traffic) reReads = reReads || run.servedOnChipBytes() > 0;
+    lines << (reReads ? QStringLiteral("requested bytes: what the kernels ask for by the traffic "
+                                       "model, every re-read counted (the L1 and L2 serve most "
+                                       "re-reads)")
+                      : QStringLiteral("requested bytes: what the kernels ask for by the traffic "
+                                       "model"));
+    if (anyDram(traffic))
+        lines << QStringLiteral(
+            "DRAM bytes: measured by the DRAM counters, or the model's distinct bytes (each "
+            "buffer once per kernel) where nothing was measured; GB/s and % roofline are DRAM "
+            "bytes over the time");
+    else
+        lines << QStringLiteral(
+            "no DRAM figure: GB/s are requested bytes over the time, never "
+            "held against the copy roofline");
+    if (anyExtraFlops(traffic))
+        lines << QStringLiteral(
+            "useful TFLOP/s: the reference variant's FLOPs over the time; executed TFLOP/s "
+            "include the FLOPs a variant recomputes");
+    for (qsizetype r = 0; r < traffic.size(); ++r)
+        if (const double onChip = traffic[r].servedOnChipBytes();
+            onChip > 0 && traffic[r].dramSource == DramSource::Measured)
+            lines << QStringLiteral("%1: %2 requested, %3 from DRAM: %4 re-read from L1/L2")
+                         .arg(recording.runs[r].variant,
+                              formatBytes(quint64(traffic[r].requestedBytes)),
+                              formatBytes(quint64(traffic[r].dramBytes)),
+                              formatBytes(quint64(onChip)));
+    return lines;
 }
 
 QStringList checkFailureLines(const Recording& recording) {
@@ -196,6 +291,7 @@ QString renderResults(const Recording& recording) {
     QStringList lines = resultsHeader(recording);
     lines << QString();
     lines << resultsRows(recording);
+    lines << trafficLegendLines(recording);
     const QStringList overlaps = chainOverlapLines(recording);
     if (!overlaps.isEmpty()) lines << QString() << overlaps;
     if (const QString verdict = fusionVerdict(recording); !verdict.isEmpty())

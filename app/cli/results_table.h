@@ -10,6 +10,8 @@ namespace fusescope::cli {
 
 QStringList resultsHeader(const model::Recording& recording);
 QStringList resultsRows(const model::Recording& recording);  // table header, rule and rows
+// What the bytes and FLOPs columns count, and per run the requests the L1 and L2 served.
+QStringList trafficLegendLines(const model::Recording& recording);
 QStringList checkFailureLines(const model::Recording& recording);
 // Chains whose time back to back differs from their kernels timed apart, and by how much.
 QStringList chainOverlapLines(const model::Recording& recording);

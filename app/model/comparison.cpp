@@ -2,6 +2,7 @@
 
 #include "model/captions.h"
 #include "model/recording_description.h"
+#include "model/run_traffic.h"
 
 namespace fusescope::model {
 namespace {
@@ -62,8 +63,15 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
         row.timeMsB = runB.timeMs;
         row.bytesA = runA.modelBytesRead + runA.modelBytesWritten;
         row.bytesB = runB.modelBytesRead + runB.modelBytesWritten;
-        row.gbpsA = runA.effectiveGBps();
-        row.gbpsB = runB.effectiveGBps();
+        const RunTraffic trafficA = runTraffic(runA);
+        const RunTraffic trafficB = runTraffic(runB);
+        row.gbpsOfDram = trafficA.hasDram() && trafficB.hasDram();
+        row.gbpsA = row.gbpsOfDram ? trafficA.dramGBps() : trafficA.requestedGBps();
+        row.gbpsB = row.gbpsOfDram ? trafficB.dramGBps() : trafficB.requestedGBps();
+        if (row.gbpsOfDram) {
+            row.dramSourceA = dramSourceWord(trafficA.dramSource);
+            row.dramSourceB = dramSourceWord(trafficB.dramSource);
+        }
         comparison.variants << row;
         if (problemLabel(runA) != problemLabel(runB))
             comparison.problemsDiffer << QStringLiteral("%1: %2 against %3")

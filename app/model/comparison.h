@@ -18,10 +18,15 @@ struct VariantComparison {
     int runB = -1;  // index in the second's
     double timeMsA = 0.0;
     double timeMsB = 0.0;
-    quint64 bytesA = 0;  // by the model, read + written
+    quint64 bytesA = 0;  // requested, by the model, read + written (re-reads counted)
     quint64 bytesB = 0;
+    // DRAM bytes (measured, or the model's distinct bytes) over the time where both runs have
+    // them; else the requested bytes over the time, and gbpsOfDram is false.
     double gbpsA = 0.0;
     double gbpsB = 0.0;
+    bool gbpsOfDram = false;
+    QString dramSourceA;  // "measured", "model" (run_traffic.h), or empty without DRAM bytes
+    QString dramSourceB;
 
     // B over A; nothing where A is 0 (a ratio to nothing is no number).
     std::optional<double> timeRatio() const;

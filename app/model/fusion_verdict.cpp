@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "model/format.h"
+#include "model/run_traffic.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::model {
@@ -12,6 +13,8 @@ namespace {
 constexpr double kComputeBoundShare = 0.5;
 // Closer than this, the two take "about the same time".
 constexpr double kSameTime = 0.1;
+// More DRAM bytes than the baseline by this factor counts as a cause of a loss.
+constexpr double kMoreBytes = 1.1;
 
 const RunRecord* runOf(const Recording& recording, const std::string& variant) {
     for (const RunRecord& run : recording.runs)
@@ -19,22 +22,120 @@ const RunRecord* runOf(const Recording& recording, const std::string& variant) {
     return nullptr;
 }
 
+// "1.42x" below ten, "142x" above: the digits that matter.
+QString times(double ratio) {
+    return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio < 10 ? 2 : 0);
+}
+
+bool loses(const RunRecord& fused, const RunRecord& baseline) {
+    return baseline.timeMs / fused.timeMs < 1.0 - kSameTime;
+}
+
 QString comparison(const RunRecord& fused, const RunRecord& baseline) {
     const double ratio = baseline.timeMs / fused.timeMs;
-    const QString times = QStringLiteral("(%1 against %2)")
-                              .arg(formatDuration(fused.timeMs), formatDuration(baseline.timeMs));
+    const QString timesText =
+        QStringLiteral("(%1 against %2)")
+            .arg(formatDuration(fused.timeMs), formatDuration(baseline.timeMs));
     if (std::abs(ratio - 1.0) < kSameTime)
         return QStringLiteral("%1 and %2 take about the same time %3.")
-            .arg(fused.variant, baseline.variant, times);
+            .arg(fused.variant, baseline.variant, timesText);
     if (ratio > 1.0)
-        return QStringLiteral("%1 is %2x faster than %3 %4.")
-            .arg(fused.variant)
-            .arg(ratio, 0, 'f', 2)
-            .arg(baseline.variant, times);
-    return QStringLiteral("%1 is %2x slower than %3 %4.")
-        .arg(fused.variant)
-        .arg(1.0 / ratio, 0, 'f', 2)
-        .arg(baseline.variant, times);
+        return QStringLiteral("%1 is %2 faster than %3 %4.")
+            .arg(fused.variant, times(ratio), baseline.variant, timesText);
+    return QStringLiteral("%1 is %2 slower than %3 %4.")
+        .arg(fused.variant, times(1.0 / ratio), baseline.variant, timesText);
+}
+
+// Why a fused variant loses, in measured numbers: the FLOPs it executes beyond the useful ones
+// and at what share of the compute roof, the DRAM bytes beyond the baseline's, a grid smaller
+// than the device. "it recomputes g and u for each of 64 output tiles (43x the useful FLOPs) at
+// 224 TFLOP/s, 25% of the compute roof; it moves 303x the DRAM bytes of unfused (...)".
+QString causes(const Recording& recording, const VariantSpec* variant, const RunRecord& fused,
+               const RunRecord& baseline) {
+    const RunTraffic traffic = runTraffic(fused);
+    const RunTraffic baseTraffic = runTraffic(baseline);
+    QStringList parts;
+    if (traffic.executesExtraFlops()) {
+        const std::string words =
+            variant && variant->recomputation ? variant->recomputation(fused.problem) : "";
+        QString part =
+            words.empty()
+                ? QStringLiteral("it executes %1 the useful FLOPs").arg(times(traffic.flopsRatio()))
+                : QStringLiteral("it recomputes %1 (%2 the useful FLOPs)")
+                      .arg(QString::fromStdString(words), times(traffic.flopsRatio()));
+        if (recording.computeRoof && recording.computeRoof->tflops() > 0)
+            part +=
+                QStringLiteral(" at %1 TFLOP/s, %2 of the compute roof")
+                    .arg(QString::number(traffic.executedTflops(), 'g', 3))
+                    .arg(formatPercent(traffic.executedTflops() / recording.computeRoof->tflops()));
+        parts << part;
+    }
+    if (traffic.hasDram() && baseTraffic.hasDram() && baseTraffic.dramBytes > 0 &&
+        traffic.dramBytes > kMoreBytes * baseTraffic.dramBytes) {
+        const QString sources = traffic.dramSource == baseTraffic.dramSource
+                                    ? dramSourceWord(traffic.dramSource)
+                                    : QStringLiteral("%1 against %2")
+                                          .arg(dramSourceWord(traffic.dramSource),
+                                               dramSourceWord(baseTraffic.dramSource));
+        parts << QStringLiteral("it moves %1 the DRAM bytes of %2 (%3 against %4, %5)")
+                     .arg(times(traffic.dramBytes / baseTraffic.dramBytes), baseline.variant,
+                          formatBytes(quint64(traffic.dramBytes)),
+                          formatBytes(quint64(baseTraffic.dramBytes)), sources);
+    }
+    const int processors = recording.device.multiprocessors;
+    for (const KernelRecord& kernel : fused.kernels)
+        if (kernel.resourcesKnown && kernel.gridSize > 0 && processors > kernel.gridSize) {
+            parts << QStringLiteral("the grid of %1 (%2 blocks) leaves %3 of the %4 %5 idle")
+                         .arg(kernel.name)
+                         .arg(kernel.gridSize)
+                         .arg(processors - kernel.gridSize)
+                         .arg(processors)
+                         .arg(recording.device.processorsName.isEmpty()
+                                  ? QStringLiteral("SMs")
+                                  : recording.device.processorsName);
+            break;
+        }
+    if (parts.isEmpty()) {
+        // Nothing to say where the registry knew neither the FLOPs nor the bytes.
+        if (!traffic.usefulFlopsFromRegistry || !traffic.hasDram() || !baseTraffic.hasDram())
+            return {};
+        return QStringLiteral(
+                   "It executes no more FLOPs and moves no more DRAM bytes than %1 "
+                   "(%2 against %3): the time goes elsewhere.")
+            .arg(baseline.variant, formatBytes(quint64(traffic.dramBytes)),
+                 formatBytes(quint64(baseTraffic.dramBytes)));
+    }
+    QString text = parts.join(QStringLiteral("; ")) + QLatin1Char('.');
+    text[0] = text[0].toUpper();
+    return text;
+}
+
+// The leanest fusion against the baseline, with what bounds its time at this size.
+QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
+                       const RunRecord& fused, const RunRecord& baseline) {
+    const QString text = comparison(fused, baseline);
+    // Without a compute roof measured in the run, the times alone; a fusion that loses gets its
+    // causes instead of what fusion saves.
+    if (!recording.computeRoof || !(recording.computeRoof->tflops() > 0) || loses(fused, baseline))
+        return text;
+    // "g_u_h" names one buffer of three arrays: "g, u, h" in words.
+    const QString intermediate = QString::fromStdString(pipeline.intermediate)
+                                     .replace(QLatin1Char('_'), QStringLiteral(", "));
+    const double tflops = runTraffic(fused).executedTflops();
+    const double computeShare = tflops / recording.computeRoof->tflops();
+    if (computeShare >= kComputeBoundShare)
+        return text + QStringLiteral(
+                          " At this size the multiplications take the time: %1 runs at %2 "
+                          "TFLOP/s, %3 of the compute roof measured in the same run, so keeping "
+                          "%4 on chip saves little.")
+                          .arg(fused.variant)
+                          .arg(tflops, 0, 'f', 0)
+                          .arg(formatPercent(computeShare), intermediate);
+    return text + QStringLiteral(
+                      " At this size moving bytes takes the time (%1 uses %2 of the "
+                      "compute roof), so what fusion saves, %3 through memory and its "
+                      "launches, shows in the time.")
+                      .arg(fused.variant, formatPercent(computeShare), intermediate);
 }
 
 }  // namespace
@@ -42,33 +143,35 @@ QString comparison(const RunRecord& fused, const RunRecord& baseline) {
 QString fusionVerdict(const Recording& recording) {
     if (recording.runs.isEmpty()) return {};
     const PipelineSpec* pipeline = findPipeline(recording.runs.front().pipeline.toStdString());
-    if (!pipeline || pipeline->leanestVariant.empty() || pipeline->variants.empty()) return {};
-    const std::string& baselineName = pipeline->variants.front().name;
-    if (baselineName == pipeline->leanestVariant) return {};
-    const RunRecord* fused = runOf(recording, pipeline->leanestVariant);
-    const RunRecord* baseline = runOf(recording, baselineName);
-    if (!fused || !baseline) return {};
+    if (!pipeline || pipeline->variants.empty()) return {};
+    const VariantSpec& baselineSpec = pipeline->variants.front();
+    const RunRecord* baseline = runOf(recording, baselineSpec.name);
+    if (!baseline) return {};
 
-    const QString text = comparison(*fused, *baseline);
-    // Without a compute roof measured in the run, the times alone.
-    if (!recording.computeRoof || !(recording.computeRoof->tflops() > 0)) return text;
-    // "g_u_h" names one buffer of three arrays: "g, u, h" in words.
-    const QString intermediate = QString::fromStdString(pipeline->intermediate)
-                                     .replace(QLatin1Char('_'), QStringLiteral(", "));
-    const double computeShare = fused->achievedTflops() / recording.computeRoof->tflops();
-    if (computeShare >= kComputeBoundShare)
-        return text + QStringLiteral(
-                          " At this size the multiplications take the time: %1 runs at %2 "
-                          "TFLOP/s, %3 of the compute roof measured in the same run, so keeping "
-                          "%4 on chip saves little.")
-                          .arg(fused->variant)
-                          .arg(fused->achievedTflops(), 0, 'f', 0)
-                          .arg(formatPercent(computeShare), intermediate);
-    return text + QStringLiteral(
-                      " At this size moving bytes takes the time (%1 uses %2 of the "
-                      "compute roof), so what fusion saves, %3 through memory and its "
-                      "launches, shows in the time.")
-                      .arg(fused->variant, formatPercent(computeShare), intermediate);
+    QStringList sentences;
+    const RunRecord* leanest =
+        pipeline->leanestVariant.empty() || pipeline->leanestVariant == baselineSpec.name
+            ? nullptr
+            : runOf(recording, pipeline->leanestVariant);
+    if (leanest) {
+        sentences << leanestVerdict(recording, *pipeline, *leanest, *baseline);
+        if (loses(*leanest, *baseline))
+            if (const QString why =
+                    causes(recording, findVariant(*pipeline, pipeline->leanestVariant), *leanest,
+                           *baseline);
+                !why.isEmpty())
+                sentences << why;
+    }
+    // Every other fused variant that loses, with its cause.
+    for (const VariantSpec& variant : pipeline->variants) {
+        if (!variant.fused || variant.name == pipeline->leanestVariant) continue;
+        const RunRecord* fused = runOf(recording, variant.name);
+        if (!fused || !loses(*fused, *baseline)) continue;
+        const QString why = causes(recording, &variant, *fused, *baseline);
+        sentences << (why.isEmpty() ? comparison(*fused, *baseline)
+                                    : comparison(*fused, *baseline) + QLatin1Char(' ') + why);
+    }
+    return sentences.join(QLatin1Char(' '));
 }
 
 }  // namespace fusescope::model

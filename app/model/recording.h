@@ -148,6 +148,8 @@ struct RunRecord {
     qsizetype samplesBeforeThinning = 0;
     RunDataSources dataSource;
 
+    // Requested bytes (every re-read counted) and executed FLOPs over the time; run_traffic.h
+    // gives the DRAM bytes and useful FLOPs the results views show.
     double effectiveGBps() const {
         return timeMs > 0 ? (modelBytesRead + modelBytesWritten) / (timeMs * 1e6) : 0.0;
     }

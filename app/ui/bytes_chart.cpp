@@ -1,12 +1,14 @@
 #include <algorithm>
 
 #include "model/format.h"
+#include "model/run_traffic.h"
 #include "ui/charts.h"
 
 namespace fusescope {
 
 BytesPerKernelChart::BytesPerKernelChart(QWidget* parent)
-    : ChartView(tr("Bytes per kernel (pass model)"), QStringLiteral("bytes_per_kernel"), parent) {}
+    : ChartView(tr("Requested and DRAM bytes per kernel"), QStringLiteral("bytes_per_kernel"),
+                parent) {}
 
 void BytesPerKernelChart::rebuild() {
     const model::Recording& shown = recording();
@@ -18,8 +20,9 @@ void BytesPerKernelChart::rebuild() {
 
     auto* read = new QCPBars(xAxis, yAxis);
     auto* written = new QCPBars(xAxis, yAxis);
-    read->setName(tr("read (model)"));
-    written->setName(tr("written (model)"));
+    // Bars: what the kernels request, every re-read counted; diamonds: what reached DRAM.
+    read->setName(tr("requested read (model)"));
+    written->setName(tr("requested written (model)"));
     read->setBrush(readColor());
     read->setPen(QPen(readColor().darker(130)));
     written->setBrush(writeColor());
@@ -32,23 +35,27 @@ void BytesPerKernelChart::rebuild() {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double position = 1.0;
     QVector<QPair<double, QString>> groups;  // centre and name of each variant's bars
+    QStringList dramSources;
     for (const model::RunRecord& run : shown.runs) {
         const double groupStart = position;
-        for (const model::KernelRecord& kernel : run.kernels) {
+        const model::RunTraffic traffic = model::runTraffic(run);
+        for (qsizetype k = 0; k < run.kernels.size(); ++k) {
+            const model::KernelRecord& kernel = run.kernels[k];
             read->addData(position, kernel.modelBytesRead / unit.divisor);
             written->addData(position, kernel.modelBytesWritten / unit.divisor);
             ticker->addTick(position, kernel.name);
-            if (kernel.dramBytesRead && kernel.dramBytesWritten) {
+            if (k < traffic.kernels.size()) {
+                const model::KernelDram& dram = traffic.kernels[k];
                 if (!measured) {
                     measured = addGraph();
-                    measured->setName(tr("DRAM measured (read + written)"));
                     measured->setLineStyle(QCPGraph::lsNone);
                     measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond,
                                                               textColor(), accentColor(), 10));
                 }
-                measured->addData(
-                    position, (*kernel.dramBytesRead + *kernel.dramBytesWritten) / unit.divisor);
-                largest = std::max(largest, *kernel.dramBytesRead + *kernel.dramBytesWritten);
+                const QString word = model::dramSourceWord(dram.source);
+                if (!dramSources.contains(word)) dramSources << word;
+                measured->addData(position, dram.total() / unit.divisor);
+                largest = std::max(largest, dram.total());
             }
             position += 1.0;
         }
@@ -70,9 +77,12 @@ void BytesPerKernelChart::rebuild() {
         label->setColor(textColor());
         label->setText(name);
     }
+    if (measured)
+        measured->setName(
+            tr("DRAM, read + written (%1)").arg(dramSources.join(QStringLiteral(" or "))));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.3, position - 0.9);
-    yAxis->setLabel(tr("bytes moved (%1)").arg(unit.name));
+    yAxis->setLabel(tr("bytes (%1)").arg(unit.name));
     yAxis->setRange(0, largest / unit.divisor * 1.2);
 }
 

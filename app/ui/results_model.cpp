@@ -42,6 +42,8 @@ VariantResultsModel::VariantResultsModel(QObject* parent) : QAbstractTableModel(
 void VariantResultsModel::setRecording(const model::Recording& recording) {
     beginResetModel();
     runs_ = recording.runs;
+    traffic_.clear();
+    for (const model::RunRecord& run : runs_) traffic_.push_back(model::runTraffic(run));
     roofline_ = recording.roofline;
     endResetModel();
 }
@@ -50,12 +52,14 @@ void VariantResultsModel::appendRun(const model::RunRecord& run) {
     const int row = static_cast<int>(runs_.size());
     beginInsertRows({}, row, row);
     runs_.push_back(run);
+    traffic_.push_back(model::runTraffic(run));
     endInsertRows();
 }
 
 void VariantResultsModel::clear() {
     beginResetModel();
     runs_.clear();
+    traffic_.clear();
     roofline_ = {};
     endResetModel();
 }
@@ -68,7 +72,15 @@ int VariantResultsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant VariantResultsModel::display(const model::RunRecord& run, int column) const {
+bool VariantResultsModel::anyDram() const {
+    for (const model::RunTraffic& traffic : traffic_)
+        if (traffic.hasDram()) return true;
+    return false;
+}
+
+QVariant VariantResultsModel::display(int row, int column) const {
+    const model::RunRecord& run = runs_.at(row);
+    const model::RunTraffic& traffic = traffic_.at(row);
     switch (column) {
         case Variant:
             return run.variant;
@@ -76,18 +88,29 @@ QVariant VariantResultsModel::display(const model::RunRecord& run, int column) c
             return QString::number(run.kernels.size());
         case Passes:
             return run.passesCounted ? QString::number(run.passes) : QStringLiteral("–");
-        case ModelBytes:
+        case RequestedBytes:
             return model::formatBytes(run.modelBytesRead + run.modelBytesWritten);
+        case DramBytes:
+            return traffic.hasDram()
+                       ? tr("%1 %2").arg(model::formatBytes(quint64(traffic.dramBytes)),
+                                         model::dramSourceWord(traffic.dramSource))
+                       : notKnown();
         case TimeMs:
             return model::formatMilliseconds(run.timeMs);
         case GBps:
-            return model::formatGBps(run.effectiveGBps());
+            if (!anyDram()) return model::formatGBps(traffic.requestedGBps());
+            return traffic.hasDram() ? model::formatGBps(traffic.dramGBps()) : notKnown();
         case Tflops:
-            return run.modelFlops > 0 ? QString::number(run.achievedTflops(), 'g', 3) : notKnown();
-        case RooflinePercent:
-            return roofline_.gbps() > 0
-                       ? model::formatPercent(run.effectiveGBps() / roofline_.gbps())
-                       : notKnown();
+            if (!(traffic.usefulFlops > 0)) return notKnown();
+            if (traffic.executesExtraFlops())
+                return tr("%1 (%2 executed)")
+                    .arg(QString::number(traffic.usefulTflops(), 'g', 3),
+                         QString::number(traffic.executedTflops(), 'g', 3));
+            return QString::number(traffic.usefulTflops(), 'g', 3);
+        case RooflinePercent: {
+            const std::optional<double> share = model::rooflineShare(traffic, roofline_);
+            return share ? model::formatPercent(*share) : notKnown();
+        }
         case PeakInFlight:
             return model::formatBytes(run.peakBytesInFlight);
         case Check:
@@ -97,7 +120,9 @@ QVariant VariantResultsModel::display(const model::RunRecord& run, int column) c
     }
 }
 
-QVariant VariantResultsModel::sortValue(const model::RunRecord& run, int column) const {
+QVariant VariantResultsModel::sortValue(int row, int column) const {
+    const model::RunRecord& run = runs_.at(row);
+    const model::RunTraffic& traffic = traffic_.at(row);
     switch (column) {
         case Variant:
             return run.variant;
@@ -105,16 +130,18 @@ QVariant VariantResultsModel::sortValue(const model::RunRecord& run, int column)
             return static_cast<int>(run.kernels.size());
         case Passes:
             return run.passes;
-        case ModelBytes:
+        case RequestedBytes:
             return run.modelBytesRead + run.modelBytesWritten;
+        case DramBytes:
+            return traffic.dramBytes;
         case TimeMs:
             return run.timeMs;
         case GBps:
-            return run.effectiveGBps();
+            return anyDram() ? traffic.dramGBps() : traffic.requestedGBps();
         case Tflops:
-            return run.achievedTflops();
+            return traffic.usefulTflops();
         case RooflinePercent:
-            return roofline_.gbps() > 0 ? run.effectiveGBps() / roofline_.gbps() : 0.0;
+            return model::rooflineShare(traffic, roofline_).value_or(0.0);
         case PeakInFlight:
             return run.peakBytesInFlight;
         case Check:
@@ -137,26 +164,75 @@ QString VariantResultsModel::timeToolTip(const model::RunRecord& run) {
     return text;
 }
 
+QVariant VariantResultsModel::toolTip(int row, int column) const {
+    const model::RunRecord& run = runs_.at(row);
+    const model::RunTraffic& traffic = traffic_.at(row);
+    switch (column) {
+        case Check:
+            return checkToolTip(run);
+        case TimeMs:
+            return timeToolTip(run);
+        case RequestedBytes:
+            return tr("%1 read + %2 written, requested by the kernels as the traffic model "
+                      "counts them: every re-read of a tile is counted, and the L1 and L2 "
+                      "serve most re-reads.")
+                .arg(model::formatBytes(run.modelBytesRead),
+                     model::formatBytes(run.modelBytesWritten));
+        case DramBytes:
+            if (traffic.dramSource == model::DramSource::Measured) {
+                QString text = tr("Bytes read and written in DRAM, measured by the counters.");
+                if (traffic.servedOnChipBytes() > 0)
+                    text += QLatin1Char('\n') +
+                            tr("Re-read from L1/L2: %1 of the %2 requested never reached DRAM.")
+                                .arg(model::formatBytes(quint64(traffic.servedOnChipBytes())),
+                                     model::formatBytes(quint64(traffic.requestedBytes)));
+                return text;
+            }
+            if (traffic.dramSource == model::DramSource::Model)
+                return tr(
+                    "No counters measured this run: the model's distinct bytes, each "
+                    "buffer read and written at most once per kernel.");
+            return tr("Not known: the registry does not know this run's pipeline.");
+        case GBps:
+            if (!anyDram())
+                return tr("Bytes %1 over the time; not DRAM bandwidth.")
+                    .arg(QLatin1String(model::kRequestedOnlyWords));
+            return tr("DRAM bytes (%1) over the time. The requested bytes over the time: %2 "
+                      "GB/s, most of them re-reads served by the L1 and L2.")
+                .arg(model::dramSourceWord(traffic.dramSource),
+                     model::formatGBps(traffic.requestedGBps()));
+        case Tflops:
+            if (traffic.executesExtraFlops())
+                return tr("Useful FLOPs (those of the reference variant's math) over the time. "
+                          "The kernels execute %1x as many, recomputing values: %2 TFLOP/s "
+                          "executed.")
+                    .arg(traffic.flopsRatio(), 0, 'f', 1)
+                    .arg(QString::number(traffic.executedTflops(), 'g', 3));
+            return tr("Useful FLOPs (those of the reference variant's math) over the time.");
+        case RooflinePercent:
+            if (const std::optional<double> share = model::rooflineShare(traffic, roofline_))
+                return tr("DRAM bytes (%1) per second as a share of the copy roofline.")
+                           .arg(model::dramSourceWord(traffic.dramSource)) +
+                       QLatin1Char('\n') + rooflineShareTooltip(*share);
+            return tr(
+                "No DRAM figure: requested bytes are never held against the copy "
+                "roofline.");
+        default:
+            return {};
+    }
+}
+
 QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const model::RunRecord& run = runs_.at(index.row());
     switch (role) {
         case Qt::DisplayRole:
-            return display(run, index.column());
+            return display(index.row(), index.column());
         case SortRole:
-            return sortValue(run, index.column());
+            return sortValue(index.row(), index.column());
         case Qt::ToolTipRole:
-            if (index.column() == Check) return checkToolTip(run);
-            if (index.column() == RooflinePercent && roofline_.gbps() > 0)
-                return rooflineShareTooltip(run.effectiveGBps() / roofline_.gbps(),
-                                            !run.passesCounted);
-            if (index.column() == TimeMs) return timeToolTip(run);
-            if (index.column() == ModelBytes)
-                return tr("%1 read + %2 written by the pass model")
-                    .arg(model::formatBytes(run.modelBytesRead),
-                         model::formatBytes(run.modelBytesWritten));
-            return {};
+            return toolTip(index.row(), index.column());
         case Qt::ForegroundRole:
             if (index.column() == Check) return run.checkOk ? kOkColor : kFailColor;
             return {};
@@ -187,16 +263,19 @@ QVariant VariantResultsModel::headerData(int section, Qt::Orientation orientatio
             return tr("Kernels");
         case Passes:
             return tr("Passes");
-        case ModelBytes:
-            return tr("Model bytes");
+        case RequestedBytes:
+            return tr("Requested bytes");
+        case DramBytes:
+            return tr("DRAM bytes");
         case TimeMs:
             return tr("Time (ms)");
         case GBps:
-            return tr("GB/s");
+            return anyDram() ? tr("DRAM GB/s")
+                             : tr("GB/s %1").arg(QLatin1String(model::kRequestedOnlyWords));
         case Tflops:
-            return tr("TFLOP/s");
+            return tr("Useful TFLOP/s");
         case RooflinePercent:
-            return tr("% of copy roofline");
+            return tr("% of copy roofline (DRAM)");
         case PeakInFlight:
             return tr("Peak in flight");
         case Check:

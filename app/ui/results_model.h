@@ -3,6 +3,7 @@
 #include <QAbstractTableModel>
 
 #include "model/recording.h"
+#include "model/run_traffic.h"
 
 namespace fusescope {
 
@@ -13,10 +14,11 @@ class VariantResultsModel final : public QAbstractTableModel {
         Variant,
         Kernels,
         Passes,
-        ModelBytes,
+        RequestedBytes,  // the model's requests, every re-read counted
+        DramBytes,       // measured, or the model's distinct bytes
         TimeMs,
-        GBps,
-        Tflops,
+        GBps,    // DRAM bytes over the time (requested, said so, where no run has DRAM bytes)
+        Tflops,  // useful FLOPs over the time (executed beside them where they differ)
         RooflinePercent,
         PeakInFlight,
         Check,
@@ -38,11 +40,14 @@ class VariantResultsModel final : public QAbstractTableModel {
                         int role = Qt::DisplayRole) const override;
 
   private:
-    QVariant display(const model::RunRecord& run, int column) const;
-    QVariant sortValue(const model::RunRecord& run, int column) const;
+    QVariant display(int row, int column) const;
+    QVariant sortValue(int row, int column) const;
     static QString timeToolTip(const model::RunRecord& run);
+    QVariant toolTip(int row, int column) const;
+    bool anyDram() const;
 
     QVector<model::RunRecord> runs_;
+    QVector<model::RunTraffic> traffic_;  // one per run
     model::RooflineRecord roofline_;
 };
 

@@ -21,21 +21,10 @@ inline QString aboveRooflineMeaning() {
         "arrays with wide, well-ordered loads and stores can move bytes faster than it.");
 }
 
-// Shown where the share is above 100% because the model charges every re-read of a tile.
-inline QString reReadsAboveRooflineMeaning() {
-    return QCoreApplication::translate(
-        "fusescope",
-        "Above 100%: this model charges every re-read (a weight tile read once per output "
-        "tile), and the L1 and L2 caches serve most of them, so the model's bytes per second "
-        "can exceed what HBM moves. The DRAM counters (Measure) show what reached HBM.");
-}
-
-// The tooltip of a share of the roofline (`share` 1.0 = 100%); `modelCountsReReads` where the
-// run's traffic is not whole passes but tiles that can be read many times.
-inline QString rooflineShareTooltip(double share, bool modelCountsReReads = false) {
+// The tooltip of a share of the roofline (`share` 1.0 = 100%), which is made of DRAM bytes.
+inline QString rooflineShareTooltip(double share) {
     if (share <= 1.0) return rooflineMeaning();
-    return (modelCountsReReads ? reReadsAboveRooflineMeaning() : aboveRooflineMeaning()) +
-           QLatin1Char('\n') + rooflineMeaning();
+    return aboveRooflineMeaning() + QLatin1Char('\n') + rooflineMeaning();
 }
 
 }  // namespace fusescope

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "model/format.h"
+#include "model/run_traffic.h"
 #include "ui/charts.h"
 #include "ui/roofline_words.h"
 
@@ -24,21 +25,33 @@ void TimePerVariantChart::rebuild() {
     constexpr double kBarWidth = 0.6;
     bars->setWidth(kBarWidth);
 
+    // The roofline time of each run's DRAM bytes (measured, or the model's distinct bytes);
+    // requested bytes, mostly re-reads the caches serve, are never held against it.
+    QVector<model::RunTraffic> traffic;
+    QStringList sources;
+    for (const model::RunRecord& run : shown.runs) {
+        traffic.push_back(model::runTraffic(run));
+        const QString word = model::dramSourceWord(traffic.back().dramSource);
+        if (traffic.back().hasDram() && !sources.contains(word)) sources << word;
+    }
     // Only the legend entry: the roofline marks are items drawn across each bar.
     QPen rooflinePen(writeColor(), 2.5, Qt::DashLine);
-    QCPGraph* rooflineLegend = addGraph();
-    rooflineLegend->setName(tr("copy roofline for the same bytes"));
-    rooflineLegend->setPen(rooflinePen);
+    if (!sources.isEmpty()) {
+        QCPGraph* rooflineLegend = addGraph();
+        rooflineLegend->setName(
+            tr("copy roofline, DRAM (%1)").arg(sources.join(QStringLiteral(" or "))));
+        rooflineLegend->setPen(rooflinePen);
+    }
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double largest = 0.0;
     double position = 1.0;
     QStringList notes;  // per bar, for its hover tooltip
     bool fasterThanRoofline = false;
-    bool fasterByReReads = false;  // a model that charges re-reads the caches serve
-    for (const model::RunRecord& run : shown.runs) {
-        const quint64 bytes = run.modelBytesRead + run.modelBytesWritten;
-        const double roofline = rooflineTimeMs(shown, bytes);
+    for (qsizetype r = 0; r < shown.runs.size(); ++r) {
+        const model::RunRecord& run = shown.runs[r];
+        const double roofline =
+            traffic[r].hasDram() ? rooflineTimeMs(shown, quint64(traffic[r].dramBytes)) : 0.0;
         bars->addData(position, run.timeMs);
         // Passes where the pipeline counts whole-array sweeps; launches otherwise.
         ticker->addTick(
@@ -50,10 +63,7 @@ void TimePerVariantChart::rebuild() {
                                                  .arg(run.variant)
                                                  .arg(run.kernels.size())));
         largest = std::max({largest, run.timeMs, roofline});
-        if (run.timeMs > 0 && roofline > run.timeMs) {
-            fasterThanRoofline = true;
-            fasterByReReads = fasterByReReads || !run.passesCounted;
-        }
+        if (run.timeMs > 0 && roofline > run.timeMs) fasterThanRoofline = true;
         if (roofline > 0) {
             auto* mark = new QCPItemLine(this);
             mark->setPen(rooflinePen);
@@ -68,10 +78,13 @@ void TimePerVariantChart::rebuild() {
         // The share of the roofline is on the bar's tooltip and in the Results table.
         label->setText(model::formatDuration(run.timeMs));
         notes << (roofline > 0 && run.timeMs > 0
-                      ? tr("copy roofline for the same bytes: %1 ms (%2 of roofline speed)\n%3")
-                            .arg(model::formatMilliseconds(roofline),
+                      ? tr("copy roofline for the same DRAM bytes (%1, %2): %3 ms (%4 of "
+                           "roofline speed)\n%5")
+                            .arg(model::dramSourceWord(traffic[r].dramSource),
+                                 model::formatBytes(quint64(traffic[r].dramBytes)),
+                                 model::formatMilliseconds(roofline),
                                  model::formatPercent(roofline / run.timeMs),
-                                 rooflineShareTooltip(roofline / run.timeMs, !run.passesCounted))
+                                 rooflineShareTooltip(roofline / run.timeMs))
                       : QString());
         label->setPadding(QMargins(0, 0, 0, 4));
         position += 1.0;
@@ -79,11 +92,9 @@ void TimePerVariantChart::rebuild() {
     bars->setProperty("fusescopeNotes", notes);
     // Said on the chart itself where it happens: a slide shows no tooltips.
     if (fasterThanRoofline)
-        setFootnote(fasterByReReads
-                        ? tr("Faster than the copy roofline? · The model charges every re-read "
-                             "of a tile · the caches serve most of them (hover a bar)")
-                        : tr("Faster than the copy roofline? · A plain copy is not the "
-                             "hardware's limit · a kernel can stream better (hover a bar)"));
+        setFootnote(
+            tr("Faster than the copy roofline? · A plain copy is not the "
+               "hardware's limit · a kernel can stream better (hover a bar)"));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, position - 0.4);
     yAxis->setLabel(tr("time (ms)"));

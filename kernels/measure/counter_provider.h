@@ -72,13 +72,17 @@ class CounterProvider {
     // Probes once (on the thread that owns the GPU) and remembers the answer.
     virtual CounterCapability capability() = 0;
 
-    // Runs each of `launches` launches (`launchOne(i)`) with the Range Profiler on (auto range,
-    // kernel replay) and returns each launch's counters in order, summed over the device kernels
-    // it started (KernelCounters::deviceKernels says how many). All launches run in one session
-    // when each starts one kernel; when a library call starts several, each launch gets its own
-    // session, so nothing is split or guessed. A launch that starts none is an error.
+    // Runs each of `launches` launches (`launchOne(i)`) with the Range Profiler on and returns
+    // each launch's counters in order, summed over the device kernels it started
+    // (KernelCounters::deviceKernels says how many). Each launch is measured on its own and run
+    // once per pass the metrics need, each time right after `evictCaches` (its kernel left out of
+    // the counters): so a range counts its launch's traffic from an L2 with nothing dirty in it,
+    // as Nsight Compute's cache control does, never the write-back of what ran before. A launch
+    // must do the same work each time (the pipelines' kernels only read their inputs and
+    // overwrite their outputs). A launch that starts no kernel is an error.
     virtual Result<std::vector<KernelCounters>> measureLaunches(
-        std::size_t launches, const std::function<Status(std::size_t)>& launchOne) = 0;
+        std::size_t launches, const std::function<Status(std::size_t)>& launchOne,
+        const std::function<Status()>& evictCaches) = 0;
 
     // PM sampling of DRAM read/write bytes plus Activity records, until stopSampling().
     virtual Status startSampling(std::int64_t intervalNs, SamplingCallback callback) = 0;

@@ -101,15 +101,20 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
                                 " requested, of which " + megabytes(e.compulsoryBytesRead) +
                                 " are distinct bytes. The L2 serves most re-reads, so DRAM reads " +
                                 megabytes(e.measured.dramBytesRead) +
-                                "; the requests still cost L2 bandwidth and time."});
+                                "; the requests still cost L2 bandwidth and time. How many "
+                                "re-reads the L2 catches depends on which tiles run at the same "
+                                "time, so these DRAM reads can change from run to run and between "
+                                "profilers, while the requests stay the same."});
     if (measured < model && e.l2CacheBytes > 0 && e.arrayBytes < e.l2CacheBytes)
         findings.push_back(
             {GapReason::FitsInL2,
              (e.arraysAreOneSize ? "Each array is " : "Its largest buffer is ") +
                  megabytes(static_cast<double>(e.arrayBytes)) + ", smaller than the " +
                  megabytes(static_cast<double>(e.l2CacheBytes)) +
-                 " L2 cache: what one kernel writes is still in the L2 when the next reads it, "
-                 "so that traffic never reaches DRAM."});
+                 " L2 cache: what one kernel writes is still in the L2 when it ends and when "
+                 "the next reads it, so that traffic never reaches DRAM. (The counters start "
+                 "each kernel from a cleared L2, as Nsight Compute does: its reads show, its "
+                 "writes mostly do not; the bandwidth chart shows kernels back to back.)"});
 
     const double writeDeficit = e.modelBytesWritten - e.measured.dramBytesWritten;
     if (e.modelBytesWritten > 0 && writeDeficit > threshold * e.modelBytesWritten) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "measure/cache_sweep.h"
 #include "measure/timeline.h"
 #include "pipelines/registry.h"
 
@@ -169,6 +170,8 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
     if (Status s = checkReportMatches(report, variants); !s) return s;
     const auto started = std::chrono::steady_clock::now();
     AllocationTracker tracker(backend);
+    Result<CacheSweep> sweep = CacheSweep::create(backend, tracker);
+    if (!sweep) return sweep.status();
     for (std::size_t v = 0; v < variants.size(); ++v) {
         if (observer.cancelled()) return cancelledStatus();
         observer.progress(static_cast<double>(v) / static_cast<double>(variants.size()),
@@ -177,12 +180,15 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
             prepareVariant(backend, tracker, *variants[v], request, inputs);
         if (!prepared) return prepared.status();
         const std::vector<KernelLaunch>& launches = prepared->launches;
-        Result<std::vector<KernelCounters>> counters =
-            provider.measureLaunches(launches.size(), [&](std::size_t launch) {
+        Result<std::vector<KernelCounters>> counters = provider.measureLaunches(
+            launches.size(),
+            [&](std::size_t launch) {
                 return backend
                     .timeLaunches(std::span(launches).subspan(launch, 1), TimedStart::AsEnqueued)
                     .status();
-            });
+            },
+            // Before every pass of every launch: a cancel waits for one launch at most.
+            [&] { return observer.cancelled() ? cancelledStatus() : sweep->run(); });
         if (Status s = prepared->release(*variants[v]); !s) return s;
         if (Status s = backend.settle(); !s) return s;
         if (!counters) return counters.status();

@@ -1,9 +1,10 @@
 #pragma once
-// A measured run: the normal timed run (runPipeline), then a counter run (Range Profiler, kernel
-// replay: separate from timing, since replay changes timing) and a sampling run (PM sampling +
-// Activity API while the variants run back to back, each allocating its buffers, running its
-// kernels a few times and freeing them). Where counters are refused, the report says why once
-// (RunReport::counterStatus) and keeps timing plus model; counters stay empty, never zeros.
+// A measured run: the normal timed run (runPipeline), then a counter run (Range Profiler, each
+// kernel replayed from a clean L2: separate from timing, since replay changes timing) and a
+// sampling run (PM sampling + Activity API while the variants run back to back, each allocating its
+// buffers, running its kernels a few times and freeing them). Where counters are refused, the
+// report says why once (RunReport::counterStatus) and keeps timing plus model; counters stay empty,
+// never zeros.
 #include <cstdint>
 
 #include "measure/counter_provider.h"

@@ -19,8 +19,9 @@ class RefusingCounterProvider : public CounterProvider {
         capability_.provider = "none";
     }
     CounterCapability capability() override { return capability_; }
-    Result<std::vector<KernelCounters>> measureLaunches(
-        std::size_t, const std::function<Status(std::size_t)>&) override {
+    Result<std::vector<KernelCounters>> measureLaunches(std::size_t,
+                                                        const std::function<Status(std::size_t)>&,
+                                                        const std::function<Status()>&) override {
         return refused();
     }
     Status startSampling(std::int64_t, SamplingCallback) override { return refused(); }

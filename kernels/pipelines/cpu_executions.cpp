@@ -4,6 +4,7 @@
 
 #include "pipelines/elementwise_family.h"
 #include "pipelines/mlp/mlp_executions.h"
+#include "runtime/cache_sweep_execution.h"
 #include "runtime/kernel_execution.h"
 #include "runtime/parallel.h"
 
@@ -41,6 +42,7 @@ ExecutionCatalog makeCpuExecutions() {
         catalog.emplace(entry.execution,
                         std::make_unique<ElementwiseCpuExecution>(entry.execution));
     mlp::addMlpCpuExecutions(catalog);
+    addCacheSweepCpuExecution(catalog);
     return catalog;
 }
 

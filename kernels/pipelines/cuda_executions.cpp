@@ -1,6 +1,7 @@
 // The CUDA backend's catalog: every family's GPU code.
 #include "runtime/cuda_executions.h"
 #include "pipelines/mlp/mlp_executions.h"
+#include "runtime/cache_sweep_execution.h"
 
 namespace fusescope {
 
@@ -9,6 +10,7 @@ ExecutionCatalog makeCudaExecutions() {
     addElementwiseCudaExecutions(catalog, affineCudaKernels());
     addElementwiseCudaExecutions(catalog, swigluCudaKernels());
     mlp::addMlpCudaExecutions(catalog);
+    addCacheSweepCudaExecution(catalog);
     return catalog;
 }
 

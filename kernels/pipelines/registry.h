@@ -80,6 +80,9 @@ struct VariantSpec {
     bool tunableAtRunTime = false;
     std::vector<BufferSpec> buffers;
     KernelPlan plan;
+    // What the variant computes more than once, in words with its count for a problem
+    // ("g and u for each of 64 output tiles"); empty (or unset) where it computes each value once.
+    std::function<std::string(const Problem&)> recomputation;
 
     std::vector<KernelSpec> kernelsFor(const Problem& problem) const;
 };

@@ -54,7 +54,8 @@ enum class MeasurementSource {
     Counters      // hardware counters (CUPTI Range Profiler, PM sampling, Activity API)
 };
 
-// Per-kernel hardware counters from the counter run (CUPTI Range Profiler, kernel replay).
+// Per-kernel hardware counters from the counter run (CUPTI Range Profiler, each launch replayed
+// from an L2 with nothing dirty in it, as Nsight Compute counts).
 // Counts as the hardware reports them (doubles: CUPTI evaluates metrics to doubles).
 struct KernelCounters {
     double dramBytesRead = 0.0;     // dram__bytes_read.sum
@@ -167,7 +168,7 @@ struct RunReport {
     // Why counters or samples were not measured, in words (empty when they were or
     // were not asked for), and what measuring cost.
     std::string counterStatus;
-    double counterRunWallMs = 0.0;   // the counter run (kernel replay), all variants
+    double counterRunWallMs = 0.0;   // the counter run (replayed launches), all variants
     double samplingRunWallMs = 0.0;  // the sampling run, all variants
     std::uint64_t samplesDecoded = 0;
     double hostCpuUsPerSample = 0.0;  // CPU time spent decoding, over samplesDecoded

@@ -8,6 +8,7 @@
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/registry.h"
+#include "runtime/shared_memory_limit.h"
 
 namespace fusescope::tiles {
 namespace {
@@ -125,9 +126,9 @@ std::optional<TileRefusal> productionRefusal(const PipelineSpec& pipeline,
                                                      " threads per block > the device's " +
                                                      std::to_string(limits.maxThreadsPerBlock)};
     if (g.dynamicSharedBytes > limits.sharedBytesPerBlockOptIn)
-        return TileRefusal{RefusalKind::SharedMemory, "shared memory " + kib(g.dynamicSharedBytes) +
-                                                          " > the per-block limit of " +
-                                                          kib(limits.sharedBytesPerBlockOptIn)};
+        return TileRefusal{RefusalKind::SharedMemory,
+                           sharedMemoryRefusal(g.dynamicSharedBytes,
+                                               limits.sharedBytesPerBlockOptIn, limits.name)};
     return std::nullopt;
 }
 
@@ -174,10 +175,10 @@ std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
                                                      " threads per block > the device's " +
                                                      std::to_string(limits.maxThreadsPerBlock)};
     if (g.dynamicSharedBytes > limits.sharedBytesPerBlockOptIn)
-        return TileRefusal{RefusalKind::SharedMemory,
-                           "shared memory " + kib(g.dynamicSharedBytes) +
-                               (g.pipelineStages > 1 ? " (2 stages)" : "") +
-                               " > the per-block limit of " + kib(limits.sharedBytesPerBlockOptIn)};
+        return TileRefusal{
+            RefusalKind::SharedMemory,
+            sharedMemoryRefusal(g.dynamicSharedBytes, limits.sharedBytesPerBlockOptIn, limits.name,
+                                g.pipelineStages > 1 ? "2 stages" : "")};
     return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include "model/captions.h"
 #include "model/format.h"
 #include "model/recording_json.h"
+#include "model/run_traffic.h"
 #include "model/sweep_json.h"
 #include "runtime/backend.h"
 
@@ -67,17 +68,23 @@ TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
         EXPECT_TRUE(run.checkOk);
         EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);
         const QStringList row = tableRow(result.out, run.variant);
-        ASSERT_EQ(row.size(), 11) << result.out.toStdString();
+        // No counters on the CPU: the DRAM column is the model's distinct bytes, which for a
+        // pipeline of whole-array sweeps are its requested bytes.
+        const RunTraffic traffic = runTraffic(run);
+        ASSERT_EQ(traffic.dramSource, DramSource::Model);
+        EXPECT_EQ(traffic.dramBytes, traffic.requestedBytes);
+        ASSERT_EQ(row.size(), 12) << result.out.toStdString();
         EXPECT_EQ(row[1], QString::number(run.kernels.size()));
         EXPECT_EQ(row[2], QString::number(run.passes));
         EXPECT_EQ(row[3], formatBytes(run.modelBytesRead + run.modelBytesWritten));
-        EXPECT_EQ(row[4], formatMilliseconds(run.timeMs));
-        EXPECT_EQ(row[5], formatGBps(run.effectiveGBps()));
-        EXPECT_EQ(row[6], QString::number(run.achievedTflops(), 'g', 3));
-        EXPECT_EQ(row[7], formatPercent(run.effectiveGBps() / rooflineGBps));
-        EXPECT_EQ(row[8], formatBytes(run.peakBytesInFlight));
-        EXPECT_EQ(row[9], formatRelativeError(run.maxRelError));
-        EXPECT_EQ(row[10], "OK");
+        EXPECT_EQ(row[4], formatBytes(quint64(traffic.dramBytes)));
+        EXPECT_EQ(row[5], formatMilliseconds(run.timeMs));
+        EXPECT_EQ(row[6], formatGBps(traffic.dramGBps()));
+        EXPECT_EQ(row[7], QString::number(traffic.usefulTflops(), 'g', 3));
+        EXPECT_EQ(row[8], formatPercent(traffic.dramGBps() / rooflineGBps));
+        EXPECT_EQ(row[9], formatBytes(run.peakBytesInFlight));
+        EXPECT_EQ(row[10], formatRelativeError(run.maxRelError));
+        EXPECT_EQ(row[11], "OK");
     }
 }
 
@@ -241,7 +248,7 @@ TEST(CliShow, PrintsTheSameTableFromTheRecordingMarkedReplayed) {
     ASSERT_EQ(show.exitCode, 0) << show.err.toStdString();
     for (const char* variant : {"unfused", "fused"}) {
         const QStringList printed = tableRow(run.out, variant);
-        ASSERT_EQ(printed.size(), 11) << run.out.toStdString();
+        ASSERT_EQ(printed.size(), 12) << run.out.toStdString();
         EXPECT_EQ(tableRow(show.out, variant), printed) << show.out.toStdString();
     }
     EXPECT_TRUE(show.out.contains("CPU backend, replayed")) << show.out.toStdString();

@@ -5,6 +5,8 @@
 #include "cli/results_table.h"
 #include "cli/text_table.h"
 #include "model/format.h"
+#include "model/recording_json.h"
+#include "pipelines/traffic_bounds.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -93,11 +95,18 @@ TEST(ResultsTable, ColumnsLineUpAndShowPercentOfRoofline) {
     const qsizetype checkColumn = rows[0].indexOf("check");
     for (const QString& row : rows.mid(2)) EXPECT_EQ(row.indexOf("OK"), checkColumn);
     const QStringList fused = rows[3].split(QRegularExpression("\\s{2,}"));
-    ASSERT_EQ(fused.size(), 11);
+    ASSERT_EQ(fused.size(), 12);
+    // Nothing measured: the DRAM column is the model's distinct bytes, said in its header.
+    EXPECT_TRUE(rows[0].contains("DRAM bytes (model)")) << rows[0].toStdString();
     const double fusedGBps = (4.0 * 268435456 * 3) / (0.75 * 1e6);
-    EXPECT_EQ(fused[5], formatGBps(fusedGBps));
-    EXPECT_EQ(fused[6], "-");  // no FLOPs in the model of these runs
-    EXPECT_EQ(fused[7], formatPercent(fusedGBps / (2147483648.0 / (0.5 * 1e6))));
+    EXPECT_EQ(fused[4], formatBytes(4ull * 268435456 * 3));
+    EXPECT_EQ(fused[6], formatGBps(fusedGBps));
+    // The runs recorded no FLOPs; the useful ones are the reference variant's, by the registry.
+    const std::optional<double> useful =
+        usefulFlops(*findPipeline("swiglu"), twoRuns().runs[1].problem);
+    ASSERT_TRUE(useful);
+    EXPECT_EQ(fused[7], QString::number(*useful / (0.75 * 1e9), 'g', 3));
+    EXPECT_EQ(fused[8], formatPercent(fusedGBps / (2147483648.0 / (0.5 * 1e6))));
 }
 
 TEST(TextTable, AlignsAndTrimsTrailingSpace) {
@@ -132,4 +141,61 @@ TEST(ResultsTable, ChainsThatOverlapSayByHowMuch) {
     // Within a percent it is noise: nothing is said.
     chain.kernelsApartTimeMs = 0.0890;
     EXPECT_TRUE(chainOverlapLines(recording).isEmpty());
+}
+
+// The shipped H200 prefill recording: each column says its source, and the lesson kernel's row
+// shows DRAM bytes, the rate of the useful FLOPs and the executed one beside it.
+TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
+    Result<Recording> loaded = loadRecording(
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    const Recording& recording = *loaded;
+    const QStringList rows = resultsRows(recording);
+    const QStringList header = rows[0].trimmed().split(QRegularExpression("\\s{2,}"));
+    const QStringList expected = {"variant",
+                                  "kernels",
+                                  "passes",
+                                  "requested bytes",
+                                  "DRAM bytes (measured)",
+                                  "time (ms)",
+                                  "DRAM GB/s",
+                                  "useful TFLOP/s",
+                                  "executed TFLOP/s",
+                                  "% roofline (DRAM)",
+                                  "peak in flight",
+                                  "error",
+                                  "check"};
+    ASSERT_EQ(header.join(" | ").toStdString(), expected.join(" | ").toStdString());
+
+    const RunRecord* lesson = nullptr;
+    for (const RunRecord& run : recording.runs)
+        if (run.variant == "lesson_fused") lesson = &run;
+    ASSERT_TRUE(lesson);
+    QStringList cells;
+    for (const QString& row : rows)
+        if (row.startsWith("lesson_fused ")) cells = row.split(QRegularExpression("\\s{2,}"));
+    ASSERT_EQ(cells.size(), expected.size());
+    double dram = 0.0;
+    for (const KernelRecord& kernel : lesson->kernels)
+        dram += *kernel.dramBytesRead + *kernel.dramBytesWritten;
+    const double requested = double(lesson->modelBytesRead + lesson->modelBytesWritten);
+    EXPECT_EQ(cells[3], formatBytes(quint64(requested)));
+    EXPECT_EQ(cells[4], formatBytes(quint64(dram)));
+    EXPECT_EQ(cells[6], formatGBps(dram / (lesson->timeMs * 1e6)));
+    EXPECT_NE(cells[6], formatGBps(requested / (lesson->timeMs * 1e6)));
+    double fiveKernelFlops = 0.0;
+    for (const RunRecord& run : recording.runs)
+        if (run.variant == "unfused") fiveKernelFlops = run.modelFlops;
+    EXPECT_EQ(cells[7], QString::number(fiveKernelFlops / (lesson->timeMs * 1e9), 'g', 3));
+    EXPECT_EQ(cells[8], QString::number(lesson->modelFlops / (lesson->timeMs * 1e9), 'g', 3));
+    EXPECT_EQ(cells[9], formatPercent(dram / (lesson->timeMs * 1e6) / recording.roofline.gbps()));
+
+    // Under the table: what the columns count, the requests served on chip, and the verdict.
+    const QString text = renderResults(recording);
+    EXPECT_TRUE(text.contains(QStringLiteral("lesson_fused: %1 requested, %2 from DRAM: %3 "
+                                             "re-read from L1/L2")
+                                  .arg(formatBytes(quint64(requested)), formatBytes(quint64(dram)),
+                                       formatBytes(quint64(requested - dram)))))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains("lesson_fused is 142x slower than unfused")) << text.toStdString();
 }

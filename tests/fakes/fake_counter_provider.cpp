@@ -55,7 +55,8 @@ CounterCapability FakeCounterProvider::capability() {
 }
 
 Result<std::vector<KernelCounters>> FakeCounterProvider::measureLaunches(
-    std::size_t launches, const std::function<Status(std::size_t)>& launchOne) {
+    std::size_t launches, const std::function<Status(std::size_t)>& launchOne,
+    const std::function<Status()>& evictCaches) {
     ++measureCalls_;
     if (!capability_.available) return Status(ErrorCode::DeviceUnavailable, capability_.reason);
     if (measureRefusal_ != CounterRefusal::None)
@@ -63,7 +64,10 @@ Result<std::vector<KernelCounters>> FakeCounterProvider::measureLaunches(
                       refusalReason(measureRefusal_, measureRefusalDetail_));
     std::vector<KernelCounters> counters;
     for (std::size_t launch = 0; launch < launches; ++launch) {
-        if (Status s = launchOne(launch); !s) return s;
+        for (std::size_t pass = 0; pass < passesPerLaunch_; ++pass) {
+            if (Status s = evictCaches(); !s) return s;
+            if (Status s = launchOne(launch); !s) return s;
+        }
         if (kernelsPerLaunch_ == 0)
             return Status(ErrorCode::DeviceError,
                           "the profiler saw no kernel for launch " + std::to_string(launch + 1));

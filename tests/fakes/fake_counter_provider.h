@@ -24,6 +24,9 @@ class FakeCounterProvider : public CounterProvider {
     void setCounterScript(CounterScript script) { script_ = std::move(script); }
     // Makes every launch show as this many device kernels (0: a launch that starts none).
     void setDeviceKernelsPerLaunch(std::size_t kernels) { kernelsPerLaunch_ = kernels; }
+    // Runs every launch this many times, each after the cache eviction, as the Range Profiler
+    // does when the metrics need several passes.
+    void setPassesPerLaunch(std::size_t passes) { passesPerLaunch_ = passes; }
     // Makes measureLaunches fail with this refusal (as CUPTI would on its first profiling call).
     void refuseMeasurements(CounterRefusal refusal, std::string detail);
     // Activity records delivered with the next batch (tests play the Activity API).
@@ -31,7 +34,8 @@ class FakeCounterProvider : public CounterProvider {
 
     CounterCapability capability() override;
     Result<std::vector<KernelCounters>> measureLaunches(
-        std::size_t launches, const std::function<Status(std::size_t)>& launchOne) override;
+        std::size_t launches, const std::function<Status(std::size_t)>& launchOne,
+        const std::function<Status()>& evictCaches) override;
     Status startSampling(std::int64_t intervalNs, SamplingCallback callback) override;
     Result<SamplingStats> stopSampling() override;
     std::int64_t nowNs() override;
@@ -51,6 +55,7 @@ class FakeCounterProvider : public CounterProvider {
     CounterCapability capability_;
     CounterScript script_;
     std::size_t kernelsPerLaunch_ = 1;
+    std::size_t passesPerLaunch_ = 1;
     CounterRefusal measureRefusal_ = CounterRefusal::None;
     std::string measureRefusalDetail_;
     std::size_t kernelsMeasured_ = 0;

@@ -11,6 +11,7 @@
 #include "measure/gap.h"
 #include "measure/measured_run.h"
 #include "measure/timeline.h"
+#include "pipelines/registry.h"
 
 using namespace fusescope;
 
@@ -164,4 +165,45 @@ TEST(GpuGaps, InsideTheL2TheGapIsExplained) {
         }
     }
     EXPECT_TRUE(anyLargeGap) << "at 16 MB per array some variant should stay in the 60 MB L2";
+}
+
+// The decode GEMV writes one row of h (28.7 kB at decode-1); what uploads, poisoning and earlier
+// kernels left dirty in the 60 MB L2 must be written back before its range, not counted in it.
+TEST(GpuCounters, DecodeGemvDramWritesMatchTheModelWithinOneMegabyte) {
+    GpuFixture gpu = openGpu();
+    if (!gpu.skipReason.empty()) GTEST_SKIP() << gpu.skipReason;
+    const PipelineSpec& mlp = *findPipeline("mlp");
+    const PresetSpec* decode = mlp.findPreset("decode-1");
+    ASSERT_NE(decode, nullptr);
+    RunRequest request;
+    request.pipeline = "mlp";
+    request.variants = {"production"};
+    request.problem = withPreset(request.problem, *decode);
+    request.problem.dtype = DType::Bfloat16;
+    request.repeats = 3;
+    request.warmup = 1;
+    request.roofs = false;
+    MeasureOptions options;
+    options.sampling = false;
+    QuietObserver observer;
+    Result<RunReport> report = runMeasured(*gpu.backend, *gpu.provider, request, options, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    ASSERT_TRUE(report->counterStatus.empty()) << report->counterStatus;
+    constexpr double kOneMegabyte = 1e6;
+    int gemvs = 0;
+    for (const VariantResult& variant : report->variants)
+        for (const KernelResult& kernel : variant.kernels) {
+            ASSERT_TRUE(kernel.counters) << kernel.name;
+            std::printf("  %-12s %-20s DRAM rd %.4g (model %.4g)  wr %.4g (model %.4g)\n",
+                        variant.variant.c_str(), kernel.name.c_str(),
+                        kernel.counters->dramBytesRead, double(kernel.modelBytesRead),
+                        kernel.counters->dramBytesWritten, double(kernel.modelBytesWritten));
+            if (kernel.name.rfind("gemv", 0) != 0) continue;
+            ++gemvs;
+            EXPECT_LE(
+                std::abs(kernel.counters->dramBytesWritten - double(kernel.modelBytesWritten)),
+                kOneMegabyte)
+                << kernel.name;
+        }
+    EXPECT_GT(gemvs, 0) << "production at decode-1 runs the GEMV kernels";
 }

@@ -2,6 +2,7 @@
 // sample streaming, timelines, costs. These test the plumbing, not the numbers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "gpu_like_backend.h"
@@ -98,6 +99,74 @@ TEST(MeasuredRun, CountersFlowIntoEveryKernelInLaunchOrder) {
     }
     EXPECT_EQ(provider.measureCalls(), static_cast<int>(pipeline.variants.size()));
     EXPECT_GT(report->counterRunWallMs, 0.0);
+}
+
+// Records what the counter run launches and allocates, in order.
+class LaunchRecordingBackend : public GpuLikeBackend {
+  public:
+    using GpuLikeBackend::GpuLikeBackend;
+    Result<void*> allocate(std::uint64_t bytes) override {
+        largestAllocation = std::max(largestAllocation, bytes);
+        return GpuLikeBackend::allocate(bytes);
+    }
+    Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
+                                             TimedStart timedStart) override {
+        for (const KernelLaunch& launch : launches) names.push_back(launch.call.kernelName);
+        Result<std::vector<double>> times = GpuLikeBackend::timeLaunches(launches, timedStart);
+        if (cancelAfterKernel && names.back() != "cache_sweep") *cancelAfterKernel = true;
+        return times;
+    }
+    std::vector<std::string> names;
+    std::atomic<bool>* cancelAfterKernel = nullptr;  // set once a measured kernel has run
+    std::uint64_t largestAllocation = 0;
+};
+
+// Dirty L2 lines left by the uploads and the previous kernel must be written back before a
+// range starts, or the range counts them as its kernel's writes.
+TEST(MeasuredRun, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
+    FakeCounterProvider provider;
+    provider.setPassesPerLaunch(3);
+    LaunchRecordingBackend backend(provider);
+    backend.kernelSleepMs = 0;
+    const RunRequest request = completedRequest(smallRequest("affine"));
+    StreamObserver observer;
+    Result<RunReport> timed = runPipeline(backend, request, observer);
+    ASSERT_TRUE(timed) << timed.status().message();
+    const PipelineSpec& pipeline = *findPipeline("affine");
+    const HostBuffers inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request),
+                                              request.problem, request.seed);
+    backend.names.clear();
+    backend.largestAllocation = 0;
+    ASSERT_TRUE(addCounterRun(backend, provider, request, inputs, *timed, observer));
+
+    std::size_t kernels = 0;
+    for (const VariantResult& variant : timed->variants) kernels += variant.kernels.size();
+    ASSERT_EQ(backend.names.size(), kernels * 3 * 2);
+    for (std::size_t i = 0; i < backend.names.size(); i += 2) {
+        EXPECT_EQ(backend.names[i], "cache_sweep") << "launch " << i;
+        EXPECT_NE(backend.names[i + 1], "cache_sweep") << "launch " << i + 1;
+    }
+    EXPECT_GE(backend.largestAllocation, 4 * backend.describe().l2CacheBytes);
+}
+
+TEST(MeasuredRun, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {
+    FakeCounterProvider provider;
+    provider.setPassesPerLaunch(3);
+    LaunchRecordingBackend backend(provider);
+    backend.kernelSleepMs = 0;
+    const RunRequest request = completedRequest(smallRequest("affine"));
+    StreamObserver observer;
+    Result<RunReport> timed = runPipeline(backend, request, observer);
+    ASSERT_TRUE(timed) << timed.status().message();
+    const PipelineSpec& pipeline = *findPipeline("affine");
+    const HostBuffers inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request),
+                                              request.problem, request.seed);
+    backend.names.clear();
+    backend.cancelAfterKernel = &observer.cancel;
+    const Status status = addCounterRun(backend, provider, request, inputs, *timed, observer);
+    EXPECT_EQ(status.code(), ErrorCode::Cancelled) << status.message();
+    // The sweep and the one pass that was running when the cancel came, nothing after.
+    EXPECT_EQ(backend.names.size(), 2u);
 }
 
 TEST(MeasuredRun, RefusedCountersKeepTimingAndModelAndSaySoOnce) {

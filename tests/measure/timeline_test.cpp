@@ -111,7 +111,8 @@ TEST(CounterProviderLoader, RefusesInWordsWhereCountersCannotWork) {
         GTEST_SKIP() << "counters are available here: " << capability.provider;
     EXPECT_FALSE(capability.reason.empty());
     EXPECT_NE(capability.refusal, CounterRefusal::None);
-    EXPECT_FALSE(provider->measureLaunches(1, [](std::size_t) { return Status::ok(); }));
+    EXPECT_FALSE(provider->measureLaunches(
+        1, [](std::size_t) { return Status::ok(); }, [] { return Status::ok(); }));
     EXPECT_FALSE(provider->startSampling(10'000, [](SamplingBatch&&) {}));
     std::cout << "refusal here: " << capability.reason << "\n";
 }

@@ -2,6 +2,7 @@
 // counts, the fused variant's intermediate, one time scale for two runs, device timelines.
 #include <QtTest>
 
+#include "model/recording_json.h"
 #include "model/stage/stage_state.h"
 #include "model/stage/stage_timeline.h"
 #include "pipelines/registry.h"
@@ -45,6 +46,7 @@ class StageTimelineTest : public QObject {
     void unknownVariantIsAReadableError();
     void defaultPairIsUnfusedLeftFusedRight();
     void reReadWeightsCountHowOftenTheyWereRead();
+    void shippedPrefillCountsDramBytesAndReReadsApart();
 };
 
 void StageTimelineTest::passCountersAtTheEndEqualTheModel_data() {
@@ -294,6 +296,40 @@ void StageTimelineTest::defaultPairIsUnfusedLeftFusedRight() {
     QCOMPARE(pair.left, 0);
     QCOMPARE(pair.right, -1);
     QCOMPARE(defaultStageRunPair(Recording{}).left, -1);
+}
+
+void StageTimelineTest::shippedPrefillCountsDramBytesAndReReadsApart() {
+    // The lesson kernel of the shipped H200 prefill recording requests 2.42 TB, and its DRAM
+    // counters measured 772 GB: the stage counts the DRAM bytes, and the rest as served on chip.
+    Result<Recording> loaded = loadRecording(
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
+    QVERIFY2(loaded, loaded.status().message().c_str());
+    const RunRecord* lesson = nullptr;
+    for (const RunRecord& run : loaded->runs)
+        if (run.variant == QStringLiteral("lesson_fused")) lesson = &run;
+    QVERIFY(lesson != nullptr);
+    double counted = 0.0;
+    for (const KernelRecord& kernel : lesson->kernels)
+        counted += *kernel.dramBytesRead + *kernel.dramBytesWritten;
+    const StageTimeline timeline = built(*lesson);
+    QCOMPARE(timeline.dramSource, DramSource::Measured);
+    QCOMPARE(timeline.dramBytes, counted);
+    QCOMPARE(timeline.kernels.size(), 1);
+    QCOMPARE(timeline.kernels[0].dramBytes(), counted);
+    // The kernel's rate is of DRAM bytes: below the device's bandwidth, not 8,914 GB/s.
+    QVERIFY(timeline.kernels[0].dramGBps() < loaded->device.theoreticalBandwidthGBps);
+
+    StageState state;
+    computeStageState(timeline, timeline.kernelsStartNs, state);
+    QCOMPARE(state.dramBytes, 0.0);
+    const StageKernel& kernel = timeline.kernels[0];
+    computeStageState(timeline, (kernel.startNs + kernel.endNs) / 2, state);
+    QVERIFY(qAbs(state.dramBytes - counted / 2) < counted * 1e-6);
+    computeStageState(timeline, timeline.endNs, state);
+    QCOMPARE(state.dramBytes, counted);
+    const double requested = double(timeline.modelBytesRead + timeline.modelBytesWritten);
+    QCOMPARE(state.bytesMoved(), requested);
+    QCOMPARE(state.servedOnChip(), requested - counted);
 }
 
 QTEST_GUILESS_MAIN(StageTimelineTest)

@@ -40,8 +40,10 @@ TEST(TileRefusal, SharedMemoryOverThePerBlockLimitNamesBothSizes) {
     const std::optional<TileRefusal> refusal = refusalFor(c, handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::SharedMemory);
-    EXPECT_NE(refusal->reason.find("288.0 KiB"), std::string::npos) << refusal->reason;
-    EXPECT_NE(refusal->reason.find("100.0 KiB"), std::string::npos) << refusal->reason;
+    EXPECT_NE(refusal->reason.find("needs 288.0 KiB (2 stages) of shared memory per block"),
+              std::string::npos)
+        << refusal->reason;
+    EXPECT_NE(refusal->reason.find(" allows 100.0 KiB"), std::string::npos) << refusal->reason;
     // The same tiles fit a device with more shared memory.
     DeviceLimits larger = handMadeLimits();
     larger.sharedBytesPerBlockOptIn = 300 * 1024;

@@ -91,6 +91,36 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
     }
 }
 
+// TF32 at 128/128/64/64 takes two stages of 80-float rows: 280 KiB, over Hopper's 227 KiB. A
+// plain run with those tiles is refused in words before anything is allocated or launched, as
+// the tile explorer refuses it, not with cudaFuncSetAttribute's bare error.
+TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
+    RunRequest request;
+    request.pipeline = "mlp";
+    request.variants = {"lesson_fused"};
+    request.problem = findPipeline("mlp")->defaultProblem();
+    request.problem.dimensions = {{"M", 512}, {"H", 1024}, {"I", 2816}};
+    request.problem.dtype = DType::Tf32;
+    request.problem.tuning = {{"block_m", 128}, {"block_n", 128}, {"block_h", 64}, {"block_i", 64}};
+    request.repeats = 1;
+    request.warmup = 0;
+    RunObserver quiet;
+    Result<RunReport> report = runPipeline(*backend, request, quiet);
+    ASSERT_FALSE(report) << "the run should be refused";
+    const std::string words = report.status().message();
+    EXPECT_NE(words.find("needs 280.0 KiB of shared memory per block"), std::string::npos) << words;
+    EXPECT_NE(words.find(" allows "), std::string::npos) << words;
+    EXPECT_EQ(words.find("cudaErrorInvalidValue"), std::string::npos) << words;
+
+    const TileConfiguration c = configuration(512, 1024, 2816, DType::Tf32, 128, 128, 64, 64);
+    Result<ResourceReport> resources = reportFor(*backend, c);
+    ASSERT_TRUE(resources) << resources.status().message();
+    ASSERT_TRUE(resources->refusal.has_value());
+    EXPECT_EQ(resources->refusal->kind, RefusalKind::SharedMemory);
+    EXPECT_NE(resources->refusal->reason.find("needs 280.0 KiB"), std::string::npos)
+        << resources->refusal->reason;
+}
+
 TEST_F(TilesGpuTest, TheReportIsTheLoadedKernels) {
     const TileConfiguration c = configuration(512, 1024, 2816, DType::Bfloat16, 64, 64, 32, 64);
     Result<ResourceReport> report = reportFor(*backend, c);

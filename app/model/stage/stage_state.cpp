@@ -20,8 +20,15 @@ void computeStageState(const StageTimeline& timeline, qint64 timeNs, StageState&
     state.kernel = -1;
     state.kernelFraction = 0.0;
     state.intermediateInRegisters = false;
+    state.dramBytes = 0.0;
     for (qsizetype k = 0; k < timeline.kernels.size(); ++k) {
         const StageKernel& kernel = timeline.kernels[k];
+        // DRAM bytes are known per kernel, not per loop: spread evenly over its time.
+        if (timeNs >= kernel.endNs)
+            state.dramBytes += kernel.dramBytes();
+        else if (timeNs > kernel.startNs)
+            state.dramBytes += kernel.dramBytes() * double(timeNs - kernel.startNs) /
+                               double(kernel.endNs - kernel.startNs);
         if (timeNs >= kernel.startNs && timeNs < kernel.endNs) {
             state.kernel = static_cast<int>(k);
             state.kernelFraction =

@@ -33,11 +33,16 @@ struct StageState {
     QVector<StageArrayState> arrays;
     int passesCompleted = 0;
     double passesProgress = 0.0;  // passes including the fractions under way
-    double bytesRead = 0.0;
+    double bytesRead = 0.0;       // requested, by the traffic model
     double bytesWritten = 0.0;
+    double dramBytes = 0.0;  // read and written in DRAM so far (StageTimeline::dramSource)
     quint64 bytesInFlight = 0;
     quint64 peakSoFar = 0;
-    double bytesMoved() const { return bytesRead + bytesWritten; }
+    double bytesMoved() const { return bytesRead + bytesWritten; }  // requested
+    // Requested so far beyond what reached DRAM: served by the L1 and L2.
+    double servedOnChip() const {
+        return bytesMoved() > dramBytes ? bytesMoved() - dramBytes : 0.0;
+    }
 };
 
 void computeStageState(const StageTimeline& timeline, qint64 timeNs, StageState& state);

@@ -46,6 +46,14 @@ Result<QVector<qint64>> kernelDurations(const RunRecord& run,
     return durations;
 }
 
+// The recorded kernel of a registry kernel: by name, else by position; -1 where none.
+qsizetype recordedKernelIndex(const RunRecord& run, const QString& name, std::size_t position) {
+    for (qsizetype k = 0; k < run.kernels.size(); ++k)
+        if (run.kernels[k].name == name) return k;
+    return static_cast<qsizetype>(position) < run.kernels.size() ? static_cast<qsizetype>(position)
+                                                                 : -1;
+}
+
 // Lower case without underscores: the registry's "swiglu_scratch" is the CUDA kernel
 // swigluScratch, which CUPTI may report mangled ("_Z13swigluScratchPKfS0_PfS1_m").
 QString normalizedKernelName(const QString& name) {
@@ -252,6 +260,10 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
         timeline.arrays.push_back(array);
     }
 
+    const RunTraffic runDram = runTraffic(run);
+    timeline.dramSource = runDram.dramSource;
+    timeline.dramBytes = runDram.dramBytes;
+
     // Kernel times relative to the first kernel's start (the allocation phase is added last).
     const QVector<const TimelineSpan*> deviceKernels = matchDeviceKernels(run, kernels);
     Result<QVector<qint64>> durations = kernelDurations(run, kernels);
@@ -276,6 +288,11 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
         cursor = kernel.endNs;
         kernel.bytesRead = spec.traffic.bytesRead();
         kernel.bytesWritten = spec.traffic.bytesWritten();
+        const qsizetype recorded = recordedKernelIndex(run, kernel.name, k);
+        if (recorded >= 0 && recorded < runDram.kernels.size()) {
+            kernel.dramRead = runDram.kernels[recorded].read;
+            kernel.dramWritten = runDram.kernels[recorded].written;
+        }
         // A fused kernel holds the intermediate on chip when no buffer of it is written.
         bool writesIntermediate = false;
         for (const BufferTraffic& traffic : spec.traffic.buffers) {

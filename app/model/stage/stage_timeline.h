@@ -11,6 +11,7 @@
 
 #include "core/status.h"
 #include "model/recording.h"
+#include "model/run_traffic.h"
 
 namespace fusescope::model {
 
@@ -44,12 +45,17 @@ struct StageKernel {
     QString name;
     qint64 startNs = 0;
     qint64 endNs = 0;
-    quint64 bytesRead = 0;
+    quint64 bytesRead = 0;  // requested, by the traffic model (re-reads included)
     quint64 bytesWritten = 0;
+    // Read and written in DRAM: measured, or the model's distinct bytes (StageTimeline's
+    // dramSource).
+    double dramRead = 0.0;
+    double dramWritten = 0.0;
     // Fused: the pipeline's intermediate is computed here and consumed from a register.
     bool holdsIntermediateInRegisters = false;
-    double gbps() const {
-        return endNs > startNs ? double(bytesRead + bytesWritten) / double(endNs - startNs) : 0.0;
+    double dramBytes() const { return dramRead + dramWritten; }
+    double dramGBps() const {
+        return endNs > startNs ? dramBytes() / double(endNs - startNs) : 0.0;
     }
 };
 
@@ -66,8 +72,12 @@ struct StageTimeline {
     QVector<StageKernel> kernels;
     QVector<StageSweep> sweeps;  // ordered by start time
     int modelPasses = 0;
-    quint64 modelBytesRead = 0;
+    quint64 modelBytesRead = 0;  // requested, by the traffic model (re-reads included)
     quint64 modelBytesWritten = 0;
+    // What reached DRAM, and from where the figure comes (run_traffic.h): the stage's bytes box
+    // counts these, and the requests beyond them apart, as served by the L1 and L2.
+    double dramBytes = 0.0;
+    DramSource dramSource = DramSource::Unknown;
     quint64 peakBytesInFlight = 0;  // the tracker's figure when recorded, else from the arrays
     double measuredTimeMs = 0.0;    // RunRecord::timeMs
     bool timesFromDeviceTimeline = false;  // false: kernels laid out from per-kernel medians

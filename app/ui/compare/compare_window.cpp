@@ -125,7 +125,17 @@ void CompareWindow::setRecordings(const model::Recording& a, const QString& name
 
     fillTable();
     fillChart(timeChart_, tr("Time per variant"), true);
-    fillChart(bandwidthChart_, tr("Bandwidth by the model"), false);
+    bool dram = !comparison_.variants.isEmpty();
+    QStringList sources;
+    for (const model::VariantComparison& v : comparison_.variants) {
+        dram = dram && v.gbpsOfDram;
+        for (const QString& source : {v.dramSourceA, v.dramSourceB})
+            if (!source.isEmpty() && !sources.contains(source)) sources << source;
+    }
+    fillChart(bandwidthChart_,
+              dram ? tr("DRAM bandwidth (%1)").arg(sources.join(tr(" or ")))
+                   : tr("Requested bandwidth (L1/L2 serve re-reads)"),
+              false);
     {
         const QSignalBlocker quiet(variant_);
         variant_->clear();
@@ -187,9 +197,14 @@ bool CompareWindow::showsSweeps() const {
 }
 
 void CompareWindow::fillTable() {
-    const QStringList headers{tr("Variant"), tr("Time A"),  tr("Time B"),    tr("Time B/A"),
-                              tr("Bytes A"), tr("Bytes B"), tr("Bytes B/A"), tr("GB/s A"),
-                              tr("GB/s B"),  tr("GB/s B/A")};
+    // Bytes requested by the model; GB/s of DRAM bytes where every row has them.
+    bool dram = !comparison_.variants.isEmpty();
+    for (const model::VariantComparison& v : comparison_.variants) dram = dram && v.gbpsOfDram;
+    const QString gbps = dram ? tr("DRAM GB/s") : tr("Requested GB/s");
+    const QStringList headers{tr("Variant"),       tr("Time A"),      tr("Time B"),
+                              tr("Time B/A"),      tr("Requested A"), tr("Requested B"),
+                              tr("Requested B/A"), gbps + tr(" A"),   gbps + tr(" B"),
+                              gbps + tr(" B/A")};
     table_->clear();
     table_->setColumnCount(headers.size());
     table_->setHorizontalHeaderLabels(headers);

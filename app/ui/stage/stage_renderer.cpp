@@ -53,7 +53,21 @@ QColor withAlpha(QColor color, int alpha) {
     return color;
 }
 
+// What the bytes box counts: DRAM bytes where known, else the requests.
+double bytesCounted(const model::StageTimeline& timeline) {
+    return timeline.dramSource != model::DramSource::Unknown
+               ? timeline.dramBytes
+               : double(timeline.modelBytesRead + timeline.modelBytesWritten);
+}
+
 }  // namespace
+
+QString StageRenderer::memoryShortName() const {
+    // The memory's own name, without its explanation: "HBM", "memory".
+    return caption_.memoryName.isEmpty()
+               ? QStringLiteral("HBM")
+               : caption_.memoryName.section(QLatin1Char('('), 0, 0).trimmed();
+}
 
 void StageRenderer::setTimelines(const model::StageTimeline& left,
                                  const model::StageTimeline* right) {
@@ -186,7 +200,7 @@ void StageRenderer::layout(const QSize& size) {
     bytesScale_ = 1;
     allocScale_ = 1;
     for (const model::StageTimeline& timeline : timelines_) {
-        bytesScale_ = std::max(bytesScale_, timeline.modelBytesRead + timeline.modelBytesWritten);
+        bytesScale_ = std::max(bytesScale_, quint64(bytesCounted(timeline)));
         allocScale_ = std::max(allocScale_, timeline.peakBytesInFlight);
     }
     layoutValid_ = true;
@@ -308,14 +322,22 @@ void StageRenderer::layoutPane(int side, const QRectF& rect) {
 
     pane.kernelInfo.clear();
     const QFontMetricsF smallMetrics(smallFont_);
+    const bool dram = timeline.dramSource != model::DramSource::Unknown;
     for (const model::StageKernel& kernel : timeline.kernels) {
         const double ms = double(kernel.endNs - kernel.startNs) / 1e6;
-        const QString rate =
-            QStringLiteral("%1 GB/s").arg(kernel.gbps(), 0, 'f', kernel.gbps() >= 10 ? 0 : 2);
+        // DRAM bytes where known (measured or the model's distinct bytes), said which; else the
+        // requests, said so.
+        const double read = dram ? kernel.dramRead : double(kernel.bytesRead);
+        const double written = dram ? kernel.dramWritten : double(kernel.bytesWritten);
+        const double gbps = ms > 0 ? (read + written) / (ms * 1e6) : 0.0;
+        const QString rate = QStringLiteral("%1 GB/s %2")
+                                 .arg(gbps, 0, 'f', gbps >= 10 ? 0 : 2)
+                                 .arg(dram ? model::dramSourceWord(timeline.dramSource)
+                                           : QStringLiteral("requested"));
         const QString info =
-            QStringLiteral("reads %1, writes %2 in %3: %4")
-                .arg(formatStageBytes(double(kernel.bytesRead)),
-                     formatStageBytes(double(kernel.bytesWritten)), formatStageTime(ms), rate);
+            QStringLiteral("%1 reads %2, writes %3 in %4: %5")
+                .arg(dram ? memoryShortName() : QStringLiteral("requested"), formatStageBytes(read),
+                     formatStageBytes(written), formatStageTime(ms), rate);
         pane.kernelInfo.push_back(
             smallMetrics.horizontalAdvance(info) <= pane.header.width() * 0.5 ? info : rate);
     }
@@ -551,10 +573,7 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
             painter.setFont(font_);
             painter.setPen(row.color);
             // The memory's own name, without its explanation: "HBM", "memory".
-            const QString memory =
-                caption_.memoryName.isEmpty()
-                    ? QStringLiteral("HBM")
-                    : caption_.memoryName.section(QLatin1Char('('), 0, 0).trimmed();
+            const QString memory = memoryShortName();
             const QString longText =
                 QStringLiteral("kept in registers: no %1 traffic, no allocation").arg(memory);
             const QString mediumText = QStringLiteral("kept in registers, never in %1").arg(memory);
@@ -590,11 +609,22 @@ void StageRenderer::drawStaticRows(QPainter& painter, int side) const {
         return QRectF(box.left() + f * 0.5, box.top() + f * 0.3, box.width() - f, f * 1.1);
     };
     // Where traffic is not whole-array sweeps (the MLP's tiles re-read weights), the pass
-    // counter counts the model's bytes instead.
+    // counter counts the requests the L1 and L2 served instead: those never reached memory.
+    const bool dram = timeline.dramSource != model::DramSource::Unknown;
+    // "HBM bytes (measured)": what reached the memory, and from where the figure comes.
+    const QString sourceWord = model::dramSourceWord(timeline.dramSource);
+    const QString bytesTitle =
+        dram ? QStringLiteral("%1 bytes (%2)").arg(memoryShortName(), sourceWord) : sourceWord;
+    const QString shortBytesTitle =
+        dram ? QStringLiteral("%1 (%2)").arg(memoryShortName(), sourceWord)
+             : QStringLiteral("requested");
     drawLabel(painter, titleRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter,
-              timeline.passesCounted ? QStringLiteral("passes") : QStringLiteral("model bytes"));
+              timeline.passesCounted ? QStringLiteral("passes")
+              : dram                 ? QStringLiteral("re-read from L1/L2")
+                                     : QStringLiteral("requested bytes"));
     drawLabel(painter, titleRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter,
-              QStringLiteral("bytes moved"));
+              firstFitting(QFontMetricsF(smallFont_), titleRect(pane.bytesBox).width(),
+                           {bytesTitle, shortBytesTitle}));
     drawLabel(painter, titleRect(pane.allocBox), Qt::AlignLeft | Qt::AlignVCenter,
               QStringLiteral("allocated"));
     (void)pad;
@@ -833,18 +863,22 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
     };
 
     const double modelBytes = double(timeline.modelBytesRead + timeline.modelBytesWritten);
+    const bool dram = timeline.dramSource != model::DramSource::Unknown;
     const bool complete = timeline.passesCounted ? state.passesCompleted == timeline.modelPasses
-                                                 : state.bytesMoved() >= modelBytes;
+                                                 : state.timeNs >= timeline.kernelsEndNs;
     painter.setPen(complete ? theme_.success : theme_.text);
+    // Without passes: the requests served on chip (requested beyond DRAM) where DRAM is known.
     const QString done = timeline.passesCounted ? QString::number(state.passesCompleted)
+                         : dram                 ? formatStageBytes(state.servedOnChip())
                                                 : formatStageBytes(state.bytesMoved());
     const QFont& doneFont = valueFont(done, pane.passesBox);
     painter.setFont(doneFont);
     drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter, done);
     // "of 5" beside the value where both fit the box, in the smaller type where only that fits,
     // and not at all where neither does (never over the value).
-    const QString total = timeline.passesCounted
-                              ? QStringLiteral("of %1").arg(timeline.modelPasses)
+    const QString total = timeline.passesCounted ? QStringLiteral("of %1").arg(timeline.modelPasses)
+                          : dram
+                              ? QStringLiteral("of %1 requested").arg(formatStageBytes(modelBytes))
                               : QStringLiteral("of %1").arg(formatStageBytes(modelBytes));
     const double room = valueRect(pane.passesBox).width() -
                         QFontMetricsF(doneFont).horizontalAdvance(done) - f * 0.5;
@@ -856,12 +890,13 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
             break;
         }
 
-    const QString moved = formatStageBytes(state.bytesMoved());
+    const double counted = dram ? state.dramBytes : state.bytesMoved();
+    const QString moved = formatStageBytes(counted);
     painter.setFont(valueFont(moved, pane.bytesBox));
     painter.setPen(theme_.text);
     drawLabel(painter, valueRect(pane.bytesBox), Qt::AlignLeft | Qt::AlignVCenter, moved);
     QRectF bar = pane.bytesBar;
-    bar.setWidth(pane.bytesBar.width() * state.bytesMoved() / double(bytesScale_));
+    bar.setWidth(pane.bytesBar.width() * std::min(1.0, counted / double(bytesScale_)));
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.fillRect(bar, withAlpha(theme_.text, 170));
 

@@ -114,6 +114,7 @@ class StageRenderer {
     // "read 256x" over an array's tiles, where it fits.
     void drawTimesRead(QPainter& painter, const QRectF& tiles, double timesRead) const;
     int maxRowCount() const;
+    QString memoryShortName() const;  // "HBM", "memory"
     // The row's pass dots in its counter: in one line, shrunk down to the least size their letter
     // fits, in two lines where the row is tall enough, else one dot and a "×N" count.
     void layoutPassDots(Row& row, double rowHeight) const;

@@ -21,23 +21,15 @@ class CuptiCounterProvider : public CounterProvider {
     }
 
     Result<std::vector<KernelCounters>> measureLaunches(
-        std::size_t launches, const std::function<Status(std::size_t)>& launchOne) override {
+        std::size_t launches, const std::function<Status(std::size_t)>& launchOne,
+        const std::function<Status()>& evictCaches) override {
         if (Status s = requireAvailable(); !s) return s;
-        // One session over all the launches keeps what a kernel leaves in the L2 for the next
-        // (the lesson of small shapes), and is right whenever each launch starts one kernel.
-        Result<std::vector<KernelCounters>> together = measureRanges(chip_, availability_, [&] {
-            for (std::size_t launch = 0; launch < launches; ++launch)
-                if (Status s = launchOne(launch); !s) return s;
-            return Status::ok();
-        });
-        if (!together) return together.status();
-        if (together->size() == launches) return *together;
-        // A library call started several kernels: one session per launch, so that each
-        // launch's kernels are summed and never guessed (each then starts from a cold L2).
+        // One session per launch: each starts from a clean L2, as under Nsight Compute, and a
+        // library call that starts several kernels has them summed, never split or guessed.
         std::vector<KernelCounters> counters;
         for (std::size_t launch = 0; launch < launches; ++launch) {
-            Result<KernelCounters> summed =
-                measureLaunch(chip_, availability_, [&] { return launchOne(launch); });
+            Result<KernelCounters> summed = measureLaunch(
+                chip_, availability_, [&] { return launchOne(launch); }, evictCaches);
             if (!summed)
                 return Status(summed.status().code(), "launch " + std::to_string(launch + 1) +
                                                           ": " + summed.status().message());

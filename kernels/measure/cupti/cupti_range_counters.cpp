@@ -8,6 +8,9 @@
 namespace fusescope::cupti {
 namespace {
 
+// Six metrics take a few passes on the H200; far more means something is wrong.
+constexpr std::size_t kMaxPasses = 64;
+
 // Disables the Range Profiler on every path out of measureRanges.
 class RangeProfilerSession {
   public:
@@ -67,9 +70,9 @@ Result<std::vector<std::uint8_t>> rangeCounterAvailability() {
 
 Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
                                                   const std::vector<std::uint8_t>& availability,
-                                                  const std::function<Status()>& launch) {
+                                                  const std::function<Status()>& launch,
+                                                  const std::function<Status()>& evictCaches) {
     const std::vector<const char*>& metrics = rangeMetrics();
-    // With kernel replay CUPTI replays each kernel as often as the metrics need.
     Result<std::vector<std::uint8_t>> config = buildConfigImage(
         CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability, metrics, metrics.size());
     if (!config) return config.status();
@@ -108,7 +111,7 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
     setConfig.counterDataImageSize = counterData.size();
     setConfig.pCounterDataImage = counterData.data();
     setConfig.range = CUPTI_AutoRange;
-    setConfig.replayMode = CUPTI_KernelReplay;
+    setConfig.replayMode = CUPTI_UserReplay;
     setConfig.maxRangesPerPass = maxRanges;
     setConfig.numNestingLevels = 1;
     setConfig.minNestingLevel = 1;
@@ -118,21 +121,30 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
         !s)
         return s;
 
-    auto start =
-        makeParams<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-    start.pRangeProfilerObject = session.get();
-    if (Status s = check(cuptiRangeProfilerStart(&start), "starting the Range Profiler"); !s)
-        return s;
-    const Status launched = launch();
-    auto stop =
-        makeParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-    stop.pRangeProfilerObject = session.get();
-    const Status stopped = check(cuptiRangeProfilerStop(&stop), "stopping the Range Profiler");
-    if (!launched) return launched;
-    if (!stopped) return stopped;
-    if (!stop.isAllPassSubmitted)
-        return Status(ErrorCode::DeviceError,
-                      "the Range Profiler needed more passes than one kernel replay gave");
+    // Each pass starts from the same state: the launch's buffers as they were (its kernels only
+    // read their inputs and overwrite their outputs) and an L2 with nothing dirty in it. The
+    // eviction runs after Start, as the first range of the pass, so that whatever the profiler
+    // itself writes when a pass starts is cleared too; its range is left out below.
+    for (std::size_t pass = 0;; ++pass) {
+        if (pass == kMaxPasses)
+            return Status(ErrorCode::DeviceError, "the Range Profiler asked for more than " +
+                                                      std::to_string(kMaxPasses) +
+                                                      " passes over one launch");
+        auto start = makeParams<CUpti_RangeProfiler_Start_Params>(
+            CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+        start.pRangeProfilerObject = session.get();
+        if (Status s = check(cuptiRangeProfilerStart(&start), "starting the Range Profiler"); !s)
+            return s;
+        Status launched = evictCaches();
+        if (launched) launched = launch();
+        auto stop = makeParams<CUpti_RangeProfiler_Stop_Params>(
+            CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        stop.pRangeProfilerObject = session.get();
+        const Status stopped = check(cuptiRangeProfilerStop(&stop), "stopping the Range Profiler");
+        if (!launched) return launched;
+        if (!stopped) return stopped;
+        if (stop.isAllPassSubmitted) break;
+    }
 
     auto decode = makeParams<CUpti_RangeProfiler_DecodeData_Params>(
         CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
@@ -145,17 +157,19 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
     info.counterDataImageSize = counterData.size();
     if (Status s = check(cuptiRangeProfilerGetCounterDataInfo(&info), "reading the ranges"); !s)
         return s;
-    if (decode.numOfRangeDropped > 0 || info.numTotalRanges == 0)
-        return Status(ErrorCode::DeviceError,
-                      "the Range Profiler recorded " + std::to_string(info.numTotalRanges) +
-                          " kernel ranges (" + std::to_string(decode.numOfRangeDropped) +
-                          " dropped); counters are not guessed");
+    // The eviction's range, then at least one of the launch's.
+    if (decode.numOfRangeDropped > 0 || info.numTotalRanges < 2)
+        return Status(ErrorCode::DeviceError, "the Range Profiler recorded " +
+                                                  std::to_string(info.numTotalRanges) +
+                                                  " kernel ranges with the cache eviction's (" +
+                                                  std::to_string(decode.numOfRangeDropped) +
+                                                  " dropped); counters are not guessed");
 
     HostObject host;
     if (Status s = host.initialize(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability); !s)
         return s;
     std::vector<KernelCounters> ranges;
-    for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
+    for (std::size_t range = 1; range < info.numTotalRanges; ++range) {
         double values[6] = {};
         if (Status s = host.evaluate(counterData, range, metrics, values); !s) return s;
         KernelCounters counters;
@@ -172,8 +186,10 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
 
 Result<KernelCounters> measureLaunch(const std::string& chip,
                                      const std::vector<std::uint8_t>& availability,
-                                     const std::function<Status()>& launch) {
-    Result<std::vector<KernelCounters>> ranges = measureRanges(chip, availability, launch);
+                                     const std::function<Status()>& launch,
+                                     const std::function<Status()>& evictCaches) {
+    Result<std::vector<KernelCounters>> ranges =
+        measureRanges(chip, availability, launch, evictCaches);
     if (!ranges) return ranges.status();
     KernelCounters summed;
     summed.deviceKernels = static_cast<std::uint32_t>(ranges->size());

@@ -1,6 +1,8 @@
 #pragma once
-// Per-launch counters through the CUPTI Range Profiler: auto range, kernel replay, one range per
-// device kernel, summed over the kernels one launch starts.
+// Per-launch counters through the CUPTI Range Profiler: auto range (one range per device kernel,
+// summed over the kernels one launch starts) and user replay, so that the caller's cache eviction
+// runs before every pass. Kernel replay would save and restore memory between its passes inside
+// the launch, leaving dirty L2 lines that the next pass writes back and counts.
 #include <functional>
 #include <string>
 #include <vector>
@@ -17,16 +19,18 @@ const std::vector<const char*>& rangeMetrics();
 // that restricts profiling to administrators first says so.
 Result<std::vector<std::uint8_t>> rangeCounterAvailability();
 
-// Runs `launch` in one Range Profiler session: the counters of every device kernel it started,
-// in order (at least one, or an error).
+// Runs `launch` in one Range Profiler session, once per pass the metrics need, each time right
+// after `evictCaches` (whose kernel's range is left out): the counters of every device kernel the
+// launch started, in order (at least one, or an error).
 Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
                                                   const std::vector<std::uint8_t>& availability,
-                                                  const std::function<Status()>& launch);
+                                                  const std::function<Status()>& launch,
+                                                  const std::function<Status()>& evictCaches);
 
-// Runs `launch` in its own Range Profiler session and sums the counters of every device kernel
-// it started (at least one, or an error).
+// measureRanges, summed over the device kernels the launch started.
 Result<KernelCounters> measureLaunch(const std::string& chip,
                                      const std::vector<std::uint8_t>& availability,
-                                     const std::function<Status()>& launch);
+                                     const std::function<Status()>& launch,
+                                     const std::function<Status()>& evictCaches);
 
 }  // namespace fusescope::cupti

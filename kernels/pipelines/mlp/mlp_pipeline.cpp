@@ -180,6 +180,16 @@ VariantSpec variantSpec(MlpVariant variant, std::string title, std::string descr
     return spec;
 }
 
+// Every output-column tile (BLOCK_N columns of H) of the lesson's kernel computes its own g and
+// u over all of I.
+std::string lessonRecomputation(const Problem& problem) {
+    const LessonTiles tiles = tilesOf(problem);
+    if (tiles.blockN <= 0) return {};
+    const std::int64_t outputTiles = ceilDiv(shapeOf(problem).H, tiles.blockN);
+    if (outputTiles <= 1) return {};
+    return "g and u for each of " + std::to_string(outputTiles) + " output tiles";
+}
+
 PresetSpec preset(std::string name, std::string title, std::uint64_t m, std::uint64_t h,
                   std::uint64_t i) {
     return {std::move(name), std::move(title), {{"M", m}, {"H", h}, {"I", i}}, std::nullopt};
@@ -298,6 +308,9 @@ PipelineSpec makeMlpPipeline() {
                     "down: the 3-kernel path serving engines use.",
                     false, false),
     };
+    for (VariantSpec& variant : p.variants)
+        if (variant.name == variantName(MlpVariant::LessonFused))
+            variant.recomputation = lessonRecomputation;
     p.makeInputs = makeInputs;
     p.check = checkOutput;
     p.rooflineBytes = [](const Problem& problem) {

@@ -8,6 +8,7 @@
 
 #include "runtime/cuda_error.h"
 #include "runtime/cuda_kernel_resources.h"
+#include "runtime/shared_memory_limit.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -21,6 +22,28 @@ Status attribute(int& value, cudaDeviceAttr attribute, int device, const char* w
 std::map<std::string, std::unique_ptr<TiledKernel>>& loaded() {
     static std::map<std::string, std::unique_ptr<TiledKernel>> kernels;
     return kernels;
+}
+
+// The device's name for a refusal ("NVIDIA H200"); empty where the runtime cannot say.
+std::string currentDeviceName() {
+    int device = 0;
+    cudaDeviceProp properties{};
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaGetDeviceProperties(&properties, device) != cudaSuccess)
+        return {};
+    return properties.name;
+}
+
+// A kernel that asks for more shared memory than a block may opt in to is refused in words
+// before it is compiled, instead of failing in cudaFuncSetAttribute with a bare CUDA error.
+Status sharedMemoryFits(std::uint64_t sharedBytes, std::string_view what) {
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return device.status();
+    const auto allowed = static_cast<std::uint64_t>(device->sharedOptIn);
+    if (sharedBytes <= allowed) return Status::ok();
+    return Status(ErrorCode::InvalidArgument,
+                  "the " + std::string(what) + " " +
+                      sharedMemoryRefusal(sharedBytes, allowed, currentDeviceName()));
 }
 
 }  // namespace
@@ -59,6 +82,7 @@ Result<TiledDeviceFacts> tiledDeviceFacts() {
 Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
                                            std::string_view edgeName, std::uint64_t sharedBytes,
                                            int stages, std::string_view what) {
+    if (Status fits = sharedMemoryFits(sharedBytes, what); !fits) return fits;
     Result<ModuleCompiler*> compiler = runtimeCompiler();
     if (!compiler) return compiler.status();
     const std::string key = moduleCache().keyOf(**compiler, request);

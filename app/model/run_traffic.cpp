@@ -1,0 +1,94 @@
+#include "model/run_traffic.h"
+
+#include "pipelines/registry.h"
+#include "pipelines/traffic_bounds.h"
+
+namespace fusescope::model {
+namespace {
+
+bool allKernelsMeasured(const RunRecord& run) {
+    if (run.kernels.isEmpty()) return false;
+    for (const KernelRecord& kernel : run.kernels)
+        if (!kernel.dramBytesRead || !kernel.dramBytesWritten) return false;
+    return true;
+}
+
+// The registry's kernels for the run, or none where it does not know the run's pipeline,
+// variant or problem.
+struct Planned {
+    const PipelineSpec* pipeline = nullptr;
+    const VariantSpec* variant = nullptr;
+    std::vector<KernelSpec> kernels;
+};
+
+Planned plannedKernels(const RunRecord& run) {
+    Planned planned;
+    planned.pipeline = findPipeline(run.pipeline.toStdString());
+    if (!planned.pipeline || !checkProblem(*planned.pipeline, run.problem)) return {};
+    planned.variant = findVariant(*planned.pipeline, run.variant.toStdString());
+    if (planned.variant) planned.kernels = planned.variant->kernelsFor(run.problem);
+    return planned;
+}
+
+// The model's distinct bytes of each recorded kernel, matched by name (else by position).
+QVector<KernelDram> modelDram(const RunRecord& run, const Planned& planned) {
+    if (!planned.variant || planned.kernels.empty()) return {};
+    QVector<KernelDram> kernels;
+    for (qsizetype k = 0; k < run.kernels.size(); ++k) {
+        const KernelSpec* spec = nullptr;
+        for (const KernelSpec& candidate : planned.kernels)
+            if (QString::fromStdString(candidate.name) == run.kernels[k].name) spec = &candidate;
+        if (!spec && k < static_cast<qsizetype>(planned.kernels.size()))
+            spec = &planned.kernels[static_cast<std::size_t>(k)];
+        if (!spec) return {};
+        const DistinctBytes distinct = distinctBytes(*spec, *planned.variant, run.problem);
+        kernels.push_back({double(distinct.read), double(distinct.written), DramSource::Model});
+    }
+    return kernels;
+}
+
+}  // namespace
+
+QString dramSourceWord(DramSource source) {
+    switch (source) {
+        case DramSource::Measured:
+            return QStringLiteral("measured");
+        case DramSource::Model:
+            return QStringLiteral("model");
+        case DramSource::Unknown:
+            break;
+    }
+    return QString::fromLatin1(kRequestedOnlyWords);
+}
+
+RunTraffic runTraffic(const RunRecord& run) {
+    RunTraffic traffic;
+    traffic.timeMs = run.timeMs;
+    traffic.requestedBytes = double(run.modelBytesRead) + double(run.modelBytesWritten);
+    traffic.executedFlops = run.modelFlops;
+    traffic.usefulFlops = run.modelFlops;
+
+    const Planned planned = plannedKernels(run);
+    if (planned.pipeline)
+        if (const std::optional<double> useful = usefulFlops(*planned.pipeline, run.problem))
+            traffic.usefulFlops = *useful, traffic.usefulFlopsFromRegistry = true;
+
+    if (allKernelsMeasured(run)) {
+        traffic.dramSource = DramSource::Measured;
+        for (const KernelRecord& kernel : run.kernels)
+            traffic.kernels.push_back(
+                {*kernel.dramBytesRead, *kernel.dramBytesWritten, DramSource::Measured});
+    } else if (QVector<KernelDram> model = modelDram(run, planned); !model.isEmpty()) {
+        traffic.dramSource = DramSource::Model;
+        traffic.kernels = std::move(model);
+    }
+    for (const KernelDram& kernel : traffic.kernels) traffic.dramBytes += kernel.total();
+    return traffic;
+}
+
+std::optional<double> rooflineShare(const RunTraffic& traffic, const RooflineRecord& roofline) {
+    if (!traffic.hasDram() || !(roofline.gbps() > 0) || !(traffic.timeMs > 0)) return std::nullopt;
+    return traffic.dramGBps() / roofline.gbps();
+}
+
+}  // namespace fusescope::model

@@ -30,10 +30,12 @@ struct Command {
 QString exitCodeHelp();
 
 // Parses a command's arguments. Returns the exit code when the command ends there (a parse
-// error, printed; or --help, shown), or nothing when it goes on.
+// error, printed; an option with a value given twice, unless `repeatable` names it; or --help,
+// shown), or nothing when it goes on.
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QCommandLineOption& help,
                                     const QStringList& arguments,
-                                    const std::function<QString()>& helpText);
+                                    const std::function<QString()>& helpText,
+                                    const QStringList& repeatable = {});
 // The exit code for a failure: cancelled 130, a bad value 2, anything else 3.
 int exitCodeFor(const Status& status);
 

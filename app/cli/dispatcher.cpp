@@ -97,10 +97,23 @@ int dispatch(const QStringList& arguments) {
 
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QCommandLineOption& help,
                                     const QStringList& arguments,
-                                    const std::function<QString()>& helpText) {
+                                    const std::function<QString()>& helpText,
+                                    const QStringList& repeatable) {
     if (!parser.parse(arguments)) {
         printError(parser.errorText());
         return kExitUsageError;
+    }
+    // QCommandLineParser keeps the last of two values silently; which one was meant is unknown.
+    for (const QString& name : parser.optionNames()) {
+        if (repeatable.contains(name)) continue;
+        const QStringList values = parser.values(name);
+        if (values.size() > 1) {
+            printError(QStringLiteral("--%1 is given %2 times (%3); give it once")
+                           .arg(name)
+                           .arg(values.size())
+                           .arg(values.join(QStringLiteral(", "))));
+            return kExitUsageError;
+        }
     }
     if (parser.isSet(help)) {
         printOut(helpText(), "");

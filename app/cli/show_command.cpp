@@ -6,6 +6,7 @@
 #include "cli/console.h"
 #include "cli/results_table.h"
 #include "cli/sweep_table.h"
+#include "cli/terminal_text.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
 
@@ -20,11 +21,13 @@ void printProvenance(const QString& producer, const QString& createdAt) {
 }
 
 int showSweep(const QString& path) {
-    Result<model::SweepFile> sweep = model::loadSweepFile(path);
-    if (!sweep) {
-        printError(QString::fromStdString(sweep.status().message()));
+    Result<model::SweepFile> loaded = model::loadSweepFile(path);
+    if (!loaded) {
+        printError(QString::fromStdString(loaded.status().message()));
         return kExitUsageError;
     }
+    const model::SweepFile safe = withTerminalSafeText(*loaded);
+    const model::SweepFile* sweep = &safe;
     printOut(
         renderSweep(sweep->report,
                     QStringLiteral("%1, replayed").arg(model::dataSourceLabel(sweep->dataSource))));
@@ -36,11 +39,13 @@ int showSweep(const QString& path) {
 }
 
 int showRecording(const QString& path) {
-    Result<model::Recording> recording = model::loadRecording(path);
-    if (!recording) {
-        printError(QString::fromStdString(recording.status().message()));
+    Result<model::Recording> loaded = model::loadRecording(path);
+    if (!loaded) {
+        printError(QString::fromStdString(loaded.status().message()));
         return kExitUsageError;
     }
+    const model::Recording safe = withTerminalSafeText(*loaded);
+    const model::Recording* recording = &safe;
     printOut(renderResults(*recording));
     printProvenance(recording->producer, recording->createdAt);
     for (const model::RunRecord& run : recording->runs)

@@ -3,6 +3,7 @@
 // ones recorded with their reason, and write the file the explorer opens).
 #include <QCommandLineParser>
 #include <QRegularExpression>
+#include <algorithm>
 #include <csignal>
 
 #include "cli/command.h"
@@ -258,6 +259,12 @@ int runResources(const QStringList& arguments) {
     return kExitOk;
 }
 
+std::string allowedText(const TuningSpec& tuning) {
+    std::string list;
+    for (int value : tuning.allowed) list += (list.empty() ? "" : ", ") + std::to_string(value);
+    return list;
+}
+
 // --grid block_m=16,32,64 or block_m=16..128 (every allowed value in the range).
 Result<tiles::TileAxis> parseAxis(const PipelineSpec& pipeline, const QString& value) {
     const qsizetype equals = value.indexOf(QLatin1Char('='));
@@ -286,12 +293,24 @@ Result<tiles::TileAxis> parseAxis(const PipelineSpec& pipeline, const QString& v
                 return Status(
                     ErrorCode::InvalidArgument,
                     "--grid " + axis.tuning + ": " + part.toStdString() + " is not a whole number");
+            // Refused here, before the references run, not after them.
+            if (std::find(tuning->allowed.begin(), tuning->allowed.end(), v) ==
+                tuning->allowed.end())
+                return Status(ErrorCode::InvalidArgument,
+                              "--grid " + axis.tuning + ": " + std::to_string(v) +
+                                  " is not an allowed value (allowed: " + allowedText(*tuning) +
+                                  ")");
             axis.values.push_back(v);
         }
     }
     if (axis.values.empty())
         return Status(ErrorCode::InvalidArgument,
                       "--grid " + axis.tuning + ": no allowed value in " + values.toStdString());
+    if (std::ssize(axis.values) > model::kMaxTileAxisValues)
+        return Status(ErrorCode::InvalidArgument,
+                      "--grid " + axis.tuning + ": " + std::to_string(axis.values.size()) +
+                          " values, more than the limit of " +
+                          std::to_string(model::kMaxTileAxisValues) + " for one axis");
     return axis;
 }
 
@@ -463,8 +482,8 @@ void printSweep(const tiles::TileSweep& sweep) {
 
 int runTiles(const QStringList& arguments) {
     TilesParser p;
-    if (std::optional<int> done =
-            parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
+    if (std::optional<int> done = parseCommandLine(
+            p.parser, p.help, arguments, [&p] { return p.helpText(); }, p.grid.names()))
         return *done;
     Result<tiles::TileConfiguration> base = p.configuration.parse(p.parser);
     if (!base) {
@@ -481,6 +500,12 @@ int runTiles(const QStringList& arguments) {
             return kExitUsageError;
         }
         request.axes.push_back(*axis);
+    }
+    if (std::ssize(request.axes) > model::kMaxTileAxes) {
+        printError(QStringLiteral("--grid is given %1 times, more than the limit of %2 axes")
+                       .arg(request.axes.size())
+                       .arg(model::kMaxTileAxes));
+        return kExitUsageError;
     }
     Result<int> repeats =
         parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);

@@ -34,11 +34,22 @@ QString folderProblem(const QFileInfo& info) {
 
 QString saveTargetProblem(const QString& path) {
     if (path.isEmpty()) return QStringLiteral("no file name was given");
-    const QFileInfo info(path);
+    QFileInfo info(path);
+    // A save through a link writes where the link points: check that file and its folder.
+    if (info.isSymLink()) {
+        const QString target = info.symLinkTarget();
+        if (!info.exists())
+            return QStringLiteral("it is a symbolic link to %1, which does not exist").arg(target);
+        info = QFileInfo(info.canonicalFilePath());
+    }
     if (info.exists()) {
         if (info.isDir()) return QStringLiteral("it is a folder");
-        if (const QString special = specialFileKind(path); !special.isEmpty())
+        if (const QString special = specialFileKind(info.filePath()); !special.isEmpty())
             return QStringLiteral("it is %1, not a regular file").arg(special);
+        if (const QString kernel = kernelFileSystemName(info.filePath()); !kernel.isEmpty())
+            return QStringLiteral("it lies on %1, a kernel file system that holds no saved files")
+                .arg(kernel);
+        if (!info.isWritable()) return QStringLiteral("it is read-only");
     }
     return folderProblem(info);
 }

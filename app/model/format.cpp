@@ -76,19 +76,40 @@ std::optional<quint64> bytesForElements(quint64 count, quint64 elementBytes) {
     return bytes;
 }
 
-QString escapeControlCharacters(const QString& text) {
-    QString escaped;
-    escaped.reserve(text.size());
+namespace {
+
+// Marks, embeddings, overrides and isolates: invisible, and they reorder the text after them.
+bool isBidiControl(char16_t code) {
+    return code == 0x061c || code == 0x200e || code == 0x200f ||
+           (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+QString escaped(const QString& text, bool keepLineBreaks) {
+    QString result;
+    result.reserve(text.size());
     for (const QChar c : text) {
         const char16_t code = c.unicode();
+        const bool lineBreak = code == u'\n' || code == u'\t';
         const bool control =
-            (code < 0x20 && code != u'\n' && code != u'\t') || (code >= 0x7f && code <= 0x9f);
+            (code < 0x20 && !(keepLineBreaks && lineBreak)) || (code >= 0x7f && code <= 0x9f);
         if (control)
-            escaped += QStringLiteral("\\x%1").arg(static_cast<int>(code), 2, 16, QLatin1Char('0'));
+            result += QStringLiteral("\\x%1").arg(static_cast<int>(code), 2, 16, QLatin1Char('0'));
+        else if (isBidiControl(code))
+            result += QStringLiteral("\\u%1").arg(static_cast<int>(code), 4, 16, QLatin1Char('0'));
         else
-            escaped += c;
+            result += c;
     }
-    return escaped;
+    return result;
+}
+
+}  // namespace
+
+QString escapeControlCharacters(const QString& text) {
+    return escaped(text, true);
+}
+
+QString escapeForOneLine(const QString& text) {
+    return escaped(text, false);
 }
 
 QString formatVectorWidth(int width) {

@@ -19,7 +19,12 @@ QString formatRelativeError(double relativeError);  // "1.2e-07", "0"
 QString formatVectorWidth(int width);               // "4 (16-byte loads)"
 
 // Text for a terminal: control characters other than newline and tab (escape sequences from a
-// recording's device name, a pipeline name typed by the user) become visible, "\x1b[31m".
+// recording's device name, a pipeline name typed by the user) become visible, "\x1b[31m", and so
+// do the bidirectional overrides and isolates that reorder what follows them, "\u202e".
 QString escapeControlCharacters(const QString& text);
+
+// As escapeControlCharacters, with newlines and tabs escaped too: a name from a file printed in
+// a table row can then never start a row of its own.
+QString escapeForOneLine(const QString& text);
 
 }  // namespace fusescope::model

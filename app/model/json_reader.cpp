@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "model/json_shape.h"
+
 namespace fusescope::model {
 namespace {
 
@@ -79,16 +81,54 @@ qint64 JsonReader::toInteger(const QJsonValue& value, const char* key, qint64 lo
     return exact;
 }
 
-QString JsonReader::string(const char* key) const {
+QString JsonReader::string(const char* key, qsizetype maxLength) const {
     const QJsonValue value = required(key);
     if (!value.isString()) fail(key, expected("a string", value));
-    return value.toString();
+    QString text = value.toString();
+    if (text.size() > maxLength)
+        fail(key, QStringLiteral("%1 characters long, more than the limit of %2 for this text")
+                      .arg(text.size())
+                      .arg(maxLength));
+    return text;
 }
 
 double JsonReader::number(const char* key) const {
     const QJsonValue value = required(key);
     if (!value.isDouble()) fail(key, expected("a number", value));
-    return value.toDouble();
+    const double number = value.toDouble();
+    if (!std::isfinite(number)) fail(key, QStringLiteral("%1 is not a finite number").arg(number));
+    return number;
+}
+
+double JsonReader::checkRange(const char* key, double value, double lowest, double highest) const {
+    if (!(value >= lowest && value <= highest))
+        fail(key, QStringLiteral("%1 is outside [%2, %3]")
+                      .arg(value, 0, 'g', 17)
+                      .arg(lowest, 0, 'g')
+                      .arg(highest, 0, 'g'));
+    return value;
+}
+
+double JsonReader::numberIn(const char* key, double lowest, double highest) const {
+    return checkRange(key, number(key), lowest, highest);
+}
+
+std::optional<double> JsonReader::optionalNumberIn(const char* key, double lowest,
+                                                   double highest) const {
+    if (!present(key)) return std::nullopt;
+    return numberIn(key, lowest, highest);
+}
+
+QStringList JsonReader::keys() const {
+    QStringList names = object_.keys();
+    for (const QString& name : names)
+        if (name.size() > kMaxNameLength)
+            throw JsonFieldError(
+                (path_.isEmpty() ? QStringLiteral("a key") : path_ + QStringLiteral(": a key")) +
+                QStringLiteral(" is %1 characters long, more than the limit of %2")
+                    .arg(name.size())
+                    .arg(kMaxNameLength));
+    return names;
 }
 
 int JsonReader::integer(const char* key) const {
@@ -122,9 +162,9 @@ JsonReader JsonReader::object(const char* key) const {
     return JsonReader(value.toObject(), pathOf(key));
 }
 
-std::optional<QString> JsonReader::optionalString(const char* key) const {
+std::optional<QString> JsonReader::optionalString(const char* key, qsizetype maxLength) const {
     if (!present(key)) return std::nullopt;
-    return string(key);
+    return string(key, maxLength);
 }
 
 std::optional<bool> JsonReader::optionalBoolean(const char* key) const {
@@ -171,6 +211,7 @@ JsonReader JsonReader::element(const QJsonArray& array, const char* key, qsizety
 }
 
 Status parseJsonObject(const QByteArray& json, const char* notAnObject, QJsonObject& object) {
+    if (Status shape = checkJsonShape(json); !shape) return shape;
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)

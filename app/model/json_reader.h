@@ -22,23 +22,34 @@ class JsonFieldError : public std::runtime_error {
 // Largest integer a JSON number (an IEEE double) holds exactly: 2^53.
 inline constexpr qint64 kLargestExactJsonInteger = qint64{1} << 53;
 
+// Longest name, label or key a file may give, in characters: the window draws such text whole,
+// and the buffers that draw it grow with it. Real names are under 200 characters.
+inline constexpr qsizetype kMaxNameLength = 1024;
+// Longest free text (a description, a compiler's error), in characters.
+inline constexpr qsizetype kMaxFreeTextLength = 16384;
+
 class JsonReader {
   public:
     JsonReader(const QJsonObject& object, QString path) : object_(object), path_(std::move(path)) {}
 
-    // Required keys: missing, null or of another type throws.
-    QString string(const char* key) const;
+    // Required keys: missing, null or of another type throws; so does a string longer than
+    // `maxLength` and a number that is not finite.
+    QString string(const char* key, qsizetype maxLength = kMaxNameLength) const;
     double number(const char* key) const;
     int integer(const char* key) const;
     quint64 count(const char* key) const;  // non-negative, at most 2^53
     qint64 signedCount(const char* key) const;
     bool boolean(const char* key) const;
+    // A number in [lowest, highest]; outside throws with the range.
+    double numberIn(const char* key, double lowest, double highest) const;
     QJsonArray array(const char* key) const;
     JsonReader object(const char* key) const;
 
     // Optional keys: missing or null gives nullopt; present with another type throws.
-    std::optional<QString> optionalString(const char* key) const;
+    std::optional<QString> optionalString(const char* key,
+                                          qsizetype maxLength = kMaxNameLength) const;
     std::optional<double> optionalNumber(const char* key) const;
+    std::optional<double> optionalNumberIn(const char* key, double lowest, double highest) const;
     std::optional<int> optionalInteger(const char* key) const;
     std::optional<bool> optionalBoolean(const char* key) const;
     std::optional<quint64> optionalCount(const char* key) const;
@@ -49,9 +60,12 @@ class JsonReader {
     // The element `index` of an array read from `key`, as an object.
     JsonReader element(const QJsonArray& array, const char* key, qsizetype index) const;
 
-    QStringList keys() const { return object_.keys(); }
+    // The object's keys; one longer than kMaxNameLength throws.
+    QStringList keys() const;
     QString pathOf(const char* key) const;
     [[noreturn]] void fail(const char* key, const QString& problem) const;
+    // Throws unless `value` lies in [lowest, highest].
+    double checkRange(const char* key, double value, double lowest, double highest) const;
 
   private:
     QJsonValue required(const char* key) const;
@@ -65,6 +79,7 @@ class JsonReader {
 // Parses `json` as one JSON object and reads it with `read` (JsonReader -> T): malformed JSON,
 // a document that is no object (`notAnObject` says what it should have been) and the first
 // field error each become a one-line InvalidArgument status.
+// The document's shape is checked first (checkJsonShape), so no file parses into gigabytes.
 Status parseJsonObject(const QByteArray& json, const char* notAnObject, QJsonObject& object);
 
 template <typename T, typename Read>

@@ -29,6 +29,10 @@ QString readSourceProblem(const QString& path) {
     if (info.isDir()) return QStringLiteral("it is a folder");
     if (const QString special = specialFileKind(path); !special.isEmpty())
         return QStringLiteral("it is %1, not a regular file").arg(special);
+    // Files there report a size of 0 and some (/proc/kmsg) block a read until the kernel writes.
+    if (const QString kernel = kernelFileSystemName(path); !kernel.isEmpty())
+        return QStringLiteral("it lies on %1, a kernel file system that holds no recordings")
+            .arg(kernel);
     return {};
 }
 

@@ -13,13 +13,13 @@ namespace fusescope::model {
 // ones (sampled timelines of several variants) are a few MiB.
 inline constexpr qint64 kMaxRecordingBytes = qint64{512} << 20;
 
-// Why `path` cannot be read as a file, in words, or empty: it does not exist, is a folder, or is
-// a special file (device, FIFO, socket). Checked without opening it, so a FIFO cannot block.
+// Why `path` cannot be read as a file, in words, or empty: it does not exist, is a folder, is
+// a special file (device, FIFO, socket) or lies on a kernel file system (/proc, /sys). Checked
+// without opening it, so a FIFO or /proc/kmsg cannot block.
 QString readSourceProblem(const QString& path);
 
 // The whole file, refused with the reason ("cannot open PATH: ...") when readSourceProblem says
-// so or when it holds more than `maxBytes` (checked before reading and while reading, since
-// files in /proc report a size of 0).
+// so or when it holds more than `maxBytes` (checked before reading and while reading).
 Result<QByteArray> readFileLimited(const QString& path, qint64 maxBytes = kMaxRecordingBytes);
 
 }  // namespace fusescope::model

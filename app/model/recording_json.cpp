@@ -3,9 +3,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <limits>
 
 #include "model/atomic_save.h"
 #include "model/json_reader.h"
+#include "model/json_shape.h"
 #include "model/limited_read.h"
 #include "pipelines/registry.h"
 
@@ -191,6 +193,41 @@ QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& wri
 
 // ---- Reading ----------------------------------------------------------------------------------
 
+// Times outside these are no measurement: no clock here resolves below a nanosecond, and a
+// shorter time turns every rate into infinity.
+constexpr double kShortestTimeMs = 1e-6;
+constexpr double kLongestTimeMs = 1e8;  // about 28 hours
+// FLOPs and byte counts written as numbers: far above any run, far below overflow in a rate.
+constexpr double kLargestAmount = 1e24;
+// Counts in one recording. A recording holds one run per variant of one pipeline (six at most
+// today) of up to five kernels, a few dozen timeline spans and allocations and some thousand
+// samples. The window labels and draws every one of them (300 runs took it 14 s, 4,096 allocations
+// 26 s, 384,000 samples in 32 runs 47 s), so these keep the largest file it accepts within seconds.
+constexpr qsizetype kMaxRuns = 32;
+constexpr qsizetype kMaxKernels = 8;
+constexpr qsizetype kMaxEvents = 512;  // allocations, timeline spans: per run
+constexpr qsizetype kMaxEventsInAll = 2048;
+constexpr qsizetype kMaxSamples = 100'000;  // per run and in all (real: 40,000 unthinned)
+
+// A duration in milliseconds; 0 only where `zeroMeansNone` (a kernel too short to time).
+double checkDuration(const JsonReader& reader, const char* key, double timeMs, bool zeroMeansNone) {
+    if (zeroMeansNone && timeMs == 0) return timeMs;
+    if (!(timeMs >= kShortestTimeMs && timeMs <= kLongestTimeMs))
+        reader.fail(key, QStringLiteral("%1 ms is no measured time (times lie in [%2, %3] ms)")
+                             .arg(timeMs, 0, 'g', 17)
+                             .arg(kShortestTimeMs, 0, 'g')
+                             .arg(kLongestTimeMs, 0, 'g'));
+    return timeMs;
+}
+
+double readDuration(const JsonReader& reader, const char* key, bool zeroMeansNone = false) {
+    return checkDuration(reader, key, reader.number(key), zeroMeansNone);
+}
+
+std::optional<double> readOptionalAmount(const JsonReader& reader, const char* key) {
+    return reader.optionalNumberIn(key, 0, kLargestAmount);
+}
+
 DataSource readSource(const JsonReader& reader, const char* key) {
     const QString text = reader.string(key);
     const std::optional<DataSource> source = dataSourceFromKey(text);
@@ -217,7 +254,7 @@ DeviceRecord readDevice(const JsonReader& reader) {
     device.totalMemoryBytes = reader.optionalCount("total_memory_bytes").value_or(0);
     device.freeMemoryBytes = reader.optionalCount("free_memory_bytes").value_or(0);
     device.theoreticalBandwidthGBps =
-        reader.optionalNumber("theoretical_bandwidth_gbps").value_or(0.0);
+        readOptionalAmount(reader, "theoretical_bandwidth_gbps").value_or(0.0);
     device.driverVersion = reader.optionalString("driver_version").value_or(QString());
     device.runtimeVersion = reader.optionalString("runtime_version").value_or(QString());
     device.memoryName = reader.optionalString("memory_name").value_or(QString());
@@ -238,10 +275,10 @@ DeviceRecord readDevice(const JsonReader& reader) {
 KernelRecord readKernel(const JsonReader& reader) {
     KernelRecord kernel;
     kernel.name = reader.string("name");
-    kernel.timeMs = reader.number("time_ms");
+    kernel.timeMs = readDuration(reader, "time_ms", true);
     kernel.modelBytesRead = reader.count("model_bytes_read");
     kernel.modelBytesWritten = reader.count("model_bytes_written");
-    kernel.modelFlops = reader.optionalNumber("model_flops").value_or(0.0);
+    kernel.modelFlops = readOptionalAmount(reader, "model_flops").value_or(0.0);
     // Resources are known when the registers are given (null or absent on the CPU backend).
     const std::optional<int> registers = reader.optionalInteger("registers");
     kernel.resourcesKnown = registers.has_value();
@@ -250,13 +287,13 @@ KernelRecord readKernel(const JsonReader& reader) {
     kernel.localBytesPerThread = reader.optionalInteger("local_bytes").value_or(0);
     kernel.blockSize = reader.optionalInteger("block_size").value_or(0);
     kernel.gridSize = reader.optionalInteger("grid_size").value_or(0);
-    kernel.theoreticalOccupancy = reader.optionalNumber("occupancy").value_or(0.0);
-    kernel.dramBytesRead = reader.optionalNumber("dram_bytes_read");
-    kernel.dramBytesWritten = reader.optionalNumber("dram_bytes_written");
-    kernel.sectorsRead = reader.optionalNumber("sectors_read");
-    kernel.sectorsWritten = reader.optionalNumber("sectors_written");
-    kernel.l2SectorsRead = reader.optionalNumber("l2_sectors_read");
-    kernel.l2SectorsWritten = reader.optionalNumber("l2_sectors_written");
+    kernel.theoreticalOccupancy = reader.optionalNumberIn("occupancy", 0, 1).value_or(0.0);
+    kernel.dramBytesRead = readOptionalAmount(reader, "dram_bytes_read");
+    kernel.dramBytesWritten = readOptionalAmount(reader, "dram_bytes_written");
+    kernel.sectorsRead = readOptionalAmount(reader, "sectors_read");
+    kernel.sectorsWritten = readOptionalAmount(reader, "sectors_written");
+    kernel.l2SectorsRead = readOptionalAmount(reader, "l2_sectors_read");
+    kernel.l2SectorsWritten = readOptionalAmount(reader, "l2_sectors_written");
     kernel.deviceKernels = reader.optionalInteger("device_kernels");
     return kernel;
 }
@@ -301,11 +338,16 @@ SampleRecord readSample(const JsonReader& reader) {
 }
 
 template <typename T, typename ReadOne>
-QVector<T> readArray(const JsonReader& reader, const char* key, bool required, ReadOne readOne) {
+QVector<T> readArray(const JsonReader& reader, const char* key, bool required, qsizetype limit,
+                     ReadOne readOne) {
     const std::optional<QJsonArray> array =
         required ? std::optional<QJsonArray>(reader.array(key)) : reader.optionalArray(key);
     QVector<T> items;
     if (!array) return items;
+    if (array->size() > limit)
+        reader.fail(
+            key,
+            QStringLiteral("%1 elements, more than the limit of %2").arg(array->size()).arg(limit));
     items.reserve(array->size());
     for (qsizetype i = 0; i < array->size(); ++i)
         items.push_back(readOne(reader.element(*array, key, i)));
@@ -338,7 +380,7 @@ RunRecord readRun(const JsonReader& reader, int version) {
         if (const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString()))
             run.problem = withRecordedTunings(*pipeline, run.problem);
         run.passesCounted = reader.boolean("passes_counted");
-        run.modelFlops = reader.number("model_flops");
+        run.modelFlops = reader.numberIn("model_flops", 0, kLargestAmount);
     } else {
         // Version 1: N float32 elements and a vector width; traffic counted in passes.
         run.problem.dimensions[std::string(kElementCountDimension)] = reader.count("n");
@@ -349,17 +391,21 @@ RunRecord readRun(const JsonReader& reader, int version) {
     run.passes = reader.integer("passes");
     run.modelBytesRead = reader.count("model_bytes_read");
     run.modelBytesWritten = reader.count("model_bytes_written");
-    run.timeMs = reader.number("time_ms");
+    run.timeMs = readDuration(reader, "time_ms");
     if (const std::optional<QJsonArray> repeats = reader.optionalArray("repeat_times_ms"))
         for (qsizetype i = 0; i < repeats->size(); ++i) {
             const QJsonValue value = repeats->at(i);
             if (!value.isDouble())
                 reader.fail("repeat_times_ms", QStringLiteral("element %1 is not a number").arg(i));
-            run.repeatTimesMs.push_back(value.toDouble());
+            run.repeatTimesMs.push_back(
+                checkDuration(reader, "repeat_times_ms", value.toDouble(), false));
         }
-    run.kernelsApartTimeMs = reader.optionalNumber("kernels_apart_time_ms").value_or(run.timeMs);
+    run.kernelsApartTimeMs = reader.optionalNumber("kernels_apart_time_ms")
+                                 ? readDuration(reader, "kernels_apart_time_ms", true)
+                                 : run.timeMs;
     run.peakBytesInFlight = reader.count("peak_bytes_in_flight");
-    run.maxRelError = reader.number("max_rel_error");
+    // A failed check may have any size of error, but never a negative one.
+    run.maxRelError = reader.numberIn("max_rel_error", 0, std::numeric_limits<double>::max());
     run.unwrittenElements = reader.optionalCount("unwritten_elements").value_or(0);
     if (version >= 2) {
         run.checkMeasure = reader.string("check_measure");
@@ -373,10 +419,11 @@ RunRecord readRun(const JsonReader& reader, int version) {
     // Recordings made before outputs were sampled compared every element.
     run.comparedElements = reader.optionalCount("compared_elements").value_or(run.outputElements);
     run.checkOk = reader.boolean("check_ok");
-    run.kernels = readArray<KernelRecord>(reader, "kernels", true, readKernel);
-    run.allocations = readArray<AllocationRecord>(reader, "allocations", false, readAllocation);
-    run.timeline = readArray<TimelineSpan>(reader, "timeline", false, readSpan);
-    run.samples = readArray<SampleRecord>(reader, "samples", false, readSample);
+    run.kernels = readArray<KernelRecord>(reader, "kernels", true, kMaxKernels, readKernel);
+    run.allocations =
+        readArray<AllocationRecord>(reader, "allocations", false, kMaxEvents, readAllocation);
+    run.timeline = readArray<TimelineSpan>(reader, "timeline", false, kMaxEvents, readSpan);
+    run.samples = readArray<SampleRecord>(reader, "samples", false, kMaxSamples, readSample);
     run.samplesBeforeThinning =
         static_cast<qsizetype>(reader.optionalCount("samples_before_thinning").value_or(0));
     if (const std::optional<JsonReader> sources = reader.optionalObject("data_source")) {
@@ -389,6 +436,24 @@ RunRecord readRun(const JsonReader& reader, int version) {
             run.backend == QLatin1String("cpu") ? DataSource::CpuBackend : DataSource::TimingModel;
     }
     return run;
+}
+
+// The limits on the runs together, past the limits on each.
+void checkTotals(const JsonReader& reader, const QVector<RunRecord>& runs) {
+    qsizetype events = 0, samples = 0;
+    for (const RunRecord& run : runs) {
+        events += run.timeline.size() + run.allocations.size();
+        samples += run.samples.size();
+    }
+    if (events > kMaxEventsInAll)
+        reader.fail("runs", QStringLiteral("%1 timeline spans and allocations in all, more than "
+                                           "the limit of %2")
+                                .arg(events)
+                                .arg(kMaxEventsInAll));
+    if (samples > kMaxSamples)
+        reader.fail("runs", QStringLiteral("%1 samples in all, more than the limit of %2")
+                                .arg(samples)
+                                .arg(kMaxSamples));
 }
 
 Recording readRecording(const JsonReader& reader) {
@@ -408,10 +473,11 @@ Recording readRecording(const JsonReader& reader) {
         reader.fail("version", QStringLiteral("%1 is not a valid version").arg(recording.version));
     recording.createdAt = reader.optionalString("created_at").value_or(QString());
     recording.producer = reader.optionalString("producer").value_or(QString());
-    recording.description = reader.optionalString("description").value_or(QString());
+    recording.description =
+        reader.optionalString("description", kMaxFreeTextLength).value_or(QString());
     recording.device = readDevice(reader.object("device"));
     const JsonReader roofline = reader.object("copy_roofline");
-    recording.roofline.timeMs = roofline.number("time_ms");
+    recording.roofline.timeMs = readDuration(roofline, "time_ms", true);
     recording.roofline.bytesMoved = roofline.count("bytes_moved");
     // Optional: recordings before the compute roof, and runs without one, have none.
     if (const std::optional<JsonReader> roof = reader.optionalObject("compute_roof")) {
@@ -423,10 +489,12 @@ Recording readRecording(const JsonReader& reader) {
         if (!(record.flops > 0)) roof->fail("flops", QStringLiteral("must be positive"));
         recording.computeRoof = record;
     }
-    recording.counterStatus = reader.optionalString("counter_status").value_or(QString());
-    recording.runs = readArray<RunRecord>(reader, "runs", true, [&](const JsonReader& run) {
-        return readRun(run, recording.version);
-    });
+    recording.counterStatus =
+        reader.optionalString("counter_status", kMaxFreeTextLength).value_or(QString());
+    recording.runs = readArray<RunRecord>(
+        reader, "runs", true, kMaxRuns,
+        [&](const JsonReader& run) { return readRun(run, recording.version); });
+    checkTotals(reader, recording.runs);
     recording.replayed = true;
     return recording;
 }
@@ -479,6 +547,8 @@ Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourc
         return Status(ErrorCode::InvalidArgument,
                       QStringLiteral("%1: %2").arg(sourceName, problem).toStdString());
     };
+    if (Status shape = checkJsonShape(json); !shape)
+        return failure(QString::fromStdString(shape.message()));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)

@@ -43,6 +43,14 @@ namespace fusescope::model {
 inline constexpr char kTileSweepFormat[] = "fusescope-tiles";
 inline constexpr int kTileSweepVersion = 1;
 
+// What a tile sweep may hold. The explorer draws a map of the first two axes' values, one cell
+// each, so these bound its memory and drawing; real sweeps hold 3 axes of at most 8 values.
+inline constexpr qsizetype kMaxTileAxes = 8;
+inline constexpr qsizetype kMaxTileAxisValues = 64;
+inline constexpr qsizetype kMaxTileCells = 4096;
+inline constexpr qsizetype kMaxTileReferences = 64;
+inline constexpr qsizetype kMaxTileLimiters = 64;
+
 QJsonObject tileSweepDocument(const tiles::TileSweep& sweep);
 // Written atomically (saveBytesAtomically); the error names the path.
 Status saveTileSweep(const tiles::TileSweep& sweep, const QString& path);

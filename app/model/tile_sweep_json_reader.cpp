@@ -2,6 +2,7 @@
 #include <QJsonDocument>
 #include <QObject>
 #include <QStringList>
+#include <cmath>
 
 #include "model/json_reader.h"
 #include "model/limited_read.h"
@@ -13,20 +14,39 @@ namespace {
 
 // Tile sweeps are a few hundred KiB; a file claiming more is not one.
 constexpr qint64 kMaxTileSweepBytes = qint64{64} << 20;
+// No tile is larger; a larger value in a file is no tile size.
+constexpr int kMaxTileValue = 1 << 20;
+// Longer is no measured time (about 28 hours).
+constexpr double kLongestTimeMs = 1e8;
 
 std::string text(const QString& value) {
     return value.toStdString();
 }
 
+// The array at `key`, refused when it holds more than `limit` elements.
+QJsonArray boundedArray(const JsonReader& reader, const char* key, qsizetype limit) {
+    const QJsonArray values = reader.array(key);
+    if (values.size() > limit)
+        reader.fail(
+            key,
+            QStringLiteral("%1 elements, more than the limit of %2").arg(values.size()).arg(limit));
+    return values;
+}
+
+std::optional<QJsonArray> optionalBoundedArray(const JsonReader& reader, const char* key,
+                                               qsizetype limit) {
+    if (!reader.optionalArray(key)) return std::nullopt;
+    return boundedArray(reader, key, limit);
+}
+
 tiles::TimingSpread readTime(const JsonReader& time) {
     tiles::TimingSpread t;
-    t.medianMs = time.number("median_ms");
+    t.medianMs = time.numberIn("median_ms", 0, kLongestTimeMs);
     t.q1Ms = time.optionalNumber("q1_ms").value_or(t.medianMs);
     t.q3Ms = time.optionalNumber("q3_ms").value_or(t.medianMs);
     t.minMs = time.optionalNumber("min_ms").value_or(t.q1Ms);
     t.maxMs = time.optionalNumber("max_ms").value_or(t.q3Ms);
     t.repeats = time.optionalInteger("repeats").value_or(0);
-    if (t.medianMs < 0) time.fail("median_ms", QStringLiteral("must not be negative"));
     if (!(t.q1Ms <= t.medianMs && t.medianMs <= t.q3Ms))
         time.fail("median_ms", QStringLiteral("must lie between q1_ms and q3_ms"));
     return t;
@@ -106,7 +126,7 @@ tiles::TileCell readCell(const JsonReader& c, const tiles::TileSweep& sweep) {
         const std::optional<tiles::RefusalKind> known = tiles::refusalKindFromKey(text(kind));
         // A newer writer's kind still shows its reason.
         r.refusal = tiles::TileRefusal{known.value_or(tiles::RefusalKind::NotTunable),
-                                       text(refusal->string("reason"))};
+                                       text(refusal->string("reason", kMaxFreeTextLength))};
     }
     if (const std::optional<JsonReader> launch = c.optionalObject("launch")) {
         r.launch.kernelName = text(launch->optionalString("kernel").value_or(QString()));
@@ -135,10 +155,16 @@ tiles::TileCell readCell(const JsonReader& c, const tiles::TileSweep& sweep) {
     cell.checkOk = c.optionalBoolean("check_ok").value_or(false);
     cell.checkError = c.optionalNumber("check_error").value_or(0.0);
     cell.checkTolerance = c.optionalNumber("check_tolerance").value_or(0.0);
-    cell.error = text(c.optionalString("error").value_or(QString()));
-    if (const std::optional<QJsonArray> limiters = c.optionalArray("limiters"))
-        for (const QJsonValue& limiter : *limiters)
+    cell.error = text(c.optionalString("error", kMaxFreeTextLength).value_or(QString()));
+    if (const std::optional<QJsonArray> limiters =
+            optionalBoundedArray(c, "limiters", kMaxTileLimiters))
+        for (const QJsonValue& limiter : *limiters) {
+            if (!limiter.isString() || limiter.toString().size() > kMaxNameLength)
+                c.fail("limiters", QStringLiteral("each limiter is a string of at most %1 "
+                                                  "characters")
+                                       .arg(kMaxNameLength));
             cell.limiters.push_back(text(limiter.toString()));
+        }
     cell.best = c.optionalBoolean("best").value_or(false);
     cell.tiedWithBest = c.optionalBoolean("tied").value_or(false);
     if (cell.measured && r.refusal) c.fail("measured", QStringLiteral("a refused cell never runs"));
@@ -173,12 +199,19 @@ tiles::TileSweep readDocument(const JsonReader& document) {
     // value of that time.
     if (const PipelineSpec* pipeline = findPipeline(request.base.pipeline))
         request.base.problem = withRecordedTunings(*pipeline, request.base.problem);
-    if (const std::optional<QJsonArray> axes = document.optionalArray("axes"))
+    if (const std::optional<QJsonArray> axes = optionalBoundedArray(document, "axes", kMaxTileAxes))
         for (qsizetype k = 0; k < axes->size(); ++k) {
             const JsonReader axis = document.element(*axes, "axes", k);
             tiles::TileAxis value;
             value.tuning = text(axis.string("tuning"));
-            for (const QJsonValue& v : axis.array("values")) value.values.push_back(v.toInt());
+            for (const QJsonValue& v : boundedArray(axis, "values", kMaxTileAxisValues)) {
+                const double number = v.toDouble(-1);
+                if (!v.isDouble() || !(number >= 0 && number <= kMaxTileValue) ||
+                    std::floor(number) != number)
+                    axis.fail("values", QStringLiteral("each value is a whole number from 0 to %1")
+                                            .arg(kMaxTileValue));
+                value.values.push_back(static_cast<int>(number));
+            }
             request.axes.push_back(std::move(value));
         }
     request.repeats = document.optionalInteger("repeats").value_or(0);
@@ -191,7 +224,8 @@ tiles::TileSweep readDocument(const JsonReader& document) {
     sweep.modulesCompiled = document.optionalInteger("modules_compiled").value_or(0);
     sweep.modulesCached = document.optionalInteger("modules_cached").value_or(0);
     sweep.cancelled = document.optionalBoolean("cancelled").value_or(false);
-    if (const std::optional<QJsonArray> references = document.optionalArray("references"))
+    if (const std::optional<QJsonArray> references =
+            optionalBoundedArray(document, "references", kMaxTileReferences))
         for (qsizetype k = 0; k < references->size(); ++k) {
             const JsonReader r = document.element(*references, "references", k);
             tiles::ReferenceTiming reference;
@@ -203,7 +237,7 @@ tiles::TileSweep readDocument(const JsonReader& document) {
             reference.checkOk = r.optionalBoolean("check_ok").value_or(false);
             sweep.references.push_back(std::move(reference));
         }
-    const QJsonArray cells = document.array("cells");
+    const QJsonArray cells = boundedArray(document, "cells", kMaxTileCells);
     for (qsizetype k = 0; k < cells.size(); ++k)
         sweep.cells.push_back(readCell(document.element(cells, "cells", k), sweep));
     return sweep;

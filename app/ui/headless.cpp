@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "model/atomic_save.h"
 #include "model/element_count.h"
 #include "model/format.h"
 #include "model/problem_options.h"
@@ -189,6 +190,13 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
         }
         options.screenshotSize = *size;
     }
+    // Checked before any run: a target that cannot take the picture would lose the run.
+    if (!options.screenshotPath.isEmpty())
+        if (const QString problem = model::saveTargetProblem(options.screenshotPath);
+            !problem.isEmpty()) {
+            *error = QObject::tr("--screenshot %1: %2").arg(options.screenshotPath, problem);
+            return options;
+        }
     // --preset names an export preset (slide, half, print) or a problem of the pipeline.
     QString problemPreset;
     for (const QString& value : parser.values(QStringLiteral("preset"))) {

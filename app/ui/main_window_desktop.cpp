@@ -57,6 +57,8 @@ QWidget* MainWindow::makeViewStack(QWidget* views) {
     replayBanner_ = new QLabel(viewsPage);
     replayBanner_->setObjectName(QStringLiteral("replayBanner"));
     replayBanner_->setWordWrap(true);
+    // The device name and file name come from the file: never read as HTML.
+    replayBanner_->setTextFormat(Qt::PlainText);
     replayBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     replayBanner_->setContentsMargins(6, 3, 6, 3);
     replayBanner_->setAutoFillBackground(true);

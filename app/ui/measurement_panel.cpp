@@ -88,9 +88,11 @@ void MeasurementPanel::setBackendSummary(const BackendSummary& summary) {
 MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
     badge_ = new QLabel;
     badge_->setObjectName(QStringLiteral("measurementBadge"));
+    badge_->setTextFormat(Qt::PlainText);
     counterStatus_ = new QLabel;
     counterStatus_->setObjectName(QStringLiteral("counterStatus"));
     counterStatus_->setWordWrap(true);
+    counterStatus_->setTextFormat(Qt::PlainText);  // the recording's words, never HTML
     counterStatus_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     empty_ = new QLabel(emptyText());
     empty_->setObjectName(QStringLiteral("measurementEmpty"));
@@ -118,6 +120,7 @@ MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setSectionResizeMode(Reasons, QHeaderView::Stretch);
     why_ = new QLabel;
     why_->setWordWrap(true);
+    why_->setTextFormat(Qt::PlainText);
     why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { showWhy(row); });
 

@@ -53,6 +53,7 @@ QString keyOf(BackendChoice choice) {
 QLabel* wrappedLabel(QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);  // names from recordings, never HTML
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }

@@ -18,6 +18,7 @@ namespace {
 QLabel* wrapped(QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);  // device names and file names, never HTML
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }

@@ -74,6 +74,7 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     progress_->setRange(0, 1000);
     status_ = new QLabel;
     status_->setWordWrap(true);
+    status_->setTextFormat(Qt::PlainText);  // file names and errors from files, never HTML
     status_->setObjectName(QStringLiteral("sweepStatus"));
 
     auto* form = new QFormLayout;
@@ -116,6 +117,7 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     badge_ = new QLabel;
     badge_->setObjectName(QStringLiteral("sweepBadge"));
     badge_->setWordWrap(true);  // a long data-source line must not widen the window
+    badge_->setTextFormat(Qt::PlainText);
     tableBox_ = new QWidget;
     QWidget* tableBox = tableBox_;
     auto* tableLayout = new QVBoxLayout(tableBox);

@@ -1,4 +1,5 @@
 #include "runtime/runtime_compiler.h"
+#include "runtime/private_files.h"
 #include "runtime/toolkit_library.h"
 
 #include <dlfcn.h>
@@ -107,10 +108,14 @@ bool bind(void* library, const char* name, F& target) {
 // fails the magic check).
 constexpr char kMagic[8] = {'F', 'S', 'C', 'U', 'B', 'I', 'N', '1'};
 constexpr std::uint32_t kEntryFormat = 1;
+// Far above any cubin of these kernels (a few hundred KiB); a larger file is no entry.
+constexpr std::size_t kMaxEntryBytes = std::size_t{64} << 20;
 
 void appendBytes(std::vector<unsigned char>& out, const void* data, std::size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    out.insert(out.end(), p, p + size);
+    // resize and memcpy: GCC 12 misreads the inlined vector::insert here as an overflow.
+    const std::size_t at = out.size();
+    out.resize(at + size);
+    if (size > 0) std::memcpy(out.data() + at, data, size);
 }
 
 template <typename T>
@@ -198,12 +203,19 @@ std::string ModuleCache::entryPath(const std::string& key) const {
 
 Result<CompiledModule> ModuleCache::readEntry(const std::string& key) const {
     const std::string path = entryPath(key);
+    if (path.empty()) return Status(ErrorCode::IoError, "no entry");
+    if (Status folder = preparePrivateFolder(directory_); !folder) return folder;
     std::error_code error;
-    if (path.empty() || !std::filesystem::is_regular_file(path, error))
+    // A missing entry is the usual miss; anything else that is there and refused was planted,
+    // or corrupt.
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, error)))
         return Status(ErrorCode::IoError, "no entry");
-    std::ifstream file(path, std::ios::binary);
-    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)),
-                                     std::istreambuf_iterator<char>());
+    Result<std::vector<unsigned char>> read = readPrivateFile(path, kMaxEntryBytes);
+    if (!read) {
+        ++rejected_;
+        return read.status();
+    }
+    const std::vector<unsigned char>& bytes = *read;
     std::uint32_t format = 0, keyLength = 0;
     std::uint64_t payloadSize = 0, checksum = 0;
     std::size_t at = sizeof kMagic;
@@ -234,11 +246,7 @@ Status ModuleCache::writeEntry(const std::string& key,
                                const std::vector<unsigned char>& image) const {
     const std::string path = entryPath(key);
     if (path.empty()) return Status::ok();
-    std::error_code error;
-    std::filesystem::create_directories(directory_, error);
-    if (error)
-        return Status(ErrorCode::IoError, "cannot create the kernel cache folder " + directory_ +
-                                              ": " + error.message());
+    if (Status folder = preparePrivateFolder(directory_); !folder) return folder;
     std::vector<unsigned char> bytes;
     appendBytes(bytes, kMagic, sizeof kMagic);
     appendBytes(bytes, &kEntryFormat, sizeof kEntryFormat);
@@ -250,26 +258,7 @@ Status ModuleCache::writeEntry(const std::string& key,
     appendBytes(bytes, &payloadSize, sizeof payloadSize);
     appendBytes(bytes, &checksum, sizeof checksum);
     appendBytes(bytes, image.data(), image.size());
-    // A unique temporary name per writer: two threads or processes may store the same key.
-    static std::atomic<unsigned> counter{0};
-    const std::string temporary =
-        path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-    {
-        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-        file.write(reinterpret_cast<const char*>(bytes.data()),
-                   static_cast<std::streamsize>(bytes.size()));
-        file.flush();
-        if (!file) {
-            std::filesystem::remove(temporary, error);
-            return Status(ErrorCode::IoError, "cannot write the kernel cache entry " + temporary);
-        }
-    }
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        std::filesystem::remove(temporary, error);
-        return Status(ErrorCode::IoError, "cannot replace the kernel cache entry " + path);
-    }
-    return Status::ok();
+    return writePrivateFile(path, bytes);
 }
 
 Result<CompiledModule> ModuleCache::get(ModuleCompiler& compiler, const CompileRequest& request) {

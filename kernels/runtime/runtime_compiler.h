@@ -5,8 +5,10 @@
 //
 // A disk entry is one file per key, named by the key's hash: a header (magic, format version,
 // the whole key text, payload size, payload checksum) and the cubin. An entry whose header,
-// key or checksum does not match is rebuilt and replaced, never trusted. Writes go to a
-// temporary file in the same folder and are renamed over the entry.
+// key or checksum does not match is rebuilt and replaced, never trusted; so is one that is a
+// link, another user's, or writable by others (private_files.h). The folder is made private
+// (0700); one of another user's, or writable by others, is not used. Writes go to a temporary
+// file created exclusively under an unpredictable name and are renamed over the entry.
 #include <atomic>
 #include <cstdint>
 #include <functional>

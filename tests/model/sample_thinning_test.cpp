@@ -69,6 +69,7 @@ TEST(SampleThinning, ARecordingSaysItWasThinnedAndKeepsSayingItAfterSaving) {
     RunRecord run;
     run.pipeline = QStringLiteral("swiglu");
     run.variant = QStringLiteral("fused");
+    run.timeMs = 0.5;  // a measured time: a run of 0 ms is no measurement and does not load
     run.samples = idleBusyIdle(100, 2);
     recording.runs.push_back(run);
     RunRecord busyOnly = run;

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "runtime/runtime_compiler.h"
 
 namespace fusescope {
@@ -195,6 +197,100 @@ TEST_F(ModuleCacheTest, MemoryOnlyWithoutAFolder) {
     EXPECT_EQ(cache.entryPath(cache.keyOf(compiler_, request())), "");
     ASSERT_TRUE(cache.get(compiler_, request()));
     EXPECT_EQ(cache.get(compiler_, request())->origin, "memory cache");
+}
+
+// ---- A shared machine: nothing another user puts in or around the folder is trusted. ----------
+
+std::filesystem::perms permissionsOf(const std::string& path) {
+    return std::filesystem::symlink_status(path).permissions() & std::filesystem::perms::mask;
+}
+
+TEST_F(ModuleCacheTest, TheFolderIsMadePrivate) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    EXPECT_EQ(permissionsOf(folder()), std::filesystem::perms::owner_all);
+    // An existing folder others could read is made private too.
+    std::filesystem::permissions(
+        folder(), std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                      std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                      std::filesystem::perms::others_exec);
+    ModuleCache later(folder(), "580");
+    EXPECT_EQ(later.get(compiler_, request())->origin, "disk cache");
+    EXPECT_EQ(permissionsOf(folder()), std::filesystem::perms::owner_all);
+}
+
+TEST_F(ModuleCacheTest, AFolderOthersCanWriteIsNotUsed) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    std::filesystem::permissions(folder(), std::filesystem::perms::all);
+    ModuleCache later(folder(), "580");
+    Result<CompiledModule> module = later.get(compiler_, request());
+    ASSERT_TRUE(module);
+    EXPECT_EQ(module->origin, "nvrtc");
+    EXPECT_EQ(compiler_.calls.load(), 2);
+}
+
+TEST_F(ModuleCacheTest, AnEntryOthersCanWriteIsRebuilt) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    std::filesystem::permissions(path, std::filesystem::perms::others_write,
+                                 std::filesystem::perm_options::add);
+    ModuleCache later(folder(), "580");
+    Result<CompiledModule> module = later.get(compiler_, request());
+    ASSERT_TRUE(module);
+    EXPECT_EQ(module->origin, "nvrtc");
+    EXPECT_EQ(later.rejectedEntries(), 1);
+    // Replaced by a private entry of ours, which the next process trusts.
+    EXPECT_EQ(permissionsOf(path) & std::filesystem::perms::others_write,
+              std::filesystem::perms::none);
+    ModuleCache again(folder(), "580");
+    EXPECT_EQ(again.get(compiler_, request())->origin, "disk cache");
+}
+
+TEST_F(ModuleCacheTest, AnEntryThatIsALinkIsNotFollowed) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    const std::string elsewhere = dir_.filePath("elsewhere.cubin").toStdString();
+    std::filesystem::rename(path, elsewhere);
+    std::filesystem::create_symlink(elsewhere, path);
+    ModuleCache later(folder(), "580");
+    Result<CompiledModule> module = later.get(compiler_, request());
+    ASSERT_TRUE(module);
+    EXPECT_EQ(module->origin, "nvrtc");
+    EXPECT_EQ(later.rejectedEntries(), 1);
+}
+
+TEST_F(ModuleCacheTest, AnotherUsersEntryIsRebuilt) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    if (::chown(path.c_str(), 65534, 65534) != 0) GTEST_SKIP() << "chown needs root";
+    ModuleCache later(folder(), "580");
+    Result<CompiledModule> module = later.get(compiler_, request());
+    ASSERT_TRUE(module);
+    EXPECT_EQ(module->origin, "nvrtc");
+    EXPECT_EQ(later.rejectedEntries(), 1);
+}
+
+// The temporary name was the entry's name, the process id and a counter, written through a
+// stream that follows links: a link planted under that name overwrote any file of ours.
+TEST_F(ModuleCacheTest, ALinkPlantedUnderATemporaryNameIsNotWrittenThrough) {
+    ModuleCache cache(folder(), "580");
+    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    std::filesystem::create_directories(folder());
+    const std::string victim = dir_.filePath("victim.txt").toStdString();
+    { std::ofstream(victim) << "mine"; }
+    for (int k = 0; k < 4096; ++k)
+        std::filesystem::create_symlink(
+            victim, path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(k));
+    ASSERT_TRUE(cache.get(compiler_, request()));
+    std::ifstream read(victim);
+    std::string contents((std::istreambuf_iterator<char>(read)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(contents, "mine");
+    ModuleCache later(folder(), "580");
+    EXPECT_EQ(later.get(compiler_, request())->origin, "disk cache");
 }
 
 TEST(Nvrtc, AMissingLibraryIsNamedPlainly) {

@@ -41,6 +41,7 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
     layout->addWidget(header_);
     notes_ = new QLabel(this);
     notes_->setWordWrap(true);
+    notes_->setTextFormat(Qt::PlainText);  // names from the two files, never HTML
     layout->addWidget(notes_);
 
     table_ = makeCompareTable(QStringLiteral("compareRatios"), this);

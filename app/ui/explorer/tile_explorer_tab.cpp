@@ -54,6 +54,7 @@ QLabel* wrappingLabel(QWidget* parent, const QString& name) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
     label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);  // names and paths from files, never HTML
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }

@@ -5,6 +5,18 @@
 #include "model/captions.h"
 
 namespace fusescope {
+namespace {
+
+// The caption is drawn whole into every frame, and its drawing buffers grow with the text: a
+// name from a file is cut to what a frame can show.
+constexpr qsizetype kMaxCaptionNameLength = 96;
+
+QString shortened(const QString& name) {
+    if (name.size() <= kMaxCaptionNameLength) return name;
+    return name.left(kMaxCaptionNameLength - 1) + QChar(0x2026);
+}
+
+}  // namespace
 
 QString stageDataSourceLabel(model::DataSource source) {
     return model::dataSourceLabel(source);
@@ -13,11 +25,11 @@ QString stageDataSourceLabel(model::DataSource source) {
 StageCaptionContext stageCaptionContext(const model::Recording& recording,
                                         const model::RunRecord& run) {
     StageCaptionContext context;
-    context.deviceName = recording.device.name;
+    context.deviceName = shortened(recording.device.name);
     context.problem = model::problemLabel(run);
     context.dataSource = model::dataSourceBadge(recording, run);  // says "replayed" when it is
-    context.memoryName = recording.device.memoryName;
-    context.processorsName = recording.device.processorsName;
+    context.memoryName = shortened(recording.device.memoryName);
+    context.processorsName = shortened(recording.device.processorsName);
     return context;
 }
 

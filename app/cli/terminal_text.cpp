@@ -1,0 +1,48 @@
+#include "cli/terminal_text.h"
+
+#include "model/format.h"
+
+namespace fusescope::cli {
+namespace {
+
+void makeSafe(QString& text) {
+    text = model::escapeForOneLine(text);
+}
+
+void makeSafe(std::string& text) {
+    text = model::escapeForOneLine(QString::fromStdString(text)).toStdString();
+}
+
+}  // namespace
+
+model::Recording withTerminalSafeText(model::Recording recording) {
+    for (QString* text :
+         {&recording.createdAt, &recording.producer, &recording.description,
+          &recording.counterStatus, &recording.device.backend, &recording.device.name,
+          &recording.device.driverVersion, &recording.device.runtimeVersion,
+          &recording.device.memoryName, &recording.device.processorsName})
+        makeSafe(*text);
+    if (recording.computeRoof) makeSafe(recording.computeRoof->description);
+    for (model::RunRecord& run : recording.runs) {
+        for (QString* text : {&run.pipeline, &run.variant, &run.backend, &run.checkMeasure})
+            makeSafe(*text);
+        for (model::KernelRecord& kernel : run.kernels) makeSafe(kernel.name);
+        for (model::AllocationRecord& allocation : run.allocations) makeSafe(allocation.buffer);
+        for (model::TimelineSpan& span : run.timeline) makeSafe(span.name);
+    }
+    return recording;
+}
+
+model::SweepFile withTerminalSafeText(model::SweepFile sweep) {
+    for (QString* text : {&sweep.producer, &sweep.created, &sweep.description}) makeSafe(*text);
+    makeSafe(sweep.report.pipeline);
+    makeSafe(sweep.report.device.name);
+    for (SweepSeries& series : sweep.report.series) {
+        makeSafe(series.variant);
+        makeSafe(series.title);
+        makeSafe(series.fitError);
+    }
+    return sweep;
+}
+
+}  // namespace fusescope::cli

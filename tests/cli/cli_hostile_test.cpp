@@ -1,0 +1,96 @@
+// fusescope-cli against a hostile user: options given twice are refused instead of resolved
+// silently, bad tile grids and unusable save targets are refused before anything runs, and
+// `show` prints names from files on one line each, with breaks and bidi overrides visible.
+#include <gtest/gtest.h>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+
+#include "cli_process.h"
+#include "support/folder_test.h"
+
+namespace {
+
+const QStringList kSmallRun = {"run",      "--pipeline", "affine",    "--n", "4096",
+                               "--repeat", "2",          "--backend", "cpu"};
+
+class CliHostile : public testsupport::FolderTest {};
+
+QString hostileFile(const char* name) {
+    return QStringLiteral(FUSESCOPE_HOSTILE_CORPUS_DIR "/recording_loader/") + QLatin1String(name);
+}
+
+// Refused with exit 2 and one line naming `words`, within `withinMs`.
+void expectRefusal(const QStringList& arguments, const QString& words, qint64 withinMs = 10000) {
+    QElapsedTimer clock;
+    clock.start();
+    const CliResult result = runCli(arguments, 60000);
+    EXPECT_LT(clock.elapsed(), withinMs) << arguments.join(' ').toStdString();
+    ASSERT_FALSE(result.crashed);
+    EXPECT_EQ(result.exitCode, 2) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(words))
+        << "'" << words.toStdString() << "' not in: " << result.err.toStdString();
+    EXPECT_EQ(result.err.trimmed().count('\n'), 0) << result.err.toStdString();
+}
+
+}  // namespace
+
+TEST_F(CliHostile, RepeatedOptionsAreRefusedNotResolved) {
+    expectRefusal(kSmallRun + QStringList{"--json", path("a.json"), "--json", path("b.json")},
+                  "--json is given 2 times");
+    expectRefusal({"run", "--pipeline", "affine", "--pipeline", "swiglu", "--backend", "cpu"},
+                  "--pipeline is given 2 times");
+    expectRefusal({"run", "--pipeline", "affine", "--n", "4096", "--n", "8192", "--backend", "cpu"},
+                  "--n is given 2 times");
+    expectRefusal({"sweep", "--pipeline", "affine", "--repeat", "2", "--repeat", "3"},
+                  "--repeat is given 2 times");
+    EXPECT_FALSE(QFileInfo::exists(path("a.json")));
+    EXPECT_FALSE(QFileInfo::exists(path("b.json")));
+}
+
+// It ran the references for a minute before refusing the value.
+TEST_F(CliHostile, ATileGridValueThatIsNotAllowedIsRefusedBeforeRunning) {
+    expectRefusal({"tiles", "--grid", "block_m=7", "--backend", "cpu", "--repeat", "1"},
+                  "7 is not an allowed value", 5000);
+}
+
+TEST_F(CliHostile, SaveTargetsThatWouldFailAfterTheRunAreRefusedBeforeIt) {
+    const QString dangling = path("dangling.json");
+    ASSERT_TRUE(QFile::link(path("missing/nowhere.json"), dangling));
+    expectRefusal(kSmallRun + QStringList{"--json", dangling}, "does not exist", 5000);
+    const QString intoProc = path("into-proc.json");
+    ASSERT_TRUE(QFile::link(QStringLiteral("/proc/self/comm"), intoProc));
+    expectRefusal(kSmallRun + QStringList{"--json", intoProc}, "kernel file system", 5000);
+    expectRefusal(kSmallRun + QStringList{"--json", dir_.path()}, "folder", 5000);
+}
+
+// `show /proc/kmsg` blocked for ever.
+TEST_F(CliHostile, ShowRefusesKernelFilesAtOnce) {
+    const QString file = QFileInfo::exists(QStringLiteral("/proc/kmsg"))
+                             ? QStringLiteral("/proc/kmsg")
+                             : QStringLiteral("/proc/self/status");
+    expectRefusal({"show", file}, "kernel file system", 5000);
+}
+
+// A newline in a variant name printed a fake row of the table.
+TEST_F(CliHostile, ShowPrintsANameWithALineBreakOnItsOwnLine) {
+    const CliResult result = runCli({"show", hostileFile("loads-variant-newline.json")});
+    ASSERT_FALSE(result.crashed);
+    EXPECT_NE(result.exitCode, 2) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains(QStringLiteral("fused\\x0a  fake_row")))
+        << result.out.toStdString();
+    for (const QString& line : result.out.split('\n'))
+        EXPECT_FALSE(line.trimmed().startsWith(QLatin1String("fake_row"))) << line.toStdString();
+}
+
+TEST_F(CliHostile, ShowMakesBidiOverridesAndTerminalEscapesVisible) {
+    for (const char* name : {"loads-bidi-overrides.json", "loads-terminal-escapes.json"}) {
+        const CliResult result = runCli({"show", hostileFile(name)});
+        ASSERT_FALSE(result.crashed);
+        const QString all = result.out + result.err;
+        EXPECT_FALSE(all.contains(QChar(0x202e))) << name;
+        EXPECT_FALSE(all.contains(QChar(0x2066))) << name;
+        EXPECT_FALSE(all.contains(QChar(0x1b))) << name;
+    }
+}

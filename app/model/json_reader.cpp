@@ -12,6 +12,22 @@
 namespace fusescope::model {
 namespace {
 
+// Characters that reorder or hide the text around them (bidirectional embeddings, overrides and
+// isolates, the marks) and, in names, every control character: a file's text is drawn and
+// printed as it reads, never as terminal escapes or reversed runs. Free text keeps its line
+// breaks and tabs.
+std::optional<qsizetype> unprintableAt(const QString& text, bool freeText) {
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        const bool bidi = c == 0x061c || c == 0x200e || c == 0x200f ||
+                          (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+        const bool control = c < 0x20 || (c >= 0x7f && c <= 0x9f);
+        const bool allowedInFreeText = c == u'\n' || c == u'\t';
+        if (bidi || (control && !(freeText && allowedInFreeText))) return i;
+    }
+    return std::nullopt;
+}
+
 QString typeName(const QJsonValue& value) {
     switch (value.type()) {
         case QJsonValue::Null:
@@ -89,6 +105,11 @@ QString JsonReader::string(const char* key, qsizetype maxLength) const {
         fail(key, QStringLiteral("%1 characters long, more than the limit of %2 for this text")
                       .arg(text.size())
                       .arg(maxLength));
+    if (const std::optional<qsizetype> at = unprintableAt(text, maxLength > kMaxNameLength))
+        fail(key, QStringLiteral("holds the control character U+%1 at character %2: names are "
+                                 "one line of printable text, and no text may reorder itself")
+                      .arg(text.at(*at).unicode(), 4, 16, QLatin1Char('0'))
+                      .arg(*at + 1));
     return text;
 }
 

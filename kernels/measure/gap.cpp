@@ -149,6 +149,25 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
                      " were freed just before this kernel; the GPU writes freed memory back in "
                      "the background, and those writes are counted here."});
     }
+    // More reads than the model, where the model charges each operand once: a tiled kernel (a
+    // library GEMM) asks the L2 for its tiles many times over, and operands larger than the L2
+    // come back from DRAM for some of those re-reads. Said with the measured requests.
+    const double l2Requested = e.measured.l2SectorsRead * kSectorBytes;
+    const double readSurplus = e.measured.dramBytesRead - e.modelBytesRead;
+    if (e.reReadBuffers.empty() && readSurplus > threshold * e.modelBytesRead &&
+        l2Requested > 2.0 * e.modelBytesRead && e.measured.dramBytesRead <= l2Requested) {
+        char factors[96];
+        std::snprintf(factors, sizeof factors, "%.1fx", l2Requested / e.modelBytesRead);
+        findings.push_back(
+            {GapReason::ReReadsPastL2,
+             "The kernel asks the L2 for " + megabytes(l2Requested) + ", " + factors + " the " +
+                 megabytes(e.modelBytesRead) + " it reads once: it re-reads its tiles, and the L2" +
+                 (e.l2CacheBytes > 0 ? " (" + megabytes(static_cast<double>(e.l2CacheBytes)) + ")"
+                                     : std::string()) +
+                 " cannot keep them all between uses, so DRAM reads " +
+                 megabytes(e.measured.dramBytesRead) +
+                 ". The model counts each operand once, as the data a perfect cache would move."});
+    }
     const double sectorsRead = e.measured.sectorsRead * kSectorBytes;
     const double sectorsWritten = e.measured.sectorsWritten * kSectorBytes;
     const double readRatio = e.modelBytesRead > 0 ? sectorsRead / e.modelBytesRead : 0.0;

@@ -16,6 +16,7 @@ inline constexpr double kGapThresholdPercent = 10.0;
 enum class GapReason {
     FitsInL2,        // the arrays are smaller than the L2: they stay in cache between kernels
     ReReadsFromL2,   // the model charges re-reads (a weight per output tile) that the L2 serves
+    ReReadsPastL2,   // a tiled kernel re-reads its operands and the L2 cannot keep them all
     DeferredWrites,  // writes reached DRAM after the kernel ended (L2 write-back)
     FreeWriteBack,   // freeing memory made the GPU write it back, with no kernel running
     Uncoalesced,     // more 32-byte sectors than the bytes need

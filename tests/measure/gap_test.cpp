@@ -96,6 +96,28 @@ TEST(Gap, MoreSectorsThanTheBytesNeedIsUncoalesced) {
     EXPECT_FALSE(has(findings, GapReason::Unexplained));
 }
 
+// A library GEMM at Llama-3-8B prefill: 151 MB of operands read once by the model, 3.03 GB
+// requested from the L2 and 572 MB from DRAM. The cause is the tiles' re-reads past the L2,
+// said with the measured numbers; without the L2 requests it stays unexplained.
+TEST(Gap, TilesReReadPastTheL2ExplainAGemmThatReadsMoreThanItsOperands) {
+    KernelEvidence e = exactKernel(151e6);
+    e.modelBytesWritten = 117e6;
+    e.measured.dramBytesWritten = 117e6;
+    e.measured.sectorsWritten = 117e6 / 32;
+    e.measured.dramBytesRead = 572e6;
+    e.l2CacheBytes = 60'000'000;
+    e.measured.l2SectorsRead = 3.03e9 / 32;
+    const auto findings = explainKernelGap(e);
+    ASSERT_TRUE(has(findings, GapReason::ReReadsPastL2));
+    EXPECT_FALSE(has(findings, GapReason::Unexplained));
+    const std::string& words = findings.front().words;
+    EXPECT_NE(words.find("3030.0 MB"), std::string::npos) << words;
+    EXPECT_NE(words.find("20.1x"), std::string::npos) << words;
+    EXPECT_NE(words.find("572.0 MB"), std::string::npos) << words;
+    e.measured.l2SectorsRead = 0;
+    EXPECT_TRUE(has(explainKernelGap(e), GapReason::Unexplained));
+}
+
 TEST(Gap, ExplainGapsCoversMeasuredVariantsAndFreeWriteBackOnTheTimeline) {
     RunReport report;
     report.device.l2CacheBytes = kL2;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "core/status.h"
 #include "pipelines/problem.h"
 
@@ -118,12 +119,15 @@ struct ComputeRoofSpec {
     std::string description;  // "cuBLAS bfloat16 GEMM 8192 x 8192 x 8192"
 };
 
-// Fills a run's inputs (the inputs of every selected variant, each once).
-using InputMaker = std::function<HostBuffers(
-    const Problem& problem, const std::vector<const BufferSpec*>& inputs, std::uint32_t seed)>;
-// Compares an output (the problem's dtype) against the pipeline's reference in double.
+// Fills a run's inputs (the inputs of every selected variant, each once). Stops early, the values
+// incomplete, once `cancel` is set (the runner then discards them).
+using InputMaker =
+    std::function<HostBuffers(const Problem& problem, const std::vector<const BufferSpec*>& inputs,
+                              std::uint32_t seed, const CancelToken& cancel)>;
+// Compares an output (the problem's dtype) against the pipeline's reference in double. A long
+// reference asks `cancel` per block of work; the runner discards the result once it is set.
 using OutputCheck = std::function<CheckResult(const Problem& problem, const HostBuffers& inputs,
-                                              const void* output)>;
+                                              const void* output, const CancelToken& cancel)>;
 // Constraints between dimensions, dtype and tuning that limits alone cannot say.
 using ProblemCheck = std::function<Status(const Problem& problem)>;
 

@@ -12,10 +12,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/cancel_token.h"
 #include "core/status.h"
+#include "core/uninitialised_allocator.h"
 #include "pipelines/problem.h"
 
 namespace fusescope {
@@ -85,12 +87,15 @@ struct VariantSpec {
     std::vector<KernelSpec> kernelsFor(const Problem& problem) const;
 };
 
+// Input makers write every byte of their buffers in parallel, asking the cancel token.
+using HostBytes = UninitialisedVector<unsigned char>;
+
 // Host copies of a run's buffers, by name, as raw bytes in the problem's dtype.
 struct HostBuffers {
     std::vector<std::string> names;
-    std::vector<std::vector<unsigned char>> values;
+    std::vector<HostBytes> values;  // each written in full by the pipeline's input maker
 
-    const std::vector<unsigned char>* find(std::string_view name) const;
+    const HostBytes* find(std::string_view name) const;
 };
 
 // The bit pattern written over outputs and scratch before a run: NaN in float32 and in

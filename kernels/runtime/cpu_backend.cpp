@@ -166,7 +166,7 @@ class CpuBackend final : public Backend {
             return Status::ok();
         }
         const bool copied = parallelFor(
-            elements, threads_, cancel_, kSplitBytes, [&](std::uint64_t begin, std::uint64_t end) {
+            elements, threads_, cancel_, 1, [&](std::uint64_t begin, std::uint64_t end) {
                 const std::uint64_t first = begin * kSplitBytes;
                 const std::uint64_t last = end == elements ? bytes : end * kSplitBytes;
                 std::memcpy(to + first, from + first, last - first);

@@ -51,6 +51,7 @@ bool parallelFor(std::uint64_t n, int threads, const CancelToken& cancel,
                  std::uint64_t workPerElement,
                  const std::function<void(std::uint64_t, std::uint64_t)>& body,
                  std::uint64_t minimumBlock) {
+    if (cancel.cancelled()) return false;  // no threads started for nothing
     const std::uint64_t perElement = std::max<std::uint64_t>(1, workPerElement);
     const std::uint64_t work = n > UINT64_MAX / perElement ? UINT64_MAX : n * perElement;
     // Blocks are multiples of 4 elements, as chunks are, for the four-wide kernels.

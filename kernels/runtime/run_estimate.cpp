@@ -132,7 +132,13 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
                              bytes / speeds.bytesPerSecond) +
                     speeds.secondsPerLaunch;
         }
-        seconds += runs * once;
+        // Its buffers are allocated, inputs uploaded and the rest poisoned first: each written
+        // once, inputs also read.
+        double buffers = 0.0;
+        for (const BufferSpec& buffer : variant->buffers)
+            buffers += static_cast<double>(buffer.bytes(request.problem)) *
+                       (buffer.role == BufferRole::Input ? 2.0 : 1.0);
+        seconds += runs * once + buffers / speeds.bytesPerSecond;
     }
     if (request.roofs && pipeline->rooflineBytes) {
         const double copy = 2.0 * static_cast<double>(pipeline->rooflineBytes(request.problem)) /

@@ -311,7 +311,7 @@ Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& trac
         TrackedBuffer& buffer = prepared.buffers.at(spec.name);
         const std::uint64_t bytes = spec.bytes(request.problem);
         if (spec.role == BufferRole::Input) {
-            const std::vector<unsigned char>* host = inputs.find(spec.name);
+            const HostBytes* host = inputs.find(spec.name);
             if (!host || host->size() != bytes)
                 return Status(ErrorCode::InvalidArgument,
                               "no host values for input '" + spec.name + "'");

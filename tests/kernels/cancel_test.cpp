@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -73,7 +74,9 @@ TEST(CancelInsideKernels, CancelStopsALongCpuGemmWithinHalfASecond) {
     ASSERT_TRUE(observer.stageSeen());
     ASSERT_FALSE(report) << "the run ended before the cancel: make the shape larger";
     EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
-    EXPECT_LT(secondsBetween(observer.cancelledAt(), returned), 0.5);
+    const double latency = secondsBetween(observer.cancelledAt(), returned);
+    std::printf("the GEMM stopped %.3f s after the cancel\n", latency);
+    EXPECT_LT(latency, 0.5);
 }
 
 // Fills, copies and kernels ask the backend's token: once it is set, each returns Cancelled.
@@ -98,13 +101,13 @@ TEST(CancelInsideKernels, FillAndCopyReturnCancelledOnceTheTokenIsSet) {
     EXPECT_TRUE(backend->release(*b));
 }
 
-// The elementwise lesson at 2^27 elements: the cancel comes while the variant's buffers are
+// The elementwise lesson at 2^25 elements: the cancel comes while the variant's buffers are
 // poisoned or its first run goes, and the run stops within 0.5 s.
 TEST(CancelInsideKernels, CancelStopsALargeElementwiseRunWithinHalfASecond) {
     auto backend = createCpuBackend(0);
     RunRequest request;
     request.pipeline = "swiglu";
-    request.problem.dimensions = {{"N", std::uint64_t{1} << 27}};
+    request.problem.dimensions = {{"N", std::uint64_t{1} << 25}};
     request.repeats = 50;
     request.warmup = 0;
     request.roofs = false;
@@ -115,5 +118,7 @@ TEST(CancelInsideKernels, CancelStopsALargeElementwiseRunWithinHalfASecond) {
     ASSERT_TRUE(observer.stageSeen());
     ASSERT_FALSE(report);
     EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
-    EXPECT_LT(secondsBetween(observer.cancelledAt(), returned), 0.5);
+    const double latency = secondsBetween(observer.cancelledAt(), returned);
+    std::printf("the elementwise run stopped %.3f s after the cancel\n", latency);
+    EXPECT_LT(latency, 0.5);
 }

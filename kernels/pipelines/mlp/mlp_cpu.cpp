@@ -5,12 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "core/uninitialised_allocator.h"
 #include "pipelines/mlp/mlp_cuda.h"
 #include "pipelines/mlp/mlp_traffic.h"
 #include "runtime/parallel.h"
 
 namespace fusescope::mlp {
 namespace {
+
+// Each written in full by a parallel loop before it is read (or dropped once cancelled).
+using Floats = UninitialisedVector<float>;
 
 float silu(float g) {
     return g / (1.0f + std::exp(-g));
@@ -20,9 +24,9 @@ float silu(float g) {
 constexpr std::uint64_t kSiluWork = 16;
 
 // `count` stored values from `data` as floats.
-std::vector<float> load(const void* data, std::size_t count, MlpDtype dtype, int threads,
-                        const CancelToken& cancel) {
-    std::vector<float> values(count);
+Floats load(const void* data, std::size_t count, MlpDtype dtype, int threads,
+            const CancelToken& cancel) {
+    Floats values(count);
     parallelFor(count, threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i)
             values[i] = storesBfloat16(dtype)
@@ -33,7 +37,7 @@ std::vector<float> load(const void* data, std::size_t count, MlpDtype dtype, int
 }
 
 // Stores floats into `data`, rounded to the storage type.
-void store(void* data, const std::vector<float>& values, MlpDtype dtype, int threads,
+void store(void* data, const Floats& values, MlpDtype dtype, int threads,
            const CancelToken& cancel) {
     parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) {
@@ -47,8 +51,7 @@ void store(void* data, const std::vector<float>& values, MlpDtype dtype, int thr
 
 // The values as a product's operands: rounded to TF32 for tf32 (as the tensor cores' cvt.rna
 // does on the GPU), unchanged otherwise.
-std::vector<float> operands(std::vector<float> values, MlpDtype dtype, int threads,
-                            const CancelToken& cancel) {
+Floats operands(Floats values, MlpDtype dtype, int threads, const CancelToken& cancel) {
     if (dtype != MlpDtype::Tf32) return values;
     parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) values[i] = roundToTf32(values[i]);
@@ -58,10 +61,9 @@ std::vector<float> operands(std::vector<float> values, MlpDtype dtype, int threa
 
 // C (rows x N) = A (rows x K) * B (N x K)^T, float accumulation, each product rounded to `keep`.
 // A and B are the operands as multiplied (see operands()). Stops early when cancelled.
-std::vector<float> productABt(const float* a, std::int64_t rows, const float* b, std::int64_t N,
-                              std::int64_t K, MlpDtype keep, int threads,
-                              const CancelToken& cancel) {
-    std::vector<float> c(static_cast<std::size_t>(rows * N));
+Floats productABt(const float* a, std::int64_t rows, const float* b, std::int64_t N, std::int64_t K,
+                  MlpDtype keep, int threads, const CancelToken& cancel) {
+    Floats c(static_cast<std::size_t>(rows * N));
     const auto perElement = static_cast<std::uint64_t>(K);
     parallelFor(c.size(), threads, cancel, perElement, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t j = begin; j < end; ++j) {
@@ -96,52 +98,51 @@ class Stages {
         : s_(s), dtype_(dtype), b_(b), v_(v), threads_(threads), cancel_(cancel) {}
 
     // x and the weights as the products take them (TF32-rounded for tf32).
-    std::vector<float> x() const {
+    Floats x() const {
         return operands(load(b_.x, count(s_.M * s_.H), dtype_, threads_, cancel_), dtype_, threads_,
                         cancel_);
     }
-    std::vector<float> gateUp() const {
+    Floats gateUp() const {
         return operands(load(b_.gateUp, count(2 * s_.I * s_.H), dtype_, threads_, cancel_), dtype_,
                         threads_, cancel_);
     }
-    std::vector<float> downWeights() const {
+    Floats downWeights() const {
         return operands(load(b_.down, count(s_.H * s_.I), dtype_, threads_, cancel_), dtype_,
                         threads_, cancel_);
     }
 
     // One of the two projections, rounded to the storage type, into `target` (M x I).
     void projection(bool up, void* target) const {
-        const std::vector<float> w = gateUp();
+        const Floats w = gateUp();
         const float* rows = w.data() + (up ? s_.I * s_.H : 0);
         store(target, productABt(x().data(), s_.M, rows, s_.I, s_.H, dtype_, threads_, cancel_),
               dtype_, threads_, cancel_);
     }
 
     void siluInPlace(void* g) const {
-        std::vector<float> values = load(g, count(s_.M * s_.I), dtype_, threads_, cancel_);
+        Floats values = load(g, count(s_.M * s_.I), dtype_, threads_, cancel_);
         each(values.size(), kSiluWork, [&](std::uint64_t j) { values[j] = silu(values[j]); });
         store(g, values, dtype_, threads_, cancel_);
     }
 
     void multiply(const void* a, const void* b, void* out) const {
-        const std::vector<float> left = load(a, count(s_.M * s_.I), dtype_, threads_, cancel_);
-        std::vector<float> right = load(b, count(s_.M * s_.I), dtype_, threads_, cancel_);
+        const Floats left = load(a, count(s_.M * s_.I), dtype_, threads_, cancel_);
+        Floats right = load(b, count(s_.M * s_.I), dtype_, threads_, cancel_);
         each(right.size(), 1, [&](std::uint64_t j) { right[j] *= left[j]; });
         store(out, right, dtype_, threads_, cancel_);
     }
 
     // The merged product: row m holds g's I values, then u's.
     void gateUpProduct(void* target) const {
-        const std::vector<float> w = gateUp();
+        const Floats w = gateUp();
         store(target,
               productABt(x().data(), s_.M, w.data(), 2 * s_.I, s_.H, dtype_, threads_, cancel_),
               dtype_, threads_, cancel_);
     }
 
     void siluMulRows(const void* gu, void* h) const {
-        const std::vector<float> values =
-            load(gu, count(2 * s_.M * s_.I), dtype_, threads_, cancel_);
-        std::vector<float> hidden(count(s_.M * s_.I));
+        const Floats values = load(gu, count(2 * s_.M * s_.I), dtype_, threads_, cancel_);
+        Floats hidden(count(s_.M * s_.I));
         each(hidden.size(), kSiluWork, [&](std::uint64_t j) {
             const std::int64_t m = static_cast<std::int64_t>(j) / s_.I;
             const std::int64_t i = static_cast<std::int64_t>(j) % s_.I;
@@ -153,21 +154,21 @@ class Stages {
 
     // g and u stay in float32 (registers on the GPU); only h is stored.
     void gateUpSilu(void* h) const {
-        const std::vector<float> w = gateUp();
-        const std::vector<float> in = x();
-        const std::vector<float> g =
+        const Floats w = gateUp();
+        const Floats in = x();
+        const Floats g =
             productABt(in.data(), s_.M, w.data(), s_.I, s_.H, MlpDtype::Float32, threads_, cancel_);
-        const std::vector<float> u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I, s_.H,
-                                                MlpDtype::Float32, threads_, cancel_);
-        std::vector<float> hidden(g.size());
+        const Floats u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I, s_.H,
+                                    MlpDtype::Float32, threads_, cancel_);
+        Floats hidden(g.size());
         each(hidden.size(), kSiluWork, [&](std::uint64_t j) { hidden[j] = silu(g[j]) * u[j]; });
         store(h, hidden, dtype_, threads_, cancel_);
     }
 
     void down() const {
-        const std::vector<float> hidden = operands(
-            load(v_.h, count(s_.M * s_.I), dtype_, threads_, cancel_), dtype_, threads_, cancel_);
-        const std::vector<float> weights = downWeights();
+        const Floats hidden = operands(load(v_.h, count(s_.M * s_.I), dtype_, threads_, cancel_),
+                                       dtype_, threads_, cancel_);
+        const Floats weights = downWeights();
         store(b_.out,
               productABt(hidden.data(), s_.M, weights.data(), s_.H, s_.I, MlpDtype::Float32,
                          threads_, cancel_),
@@ -178,19 +179,19 @@ class Stages {
     // over all of H, SiLU*up rounded to the storage type (and for tf32 to the tensor cores'
     // operand), accumulated into the block's output tile.
     void lessonFused(const LessonTiles& t) const {
-        const std::vector<float> in = x();
-        const std::vector<float> w = gateUp();
-        const std::vector<float> dn = downWeights();
+        const Floats in = x();
+        const Floats w = gateUp();
+        const Floats dn = downWeights();
         const std::int64_t tilesM = ceilDiv(s_.M, t.blockM), tilesN = ceilDiv(s_.H, t.blockN);
-        std::vector<float> result(count(s_.M * s_.H));
+        Floats result(count(s_.M * s_.H));
         const float* up = w.data() + s_.I * s_.H;
         // A block's work is far above kCancelBlockWork: it also asks once per I chunk.
         const auto blockWork = static_cast<std::uint64_t>(t.blockM * t.blockN * s_.I);
         parallelFor(
             static_cast<std::uint64_t>(tilesM * tilesN), threads_, cancel_, blockWork,
             [&](std::uint64_t begin, std::uint64_t end) {
-                std::vector<float> hidden(count(t.blockM * t.blockI));
-                std::vector<float> acc(count(t.blockM * t.blockN));
+                Floats hidden(count(t.blockM * t.blockI));
+                Floats acc(count(t.blockM * t.blockN));
                 for (std::uint64_t block = begin; block < end; ++block) {
                     const std::int64_t m0 = static_cast<std::int64_t>(block) / tilesN * t.blockM;
                     const std::int64_t n0 = static_cast<std::int64_t>(block) % tilesN * t.blockN;

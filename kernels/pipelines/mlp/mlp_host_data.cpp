@@ -35,9 +35,9 @@ float HostMatrix::at(std::size_t index) const {
     return fromBfloat16(value);
 }
 
-std::vector<float> HostMatrix::toFloats(int threads) const {
+std::vector<float> HostMatrix::toFloats(int threads, const CancelToken& cancel) const {
     std::vector<float> values(elements());
-    parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
+    parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) values[i] = at(i);
     });
     return values;

@@ -63,7 +63,8 @@ class HostMatrix {
     const void* data() const { return storage_.data(); }
 
     float at(std::size_t index) const;
-    std::vector<float> toFloats(int threads) const;
+    // Incomplete once `cancel` is set.
+    std::vector<float> toFloats(int threads, const CancelToken& cancel = {}) const;
     // Rounds each value to the storage type.
     void assign(const std::vector<float>& values, int threads);
 

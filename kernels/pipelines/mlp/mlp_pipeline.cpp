@@ -92,7 +92,7 @@ std::vector<BufferSpec> buffersOf(MlpVariant variant) {
     return buffers;
 }
 
-HostMatrix matrixFrom(const std::vector<unsigned char>& bytes, MlpDtype dtype, std::int64_t rows,
+HostMatrix matrixFrom(const HostBytes& bytes, MlpDtype dtype, std::int64_t rows,
                       std::int64_t cols) {
     HostMatrix matrix(dtype, rows, cols);
     std::memcpy(matrix.data(), bytes.data(), std::min(bytes.size(), matrix.bytes()));

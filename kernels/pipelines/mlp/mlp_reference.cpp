@@ -22,9 +22,9 @@ std::vector<double> referenceOutput(const MlpShape& shape, const MlpHostInputs& 
     const std::int64_t H = shape.H, I = shape.I;
     const auto count = static_cast<std::int64_t>(rows.size());
     std::vector<double> hidden(static_cast<std::size_t>(count * I));
-    const std::vector<float> x = inputs.x.toFloats(threads);
+    const std::vector<float> x = inputs.x.toFloats(threads, cancel);
     {
-        const std::vector<float> gateUp = inputs.gateUp.toFloats(threads);
+        const std::vector<float> gateUp = inputs.gateUp.toFloats(threads, cancel);
         parallelFor(static_cast<std::uint64_t>(count * I), threads, cancel,
                     static_cast<std::uint64_t>(2 * H), [&](std::uint64_t begin, std::uint64_t end) {
                         for (std::uint64_t j = begin; j < end; ++j) {
@@ -42,7 +42,7 @@ std::vector<double> referenceOutput(const MlpShape& shape, const MlpHostInputs& 
                         }
                     });
     }
-    const std::vector<float> down = inputs.down.toFloats(threads);
+    const std::vector<float> down = inputs.down.toFloats(threads, cancel);
     std::vector<double> out(static_cast<std::size_t>(count * H));
     parallelFor(out.size(), threads, cancel, static_cast<std::uint64_t>(I),
                 [&](std::uint64_t begin, std::uint64_t end) {

@@ -13,6 +13,7 @@
 #include "model/recording_json.h"
 #include "model/run_conversion.h"
 #include "runtime/parallel.h"
+#include "runtime/run_estimate.h"
 #include "runtime/runner.h"
 #include "worker/run_command.h"
 
@@ -265,6 +266,21 @@ Status checkSizeFits(const RunOptions& options, const DeviceInfo& device) {
     return validateRequest(options.command.request, device);
 }
 
+// The run's estimated time on this CPU, from the model's FLOPs and bytes at speeds measured
+// here just now (a quarter of a second), so that a GPU-sized shape is not started unannounced.
+QString cpuEstimateLine(Backend& backend, const RunRequest& request) {
+    const Result<MachineSpeeds> speeds = measureSpeeds(backend, request.cpuThreads);
+    if (!speeds)
+        return QStringLiteral("no estimate of the run's time: %1")
+            .arg(QString::fromStdString(speeds.status().message()));
+    return QStringLiteral(
+               "estimated %1 on this CPU (the model's FLOPs and bytes at %2 GFLOP/s and %3 GB/s "
+               "measured here)")
+        .arg(QString::fromStdString(describeDuration(estimateRunSeconds(request, *speeds))))
+        .arg(speeds->flopsPerSecond * 1e-9, 0, 'f', 1)
+        .arg(speeds->bytesPerSecond * 1e-9, 0, 'f', 1);
+}
+
 QString runningLine(const RunRequest& request, const DeviceInfo& device) {
     const PipelineSpec& pipeline = *findPipeline(request.pipeline);
     const std::size_t variants =
@@ -312,6 +328,7 @@ int runCommand(const QStringList& arguments) {
         return kExitUsageError;
     }
     if (!selection->autoNote.empty()) printNote(QString::fromStdString(selection->autoNote));
+    if (backend.kind() == BackendKind::Cpu) printNote(cpuEstimateLine(backend, request));
 
     const RunCommand& command = options->command;
     Result<RunReport> report = Status(ErrorCode::Cancelled, "not run");

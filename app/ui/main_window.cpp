@@ -31,6 +31,7 @@
 #include "model/sweep_json.h"
 #include "model/tile_sweep_json.h"
 #include "model/version.h"
+#include "runtime/run_estimate.h"
 #include "ui/chart_export.h"
 #include "ui/chart_export_actions.h"
 #include "ui/chart_interaction.h"
@@ -46,6 +47,7 @@
 #include "ui/plugged_views.h"
 #include "ui/results_model.h"
 #include "ui/run_choices.h"
+#include "ui/run_confirmation.h"
 #include "ui/run_panel.h"
 #include "ui/self_test_dialog.h"
 #include "ui/sweep/sweep_chart.h"
@@ -393,7 +395,9 @@ void MainWindow::startRun() {
         statusBar()->showMessage(problem, 5000);
         return;
     }
-    startCommand(runPanel_->command());
+    const RunCommand command = runPanel_->command();
+    if (!confirmLongRun(this, command, summary_)) return;
+    startCommand(command);
 }
 
 void MainWindow::startCommand(const RunCommand& command) {
@@ -539,12 +543,16 @@ QString MainWindow::openRecording(const QString& path) {
     showRecordedRequestInPanel(*loaded);
     const QString name = QFileInfo(path).fileName();
     noteOpenedFile(path);
+    const QString shapeNote = recordedShapeNote(*loaded);
     runPanel_->setStatusText(
         tr("Showing %1 (%2 runs, recorded by %3)")
             .arg(name)
             .arg(loaded->runs.size())
-            .arg(loaded->producer.isEmpty() ? tr("an unknown program") : loaded->producer));
-    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+            .arg(loaded->producer.isEmpty() ? tr("an unknown program") : loaded->producer) +
+        (shapeNote.isEmpty() ? QString() : QStringLiteral(". ") + shapeNote));
+    // The status bar is always in sight, where the run panel may be scrolled.
+    statusBar()->showMessage(
+        shapeNote.isEmpty() ? tr("Opened %1").arg(QDir::toNativeSeparators(path)) : shapeNote);
     return {};
 }
 
@@ -866,8 +874,27 @@ void MainWindow::restoreSettings() {
     setPresentation(settings_->value(QStringLiteral("view/presentation"), false).toBool());
 }
 
+QString MainWindow::recordedShapeNote(const model::Recording& recording) {
+    problemTooLongHere_.reset();
+    if (recording.device.backend == QLatin1String("cpu")) return {};
+    const RunCommand command = runPanel_->command();
+    const std::optional<double> seconds = cpuEstimateFor(command, summary_);
+    if (!seconds || *seconds <= kAskAboveSeconds) return {};
+    // Kept out of the settings: the next start should not begin with a GPU-sized shape.
+    problemTooLongHere_ = command.request.problem;
+    return tr("Run panel: shape from the %1 recording; a run of it takes %2 on this CPU.")
+        .arg(recording.device.name, QString::fromStdString(describeDuration(*seconds)));
+}
+
 void MainWindow::saveSettings() {
     RunCommand choices = runPanel_->command();
+    if (problemTooLongHere_ && choices.request.problem == *problemTooLongHere_) {
+        const RunCommand saved = loadRunChoices(*settings_);
+        const PipelineSpec* pipeline = findPipeline(choices.request.pipeline);
+        choices.request.problem = saved.request.pipeline == choices.request.pipeline || !pipeline
+                                      ? saved.request.problem
+                                      : pipeline->defaultProblem();
+    }
     choices.cudaDevice = runPanel_->rememberedDevice();
     saveRunChoices(*settings_, choices);
     settings_->setValue(QStringLiteral("window/geometry"), saveGeometry());

@@ -3,6 +3,7 @@
 // stage) at the top, the charts below. Views are fed plain recordings; the worker does the work.
 #include <QMainWindow>
 #include <QPointer>
+#include <optional>
 
 #include "model/recording.h"
 #include "ui/appearance.h"
@@ -71,6 +72,9 @@ class MainWindow final : public QMainWindow {
     QString saveRecording(const QString& path) const;
     // The run panel shows the pipeline, variants and problem of `recording` (one state).
     void showRecordedRequestInPanel(const model::Recording& recording);
+    // What the run panel's shape, taken from a recording made elsewhere, costs on this CPU when
+    // that is long (empty otherwise); sets problemTooLongHere_.
+    QString recordedShapeNote(const model::Recording& recording);
 
     void saveSettings();
 
@@ -214,6 +218,9 @@ class MainWindow final : public QMainWindow {
     QString openFile_;
     model::Recording recording_;
     BackendSummary summary_;
+    // A recording's problem, set in the run panel, too long to run on this CPU: not kept for the
+    // next start while the panel still holds it.
+    std::optional<Problem> problemTooLongHere_;
     bool backendsKnown_ = false;
     QString runStartedNote_;
     QString shownJobElsewhere_;      // the job the run panel shows as holding the worker

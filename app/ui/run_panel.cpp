@@ -199,6 +199,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     stage_->setText(tr("Ready"));
     layout->addWidget(stage_);
     status_ = wrappedLabel(this);
+    status_->setObjectName(QStringLiteral("runPanelStatus"));
     status_->setForegroundRole(QPalette::WindowText);
     layout->addWidget(status_);
     layout->addStretch(1);

@@ -16,10 +16,6 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
         .count();
 }
 
-Status cancelledStatus() {
-    return Status(ErrorCode::Cancelled, "cancelled by the user");
-}
-
 // The selected variants of the request, in the order runPipeline ran them.
 std::vector<const VariantSpec*> variantsOf(const RunRequest& request) {
     const PipelineSpec* pipeline = findPipeline(request.pipeline);
@@ -308,9 +304,11 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider, const
         report.counterStatus = withAdvice(capability);
         return report;
     }
+    const CancelTokenInUse cancelInUse(backend, observer);
     // Generated once for both runs: at 2^28 elements that takes seconds.
     const HostBuffers inputs = makeHostInputs(*findPipeline(request.pipeline), variantsOf(request),
-                                              request.problem, request.seed);
+                                              request.problem, request.seed, cancelToken(observer));
+    if (observer.cancelled()) return cancelledStatus();
     if (options.counters) {
         if (Status s = addCounterRun(backend, provider, request, inputs, report, observer); !s) {
             if (s.code() == ErrorCode::Cancelled) return s;

@@ -25,8 +25,15 @@ class ElementwiseCpuExecution final : public KernelExecution {
                                                           " kernel for vector width " +
                                                           std::to_string(width));
         void* const* args = call.buffers.data();
-        parallelFor(call.problem->dimension(kElementCountDimension), target.hostThreads,
-                    [&](std::uint64_t begin, std::uint64_t end) { kernel(args, begin, end); });
+        // Blocks of 16 MiB an array, so that a kernel of two sweeps (scratch) still sends its
+        // intermediate through memory between them: the threads' blocks together stay larger
+        // than the last-level cache.
+        constexpr std::uint64_t kBlockElements = 1u << 22;
+        if (!parallelFor(
+                call.problem->dimension(kElementCountDimension), target.hostThreads, target.cancel,
+                1, [&](std::uint64_t begin, std::uint64_t end) { kernel(args, begin, end); },
+                kBlockElements))
+            return cancelledStatus();
         return Status::ok();
     }
 

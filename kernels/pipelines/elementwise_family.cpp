@@ -36,9 +36,9 @@ std::vector<std::string> inputNames(const PipelineSpec& pipeline) {
 }  // namespace
 
 void fillUniform(float* data, std::uint64_t n, std::uint32_t seed, std::uint32_t stream, float low,
-                 float high) {
+                 float high, const CancelToken& cancel) {
     const std::uint32_t key = hash32(seed * 2654435761u ^ hash32(stream + 1));
-    parallelFor(n, hardwareThreads(), [&](std::uint64_t begin, std::uint64_t end) {
+    parallelFor(n, hardwareThreads(), cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) {
             const auto lo = static_cast<std::uint32_t>(i);
             const auto hi = static_cast<std::uint32_t>(i >> 32);
@@ -137,20 +137,22 @@ void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
         return array.bytes(problem);
     };
     pipeline.makeInputs = [](const Problem& problem, const std::vector<const BufferSpec*>& inputs,
-                             std::uint32_t seed) {
+                             std::uint32_t seed, const CancelToken& cancel) {
         const std::uint64_t n = problem.dimension(kElementCountDimension);
         HostBuffers buffers;
         for (const BufferSpec* input : inputs) {
             buffers.names.push_back(input->name);
             buffers.values.emplace_back(n * sizeof(float));
             fillUniform(reinterpret_cast<float*>(buffers.values.back().data()), n, seed,
-                        static_cast<std::uint32_t>(buffers.names.size()), input->low, input->high);
+                        static_cast<std::uint32_t>(buffers.names.size()), input->low, input->high,
+                        cancel);
         }
         return buffers;
     };
     const std::vector<std::string> names = inputNames(pipeline);
+    // Large outputs are checked on a sample (kReferenceSampleElements): too brief to cancel.
     pipeline.check = [reference, names](const Problem& problem, const HostBuffers& inputs,
-                                        const void* output) {
+                                        const void* output, const CancelToken&) {
         std::vector<const float*> pointers;
         for (const auto& name : names)
             pointers.push_back(reinterpret_cast<const float*>(inputs.find(name)->data()));

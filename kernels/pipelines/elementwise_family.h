@@ -29,8 +29,9 @@ void declareElementwise(PipelineSpec& pipeline, ElementReference reference);
 KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels);
 
 // Uniform values in [low, high], a pure function of (seed, stream, i): any N, any thread split.
+// Stops early once `cancel` is set.
 void fillUniform(float* data, std::uint64_t n, std::uint32_t seed, std::uint32_t stream, float low,
-                 float high);
+                 float high, const CancelToken& cancel = {});
 
 // Up to this many elements the reference (in double) is computed for every element; above it,
 // for this many elements spread over the output. Every element is still checked for having been

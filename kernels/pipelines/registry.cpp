@@ -57,7 +57,7 @@ std::vector<KernelSpec> VariantSpec::kernelsFor(const Problem& problem) const {
     return plan ? plan(problem) : std::vector<KernelSpec>{};
 }
 
-const std::vector<unsigned char>* HostBuffers::find(std::string_view name) const {
+const HostBytes* HostBuffers::find(std::string_view name) const {
     for (std::size_t i = 0; i < names.size(); ++i)
         if (names[i] == name) return &values[i];
     return nullptr;

@@ -12,9 +12,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "core/status.h"
+#include "core/uninitialised_allocator.h"
 #include "pipelines/problem.h"
 
 namespace fusescope {
@@ -87,12 +90,15 @@ struct VariantSpec {
     std::vector<KernelSpec> kernelsFor(const Problem& problem) const;
 };
 
+// Input makers write every byte of their buffers in parallel, asking the cancel token.
+using HostBytes = UninitialisedVector<unsigned char>;
+
 // Host copies of a run's buffers, by name, as raw bytes in the problem's dtype.
 struct HostBuffers {
     std::vector<std::string> names;
-    std::vector<std::vector<unsigned char>> values;
+    std::vector<HostBytes> values;  // each written in full by the pipeline's input maker
 
-    const std::vector<unsigned char>* find(std::string_view name) const;
+    const HostBytes* find(std::string_view name) const;
 };
 
 // The bit pattern written over outputs and scratch before a run: NaN in float32 and in
@@ -121,12 +127,15 @@ struct ComputeRoofSpec {
     std::string description;  // "cuBLAS bfloat16 GEMM 8192 x 8192 x 8192"
 };
 
-// Fills a run's inputs (the inputs of every selected variant, each once).
-using InputMaker = std::function<HostBuffers(
-    const Problem& problem, const std::vector<const BufferSpec*>& inputs, std::uint32_t seed)>;
-// Compares an output (the problem's dtype) against the pipeline's reference in double.
+// Fills a run's inputs (the inputs of every selected variant, each once). Stops early, the values
+// incomplete, once `cancel` is set (the runner then discards them).
+using InputMaker =
+    std::function<HostBuffers(const Problem& problem, const std::vector<const BufferSpec*>& inputs,
+                              std::uint32_t seed, const CancelToken& cancel)>;
+// Compares an output (the problem's dtype) against the pipeline's reference in double. A long
+// reference asks `cancel` per block of work; the runner discards the result once it is set.
 using OutputCheck = std::function<CheckResult(const Problem& problem, const HostBuffers& inputs,
-                                              const void* output)>;
+                                              const void* output, const CancelToken& cancel)>;
 // Constraints between dimensions, dtype and tuning that limits alone cannot say.
 using ProblemCheck = std::function<Status(const Problem& problem)>;
 

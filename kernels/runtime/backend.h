@@ -105,6 +105,11 @@ class Backend {
     // Device backends ignore it.
     virtual void useHostThreads(int threads) { (void)threads; }
 
+    // What kernels, fills and copies ask to learn that the run was cancelled (CancelToken()
+    // puts back one that never is). A CPU backend asks it per block of work and returns
+    // ErrorCode::Cancelled; a GPU backend asks it between launches.
+    virtual void useCancelToken(CancelToken cancel) { (void)cancel; }
+
     // Called after buffers are freed, before the next timing: lets background work settle.
     virtual Status settle() { return Status::ok(); }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "pipelines/cpu_kernels.h"
 #include "runtime/backend.h"
@@ -92,22 +93,20 @@ class CpuBackend final : public Backend {
         return Status::ok();
     }
     Status upload(void* device, const void* host, std::uint64_t bytes) override {
-        parallelCopy(device, host, bytes);
-        return Status::ok();
+        return parallelCopy(device, host, bytes);
     }
     Status download(void* host, const void* device, std::uint64_t bytes) override {
-        parallelCopy(host, device, bytes);
-        return Status::ok();
+        return parallelCopy(host, device, bytes);
     }
     Status copy(void* destination, const void* source, std::uint64_t bytes) override {
-        parallelCopy(destination, source, bytes);
-        return Status::ok();
+        return parallelCopy(destination, source, bytes);
     }
     Status fill(void* device, unsigned char byte, std::uint64_t bytes) override {
         auto* base = static_cast<unsigned char*>(device);
-        parallelFor(bytes, threads_, [&](std::uint64_t begin, std::uint64_t end) {
-            std::memset(base + begin, byte, end - begin);
-        });
+        if (!parallelFor(bytes, threads_, cancel_, 1, [&](std::uint64_t begin, std::uint64_t end) {
+                std::memset(base + begin, byte, end - begin);
+            }))
+            return cancelledStatus();
         return Status::ok();
     }
 
@@ -125,7 +124,7 @@ class CpuBackend final : public Backend {
 
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         const auto start = std::chrono::steady_clock::now();
-        parallelCopy(destination, source, bytes);
+        if (Status s = parallelCopy(destination, source, bytes); !s) return s;
         return millisecondsSince(start);
     }
 
@@ -141,6 +140,7 @@ class CpuBackend final : public Backend {
     void useHostThreads(int threads) override {
         threads_ = threads > 0 ? threads : hardwareThreads();
     }
+    void useCancelToken(CancelToken cancel) override { cancel_ = std::move(cancel); }
 
   private:
     ExecutionTarget target() {
@@ -150,27 +150,35 @@ class CpuBackend final : public Backend {
         where.instructionSet = instructionSet_;
         where.multiprocessors = threads_;
         where.state = &state_;
+        where.cancel = cancel_;
         return where;
     }
 
-    void parallelCopy(void* destination, const void* source, std::uint64_t bytes) const {
+    Status parallelCopy(void* destination, const void* source, std::uint64_t bytes) const {
         auto* to = static_cast<unsigned char*>(destination);
         const auto* from = static_cast<const unsigned char*>(source);
         // Split by 4-byte elements, as the kernels are split, so that the copy roofline goes
         // multi-threaded at the same N as the kernels it is compared with.
         constexpr std::uint64_t kSplitBytes = 4;
         const std::uint64_t elements = bytes / kSplitBytes;
-        parallelFor(elements, threads_, [&](std::uint64_t begin, std::uint64_t end) {
-            const std::uint64_t first = begin * kSplitBytes;
-            const std::uint64_t last = end == elements ? bytes : end * kSplitBytes;
-            std::memcpy(to + first, from + first, last - first);
-        });
+        if (elements == 0) {  // no block to carry the tail
+            std::memcpy(to, from, bytes);
+            return Status::ok();
+        }
+        const bool copied = parallelFor(
+            elements, threads_, cancel_, 1, [&](std::uint64_t begin, std::uint64_t end) {
+                const std::uint64_t first = begin * kSplitBytes;
+                const std::uint64_t last = end == elements ? bytes : end * kSplitBytes;
+                std::memcpy(to + first, from + first, last - first);
+            });
+        return copied ? Status::ok() : cancelledStatus();
     }
 
     int threads_;
     CpuInstructionSet instructionSet_;
     ExecutionCatalog catalog_ = makeCpuExecutions();
     ExecutionState state_;
+    CancelToken cancel_;
 };
 
 }  // namespace

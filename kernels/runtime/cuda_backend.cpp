@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "pipelines/registry.h"
@@ -120,6 +121,8 @@ class CudaBackend final : public Backend {
         // Only the event record and the enqueue between two events: host work there would be
         // timed as part of the kernel. Messages are built only on failure.
         for (std::size_t k = 0; k < launches.size(); ++k) {
+            // Launches are not queued past a cancel: what is enqueued already still runs.
+            if (cancel_.cancelled()) return releasedAfter(cancelledStatus());
             Status enqueued =
                 cudaStatus(cudaEventRecord(events_[k], stream_), "recording an event");
             if (enqueued) enqueued = enqueueNamed(where, launches[k]);
@@ -150,7 +153,7 @@ class CudaBackend final : public Backend {
         if (Status s = hold_.hold(stream_); !s) return s;
         Status enqueued = cudaStatus(cudaEventRecord(events_[0], stream_), "recording an event");
         for (std::size_t k = 0; enqueued && k < launches.size(); ++k)
-            enqueued = enqueueNamed(where, launches[k]);
+            enqueued = cancel_.cancelled() ? cancelledStatus() : enqueueNamed(where, launches[k]);
         if (!enqueued) return releasedAfter(enqueued);
         cudaError_t error = cudaEventRecord(events_[1], stream_);
         hold_.release();
@@ -186,6 +189,8 @@ class CudaBackend final : public Backend {
     std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) override {
         return launch.execution->compileRequest(target(), launch.call);
     }
+
+    void useCancelToken(CancelToken cancel) override { cancel_ = std::move(cancel); }
 
     Status settle() override {
         if (Status s = cudaStatus(cudaDeviceSynchronize(), "waiting for the GPU"); !s) return s;
@@ -357,6 +362,7 @@ class CudaBackend final : public Backend {
     cudaStream_t stream_ = nullptr;
     std::vector<cudaEvent_t> events_;
     CudaStartHold hold_;
+    CancelToken cancel_;
     ExecutionCatalog catalog_ = makeCudaExecutions();
     ExecutionState state_;
 };

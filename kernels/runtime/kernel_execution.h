@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "core/status.h"
 #include "pipelines/cpu_kernels.h"
 #include "pipelines/problem.h"
@@ -72,6 +73,8 @@ struct ExecutionTarget {
     int multiprocessors = 0;
     int maxThreadsPerMultiprocessor = 0;
     ExecutionState* state = nullptr;
+    // CPU kernels ask it per block of work and return ErrorCode::Cancelled when it is set.
+    CancelToken cancel;
 };
 
 // One launch: the problem, which kernel of which variant, and its buffers in KernelSpec::args

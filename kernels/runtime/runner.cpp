@@ -19,10 +19,6 @@ double median(std::vector<double> values) {
     return (lower + upper) / 2.0;
 }
 
-Status cancelledStatus() {
-    return Status(ErrorCode::Cancelled, "cancelled by the user");
-}
-
 // Fill byte of the roofline's source: the values do not matter to a copy.
 constexpr unsigned char kRooflineFillByte = 0x3c;
 
@@ -68,7 +64,9 @@ class VariantRunner {
             std::vector<unsigned char> hostOutput(outputBytes);
             if (Status s = backend_.download(hostOutput.data(), output->data(), outputBytes); !s)
                 return s;
-            result.check = pipeline_.check(request_.problem, inputs_, hostOutput.data());
+            result.check = pipeline_.check(request_.problem, inputs_, hostOutput.data(),
+                                           cancelToken(observer_));
+            if (observer_.cancelled()) return cancelledStatus();
         }
 
         const int total = request_.warmup + request_.repeats;
@@ -226,6 +224,19 @@ std::uint64_t variantFootprint(const VariantSpec& variant, const Problem& proble
 
 }  // namespace
 
+CancelToken cancelToken(const RunObserver& observer) {
+    return CancelToken([&observer] { return observer.cancelled(); });
+}
+
+CancelTokenInUse::CancelTokenInUse(Backend& backend, const RunObserver& observer)
+    : backend_(backend) {
+    backend_.useCancelToken(cancelToken(observer));
+}
+
+CancelTokenInUse::~CancelTokenInUse() {
+    backend_.useCancelToken(CancelToken());
+}
+
 std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
                                                  const RunRequest& request) {
     std::vector<const VariantSpec*> selected;
@@ -240,7 +251,7 @@ std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
 
 HostBuffers makeHostInputs(const PipelineSpec& pipeline,
                            const std::vector<const VariantSpec*>& variants, const Problem& problem,
-                           std::uint32_t seed) {
+                           std::uint32_t seed, const CancelToken& cancel) {
     std::vector<const BufferSpec*> inputs;
     for (const VariantSpec* variant : variants)
         for (const auto& buffer : variant->buffers) {
@@ -250,7 +261,7 @@ HostBuffers makeHostInputs(const PipelineSpec& pipeline,
             });
             if (!seen) inputs.push_back(&buffer);
         }
-    return pipeline.makeInputs(problem, inputs, seed);
+    return pipeline.makeInputs(problem, inputs, seed, cancel);
 }
 
 Status PreparedVariant::release(const VariantSpec& variant) {
@@ -300,7 +311,7 @@ Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& trac
         TrackedBuffer& buffer = prepared.buffers.at(spec.name);
         const std::uint64_t bytes = spec.bytes(request.problem);
         if (spec.role == BufferRole::Input) {
-            const std::vector<unsigned char>* host = inputs.find(spec.name);
+            const HostBytes* host = inputs.find(spec.name);
             if (!host || host->size() != bytes)
                 return Status(ErrorCode::InvalidArgument,
                               "no host values for input '" + spec.name + "'");
@@ -458,8 +469,14 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObse
             return launches.status();
     }
 
+    // Kernels, fills and copies ask the observer per block of work; the token is taken back
+    // before the observer can go.
+    const CancelTokenInUse cancelInUse(backend, observer);
+
     observer.progress(0.0, "generating inputs");
-    const HostBuffers inputs = makeHostInputs(pipeline, variants, request.problem, request.seed);
+    const HostBuffers inputs =
+        makeHostInputs(pipeline, variants, request.problem, request.seed, cancelToken(observer));
+    if (observer.cancelled()) return cancelledStatus();
     AllocationTracker tracker(backend);
 
     if (request.roofs) {

@@ -174,7 +174,9 @@ struct RunReport {
     double hostCpuUsPerSample = 0.0;  // CPU time spent decoding, over samplesDecoded
 };
 
-// Receives progress on the runner's thread; `cancelled` is polled between repeats.
+// Receives progress on the runner's thread. `cancelled` is polled between repeats and, through
+// cancelToken(), by every thread of a CPU kernel, fill or copy per block of work: it must be
+// thread-safe and cheap.
 class RunObserver {
   public:
     virtual ~RunObserver() = default;
@@ -187,6 +189,21 @@ class RunObserver {
                                 std::span<const TimelineSpan> spans) {
         (void)variant, (void)samples, (void)spans;
     }
+};
+
+// A token that asks the observer, which must outlive it.
+CancelToken cancelToken(const RunObserver& observer);
+
+// Hands the backend a token of the observer for as long as it lives, and takes it back after.
+class CancelTokenInUse {
+  public:
+    CancelTokenInUse(Backend& backend, const RunObserver& observer);
+    ~CancelTokenInUse();
+    CancelTokenInUse(const CancelTokenInUse&) = delete;
+    CancelTokenInUse& operator=(const CancelTokenInUse&) = delete;
+
+  private:
+    Backend& backend_;
 };
 
 // The request with what its problem leaves out set to the pipeline's defaults; every entry point
@@ -209,10 +226,11 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& request, RunOb
 
 std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
                                                  const RunRequest& request);
-// The inputs of the selected variants, each generated once on the host.
+// The inputs of the selected variants, each generated once on the host (incomplete when
+// `cancel` was set on the way).
 HostBuffers makeHostInputs(const PipelineSpec& pipeline,
                            const std::vector<const VariantSpec*>& variants, const Problem& problem,
-                           std::uint32_t seed);
+                           std::uint32_t seed, const CancelToken& cancel = {});
 
 // A variant's buffers, allocated through the tracker: inputs uploaded, outputs and scratch
 // poisoned; and its launches, ready to run.

@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include "cli_process.h"
 #include "model/captions.h"
@@ -235,6 +237,32 @@ TEST(CliRun, CtrlCCancelsCleanlyAndWritesNothing) {
     EXPECT_EQ(process.exitCode(), 130) << err.toStdString();
     EXPECT_TRUE(err.contains("cancelled")) << err.toStdString();
     EXPECT_FALSE(QFileInfo::exists(json)) << "a cancelled run writes no recording";
+}
+
+// Large arrays, where one kernel or one buffer fill between repeats takes longer than a second
+// on a small CPU: Ctrl-C still stops the run within half a second. The estimate comes first.
+TEST(CliRun, CtrlCStopsALargeCpuRunWithinHalfASecond) {
+    QProcess process;
+    process.start(cliPath(), {"run", "--pipeline", "swiglu", "--variants", "all", "--n", "2^26",
+                              "--repeat", "50", "--backend", "cpu"});
+    process.setReadChannel(QProcess::StandardError);
+    ASSERT_TRUE(process.waitForStarted());
+    QByteArray err;
+    for (int waited = 0; !err.contains("Ctrl-C cancels") && waited < 60; ++waited)
+        if (process.waitForReadyRead(1000)) err += process.readAllStandardError();
+    ASSERT_TRUE(err.contains("Ctrl-C cancels")) << err.toStdString();
+    EXPECT_TRUE(err.contains("on this CPU")) << "no estimate before the run: " << err.toStdString();
+    // Into the inputs, fills and kernels of the first variant.
+    QThread::msleep(1000);
+    ASSERT_EQ(process.state(), QProcess::Running) << "the run ended before Ctrl-C";
+    QElapsedTimer stopping;
+    stopping.start();
+    ASSERT_EQ(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+    ASSERT_TRUE(process.waitForFinished(30000)) << "still running 30 s after Ctrl-C";
+    const qint64 ms = stopping.elapsed();
+    err += process.readAllStandardError();
+    EXPECT_EQ(process.exitCode(), 130) << err.toStdString();
+    EXPECT_LT(ms, 500) << "Ctrl-C took " << ms << " ms to stop the run";
 }
 
 TEST(CliShow, PrintsTheSameTableFromTheRecordingMarkedReplayed) {

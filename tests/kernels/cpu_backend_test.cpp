@@ -138,7 +138,7 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
     ASSERT_TRUE(backend->timeLaunches(prepared->launches, TimedStart::AllEnqueued));
     std::vector<float> output(n);
     ASSERT_TRUE(backend->download(output.data(), prepared->buffers.at("out").data(), n * 4));
-    const CheckResult check = pipeline.check(request.problem, inputs, output.data());
+    const CheckResult check = pipeline.check(request.problem, inputs, output.data(), CancelToken());
     EXPECT_TRUE(check.ok) << check.error;
 
     std::vector<float> copied(n, 0.0f);

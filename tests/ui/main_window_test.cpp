@@ -1,12 +1,14 @@
 // The main window driven through its widgets: pick a pipeline and variants, run on the CPU
 // backend, see one row per variant, export the charts, save and reopen, remember settings.
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -14,6 +16,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include "pipelines/registry.h"
@@ -25,6 +28,7 @@
 #include "ui/chart_view.h"
 #include "ui/main_window.h"
 #include "ui/results_model.h"
+#include "ui/run_choices.h"
 #include "ui/run_panel.h"
 #include "ui/table_export.h"
 #include "worker/run_controller.h"
@@ -60,6 +64,7 @@ class MainWindowTest : public QObject {
     void hugeNSaysItPassesSixtyFourBits();
     void repeatsHaveTheSharedLimit();
     void exportOnAFullDiskKeepsThePreviousFiles();
+    void aGpuSizedRecordingSaysWhatItCostsHereAndIsNotKept();
 
   private:
     // Picks the last pipeline of the registry and all its variants but the middle one.
@@ -76,6 +81,27 @@ void MainWindowTest::init() {
     settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
                                             QSettings::IniFormat);
 }
+
+namespace {
+
+// Answers the question Run asks before a long run, once it shows, with `button`; its text goes
+// to `text`.
+void answerTheLongRunQuestion(QMessageBox::StandardButton button, QString* text) {
+    text->clear();
+    auto* poll = new QTimer;
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, button, text] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != QStringLiteral("longRunQuestion")) return;
+        *text = box->text();
+        box->button(button)->click();
+        poll->stop();
+        poll->deleteLater();
+    });
+    poll->start();
+}
+
+}  // namespace
 
 QStringList MainWindowTest::chooseThroughWidgets(MainWindow& window, const QString& n) {
     RunPanel* panel = window.runPanel();
@@ -227,8 +253,20 @@ void MainWindowTest::shortcutsRunAndCancelWithinASecond() {
     window.runPanel()->repeatsSpin()->setValue(window.runPanel()->repeatsSpin()->maximum());
     QSignalSpy ended(&window, &MainWindow::runEnded);
     QSignalSpy state(&window, &MainWindow::runStateChanged);
+    // The most repeats take far over 30 s on a CPU: Run asks first, and No runs nothing.
+    QString question;
+    answerTheLongRunQuestion(QMessageBox::No, &question);
     QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+    QVERIFY2(question.contains(QStringLiteral("on this CPU")), qPrintable(question));
+    QVERIFY(!window.isRunning());
+    window.activateWindow();  // back from the question
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    answerTheLongRunQuestion(QMessageBox::Yes, &question);
+    QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+    QVERIFY2(!question.isEmpty(), "Run did not ask the second time");
     QVERIFY(window.isRunning());
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
     QVERIFY(window.runPanel()->cancelButton()->isEnabled());
     QTest::qWait(300);  // let it get going
     QVERIFY(window.isRunning());
@@ -493,4 +531,27 @@ void MainWindowTest::exportOnAFullDiskKeepsThePreviousFiles() {
 }
 
 QTEST_MAIN(MainWindowTest)
+
+// The prefill recording's shape (M = 4096) takes hours on a CPU: opening it says so in the run
+// panel, and a close does not keep that shape for the next start.
+void MainWindowTest::aGpuSizedRecordingSaysWhatItCostsHereAndIsNotKept() {
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    RunPanel* panel = window.runPanel();
+    panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cpu"));
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_SHIPPED_DIR
+                                                 "/h200-mlp-prefill-4096-bf16.fusescope.json")),
+             QString());
+    QCOMPARE(window.runPanel()->command().request.problem.dimension("M"), std::uint64_t{4096});
+    auto* status = window.runPanel()->findChild<QLabel*>(QStringLiteral("runPanelStatus"));
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(QStringLiteral("on this CPU")), qPrintable(status->text()));
+    window.close();
+    const RunCommand saved = loadRunChoices(*settings_);
+    QCOMPARE(saved.request.pipeline, std::string("mlp"));
+    QCOMPARE(saved.request.problem.dimension("M"),
+             findPipeline("mlp")->defaultProblem().dimension("M"));
+}
+
 #include "main_window_test.moc"

@@ -4,6 +4,7 @@
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
+#include <memory>
 
 #include "fakes/fake_counter_provider.h"
 #include "pipelines/registry.h"
@@ -58,6 +59,8 @@ class RunWorkerTest : public QObject {
     void smallCpuRunEmitsProgressAndFinished();
     void progressIsThrottled();
     void cancelStopsALongRunWithinASecond();
+    void cancelInsideALongCpuGemmTakesUnderHalfASecond();
+    void quittingDuringACpuGemmEndsTheWorkerWithinTwoSeconds();
     void supersededRequestsDeliverNothing();
     void autoBackendSaysWhichBackendRuns();
     void cudaWithoutAGpuFailsWithTheReason();
@@ -157,6 +160,60 @@ void RunWorkerTest::cancelStopsALongRunWithinASecond() {
     // The worker takes the next request after a cancel.
     controller.submit(smallCpuCommand());
     QVERIFY(finished.wait(kRunTimeoutMs));
+}
+
+namespace {
+
+// The unfused MLP's first GEMM here is 2 x 512 x 4096 x 2048 = 8.6 GFLOP: seconds on the CPU, so
+// the run is inside it once its checked run has begun.
+RunCommand longCpuGemmCommand() {
+    RunCommand command;
+    command.request.pipeline = "mlp";
+    command.request.variants = {"unfused"};
+    command.request.problem.dimensions = {{"M", 512}, {"H", 2048}, {"I", 4096}};
+    command.request.repeats = 1;
+    command.request.warmup = 0;
+    command.request.roofs = false;
+    command.backend = BackendChoice::Cpu;
+    return command;
+}
+
+}  // namespace
+
+void RunWorkerTest::cancelInsideALongCpuGemmTakesUnderHalfASecond() {
+    RunController controller;
+    QSignalSpy progress(&controller, &RunController::progress);
+    QSignalSpy cancelled(&controller, &RunController::cancelled);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    controller.submit(longCpuGemmCommand());
+    QVERIFY(waitForStage(progress, QStringLiteral("checking"), 1));
+    QThread::msleep(300);  // well inside the GEMM
+
+    QElapsedTimer latency;
+    latency.start();
+    controller.cancel();
+    QVERIFY(cancelled.wait(30000));
+    const qint64 ms = latency.elapsed();
+    qInfo("cancel inside the GEMM took %lld ms", static_cast<long long>(ms));
+    QVERIFY2(ms < 500, qPrintable(QStringLiteral("cancel took %1 ms").arg(ms)));
+    QVERIFY(finished.isEmpty());
+}
+
+// What the window does on Ctrl+Q or close: the controller goes, which must stop the worker inside
+// the kernel and join its thread, so that the process can exit.
+void RunWorkerTest::quittingDuringACpuGemmEndsTheWorkerWithinTwoSeconds() {
+    auto controller = std::make_unique<RunController>();
+    QSignalSpy progress(controller.get(), &RunController::progress);
+    controller->submit(longCpuGemmCommand());
+    QVERIFY(waitForStage(progress, QStringLiteral("checking"), 1));
+    QThread::msleep(300);
+
+    QElapsedTimer latency;
+    latency.start();
+    controller.reset();
+    const qint64 ms = latency.elapsed();
+    qInfo("quitting during the GEMM took %lld ms", static_cast<long long>(ms));
+    QVERIFY2(ms < 2000, qPrintable(QStringLiteral("quitting took %1 ms").arg(ms)));
 }
 
 void RunWorkerTest::supersededRequestsDeliverNothing() {

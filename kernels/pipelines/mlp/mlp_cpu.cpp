@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/uninitialised_allocator.h"
 #include "pipelines/mlp/mlp_cuda.h"
 #include "pipelines/mlp/mlp_traffic.h"
 #include "runtime/parallel.h"
@@ -12,14 +13,21 @@
 namespace fusescope::mlp {
 namespace {
 
+// Each written in full by a parallel loop before it is read (or dropped once cancelled).
+using Floats = UninitialisedVector<float>;
+
 float silu(float g) {
     return g / (1.0f + std::exp(-g));
 }
 
+// Work units (parallel.h) of one SiLU: an exponential and a division.
+constexpr std::uint64_t kSiluWork = 16;
+
 // `count` stored values from `data` as floats.
-std::vector<float> load(const void* data, std::size_t count, MlpDtype dtype, int threads) {
-    std::vector<float> values(count);
-    parallelFor(count, threads, [&](std::uint64_t begin, std::uint64_t end) {
+Floats load(const void* data, std::size_t count, MlpDtype dtype, int threads,
+            const CancelToken& cancel) {
+    Floats values(count);
+    parallelFor(count, threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i)
             values[i] = storesBfloat16(dtype)
                             ? fromBfloat16(static_cast<const std::uint16_t*>(data)[i])
@@ -29,8 +37,9 @@ std::vector<float> load(const void* data, std::size_t count, MlpDtype dtype, int
 }
 
 // Stores floats into `data`, rounded to the storage type.
-void store(void* data, const std::vector<float>& values, MlpDtype dtype, int threads) {
-    parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
+void store(void* data, const Floats& values, MlpDtype dtype, int threads,
+           const CancelToken& cancel) {
+    parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) {
             if (storesBfloat16(dtype))
                 static_cast<std::uint16_t*>(data)[i] = toBfloat16(values[i]);
@@ -42,20 +51,21 @@ void store(void* data, const std::vector<float>& values, MlpDtype dtype, int thr
 
 // The values as a product's operands: rounded to TF32 for tf32 (as the tensor cores' cvt.rna
 // does on the GPU), unchanged otherwise.
-std::vector<float> operands(std::vector<float> values, MlpDtype dtype, int threads) {
+Floats operands(Floats values, MlpDtype dtype, int threads, const CancelToken& cancel) {
     if (dtype != MlpDtype::Tf32) return values;
-    parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
+    parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) values[i] = roundToTf32(values[i]);
     });
     return values;
 }
 
 // C (rows x N) = A (rows x K) * B (N x K)^T, float accumulation, each product rounded to `keep`.
-// A and B are the operands as multiplied (see operands()).
-std::vector<float> productABt(const float* a, std::int64_t rows, const float* b, std::int64_t N,
-                              std::int64_t K, MlpDtype keep, int threads) {
-    std::vector<float> c(static_cast<std::size_t>(rows * N));
-    parallelFor(c.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
+// A and B are the operands as multiplied (see operands()). Stops early when cancelled.
+Floats productABt(const float* a, std::int64_t rows, const float* b, std::int64_t N, std::int64_t K,
+                  MlpDtype keep, int threads, const CancelToken& cancel) {
+    Floats c(static_cast<std::size_t>(rows * N));
+    const auto perElement = static_cast<std::uint64_t>(K);
+    parallelFor(c.size(), threads, cancel, perElement, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t j = begin; j < end; ++j) {
             const float* ar = a + static_cast<std::int64_t>(j) / N * K;
             const float* br = b + static_cast<std::int64_t>(j) % N * K;
@@ -83,97 +93,105 @@ Views viewsOf(MlpVariant variant, const MlpShape& s, MlpDtype dtype, void* scrat
 
 class Stages {
   public:
-    Stages(const MlpShape& s, MlpDtype dtype, const MlpHostPointers& b, const Views& v, int threads)
-        : s_(s), dtype_(dtype), b_(b), v_(v), threads_(threads) {}
+    Stages(const MlpShape& s, MlpDtype dtype, const MlpHostPointers& b, const Views& v, int threads,
+           const CancelToken& cancel)
+        : s_(s), dtype_(dtype), b_(b), v_(v), threads_(threads), cancel_(cancel) {}
 
     // x and the weights as the products take them (TF32-rounded for tf32).
-    std::vector<float> x() const {
-        return operands(load(b_.x, count(s_.M * s_.H), dtype_, threads_), dtype_, threads_);
+    Floats x() const {
+        return operands(load(b_.x, count(s_.M * s_.H), dtype_, threads_, cancel_), dtype_, threads_,
+                        cancel_);
     }
-    std::vector<float> gateUp() const {
-        return operands(load(b_.gateUp, count(2 * s_.I * s_.H), dtype_, threads_), dtype_,
-                        threads_);
+    Floats gateUp() const {
+        return operands(load(b_.gateUp, count(2 * s_.I * s_.H), dtype_, threads_, cancel_), dtype_,
+                        threads_, cancel_);
     }
-    std::vector<float> downWeights() const {
-        return operands(load(b_.down, count(s_.H * s_.I), dtype_, threads_), dtype_, threads_);
+    Floats downWeights() const {
+        return operands(load(b_.down, count(s_.H * s_.I), dtype_, threads_, cancel_), dtype_,
+                        threads_, cancel_);
     }
 
     // One of the two projections, rounded to the storage type, into `target` (M x I).
     void projection(bool up, void* target) const {
-        const std::vector<float> w = gateUp();
+        const Floats w = gateUp();
         const float* rows = w.data() + (up ? s_.I * s_.H : 0);
-        store(target, productABt(x().data(), s_.M, rows, s_.I, s_.H, dtype_, threads_), dtype_,
-              threads_);
+        store(target, productABt(x().data(), s_.M, rows, s_.I, s_.H, dtype_, threads_, cancel_),
+              dtype_, threads_, cancel_);
     }
 
     void siluInPlace(void* g) const {
-        std::vector<float> values = load(g, count(s_.M * s_.I), dtype_, threads_);
-        for (float& value : values) value = silu(value);
-        store(g, values, dtype_, threads_);
+        Floats values = load(g, count(s_.M * s_.I), dtype_, threads_, cancel_);
+        each(values.size(), kSiluWork, [&](std::uint64_t j) { values[j] = silu(values[j]); });
+        store(g, values, dtype_, threads_, cancel_);
     }
 
     void multiply(const void* a, const void* b, void* out) const {
-        const std::vector<float> left = load(a, count(s_.M * s_.I), dtype_, threads_);
-        std::vector<float> right = load(b, count(s_.M * s_.I), dtype_, threads_);
-        for (std::size_t j = 0; j < right.size(); ++j) right[j] *= left[j];
-        store(out, right, dtype_, threads_);
+        const Floats left = load(a, count(s_.M * s_.I), dtype_, threads_, cancel_);
+        Floats right = load(b, count(s_.M * s_.I), dtype_, threads_, cancel_);
+        each(right.size(), 1, [&](std::uint64_t j) { right[j] *= left[j]; });
+        store(out, right, dtype_, threads_, cancel_);
     }
 
     // The merged product: row m holds g's I values, then u's.
     void gateUpProduct(void* target) const {
-        const std::vector<float> w = gateUp();
-        store(target, productABt(x().data(), s_.M, w.data(), 2 * s_.I, s_.H, dtype_, threads_),
-              dtype_, threads_);
+        const Floats w = gateUp();
+        store(target,
+              productABt(x().data(), s_.M, w.data(), 2 * s_.I, s_.H, dtype_, threads_, cancel_),
+              dtype_, threads_, cancel_);
     }
 
     void siluMulRows(const void* gu, void* h) const {
-        const std::vector<float> values = load(gu, count(2 * s_.M * s_.I), dtype_, threads_);
-        std::vector<float> hidden(count(s_.M * s_.I));
-        for (std::int64_t m = 0; m < s_.M; ++m)
-            for (std::int64_t i = 0; i < s_.I; ++i)
-                hidden[count(m * s_.I + i)] =
-                    silu(values[count(m * 2 * s_.I + i)]) * values[count(m * 2 * s_.I + s_.I + i)];
-        store(h, hidden, dtype_, threads_);
+        const Floats values = load(gu, count(2 * s_.M * s_.I), dtype_, threads_, cancel_);
+        Floats hidden(count(s_.M * s_.I));
+        each(hidden.size(), kSiluWork, [&](std::uint64_t j) {
+            const std::int64_t m = static_cast<std::int64_t>(j) / s_.I;
+            const std::int64_t i = static_cast<std::int64_t>(j) % s_.I;
+            hidden[j] =
+                silu(values[count(m * 2 * s_.I + i)]) * values[count(m * 2 * s_.I + s_.I + i)];
+        });
+        store(h, hidden, dtype_, threads_, cancel_);
     }
 
     // g and u stay in float32 (registers on the GPU); only h is stored.
     void gateUpSilu(void* h) const {
-        const std::vector<float> w = gateUp();
-        const std::vector<float> in = x();
-        const std::vector<float> g =
-            productABt(in.data(), s_.M, w.data(), s_.I, s_.H, MlpDtype::Float32, threads_);
-        const std::vector<float> u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I, s_.H,
-                                                MlpDtype::Float32, threads_);
-        std::vector<float> hidden(g.size());
-        for (std::size_t j = 0; j < hidden.size(); ++j) hidden[j] = silu(g[j]) * u[j];
-        store(h, hidden, dtype_, threads_);
+        const Floats w = gateUp();
+        const Floats in = x();
+        const Floats g =
+            productABt(in.data(), s_.M, w.data(), s_.I, s_.H, MlpDtype::Float32, threads_, cancel_);
+        const Floats u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I, s_.H,
+                                    MlpDtype::Float32, threads_, cancel_);
+        Floats hidden(g.size());
+        each(hidden.size(), kSiluWork, [&](std::uint64_t j) { hidden[j] = silu(g[j]) * u[j]; });
+        store(h, hidden, dtype_, threads_, cancel_);
     }
 
     void down() const {
-        const std::vector<float> hidden =
-            operands(load(v_.h, count(s_.M * s_.I), dtype_, threads_), dtype_, threads_);
-        const std::vector<float> weights = downWeights();
+        const Floats hidden = operands(load(v_.h, count(s_.M * s_.I), dtype_, threads_, cancel_),
+                                       dtype_, threads_, cancel_);
+        const Floats weights = downWeights();
         store(b_.out,
               productABt(hidden.data(), s_.M, weights.data(), s_.H, s_.I, MlpDtype::Float32,
-                         threads_),
-              dtype_, threads_);
+                         threads_, cancel_),
+              dtype_, threads_, cancel_);
     }
 
     // The lesson kernel's loops: per (M tile, output-column tile) block and per I chunk, g and u
     // over all of H, SiLU*up rounded to the storage type (and for tf32 to the tensor cores'
     // operand), accumulated into the block's output tile.
     void lessonFused(const LessonTiles& t) const {
-        const std::vector<float> in = x();
-        const std::vector<float> w = gateUp();
-        const std::vector<float> dn = downWeights();
+        const Floats in = x();
+        const Floats w = gateUp();
+        const Floats dn = downWeights();
         const std::int64_t tilesM = ceilDiv(s_.M, t.blockM), tilesN = ceilDiv(s_.H, t.blockN);
-        std::vector<float> result(count(s_.M * s_.H));
+        Floats result(count(s_.M * s_.H));
         const float* up = w.data() + s_.I * s_.H;
+        // A block's work is far above kCancelBlockWork: it also asks once per I chunk.
+        const auto blockWork = static_cast<std::uint64_t>(t.blockM * t.blockN * s_.I);
         parallelFor(
-            static_cast<std::uint64_t>(tilesM * tilesN), threads_,
+            static_cast<std::uint64_t>(tilesM * tilesN), threads_, cancel_, blockWork,
             [&](std::uint64_t begin, std::uint64_t end) {
-                std::vector<float> hidden(count(t.blockM * t.blockI));
-                std::vector<float> acc(count(t.blockM * t.blockN));
+                Floats hidden(count(t.blockM * t.blockI));
+                Floats acc(count(t.blockM * t.blockN));
                 for (std::uint64_t block = begin; block < end; ++block) {
                     const std::int64_t m0 = static_cast<std::int64_t>(block) / tilesN * t.blockM;
                     const std::int64_t n0 = static_cast<std::int64_t>(block) % tilesN * t.blockN;
@@ -181,6 +199,7 @@ class Stages {
                     const std::int64_t cols = std::min<std::int64_t>(t.blockN, s_.H - n0);
                     std::fill(acc.begin(), acc.end(), 0.0f);
                     for (std::int64_t i0 = 0; i0 < s_.I; i0 += t.blockI) {
+                        if (cancel_.cancelled()) return;
                         const std::int64_t chunk = std::min<std::int64_t>(t.blockI, s_.I - i0);
                         for (std::int64_t r = 0; r < rows; ++r) {
                             const float* xr = &in[count((m0 + r) * s_.H)];
@@ -210,17 +229,27 @@ class Stages {
                             result[count((m0 + r) * s_.H + n0 + n)] = acc[count(r * t.blockN + n)];
                 }
             });
-        store(b_.out, result, dtype_, threads_);
+        store(b_.out, result, dtype_, threads_, cancel_);
     }
 
   private:
     static std::size_t count(std::int64_t value) { return static_cast<std::size_t>(value); }
+
+    // op(j) for every j in [0, n), over the threads, asking the cancel token per block.
+    template <typename Op>
+    void each(std::uint64_t n, std::uint64_t workPerElement, const Op& op) const {
+        parallelFor(n, threads_, cancel_, workPerElement,
+                    [&](std::uint64_t begin, std::uint64_t end) {
+                        for (std::uint64_t j = begin; j < end; ++j) op(j);
+                    });
+    }
 
     MlpShape s_;
     MlpDtype dtype_;
     MlpHostPointers b_;
     Views v_;
     int threads_;
+    const CancelToken& cancel_;
 };
 
 bool matches(const HostMatrix& m, MlpDtype dtype, std::int64_t rows, std::int64_t cols) {
@@ -244,18 +273,10 @@ Status checkHostProblem(const MlpShape& s, const MlpHostInputs& in, const HostMa
     return Status::ok();
 }
 
-Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpShape& s,
-                       MlpDtype dtype, const MlpHostPointers& b, int threads,
-                       const LessonTiles& tiles) {
-    if (s.M <= 0 || s.H <= 0 || s.I <= 0)
-        return {ErrorCode::InvalidArgument, "M, H and I must be positive"};
-    const Views v = viewsOf(variant, s, dtype, b.scratch);
-    const Stages stages(s, dtype, b, v, threads);
-    const std::size_t kernels = mlpTraffic(variant, s, dtype, tiles).size();
-    if (kernelIndex >= kernels)
-        return {ErrorCode::InvalidArgument, "the " + std::string(variantName(variant)) +
-                                                " variant has " + std::to_string(kernels) +
-                                                " kernels, not " + std::to_string(kernelIndex + 1)};
+namespace {
+
+Status runStage(MlpVariant variant, std::size_t kernelIndex, const Stages& stages, const Views& v,
+                const LessonTiles& tiles) {
     switch (variant) {
         case MlpVariant::Unfused:
             switch (kernelIndex) {
@@ -288,8 +309,28 @@ Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpSha
     return {ErrorCode::InvalidArgument, "unknown MLP variant"};
 }
 
+}  // namespace
+
+Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpShape& s,
+                       MlpDtype dtype, const MlpHostPointers& b, int threads,
+                       const LessonTiles& tiles, const CancelToken& cancel) {
+    if (s.M <= 0 || s.H <= 0 || s.I <= 0)
+        return {ErrorCode::InvalidArgument, "M, H and I must be positive"};
+    const Views v = viewsOf(variant, s, dtype, b.scratch);
+    const Stages stages(s, dtype, b, v, threads, cancel);
+    const std::size_t kernels = mlpTraffic(variant, s, dtype, tiles).size();
+    if (kernelIndex >= kernels)
+        return {ErrorCode::InvalidArgument, "the " + std::string(variantName(variant)) +
+                                                " variant has " + std::to_string(kernels) +
+                                                " kernels, not " + std::to_string(kernelIndex + 1)};
+    const Status ran = runStage(variant, kernelIndex, stages, v, tiles);
+    // A cancelled stage stopped part-way: what it wrote is incomplete.
+    if (ran && cancel.cancelled()) return cancelledStatus();
+    return ran;
+}
+
 Status runMlpCpu(MlpVariant variant, const MlpShape& s, const MlpHostInputs& in, HostMatrix& out,
-                 int threads, const LessonTiles& tiles) {
+                 int threads, const LessonTiles& tiles, const CancelToken& cancel) {
     if (Status status = checkHostProblem(s, in, out, tiles); !status) return status;
     const MlpDtype dtype = out.dtype();
     std::vector<unsigned char> scratch(std::max<std::uint64_t>(scratchBytes(variant, s, dtype), 1));
@@ -297,7 +338,7 @@ Status runMlpCpu(MlpVariant variant, const MlpShape& s, const MlpHostInputs& in,
                                    out.data()};
     const std::size_t kernels = mlpTraffic(variant, s, dtype, tiles).size();
     for (std::size_t k = 0; k < kernels; ++k)
-        if (Status status = runMlpCpuKernel(variant, k, s, dtype, pointers, threads, tiles);
+        if (Status status = runMlpCpuKernel(variant, k, s, dtype, pointers, threads, tiles, cancel);
             !status)
             return status;
     return Status::ok();

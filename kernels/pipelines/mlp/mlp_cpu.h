@@ -5,6 +5,7 @@
 // reference checks.
 #include <cstddef>
 
+#include "core/cancel_token.h"
 #include "core/status.h"
 #include "pipelines/mlp/mlp_host_data.h"
 
@@ -24,13 +25,16 @@ struct MlpHostPointers {
 Status checkHostProblem(const MlpShape& shape, const MlpHostInputs& inputs, const HostMatrix& out,
                         const LessonTiles& tiles);
 
-// Runs kernel `kernelIndex` of the variant (mlpTraffic(...)[kernelIndex]).
+// Runs kernel `kernelIndex` of the variant (mlpTraffic(...)[kernelIndex]). Asks `cancel` per
+// block of work and returns ErrorCode::Cancelled, the output incomplete, once it is set.
 Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpShape& shape,
                        MlpDtype dtype, const MlpHostPointers& buffers, int threads,
-                       const LessonTiles& tiles = kLessonDefaultTiles);
+                       const LessonTiles& tiles = kLessonDefaultTiles,
+                       const CancelToken& cancel = {});
 
 // Every kernel of the variant; writes every element of `out` (M x H, the inputs' dtype).
 Status runMlpCpu(MlpVariant variant, const MlpShape& shape, const MlpHostInputs& inputs,
-                 HostMatrix& out, int threads, const LessonTiles& tiles = kLessonDefaultTiles);
+                 HostMatrix& out, int threads, const LessonTiles& tiles = kLessonDefaultTiles,
+                 const CancelToken& cancel = {});
 
 }  // namespace fusescope::mlp

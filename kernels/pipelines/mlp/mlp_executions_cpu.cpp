@@ -24,7 +24,7 @@ class MlpCpuExecution final : public KernelExecution {
         const MlpHostPointers pointers{b->x, b->gateUp, b->down, b->scratch, b->out};
         return runMlpCpuKernel(b->variant, call.kernelIndex, shapeOf(*call.problem),
                                mlpDtypeOf(*call.problem), pointers, target.hostThreads,
-                               tilesOf(*call.problem));
+                               tilesOf(*call.problem), target.cancel);
     }
 };
 

@@ -35,9 +35,9 @@ float HostMatrix::at(std::size_t index) const {
     return fromBfloat16(value);
 }
 
-std::vector<float> HostMatrix::toFloats(int threads) const {
+std::vector<float> HostMatrix::toFloats(int threads, const CancelToken& cancel) const {
     std::vector<float> values(elements());
-    parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
+    parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) values[i] = at(i);
     });
     return values;
@@ -56,16 +56,20 @@ void HostMatrix::assign(const std::vector<float>& values, int threads) {
     });
 }
 
-void HostMatrix::fillRandom(std::uint64_t seed, float scale, int threads) {
+void HostMatrix::fillRandom(std::uint64_t seed, float scale, int threads,
+                            const CancelToken& cancel) {
     std::vector<float> values(elements());
     const std::uint64_t stream = splitMix(seed);
-    parallelFor(values.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) {
-            const double unit = static_cast<double>(splitMix(stream ^ (i * 0x9e37ull + i)) >> 11) *
-                                0x1.0p-53;  // [0, 1)
-            values[i] = static_cast<float>((2.0 * unit - 1.0) * scale);
-        }
-    });
+    if (!parallelFor(values.size(), threads, cancel, 1,
+                     [&](std::uint64_t begin, std::uint64_t end) {
+                         for (std::uint64_t i = begin; i < end; ++i) {
+                             const double unit =
+                                 static_cast<double>(splitMix(stream ^ (i * 0x9e37ull + i)) >> 11) *
+                                 0x1.0p-53;  // [0, 1)
+                             values[i] = static_cast<float>((2.0 * unit - 1.0) * scale);
+                         }
+                     }))
+        return;
     assign(values, threads);
 }
 
@@ -90,14 +94,16 @@ std::size_t HostMatrix::countNaN(int threads) const {
 }
 
 MlpHostInputs makeRandomInputs(const MlpShape& shape, MlpDtype dtype, std::uint64_t seed,
-                               int threads) {
+                               int threads, const CancelToken& cancel) {
     MlpHostInputs inputs{HostMatrix(dtype, shape.M, shape.H),
                          HostMatrix(dtype, 2 * shape.I, shape.H),
                          HostMatrix(dtype, shape.H, shape.I)};
     // Weights scaled by 1/sqrt(fan-in), as initialized models are: products stay near one.
-    inputs.x.fillRandom(seed * 3 + 1, 1.0f, threads);
-    inputs.gateUp.fillRandom(seed * 3 + 2, 2.0f / std::sqrt(static_cast<float>(shape.H)), threads);
-    inputs.down.fillRandom(seed * 3 + 3, 2.0f / std::sqrt(static_cast<float>(shape.I)), threads);
+    inputs.x.fillRandom(seed * 3 + 1, 1.0f, threads, cancel);
+    inputs.gateUp.fillRandom(seed * 3 + 2, 2.0f / std::sqrt(static_cast<float>(shape.H)), threads,
+                             cancel);
+    inputs.down.fillRandom(seed * 3 + 3, 2.0f / std::sqrt(static_cast<float>(shape.I)), threads,
+                           cancel);
     return inputs;
 }
 

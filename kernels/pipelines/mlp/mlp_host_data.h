@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "pipelines/mlp/mlp_shape.h"
 
 namespace fusescope::mlp {
@@ -62,12 +63,14 @@ class HostMatrix {
     const void* data() const { return storage_.data(); }
 
     float at(std::size_t index) const;
-    std::vector<float> toFloats(int threads) const;
+    // Incomplete once `cancel` is set.
+    std::vector<float> toFloats(int threads, const CancelToken& cancel = {}) const;
     // Rounds each value to the storage type.
     void assign(const std::vector<float>& values, int threads);
 
     // Uniform in [-scale, scale), the same values for the same seed on every machine.
-    void fillRandom(std::uint64_t seed, float scale, int threads);
+    // Stops early once `cancel` is set.
+    void fillRandom(std::uint64_t seed, float scale, int threads, const CancelToken& cancel = {});
     // NaN bits in every element, so that an element a kernel never wrote is found.
     void poison();
     std::size_t countNaN(int threads) const;
@@ -89,6 +92,5 @@ struct MlpHostInputs {
 
 // Random inputs scaled so that every stage's values stay of order one.
 MlpHostInputs makeRandomInputs(const MlpShape& shape, MlpDtype dtype, std::uint64_t seed,
-                               int threads);
-
+                               int threads, const CancelToken& cancel = {});
 }  // namespace fusescope::mlp

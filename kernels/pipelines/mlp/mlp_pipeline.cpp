@@ -92,7 +92,7 @@ std::vector<BufferSpec> buffersOf(MlpVariant variant) {
     return buffers;
 }
 
-HostMatrix matrixFrom(const std::vector<unsigned char>& bytes, MlpDtype dtype, std::int64_t rows,
+HostMatrix matrixFrom(const HostBytes& bytes, MlpDtype dtype, std::int64_t rows,
                       std::int64_t cols) {
     HostMatrix matrix(dtype, rows, cols);
     std::memcpy(matrix.data(), bytes.data(), std::min(bytes.size(), matrix.bytes()));
@@ -100,9 +100,10 @@ HostMatrix matrixFrom(const std::vector<unsigned char>& bytes, MlpDtype dtype, s
 }
 
 HostBuffers makeInputs(const Problem& problem, const std::vector<const BufferSpec*>&,
-                       std::uint32_t seed) {
+                       std::uint32_t seed, const CancelToken& cancel) {
     const MlpShape s = shapeOf(problem);
-    MlpHostInputs inputs = makeRandomInputs(s, mlpDtypeOf(problem), seed, hardwareThreads());
+    MlpHostInputs inputs =
+        makeRandomInputs(s, mlpDtypeOf(problem), seed, hardwareThreads(), cancel);
     HostBuffers buffers;
     for (const auto& [name, matrix] : {std::pair<const char*, HostMatrix*>{"x", &inputs.x},
                                        {"gate_up", &inputs.gateUp},
@@ -114,7 +115,8 @@ HostBuffers makeInputs(const Problem& problem, const std::vector<const BufferSpe
     return buffers;
 }
 
-CheckResult checkOutput(const Problem& problem, const HostBuffers& host, const void* output) {
+CheckResult checkOutput(const Problem& problem, const HostBuffers& host, const void* output,
+                        const CancelToken& cancel) {
     const MlpShape s = shapeOf(problem);
     const MlpDtype dtype = mlpDtypeOf(problem);
     const MlpHostInputs inputs{matrixFrom(*host.find("x"), dtype, s.M, s.H),
@@ -124,7 +126,7 @@ CheckResult checkOutput(const Problem& problem, const HostBuffers& host, const v
     std::memcpy(out.data(), output, out.bytes());
     const std::vector<std::int64_t> rows = referenceRows(s.M, kReferenceRows);
     const Comparison comparison =
-        compareRows(out, rows, referenceOutput(s, inputs, rows, hardwareThreads()));
+        compareRows(out, rows, referenceOutput(s, inputs, rows, hardwareThreads(), cancel));
     CheckResult result;
     result.measure = "relative Frobenius error over " + std::to_string(rows.size()) + " of " +
                      std::to_string(s.M) + " rows";

@@ -17,15 +17,16 @@ std::vector<std::int64_t> referenceRows(std::int64_t M, std::int64_t maxRows) {
 }
 
 std::vector<double> referenceOutput(const MlpShape& shape, const MlpHostInputs& inputs,
-                                    const std::vector<std::int64_t>& rows, int threads) {
+                                    const std::vector<std::int64_t>& rows, int threads,
+                                    const CancelToken& cancel) {
     const std::int64_t H = shape.H, I = shape.I;
     const auto count = static_cast<std::int64_t>(rows.size());
     std::vector<double> hidden(static_cast<std::size_t>(count * I));
-    const std::vector<float> x = inputs.x.toFloats(threads);
+    const std::vector<float> x = inputs.x.toFloats(threads, cancel);
     {
-        const std::vector<float> gateUp = inputs.gateUp.toFloats(threads);
-        parallelFor(static_cast<std::uint64_t>(count * I), threads,
-                    [&](std::uint64_t begin, std::uint64_t end) {
+        const std::vector<float> gateUp = inputs.gateUp.toFloats(threads, cancel);
+        parallelFor(static_cast<std::uint64_t>(count * I), threads, cancel,
+                    static_cast<std::uint64_t>(2 * H), [&](std::uint64_t begin, std::uint64_t end) {
                         for (std::uint64_t j = begin; j < end; ++j) {
                             const std::int64_t r = static_cast<std::int64_t>(j) / I;
                             const std::int64_t i = static_cast<std::int64_t>(j) % I;
@@ -41,19 +42,20 @@ std::vector<double> referenceOutput(const MlpShape& shape, const MlpHostInputs& 
                         }
                     });
     }
-    const std::vector<float> down = inputs.down.toFloats(threads);
+    const std::vector<float> down = inputs.down.toFloats(threads, cancel);
     std::vector<double> out(static_cast<std::size_t>(count * H));
-    parallelFor(out.size(), threads, [&](std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t j = begin; j < end; ++j) {
-            const std::int64_t r = static_cast<std::int64_t>(j) / H;
-            const std::int64_t n = static_cast<std::int64_t>(j) % H;
-            const double* hr = &hidden[static_cast<std::size_t>(r * I)];
-            const float* dr = &down[static_cast<std::size_t>(n * I)];
-            double sum = 0;
-            for (std::int64_t i = 0; i < I; ++i) sum += hr[i] * double(dr[i]);
-            out[j] = sum;
-        }
-    });
+    parallelFor(out.size(), threads, cancel, static_cast<std::uint64_t>(I),
+                [&](std::uint64_t begin, std::uint64_t end) {
+                    for (std::uint64_t j = begin; j < end; ++j) {
+                        const std::int64_t r = static_cast<std::int64_t>(j) / H;
+                        const std::int64_t n = static_cast<std::int64_t>(j) % H;
+                        const double* hr = &hidden[static_cast<std::size_t>(r * I)];
+                        const float* dr = &down[static_cast<std::size_t>(n * I)];
+                        double sum = 0;
+                        for (std::int64_t i = 0; i < I; ++i) sum += hr[i] * double(dr[i]);
+                        out[j] = sum;
+                    }
+                });
     return out;
 }
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/cancel_token.h"
+
 #include "pipelines/mlp/mlp_host_data.h"
 
 namespace fusescope::mlp {
@@ -11,9 +13,11 @@ namespace fusescope::mlp {
 // Every row when M <= maxRows; otherwise maxRows rows spread evenly, first and last included.
 std::vector<std::int64_t> referenceRows(std::int64_t M, std::int64_t maxRows);
 
-// out[r][n] in double for each listed row r (rows.size() x H, row-major).
+// out[r][n] in double for each listed row r (rows.size() x H, row-major). Stops early, the
+// values incomplete, once `cancel` is set.
 std::vector<double> referenceOutput(const MlpShape& shape, const MlpHostInputs& inputs,
-                                    const std::vector<std::int64_t>& rows, int threads);
+                                    const std::vector<std::int64_t>& rows, int threads,
+                                    const CancelToken& cancel = {});
 
 struct Comparison {
     double relativeError = 0;  // ||out - ref||_F / ||ref||_F over the compared rows

@@ -1,0 +1,164 @@
+#include "runtime/run_estimate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "pipelines/registry.h"
+
+namespace fusescope {
+namespace {
+
+// The GEMM the speeds are measured with, by backend: on the CPU large enough to use every
+// thread and to stream a weight matrix larger than the caches, small enough to take a tenth of
+// a second; on a GPU large enough to fill it.
+RunRequest calibrationRequest(BackendKind backend, int cpuThreads) {
+    RunRequest request;
+    request.pipeline = "mlp";
+    request.variants = {"unfused"};
+    request.cpuThreads = cpuThreads;
+    if (backend == BackendKind::Cpu)
+        request.problem.dimensions = {{"M", 16}, {"H", 1024}, {"I", 2048}};
+    else
+        request.problem.dimensions = {{"M", 4096}, {"H", 4096}, {"I", 4096}};
+    return completedRequest(request);
+}
+
+Result<double> measureGemmFlopsPerSecond(Backend& backend, int cpuThreads) {
+    const RunRequest request = calibrationRequest(backend.kind(), cpuThreads);
+    const PipelineSpec* pipeline = findPipeline(request.pipeline);
+    if (!pipeline) return Status(ErrorCode::InvalidArgument, "no MLP pipeline to calibrate with");
+    const std::vector<const VariantSpec*> variants = selectedVariants(*pipeline, request);
+    if (variants.empty()) return Status(ErrorCode::InvalidArgument, "no unfused MLP variant");
+    const HostBuffers inputs =
+        makeHostInputs(*pipeline, variants, request.problem, request.seed, CancelToken());
+    AllocationTracker tracker(backend);
+    Result<PreparedVariant> prepared =
+        prepareVariant(backend, tracker, *variants.front(), request, inputs);
+    if (!prepared) return prepared.status();
+    const std::span<const KernelLaunch> gemm(prepared->launches.data(), 1);
+    double best = 0.0;
+    for (int r = 0; r < 3; ++r) {  // the first warms the caches and the allocator
+        Result<std::vector<double>> times = backend.timeLaunches(gemm, TimedStart::AllEnqueued);
+        if (!times) return times.status();
+        if (r > 0) best = best == 0.0 ? times->front() : std::min(best, times->front());
+    }
+    if (Status s = prepared->release(*variants.front()); !s) return s;
+    if (best <= 0.0) return Status(ErrorCode::DeviceError, "the calibration GEMM took no time");
+    return prepared->kernels.front().traffic.flops / (best * 1e-3);
+}
+
+Result<double> measureCopyBytesPerSecond(Backend& backend) {
+    const std::uint64_t bytes =
+        backend.kind() == BackendKind::Cpu ? (std::uint64_t{64} << 20) : (std::uint64_t{1} << 30);
+    AllocationTracker tracker(backend);
+    Result<TrackedBuffer> source = tracker.allocate("calibration source", bytes);
+    if (!source) return source.status();
+    Result<TrackedBuffer> destination = tracker.allocate("calibration destination", bytes);
+    if (!destination) return destination.status();
+    if (Status s = backend.fill(source->data(), 0x3c, bytes); !s) return s;
+    if (Status s = backend.fill(destination->data(), 0, bytes); !s) return s;
+    double best = 0.0;
+    for (int r = 0; r < 3; ++r) {
+        Result<double> time = backend.timeCopy(destination->data(), source->data(), bytes);
+        if (!time) return time.status();
+        best = r == 0 ? *time : std::min(best, *time);
+    }
+    if (best <= 0.0) return Status(ErrorCode::DeviceError, "the calibration copy took no time");
+    return 2.0 * static_cast<double>(bytes) / (best * 1e-3);
+}
+
+// What a kernel costs however little it does (threads started, operands converted): the
+// unfused MLP's kernels at a tiny shape, per kernel.
+Result<double> measureLaunchSeconds(Backend& backend, int cpuThreads) {
+    RunRequest request = calibrationRequest(backend.kind(), cpuThreads);
+    request.problem.dimensions = {{"M", 1}, {"H", 64}, {"I", 64}};
+    const PipelineSpec* pipeline = findPipeline(request.pipeline);
+    if (!pipeline) return Status(ErrorCode::InvalidArgument, "no MLP pipeline to calibrate with");
+    const std::vector<const VariantSpec*> variants = selectedVariants(*pipeline, request);
+    if (variants.empty()) return Status(ErrorCode::InvalidArgument, "no unfused MLP variant");
+    const HostBuffers inputs =
+        makeHostInputs(*pipeline, variants, request.problem, request.seed, CancelToken());
+    AllocationTracker tracker(backend);
+    Result<PreparedVariant> prepared =
+        prepareVariant(backend, tracker, *variants.front(), request, inputs);
+    if (!prepared) return prepared.status();
+    std::vector<double> times;
+    for (int r = 0; r < 5; ++r) {
+        Result<std::vector<double>> time =
+            backend.timeLaunches(prepared->launches, TimedStart::AllEnqueued);
+        if (!time) return time.status();
+        double sum = 0.0;
+        for (double t : *time) sum += t;
+        times.push_back(sum / static_cast<double>(time->size()));
+    }
+    if (Status s = prepared->release(*variants.front()); !s) return s;
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2] * 1e-3;
+}
+
+}  // namespace
+
+Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
+    backend.useHostThreads(cpuThreads);
+    MachineSpeeds speeds;
+    Result<double> flops = measureGemmFlopsPerSecond(backend, cpuThreads);
+    if (!flops) return flops.status();
+    Result<double> bytes = measureCopyBytesPerSecond(backend);
+    if (!bytes) return bytes.status();
+    Result<double> launch = measureLaunchSeconds(backend, cpuThreads);
+    if (!launch) return launch.status();
+    speeds.flopsPerSecond = *flops;
+    speeds.bytesPerSecond = *bytes;
+    speeds.secondsPerLaunch = *launch;
+    return speeds;
+}
+
+double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) {
+    const RunRequest request = completedRequest(given);
+    const PipelineSpec* pipeline = findPipeline(request.pipeline);
+    if (!pipeline || speeds.flopsPerSecond <= 0.0 || speeds.bytesPerSecond <= 0.0) return 0.0;
+    // The checked run, the warm-up runs and the timed repeats; the reference check costs at most
+    // about one more run (the MLP's checks a few rows in double, the elementwise a sample).
+    const double runs = 2.0 + request.warmup + request.repeats;
+    double seconds = 0.0;
+    for (const VariantSpec* variant : selectedVariants(*pipeline, request)) {
+        double once = 0.0;
+        for (const KernelSpec& kernel : variant->kernelsFor(request.problem)) {
+            const double bytes = static_cast<double>(kernel.traffic.bytesRead()) +
+                                 static_cast<double>(kernel.traffic.bytesWritten());
+            once += std::max(kernel.traffic.flops / speeds.flopsPerSecond,
+                             bytes / speeds.bytesPerSecond) +
+                    speeds.secondsPerLaunch;
+        }
+        // Its buffers are allocated, inputs uploaded and the rest poisoned first: each written
+        // once, inputs also read.
+        double buffers = 0.0;
+        for (const BufferSpec& buffer : variant->buffers)
+            buffers += static_cast<double>(buffer.bytes(request.problem)) *
+                       (buffer.role == BufferRole::Input ? 2.0 : 1.0);
+        seconds += runs * once + buffers / speeds.bytesPerSecond;
+    }
+    if (request.roofs && pipeline->rooflineBytes) {
+        const double copy = 2.0 * static_cast<double>(pipeline->rooflineBytes(request.problem)) /
+                            speeds.bytesPerSecond;
+        seconds += (request.warmup + request.repeats) * copy;
+    }
+    return seconds;
+}
+
+std::string describeDuration(double seconds) {
+    if (seconds < 1.0) return "under a second";
+    if (seconds < 90.0)
+        return "about " + std::to_string(static_cast<int>(std::lround(seconds))) + " s";
+    const double minutes = seconds / 60.0;
+    if (minutes < 90.0)
+        return "about " + std::to_string(static_cast<int>(std::lround(minutes))) + " minutes";
+    const double hours = minutes / 60.0;
+    if (hours < 48.0)
+        return "about " + std::to_string(static_cast<int>(std::lround(hours))) + " hours";
+    return "about " + std::to_string(static_cast<int>(std::lround(hours / 24.0))) + " days";
+}
+
+}  // namespace fusescope

@@ -1,0 +1,36 @@
+#pragma once
+// How long a run will take on this machine, before it starts: the model's FLOPs and bytes of
+// every kernel (the registry) at this backend's measured speeds. Front ends show it and ask
+// before a long run.
+#include <cstdint>
+#include <string>
+
+#include "core/status.h"
+#include "runtime/backend.h"
+#include "runtime/runner.h"
+
+namespace fusescope {
+
+// What the backend does per second, measured by a short calibration.
+struct MachineSpeeds {
+    double flopsPerSecond = 0.0;    // the MLP's first GEMM, through the backend's own code
+    double bytesPerSecond = 0.0;    // a copy larger than the caches, bytes read plus written
+    double secondsPerLaunch = 0.0;  // what a kernel costs however small (threads started)
+};
+
+// Measures the speeds on `backend` with `cpuThreads` host threads (0: all), in about a quarter
+// of a second on a CPU. The calibration's sizes are chosen by the backend's kind.
+Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads);
+
+// Seconds a run of `request` takes at `speeds`: each kernel at the longer of its FLOPs and its
+// bytes plus a launch, times the checked run and its check, the warm-up runs and the repeats,
+// plus the copy roofline. Generating the inputs is left out.
+double estimateRunSeconds(const RunRequest& request, const MachineSpeeds& speeds);
+
+// "about 9 minutes", "about 40 s", "under a second".
+std::string describeDuration(double seconds);
+
+// Above this estimate the window asks before it runs.
+inline constexpr double kAskAboveSeconds = 30.0;
+
+}  // namespace fusescope

@@ -1,0 +1,124 @@
+// A cancel takes effect inside long CPU work (a GEMM, a buffer fill), not only between kernels.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "pipelines/registry.h"
+#include "runtime/backend.h"
+#include "runtime/runner.h"
+
+using namespace fusescope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Cancels once the runner reports `stage` (a prefix) and `delay` has passed since; records when.
+class CancelDuringStage : public RunObserver {
+  public:
+    CancelDuringStage(std::string stage, std::chrono::milliseconds delay)
+        : stage_(std::move(stage)), delay_(delay) {}
+
+    void progress(double, std::string_view stage) override {
+        if (!stageSeen_ && stage.rfind(stage_, 0) == 0) {
+            stageSeen_ = true;
+            canceller_ = std::jthread([this] {
+                std::this_thread::sleep_for(delay_);
+                cancelledAt_ = Clock::now();
+                cancel_ = true;
+            });
+        }
+    }
+    bool cancelled() const override { return cancel_.load(); }
+
+    bool stageSeen() const { return stageSeen_; }
+    Clock::time_point cancelledAt() const { return cancelledAt_; }
+    void join() {
+        if (canceller_.joinable()) canceller_.join();
+    }
+
+  private:
+    std::string stage_;
+    std::chrono::milliseconds delay_;
+    bool stageSeen_ = false;
+    std::atomic<bool> cancel_{false};
+    Clock::time_point cancelledAt_;
+    std::jthread canceller_;
+};
+
+double secondsBetween(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace
+
+// The unfused MLP's first GEMM at this shape is 2 x 512 x 4096 x 2048 = 8.6 GFLOP: seconds on the
+// CPU. The cancel comes while it runs (the first, checked run of the variant) and must stop it
+// within 0.5 s, not when the GEMM ends.
+TEST(CancelInsideKernels, CancelStopsALongCpuGemmWithinHalfASecond) {
+    auto backend = createCpuBackend(0);
+    RunRequest request;
+    request.pipeline = "mlp";
+    request.variants = {"unfused"};
+    request.problem.dimensions = {{"M", 512}, {"H", 2048}, {"I", 4096}};
+    request.repeats = 1;
+    request.warmup = 0;
+    request.roofs = false;
+    CancelDuringStage observer("checking unfused", std::chrono::milliseconds(300));
+    const Result<RunReport> report = runPipeline(*backend, request, observer);
+    const Clock::time_point returned = Clock::now();
+    observer.join();
+    ASSERT_TRUE(observer.stageSeen());
+    ASSERT_FALSE(report) << "the run ended before the cancel: make the shape larger";
+    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
+    const double latency = secondsBetween(observer.cancelledAt(), returned);
+    std::printf("the GEMM stopped %.3f s after the cancel\n", latency);
+    EXPECT_LT(latency, 0.5);
+}
+
+// Fills, copies and kernels ask the backend's token: once it is set, each returns Cancelled.
+TEST(CancelInsideKernels, FillAndCopyReturnCancelledOnceTheTokenIsSet) {
+    auto backend = createCpuBackend(2);
+    constexpr std::uint64_t kBytes = 64u << 20;
+    Result<void*> a = backend->allocate(kBytes);
+    Result<void*> b = backend->allocate(kBytes);
+    ASSERT_TRUE(a && b);
+    ASSERT_TRUE(backend->fill(*a, 0x11, kBytes));
+    std::atomic<bool> cancel{true};
+    backend->useCancelToken(CancelToken([&cancel] { return cancel.load(); }));
+    EXPECT_EQ(backend->fill(*b, 0x22, kBytes).code(), ErrorCode::Cancelled);
+    EXPECT_EQ(backend->copy(*b, *a, kBytes).code(), ErrorCode::Cancelled);
+    const Result<double> copyTime = backend->timeCopy(*b, *a, kBytes);
+    ASSERT_FALSE(copyTime);
+    EXPECT_EQ(copyTime.status().code(), ErrorCode::Cancelled);
+    // Taken back, the token no longer stops anything.
+    backend->useCancelToken(CancelToken());
+    EXPECT_TRUE(backend->fill(*b, 0x22, kBytes));
+    EXPECT_TRUE(backend->release(*a));
+    EXPECT_TRUE(backend->release(*b));
+}
+
+// The elementwise lesson at 2^25 elements: the cancel comes while the variant's buffers are
+// poisoned or its first run goes, and the run stops within 0.5 s.
+TEST(CancelInsideKernels, CancelStopsALargeElementwiseRunWithinHalfASecond) {
+    auto backend = createCpuBackend(0);
+    RunRequest request;
+    request.pipeline = "swiglu";
+    request.problem.dimensions = {{"N", std::uint64_t{1} << 25}};
+    request.repeats = 50;
+    request.warmup = 0;
+    request.roofs = false;
+    CancelDuringStage observer("allocating", std::chrono::milliseconds(50));
+    const Result<RunReport> report = runPipeline(*backend, request, observer);
+    const Clock::time_point returned = Clock::now();
+    observer.join();
+    ASSERT_TRUE(observer.stageSeen());
+    ASSERT_FALSE(report);
+    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
+    const double latency = secondsBetween(observer.cancelledAt(), returned);
+    std::printf("the elementwise run stopped %.3f s after the cancel\n", latency);
+    EXPECT_LT(latency, 0.5);
+}

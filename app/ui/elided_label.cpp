@@ -1,6 +1,7 @@
 #include "ui/elided_label.h"
 
 #include <QResizeEvent>
+#include <algorithm>
 
 namespace fusescope {
 
@@ -16,11 +17,21 @@ void ElidedLabel::setFullText(const QString& text) {
     updateGeometry();
 }
 
+void ElidedLabel::setWrapped(bool wrapped) {
+    setWordWrap(wrapped);
+    setSizePolicy(QSizePolicy::Ignored,
+                  wrapped ? QSizePolicy::MinimumExpanding : QSizePolicy::Preferred);
+    elide();
+    updateGeometry();
+}
+
 QSize ElidedLabel::minimumSizeHint() const {
+    if (wordWrap()) return {0, heightForWidth(std::max(width(), 1))};
     return {0, fontMetrics().height()};
 }
 
 QSize ElidedLabel::sizeHint() const {
+    if (wordWrap()) return {width(), heightForWidth(std::max(width(), 1))};
     return {fontMetrics().horizontalAdvance(fullText_), fontMetrics().height()};
 }
 
@@ -30,7 +41,7 @@ void ElidedLabel::resizeEvent(QResizeEvent* event) {
 }
 
 void ElidedLabel::elide() {
-    setText(fontMetrics().elidedText(fullText_, Qt::ElideRight, width()));
+    setText(wordWrap() ? fullText_ : fontMetrics().elidedText(fullText_, Qt::ElideRight, width()));
 }
 
 }  // namespace fusescope

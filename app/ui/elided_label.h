@@ -10,6 +10,10 @@ class ElidedLabel : public QLabel {
     explicit ElidedLabel(QWidget* parent = nullptr);
     void setFullText(const QString& text);
     const QString& fullText() const { return fullText_; }
+    // Wrapped, the whole text shows on as many lines as it needs (the presentation layout, where
+    // a class cannot hover for the tooltip); otherwise one elided line.
+    void setWrapped(bool wrapped);
+    bool wrapped() const { return wordWrap(); }
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;

@@ -146,7 +146,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     kernelTable_ = makeTable(kernelModel_, this);
     kernelTable_->setObjectName(QStringLiteral("kernelTable"));
     auto* resultsSplitter = new QSplitter(Qt::Vertical);
-    // Whether fusion paid off here and why, in words (the whole sentence in the tooltip).
+    // Whether fusion paid off here and why, in words: one line with the whole text in its tooltip,
+    // every line of it in the presentation layout.
     fusionVerdict_ = new ElidedLabel;
     fusionVerdict_->setObjectName(QStringLiteral("fusionVerdict"));
     resultsSplitter->addWidget(
@@ -735,6 +736,8 @@ void MainWindow::setPresentation(bool presentation, bool remember) {
     if (remember) settings_->setValue(QStringLiteral("view/presentation"), presentation);
     if (presentation == presentation_) return;
     presentation_ = presentation;
+    // Before a class the verdict is read, not hovered: every losing fusion's cause in full.
+    fusionVerdict_->setWrapped(presentation);
     // One chart to a tab: the run charts leave their row for tabs of their own, and go back.
     const QSignalBlocker quietTabs(chartTabs_);
     if (presentation) {
@@ -819,7 +822,11 @@ void MainWindow::fitVariantRows() {
     const int table = variantTable_->horizontalHeader()->sizeHint().height() +
                       variantTable_->verticalHeader()->length() + 2 * variantTable_->frameWidth() +
                       variantTable_->horizontalScrollBar()->sizeHint().height();
-    const int title = results->widget(0)->sizeHint().height() - variantTable_->sizeHint().height();
+    // The title line holds the wrapped verdict: as tall as its lines at the width it has.
+    const int title =
+        std::max(results->widget(0)->sizeHint().height() - variantTable_->sizeHint().height(),
+                 fusionVerdict_->heightForWidth(fusionVerdict_->width()) +
+                     results->widget(0)->layout()->spacing());
     const int total = results->height();
     if (total <= 0) return;  // laid out when shown (eventFilter)
     const int wanted = table + title;

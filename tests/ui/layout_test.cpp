@@ -402,6 +402,15 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
                         .arg(inSight)
                         .arg(variants->model()->rowCount())
                         .arg(variants->viewport()->height());
+    // The verdict is read, not hovered: the lesson kernel's cause is on screen, uncut.
+    auto* verdict = window.findChild<QLabel*>(QStringLiteral("fusionVerdict"));
+    QVERIFY(verdict);
+    if (!verdict->text().contains(QLatin1String("lesson_fused is")) ||
+        verdict->height() < verdict->heightForWidth(verdict->width()))
+        problems << QStringLiteral("the fusion verdict shows '%1' in %2 px of the %3 it needs")
+                        .arg(verdict->text())
+                        .arg(verdict->height())
+                        .arg(verdict->heightForWidth(verdict->width()));
 
     // Tables: Results (variants and kernels) and Model vs measured.
     QTabWidget* views = window.viewTabs();

@@ -825,7 +825,7 @@ void MainWindow::fitVariantRows() {
     // The title line holds the wrapped verdict: as tall as its lines at the width it has.
     const int title =
         std::max(results->widget(0)->sizeHint().height() - variantTable_->sizeHint().height(),
-                 fusionVerdict_->heightForWidth(fusionVerdict_->width()) +
+                 fusionVerdict_->heightForWidth(results->width() - fusionVerdict_->x()) +
                      results->widget(0)->layout()->spacing());
     const int total = results->height();
     if (total <= 0) return;  // laid out when shown (eventFilter)

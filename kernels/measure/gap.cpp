@@ -127,6 +127,16 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
                                                 " of this kernel's writes reached DRAM after it "
                                                 "ended (written back from the L2 later): they show "
                                                 "up in the next kernel's counters or after it."});
+        else if (e.l2CacheBytes > 0 && writeDeficit <= static_cast<double>(e.l2CacheBytes))
+            // Each kernel is counted alone, from a cleared L2 to its end: what it wrote last can
+            // still sit dirty in the L2 then, and is written back after the counted range.
+            findings.push_back(
+                {GapReason::DeferredWrites,
+                 megabytes(writeDeficit) + " of this kernel's writes were still in the " +
+                     megabytes(static_cast<double>(e.l2CacheBytes)) +
+                     " L2 when it ended; they reach DRAM after the counted range, which stops at "
+                     "the kernel's end (as Nsight Compute's does), so no kernel's counters show "
+                     "them."});
     }
 
     // More than the model: someone else's writes landed during this kernel, or the access

@@ -25,14 +25,32 @@ RunRequest calibrationRequest(BackendKind backend, int cpuThreads) {
     return completedRequest(request);
 }
 
-Result<double> measureGemmFlopsPerSecond(Backend& backend, int cpuThreads) {
+double inputBytes(const VariantSpec& variant, const Problem& problem) {
+    double bytes = 0.0;
+    for (const BufferSpec& buffer : variant.buffers)
+        if (buffer.role == BufferRole::Input) bytes += static_cast<double>(buffer.bytes(problem));
+    return bytes;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct GemmCalibration {
+    double flopsPerSecond = 0.0;
+    double inputBytesPerSecond = 0.0;
+};
+
+Result<GemmCalibration> measureGemm(Backend& backend, int cpuThreads) {
     const RunRequest request = calibrationRequest(backend.kind(), cpuThreads);
     const PipelineSpec* pipeline = findPipeline(request.pipeline);
     if (!pipeline) return Status(ErrorCode::InvalidArgument, "no MLP pipeline to calibrate with");
     const std::vector<const VariantSpec*> variants = selectedVariants(*pipeline, request);
     if (variants.empty()) return Status(ErrorCode::InvalidArgument, "no unfused MLP variant");
+    const auto madeAt = std::chrono::steady_clock::now();
     const HostBuffers inputs =
         makeHostInputs(*pipeline, variants, request.problem, request.seed, CancelToken());
+    const double making = secondsSince(madeAt);
     AllocationTracker tracker(backend);
     Result<PreparedVariant> prepared =
         prepareVariant(backend, tracker, *variants.front(), request, inputs);
@@ -46,10 +64,19 @@ Result<double> measureGemmFlopsPerSecond(Backend& backend, int cpuThreads) {
     }
     if (Status s = prepared->release(*variants.front()); !s) return s;
     if (best <= 0.0) return Status(ErrorCode::DeviceError, "the calibration GEMM took no time");
-    return prepared->kernels.front().traffic.flops / (best * 1e-3);
+    GemmCalibration calibration;
+    calibration.flopsPerSecond = prepared->kernels.front().traffic.flops / (best * 1e-3);
+    if (making > 0.0)
+        calibration.inputBytesPerSecond = inputBytes(*variants.front(), request.problem) / making;
+    return calibration;
 }
 
-Result<double> measureCopyBytesPerSecond(Backend& backend) {
+struct CopyCalibration {
+    double bytesPerSecond = 0.0;
+    double freshBytesPerSecond = 0.0;
+};
+
+Result<CopyCalibration> measureCopy(Backend& backend) {
     const std::uint64_t bytes =
         backend.kind() == BackendKind::Cpu ? (std::uint64_t{64} << 20) : (std::uint64_t{1} << 30);
     AllocationTracker tracker(backend);
@@ -57,7 +84,10 @@ Result<double> measureCopyBytesPerSecond(Backend& backend) {
     if (!source) return source.status();
     Result<TrackedBuffer> destination = tracker.allocate("calibration destination", bytes);
     if (!destination) return destination.status();
+    // The first fill of a new buffer pays for its first touch, as a run's buffers do.
+    const auto firstTouch = std::chrono::steady_clock::now();
     if (Status s = backend.fill(source->data(), 0x3c, bytes); !s) return s;
+    const double touching = secondsSince(firstTouch);
     if (Status s = backend.fill(destination->data(), 0, bytes); !s) return s;
     double best = 0.0;
     for (int r = 0; r < 3; ++r) {
@@ -66,7 +96,10 @@ Result<double> measureCopyBytesPerSecond(Backend& backend) {
         best = r == 0 ? *time : std::min(best, *time);
     }
     if (best <= 0.0) return Status(ErrorCode::DeviceError, "the calibration copy took no time");
-    return 2.0 * static_cast<double>(bytes) / (best * 1e-3);
+    CopyCalibration calibration;
+    calibration.bytesPerSecond = 2.0 * static_cast<double>(bytes) / (best * 1e-3);
+    if (touching > 0.0) calibration.freshBytesPerSecond = static_cast<double>(bytes) / touching;
+    return calibration;
 }
 
 // What a kernel costs however little it does (threads started, operands converted): the
@@ -103,14 +136,16 @@ Result<double> measureLaunchSeconds(Backend& backend, int cpuThreads) {
 Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
     backend.useHostThreads(cpuThreads);
     MachineSpeeds speeds;
-    Result<double> flops = measureGemmFlopsPerSecond(backend, cpuThreads);
-    if (!flops) return flops.status();
-    Result<double> bytes = measureCopyBytesPerSecond(backend);
-    if (!bytes) return bytes.status();
+    Result<GemmCalibration> gemm = measureGemm(backend, cpuThreads);
+    if (!gemm) return gemm.status();
+    Result<CopyCalibration> copy = measureCopy(backend);
+    if (!copy) return copy.status();
     Result<double> launch = measureLaunchSeconds(backend, cpuThreads);
     if (!launch) return launch.status();
-    speeds.flopsPerSecond = *flops;
-    speeds.bytesPerSecond = *bytes;
+    speeds.flopsPerSecond = gemm->flopsPerSecond;
+    speeds.inputBytesPerSecond = gemm->inputBytesPerSecond;
+    speeds.bytesPerSecond = copy->bytesPerSecond;
+    speeds.freshBytesPerSecond = copy->freshBytesPerSecond;
     speeds.secondsPerLaunch = *launch;
     return speeds;
 }
@@ -122,6 +157,8 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
     // The checked run, the warm-up runs and the timed repeats; the reference check costs at most
     // about one more run (the MLP's checks a few rows in double, the elementwise a sample).
     const double runs = 2.0 + request.warmup + request.repeats;
+    const double fresh =
+        speeds.freshBytesPerSecond > 0.0 ? speeds.freshBytesPerSecond : speeds.bytesPerSecond;
     double seconds = 0.0;
     for (const VariantSpec* variant : selectedVariants(*pipeline, request)) {
         double once = 0.0;
@@ -133,13 +170,19 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
                     speeds.secondsPerLaunch;
         }
         // Its buffers are allocated, inputs uploaded and the rest poisoned first: each written
-        // once, inputs also read.
+        // once into new memory, inputs also read.
         double buffers = 0.0;
         for (const BufferSpec& buffer : variant->buffers)
-            buffers += static_cast<double>(buffer.bytes(request.problem)) *
-                       (buffer.role == BufferRole::Input ? 2.0 : 1.0);
-        seconds += runs * once + buffers / speeds.bytesPerSecond;
+            buffers += static_cast<double>(buffer.bytes(request.problem));
+        seconds += runs * once + buffers / fresh +
+                   inputBytes(*variant, request.problem) / speeds.bytesPerSecond;
     }
+    // The inputs are made once on the host, for the variant that takes the most.
+    double inputs = 0.0;
+    for (const VariantSpec* variant : selectedVariants(*pipeline, request))
+        inputs = std::max(inputs, inputBytes(*variant, request.problem));
+    seconds += inputs / (speeds.inputBytesPerSecond > 0.0 ? speeds.inputBytesPerSecond
+                                                          : speeds.bytesPerSecond);
     if (request.roofs && pipeline->rooflineBytes) {
         const double copy = 2.0 * static_cast<double>(pipeline->rooflineBytes(request.problem)) /
                             speeds.bytesPerSecond;

@@ -16,6 +16,11 @@ struct MachineSpeeds {
     double flopsPerSecond = 0.0;    // the MLP's first GEMM, through the backend's own code
     double bytesPerSecond = 0.0;    // a copy larger than the caches, bytes read plus written
     double secondsPerLaunch = 0.0;  // what a kernel costs however small (threads started)
+    // Host inputs made per second (random values, conversions), in bytes of the input buffers,
+    // and bytes per second written into memory never touched before (the first touch of a new
+    // buffer: page faults on a CPU). Zero where not measured: the copy's speed stands in.
+    double inputBytesPerSecond = 0.0;
+    double freshBytesPerSecond = 0.0;
 };
 
 // Measures the speeds on `backend` with `cpuThreads` host threads (0: all), in about a quarter
@@ -24,7 +29,7 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads);
 
 // Seconds a run of `request` takes at `speeds`: each kernel at the longer of its FLOPs and its
 // bytes plus a launch, times the checked run and its check, the warm-up runs and the repeats,
-// plus the copy roofline. Generating the inputs is left out.
+// plus the copy roofline, the inputs made on the host and the first touch of every buffer.
 double estimateRunSeconds(const RunRequest& request, const MachineSpeeds& speeds);
 
 // "about 9 minutes", "about 40 s", "under a second".

@@ -147,6 +147,19 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
     speeds.bytesPerSecond = copy->bytesPerSecond;
     speeds.freshBytesPerSecond = copy->freshBytesPerSecond;
     speeds.secondsPerLaunch = *launch;
+    // A tiny run, timed whole: what it takes beyond the estimate so far is the fixed cost of a
+    // variant's run on this machine.
+    RunRequest tiny = calibrationRequest(backend.kind(), cpuThreads);
+    tiny.problem.dimensions = {{"M", 1}, {"H", 64}, {"I", 64}};
+    tiny.repeats = 1;
+    tiny.warmup = 0;
+    tiny.roofs = false;
+    RunObserver quiet;
+    const auto start = std::chrono::steady_clock::now();
+    Result<RunReport> ran = runPipeline(backend, tiny, quiet);
+    if (!ran) return ran.status();
+    speeds.secondsPerVariant =
+        std::max(0.0, secondsSince(start) - estimateRunSeconds(tiny, speeds));
     return speeds;
 }
 
@@ -174,7 +187,7 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
         double buffers = 0.0;
         for (const BufferSpec& buffer : variant->buffers)
             buffers += static_cast<double>(buffer.bytes(request.problem));
-        seconds += runs * once + buffers / fresh +
+        seconds += speeds.secondsPerVariant + runs * once + buffers / fresh +
                    inputBytes(*variant, request.problem) / speeds.bytesPerSecond;
     }
     // The inputs are made once on the host, for the variant that takes the most.

@@ -21,6 +21,9 @@ struct MachineSpeeds {
     // buffer: page faults on a CPU). Zero where not measured: the copy's speed stands in.
     double inputBytesPerSecond = 0.0;
     double freshBytesPerSecond = 0.0;
+    // What a variant's run costs beyond its kernels, buffers and inputs (the reference check,
+    // threads, allocations): a tiny run timed whole, less its estimate.
+    double secondsPerVariant = 0.0;
 };
 
 // Measures the speeds on `backend` with `cpuThreads` host threads (0: all), in about a quarter

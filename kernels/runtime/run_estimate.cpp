@@ -151,6 +151,7 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
     // variant's run on this machine.
     RunRequest tiny = calibrationRequest(backend.kind(), cpuThreads);
     tiny.problem.dimensions = {{"M", 1}, {"H", 64}, {"I", 64}};
+    tiny.variants.clear();  // every variant: their fixed costs differ, the mean is charged
     tiny.repeats = 1;
     tiny.warmup = 0;
     tiny.roofs = false;
@@ -158,8 +159,13 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
     const auto start = std::chrono::steady_clock::now();
     Result<RunReport> ran = runPipeline(backend, tiny, quiet);
     if (!ran) return ran.status();
+    const PipelineSpec* pipeline = findPipeline(tiny.pipeline);
+    const double variants =
+        pipeline ? static_cast<double>(std::max<std::size_t>(
+                       selectedVariants(*pipeline, completedRequest(tiny)).size(), 1))
+                 : 1.0;
     speeds.secondsPerVariant =
-        std::max(0.0, secondsSince(start) - estimateRunSeconds(tiny, speeds));
+        std::max(0.0, secondsSince(start) - estimateRunSeconds(tiny, speeds)) / variants;
     return speeds;
 }
 

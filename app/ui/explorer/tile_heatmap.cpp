@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/axis_colours.h"
 #include "ui/legend_row.h"
 
 namespace fusescope {
@@ -410,15 +411,7 @@ void TileHeatmap::applyPalette() {
     axisRect()->setBackground(colors.brush(QPalette::Base));
     // The colour bar's rect draws its background after the gradient: a brush there hides it.
     scale_->axis()->axisRect()->setBackground(Qt::NoBrush);
-    for (QCPAxisRect* rect : {axisRect(), scale_->axis()->axisRect()}) {
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(text));
-            axis->setTickPen(QPen(text));
-            axis->setSubTickPen(QPen(text));
-            axis->setTickLabelColor(text);
-            axis->setLabelColor(text);
-        }
-    }
+    for (QCPAxisRect* rect : {axisRect(), scale_->axis()->axisRect()}) colourAxes(*rect, text);
     legend->setBrush(boxBackground);
     legend->setTextColor(text);
     legend->setBorderPen(Qt::NoPen);

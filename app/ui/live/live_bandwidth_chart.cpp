@@ -11,6 +11,7 @@
 
 #include "live/live_plot.h"
 #include "live/time_ticker.h"
+#include "ui/axis_colours.h"
 #include "ui/colour_contrast.h"
 #include "ui/export_text.h"
 
@@ -107,14 +108,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     kernelLane_->setAutoMargins(QCP::msLeft | QCP::msRight);
     kernelLane_->setMargins(QMargins(0, 0, 0, 0));
     kernelLane_->axis(QCPAxis::atLeft)->setRange(0.0, 1.0);
-    for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_})
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(text));
-            axis->setTickPen(QPen(text));
-            axis->setSubTickPen(QPen(text));
-            axis->setTickLabelColor(text);
-            axis->setLabelColor(text);
-        }
+    for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_}) colourAxes(*rect, text);
     bandwidthRect_->axis(QCPAxis::atLeft)->setLabel("DRAM GB/s");
     bandwidthRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     allocationRect_->axis(QCPAxis::atLeft)->setLabel(kAllocatedAxisName);
@@ -306,13 +300,7 @@ void LiveBandwidthChart::applyPalette() {
     legend_->setTextColor(text);
     for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_}) {
         rect->setBackground(base);
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(text));
-            axis->setTickPen(QPen(text));
-            axis->setSubTickPen(QPen(text));
-            axis->setTickLabelColor(text);
-            axis->setLabelColor(text);
-        }
+        colourAxes(*rect, text);
     }
     rooflineLabel_->setBrush(base);
     rooflineLabel_->setColor(readableOn(kRooflineColor, base));

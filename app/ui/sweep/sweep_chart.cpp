@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "model/format.h"
+#include "ui/axis_colours.h"
 #include "ui/export_save.h"
 #include "ui/legend_row.h"
 #include "ui/log_scale.h"
@@ -523,14 +524,8 @@ void SweepChart::applyPalette() {
     setBackground(colors.brush(QPalette::Base));
     for (QCPAxisRect* rect : {timeRect_, bandwidthRect_}) {
         rect->setBackground(colors.brush(QPalette::Base));
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(text));
-            axis->setTickPen(QPen(text));
-            axis->setSubTickPen(QPen(text));
-            axis->setTickLabelColor(text);
-            axis->setLabelColor(text);
-            axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-        }
+        colourAxes(*rect, text);
+        for (QCPAxis* axis : rect->axes()) axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
     }
     legend->setBrush(boxBackground);
     legend->setTextColor(text);

@@ -102,9 +102,12 @@ QString elideKeepingUnit(const QString& text, const QFontMetricsF& metrics, doub
     const QString unit = text.mid(open);
     const double room = width - metrics.horizontalAdvance(unit);
     const QString name = metrics.elidedText(text.left(open), Qt::ElideRight, room);
-    // Nothing of the name left: the plain elision.
-    if (room <= 0 || name.size() <= 1) return metrics.elidedText(text, Qt::ElideRight, width);
-    return name + unit;
+    if (room > 0 && name.size() > 1) return name + unit;
+    // Nothing of the name left: the unit alone, which still says what the numbers are, where it
+    // fits ("(GB, log)" rather than "bytes (G…"); else the plain elision.
+    const QString unitAlone = unit.trimmed();
+    if (metrics.horizontalAdvance(unitAlone) <= width) return unitAlone;
+    return metrics.elidedText(text, Qt::ElideRight, width);
 }
 
 // A plottable's legend entry whose name is elided to the room the fitter gives it (the full name

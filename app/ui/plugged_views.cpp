@@ -50,7 +50,9 @@ class AllocationChartCursor : public QObject {
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (watched == chart_ && event->type() == QEvent::PaletteChange && note_)
+        // The event first: during the chart's destruction its children send events here, and
+        // the QPointer would downcast a half-destroyed object.
+        if (event->type() == QEvent::PaletteChange && watched == chart_ && note_)
             note_->setTextColor(chart_->palette().color(QPalette::WindowText));
         return QObject::eventFilter(watched, event);
     }

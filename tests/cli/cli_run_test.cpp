@@ -16,6 +16,7 @@
 #include "model/run_traffic.h"
 #include "model/sweep_json.h"
 #include "runtime/backend.h"
+#include "support/timing_slack.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -242,6 +243,9 @@ TEST(CliRun, CtrlCCancelsCleanlyAndWritesNothing) {
 // Large arrays, where one kernel or one buffer fill between repeats takes longer than a second
 // on a small CPU: Ctrl-C still stops the run within half a second. The estimate comes first.
 TEST(CliRun, CtrlCStopsALargeCpuRunWithinHalfASecond) {
+    if (testsupport::timingSlack() > 1.0)
+        GTEST_SKIP() << "a sanitizer's allocator takes seconds to free these gigabytes; the "
+                        "release build checks the half second";
     QProcess process;
     process.start(cliPath(), {"run", "--pipeline", "swiglu", "--variants", "all", "--n", "2^26",
                               "--repeat", "50", "--backend", "cpu"});
@@ -262,7 +266,8 @@ TEST(CliRun, CtrlCStopsALargeCpuRunWithinHalfASecond) {
     const qint64 ms = stopping.elapsed();
     err += process.readAllStandardError();
     EXPECT_EQ(process.exitCode(), 130) << err.toStdString();
-    EXPECT_LT(ms, 500) << "Ctrl-C took " << ms << " ms to stop the run";
+    EXPECT_LT(ms, 500 * testsupport::timingSlack())
+        << "Ctrl-C took " << ms << " ms to stop the run";
 }
 
 TEST(CliShow, PrintsTheSameTableFromTheRecordingMarkedReplayed) {

@@ -10,6 +10,7 @@
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "support/timing_slack.h"
 
 using namespace fusescope;
 using Clock = std::chrono::steady_clock;
@@ -76,7 +77,7 @@ TEST(CancelInsideKernels, CancelStopsALongCpuGemmWithinHalfASecond) {
     EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
     const double latency = secondsBetween(observer.cancelledAt(), returned);
     std::printf("the GEMM stopped %.3f s after the cancel\n", latency);
-    EXPECT_LT(latency, 0.5);
+    EXPECT_LT(latency, 0.5 * testsupport::timingSlack());
 }
 
 // Fills, copies and kernels ask the backend's token: once it is set, each returns Cancelled.
@@ -104,6 +105,9 @@ TEST(CancelInsideKernels, FillAndCopyReturnCancelledOnceTheTokenIsSet) {
 // The elementwise lesson at 2^25 elements: the cancel comes while the variant's buffers are
 // poisoned or its first run goes, and the run stops within 0.5 s.
 TEST(CancelInsideKernels, CancelStopsALargeElementwiseRunWithinHalfASecond) {
+    if (testsupport::timingSlack() > 1.0)
+        GTEST_SKIP() << "a sanitizer's allocator takes seconds to free these 512 MiB; the "
+                        "release build checks the half second";
     auto backend = createCpuBackend(0);
     RunRequest request;
     request.pipeline = "swiglu";
@@ -120,5 +124,5 @@ TEST(CancelInsideKernels, CancelStopsALargeElementwiseRunWithinHalfASecond) {
     EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
     const double latency = secondsBetween(observer.cancelledAt(), returned);
     std::printf("the elementwise run stopped %.3f s after the cancel\n", latency);
-    EXPECT_LT(latency, 0.5);
+    EXPECT_LT(latency, 0.5 * testsupport::timingSlack());
 }

@@ -36,6 +36,26 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The calibration's one variant (the unfused MLP) and its inputs, made on the host and timed.
+struct CalibrationInputs {
+    const VariantSpec* variant = nullptr;
+    HostBuffers inputs;
+    double seconds = 0.0;  // making the inputs
+};
+
+Result<CalibrationInputs> calibrationInputs(const RunRequest& request) {
+    const PipelineSpec* pipeline = findPipeline(request.pipeline);
+    if (!pipeline) return Status(ErrorCode::InvalidArgument, "no MLP pipeline to calibrate with");
+    const std::vector<const VariantSpec*> variants = selectedVariants(*pipeline, request);
+    if (variants.empty()) return Status(ErrorCode::InvalidArgument, "no unfused MLP variant");
+    CalibrationInputs made;
+    made.variant = variants.front();
+    const auto start = std::chrono::steady_clock::now();
+    made.inputs = makeHostInputs(*pipeline, variants, request.problem, request.seed, CancelToken());
+    made.seconds = secondsSince(start);
+    return made;
+}
+
 struct GemmCalibration {
     double flopsPerSecond = 0.0;
     double inputBytesPerSecond = 0.0;
@@ -43,17 +63,11 @@ struct GemmCalibration {
 
 Result<GemmCalibration> measureGemm(Backend& backend, int cpuThreads) {
     const RunRequest request = calibrationRequest(backend.kind(), cpuThreads);
-    const PipelineSpec* pipeline = findPipeline(request.pipeline);
-    if (!pipeline) return Status(ErrorCode::InvalidArgument, "no MLP pipeline to calibrate with");
-    const std::vector<const VariantSpec*> variants = selectedVariants(*pipeline, request);
-    if (variants.empty()) return Status(ErrorCode::InvalidArgument, "no unfused MLP variant");
-    const auto madeAt = std::chrono::steady_clock::now();
-    const HostBuffers inputs =
-        makeHostInputs(*pipeline, variants, request.problem, request.seed, CancelToken());
-    const double making = secondsSince(madeAt);
+    Result<CalibrationInputs> made = calibrationInputs(request);
+    if (!made) return made.status();
     AllocationTracker tracker(backend);
     Result<PreparedVariant> prepared =
-        prepareVariant(backend, tracker, *variants.front(), request, inputs);
+        prepareVariant(backend, tracker, *made->variant, request, made->inputs);
     if (!prepared) return prepared.status();
     const std::span<const KernelLaunch> gemm(prepared->launches.data(), 1);
     double best = 0.0;
@@ -62,12 +76,13 @@ Result<GemmCalibration> measureGemm(Backend& backend, int cpuThreads) {
         if (!times) return times.status();
         if (r > 0) best = best == 0.0 ? times->front() : std::min(best, times->front());
     }
-    if (Status s = prepared->release(*variants.front()); !s) return s;
+    if (Status s = prepared->release(*made->variant); !s) return s;
     if (best <= 0.0) return Status(ErrorCode::DeviceError, "the calibration GEMM took no time");
     GemmCalibration calibration;
     calibration.flopsPerSecond = prepared->kernels.front().traffic.flops / (best * 1e-3);
-    if (making > 0.0)
-        calibration.inputBytesPerSecond = inputBytes(*variants.front(), request.problem) / making;
+    if (made->seconds > 0.0)
+        calibration.inputBytesPerSecond =
+            inputBytes(*made->variant, request.problem) / made->seconds;
     return calibration;
 }
 
@@ -107,15 +122,11 @@ Result<CopyCalibration> measureCopy(Backend& backend) {
 Result<double> measureLaunchSeconds(Backend& backend, int cpuThreads) {
     RunRequest request = calibrationRequest(backend.kind(), cpuThreads);
     request.problem.dimensions = {{"M", 1}, {"H", 64}, {"I", 64}};
-    const PipelineSpec* pipeline = findPipeline(request.pipeline);
-    if (!pipeline) return Status(ErrorCode::InvalidArgument, "no MLP pipeline to calibrate with");
-    const std::vector<const VariantSpec*> variants = selectedVariants(*pipeline, request);
-    if (variants.empty()) return Status(ErrorCode::InvalidArgument, "no unfused MLP variant");
-    const HostBuffers inputs =
-        makeHostInputs(*pipeline, variants, request.problem, request.seed, CancelToken());
+    Result<CalibrationInputs> made = calibrationInputs(request);
+    if (!made) return made.status();
     AllocationTracker tracker(backend);
     Result<PreparedVariant> prepared =
-        prepareVariant(backend, tracker, *variants.front(), request, inputs);
+        prepareVariant(backend, tracker, *made->variant, request, made->inputs);
     if (!prepared) return prepared.status();
     std::vector<double> times;
     for (int r = 0; r < 5; ++r) {
@@ -126,7 +137,7 @@ Result<double> measureLaunchSeconds(Backend& backend, int cpuThreads) {
         for (double t : *time) sum += t;
         times.push_back(sum / static_cast<double>(time->size()));
     }
-    if (Status s = prepared->release(*variants.front()); !s) return s;
+    if (Status s = prepared->release(*made->variant); !s) return s;
     std::sort(times.begin(), times.end());
     return times[times.size() / 2] * 1e-3;
 }

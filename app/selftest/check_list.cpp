@@ -17,7 +17,7 @@ const QString kCuptiFix = QStringLiteral(
     "/usr/local/cuda/targets/x86_64-linux/lib, to LD_LIBRARY_PATH.");
 const QString kNvrtcFix = QStringLiteral(
     "Install the CUDA toolkit's NVRTC (libnvrtc.so.13) and add its folder, e.g. "
-    "/usr/local/cuda/targets/x86_64-linux/lib, to LD_LIBRARY_PATH. Not used yet.");
+    "/usr/local/cuda/targets/x86_64-linux/lib, to LD_LIBRARY_PATH.");
 
 // Where the GPU items are needed: a FAIL there, a SKIP elsewhere.
 bool gpuNeeded(const MachineProbe& probe, const VerdictOptions& options) {
@@ -122,11 +122,17 @@ Check cuptiCheck(const MachineProbe& probe) {
 Check nvrtcCheck(const MachineProbe& probe) {
     const QString name = QStringLiteral("NVRTC");
     if (probe.nvrtc.found)
-        return {name, CheckStatus::Pass, QStringLiteral("libnvrtc.so.13 loads (not used yet)"), {}};
-    if (!probe.gpu.cudaUsable)
-        return notApplicable(name, QStringLiteral("needs a usable GPU (not used yet)"));
+        return {name,
+                CheckStatus::Pass,
+                QStringLiteral("libnvrtc.so.13 loads: MLP tiles other than the defaults and the "
+                               "TF32 lesson kernel are compiled with it at run time"),
+                {}};
+    if (!probe.gpu.cudaUsable) return notApplicable(name, QStringLiteral("needs a usable GPU"));
     return {name, CheckStatus::Warn,
-            QStringLiteral("libnvrtc.so.13 is not found (%1); not used yet").arg(probe.nvrtc.error),
+            QStringLiteral("libnvrtc.so.13 is not found (%1): the precompiled kernels run, but "
+                           "the tile explorer, MLP tiles other than the defaults and the TF32 "
+                           "lesson kernel are refused")
+                .arg(probe.nvrtc.error),
             kNvrtcFix};
 }
 

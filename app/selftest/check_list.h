@@ -7,8 +7,8 @@
 // not ready (the CLI exits 1). The CPU backend and the shipped recordings are always needed.
 // The GPU items are needed where an NVIDIA GPU is installed (the GPU lesson is meant to run
 // there) or when asked for (requireGpu); on a machine without one they are SKIP, since the same
-// lesson runs on the CPU backend. Hardware counters, CUPTI, NVRTC (not used yet) and, for the
-// CLI, the display are WARN at worst: the lesson goes on without them.
+// lesson runs on the CPU backend. Hardware counters, CUPTI, NVRTC (run-time compiled tiles) and,
+// for the CLI, the display are WARN at worst: the lesson goes on without them.
 #include <QString>
 #include <QVector>
 

@@ -84,7 +84,7 @@ struct MachineProbe {
     GpuProbe gpu;
     CounterProbe counters;
     LibraryProbe cupti;  // the counter module and libcupti.so.13 (from the counter provider)
-    LibraryProbe nvrtc;  // libnvrtc.so.13 (not used yet)
+    LibraryProbe nvrtc;  // libnvrtc.so.13 (kernels compiled at run time)
     QVector<PipelineProbe> pipelines;
     DisplayProbe display;
     ShippedRecordingsProbe recordings;

@@ -87,8 +87,9 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "FuseScope maintainers <fusescope@example.or
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/fusescope")
 # CPack puts the summary on the first line and indents these lines; an empty line becomes " .".
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "FuseScope runs elementwise pipelines (an affine chain, the SwiGLU activation)
-in unfused and fused variants as real CUDA kernels, or on the CPU, checks them
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "FuseScope runs the fusion lessons' pipelines (an affine chain, the SwiGLU
+activation and a Transformer's SwiGLU MLP) in unfused and fused variants as real
+CUDA kernels, or on the CPU, checks them
 against a CPU reference and shows what moved through memory: passes and bytes
 by a pass model, measured times against the copy roofline, and the allocation
 in flight, as tables and charts that can be exported for lessons.

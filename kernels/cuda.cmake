@@ -2,13 +2,6 @@
 # every pipeline family (.cu), the kernel table, the device probe and the Backend on GPU 0.
 # Public kernels/ headers stay free of CUDA headers: plain C++ targets link fusescope_kernels.
 
-# CMake 3.25 (Debian 12) knows no flag for CUDA_STANDARD 20 with nvcc and refuses to generate;
-# nvcc 13 accepts -std=c++20 with g++ 12. Newer CMake defines these itself.
-if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
-  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
-  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
-endif()
-
 target_sources(fusescope_kernels PRIVATE
   pipelines/affine.cu
   pipelines/swiglu.cu

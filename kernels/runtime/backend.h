@@ -107,7 +107,8 @@ class Backend {
 
     // What kernels, fills and copies ask to learn that the run was cancelled (CancelToken()
     // puts back one that never is). A CPU backend asks it per block of work and returns
-    // ErrorCode::Cancelled; a GPU backend asks it between launches.
+    // ErrorCode::Cancelled; a GPU backend asks it between launches, and enqueues long ones one
+    // at a time so that a cancel leaves at most one to finish (launch_pacing.h).
     virtual void useCancelToken(CancelToken cancel) { (void)cancel; }
 
     // Called after buffers are freed, before the next timing: lets background work settle.

@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/sweep_command.h"
+#include "model/repeated_options.h"
 #include "model/version.h"
 
 namespace fusescope::cli {
@@ -103,17 +104,10 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QCommandLi
         printError(parser.errorText());
         return kExitUsageError;
     }
-    // QCommandLineParser keeps the last of two values silently; which one was meant is unknown.
-    for (const QString& name : parser.optionNames()) {
-        if (repeatable.contains(name)) continue;
-        const QStringList values = parser.values(name);
-        if (values.size() > 1) {
-            printError(QStringLiteral("--%1 is given %2 times (%3); give it once")
-                           .arg(name)
-                           .arg(values.size())
-                           .arg(values.join(QStringLiteral(", "))));
-            return kExitUsageError;
-        }
+    if (const QString repeated = model::repeatedOptionError(parser, repeatable);
+        !repeated.isEmpty()) {
+        printError(repeated);
+        return kExitUsageError;
     }
     if (parser.isSet(help)) {
         printOut(helpText(), "");

@@ -14,6 +14,7 @@
 #include "model/element_count.h"
 #include "model/format.h"
 #include "model/problem_options.h"
+#include "model/repeated_options.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 #include "ui/chart_export.h"
@@ -163,6 +164,11 @@ void addLaunchOptions(QCommandLineParser& parser) {
 LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error) {
     LaunchOptions options;
     error->clear();
+    // One value an option, as the CLI takes them; --show-tab names tabs, and --preset may name
+    // an export preset beside a problem's.
+    *error =
+        model::repeatedOptionError(parser, {QStringLiteral("show-tab"), QStringLiteral("preset")});
+    if (!error->isEmpty()) return options;
     options.screenshotPath = parser.value(QStringLiteral("screenshot"));
     options.exportDirectory = parser.value(QStringLiteral("export-charts"));
     // An empty name would turn a batch run into an open window that waits for a person.

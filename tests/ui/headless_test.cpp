@@ -92,6 +92,7 @@ class HeadlessTest : public QObject {
     void badArgumentsFailWithAMessage();
     void emptyOutputNamesFailAtOnce();
     void repeatsHaveTheCliLimit();
+    void repeatedOptionsAreRefusedAsTheCliRefusesThem();
     void openRefusesSpecialFiles();
     void failedScreenshotKeepsThePreviousFile();
     void chartExportOnAFullDiskLeavesOnlyWholeFiles();
@@ -246,6 +247,34 @@ void HeadlessTest::emptyOutputNamesFailAtOnce() {
     QCOMPARE(charts.exitCode, 2);
     QVERIFY2(charts.err.contains(QStringLiteral("--export-charts needs a folder name")),
              qPrintable(charts.err));
+}
+
+// Two values of one option: the window took the last one silently.
+void HeadlessTest::repeatedOptionsAreRefusedAsTheCliRefusesThem() {
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("x.png"));
+    const QString a = directory.filePath(QStringLiteral("a.json"));
+    const QString b = directory.filePath(QStringLiteral("b.json"));
+    const QList<std::pair<QStringList, QString>> cases = {
+        {{"--screenshot", path, "--open", a, "--open", b}, "--open is given 2 times"},
+        {{"--screenshot", path, "--size", "800x600", "--size", "1280x720"},
+         "--size is given 2 times (800x600, 1280x720); give it once"},
+        {{"--screenshot", path, "--run", firstPipeline(), "--run", firstPipeline()},
+         "--run is given 2 times"},
+        {{"--screenshot", path, "--screenshot", path}, "--screenshot is given 2 times"},
+        {{"--screenshot", path, "--run", firstPipeline(), "--backend", "cpu", "--backend", "cpu"},
+         "--backend is given 2 times"},
+    };
+    for (const auto& [arguments, expected] : cases) {
+        const Outcome outcome = runGui(arguments);
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
+        QVERIFY(!QFileInfo::exists(path));
+    }
+    // Tabs are named one an option.
+    const Outcome tabs = runGui({"--screenshot", path, "--show-tab", "Results", "--show-tab",
+                                 "Results", "--size", "640x480"});
+    QVERIFY2(tabs.exitCode == 0, qPrintable(tabs.err));
 }
 
 // One limit for the GUI and the CLI (the GUI took a million).

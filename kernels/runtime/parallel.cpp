@@ -38,6 +38,10 @@ std::uint64_t threadsFor(std::uint64_t work, int threads) {
 
 }  // namespace
 
+int threadsForWork(std::uint64_t work, int threads) {
+    return static_cast<int>(threadsFor(work, threads));
+}
+
 int hardwareThreads() {
     return std::max(1u, std::thread::hardware_concurrency());
 }

@@ -8,6 +8,9 @@
 namespace fusescope {
 
 int hardwareThreads();
+// Threads a parallel loop of `work` units (below) starts when `threads` may be used: one for
+// little work, where starting threads would cost more than they save.
+int threadsForWork(std::uint64_t work, int threads);
 // Calls body(begin, end) for chunks covering [0, n); small ranges run on the calling thread.
 void parallelFor(std::uint64_t n, int threads,
                  const std::function<void(std::uint64_t begin, std::uint64_t end)>& body);

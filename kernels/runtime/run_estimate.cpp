@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pipelines/registry.h"
+#include "runtime/parallel.h"
 
 namespace fusescope {
 namespace {
@@ -111,9 +112,15 @@ Result<CopyCalibration> measureCopy(Backend& backend) {
         best = r == 0 ? *time : std::min(best, *time);
     }
     if (best <= 0.0) return Status(ErrorCode::DeviceError, "the calibration copy took no time");
+    // Freeing gives the pages back (unmapping a CPU's large buffers), once per buffer as well.
+    const auto freeing = std::chrono::steady_clock::now();
+    if (Status s = destination->reset(); !s) return s;
+    if (Status s = source->reset(); !s) return s;
+    const double releasing = secondsSince(freeing) / 2.0;
     CopyCalibration calibration;
     calibration.bytesPerSecond = 2.0 * static_cast<double>(bytes) / (best * 1e-3);
-    if (touching > 0.0) calibration.freshBytesPerSecond = static_cast<double>(bytes) / touching;
+    if (touching + releasing > 0.0)
+        calibration.freshBytesPerSecond = static_cast<double>(bytes) / (touching + releasing);
     return calibration;
 }
 
@@ -142,6 +149,26 @@ Result<double> measureLaunchSeconds(Backend& backend, int cpuThreads) {
     return times[times.size() / 2] * 1e-3;
 }
 
+// What a parallel loop costs per thread it starts and joins, with nothing to do: kernels large
+// enough to use every thread pay it at each launch, and more threads pay more.
+double measureThreadStartSeconds(int threads) {
+    if (threads <= 1) return 0.0;
+    constexpr int kLoops = 20;
+    const std::uint64_t everyThread = std::uint64_t{1} << 40;  // enough work for any count
+    const int started = threadsForWork(everyThread, threads);
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < kLoops; ++r)
+        parallelFor(everyThread, threads, [](std::uint64_t, std::uint64_t) {});
+    return secondsSince(start) / (kLoops * started);
+}
+
+// Units of work of a kernel as parallel.h counts them: about one multiply-add or byte moved.
+std::uint64_t kernelWork(const KernelSpec& kernel) {
+    const double bytes = static_cast<double>(kernel.traffic.bytesRead()) +
+                         static_cast<double>(kernel.traffic.bytesWritten());
+    return static_cast<std::uint64_t>(std::min(std::max(kernel.traffic.flops / 2.0, bytes), 1e18));
+}
+
 }  // namespace
 
 Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
@@ -158,6 +185,10 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
     speeds.bytesPerSecond = copy->bytesPerSecond;
     speeds.freshBytesPerSecond = copy->freshBytesPerSecond;
     speeds.secondsPerLaunch = *launch;
+    if (backend.kind() == BackendKind::Cpu) {
+        speeds.threads = cpuThreads > 0 ? cpuThreads : hardwareThreads();
+        speeds.secondsPerThreadStart = measureThreadStartSeconds(speeds.threads);
+    }
     // A tiny run, timed whole: what it takes beyond the estimate so far is the fixed cost of a
     // variant's run on this machine.
     RunRequest tiny = calibrationRequest(backend.kind(), cpuThreads);
@@ -195,9 +226,11 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
         for (const KernelSpec& kernel : variant->kernelsFor(request.problem)) {
             const double bytes = static_cast<double>(kernel.traffic.bytesRead()) +
                                  static_cast<double>(kernel.traffic.bytesWritten());
+            const int threads = threadsForWork(kernelWork(kernel), speeds.threads);
             once += std::max(kernel.traffic.flops / speeds.flopsPerSecond,
                              bytes / speeds.bytesPerSecond) +
-                    speeds.secondsPerLaunch;
+                    speeds.secondsPerLaunch +
+                    (threads > 1 ? threads * speeds.secondsPerThreadStart : 0.0);
         }
         // Its buffers are allocated, inputs uploaded and the rest poisoned first: each written
         // once into new memory, inputs also read.
@@ -214,9 +247,11 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
     seconds += inputs / (speeds.inputBytesPerSecond > 0.0 ? speeds.inputBytesPerSecond
                                                           : speeds.bytesPerSecond);
     if (request.roofs && pipeline->rooflineBytes) {
-        const double copy = 2.0 * static_cast<double>(pipeline->rooflineBytes(request.problem)) /
-                            speeds.bytesPerSecond;
-        seconds += (request.warmup + request.repeats) * copy;
+        // Two new buffers (a quarter of a gigabyte each for the MLP), touched first by the
+        // source's fill and the first copy, then freed: on a CPU this outweighs the copies.
+        const double bytes = static_cast<double>(pipeline->rooflineBytes(request.problem));
+        seconds += 2.0 * bytes / fresh +
+                   (request.warmup + request.repeats) * 2.0 * bytes / speeds.bytesPerSecond;
     }
     return seconds;
 }

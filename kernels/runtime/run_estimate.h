@@ -15,10 +15,16 @@ namespace fusescope {
 struct MachineSpeeds {
     double flopsPerSecond = 0.0;    // the MLP's first GEMM, through the backend's own code
     double bytesPerSecond = 0.0;    // a copy larger than the caches, bytes read plus written
-    double secondsPerLaunch = 0.0;  // what a kernel costs however small (threads started)
+    double secondsPerLaunch = 0.0;  // what a kernel costs however small, on one thread
+    // What a parallel loop costs per thread it starts and joins (CPU): nothing a kernel of the
+    // calibration's tiny shape pays, since it stays on one thread, yet at 16 threads a kernel
+    // pays it 16 times.
+    double secondsPerThreadStart = 0.0;
+    int threads = 1;  // the host threads these speeds were measured with (CPU)
     // Host inputs made per second (random values, conversions), in bytes of the input buffers,
-    // and bytes per second written into memory never touched before (the first touch of a new
-    // buffer: page faults on a CPU). Zero where not measured: the copy's speed stands in.
+    // and bytes per second of new buffers written for the first time and freed (page faults and
+    // unmapping on a CPU, which start-up threads hardly speed up). Zero where not measured: the
+    // copy's speed stands in.
     double inputBytesPerSecond = 0.0;
     double freshBytesPerSecond = 0.0;
     // What a variant's run costs beyond its kernels, buffers and inputs (the reference check,
@@ -31,8 +37,9 @@ struct MachineSpeeds {
 Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads);
 
 // Seconds a run of `request` takes at `speeds`: each kernel at the longer of its FLOPs and its
-// bytes plus a launch, times the checked run and its check, the warm-up runs and the repeats,
-// plus the copy roofline, the inputs made on the host and the first touch of every buffer.
+// bytes plus a launch and the threads it starts, times the checked run and its check, the
+// warm-up runs and the repeats, plus the copy roofline, the inputs made on the host and the
+// first touch of every buffer, the roofline's included.
 double estimateRunSeconds(const RunRequest& request, const MachineSpeeds& speeds);
 
 // "about 9 minutes", "about 40 s", "under a second".

@@ -4,21 +4,20 @@
 #include <mutex>
 
 #include "runtime/backend.h"
-#include "runtime/run_estimate.h"
 
 namespace fusescope {
 namespace {
 
-std::optional<MachineSpeeds> cpuSpeeds(int threads) {
-    static std::mutex mutex;
-    static std::map<int, MachineSpeeds> measured;
-    const std::lock_guard lock(mutex);
-    if (const auto found = measured.find(threads); found != measured.end()) return found->second;
-    const std::unique_ptr<Backend> backend = createCpuBackend(threads);
-    const Result<MachineSpeeds> speeds = measureSpeeds(*backend, threads);
-    if (!speeds) return std::nullopt;
-    measured.emplace(threads, *speeds);
-    return *speeds;
+// Measured speeds by thread count; an empty entry is a measurement that failed. The lock is
+// held only to read or write the table, never while measuring, so readers never wait long.
+struct SpeedTable {
+    std::mutex mutex;
+    std::map<int, std::optional<MachineSpeeds>> measured;
+};
+
+SpeedTable& speedTable() {
+    static SpeedTable table;
+    return table;
 }
 
 }  // namespace
@@ -28,8 +27,30 @@ bool runsOnCpu(const RunCommand& command, const BackendSummary& summary) {
            (command.backend == BackendChoice::Auto && !summary.cudaUsable);
 }
 
+std::optional<MachineSpeeds> knownCpuSpeeds(int threads) {
+    SpeedTable& table = speedTable();
+    const std::lock_guard lock(table.mutex);
+    const auto found = table.measured.find(threads);
+    return found == table.measured.end() ? std::nullopt : found->second;
+}
+
+bool cpuSpeedsSettled(int threads) {
+    SpeedTable& table = speedTable();
+    const std::lock_guard lock(table.mutex);
+    return table.measured.contains(threads);
+}
+
+void measureCpuSpeeds(int threads) {
+    if (cpuSpeedsSettled(threads)) return;
+    const std::unique_ptr<Backend> backend = createCpuBackend(threads);
+    const Result<MachineSpeeds> speeds = measureSpeeds(*backend, threads);
+    SpeedTable& table = speedTable();
+    const std::lock_guard lock(table.mutex);
+    table.measured.emplace(threads, speeds ? std::optional<MachineSpeeds>(*speeds) : std::nullopt);
+}
+
 std::optional<double> estimateCpuRunSeconds(const RunCommand& command) {
-    const std::optional<MachineSpeeds> speeds = cpuSpeeds(command.request.cpuThreads);
+    const std::optional<MachineSpeeds> speeds = knownCpuSpeeds(command.request.cpuThreads);
     if (!speeds) return std::nullopt;
     return estimateRunSeconds(command.request, *speeds);
 }

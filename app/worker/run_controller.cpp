@@ -13,6 +13,7 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
 
     connect(worker_, &RunWorker::backendsProbed, this, &RunController::backendsProbed);
     connect(worker_, &RunWorker::selfTestFinished, this, &RunController::selfTestFinished);
+    connect(worker_, &RunWorker::cpuSpeedsMeasured, this, &RunController::cpuSpeedsMeasured);
     connect(worker_, &RunWorker::runStarted, this, [this](quint64 generation, QString note) {
         if (isCurrent(generation)) emit runStarted(note);
     });
@@ -117,6 +118,11 @@ void RunController::ended() {
 
 void RunController::probe() {
     QMetaObject::invokeMethod(worker_, "probe", Qt::QueuedConnection);
+}
+
+void RunController::measureCpuSpeeds(int threads) {
+    QMetaObject::invokeMethod(worker_, "measureCpuSpeeds", Qt::QueuedConnection,
+                              Q_ARG(int, threads));
 }
 
 void RunController::selfTest(const QStringList& recordingFolders) {

@@ -42,6 +42,9 @@ class RunController : public QObject {
 
     // Asks the worker to describe the backends; answers with backendsProbed.
     void probe();
+    // Asks the worker to measure this CPU's speeds for run estimates with `threads` (0: all)
+    // unless known; answers with cpuSpeedsMeasured. Queued behind any job in flight.
+    void measureCpuSpeeds(int threads);
     // Asks the worker for the self-test's probe; answers with selfTestFinished. Queued behind
     // any run in flight, since the worker owns the GPU.
     void selfTest(const QStringList& recordingFolders);
@@ -57,6 +60,7 @@ class RunController : public QObject {
     // ending first.
     void busyChanged();
     void backendsProbed(fusescope::BackendSummary summary);
+    void cpuSpeedsMeasured(int threads);
     void selfTestFinished(fusescope::selftest::MachineProbe probe);
     void runStarted(QString backendNote);
     void progress(double fraction, QString stage);

@@ -10,6 +10,7 @@
 #include "model/run_conversion.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "worker/cpu_run_estimate.h"
 #include "worker/tile_engine.h"
 
 namespace fusescope {
@@ -105,6 +106,11 @@ bool RunWorker::isStale(quint64 generation) const {
 
 bool RunWorker::isCancelled(quint64 generation) const {
     return isStale(generation) || generation <= cancelledUpTo_.load();
+}
+
+void RunWorker::measureCpuSpeeds(int threads) {
+    fusescope::measureCpuSpeeds(threads);
+    emit cpuSpeedsMeasured(threads);
 }
 
 void RunWorker::probe() {

@@ -55,6 +55,9 @@ class RunWorker : public QObject {
 
   public slots:
     void probe();
+    // Measures this CPU's speeds for run estimates with `threads` (worker/cpu_run_estimate.h)
+    // unless known, then answers with cpuSpeedsMeasured.
+    void measureCpuSpeeds(int threads);
     void run(fusescope::RunCommand command, quint64 generation);
     // A size sweep (runSweep) under the same generations and cancel flag as runs: one job at a
     // time owns the backend, and a newer request of either kind supersedes it.
@@ -69,6 +72,7 @@ class RunWorker : public QObject {
 
   signals:
     void backendsProbed(fusescope::BackendSummary summary);
+    void cpuSpeedsMeasured(int threads);
     // `backendNote` says which backend runs and, for auto, why.
     void runStarted(quint64 generation, QString backendNote);
     void progress(quint64 generation, double fraction, QString stage);

@@ -31,6 +31,7 @@
 #include "ui/run_choices.h"
 #include "ui/run_panel.h"
 #include "ui/table_export.h"
+#include "worker/cpu_run_estimate.h"
 #include "worker/run_controller.h"
 
 using namespace fusescope;
@@ -65,6 +66,7 @@ class MainWindowTest : public QObject {
     void repeatsHaveTheSharedLimit();
     void exportOnAFullDiskKeepsThePreviousFiles();
     void aGpuSizedRecordingSaysWhatItCostsHereAndIsNotKept();
+    void theFirstCpuRunMeasuresTheCpuOffTheUiThread();
 
   private:
     // Picks the last pipeline of the registry and all its variants but the middle one.
@@ -552,6 +554,44 @@ void MainWindowTest::aGpuSizedRecordingSaysWhatItCostsHereAndIsNotKept() {
     QCOMPARE(saved.request.pipeline, std::string("mlp"));
     QCOMPARE(saved.request.problem.dimension("M"),
              findPipeline("mlp")->defaultProblem().dimension("M"));
+}
+
+// The run estimate's calibration, before the first CPU run with a thread count, held the UI
+// thread for a quarter of a second or more; the worker measures now, and the panel says so.
+void MainWindowTest::theFirstCpuRunMeasuresTheCpuOffTheUiThread() {
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    chooseThroughWidgets(window, QStringLiteral("4096"));
+    // A thread count nothing before in this process measured.
+    QSpinBox* threads = window.runPanel()->cpuThreadsSpin();
+    int count = threads->minimum();
+    while (count < threads->maximum() && cpuSpeedsSettled(count)) ++count;
+    const int kThreads = count;
+    QVERIFY(!cpuSpeedsSettled(kThreads));
+    threads->setValue(kThreads);
+    QCOMPARE(window.runPanel()->command().request.cpuThreads, kThreads);
+    int ticks = 0;
+    bool measuringShown = false;
+    QTimer tick;
+    connect(&tick, &QTimer::timeout, &tick, [&] {
+        ++ticks;
+        for (const QLabel* label : window.runPanel()->findChildren<QLabel*>())
+            if (label->isVisible() && label->text().contains(QStringLiteral("Measuring this CPU")))
+                measuringShown = true;
+    });
+    tick.start(10);
+    QSignalSpy ended(&window, &MainWindow::runEnded);
+    // The click returns once the speeds are in and the run has started: meanwhile this thread's
+    // timer ticked and the panel said what it measured.
+    QTest::mouseClick(window.runPanel()->runButton(), Qt::LeftButton);
+    const int ticksDuringTheClick = ticks;
+    QVERIFY(window.isRunning());
+    QVERIFY(cpuSpeedsSettled(kThreads));
+    QVERIFY2(ticksDuringTheClick >= 3, qPrintable(QString::number(ticksDuringTheClick)));
+    QVERIFY(measuringShown);
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    QVERIFY(ended.first().at(0).toBool());
 }
 
 #include "main_window_test.moc"

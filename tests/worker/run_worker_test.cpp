@@ -11,6 +11,7 @@
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 #include "support/timing_slack.h"
+#include "worker/cpu_run_estimate.h"
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"
 #include "worker/worker_run_observer.h"
@@ -68,6 +69,7 @@ class RunWorkerTest : public QObject {
     void aChosenGpuThatIsNotThereIsRefusedWithTheReason();
     void theChosenGpuRunsAndIsRecorded();
     void probeDescribesTheCpu();
+    void cpuSpeedsAreMeasuredOnTheWorkerThread();
     void measuredRunOnCpuSaysWhyThereAreNoCounters();
     void sampleBatchesAreGatheredAndNoneIsLost();
 };
@@ -378,6 +380,36 @@ void RunWorkerTest::probeDescribesTheCpu() {
     QVERIFY(summary.cpuThreads >= 1);
     QCOMPARE(summary.cudaUsable, probeBackends().cudaUsable);
     if (!summary.cudaUsable) QVERIFY(!summary.cudaReason.isEmpty());
+}
+
+// The run estimate's calibration (a quarter of a second or more) ran on the UI thread.
+void RunWorkerTest::cpuSpeedsAreMeasuredOnTheWorkerThread() {
+    constexpr int kThreads = 3;  // a count nothing else here measures
+    QVERIFY(!knownCpuSpeeds(kThreads));
+    RunController controller;
+    QSignalSpy measured(&controller, &RunController::cpuSpeedsMeasured);
+    QElapsedTimer asking;
+    asking.start();
+    controller.measureCpuSpeeds(kThreads);
+    const qint64 askingMs = asking.elapsed();
+    QVERIFY(!cpuSpeedsSettled(kThreads));  // asked, not measured here
+    // This thread's events go on meanwhile.
+    int ticks = 0;
+    QTimer tick;
+    connect(&tick, &QTimer::timeout, &tick, [&ticks] { ++ticks; });
+    tick.start(10);
+    QVERIFY(measured.wait(30000));
+    QCOMPARE(measured.first().at(0).toInt(), kThreads);
+    QVERIFY2(askingMs < 50, qPrintable(QString::number(askingMs)));
+    QVERIFY2(ticks >= 3, qPrintable(QString::number(ticks)));
+    const std::optional<MachineSpeeds> speeds = knownCpuSpeeds(kThreads);
+    QVERIFY(speeds);
+    QVERIFY(speeds->flopsPerSecond > 0.0);
+    QCOMPARE(speeds->threads, kThreads);
+    // Asked again, the worker answers from what it measured.
+    measured.clear();
+    controller.measureCpuSpeeds(kThreads);
+    QVERIFY(measured.wait(5000));
 }
 
 void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {

@@ -7,15 +7,14 @@
 namespace fusescope {
 namespace {
 
-// Everything that makes two sequences the same work: which code, which call, which memory.
+// Everything that makes two sequences the same work: which code and which call on which problem.
+// Not the buffers: a measured run's new buffers take as long as the timed run's did.
 std::string sequenceKey(std::span<const KernelLaunch> launches) {
     std::string key;
     for (const KernelLaunch& launch : launches) {
         key += std::to_string(reinterpret_cast<std::uintptr_t>(launch.execution)) + '|' +
                launch.call.variant + '|' + launch.call.kernelName + '|' +
                std::to_string(launch.call.kernelIndex);
-        for (const void* buffer : launch.call.buffers)
-            key += '|' + std::to_string(reinterpret_cast<std::uintptr_t>(buffer));
         if (const Problem* problem = launch.call.problem) {
             key += "|dtype" + std::to_string(static_cast<int>(problem->dtype));
             for (const auto& [name, value] : problem->dimensions)

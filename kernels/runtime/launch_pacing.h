@@ -24,7 +24,7 @@ inline constexpr double kQueuedWorkLimitMs = 50.0;
 bool enqueueOneAtATime(std::size_t launchCount, std::span<const double> expectedMs);
 
 // The times each sequence of launches took the last time it was timed, by what it runs: the
-// kernels, their buffers and their problem.
+// kernels and their problem.
 class LaunchTimesMemory {
   public:
     // Empty when this sequence has not been timed yet.

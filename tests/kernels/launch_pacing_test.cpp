@@ -26,7 +26,7 @@ TEST(LaunchPacing, UnknownLaunchesGoOneAtATimeButASingleLaunchNeverNeedsTo) {
     EXPECT_FALSE(enqueueOneAtATime(1, std::vector<double>{5000.0}));
 }
 
-TEST(LaunchPacing, TimesAreRememberedPerSequenceOfCodeBuffersAndProblem) {
+TEST(LaunchPacing, TimesAreRememberedPerSequenceOfCodeAndProblem) {
     Problem small;
     small.dimensions["N"] = 1000;
     Problem large = small;
@@ -47,8 +47,12 @@ TEST(LaunchPacing, TimesAreRememberedPerSequenceOfCodeBuffersAndProblem) {
     other[1].call.problem = &large;
     EXPECT_TRUE(memory.expected(other).empty());
     other = sequence;
-    other[0].call.buffers = {nullptr};
+    other[0].call.kernelName = "add3";
     EXPECT_TRUE(memory.expected(other).empty());
+    // The same work on new buffers (a measured run after the timed one) takes as long.
+    other = sequence;
+    other[0].call.buffers = {nullptr};
+    EXPECT_EQ(memory.expected(other), (std::vector<double>{120.0, 80.0}));
     EXPECT_TRUE(memory.expected(std::span(sequence).first(1)).empty());
 
     memory.remember(sequence, {1.0, 2.0});  // the latest times count

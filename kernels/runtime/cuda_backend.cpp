@@ -331,8 +331,10 @@ class CudaBackend final : public Backend {
 
     // Each launch held until it is enqueued, as the first of a back-to-back sequence is, and timed
     // between its own events; the next is enqueued once it has finished, so a cancel leaves at
-    // most this one to finish. The host's turn between two launches falls outside both kernels'
-    // events, and only long launches come here, for which it is far below their noise.
+    // most this one to finish. The host's turn between two launches (tens of microseconds) falls
+    // outside both kernels' events; it may leave the GPU idle, which only launches long enough
+    // for that to be far below their noise meet, and sequences timed for the first time, whose
+    // times nothing reports as measured (a run's checking launch, a measured run's first pass).
     Result<std::vector<double>> timeOneAtATime(std::span<const KernelLaunch> launches,
                                                TimedStart start) {
         if (Status s = ensureEvents(2 * launches.size()); !s) return s;

@@ -333,8 +333,8 @@ class CudaBackend final : public Backend {
     // between its own events; the next is enqueued once it has finished, so a cancel leaves at
     // most this one to finish. The host's turn between two launches (tens of microseconds) falls
     // outside both kernels' events; it may leave the GPU idle, which only launches long enough
-    // for that to be far below their noise meet, and sequences timed for the first time, whose
-    // times nothing reports as measured (a run's checking launch, a measured run's first pass).
+    // for that to be far below their noise meet, and sequences not timed before (a run's
+    // checking launch, whose times are not reported).
     Result<std::vector<double>> timeOneAtATime(std::span<const KernelLaunch> launches,
                                                TimedStart start) {
         if (Status s = ensureEvents(2 * launches.size()); !s) return s;

@@ -88,4 +88,3 @@ TEST(RunEstimate, DurationsInWords) {
     EXPECT_EQ(describeDuration(540.0), "about 9 minutes");
     EXPECT_EQ(describeDuration(3.0 * 3600.0), "about 3 hours");
 }
-

@@ -397,7 +397,7 @@ void MainWindow::startRun() {
         return;
     }
     const RunCommand command = runPanel_->command();
-    if (!waitForCpuSpeeds(*controller_, *runPanel_, command, summary_)) return;
+    if (!waitForCpuSpeeds(*controller_, *runPanel_, *statusBar(), command, summary_)) return;
     if (!confirmLongRun(this, command, summary_)) return;
     startCommand(command);
 }
@@ -886,7 +886,7 @@ QString MainWindow::recordedShapeNote(const model::Recording& recording) {
     problemTooLongHere_.reset();
     if (recording.device.backend == QLatin1String("cpu")) return {};
     const RunCommand command = runPanel_->command();
-    if (!waitForCpuSpeeds(*controller_, *runPanel_, command, summary_)) return {};
+    if (!waitForCpuSpeeds(*controller_, *runPanel_, *statusBar(), command, summary_)) return {};
     const std::optional<double> seconds = cpuEstimateFor(command, summary_);
     if (!seconds || *seconds <= kAskAboveSeconds) return {};
     // Kept out of the settings: the next start should not begin with a GPU-sized shape.

@@ -4,6 +4,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
+#include <QStatusBar>
 
 #include "pipelines/registry.h"
 #include "runtime/run_estimate.h"
@@ -27,8 +28,8 @@ QString describeCpuEstimate(const RunCommand& command, double seconds) {
         .arg(QString::fromStdString(describeDuration(seconds)), problem);
 }
 
-bool waitForCpuSpeeds(RunController& controller, RunPanel& panel, const RunCommand& command,
-                      const BackendSummary& summary) {
+bool waitForCpuSpeeds(RunController& controller, RunPanel& panel, QStatusBar& statusBar,
+                      const RunCommand& command, const BackendSummary& summary) {
     const int threads = command.request.cpuThreads;
     if (!runsOnCpu(command, summary) || cpuSpeedsSettled(threads)) return true;
     QEventLoop loop;
@@ -44,8 +45,11 @@ bool waitForCpuSpeeds(RunController& controller, RunPanel& panel, const RunComma
         });
     QObject::connect(&controller, &QObject::destroyed, &loop, &QEventLoop::quit);
     const QPointer<RunPanel> shown(&panel);
+    const QPointer<QStatusBar> bar(&statusBar);
+    const QString measuring = QObject::tr("Measuring this CPU's speed for the run's estimate…");
     panel.setRunning(true);
-    panel.setProgress(0.0, QObject::tr("Measuring this CPU's speed for the run's estimate…"));
+    panel.setProgress(0.0, measuring);
+    statusBar.showMessage(measuring);
     controller.measureCpuSpeeds(threads);
     loop.exec();
     QObject::disconnect(measured);
@@ -54,6 +58,7 @@ bool waitForCpuSpeeds(RunController& controller, RunPanel& panel, const RunComma
         shown->setRunning(false);
         shown->setProgress(0.0, QString());
     }
+    if (bar && bar->currentMessage() == measuring) bar->clearMessage();
     return !cancelled && cpuSpeedsSettled(threads);
 }
 

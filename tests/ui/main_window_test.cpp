@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -573,9 +574,12 @@ void MainWindowTest::theFirstCpuRunMeasuresTheCpuOffTheUiThread() {
     QCOMPARE(window.runPanel()->command().request.cpuThreads, kThreads);
     int ticks = 0;
     bool measuringShown = false;
+    bool measuringInTheStatusBar = false;
     QTimer tick;
     connect(&tick, &QTimer::timeout, &tick, [&] {
         ++ticks;
+        if (window.statusBar()->currentMessage().contains(QStringLiteral("Measuring this CPU")))
+            measuringInTheStatusBar = true;
         for (const QLabel* label : window.runPanel()->findChildren<QLabel*>())
             if (label->isVisible() && label->text().contains(QStringLiteral("Measuring this CPU")))
                 measuringShown = true;
@@ -590,6 +594,7 @@ void MainWindowTest::theFirstCpuRunMeasuresTheCpuOffTheUiThread() {
     QVERIFY(cpuSpeedsSettled(kThreads));
     QVERIFY2(ticksDuringTheClick >= 3, qPrintable(QString::number(ticksDuringTheClick)));
     QVERIFY(measuringShown);
+    QVERIFY(measuringInTheStatusBar);
     QVERIFY(ended.wait(kRunTimeoutMs));
     QVERIFY(ended.first().at(0).toBool());
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "model/format.h"
+#include "model/fusion_counterparts.h"
 #include "model/run_traffic.h"
 #include "pipelines/registry.h"
 
@@ -170,6 +171,15 @@ QString fusionVerdict(const Recording& recording) {
         const QString why = causes(recording, &variant, *fused, *baseline);
         sentences << (why.isEmpty() ? comparison(*fused, *baseline)
                                     : comparison(*fused, *baseline) + QLatin1Char(' ') + why);
+    }
+    // Every fused variant slower than a variant that does its work in other kernels, kernel by
+    // kernel (the leanest one's comparison with the baseline is said above).
+    for (const VariantSpec& variant : pipeline->variants) {
+        const RunRecord* fused = variant.fused ? runOf(recording, variant.name) : nullptr;
+        if (!fused) continue;
+        const std::string compared =
+            leanest && variant.name == pipeline->leanestVariant ? baselineSpec.name : std::string();
+        sentences << slowerThanCounterparts(recording, variant, *fused, compared);
     }
     return sentences.join(QLatin1Char(' '));
 }

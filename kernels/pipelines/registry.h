@@ -70,6 +70,22 @@ struct KernelSpec {
     int passes() const { return static_cast<int>(passReads.size() + passWrites.size()); }
 };
 
+// Kernels of two variants that do the same work: `kernel` of one variant does what `counterparts`
+// of the other do together ("gemm_gate_up_silu" does the work of "gemm_gate_up" and "silu_mul").
+struct KernelCounterparts {
+    std::string kernel;
+    std::vector<std::string> counterparts;
+};
+
+// Another variant of the pipeline that this one does the same work as in other kernels, kernel by
+// kernel, so that where this one is slower its kernels' measured times can be set beside those of
+// the other's kernels that do the same work. Kernels a plan does not launch for a problem (the
+// decode GEMVs at prefill sizes) are left out of that problem's comparison.
+struct VariantCounterparts {
+    std::string variant;
+    std::vector<KernelCounterparts> kernels;
+};
+
 // The kernels a variant launches for a problem (the production MLP streams weights with GEMV
 // kernels at decode sizes and runs GEMMs at prefill sizes).
 using KernelPlan = std::function<std::vector<KernelSpec>(const Problem&)>;
@@ -86,6 +102,8 @@ struct VariantSpec {
     // What the variant computes more than once, in words with its count for a problem
     // ("g and u for each of 64 output tiles"); empty (or unset) where it computes each value once.
     std::function<std::string(const Problem&)> recomputation;
+    // The variants whose kernels do this one's work in other kernels, kernel by kernel.
+    std::vector<VariantCounterparts> counterparts;
 
     std::vector<KernelSpec> kernelsFor(const Problem& problem) const;
 };

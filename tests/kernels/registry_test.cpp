@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "pipelines/registry.h"
@@ -279,4 +280,38 @@ TEST(Registry, ATuningAVariantDoesNotTakeLeavesItsKernelsAlone) {
                 }
     }
     EXPECT_GT(checked, 0);
+}
+
+// The counterparts a variant declares name a variant of its pipeline and kernels the two plans
+// launch: each declared kernel of the fused variant runs at some preset, and there its
+// counterparts run in the other variant's plan for the same problem.
+TEST(Registry, CounterpartsNameKernelsThePlansLaunch) {
+    int declared = 0;
+    for (const PipelineSpec& pipeline : pipelines())
+        for (const VariantSpec& variant : pipeline.variants)
+            for (const VariantCounterparts& counterparts : variant.counterparts) {
+                const VariantSpec* other = findVariant(pipeline, counterparts.variant);
+                ASSERT_NE(other, nullptr) << counterparts.variant;
+                for (const KernelCounterparts& kernel : counterparts.kernels) {
+                    SCOPED_TRACE(variant.name + " " + kernel.kernel + " against " + other->name);
+                    bool launched = false;
+                    for (const PresetSpec& preset : pipeline.presets) {
+                        const Problem problem =
+                            withDefaults(pipeline, withPreset(pipeline.defaultProblem(), preset));
+                        const auto named = [](const std::vector<KernelSpec>& kernels,
+                                              const std::string& name) {
+                            return std::any_of(kernels.begin(), kernels.end(),
+                                               [&](const KernelSpec& k) { return k.name == name; });
+                        };
+                        if (!named(variant.kernelsFor(problem), kernel.kernel)) continue;
+                        launched = true;
+                        for (const std::string& name : kernel.counterparts)
+                            EXPECT_TRUE(named(other->kernelsFor(problem), name))
+                                << name << " at " << preset.name;
+                    }
+                    EXPECT_TRUE(launched);
+                    ++declared;
+                }
+            }
+    EXPECT_GT(declared, 0);
 }

@@ -2,7 +2,10 @@
 // memory-bound size, and none where the pipeline declares no leanest fusion.
 #include <gtest/gtest.h>
 
+#include "model/format.h"
 #include "model/fusion_verdict.h"
+#include "model/recording_json.h"
+#include "pipelines/registry.h"
 
 using namespace fusescope::model;
 
@@ -23,6 +26,41 @@ Recording mlp(double productionMs, double unfusedMs, double flops) {
     recording.runs = {run("mlp", "unfused", unfusedMs, flops),
                       run("mlp", "lesson_fused", 100.0, flops),
                       run("mlp", "production", productionMs, flops)};
+    return recording;
+}
+
+KernelRecord kernel(const char* name, double timeMs, quint64 written = 0,
+                    std::optional<double> l2SectorsWritten = std::nullopt) {
+    KernelRecord k;
+    k.name = QString::fromLatin1(name);
+    k.timeMs = timeMs;
+    k.modelBytesWritten = written;
+    k.l2SectorsWritten = l2SectorsWritten;
+    return k;
+}
+
+// A hand-made Llama-3-8B prefill run (M = 4096, bfloat16) where production loses to
+// merged_gate_up: its gate_up kernel takes longer than cuBLAS's gate_up GEMM and silu_mul
+// together, and asks the L2 for twice the bytes of h it writes (7,340,032 sectors of 32 bytes
+// for 117,440,512 bytes).
+Recording prefillLoss(double productionMs, double unfusedMs) {
+    Problem problem = fusescope::findPipeline("mlp")->defaultProblem();
+    problem.dimensions = {{"M", 4096}, {"H", 4096}, {"I", 14336}};
+    const double flops = 2 * 3 * 4096.0 * 4096.0 * 14336.0;
+    Recording recording = mlp(productionMs, unfusedMs, flops);
+    recording.runs << run("mlp", "merged_gate_up", 0.246, flops);
+    for (RunRecord& r : recording.runs) r.problem = problem;
+    KernelRecord gateUpSilu = kernel("gemm_gate_up_silu", 0.190, 117440512, 7340032.0);
+    gateUpSilu.resourcesKnown = true;
+    gateUpSilu.registersPerThread = 154;
+    gateUpSilu.theoreticalOccupancy = 0.1875;
+    recording.runs[0].kernels = {kernel("gemm_gate", 0.080), kernel("gemm_up", 0.080),
+                                 kernel("silu", 0.012), kernel("multiply", 0.012),
+                                 kernel("gemm_down", 0.061)};
+    recording.runs[2].kernels = {gateUpSilu, kernel("gemm_down", 0.060)};
+    recording.runs[3].kernels = {kernel("gemm_gate_up", 0.160, 234881024, 7340032.0),
+                                 kernel("silu_mul", 0.012, 117440512, 3670016.0),
+                                 kernel("gemm_down", 0.061)};
     return recording;
 }
 
@@ -63,4 +101,74 @@ TEST(FusionVerdict, NoneWithoutALeanestFusionOrItsBaseline) {
     alone.runs.removeFirst();  // no unfused run
     EXPECT_TRUE(fusionVerdict(alone).isEmpty());
     EXPECT_TRUE(fusionVerdict(Recording{}).isEmpty());
+}
+
+TEST(FusionVerdict, ProductionSlowerThanMergedGateUpSaysWhichKernelAndWhy) {
+    const QString text = fusionVerdict(prefillLoss(0.265, 0.273));
+    EXPECT_TRUE(text.contains(
+        "production is 7.7% slower than merged_gate_up (265 µs against 246 µs): its "
+        "gemm_gate_up_silu takes 190 µs, merged_gate_up's gemm_gate_up 160 µs plus silu_mul "
+        "12.0 µs; its gemm_down takes 60.0 µs, merged_gate_up's gemm_down 61.0 µs."))
+        << text.toStdString();
+    EXPECT_TRUE(
+        text.contains("gemm_gate_up_silu asks the L2 for 2.00x the bytes of h it writes (235 MB "
+                      "of write requests for 117 MB), against 1.00x for gemm_gate_up, 1.00x for "
+                      "silu_mul; gemm_gate_up_silu holds 154 registers a thread, a theoretical "
+                      "occupancy of 18.8%."))
+        << text.toStdString();
+    // Faster than unfused: nothing kernel by kernel against it.
+    EXPECT_FALSE(text.contains("against unfused:")) << text.toStdString();
+}
+
+TEST(FusionVerdict, ProductionSlowerThanUnfusedToo) {
+    const QString text = fusionVerdict(prefillLoss(0.265, 0.250));
+    EXPECT_TRUE(
+        text.startsWith("production and unfused take about the same time (265 µs "
+                        "against 250 µs)."))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(
+        "Kernel by kernel against unfused: its gemm_gate_up_silu takes 190 µs, unfused's "
+        "gemm_gate 80.0 µs plus gemm_up 80.0 µs plus silu 12.0 µs plus multiply 12.0 µs; its "
+        "gemm_down takes 60.0 µs, unfused's gemm_down 61.0 µs. gemm_gate_up_silu asks the L2"))
+        << text.toStdString();
+}
+
+TEST(FusionVerdict, NothingKernelByKernelWhereProductionWins) {
+    Recording recording = prefillLoss(0.240, 0.273);
+    const QString text = fusionVerdict(recording);
+    EXPECT_FALSE(text.contains("merged_gate_up")) << text.toStdString();
+    EXPECT_FALSE(text.contains("asks the L2")) << text.toStdString();
+}
+
+// The shipped classroom recording (H200, bfloat16, M = 512): production is slower than
+// merged_gate_up there; the verdict says so with the file's own times and counters.
+TEST(FusionVerdict, ShippedClassroomSaysWhyProductionLosesToMergedGateUp) {
+    fusescope::Result<Recording> loaded = loadRecording(
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    const RunRecord *production = nullptr, *merged = nullptr;
+    for (const RunRecord& r : loaded->runs) {
+        if (r.variant == "production") production = &r;
+        if (r.variant == "merged_gate_up") merged = &r;
+    }
+    ASSERT_TRUE(production && merged);
+    ASSERT_GT(production->timeMs, merged->timeMs);
+    const KernelRecord& gateUp = production->kernels.front();
+    ASSERT_EQ(gateUp.name, "gemm_gate_up_silu");
+    ASSERT_TRUE(gateUp.l2SectorsWritten);
+    const QString text = fusionVerdict(*loaded);
+    EXPECT_TRUE(text.contains(
+        QStringLiteral("production is %1 slower than merged_gate_up (%2 "
+                       "against %3): its gemm_gate_up_silu takes %4, "
+                       "merged_gate_up's gemm_gate_up %5 plus silu_mul %6")
+            .arg(formatPercent(production->timeMs / merged->timeMs - 1.0),
+                 formatDuration(production->timeMs), formatDuration(merged->timeMs),
+                 formatDuration(gateUp.timeMs), formatDuration(merged->kernels[0].timeMs),
+                 formatDuration(merged->kernels[1].timeMs))))
+        << text.toStdString();
+    const double ratio = *gateUp.l2SectorsWritten * 32.0 / double(gateUp.modelBytesWritten);
+    EXPECT_TRUE(text.contains(
+        QStringLiteral("gemm_gate_up_silu asks the L2 for %1x the bytes of h it writes")
+            .arg(ratio, 0, 'f', 2)))
+        << text.toStdString();
 }

@@ -194,24 +194,53 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int lane = static_cast<int>(threadIdx.x) % 32,
               warp = (static_cast<int>(threadIdx.x) % 128) / 32;
     const int rowBase = m0 + consumer * 64 + warp * 16 + lane / 4;
+    const int quadLane = lane % 4;
+    const bool odd = (lane & 1) != 0;
     const bool pairs = I % 2 == 0;
+    // 8-byte stores need every row to start on 8 bytes.
+    const bool quads = I % 4 == 0;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-        const int column = i0 + 8 * j + 2 * (lane % 4);
+    for (int J = 0; J < 8; ++J) {
+        // Columns 16J..16J+15 of the tile: a quad holds them as packed pairs, lane q the pairs at
+        // 2q (register set j = 2J) and 8 + 2q (j = 2J + 1). Written that way each 32-byte sector
+        // of a row takes two stores of 16 bytes, and the L2 sees twice the bytes of h in write
+        // requests. Partner lanes (q, q ^ 1) swap one pair instead, so that each lane holds 4
+        // adjacent columns and the quad's four 8-byte stores cover the row's sector at once:
+        // even q writes columns 2q..2q+3, odd q writes 2q+6..2q+9.
+        const int column16 = i0 + 16 * J;
+        const bool whole = quads && column16 + 16 <= I;  // the same in every lane of the warp
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
             const int row = rowBase + 8 * half;
+            const int a = 8 * J + 2 * half, b = a + 4;
+            const float a0 = silu(g[a]) * u[a], a1 = silu(g[a + 1]) * u[a + 1];
+            const float b0 = silu(g[b]) * u[b], b1 = silu(g[b + 1]) * u[b + 1];
+            const unsigned first =
+                static_cast<unsigned>(toBf16(a0)) | (static_cast<unsigned>(toBf16(a1)) << 16);
+            const unsigned second =
+                static_cast<unsigned>(toBf16(b0)) | (static_cast<unsigned>(toBf16(b1)) << 16);
+            // Every lane takes part in the exchange, whatever its row.
+            const unsigned partner = __shfl_xor_sync(0xffffffffu, odd ? first : second, 1);
             if (row >= M) continue;
-            const float h0 = silu(g[4 * j + 2 * half]) * u[4 * j + 2 * half];
-            const float h1 = silu(g[4 * j + 2 * half + 1]) * u[4 * j + 2 * half + 1];
-            unsigned short* out = h + static_cast<std::int64_t>(row) * I + column;
-            if (pairs && column + 1 < I) {
-                const unsigned packed =
-                    static_cast<unsigned>(toBf16(h0)) | (static_cast<unsigned>(toBf16(h1)) << 16);
-                *reinterpret_cast<unsigned*>(out) = packed;
-            } else {
-                if (column < I) out[0] = toBf16(h0);
-                if (column + 1 < I) out[1] = toBf16(h1);
+            unsigned short* rowOut = h + static_cast<std::int64_t>(row) * I;
+            if (whole) {
+                const int column = column16 + 2 * quadLane + (odd ? 6 : 0);
+                *reinterpret_cast<uint2*>(rowOut + column) =
+                    odd ? make_uint2(partner, second) : make_uint2(first, partner);
+                continue;
+            }
+            // At the edges (the last columns of I, or rows not on 8 bytes): pair by pair.
+#pragma unroll
+            for (int j = 0; j < 2; ++j) {
+                const int column = column16 + 8 * j + 2 * quadLane;
+                const float h0 = j == 0 ? a0 : b0, h1 = j == 0 ? a1 : b1;
+                unsigned short* out = rowOut + column;
+                if (pairs && column + 1 < I) {
+                    *reinterpret_cast<unsigned*>(out) = j == 0 ? first : second;
+                } else {
+                    if (column < I) out[0] = toBf16(h0);
+                    if (column + 1 < I) out[1] = toBf16(h1);
+                }
             }
         }
     }

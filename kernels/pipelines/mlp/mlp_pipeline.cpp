@@ -197,6 +197,22 @@ PresetSpec preset(std::string name, std::string title, std::uint64_t m, std::uin
     return {std::move(name), std::move(title), {{"M", m}, {"H", h}, {"I", i}}, std::nullopt};
 }
 
+// The production fusion's kernels beside the kernels of the variants that do the same work
+// apart: its gate_up kernel (a GEMM at prefill sizes, a GEMV at decode sizes) does the gate and
+// up GEMMs and SiLU*up, its down kernel the down GEMM.
+std::vector<VariantCounterparts> productionCounterparts() {
+    const std::vector<std::string> apart = {"gemm_gate", "gemm_up", "silu", "multiply"};
+    const std::vector<std::string> merged = {"gemm_gate_up", "silu_mul"};
+    const auto pairs = [](const std::vector<std::string>& gateUp) {
+        return std::vector<KernelCounterparts>{{"gemm_gate_up_silu", gateUp},
+                                               {"gemv_gate_up_silu", gateUp},
+                                               {"gemm_down", {"gemm_down"}},
+                                               {"gemv_down", {"gemm_down"}}};
+    };
+    return {{std::string(variantName(MlpVariant::MergedGateUp)), pairs(merged)},
+            {std::string(variantName(MlpVariant::Unfused)), pairs(apart)}};
+}
+
 }  // namespace
 
 MlpShape shapeOf(const Problem& problem) {
@@ -310,9 +326,12 @@ PipelineSpec makeMlpPipeline() {
                     "down: the 3-kernel path serving engines use.",
                     false, false),
     };
-    for (VariantSpec& variant : p.variants)
+    for (VariantSpec& variant : p.variants) {
         if (variant.name == variantName(MlpVariant::LessonFused))
             variant.recomputation = lessonRecomputation;
+        if (variant.name == variantName(MlpVariant::Production))
+            variant.counterparts = productionCounterparts();
+    }
     p.makeInputs = makeInputs;
     p.check = checkOutput;
     p.rooflineBytes = [](const Problem& problem) {

@@ -143,26 +143,50 @@ __device__ __forceinline__ void fsGateUpSilu(const fs_bf16* __restrict__ x,
     }
     fsWait<0>();
     // C fragment: elements 0, 1 at (row lane / 4, columns 2 (lane % 4), +1); 2, 3 at row + 8.
+    // A warp's 16 columns of a row come as packed pairs, lane q the pairs at 2q (j = 0) and
+    // 8 + 2q (j = 1): stored that way each 32-byte sector takes two 16-byte halves, twice the
+    // bytes of h in L2 write requests. Partner lanes (q, q ^ 1) swap one pair so that each lane
+    // holds 4 adjacent columns (even q: 2q..2q+3, odd q: 2q+6..2q+9) and the quad's four 8-byte
+    // stores write the row's whole sector at once.
     const bool pairs = I % 2 == 0;
+    const bool odd = (lane & 1) != 0;
+    const int column16 = i0 + wn * 16;
+    // 8-byte stores need rows that start on 8 bytes; the warp decides as one.
+    const bool whole = I % 4 == 0 && column16 + 16 <= I;
 #pragma unroll
     for (int i = 0; i < kRowFragments; ++i)
 #pragma unroll
-        for (int j = 0; j < 2; ++j)
+        for (int half = 0; half < 2; ++half) {
+            const int row = m0 + wm * kWarpRows + i * 16 + lane / 4 + half * 8;
+            const float a0 = fsSilu(acc[0][i][0][2 * half]) * acc[1][i][0][2 * half];
+            const float a1 = fsSilu(acc[0][i][0][2 * half + 1]) * acc[1][i][0][2 * half + 1];
+            const float b0 = fsSilu(acc[0][i][1][2 * half]) * acc[1][i][1][2 * half];
+            const float b1 = fsSilu(acc[0][i][1][2 * half + 1]) * acc[1][i][1][2 * half + 1];
+            const unsigned first = fsPack(a0, a1), second = fsPack(b0, b1);
+            // Every lane takes part in the exchange, whatever its row.
+            const unsigned partner = __shfl_xor_sync(0xffffffffu, odd ? first : second, 1);
+            if (row >= M) continue;
+            fs_bf16* rowOut = h + static_cast<long long>(row) * I;
+            if (whole) {
+                const int col = column16 + lane % 4 * 2 + (odd ? 6 : 0);
+                *reinterpret_cast<uint2*>(rowOut + col) =
+                    odd ? make_uint2(partner, second) : make_uint2(first, partner);
+                continue;
+            }
+            // At the edges (the last columns of I, or rows not on 8 bytes): pair by pair.
 #pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                const int row = m0 + wm * kWarpRows + i * 16 + lane / 4 + half * 8;
-                const int col = i0 + wn * 16 + j * 8 + lane % 4 * 2;
-                if (row >= M || col >= I) continue;
-                const float v0 = fsSilu(acc[0][i][j][2 * half]) * acc[1][i][j][2 * half];
-                const float v1 = fsSilu(acc[0][i][j][2 * half + 1]) * acc[1][i][j][2 * half + 1];
-                fs_bf16* dst = h + static_cast<long long>(row) * I + col;
+            for (int j = 0; j < 2; ++j) {
+                const int col = column16 + j * 8 + lane % 4 * 2;
+                if (col >= I) continue;
+                fs_bf16* dst = rowOut + col;
                 if (pairs) {
-                    *reinterpret_cast<unsigned*>(dst) = fsPack(v0, v1);
+                    *reinterpret_cast<unsigned*>(dst) = j == 0 ? first : second;
                 } else {
-                    dst[0] = fsFromFloat(v0);
-                    if (col + 1 < I) dst[1] = fsFromFloat(v1);
+                    dst[0] = fsFromFloat(j == 0 ? a0 : b0);
+                    if (col + 1 < I) dst[1] = fsFromFloat(j == 0 ? a1 : b1);
                 }
             }
+        }
 }
 
 extern "C" __global__ void __launch_bounds__(FS_THREADS, FS_MIN_BLOCKS)

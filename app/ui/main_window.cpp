@@ -350,7 +350,7 @@ void MainWindow::buildMenus() {
     connect(presentationAction_, &QAction::toggled, this,
             [this](bool presentation) { setPresentation(presentation); });
     QMenu* scaleMenu = view->addMenu(tr("&Value axes"));
-    scaleMenu->setToolTip(tr("The scale of the bytes and time charts"));
+    scaleMenu->setToolTip(tr("The scale of the bytes, time and bandwidth-over-time charts"));
     auto* scaleGroup = new QActionGroup(this);
     for (const auto& [scale, name] :
          {std::pair{ValueScale::Automatic,
@@ -851,6 +851,7 @@ void MainWindow::setValueScale(ValueScale scale) {
     for (QAction* action : valueScaleActions_)
         action->setChecked(action->data().toInt() == static_cast<int>(scale));
     for (ChartView* chart : charts_) chart->setValueScale(scale);
+    emit valueScaleChanged(scale);
     settings_->setValue(QStringLiteral("view/valueScale"), static_cast<int>(scale));
 }
 

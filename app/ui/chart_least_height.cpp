@@ -24,9 +24,9 @@ void keepLeastPlotHeight(QCustomPlot* chart) {
         const double titleLength = QFontMetricsF(values->labelFont()).horizontalAdvance(title) + 12;
         const double plotLeast =
             std::max(kLeastPlotLines * QFontMetricsF(chart->font()).height(), titleLength);
-        // Never more than half the window: the views beside the chart keep their tab bars.
+        // Never more than 3/5 of the window: the views beside the chart keep their tab bars.
         const int least = std::clamp(static_cast<int>(std::ceil(around + plotLeast)), floor,
-                                     std::max(floor, chart->window()->height() / 2));
+                                     std::max(floor, chart->window()->height() * 3 / 5));
         // Small changes are left alone: a layout that moves by a pixel must not start another.
         if (std::abs(least - chart->minimumHeight()) > 2) chart->setMinimumHeight(least);
     });

@@ -8,7 +8,7 @@ class QCustomPlot;
 namespace fusescope {
 
 // Lines of the chart's text the plot area keeps at least (and the value axis's whole title).
-constexpr double kLeastPlotLines = 5.0;
+constexpr double kLeastPlotLines = 4.0;
 
 void keepLeastPlotHeight(QCustomPlot* chart);
 

@@ -21,7 +21,9 @@ KernelRateSpread kernelRateSpread(const QVector<LiveSample>& samples,
             if (middle < kernel.startNs || middle > kernel.endNs) continue;
             rates.append(it->readBytesPerSecond + it->writeBytesPerSecond);
         }
-        if (rates.isEmpty()) continue;
+        // Fewer samples say little of a plateau: a kernel the sampler all but missed reads as
+        // the idle time around it.
+        if (rates.size() < kLeastSamplesPerKernel) continue;
         const auto middle = rates.begin() + rates.size() / 2;
         std::nth_element(rates.begin(), middle, rates.end());
         const double median = *middle;

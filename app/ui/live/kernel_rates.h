@@ -15,8 +15,9 @@ struct KernelRateSpread {
 };
 
 // Each kernel's median of read + written bytes per second over the samples whose middle lies
-// inside it (a kernel shorter than its samples has none and is left out); the least and the
-// most of those medians. `samples` are in start order.
+// inside it (a kernel with fewer than kLeastSamplesPerKernel of them is left out); the least and
+// the most of those medians. `samples` are in start order.
+constexpr int kLeastSamplesPerKernel = 3;
 KernelRateSpread kernelRateSpread(const QVector<LiveSample>& samples,
                                   const QVector<LiveKernelSpan>& kernels);
 

@@ -916,11 +916,13 @@ void LiveBandwidthChart::applyRateAxis() {
     const bool logarithmic = valueScale_ == ValueScale::Automatic
                                  ? spreadNeedsLogScale(spread.smallest, spread.largest)
                                  : useLogScale(valueScale_, slowest, top);
+    // The axis title stays short enough to show whole on a short chart; the title says the scale.
+    title_->setText(logarithmic ? tr("DRAM bandwidth over time · log scale")
+                                : tr("DRAM bandwidth over time"));
     if (!logarithmic) {
         if (rate->scaleType() != QCPAxis::stLinear) {
             rate->setScaleType(QCPAxis::stLinear);
             rate->setTicker(QSharedPointer<QCPAxisTicker>::create());
-            rate->setLabel(QStringLiteral("DRAM GB/s"));
         }
         rate->setRange(0.0, top * 1.25);
         return;
@@ -928,7 +930,6 @@ void LiveBandwidthChart::applyRateAxis() {
     if (rate->scaleType() != QCPAxis::stLogarithmic) {
         rate->setScaleType(QCPAxis::stLogarithmic);
         rate->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        rate->setLabel(QStringLiteral("DRAM GB/s (log)"));
     }
     rate->setRange(slowest / 10, top * 2);
 }

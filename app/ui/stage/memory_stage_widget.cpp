@@ -53,6 +53,9 @@ void MemoryStageWidget::paintEvent(QPaintEvent*) {
 
 QSize MemoryStageWidget::minimumSizeHint() const {
     // The renderer drops detail to fit down to its least; a wrapped comparison needs more.
+    // Hidden (another tab in front) it asks nothing: a tab widget's least height is that of its
+    // tallest page, shown or not.
+    if (!isVisible()) return {320, 180};
     return {320, std::max(180, renderer_.leastHeight(std::max(320, width())))};
 }
 
@@ -63,6 +66,16 @@ void MemoryStageWidget::resizeEvent(QResizeEvent* event) {
         leastHeightShown_ = renderer_.leastHeight(width());
         updateGeometry();
     }
+}
+
+void MemoryStageWidget::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    updateGeometry();
+}
+
+void MemoryStageWidget::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    updateGeometry();
 }
 
 void MemoryStageWidget::changeEvent(QEvent* event) {

@@ -638,7 +638,12 @@ void LayoutTest::runStaysInSightAtEveryZoomStep() {
         for (const QString& problem : shown)
             problems
                 << QStringLiteral("zoom %1 %: %2").arg(qRound(window.zoom() * 100)).arg(problem);
-        if (window.zoom() >= kMaxZoom) break;
+        if (window.zoom() >= kMaxZoom) {
+            if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS");
+                !shots.isEmpty())
+                window.grab().save(QStringLiteral("%1/zoom-most.png").arg(shots));
+            break;
+        }
         window.setZoom(window.zoom() * kZoomStep);
     }
     QCOMPARE(window.zoom(), kMaxZoom);

@@ -72,7 +72,9 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setWordWrap(false);
     table->verticalHeader()->setVisible(false);
-    table->horizontalHeader()->setStretchLastSection(true);
+    // Every column as wide as its contents, the last too: a stretched last column takes only the
+    // room left and clips its title, with no scroll bar to reach the rest.
+    table->horizontalHeader()->setStretchLastSection(false);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     return table;
 }

@@ -413,6 +413,17 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
         problems << QStringLiteral("the Kernels table shows %1 whole rows (%2 px high)")
                         .arg(wholeRowsInSight(*kernels))
                         .arg(kernels->viewport()->height());
+    // Each column, the last one too, at least as wide as its title.
+    for (QTableView* table : {variants, kernels}) {
+        QHeaderView* header = table->horizontalHeader();
+        const int last = header->logicalIndex(header->count() - 1);
+        const int needed = header->sectionSizeHint(last);
+        if (header->sectionSize(last) < needed)
+            problems << QStringLiteral("%1's last column is %2 px of the %3 its text needs")
+                            .arg(table->objectName())
+                            .arg(header->sectionSize(last))
+                            .arg(needed);
+    }
     if (kernels->horizontalHeader()->length() > kernels->viewport()->width() &&
         !kernels->horizontalScrollBar()->isVisible())
         problems << QStringLiteral(

@@ -3,7 +3,6 @@
 
 #include "live/time_ticker.h"
 #include "model/format.h"
-#include "ui/chart_least_height.h"
 #include "ui/charts.h"
 
 namespace fusescope {
@@ -15,9 +14,7 @@ const QString kPeakLabelLayer = QStringLiteral("peakLabels");
 
 AllocationChart::AllocationChart(QWidget* parent)
     : ChartView(tr("Allocation in flight over the run"), QStringLiteral("allocation_in_flight"),
-                parent) {
-    keepLeastPlotHeight(this);
-}
+                parent) {}
 
 void AllocationChart::rebuild() {
     const model::Recording& shown = recording();

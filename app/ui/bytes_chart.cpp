@@ -2,16 +2,13 @@
 
 #include "model/format.h"
 #include "model/run_traffic.h"
-#include "ui/chart_least_height.h"
 #include "ui/charts.h"
 
 namespace fusescope {
 
 BytesPerKernelChart::BytesPerKernelChart(QWidget* parent)
     : ChartView(tr("Requested and DRAM bytes per kernel"), QStringLiteral("bytes_per_kernel"),
-                parent) {
-    keepLeastPlotHeight(this);
-}
+                parent) {}
 
 void BytesPerKernelChart::rebuild() {
     const model::Recording& shown = recording();

@@ -35,6 +35,7 @@
 #include "ui/chart_export.h"
 #include "ui/chart_export_actions.h"
 #include "ui/chart_interaction.h"
+#include "ui/chart_least_height.h"
 #include "ui/charts.h"
 #include "ui/elided_label.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -168,6 +169,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     viewTabs_->addTab(measurementPanel_, tr("Model vs measured"));
 
     charts_ = {new BytesPerKernelChart, new TimePerVariantChart, new AllocationChart};
+    // In the window, beside the views, each keeps room for its data and whole axis title.
+    for (ChartView* chart : charts_) keepLeastPlotHeight(chart);
     chartSplitter_ = new QSplitter(Qt::Horizontal);
     chartSplitter_->setObjectName(QStringLiteral("chartSplitter"));
     for (ChartView* chart : charts_) chartSplitter_->addWidget(chart);

@@ -2,7 +2,6 @@
 
 #include "model/format.h"
 #include "model/run_traffic.h"
-#include "ui/chart_least_height.h"
 #include "ui/charts.h"
 #include "ui/roofline_words.h"
 
@@ -15,9 +14,7 @@ double rooflineTimeMs(const model::Recording& recording, quint64 bytes) {
 
 TimePerVariantChart::TimePerVariantChart(QWidget* parent)
     : ChartView(tr("Time per variant vs the copy roofline"), QStringLiteral("time_per_variant"),
-                parent) {
-    keepLeastPlotHeight(this);
-}
+                parent) {}
 
 void TimePerVariantChart::rebuild() {
     const model::Recording& shown = recording();

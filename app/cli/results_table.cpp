@@ -119,7 +119,7 @@ QStringList resultsRows(const Recording& recording) {
     table.addColumn(rateColumnTitle(traffic), Align::Right);
     table.addColumn(QStringLiteral("useful TFLOP/s"), Align::Right);
     if (executedColumn) table.addColumn(QStringLiteral("executed TFLOP/s"), Align::Right);
-    table.addColumn(QStringLiteral("% roofline (DRAM)"), Align::Right);
+    table.addColumn(rooflineColumnTitle(traffic), Align::Right);
     table.addColumn(QStringLiteral("peak in flight"), Align::Right);
     table.addColumn(QStringLiteral("error"), Align::Right);
     table.addColumn(QStringLiteral("check"), Align::Left);

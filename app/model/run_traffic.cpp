@@ -61,17 +61,40 @@ QString dramSourceWord(DramSource source) {
     return QString::fromLatin1(kRequestedOnlyWords);
 }
 
-QString rateColumnTitle(const QVector<RunTraffic>& runs) {
+namespace {
+
+// Which DRAM bytes a column over these runs divides: measured, the model's, or both.
+struct DramSources {
     bool measured = false;
     bool modelled = false;
+};
+
+DramSources dramSourcesOf(const QVector<RunTraffic>& runs) {
+    DramSources sources;
     for (const RunTraffic& run : runs) {
-        measured = measured || run.dramSource == DramSource::Measured;
-        modelled = modelled || run.dramSource == DramSource::Model;
+        sources.measured = sources.measured || run.dramSource == DramSource::Measured;
+        sources.modelled = sources.modelled || run.dramSource == DramSource::Model;
     }
-    if (measured && modelled) return QStringLiteral("DRAM GB/s (measured or model)");
-    if (measured) return QStringLiteral("DRAM GB/s");
-    if (modelled) return QStringLiteral("model GB/s");
+    return sources;
+}
+
+}  // namespace
+
+QString rateColumnTitle(const QVector<RunTraffic>& runs) {
+    const DramSources sources = dramSourcesOf(runs);
+    if (sources.measured && sources.modelled)
+        return QStringLiteral("DRAM GB/s (measured or model)");
+    if (sources.measured) return QStringLiteral("DRAM GB/s");
+    if (sources.modelled) return QStringLiteral("model GB/s");
     return QStringLiteral("GB/s %1").arg(QLatin1String(kRequestedOnlyWords));
+}
+
+QString rooflineColumnTitle(const QVector<RunTraffic>& runs) {
+    const DramSources sources = dramSourcesOf(runs);
+    if (sources.measured && sources.modelled)
+        return QStringLiteral("% of copy roofline (DRAM, measured or model)");
+    if (sources.modelled && !sources.measured) return QStringLiteral("% of copy roofline (model)");
+    return QStringLiteral("% of copy roofline (DRAM)");
 }
 
 RunTraffic runTraffic(const RunRecord& run) {

@@ -68,6 +68,8 @@ RunTraffic runTraffic(const RunRecord& run);
 // "DRAM GB/s" where every DRAM figure was measured, "model GB/s" where none was (a CPU run),
 // both words where the runs differ, and the requested bytes where no run has a DRAM figure.
 QString rateColumnTitle(const QVector<RunTraffic>& runs);
+// The % of copy roofline column's title, by the same rule (the roofline is DRAM bandwidth).
+QString rooflineColumnTitle(const QVector<RunTraffic>& runs);
 
 // The share of the copy roofline of a run's DRAM bytes per second; nothing where the run has no
 // DRAM figure or the recording no roofline (requested bytes are never held against it).

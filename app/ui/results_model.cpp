@@ -276,7 +276,7 @@ QVariant VariantResultsModel::headerData(int section, Qt::Orientation orientatio
         case Tflops:
             return tr("Useful TFLOP/s");
         case RooflinePercent:
-            return tr("% of copy roofline (DRAM)");
+            return model::rooflineColumnTitle(traffic_);
         case PeakInFlight:
             return tr("Peak in flight");
         case Check:

@@ -161,7 +161,7 @@ TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
                                   "DRAM GB/s",
                                   "useful TFLOP/s",
                                   "executed TFLOP/s",
-                                  "% roofline (DRAM)",
+                                  "% of copy roofline (DRAM)",
                                   "peak in flight",
                                   "error",
                                   "check"};
@@ -207,7 +207,7 @@ TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
 }
 
 // Without counters (as on a CPU run) the rate column divides the model's DRAM bytes: its title
-// says "model", not "DRAM" as if measured.
+// and the roofline share say "model", not "DRAM" as if measured.
 TEST(ResultsTable, RateColumnTitleSaysModelWithoutCounters) {
     Result<Recording> loaded = loadRecording(
         QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
@@ -222,4 +222,6 @@ TEST(ResultsTable, RateColumnTitleSaysModelWithoutCounters) {
         resultsRows(recording)[0].trimmed().split(QRegularExpression("\\s{2,}"));
     EXPECT_TRUE(header.contains(QStringLiteral("model GB/s"))) << header.join(" | ").toStdString();
     EXPECT_FALSE(header.contains(QStringLiteral("DRAM GB/s"))) << header.join(" | ").toStdString();
+    EXPECT_TRUE(header.contains(QStringLiteral("% of copy roofline (model)")))
+        << header.join(" | ").toStdString();
 }

@@ -89,6 +89,8 @@ void ResultsModelTest::cellsSayWhatTheRunMeasured() {
     // The rate column divides the model's bytes on a CPU run, and its title says so.
     QCOMPARE(model.headerData(VariantResultsModel::GBps, Qt::Horizontal).toString(),
              QStringLiteral("model GB/s"));
+    QCOMPARE(model.headerData(VariantResultsModel::RooflinePercent, Qt::Horizontal).toString(),
+             QStringLiteral("% of copy roofline (model)"));
     for (int row = 0; row < model.rowCount(); ++row) {
         const model::RunRecord& run = recording.runs.at(row);
         QCOMPARE(model.index(row, VariantResultsModel::Variant).data().toString(), run.variant);

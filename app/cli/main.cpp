@@ -7,7 +7,7 @@
 
 #include "cli/dispatcher.h"
 #include "model/version.h"
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 
 int main(int argc, char** argv) {
     QCoreApplication application(argc, argv);

@@ -12,8 +12,8 @@
 #include "model/problem_options.h"
 #include "model/recording_json.h"
 #include "model/run_conversion.h"
+#include "platform/parallel.h"
 #include "runtime/backend_selection.h"
-#include "runtime/parallel.h"
 #include "runtime/run_estimate.h"
 #include "runtime/runner.h"
 

@@ -1,6 +1,6 @@
 #include "model/run_limits.h"
 
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 #include "runtime/progress_estimate.h"
 #include "runtime/run_estimate.h"
 

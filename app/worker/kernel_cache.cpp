@@ -1,6 +1,6 @@
 #include "worker/kernel_cache.h"
 
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "pipelines/registry.h"
+#include "platform/cuda_error.h"
 #include "runtime/backend.h"
-#include "runtime/cuda_error.h"
 #include "runtime/cuda_start_hold.h"
 
 namespace fusescope {

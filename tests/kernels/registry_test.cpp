@@ -2,8 +2,8 @@
 
 #include <set>
 
+#include "pipelines/kernel_execution.h"
 #include "pipelines/registry.h"
-#include "runtime/kernel_execution.h"
 
 using namespace fusescope;
 

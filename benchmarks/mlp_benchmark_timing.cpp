@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pipelines/mlp/mlp_host_data.h"
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope::mlp::bench {
 namespace {

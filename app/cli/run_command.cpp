@@ -12,17 +12,20 @@
 #include "model/problem_options.h"
 #include "model/recording_json.h"
 #include "model/run_conversion.h"
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
+#include "runtime/backend_selection.h"
 #include "runtime/run_estimate.h"
 #include "runtime/runner.h"
-#include "worker/run_command.h"
 
 namespace fusescope::cli {
 namespace {
 
 struct RunOptions {
-    RunCommand command;      // measure empty unless --measure
-    bool nTooLarge = false;  // N past 64 bits: reported with the device's limit
+    RunRequest request;
+    BackendChoice backend = BackendChoice::Auto;
+    std::optional<int> cudaDevice;          // unset: GPU 0
+    std::optional<MeasureOptions> measure;  // set by --measure
+    bool nTooLarge = false;                 // N past 64 bits: reported with the device's limit
     QString nText;
     bool repeatsGiven = false;  // otherwise the chosen backend's defaults apply
     bool warmupGiven = false;
@@ -145,8 +148,7 @@ struct RunParser {
 // Every value is checked here, before a backend exists or anything is allocated.
 Result<RunOptions> parseRunOptions(const RunParser& p) {
     RunOptions options;
-    options.command.measure.reset();
-    RunRequest& request = options.command.request;
+    RunRequest& request = options.request;
     if (!p.parser.positionalArguments().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "unexpected argument '" +
@@ -210,11 +212,11 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
 
     Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
     if (!backend) return backend.status();
-    options.command.backend = *backend;
+    options.backend = *backend;
     Result<std::optional<int>> device =
         parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *backend);
     if (!device) return device.status();
-    options.command.cudaDevice = *device;
+    options.cudaDevice = *device;
     if (const QString threads = p.parser.value(p.threads); threads != QLatin1String("all")) {
         Result<int> count =
             parseBoundedInteger(QStringLiteral("--threads"), threads, 1, hardwareThreads());
@@ -236,7 +238,7 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
                                                  p.parser.value(p.sampleInterval), 10, 1000);
     if (!intervalUs) return intervalUs.status();
     measure.samplingIntervalNs = std::int64_t{*intervalUs} * 1000;
-    if (p.parser.isSet(p.measure)) options.command.measure = measure;
+    if (p.parser.isSet(p.measure)) options.measure = measure;
 
     if (p.parser.isSet(p.description)) {
         Result<QString> description = parseDescription(p.parser.value(p.description));
@@ -255,7 +257,7 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
 // N against what the chosen device holds (the runner's own check), before anything runs.
 Status checkSizeFits(const RunOptions& options, const DeviceInfo& device) {
     if (options.nTooLarge) {
-        RunRequest smallest = options.command.request;
+        RunRequest smallest = options.request;
         const PipelineSpec& pipeline = *findPipeline(smallest.pipeline);
         smallest.problem = pipeline.defaultProblem();
         return Status(ErrorCode::OutOfMemory,
@@ -263,7 +265,7 @@ Status checkSizeFits(const RunOptions& options, const DeviceInfo& device) {
                           std::to_string(maxSizeFor(smallest, device)) + " elements fit on " +
                           device.name + " with the free memory");
     }
-    return validateRequest(options.command.request, device);
+    return validateRequest(options.request, device);
 }
 
 // The run's estimated time on this CPU, from the model's FLOPs and bytes at speeds measured
@@ -311,13 +313,13 @@ int runCommand(const QStringList& arguments) {
 
     BackendSet backends;
     Result<BackendSelection> selection =
-        startBackend(options->command.backend, backends, options->command.cudaDevice);
+        startBackend(options->backend, backends, options->cudaDevice);
     if (!selection) {
         printError(QString::fromStdString(selection.status().message()));
         return kExitRuntimeError;
     }
     Backend& backend = *selection->backend;
-    RunRequest& request = options->command.request;
+    RunRequest& request = options->request;
     const RunDefaults defaults = runDefaultsFor(backend.kind());
     if (!options->repeatsGiven) request.repeats = defaults.repeats;
     if (!options->warmupGiven) request.warmup = defaults.warmup;
@@ -330,19 +332,18 @@ int runCommand(const QStringList& arguments) {
     if (!selection->autoNote.empty()) printNote(QString::fromStdString(selection->autoNote));
     if (backend.kind() == BackendKind::Cpu) printNote(cpuEstimateLine(backend, request));
 
-    const RunCommand& command = options->command;
     Result<RunReport> report = Status(ErrorCode::Cancelled, "not run");
     {
         InterruptGuard interruptGuard;
-        printNote(runningLine(command.request, device));
+        printNote(runningLine(options->request, device));
         TerminalObserver observer;
-        if (command.measure) {
+        if (options->measure) {
             // Counters need the CUDA backend; elsewhere the provider refuses in words and the
             // run carries on with timing plus model (the header says why).
             std::unique_ptr<CounterProvider> provider = createCounterProvider();
-            report = runMeasured(backend, *provider, command.request, *command.measure, observer);
+            report = runMeasured(backend, *provider, options->request, *options->measure, observer);
         } else {
-            report = runPipeline(backend, command.request, observer);
+            report = runPipeline(backend, options->request, observer);
         }
         observer.finish();
     }

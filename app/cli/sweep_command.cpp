@@ -17,13 +17,15 @@
 #include "model/run_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
-#include "worker/sweep_command.h"
+#include "runtime/backend_selection.h"
 
 namespace fusescope::cli {
 namespace {
 
 struct SweepOptions {
-    SweepCommand command;
+    SweepRequest request;
+    BackendChoice backend = BackendChoice::Auto;
+    std::optional<int> cudaDevice;  // unset: GPU 0
     QString fromText;
     QString toText;  // empty: as far as memory and time allow
     bool toTooLarge = false;
@@ -101,7 +103,7 @@ struct SweepParser {
 
 Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     SweepOptions options;
-    SweepRequest& request = options.command.request;
+    SweepRequest& request = options.request;
     if (!p.parser.positionalArguments().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "unexpected argument '" +
@@ -155,11 +157,11 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
 
     Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
     if (!backend) return backend.status();
-    options.command.backend = *backend;
+    options.backend = *backend;
     Result<std::optional<int>> device =
         parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *backend);
     if (!device) return device.status();
-    options.command.cudaDevice = *device;
+    options.cudaDevice = *device;
     if (p.parser.isSet(p.description)) {
         Result<QString> description = parseDescription(p.parser.value(p.description));
         if (!description) return description.status();
@@ -179,8 +181,8 @@ Result<std::vector<std::uint64_t>> checkSizes(const SweepOptions& options,
                                               const DeviceInfo& device) {
     if (options.toTooLarge) {
         RunRequest smallest;
-        smallest.pipeline = options.command.request.pipeline;
-        smallest.variants = options.command.request.variants;
+        smallest.pipeline = options.request.pipeline;
+        smallest.variants = options.request.variants;
         if (const PipelineSpec* pipeline = findPipeline(smallest.pipeline))
             smallest.problem = pipeline->defaultProblem();
         return Status(ErrorCode::OutOfMemory,
@@ -188,10 +190,10 @@ Result<std::vector<std::uint64_t>> checkSizes(const SweepOptions& options,
                           std::to_string(maxSizeFor(smallest, device)) + " elements fit on " +
                           device.name + " with the free memory");
     }
-    Result<std::vector<std::uint64_t>> sizes = sweepSizes(options.command.request, device);
+    Result<std::vector<std::uint64_t>> sizes = sweepSizes(options.request, device);
     if (!sizes && sizes.status().code() == ErrorCode::OutOfMemory) {
         // The default end always fits, so without --to it is the start that does not.
-        const bool startTooLarge = options.command.request.to == 0;
+        const bool startTooLarge = options.request.to == 0;
         const QString option = startTooLarge ? QStringLiteral("--from ") + options.fromText
                                              : QStringLiteral("--to ") + options.toText;
         return Status(ErrorCode::OutOfMemory,
@@ -214,7 +216,7 @@ int sweepCommand(const QStringList& arguments) {
     }
     BackendSet backends;
     Result<BackendSelection> selection =
-        startBackend(options->command.backend, backends, options->command.cudaDevice);
+        startBackend(options->backend, backends, options->cudaDevice);
     if (!selection) {
         printError(QString::fromStdString(selection.status().message()));
         return kExitRuntimeError;
@@ -233,13 +235,13 @@ int sweepCommand(const QStringList& arguments) {
         InterruptGuard interruptGuard;
         printNote(QStringLiteral("sweeping %1 over %2 sizes, N = %3 to %4, on the %5 backend "
                                  "(%6); Ctrl-C cancels")
-                      .arg(QString::fromStdString(options->command.request.pipeline))
+                      .arg(QString::fromStdString(options->request.pipeline))
                       .arg(sizes->size())
                       .arg(model::formatCount(sizes->front()), model::formatCount(sizes->back()),
                            QString::fromLatin1(backendName(device.backend)),
                            QString::fromStdString(device.name)));
         TerminalObserver observer;
-        report = runSweep(backend, options->command.request, observer);
+        report = runSweep(backend, options->request, observer);
         observer.finish();
     }
     if (!report) {
@@ -249,8 +251,8 @@ int sweepCommand(const QStringList& arguments) {
     printOut(renderSweep(*report, model::dataSourceLabel(model::sweepDataSource(*report))));
 
     if (!options->jsonPath.isEmpty()) {
-        QJsonObject document = model::sweepDocument(*report, options->command.request,
-                                                    QStringLiteral("fusescope-cli"));
+        QJsonObject document =
+            model::sweepDocument(*report, options->request, QStringLiteral("fusescope-cli"));
         if (!options->description.isEmpty())
             document.insert(QStringLiteral("description"), options->description);
         if (Status saved = model::saveSweepDocument(document, options->jsonPath); !saved) {

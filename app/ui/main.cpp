@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "model/version.h"
-#include "runtime/runtime_compiler.h"
 #include "ui/headless.h"
 #include "ui/main_window.h"
+#include "worker/kernel_cache.h"
 
 namespace {
 
@@ -59,8 +59,9 @@ int main(int argc, char** argv) {
 
     // Tile configurations compiled at run time are kept for the next start (before the worker
     // starts with the window).
-    fusescope::setModuleCacheDirectory(
-        QStandardPaths::writableLocation(QStandardPaths::CacheLocation).toStdString() + "/kernels");
+    fusescope::useKernelCacheFolder(
+        QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+        QStringLiteral("/kernels"));
     fusescope::MainWindow window;
     if (options.headless()) return fusescope::runHeadless(window, options);
     if (!options.openPath.isEmpty())

@@ -28,10 +28,10 @@
 #include "model/format.h"
 #include "model/fusion_verdict.h"
 #include "model/recording_json.h"
+#include "model/run_limits.h"
 #include "model/sweep_json.h"
 #include "model/tile_sweep_json.h"
 #include "model/version.h"
-#include "runtime/run_estimate.h"
 #include "ui/chart_export.h"
 #include "ui/chart_export_actions.h"
 #include "ui/chart_interaction.h"
@@ -916,11 +916,11 @@ QString MainWindow::recordedShapeNote(const model::Recording& recording) {
     const RunCommand command = runPanel_->command();
     if (!waitForCpuSpeeds(*controller_, *runPanel_, *statusBar(), command, summary_)) return {};
     const std::optional<double> seconds = cpuEstimateFor(command, summary_);
-    if (!seconds || *seconds <= kAskAboveSeconds) return {};
+    if (!seconds || !model::runNeedsConfirmation(*seconds)) return {};
     // Kept out of the settings: the next start should not begin with a GPU-sized shape.
     problemTooLongHere_ = command.request.problem;
     return tr("Run panel: shape from the %1 recording; a run of it takes %2 on this CPU.")
-        .arg(recording.device.name, QString::fromStdString(describeDuration(*seconds)));
+        .arg(recording.device.name, model::durationText(*seconds));
 }
 
 void MainWindow::saveSettings() {

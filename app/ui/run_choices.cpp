@@ -3,9 +3,9 @@
 #include <QStringList>
 
 #include "model/element_count.h"
+#include "model/pipeline_catalog.h"
 #include "model/problem_options.h"
-#include "pipelines/registry.h"
-#include "runtime/runner.h"
+#include "model/run_limits.h"
 
 namespace fusescope {
 namespace {

@@ -3,7 +3,7 @@
 // variants, N, vector width, backend, GPU, repeats, warm-up and CPU threads of a RunCommand.
 #include <QSettings>
 
-#include "runtime/runner.h"
+#include "model/run_limits.h"
 #include "worker/run_command.h"
 
 namespace fusescope {

@@ -6,8 +6,8 @@
 #include <QPushButton>
 #include <QStatusBar>
 
-#include "pipelines/registry.h"
-#include "runtime/run_estimate.h"
+#include "model/pipeline_catalog.h"
+#include "model/run_limits.h"
 #include "ui/run_panel.h"
 #include "worker/cpu_run_estimate.h"
 #include "worker/run_controller.h"
@@ -24,8 +24,7 @@ QString describeCpuEstimate(const RunCommand& command, double seconds) {
     if (const PipelineSpec* pipeline = findPipeline(command.request.pipeline))
         problem = QString::fromStdString(describeProblem(
             *pipeline, withDefaults(*pipeline, command.request.problem), command.request.variants));
-    return QObject::tr("%1 on this CPU (%2)")
-        .arg(QString::fromStdString(describeDuration(seconds)), problem);
+    return QObject::tr("%1 on this CPU (%2)").arg(model::durationText(seconds), problem);
 }
 
 bool waitForCpuSpeeds(RunController& controller, RunPanel& panel, QStatusBar& statusBar,
@@ -64,7 +63,7 @@ bool waitForCpuSpeeds(RunController& controller, RunPanel& panel, QStatusBar& st
 
 bool confirmLongRun(QWidget* parent, const RunCommand& command, const BackendSummary& summary) {
     const std::optional<double> seconds = cpuEstimateFor(command, summary);
-    if (!seconds || *seconds <= kAskAboveSeconds) return true;
+    if (!seconds || !model::runNeedsConfirmation(*seconds)) return true;
     QMessageBox question(QMessageBox::Question, QObject::tr("A long run"),
                          QObject::tr("This run takes %1, estimated from the model's FLOPs and "
                                      "bytes at this CPU's measured speeds. Esc stops it.\n\n"

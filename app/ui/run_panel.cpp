@@ -23,11 +23,9 @@
 
 #include "model/element_count.h"
 #include "model/format.h"
+#include "model/pipeline_catalog.h"
 #include "model/problem_options.h"
-#include "pipelines/registry.h"
-#include "runtime/parallel.h"
-#include "runtime/progress_estimate.h"
-#include "runtime/runner.h"
+#include "model/run_limits.h"
 
 namespace fusescope {
 namespace {
@@ -157,8 +155,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Warm-up:"), warmup_);
     cpuThreads_ = new QSpinBox(sizeBox);
     cpuThreads_->setObjectName(QStringLiteral("cpuThreadsSpin"));
-    cpuThreads_->setRange(0, hardwareThreads());
-    cpuThreads_->setSpecialValueText(tr("all (%1)").arg(hardwareThreads()));
+    cpuThreads_->setRange(0, model::hostThreads());
+    cpuThreads_->setSpecialValueText(tr("all (%1)").arg(model::hostThreads()));
     form->addRow(tr("CPU threads:"), cpuThreads_);
     measure_ = new QCheckBox(tr("counters + bandwidth"), sizeBox);
     measure_->setChecked(true);
@@ -580,7 +578,7 @@ void RunPanel::setProgress(double fraction, const QString& stage) {
     // that kept a core busy and slowed CPU-backend runs. Counters and time estimates change
     // the text at most twice a second; a new stage and the end show at once.
     constexpr qint64 kTextIntervalMs = 500;
-    const QString key = QString::fromStdString(std::string(progressStageKey(stage.toStdString())));
+    const QString key = model::progressStageKey(stage);
     const bool newStage = key != shownStageKey_;
     if (!newStage && fraction < 1.0 && textShown_.isValid() &&
         textShown_.elapsed() < kTextIntervalMs)

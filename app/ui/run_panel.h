@@ -4,8 +4,8 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
-#include "pipelines/registry.h"
-#include "runtime/backend.h"
+#include "model/pipeline_catalog.h"
+#include "model/run_limits.h"
 #include "worker/run_command.h"
 
 class QCheckBox;

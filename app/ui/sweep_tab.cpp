@@ -24,10 +24,10 @@
 #include "model/element_count.h"
 #include "model/format.h"
 #include "model/limited_read.h"
+#include "model/pipeline_catalog.h"
 #include "model/recording.h"
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
-#include "pipelines/registry.h"
 #include "ui/sweep/sweep_chart.h"
 #include "worker/run_controller.h"
 

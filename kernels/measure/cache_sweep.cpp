@@ -2,8 +2,8 @@
 
 #include <span>
 
+#include "pipelines/cache_sweep_execution.h"
 #include "pipelines/registry.h"
-#include "runtime/cache_sweep_execution.h"
 
 namespace fusescope {
 

@@ -2,11 +2,11 @@
 // the MLP's stages.
 #include <string>
 
+#include "pipelines/cache_sweep_execution.h"
 #include "pipelines/elementwise_family.h"
+#include "pipelines/kernel_execution.h"
 #include "pipelines/mlp/mlp_executions.h"
-#include "runtime/cache_sweep_execution.h"
-#include "runtime/kernel_execution.h"
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope {
 namespace {

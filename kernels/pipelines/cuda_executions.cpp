@@ -1,7 +1,7 @@
 // The CUDA backend's catalog: every family's GPU code.
-#include "runtime/cuda_executions.h"
+#include "pipelines/cuda_executions.h"
+#include "pipelines/cache_sweep_execution.h"
 #include "pipelines/mlp/mlp_executions.h"
-#include "runtime/cache_sweep_execution.h"
 
 namespace fusescope {
 

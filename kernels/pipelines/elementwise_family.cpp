@@ -6,7 +6,7 @@
 #include <limits>
 #include <mutex>
 
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope {
 namespace {

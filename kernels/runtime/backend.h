@@ -11,7 +11,7 @@
 
 #include "core/status.h"
 #include "pipelines/cpu_kernels.h"
-#include "runtime/kernel_execution.h"
+#include "pipelines/kernel_execution.h"
 
 namespace fusescope {
 

@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "pipelines/cpu_kernels.h"
+#include "platform/parallel.h"
 #include "runtime/backend.h"
-#include "runtime/parallel.h"
 
 namespace fusescope {
 namespace {

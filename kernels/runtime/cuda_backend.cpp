@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "pipelines/registry.h"
+#include "platform/cuda_error.h"
 #include "runtime/backend.h"
-#include "runtime/cuda_error.h"
 #include "runtime/cuda_start_hold.h"
 #include "runtime/launch_pacing.h"
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/cuda_error.h"
 #include "runtime/backend.h"
-#include "runtime/cuda_error.h"
 
 namespace fusescope {
 namespace {

@@ -1,6 +1,6 @@
 #include "runtime/cuda_start_hold.h"
 
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope {
 namespace {

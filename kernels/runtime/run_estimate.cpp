@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pipelines/registry.h"
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope {
 namespace {

@@ -8,7 +8,7 @@
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/registry.h"
-#include "runtime/shared_memory_limit.h"
+#include "platform/shared_memory_limit.h"
 
 namespace fusescope::tiles {
 namespace {

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "pipelines/cuda_kernels.h"
+#include "pipelines/kernel_execution.h"
 #include "pipelines/registry.h"
-#include "runtime/kernel_execution.h"
 
 using namespace fusescope;
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 #include "spin_execution.h"
 
 namespace fusescope::testing_support {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "core/status.h"
-#include "runtime/kernel_execution.h"
+#include "pipelines/kernel_execution.h"
 
 namespace fusescope::testing_support {
 

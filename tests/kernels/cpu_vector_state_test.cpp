@@ -1,6 +1,6 @@
 // Guards the cause of a 30x slower CPU backend: Qt's AES hash left the upper halves of the YMM
 // registers dirty on the main thread, every worker thread inherited that state, and legacy SSE
-// code paid a transition penalty per instruction (runtime/vector_state.h).
+// code paid a transition penalty per instruction (platform/vector_state.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "pipelines/cpu_kernels.h"
+#include "platform/parallel.h"
+#include "platform/vector_state.h"
 #include "runtime/backend.h"
-#include "runtime/parallel.h"
-#include "runtime/vector_state.h"
 
 using namespace fusescope;
 

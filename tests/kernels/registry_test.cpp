@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "pipelines/kernel_execution.h"
 #include "pipelines/registry.h"
-#include "runtime/kernel_execution.h"
 
 using namespace fusescope;
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope::mlp {
 namespace {

@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/registry.h"
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 #include "tiles/tile_model.h"
 
 namespace fusescope::tiles {

@@ -13,8 +13,8 @@
 #include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/mlp/mlp_production_tiled_cuda.h"
 #include "pipelines/registry.h"
+#include "platform/runtime_compiler.h"
 #include "runtime/runner.h"
-#include "runtime/runtime_compiler.h"
 #include "tiles/tile_model.h"
 #include "tiles/tile_sweep.h"
 

@@ -15,13 +15,14 @@
 #include <vector>
 
 #include "model/recording.h"
-#include "tiles/tile_types.h"
+#include "model/tile_choices.h"
 #include "ui/explorer/tile_sweep_view.h"
 #include "worker/run_command.h"
 #include "worker/tile_command.h"
 
 class QComboBox;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QProgressBar;
 class QScrollArea;
@@ -29,6 +30,7 @@ class QSettings;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
+class QVBoxLayout;
 
 namespace fusescope {
 
@@ -114,8 +116,17 @@ class TileExplorerTab final : public QWidget {
     void sweepEnded(bool ok, const QString& message);
 
   private:
+    // tile_explorer_controls.cpp: the problem, the tiles and the configuration they describe.
     QWidget* buildControls();
+    QGroupBox* buildProblemBox(QWidget* column);
+    QGroupBox* buildTilesBox(QWidget* column);
+    // tile_explorer_report.cpp: the resource report and the run of one configuration.
+    void addReportControls(QWidget* column, QVBoxLayout* layout);
+    // tile_explorer_sweep.cpp: the sweep's controls, the heatmap and the roofline.
+    QGroupBox* buildSweepBox(QWidget* column);
     QWidget* buildViews();
+    // tile_explorer_files.cpp: Save… asks where.
+    void saveWithDialog();
     void fillPresets();
     void applyPreset();
     void selectionChanged();

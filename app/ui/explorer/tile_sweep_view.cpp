@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "model/format.h"
-#include "pipelines/registry.h"
+#include "model/pipeline_catalog.h"
 
 namespace fusescope {
 namespace {

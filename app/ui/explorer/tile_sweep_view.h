@@ -10,7 +10,7 @@
 #include <string>
 
 #include "model/recording.h"
-#include "tiles/tile_types.h"
+#include "model/tile_choices.h"
 #include "ui/explorer/tile_heatmap_data.h"
 #include "ui/explorer/tile_roofline_data.h"
 

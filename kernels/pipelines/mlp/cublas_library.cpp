@@ -5,7 +5,7 @@
 #include <mutex>
 #include <string>
 
-#include "runtime/toolkit_library.h"
+#include "platform/toolkit_library.h"
 
 namespace fusescope::mlp {
 namespace {

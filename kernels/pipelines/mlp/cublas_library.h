@@ -1,5 +1,5 @@
 #pragma once
-// cuBLAS, loaded at run time (see runtime/toolkit_library.h): the functions the MLP's library
+// cuBLAS, loaded at run time (see platform/toolkit_library.h): the functions the MLP's library
 // GEMMs call, or the reason they cannot run.
 #include <cublas_v2.h>
 

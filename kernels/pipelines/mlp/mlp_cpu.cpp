@@ -8,7 +8,7 @@
 #include "core/uninitialised_allocator.h"
 #include "pipelines/mlp/mlp_cuda.h"
 #include "pipelines/mlp/mlp_traffic.h"
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope::mlp {
 namespace {

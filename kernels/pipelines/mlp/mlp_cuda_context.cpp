@@ -6,7 +6,7 @@
 
 #include "pipelines/mlp/cublas_library.h"
 #include "pipelines/mlp/mlp_cuda.h"
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope::mlp {
 namespace {

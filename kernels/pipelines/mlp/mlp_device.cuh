@@ -9,7 +9,7 @@
 
 #include "core/status.h"
 #include "pipelines/mlp/mlp_shape.h"
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope::mlp::device {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope::mlp {
 namespace {

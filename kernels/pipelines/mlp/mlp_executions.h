@@ -4,10 +4,10 @@
 #include <optional>
 #include <string_view>
 
+#include "pipelines/kernel_execution.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_shape.h"
 #include "pipelines/problem.h"
-#include "runtime/kernel_execution.h"
 
 namespace fusescope::mlp {
 

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "pipelines/mlp/mlp_gate_up_hopper.h"
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope::mlp {
 namespace {

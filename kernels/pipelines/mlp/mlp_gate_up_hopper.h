@@ -4,8 +4,8 @@
 #include <cuda_runtime_api.h>
 
 #include "core/status.h"
+#include "pipelines/cuda_kernel_resources.h"
 #include "pipelines/mlp/mlp_shape.h"
-#include "runtime/cuda_kernel_resources.h"
 
 namespace fusescope::mlp {
 

@@ -7,13 +7,13 @@
 // runs on the CUDA cores (no TF32).
 #include <algorithm>
 
+#include "pipelines/cuda_kernel_resources.h"
 #include "pipelines/mlp/mlp_async_copy.cuh"
 #include "pipelines/mlp/mlp_gate_up_hopper.h"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_production_precompiled.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_tile_mma.cuh"
-#include "runtime/cuda_kernel_resources.h"
 
 namespace fusescope::mlp {
 namespace {

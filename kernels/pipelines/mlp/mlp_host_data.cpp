@@ -3,7 +3,7 @@
 #include <atomic>
 #include <cmath>
 
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope::mlp {
 namespace {

@@ -4,8 +4,8 @@
 #include <cuda_runtime_api.h>
 
 #include "core/status.h"
+#include "pipelines/kernel_execution.h"
 #include "pipelines/mlp/mlp_shape.h"
-#include "runtime/kernel_execution.h"
 
 namespace fusescope::mlp {
 

@@ -12,11 +12,11 @@
 // TF32).
 #include <algorithm>
 
+#include "pipelines/cuda_kernel_resources.h"
 #include "pipelines/mlp/mlp_async_copy.cuh"
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_lesson_bf16.cuh"
-#include "runtime/cuda_kernel_resources.h"
 
 namespace fusescope::mlp {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "pipelines/mlp/mlp_shape.h"
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope::mlp {
 

@@ -3,7 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope::mlp {
 

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "core/status.h"
+#include "pipelines/kernel_execution.h"
 #include "pipelines/mlp/mlp_shape.h"
 #include "pipelines/mlp/mlp_tiled_module_cuda.h"
-#include "runtime/kernel_execution.h"
 
 namespace fusescope::mlp {
 

@@ -10,7 +10,7 @@
 #include "pipelines/mlp/mlp_executions.h"
 #include "pipelines/mlp/mlp_reference.h"
 #include "pipelines/mlp/mlp_traffic.h"
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope {
 namespace mlp {

@@ -10,7 +10,7 @@
 
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_shape.h"
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope::mlp {
 

@@ -3,10 +3,10 @@
 // run-time compiled MLP kernel is (mlp_tiled_module_cuda.h). Only the thread that owns CUDA calls
 // these.
 #include "core/status.h"
+#include "pipelines/kernel_execution.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_shape.h"
 #include "pipelines/mlp/mlp_tiled_module_cuda.h"
-#include "runtime/kernel_execution.h"
 
 namespace fusescope::mlp {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope::mlp {
 

@@ -6,9 +6,9 @@
 #include <map>
 #include <memory>
 
-#include "runtime/cuda_error.h"
-#include "runtime/cuda_kernel_resources.h"
-#include "runtime/shared_memory_limit.h"
+#include "pipelines/cuda_kernel_resources.h"
+#include "platform/cuda_error.h"
+#include "platform/shared_memory_limit.h"
 
 namespace fusescope::mlp {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // What the run-time compiled MLP kernels share on the current CUDA device: the device's facts a
-// compile request needs, a module compiled through the module cache (runtime/runtime_compiler.h),
+// compile request needs, a module compiled through the module cache (platform/runtime_compiler.h),
 // loaded with cudaLibraryLoadData and kept for the life of the process, and the resource report
 // of its entry points. Only the thread that owns CUDA calls these.
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "core/status.h"
-#include "runtime/kernel_execution.h"
-#include "runtime/runtime_compiler.h"
+#include "pipelines/kernel_execution.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope::mlp {
 

@@ -1,9 +1,9 @@
 // The cache sweep on the CPU backend: the host threads read the buffer once.
 #include <atomic>
 
+#include "pipelines/cache_sweep_execution.h"
 #include "pipelines/registry.h"
-#include "runtime/cache_sweep_execution.h"
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 namespace fusescope {
 namespace {

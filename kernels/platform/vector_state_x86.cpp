@@ -1,7 +1,7 @@
 #include <cpuid.h>
 #include <immintrin.h>
 
-#include "runtime/vector_state.h"
+#include "platform/vector_state.h"
 
 namespace fusescope {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/toolkit_library.h"
+#include "platform/toolkit_library.h"
 
 #include <cstdlib>
 

@@ -1,10 +1,10 @@
-#include "runtime/parallel.h"
+#include "platform/parallel.h"
 
 #include <algorithm>
 #include <thread>
 #include <vector>
 
-#include "runtime/vector_state.h"
+#include "platform/vector_state.h"
 
 namespace fusescope {
 namespace {
@@ -14,7 +14,7 @@ constexpr std::uint64_t kMinChunk = 1u << 15;  // below this, threads cost more 
 // Runs body over [0, n) on `count` threads (the calling thread alone for one).
 void splitOver(std::uint64_t n, std::uint64_t count,
                const std::function<void(std::uint64_t, std::uint64_t)>& body) {
-    // Each thread starts with a clean upper vector state (runtime/vector_state.h says why).
+    // Each thread starts with a clean upper vector state (platform/vector_state.h says why).
     if (count <= 1) {
         clearUpperVectorState();
         body(0, n);

@@ -7,7 +7,7 @@
 // nothing unless the buffer holds the one word it never holds once filled with zeros.
 #include <string_view>
 
-#include "runtime/kernel_execution.h"
+#include "pipelines/kernel_execution.h"
 
 namespace fusescope {
 

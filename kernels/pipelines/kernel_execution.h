@@ -19,7 +19,7 @@
 #include "core/status.h"
 #include "pipelines/cpu_kernels.h"
 #include "pipelines/problem.h"
-#include "runtime/runtime_compiler.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope {
 

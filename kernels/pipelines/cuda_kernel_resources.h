@@ -4,7 +4,7 @@
 // kernel compiled ahead of time or loaded from a run-time compiled module alike.
 #include <cstdint>
 
-#include "runtime/kernel_execution.h"
+#include "pipelines/kernel_execution.h"
 
 namespace fusescope {
 

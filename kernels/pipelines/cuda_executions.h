@@ -3,7 +3,7 @@
 #include <span>
 
 #include "pipelines/cuda_kernels.h"
-#include "runtime/kernel_execution.h"
+#include "pipelines/kernel_execution.h"
 
 namespace fusescope {
 

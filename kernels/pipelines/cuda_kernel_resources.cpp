@@ -1,4 +1,4 @@
-#include "runtime/cuda_kernel_resources.h"
+#include "pipelines/cuda_kernel_resources.h"
 
 #include <cuda_runtime.h>
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "pipelines/cache_sweep_execution.h"
 #include "pipelines/registry.h"
-#include "runtime/cache_sweep_execution.h"
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/cuda_error.h"
+#include "platform/cuda_error.h"
 
 #include <cuda_runtime_api.h>
 

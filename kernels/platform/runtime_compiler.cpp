@@ -1,6 +1,6 @@
-#include "runtime/runtime_compiler.h"
-#include "runtime/private_files.h"
-#include "runtime/toolkit_library.h"
+#include "platform/runtime_compiler.h"
+#include "platform/private_files.h"
+#include "platform/toolkit_library.h"
 
 #include <dlfcn.h>
 #include <unistd.h>

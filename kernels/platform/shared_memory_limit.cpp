@@ -1,4 +1,4 @@
-#include "runtime/shared_memory_limit.h"
+#include "platform/shared_memory_limit.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "runtime/private_files.h"
+#include "platform/private_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

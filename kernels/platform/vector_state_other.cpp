@@ -1,5 +1,5 @@
 // Targets other than x86-64 have no SSE/AVX transition penalty to avoid.
-#include "runtime/vector_state.h"
+#include "platform/vector_state.h"
 
 namespace fusescope {
 

@@ -6,10 +6,10 @@
 #include <array>
 #include <string>
 
+#include "pipelines/cuda_executions.h"
 #include "pipelines/cuda_kernels.h"
 #include "pipelines/elementwise_family.h"
-#include "runtime/cuda_error.h"
-#include "runtime/cuda_executions.h"
+#include "platform/cuda_error.h"
 
 namespace fusescope {
 namespace {

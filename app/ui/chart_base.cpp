@@ -8,6 +8,7 @@
 namespace fusescope {
 
 ChartBase::ChartBase(const QString& title, QWidget* parent) : QCustomPlot(parent) {
+    setAntialiasedElements(QCP::aeAll);
     titleElement_ = new QCPTextElement(this, title, chartTitleFont(font()));
     captionElement_ = new QCPTextElement(this, QString(), font());
 }
@@ -17,6 +18,27 @@ QColor ChartBase::seriesColor(int index) {
                                                QColor(0x2f, 0xa3, 0x6b), QColor(0xc2, 0x41, 0x7a),
                                                QColor(0x8a, 0x63, 0xd2), QColor(0x7f, 0x8c, 0x8d)};
     return kColors[static_cast<std::size_t>(index) % kColors.size()];
+}
+
+void ChartBase::setDecadeAxis(QCPAxis* axis, int precision) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    ticker->setLogBase(10);
+    ticker->setSubTickCount(8);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(QStringLiteral("g"));
+    axis->setNumberPrecision(precision);
+}
+
+void ChartBase::addCentredMessage(const QString& message) {
+    auto* text = new QCPItemText(this);
+    text->setClipAxisRect(nullptr);
+    text->setClipToAxisRect(false);
+    text->position->setType(QCPItemPosition::ptViewportRatio);
+    text->position->setCoords(0.5, 0.45);
+    text->setPositionAlignment(Qt::AlignCenter);
+    text->setTextAlignment(Qt::AlignHCenter);
+    text->setText(message);
 }
 
 void ChartBase::placeTitleRows() {

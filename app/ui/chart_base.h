@@ -14,6 +14,7 @@ class ChartBase : public QCustomPlot {
     Q_OBJECT
   public:
     // `title`: the title's text (charts that name what they show at each rebuild give none).
+    // Everything is drawn antialiased.
     explicit ChartBase(const QString& title = QString(), QWidget* parent = nullptr);
 
     // How opaque the base colour behind a legend or a box of text is: the data shows through a
@@ -27,6 +28,11 @@ class ChartBase : public QCustomPlot {
     QCPTextElement* captionElement() const { return captionElement_; }
     // The title and the caption as rows 0 and 1 of the layout, above what is there.
     void placeTitleRows();
+
+    // A logarithmic axis with ticks at powers of ten, labelled with `precision` digits at most.
+    static void setDecadeAxis(QCPAxis* axis, int precision);
+    // `message` alone in the middle of the chart (it has nothing else to show), unclipped.
+    void addCentredMessage(const QString& message);
 
     QColor textColor() const;
     // The palette of now on the plot's background, and on each of `rects`: its background and

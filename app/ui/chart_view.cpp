@@ -16,7 +16,6 @@ ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     setProperty("fusescopeExportTitle", title_);  // offered by File > Export and --export-charts
     // Three side by side beside the run panel on a 1024-pixel-wide screen.
     setMinimumSize(190, 160);
-    setAntialiasedElements(QCP::aeAll);
     placeTitleRows();
     plotLayout()->setRowSpacing(0);
     // The legend sits in its own row under the axes, so it never covers bars or labels.

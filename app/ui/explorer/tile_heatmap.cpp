@@ -82,7 +82,6 @@ QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle styl
 TileHeatmap::TileHeatmap(QWidget* parent) : ChartBase(QString(), parent) {
     setObjectName(QStringLiteral("tile_heatmap"));
     setMinimumSize(300, 160);
-    setAntialiasedElements(QCP::aeAll);
 
     QCPAxisRect* rect = axisRect();
     plotLayout()->take(rect);
@@ -209,7 +208,9 @@ void TileHeatmap::rebuild() {
     legend->setVisible(!empty);
     if (empty) {
         map_->data()->clear();
-        addEmptyMessage();
+        addCentredMessage(data_.emptyMessage.isEmpty()
+                              ? tr("No tile sweep yet: run a sweep, or open a recorded one.")
+                              : data_.emptyMessage);
         applyPalette();
         replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -382,19 +383,6 @@ void TileHeatmap::addScaleMarks(double low, double high) {
     if (data_.unfusedValue) mark(*data_.unfusedValue, QPen(kContourColor, 3.0), tr("5 kernels"));
     if (data_.productionValue)
         mark(*data_.productionValue, QPen(kProductionColor, 3.0, Qt::DashLine), tr("production"));
-}
-
-void TileHeatmap::addEmptyMessage() {
-    auto* message = new QCPItemText(this);
-    message->setClipAxisRect(nullptr);
-    message->setClipToAxisRect(false);
-    message->position->setType(QCPItemPosition::ptViewportRatio);
-    message->position->setCoords(0.5, 0.45);
-    message->setPositionAlignment(Qt::AlignCenter);
-    message->setTextAlignment(Qt::AlignHCenter);
-    message->setText(data_.emptyMessage.isEmpty()
-                         ? tr("No tile sweep yet: run a sweep, or open a recorded one.")
-                         : data_.emptyMessage);
 }
 
 void TileHeatmap::applyPalette() {

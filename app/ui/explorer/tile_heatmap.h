@@ -54,7 +54,6 @@ class TileHeatmap final : public ChartBase {
     void addMarks();
     void addContour();
     void addScaleMarks(double low, double high);
-    void addEmptyMessage();
     void applyPalette();
     // Every value's label where the cells leave room for it, else every second, third, ...
     void thinTickLabels();

@@ -40,30 +40,19 @@ void setPoints(QCPGraph* graph, QVector<TileRooflinePoint> points) {
     graph->setProperty("fusescopeNotes", notes);
 }
 
-void logAxis(QCPAxis* axis) {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-    ticker->setLogBase(10);
-    ticker->setSubTickCount(8);
-    axis->setTicker(ticker);
-    axis->setNumberFormat(QStringLiteral("g"));
-    axis->setNumberPrecision(4);
-}
-
 }  // namespace
 
 TileRoofline::TileRoofline(QWidget* parent) : ChartBase(QString(), parent) {
     setObjectName(QStringLiteral("tile_roofline"));
     setMinimumSize(300, 160);
-    setAntialiasedElements(QCP::aeAll);
     placeTitleRows();
     legend->setVisible(true);
     placeLegendInRow(this, legend, 3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(3);
     for (int row : {0, 1}) plotLayout()->setRowStretchFactor(row, 0.001);
-    logAxis(xAxis);
-    logAxis(yAxis);
+    setDecadeAxis(xAxis, 4);
+    setDecadeAxis(yAxis, 4);
     xAxis->setLabel(tr("arithmetic intensity (model FLOPs per DRAM byte, log)"));
     yAxis->setLabel(tr("TFLOP/s (log)"));
     rebuild();
@@ -106,7 +95,10 @@ void TileRoofline::rebuild() {
     axisRect()->setVisible(!empty);
     legend->setVisible(!empty);
     if (empty) {
-        addEmptyMessage();
+        addCentredMessage(data_.emptyMessage.isEmpty()
+                              ? tr("No measured configuration yet: run one, sweep, or open a "
+                                   "recorded sweep.")
+                              : data_.emptyMessage);
         applyPalette();
         replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -189,20 +181,6 @@ void TileRoofline::addPath() {
                                 QCPScatterStyle(QCPScatterStyle::ssDisc, kPathColor, 8));
     setPoints(path, steps);
     path->setPen(QPen(kPathColor, 2.0));
-}
-
-void TileRoofline::addEmptyMessage() {
-    auto* message = new QCPItemText(this);
-    message->setClipAxisRect(nullptr);
-    message->setClipToAxisRect(false);
-    message->position->setType(QCPItemPosition::ptViewportRatio);
-    message->position->setCoords(0.5, 0.45);
-    message->setPositionAlignment(Qt::AlignCenter);
-    message->setTextAlignment(Qt::AlignHCenter);
-    message->setText(data_.emptyMessage.isEmpty()
-                         ? tr("No measured configuration yet: run one, sweep, or open a "
-                              "recorded sweep.")
-                         : data_.emptyMessage);
 }
 
 void TileRoofline::applyPalette() {

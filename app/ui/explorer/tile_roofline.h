@@ -26,7 +26,6 @@ class TileRoofline final : public ChartBase {
     void rebuild();
     void addRoofs(double xLow, double xHigh);
     void addPath();
-    void addEmptyMessage();
     void applyPalette();
 
     TileRooflineData data_;

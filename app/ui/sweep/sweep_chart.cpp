@@ -66,17 +66,9 @@ QCPScatterStyle variantDots(int variant, int recording, const QColor& color) {
                : QCPScatterStyle(variantMarker(variant), QPen(color, 1.5), Qt::NoBrush, size);
 }
 
-// A logarithmic value axis, ticks at powers of ten: the time axis, and the bandwidth axis of
-// compared sweeps that spread wide.
-void setDecadeAxis(QCPAxis* axis) {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-    ticker->setLogBase(10);
-    ticker->setSubTickCount(8);
-    axis->setTicker(ticker);
-    axis->setNumberFormat(QStringLiteral("g"));
-    axis->setNumberPrecision(6);
-}
+// The digits of the logarithmic value axes: the time axis, and the bandwidth axis of compared
+// sweeps that spread wide.
+constexpr int kValueDigits = 6;
 
 QString formatN(double n) {
     return model::formatCount(static_cast<quint64>(std::llround(n)));
@@ -113,7 +105,6 @@ SweepChart::SweepChart(QWidget* parent) : ChartBase(QString(), parent) {
     setObjectName(QStringLiteral("sweep_chart"));
     // Two axis rects with their labels stay readable down to this; smaller screens scroll.
     setMinimumSize(300, 260);
-    setAntialiasedElements(QCP::aeAll);
 
     timeRect_ = axisRect();
     bandwidthRect_ = new QCPAxisRect(this);
@@ -152,7 +143,7 @@ SweepChart::SweepChart(QWidget* parent) : ChartBase(QString(), parent) {
     timeRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     timeRect_->axis(QCPAxis::atBottom)->setLabel(QString());
     QCPAxis* time = timeRect_->axis(QCPAxis::atLeft);
-    setDecadeAxis(time);
+    setDecadeAxis(time, kValueDigits);
     time->setLabel(tr("time per run (µs, log)"));
     bandwidthRect_->axis(QCPAxis::atLeft)->setLabel(tr("effective GB/s (model bytes / time)"));
     rebuild();
@@ -394,7 +385,7 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
     QCPAxis* bandwidth = bandwidthRect_->axis(QCPAxis::atLeft);
     const bool logBandwidth = data_.comparesRecordings() && spreadNeedsLogScale(gLow, gHigh);
     if (logBandwidth) {
-        setDecadeAxis(bandwidth);
+        setDecadeAxis(bandwidth, kValueDigits);
         bandwidth->setRange(gLow / 2, gHigh * 2);
     } else {
         bandwidth->setScaleType(QCPAxis::stLinear);

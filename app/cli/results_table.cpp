@@ -116,9 +116,7 @@ QStringList resultsRows(const Recording& recording) {
                         Align::Right);
     table.addColumn(QStringLiteral("time (ms)"), Align::Right);
     // GB/s from DRAM bytes; only where no run has a DRAM figure, the requested bytes, said so.
-    table.addColumn(dram ? QStringLiteral("DRAM GB/s")
-                         : QStringLiteral("GB/s %1").arg(QLatin1String(kRequestedOnlyWords)),
-                    Align::Right);
+    table.addColumn(rateColumnTitle(traffic), Align::Right);
     table.addColumn(QStringLiteral("useful TFLOP/s"), Align::Right);
     if (executedColumn) table.addColumn(QStringLiteral("executed TFLOP/s"), Align::Right);
     table.addColumn(QStringLiteral("% roofline (DRAM)"), Align::Right);

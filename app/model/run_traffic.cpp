@@ -61,6 +61,19 @@ QString dramSourceWord(DramSource source) {
     return QString::fromLatin1(kRequestedOnlyWords);
 }
 
+QString rateColumnTitle(const QVector<RunTraffic>& runs) {
+    bool measured = false;
+    bool modelled = false;
+    for (const RunTraffic& run : runs) {
+        measured = measured || run.dramSource == DramSource::Measured;
+        modelled = modelled || run.dramSource == DramSource::Model;
+    }
+    if (measured && modelled) return QStringLiteral("DRAM GB/s (measured or model)");
+    if (measured) return QStringLiteral("DRAM GB/s");
+    if (modelled) return QStringLiteral("model GB/s");
+    return QStringLiteral("GB/s %1").arg(QLatin1String(kRequestedOnlyWords));
+}
+
 RunTraffic runTraffic(const RunRecord& run) {
     RunTraffic traffic;
     traffic.timeMs = run.timeMs;

@@ -64,6 +64,11 @@ struct RunTraffic {
 
 RunTraffic runTraffic(const RunRecord& run);
 
+// The title of a table's rate column over these runs, naming the bytes its cells divide:
+// "DRAM GB/s" where every DRAM figure was measured, "model GB/s" where none was (a CPU run),
+// both words where the runs differ, and the requested bytes where no run has a DRAM figure.
+QString rateColumnTitle(const QVector<RunTraffic>& runs);
+
 // The share of the copy roofline of a run's DRAM bytes per second; nothing where the run has no
 // DRAM figure or the recording no roofline (requested bytes are never held against it).
 std::optional<double> rooflineShare(const RunTraffic& traffic, const RooflineRecord& roofline);

@@ -3,13 +3,21 @@
 
 #include "live/time_ticker.h"
 #include "model/format.h"
+#include "ui/chart_least_height.h"
 #include "ui/charts.h"
 
 namespace fusescope {
+namespace {
+
+const QString kPeakLabelLayer = QStringLiteral("peakLabels");
+
+}  // namespace
 
 AllocationChart::AllocationChart(QWidget* parent)
     : ChartView(tr("Allocation in flight over the run"), QStringLiteral("allocation_in_flight"),
-                parent) {}
+                parent) {
+    keepLeastPlotHeight(this);
+}
 
 void AllocationChart::rebuild() {
     const model::Recording& shown = recording();
@@ -52,6 +60,11 @@ void AllocationChart::rebuild() {
     peaks->setLineStyle(QCPGraph::lsNone);
     peaks->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, writeColor().darker(120), writeColor(), 9));
+    // The labels lie on a layer over everything, the stage's cursor included, on a ground of the
+    // chart's own colour: a cursor line passes under a label, never through its text.
+    if (!layer(kPeakLabelLayer)) addLayer(kPeakLabelLayer, layer(layerCount() - 1), limAbove);
+    QColor labelGround = palette().color(QPalette::Base);
+    labelGround.setAlpha(225);
     for (const model::RunRecord& run : shown.runs) {
         const model::AllocationRecord* peak = nullptr;
         qint64 first = std::numeric_limits<qint64>::max();
@@ -65,13 +78,15 @@ void AllocationChart::rebuild() {
         const double y = peak->inFlightAfter / unit.divisor;
         peaks->addData(milliseconds(peak->timeNs), y);
         auto* label = new QCPItemText(this);
+        label->setLayer(kPeakLabelLayer);
+        label->setBrush(labelGround);
         label->setColor(textColor());
         QFont labelFont = font();
         labelFont.setBold(peak->inFlightAfter == largest);
         label->setFont(labelFont);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->position->setCoords((milliseconds(first) + milliseconds(last)) / 2, y);
-        label->setPadding(QMargins(0, 0, 0, 4));
+        label->setPadding(QMargins(2, 0, 2, 4));
         label->setText(tr("%1\npeak %2").arg(run.variant, model::formatBytes(peak->inFlightAfter)));
     }
     applyTimeUnit(xAxis, QCPRange(0, end), tr("time since the run began (%1)"));

@@ -2,13 +2,16 @@
 
 #include "model/format.h"
 #include "model/run_traffic.h"
+#include "ui/chart_least_height.h"
 #include "ui/charts.h"
 
 namespace fusescope {
 
 BytesPerKernelChart::BytesPerKernelChart(QWidget* parent)
     : ChartView(tr("Requested and DRAM bytes per kernel"), QStringLiteral("bytes_per_kernel"),
-                parent) {}
+                parent) {
+    keepLeastPlotHeight(this);
+}
 
 void BytesPerKernelChart::rebuild() {
     const model::Recording& shown = recording();

@@ -186,21 +186,28 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     rightSplitter_->installEventFilter(this);
     mainSplitter_ = new QSplitter(Qt::Horizontal);
     mainSplitter_->setObjectName(QStringLiteral("mainSplitter"));
+    // Below the views' least size (a small screen at 200 %, or a large zoom) the views scroll
+    // instead of the window growing past the screen; the run panel's column stays outside, so
+    // Run and Cancel stay in sight at every zoom.
+    auto* viewScroll = new QScrollArea;
+    viewScroll->setObjectName(QStringLiteral("viewScroll"));
+    // Held by a splitter of one: a widget with a layout that has a height for its width (the
+    // wrapped labels) would be sized to its preferred height, not to the scroll area's.
+    auto* viewHolder = new QSplitter(Qt::Vertical);
+    viewHolder->setObjectName(QStringLiteral("viewHolder"));
+    viewHolder->addWidget(makeViewStack(rightSplitter_));
+    viewHolder->setChildrenCollapsible(false);
+    viewScroll->setWidget(viewHolder);
+    viewScroll->setWidgetResizable(true);
+    viewScroll->setFrameShape(QFrame::NoFrame);
     mainSplitter_->addWidget(panelColumn);
-    mainSplitter_->addWidget(makeViewStack(rightSplitter_));
+    mainSplitter_->addWidget(viewScroll);
     mainSplitter_->setStretchFactor(1, 1);
     mainSplitter_->setSizes({340, 1200});
     // The run panel may be dragged shut for the charts; the views may not.
     mainSplitter_->setCollapsible(0, true);
     mainSplitter_->setCollapsible(1, false);
-    // Below the views' least size (a small screen at 200 %, or a large zoom) the window scrolls
-    // instead of growing past the screen.
-    auto* centralScroll = new QScrollArea;
-    centralScroll->setObjectName(QStringLiteral("centralScroll"));
-    centralScroll->setWidget(mainSplitter_);
-    centralScroll->setWidgetResizable(true);
-    centralScroll->setFrameShape(QFrame::NoFrame);
-    setCentralWidget(centralScroll);
+    setCentralWidget(mainSplitter_);
 
     statusBar()->showMessage(tr("Looking for a GPU…"));
 
@@ -350,7 +357,7 @@ void MainWindow::buildMenus() {
     connect(presentationAction_, &QAction::toggled, this,
             [this](bool presentation) { setPresentation(presentation); });
     QMenu* scaleMenu = view->addMenu(tr("&Value axes"));
-    scaleMenu->setToolTip(tr("The scale of the bytes and time charts"));
+    scaleMenu->setToolTip(tr("The scale of the bytes, time and bandwidth-over-time charts"));
     auto* scaleGroup = new QActionGroup(this);
     for (const auto& [scale, name] :
          {std::pair{ValueScale::Automatic,
@@ -821,15 +828,30 @@ void MainWindow::fitVariantRows() {
     // the title line above the table; the kernels get the rest.
     const int table = variantTable_->horizontalHeader()->sizeHint().height() +
                       variantTable_->verticalHeader()->length() + 2 * variantTable_->frameWidth() +
-                      variantTable_->horizontalScrollBar()->sizeHint().height();
-    // The title line holds the wrapped verdict: as tall as its lines at the width it has.
+                      variantTable_->horizontalScrollBar()->sizeHint().height() +
+                      // A little room: the boxes' margins and rounding take a few pixels.
+                      variantTable_->verticalHeader()->defaultSectionSize() / 3;
+    // The title line holds the wrapped verdict: as tall as its lines at the width it has (not
+    // its size hint, which holds the height of the width it had before and can be far taller).
+    QLayout* box = results->widget(0)->layout();
+    QLayout* line = box->itemAt(0) ? box->itemAt(0)->layout() : nullptr;
+    const int lineWidth =
+        results->width() - box->contentsMargins().left() - box->contentsMargins().right();
     const int title =
-        std::max(results->widget(0)->sizeHint().height() - variantTable_->sizeHint().height(),
-                 fusionVerdict_->heightForWidth(results->width() - fusionVerdict_->x()) +
-                     results->widget(0)->layout()->spacing());
+        std::max(line && line->hasHeightForWidth() ? line->heightForWidth(lineWidth) : 0,
+                 fusionVerdict_->fontMetrics().height()) +
+        box->spacing();
     const int total = results->height();
     if (total <= 0) return;  // laid out when shown (eventFilter)
-    const int wanted = table + title;
+    // The kernels keep their title, header, a few whole rows and their scroll bar.
+    const int kernelRows = 2;
+    const int kernels = fusionVerdict_->fontMetrics().height() +
+                        kernelTable_->horizontalHeader()->sizeHint().height() +
+                        kernelRows * kernelTable_->verticalHeader()->defaultSectionSize() +
+                        2 * kernelTable_->frameWidth() +
+                        kernelTable_->horizontalScrollBar()->sizeHint().height() +
+                        results->handleWidth();
+    const int wanted = std::min(table + title, std::max(total - kernels, 1));
     results->setSizes({wanted, std::max(total - wanted, 1)});
 }
 
@@ -851,6 +873,7 @@ void MainWindow::setValueScale(ValueScale scale) {
     for (QAction* action : valueScaleActions_)
         action->setChecked(action->data().toInt() == static_cast<int>(scale));
     for (ChartView* chart : charts_) chart->setValueScale(scale);
+    emit valueScaleChanged(scale);
     settings_->setValue(QStringLiteral("view/valueScale"), static_cast<int>(scale));
 }
 

@@ -129,6 +129,8 @@ class MainWindow final : public QMainWindow {
 
   signals:
     void recordingChanged(const fusescope::model::Recording& recording);
+    // View > Value axes: for the views beside the run charts (the bandwidth over time).
+    void valueScaleChanged(fusescope::ValueScale scale);
     // A finished variant while a run is in progress (for views that fill in as results come).
     void runVariantFinished(const fusescope::model::RunRecord& run);
     void runStateChanged(bool running);

@@ -188,6 +188,10 @@ void addPluggedViews(MainWindow& window) {
                          live->clear();
                          live::showRecording(*live, recording);
                      });
+    // The View menu's value axes, as for the bytes and time charts.
+    live->setValueScale(window.valueScale());
+    QObject::connect(&window, &MainWindow::valueScaleChanged, live,
+                     &live::LiveBandwidthChart::setValueScale);
     new live::StageChartLink(stage, live, live);
 }
 

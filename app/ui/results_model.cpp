@@ -54,6 +54,8 @@ void VariantResultsModel::appendRun(const model::RunRecord& run) {
     runs_.push_back(run);
     traffic_.push_back(model::runTraffic(run));
     endInsertRows();
+    // The rate column's title names the sources of every run shown.
+    emit headerDataChanged(Qt::Horizontal, GBps, GBps);
 }
 
 void VariantResultsModel::clear() {
@@ -270,8 +272,7 @@ QVariant VariantResultsModel::headerData(int section, Qt::Orientation orientatio
         case TimeMs:
             return tr("Time (ms)");
         case GBps:
-            return anyDram() ? tr("DRAM GB/s")
-                             : tr("GB/s %1").arg(QLatin1String(model::kRequestedOnlyWords));
+            return model::rateColumnTitle(traffic_);
         case Tflops:
             return tr("Useful TFLOP/s");
         case RooflinePercent:

@@ -2,6 +2,7 @@
 
 #include "model/format.h"
 #include "model/run_traffic.h"
+#include "ui/chart_least_height.h"
 #include "ui/charts.h"
 #include "ui/roofline_words.h"
 
@@ -14,7 +15,9 @@ double rooflineTimeMs(const model::Recording& recording, quint64 bytes) {
 
 TimePerVariantChart::TimePerVariantChart(QWidget* parent)
     : ChartView(tr("Time per variant vs the copy roofline"), QStringLiteral("time_per_variant"),
-                parent) {}
+                parent) {
+    keepLeastPlotHeight(this);
+}
 
 void TimePerVariantChart::rebuild() {
     const model::Recording& shown = recording();

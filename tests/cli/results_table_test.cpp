@@ -205,3 +205,21 @@ TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
     EXPECT_TRUE(text.contains("lesson_fused is " + slower + "x slower than unfused"))
         << text.toStdString();
 }
+
+// Without counters (as on a CPU run) the rate column divides the model's DRAM bytes: its title
+// says "model", not "DRAM" as if measured.
+TEST(ResultsTable, RateColumnTitleSaysModelWithoutCounters) {
+    Result<Recording> loaded = loadRecording(
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    Recording recording = *loaded;
+    for (RunRecord& run : recording.runs)
+        for (KernelRecord& kernel : run.kernels) {
+            kernel.dramBytesRead.reset();
+            kernel.dramBytesWritten.reset();
+        }
+    const QStringList header =
+        resultsRows(recording)[0].trimmed().split(QRegularExpression("\\s{2,}"));
+    EXPECT_TRUE(header.contains(QStringLiteral("model GB/s"))) << header.join(" | ").toStdString();
+    EXPECT_FALSE(header.contains(QStringLiteral("DRAM GB/s"))) << header.join(" | ").toStdString();
+}

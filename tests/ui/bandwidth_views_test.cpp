@@ -7,11 +7,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "live/kernel_rates.h"
 #include "live/live_bandwidth_chart.h"
 #include "live/live_recording_feed.h"
 #include "model/recording_json.h"
 #include "ui/chart_export.h"
 #include "ui/chart_interaction.h"
+#include "ui/log_scale.h"
 
 using namespace fusescope;
 using fusescope::live::LiveBandwidthChart;
@@ -37,15 +39,16 @@ const Kernel kKernels[] = {
 constexpr double kKernelTimeMs = 3.5;
 constexpr double kRunMs = 130.0;
 
-void feed(LiveBandwidthChart& chart) {
+// `middleKernelRate`: the second kernel's rate, where a test wants kernels of different speeds.
+void feed(LiveBandwidthChart& chart, double middleKernelRate = kKernelRate) {
     chart.setOrigin(0);
     QVector<LiveSample> samples;
     // Samples of 0.1 ms, as a sampler's clock gives them: busy inside the kernels, idle between.
     for (qint64 t = 0; t < qint64(kRunMs) * kMs; t += kMs / 10) {
-        bool busy = false;
+        double rate = kIdleRate;
         for (const Kernel& kernel : kKernels)
-            busy = busy || (t >= kernel.startNs && t < kernel.endNs);
-        const double rate = busy ? kKernelRate : kIdleRate;
+            if (t >= kernel.startNs && t < kernel.endNs)
+                rate = &kernel == &kKernels[1] ? middleKernelRate : kKernelRate;
         samples.append({t, t + kMs / 10, rate, rate / 2});
     }
     chart.appendSamples(samples);
@@ -55,6 +58,20 @@ void feed(LiveBandwidthChart& chart) {
 
 QCPAxis* timeAxis(LiveBandwidthChart& chart) {
     return chart.plot()->axisRect(0)->axis(QCPAxis::atBottom);
+}
+
+// The read curve's value axis: the rate in GB/s.
+QCPAxis* rateAxis(LiveBandwidthChart& chart) {
+    return chart.plot()->graph(0)->valueAxis();
+}
+
+// The chart's title line.
+QString titleText(LiveBandwidthChart& chart) {
+    for (QCPLayoutElement* element : chart.plot()->plotLayout()->elements(true))
+        if (auto* text = qobject_cast<QCPTextElement*>(element);
+            text && text->text().startsWith(QStringLiteral("DRAM bandwidth")))
+            return text->text();
+    return {};
 }
 
 QCPAxis* labelledTimeAxis(LiveBandwidthChart& chart) {
@@ -99,6 +116,7 @@ class BandwidthViewsTest : public QObject {
     void kernelsOnlyCutsTheIdleTime();
     void aKernelsNameZoomsAndADoubleClickReturns();
     void kernelsOnlyOnTheShippedMlpRecording();
+    void logScaleByTheKernelsRatesNotTheIdleGaps();
 };
 
 void BandwidthViewsTest::kernelsOnlyCutsTheIdleTime() {
@@ -256,6 +274,70 @@ void BandwidthViewsTest::kernelsOnlyOnTheShippedMlpRecording() {
     QVERIFY(chart.shownKernelLabels() > 0);
     QVERIFY(!readValues(chart).isEmpty());
     keepShot(chart, QStringLiteral("bandwidth-mlp-kernels-only"));
+}
+
+// The idle samples between kernels read near zero: against them any kernel is a vast spread.
+// The rate axis turns logarithmic by the kernels' own rates, more than 30x apart, and follows the
+// View menu's choice either way.
+void BandwidthViewsTest::logScaleByTheKernelsRatesNotTheIdleGaps() {
+    // Kernels at one rate, idle samples 80x lower between them.
+    LiveBandwidthChart even;
+    even.resize(1000, 600);
+    even.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&even));
+    feed(even);
+    QTRY_VERIFY(even.replotCount() > 0 && !even.replotPending());
+    QVERIFY(kKernelRate / kIdleRate > kLogScaleSpread);
+    QCOMPARE(rateAxis(even)->scaleType(), QCPAxis::stLinear);
+    QCOMPARE(rateAxis(even)->label(), QStringLiteral("DRAM GB/s"));
+
+    // The middle kernel 100x slower than the other two: logarithmic by itself, and every
+    // kernel's plateau (read + written) inside the axis.
+    constexpr double kSlowRate = kKernelRate / 100;
+    LiveBandwidthChart spread;
+    spread.resize(1000, 600);
+    spread.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&spread));
+    feed(spread, kSlowRate);
+    QTRY_VERIFY(spread.replotCount() > 0 && !spread.replotPending());
+    QCOMPARE(rateAxis(spread)->scaleType(), QCPAxis::stLogarithmic);
+    // The axis keeps its short title whole; the chart's title says the scale.
+    QCOMPARE(rateAxis(spread)->label(), QStringLiteral("DRAM GB/s"));
+    QVERIFY(titleText(spread).endsWith(QStringLiteral("log scale")));
+    QVERIFY(!titleText(even).contains(QStringLiteral("log")));
+    const QCPRange range = rateAxis(spread)->range();
+    QVERIFY2(range.lower < kSlowRate * 1e-9 && range.upper > kKernelRate * 1.5e-9,
+             qPrintable(QStringLiteral("%1..%2").arg(range.lower).arg(range.upper)));
+    keepShot(spread, QStringLiteral("bandwidth-log-scale"));
+
+    // The toggle: either kind when asked, and back to the spread's choice.
+    spread.setValueScale(ValueScale::Linear);
+    QTRY_COMPARE(rateAxis(spread)->scaleType(), QCPAxis::stLinear);
+    even.setValueScale(ValueScale::Logarithmic);
+    QTRY_COMPARE(rateAxis(even)->scaleType(), QCPAxis::stLogarithmic);
+    even.setValueScale(ValueScale::Automatic);
+    QTRY_COMPARE(rateAxis(even)->scaleType(), QCPAxis::stLinear);
+
+    // The spread itself: each kernel's median, short spikes and idle neighbours left out.
+    QVector<LiveSample> samples;
+    for (qint64 t = 0; t < 10 * kMs; t += kMs / 10) {
+        const bool inside = t >= 2 * kMs && t < 8 * kMs;
+        const bool spike = t == 2 * kMs;
+        samples.append({t, t + kMs / 10,
+                        spike    ? 50 * kKernelRate
+                        : inside ? kKernelRate
+                                 : 0.0,
+                        0.0});
+    }
+    const live::KernelRateSpread one =
+        live::kernelRateSpread(samples, {{QStringLiteral("k"), 2 * kMs, 8 * kMs}});
+    QCOMPARE(one.smallest, kKernelRate);
+    QCOMPARE(one.largest, kKernelRate);
+    // A kernel the sampler all but missed (one idle sample inside it) says nothing of a rate.
+    const live::KernelRateSpread missed =
+        live::kernelRateSpread(samples, {{QStringLiteral("k"), 2 * kMs, 8 * kMs},
+                                         {QStringLiteral("short"), 2 * kMs, 2 * kMs + kMs / 10}});
+    QCOMPARE(missed.largest, kKernelRate);
 }
 
 QTEST_MAIN(BandwidthViewsTest)

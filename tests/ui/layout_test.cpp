@@ -7,6 +7,7 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -20,10 +21,13 @@
 #include "layout_checks.h"
 #include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
+#include "ui/appearance.h"
+#include "ui/chart_least_height.h"
 #include "ui/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
+#include "ui/stage/memory_stage_view.h"
 #include "ui/stage/memory_stage_widget.h"
 #include "ui/sweep_tab.h"
 
@@ -129,6 +133,10 @@ class LayoutTest : public QObject {
     void runChartsTurnLogarithmicPastTheSpread();
     void inputFieldsShowTheirValue_data();
     void inputFieldsShowTheirValue();
+    void runStaysInSightAtEveryZoomStep();
+    void stageCursorPassesUnderThePeakLabels();
+    void memoryStageLeavesTheChartsRoom_data();
+    void memoryStageLeavesTheChartsRoom();
 
   private:
     std::unique_ptr<QTemporaryDir> directory_;
@@ -328,16 +336,11 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
             }
         }
     }
-    // Run and Cancel stay in sight whenever the window is at least its views' least size
-    // (below that the whole window scrolls, by design).
-    auto* views = window.findChild<QWidget*>(QStringLiteral("mainSplitter"));
-    QVERIFY(views);
-    const bool atLeastLeastSize = views->height() <= window.centralWidget()->height() &&
-                                  views->width() <= window.centralWidget()->width();
-    if (atLeastLeastSize)
-        for (const QString& problem : testing::buttonProblems(
-                 window, {QStringLiteral("runButton"), QStringLiteral("cancelButton")}))
-            problems << problem;
+    // Run and Cancel stay in sight: below the views' least size the views scroll, not the
+    // window.
+    for (const QString& problem : testing::buttonProblems(
+             window, {QStringLiteral("runButton"), QStringLiteral("cancelButton")}))
+        problems << problem;
     problems.removeDuplicates();
     if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
@@ -402,6 +405,19 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
                         .arg(inSight)
                         .arg(variants->model()->rowCount())
                         .arg(variants->viewport()->height());
+    // Under them the Kernels table keeps whole rows, and its columns, wider than it, their
+    // scroll bar: no row or column runs under the bar or off the pane unreachable.
+    auto* kernels = window.findChild<QTableView*>(QStringLiteral("kernelTable"));
+    QVERIFY(kernels);
+    if (wholeRowsInSight(*kernels) < 2)
+        problems << QStringLiteral("the Kernels table shows %1 whole rows (%2 px high)")
+                        .arg(wholeRowsInSight(*kernels))
+                        .arg(kernels->viewport()->height());
+    if (kernels->horizontalHeader()->length() > kernels->viewport()->width() &&
+        !kernels->horizontalScrollBar()->isVisible())
+        problems << QStringLiteral(
+                        "the Kernels table's columns run %1 px past it with no scroll bar")
+                        .arg(kernels->horizontalHeader()->length() - kernels->viewport()->width());
     // The verdict is read, not hovered: the lesson kernel's cause is on screen, uncut.
     auto* verdict = window.findChild<QLabel*>(QStringLiteral("fusionVerdict"));
     QVERIFY(verdict);
@@ -514,7 +530,14 @@ void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
     QCOMPARE(window.valueScale(), ValueScale::Automatic);
     QCOMPARE(scales(), QStringLiteral("bytes_per_kernel log 'bytes (GB, log)', "
                                       "time_per_variant log 'time (ms, log)'"));
+    // The bandwidth over time follows the same menu.
+    auto* bandwidth = window.findChild<live::LiveBandwidthChart*>(QStringLiteral("liveBandwidth"));
+    QVERIFY(bandwidth);
+    QCPAxis* rate = bandwidth->plot()->graph(0)->valueAxis();
+    window.setValueScale(ValueScale::Logarithmic);
+    QTRY_COMPARE(rate->scaleType(), QCPAxis::stLogarithmic);
     window.setValueScale(ValueScale::Linear);
+    QTRY_COMPARE(rate->scaleType(), QCPAxis::stLinear);
     QCOMPARE(scales(), QStringLiteral("bytes_per_kernel linear 'bytes (GB)', "
                                       "time_per_variant linear 'time (ms)'"));
     QCOMPARE(settings_->value(QStringLiteral("view/valueScale")).toInt(),
@@ -589,4 +612,169 @@ void LayoutTest::inputFieldsShowTheirValue() {
 }
 
 QTEST_MAIN(LayoutTest)
+// Zoom in (Ctrl+=) press after press up to the most on a 1280x720 screen, in the normal layout
+// with the prefill recording open: Run and Cancel stay wholly in sight at every step.
+void LayoutTest::runStaysInSightAtEveryZoomStep() {
+    MainWindow window(settings_.get());
+    const qreal ratio = window.devicePixelRatioF();
+    window.resize(qRound(1280 / ratio), qRound(720 / ratio));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
+                                  QString::fromLatin1(kPrefillRecording)),
+             QString());
+    window.showViews();
+    QStringList problems;
+    for (int press = 0; press < 20; ++press) {
+        QCoreApplication::processEvents();
+        QTest::qWait(20);
+        QStringList shown = testing::buttonProblems(
+            window, {QStringLiteral("runButton"), QStringLiteral("cancelButton")});
+        for (const char* name : {"runButton", "cancelButton"}) {
+            const auto* button = window.findChild<QWidget*>(QString::fromLatin1(name));
+            if (button && !window.rect().contains(testing::visibleRectInWindow(*button)))
+                shown << QStringLiteral("button '%1' lies outside the window").arg(name);
+        }
+        for (const QString& problem : shown)
+            problems
+                << QStringLiteral("zoom %1 %: %2").arg(qRound(window.zoom() * 100)).arg(problem);
+        if (window.zoom() >= kMaxZoom) break;
+        window.setZoom(window.zoom() * kZoomStep);
+    }
+    QCOMPARE(window.zoom(), kMaxZoom);
+    window.setZoom(1.0);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+// The memory stage halfway through both runs puts each cursor line on the allocation chart
+// through the middle of its run's span, where that run's peak label stands: no pixel of the
+// cursor's colour may show inside a label.
+void LayoutTest::stageCursorPassesUnderThePeakLabels() {
+    MainWindow window(settings_.get());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
+                                  QString::fromLatin1(kPrefillRecording)),
+             QString());
+    window.showViews();
+    ChartView* allocation = nullptr;
+    for (ChartView* chart : window.charts())
+        if (chart->objectName() == QLatin1String("allocation_in_flight")) allocation = chart;
+    QVERIFY(allocation);
+    auto* stage = window.findChild<MemoryStageView*>(QStringLiteral("memoryStage"));
+    QVERIFY(stage);
+    QCOMPARE(stage->paneCount(), 2);
+    allocation->rebuildNow();
+    QCoreApplication::processEvents();
+    // Both panes' runs share one stage clock: halfway through the left run is not halfway
+    // through the right one, so each side is checked at its own middle.
+    const QColor cursorColours[] = {QColor(148, 103, 189), QColor(23, 190, 207)};
+    QStringList problems;
+    for (int side = 0; side < 2; ++side) {
+        const qint64 end = stage->stage()->renderer().timeline(side).endNs;
+        stage->seek(end / 2);
+        QTest::qWait(60);
+        QCoreApplication::processEvents();
+        allocation->replot(QCustomPlot::rpImmediateRefresh);
+        const QImage image = allocation->grab().toImage();
+        const qreal scale = image.devicePixelRatio();
+        int labels = 0;
+        for (int i = 0; i < allocation->itemCount(); ++i) {
+            auto* label = qobject_cast<QCPItemText*>(allocation->item(i));
+            if (!label || !label->visible() || !label->text().contains(QStringLiteral("peak")))
+                continue;
+            ++labels;
+            const QRectF box =
+                QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+                    .normalized()
+                    .adjusted(1, 1, -1, -5);  // the padding under the text
+            int crossed = 0;
+            for (int y = qCeil(box.top() * scale); y < qFloor(box.bottom() * scale); ++y)
+                for (int x = qCeil(box.left() * scale); x < qFloor(box.right() * scale); ++x) {
+                    const QColor pixel = image.pixelColor(x, y);
+                    const QColor& cursor = cursorColours[side];
+                    if (std::abs(pixel.red() - cursor.red()) +
+                            std::abs(pixel.green() - cursor.green()) +
+                            std::abs(pixel.blue() - cursor.blue()) <
+                        40)
+                        ++crossed;
+                }
+            if (crossed > 0)
+                problems << QStringLiteral("side %1: %2 cursor pixels inside '%3'")
+                                .arg(side)
+                                .arg(crossed)
+                                .arg(label->text().replace(QLatin1Char('\n'), QLatin1Char(' ')));
+        }
+        QVERIFY(labels >= 2);
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void LayoutTest::memoryStageLeavesTheChartsRoom_data() {
+    QTest::addColumn<QSize>("screen");
+    for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)})
+        QTest::addRow("%dx%d", screen.width(), screen.height()) << screen;
+}
+
+// The normal layout with the prefill recording and the Memory stage tab chosen (it takes most of
+// the height): the run charts under it keep room for their data and their whole axis titles, and
+// the stage's comparison (the two times and which is faster) is shown whole, wrapped if need be.
+void LayoutTest::memoryStageLeavesTheChartsRoom() {
+    QFETCH(QSize, screen);
+    MainWindow window(settings_.get());
+    const qreal ratio = window.devicePixelRatioF();
+    // The projector's cases: 1280x720 at 100 %, 1920x1080 at 100 % and 150 %. A smaller window
+    // in logical pixels leaves the stage and three charts side by side too narrow a column.
+    if (screen.width() / ratio < 1280 - 1) QSKIP("a window narrower than 1280 logical pixels");
+    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
+                                  QString::fromLatin1(kPrefillRecording)),
+             QString());
+    window.showViews();
+    window.chartTabs()->setCurrentIndex(0);
+    window.viewTabs()->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("memoryStage")));
+    QStringList problems;
+    for (ChartView* chart : window.charts()) chart->rebuildNow();
+    // Two rounds: a chart's least height is known once it is laid out.
+    for (int round = 0; round < 2; ++round) {
+        QCoreApplication::processEvents();
+        QTest::qWait(50);
+        for (ChartView* chart : window.charts()) chart->replot(QCustomPlot::rpImmediateRefresh);
+    }
+    for (ChartView* chart : window.charts()) {
+        const double line = QFontMetricsF(chart->font()).height();
+        if (chart->axisRect()->height() < (kLeastPlotLines - 0.5) * line)
+            problems << QStringLiteral("%1: the plot is %2 px high (text lines of %3 px)")
+                            .arg(chart->objectName())
+                            .arg(chart->axisRect()->height())
+                            .arg(line);
+        for (QCPAxis* axis : chart->axisRect()->axes()) {
+            const QString full = axis->property("fusescopeFullText").toString();
+            if (axis->realVisibility() && !full.isEmpty() && full != axis->label())
+                problems << QStringLiteral("%1: axis label '%2' is shown as '%3'")
+                                .arg(chart->objectName(), full, axis->label());
+        }
+    }
+    auto* stage = window.findChild<MemoryStageWidget*>();
+    QVERIFY(stage && stage->hasTimelines());
+    StageRenderer renderer = stage->renderer();
+    QString drawn;
+    for (const StageRenderer::DrawnText& text : renderer.textLayout(stage->size(), 0))
+        drawn += text.text + QLatin1Char('\n');
+    if (!drawn.contains(QStringLiteral("× faster")) || !drawn.contains(QStringLiteral(" ms")))
+        problems << QStringLiteral("the stage's comparison is cut: %1").arg(drawn.left(300));
+    for (const QString& line : drawn.split(QLatin1Char('\n')))
+        if (line.contains(QStringLiteral("lesson_fused")) && line.contains(QChar(0x2026)))
+            problems << QStringLiteral("the stage's comparison is cut: '%1'").arg(line);
+    if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+        window.grab().save(QStringLiteral("%1/stage-room-%2x%3.png")
+                               .arg(shots)
+                               .arg(screen.width())
+                               .arg(screen.height()));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
 #include "layout_test.moc"

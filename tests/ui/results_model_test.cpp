@@ -86,6 +86,9 @@ void ResultsModelTest::cellsSayWhatTheRunMeasured() {
     const model::Recording recording = cpuRecording(pipeline);
     VariantResultsModel model;
     model.setRecording(recording);
+    // The rate column divides the model's bytes on a CPU run, and its title says so.
+    QCOMPARE(model.headerData(VariantResultsModel::GBps, Qt::Horizontal).toString(),
+             QStringLiteral("model GB/s"));
     for (int row = 0; row < model.rowCount(); ++row) {
         const model::RunRecord& run = recording.runs.at(row);
         QCOMPARE(model.index(row, VariantResultsModel::Variant).data().toString(), run.variant);
@@ -214,6 +217,11 @@ void ResultsModelTest::shippedPrefillCellsSayTheirSource() {
              QStringLiteral("DRAM GB/s"));
     QCOMPARE(model.headerData(VariantResultsModel::Tflops, Qt::Horizontal).toString(),
              QStringLiteral("Useful TFLOP/s"));
+    // One run beside them without counters (a CPU run appended): the rate column mixes sources.
+    model.appendRun(cpuRecording(*findPipeline("mlp")).runs.front());
+    QCOMPARE(model.headerData(VariantResultsModel::GBps, Qt::Horizontal).toString(),
+             QStringLiteral("DRAM GB/s (measured or model)"));
+    model.setRecording(*loaded);
     int row = -1;
     for (int r = 0; r < model.rowCount(); ++r)
         if (model.index(r, VariantResultsModel::Variant).data().toString() == "lesson_fused")

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "live/kernel_rates.h"
 #include "live/live_plot.h"
 #include "live/time_ticker.h"
 #include "ui/axis_colours.h"
@@ -882,13 +883,55 @@ void LiveBandwidthChart::replotNow() {
     allocated->setVisible(any && !allocations_.isEmpty());
     allocated->grid()->setVisible(any && !allocations_.isEmpty());
     legend_->setVisible(any);
-    bandwidthRect_->axis(QCPAxis::atLeft)
-        ->setRange(0.0, std::max({maxGBps_, rooflineGBps_, 1.0}) * 1.25);
+    applyRateAxis();
     QElapsedTimer timer;
     timer.start();
     plot_->replot();
     longestReplotMs_ = std::max(longestReplotMs_, timer.nsecsElapsed() * 1e-6);
     ++replots_;
+}
+
+void LiveBandwidthChart::setValueScale(ValueScale scale) {
+    if (scale == valueScale_) return;
+    valueScale_ = scale;
+    scheduleReplot();
+}
+
+bool LiveBandwidthChart::rateAxisLogarithmic() const {
+    return bandwidthRect_->axis(QCPAxis::atLeft)->scaleType() == QCPAxis::stLogarithmic;
+}
+
+// Linear from zero, or logarithmic from a tenth of the slowest kernel's median rate: the idle
+// samples between kernels then lie below the axis, and each kernel's plateau shows.
+void LiveBandwidthChart::applyRateAxis() {
+    QCPAxis* rate = bandwidthRect_->axis(QCPAxis::atLeft);
+    const double top = std::max({maxGBps_, rooflineGBps_, 1.0});
+    QVector<LiveKernelSpan> spans;
+    spans.reserve(kernels_.size());
+    for (const KernelMark& kernel : kernels_)
+        spans.append({kernel.name, kernel.startNs, kernel.endNs});
+    const KernelRateSpread spread = kernelRateSpread(samplesInOrder_, spans);
+    const double slowest = spread.smallest > 0 ? spread.smallest * 1e-9 : top / 1000;
+    // By itself, the kernels' spread decides (no kernel sampled: linear); when asked, log.
+    const bool logarithmic = valueScale_ == ValueScale::Automatic
+                                 ? spreadNeedsLogScale(spread.smallest, spread.largest)
+                                 : useLogScale(valueScale_, slowest, top);
+    // The axis title stays short enough to show whole on a short chart; the title says the scale.
+    title_->setText(logarithmic ? tr("DRAM bandwidth over time · log scale")
+                                : tr("DRAM bandwidth over time"));
+    if (!logarithmic) {
+        if (rate->scaleType() != QCPAxis::stLinear) {
+            rate->setScaleType(QCPAxis::stLinear);
+            rate->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        }
+        rate->setRange(0.0, top * 1.25);
+        return;
+    }
+    if (rate->scaleType() != QCPAxis::stLogarithmic) {
+        rate->setScaleType(QCPAxis::stLogarithmic);
+        rate->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    }
+    rate->setRange(slowest / 10, top * 2);
 }
 
 }  // namespace fusescope::live

@@ -17,6 +17,7 @@
 #include <QWidget>
 
 #include "live/live_types.h"
+#include "log_scale.h"
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -67,6 +68,11 @@ class LiveBandwidthChart : public QWidget {
     void setKernelsOnly(bool kernelsOnly);
     bool kernelsOnly() const { return kernelsOnly_; }
     int breakMarkerCount() const;  // the dashed lines where idle time was cut out
+    // The rate axis: by itself logarithmic where the kernels' median rates lie more than
+    // kLogScaleSpread apart (kernel_rates.h), or always one kind (View > Value axes).
+    void setValueScale(ValueScale scale);
+    ValueScale valueScale() const { return valueScale_; }
+    bool rateAxisLogarithmic() const;
     // Where a time on the samples' clock is drawn on the time axis (ms), and back.
     double axisMsAt(qint64 clockNs) const;
     qint64 clockNsAtAxisMs(double ms) const;
@@ -133,6 +139,7 @@ class LiveBandwidthChart : public QWidget {
     void rebuildTimeMap();
     bool idleBetweenKernels(qint64 startNs, qint64 endNs) const;
     void applyTimeUnits(const QCPRange& range);
+    void applyRateAxis();
 
     QCustomPlot* plot_ = nullptr;
     QCPAxisRect* bandwidthRect_ = nullptr;
@@ -160,6 +167,7 @@ class LiveBandwidthChart : public QWidget {
     bool originSet_ = false;
     qint64 originNs_ = 0;
     double maxGBps_ = 0.0;
+    ValueScale valueScale_ = ValueScale::Automatic;
     double rooflineGBps_ = 0.0;
     int samples_ = 0;
     int replots_ = 0;

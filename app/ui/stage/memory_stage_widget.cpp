@@ -9,8 +9,6 @@ namespace fusescope {
 MemoryStageWidget::MemoryStageWidget(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);  // the renderer fills every pixel
     setFocusPolicy(Qt::StrongFocus);
-    // Small enough for a 1024×640 screen; the renderer drops detail to fit.
-    setMinimumSize(320, 180);
     applyTheme();
     followFont();
 }
@@ -19,11 +17,13 @@ void MemoryStageWidget::setTimelines(const model::StageTimeline& left,
                                      const model::StageTimeline* right) {
     renderer_.setTimelines(left, right);
     setPosition(0);
+    updateGeometry();
     update();
 }
 
 void MemoryStageWidget::setCaption(const StageCaptionContext& caption) {
     renderer_.setCaption(caption);
+    updateGeometry();
     update();
 }
 
@@ -51,6 +51,33 @@ void MemoryStageWidget::paintEvent(QPaintEvent*) {
     renderer_.paint(painter, size(), positionNs_);
 }
 
+QSize MemoryStageWidget::minimumSizeHint() const {
+    // The renderer drops detail to fit down to its least; a wrapped comparison needs more.
+    // Hidden (another tab in front) it asks nothing: a tab widget's least height is that of its
+    // tallest page, shown or not.
+    if (!isVisible()) return {320, 180};
+    return {320, std::max(180, renderer_.leastHeight(std::max(320, width())))};
+}
+
+void MemoryStageWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // The comparison wraps by the width: the least height follows it.
+    if (renderer_.leastHeight(width()) != leastHeightShown_) {
+        leastHeightShown_ = renderer_.leastHeight(width());
+        updateGeometry();
+    }
+}
+
+void MemoryStageWidget::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    updateGeometry();
+}
+
+void MemoryStageWidget::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    updateGeometry();
+}
+
 void MemoryStageWidget::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange && !lessonMode_) applyTheme();
     if (event->type() == QEvent::FontChange) followFont();
@@ -61,6 +88,7 @@ void MemoryStageWidget::followFont() {
     // The stage's smallest type: 11 pixels, or more under the presentation zoom (the widget's
     // font follows the application's).
     renderer_.setMinimumFontPixels(std::max(11.0, QFontInfo(font()).pixelSize() * 0.85));
+    updateGeometry();
     update();
 }
 

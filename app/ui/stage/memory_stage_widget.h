@@ -25,6 +25,8 @@ class MemoryStageWidget : public QWidget {
     const StageRenderer& renderer() const { return renderer_; }
 
     QSize sizeHint() const override { return {1280, 720}; }
+    // Small enough for a 1024x640 screen, and tall enough for the least detail at this width.
+    QSize minimumSizeHint() const override;
 
   public slots:
     void setPosition(qint64 stageNs);
@@ -32,6 +34,9 @@ class MemoryStageWidget : public QWidget {
   protected:
     void paintEvent(QPaintEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
   private:
     void applyTheme();
@@ -40,6 +45,7 @@ class MemoryStageWidget : public QWidget {
     StageRenderer renderer_;
     qint64 positionNs_ = 0;
     bool lessonMode_ = false;
+    int leastHeightShown_ = 0;
 };
 
 }  // namespace fusescope

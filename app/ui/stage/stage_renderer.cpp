@@ -171,22 +171,28 @@ void StageRenderer::layout(const QSize& size) {
     // then without the time strip, then with a one-line caption, then without the boxes of
     // totals under the arrays (half drawn boxes at a window's bottom edge read as a fault).
     const int rows = std::max(4, maxRowCount());
+    const double margin = fontPx_ * 0.8;
+    headlineLines_ = headlineLines(width - 2 * margin);
+    // Each line of the comparison past the first takes a title line of its own.
+    const double headlineExtra = (headlineLines_.size() - 1) * 1.8;
     const auto needed = [&](int level) {
         if (level >= 5)  // no totals' boxes
-            return (1.8 + 1.4 + rows * 1.3 + 1.0 + 1.2 + 0.8 + 1.0 + 2.0) * fontPx_;
+            return (1.8 + 1.4 + rows * 1.3 + 1.0 + 1.2 + 0.8 + 1.0 + 2.0 + headlineExtra) * fontPx_;
         if (level >= 4)  // title-only headers, one-line rows, the least flow
-            return (1.8 + 1.4 + rows * 1.3 + 1.0 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0 + 2.0) * fontPx_;
+            return (1.8 + 1.4 + rows * 1.3 + 1.0 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0 + 2.0 +
+                    headlineExtra) *
+                   fontPx_;
         double lines = 3.3 + 1.4 + rows * 1.6 + 2.4 + 4.6 + 0.8 + 1.2 + 0.8 + 1.0;
         if (level < 1) lines += 7.0;
         if (level < 2) lines += 2.1;
         lines += level < 3 ? 3.4 : 2.0;
-        return lines * fontPx_;
+        return (lines + headlineExtra) * fontPx_;
     };
     detailLevel_ = 0;
     while (detailLevel_ < kLeastDetail && needed(detailLevel_) > height) ++detailLevel_;
     fitsHeight_ = needed(detailLevel_) <= height;
-    const double margin = fontPx_ * 0.8;
-    const double captionHeight = fontPx_ * (detailLevel_ < 3 ? 3.4 : 2.0);
+    leastHeight_ = needed(kLeastDetail);
+    const double captionHeight = fontPx_ * ((detailLevel_ < 3 ? 3.4 : 2.0) + headlineExtra);
     captionRect_ =
         QRectF(margin, height - captionHeight - margin * 0.5, width - 2 * margin, captionHeight);
     const double paneTop = margin * 0.6;
@@ -422,6 +428,40 @@ void StageRenderer::paint(QPainter& painter, const QSize& size, qint64 timeNs, b
     drawDynamic(painter);
 }
 
+int StageRenderer::leastHeight(int width) const {
+    if (!hasTimelines()) return 0;
+    // Laid out on a copy at no height: the type at its least, as on the smallest frame.
+    StageRenderer probe = *this;
+    probe.layout(QSize(width, 1));
+    return static_cast<int>(std::ceil(probe.leastHeight_));
+}
+
+double StageRenderer::headlineBadgeRoom() const {
+    return caption_.dataSource.isEmpty()
+               ? 0.0
+               : QFontMetricsF(boldFont_).horizontalAdvance(caption_.dataSource) + fontPx_ * 2.4;
+}
+
+QStringList StageRenderer::headlineLines(double width) const {
+    const QFontMetricsF metrics(titleFont_);
+    const QString separator = QStringLiteral(" · ");
+    const QStringList parts = comparison_.split(separator);
+    QStringList lines;
+    QString current;
+    for (const QString& part : parts) {
+        const QString joined = current.isEmpty() ? part : current + separator + part;
+        const double room = width - (lines.isEmpty() ? headlineBadgeRoom() : 0.0);
+        if (current.isEmpty() || metrics.horizontalAdvance(joined) <= room) {
+            current = joined;
+            continue;
+        }
+        lines << current;
+        current = part;
+    }
+    lines << current;
+    return lines;
+}
+
 void StageRenderer::drawStatic(QPainter& painter) const {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
@@ -434,18 +474,19 @@ void StageRenderer::drawStatic(QPainter& painter) const {
     painter.setFont(titleFont_);
     const QRectF first(captionRect_.left(), captionRect_.top(), captionRect_.width(),
                        fontPx_ * 1.8);
-    const double badgeRoom =
-        caption_.dataSource.isEmpty()
-            ? 0.0
-            : QFontMetricsF(boldFont_).horizontalAdvance(caption_.dataSource) + fontPx_ * 2.4;
-    drawLabel(painter, first, Qt::AlignLeft | Qt::AlignVCenter,
-              QFontMetricsF(titleFont_)
-                  .elidedText(comparison_, Qt::ElideRight, first.width() - badgeRoom));
+    const double badgeRoom = headlineBadgeRoom();
+    QRectF line = first;
+    for (int index = 0; index < headlineLines_.size(); ++index) {
+        const double room = line.width() - (index == 0 ? badgeRoom : 0.0);
+        drawLabel(
+            painter, line, Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetricsF(titleFont_).elidedText(headlineLines_[index], Qt::ElideRight, room));
+        line.translate(0, fontPx_ * 1.8);
+    }
     painter.setFont(font_);
     painter.setPen(theme_.mutedText);
     if (detailLevel_ < 3) {
-        const QRectF second(captionRect_.left(), first.bottom(), captionRect_.width(),
-                            fontPx_ * 1.4);
+        const QRectF second(captionRect_.left(), line.top(), captionRect_.width(), fontPx_ * 1.4);
         bool fromDevice = true;
         for (const model::StageTimeline& timeline : timelines_)
             fromDevice = fromDevice && timeline.timesFromDeviceTimeline;

@@ -9,6 +9,7 @@
 #include <QSize>
 #include <QStaticText>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <optional>
 
@@ -48,7 +49,10 @@ class StageRenderer {
     // the boxes of totals under the arrays.
     void setMinimumFontPixels(double pixels);
     int detailLevel() const { return detailLevel_; }  // 0: everything shown
-    static constexpr int kLeastDetail = 5;            // no SM files, time strip or totals' boxes
+    // The least height at which the stage at this width fits with the least detail (its
+    // comparison wrapped as it needs): below it, text would be drawn over text.
+    int leastHeight(int width) const;
+    static constexpr int kLeastDetail = 5;  // no SM files, time strip or totals' boxes
     // False when even the least detail does not fit the last frame's height at that type size:
     // then parts of the stage overlap.
     bool fitsHeight() const { return fitsHeight_; }
@@ -121,6 +125,10 @@ class StageRenderer {
     // A pass dot's size where the row has room for it; dots stand kPassDotPitch dots apart.
     double preferredDotSize(double rowHeight) const;
     static constexpr double kPassDotPitch = 1.2;
+    // The comparison's lines at `width` in the title font, and the room the badge takes from
+    // the first.
+    QStringList headlineLines(double width) const;
+    double headlineBadgeRoom() const;
 
     QVector<model::StageTimeline> timelines_;
     QVector<Pane> panes_;
@@ -138,9 +146,13 @@ class StageRenderer {
     double minimumFontPx_ = 0.0;
     int detailLevel_ = 0;
     bool fitsHeight_ = true;
+    double leastHeight_ = 0.0;                 // needed at the least detail, from the last layout
     QVector<DrawnText>* recording_ = nullptr;  // set only inside textLayout()
     QFont font_, boldFont_, titleFont_, bigFont_, smallFont_;
     QRectF captionRect_;
+    // The comparison, broken at its " · " where it is wider than the caption (the badge beside
+    // its first line): each line whole where one part fits.
+    QStringList headlineLines_;
     quint64 bytesScale_ = 1;  // shared by both panes so the bars compare
     quint64 allocScale_ = 1;
     QStaticText readLetter_, writeLetter_, notAllocated_;

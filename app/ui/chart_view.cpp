@@ -1,5 +1,4 @@
 #include "ui/chart_view.h"
-#include "ui/chart_title.h"
 
 #include <QEvent>
 #include <QTimer>
@@ -12,24 +11,16 @@
 namespace fusescope {
 
 ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
-    : QCustomPlot(parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
+    : ChartBase(title, parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
     setObjectName(fileStem_);
     setProperty("fusescopeExportTitle", title_);  // offered by File > Export and --export-charts
     // Three side by side beside the run panel on a 1024-pixel-wide screen.
     setMinimumSize(190, 160);
-    setAntialiasedElements(QCP::aeAll);
-    plotLayout()->insertRow(0);
-    plotLayout()->insertRow(1);
-    const QFont titleFont = chartTitleFont(font());
-    titleElement_ = new QCPTextElement(this, title_, titleFont);
-    captionElement_ = new QCPTextElement(this, QString(), font());
-    plotLayout()->addElement(0, 0, titleElement_);
-    plotLayout()->addElement(1, 0, captionElement_);
+    placeTitleRows();
     plotLayout()->setRowSpacing(0);
     // The legend sits in its own row under the axes, so it never covers bars or labels.
     placeLegendInRow(this, legend, 3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
-    legend->setBorderPen(Qt::NoPen);
     footnoteElement_ = new QCPTextElement(this, QString(), font());
     plotLayout()->addElement(4, 0, footnoteElement_);
     plotLayout()->setRowStretchFactor(4, 0.001);
@@ -56,7 +47,7 @@ void ChartView::rebuildNow() {
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
     resetPlot();
     // Before any run there is no device to name: say what will be shown.
-    captionElement_->setText(
+    captionElement()->setText(
         recording_.runs.isEmpty()
             ? tr("The device, the problem and where the numbers come from appear here after a run")
             : model::captionFor(recording_));
@@ -143,44 +134,22 @@ void ChartView::changeEvent(QEvent* event) {
         scheduleRebuild();
 }
 
-QColor ChartView::textColor() const {
-    return palette().color(QPalette::WindowText);
-}
-
-// Mid-tone hues that read on light and dark backgrounds alike.
 QColor ChartView::readColor() const {
-    return QColor(0x3b, 0x82, 0xd6);
+    return seriesColor(0);
 }
 QColor ChartView::writeColor() const {
-    return QColor(0xe8, 0x8a, 0x2e);
+    return seriesColor(1);
 }
 QColor ChartView::accentColor() const {
-    return QColor(0x2f, 0xa3, 0x6b);
+    return seriesColor(2);
 }
 
 void ChartView::applyPalette() {
-    const QPalette& colors = palette();
-    const QColor text = textColor();
-    QColor grid = text;
-    grid.setAlpha(40);
-    setBackground(colors.brush(QPalette::Base));
-    axisRect()->setBackground(colors.brush(QPalette::Base));
-    for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
+    paintBackgroundAndAxes({axisRect()});
+    paintDottedGrids({axisRect()});
     xAxis->grid()->setVisible(false);
-    QColor legendBackground = colors.color(QPalette::Base);
-    legendBackground.setAlpha(220);
-    legend->setBrush(legendBackground);
-    legend->setTextColor(text);
-    titleElement_->setTextColor(text);
-    captionElement_->setTextColor(text);
-    footnoteElement_->setTextColor(text);
+    paintLegend(legend, 220);
+    paintTitles({footnoteElement_});
 }
 
 ByteUnit byteUnitFor(double largest) {

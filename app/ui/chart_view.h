@@ -1,16 +1,16 @@
 #pragma once
 // A chart drawn from a recording. Subclasses build their plottables in rebuild(); the base class
-// adds the caption (title, device, N, dtype, vector, data-source badge), follows the palette,
+// fills the caption (device, N, dtype, vector, data-source badge), follows the palette,
 // and batches updates: setRecording() only schedules one queued rebuild and replot.
 #include <QString>
 
 #include "model/recording.h"
+#include "ui/chart_base.h"
 #include "ui/log_scale.h"
-#include "ui/plot.h"
 
 namespace fusescope {
 
-class ChartView : public QCustomPlot {
+class ChartView : public ChartBase {
     Q_OBJECT
   public:
     ChartView(QString title, QString fileStem, QWidget* parent = nullptr);
@@ -32,7 +32,6 @@ class ChartView : public QCustomPlot {
     virtual void rebuild() = 0;
     void changeEvent(QEvent* event) override;
 
-    QColor textColor() const;
     QColor readColor() const;
     QColor writeColor() const;
     QColor accentColor() const;
@@ -56,8 +55,6 @@ class ChartView : public QCustomPlot {
     QString title_;
     QString fileStem_;
     model::Recording recording_;
-    QCPTextElement* titleElement_ = nullptr;
-    QCPTextElement* captionElement_ = nullptr;
     QCPTextElement* footnoteElement_ = nullptr;
     bool rebuildPending_ = false;
     ValueScale valueScale_ = ValueScale::Automatic;

@@ -1,6 +1,5 @@
 #include "ui/explorer/tile_heatmap.h"
 
-#include "ui/chart_title.h"
 #include "ui/export_text.h"
 
 #include <QEvent>
@@ -10,7 +9,6 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/axis_colours.h"
 #include "ui/legend_row.h"
 
 namespace fusescope {
@@ -81,13 +79,9 @@ QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle styl
 
 }  // namespace
 
-TileHeatmap::TileHeatmap(QWidget* parent) : QCustomPlot(parent) {
+TileHeatmap::TileHeatmap(QWidget* parent) : ChartBase(QString(), parent) {
     setObjectName(QStringLiteral("tile_heatmap"));
     setMinimumSize(300, 160);
-    setAntialiasedElements(QCP::aeAll);
-    const QFont titleFont = chartTitleFont(font());
-    titleElement_ = new QCPTextElement(this, QString(), titleFont);
-    captionElement_ = new QCPTextElement(this, QString(), font());
 
     QCPAxisRect* rect = axisRect();
     plotLayout()->take(rect);
@@ -97,8 +91,8 @@ TileHeatmap::TileHeatmap(QWidget* parent) : QCustomPlot(parent) {
     scale_->setBarWidth(14);
     auto* body = new QCPLayoutGrid;
     // Rows: title, caption, the map beside its colour scale, legend.
-    plotLayout()->addElement(0, 0, titleElement_);
-    plotLayout()->addElement(1, 0, captionElement_);
+    plotLayout()->addElement(0, 0, titleElement());
+    plotLayout()->addElement(1, 0, captionElement());
     plotLayout()->addElement(2, 0, body);
     body->addElement(0, 0, rect);
     body->addElement(0, 1, scale_);
@@ -200,9 +194,9 @@ void TileHeatmap::rebuild() {
     contourSegments_ = 0;
     offScaleMarks_ = 0;
     logScale_ = false;
-    titleElement_->setText(data_.title.isEmpty() ? tr("Tile sweep") : data_.title);
-    captionElement_->setText(data_.caption);
-    captionElement_->setVisible(!data_.caption.isEmpty());
+    titleElement()->setText(data_.title.isEmpty() ? tr("Tile sweep") : data_.title);
+    captionElement()->setText(data_.caption);
+    captionElement()->setVisible(!data_.caption.isEmpty());
     setProperty("fusescopeDataSource", data_.dataSource);
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
 
@@ -214,7 +208,9 @@ void TileHeatmap::rebuild() {
     legend->setVisible(!empty);
     if (empty) {
         map_->data()->clear();
-        addEmptyMessage();
+        addCentredMessage(data_.emptyMessage.isEmpty()
+                              ? tr("No tile sweep yet: run a sweep, or open a recorded one.")
+                              : data_.emptyMessage);
         applyPalette();
         replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -389,36 +385,13 @@ void TileHeatmap::addScaleMarks(double low, double high) {
         mark(*data_.productionValue, QPen(kProductionColor, 3.0, Qt::DashLine), tr("production"));
 }
 
-void TileHeatmap::addEmptyMessage() {
-    auto* message = new QCPItemText(this);
-    message->setClipAxisRect(nullptr);
-    message->setClipToAxisRect(false);
-    message->position->setType(QCPItemPosition::ptViewportRatio);
-    message->position->setCoords(0.5, 0.45);
-    message->setPositionAlignment(Qt::AlignCenter);
-    message->setTextAlignment(Qt::AlignHCenter);
-    message->setText(data_.emptyMessage.isEmpty()
-                         ? tr("No tile sweep yet: run a sweep, or open a recorded one.")
-                         : data_.emptyMessage);
-}
-
 void TileHeatmap::applyPalette() {
-    const QPalette& colors = palette();
-    const QColor text = colors.color(QPalette::WindowText);
-    QColor boxBackground = colors.color(QPalette::Base);
-    boxBackground.setAlpha(225);
-    setBackground(colors.brush(QPalette::Base));
-    axisRect()->setBackground(colors.brush(QPalette::Base));
+    paintBackgroundAndAxes({axisRect(), scale_->axis()->axisRect()});
     // The colour bar's rect draws its background after the gradient: a brush there hides it.
     scale_->axis()->axisRect()->setBackground(Qt::NoBrush);
-    for (QCPAxisRect* rect : {axisRect(), scale_->axis()->axisRect()}) colourAxes(*rect, text);
-    legend->setBrush(boxBackground);
-    legend->setTextColor(text);
-    legend->setBorderPen(Qt::NoPen);
-    titleElement_->setTextColor(text);
-    captionElement_->setTextColor(text);
-    for (int i = 0; i < itemCount(); ++i)
-        if (auto* label = qobject_cast<QCPItemText*>(item(i))) label->setColor(text);
+    paintLegend(legend, kBoxOpacity);
+    paintTitles();
+    paintTextItems();
 }
 
 }  // namespace fusescope

@@ -8,12 +8,12 @@
 #include <QPointF>
 #include <QString>
 
+#include "ui/chart_base.h"
 #include "ui/explorer/tile_heatmap_data.h"
-#include "ui/plot.h"
 
 namespace fusescope {
 
-class TileHeatmap final : public QCustomPlot {
+class TileHeatmap final : public ChartBase {
     Q_OBJECT
   public:
     explicit TileHeatmap(QWidget* parent = nullptr);
@@ -54,14 +54,11 @@ class TileHeatmap final : public QCustomPlot {
     void addMarks();
     void addContour();
     void addScaleMarks(double low, double high);
-    void addEmptyMessage();
     void applyPalette();
     // Every value's label where the cells leave room for it, else every second, third, ...
     void thinTickLabels();
 
     TileHeatmapData data_;
-    QCPTextElement* titleElement_ = nullptr;
-    QCPTextElement* captionElement_ = nullptr;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
     QPointF pressedAt_;

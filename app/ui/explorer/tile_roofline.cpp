@@ -1,5 +1,4 @@
 #include "ui/explorer/tile_roofline.h"
-#include "ui/chart_title.h"
 
 #include <QEvent>
 #include <algorithm>
@@ -12,8 +11,8 @@ namespace fusescope {
 namespace {
 
 constexpr int kRoofSamples = 96;
-const QColor kPointColor(0x3b, 0x82, 0xd6);
-const QColor kPathColor(0xe8, 0x8a, 0x2e);
+const QColor kPointColor = ChartBase::seriesColor(0);
+const QColor kPathColor = ChartBase::seriesColor(1);
 const QColor kUnfusedColor(230, 30, 120);
 const QColor kProductionColor(0x2f, 0xa3, 0x6b);
 
@@ -41,36 +40,19 @@ void setPoints(QCPGraph* graph, QVector<TileRooflinePoint> points) {
     graph->setProperty("fusescopeNotes", notes);
 }
 
-void logAxis(QCPAxis* axis) {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-    ticker->setLogBase(10);
-    ticker->setSubTickCount(8);
-    axis->setTicker(ticker);
-    axis->setNumberFormat(QStringLiteral("g"));
-    axis->setNumberPrecision(4);
-}
-
 }  // namespace
 
-TileRoofline::TileRoofline(QWidget* parent) : QCustomPlot(parent) {
+TileRoofline::TileRoofline(QWidget* parent) : ChartBase(QString(), parent) {
     setObjectName(QStringLiteral("tile_roofline"));
     setMinimumSize(300, 160);
-    setAntialiasedElements(QCP::aeAll);
-    const QFont titleFont = chartTitleFont(font());
-    titleElement_ = new QCPTextElement(this, QString(), titleFont);
-    captionElement_ = new QCPTextElement(this, QString(), font());
-    plotLayout()->insertRow(0);
-    plotLayout()->insertRow(1);
-    plotLayout()->addElement(0, 0, titleElement_);
-    plotLayout()->addElement(1, 0, captionElement_);
+    placeTitleRows();
     legend->setVisible(true);
     placeLegendInRow(this, legend, 3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(3);
     for (int row : {0, 1}) plotLayout()->setRowStretchFactor(row, 0.001);
-    logAxis(xAxis);
-    logAxis(yAxis);
+    setDecadeAxis(xAxis, 4);
+    setDecadeAxis(yAxis, 4);
     xAxis->setLabel(tr("arithmetic intensity (model FLOPs per DRAM byte, log)"));
     yAxis->setLabel(tr("TFLOP/s (log)"));
     rebuild();
@@ -91,9 +73,9 @@ void TileRoofline::rebuild() {
     clearItems();
     points_ = nullptr;
     pathArrows_ = 0;
-    titleElement_->setText(data_.title.isEmpty() ? tr("Tile roofline") : data_.title);
-    captionElement_->setText(data_.caption);
-    captionElement_->setVisible(!data_.caption.isEmpty());
+    titleElement()->setText(data_.title.isEmpty() ? tr("Tile roofline") : data_.title);
+    captionElement()->setText(data_.caption);
+    captionElement()->setVisible(!data_.caption.isEmpty());
     setProperty("fusescopeDataSource", data_.dataSource);
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
 
@@ -113,7 +95,10 @@ void TileRoofline::rebuild() {
     axisRect()->setVisible(!empty);
     legend->setVisible(!empty);
     if (empty) {
-        addEmptyMessage();
+        addCentredMessage(data_.emptyMessage.isEmpty()
+                              ? tr("No measured configuration yet: run one, sweep, or open a "
+                                   "recorded sweep.")
+                              : data_.emptyMessage);
         applyPalette();
         replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -198,44 +183,12 @@ void TileRoofline::addPath() {
     path->setPen(QPen(kPathColor, 2.0));
 }
 
-void TileRoofline::addEmptyMessage() {
-    auto* message = new QCPItemText(this);
-    message->setClipAxisRect(nullptr);
-    message->setClipToAxisRect(false);
-    message->position->setType(QCPItemPosition::ptViewportRatio);
-    message->position->setCoords(0.5, 0.45);
-    message->setPositionAlignment(Qt::AlignCenter);
-    message->setTextAlignment(Qt::AlignHCenter);
-    message->setText(data_.emptyMessage.isEmpty()
-                         ? tr("No measured configuration yet: run one, sweep, or open a "
-                              "recorded sweep.")
-                         : data_.emptyMessage);
-}
-
 void TileRoofline::applyPalette() {
-    const QPalette& colors = palette();
-    const QColor text = colors.color(QPalette::WindowText);
-    QColor grid = text;
-    grid.setAlpha(40);
-    QColor boxBackground = colors.color(QPalette::Base);
-    boxBackground.setAlpha(225);
-    setBackground(colors.brush(QPalette::Base));
-    axisRect()->setBackground(colors.brush(QPalette::Base));
-    for (QCPAxis* axis : axisRect()->axes()) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
-    legend->setBrush(boxBackground);
-    legend->setTextColor(text);
-    legend->setBorderPen(Qt::NoPen);
-    titleElement_->setTextColor(text);
-    captionElement_->setTextColor(text);
-    for (int i = 0; i < itemCount(); ++i)
-        if (auto* label = qobject_cast<QCPItemText*>(item(i))) label->setColor(text);
+    paintBackgroundAndAxes({axisRect()});
+    paintDottedGrids({axisRect()});
+    paintLegend(legend, kBoxOpacity);
+    paintTitles();
+    paintTextItems();
 }
 
 }  // namespace fusescope

@@ -2,12 +2,12 @@
 // The tile roofline: each measured configuration placed by arithmetic intensity against the copy
 // roof and the measured compute roof (log-log), the unfused and production variants beside them,
 // and arrows along the configurations one tile parameter steps through. A dumb view.
+#include "ui/chart_base.h"
 #include "ui/explorer/tile_roofline_data.h"
-#include "ui/plot.h"
 
 namespace fusescope {
 
-class TileRoofline final : public QCustomPlot {
+class TileRoofline final : public ChartBase {
     Q_OBJECT
   public:
     explicit TileRoofline(QWidget* parent = nullptr);
@@ -26,12 +26,9 @@ class TileRoofline final : public QCustomPlot {
     void rebuild();
     void addRoofs(double xLow, double xHigh);
     void addPath();
-    void addEmptyMessage();
     void applyPalette();
 
     TileRooflineData data_;
-    QCPTextElement* titleElement_ = nullptr;
-    QCPTextElement* captionElement_ = nullptr;
     QCPGraph* points_ = nullptr;
     int pathArrows_ = 0;
 };

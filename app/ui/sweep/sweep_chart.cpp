@@ -1,5 +1,4 @@
 #include "ui/sweep/sweep_chart.h"
-#include "ui/chart_title.h"
 
 #include <QEvent>
 #include <QStringList>
@@ -8,7 +7,6 @@
 #include <cmath>
 
 #include "model/format.h"
-#include "ui/axis_colours.h"
 #include "ui/export_save.h"
 #include "ui/legend_row.h"
 #include "ui/log_scale.h"
@@ -29,14 +27,6 @@ class ElementCountTicker final : public QCPAxisTickerLog {
         return QString::number(tick, 'g', 6);
     }
 };
-
-// Mid-tone hues that read on light and dark backgrounds alike.
-QColor seriesColor(int index) {
-    static const std::array<QColor, 6> kColors{QColor(0x3b, 0x82, 0xd6), QColor(0xe8, 0x8a, 0x2e),
-                                               QColor(0x2f, 0xa3, 0x6b), QColor(0xc2, 0x41, 0x7a),
-                                               QColor(0x8a, 0x63, 0xd2), QColor(0x7f, 0x8c, 0x8d)};
-    return kColors[static_cast<std::size_t>(index) % kColors.size()];
-}
 
 // The second cue beside the colour (colour-blind viewers, grey print): each variant has its own
 // marker shape, in the same order as the colours.
@@ -76,17 +66,9 @@ QCPScatterStyle variantDots(int variant, int recording, const QColor& color) {
                : QCPScatterStyle(variantMarker(variant), QPen(color, 1.5), Qt::NoBrush, size);
 }
 
-// A logarithmic value axis, ticks at powers of ten: the time axis, and the bandwidth axis of
-// compared sweeps that spread wide.
-void setDecadeAxis(QCPAxis* axis) {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-    ticker->setLogBase(10);
-    ticker->setSubTickCount(8);
-    axis->setTicker(ticker);
-    axis->setNumberFormat(QStringLiteral("g"));
-    axis->setNumberPrecision(6);
-}
+// The digits of the logarithmic value axes: the time axis, and the bandwidth axis of compared
+// sweeps that spread wide.
+constexpr int kValueDigits = 6;
 
 QString formatN(double n) {
     return model::formatCount(static_cast<quint64>(std::llround(n)));
@@ -119,15 +101,11 @@ QString fitLine(const SweepChartSeries& series) {
 
 }  // namespace
 
-SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
+SweepChart::SweepChart(QWidget* parent) : ChartBase(QString(), parent) {
     setObjectName(QStringLiteral("sweep_chart"));
     // Two axis rects with their labels stay readable down to this; smaller screens scroll.
     setMinimumSize(300, 260);
-    setAntialiasedElements(QCP::aeAll);
 
-    const QFont titleFont = chartTitleFont(font());
-    titleElement_ = new QCPTextElement(this, QString(), titleFont);
-    captionElement_ = new QCPTextElement(this, QString(), font());
     timeRect_ = axisRect();
     bandwidthRect_ = new QCPAxisRect(this);
 
@@ -137,11 +115,8 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     badgeElement_->setObjectName(QStringLiteral("badge"));
 
     // Rows: title, caption, data badge, time, bandwidth, legend.
-    plotLayout()->insertRow(0);
-    plotLayout()->insertRow(1);
+    placeTitleRows();
     plotLayout()->insertRow(2);
-    plotLayout()->addElement(0, 0, titleElement_);
-    plotLayout()->addElement(1, 0, captionElement_);
     plotLayout()->addElement(2, 0, badgeElement_);
     plotLayout()->addElement(4, 0, bandwidthRect_);
     placeLegendInRow(this, legend, 5);
@@ -168,7 +143,7 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     timeRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     timeRect_->axis(QCPAxis::atBottom)->setLabel(QString());
     QCPAxis* time = timeRect_->axis(QCPAxis::atLeft);
-    setDecadeAxis(time);
+    setDecadeAxis(time, kValueDigits);
     time->setLabel(tr("time per run (µs, log)"));
     bandwidthRect_->axis(QCPAxis::atLeft)->setLabel(tr("effective GB/s (model bytes / time)"));
     rebuild();
@@ -198,17 +173,17 @@ void SweepChart::rebuild() {
     emptyMessage_.clear();
     badgeElement_->setText(QString());
 
-    titleElement_->setText(data_.title.isEmpty() ? tr("Size sweep") : data_.title);
+    titleElement()->setText(data_.title.isEmpty() ? tr("Size sweep") : data_.title);
     setProperty("fusescopeDataSource", data_.dataSource);  // named by hover tooltips
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
-    captionElement_->setText(data_.caption);
+    captionElement()->setText(data_.caption);
     const bool comparing = data_.comparesRecordings();
     // Compared sweeps have no caption (the window's header gives each one's settings): its row
     // is left out, so that it keeps no empty line's height from the data.
-    if (comparing && captionElement_->layout())
-        plotLayout()->take(captionElement_);
-    else if (!comparing && !captionElement_->layout())
-        plotLayout()->addElement(1, 0, captionElement_);
+    if (comparing && captionElement()->layout())
+        plotLayout()->take(captionElement());
+    else if (!comparing && !captionElement()->layout())
+        plotLayout()->addElement(1, 0, captionElement());
     // Compared sweeps name two recordings in the legend: two to a row, and shorter axis
     // labels, so that the chart keeps its height for the data on a small screen.
     legend->setWrap(comparing ? 2 : 4);
@@ -410,7 +385,7 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
     QCPAxis* bandwidth = bandwidthRect_->axis(QCPAxis::atLeft);
     const bool logBandwidth = data_.comparesRecordings() && spreadNeedsLogScale(gLow, gHigh);
     if (logBandwidth) {
-        setDecadeAxis(bandwidth);
+        setDecadeAxis(bandwidth, kValueDigits);
         bandwidth->setRange(gLow / 2, gHigh * 2);
     } else {
         bandwidth->setScaleType(QCPAxis::stLinear);
@@ -515,32 +490,17 @@ void SweepChart::addBadge() {
 }
 
 void SweepChart::applyPalette() {
-    const QPalette& colors = palette();
-    const QColor text = colors.color(QPalette::WindowText);
-    QColor grid = text;
-    grid.setAlpha(40);
-    QColor boxBackground = colors.color(QPalette::Base);
-    boxBackground.setAlpha(225);
-    setBackground(colors.brush(QPalette::Base));
-    for (QCPAxisRect* rect : {timeRect_, bandwidthRect_}) {
-        rect->setBackground(colors.brush(QPalette::Base));
-        colourAxes(*rect, text);
-        for (QCPAxis* axis : rect->axes()) axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    paintBackgroundAndAxes({timeRect_, bandwidthRect_});
+    paintDottedGrids({timeRect_, bandwidthRect_});
+    paintLegend(legend, kBoxOpacity);
+    paintTitles({badgeElement_});
+    paintTextItems();
+    if (auto* fit = findChild<QCPItemText*>(QStringLiteral("fit_text"))) {
+        QColor boxBackground = palette().color(QPalette::Base);
+        boxBackground.setAlpha(kBoxOpacity);
+        fit->setBrush(boxBackground);
+        fit->setPen(QPen(palette().color(QPalette::Mid)));
     }
-    legend->setBrush(boxBackground);
-    legend->setTextColor(text);
-    legend->setBorderPen(Qt::NoPen);
-    titleElement_->setTextColor(text);
-    captionElement_->setTextColor(text);
-    badgeElement_->setTextColor(text);
-    for (int i = 0; i < itemCount(); ++i)
-        if (auto* label = qobject_cast<QCPItemText*>(item(i))) {
-            label->setColor(text);
-            if (label->objectName() == QLatin1String("fit_text")) {
-                label->setBrush(boxBackground);
-                label->setPen(QPen(colors.color(QPalette::Mid)));
-            }
-        }
 }
 
 }  // namespace fusescope

@@ -9,11 +9,11 @@
 #include <QString>
 
 #include "model/sweep_chart_data.h"
-#include "ui/plot.h"
+#include "ui/chart_base.h"
 
 namespace fusescope {
 
-class SweepChart final : public QCustomPlot {
+class SweepChart final : public ChartBase {
     Q_OBJECT
   public:
     explicit SweepChart(QWidget* parent = nullptr);
@@ -52,8 +52,6 @@ class SweepChart final : public QCustomPlot {
     void applyPalette();
 
     SweepChartData data_;
-    QCPTextElement* titleElement_ = nullptr;
-    QCPTextElement* captionElement_ = nullptr;
     QCPTextElement* badgeElement_ = nullptr;
     QCPAxisRect* timeRect_ = nullptr;
     QCPAxisRect* bandwidthRect_ = nullptr;

@@ -149,6 +149,14 @@ function(fusescope_use_precompiled_headers)
       # A shared header the compiler refuses (a flag or macro of the user differs) would
       # silently cost the whole saving: make it a warning, so an error.
       target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Winvalid-pch>)
+      # A program's moc output is included by its own .cpp, which leaves the generated
+      # mocs_compilation.cpp empty: loading a shared header there would cost up to 3 s for nothing.
+      get_target_property(type ${target} TYPE)
+      if(type STREQUAL "EXECUTABLE")
+        get_target_property(binary_dir ${target} BINARY_DIR)
+        set_source_files_properties(${binary_dir}/${target}_autogen/mocs_compilation.cpp
+          TARGET_DIRECTORY ${target} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+      endif()
     endforeach()
   endforeach()
 endfunction()

@@ -150,10 +150,11 @@ function(fusescope_use_precompiled_headers)
 
   foreach(group IN LISTS groups)
     foreach(target IN LISTS users_${group})
-      # GCC silently parses the headers again where it refuses a shared header (a flag or a
-      # macro of the user differs): `-H` on a file's compile shows `! ...gch` where it is used,
-      # `x ...gch` and the reason where it is not.
       target_precompile_headers(${target} REUSE_FROM fusescope_pch_${group})
+      # Where GCC refuses a shared header (a flag or a macro of the user differs) it would parse
+      # everything again and lose the whole saving in silence: -Winvalid-pch names the reason,
+      # and warnings are errors. (`-H` on one compile shows `! ...gch` where the header is used.)
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Winvalid-pch>)
       # A program's moc output is included by its own .cpp, which leaves the generated
       # mocs_compilation.cpp empty: loading a shared header there would cost up to 3 s for nothing.
       get_target_property(type ${target} TYPE)

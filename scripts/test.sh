@@ -4,7 +4,8 @@
 #      found), builds with every core, and runs every test offscreen. Without a GPU the GPU tests
 #      are skipped, and the reason each one gives is printed so that a skip is never silent;
 #   2. builds the `asan` preset (AddressSanitizer + UBSan, CUDA off: no GPU in CI and nvcc is
-#      slow) and runs the same tests under it; any sanitizer report fails the run;
+#      slow), only the programs the tests run, and runs the same tests under it; any sanitizer
+#      report fails the run;
 #   3. fuzzes the recording and sweep loaders for a bounded time (scripts/fuzz.sh, clang).
 # The exit status is non-zero when any of them failed.
 #
@@ -71,7 +72,8 @@ if [[ "${FUSESCOPE_SANITIZE:-1}" != 0 ]]; then
     asan_started=$SECONDS
     asan_status=0
     cmake --preset asan -DFUSESCOPE_CUDA=OFF
-    if cmake --build --preset asan -j"$(nproc)"; then
+    # Only what the tests run: the tools and benchmarks no test starts are not rebuilt here.
+    if cmake --build --preset asan -j"$(nproc)" --target fusescope_test_programs; then
         # The asan test preset sets ASAN_OPTIONS and UBSAN_OPTIONS: the first report stops the
         # test and fails it (the code is built with -fno-sanitize-recover=undefined too).
         ctest --preset asan --output-on-failure --timeout 900 "$@" || asan_status=$?

@@ -16,12 +16,6 @@ constexpr double kPercentBelow = 1.25;
 // More L2 write requests than bytes written by this factor: stores that write sectors in parts.
 constexpr double kSplitStores = 1.1;
 
-const RunRecord* runNamed(const Recording& recording, const std::string& variant) {
-    for (const RunRecord& run : recording.runs)
-        if (run.variant.toStdString() == variant && run.timeMs > 0) return &run;
-    return nullptr;
-}
-
 const KernelRecord* kernelNamed(const RunRecord& run, const std::string& name) {
     for (const KernelRecord& kernel : run.kernels)
         if (kernel.name.toStdString() == name && kernel.timeMs > 0) return &kernel;
@@ -152,11 +146,17 @@ QString againstOne(const VariantSpec& variant, const RunRecord& fused, const Run
 
 }  // namespace
 
+const RunRecord* timedRunOf(const Recording& recording, const std::string& variant) {
+    for (const RunRecord& run : recording.runs)
+        if (run.variant.toStdString() == variant && run.timeMs > 0) return &run;
+    return nullptr;
+}
+
 QStringList slowerThanCounterparts(const Recording& recording, const VariantSpec& variant,
                                    const RunRecord& fused, const std::string& compared) {
     QStringList sentences, said;
     for (const VariantCounterparts& counterparts : variant.counterparts) {
-        const RunRecord* other = runNamed(recording, counterparts.variant);
+        const RunRecord* other = timedRunOf(recording, counterparts.variant);
         if (!other || fused.timeMs <= other->timeMs * (1.0 + kSlowerBy)) continue;
         sentences << againstOne(variant, fused, *other, counterparts,
                                 counterparts.variant == compared, said);

@@ -20,6 +20,9 @@ namespace fusescope::model {
 // registers a thread, a theoretical occupancy of 18.8%." One entry per counterpart variant the
 // fused run is slower than. Against `compared`, a variant the verdict has already set the fused
 // one beside, the comparison is not repeated ("Kernel by kernel against unfused: ...").
+// The run of this variant that has a time, or nothing (a variant skipped or refused has none).
+const RunRecord* timedRunOf(const Recording& recording, const std::string& variant);
+
 QStringList slowerThanCounterparts(const Recording& recording, const VariantSpec& variant,
                                    const RunRecord& fused, const std::string& compared);
 

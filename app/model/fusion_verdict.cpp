@@ -17,12 +17,6 @@ constexpr double kSameTime = 0.1;
 // More DRAM bytes than the baseline by this factor counts as a cause of a loss.
 constexpr double kMoreBytes = 1.1;
 
-const RunRecord* runOf(const Recording& recording, const std::string& variant) {
-    for (const RunRecord& run : recording.runs)
-        if (run.variant.toStdString() == variant && run.timeMs > 0) return &run;
-    return nullptr;
-}
-
 // "1.42x" below ten, "142x" above: the digits that matter.
 QString times(double ratio) {
     return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio < 10 ? 2 : 0);
@@ -146,14 +140,14 @@ QString fusionVerdict(const Recording& recording) {
     const PipelineSpec* pipeline = findPipeline(recording.runs.front().pipeline.toStdString());
     if (!pipeline || pipeline->variants.empty()) return {};
     const VariantSpec& baselineSpec = pipeline->variants.front();
-    const RunRecord* baseline = runOf(recording, baselineSpec.name);
+    const RunRecord* baseline = timedRunOf(recording, baselineSpec.name);
     if (!baseline) return {};
 
     QStringList sentences;
     const RunRecord* leanest =
         pipeline->leanestVariant.empty() || pipeline->leanestVariant == baselineSpec.name
             ? nullptr
-            : runOf(recording, pipeline->leanestVariant);
+            : timedRunOf(recording, pipeline->leanestVariant);
     if (leanest) {
         sentences << leanestVerdict(recording, *pipeline, *leanest, *baseline);
         if (loses(*leanest, *baseline))
@@ -166,7 +160,7 @@ QString fusionVerdict(const Recording& recording) {
     // Every other fused variant that loses, with its cause.
     for (const VariantSpec& variant : pipeline->variants) {
         if (!variant.fused || variant.name == pipeline->leanestVariant) continue;
-        const RunRecord* fused = runOf(recording, variant.name);
+        const RunRecord* fused = timedRunOf(recording, variant.name);
         if (!fused || !loses(*fused, *baseline)) continue;
         const QString why = causes(recording, &variant, *fused, *baseline);
         sentences << (why.isEmpty() ? comparison(*fused, *baseline)
@@ -175,7 +169,7 @@ QString fusionVerdict(const Recording& recording) {
     // Every fused variant slower than a variant that does its work in other kernels, kernel by
     // kernel (the leanest one's comparison with the baseline is said above).
     for (const VariantSpec& variant : pipeline->variants) {
-        const RunRecord* fused = variant.fused ? runOf(recording, variant.name) : nullptr;
+        const RunRecord* fused = variant.fused ? timedRunOf(recording, variant.name) : nullptr;
         if (!fused) continue;
         const std::string compared =
             leanest && variant.name == pipeline->leanestVariant ? baselineSpec.name : std::string();

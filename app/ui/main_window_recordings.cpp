@@ -70,6 +70,9 @@ void MainWindow::showRecordingInViews() {
     fusionVerdict_->setFullText(model::fusionVerdict(recording_));
     kernelModel_->setRecording(recording_);
     fitVariantRows();
+    // Again once the tables and the wrapped verdict have been laid out with the new rows: at the
+    // end of a live run the rows' and the verdict's heights are known only after that pass.
+    QTimer::singleShot(0, this, &MainWindow::fitVariantRows);
     for (ChartView* chart : charts_) chart->setRecording(recording_);
     measurementPanel_->setRecording(recording_);
 }

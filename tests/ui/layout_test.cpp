@@ -130,6 +130,7 @@ class LayoutTest : public QObject {
     void noTextCutOrOverlappingAfterEachPipeline_data();
     void noTextCutOrOverlappingAfterEachPipeline();
     void presentationLayoutReadsFromTheBackRow();
+    void presentationShowsEveryVariantAfterALiveRun();
     void runChartsTurnLogarithmicPastTheSpread();
     void inputFieldsShowTheirValue_data();
     void inputFieldsShowTheirValue();
@@ -510,6 +511,45 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
 
 // The prefill recording's lesson kernel takes 140 times the others' time: on a linear axis their
 // bars lie flat. The bytes and time charts turn logarithmic by themselves there, and follow the
+
+// A run that ends in the presentation layout: its rows and its longer verdict arrive at the end,
+// and every variant's row is still in sight under the whole verdict.
+void LayoutTest::presentationShowsEveryVariantAfterALiveRun() {
+    MainWindow window(settings_.get());
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    if (!window.backendsKnown()) {
+        QSignalSpy probed(&window, &MainWindow::backendsProbed);
+        QVERIFY(probed.wait(30000));
+    }
+    window.setPresentation(true);
+    RunCommand command;
+    command.backend = BackendChoice::Cpu;
+    command.request.pipeline = "mlp";
+    const PipelineSpec* mlp = findPipeline(command.request.pipeline);
+    QVERIFY(mlp);
+    for (const VariantSpec& variant : mlp->variants)
+        command.request.variants.push_back(variant.name);
+    command.request.problem.dimensions = {{"M", 64}, {"H", 256}, {"I", 704}};
+    command.request.repeats = 2;
+    command.request.warmup = 1;
+    QSignalSpy ended(&window, &MainWindow::runEnded);
+    window.startCommand(command);
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
+    QCoreApplication::processEvents();
+    QTest::qWait(50);
+    auto* variants = window.findChild<QTableView*>(QStringLiteral("variantTable"));
+    QVERIFY(variants);
+    QCOMPARE(variants->model()->rowCount(), static_cast<int>(mlp->variants.size()));
+    QVERIFY2(wholeRowsInSight(*variants) == variants->model()->rowCount(),
+             qPrintable(QStringLiteral("the Variants table shows %1 of %2 rows (%3 px high)")
+                            .arg(wholeRowsInSight(*variants))
+                            .arg(variants->model()->rowCount())
+                            .arg(variants->viewport()->height())));
+}
+
 // View menu's choice (remembered) either way.
 void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
     MainWindow window(settings_.get());

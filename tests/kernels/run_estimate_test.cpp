@@ -6,6 +6,7 @@
 #include "runtime/backend.h"
 #include "runtime/run_estimate.h"
 #include "runtime/runner.h"
+#include "support/timing_slack.h"
 
 using namespace fusescope;
 
@@ -33,10 +34,15 @@ std::pair<double, double> estimatedAndMeasured(const RunRequest& request) {
     return {estimate, measured};
 }
 
+// Within 2x in a release build. An instrumented build (FUSESCOPE_TIMING_SLACK) slows the
+// calibration's loops and the run's by different amounts, so there the factor grows with it.
 void expectWithinFactorTwo(std::pair<double, double> times) {
     const auto [estimate, measured] = times;
-    EXPECT_GT(estimate, measured / 2.0) << "estimated " << estimate << " s, measured " << measured;
-    EXPECT_LT(estimate, measured * 2.0) << "estimated " << estimate << " s, measured " << measured;
+    const double factor = 2.0 * testsupport::timingSlack();
+    EXPECT_GT(estimate, measured / factor)
+        << "estimated " << estimate << " s, measured " << measured;
+    EXPECT_LT(estimate, measured * factor)
+        << "estimated " << estimate << " s, measured " << measured;
 }
 
 }  // namespace

@@ -78,6 +78,21 @@ class CancelTokenFor {
     Backend& backend_;
 };
 
+// The timing was cancelled during a launch, and at most that one launch finished after it; every
+// launch that started has finished.
+template <typename Timed>
+void expectOneLaunchLeftAfterTheCancel(const Result<Timed>& cancelled,
+                                       const CancelDuringLaunch& cancel,
+                                       const SpinCounters& counters) {
+    ASSERT_TRUE(cancel.cancelled());
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.status().code(), ErrorCode::Cancelled);
+    EXPECT_LE(counters.finished() - cancel.finishedBefore(), 1u)
+        << "launches finished after the cancel; " << counters.started() << " of " << kLaunches
+        << " started";
+    EXPECT_EQ(counters.started(), counters.finished());
+}
+
 }  // namespace
 
 TEST_F(CudaCancelTest, ACancelLeavesOneTimedLaunchToFinish) {
@@ -97,13 +112,7 @@ TEST_F(CudaCancelTest, ACancelLeavesOneTimedLaunchToFinish) {
         const CancelTokenFor inUse(*backend, cancel);
         return backend->timeLaunches(sequence.launches, TimedStart::AllEnqueued);
     }();
-    ASSERT_TRUE(cancel.cancelled());
-    ASSERT_FALSE(cancelled);
-    EXPECT_EQ(cancelled.status().code(), ErrorCode::Cancelled);
-    EXPECT_LE((*counters)->finished() - cancel.finishedBefore(), 1u)
-        << "launches finished after the cancel; " << (*counters)->started() << " of " << kLaunches
-        << " started";
-    EXPECT_EQ((*counters)->started(), (*counters)->finished());
+    expectOneLaunchLeftAfterTheCancel(cancelled, cancel, **counters);
 }
 
 TEST_F(CudaCancelTest, ACancelLeavesOneLaunchOfAChainToFinish) {
@@ -124,11 +133,5 @@ TEST_F(CudaCancelTest, ACancelLeavesOneLaunchOfAChainToFinish) {
         const CancelTokenFor inUse(*backend, cancel);
         return backend->timeChain(sequence.launches);
     }();
-    ASSERT_TRUE(cancel.cancelled());
-    ASSERT_FALSE(cancelled);
-    EXPECT_EQ(cancelled.status().code(), ErrorCode::Cancelled);
-    EXPECT_LE((*counters)->finished() - cancel.finishedBefore(), 1u)
-        << "launches finished after the cancel; " << (*counters)->started() << " of " << kLaunches
-        << " started";
-    EXPECT_EQ((*counters)->started(), (*counters)->finished());
+    expectOneLaunchLeftAfterTheCancel(cancelled, cancel, **counters);
 }

@@ -6,8 +6,8 @@
 #include <cstdio>
 
 #include "model/version.h"
-#include "ui/headless.h"
-#include "ui/main_window.h"
+#include "ui/window/headless.h"
+#include "ui/window/main_window.h"
 #include "worker/kernel_cache.h"
 
 namespace {

@@ -17,7 +17,7 @@
 #include <QWidget>
 
 #include "live/live_types.h"
-#include "log_scale.h"
+#include "ui/charts/log_scale.h"
 
 class QCustomPlot;
 class QCPAxisRect;

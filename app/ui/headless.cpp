@@ -23,6 +23,7 @@
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/export_save.h"
+#include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 #include "ui/table_export.h"
@@ -454,6 +455,9 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             printError(error);
             return 1;
         }
+        // A recording made elsewhere notes its shape's cost here once the CPU is measured.
+        if (window.cpuSpeedsGate()->isMeasuring())
+            waitFor(window.cpuSpeedsGate(), &CpuSpeedsGate::settled, 30000);
     }
     if (!options.comparePath.isEmpty()) {
         if (const QString error = window.compareWith(options.comparePath); !error.isEmpty()) {

@@ -40,6 +40,7 @@
 #include "ui/explorer/tile_explorer_wiring.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
+#include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_font_follow.h"
 #include "ui/plot_text_fit.h"
@@ -115,6 +116,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     controller_ = new RunController(this);
     runPanel_ = new RunPanel;
+    cpuSpeeds_ = new CpuSpeedsGate(*controller_, *runPanel_, *statusBar(), this);
+    // A wait that ends without the speeds (cancelled, failed) ends the run before it began.
+    connect(cpuSpeeds_, &CpuSpeedsGate::settled, this, [this] { runWaitsForCpuSpeeds_ = false; });
     // The panel scrolls up and down on short screens, never sideways: its area is as wide as the
     // panel's least width plus the scroll bar, so the splitter cannot squeeze it to a sliver.
     panelScroll_ = new QScrollArea;

@@ -40,6 +40,7 @@
 #include "ui/explorer/tile_explorer_wiring.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
+#include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_font_follow.h"
 #include "ui/plot_text_fit.h"
@@ -57,7 +58,8 @@
 namespace fusescope {
 
 bool MainWindow::isRunning() const {
-    return controller_->isRunning();
+    // A run that waits for this CPU's speeds has begun: its first stage is their measuring.
+    return runWaitsForCpuSpeeds_ || controller_->isRunning();
 }
 
 void MainWindow::startRun() {
@@ -70,9 +72,12 @@ void MainWindow::startRun() {
         return;
     }
     const RunCommand command = runPanel_->command();
-    if (!waitForCpuSpeeds(*controller_, *runPanel_, *statusBar(), command, summary_)) return;
-    if (!confirmLongRun(this, command, summary_)) return;
-    startCommand(command);
+    runWaitsForCpuSpeeds_ = true;
+    cpuSpeeds_->whenKnown(command, summary_, [this, command] {
+        runWaitsForCpuSpeeds_ = false;
+        if (confirmLongRun(this, command, summary_)) startCommand(command);
+    });
+    if (runWaitsForCpuSpeeds_) showViews();
 }
 
 void MainWindow::startCommand(const RunCommand& command) {
@@ -90,6 +95,7 @@ void MainWindow::startCommand(const RunCommand& command) {
 }
 
 void MainWindow::cancelRun() {
+    if (cpuSpeeds_->isMeasuring()) cpuSpeeds_->cancel();
     if (!isRunning()) return;
     if (controller_->isSweeping()) {
         sweepTab_->cancelSweep();

@@ -40,13 +40,15 @@ bool cpuSpeedsSettled(int threads) {
     return table.measured.contains(threads);
 }
 
-void measureCpuSpeeds(int threads) {
-    if (cpuSpeedsSettled(threads)) return;
+bool measureCpuSpeeds(int threads, const RunObserver& observer) {
+    if (cpuSpeedsSettled(threads)) return true;
     const std::unique_ptr<Backend> backend = createCpuBackend(threads);
-    const Result<MachineSpeeds> speeds = measureSpeeds(*backend, threads);
+    const Result<MachineSpeeds> speeds = measureSpeeds(*backend, threads, observer);
+    if (!speeds && speeds.status().code() == ErrorCode::Cancelled) return false;
     SpeedTable& table = speedTable();
     const std::lock_guard lock(table.mutex);
     table.measured.emplace(threads, speeds ? std::optional<MachineSpeeds>(*speeds) : std::nullopt);
+    return true;
 }
 
 std::optional<double> estimateCpuRunSeconds(const RunCommand& command) {

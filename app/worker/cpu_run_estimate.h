@@ -17,8 +17,9 @@ bool runsOnCpu(const RunCommand& command, const BackendSummary& summary);
 std::optional<MachineSpeeds> knownCpuSpeeds(int threads);
 // Whether measuring for `threads` is over, measured or failed: nothing more will come of asking.
 bool cpuSpeedsSettled(int threads);
-// Measures the speeds for `threads` unless settled already. Slow: for the worker thread.
-void measureCpuSpeeds(int threads);
+// Measures the speeds for `threads` unless settled already. Slow: for the worker thread. A
+// calibration that `observer` cancels leaves them unsettled; false then.
+bool measureCpuSpeeds(int threads, const RunObserver& observer = RunObserver{});
 
 // Seconds the command's run takes on this CPU at the known speeds; empty when they are not
 // measured (yet, or they could not be). Never measures.

@@ -5,133 +5,136 @@
 #include "worker/run_worker.h"
 
 namespace fusescope {
+namespace {
+
+int slot(JobKind kind) {
+    return static_cast<int>(kind);
+}
+
+// Every kind, to walk a lane.
+constexpr std::array<JobKind, kJobKinds> kKinds{
+    JobKind::Run,        JobKind::Sweep,       JobKind::TileRun, JobKind::TileSweep,
+    JobKind::TileReport, JobKind::Calibration, JobKind::Probe,   JobKind::SelfTest};
+
+bool holdsDevice(JobKind kind) {
+    return JobTracker::shareLane(kind, JobKind::Run);
+}
+
+}  // namespace
 
 RunController::RunController(QObject* parent) : QObject(parent), worker_(new RunWorker) {
     thread_.setObjectName(QStringLiteral("fusescope-worker"));
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-
-    connect(worker_, &RunWorker::backendsProbed, this, &RunController::backendsProbed);
-    connect(worker_, &RunWorker::selfTestFinished, this, &RunController::selfTestFinished);
-    connect(worker_, &RunWorker::cpuSpeedsMeasured, this, &RunController::cpuSpeedsMeasured);
-    connect(worker_, &RunWorker::runStarted, this, [this](quint64 generation, QString note) {
-        if (isCurrent(generation)) emit runStarted(note);
-    });
-    connect(worker_, &RunWorker::progress, this,
-            [this](quint64 generation, double fraction, QString stage) {
-                if (isCurrent(generation) && running_) emit progress(fraction, stage);
+    connect(worker_, &RunWorker::jobStarted, this, &RunController::onStarted);
+    connect(worker_, &RunWorker::jobProgress, this, &RunController::onProgress);
+    connect(worker_, &RunWorker::jobFinished, this,
+            [this](JobId id, JobKind kind, const QVariant& result) {
+                if (!close(id, kind)) return;
+                relayFinished(kind, result);
+                emit jobFinished(id, kind, result);
+                ended(kind);
             });
-    connect(worker_, &RunWorker::variantFinished, this,
-            [this](quint64 generation, model::RunRecord record) {
-                if (isCurrent(generation) && running_) emit variantFinished(record);
+    connect(worker_, &RunWorker::jobFailed, this,
+            [this](JobId id, JobKind kind, const QString& message) {
+                if (!close(id, kind)) return;
+                relayFailed(kind, message);
+                emit jobFailed(id, kind, message);
+                ended(kind);
             });
-    connect(worker_, &RunWorker::samplesArrived, this,
-            [this](quint64 generation, QString variant, QVector<model::SampleRecord> samples,
-                   QVector<model::TimelineSpan> spans) {
-                if (isCurrent(generation) && running_) emit samplesArrived(variant, samples, spans);
+    connect(worker_, &RunWorker::jobCancelled, this,
+            [this](JobId id, JobKind kind, const QVariant& partial) {
+                if (!close(id, kind)) return;
+                relayCancelled(kind, partial);
+                emit jobCancelled(id, kind, partial);
+                ended(kind);
             });
-    connect(worker_, &RunWorker::runFinished, this,
-            [this](quint64 generation, model::Recording recording) {
-                if (!isCurrent(generation)) return;
-                running_ = false;
-                emit runFinished(recording);
-                ended();
-            });
-    connect(worker_, &RunWorker::runFailed, this, [this](quint64 generation, QString message) {
-        if (!isCurrent(generation)) return;
-        running_ = false;
-        emit runFailed(message);
-        ended();
-    });
-    connect(worker_, &RunWorker::cancelled, this, [this](quint64 generation) {
-        if (!isCurrent(generation)) return;
-        running_ = false;
-        emit cancelled();
-        ended();
-    });
-    connectSweepSignals();
-    connectTileSignals();
     thread_.start();
 }
 
-void RunController::connectSweepSignals() {
-    connect(worker_, &RunWorker::sweepStarted, this, [this](quint64 generation, QString note) {
-        if (isCurrent(generation)) emit sweepStarted(note);
-    });
-    connect(worker_, &RunWorker::sweepProgress, this,
-            [this](quint64 generation, double fraction, QString stage) {
-                if (isCurrent(generation) && running_) emit sweepProgress(fraction, stage);
-            });
-    connect(worker_, &RunWorker::sweepPointMeasured, this,
-            [this](quint64 generation, SweepPointUpdate update) {
-                if (isCurrent(generation) && running_) emit sweepPointMeasured(update);
-            });
-    connect(worker_, &RunWorker::sweepFinished, this,
-            [this](quint64 generation, SweepOutcome outcome) {
-                if (!isCurrent(generation)) return;
-                running_ = false;
-                emit sweepFinished(outcome);
-                ended();
-            });
-    connect(worker_, &RunWorker::sweepFailed, this, [this](quint64 generation, QString message) {
-        if (!isCurrent(generation)) return;
-        running_ = false;
-        emit sweepFailed(message);
-        ended();
-    });
-    connect(worker_, &RunWorker::sweepCancelled, this, [this](quint64 generation) {
-        if (!isCurrent(generation)) return;
-        running_ = false;
-        emit sweepCancelled();
-        ended();
-    });
-}
-
 RunController::~RunController() {
-    worker_->requestCancel();
+    worker_->jobs().cancelAll();
     thread_.quit();
     thread_.wait();
 }
 
-void RunController::submit(const RunCommand& command) {
-    started(Job::Run);
-    QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection,
-                              Q_ARG(fusescope::RunCommand, command), Q_ARG(quint64, generation_));
+JobId RunController::start(const JobRequest& request) {
+    const JobKind kind = kindOf(request);
+    for (const JobKind other : kKinds)
+        if (JobTracker::shareLane(kind, other)) open_[slot(other)] = false;
+    const JobId id = worker_->enqueue(request);
+    newest_[slot(kind)] = id;
+    open_[slot(kind)] = true;
+    if (holdsDevice(kind)) emit busyChanged();
+    return id;
 }
 
-void RunController::submitSweep(const SweepCommand& command) {
-    started(Job::Sweep);
-    QMetaObject::invokeMethod(worker_, "sweep", Qt::QueuedConnection,
-                              Q_ARG(fusescope::SweepCommand, command), Q_ARG(quint64, generation_));
+bool RunController::isCurrent(JobId id, JobKind kind) const {
+    // Probes and self-tests are never superseded: every answer counts, asked for or not (the
+    // worker probes again when a GPU stops answering).
+    if (!JobTracker::shareLane(kind, kind)) return true;
+    return newest_[slot(kind)] == id && open_[slot(kind)];
 }
 
-void RunController::started(Job job) {
-    generation_ = worker_->nextGeneration();
-    running_ = true;
-    job_ = job;
-    emit busyChanged();
+bool RunController::close(JobId id, JobKind kind) {
+    if (!isCurrent(id, kind)) return false;
+    if (newest_[slot(kind)] == id) open_[slot(kind)] = false;
+    return true;
 }
 
-void RunController::ended() {
-    emit busyChanged();
+void RunController::ended(JobKind kind) {
+    if (holdsDevice(kind)) emit busyChanged();
 }
 
-void RunController::probe() {
-    QMetaObject::invokeMethod(worker_, "probe", Qt::QueuedConnection);
+bool RunController::isBusyWith(JobKind kind) const {
+    return open_[slot(kind)];
 }
 
-void RunController::measureCpuSpeeds(int threads) {
-    QMetaObject::invokeMethod(worker_, "measureCpuSpeeds", Qt::QueuedConnection,
-                              Q_ARG(int, threads));
+JobId RunController::activeJob(JobKind kind) const {
+    for (const JobKind other : kKinds)
+        if ((other == kind || JobTracker::shareLane(kind, other)) && open_[slot(other)])
+            return newest_[slot(other)];
+    return 0;
 }
 
-void RunController::selfTest(const QStringList& recordingFolders) {
-    QMetaObject::invokeMethod(worker_, "selfTest", Qt::QueuedConnection,
-                              Q_ARG(QStringList, recordingFolders));
+void RunController::onStarted(JobId id, JobKind kind, const QString& note) {
+    if (!isCurrent(id, kind)) return;
+    emit jobStarted(id, kind, note);
+    relayStarted(kind, note);
+}
+
+void RunController::onProgress(JobId id, JobKind kind, const QVariant& update) {
+    if (!isCurrent(id, kind)) return;
+    emit jobProgress(id, kind, update);
+    relayProgress(kind, update);
+}
+
+void RunController::cancel(JobId id) {
+    worker_->jobs().cancel(id);
 }
 
 void RunController::cancel() {
-    worker_->requestCancel();
+    worker_->jobs().cancel(JobKind::Run);
+}
+
+void RunController::submit(const RunCommand& command) {
+    start(command);
+}
+
+void RunController::submitSweep(const SweepCommand& command) {
+    start(command);
+}
+
+void RunController::probe() {
+    start(ProbeCommand{});
+}
+
+void RunController::measureCpuSpeeds(int threads) {
+    start(CalibrationCommand{threads});
+}
+
+void RunController::selfTest(const QStringList& recordingFolders) {
+    start(SelfTestCommand{recordingFolders});
 }
 
 }  // namespace fusescope

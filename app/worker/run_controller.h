@@ -1,16 +1,18 @@
 #pragma once
-// The UI thread's handle on the worker: starts the worker thread, posts commands to it, and
-// forwards only the newest request's results (older generations are dropped, as in hotspot's
-// job tracker). Destroying it cancels any run and joins the thread.
+// The UI thread's handle on the worker: starts the worker thread, posts jobs to it (start()), and
+// forwards only the newest job of each lane (worker/job_tracker.h), through five signals tagged
+// with the job's id. The typed signals below them (runFinished, sweepProgress, ...) are the same
+// events for views written before jobs, relayed in one place (run_controller_relay.cpp).
+// Destroying it cancels every job and joins the thread.
 #include <QObject>
 #include <QThread>
 #include <memory>
 
+#include <array>
+
 #include "model/recording.h"
 #include "selftest/machine_probe.h"
-#include "worker/run_command.h"
-#include "worker/sweep_command.h"
-#include "worker/tile_command.h"
+#include "worker/job.h"
 
 namespace fusescope {
 
@@ -23,6 +25,16 @@ class RunController : public QObject {
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
 
+    // Posts a job; an older job of its lane, queued or running, becomes stale and delivers
+    // nothing more. The job answers with jobStarted, any jobProgress, then exactly one of
+    // jobFinished, jobFailed and jobCancelled (none when superseded).
+    JobId start(const JobRequest& request);
+    // Cancels the job if it is still the newest of its lane: it ends with jobCancelled within
+    // half a second (a calibration at its end, a quarter of a second at most).
+    void cancel(JobId id);
+    // The newest job of a kind's lane, while it has not ended (0 when none).
+    JobId activeJob(JobKind kind) const;
+
     // Posts a run; any older request, queued or running, becomes stale.
     void submit(const RunCommand& command);
     // Posts a size sweep; like submit(), it makes any older request (run or sweep) stale.
@@ -34,8 +46,8 @@ class RunController : public QObject {
     void requestTileReport(const TileReportCommand& command);
     void submitTileRun(const TileRunCommand& command);
     void submitTileSweep(const TileSweepCommand& command);
-    bool isTileSweeping() const { return running_ && job_ == Job::TileSweep; }
-    bool isTileRunning() const { return running_ && job_ == Job::TileRun; }
+    bool isTileSweeping() const { return isBusyWith(JobKind::TileSweep); }
+    bool isTileRunning() const { return isBusyWith(JobKind::TileRun); }
     // What the worker's tile commands compile and time with (tests: a stand-in); nullptr puts
     // the tiles engine back. Posted to the worker: it holds for the commands posted after it.
     void setTileEngine(std::shared_ptr<TileEngine> engine);
@@ -48,13 +60,21 @@ class RunController : public QObject {
     // Asks the worker for the self-test's probe; answers with selfTestFinished. Queued behind
     // any run in flight, since the worker owns the GPU.
     void selfTest(const QStringList& recordingFolders);
-    // Sets the cancel flag directly: the worker checks it between repeats.
+    // Cancels the job that holds the device (run, sweep, tile run or tile sweep): the worker
+    // checks the flag between repeats.
     void cancel();
-    // True while a run or a sweep is in flight; isSweeping() says which.
-    bool isRunning() const { return running_; }
-    bool isSweeping() const { return running_ && job_ == Job::Sweep; }
+    // True while a job holds the device (run, sweep, tile run or tile sweep); isSweeping() and
+    // the others say which.
+    bool isRunning() const { return activeJob(JobKind::Run) != 0; }
+    bool isSweeping() const { return isBusyWith(JobKind::Sweep); }
 
   signals:
+    void jobStarted(fusescope::JobId id, fusescope::JobKind kind, QString note);
+    void jobProgress(fusescope::JobId id, fusescope::JobKind kind, QVariant update);
+    void jobFinished(fusescope::JobId id, fusescope::JobKind kind, QVariant result);
+    void jobFailed(fusescope::JobId id, fusescope::JobKind kind, QString message);
+    void jobCancelled(fusescope::JobId id, fusescope::JobKind kind, QVariant partial);
+
     // The worker took a request or finished one (isRunning() and which kind changed): emitted
     // after the request's own ending signal, so views that follow the worker's state see the
     // ending first.
@@ -91,22 +111,28 @@ class RunController : public QObject {
     void tileSweepCancelled(fusescope::tiles::TileSweep partial);
 
   private:
-    void connectSweepSignals();
-    void connectTileSignals();
-
-    bool isCurrent(quint64 generation) const { return generation == generation_; }
-    enum class Job { Run, Sweep, TileRun, TileSweep };
-    // A request of kind `job` is about to be posted: a new generation_, running.
-    void started(Job job);
-    // The current request ended (its ending signal already sent).
-    void ended();
+    // The worker's signals, for the newest job of its lane while it has not ended.
+    void onStarted(JobId id, JobKind kind, const QString& note);
+    void onProgress(JobId id, JobKind kind, const QVariant& update);
+    // An ending of the current job closes it (true); any other ending is dropped (false).
+    bool close(JobId id, JobKind kind);
+    // After an ending's signals: busyChanged when the job held the device.
+    void ended(JobKind kind);
+    bool isCurrent(JobId id, JobKind kind) const;
+    bool isBusyWith(JobKind kind) const;
+    // The typed signals for the views written before jobs (run_controller_relay.cpp).
+    void relayStarted(JobKind kind, const QString& note);
+    void relayProgress(JobKind kind, const QVariant& update);
+    void relayFinished(JobKind kind, const QVariant& result);
+    void relayFailed(JobKind kind, const QString& message);
+    void relayCancelled(JobKind kind, const QVariant& partial);
 
     QThread thread_;
     RunWorker* worker_ = nullptr;  // lives on thread_, deleted there when it finishes
-    quint64 generation_ = 0;
-    bool running_ = false;
-    Job job_ = Job::Run;  // the kind of the request in flight (or the last one)
-    quint64 reportGeneration_ = 0;
+    // Per kind: the newest job asked for, and whether it is still open (not ended). A job
+    // supersedes the jobs of every kind of its lane, so starting one closes them all.
+    std::array<JobId, kJobKinds> newest_{};
+    std::array<bool, kJobKinds> open_{};
 };
 
 }  // namespace fusescope

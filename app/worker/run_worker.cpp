@@ -14,18 +14,14 @@
 #include "worker/tile_engine.h"
 
 namespace fusescope {
-namespace {
 
-// Says which backend runs: for auto also why; for a named backend just which.
-QString backendNote(const BackendSelection& selection) {
+QString RunWorker::backendNote(const BackendSelection& selection) {
     if (!selection.autoNote.empty()) return QString::fromStdString(selection.autoNote);
     return selection.backend->kind() == BackendKind::Cuda
                ? QObject::tr("running on the CUDA backend (GPU %1)")
                      .arg(selection.backend->describe().deviceIndex)
                : QObject::tr("running on the CPU backend");
 }
-
-}  // namespace
 
 RunWorker::RunWorker(QObject* parent) : QObject(parent), tileEngine_(productionTileEngine()) {
     qRegisterMetaType<fusescope::RunCommand>();
@@ -44,6 +40,11 @@ RunWorker::RunWorker(QObject* parent) : QObject(parent), tileEngine_(productionT
     qRegisterMetaType<fusescope::TileSweepProgress>();
     qRegisterMetaType<fusescope::tiles::TileCell>();
     qRegisterMetaType<fusescope::tiles::TileSweep>();
+    qRegisterMetaType<fusescope::JobRequest>();
+    qRegisterMetaType<fusescope::JobKind>();
+    qRegisterMetaType<fusescope::JobStage>();
+    qRegisterMetaType<fusescope::SampleBatch>();
+    qRegisterMetaType<fusescope::TileCellUpdate>();
 }
 
 // Backends are destroyed here; the owner deletes the worker on its own thread (deleteLater on
@@ -75,7 +76,9 @@ QString RunWorker::recoverAfterFailure() {
         return tr(" The GPU stopped answering (%1); FuseScope reset it, and the next run starts "
                   "with a fresh GPU context.")
             .arg(why);
-    probe();  // the views learn that the GPU is gone
+    // The views learn that the GPU is gone: a probe's result nobody asked for.
+    emit jobFinished(jobs_.start(JobKind::Probe), JobKind::Probe,
+                     QVariant::fromValue(describeBackends()));
     // CUDA documents errors such as an illegal address as lasting for the process: where the
     // driver also refuses a fresh context, only a new start of the program gets the GPU back.
     return tr(" The GPU stopped answering (%1) and could not be reset (%2): the GPU is "
@@ -88,63 +91,62 @@ QString RunWorker::failureMessage(const Status& status) {
     return QString::fromStdString(status.message()) + recoverAfterFailure();
 }
 
-quint64 RunWorker::nextReportGeneration() {
-    return ++latestReportGeneration_;
+JobId RunWorker::enqueue(JobRequest request) {
+    const JobId id = jobs_.start(kindOf(request));
+    QMetaObject::invokeMethod(
+        this, [this, id, request = std::move(request)] { execute(id, request); },
+        Qt::QueuedConnection);
+    return id;
 }
 
-quint64 RunWorker::nextGeneration() {
-    return ++latestGeneration_;
-}
-
-void RunWorker::requestCancel() {
-    cancelledUpTo_.store(latestGeneration_.load());
-}
-
-bool RunWorker::isStale(quint64 generation) const {
-    return generation != latestGeneration_.load();
-}
-
-bool RunWorker::isCancelled(quint64 generation) const {
-    return isStale(generation) || generation <= cancelledUpTo_.load();
-}
-
-void RunWorker::measureCpuSpeeds(int threads) {
-    fusescope::measureCpuSpeeds(threads);
-    emit cpuSpeedsMeasured(threads);
-}
-
-void RunWorker::probe() {
-    BackendSummary summary;
-    const BackendAvailability availability = backends_.driver().probe();
-    summary.cudaBuilt = availability.cudaBuilt;
-    summary.cudaUsable = availability.cudaUsable;
-    summary.cudaReason = QString::fromStdString(availability.cudaReason);
-    const DeviceInfo cpu = backends_.cpu().describe();
-    summary.cpuName = QString::fromStdString(cpu.name);
-    summary.cpuLastLevelCacheBytes = cpu.l2CacheBytes;
-    summary.cpuThreads = cpu.multiprocessors;
-    if (availability.cudaUsable) {
-        if (Result<Backend*> cuda = backends_.cuda()) {
-            const DeviceInfo gpu = (*cuda)->describe();
-            summary.cudaDeviceName = QString::fromStdString(gpu.name);
-            summary.cudaL2Bytes = gpu.l2CacheBytes;
-            summary.cudaDriverVersion = QString::fromStdString(gpu.driverVersion);
-            summary.cudaRuntimeVersion = QString::fromStdString(gpu.runtimeVersion);
-            if (Result<std::vector<std::string>> names = cudaDeviceNames())
-                for (const std::string& name : *names)
-                    summary.cudaDevices << QString::fromStdString(name);
-        } else {
-            summary.cudaUsable = false;
-            summary.cudaReason = QString::fromStdString(cuda.status().message());
-        }
+void RunWorker::execute(JobId id, JobRequest request) {
+    const JobKind kind = kindOf(request);
+    // A newer request arrived while this one waited in the queue: skip it silently.
+    if (jobs_.isStale(id, kind)) return;
+    const JobContext job(*this, id, kind);
+    const JobEnd end =
+        jobs_.isCancelled(id, kind)
+            ? cancelledWith(cancelledBeforeStart(request))
+            : std::visit([this, &job](const auto& command) { return perform(command, job); },
+                         request);
+    if (jobs_.isStale(id, kind)) return;  // superseded while running: deliver nothing
+    switch (end.state) {
+        case JobEnd::State::Finished:
+            emit jobFinished(id, kind, end.value);
+            break;
+        case JobEnd::State::Failed:
+            emit jobFailed(id, kind, end.message);
+            break;
+        case JobEnd::State::Cancelled:
+            emit jobCancelled(id, kind, end.value);
+            break;
     }
-    emit backendsProbed(summary);
 }
 
-void RunWorker::selfTest(QStringList recordingFolders) {
-    // The provider the measured runs use: CUPTI takes one client per process.
-    if (!provider_) provider_ = providerFactory_ ? providerFactory_() : createCounterProvider();
-    emit selfTestFinished(selftest::probeMachine(recordingFolders, provider_.get()));
+QVariant RunWorker::cancelledBeforeStart(const JobRequest& request) {
+    if (const auto* tileSweep = std::get_if<TileSweepCommand>(&request)) {
+        tiles::TileSweep partial;
+        partial.request = tileSweep->request;
+        partial.cancelled = true;
+        return QVariant::fromValue(partial);
+    }
+    return {};
+}
+
+bool JobContext::stale() const {
+    return worker_.jobs().isStale(id_, kind_);
+}
+
+bool JobContext::cancelled() const {
+    return worker_.jobs().isCancelled(id_, kind_);
+}
+
+void JobContext::started(const QString& note) const {
+    emit worker_.jobStarted(id_, kind_, note);
+}
+
+void JobContext::progress(const QVariant& update) const {
+    if (!stale()) emit worker_.jobProgress(id_, kind_, update);
 }
 
 Result<BackendSelection> RunWorker::startBackend(BackendChoice choice,
@@ -157,22 +159,13 @@ Result<BackendSelection> RunWorker::startBackend(BackendChoice choice,
     return selection;
 }
 
-void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
-    // A newer request arrived while this one waited in the queue: skip it silently.
-    if (isStale(generation)) return;
-    if (isCancelled(generation)) {
-        emit cancelled(generation);
-        return;
-    }
+RunWorker::JobEnd RunWorker::perform(const RunCommand& command, const JobContext& job) {
     Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
-    if (!selection) {
-        emit runFailed(generation, QString::fromStdString(selection.status().message()));
-        return;
-    }
+    if (!selection) return failed(QString::fromStdString(selection.status().message()));
     Backend& backend = *selection->backend;
-    emit runStarted(generation, backendNote(*selection));
+    job.started(backendNote(*selection));
 
-    WorkerRunObserver observer(*this, generation);
+    WorkerRunObserver observer(job);
     const bool measured = command.measure && (backend.kind() == BackendKind::Cuda || measureOnCpu_);
     if (measured && !provider_)
         provider_ = providerFactory_ ? providerFactory_() : createCounterProvider();
@@ -180,52 +173,30 @@ void RunWorker::run(fusescope::RunCommand command, quint64 generation) {
         measured ? runMeasured(backend, *provider_, command.request, *command.measure, observer)
                  : runPipeline(backend, command.request, observer);
     observer.flushSamples();
-    // A broken GPU is reset even when nobody waits for this run any more.
-    const QString failure = !report && report.status().code() != ErrorCode::Cancelled
-                                ? failureMessage(report.status())
-                                : QString();
-    if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
-        if (report.status().code() == ErrorCode::Cancelled)
-            emit cancelled(generation);
-        else
-            emit runFailed(generation, failure);
-        return;
+        if (report.status().code() == ErrorCode::Cancelled) return cancelledWith();
+        // A broken GPU is reset even when nobody waits for this run any more.
+        return failed(failureMessage(report.status()));
     }
     model::ConversionOptions options;
     options.producer = model::producerString(QStringLiteral("fusescope"));
-    emit runFinished(generation, model::recordingFrom(*report, options));
+    return finished(QVariant::fromValue(model::recordingFrom(*report, options)));
 }
 
-void RunWorker::sweep(fusescope::SweepCommand command, quint64 generation) {
-    if (isStale(generation)) return;
-    if (isCancelled(generation)) {
-        emit sweepCancelled(generation);
-        return;
-    }
+RunWorker::JobEnd RunWorker::perform(const SweepCommand& command, const JobContext& job) {
     Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
-    if (!selection) {
-        emit sweepFailed(generation, QString::fromStdString(selection.status().message()));
-        return;
-    }
-    emit sweepStarted(generation, backendNote(*selection));
+    if (!selection) return failed(QString::fromStdString(selection.status().message()));
+    job.started(backendNote(*selection));
     SweepOutcome outcome;
     outcome.request = command.request;
-    WorkerSweepObserver observer(*this, generation);
+    WorkerSweepObserver observer(job);
     Result<SweepReport> report = runSweep(*selection->backend, outcome.request, observer);
-    const QString failure = !report && report.status().code() != ErrorCode::Cancelled
-                                ? failureMessage(report.status())
-                                : QString();
-    if (isStale(generation)) return;  // superseded while running: deliver nothing
     if (!report) {
-        if (report.status().code() == ErrorCode::Cancelled)
-            emit sweepCancelled(generation);
-        else
-            emit sweepFailed(generation, failure);
-        return;
+        if (report.status().code() == ErrorCode::Cancelled) return cancelledWith();
+        return failed(failureMessage(report.status()));
     }
     outcome.report = std::move(*report);
-    emit sweepFinished(generation, outcome);
+    return finished(QVariant::fromValue(outcome));
 }
 
 }  // namespace fusescope

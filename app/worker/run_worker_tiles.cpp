@@ -16,122 +16,83 @@ namespace fusescope {
 // Streams a tile sweep's cells at once (a sweep has a few dozen) and throttles its progress.
 class WorkerTileObserver final : public tiles::TileObserver {
   public:
-    WorkerTileObserver(RunWorker& worker, quint64 generation)
-        : worker_(worker), generation_(generation) {}
+    explicit WorkerTileObserver(const JobContext& job) : job_(job) {}
 
     void progress(double fraction, std::string_view stage, double etaSeconds) override {
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
         if (throttle_.admit(fraction, text))
-            emit worker_.tileSweepProgress(generation_, {fraction, text, etaSeconds});
+            job_.progress(QVariant::fromValue(TileSweepProgress{fraction, text, etaSeconds}));
     }
     void cellMeasured(const tiles::TileCell& cell, std::size_t index) override {
-        if (!worker_.isStale(generation_))
-            emit worker_.tileCellMeasured(generation_, cell, static_cast<int>(index));
+        job_.progress(QVariant::fromValue(TileCellUpdate{cell, static_cast<int>(index)}));
     }
-    bool cancelled() const override { return worker_.isCancelled(generation_); }
+    bool cancelled() const override { return job_.cancelled(); }
 
   private:
-    RunWorker& worker_;
-    quint64 generation_;
+    const JobContext& job_;
     ProgressThrottle throttle_;
 };
 
-void RunWorker::tileReport(fusescope::TileReportCommand command, quint64 reportGeneration) {
-    // A newer report request is queued behind this one: it answers instead.
-    if (reportGeneration != latestReportGeneration_.load()) return;
+RunWorker::JobEnd RunWorker::perform(const TileReportCommand& command, const JobContext& job) {
+    job.started({});
     TileReportOutcome outcome;
     const BackendAvailability availability = probeBackends();
     if (availability.cudaUsable) {
         if (Result<Backend*> cuda = backends_.cuda()) {
-            emit tileReportProgress(
-                reportGeneration,
-                tr("compiling and loading %1 (NVRTC; cached after the first time)")
-                    .arg(QString::fromStdString(tiles::tilesText(command.configuration))));
+            job.progress(QVariant::fromValue(JobStage{
+                0.0, tr("compiling and loading %1 (NVRTC; cached after the first time)")
+                         .arg(QString::fromStdString(tiles::tilesText(command.configuration)))}));
             Result<tiles::ResourceReport> report =
                 tileEngine_->report(**cuda, command.configuration);
-            if (!report) {
-                emit tileReportFailed(reportGeneration, failureMessage(report.status()));
-                return;
-            }
+            if (!report) return failed(failureMessage(report.status()));
             outcome.report = std::move(*report);
             outcome.live = true;
             outcome.note = tr("live: %1").arg(QString::fromStdString(outcome.report.limits.name));
-            emit tileReportReady(reportGeneration, outcome);
-            return;
+            return finished(QVariant::fromValue(outcome));
         }
     }
     const std::optional<tiles::DeviceLimits> limits =
         tiles::knownGpuLimits(command.gpuKey.toStdString(), command.configuration.problem.dtype);
-    if (!limits) {
-        emit tileReportFailed(reportGeneration,
-                              tr("no GPU here and no table entry named '%1'").arg(command.gpuKey));
-        return;
-    }
+    if (!limits) return failed(tr("no GPU here and no table entry named '%1'").arg(command.gpuKey));
     outcome.report = tiles::modelReport(command.configuration, *limits);
     outcome.note = tr("model only, for the %1 (spec sheet): live numbers need an NVIDIA GPU (%2)")
                        .arg(QString::fromStdString(limits->name),
                             QString::fromStdString(availability.cudaReason));
-    emit tileReportReady(reportGeneration, outcome);
+    return finished(QVariant::fromValue(outcome));
 }
 
-void RunWorker::tileRun(fusescope::TileRunCommand command, quint64 generation) {
-    if (isStale(generation)) return;
-    if (isCancelled(generation)) {
-        emit tileRunFailed(generation, tr("cancelled"));
-        return;
-    }
+RunWorker::JobEnd RunWorker::perform(const TileRunCommand& command, const JobContext& job) {
     Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
-    if (!selection) {
-        emit tileRunFailed(generation, QString::fromStdString(selection.status().message()));
-        return;
-    }
-    WorkerRunObserver observer(*this, generation);
+    if (!selection) return failed(QString::fromStdString(selection.status().message()));
+    job.started(backendNote(*selection));
+    WorkerRunObserver observer(job);
     Result<tiles::TileRunResult> result =
         tileEngine_->run(*selection->backend, command.configuration, command.repeats,
                          command.warmup, command.seed, observer);
     observer.flushSamples();
-    const QString failure = result ? QString() : failureMessage(result.status());
-    if (isStale(generation)) return;
     if (!result) {
-        emit tileRunFailed(generation, failure);
-        return;
+        if (result.status().code() == ErrorCode::Cancelled) return cancelledWith();
+        return failed(failureMessage(result.status()));
     }
     model::ConversionOptions options;
     options.producer = model::producerString(QStringLiteral("fusescope"));
-    emit tileRunFinished(generation, {result->cell, model::recordingFrom(result->run, options)});
+    return finished(QVariant::fromValue(
+        TileRunOutcome{result->cell, model::recordingFrom(result->run, options)}));
 }
 
-void RunWorker::tileSweep(fusescope::TileSweepCommand command, quint64 generation) {
-    if (isStale(generation)) return;
-    if (isCancelled(generation)) {
-        tiles::TileSweep partial;
-        partial.request = command.request;
-        partial.cancelled = true;
-        emit tileSweepCancelled(generation, partial);
-        return;
-    }
+RunWorker::JobEnd RunWorker::perform(const TileSweepCommand& command, const JobContext& job) {
     Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
-    if (!selection) {
-        emit tileSweepFailed(generation, QString::fromStdString(selection.status().message()));
-        return;
-    }
-    emit tileSweepStarted(generation, selection->backend->kind() == BackendKind::Cuda
-                                          ? tr("sweeping on the CUDA backend")
-                                          : tr("sweeping on the CPU backend (no GPU timings)"));
-    WorkerTileObserver observer(*this, generation);
+    if (!selection) return failed(QString::fromStdString(selection.status().message()));
+    job.started(selection->backend->kind() == BackendKind::Cuda
+                    ? tr("sweeping on the CUDA backend")
+                    : tr("sweeping on the CPU backend (no GPU timings)"));
+    WorkerTileObserver observer(job);
     Result<tiles::TileSweep> sweep =
         tileEngine_->sweep(*selection->backend, command.request, observer);
-    const QString failure = sweep ? QString() : failureMessage(sweep.status());
-    if (isStale(generation)) return;
-    if (!sweep) {
-        emit tileSweepFailed(generation, failure);
-        return;
-    }
+    if (!sweep) return failed(failureMessage(sweep.status()));
     sweep->producer = model::producerString(QStringLiteral("fusescope")).toStdString();
-    if (sweep->cancelled)
-        emit tileSweepCancelled(generation, *sweep);
-    else
-        emit tileSweepFinished(generation, *sweep);
+    if (sweep->cancelled) return cancelledWith(QVariant::fromValue(*sweep));
+    return finished(QVariant::fromValue(*sweep));
 }
 
 }  // namespace fusescope

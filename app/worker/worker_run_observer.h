@@ -1,6 +1,6 @@
 #pragma once
 // The runner's observer inside the worker: turns the runner's callbacks (on the worker thread)
-// into generation-tagged, throttled signals of the RunWorker. In a header so tests can drive it.
+// into the job's throttled progress updates. In a header so tests can drive it.
 #include <QElapsedTimer>
 #include <QString>
 #include <QVector>
@@ -9,37 +9,36 @@
 #include "model/run_conversion.h"
 #include "runtime/progress_estimate.h"
 #include "runtime/runner.h"
+#include "worker/job_context.h"
 #include "worker/progress_throttle.h"
 #include "worker/run_worker.h"
 
 namespace fusescope {
 
-// Forwards the runner's callbacks (on the worker thread) as throttled, generation-tagged signals.
+// Forwards the runner's callbacks (on the worker thread) as the job's throttled progress.
 class WorkerRunObserver final : public RunObserver {
   public:
-    WorkerRunObserver(RunWorker& worker, quint64 generation)
-        : worker_(worker), generation_(generation) {}
+    explicit WorkerRunObserver(const JobContext& job) : job_(job) {}
 
     void progress(double fraction, std::string_view stage) override {
         QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
         if (!throttle_.admit(fraction, text)) return;
         if (const std::string timing = describeProgress(clock_.at(fraction)); !timing.empty())
             text += QStringLiteral(" · ") + QString::fromStdString(timing);
-        emit worker_.progress(generation_, fraction, text);
+        job_.progress(QVariant::fromValue(JobStage{fraction, text}));
     }
 
     void variantFinished(const VariantResult& result) override {
-        if (!worker_.isStale(generation_))
-            emit worker_.variantFinished(generation_, model::runRecordFrom(result));
+        job_.progress(QVariant::fromValue(model::runRecordFrom(result)));
     }
 
-    bool cancelled() const override { return worker_.isCancelled(generation_); }
+    bool cancelled() const override { return job_.cancelled(); }
 
     // Batches are gathered and sent at most every kProgressIntervalMs (and whenever the
     // variant changes), so a 10 us sampling interval cannot flood the UI thread.
     void samplesArrived(std::string_view variant, std::span<const BandwidthSample> samples,
                         std::span<const TimelineSpan> spans) override {
-        if (worker_.isStale(generation_)) return;
+        if (job_.stale()) return;
         const QString name =
             QString::fromUtf8(variant.data(), static_cast<qsizetype>(variant.size()));
         if (name != pendingVariant_) flushSamples();
@@ -52,17 +51,16 @@ class WorkerRunObserver final : public RunObserver {
     }
 
     void flushSamples() {
-        if ((pendingSamples_.isEmpty() && pendingSpans_.isEmpty()) || worker_.isStale(generation_))
-            return;
-        emit worker_.samplesArrived(generation_, pendingVariant_, pendingSamples_, pendingSpans_);
+        if ((pendingSamples_.isEmpty() && pendingSpans_.isEmpty()) || job_.stale()) return;
+        job_.progress(
+            QVariant::fromValue(SampleBatch{pendingVariant_, pendingSamples_, pendingSpans_}));
         pendingSamples_.clear();
         pendingSpans_.clear();
         sinceSamples_.start();
     }
 
   private:
-    RunWorker& worker_;
-    quint64 generation_;
+    const JobContext& job_;
     ProgressThrottle throttle_;
     ProgressClock clock_;
     QString pendingVariant_;

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include "runtime/runner.h"
+#include "worker/job_context.h"
 #include "worker/progress_throttle.h"
 #include "worker/run_worker.h"
 #include "worker/sweep_command.h"
@@ -12,17 +13,16 @@ namespace fusescope {
 
 class WorkerSweepObserver final : public RunObserver {
   public:
-    WorkerSweepObserver(RunWorker& worker, quint64 generation)
-        : worker_(worker), generation_(generation) {}
+    explicit WorkerSweepObserver(const JobContext& job) : job_(job) {}
 
     void progress(double fraction, std::string_view stage) override {
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
         if (throttle_.admit(fraction, text))
-            emit worker_.sweepProgress(generation_, fraction, text);
+            job_.progress(QVariant::fromValue(JobStage{fraction, text}));
     }
 
     void variantFinished(const VariantResult& result) override {
-        if (worker_.isStale(generation_)) return;
+        if (job_.stale()) return;
         SweepPointUpdate update;
         update.variant = QString::fromStdString(result.variant);
         update.launches = static_cast<int>(result.kernels.size());
@@ -37,14 +37,13 @@ class WorkerSweepObserver final : public RunObserver {
         update.point.timeMs = result.timeMs;
         update.point.checkOk = result.check.ok;
         update.point.maxRelativeError = result.check.error;
-        emit worker_.sweepPointMeasured(generation_, update);
+        job_.progress(QVariant::fromValue(update));
     }
 
-    bool cancelled() const override { return worker_.isCancelled(generation_); }
+    bool cancelled() const override { return job_.cancelled(); }
 
   private:
-    RunWorker& worker_;
-    quint64 generation_;
+    const JobContext& job_;
     ProgressThrottle throttle_;
 };
 

@@ -171,15 +171,20 @@ std::uint64_t kernelWork(const KernelSpec& kernel) {
 
 }  // namespace
 
-Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
+Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads, const RunObserver& observer) {
     backend.useHostThreads(cpuThreads);
+    const CancelTokenInUse cancelInLaunches(backend, observer);
+    const Status cancelled(ErrorCode::Cancelled, "the calibration was cancelled");
     MachineSpeeds speeds;
     Result<GemmCalibration> gemm = measureGemm(backend, cpuThreads);
     if (!gemm) return gemm.status();
+    if (observer.cancelled()) return cancelled;
     Result<CopyCalibration> copy = measureCopy(backend);
     if (!copy) return copy.status();
+    if (observer.cancelled()) return cancelled;
     Result<double> launch = measureLaunchSeconds(backend, cpuThreads);
     if (!launch) return launch.status();
+    if (observer.cancelled()) return cancelled;
     speeds.flopsPerSecond = gemm->flopsPerSecond;
     speeds.inputBytesPerSecond = gemm->inputBytesPerSecond;
     speeds.bytesPerSecond = copy->bytesPerSecond;
@@ -197,7 +202,15 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads) {
     tiny.repeats = 1;
     tiny.warmup = 0;
     tiny.roofs = false;
-    RunObserver quiet;
+    // Only the cancel reaches the tiny run's observer: its progress is not the caller's.
+    class CancelOnly final : public RunObserver {
+      public:
+        explicit CancelOnly(const RunObserver& source) : source_(source) {}
+        bool cancelled() const override { return source_.cancelled(); }
+
+      private:
+        const RunObserver& source_;
+    } quiet(observer);
     const auto start = std::chrono::steady_clock::now();
     Result<RunReport> ran = runPipeline(backend, tiny, quiet);
     if (!ran) return ran.status();

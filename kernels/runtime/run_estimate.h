@@ -33,8 +33,10 @@ struct MachineSpeeds {
 };
 
 // Measures the speeds on `backend` with `cpuThreads` host threads (0: all), in about a quarter
-// of a second on a CPU. The calibration's sizes are chosen by the backend's kind.
-Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads);
+// of a second on a CPU. The calibration's sizes are chosen by the backend's kind. It stops with
+// ErrorCode::Cancelled between its steps and inside their launches once `observer` is cancelled.
+Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads,
+                                    const RunObserver& observer = RunObserver{});
 
 // Seconds a run of `request` takes at `speeds`: each kernel at the longer of its FLOPs and its
 // bytes plus a launch and the threads it starts, times the checked run and its check, the

@@ -220,31 +220,35 @@ class WorkerThread {
         thread_.start();
     }
     ~WorkerThread() {
-        worker_->requestCancel();
+        worker_->jobs().cancelAll();
         thread_.quit();
         thread_.wait();
     }
     RunWorker* worker() const { return worker_; }
 
     Outcome run(const RunCommand& command) {
-        QSignalSpy started(worker_, &RunWorker::runStarted);
-        QSignalSpy finished(worker_, &RunWorker::runFinished);
-        QSignalSpy failed(worker_, &RunWorker::runFailed);
-        QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection,
-                                  Q_ARG(fusescope::RunCommand, command),
-                                  Q_ARG(quint64, worker_->nextGeneration()));
+        QSignalSpy started(worker_, &RunWorker::jobStarted);
+        QSignalSpy finished(worker_, &RunWorker::jobFinished);
+        QSignalSpy failed(worker_, &RunWorker::jobFailed);
+        const JobId id = worker_->enqueue(command);
+        // The run's own signals: the worker also reports a probe nobody asked for.
+        const auto ofThisRun = [id](const QSignalSpy& spy) -> std::optional<QList<QVariant>> {
+            for (const QList<QVariant>& signal : spy)
+                if (signal.at(0).value<JobId>() == id) return signal;
+            return std::nullopt;
+        };
         QElapsedTimer waited;
         waited.start();
         // The answer may already be there: look before waiting.
-        while (finished.isEmpty() && failed.isEmpty() && waited.elapsed() < kRunTimeoutMs)
+        while (!ofThisRun(finished) && !ofThisRun(failed) && waited.elapsed() < kRunTimeoutMs)
             finished.wait(100);
         Outcome outcome;
-        outcome.finished = !finished.isEmpty();
+        outcome.finished = ofThisRun(finished).has_value();
         if (outcome.finished) {
-            outcome.recording = finished.first().at(1).value<model::Recording>();
-            outcome.message = started.isEmpty() ? QString() : started.first().at(1).toString();
-        } else if (!failed.isEmpty()) {
-            outcome.message = failed.first().at(1).toString();
+            outcome.recording = ofThisRun(finished)->at(2).value<model::Recording>();
+            outcome.message = ofThisRun(started) ? ofThisRun(started)->at(2).toString() : QString();
+        } else if (const auto failure = ofThisRun(failed)) {
+            outcome.message = failure->at(2).toString();
         } else {
             outcome.message = QStringLiteral("no answer in time");
         }
@@ -330,14 +334,17 @@ void GpuFailureWorkerTest::aGpuGoneAtTheResetLeavesTheCpuAndSaysSo() {
     faults.breakNextLaunch = true;
     faults.goneOnReset = true;
     WorkerThread thread(standInDriver(faults));
-    QSignalSpy probed(thread.worker(), &RunWorker::backendsProbed);
+    QSignalSpy answers(thread.worker(), &RunWorker::jobFinished);
     const Outcome failed = thread.run(affineCommand(BackendChoice::Auto, 4096));
+    QList<QList<QVariant>> probed;
+    for (const QList<QVariant>& answer : answers)
+        if (answer.at(1).value<JobKind>() == JobKind::Probe) probed << answer;
     QVERIFY(!failed.finished);
     QVERIFY2(failed.message.contains("could not be reset"), qPrintable(failed.message));
     QVERIFY2(failed.message.contains("the GPU is unavailable"), qPrintable(failed.message));
     // The views are told, before the failure arrives, that the GPU is gone.
     QCOMPARE(probed.count(), 1);
-    const auto summary = probed.first().first().value<BackendSummary>();
+    const auto summary = probed.first().at(2).value<BackendSummary>();
     QVERIFY(!summary.cudaUsable);
     QVERIFY2(summary.cudaReason.contains("cudaErrorNoDevice"), qPrintable(summary.cudaReason));
 

@@ -41,13 +41,19 @@ RunCommand longCpuCommand() {
     return command;
 }
 
+// The stage a progress signal names: the controller's (fraction, stage) or a job's JobStage.
+QString stageOf(const QList<QVariant>& signal) {
+    if (signal.size() == 2) return signal.at(1).toString();
+    return signal.at(2).value<JobStage>().stage;
+}
+
 // Waits until a progress signal whose stage contains `word` has arrived.
-bool waitForStage(QSignalSpy& spy, const QString& word, int stageArgument) {
+bool waitForStage(QSignalSpy& spy, const QString& word) {
     QElapsedTimer waited;
     waited.start();
     while (waited.elapsed() < kRunTimeoutMs) {
         for (const QList<QVariant>& signal : spy)
-            if (signal.at(stageArgument).toString().contains(word)) return true;
+            if (stageOf(signal).contains(word)) return true;
         spy.wait(200);
     }
     return false;
@@ -148,7 +154,7 @@ void RunWorkerTest::cancelStopsALongRunWithinASecond() {
     QSignalSpy cancelled(&controller, &RunController::cancelled);
     QSignalSpy finished(&controller, &RunController::runFinished);
     controller.submit(longCpuCommand());
-    QVERIFY(waitForStage(progress, QStringLiteral("roofline"), 1));
+    QVERIFY(waitForStage(progress, QStringLiteral("roofline")));
 
     QElapsedTimer latency;
     latency.start();
@@ -189,7 +195,7 @@ void RunWorkerTest::cancelInsideALongCpuGemmTakesUnderHalfASecond() {
     QSignalSpy cancelled(&controller, &RunController::cancelled);
     QSignalSpy finished(&controller, &RunController::runFinished);
     controller.submit(longCpuGemmCommand());
-    QVERIFY(waitForStage(progress, QStringLiteral("checking"), 1));
+    QVERIFY(waitForStage(progress, QStringLiteral("checking")));
     QThread::msleep(300);  // well inside the GEMM
 
     QElapsedTimer latency;
@@ -209,7 +215,7 @@ void RunWorkerTest::quittingDuringACpuGemmEndsTheWorkerWithinTwoSeconds() {
     auto controller = std::make_unique<RunController>();
     QSignalSpy progress(controller.get(), &RunController::progress);
     controller->submit(longCpuGemmCommand());
-    QVERIFY(waitForStage(progress, QStringLiteral("checking"), 1));
+    QVERIFY(waitForStage(progress, QStringLiteral("checking")));
     QThread::msleep(300);
 
     QElapsedTimer latency;
@@ -229,48 +235,46 @@ void RunWorkerTest::supersededRequestsDeliverNothing() {
     connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
     thread.start();
     const auto stopThread = qScopeGuard([&] {
-        worker->requestCancel();
+        worker->jobs().cancelAll();
         thread.quit();
         thread.wait();
     });
-    QSignalSpy progress(worker, &RunWorker::progress);
-    QSignalSpy variants(worker, &RunWorker::variantFinished);
-    QSignalSpy finished(worker, &RunWorker::runFinished);
-    QSignalSpy cancelled(worker, &RunWorker::cancelled);
-    QSignalSpy failed(worker, &RunWorker::runFailed);
+    QSignalSpy progress(worker, &RunWorker::jobProgress);
+    QSignalSpy finished(worker, &RunWorker::jobFinished);
+    QSignalSpy cancelled(worker, &RunWorker::jobCancelled);
+    QSignalSpy failed(worker, &RunWorker::jobFailed);
 
-    const auto post = [worker](const RunCommand& command) {
-        const quint64 generation = worker->nextGeneration();
-        QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection,
-                                  Q_ARG(fusescope::RunCommand, command),
-                                  Q_ARG(quint64, generation));
-        return generation;
-    };
-    const quint64 inFlight = post(longCpuCommand());
-    QVERIFY(waitForStage(progress, QStringLiteral("roofline"), 2));
+    const auto post = [worker](const RunCommand& command) { return worker->enqueue(command); };
+    const JobId inFlight = post(longCpuCommand());
+    QVERIFY(waitForStage(progress, QStringLiteral("roofline")));
     // While the first runs, two more arrive: the middle one is still queued when the third
     // supersedes it, so it never runs; the first stops at its next check.
     RunCommand queued = smallCpuCommand();
     queued.request.problem.dimensions["N"] = 3000;
-    const quint64 skipped = post(queued);
+    const JobId skipped = post(queued);
     RunCommand newest = smallCpuCommand();
     newest.request.problem.dimensions["N"] = 5000;
     QElapsedTimer elapsed;
     elapsed.start();
-    const quint64 latest = post(newest);
+    const JobId latest = post(newest);
     QVERIFY(finished.wait(kRunTimeoutMs));
     QVERIFY(inFlight < skipped && skipped < latest);
 
     QCOMPARE(finished.count(), 1);
-    QCOMPARE(finished.first().at(0).toULongLong(), latest);
-    const auto recording = finished.first().at(1).value<model::Recording>();
+    QCOMPARE(finished.first().at(0).value<JobId>(), latest);
+    const auto recording = finished.first().at(2).value<model::Recording>();
     for (const model::RunRecord& run : recording.runs)
         QCOMPARE(run.problem.dimension("N"), newest.request.problem.dimension("N"));
-    for (const QList<QVariant>& signal : variants) {
-        QCOMPARE(signal.at(0).toULongLong(), latest);
-        QCOMPARE(signal.at(1).value<model::RunRecord>().problem.dimension("N"),
+    int variants = 0;
+    for (const QList<QVariant>& signal : progress) {
+        const QVariant update = signal.at(2);
+        if (update.metaType() != QMetaType::fromType<model::RunRecord>()) continue;
+        ++variants;
+        QCOMPARE(signal.at(0).value<JobId>(), latest);
+        QCOMPARE(update.value<model::RunRecord>().problem.dimension("N"),
                  newest.request.problem.dimension("N"));
     }
+    QVERIFY(variants > 0);
     QVERIFY(cancelled.isEmpty());
     QVERIFY(failed.isEmpty());
     qInfo("superseded run gave way and the newest finished in %lld ms",
@@ -429,20 +433,17 @@ void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {
     connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
     thread.start();
     const auto stopThread = qScopeGuard([&] {
-        worker->requestCancel();
+        worker->jobs().cancelAll();
         thread.quit();
         thread.wait();
     });
-    QSignalSpy finished(worker, &RunWorker::runFinished);
-    QSignalSpy failed(worker, &RunWorker::runFailed);
-    const quint64 generation = worker->nextGeneration();
-    QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection,
-                              Q_ARG(fusescope::RunCommand, smallCpuCommand()),
-                              Q_ARG(quint64, generation));
+    QSignalSpy finished(worker, &RunWorker::jobFinished);
+    QSignalSpy failed(worker, &RunWorker::jobFailed);
+    worker->enqueue(smallCpuCommand());
     QVERIFY(finished.wait(kRunTimeoutMs) || !failed.isEmpty());
     QVERIFY(failed.isEmpty());
     QCOMPARE(providersMade, 1);
-    const auto recording = finished.first().at(1).value<model::Recording>();
+    const auto recording = finished.first().at(2).value<model::Recording>();
     QVERIFY2(!recording.counterStatus.isEmpty(), "no reason given for the missing counters");
     for (const model::RunRecord& run : recording.runs) {
         QVERIFY(!run.dataSource.counters.has_value());
@@ -455,8 +456,9 @@ void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
     // The runner hands over samples in small batches (every few ms on the GPU); the observer
     // gathers them so the UI thread gets a bounded number of signals, and loses none.
     RunWorker worker;
-    QSignalSpy batches(&worker, &RunWorker::samplesArrived);
-    WorkerRunObserver observer(worker, worker.nextGeneration());
+    QSignalSpy batches(&worker, &RunWorker::jobProgress);
+    const JobContext job(worker, worker.jobs().start(JobKind::Run), JobKind::Run);
+    WorkerRunObserver observer(job);
     constexpr int kBatches = 20000;
     QElapsedTimer elapsed;
     elapsed.start();
@@ -470,11 +472,11 @@ void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
     int samples = 0;
     int spans = 0;
     QStringList variants;
-    for (const QList<QVariant>& batch : batches) {
-        const QString variant = batch.at(1).toString();
-        if (variants.isEmpty() || variants.last() != variant) variants << variant;
-        samples += batch.at(2).value<QVector<model::SampleRecord>>().size();
-        spans += batch.at(3).value<QVector<model::TimelineSpan>>().size();
+    for (const QList<QVariant>& signal : batches) {
+        const auto batch = signal.at(2).value<SampleBatch>();
+        if (variants.isEmpty() || variants.last() != batch.variant) variants << batch.variant;
+        samples += batch.samples.size();
+        spans += batch.spans.size();
     }
     QCOMPARE(samples, kBatches);
     QCOMPARE(spans, kBatches);
@@ -483,13 +485,13 @@ void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
     qInfo("%lld signals for %d batches in %.3f s", static_cast<long long>(batches.count()),
           kBatches, seconds);
     QVERIFY(batches.count() <= allowed);
-    const auto first = batches.first().at(2).value<QVector<model::SampleRecord>>().first();
+    const auto first = batches.first().at(2).value<SampleBatch>().samples.first();
     QCOMPARE(first.timeNs, qint64{0});
     QCOMPARE(first.durationNs, qint64{10'000});
     QCOMPARE(first.readBytesPerSecond, 1e6 / 1e-5);
 
     // A newer request makes this observer stale: nothing more goes out.
-    worker.nextGeneration();
+    worker.jobs().start(JobKind::Run);
     const qsizetype before = batches.count();
     const BandwidthSample late{0, 10, 1.0, 1.0};
     observer.samplesArrived("first", {&late, 1}, {});

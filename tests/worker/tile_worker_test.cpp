@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "runtime/backend.h"
+#include "support/tiny_tile_configuration.h"
 #include "tiles/tile_types.h"
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"
@@ -16,17 +17,9 @@ namespace {
 
 constexpr int kTimeoutMs = 180000;
 
-tiles::TileConfiguration tinyConfiguration() {
-    tiles::TileConfiguration c;
-    c.problem.dimensions = {{"M", 4}, {"H", 64}, {"I", 64}};
-    c.problem.dtype = DType::Bfloat16;
-    c.problem.tuning = {{"block_m", 16}, {"block_n", 16}, {"block_h", 16}, {"block_i", 16}};
-    return c;
-}
-
 TileSweepCommand tinyCpuSweep() {
     TileSweepCommand command;
-    command.request.base = tinyConfiguration();
+    command.request.base = testsupport::tinyTileConfiguration();
     command.request.axes = {{"block_m", {16, 32}}, {"block_n", {16, 32, 64}}};
     command.request.repeats = 2;
     command.request.warmup = 0;
@@ -49,21 +42,21 @@ void TileWorkerTest::aQueuedReportThatANewerOneReplacesIsSkipped() {
     // Called directly on this thread: the worker sees the generations exactly as queued calls
     // would arrive after the UI asked twice.
     RunWorker worker;
-    QSignalSpy ready(&worker, &RunWorker::tileReportReady);
-    QSignalSpy failed(&worker, &RunWorker::tileReportFailed);
+    QSignalSpy ready(&worker, &RunWorker::jobFinished);
+    QSignalSpy failed(&worker, &RunWorker::jobFailed);
     TileReportCommand older;
-    older.configuration = tinyConfiguration();
+    older.configuration = testsupport::tinyTileConfiguration();
     TileReportCommand newer = older;
     newer.configuration.problem.tuning["block_n"] = 64;
-    const quint64 first = worker.nextReportGeneration();
-    const quint64 second = worker.nextReportGeneration();
-    worker.tileReport(older, first);
+    const JobId first = worker.jobs().start(JobKind::TileReport);
+    const JobId second = worker.jobs().start(JobKind::TileReport);
+    worker.execute(first, older);
     QCOMPARE(ready.count(), 0);
-    worker.tileReport(newer, second);
+    worker.execute(second, newer);
     QCOMPARE(failed.count(), 0);
     QCOMPARE(ready.count(), 1);
-    QCOMPARE(ready.first().at(0).value<quint64>(), second);
-    const auto outcome = ready.first().at(1).value<TileReportOutcome>();
+    QCOMPARE(ready.first().at(0).value<JobId>(), second);
+    const auto outcome = ready.first().at(2).value<TileReportOutcome>();
     QCOMPARE(outcome.report.configuration.problem.tuningValue("block_n"), 64);
     if (!probeBackends().cudaUsable) {
         QVERIFY(!outcome.live);

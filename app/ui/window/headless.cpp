@@ -24,6 +24,7 @@
 #include "ui/export/chart_export.h"
 #include "ui/export/export_save.h"
 #include "ui/export/table_export.h"
+#include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/run/run_panel.h"
 #include "ui/window/main_window.h"
 
@@ -454,6 +455,9 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
             printError(error);
             return 1;
         }
+        // A recording made elsewhere notes its shape's cost here once the CPU is measured.
+        if (window.cpuSpeedsGate()->isMeasuring())
+            waitFor(window.cpuSpeedsGate(), &CpuSpeedsGate::settled, 30000);
     }
     if (!options.comparePath.isEmpty()) {
         if (const QString error = window.compareWith(options.comparePath); !error.isEmpty()) {

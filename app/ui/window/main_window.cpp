@@ -42,6 +42,7 @@
 #include "ui/export/chart_export.h"
 #include "ui/export/chart_export_actions.h"
 #include "ui/export/table_export.h"
+#include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/results/results_model.h"
 #include "ui/run/measurement_panel.h"
 #include "ui/run/run_choices.h"
@@ -115,6 +116,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     controller_ = new RunController(this);
     runPanel_ = new RunPanel;
+    cpuSpeeds_ = new CpuSpeedsGate(*controller_, *runPanel_, *statusBar(), this);
+    // A wait that ends without the speeds (cancelled, failed) ends the run before it began.
+    connect(cpuSpeeds_, &CpuSpeedsGate::settled, this, [this] { runWaitsForCpuSpeeds_ = false; });
     // The panel scrolls up and down on short screens, never sideways: its area is as wide as the
     // panel's least width plus the scroll bar, so the splitter cannot squeeze it to a sliver.
     panelScroll_ = new QScrollArea;

@@ -23,6 +23,7 @@ class QTableView;
 namespace fusescope {
 
 class ChartView;
+class CpuSpeedsGate;
 struct ExportPreset;
 class CompareWindow;
 class ElidedLabel;
@@ -52,6 +53,8 @@ class MainWindow final : public QMainWindow {
     // The settings every part of the window remembers its choices in (never null).
     QSettings* settings() const { return settings_; }
     RunController* runController() const { return controller_; }
+    // Waits, without blocking, for this CPU's speeds before a CPU run or estimate.
+    CpuSpeedsGate* cpuSpeedsGate() const { return cpuSpeeds_; }
     SweepTab* sweepTab() const { return sweepTab_; }
     TileExplorerTab* tileExplorer() const { return tileExplorer_; }
     MeasurementPanel* measurementPanel() const { return measurementPanel_; }
@@ -73,8 +76,9 @@ class MainWindow final : public QMainWindow {
     // The run panel shows the pipeline, variants and problem of `recording` (one state).
     void showRecordedRequestInPanel(const model::Recording& recording);
     // What the run panel's shape, taken from a recording made elsewhere, costs on this CPU when
-    // that is long (empty otherwise); sets problemTooLongHere_.
-    QString recordedShapeNote(const model::Recording& recording);
+    // that is long: once the CPU's speeds are known, appended to `opened` in the run panel and
+    // shown in the status bar; sets problemTooLongHere_.
+    void noteRecordedShape(const model::Recording& recording, const QString& opened);
 
     void saveSettings();
 
@@ -183,6 +187,7 @@ class MainWindow final : public QMainWindow {
     QSettings* settings_ = nullptr;
     std::unique_ptr<QSettings> ownedSettings_;
     RunController* controller_ = nullptr;
+    CpuSpeedsGate* cpuSpeeds_ = nullptr;
     RunPanel* runPanel_ = nullptr;
     QTabWidget* viewTabs_ = nullptr;
     QTabWidget* chartTabs_ = nullptr;
@@ -223,6 +228,8 @@ class MainWindow final : public QMainWindow {
     // A recording's problem, set in the run panel, too long to run on this CPU: not kept for the
     // next start while the panel still holds it.
     std::optional<Problem> problemTooLongHere_;
+    // Run was clicked and waits for this CPU's speeds (CpuSpeedsGate) before it starts.
+    bool runWaitsForCpuSpeeds_ = false;
     bool backendsKnown_ = false;
     QString runStartedNote_;
     QString shownJobElsewhere_;      // the job the run panel shows as holding the worker

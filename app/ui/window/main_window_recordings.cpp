@@ -110,16 +110,14 @@ QString MainWindow::openRecording(const QString& path) {
     showRecordedRequestInPanel(*loaded);
     const QString name = QFileInfo(path).fileName();
     noteOpenedFile(path);
-    const QString shapeNote = recordedShapeNote(*loaded);
-    runPanel_->setStatusText(
+    const QString opened =
         tr("Showing %1 (%2 runs, recorded by %3)")
             .arg(name)
             .arg(loaded->runs.size())
-            .arg(loaded->producer.isEmpty() ? tr("an unknown program") : loaded->producer) +
-        (shapeNote.isEmpty() ? QString() : QStringLiteral(". ") + shapeNote));
-    // The status bar is always in sight, where the run panel may be scrolled.
-    statusBar()->showMessage(
-        shapeNote.isEmpty() ? tr("Opened %1").arg(QDir::toNativeSeparators(path)) : shapeNote);
+            .arg(loaded->producer.isEmpty() ? tr("an unknown program") : loaded->producer);
+    runPanel_->setStatusText(opened);
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+    noteRecordedShape(*loaded, opened);
     return {};
 }
 

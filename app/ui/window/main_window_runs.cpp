@@ -42,6 +42,7 @@
 #include "ui/export/chart_export.h"
 #include "ui/export/chart_export_actions.h"
 #include "ui/export/table_export.h"
+#include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/results/results_model.h"
 #include "ui/run/measurement_panel.h"
 #include "ui/run/run_choices.h"
@@ -57,7 +58,8 @@
 namespace fusescope {
 
 bool MainWindow::isRunning() const {
-    return controller_->isRunning();
+    // A run that waits for this CPU's speeds has begun: its first stage is their measuring.
+    return runWaitsForCpuSpeeds_ || controller_->isRunning();
 }
 
 void MainWindow::startRun() {
@@ -70,9 +72,12 @@ void MainWindow::startRun() {
         return;
     }
     const RunCommand command = runPanel_->command();
-    if (!waitForCpuSpeeds(*controller_, *runPanel_, *statusBar(), command, summary_)) return;
-    if (!confirmLongRun(this, command, summary_)) return;
-    startCommand(command);
+    runWaitsForCpuSpeeds_ = true;
+    cpuSpeeds_->whenKnown(command, summary_, [this, command] {
+        runWaitsForCpuSpeeds_ = false;
+        if (confirmLongRun(this, command, summary_)) startCommand(command);
+    });
+    if (runWaitsForCpuSpeeds_) showViews();
 }
 
 void MainWindow::startCommand(const RunCommand& command) {
@@ -90,6 +95,7 @@ void MainWindow::startCommand(const RunCommand& command) {
 }
 
 void MainWindow::cancelRun() {
+    if (cpuSpeeds_->isMeasuring()) cpuSpeeds_->cancel();
     if (!isRunning()) return;
     if (controller_->isSweeping()) {
         sweepTab_->cancelSweep();

@@ -1,6 +1,8 @@
 // What the window keeps between starts: restored at start, saved at close.
 #include "ui/window/main_window.h"
 
+#include "ui/jobs/cpu_speeds_gate.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -84,17 +86,26 @@ void MainWindow::restoreSettings() {
     setPresentation(settings_->value(QStringLiteral("view/presentation"), false).toBool());
 }
 
-QString MainWindow::recordedShapeNote(const model::Recording& recording) {
+void MainWindow::noteRecordedShape(const model::Recording& recording, const QString& opened) {
     problemTooLongHere_.reset();
-    if (recording.device.backend == QLatin1String("cpu")) return {};
+    if (recording.device.backend == QLatin1String("cpu")) {
+        cpuSpeeds_->cancel();  // a note for a recording opened before would arrive too late
+        return;
+    }
     const RunCommand command = runPanel_->command();
-    if (!waitForCpuSpeeds(*controller_, *runPanel_, *statusBar(), command, summary_)) return {};
-    const std::optional<double> seconds = cpuEstimateFor(command, summary_);
-    if (!seconds || !model::runNeedsConfirmation(*seconds)) return {};
-    // Kept out of the settings: the next start should not begin with a GPU-sized shape.
-    problemTooLongHere_ = command.request.problem;
-    return tr("Run panel: shape from the %1 recording; a run of it takes %2 on this CPU.")
-        .arg(recording.device.name, model::durationText(*seconds));
+    cpuSpeeds_->whenKnown(
+        command, summary_, [this, command, opened, device = recording.device.name] {
+            const std::optional<double> seconds = cpuEstimateFor(command, summary_);
+            if (!seconds || !model::runNeedsConfirmation(*seconds)) return;
+            // Kept out of the settings: the next start should not begin with a GPU-sized shape.
+            problemTooLongHere_ = command.request.problem;
+            const QString note =
+                tr("Run panel: shape from the %1 recording; a run of it takes %2 on this CPU.")
+                    .arg(device, model::durationText(*seconds));
+            runPanel_->setStatusText(opened + QStringLiteral(". ") + note);
+            // The status bar is always in sight, where the run panel may be scrolled.
+            statusBar()->showMessage(note);
+        });
 }
 
 void MainWindow::saveSettings() {

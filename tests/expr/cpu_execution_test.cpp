@@ -10,6 +10,7 @@
 #include "expr/cpu_kernel.h"
 #include "expr/parser.h"
 #include "expr/reference.h"
+#include "parsed_program.h"
 #include "pipelines/elementwise_family.h"
 #include "pipelines/registry.h"
 
@@ -52,12 +53,6 @@ Status runPlan(const Program& program, const VariantPlan& plan, Arrays& arrays,
             return s;
     }
     return Status::ok();
-}
-
-Program parsed(const std::string& text) {
-    const ParseResult result = parseProgram(text);
-    EXPECT_TRUE(result) << (result ? "" : result.error().message());
-    return result ? result.program() : Program{};
 }
 
 const char* const kChains[] = {

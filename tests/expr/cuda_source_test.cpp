@@ -7,16 +7,11 @@
 
 #include "expr/cuda_source.h"
 #include "expr/parser.h"
+#include "parsed_program.h"
 #include "platform/runtime_compiler.h"
 
 namespace fusescope::expr {
 namespace {
-
-Program parsed(const std::string& text) {
-    const ParseResult result = parseProgram(text);
-    EXPECT_TRUE(result) << (result ? "" : result.error().message());
-    return result ? result.program() : Program{};
-}
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

@@ -6,6 +6,7 @@
 
 #include "expr/ledger.h"
 #include "expr/parser.h"
+#include "parsed_program.h"
 
 namespace fusescope::expr {
 namespace {
@@ -16,10 +17,8 @@ constexpr std::uint64_t kArray = kN * 4;
 using Names = std::vector<std::string>;
 
 Ledger ledgerOf(const std::string& text, Strategy strategy) {
-    const ParseResult parsed = parseProgram(text);
-    EXPECT_TRUE(parsed) << (parsed ? "" : parsed.error().message());
-    if (!parsed) return {};
-    return predictLedger(parsed.program(), planVariant(parsed.program(), strategy), kN);
+    const Program program = parsed(text);
+    return predictLedger(program, planVariant(program, strategy), kN);
 }
 
 TEST(ExpressionLedger, AffineUnfusedIsTheLessonsFourPasses) {

@@ -4,15 +4,10 @@
 #include <string>
 
 #include "expr/parser.h"
+#include "parsed_program.h"
 
 namespace fusescope::expr {
 namespace {
-
-Program parsed(const std::string& text) {
-    const ParseResult result = parseProgram(text);
-    EXPECT_TRUE(result) << text << ": " << (result ? "" : result.error().message());
-    return result ? result.program() : Program{};
-}
 
 ParseError refused(const std::string& text) {
     const ParseResult result = parseProgram(text);

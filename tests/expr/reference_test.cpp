@@ -8,15 +8,10 @@
 
 #include "expr/parser.h"
 #include "expr/reference.h"
+#include "parsed_program.h"
 
 namespace fusescope::expr {
 namespace {
-
-Program parsed(const std::string& text) {
-    const ParseResult result = parseProgram(text);
-    EXPECT_TRUE(result) << (result ? "" : result.error().message());
-    return result ? result.program() : Program{};
-}
 
 TEST(ExpressionReference, EvaluatesEveryOutputInDouble) {
     const Program program = parsed("t = x * 2; a = t + 3; b = silu(y) * t; c = max(x, y) / 4");

@@ -34,14 +34,18 @@ struct Step {
     std::vector<int> copies;  // further arrays that hold the same value
 };
 
-struct Steps {
+}  // namespace
+
+struct CpuKernelCode::Steps {
     std::vector<Step> steps;
     std::vector<float> constants;
     int buffers = 0;
 };
 
-Steps compile(const Program& program, const VariantPlan& plan, int kernelIndex,
-              const CpuOpTable& table, int vectorWidth) {
+CpuKernelCode::CpuKernelCode(const Program& program, const VariantPlan& plan, int kernelIndex,
+                             int vectorWidth, CpuInstructionSet instructionSet)
+    : steps_(std::make_unique<Steps>()) {
+    const CpuOpTable& table = cpuOpTable(instructionSet);
     const PlanKernel& kernel = plan.kernels[kernelIndex];
     const auto argOf = [&](int array) {
         for (std::size_t r = 0; r < kernel.reads.size(); ++r)
@@ -50,7 +54,7 @@ Steps compile(const Program& program, const VariantPlan& plan, int kernelIndex,
             if (kernel.writes[w].array == array) return static_cast<int>(kernel.reads.size() + w);
         return -1;
     };
-    Steps compiled;
+    Steps& compiled = *steps_;
     std::vector<Place> valuePlace(program.operations.size());
     const auto constant = [&](float value) {
         compiled.constants.push_back(value);
@@ -88,45 +92,52 @@ Steps compile(const Program& program, const VariantPlan& plan, int kernelIndex,
         valuePlace[operation] = step.result;
         compiled.steps.push_back(std::move(step));
     }
-    return compiled;
 }
 
-}  // namespace
+CpuKernelCode::~CpuKernelCode() = default;
+CpuKernelCode::CpuKernelCode(CpuKernelCode&&) noexcept = default;
+CpuKernelCode& CpuKernelCode::operator=(CpuKernelCode&&) noexcept = default;
+
+std::uint64_t CpuKernelCode::operations() const {
+    return std::max<std::uint64_t>(1, steps_->steps.size());
+}
+
+void CpuKernelCode::run(void* const* arrays, std::uint64_t begin, std::uint64_t end) const {
+    const Steps& compiled = *steps_;
+    std::vector<float> buffers(compiled.buffers * kCpuChunkElements);
+    std::vector<float> constants(compiled.constants.size() * kCpuChunkElements);
+    for (std::size_t c = 0; c < compiled.constants.size(); ++c)
+        std::fill_n(constants.begin() + c * kCpuChunkElements, kCpuChunkElements,
+                    compiled.constants[c]);
+    for (std::uint64_t chunk = begin; chunk < end; chunk += kCpuChunkElements) {
+        const std::size_t count = std::min(kCpuChunkElements, end - chunk);
+        const auto at = [&](const Place& place) -> float* {
+            switch (place.kind) {
+                case Place::Kind::Array:
+                    return static_cast<float*>(arrays[place.index]) + chunk;
+                case Place::Kind::Buffer:
+                    return buffers.data() + place.index * kCpuChunkElements;
+                case Place::Kind::Constant:
+                    return constants.data() + place.index * kCpuChunkElements;
+            }
+            return nullptr;
+        };
+        for (const Step& step : compiled.steps) {
+            float* result = at(step.result);
+            step.loop(at(step.a), at(step.b), result, count);
+            for (int copy : step.copies)
+                std::memcpy(static_cast<float*>(arrays[copy]) + chunk, result,
+                            count * sizeof(float));
+        }
+    }
+}
 
 Status runCpuKernel(const Program& program, const VariantPlan& plan, int kernelIndex,
-                    float* const* arrays, const CpuKernelRun& run) {
-    const Steps compiled =
-        compile(program, plan, kernelIndex, cpuOpTable(run.instructionSet), run.vectorWidth);
-    const std::uint64_t workPerElement = std::max<std::uint64_t>(1, compiled.steps.size());
+                    void* const* arrays, const CpuKernelRun& run) {
+    const CpuKernelCode code(program, plan, kernelIndex, run.vectorWidth, run.instructionSet);
     const bool finished = parallelFor(
-        run.n, run.threads, run.cancel, workPerElement,
-        [&](std::uint64_t begin, std::uint64_t end) {
-            std::vector<float> buffers(compiled.buffers * kCpuChunkElements);
-            std::vector<float> constants(compiled.constants.size() * kCpuChunkElements);
-            for (std::size_t c = 0; c < compiled.constants.size(); ++c)
-                std::fill_n(constants.begin() + c * kCpuChunkElements, kCpuChunkElements,
-                            compiled.constants[c]);
-            for (std::uint64_t chunk = begin; chunk < end; chunk += kCpuChunkElements) {
-                const std::size_t count = std::min(kCpuChunkElements, end - chunk);
-                const auto at = [&](const Place& place) -> float* {
-                    switch (place.kind) {
-                        case Place::Kind::Array:
-                            return arrays[place.index] + chunk;
-                        case Place::Kind::Buffer:
-                            return buffers.data() + place.index * kCpuChunkElements;
-                        case Place::Kind::Constant:
-                            return constants.data() + place.index * kCpuChunkElements;
-                    }
-                    return nullptr;
-                };
-                for (const Step& step : compiled.steps) {
-                    float* result = at(step.result);
-                    step.loop(at(step.a), at(step.b), result, count);
-                    for (int copy : step.copies)
-                        std::memcpy(arrays[copy] + chunk, result, count * sizeof(float));
-                }
-            }
-        },
+        run.n, run.threads, run.cancel, code.operations(),
+        [&](std::uint64_t begin, std::uint64_t end) { code.run(arrays, begin, end); },
         kCpuChunkElements);
     return finished ? Status::ok() : cancelledStatus();
 }

@@ -45,7 +45,7 @@ struct Arrays {
 Status runPlan(const Program& program, const VariantPlan& plan, Arrays& arrays,
                const CpuKernelRun& run) {
     for (std::size_t k = 0; k < plan.kernels.size(); ++k) {
-        std::vector<float*> args;
+        std::vector<void*> args;
         for (int array : plan.kernels[k].reads) args.push_back(arrays.values[array].data());
         for (const PlanWrite& write : plan.kernels[k].writes)
             args.push_back(arrays.values[write.array].data());

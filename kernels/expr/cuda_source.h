@@ -19,8 +19,15 @@ struct GeneratedKernel {
     std::vector<std::string> args;  // array names in parameter order; N follows them
 };
 
+// `entry` empty: "<kernel>_v<width>".
 GeneratedKernel generateCudaKernel(const Program& program, const VariantPlan& plan, int kernelIndex,
-                                   int vectorWidth);
+                                   int vectorWidth, std::string entry = {});
+
+// One source for both widths, as a described kernel is compiled (pipeline_description.h): the
+// width-4 code where FUSESCOPE_VECTOR_WIDTH is 4, the width-1 code otherwise, both under the
+// entry name `<kernel>`.
+GeneratedKernel generateDescribedCudaKernel(const Program& program, const VariantPlan& plan,
+                                            int kernelIndex);
 
 // Every kernel of the plan at a vector width, one after another, as the learner reads them.
 std::string cudaSourceText(const Program& program, const VariantPlan& plan, int vectorWidth);

@@ -2,7 +2,11 @@
 // error shown at its character with exit code 2.
 #include <gtest/gtest.h>
 
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
 #include "cli_process.h"
+#include "model/recording_json.h"
 
 namespace {
 
@@ -47,6 +51,49 @@ TEST(CliExpr, AParseErrorPointsAtItsCharacter) {
 TEST(CliExpr, RefusesAMissingExpressionAndABadWidth) {
     EXPECT_EQ(runCli({"expr"}).exitCode, 2);
     EXPECT_EQ(runCli({"expr", "--vector", "3", "out = x * 2"}).exitCode, 2);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliRunExpr, RunsEveryVariantOnTheCpuAndTheRecordingKeepsTheExpression) {
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString path = folder.filePath("expr.json");
+    const QString text = "t = x * 2 | out = silu(t) * y";
+    const CliResult result = runCli({"run", "--expr", text, "--variants", "all", "--n", "2^16",
+                                     "--backend", "cpu", "--repeat", "2", "--json", path});
+    ASSERT_FALSE(result.crashed);
+    EXPECT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
+    for (const char* variant : {"unfused", "fused", "split"})
+        EXPECT_TRUE(
+            result.out.contains(QRegularExpression(QStringLiteral("\n%1 .* OK\n").arg(variant))))
+            << variant << "\n"
+            << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(text)) << result.out.toStdString();
+
+    // The recording names the expression and reopens in a program that never typed it.
+    const fusescope::Result<fusescope::model::Recording> recording =
+        fusescope::model::loadRecording(path);
+    ASSERT_TRUE(recording) << recording.status().message();
+    ASSERT_EQ(recording->pipelineDescriptions.size(), 1u);
+    EXPECT_EQ(recording->pipelineDescriptions.front().formula, text.toStdString());
+    const CliResult shown = runCli({"show", path});
+    EXPECT_EQ(shown.exitCode, 0) << shown.err.toStdString();
+    EXPECT_TRUE(shown.out.contains(text)) << shown.out.toStdString();
+    EXPECT_TRUE(shown.out.contains("split")) << shown.out.toStdString();
+}
+
+TEST(CliRunExpr, RefusesABadExpressionAndBothPipelineAndExpr) {
+    const CliResult bad = runCli({"run", "--expr", "out = x +", "--backend", "cpu"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.err.contains("--expr: the expression does not parse, at character 10:"))
+        << bad.err.toStdString();
+    const CliResult both =
+        runCli({"run", "--expr", "out = x + 1", "--pipeline", "affine", "--backend", "cpu"});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_TRUE(both.err.contains("--pipeline or --expr, not both")) << both.err.toStdString();
 }
 
 }  // namespace

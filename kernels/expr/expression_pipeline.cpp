@@ -4,14 +4,13 @@
 #include <memory>
 #include <set>
 
-#include "expr/cpu_kernel.h"
+#include "expr/cpu_execution.h"
 #include "expr/cuda_source.h"
 #include "expr/ledger.h"
 #include "expr/parser.h"
 #include "expr/reference.h"
 #include "expr/variant_plan.h"
 #include "pipelines/described_pipeline.h"
-#include "pipelines/elementwise_cpu_execution.h"
 #include "pipelines/elementwise_family.h"
 #include "pipelines/runtime_registry.h"
 
@@ -114,20 +113,12 @@ void addCpuExecutions(RuntimePipeline& pipeline,
                       const std::shared_ptr<const ExpressionState>& state) {
     for (const VariantPlan& plan : state->plans) {
         for (std::size_t k = 0; k < plan.kernels.size(); ++k) {
-            const std::string variant(strategyName(plan.strategy));
-            const std::string kernel = plan.kernels[k].name;
             const VariantPlan* planPointer = &plan;
             const int index = static_cast<int>(k);
             pipeline.cpuExecutions.emplace(
-                describedExecutionKey(variant, kernel), [state, planPointer, index, kernel] {
-                    return makeElementwiseCpuExecution(
-                        kernel, [state, planPointer, index](int width, CpuInstructionSet set) {
-                            auto code = std::make_shared<const CpuKernelCode>(
-                                state->program, *planPointer, index, width, set);
-                            return ElementRangeKernel(
-                                [code](void* const* buffers, std::uint64_t begin,
-                                       std::uint64_t end) { code->run(buffers, begin, end); });
-                        });
+                describedExecutionKey(strategyName(plan.strategy), plan.kernels[k].name),
+                [state, planPointer, index] {
+                    return makeExpressionCpuExecution(state, state->program, *planPointer, index);
                 });
         }
     }

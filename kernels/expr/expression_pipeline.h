@@ -3,7 +3,7 @@
 // description (pipelines/pipeline_description.h: buffers, the variants unfused, fused and, where
 // the text has "|", split, each kernel's generated CUDA, the reference as an element program)
 // with the expression text as its formula, so that recordings keep it; the CPU kernels of
-// cpu_kernel.h; and the check against reference.h's rounding bound.
+// cpu_execution.h; and the check against reference.h's rounding bound.
 #include <string>
 #include <string_view>
 

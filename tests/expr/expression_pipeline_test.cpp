@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "expr/expression_pipeline.h"
@@ -16,6 +17,8 @@
 #include "pipelines/runtime_registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "support/cancel_during_stage.h"
+#include "support/timing_slack.h"
 
 namespace fusescope::expr {
 namespace {
@@ -134,6 +137,36 @@ TEST(ExpressionPipeline, TheDescriptionKeepsTheTextAndAnAgreeingReference) {
     ASSERT_TRUE(made) << made.status().message();
     // Unfused: gelu, *, sigmoid, +, tanh, -; fused: 1; split: 2.
     EXPECT_EQ(made->cudaExecutions.size(), 6u + 1u + 2u);
+}
+
+// Thirteen scalar operations an element, eleven transcendental, on one thread: seconds for the run,
+// so a cancel lands inside the kernel; its blocks are sized by the operations, so it stops in time.
+TEST(ExpressionPipeline, CancelStopsALongChainWithinHalfASecond) {
+    if (testsupport::timingSlack() > 1.0)
+        GTEST_SKIP() << "instrumented builds are checked for the result, release for the time";
+    const Unregister unregister;
+    ASSERT_TRUE(registerExpression(
+        "a = gelu(x); b = tanh(a) * exp(a); c = gelu(b) + silu(a); d = tanh(c) * sigmoid(b); "
+        "out = gelu(d) + silu(c)"));
+    auto backend = createCpuBackend(1);
+    RunRequest request;
+    request.pipeline = kName;
+    request.variants = {"fused"};
+    request.problem.dimensions["N"] = std::uint64_t{1} << 24;
+    request.problem.tuning["vector"] = 1;
+    request.repeats = 20;
+    request.warmup = 0;
+    request.roofs = false;
+    testsupport::CancelDuringStage observer("checking fused", std::chrono::milliseconds(100));
+    const Result<RunReport> report = runPipeline(*backend, request, observer);
+    const testsupport::Clock::time_point returned = testsupport::Clock::now();
+    observer.join();
+    ASSERT_TRUE(observer.stageSeen());
+    ASSERT_FALSE(report);
+    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
+    const double latency = testsupport::secondsBetween(observer.cancelledAt(), returned);
+    std::printf("the chain stopped %.3f s after the cancel\n", latency);
+    EXPECT_LT(latency, 0.5 * testsupport::timingSlack());
 }
 
 }  // namespace

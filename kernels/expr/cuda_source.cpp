@@ -152,13 +152,12 @@ GeneratedKernel generateCudaKernel(const Program& program, const VariantPlan& pl
     out << "}\n\n";
 
     // The kernel: pointers, then N.
-    out << "extern \"C\" __global__ void " << generated.entry << "(";
-    separator.clear();
+    // One parameter a line: a learner reads the kernel's arrays down the page.
+    out << "extern \"C\" __global__ void " << generated.entry << "(\n";
     for (const auto& name : reads)
-        out << separator << "const float* __restrict__ " << readName(name), separator = ", ";
-    for (const auto& name : writes)
-        out << separator << "float* __restrict__ " << writeName(name), separator = ", ";
-    out << separator << "unsigned long long n) {\n"
+        out << "    const float* __restrict__ " << readName(name) << ",\n";
+    for (const auto& name : writes) out << "    float* __restrict__ " << writeName(name) << ",\n";
+    out << "    unsigned long long n) {\n"
         << "    const unsigned long long first =\n"
         << "        static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n"
         << "    const unsigned long long stride = static_cast<unsigned long long>(blockDim.x) * "

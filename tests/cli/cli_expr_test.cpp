@@ -28,7 +28,7 @@ TEST(CliExpr, PrintCudaPrintsEveryKernelAtTheChosenWidth) {
     const CliResult result = runCli({"expr", "--print-cuda", "--vector", "1", "out = silu(g) * u"});
     EXPECT_EQ(result.exitCode, 0) << result.err.toStdString();
     const std::string out = result.out.toStdString();
-    for (const char* entry : {"k1_silu_v1(", "k2_mul_v1(", "fused_v1("})
+    for (const char* entry : {"k1_silu_v1(\n", "k2_mul_v1(\n", "fused_v1(\n"})
         EXPECT_NE(out.find(std::string("extern \"C\" __global__ void ") + entry), std::string::npos)
             << entry << "\n"
             << out;

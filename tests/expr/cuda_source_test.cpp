@@ -29,9 +29,11 @@ TEST(ExpressionCudaSource, FusedSiluGateIsTheBuiltInKernelsShape) {
     EXPECT_TRUE(contains(s, "const float v0 = fs_silu(g_in);")) << s;
     EXPECT_TRUE(contains(s, "const float v1 = v0 * u_in;")) << s;
     EXPECT_TRUE(contains(s,
-                         "extern \"C\" __global__ void fused_v4(const float* __restrict__ g_in, "
-                         "const float* __restrict__ u_in, float* __restrict__ out_out, "
-                         "unsigned long long n)"))
+                         "extern \"C\" __global__ void fused_v4(\n"
+                         "    const float* __restrict__ g_in,\n"
+                         "    const float* __restrict__ u_in,\n"
+                         "    float* __restrict__ out_out,\n"
+                         "    unsigned long long n) {\n"))
         << s;
     // Two float4 groups a step, stored after both are computed, then groups, then the tail.
     EXPECT_TRUE(contains(s, "for (; g + stride < groups; g += 2 * stride)")) << s;

@@ -31,12 +31,8 @@ bool listed(const std::string& name) {
 
 RunReport runOnCpu(const std::string& pipeline, int width) {
     auto backend = createCpuBackend(2);
-    RunRequest request;
-    request.pipeline = pipeline;
-    request.problem.dimensions["N"] = 100003;  // not a multiple of the vector width
-    request.problem.tuning["vector"] = width;
-    request.repeats = 2;
-    request.warmup = 0;
+    // N is not a multiple of the vector width.
+    const RunRequest request = chainRequest(100003, width, 2, 0, pipeline);
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     EXPECT_TRUE(report) << report.status().message();
@@ -132,11 +128,7 @@ TEST(RuntimeRegistry, AWrongCpuKernelFailsTheDescribedCheck) {
     // The fused kernel forgets to square.
     pipeline->cpuExecutions[describedExecutionKey("fused", "chain_fused")] = [] {
         return makeElementwiseCpuExecution("chain_fused", [](int, CpuInstructionSet) {
-            return [](void* const* b, std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t i = begin; i < end; ++i)
-                    static_cast<float*>(b[2])[i] = static_cast<const float*>(b[0])[i] * 2.0f +
-                                                   static_cast<const float*>(b[1])[i];
-            };
+            return mapRange<2>([](float x, float y) { return x * 2.0f + y; });
         });
     };
     ASSERT_TRUE(registerPipeline(std::move(*pipeline)));
@@ -153,11 +145,7 @@ TEST(RuntimeRegistry, AKernelWithoutCpuCodeIsRefusedByName) {
     ASSERT_TRUE(registerPipeline(std::move(*pipeline)));
     RegisteredForTest registered{"runtime_chain"};
     auto backend = createCpuBackend(1);
-    RunRequest request;
-    request.pipeline = "runtime_chain";
-    request.problem.dimensions["N"] = 1000;
-    request.repeats = 1;
-    request.warmup = 0;
+    const RunRequest request = chainRequest(1000);
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     ASSERT_FALSE(report);

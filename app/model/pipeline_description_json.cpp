@@ -22,15 +22,16 @@ QJsonArray namesToJson(const std::vector<std::string>& names) {
     return array;
 }
 
+struct RoleKey {
+    BufferRole role;
+    const char* key;
+};
+constexpr RoleKey kRoleKeys[] = {
+    {BufferRole::Input, "input"}, {BufferRole::Output, "output"}, {BufferRole::Scratch, "scratch"}};
+
 QString roleKey(BufferRole role) {
-    switch (role) {
-        case BufferRole::Input:
-            return QStringLiteral("input");
-        case BufferRole::Output:
-            return QStringLiteral("output");
-        case BufferRole::Scratch:
-            return QStringLiteral("scratch");
-    }
+    for (const RoleKey& known : kRoleKeys)
+        if (known.role == role) return QLatin1String(known.key);
     return {};
 }
 
@@ -92,8 +93,8 @@ std::vector<std::string> readNames(const JsonReader& reader, const char* key) {
 
 BufferRole readRole(const JsonReader& reader) {
     const QString role = reader.string("role");
-    for (BufferRole known : {BufferRole::Input, BufferRole::Output, BufferRole::Scratch})
-        if (role == roleKey(known)) return known;
+    for (const RoleKey& known : kRoleKeys)
+        if (role == QLatin1String(known.key)) return known.role;
     reader.fail("role", QStringLiteral("is \"%1\", not input, output or scratch").arg(role));
 }
 

@@ -8,6 +8,7 @@
 #include "pipelines/described_pipeline.h"
 #include "pipelines/element_program.h"
 #include "pipelines/runtime_registry.h"
+#include "platform/runtime_compiler.h"
 #include "runtime/runner.h"
 #include "support/runtime_chain.h"
 
@@ -168,6 +169,31 @@ TEST(RuntimeRegistry, RegistersFromBothThreadsAtOnce) {
     worker.join();
     EXPECT_EQ(findPipeline("chain_on_worker"), nullptr);
     EXPECT_EQ(findPipeline("chain_on_ui"), nullptr);
+}
+
+// NVRTC needs no GPU: every described kernel compiles at both vector widths for the H200
+// (sm_90), and a broken source fails with the compiler's message. Skips where NVRTC is missing.
+TEST(DescribedPipeline, EveryKernelCompilesWithNvrtcAtBothWidths) {
+    Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
+    if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
+    for (const DescribedVariant& variant : chainDescription().variants)
+        for (const DescribedKernel& kernel : variant.kernels)
+            for (int width : kSupportedVectorWidths) {
+                std::string log;
+                Result<std::vector<unsigned char>> image =
+                    (*nvrtc)->compile(describedKernelCompileRequest(kernel, width, "sm_90"), log);
+                EXPECT_TRUE(image)
+                    << kernel.name << " width " << width << ": " << image.status().message();
+                EXPECT_TRUE(image && !image->empty()) << kernel.name;
+            }
+    DescribedKernel broken = chainDescription().variants[1].kernels[0];
+    broken.cudaSource += "\nthis_is_not_cuda;\n";
+    std::string log;
+    Result<std::vector<unsigned char>> image =
+        (*nvrtc)->compile(describedKernelCompileRequest(broken, 4, "sm_90"), log);
+    ASSERT_FALSE(image);
+    EXPECT_NE((image.status().message() + log).find("this_is_not_cuda"), std::string::npos)
+        << image.status().message();
 }
 
 TEST(DescribedPipeline, RefusesDescriptionsWhoseNamesDisagree) {

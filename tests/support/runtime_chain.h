@@ -61,6 +61,22 @@ inline std::string chainKernelSource(const std::string& entry,
     return source;
 }
 
+// A kernel that sweeps each input once and writes `output` once; its entry is "chain_<name>".
+inline DescribedKernel chainKernel(const std::string& name, const std::vector<std::string>& inputs,
+                                   const std::string& output, const std::string& body,
+                                   double flopsPerElement) {
+    const std::string entry = name.rfind("chain_", 0) == 0 ? name : "chain_" + name;
+    std::vector<std::string> args = inputs;
+    args.push_back(output);
+    return {name,
+            args,
+            inputs,
+            {output},
+            flopsPerElement,
+            chainKernelSource(entry, inputs, output, body),
+            entry};
+}
+
 inline PipelineDescription chainDescription(const std::string& name = "runtime_chain") {
     PipelineDescription d;
     d.name = name;
@@ -76,39 +92,13 @@ inline PipelineDescription chainDescription(const std::string& name = "runtime_c
                  {"out", BufferRole::Output}};
     DescribedVariant unfused{"unfused", "Unfused (3 kernels)",       "One kernel per operation.",
                              false,     {"x", "y", "t", "u", "out"}, {}};
-    unfused.kernels = {
-        {"scale",
-         {"x", "t"},
-         {"x"},
-         {"t"},
-         1.0,
-         chainKernelSource("chain_scale", {"x"}, "t", "x * 2.0f"),
-         "chain_scale"},
-        {"add",
-         {"t", "y", "u"},
-         {"t", "y"},
-         {"u"},
-         1.0,
-         chainKernelSource("chain_add", {"t", "y"}, "u", "t + y"),
-         "chain_add"},
-        {"square",
-         {"u", "out"},
-         {"u"},
-         {"out"},
-         1.0,
-         chainKernelSource("chain_square", {"u"}, "out", "u * u"),
-         "chain_square"},
-    };
+    unfused.kernels = {chainKernel("scale", {"x"}, "t", "x * 2.0f", 1.0),
+                       chainKernel("add", {"t", "y"}, "u", "t + y", 1.0),
+                       chainKernel("square", {"u"}, "out", "u * u", 1.0)};
     DescribedVariant fused{"fused", "Fused (1 kernel)", "All three in registers.",
                            true,    {"x", "y", "out"},  {}};
     fused.kernels = {
-        {"chain_fused",
-         {"x", "y", "out"},
-         {"x", "y"},
-         {"out"},
-         3.0,
-         chainKernelSource("chain_fused", {"x", "y"}, "out", "(x * 2.0f + y) * (x * 2.0f + y)"),
-         "chain_fused"}};
+        chainKernel("chain_fused", {"x", "y"}, "out", "(x * 2.0f + y) * (x * 2.0f + y)", 3.0)};
     d.variants = {unfused, fused};
     d.check.output = "out";
     d.check.reference.assignments = {

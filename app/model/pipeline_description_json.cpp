@@ -22,15 +22,16 @@ QJsonArray namesToJson(const std::vector<std::string>& names) {
     return array;
 }
 
+struct RoleKey {
+    BufferRole role;
+    const char* key;
+};
+constexpr RoleKey kRoleKeys[] = {
+    {BufferRole::Input, "input"}, {BufferRole::Output, "output"}, {BufferRole::Scratch, "scratch"}};
+
 QString roleKey(BufferRole role) {
-    switch (role) {
-        case BufferRole::Input:
-            return QStringLiteral("input");
-        case BufferRole::Output:
-            return QStringLiteral("output");
-        case BufferRole::Scratch:
-            return QStringLiteral("scratch");
-    }
+    for (const RoleKey& known : kRoleKeys)
+        if (known.role == role) return QLatin1String(known.key);
     return {};
 }
 
@@ -79,18 +80,9 @@ std::string optionalStringOf(const JsonReader& reader, const char* key,
     return reader.optionalString(key, maxLength).value_or(QString()).toStdString();
 }
 
-QJsonArray limitedArray(const JsonReader& reader, const char* key, qsizetype limit) {
-    const QJsonArray array = reader.array(key);
-    if (array.size() > limit)
-        reader.fail(
-            key,
-            QStringLiteral("%1 elements, more than the limit of %2").arg(array.size()).arg(limit));
-    return array;
-}
-
 std::vector<std::string> readNames(const JsonReader& reader, const char* key) {
     std::vector<std::string> names;
-    const QJsonArray array = limitedArray(reader, key, kMaxDescribedItems);
+    const QJsonArray array = reader.boundedArray(key, kMaxDescribedItems);
     for (const QJsonValue& value : array) {
         if (!value.isString() || value.toString().size() > kMaxNameLength)
             reader.fail(key, QStringLiteral("holds something other than a name"));
@@ -101,8 +93,8 @@ std::vector<std::string> readNames(const JsonReader& reader, const char* key) {
 
 BufferRole readRole(const JsonReader& reader) {
     const QString role = reader.string("role");
-    for (BufferRole known : {BufferRole::Input, BufferRole::Output, BufferRole::Scratch})
-        if (role == roleKey(known)) return known;
+    for (const RoleKey& known : kRoleKeys)
+        if (role == QLatin1String(known.key)) return known.role;
     reader.fail("role", QStringLiteral("is \"%1\", not input, output or scratch").arg(role));
 }
 
@@ -139,7 +131,7 @@ DescribedVariant readVariant(const JsonReader& reader) {
     variant.description = optionalStringOf(reader, "description", kMaxFreeTextLength);
     variant.fused = reader.boolean("fused");
     variant.buffers = readNames(reader, "buffers");
-    const QJsonArray kernels = limitedArray(reader, "kernels", kMaxDescribedItems);
+    const QJsonArray kernels = reader.boundedArray("kernels", kMaxDescribedItems);
     for (qsizetype i = 0; i < kernels.size(); ++i)
         variant.kernels.push_back(readKernel(reader.element(kernels, "kernels", i)));
     return variant;
@@ -191,14 +183,14 @@ PipelineDescription readPipelineDescription(const JsonReader& reader) {
     description.description = optionalStringOf(reader, "description", kMaxFreeTextLength);
     description.intermediate = optionalStringOf(reader, "intermediate");
     description.family = stringOf(reader, "family");
-    const QJsonArray dimensions = limitedArray(reader, "dimensions", kMaxDescribedItems);
+    const QJsonArray dimensions = reader.boundedArray("dimensions", kMaxDescribedItems);
     for (qsizetype i = 0; i < dimensions.size(); ++i) {
         const JsonReader dimension = reader.element(dimensions, "dimensions", i);
         description.dimensions.push_back({stringOf(dimension, "name"),
                                           optionalStringOf(dimension, "title"),
                                           dimension.count("default")});
     }
-    const QJsonArray buffers = limitedArray(reader, "buffers", kMaxDescribedItems);
+    const QJsonArray buffers = reader.boundedArray("buffers", kMaxDescribedItems);
     for (qsizetype i = 0; i < buffers.size(); ++i) {
         const JsonReader buffer = reader.element(buffers, "buffers", i);
         DescribedBuffer described{stringOf(buffer, "name"), readRole(buffer)};
@@ -208,12 +200,12 @@ PipelineDescription readPipelineDescription(const JsonReader& reader) {
         }
         description.buffers.push_back(described);
     }
-    const QJsonArray variants = limitedArray(reader, "variants", kMaxDescribedItems);
+    const QJsonArray variants = reader.boundedArray("variants", kMaxDescribedItems);
     for (qsizetype i = 0; i < variants.size(); ++i)
         description.variants.push_back(readVariant(reader.element(variants, "variants", i)));
     const JsonReader check = reader.object("check");
     description.check.output = stringOf(check, "output");
-    const QJsonArray assignments = limitedArray(check, "reference", kMaxAssignments);
+    const QJsonArray assignments = check.boundedArray("reference", kMaxAssignments);
     for (qsizetype i = 0; i < assignments.size(); ++i) {
         const JsonReader assignment = check.element(assignments, "reference", i);
         description.check.reference.assignments.push_back(

@@ -7,8 +7,8 @@
 
 namespace fusescope::model {
 
-std::vector<PipelineDescription> descriptionsToSave(const Recording& recording) {
-    std::vector<PipelineDescription> descriptions = recording.pipelineDescriptions;
+QVector<PipelineDescription> descriptionsToSave(const Recording& recording) {
+    QVector<PipelineDescription> descriptions = recording.pipelineDescriptions;
     for (const RunRecord& run : recording.runs) {
         const std::string name = run.pipeline.toStdString();
         const bool carried =

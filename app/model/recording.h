@@ -172,7 +172,7 @@ struct Recording {
     QVector<RunRecord> runs;
     // The pipelines defined at run time that the runs name, as data: opening the recording
     // registers them again (recorded_pipelines.h), in a program that never defined them.
-    std::vector<PipelineDescription> pipelineDescriptions;
+    QVector<PipelineDescription> pipelineDescriptions;
     bool replayed = false;  // set by the loader, never saved: the numbers come from a file
 };
 

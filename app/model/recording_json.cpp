@@ -497,15 +497,8 @@ Recording readRecording(const JsonReader& reader) {
         reader, "runs", true, kMaxRuns,
         [&](const JsonReader& run) { return readRun(run, recording.version); });
     checkTotals(reader, recording.runs);
-    if (const std::optional<QJsonArray> descriptions = reader.optionalArray("pipelines")) {
-        if (descriptions->size() > kMaxRuns)
-            reader.fail("pipelines", QStringLiteral("%1 elements, more than the limit of %2")
-                                         .arg(descriptions->size())
-                                         .arg(kMaxRuns));
-        for (qsizetype i = 0; i < descriptions->size(); ++i)
-            recording.pipelineDescriptions.push_back(
-                readPipelineDescription(reader.element(*descriptions, "pipelines", i)));
-    }
+    recording.pipelineDescriptions = readArray<PipelineDescription>(
+        reader, "pipelines", false, kMaxRuns, readPipelineDescription);
     recording.replayed = true;
     return recording;
 }

@@ -162,6 +162,16 @@ std::string describedExecutionKey(std::string_view variant, std::string_view ker
     return std::string(variant) + "/" + std::string(kernel);
 }
 
+CompileRequest describedKernelCompileRequest(const DescribedKernel& kernel, int vectorWidth,
+                                             const std::string& architecture) {
+    CompileRequest request;
+    request.name = kernel.name + ".cu";
+    request.source = kernel.cudaSource;
+    request.options = {"-std=c++17", "-DFUSESCOPE_VECTOR_WIDTH=" + std::to_string(vectorWidth)};
+    request.architecture = architecture;
+    return request;
+}
+
 Result<RuntimePipeline> makePipelineFromDescription(const PipelineDescription& description) {
     if (Status s = checkShape(description); !s) return s;
     if (Status s = checkBuffers(description); !s) return s;

@@ -10,6 +10,7 @@
 #include "core/status.h"
 #include "pipelines/pipeline_description.h"
 #include "pipelines/runtime_registry.h"
+#include "platform/runtime_compiler.h"
 
 namespace fusescope {
 
@@ -21,6 +22,10 @@ Result<RuntimePipeline> makePipelineFromDescription(const PipelineDescription& d
 // The execution key a described variant's kernel runs under, before registration makes it unique
 // (RuntimePipeline::cpuExecutions is keyed by it): "<variant>/<kernel>".
 std::string describedExecutionKey(std::string_view variant, std::string_view kernel);
+
+// What NVRTC compiles for a described kernel at a vector width, for an architecture ("sm_90").
+CompileRequest describedKernelCompileRequest(const DescribedKernel& kernel, int vectorWidth,
+                                             const std::string& architecture);
 
 // Makes and registers the family, replacing a run-time family of the same name whose description
 // differs; one with an equal description is kept. What a recording's loader does.

@@ -102,7 +102,8 @@ struct PipelineDescription {
     std::string title;
     std::string formula;
     std::string description;
-    std::string intermediate;  // the value fusion keeps on chip, in words
+    // The buffer whose round trip through memory fusion removes (the stage marks it).
+    std::string intermediate;
     std::string family = "elementwise";
     std::vector<DescribedDimension> dimensions;  // elementwise: N alone
     std::vector<DescribedBuffer> buffers;

@@ -7,6 +7,7 @@
 
 #include "pipelines/cuda_executions.h"
 #include "pipelines/cuda_kernels.h"
+#include "pipelines/described_pipeline.h"
 #include "platform/cuda_error.h"
 #include "platform/runtime_compiler.h"
 
@@ -105,12 +106,7 @@ class RuntimeElementwiseCudaExecution final : public KernelExecution {
 
   private:
     CompileRequest requestFor(int width, const std::string& architecture) const {
-        CompileRequest request;
-        request.name = kernel_.name + ".cu";
-        request.source = kernel_.cudaSource;
-        request.options = {"-std=c++17", "-DFUSESCOPE_VECTOR_WIDTH=" + std::to_string(width)};
-        request.architecture = architecture;
-        return request;
+        return describedKernelCompileRequest(kernel_, width, architecture);
     }
 
     DescribedKernel kernel_;

@@ -39,12 +39,7 @@ TEST_P(CudaRuntimePipeline, TheNvrtcChainMatchesItsReference) {
     ASSERT_TRUE(replacePipeline(std::move(*pipeline)));
     test::RegisteredForTest registered{"runtime_chain"};
 
-    RunRequest request;
-    request.pipeline = "runtime_chain";
-    request.problem.dimensions["N"] = n;
-    request.problem.tuning["vector"] = width;
-    request.repeats = 3;
-    request.warmup = 1;
+    const RunRequest request = test::chainRequest(n, width, 3, 1);
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     ASSERT_TRUE(report) << report.status().message();
@@ -81,12 +76,8 @@ TEST_F(CudaRuntimePipelineErrors, ACompileErrorIsReportedWithTheCompilersMessage
     ASSERT_TRUE(pipeline) << pipeline.status().message();
     ASSERT_TRUE(replacePipeline(std::move(*pipeline)));
     test::RegisteredForTest registered{"runtime_chain"};
-    RunRequest request;
-    request.pipeline = "runtime_chain";
+    RunRequest request = test::chainRequest(1000);
     request.variants = {"fused"};
-    request.problem.dimensions["N"] = 1000;
-    request.repeats = 1;
-    request.warmup = 0;
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     ASSERT_FALSE(report);

@@ -8,6 +8,7 @@
 #include "pipelines/described_pipeline.h"
 #include "pipelines/element_program.h"
 #include "pipelines/runtime_registry.h"
+#include "platform/runtime_compiler.h"
 #include "runtime/runner.h"
 #include "support/runtime_chain.h"
 
@@ -31,12 +32,8 @@ bool listed(const std::string& name) {
 
 RunReport runOnCpu(const std::string& pipeline, int width) {
     auto backend = createCpuBackend(2);
-    RunRequest request;
-    request.pipeline = pipeline;
-    request.problem.dimensions["N"] = 100003;  // not a multiple of the vector width
-    request.problem.tuning["vector"] = width;
-    request.repeats = 2;
-    request.warmup = 0;
+    // N is not a multiple of the vector width.
+    const RunRequest request = chainRequest(100003, width, 2, 0, pipeline);
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     EXPECT_TRUE(report) << report.status().message();
@@ -132,11 +129,7 @@ TEST(RuntimeRegistry, AWrongCpuKernelFailsTheDescribedCheck) {
     // The fused kernel forgets to square.
     pipeline->cpuExecutions[describedExecutionKey("fused", "chain_fused")] = [] {
         return makeElementwiseCpuExecution("chain_fused", [](int, CpuInstructionSet) {
-            return [](void* const* b, std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t i = begin; i < end; ++i)
-                    static_cast<float*>(b[2])[i] = static_cast<const float*>(b[0])[i] * 2.0f +
-                                                   static_cast<const float*>(b[1])[i];
-            };
+            return mapRange<2>([](float x, float y) { return x * 2.0f + y; });
         });
     };
     ASSERT_TRUE(registerPipeline(std::move(*pipeline)));
@@ -153,11 +146,7 @@ TEST(RuntimeRegistry, AKernelWithoutCpuCodeIsRefusedByName) {
     ASSERT_TRUE(registerPipeline(std::move(*pipeline)));
     RegisteredForTest registered{"runtime_chain"};
     auto backend = createCpuBackend(1);
-    RunRequest request;
-    request.pipeline = "runtime_chain";
-    request.problem.dimensions["N"] = 1000;
-    request.repeats = 1;
-    request.warmup = 0;
+    const RunRequest request = chainRequest(1000);
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     ASSERT_FALSE(report);
@@ -180,6 +169,31 @@ TEST(RuntimeRegistry, RegistersFromBothThreadsAtOnce) {
     worker.join();
     EXPECT_EQ(findPipeline("chain_on_worker"), nullptr);
     EXPECT_EQ(findPipeline("chain_on_ui"), nullptr);
+}
+
+// NVRTC needs no GPU: every described kernel compiles at both vector widths for the H200
+// (sm_90), and a broken source fails with the compiler's message. Skips where NVRTC is missing.
+TEST(DescribedPipeline, EveryKernelCompilesWithNvrtcAtBothWidths) {
+    Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
+    if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
+    for (const DescribedVariant& variant : chainDescription().variants)
+        for (const DescribedKernel& kernel : variant.kernels)
+            for (int width : kSupportedVectorWidths) {
+                std::string log;
+                Result<std::vector<unsigned char>> image =
+                    (*nvrtc)->compile(describedKernelCompileRequest(kernel, width, "sm_90"), log);
+                EXPECT_TRUE(image)
+                    << kernel.name << " width " << width << ": " << image.status().message();
+                EXPECT_TRUE(image && !image->empty()) << kernel.name;
+            }
+    DescribedKernel broken = chainDescription().variants[1].kernels[0];
+    broken.cudaSource += "\nthis_is_not_cuda;\n";
+    std::string log;
+    Result<std::vector<unsigned char>> image =
+        (*nvrtc)->compile(describedKernelCompileRequest(broken, 4, "sm_90"), log);
+    ASSERT_FALSE(image);
+    EXPECT_NE((image.status().message() + log).find("this_is_not_cuda"), std::string::npos)
+        << image.status().message();
 }
 
 TEST(DescribedPipeline, RefusesDescriptionsWhoseNamesDisagree) {

@@ -10,6 +10,7 @@
 #include "pipelines/elementwise_cpu_execution.h"
 #include "pipelines/pipeline_description.h"
 #include "pipelines/runtime_registry.h"
+#include "runtime/runner.h"
 
 namespace fusescope::test {
 
@@ -60,13 +61,29 @@ inline std::string chainKernelSource(const std::string& entry,
     return source;
 }
 
+// A kernel that sweeps each input once and writes `output` once; its entry is "chain_<name>".
+inline DescribedKernel chainKernel(const std::string& name, const std::vector<std::string>& inputs,
+                                   const std::string& output, const std::string& body,
+                                   double flopsPerElement) {
+    const std::string entry = name.rfind("chain_", 0) == 0 ? name : "chain_" + name;
+    std::vector<std::string> args = inputs;
+    args.push_back(output);
+    return {name,
+            args,
+            inputs,
+            {output},
+            flopsPerElement,
+            chainKernelSource(entry, inputs, output, body),
+            entry};
+}
+
 inline PipelineDescription chainDescription(const std::string& name = "runtime_chain") {
     PipelineDescription d;
     d.name = name;
     d.title = "Three-step chain";
     d.formula = "t = x*2; u = t + y; out = u*u";
     d.description = "A chain registered while the program runs.";
-    d.intermediate = "t and u";
+    d.intermediate = "u";
     d.dimensions = {{"N", "elements per array", 1u << 20}};
     d.buffers = {{"x", BufferRole::Input, -4.0f, 4.0f},
                  {"y", BufferRole::Input, -2.0f, 2.0f},
@@ -75,39 +92,13 @@ inline PipelineDescription chainDescription(const std::string& name = "runtime_c
                  {"out", BufferRole::Output}};
     DescribedVariant unfused{"unfused", "Unfused (3 kernels)",       "One kernel per operation.",
                              false,     {"x", "y", "t", "u", "out"}, {}};
-    unfused.kernels = {
-        {"scale",
-         {"x", "t"},
-         {"x"},
-         {"t"},
-         1.0,
-         chainKernelSource("chain_scale", {"x"}, "t", "x * 2.0f"),
-         "chain_scale"},
-        {"add",
-         {"t", "y", "u"},
-         {"t", "y"},
-         {"u"},
-         1.0,
-         chainKernelSource("chain_add", {"t", "y"}, "u", "t + y"),
-         "chain_add"},
-        {"square",
-         {"u", "out"},
-         {"u"},
-         {"out"},
-         1.0,
-         chainKernelSource("chain_square", {"u"}, "out", "u * u"),
-         "chain_square"},
-    };
+    unfused.kernels = {chainKernel("scale", {"x"}, "t", "x * 2.0f", 1.0),
+                       chainKernel("add", {"t", "y"}, "u", "t + y", 1.0),
+                       chainKernel("square", {"u"}, "out", "u * u", 1.0)};
     DescribedVariant fused{"fused", "Fused (1 kernel)", "All three in registers.",
                            true,    {"x", "y", "out"},  {}};
     fused.kernels = {
-        {"chain_fused",
-         {"x", "y", "out"},
-         {"x", "y"},
-         {"out"},
-         3.0,
-         chainKernelSource("chain_fused", {"x", "y"}, "out", "(x * 2.0f + y) * (x * 2.0f + y)"),
-         "chain_fused"}};
+        chainKernel("chain_fused", {"x", "y"}, "out", "(x * 2.0f + y) * (x * 2.0f + y)", 3.0)};
     d.variants = {unfused, fused};
     d.check.output = "out";
     d.check.reference.assignments = {
@@ -118,32 +109,48 @@ inline PipelineDescription chainDescription(const std::string& name = "runtime_c
     return d;
 }
 
+// out[i] = op(in[i]...) over [begin, end): the buffers are the inputs, then the output.
+template <int kInputs, typename Op>
+ElementRangeKernel mapRange(Op op) {
+    return [op](void* const* b, std::uint64_t begin, std::uint64_t end) {
+        const auto at = [b](int k) { return static_cast<float*>(b[k]); };
+        for (std::uint64_t i = begin; i < end; ++i) {
+            if constexpr (kInputs == 1)
+                at(1)[i] = op(at(0)[i]);
+            else
+                at(2)[i] = op(at(0)[i], at(1)[i]);
+        }
+    };
+}
+
 // The chain's CPU kernels, keyed as the description's variants run them.
 inline void addChainCpuExecutions(RuntimePipeline& pipeline) {
-    using Range = ElementRangeKernel;
-    const auto add = [&](const char* variant, const char* kernel, Range range) {
+    const auto add = [&](const char* variant, const char* kernel, ElementRangeKernel range) {
         pipeline.cpuExecutions.emplace(
             describedExecutionKey(variant, kernel), [name = std::string(kernel), range] {
                 return makeElementwiseCpuExecution(
                     name, [range](int, CpuInstructionSet) { return range; });
             });
     };
-    const auto f = [](void* b) { return static_cast<float*>(b); };
-    add("unfused", "scale", [f](void* const* b, std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) f(b[1])[i] = f(b[0])[i] * 2.0f;
-    });
-    add("unfused", "add", [f](void* const* b, std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) f(b[2])[i] = f(b[0])[i] + f(b[1])[i];
-    });
-    add("unfused", "square", [f](void* const* b, std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) f(b[1])[i] = f(b[0])[i] * f(b[0])[i];
-    });
-    add("fused", "chain_fused", [f](void* const* b, std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) {
-            const float u = f(b[0])[i] * 2.0f + f(b[1])[i];
-            f(b[2])[i] = u * u;
-        }
-    });
+    add("unfused", "scale", mapRange<1>([](float x) { return x * 2.0f; }));
+    add("unfused", "add", mapRange<2>([](float t, float y) { return t + y; }));
+    add("unfused", "square", mapRange<1>([](float u) { return u * u; }));
+    add("fused", "chain_fused", mapRange<2>([](float x, float y) {
+            const float u = x * 2.0f + y;
+            return u * u;
+        }));
+}
+
+// A run of the chain at N = n and the vector width, with few repeats (tests check, not time).
+inline RunRequest chainRequest(std::uint64_t n, int width = 4, int repeats = 2, int warmup = 0,
+                               const std::string& name = "runtime_chain") {
+    RunRequest request;
+    request.pipeline = name;
+    request.problem.dimensions["N"] = n;
+    request.problem.tuning["vector"] = width;
+    request.repeats = repeats;
+    request.warmup = warmup;
+    return request;
 }
 
 // Unregisters the family when the test ends, whatever it asserted.

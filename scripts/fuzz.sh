@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Builds the loaders' libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan, no CUDA) and runs
-# each for a bounded time, starting from the committed seeds in fuzz/corpus/ and the hostile files
-# in fuzz/hostile/. Any finding (a crash, a sanitizer report, a leak, an input slower than 10 s)
-# fails the script; the input that caused it is kept in build/fuzz/findings/<target>/ (reproduce:
-# build/fuzz/fuzz/<target>_fuzz FILE). The corpus the runs grow stays in build/fuzz/corpus/, so a
-# later run goes on from it.
+# Builds the libFuzzer targets of the loaders and of the expression parser (the `fuzz` preset:
+# clang, ASan + UBSan, no CUDA) and runs each for a bounded time, starting from the committed
+# seeds in fuzz/corpus/ and the hostile files in fuzz/hostile/. Any finding (a crash, a sanitizer
+# report, a leak, an input slower than 10 s) fails the script; the input that caused it is kept
+# in build/fuzz/findings/<target>/ (reproduce: build/fuzz/fuzz/<target>_fuzz FILE). The corpus
+# the runs grow stays in build/fuzz/corpus/, so a later run goes on from it.
 #
 # usage: scripts/fuzz.sh [seconds per target, default 60]
 set -euo pipefail
@@ -27,7 +27,9 @@ export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 status=0
-for target in recording_loader sweep_loader tile_sweep_loader; do
+for target in recording_loader sweep_loader tile_sweep_loader expression_parser; do
+    dictionary=fuzz/json.dict
+    [[ $target == expression_parser ]] && dictionary=fuzz/expression.dict
     corpus=build/fuzz/corpus/$target
     findings=build/fuzz/findings/$target
     mkdir -p "$corpus" "$findings"
@@ -35,7 +37,7 @@ for target in recording_loader sweep_loader tile_sweep_loader; do
     echo "== fuzzing $target for ${seconds} s =="
     # New inputs go to the first folder (the working corpus); the seeds are only read.
     if ! build/fuzz/fuzz/${target}_fuzz -max_total_time="$seconds" -timeout=10 \
-        -rss_limit_mb=2048 -dict=fuzz/json.dict -print_final_stats=1 \
+        -rss_limit_mb=2048 -dict="$dictionary" -print_final_stats=1 \
         -artifact_prefix="$findings/" "$corpus" "fuzz/corpus/$target" "fuzz/hostile/$target" \
         >"$log" 2>&1; then
         status=1

@@ -6,7 +6,8 @@
 #   2. builds the `asan` preset (AddressSanitizer + UBSan, CUDA off: no GPU in CI and nvcc is
 #      slow), only the programs the tests run, and runs the same tests under it; any sanitizer
 #      report fails the run;
-#   3. fuzzes the recording and sweep loaders for a bounded time (scripts/fuzz.sh, clang).
+#   3. fuzzes the recording and sweep loaders and the expression parser for a bounded time
+#      (scripts/fuzz.sh, clang).
 # The exit status is non-zero when any of them failed.
 #
 # usage: scripts/test.sh [extra ctest arguments, e.g. -R cli]

@@ -25,6 +25,8 @@ constexpr Command kCommands[] = {
      resourcesCommand},
     {"tiles", "sweep tile sizes of the lesson's kernel (compiled at run time), write a file",
      tilesCommand},
+    {"expr", "parse an elementwise chain, print its predicted ledger and generated CUDA",
+     exprCommand},
 };
 
 QString knownCommands() {

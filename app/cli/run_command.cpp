@@ -7,6 +7,7 @@
 #include "cli/results_table.h"
 #include "cli/run_options.h"
 #include "cli/terminal_observer.h"
+#include "expr/expression_pipeline.h"
 #include "measure/measured_run.h"
 #include "model/format.h"
 #include "model/problem_options.h"
@@ -40,6 +41,12 @@ struct RunParser {
     QCommandLineOption pipeline{QStringLiteral("pipeline"),
                                 QStringLiteral("The pipeline to run (see `fusescope-cli list`)."),
                                 QStringLiteral("name")};
+    QCommandLineOption expression{
+        QStringLiteral("expr"),
+        QStringLiteral("Instead of --pipeline: an elementwise chain to run as unfused, fused and "
+                       "(with '|') split kernels, e.g. \"out = silu(g) * u\" (see "
+                       "`fusescope-cli expr --help`)."),
+        QStringLiteral("expression")};
     QCommandLineOption variants{QStringLiteral("variants"),
                                 QStringLiteral("Variants to run, separated by commas, or all "
                                                "(default)."),
@@ -114,16 +121,18 @@ struct RunParser {
             QStringLiteral("Runs the variants of one pipeline, checks every output against the "
                            "CPU reference,\nprints a table and optionally writes a recording that "
                            "the FuseScope window opens."));
-        parser.addOptions({help, pipeline, variants, n, shape, preset, dtype, tile, repeat, warmup,
-                           vector, backend, device, threads, measure, sampleInterval, noRoofs, json,
-                           description});
+        parser.addOptions({help,    pipeline, expression,     variants, n,      shape,      preset,
+                           dtype,   tile,     repeat,         warmup,   vector, backend,    device,
+                           threads, measure,  sampleInterval, noRoofs,  json,   description});
     }
 
     QString helpText() const {
         QString text = parser.helpText();
         // Qt's usage line names the executable's path; show the command instead.
-        text.replace(0, text.indexOf(QLatin1Char('\n')),
-                     QStringLiteral("Usage: fusescope-cli run --pipeline <name> [options]"));
+        text.replace(
+            0, text.indexOf(QLatin1Char('\n')),
+            QStringLiteral("Usage: fusescope-cli run --pipeline <name> | --expr <expression> "
+                           "[options]"));
         // The issue spells the size option --n; Qt shows one-letter options as -n (both work).
         text.replace(QStringLiteral("  -n <N> "), QStringLiteral("  --n <N>"));
         text += QStringLiteral("\nWhat each pipeline takes (from its declaration):\n");
@@ -140,10 +149,21 @@ struct RunParser {
                    "  fusescope-cli run --pipeline mlp --preset classroom --dtype bf16 "
                    "--backend cuda\n"
                    "  fusescope-cli run --pipeline mlp --shape M=3,H=1000,I=2750 --dtype fp32 "
+                   "--backend cpu\n"
+                   "  fusescope-cli run --expr \"out = silu(g) * u\" --variants all --n 2^24 "
                    "--backend cpu\n\n") +
                exitCodeHelp();
     }
 };
+
+// --expr: the chain registered as a pipeline family for this run (and its recording).
+Result<const PipelineSpec*> registerExpressionOption(const QString& text) {
+    Result<const PipelineSpec*> registered = expr::registerExpression(text.toStdString());
+    if (!registered)
+        return Status(ErrorCode::InvalidArgument,
+                      "--expr: the expression does not parse, " + registered.status().message());
+    return registered;
+}
 
 // Every value is checked here, before a backend exists or anything is allocated.
 Result<RunOptions> parseRunOptions(const RunParser& p) {
@@ -154,7 +174,12 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
                       "unexpected argument '" +
                           p.parser.positionalArguments().constFirst().toStdString() +
                           "' (options start with --)");
-    Result<const PipelineSpec*> pipeline = parsePipeline(p.parser.value(p.pipeline));
+    const bool fromExpression = p.parser.isSet(p.expression);
+    if (fromExpression && p.parser.isSet(p.pipeline))
+        return Status(ErrorCode::InvalidArgument, "give --pipeline or --expr, not both");
+    Result<const PipelineSpec*> pipeline =
+        fromExpression ? registerExpressionOption(p.parser.value(p.expression))
+                       : parsePipeline(p.parser.value(p.pipeline));
     if (!pipeline) return pipeline.status();
     request.pipeline = (*pipeline)->name;
     Result<std::vector<std::string>> variants =

@@ -1,60 +1,20 @@
 // A cancel takes effect inside long CPU work (a GEMM, a buffer fill), not only between kernels.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <string>
-#include <thread>
 
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "support/cancel_during_stage.h"
 #include "support/timing_slack.h"
 
 using namespace fusescope;
-using Clock = std::chrono::steady_clock;
-
-namespace {
-
-// Cancels once the runner reports `stage` (a prefix) and `delay` has passed since; records when.
-class CancelDuringStage : public RunObserver {
-  public:
-    CancelDuringStage(std::string stage, std::chrono::milliseconds delay)
-        : stage_(std::move(stage)), delay_(delay) {}
-
-    void progress(double, std::string_view stage) override {
-        if (!stageSeen_ && stage.rfind(stage_, 0) == 0) {
-            stageSeen_ = true;
-            canceller_ = std::jthread([this] {
-                std::this_thread::sleep_for(delay_);
-                cancelledAt_ = Clock::now();
-                cancel_ = true;
-            });
-        }
-    }
-    bool cancelled() const override { return cancel_.load(); }
-
-    bool stageSeen() const { return stageSeen_; }
-    Clock::time_point cancelledAt() const { return cancelledAt_; }
-    void join() {
-        if (canceller_.joinable()) canceller_.join();
-    }
-
-  private:
-    std::string stage_;
-    std::chrono::milliseconds delay_;
-    bool stageSeen_ = false;
-    std::atomic<bool> cancel_{false};
-    Clock::time_point cancelledAt_;
-    std::jthread canceller_;
-};
-
-double secondsBetween(Clock::time_point from, Clock::time_point to) {
-    return std::chrono::duration<double>(to - from).count();
-}
-
-}  // namespace
+using testsupport::CancelDuringStage;
+using testsupport::Clock;
+using testsupport::secondsBetween;
 
 // The unfused MLP's first GEMM at this shape is 2 x 512 x 4096 x 2048 = 8.6 GFLOP: seconds on the
 // CPU. The cancel comes while it runs (the first, checked run of the variant) and must stop it

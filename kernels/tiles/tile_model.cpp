@@ -52,11 +52,11 @@ LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const Devi
     const Problem& p = configuration.problem;
     LaunchGeometry g;
     g.kernelName = "swiglu_mlp_lesson_tiled";
-    g.threadsPerBlock = mlp::kLessonTiledThreads;
     g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
     const mlp::LessonTiles tiles = lessonTilesOf(t);
+    g.threadsPerBlock = mlp::lessonTiledThreads(tiles, mlp::mlpDtypeOf(p));
     g.pipelineStages =
         mlp::lessonTiledStages(tiles, mlp::mlpDtypeOf(p), limits.sharedBytesPerBlockOptIn);
     g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, mlp::mlpDtypeOf(p), g.pipelineStages);

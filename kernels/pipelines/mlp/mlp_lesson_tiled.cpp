@@ -41,6 +41,10 @@ int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sh
     return lessonTiledSharedBytes(tiles, dtype, 3) <= sharedLimit ? 3 : 2;
 }
 
+int lessonTiledThreads(const LessonTiles& tiles, MlpDtype dtype) {
+    return dtype != MlpDtype::Float32 && tiles.blockM >= 64 ? 256 : 128;
+}
+
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,
                                          int computeMajor, int computeMinor) {
     CompileRequest request;
@@ -53,7 +57,8 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtyp
                        "-DFS_BI=" + std::to_string(tiles.blockI),
                        std::string("-DFS_BF16=") + (dtype == MlpDtype::Bfloat16 ? "1" : "0"),
                        std::string("-DFS_TF32=") + (dtype == MlpDtype::Tf32 ? "1" : "0"),
-                       "-DFS_STAGES=" + std::to_string(stages)};
+                       "-DFS_STAGES=" + std::to_string(stages),
+                       "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype) / 32)};
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
     return request;
 }

@@ -9,10 +9,15 @@
 // unsigned short and converted with the PTX cvt instructions. Compiled with -DFS_BM, -DFS_BN,
 // -DFS_BH, -DFS_BI, -DFS_BF16 (1: bfloat16 on the tensor cores), -DFS_TF32 (1: float32 storage
 // with TF32 products on the tensor cores; both 0: float32 on the CUDA cores, no TF32) and
-// -DFS_STAGES (the tensor-core kernels' copy pipeline depth). Two entry points: _full for shapes
-// that are whole tiles (no bounds checks in the copies), _edge for the rest.
+// -DFS_STAGES (the tensor-core kernels' copy pipeline depth) and -DFS_WARPS (warps a block: 4,
+// as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
+// sub-partition's tensor core fed by a single warp's mma.sync chain). Two entry points: _full for
+// shapes that are whole tiles (no bounds checks in the copies), _edge for the rest.
 
-#define FS_THREADS 128  // Triton's default num_warps = 4
+#ifndef FS_WARPS
+#define FS_WARPS 4
+#endif
+#define FS_THREADS (FS_WARPS * 32)
 #ifndef FS_TF32
 #define FS_TF32 0
 #endif
@@ -24,16 +29,17 @@
 // What both tensor-core kernels share (the copies are the prelude's): the warps' split of a tile
 // into 16 x 16 blocks of mma results.
 
-// The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps, each owning the
-// 16-row groups wm, wm + kWm, ... and the 16-column groups wn, wn + kWn, ...; warps whose row
-// group lies beyond the tile idle. Each 16 x 16 block is two m16n8 accumulators of 4 floats,
-// thread `lane` holding rows lane / 4 (+ 8) and columns lane % 4 * 2 (+ 1) of each.
+// The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps (as many column
+// groups as there are, up to all the warps), each owning the 16-row groups wm, wm + kWm, ... and
+// the 16-column groups wn, wn + kWn, ...; warps whose row group lies beyond the tile idle. Each
+// 16 x 16 block is two m16n8 accumulators of 4 floats, thread `lane` holding rows lane / 4 (+ 8)
+// and columns lane % 4 * 2 (+ 1) of each.
 template <int kRowsC, int kColsC>
 struct WarpSplit {
     static constexpr int kRowGroups = kRowsC / 16;
     static constexpr int kColGroups = kColsC / 16;
-    static constexpr int kWn = kColGroups < 4 ? kColGroups : 4;
-    static constexpr int kWm = 4 / kWn;
+    static constexpr int kWn = kColGroups < FS_WARPS ? kColGroups : FS_WARPS;
+    static constexpr int kWm = FS_WARPS / kWn;
     static constexpr int kRowsPerWarp = (kRowGroups + kWm - 1) / kWm;
     static constexpr int kColsPerWarp = kColGroups / kWn;
 };
@@ -486,6 +492,10 @@ extern "C" __global__ void __launch_bounds__(FS_THREADS)
 }
 
 #else  // float32: plain FMAs on the CUDA cores (no TF32), one shared-memory stage
+
+#if FS_WARPS != 4
+#error "the float32 kernel's thread layout is 16 x 8 threads: four warps"
+#endif
 
 // Thread (ty, tx) = (thread / 16, thread % 16) owns rows ty + 8 i and columns tx + 16 j of each
 // tile; shared rows are padded by one word, so a column walk hits 32 different banks.

@@ -11,7 +11,6 @@
 
 namespace fusescope::mlp {
 
-inline constexpr int kLessonTiledThreads = 128;
 inline constexpr std::string_view kLessonTiledFullKernel = "swiglu_mlp_lesson_tiled_full";
 inline constexpr std::string_view kLessonTiledEdgeKernel = "swiglu_mlp_lesson_tiled_edge";
 
@@ -23,6 +22,11 @@ std::string_view lessonTiledSource();
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, int stages);
 // The copy pipeline's depth: 3 stages where they fit `sharedLimit`, else 2 (float32: 1).
 int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit);
+// A block's threads: 256 on the tensor cores where BLOCK_M is 64 or more, else 128 (Triton's
+// num_warps = 4). Such tiles make few, large blocks, one a multiprocessor: with four warps each
+// sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps
+// take turns.
+int lessonTiledThreads(const LessonTiles& tiles, MlpDtype dtype);
 
 // What NVRTC compiles for these tiles on a device of compute capability major.minor.
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,

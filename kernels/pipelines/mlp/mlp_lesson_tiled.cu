@@ -335,9 +335,12 @@ using FsMath = FsTf32Math;
 //   tile is plain padded rows of floats, out is float. These three steps are spelled out per math
 //   here, not behind policy functions, because functions there change the PTX the two kernels
 //   compile to (checked byte for byte against the kernels before they shared this body).
-// The block stages x, gate and up tiles (and down's tile at each chunk's first step) kStages - 1
-// steps ahead through a ring of cp.async groups. FS_SHARED names the dynamic shared memory, as
-// each kernel's PTX always has.
+// The block stages x, gate and up tiles kStages - 1 steps ahead through a ring of cp.async groups.
+// Down's tile has one buffer, not a ring: it is copied at a chunk's first step, once the barrier
+// there has ended the previous chunk's down product, with that step's group, which is complete
+// by the chunk's last step when a chunk has at least kStages steps (else the chunk waits for all
+// copies before its down product). The shared memory saved lets more blocks share a
+// multiprocessor. FS_SHARED names the dynamic shared memory, as each kernel's PTX always has.
 template <typename Math, bool kFull>
 __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element* __restrict__ x,
                                                     const typename Math::Element* __restrict__ gate,
@@ -353,7 +356,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     constexpr int kDown = Math::kDownWords;
     constexpr int kHiddenPitch = Math::template rowPitch<BI>();
     constexpr int kDownAt = kStages * kStage;
-    constexpr int kHiddenAt = kDownAt + kStages * kDown;
+    constexpr int kHiddenAt = kDownAt + kDown;
     using GateUp = WarpSplit<BM, BI>;
     using Down = WarpSplit<BM, BN>;
     extern __shared__ __align__(128) unsigned char FS_SHARED[];
@@ -363,7 +366,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
     const bool alignedH = H % Math::kUnitElements == 0, alignedI = I % Math::kUnitElements == 0;
 
-    int loadChunk = 0, loadStep = 0, loadSlot = 0, loadDownSlot = 0;
+    int loadChunk = 0, loadStep = 0, loadSlot = 0;
     const auto stageNext = [&] {
         if (loadChunk < chunks) {
             const int i0 = loadChunk * BI, k0 = loadStep * BH;
@@ -371,14 +374,10 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
             Math::template copyTile<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
             Math::template copyTile<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
-            if (loadStep == 0)
-                Math::template copyTile<BN, BI, kFull>(shared + kDownAt + loadDownSlot * kDown,
-                                                       down, I, n0, i0, H, I, alignedI);
             loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
             if (++loadStep == stepsH) {
                 loadStep = 0;
                 ++loadChunk;
-                loadDownSlot = loadDownSlot + 1 == kStages ? 0 : loadDownSlot + 1;
             }
         }
         fsCommit();  // possibly empty: one group per step keeps the count simple
@@ -390,11 +389,14 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     fsZero<1, Down>(o);
     for (int s = 0; s < kStages - 1; ++s) stageNext();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-    int slot = 0, downSlot = 0, step = 0;
+    int slot = 0, step = 0, chunk = 0;
     const int steps = chunks * stepsH;
     for (int t = 0; t < steps; ++t) {
         fsWait<kStages - 2>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
+        if (step == 0)    // and the previous chunk's down product is over
+            Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H, I,
+                                                   alignedI);
         stageNext();
         if constexpr (Math::kBfloat16) {
             const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
@@ -438,16 +440,16 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                                 to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
                             }
                         }
+            if (stepsH < kStages) fsWait<0>();  // down's tile may be in a group still in flight
             __syncthreads();
             if constexpr (Math::kBfloat16) {
-                const unsigned downTile[1] = {sharedWindow +
-                                              static_cast<unsigned>(kDownAt + downSlot * kDown)};
+                const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
                 Math::template product<Down, BI, 1>(o, sharedWindow + kHiddenAt, downTile);
             } else {
-                const Word* const downTile[1] = {shared + kDownAt + downSlot * kDown};
+                const Word* const downTile[1] = {shared + kDownAt};
                 Math::template product<Down, BI, 1>(o, hidden, downTile);
             }
-            downSlot = downSlot + 1 == kStages ? 0 : downSlot + 1;
+            ++chunk;
             fsZero<2, GateUp>(gu);
         }
     }

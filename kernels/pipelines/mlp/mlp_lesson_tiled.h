@@ -17,15 +17,19 @@ inline constexpr std::string_view kLessonTiledEdgeKernel = "swiglu_mlp_lesson_ti
 std::string_view lessonTiledSource();
 
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
-// tiles and of down's tile, plus the hidden tile (tf32 with row pitches of 16 modulo 32 floats);
+// tiles, one of down's tile and the hidden tile (tf32 with row pitches of 16 modulo 32 floats);
 // float32 one stage with rows padded by one word.
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, int stages);
-// The copy pipeline's depth: 3 stages where they fit `sharedLimit`, else 2 (float32: 1).
+// The copy pipeline's depth, where a block may use `sharedLimit`: 3 stages, or 2 where 3 do not
+// fit or where a four-warp block with 3 would have a multiprocessor to itself and 2 let a second
+// block share it (on the H200 one block a multiprocessor costs more than the third stage gains:
+// a fourth stage that halved the blocks doubled the time); float32: 1.
 int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit);
-// A block's threads: 256 on the tensor cores where BLOCK_M is 64 or more, else 128 (Triton's
-// num_warps = 4). Such tiles make few, large blocks, one a multiprocessor: with four warps each
-// sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps
-// take turns.
+// A block's threads: 128 (Triton's num_warps = 4), or 256 where a thread of four warps would hold
+// 64 or more accumulators (bfloat16) or BLOCK_M is 32 or more (TF32, whose fragments cost more
+// registers and conversions). Such tiles make few blocks a multiprocessor: with four warps each
+// sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps take
+// turns. The CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, MlpDtype dtype);
 
 // What NVRTC compiles for these tiles on a device of compute capability major.minor.

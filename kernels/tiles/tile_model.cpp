@@ -60,6 +60,7 @@ LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const Devi
     g.pipelineStages =
         mlp::lessonTiledStages(tiles, mlp::mlpDtypeOf(p), limits.sharedBytesPerBlockOptIn);
     g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, mlp::mlpDtypeOf(p), g.pipelineStages);
+    g.peerNote = mlp::lessonTiledPeerNote(tiles, mlp::mlpDtypeOf(p), limits.computeCapabilityMajor);
     return g;
 }
 
@@ -287,6 +288,7 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
     if (words.empty())
         words.push_back("latency: " + format("%.0f%%", memoryShare * 100) + " of the copy roof, " +
                         format("%.0f%%", computeShare * 100) + " of the GEMM roof");
+    if (!r.launch.peerNote.empty()) words.push_back(r.launch.peerNote);
     return words;
 }
 

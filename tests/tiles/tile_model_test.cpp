@@ -286,5 +286,35 @@ TEST(TileSweepGrid, ConfigurationsVaryTheFirstAxisSlowest) {
     EXPECT_EQ(tilesText(all[1]), "block_m=16 block_n=64 block_h=64 block_i=64");
 }
 
+TEST(TileLimiters, SayWhereTheLessonsTritonKernelUsesADifferentInstruction) {
+    DeviceLimits hopper = handMadeLimits();
+    hopper.computeCapabilityMajor = 9;
+    const auto wide = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
+    EXPECT_NE(lessonGeometry(wide, hopper).peerNote.find("wgmma"), std::string::npos);
+    EXPECT_NE(lessonGeometry(lesson(512, 1024, 2816, DType::Tf32, 128, 16, 32, 32), hopper)
+                  .peerNote.find("wgmma"),
+              std::string::npos);
+    // Below 64 rows Triton uses mma.sync too; the CUDA-core float32 kernel has no tensor cores;
+    // Ampere has no wgmma.
+    EXPECT_TRUE(lessonGeometry(lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), hopper)
+                    .peerNote.empty());
+    EXPECT_TRUE(lessonGeometry(lesson(512, 1024, 2816, DType::Float32, 64, 64, 64, 64), hopper)
+                    .peerNote.empty());
+    DeviceLimits ampere = hopper;
+    ampere.computeCapabilityMajor = 8;
+    EXPECT_TRUE(lessonGeometry(wide, ampere).peerNote.empty());
+    // A measured cell says it among its limiters, after what limits it.
+    TileSweep sweep;
+    sweep.limits.copyBandwidthGBps = 4000.0;
+    sweep.limits.computeTflops = 800.0;
+    TileCell cell = measuredCell(1.0, 1.0, 1.0);
+    cell.report.launch = lessonGeometry(wide, hopper);
+    sweep.cells.push_back(cell);
+    describeCells(sweep);
+    ASSERT_EQ(sweep.cells[0].limiters.size(), 2u);
+    EXPECT_EQ(sweep.cells[0].limiters[0].rfind("latency", 0), 0u);
+    EXPECT_NE(sweep.cells[0].limiters[1].find("wgmma"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fusescope::tiles

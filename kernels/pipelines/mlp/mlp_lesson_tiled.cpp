@@ -72,6 +72,12 @@ int lessonTiledThreads(const LessonTiles& tiles, MlpDtype dtype) {
     return eight ? 256 : 128;
 }
 
+std::string lessonTiledPeerNote(const LessonTiles& tiles, MlpDtype dtype, int computeMajor) {
+    if (dtype == MlpDtype::Float32 || tiles.blockM < 64 || computeMajor != 9) return {};
+    return "mma.sync: at BLOCK_M >= 64 the lesson's Triton kernel multiplies with Hopper's wgmma "
+           "and is faster at these tiles; its best tile can differ";
+}
+
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,
                                          int computeMajor, int computeMinor) {
     CompileRequest request;

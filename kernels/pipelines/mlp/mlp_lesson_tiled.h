@@ -32,6 +32,12 @@ int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sh
 // turns. The CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, MlpDtype dtype);
 
+// How this kernel differs from the lesson's Triton kernel at these tiles on a device of compute
+// capability `computeMajor`, in words for the tile explorer; empty where no difference is known.
+// On Hopper, at BLOCK_M >= 64 on the tensor cores, Triton multiplies with wgmma and this kernel
+// with mma.sync (benchmarks/results/tiles_triton.md: every BLOCK_M 64 cell slower than Triton's).
+std::string lessonTiledPeerNote(const LessonTiles& tiles, MlpDtype dtype, int computeMajor);
+
 // What NVRTC compiles for these tiles on a device of compute capability major.minor.
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,
                                          int computeMajor, int computeMinor);

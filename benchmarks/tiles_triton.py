@@ -23,7 +23,7 @@ import torch
 import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mlp_peers import DTYPES, eager, lesson, rel_err  # noqa: E402
+from mlp_peers import DTYPES, eager, lesson, rel_err, time_stats  # noqa: E402
 
 TARGET_RATIO = 1.10
 TIE_FLOOR = 0.015  # the explorer's widening of a cell's interquartile range
@@ -60,22 +60,6 @@ def precompile(job):
         except Exception:  # refused tiles are reported by the timing pass
             pass
     torch.cuda.synchronize()
-
-
-def timed(fn, repeats, warmups=3):
-    """(median, q1, q3) in ms over `repeats` launches timed by CUDA events."""
-    for _ in range(warmups):
-        fn()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(repeats)]
-    stops = [torch.cuda.Event(enable_timing=True) for _ in range(repeats)]
-    for start, stop in zip(starts, stops):
-        start.record()
-        fn()
-        stop.record()
-    torch.cuda.synchronize()
-    times = sorted(s.elapsed_time(e) for s, e in zip(starts, stops))
-    q = statistics.quantiles(times, n=4) if len(times) > 1 else [times[0]] * 3
-    return statistics.median(times), q[0], q[2]
 
 
 def best_or_tied(rows):
@@ -124,7 +108,7 @@ def compare(path, args):
             run()
             torch.cuda.synchronize()
             err = rel_err(out, expected)
-            med, q1, q3 = timed(run, args.repeats)
+            med, q1, q3 = time_stats(run, args.repeats)
             theirs[name] = (med, q1, q3)
             note = ""
         except Exception as problem:  # a tile Triton refuses (shared memory, shapes)
@@ -153,9 +137,10 @@ def compare(path, args):
         best_ours = min(ours, key=lambda n: ours[n][0])
         best_theirs = min(theirs, key=lambda n: theirs[n][0])
         ties_ours, ties_theirs = best_or_tied(ours), best_or_tied(theirs)
-        print(f"both ran {len(both)}; ratio median {statistics.median(r['ratio'] for r in both):.2f}"
-              f", worst {worst['ratio']:.2f} at {label(worst['tuning'])}; over {TARGET_RATIO:.2f}: "
-              f"{len(over)} ({', '.join(label(r['tuning']) for r in over) or 'none'})")
+        median = statistics.median(r["ratio"] for r in both)
+        print(f"both ran {len(both)}; ratio median {median:.2f}, worst {worst['ratio']:.2f} at "
+              f"{label(worst['tuning'])}; over {TARGET_RATIO:.2f}: {len(over)} "
+              f"({', '.join(label(r['tuning']) for r in over) or 'none'})")
         print(f"best: FuseScope {best_ours} {ours[best_ours][0]:.4f} ms, Triton {best_theirs} "
               f"{theirs[best_theirs][0]:.4f} ms (FuseScope's best / Triton's best "
               f"{ours[best_ours][0] / theirs[best_theirs][0]:.2f})")

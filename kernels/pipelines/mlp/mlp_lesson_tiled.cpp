@@ -74,8 +74,7 @@ int lessonTiledThreads(const LessonTiles& tiles, MlpDtype dtype) {
 
 std::string lessonTiledPeerNote(const LessonTiles& tiles, MlpDtype dtype, int computeMajor) {
     if (dtype == MlpDtype::Float32 || tiles.blockM < 64 || computeMajor != 9) return {};
-    return "mma.sync: at BLOCK_M >= 64 the lesson's Triton kernel multiplies with Hopper's wgmma "
-           "and is faster at these tiles; its best tile can differ";
+    return "mma.sync (the lesson's Triton kernel: wgmma at BLOCK_M >= 64, faster)";
 }
 
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,

@@ -52,14 +52,15 @@ LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const Devi
     const Problem& p = configuration.problem;
     LaunchGeometry g;
     g.kernelName = "swiglu_mlp_lesson_tiled";
-    g.threadsPerBlock = mlp::kLessonTiledThreads;
     g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
     const mlp::LessonTiles tiles = lessonTilesOf(t);
+    g.threadsPerBlock = mlp::lessonTiledThreads(tiles, mlp::mlpDtypeOf(p));
     g.pipelineStages =
         mlp::lessonTiledStages(tiles, mlp::mlpDtypeOf(p), limits.sharedBytesPerBlockOptIn);
     g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, mlp::mlpDtypeOf(p), g.pipelineStages);
+    g.peerNote = mlp::lessonTiledPeerNote(tiles, mlp::mlpDtypeOf(p), limits.computeCapabilityMajor);
     return g;
 }
 
@@ -287,6 +288,7 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
     if (words.empty())
         words.push_back("latency: " + format("%.0f%%", memoryShare * 100) + " of the copy roof, " +
                         format("%.0f%%", computeShare * 100) + " of the GEMM roof");
+    if (!r.launch.peerNote.empty()) words.push_back(r.launch.peerNote);
     return words;
 }
 

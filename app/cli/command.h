@@ -47,5 +47,6 @@ int selfTestCommand(const QStringList& arguments);
 int shrinkCommand(const QStringList& arguments);
 int resourcesCommand(const QStringList& arguments);  // tiles_command.cpp
 int tilesCommand(const QStringList& arguments);      // tiles_command.cpp
+int lessonCommand(const QStringList& arguments);
 
 }  // namespace fusescope::cli

@@ -25,6 +25,8 @@ constexpr Command kCommands[] = {
      resourcesCommand},
     {"tiles", "sweep tile sizes of the lesson's kernel (compiled at run time), write a file",
      tilesCommand},
+    {"lesson", "check a lesson plan before class: valid, live or recorded, each live step run once",
+     lessonCommand},
 };
 
 QString knownCommands() {

@@ -191,6 +191,7 @@ class PlanChecker {
     void checkPipeline(LessonShow& show) {
         const Field pipeline = field("pipeline");
         show.pipeline = pipeline.value;
+        show.runnable = true;
         const PipelineSpec* spec = findPipeline(pipeline.value.toStdString());
         if (!spec) {
             QStringList known;

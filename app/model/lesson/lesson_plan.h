@@ -33,7 +33,8 @@ struct LessonQuestion {
 // cannot (no GPU for a pipeline only the GPU runs at class speed) it opens `recording`.
 struct LessonShow {
     QString pipeline;
-    ProblemText problem;  // preset, dimensions and dtype, as the CLI's options take them
+    bool runnable = false;  // the step names its pipeline (a run); else it is the recording's
+    ProblemText problem;    // preset, dimensions and dtype, as the CLI's options take them
     QStringList variants;
     QString recording;      // a shipped recording's file name, or a path beside the plan
     QString recordingPath;  // resolved on open; empty where the step names none

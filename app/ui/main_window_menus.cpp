@@ -41,6 +41,7 @@
 #include "ui/explorer/tile_explorer_wiring.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
+#include "ui/lesson/lesson_launch_window.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_font_follow.h"
 #include "ui/plot_text_fit.h"
@@ -66,6 +67,7 @@ void MainWindow::buildMenus() {
     save->setShortcut(QKeySequence::Save);
     setupDesktopHabits(file, save);
     file->addAction(tr("Save s&weep…"), this, &MainWindow::saveSweepDialog);
+    file->addAction(tr("Open &lesson plan…"), this, [this] { openLessonDialog(*this); });
     // Every exportable chart (those other parts add included), each in every preset.
     fillExportMenuOnShow(
         file->addMenu(tr("&Export chart")), this,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "lesson_fixture.h"
+#include "model/format.h"
 #include "model/lesson/lesson_reveal.h"
 #include "model/recording_json.h"
 #include "model/stage/stage_timeline.h"
@@ -163,6 +164,47 @@ TEST(LessonReveal, ResultsWithoutTheStepsVariantsAreRefused) {
     Result<MeasuredAnswer> answer = measureAnswer(m.step, partial);
     ASSERT_FALSE(answer.isOk());
     EXPECT_EQ(answer.status().message(), "the results have no run of affine unfused");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(LessonRevealNumbers, OneLinePerVariantWithTheStepsNumbers) {
+    const Measured m = measureShipped("fused-kernels.lesson.md", 0);
+    const QStringList lines = revealNumbers(m.step, m.recording);
+    ASSERT_EQ(lines.size(), 2);
+    const RunRecord& fused = run(m.recording, "fused");
+    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("fused: %1 passes · ").arg(fused.passes)))
+        << lines[1].toStdString();
+    EXPECT_TRUE(lines[1].contains(QStringLiteral("requested"))) << lines[1].toStdString();
+    EXPECT_TRUE(lines[1].endsWith(formatDuration(fused.timeMs))) << lines[1].toStdString();
+}
+
+}  // namespace
+
+namespace {
+
+TEST(LessonRevealReasons, TrafficQuestionsExplainTheGapTimeQuestionsTheVerdict) {
+    const LessonParse traffic =
+        parseStep(QStringLiteral("pipeline: affine\nrecording: h200-affine-2e26.fusescope.json\n"
+                                 "question: Bytes?\nunit: bytes\nof: unfused\n"));
+    ASSERT_TRUE(traffic.errors.isEmpty()) << traffic.errorText().toStdString();
+    Result<Recording> recording = loadRecording(traffic.plan.steps.constFirst().show.recordingPath);
+    ASSERT_TRUE(recording.isOk());
+    Result<MeasuredAnswer> bytes = measureAnswer(traffic.plan.steps.constFirst(), *recording);
+    ASSERT_TRUE(bytes.isOk());
+    EXPECT_TRUE(bytes->reason.contains(QStringLiteral("Measured DRAM traffic of unfused differs")))
+        << bytes->reason.toStdString();
+    const Judgement off =
+        judgeAnswer(traffic.plan.steps.constFirst(), QStringLiteral("1e8"), *bytes);
+    EXPECT_TRUE(off.offText.endsWith(QStringLiteral(" under)"))) << off.offText.toStdString();
+    EXPECT_FALSE(off.offText.contains(QStringLiteral("requested"))) << off.offText.toStdString();
+
+    const Measured time = measureShipped("fused-kernels.lesson.md", 4);
+    EXPECT_FALSE(time.answer.reason.contains(QStringLiteral("Measured DRAM traffic")));
+    const Measured passes = measureShipped("fused-kernels.lesson.md", 0);
+    EXPECT_FALSE(passes.answer.reason.contains(QStringLiteral("Measured DRAM traffic")));
 }
 
 }  // namespace

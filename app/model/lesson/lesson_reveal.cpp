@@ -38,29 +38,28 @@ QString passModelWords(const RunRecord& run) {
     const std::vector<KernelSpec> kernels = variant->kernelsFor(run.problem);
     QStringList parts;
     for (const KernelSpec& kernel : kernels) {
-        if (pipeline->countsPasses) {
+        if (pipeline->countsPasses)
             parts << QStringLiteral("%1 reads %2, writes %3")
                          .arg(QString::fromStdString(kernel.name), joinWords(kernel.passReads),
                               joinWords(kernel.passWrites));
-        } else {
-            parts << QStringLiteral("%1 requests %2 and writes %3")
-                         .arg(QString::fromStdString(kernel.name),
-                              formatBytes(kernel.traffic.bytesRead()),
-                              formatBytes(kernel.traffic.bytesWritten()));
-        }
+        else
+            parts << QString::fromStdString(kernel.name);
     }
-    QString words = QStringLiteral("%1 launches %2 kernel%3: %4.")
-                        .arg(run.variant)
-                        .arg(kernels.size())
-                        .arg(kernels.size() == 1 ? "" : "s")
-                        .arg(parts.join(QStringLiteral("; ")));
     if (pipeline->countsPasses)
-        words +=
-            QStringLiteral(" That is %1 whole-array passes by the pass model.").arg(run.passes);
-    else
-        words += QStringLiteral(" That is %1 requested by the pass model.")
-                     .arg(formatBytes(run.modelBytesRead + run.modelBytesWritten));
-    return words;
+        return QStringLiteral(
+                   "%1 launches %2 kernel%3: %4. That is %5 whole-array passes by the "
+                   "pass model.")
+            .arg(run.variant)
+            .arg(kernels.size())
+            .arg(kernels.size() == 1 ? "" : "s")
+            .arg(parts.join(QStringLiteral("; ")))
+            .arg(run.passes);
+    return QStringLiteral("%1 launches %2 kernel%3 (%4): %5 requested by the pass model.")
+        .arg(run.variant)
+        .arg(kernels.size())
+        .arg(kernels.size() == 1 ? "" : "s")
+        .arg(parts.join(QStringLiteral(", ")))
+        .arg(formatBytes(run.modelBytesRead + run.modelBytesWritten));
 }
 
 QString gapWords(const Recording& recording, const RunRecord& run) {
@@ -69,6 +68,28 @@ QString gapWords(const Recording& recording, const RunRecord& run) {
             return QStringLiteral("Measured DRAM traffic of %1 differs from the model: %2")
                 .arg(run.variant, gap.reasons.join(QStringLiteral("; ")));
     return {};
+}
+
+// The verdict's sentences about the step's variants only: a sentence that names another
+// variant of the pipeline is about a comparison the class is not looking at.
+QString verdictOnVariants(const Recording& recording, const LessonShow& show) {
+    const PipelineSpec* pipeline = findPipeline(show.pipeline.toStdString());
+    if (!pipeline) return {};
+    QStringList others;
+    for (const VariantSpec& variant : pipeline->variants)
+        if (!show.variants.contains(QString::fromStdString(variant.name)))
+            others << QString::fromStdString(variant.name);
+    static const QRegularExpression sentenceEnd(QStringLiteral("(?<=\\.)\\s+"));
+    QStringList kept;
+    for (const QString& sentence : fusionVerdict(recording).split(sentenceEnd)) {
+        bool aboutOthers = false;
+        for (const QString& other : others)
+            if (sentence.contains(QRegularExpression(
+                    QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(other)))))
+                aboutOthers = true;
+        if (!aboutOthers) kept << sentence;
+    }
+    return kept.join(QLatin1Char(' '));
 }
 
 // The stage time that answers the question: the end of the kernels, the first instant the
@@ -118,7 +139,8 @@ double numberOf(AnswerUnit unit, const RunRecord& run, const RunRecord* baseline
 QString numberText(AnswerUnit unit, double value) {
     switch (unit) {
         case AnswerUnit::Passes:
-            return QStringLiteral("%1 passes").arg(qRound64(value));
+            return qRound64(value) == 1 ? QStringLiteral("1 pass")
+                                        : QStringLiteral("%1 passes").arg(qRound64(value));
         case AnswerUnit::Bytes:
             return formatBytes(quint64(std::llround(value))) + QStringLiteral(" requested");
         case AnswerUnit::Speedup:
@@ -131,6 +153,22 @@ QString numberText(AnswerUnit unit, double value) {
             return formatDuration(value);
     }
     return {};
+}
+
+// A difference in the question's unit: "2 passes", "1.5x", "120 MB".
+QString differenceText(AnswerUnit unit, double value) {
+    switch (unit) {
+        case AnswerUnit::Speedup:
+            return QStringLiteral("%1x").arg(value, 0, 'f', 2);
+        case AnswerUnit::Bytes:
+            return formatBytes(quint64(std::llround(value)));
+        case AnswerUnit::PeakMegabytes:
+            return QStringLiteral("%1 MB").arg(value, 0, 'f', 1);
+        case AnswerUnit::GBps:
+            return formatGBps(value) + QStringLiteral(" GB/s");
+        default:
+            return numberText(unit, value);
+    }
 }
 
 // The unit words people type after a number, as multipliers into the question's unit.
@@ -218,14 +256,24 @@ Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& re
         answer.text = step.question && step.question->kind == QuestionKind::Winner
                           ? answer.order.constFirst()
                           : answer.order.join(QStringLiteral(", "));
-        QStringList times;
-        for (const RunRecord* run : byTime)
-            times << QStringLiteral("%1 %2").arg(run->variant, formatDuration(run->timeMs));
-        reasons << QStringLiteral("Measured: %1.").arg(times.join(QStringLiteral(", ")));
-        for (const RunRecord* run : byTime) reasons << passModelWords(*run);
+        // Where passes are counted they are the reason; elsewhere the verdict says it.
+        const PipelineSpec* pipeline = findPipeline(show.pipeline.toStdString());
+        if (pipeline && pipeline->countsPasses)
+            for (const RunRecord* run : byTime) reasons << passModelWords(*run);
     }
-    if (const QString verdict = fusionVerdict(recording); !verdict.isEmpty()) reasons << verdict;
-    if (const QString gaps = gapWords(recording, *subject); !gaps.isEmpty()) reasons << gaps;
+    // The reason that fits the question: what bounds the time for a question of time, what
+    // reached DRAM for a question of traffic; the pass model for every question.
+    const bool aboutTime = !step.question || step.question->kind != QuestionKind::Number ||
+                           step.question->unit == AnswerUnit::Speedup ||
+                           step.question->unit == AnswerUnit::Milliseconds;
+    const bool aboutTraffic =
+        step.question && step.question->kind == QuestionKind::Number &&
+        (step.question->unit == AnswerUnit::Bytes || step.question->unit == AnswerUnit::GBps);
+    if (aboutTime)
+        if (const QString verdict = verdictOnVariants(recording, show); !verdict.isEmpty())
+            reasons << verdict;
+    if (aboutTraffic)
+        if (const QString gaps = gapWords(recording, *subject); !gaps.isEmpty()) reasons << gaps;
     reasons.removeAll(QString());
     answer.reason = reasons.join(QLatin1Char(' '));
     answer.source = QStringLiteral("%1 on %2")
@@ -233,6 +281,38 @@ Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& re
     answer.momentVariant = subject->variant;
     answer.momentNs = momentOf(*subject, step.reveal.moment);
     return answer;
+}
+
+QStringList revealNumbers(const LessonStep& step, const Recording& recording) {
+    QStringList lines;
+    const RunRecord* slowest = nullptr;
+    for (const QString& variant : step.show.variants)
+        if (const RunRecord* run = findRun(recording, step.show.pipeline, variant))
+            if (!slowest || run->timeMs > slowest->timeMs) slowest = run;
+    for (const QString& variant : step.show.variants) {
+        const RunRecord* run = findRun(recording, step.show.pipeline, variant);
+        if (!run) continue;
+        QStringList parts;
+        for (const QString& number : step.reveal.numbers) {
+            if (number == QLatin1String("time"))
+                parts << formatDuration(run->timeMs);
+            else if (number == QLatin1String("passes") && run->passesCounted)
+                parts << numberText(AnswerUnit::Passes, run->passes);
+            else if (number == QLatin1String("bytes"))
+                parts << numberText(AnswerUnit::Bytes, numberOf(AnswerUnit::Bytes, *run, nullptr));
+            else if (number == QLatin1String("speedup") && slowest)
+                parts << numberText(AnswerUnit::Speedup,
+                                    numberOf(AnswerUnit::Speedup, *run, slowest)) +
+                             QStringLiteral(" than ") + slowest->variant;
+            else if (number == QLatin1String("peak"))
+                parts << numberText(AnswerUnit::PeakMegabytes,
+                                    numberOf(AnswerUnit::PeakMegabytes, *run, nullptr));
+            else if (number == QLatin1String("gbps"))
+                parts << numberText(AnswerUnit::GBps, numberOf(AnswerUnit::GBps, *run, nullptr));
+        }
+        lines << QStringLiteral("%1: %2").arg(variant, parts.join(QStringLiteral(" · ")));
+    }
+    return lines;
 }
 
 Result<QString> normalizeAnswer(const LessonStep& step, const QString& typed) {
@@ -294,7 +374,7 @@ Judgement judgeAnswer(const LessonStep& step, const QString& answer,
             judgement.offText =
                 QStringLiteral("%1 %2 (%3 %4)")
                     .arg(
-                        numberText(question.unit, std::abs(predicted - measured.value)),
+                        differenceText(question.unit, std::abs(predicted - measured.value)),
                         predicted > measured.value ? QStringLiteral("high") : QStringLiteral("low"),
                         formatPercent(std::abs(*judgement.relativeOff)),
                         predicted > measured.value ? QStringLiteral("over")

@@ -26,6 +26,10 @@ struct MeasuredAnswer {
 // Fails with the reason where the recording lacks a run the question needs.
 Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& recording);
 
+// The step's reveal numbers (LessonReveal::numbers), one line per variant: "fused: 3 passes ·
+// 0.41 ms · 805 MB requested (pass model)". Variants the results lack are left out.
+QStringList revealNumbers(const LessonStep& step, const Recording& recording);
+
 // How a prediction compares with the measured answer.
 struct Judgement {
     QString normalized;  // the answer as it is tallied ("4", "fused", "fused, scratch")

@@ -33,12 +33,12 @@ QString standInWords(const LessonShow& show) {
 
 }  // namespace
 
-StepSource chooseStepSource(const LessonStep& step, bool gpuUsable) {
+StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun) {
     StepSource source;
     const LessonShow& show = step.show;
     const PipelineSpec* pipeline =
         show.runnable ? findPipeline(show.pipeline.toStdString()) : nullptr;
-    const bool runnable = pipeline && !show.variants.isEmpty();
+    const bool runnable = canRun && pipeline && !show.variants.isEmpty();
     if (runnable && gpuUsable) {
         source.live = true;
         source.backend = BackendKind::Cuda;

@@ -20,7 +20,8 @@ struct StepSource {
     QString words;
 };
 
-StepSource chooseStepSource(const LessonStep& step, bool gpuUsable);
+// `canRun` false (a headless render): every step opens its recording.
+StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun = true);
 
 // The step's variants and problem as a run request, with one repeat and no warm-up or roofs
 // (`quick`, a check before class) or the backend's defaults.

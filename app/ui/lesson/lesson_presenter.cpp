@@ -84,18 +84,17 @@ LessonPresenter::LessonPresenter(QWidget* parent) : QWidget(parent) {
     layout->addWidget(hint_);
     layout->addWidget(message_);
 
-    // The reveal: predictions and numbers on the left, the stage at its moment on the right.
+    // The reveal: predictions and numbers on the left; the stage at its moment and the reason on
+    // the right.
     auto* reveal = new QHBoxLayout;
     auto* words = new QVBoxLayout;
     measured_ = wrappedLabel(this, 40, true);
     answers_ = wrappedLabel(this, kPresenterBodyPixels);
     answers_->setTextFormat(Qt::RichText);
     numbers_ = wrappedLabel(this, kPresenterBodyPixels);
-    reason_ = wrappedLabel(this, kPresenterBodyPixels);
     words->addWidget(measured_);
     words->addWidget(answers_);
     words->addWidget(numbers_);
-    words->addWidget(reason_);
     words->addStretch(1);
     reveal->addLayout(words, 2);
     auto* aside = new QVBoxLayout;
@@ -168,10 +167,8 @@ void LessonPresenter::setView(const LessonStepView& view) {
                            : QStringLiteral("\n(%1)").arg(view.measuredSource)));
     numbers_->setVisible(view.revealed && !view.numbers.isEmpty());
     const bool staged = view.revealed && view.stage.has_value();
-    reason_->setText(view.reason);
-    reason_->setVisible(staged && !view.reason.isEmpty());
     reasonAside_->setText(view.reason);
-    reasonAside_->setVisible(!staged && view.revealed && !view.reason.isEmpty());
+    reasonAside_->setVisible(view.revealed && !view.reason.isEmpty());
     if (staged) {
         stage_->setTimelines(*view.stage, nullptr);
         stage_->setPosition(view.stageMomentNs);

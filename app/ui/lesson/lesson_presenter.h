@@ -61,8 +61,7 @@ class LessonPresenter : public QWidget {
     QLabel* answers_ = nullptr;
     QLabel* measured_ = nullptr;
     QLabel* numbers_ = nullptr;
-    QLabel* reason_ = nullptr;       // under the predictions, beside the stage
-    QLabel* reasonAside_ = nullptr;  // in the stage's place where the step has none
+    QLabel* reasonAside_ = nullptr;  // under the stage, or in its place
     QWidget* entry_ = nullptr;
     MemoryStageWidget* stage_ = nullptr;
 };

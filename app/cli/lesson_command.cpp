@@ -10,7 +10,6 @@
 #include "model/lesson/lesson_reveal.h"
 #include "model/lesson/lesson_source.h"
 #include "model/recording_catalog.h"
-#include "model/run_conversion.h"
 #include "runtime/backend_selection.h"
 
 namespace fusescope::cli {
@@ -46,13 +45,10 @@ int runStepOnce(Backend& backend, const model::LessonStep& step) {
         report = runPipeline(backend, *request, observer);
         observer.finish();
     }
-    if (!report) {
-        printError(QString::fromStdString(report.status().message()));
-        return exitCodeFor(report.status());
-    }
-    model::ConversionOptions conversion;
-    conversion.producer = model::producerString(QStringLiteral("fusescope-cli"));
-    const model::Recording recording = model::recordingFrom(*report, conversion);
+    int failure = kExitOk;
+    const std::optional<model::Recording> made = recordingOfRun(report, failure);
+    if (!made) return failure;
+    const model::Recording& recording = *made;
     QStringList times;
     bool allRight = true;
     for (const model::RunRecord& run : recording.runs) {

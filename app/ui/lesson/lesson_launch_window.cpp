@@ -47,7 +47,7 @@ QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
         window.activateWindow();
     });
     auto* present = new QAction(QObject::tr("Presenter mode"), lesson);
-    present->setShortcut(Qt::Key_F5);
+    present->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     present->setShortcutContext(Qt::ApplicationShortcut);
     QObject::connect(present, &QAction::triggered, lesson, &LessonWindow::present);
     window.addAction(present);

@@ -1,7 +1,8 @@
 #pragma once
 // A lesson plan opened over the main window: presenter mode full screen, live runs through the
 // window's RunController once the backends are known, each reveal's recording shown in the
-// window's views, the progress kept in the user's data folder. F5 presents it again after Esc.
+// window's views, the progress kept in the user's data folder. Shift+F5 presents it again after Esc
+// (F5 is the window's presentation layout).
 #include <QString>
 
 namespace fusescope {

@@ -5,10 +5,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include "cli/command.h"
 #include "cli_process.h"
+#include "runtime/backend.h"
 
 namespace {
 
@@ -42,6 +44,29 @@ TEST(CliLesson, ShippedPlanOnTheCpuRunsElementwiseStepsAndOpensRecordingsForTheR
     EXPECT_TRUE(result.out.contains(QStringLiteral("answer: 5 passes")))
         << result.out.toStdString();
     EXPECT_FALSE(result.out.contains(QStringLiteral("WRONG")));
+}
+
+// On a GPU machine (the H200): every step of both shipped plans runs live, the MLP steps too,
+// and every output is right.
+TEST(CliLessonGpu, EveryStepOfTheShippedPlansRunsLiveOnTheGpu) {
+    const fusescope::BackendAvailability availability = fusescope::probeBackends();
+    if (!availability.cudaUsable) GTEST_SKIP() << "no usable GPU: " << availability.cudaReason;
+    for (const char* plan : {"fused-kernels.lesson.md", "swiglu-apply-fusion.lesson.md"}) {
+        const QString path =
+            QDir(QStringLiteral(FUSESCOPE_LESSONS_DIR)).filePath(QLatin1String(plan));
+        const CliResult result = runCli({QStringLiteral("lesson"), QStringLiteral("check"), path,
+                                         QStringLiteral("--backend"), QStringLiteral("cuda")},
+                                        300000);
+        ASSERT_EQ(result.exitCode, fusescope::cli::kExitOk)
+            << result.err.toStdString() << result.out.toStdString();
+        const int steps = result.out.count(QRegularExpression(QStringLiteral("\\n  [0-9]+\\. ")));
+        EXPECT_GT(steps, 0) << result.out.toStdString();
+        EXPECT_EQ(result.out.count(QStringLiteral(": runs live on the GPU")), steps)
+            << result.out.toStdString();
+        EXPECT_EQ(result.out.count(QStringLiteral("ran once: ")), steps)
+            << result.out.toStdString();
+        EXPECT_FALSE(result.out.contains(QStringLiteral("WRONG")));
+    }
 }
 
 TEST(CliLesson, NoRunSaysWhereEachStepsNumbersComeFrom) {

@@ -92,6 +92,7 @@ void LessonDriver::goTo(int step) {
     data_.reset();
     dataPath_.clear();
     status_.clear();
+    const bool wasRunning = runningStep_ >= 0;
     runningStep_ = -1;
     const model::StepSource source =
         model::chooseStepSource(shown, gpuUsable_, controller_ != nullptr);
@@ -110,8 +111,9 @@ void LessonDriver::goTo(int step) {
             controller_->submit(command);
         }
     } else {
-        if (source.live) sourceWords_ = tr("opens its recording here (live runs need the window)");
-        loadRecordingOf(shown, source.live ? shown.show.recordingPath : source.recordingPath);
+        // A newer run makes an older one stale by itself; a step without one stops it.
+        if (wasRunning && controller_) controller_->cancel();
+        loadRecordingOf(shown, source.recordingPath);
     }
     save();
     emit changed();

@@ -3,6 +3,7 @@
 // the CSV exported, the progress reopened), a live step on the CPU backend through the window's
 // RunController, the keys, and the layout of every step at 1280x720 (run at scale 1, 1.5, 2).
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -94,6 +95,10 @@ void LessonPresenterTest::walksThePlanFromItsRecordings() {
     QVERIFY2(opened, qPrintable(error));
     LessonWindow window(std::move(opened));
     LessonDriver& driver = *window.driver();
+    QStringList shownInWindow;
+    driver.setRevealShown([&shownInWindow](const QString& path, const QString& view) {
+        shownInWindow << QFileInfo(path).fileName() + QLatin1Char(' ') + view;
+    });
     settle(window);
     int questions = 0;
     for (int index = 0; index < driver.plan().steps.size(); ++index) {
@@ -128,6 +133,11 @@ void LessonPresenterTest::walksThePlanFromItsRecordings() {
         QVERIFY(shows(window, judged.offText.toHtmlEscaped()));
     }
     QVERIFY(questions >= 5);
+    // Each reveal shows the step's recording in the window, on the step's view.
+    QCOMPARE(shownInWindow.size(), questions);
+    QCOMPARE(shownInWindow.constFirst(), QStringLiteral("h200-affine-2e26.fusescope.json stage"));
+    QCOMPARE(shownInWindow[4],
+             QStringLiteral("h200-mlp-prefill-4096-bf16.fusescope.json measurement"));
     const QString csvPath = progress.filePath(QStringLiteral("answers.csv"));
     QCOMPARE(driver.exportCsv(csvPath), QString());
     QFile csv(csvPath);

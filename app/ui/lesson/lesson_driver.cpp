@@ -174,7 +174,7 @@ QString LessonDriver::reveal() {
     progress.measured = *measured;
     progress.revealed = true;
     save();
-    if (showRecording_ && !dataPath_.isEmpty()) showRecording_(dataPath_);
+    if (showReveal_) showReveal_(dataPath_, step.show.view);
     emit changed();
     return {};
 }

@@ -28,9 +28,10 @@ class LessonDriver : public QObject {
     // Live runs go through `controller` (the window's) on a GPU, or on the CPU backend for the
     // steps that count passes; without one, every step opens its recording.
     void setRunController(RunController* controller, bool gpuUsable);
-    // Called with a step's recording at its reveal, so the window's views show it too.
-    void setRecordingShown(std::function<void(const QString&)> show) {
-        showRecording_ = std::move(show);
+    // Called at a reveal with the step's recording (empty for a live run, which the window
+    // already has) and its view (LessonShow::view), so the window shows it there too.
+    void setRevealShown(std::function<void(const QString&, const QString&)> show) {
+        showReveal_ = std::move(show);
     }
 
     const model::LessonPlan& plan() const { return plan_; }
@@ -66,7 +67,7 @@ class LessonDriver : public QObject {
     QString progressPath_;
     RunController* controller_ = nullptr;
     bool gpuUsable_ = false;
-    std::function<void(const QString&)> showRecording_;
+    std::function<void(const QString&, const QString&)> showReveal_;
     std::optional<model::Recording> data_;
     QString dataPath_;  // the recording's path; empty for a live run
     QString sourceWords_;

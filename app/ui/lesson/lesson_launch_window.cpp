@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 
 #include "ui/lesson/lesson_window.h"
 #include "ui/main_window.h"
@@ -19,13 +20,28 @@ QString progressFolder() {
 // The one lesson window of the main window: a newly opened plan replaces the last.
 constexpr char kLessonWindowName[] = "fusescopeLessonWindow";
 
+// The window's tab for a step's view (docs/lesson-plans.md), by the words of its title.
+void showView(MainWindow& window, const QString& view) {
+    const bool chart = view == QLatin1String("charts");
+    const QString title = view == QLatin1String("stage")         ? QObject::tr("Memory stage")
+                          : view == QLatin1String("measurement") ? QObject::tr("Model vs measured")
+                          : chart                                ? QObject::tr("Run charts")
+                                                                 : QObject::tr("Results");
+    QTabWidget* tabs = chart ? window.chartTabs() : window.viewTabs();
+    for (int index = 0; index < tabs->count(); ++index)
+        if (tabs->tabText(index).remove(QLatin1Char('&')) == title) tabs->setCurrentIndex(index);
+}
+
 }  // namespace
 
 QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
     QString error;
     std::unique_ptr<LessonDriver> driver = LessonDriver::open(planPath, progressFolder(), &error);
     if (!driver) return error;
-    driver->setRecordingShown([&window](const QString& path) { window.openRecording(path); });
+    driver->setRevealShown([&window](const QString& path, const QString& view) {
+        if (!path.isEmpty()) window.openRecording(path);
+        showView(window, view);
+    });
     if (QWidget* previous = window.findChild<QWidget*>(QLatin1String(kLessonWindowName)))
         previous->deleteLater();
     auto* lesson = new LessonWindow(std::move(driver), &window);

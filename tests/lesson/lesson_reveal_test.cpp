@@ -208,3 +208,13 @@ TEST(LessonRevealReasons, TrafficQuestionsExplainTheGapTimeQuestionsTheVerdict) 
 }
 
 }  // namespace
+
+namespace {
+
+TEST(LessonRevealNumbers, NoNumbersAskedNoLines) {
+    Measured m = measureShipped("fused-kernels.lesson.md", 0);
+    m.step.reveal.numbers.clear();
+    EXPECT_TRUE(revealNumbers(m.step, m.recording).isEmpty());
+}
+
+}  // namespace

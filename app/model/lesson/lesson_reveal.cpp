@@ -310,7 +310,8 @@ QStringList revealNumbers(const LessonStep& step, const Recording& recording) {
             else if (number == QLatin1String("gbps"))
                 parts << numberText(AnswerUnit::GBps, numberOf(AnswerUnit::GBps, *run, nullptr));
         }
-        lines << QStringLiteral("%1: %2").arg(variant, parts.join(QStringLiteral(" · ")));
+        if (!parts.isEmpty())
+            lines << QStringLiteral("%1: %2").arg(variant, parts.join(QStringLiteral(" · ")));
     }
     return lines;
 }

@@ -130,9 +130,9 @@ void LessonPresenter::setMessage(const QString& message) {
 void LessonPresenter::setView(const LessonStepView& view) {
     heading_->setText(view.heading);
     source_->setText(view.status.isEmpty() ? view.source : view.status);
-    // Once revealed, the step's text gives way to the measurement.
+    // Once a question is revealed, the step's text gives way to the measurement.
     text_->setText(view.text);
-    text_->setVisible(!view.revealed && !view.text.isEmpty());
+    text_->setVisible(!view.text.isEmpty() && (view.question.isEmpty() || !view.revealed));
     question_->setText(view.question);
     question_->setVisible(!view.question.isEmpty());
     question_->setFont(pixelFont(question_->font(), view.revealed ? 28 : 40, true));

@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "model/version.h"
-#include "ui/headless.h"
 #include "ui/lesson/lesson_launch_window.h"
-#include "ui/main_window.h"
+#include "ui/window/headless.h"
+#include "ui/window/main_window.h"
 #include "worker/kernel_cache.h"
 
 namespace {

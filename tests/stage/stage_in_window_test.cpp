@@ -7,9 +7,9 @@
 #include <QtTest>
 
 #include "stage_test_runs.h"
-#include "ui/charts.h"
-#include "ui/main_window.h"
+#include "ui/charts/charts.h"
 #include "ui/stage/memory_stage_view.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

@@ -11,9 +11,9 @@
 #include "live/live_bandwidth_chart.h"
 #include "live/live_recording_feed.h"
 #include "model/recording_json.h"
-#include "ui/chart_export.h"
-#include "ui/chart_interaction.h"
-#include "ui/log_scale.h"
+#include "ui/charts/chart_interaction.h"
+#include "ui/charts/log_scale.h"
+#include "ui/export/chart_export.h"
 
 using namespace fusescope;
 using fusescope::live::LiveBandwidthChart;

@@ -6,9 +6,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "ui/chart_interaction.h"
-#include "ui/charts.h"
-#include "ui/main_window.h"
+#include "ui/charts/chart_interaction.h"
+#include "ui/charts/charts.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

@@ -17,11 +17,11 @@
 #include "model/comparison.h"
 #include "model/sweep_comparison.h"
 #include "model/sweep_json.h"
-#include "ui/chart_interaction.h"
+#include "ui/charts/chart_interaction.h"
 #include "ui/compare/compare_window.h"
 #include "ui/compare/sweep_compare_view.h"
-#include "ui/main_window.h"
 #include "ui/sweep/sweep_chart.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

@@ -9,9 +9,9 @@
 #include <QToolButton>
 #include <QtTest>
 
-#include "ui/appearance.h"
-#include "ui/main_window.h"
-#include "ui/plot.h"
+#include "ui/charts/plot.h"
+#include "ui/window/appearance.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

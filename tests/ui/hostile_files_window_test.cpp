@@ -14,7 +14,7 @@
 #include <QtTest>
 #include <algorithm>
 
-#include "ui/main_window.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

@@ -12,7 +12,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "ui/plot.h"
+#include "ui/charts/plot.h"
 
 namespace fusescope::testing {
 

@@ -21,15 +21,15 @@
 #include "layout_checks.h"
 #include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
-#include "ui/appearance.h"
-#include "ui/chart_least_height.h"
-#include "ui/chart_view.h"
+#include "ui/charts/chart_least_height.h"
+#include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
-#include "ui/main_window.h"
-#include "ui/run_panel.h"
+#include "ui/run/run_panel.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/memory_stage_widget.h"
-#include "ui/sweep_tab.h"
+#include "ui/sweep/sweep_tab.h"
+#include "ui/window/appearance.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

@@ -11,8 +11,8 @@
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
-#include "ui/results_model.h"
-#include "ui/run_choices.h"
+#include "ui/results/results_model.h"
+#include "ui/run/run_choices.h"
 
 using namespace fusescope;
 

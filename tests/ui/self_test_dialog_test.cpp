@@ -9,8 +9,8 @@
 #include <QtTest>
 
 #include "pipelines/registry.h"
-#include "ui/main_window.h"
-#include "ui/self_test_dialog.h"
+#include "ui/window/main_window.h"
+#include "ui/window/self_test_dialog.h"
 
 using namespace fusescope;
 

@@ -8,8 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "ui/headless.h"
-#include "ui/main_window.h"
+#include "ui/window/headless.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

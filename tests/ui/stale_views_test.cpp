@@ -12,14 +12,14 @@
 
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
-#include "ui/chart_export.h"
-#include "ui/chart_view.h"
+#include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
-#include "ui/main_window.h"
+#include "ui/export/chart_export.h"
 #include "ui/sweep/sweep_chart.h"
-#include "ui/sweep_tab.h"
+#include "ui/sweep/sweep_tab.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

@@ -23,12 +23,12 @@
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
-#include "ui/chart_export.h"
-#include "ui/main_window.h"
-#include "ui/measurement_panel.h"
-#include "ui/run_panel.h"
+#include "ui/export/chart_export.h"
+#include "ui/run/measurement_panel.h"
+#include "ui/run/run_panel.h"
 #include "ui/sweep/sweep_chart.h"
-#include "ui/sweep_tab.h"
+#include "ui/sweep/sweep_tab.h"
+#include "ui/window/main_window.h"
 #include "worker/run_controller.h"
 
 using namespace fusescope;

@@ -19,8 +19,8 @@
 #include "tiles/tile_model.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
-#include "ui/main_window.h"
-#include "ui/run_panel.h"
+#include "ui/run/run_panel.h"
+#include "ui/window/main_window.h"
 #include "worker/run_controller.h"
 
 using namespace fusescope;

@@ -12,11 +12,11 @@
 
 #include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
-#include "ui/chart_export.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
-#include "ui/main_window.h"
+#include "ui/export/chart_export.h"
+#include "ui/window/main_window.h"
 
 using namespace fusescope;
 

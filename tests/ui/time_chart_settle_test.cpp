@@ -6,8 +6,8 @@
 #include <QtTest>
 
 #include "layout_checks.h"
-#include "ui/charts.h"
-#include "ui/plot_text_fit.h"
+#include "ui/charts/charts.h"
+#include "ui/charts/plot_text_fit.h"
 
 using namespace fusescope;
 

@@ -12,7 +12,7 @@
 #include "measure/measured_run.h"
 #include "pipelines/registry.h"
 #include "runtime/backend_selection.h"
-#include "ui/export_save.h"
+#include "ui/export/export_save.h"
 
 using namespace fusescope;
 

@@ -13,12 +13,12 @@
 
 #include "model/captions.h"
 #include "model/format.h"
-#include "ui/chart_interaction.h"
+#include "ui/charts/chart_interaction.h"
+#include "ui/charts/log_scale.h"
+#include "ui/charts/plot.h"
+#include "ui/charts/plot_text_fit.h"
 #include "ui/compare/compare_table.h"
 #include "ui/compare/sweep_compare_view.h"
-#include "ui/log_scale.h"
-#include "ui/plot.h"
-#include "ui/plot_text_fit.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/stage_caption.h"
 

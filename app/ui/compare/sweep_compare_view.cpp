@@ -7,9 +7,9 @@
 
 #include "model/comparison.h"
 #include "model/format.h"
-#include "ui/chart_interaction.h"
+#include "ui/charts/chart_interaction.h"
+#include "ui/charts/plot_text_fit.h"
 #include "ui/compare/compare_table.h"
-#include "ui/plot_text_fit.h"
 #include "ui/sweep/sweep_chart.h"
 
 namespace fusescope {

@@ -1,5 +1,5 @@
 #include "ui/explorer/tile_explorer_wiring.h"
-#include "ui/tab_room.h"
+#include "ui/window/tab_room.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -13,13 +13,13 @@
 #include <QTabWidget>
 #include <memory>
 
-#include "ui/chart_export.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
 #include "ui/explorer/tile_sweep_view.h"
-#include "ui/main_window.h"
-#include "ui/run_panel.h"
+#include "ui/export/chart_export.h"
+#include "ui/run/run_panel.h"
+#include "ui/window/main_window.h"
 
 namespace fusescope {
 namespace {

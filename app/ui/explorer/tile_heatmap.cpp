@@ -1,6 +1,6 @@
 #include "ui/explorer/tile_heatmap.h"
 
-#include "ui/export_text.h"
+#include "ui/export/export_text.h"
 
 #include <QEvent>
 #include <QMouseEvent>
@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/legend_row.h"
+#include "ui/charts/legend_row.h"
 
 namespace fusescope {
 namespace {

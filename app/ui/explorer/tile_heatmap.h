@@ -8,7 +8,7 @@
 #include <QPointF>
 #include <QString>
 
-#include "ui/chart_base.h"
+#include "ui/charts/chart_base.h"
 #include "ui/explorer/tile_heatmap_data.h"
 
 namespace fusescope {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/legend_row.h"
+#include "ui/charts/legend_row.h"
 
 namespace fusescope {
 namespace {

@@ -2,7 +2,7 @@
 // The tile roofline: each measured configuration placed by arithmetic intensity against the copy
 // roof and the measured compute roof (log-log), the unfused and production variants beside them,
 // and arrows along the configurations one tile parameter steps through. A dumb view.
-#include "ui/chart_base.h"
+#include "ui/charts/chart_base.h"
 #include "ui/explorer/tile_roofline_data.h"
 
 namespace fusescope {

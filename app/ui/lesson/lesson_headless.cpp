@@ -5,7 +5,7 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "ui/export_save.h"
+#include "ui/export/export_save.h"
 #include "ui/lesson/lesson_window.h"
 
 namespace fusescope {

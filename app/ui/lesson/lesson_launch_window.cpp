@@ -7,7 +7,7 @@
 #include <QTabWidget>
 
 #include "ui/lesson/lesson_window.h"
-#include "ui/main_window.h"
+#include "ui/window/main_window.h"
 
 namespace fusescope {
 namespace {

@@ -16,8 +16,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "charts/log_scale.h"
 #include "live/live_types.h"
-#include "log_scale.h"
 
 class QCustomPlot;
 class QCPAxisRect;

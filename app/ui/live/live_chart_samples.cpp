@@ -14,9 +14,9 @@
 #include "live/live_chart_style.h"
 #include "live/live_plot.h"
 #include "live/time_ticker.h"
-#include "ui/axis_colours.h"
-#include "ui/colour_contrast.h"
-#include "ui/export_text.h"
+#include "ui/charts/axis_colours.h"
+#include "ui/charts/colour_contrast.h"
+#include "ui/export/export_text.h"
 
 namespace fusescope::live {
 

@@ -1,7 +1,7 @@
 #include "ui/stage/gif_writer.h"
 
 #include "model/atomic_save.h"
-#include "ui/export_save.h"
+#include "ui/export/export_save.h"
 
 #include <array>
 #include <vector>

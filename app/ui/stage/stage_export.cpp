@@ -4,9 +4,9 @@
 #include <QThread>
 #include <cmath>
 
-#include "ui/export_save.h"
+#include "ui/export/export_save.h"
+#include "ui/export/svg_bytes.h"
 #include "ui/stage/gif_writer.h"
-#include "ui/svg_bytes.h"
 
 namespace fusescope {
 

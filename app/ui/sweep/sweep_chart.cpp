@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "model/format.h"
-#include "ui/export_save.h"
-#include "ui/legend_row.h"
-#include "ui/log_scale.h"
+#include "ui/charts/legend_row.h"
+#include "ui/charts/log_scale.h"
+#include "ui/export/export_save.h"
 
 namespace fusescope {
 namespace {

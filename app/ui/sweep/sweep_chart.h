@@ -9,7 +9,7 @@
 #include <QString>
 
 #include "model/sweep_chart_data.h"
-#include "ui/chart_base.h"
+#include "ui/charts/chart_base.h"
 
 namespace fusescope {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Axes whose text fits: labels elided to their axis, as many numeric ticks as their labels have
 // room for, text tick names standing on end or thinned where they would run into each other.
-#include "ui/plot.h"
+#include "ui/charts/plot.h"
 
 namespace fusescope::text_fit {
 

@@ -1,7 +1,7 @@
 #pragma once
 // A legend whose entries fit the plot's width: long names elided (the full name stays the
 // plottable's), and as many columns as the widest entry leaves room for.
-#include "ui/plot.h"
+#include "ui/charts/plot.h"
 
 namespace fusescope::text_fit {
 

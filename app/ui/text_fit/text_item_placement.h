@@ -2,7 +2,7 @@
 // Text items placed apart from each other and from the data, inside their axis rect.
 #include <QList>
 
-#include "ui/plot.h"
+#include "ui/charts/plot.h"
 
 namespace fusescope::text_fit {
 

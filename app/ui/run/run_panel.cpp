@@ -1,0 +1,596 @@
+#include "ui/run/run_panel.h"
+
+#include "model/problem_options.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QStyle>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "model/element_count.h"
+#include "model/format.h"
+#include "model/pipeline_catalog.h"
+#include "model/problem_options.h"
+#include "model/run_limits.h"
+
+namespace fusescope {
+namespace {
+
+QString runToolTip() {
+    return QObject::tr("Run the selected variants (Ctrl+R)");
+}
+
+QString cancelToolTip() {
+    return QObject::tr("Stop the run (Esc)");
+}
+
+constexpr int kNameRole = Qt::UserRole;
+
+QString text(const std::string& value) {
+    return QString::fromStdString(value);
+}
+
+QString keyOf(BackendChoice choice) {
+    return QString::fromLatin1(backendChoiceKey(choice));
+}
+
+QLabel* wrappedLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);  // names from recordings, never HTML
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+}  // namespace
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* pipelineBox = new QGroupBox(tr("Pipeline"), this);
+    auto* pipelineLayout = new QVBoxLayout(pipelineBox);
+    pipeline_ = new QComboBox(pipelineBox);
+    pipeline_->setObjectName(QStringLiteral("pipelineCombo"));
+    for (const PipelineSpec& spec : pipelines())
+        pipeline_->addItem(text(spec.title), text(spec.name));
+    formula_ = wrappedLabel(pipelineBox);
+    QFont formulaFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    formulaFont.setPointSizeF(font().pointSizeF() * 1.1);
+    formula_->setFont(formulaFont);
+    description_ = wrappedLabel(pipelineBox);
+    description_->setForegroundRole(QPalette::WindowText);
+    variants_ = new QListWidget(pipelineBox);
+    variants_->setObjectName(QStringLiteral("variantList"));
+    variants_->setToolTip(tr("The variants to run and compare, in this order"));
+    pipelineLayout->addWidget(pipeline_);
+    pipelineLayout->addWidget(formula_);
+    pipelineLayout->addWidget(description_);
+    pipelineLayout->addWidget(new QLabel(tr("Variants to compare:"), pipelineBox));
+    pipelineLayout->addWidget(variants_);
+    layout->addWidget(pipelineBox);
+
+    auto* sizeBox = new QGroupBox(tr("Problem"), this);
+    auto* form = new QFormLayout(sizeBox);
+    // A value wider than the room beside its label goes under the label, whole.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    elementCount_ = new QLineEdit(sizeBox);
+    elementCount_->setObjectName(QStringLiteral("elementCount"));
+    elementCount_->setToolTip(
+        tr("Elements per array: any N ≥ 1, e.g. 16777216, 16,777,216 or 2^24"));
+    presets_ = new QComboBox(sizeBox);
+    presets_->setToolTip(tr("Quick sizes"));
+    presets_->addItem(tr("Presets"));
+    for (int exponent = 16; exponent <= 28; exponent += 2)
+        presets_->addItem(QStringLiteral("2^%1 (%2)")
+                              .arg(exponent)
+                              .arg(model::formatBytes((quint64{1} << exponent) * 4)),
+                          QString::number(quint64{1} << exponent));
+    // The presets under the field, which keeps the line's whole width for its value.
+    form->addRow(tr("N (elements):"), elementCount_);
+    form->addRow(QString(), presets_);
+    cacheHint_ = wrappedLabel(sizeBox);
+    cacheHint_->setObjectName(QStringLiteral("cacheHint"));
+    cacheHint_->setForegroundRole(QPalette::WindowText);
+    form->addRow(QString(), cacheHint_);
+    // Pipelines without N (the MLP) take their dimensions by name, from their declaration.
+    shape_ = new QLineEdit(sizeBox);
+    shape_->setObjectName(QStringLiteral("shapeEdit"));
+    problemPresets_ = new QComboBox(sizeBox);
+    problemPresets_->setObjectName(QStringLiteral("problemPresets"));
+    problemPresets_->setToolTip(tr("The pipeline's named problems"));
+    form->addRow(tr("Dimensions:"), shape_);
+    form->addRow(QString(), problemPresets_);
+    dtype_ = new QComboBox(sizeBox);
+    dtype_->setObjectName(QStringLiteral("dtypeCombo"));
+    form->addRow(tr("Data type:"), dtype_);
+    tuning_ = new QLineEdit(sizeBox);
+    tuning_->setObjectName(QStringLiteral("tuningEdit"));
+    form->addRow(tr("Tiles:"), tuning_);
+    form_ = form;
+    vector_ = new QComboBox(sizeBox);
+    vector_->setObjectName(QStringLiteral("vectorCombo"));
+    for (int width : kSupportedVectorWidths)
+        vector_->addItem(model::formatVectorWidth(width), width);
+    vector_->setCurrentIndex(vector_->findData(kDefaultVectorWidth));
+    form->addRow(tr("Vector width:"), vector_);
+    backend_ = new QComboBox(sizeBox);
+    backend_->setObjectName(QStringLiteral("backendCombo"));
+    backend_->addItem(tr("Auto (CUDA when usable)"), keyOf(BackendChoice::Auto));
+    backend_->addItem(tr("CUDA (GPU)"), keyOf(BackendChoice::Cuda));
+    backend_->addItem(tr("CPU"), keyOf(BackendChoice::Cpu));
+    form->addRow(tr("Backend:"), backend_);
+    backendReason_ = wrappedLabel(sizeBox);
+    backendReason_->setForegroundRole(QPalette::WindowText);
+    form->addRow(QString(), backendReason_);
+    // Several GPUs in one host: which one runs. Shown once the worker has listed the GPUs.
+    device_ = new QComboBox(sizeBox);
+    device_->setObjectName(QStringLiteral("deviceCombo"));
+    device_->setToolTip(tr("The GPU the run uses, by its CUDA number"));
+    form->addRow(tr("GPU:"), device_);
+    connect(device_, &QComboBox::activated, this, [this] { wantedDevice_.reset(); });
+    repeats_ = new QSpinBox(sizeBox);
+    repeats_->setObjectName(QStringLiteral("repeatsSpin"));
+    repeats_->setRange(1, kMaxRepeats);
+    repeats_->setValue(runDefaultsFor(BackendKind::Cpu).repeats);
+    repeats_->setToolTip(tr("Timed repeats; the median is reported"));
+    form->addRow(tr("Repeats:"), repeats_);
+    warmup_ = new QSpinBox(sizeBox);
+    warmup_->setObjectName(QStringLiteral("warmupSpin"));
+    warmup_->setRange(0, kMaxWarmup);
+    warmup_->setValue(runDefaultsFor(BackendKind::Cpu).warmup);
+    form->addRow(tr("Warm-up:"), warmup_);
+    cpuThreads_ = new QSpinBox(sizeBox);
+    cpuThreads_->setObjectName(QStringLiteral("cpuThreadsSpin"));
+    cpuThreads_->setRange(0, model::hostThreads());
+    cpuThreads_->setSpecialValueText(tr("all (%1)").arg(model::hostThreads()));
+    form->addRow(tr("CPU threads:"), cpuThreads_);
+    measure_ = new QCheckBox(tr("counters + bandwidth"), sizeBox);
+    measure_->setChecked(true);
+    measure_->setObjectName(QStringLiteral("measureCheck"));
+    form->addRow(tr("Measure (GPU):"), measure_);
+    sampleInterval_ = new QSpinBox(sizeBox);
+    sampleInterval_->setObjectName(QStringLiteral("sampleIntervalSpin"));
+    sampleInterval_->setRange(10, 1000);
+    sampleInterval_->setValue(20);
+    sampleInterval_->setSuffix(tr(" µs"));
+    sampleInterval_->setToolTip(
+        tr("How often DRAM bandwidth is sampled while measuring (10 µs to 1 ms). The host spends "
+           "about 10 µs decoding each sample, so below 20 µs samples can be lost."));
+    connect(measure_, &QCheckBox::toggled, this, [this](bool on) {
+        sampleInterval_->setEnabled(on && resolvedBackend() == BackendKind::Cuda);
+    });
+    form->addRow(tr("Sample every:"), sampleInterval_);
+    layout->addWidget(sizeBox);
+
+    auto* buttons = new QHBoxLayout;
+    run_ = new QPushButton(tr("Run"), this);
+    run_->setObjectName(QStringLiteral("runButton"));
+    run_->setToolTip(runToolTip());
+    run_->setDefault(true);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("cancelButton"));
+    cancel_->setToolTip(cancelToolTip());
+    cancel_->setEnabled(false);
+    buttons->addWidget(run_, 1);
+    buttons->addWidget(cancel_);
+    layout->addLayout(buttons);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    progress_->setTextVisible(false);
+    layout->addWidget(progress_);
+    stage_ = wrappedLabel(this);
+    stage_->setText(tr("Ready"));
+    layout->addWidget(stage_);
+    status_ = wrappedLabel(this);
+    status_->setObjectName(QStringLiteral("runPanelStatus"));
+    status_->setForegroundRole(QPalette::WindowText);
+    layout->addWidget(status_);
+    layout->addStretch(1);
+
+    connect(pipeline_, &QComboBox::currentIndexChanged, this, &RunPanel::showPipeline);
+    connect(presets_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) elementCount_->setText(presets_->itemData(index).toString());
+        presets_->setCurrentIndex(0);
+    });
+    connect(problemPresets_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) shape_->setText(problemPresets_->itemData(index).toString());
+    });
+    connect(shape_, &QLineEdit::textChanged, this, &RunPanel::updateRunEnabled);
+    connect(tuning_, &QLineEdit::textChanged, this, &RunPanel::updateRunEnabled);
+    connect(elementCount_, &QLineEdit::textChanged, this, [this] {
+        updateCacheHint();
+        updateRunEnabled();
+    });
+    connect(backend_, &QComboBox::currentIndexChanged, this, &RunPanel::backendChanged);
+    connect(variants_, &QListWidget::itemChanged, this, &RunPanel::updateRunEnabled);
+    connect(run_, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+
+    elementCount_->setText(QString::number(quint64{1} << 24));
+    showPipeline(pipeline_->currentIndex());
+    setBackendSummary(summary_);
+}
+
+BackendKind RunPanel::resolvedBackend() const {
+    const BackendChoice choice = currentBackend();
+    const bool gpu =
+        choice == BackendChoice::Cuda || (choice == BackendChoice::Auto && summary_.cudaUsable);
+    return gpu ? BackendKind::Cuda : BackendKind::Cpu;
+}
+
+void RunPanel::backendChanged() {
+    const BackendKind backend = resolvedBackend();
+    const RunDefaults shown = runDefaultsFor(defaultsShownFor_);
+    if (backend != defaultsShownFor_ && repeats_->value() == shown.repeats &&
+        warmup_->value() == shown.warmup) {
+        const RunDefaults wanted = runDefaultsFor(backend);
+        repeats_->setValue(wanted.repeats);
+        warmup_->setValue(wanted.warmup);
+    }
+    defaultsShownFor_ = backend;
+    const bool cpu = backend == BackendKind::Cpu;
+    form_->setRowVisible(device_, !cpu && device_->count() > 0);
+    cpuThreads_->setEnabled(cpu);
+    cpuThreads_->setToolTip(
+        cpu ? tr("Threads the CPU backend runs on. With one thread, scalar SwiGLU is compute "
+                 "bound and the fused kernel's advantage shrinks; with all of them the run is "
+                 "memory bound.")
+            : tr("Applies to the CPU backend only; this run uses the GPU."));
+    // GPU-only choices stay visible but off on the CPU, with the reason where the user looks.
+    measure_->setEnabled(!cpu);
+    sampleInterval_->setEnabled(!cpu && measure_->isChecked());
+    measure_->setToolTip(
+        cpu ? tr("Hardware counters and bandwidth over time need an NVIDIA GPU; CPU runs are "
+                 "timed and checked only.")
+            : tr("On the GPU: after the timed run, a counter run (DRAM bytes per kernel) and a "
+                 "sampling run (bandwidth over time). Where the GPU refuses counters, the run "
+                 "says why."));
+    updateCacheHint();
+}
+
+void RunPanel::showPipeline(int index) {
+    variants_->clear();
+    const PipelineSpec* spec = findPipeline(pipeline_->itemData(index).toString().toStdString());
+    if (!spec) return;
+    formula_->setText(text(spec->formula));
+    description_->setText(text(spec->description));
+    showProblemFields(*spec);
+    for (const VariantSpec& variant : spec->variants) {
+        auto* item = new QListWidgetItem(text(variant.title), variants_);
+        item->setData(kNameRole, text(variant.name));
+        item->setToolTip(text(variant.description));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
+        item->setCheckState(Qt::Checked);
+    }
+    // Tall enough for every variant, no taller: the panel's spare room goes below the buttons.
+    const int rows = std::max(variants_->count(), 3);
+    variants_->setFixedHeight(rows * variants_->sizeHintForRow(0) + 2 * variants_->frameWidth() +
+                              4);
+    updateRunEnabled();
+}
+
+RunCommand RunPanel::command() const {
+    RunCommand command;
+    RunRequest& request = command.request;
+    request.pipeline = pipeline_->currentData().toString().toStdString();
+    for (int row = 0; row < variants_->count(); ++row)
+        if (variants_->item(row)->checkState() == Qt::Checked)
+            request.variants.push_back(
+                variants_->item(row)->data(kNameRole).toString().toStdString());
+    if (Result<Problem> problem = currentProblem(); problem) request.problem = *problem;
+    request.repeats = repeats_->value();
+    request.warmup = warmup_->value();
+    request.cpuThreads = cpuThreads_->value();
+    command.backend = currentBackend();
+    // The picker's GPU, whenever the run goes to a GPU the worker listed.
+    if (resolvedBackend() == BackendKind::Cuda && device_->currentIndex() >= 0)
+        command.cudaDevice = device_->currentIndex();
+    if (measure_->isChecked()) {
+        command.measure = MeasureOptions{};
+        command.measure->samplingIntervalNs = std::int64_t{sampleInterval_->value()} * 1000;
+    } else {
+        command.measure.reset();
+    }
+    return command;
+}
+
+void RunPanel::setCommand(const RunCommand& command) {
+    const RunRequest& request = command.request;
+    const int pipelineIndex = pipeline_->findData(text(request.pipeline));
+    if (pipelineIndex >= 0) pipeline_->setCurrentIndex(pipelineIndex);
+    if (!request.variants.empty())
+        for (int row = 0; row < variants_->count(); ++row) {
+            QListWidgetItem* item = variants_->item(row);
+            const std::string name = item->data(kNameRole).toString().toStdString();
+            const bool chosen = std::find(request.variants.begin(), request.variants.end(), name) !=
+                                request.variants.end();
+            item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+        }
+    showProblem(request.problem);
+    const int backendIndex = backend_->findData(keyOf(command.backend));
+    if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
+    if (command.cudaDevice) {
+        if (*command.cudaDevice < device_->count())
+            device_->setCurrentIndex(*command.cudaDevice);
+        else
+            wantedDevice_ = *command.cudaDevice;  // chosen when the worker lists the GPUs
+    }
+    repeats_->setValue(request.repeats);
+    warmup_->setValue(request.warmup);
+    cpuThreads_->setValue(request.cpuThreads);
+    measure_->setChecked(command.measure.has_value());
+    if (command.measure)
+        sampleInterval_->setValue(static_cast<int>(command.measure->samplingIntervalNs / 1000));
+}
+
+QString RunPanel::validationMessage() const {
+    const RunRequest current = command().request;
+    if (current.pipeline.empty()) return tr("Choose a pipeline.");
+    if (current.variants.empty()) return tr("Check at least one variant.");
+    if (Result<Problem> problem = currentProblem(); !problem)
+        return QString::fromStdString(problem.status().message());
+    return {};
+}
+
+const PipelineSpec* RunPanel::currentPipeline() const {
+    return findPipeline(pipeline_->currentData().toString().toStdString());
+}
+
+// The fields a pipeline declares: N and the vector width for the elementwise pipelines, named
+// dimensions, presets and tiles for the others; the dtypes it runs in.
+void RunPanel::showProblemFields(const PipelineSpec& pipeline) {
+    const bool elementwise = pipeline.findDimension(kElementCountDimension) != nullptr;
+    const bool vector = pipeline.findTuning(kVectorWidthTuning) != nullptr;
+    form_->setRowVisible(rowOf(elementCount_), elementwise);
+    form_->setRowVisible(rowOf(presets_), elementwise);
+    form_->setRowVisible(rowOf(cacheHint_), elementwise);
+    form_->setRowVisible(rowOf(shape_), !elementwise);
+    form_->setRowVisible(rowOf(problemPresets_), !elementwise && !pipeline.presets.empty());
+    form_->setRowVisible(rowOf(tuning_), !vector && !pipeline.tunings.empty());
+    form_->setRowVisible(rowOf(vector_), vector);
+    dtype_->clear();
+    for (DType dtype : pipeline.dtypes)
+        dtype_->addItem(QString::fromUtf8(dtypeTitle(dtype)), QString::fromUtf8(dtypeName(dtype)));
+    problemPresets_->clear();
+    problemPresets_->addItem(tr("Presets"));
+    for (const PresetSpec& preset : pipeline.presets) {
+        QStringList dims;
+        for (const auto& [name, value] : preset.dimensions)
+            dims << QStringLiteral("%1=%2").arg(text(name)).arg(value);
+        problemPresets_->addItem(text(preset.title), dims.join(QLatin1Char(',')));
+    }
+    showProblem(pipeline.defaultProblem());
+}
+
+int RunPanel::rowOf(QWidget* field) const {
+    int row = -1;
+    QFormLayout::ItemRole role;
+    form_->getWidgetPosition(field, &row, &role);
+    if (row >= 0) return row;
+    for (int r = 0; r < form_->rowCount(); ++r)
+        if (QLayoutItem* item = form_->itemAt(r, QFormLayout::FieldRole))
+            if (QLayout* inner = item->layout(); inner && inner->indexOf(field) >= 0) return r;
+    return -1;
+}
+
+void RunPanel::showProblem(const Problem& problem) {
+    const PipelineSpec* pipeline = currentPipeline();
+    if (!pipeline || problem.dimensions.empty()) return;
+    if (pipeline->findDimension(kElementCountDimension))
+        elementCount_->setText(QString::number(problem.dimension(kElementCountDimension)));
+    QStringList dims;
+    for (const DimensionSpec& dimension : pipeline->dimensions)
+        dims << QStringLiteral("%1=%2")
+                    .arg(text(dimension.name))
+                    .arg(problem.dimension(dimension.name));
+    shape_->setText(dims.join(QLatin1Char(',')));
+    QStringList tiles;
+    for (const TuningSpec& tuning : pipeline->tunings)
+        tiles
+            << QStringLiteral("%1=%2").arg(text(tuning.name)).arg(problem.tuningValue(tuning.name));
+    tuning_->setText(tiles.join(QLatin1Char(',')));
+    const int vectorIndex = vector_->findData(problem.tuningValue(kVectorWidthTuning));
+    if (vectorIndex >= 0) vector_->setCurrentIndex(vectorIndex);
+    const int dtypeIndex = dtype_->findData(QString::fromUtf8(dtypeName(problem.dtype)));
+    if (dtypeIndex >= 0) dtype_->setCurrentIndex(dtypeIndex);
+    fitFieldsToValues();
+}
+
+void RunPanel::fitFieldsToValues() {
+    // The tiles (six names and values for the MLP) are wider than any panel: they show from
+    // their start, whole in the tooltip.
+    tuning_->setCursorPosition(0);
+    tuning_->setToolTip(tr("Tile sizes: %1").arg(tuning_->text()));
+    for (QLineEdit* field : {elementCount_, shape_}) {
+        // The value from its start (M first), and room for all of it: QLineEdit keeps 2 pixels
+        // either side of its text inside the frame.
+        field->setCursorPosition(0);
+        const QMargins margins = field->textMargins();
+        const int frame = field->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, field);
+        field->setMinimumWidth(field->fontMetrics().horizontalAdvance(field->text()) +
+                               margins.left() + margins.right() + 4 + 2 * frame + 2);
+    }
+    emit leastWidthChanged();
+}
+
+void RunPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    // A zoom changes the room the values need.
+    // (after the fields have taken the new font).
+    if (event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, &RunPanel::fitFieldsToValues);
+}
+
+Result<Problem> RunPanel::currentProblem() const {
+    const PipelineSpec* pipeline = currentPipeline();
+    if (!pipeline) return Status(ErrorCode::InvalidArgument, "choose a pipeline");
+    model::ProblemText problem;
+    problem.dtype = dtype_->currentData().toString();
+    if (pipeline->findDimension(kElementCountDimension)) {
+        if (!model::elementCountValue(elementCount_->text()))
+            return Status(ErrorCode::InvalidArgument,
+                          "N must be a whole number of at least 1 (e.g. 16777216 or 2^24).");
+        problem.dimensions =
+            QStringLiteral("%1=%2").arg(QLatin1String(kElementCountDimension.data()),
+                                        elementCount_->text().remove(QLatin1Char(',')));
+    } else {
+        problem.dimensions = shape_->text();
+    }
+    if (pipeline->findTuning(kVectorWidthTuning))
+        problem.tuning = QStringLiteral("%1=%2")
+                             .arg(QLatin1String(kVectorWidthTuning.data()))
+                             .arg(vector_->currentData().toInt());
+    else
+        problem.tuning = tuning_->text();
+    return model::problemFromText(*pipeline, problem);
+}
+
+BackendChoice RunPanel::currentBackend() const {
+    return backendChoiceFromKey(backend_->currentData().toString().toStdString())
+        .value_or(BackendChoice::Auto);
+}
+
+void RunPanel::setBackendSummary(const BackendSummary& summary) {
+    summary_ = summary;
+    // The CUDA entry is disabled, not hidden, so the reason stays next to it.
+    auto* items = qobject_cast<QStandardItemModel*>(backend_->model());
+    const int cudaIndex = backend_->findData(keyOf(BackendChoice::Cuda));
+    if (items && cudaIndex >= 0) items->item(cudaIndex)->setEnabled(summary.cudaUsable);
+    if (!summary.cudaUsable && backend_->currentIndex() == cudaIndex)
+        backend_->setCurrentIndex(backend_->findData(keyOf(BackendChoice::Auto)));
+    QString deviceNote;
+    {
+        const QSignalBlocker quiet(device_);
+        const int chosen = wantedDevice_.value_or(std::max(device_->currentIndex(), 0));
+        device_->clear();
+        for (int index = 0; index < summary.cudaDevices.size(); ++index)
+            device_->addItem(tr("GPU %1: %2").arg(index).arg(summary.cudaDevices[index]));
+        const int count = device_->count();
+        device_->setCurrentIndex(std::min(chosen, count - 1));
+        if (chosen < count) {
+            wantedDevice_.reset();
+        } else if (wantedDevice_ && (summary.cudaUsable || !summary.cudaReason.isEmpty())) {
+            deviceNote = count > 0
+                             ? tr("GPU %1, chosen last time, is not present (this host "
+                                  "lists %2): GPU 0 runs instead.")
+                                   .arg(*wantedDevice_)
+                                   .arg(count)
+                             : tr("GPU %1, chosen last time, is not present.").arg(*wantedDevice_);
+        }
+    }
+    if (summary.cudaUsable)
+        backendReason_->setText(tr("GPU: %1").arg(summary.cudaDeviceName));
+    else if (summary.cudaReason.isEmpty())
+        backendReason_->setText(tr("Looking for a GPU…"));
+    else
+        // The reason is said once, on the start page; here what it means, the reason on hover.
+        backendReason_->setText(tr("No usable GPU: runs use the CPU backend."));
+    if (!deviceNote.isEmpty()) backendReason_->setText(backendReason_->text() + u' ' + deviceNote);
+    backendReason_->setToolTip(summary.cudaUsable ? QString() : summary.cudaReason);
+    backendChanged();
+}
+
+std::optional<int> RunPanel::rememberedDevice() const {
+    if (wantedDevice_) return wantedDevice_;
+    if (device_->currentIndex() >= 0) return device_->currentIndex();
+    return std::nullopt;
+}
+
+QString RunPanel::backendNote() const {
+    return backendReason_->text();
+}
+
+void RunPanel::updateCacheHint() {
+    const bool gpu = resolvedBackend() == BackendKind::Cuda;
+    const quint64 cacheBytes = gpu ? summary_.cudaL2Bytes : summary_.cpuLastLevelCacheBytes;
+    const QString cacheName = gpu ? tr("L2 of the GPU") : tr("CPU last-level cache");
+    const std::optional<quint64> n = model::elementCountValue(elementCount_->text());
+    if (!n) {
+        cacheHint_->setText(tr("Not a valid N: enter a whole number ≥ 1 or 2^k."));
+        return;
+    }
+    // N * 4 overflows 64 bits from N = 2^62: say so instead of showing the wrapped product.
+    const std::optional<quint64> arrayBytes = model::bytesForElements(*n, sizeof(float));
+    QString hint = arrayBytes ? tr("%1 per array").arg(model::formatBytes(*arrayBytes))
+                              : tr("more than 18 EB per array (past 64 bits)");
+    if (cacheBytes > 0) {
+        const bool fits = arrayBytes && *arrayBytes <= cacheBytes;
+        hint += tr(" · %1: %2 (%3)")
+                    .arg(cacheName, model::formatBytes(cacheBytes),
+                         fits ? tr("arrays fit in it") : tr("arrays exceed it"));
+    }
+    cacheHint_->setText(hint);
+}
+
+void RunPanel::updateRunEnabled() {
+    const QString message = validationMessage();
+    run_->setEnabled(!running_ && busyElsewhere_.isEmpty() && message.isEmpty());
+    if (running_ || !busyElsewhere_.isEmpty()) return;
+    // A validation message goes away once the choices are valid again; other stage text stays.
+    if (!message.isEmpty()) {
+        stage_->setText(message);
+        showingValidation_ = true;
+    } else if (showingValidation_) {
+        stage_->clear();
+        showingValidation_ = false;
+    }
+}
+
+void RunPanel::setRunning(bool running) {
+    running_ = running;
+    cancel_->setEnabled(running || !busyElsewhere_.isEmpty());
+    pipeline_->setEnabled(!running);
+    variants_->setEnabled(!running);
+    if (running) progress_->setValue(0);
+    updateRunEnabled();
+}
+
+void RunPanel::setBusyElsewhere(const QString& job) {
+    if (job == busyElsewhere_) return;
+    busyElsewhere_ = job;
+    cancel_->setEnabled(running_ || !job.isEmpty());
+    run_->setToolTip(job.isEmpty()
+                         ? runToolTip()
+                         : tr("Waits for the %1: it has the worker (cancel it first)").arg(job));
+    cancel_->setToolTip(job.isEmpty() ? cancelToolTip() : tr("Stop the %1 (Esc)").arg(job));
+    if (!job.isEmpty()) progress_->setValue(0);
+    updateRunEnabled();
+}
+
+void RunPanel::setProgress(double fraction, const QString& stage) {
+    progress_->setValue(static_cast<int>(qBound(0.0, fraction, 1.0) * 1000));
+    // A new text re-lays out the panel's wrapped labels; at the worker's 30 updates a second
+    // that kept a core busy and slowed CPU-backend runs. Counters and time estimates change
+    // the text at most twice a second; a new stage and the end show at once.
+    constexpr qint64 kTextIntervalMs = 500;
+    const QString key = model::progressStageKey(stage);
+    const bool newStage = key != shownStageKey_;
+    if (!newStage && fraction < 1.0 && textShown_.isValid() &&
+        textShown_.elapsed() < kTextIntervalMs)
+        return;
+    shownStageKey_ = key;
+    textShown_.start();
+    stage_->setText(stage);
+    showingValidation_ = false;
+}
+
+void RunPanel::setStatusText(const QString& text) {
+    status_->setText(text);
+}
+
+}  // namespace fusescope

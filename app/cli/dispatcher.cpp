@@ -27,6 +27,8 @@ constexpr Command kCommands[] = {
      tilesCommand},
     {"expr", "parse an elementwise chain, print its predicted ledger and generated CUDA",
      exprCommand},
+    {"lesson", "check a lesson plan before class: valid, live or recorded, each live step run once",
+     lessonCommand},
 };
 
 QString knownCommands() {

@@ -12,7 +12,6 @@
 #include "model/format.h"
 #include "model/problem_options.h"
 #include "model/recording_json.h"
-#include "model/run_conversion.h"
 #include "platform/parallel.h"
 #include "runtime/backend_selection.h"
 #include "runtime/run_estimate.h"
@@ -372,14 +371,10 @@ int runCommand(const QStringList& arguments) {
         }
         observer.finish();
     }
-    if (!report) {
-        printError(QString::fromStdString(report.status().message()));
-        return exitCodeFor(report.status());
-    }
-
-    model::ConversionOptions conversion;
-    conversion.producer = model::producerString(QStringLiteral("fusescope-cli"));
-    model::Recording recording = model::recordingFrom(*report, conversion);
+    int failure = kExitOk;
+    std::optional<model::Recording> made = recordingOfRun(report, failure);
+    if (!made) return failure;
+    model::Recording recording = *made;
     recording.description = options->description;
     printOut(renderResults(recording));
 

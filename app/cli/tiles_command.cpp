@@ -105,7 +105,7 @@ QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString
     lines << QStringLiteral("Device         %1").arg(note);
     if (r.refusal)
         lines << QStringLiteral("REFUSED        %1 (%2): never launched")
-                     .arg(text(r.refusal->reason), text(refusalKindKey(r.refusal->kind)));
+                     .arg(text(r.refusal->reason), text(tiles::refusalKindKey(r.refusal->kind)));
     lines << QStringLiteral("Launch         %1 x %2 = %3 blocks of %4 threads (%5)")
                  .arg(r.launch.gridX)
                  .arg(r.launch.gridY)

@@ -59,7 +59,7 @@ QJsonObject cellJson(const tiles::TileCell& cell) {
     QJsonObject object{{QStringLiteral("tuning"), mapJson(r.configuration.problem.tuning)}};
     object.insert(QStringLiteral("refusal"),
                   r.refusal ? QJsonValue(QJsonObject{
-                                  {QStringLiteral("kind"), text(refusalKindKey(r.refusal->kind))},
+                                  {QStringLiteral("kind"), text(tiles::refusalKindKey(r.refusal->kind))},
                                   {QStringLiteral("reason"), text(r.refusal->reason)}})
                             : QJsonValue(QJsonValue::Null));
     object.insert(

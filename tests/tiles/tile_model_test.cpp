@@ -22,6 +22,8 @@ DeviceLimits handMadeLimits() {
 TileConfiguration lesson(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype, int bm,
                          int bn, int bh, int bi) {
     TileConfiguration c;
+    c.pipeline = "mlp";
+    c.variant = "lesson_fused";
     c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
     c.problem.dtype = dtype;
     c.problem.tuning = {{"block_m", bm}, {"block_n", bn}, {"block_h", bh}, {"block_i", bi}};
@@ -54,12 +56,12 @@ TEST(TileRefusal, ThreeStagesWhereTheyFitElseTwo) {
     const auto c = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
     DeviceLimits l = handMadeLimits();
     l.sharedBytesPerBlockOptIn = 1024 * 1024;
-    EXPECT_EQ(lessonGeometry(c, l).pipelineStages, 3);
+    EXPECT_EQ(geometryOf(c, l).pipelineStages, 3);
     // 3 stages: 3 x (8 + 16 + 8) KiB + 8 KiB hidden = 104 KiB; 2 stages: 72 KiB.
-    EXPECT_EQ(lessonGeometry(c, l).dynamicSharedBytes, 104u * 1024);
+    EXPECT_EQ(geometryOf(c, l).dynamicSharedBytes, 104u * 1024);
     l.sharedBytesPerBlockOptIn = 100 * 1024;
-    EXPECT_EQ(lessonGeometry(c, l).pipelineStages, 2);
-    EXPECT_EQ(lessonGeometry(c, l).dynamicSharedBytes, 72u * 1024);
+    EXPECT_EQ(geometryOf(c, l).pipelineStages, 2);
+    EXPECT_EQ(geometryOf(c, l).dynamicSharedBytes, 72u * 1024);
 }
 
 TEST(TileRefusal, MoreThreadsThanTheDeviceAllows) {
@@ -240,7 +242,7 @@ TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
     ASSERT_EQ(words.size(), 5u);
     EXPECT_EQ(words[0], "spills 96 B/thread");
     EXPECT_EQ(words[1], "128 blocks on 132 SMs: 4 SMs idle");
-    EXPECT_EQ(words[2], "re-reads 3.1x the production fusion's bytes");
+    EXPECT_EQ(words[2], "re-reads 3.1x the bytes of production");
     EXPECT_EQ(words[3], "occupancy 6% (1 block/SM)");
     EXPECT_EQ(words[4], "compute bound: 75% of the measured GEMM roof");
 

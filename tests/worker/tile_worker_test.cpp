@@ -18,6 +18,8 @@ constexpr int kTimeoutMs = 180000;
 
 tiles::TileConfiguration tinyConfiguration() {
     tiles::TileConfiguration c;
+    c.pipeline = "mlp";
+    c.variant = "lesson_fused";
     c.problem.dimensions = {{"M", 4}, {"H", 64}, {"I", 64}};
     c.problem.dtype = DType::Bfloat16;
     c.problem.tuning = {{"block_m", 16}, {"block_n", 16}, {"block_h", 16}, {"block_i", 16}};

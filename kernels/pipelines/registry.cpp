@@ -90,10 +90,28 @@ const PresetSpec* PipelineSpec::findPreset(std::string_view wanted) const {
     return nullptr;
 }
 
-const std::vector<PipelineSpec>& pipelines() {
-    static const std::vector<PipelineSpec> all = {makeAffinePipeline(), makeSwigluPipeline(),
-                                                  makeMlpPipeline()};
+namespace {
+
+std::deque<PipelineSpec>& registered() {
+    static std::deque<PipelineSpec> all = {makeAffinePipeline(), makeSwigluPipeline(),
+                                           makeMlpPipeline()};
     return all;
+}
+
+}  // namespace
+
+const std::deque<PipelineSpec>& pipelines() {
+    return registered();
+}
+
+Status registerPipeline(PipelineSpec pipeline) {
+    if (pipeline.name.empty()) return invalid("a pipeline needs a name");
+    if (findPipeline(pipeline.name))
+        return invalid("a pipeline named '" + pipeline.name + "' is already registered");
+    if (pipeline.variants.empty())
+        return invalid("pipeline '" + pipeline.name + "' declares no variant");
+    registered().push_back(std::move(pipeline));
+    return {};
 }
 
 const PipelineSpec* findPipeline(std::string_view name) {

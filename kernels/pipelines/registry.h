@@ -7,6 +7,7 @@
 // Nothing above kernels/pipelines tests a pipeline's name.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <span>
@@ -196,7 +197,12 @@ struct PipelineSpec {
     const PresetSpec* findPreset(std::string_view name) const;
 };
 
-const std::vector<PipelineSpec>& pipelines();
+// The built-in families, then those registered while the program runs. A deque: registering
+// one keeps every pointer into the registry valid.
+const std::deque<PipelineSpec>& pipelines();
+// Adds a pipeline family while the program runs, after the built-in ones; refused when its name
+// is taken or it declares no variant. Register before other threads read the registry.
+Status registerPipeline(PipelineSpec pipeline);
 const PipelineSpec* findPipeline(std::string_view name);
 const VariantSpec* findVariant(const PipelineSpec& pipeline, std::string_view name);
 const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name);

@@ -185,6 +185,8 @@ TEST(TimingSpreadTest, MedianAndQuartilesInterpolate) {
 
 TileCell measuredCell(double median, double q1, double q3) {
     TileCell cell;
+    cell.report.configuration.pipeline = "mlp";
+    cell.report.configuration.variant = "lesson_fused";
     cell.measured = true;
     cell.checkOk = true;
     cell.time = {median, q1, q3, q1, q3, 10};

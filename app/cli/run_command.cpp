@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/help_examples.h"
 #include "cli/results_table.h"
 #include "cli/run_options.h"
 #include "cli/terminal_observer.h"
@@ -141,16 +142,8 @@ struct RunParser {
                 text += QStringLiteral("    %1\n").arg(line);
         }
         return text +
-               QStringLiteral(
-                   "\nExamples:\n  fusescope-cli run --pipeline swiglu "
-                   "--variants scratch,fused --n 67108864 --repeat 20 \\\n"
-                   "      --vector 4 --backend auto --json out.json\n"
-                   "  fusescope-cli run --pipeline mlp --preset classroom --dtype bf16 "
-                   "--backend cuda\n"
-                   "  fusescope-cli run --pipeline mlp --shape M=3,H=1000,I=2750 --dtype fp32 "
-                   "--backend cpu\n"
-                   "  fusescope-cli run --expr \"out = silu(g) * u\" --variants all --n 2^24 "
-                   "--backend cpu\n\n") +
+               QStringLiteral("\nExamples:\n  %1\n  %2\n\n")
+                   .arg(elementwiseRunExample(), presetRunExamples()) +
                exitCodeHelp();
     }
 };
@@ -300,7 +293,8 @@ QString cpuEstimateLine(Backend& backend, const RunRequest& request) {
         return QStringLiteral("no estimate of the run's time: %1")
             .arg(QString::fromStdString(speeds.status().message()));
     return QStringLiteral(
-               "estimated %1 on this CPU (the model's FLOPs and bytes at %2 GFLOP/s and %3 GB/s "
+               "estimated %1 on this CPU (the model's FLOPs and bytes at %2 GFLOP/s and %3 "
+               "GB/s "
                "measured here)")
         .arg(QString::fromStdString(describeDuration(estimateRunSeconds(request, *speeds))))
         .arg(speeds->flopsPerSecond * 1e-9, 0, 'f', 1)

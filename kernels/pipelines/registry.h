@@ -21,6 +21,7 @@
 #include "core/status.h"
 #include "core/uninitialised_allocator.h"
 #include "pipelines/problem.h"
+#include "pipelines/tile_spec.h"
 
 namespace fusescope {
 
@@ -97,8 +98,12 @@ struct VariantSpec {
     std::string title;        // "Scratch (1 kernel, 2 loops)"
     std::string description;  // one or two sentences for the UI
     bool fused = false;
-    // Its kernel compiles at run time for any allowed tuning values: the tile explorer's subject.
-    bool tunableAtRunTime = false;
+    // Set where its kernel compiles at run time for any allowed tile values (the tile explorer's
+    // subject): how the tiles launch and when they are refused.
+    std::optional<VariantTiles> tiles;
+    // The variant this one is compared against (the framework-style path a fusion must beat);
+    // empty where it is compared with nothing.
+    std::string baseline;
     std::vector<BufferSpec> buffers;
     KernelPlan plan;
     // What the variant computes more than once, in words with its count for a problem
@@ -242,6 +247,10 @@ PipelineList pipelines();
 const PipelineSpec* findPipeline(std::string_view name);
 const VariantSpec* findVariant(const PipelineSpec& pipeline, std::string_view name);
 const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name);
+// The variant `variant` declares as its baseline; nullptr where it declares none.
+const VariantSpec* baselineOf(const PipelineSpec& pipeline, const VariantSpec& variant);
+// The variants whose kernels compile at run time for chosen tiles, in registry order.
+std::vector<std::pair<const PipelineSpec*, const VariantSpec*>> tunableVariants();
 
 // Checks every value of a problem against the pipeline's declarations (names, limits, allowed
 // values, dtypes, the pipeline's own constraints), with the reason in words.

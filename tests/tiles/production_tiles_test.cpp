@@ -26,6 +26,8 @@ DeviceLimits h200LikeLimits() {
 TileConfiguration production(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype,
                              int tileM, int tileI) {
     TileConfiguration c;
+    c.pipeline = "mlp";
+    c.variant = "lesson_fused";
     c.variant = "production";
     c.problem = findPipeline("mlp")->defaultProblem();
     c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};

@@ -33,6 +33,8 @@ class TilesGpuTest : public testing_support::GpuTest {
     TileConfiguration configuration(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype,
                                     int bm, int bn, int bh, int bi) const {
         TileConfiguration c;
+        c.pipeline = "mlp";
+        c.variant = "lesson_fused";
         c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
         c.problem.dtype = dtype;
         c.problem.tuning = {{"block_m", bm}, {"block_n", bn}, {"block_h", bh}, {"block_i", bi}};
@@ -42,6 +44,8 @@ class TilesGpuTest : public testing_support::GpuTest {
     TileConfiguration production(std::uint64_t m, std::uint64_t h, std::uint64_t i, int tileM,
                                  int tileI) const {
         TileConfiguration c;
+        c.pipeline = "mlp";
+        c.variant = "lesson_fused";
         c.variant = "production";
         c.problem = findPipeline("mlp")->defaultProblem();
         c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};

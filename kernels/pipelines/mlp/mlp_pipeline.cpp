@@ -9,6 +9,7 @@
 #include "pipelines/families.h"
 #include "pipelines/mlp/mlp_executions.h"
 #include "pipelines/mlp/mlp_reference.h"
+#include "pipelines/mlp/mlp_tiles.h"
 #include "pipelines/mlp/mlp_traffic.h"
 #include "platform/parallel.h"
 
@@ -169,14 +170,13 @@ TuningSpec productionTile(std::string_view name, std::string title,
 }
 
 // One variant's declaration: its names and words, its buffers and its kernel plan.
-VariantSpec variantSpec(MlpVariant variant, std::string title, std::string description, bool fused,
-                        bool tunableAtRunTime) {
+VariantSpec variantSpec(MlpVariant variant, std::string title, std::string description,
+                        bool fused) {
     VariantSpec spec;
     spec.name = std::string(variantName(variant));
     spec.title = std::move(title);
     spec.description = std::move(description);
     spec.fused = fused;
-    spec.tunableAtRunTime = tunableAtRunTime;
     spec.buffers = buffersOf(variant);
     spec.plan = planOf(variant);
     return spec;
@@ -310,27 +310,32 @@ PipelineSpec makeMlpPipeline() {
             MlpVariant::Unfused, "Unfused (5 kernels, framework style)",
             "Three GEMMs through cuBLAS plus a SiLU and a multiply kernel: g, u and h (each "
             "M x I) are written to memory and read back.",
-            false, false),
+            false),
         variantSpec(MlpVariant::LessonFused, "Lesson's fused kernel (1 launch)",
                     "The lesson's Triton kernel ported to CUDA: one tiled kernel; g, u and h stay "
                     "on chip, but every output-column tile recomputes g and u, re-reading gate and "
                     "up each time.",
-                    true, true),
+                    true),
         variantSpec(MlpVariant::Production, "Production fusion (2 kernels)",
                     "gate and up in one pass with SiLU*up in its epilogue (g and u never reach "
                     "memory), then down; at decode sizes weight-streaming kernels over every SM "
                     "read each weight once.",
-                    true, true),
+                    true),
         variantSpec(MlpVariant::MergedGateUp, "Merged gate_up (3 kernels, serving style)",
                     "One cuBLAS GEMM against gate and up stacked, a fused SiLU*mul kernel, then "
                     "down: the 3-kernel path serving engines use.",
-                    false, false),
+                    false),
     };
     for (VariantSpec& variant : p.variants) {
-        if (variant.name == variantName(MlpVariant::LessonFused))
+        if (variant.fused) variant.baseline = std::string(variantName(MlpVariant::Unfused));
+        if (variant.name == variantName(MlpVariant::LessonFused)) {
             variant.recomputation = lessonRecomputation;
-        if (variant.name == variantName(MlpVariant::Production))
+            variant.tiles = lessonVariantTiles();
+        }
+        if (variant.name == variantName(MlpVariant::Production)) {
             variant.counterparts = productionCounterparts();
+            variant.tiles = productionVariantTiles();
+        }
     }
     p.makeInputs = makeInputs;
     p.check = checkOutput;

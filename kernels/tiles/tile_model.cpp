@@ -57,9 +57,8 @@ LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const Devi
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
     const mlp::LessonTiles tiles = lessonTilesOf(t);
-    g.pipelineStages =
-        mlp::lessonTiledStages(tiles, mlp::mlpDtypeOf(p), limits.sharedBytesPerBlockOptIn);
-    g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, mlp::mlpDtypeOf(p), g.pipelineStages);
+    g.pipelineStages = mlp::lessonTiledStages(tiles, p.dtype, limits.sharedBytesPerBlockOptIn);
+    g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, p.dtype, g.pipelineStages);
     return g;
 }
 
@@ -78,8 +77,8 @@ LaunchGeometry productionGeometry(const TileConfiguration& configuration) {
 }
 
 bool isProduction(const TileConfiguration& configuration) {
-    return configuration.pipeline == "mlp" &&
-           mlp::variantNamed(configuration.variant) == mlp::MlpVariant::Production;
+    return configuration.pipeline == mlp::kPipelineName &&
+           configuration.variant == mlp::kProductionVariant;
 }
 
 LaunchGeometry geometryOf(const TileConfiguration& configuration, const DeviceLimits& limits) {
@@ -115,7 +114,7 @@ std::optional<TileRefusal> productionRefusal(const PipelineSpec& pipeline,
     if (std::optional<TileRefusal> refusal = disallowedValue(pipeline, configuration))
         return refusal;
     if (std::optional<std::string> reason =
-            mlp::productionTilesRefusal(mlp::productionTilesOf(p), mlp::mlpDtypeOf(p)))
+            mlp::productionTilesRefusal(mlp::productionTilesOf(p), p.dtype))
         return TileRefusal{RefusalKind::NotTunable, *reason};
     const LaunchGeometry g = productionGeometry(configuration);
     if (g.gridY > 65535)

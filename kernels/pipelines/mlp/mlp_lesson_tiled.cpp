@@ -15,17 +15,17 @@ std::string_view lessonTiledSource() {
     return kLessonTiledSourceText;
 }
 
-std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, int stages) {
+std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages) {
     const auto m = static_cast<std::uint64_t>(tiles.blockM),
                n = static_cast<std::uint64_t>(tiles.blockN),
                h = static_cast<std::uint64_t>(tiles.blockH),
                i = static_cast<std::uint64_t>(tiles.blockI);
-    if (dtype == MlpDtype::Bfloat16) {
+    if (dtype == DType::Bfloat16) {
         const std::uint64_t stage = (m * h + 2 * i * h) * 2;
         const std::uint64_t down = n * i * 2;
         return static_cast<std::uint64_t>(stages) * (stage + down) + m * i * 2;
     }
-    if (dtype == MlpDtype::Tf32) {
+    if (dtype == DType::Tf32) {
         // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
         const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
         const std::uint64_t pitchI = i % 32 == 16 ? i : i + 16;
@@ -36,12 +36,12 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, i
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }
 
-int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit) {
-    if (dtype == MlpDtype::Float32) return 1;
+int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit) {
+    if (dtype == DType::Float32) return 1;
     return lessonTiledSharedBytes(tiles, dtype, 3) <= sharedLimit ? 3 : 2;
 }
 
-CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,
+CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
                                          int computeMajor, int computeMinor) {
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
@@ -51,8 +51,8 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtyp
                        "-DFS_BN=" + std::to_string(tiles.blockN),
                        "-DFS_BH=" + std::to_string(tiles.blockH),
                        "-DFS_BI=" + std::to_string(tiles.blockI),
-                       std::string("-DFS_BF16=") + (dtype == MlpDtype::Bfloat16 ? "1" : "0"),
-                       std::string("-DFS_TF32=") + (dtype == MlpDtype::Tf32 ? "1" : "0"),
+                       std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
+                       std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
                        "-DFS_STAGES=" + std::to_string(stages)};
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
     return request;

@@ -20,12 +20,12 @@ std::string_view lessonTiledSource();
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
 // tiles and of down's tile, plus the hidden tile (tf32 with row pitches of 16 modulo 32 floats);
 // float32 one stage with rows padded by one word.
-std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, int stages);
+std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages);
 // The copy pipeline's depth: 3 stages where they fit `sharedLimit`, else 2 (float32: 1).
-int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit);
+int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit);
 
 // What NVRTC compiles for these tiles on a device of compute capability major.minor.
-CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,
+CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
                                          int computeMajor, int computeMinor);
 
 // Whether shapes are whole tiles, so the _full kernel (no bounds checks) runs.

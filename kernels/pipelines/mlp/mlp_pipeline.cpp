@@ -26,7 +26,7 @@ constexpr std::string_view kProductionTileNames[] = {"tile_m", "tile_i"};
 constexpr std::int64_t kReferenceRows = 8;
 // The copy roofline copies at least this much, so that it measures memory, not the cache.
 constexpr std::uint64_t kMinimumRooflineBytes = std::uint64_t{256} << 20;
-// A CUDA grid's y and z extent.
+// The largest y extent of a CUDA grid.
 constexpr std::int64_t kMaxGridY = 65535;
 
 // FLOPs counted per element of the elementwise stages: silu(g) = g / (1 + exp(-g)) as 4
@@ -34,8 +34,7 @@ constexpr std::int64_t kMaxGridY = 65535;
 constexpr double kSiluFlops = 4;
 constexpr double kMulFlops = 1;
 
-// The buffers every variant shares, and the names of the two scratch layouts: g, u and h one
-// after the other, or h alone.
+// The names of the two scratch layouts: g, u and h one after the other, or h alone.
 constexpr std::string_view kScratchGuh = "g_u_h";
 constexpr std::string_view kScratchH = "h";
 

@@ -87,12 +87,12 @@ SHAPES = [
     ("classroom", 512, 1024, 2816, "bfloat16"),
     ("classroom", 512, 1024, 2816, "float32"),
     ("classroom", 512, 1024, 2816, "tf32"),
-    ("decode_m1", 1, 4096, 14336, "bfloat16"),
-    ("decode_m4", 4, 4096, 14336, "bfloat16"),
-    ("decode_m8", 8, 4096, 14336, "bfloat16"),
-    ("decode_m16", 16, 4096, 14336, "bfloat16"),
-    ("prefill_m512", 512, 4096, 14336, "bfloat16"),
-    ("prefill_m4096", 4096, 4096, 14336, "bfloat16"),
+    ("decode-1", 1, 4096, 14336, "bfloat16"),
+    ("decode-4", 4, 4096, 14336, "bfloat16"),
+    ("decode-8", 8, 4096, 14336, "bfloat16"),
+    ("decode-16", 16, 4096, 14336, "bfloat16"),
+    ("prefill-512", 512, 4096, 14336, "bfloat16"),
+    ("prefill-4096", 4096, 4096, 14336, "bfloat16"),
 ]
 
 

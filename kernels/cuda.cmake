@@ -43,7 +43,6 @@ target_sources(fusescope_pipelines PRIVATE
   ${mlp_cuda_sources}
   pipelines/mlp/mlp_cuda_context.cpp
   pipelines/mlp/cublas_library.cpp
-  pipelines/mlp/mlp_cuda.cpp
   pipelines/mlp/mlp_device_problem.cpp
   pipelines/mlp/mlp_executions_cuda.cpp
   pipelines/mlp/mlp_lesson_tiled_cuda.cpp

@@ -20,6 +20,7 @@
 #include "core/cancel_token.h"
 #include "core/status.h"
 #include "core/uninitialised_allocator.h"
+#include "pipelines/backend_kind.h"
 #include "pipelines/problem.h"
 #include "pipelines/tile_spec.h"
 
@@ -69,6 +70,11 @@ struct KernelSpec {
     // repeat), which the memory stage animates loop by loop. Empty otherwise.
     std::vector<std::string> passReads;
     std::vector<std::string> passWrites;
+    // Whether the kernel can run this problem on a backend, as CUTLASS's can_implement: the
+    // reason when it cannot (a dtype the GPU code has no path for, tiles beyond the grid's
+    // limit), asked before anything is allocated. Empty: it runs every problem the pipeline's
+    // limits allow. Whether the code loads (a kernel compiled at run time) is the backend's to say.
+    std::function<Status(const Problem&, BackendKind)> canImplement;
 
     int passes() const { return static_cast<int>(passReads.size() + passWrites.size()); }
 };

@@ -20,21 +20,21 @@ bool hasOption(const CompileRequest& request, const std::string& option) {
 TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
     // bfloat16: 64 or more accumulators a thread with four warps, BLOCK_M x (2 BLOCK_I + BLOCK_N)
     // / 128; TF32: BLOCK_M of 32 or more.
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, MlpDtype::Bfloat16), 256);
-    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, MlpDtype::Bfloat16), 256);
-    EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, MlpDtype::Bfloat16), 128);
-    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, MlpDtype::Tf32), 256);
-    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, MlpDtype::Tf32), 256);
-    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, MlpDtype::Bfloat16), 128);
-    EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, MlpDtype::Tf32), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16), 128);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32), 256);
+    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, DType::Tf32), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Bfloat16), 128);
+    EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, DType::Tf32), 128);
     // The CUDA-core float32 kernel's thread layout is fixed at four warps.
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, MlpDtype::Float32), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Float32), 128);
 }
 
 TEST(LessonWarps, TheCompileRequestNamesTheWarps) {
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, MlpDtype::Bfloat16, 3, 9, 0),
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 9, 0),
                           "-DFS_WARPS=8"));
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 64, 64, 64}, MlpDtype::Tf32, 3, 9, 0),
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 9, 0),
                           "-DFS_WARPS=4"));
 }
 
@@ -42,7 +42,7 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
     Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
     if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
     const LessonTiles cases[] = {{64, 64, 64, 64}, {128, 128, 64, 32}, {64, 16, 16, 64}};
-    for (const MlpDtype dtype : {MlpDtype::Bfloat16, MlpDtype::Tf32})
+    for (const DType dtype : {DType::Bfloat16, DType::Tf32})
         for (const LessonTiles& tiles : cases) {
             SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
                          std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));

@@ -220,6 +220,14 @@ TEST_F(TilesGpuTest, ProductionReportIsTheLoadedKernels) {
                 1e-12);
 }
 
+// The production variant's second kernel: out = h down^T through cuBLAS, reading the h the gate_up
+// kernel just wrote.
+Status downGemm(mlp::MlpCudaContext& context, const mlp::MlpShape& s,
+                const mlp::MlpDeviceBuffers& b) {
+    return mlp::gemmRowMajorABt(context, DType::Bfloat16, b.scratch, s.I, b.down, s.I, b.out, s.H,
+                                s.M, s.H, s.I);
+}
+
 // The run-time compiled kernel at the default tiles is the precompiled one's arithmetic: the
 // same sums in the same order, so the same bits of out.
 TEST_F(TilesGpuTest, ProductionDefaultTilesCompiledMatchThePrecompiledBitForBit) {
@@ -230,13 +238,13 @@ TEST_F(TilesGpuTest, ProductionDefaultTilesCompiledMatchThePrecompiledBitForBit)
     for (const MlpShape shape : {MlpShape{512, 1024, 2816}, MlpShape{201, 1000, 2750}}) {
         SCOPED_TRACE("M=" + std::to_string(shape.M) + " H=" + std::to_string(shape.H) +
                      " I=" + std::to_string(shape.I));
-        const MlpHostInputs inputs = makeRandomInputs(shape, MlpDtype::Bfloat16, 5, 0);
-        auto problem = MlpDeviceProblem::create(shape, MlpDtype::Bfloat16, inputs);
+        const MlpHostInputs inputs = makeRandomInputs(shape, DType::Bfloat16, 5, 0);
+        auto problem = MlpDeviceProblem::create(shape, DType::Bfloat16, inputs);
         ASSERT_TRUE(problem) << problem.status().message();
         const MlpDeviceBuffers b = (*problem)->buffers();
         ASSERT_TRUE((*problem)->poisonOutput(context));
-        // The precompiled mma.sync kernel itself: runMlpCuda takes the Hopper kernel on an
-        // H100/H200.
+        // The precompiled mma.sync kernel itself: the production variant's code takes the Hopper
+        // kernel on an H100/H200.
         const auto* up = static_cast<const unsigned char*>(b.gateUp) +
                          static_cast<std::uint64_t>(shape.I * shape.H) * 2;
         const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, production::kTileM)),
@@ -247,9 +255,8 @@ TEST_F(TilesGpuTest, ProductionDefaultTilesCompiledMatchThePrecompiledBitForBit)
                                               static_cast<int>(shape.M), static_cast<int>(shape.H),
                                               static_cast<int>(shape.I), shape.H % 8 == 0),
                   cudaSuccess);
-        ASSERT_TRUE(runMlpCudaKernel(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b,
-                                     kLessonDefaultTiles, 1));
-        HostMatrix precompiled(MlpDtype::Bfloat16, shape.M, shape.H);
+        ASSERT_TRUE(downGemm(context, shape, b));
+        HostMatrix precompiled(DType::Bfloat16, shape.M, shape.H);
         ASSERT_TRUE((*problem)->download(context, precompiled));
 
         Result<const TiledKernel*> kernel = productionTiledKernel(production::kDefaultTiles);
@@ -258,9 +265,8 @@ TEST_F(TilesGpuTest, ProductionDefaultTilesCompiledMatchThePrecompiledBitForBit)
         ASSERT_TRUE(launchProductionTiled(**kernel, production::kDefaultTiles, shape, b.x, b.gateUp,
                                           up, b.scratch, context.stream()));
         // The down GEMM, the production variant's second kernel, reads the h just written.
-        ASSERT_TRUE(runMlpCudaKernel(context, MlpVariant::Production, shape, MlpDtype::Bfloat16, b,
-                                     kLessonDefaultTiles, 1));
-        HostMatrix compiled(MlpDtype::Bfloat16, shape.M, shape.H);
+        ASSERT_TRUE(downGemm(context, shape, b));
+        HostMatrix compiled(DType::Bfloat16, shape.M, shape.H);
         ASSERT_TRUE((*problem)->download(context, compiled));
         EXPECT_EQ(compiled.countNaN(0), 0u);
         EXPECT_EQ(std::memcmp(compiled.data(), precompiled.data(), compiled.bytes()), 0);

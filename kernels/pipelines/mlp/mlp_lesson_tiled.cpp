@@ -16,17 +16,17 @@ std::string_view lessonTiledSource() {
     return kLessonTiledSourceText;
 }
 
-std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, int stages) {
+std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages) {
     const auto m = static_cast<std::uint64_t>(tiles.blockM),
                n = static_cast<std::uint64_t>(tiles.blockN),
                h = static_cast<std::uint64_t>(tiles.blockH),
                i = static_cast<std::uint64_t>(tiles.blockI);
-    if (dtype == MlpDtype::Bfloat16) {
+    if (dtype == DType::Bfloat16) {
         const std::uint64_t stage = (m * h + 2 * i * h) * 2;
         const std::uint64_t down = n * i * 2;
         return static_cast<std::uint64_t>(stages) * stage + down + m * i * 2;
     }
-    if (dtype == MlpDtype::Tf32) {
+    if (dtype == DType::Tf32) {
         // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
         const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
         const std::uint64_t pitchI = i % 32 == 16 ? i : i + 16;
@@ -51,8 +51,8 @@ std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int 
 
 }  // namespace
 
-int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit) {
-    if (dtype == MlpDtype::Float32) return 1;
+int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit) {
+    if (dtype == DType::Float32) return 1;
     const int threads = lessonTiledThreads(tiles, dtype);
     const std::uint64_t three =
         blocksSharing(lessonTiledSharedBytes(tiles, dtype, 3), sharedLimit, threads);
@@ -64,20 +64,20 @@ int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sh
     return threads == 128 && three == 1 && two >= 2 ? 2 : 3;
 }
 
-int lessonTiledThreads(const LessonTiles& tiles, MlpDtype dtype) {
-    if (dtype == MlpDtype::Float32) return 128;
+int lessonTiledThreads(const LessonTiles& tiles, DType dtype) {
+    if (dtype == DType::Float32) return 128;
     // Accumulators (g, u and the output tile) per thread with four warps.
     const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
-    const bool eight = dtype == MlpDtype::Tf32 ? tiles.blockM >= 32 : accumulators >= 64;
+    const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 32 : accumulators >= 64;
     return eight ? 256 : 128;
 }
 
-std::string lessonTiledPeerNote(const LessonTiles& tiles, MlpDtype dtype, int computeMajor) {
-    if (dtype == MlpDtype::Float32 || tiles.blockM < 64 || computeMajor != 9) return {};
+std::string lessonTiledPeerNote(const LessonTiles& tiles, DType dtype, int computeMajor) {
+    if (dtype == DType::Float32 || tiles.blockM < 64 || computeMajor != 9) return {};
     return "mma.sync (the lesson's Triton kernel: wgmma at BLOCK_M >= 64, faster)";
 }
 
-CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,
+CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
                                          int computeMajor, int computeMinor) {
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
@@ -87,8 +87,8 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtyp
                        "-DFS_BN=" + std::to_string(tiles.blockN),
                        "-DFS_BH=" + std::to_string(tiles.blockH),
                        "-DFS_BI=" + std::to_string(tiles.blockI),
-                       std::string("-DFS_BF16=") + (dtype == MlpDtype::Bfloat16 ? "1" : "0"),
-                       std::string("-DFS_TF32=") + (dtype == MlpDtype::Tf32 ? "1" : "0"),
+                       std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
+                       std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
                        "-DFS_STAGES=" + std::to_string(stages),
                        "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype) / 32)};
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);

@@ -7,7 +7,7 @@
 
 namespace fusescope::mlp {
 
-Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, MlpDtype dtype) {
+Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const int stages =
@@ -15,7 +15,7 @@ Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, Mlp
     return lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
 }
 
-Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, MlpDtype dtype) {
+Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype) {
     const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
                             std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
                             " " + std::to_string(tiles.blockI) + " " +

@@ -32,13 +32,13 @@ LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
     const LessonTiles t = tilesOf(p);
     LaunchGeometry g;
     g.kernelName = "swiglu_mlp_lesson_tiled";
-    g.threadsPerBlock = lessonTiledThreads(t, mlpDtypeOf(p));
+    g.threadsPerBlock = lessonTiledThreads(t, p.dtype);
     g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
-    g.pipelineStages = lessonTiledStages(t, mlpDtypeOf(p), limits.sharedBytesPerBlockOptIn);
-    g.dynamicSharedBytes = lessonTiledSharedBytes(t, mlpDtypeOf(p), g.pipelineStages);
-    g.peerNote = lessonTiledPeerNote(t, mlpDtypeOf(p), limits.computeCapabilityMajor);
+    g.pipelineStages = lessonTiledStages(t, p.dtype, limits.sharedBytesPerBlockOptIn);
+    g.dynamicSharedBytes = lessonTiledSharedBytes(t, p.dtype, g.pipelineStages);
+    g.peerNote = lessonTiledPeerNote(t, p.dtype, limits.computeCapabilityMajor);
     return g;
 }
 
@@ -99,8 +99,7 @@ std::optional<TileRefusal> productionRefusal(const PipelineSpec& pipeline, std::
                                " the production fusion streams the weights with GEMV kernels, "
                                "which take no tiles"};
     if (std::optional<TileRefusal> refusal = disallowedTile(pipeline, variant, p)) return refusal;
-    if (std::optional<std::string> reason =
-            productionTilesRefusal(productionTilesOf(p), mlpDtypeOf(p)))
+    if (std::optional<std::string> reason = productionTilesRefusal(productionTilesOf(p), p.dtype))
         return TileRefusal{RefusalKind::NotTunable, *reason};
     const LaunchGeometry g = productionGeometry(p, limits);
     if (g.gridY > 65535)

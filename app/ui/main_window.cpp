@@ -40,6 +40,7 @@
 #include "ui/explorer/tile_explorer_wiring.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
+#include "ui/lab/lab_wiring.h"
 #include "ui/measurement_panel.h"
 #include "ui/plot_font_follow.h"
 #include "ui/plot_text_fit.h"
@@ -267,6 +268,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             [this](bool, const QString& message) {
                 jobElsewhereEndedText_ = tr("Tile sweep: %1").arg(message);
             });
+    addLabView(*this);
     // The explorer's charts (named in their constructors) export like every other chart.
     tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));
     tileExplorer_->roofline()->setProperty("fusescopeExportTitle", tr("Tile roofline"));

@@ -8,6 +8,7 @@
 // pass: read up
 // pass: write out
 // end
+// The MLP's elementwise part: silu(g) * u after the GEMMs
 // The elementwise part of the MLP, after the two GEMMs have produced gate and up (each N values):
 // out[i] = silu(gate[i]) * up[i]. One grid-stride loop, SiLU kept in a register. Try a vector
 // width of 4 (float4 loads) and see whether the time moves.

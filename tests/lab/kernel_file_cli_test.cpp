@@ -23,7 +23,7 @@ QString starterPath(const char* name) {
 }
 
 model::LearnerKernel starter() {
-    auto kernel = model::loadLearnerKernel(starterPath("swiglu_scratch.cu"));
+    auto kernel = model::loadLearnerKernel(starterPath("lab_swiglu_scratch.cu"));
     EXPECT_TRUE(kernel) << kernel.status().message();
     return kernel ? *kernel : model::LearnerKernel{};
 }
@@ -67,7 +67,7 @@ const QString kGridStride = QStringLiteral(
 TEST(KernelFileCli, TheStarterCompiles) {
     if (!nvrtcHere()) GTEST_SKIP() << "NVRTC is not installed here";
     const CliResult result =
-        runCli({"run", "--kernel-file", starterPath("swiglu_scratch.cu"), "--compile-only"});
+        runCli({"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"), "--compile-only"});
     EXPECT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
     EXPECT_TRUE(result.err.contains("compiled")) << result.err.toStdString();
     const CliResult other =
@@ -117,7 +117,7 @@ TEST(KernelFileCli, InputsTheReferenceDoesNotHaveAreRefused) {
 
 TEST(KernelFileCli, WithoutAGpuRunningIsRefusedInWords) {
     if (gpuUsable()) GTEST_SKIP() << "a GPU is usable here";
-    const CliResult result = runCli({"run", "--kernel-file", starterPath("swiglu_scratch.cu")});
+    const CliResult result = runCli({"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu")});
     EXPECT_EQ(result.exitCode, 3);
     EXPECT_TRUE(result.err.contains("needs a GPU")) << result.err.toStdString();
 }
@@ -137,7 +137,7 @@ TEST(KernelFileCliGpu, StarterAndSolutionAreRecordedBesideTheShippedVariants) {
     const quint64 n = 1 << 22;
     quint64 peaks[2] = {0, 0};
     int passes[2] = {0, 0};
-    const QString files[2] = {starterPath("swiglu_scratch.cu"), solution};
+    const QString files[2] = {starterPath("lab_swiglu_scratch.cu"), solution};
     for (int k = 0; k < 2; ++k) {
         const QString json = dir.filePath(QStringLiteral("rec%1.json").arg(k));
         const CliResult result = runCli({"run", "--kernel-file", files[k], "--n",
@@ -188,7 +188,7 @@ TEST(KernelFileCliGpu, ACrashingKernelIsReportedAndTheNextRunWorks) {
     EXPECT_EQ(crashed.exitCode, 3) << crashed.err.toStdString();
     EXPECT_TRUE(crashed.err.contains("illegal", Qt::CaseInsensitive)) << crashed.err.toStdString();
     const CliResult next = runCli(
-        {"run", "--kernel-file", starterPath("swiglu_scratch.cu"), "--n", "4096", "--repeat", "1"});
+        {"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"), "--n", "4096", "--repeat", "1"});
     EXPECT_EQ(next.exitCode, 0) << next.err.toStdString();
 }
 
@@ -209,6 +209,6 @@ TEST(KernelFileCliGpu, AHangingKernelIsStoppedByTheTimeLimitAndTheNextRunWorks) 
     EXPECT_TRUE(hung.err.contains("did not finish within 2 s")) << hung.err.toStdString();
     EXPECT_LT(clock.elapsed(), 45000);
     const CliResult next = runCli(
-        {"run", "--kernel-file", starterPath("swiglu_scratch.cu"), "--n", "4096", "--repeat", "1"});
+        {"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"), "--n", "4096", "--repeat", "1"});
     EXPECT_EQ(next.exitCode, 0) << next.err.toStdString();
 }

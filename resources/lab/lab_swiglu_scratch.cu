@@ -11,6 +11,7 @@
 // pass: read up
 // pass: write out
 // end
+// The lab: SwiGLU with two loops and a scratch buffer
 // SwiGLU after the gate/up projections: out[i] = SiLU(gate[i]) * up[i], SiLU(g) = g / (1 + e^-g).
 // The two loops below are teaching scaffolding: the first writes SiLU(gate) to global scratch,
 // the second reads it back. Merge them into one grid-stride loop that keeps SiLU in a local

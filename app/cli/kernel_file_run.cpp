@@ -78,6 +78,9 @@ model::RunRecord learnerRecord(const KernelFile& file, const LearnerRunSettings&
     kernel.blockSize = timing.blockSize;
     kernel.gridSize = timing.gridSize;
     run.kernels.push_back(kernel);
+    for (const LearnerAllocation& event : timing.allocations)
+        run.allocations.push_back({event.isAllocation, QString::fromStdString(event.buffer),
+                                   event.bytes, event.timeNs, event.inFlightAfter});
     return run;
 }
 

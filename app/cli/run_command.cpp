@@ -430,6 +430,10 @@ int runCommand(const QStringList& arguments) {
         learner.warmup = request.warmup;
         learner.repeats = request.repeats;
         learner.timeLimitSeconds = options->timeLimitSeconds;
+        if (options->measure)
+            printNote(QStringLiteral("%1: timed, not counted (counters measure the shipped "
+                                     "variants); its passes are the declared list")
+                          .arg(learnerVariantName()));
         InterruptGuard interruptGuard;
         if (Status ran = appendLearnerRun(*kernelFile, learner, recording); !ran) {
             printError(QString::fromStdString(ran.message()));

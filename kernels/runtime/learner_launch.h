@@ -39,12 +39,22 @@ struct LearnerLaunch {
     double timeLimitSeconds = 10.0;  // per launch: past it the launch counts as hung
 };
 
+// An allocation or free of one of the buffers (host clock, ns since the run began).
+struct LearnerAllocation {
+    std::string buffer;
+    bool isAllocation = true;
+    std::uint64_t bytes = 0;
+    std::int64_t timeNs = 0;
+    std::uint64_t inFlightAfter = 0;
+};
+
 struct LearnerTiming {
     std::vector<double> repeatTimesMs;
     double medianMs = 0.0;
     int blockSize = 0;
     int gridSize = 0;
     std::uint64_t peakBytesInFlight = 0;  // the buffers, all allocated at once
+    std::vector<LearnerAllocation> allocations;
 };
 
 // Allocates the buffers, launches `entry` (grid-stride: enough blocks to fill the GPU), times the

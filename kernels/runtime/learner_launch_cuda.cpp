@@ -65,6 +65,16 @@ std::string learnerArchitecture() {
 
 Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken& cancel) {
     LearnerTiming timing;
+    const auto began = std::chrono::steady_clock::now();
+    std::uint64_t inFlight = 0;
+    const auto note = [&](const std::string& buffer, bool allocation, std::uint64_t size) {
+        inFlight = allocation ? inFlight + size : inFlight - size;
+        timing.allocations.push_back({buffer, allocation, size,
+                                      std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - began)
+                                          .count(),
+                                      inFlight});
+    };
     cudaLibrary_t library = nullptr;
     if (Status s = cudaStatus(cudaLibraryLoadData(&library, launch.cubin.data(), nullptr, nullptr,
                                                   0, nullptr, nullptr, 0),
@@ -84,6 +94,7 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
             return s;
         buffers.pointers.push_back(pointer);
         timing.peakBytesInFlight += bytes;
+        note(buffer.name, true, bytes);
         const Status filled =
             buffer.input
                 ? cudaStatus(
@@ -141,6 +152,11 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
                                   "copying " + buffer.name + " back");
             !s)
             return s;
+    }
+    for (std::size_t k = buffers.pointers.size(); k-- > 0;) {
+        if (Status s = cudaStatus(cudaFree(buffers.pointers[k]), "cudaFree"); !s) return s;
+        buffers.pointers.pop_back();
+        note(launch.buffers[k].name, false, bytes);
     }
     return timing;
 }

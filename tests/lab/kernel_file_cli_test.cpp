@@ -59,6 +59,13 @@ bool nvrtcHere() {
     return static_cast<bool>(runtimeCompiler());
 }
 
+// After a kernel that crashed or hung, the next run of the starter works.
+void expectTheStarterRuns() {
+    const CliResult next = runCli({"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"),
+                                   "--n", "4096", "--repeat", "1"});
+    EXPECT_EQ(next.exitCode, 0) << next.err.toStdString();
+}
+
 const QString kGridStride = QStringLiteral(
     "  int start = blockIdx.x * blockDim.x + threadIdx.x; int stride = blockDim.x * gridDim.x;\n");
 
@@ -151,6 +158,13 @@ TEST(KernelFileCliGpu, StarterAndSolutionAreRecordedBesideTheShippedVariants) {
         EXPECT_TRUE(mine.checkOk);
         EXPECT_GT(mine.timeMs, 0.0);
         peaks[k] = mine.peakBytesInFlight;
+        // The allocation chart's events: every buffer allocated, then freed, peaking there.
+        quint64 highest = 0;
+        for (const model::AllocationRecord& event : mine.allocations)
+            highest = std::max(highest, event.inFlightAfter);
+        EXPECT_EQ(highest, mine.peakBytesInFlight);
+        EXPECT_EQ(mine.allocations.size() % 2, 0);
+        EXPECT_EQ(mine.allocations.back().inFlightAfter, 0u);
         passes[k] = mine.passes;
     }
     EXPECT_EQ(passes[0] - passes[1], 2);
@@ -187,9 +201,7 @@ TEST(KernelFileCliGpu, ACrashingKernelIsReportedAndTheNextRunWorks) {
     EXPECT_FALSE(crashed.crashed);
     EXPECT_EQ(crashed.exitCode, 3) << crashed.err.toStdString();
     EXPECT_TRUE(crashed.err.contains("illegal", Qt::CaseInsensitive)) << crashed.err.toStdString();
-    const CliResult next = runCli(
-        {"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"), "--n", "4096", "--repeat", "1"});
-    EXPECT_EQ(next.exitCode, 0) << next.err.toStdString();
+    expectTheStarterRuns();
 }
 
 TEST(KernelFileCliGpu, AHangingKernelIsStoppedByTheTimeLimitAndTheNextRunWorks) {
@@ -208,7 +220,5 @@ TEST(KernelFileCliGpu, AHangingKernelIsStoppedByTheTimeLimitAndTheNextRunWorks) 
     EXPECT_EQ(hung.exitCode, 3) << hung.err.toStdString();
     EXPECT_TRUE(hung.err.contains("did not finish within 2 s")) << hung.err.toStdString();
     EXPECT_LT(clock.elapsed(), 45000);
-    const CliResult next = runCli(
-        {"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"), "--n", "4096", "--repeat", "1"});
-    EXPECT_EQ(next.exitCode, 0) << next.err.toStdString();
+    expectTheStarterRuns();
 }

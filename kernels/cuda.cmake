@@ -9,6 +9,7 @@ target_sources(fusescope_pipelines PRIVATE
   pipelines/swiglu.cu
   pipelines/cuda_executions.cpp
   pipelines/cuda_elementwise_execution.cpp
+  pipelines/runtime_cuda_execution.cpp
   pipelines/cuda_kernel_resources.cpp
   pipelines/cache_sweep_cuda.cu
 )

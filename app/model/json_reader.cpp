@@ -177,6 +177,15 @@ QJsonArray JsonReader::array(const char* key) const {
     return value.toArray();
 }
 
+QJsonArray JsonReader::boundedArray(const char* key, qsizetype limit) const {
+    const QJsonArray values = array(key);
+    if (values.size() > limit)
+        fail(
+            key,
+            QStringLiteral("%1 elements, more than the limit of %2").arg(values.size()).arg(limit));
+    return values;
+}
+
 JsonReader JsonReader::object(const char* key) const {
     const QJsonValue value = required(key);
     if (!value.isObject()) fail(key, expected("an object", value));

@@ -43,6 +43,8 @@ class JsonReader {
     // A number in [lowest, highest]; outside throws with the range.
     double numberIn(const char* key, double lowest, double highest) const;
     QJsonArray array(const char* key) const;
+    // An array of at most `limit` elements; a longer one throws with the limit.
+    QJsonArray boundedArray(const char* key, qsizetype limit) const;
     JsonReader object(const char* key) const;
 
     // Optional keys: missing or null gives nullopt; present with another type throws.

@@ -5,6 +5,7 @@
 #include <QVector>
 #include <optional>
 
+#include "pipelines/pipeline_description.h"
 #include "pipelines/problem.h"
 
 namespace fusescope::model {
@@ -169,6 +170,9 @@ struct Recording {
     std::optional<ComputeRoofRecord> computeRoof;  // absent where none was measured
     QString counterStatus;  // empty, or why counters were not measured, in words
     QVector<RunRecord> runs;
+    // The pipelines defined at run time that the runs name, as data: opening the recording
+    // registers them again (recorded_pipelines.h), in a program that never defined them.
+    QVector<PipelineDescription> pipelineDescriptions;
     bool replayed = false;  // set by the loader, never saved: the numbers come from a file
 };
 

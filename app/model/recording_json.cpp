@@ -9,6 +9,8 @@
 #include "model/json_reader.h"
 #include "model/json_shape.h"
 #include "model/limited_read.h"
+#include "model/pipeline_description_json.h"
+#include "model/recorded_pipelines.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::model {
@@ -495,6 +497,8 @@ Recording readRecording(const JsonReader& reader) {
         reader, "runs", true, kMaxRuns,
         [&](const JsonReader& run) { return readRun(run, recording.version); });
     checkTotals(reader, recording.runs);
+    recording.pipelineDescriptions = readArray<PipelineDescription>(
+        reader, "pipelines", false, kMaxRuns, readPipelineDescription);
     recording.replayed = true;
     return recording;
 }
@@ -524,6 +528,10 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
                                 {"description", recording.computeRoof->description}});
     // Optional keys, written only where they say something (older readers ignore them).
     if (!recording.description.isEmpty()) root.insert("description", recording.description);
+    QJsonArray descriptions;
+    for (const PipelineDescription& description : descriptionsToSave(recording))
+        descriptions.append(pipelineDescriptionToJson(description));
+    if (!descriptions.isEmpty()) root.insert("pipelines", descriptions);
     if (!writer.problem().isEmpty())
         return Status(ErrorCode::InvalidArgument,
                       "cannot save the recording: " + writer.problem().toStdString());
@@ -558,11 +566,16 @@ Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourc
     if (!document.isObject())
         return failure(
             QStringLiteral("not a FuseScope recording (the top level is not an object)"));
+    Recording recording;
     try {
-        return readRecording(JsonReader(document.object(), QString()));
+        recording = readRecording(JsonReader(document.object(), QString()));
     } catch (const JsonFieldError& error) {
         return failure(QString::fromStdString(error.what()));
     }
+    // Its pipelines defined at run time are registered again, so that every view finds them.
+    if (Status registered = registerRecordedPipelines(recording); !registered)
+        return failure(QString::fromStdString(registered.message()));
+    return recording;
 }
 
 Result<Recording> loadRecording(const QString& path) {

@@ -1,5 +1,6 @@
 #include "model/run_conversion.h"
 
+#include "model/recorded_pipelines.h"
 #include "model/version.h"
 #include "pipelines/registry.h"
 
@@ -175,6 +176,7 @@ Recording recordingFrom(const RunReport& report, const ConversionOptions& option
     recording.counterStatus = QString::fromStdString(report.counterStatus);
     for (const VariantResult& variant : report.variants)
         recording.runs.push_back(runRecordFrom(variant));
+    recording.pipelineDescriptions = descriptionsToSave(recording);
     return recording;
 }
 

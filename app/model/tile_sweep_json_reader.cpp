@@ -25,12 +25,7 @@ std::string text(const QString& value) {
 
 // The array at `key`, refused when it holds more than `limit` elements.
 QJsonArray boundedArray(const JsonReader& reader, const char* key, qsizetype limit) {
-    const QJsonArray values = reader.array(key);
-    if (values.size() > limit)
-        reader.fail(
-            key,
-            QStringLiteral("%1 elements, more than the limit of %2").arg(values.size()).arg(limit));
-    return values;
+    return reader.boundedArray(key, limit);
 }
 
 std::optional<QJsonArray> optionalBoundedArray(const JsonReader& reader, const char* key,

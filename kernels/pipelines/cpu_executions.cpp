@@ -1,8 +1,9 @@
 // The CPU backend's catalog: the elementwise families' kernel tables (cpu_kernel_table.h) and
-// the MLP's stages.
+// the MLP's stages; and the elementwise execution (elementwise_cpu_execution.h).
 #include <string>
 
 #include "pipelines/cache_sweep_execution.h"
+#include "pipelines/elementwise_cpu_execution.h"
 #include "pipelines/elementwise_family.h"
 #include "pipelines/kernel_execution.h"
 #include "pipelines/mlp/mlp_executions.h"
@@ -11,17 +12,16 @@
 namespace fusescope {
 namespace {
 
-// An elementwise kernel: N elements split over the host threads, scalar or SIMD code by the
-// vector width, in the instruction set the backend chose.
 class ElementwiseCpuExecution final : public KernelExecution {
   public:
-    explicit ElementwiseCpuExecution(std::string key) : key_(std::move(key)) {}
+    ElementwiseCpuExecution(std::string name, ElementRangePicker pick)
+        : name_(std::move(name)), pick_(std::move(pick)) {}
 
     Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
         const int width = call.problem->tuningValue(kVectorWidthTuning);
-        const CpuKernelFn kernel = cpuKernel(key_, width, target.instructionSet);
+        const ElementRangeKernel kernel = pick_(width, target.instructionSet);
         if (!kernel)
-            return Status(ErrorCode::InvalidArgument, "the CPU backend has no " + key_ +
+            return Status(ErrorCode::InvalidArgument, "the CPU backend has no " + name_ +
                                                           " kernel for vector width " +
                                                           std::to_string(width));
         void* const* args = call.buffers.data();
@@ -38,16 +38,27 @@ class ElementwiseCpuExecution final : public KernelExecution {
     }
 
   private:
-    std::string key_;
+    std::string name_;
+    ElementRangePicker pick_;
 };
 
 }  // namespace
 
+std::unique_ptr<KernelExecution> makeElementwiseCpuExecution(std::string name,
+                                                             ElementRangePicker pick) {
+    return std::make_unique<ElementwiseCpuExecution>(std::move(name), std::move(pick));
+}
+
 ExecutionCatalog makeCpuExecutions() {
     ExecutionCatalog catalog;
     for (const CpuKernelEntry& entry : baselineCpuKernels())
-        catalog.emplace(entry.execution,
-                        std::make_unique<ElementwiseCpuExecution>(entry.execution));
+        catalog.emplace(
+            entry.execution,
+            makeElementwiseCpuExecution(entry.execution, [key = std::string(entry.execution)](
+                                                             int width, CpuInstructionSet set) {
+                const CpuKernelFn kernel = cpuKernel(key, width, set);
+                return kernel ? ElementRangeKernel(kernel) : ElementRangeKernel();
+            }));
     mlp::addMlpCpuExecutions(catalog);
     addCacheSweepCpuExecution(catalog);
     return catalog;

@@ -143,10 +143,14 @@ class ElementwiseCudaExecution final : public KernelExecution {
 
 }  // namespace
 
+std::unique_ptr<KernelExecution> makeElementwiseCudaExecution(const CudaElementwiseEntry& entry) {
+    return std::make_unique<ElementwiseCudaExecution>(entry);
+}
+
 void addElementwiseCudaExecutions(ExecutionCatalog& catalog,
                                   std::span<const CudaElementwiseEntry> entries) {
     for (const CudaElementwiseEntry& entry : entries)
-        catalog.emplace(entry.execution, std::make_unique<ElementwiseCudaExecution>(entry));
+        catalog.emplace(entry.execution, makeElementwiseCudaExecution(entry));
 }
 
 }  // namespace fusescope

@@ -61,7 +61,7 @@ void fillUniform(float* data, std::uint64_t n, std::uint32_t seed, std::uint32_t
     });
 }
 
-CheckResult checkElementwiseOutput(ElementReference reference, const float* const* inputs,
+CheckResult checkElementwiseOutput(const ElementReference& reference, const float* const* inputs,
                                    const float* output, std::uint64_t n) {
     // Above kReferenceSampleElements, one element of each equal stretch of the output, at an
     // offset that varies from stretch to stretch (so vector lanes and tails are all visited),

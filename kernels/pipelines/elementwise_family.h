@@ -3,6 +3,7 @@
 // whole-array sweeps counted as passes, uniform random inputs and an element-by-element check
 // against a reference in double.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ struct ElementwiseKernel {
 
 // The value an output element must have, computed in double from the inputs at index i.
 // `inputs` holds the pipeline's input buffers in the order the first variant declares them.
-using ElementReference = double (*)(const float* const* inputs, std::uint64_t i);
+// Called from several threads at once.
+using ElementReference = std::function<double(const float* const* inputs, std::uint64_t i)>;
 
 // Declares N, float32, the vector width, passes, inputs, check and roofline on `pipeline`.
 void declareElementwise(PipelineSpec& pipeline, ElementReference reference);
@@ -41,7 +43,7 @@ constexpr double kFloat32Tolerance = 1e-5;
 
 // Compares `output` against the reference (CheckResult::comparedElements says how many elements
 // were compared) and checks every element for the poison.
-CheckResult checkElementwiseOutput(ElementReference reference, const float* const* inputs,
+CheckResult checkElementwiseOutput(const ElementReference& reference, const float* const* inputs,
                                    const float* output, std::uint64_t n);
 
 }  // namespace fusescope

@@ -120,14 +120,23 @@ class KernelExecution {
 
 using ExecutionCatalog = std::map<std::string, std::unique_ptr<KernelExecution>, std::less<>>;
 
-// The code under `key`, or the reason `backend` has none.
+// A run-time family's execution for this backend (runtime_registry.h), made on each call; null
+// when no family registered at run time has one under `key`.
+std::unique_ptr<KernelExecution> makeRuntimeExecution(BackendKind backend, std::string_view key);
+
+// The code under `key` (a built-in family's, or a run-time family's, kept in the catalog once
+// made), or the reason `backend` has none.
 inline Result<KernelExecution*> findExecutionIn(ExecutionCatalog& catalog, std::string_view key,
-                                                std::string_view backend) {
-    const auto found = catalog.find(key);
-    if (found == catalog.end())
-        return Status(
-            ErrorCode::InvalidArgument,
-            "the " + std::string(backend) + " backend has no code for " + std::string(key));
+                                                BackendKind backend) {
+    auto found = catalog.find(key);
+    if (found == catalog.end()) {
+        std::unique_ptr<KernelExecution> made = makeRuntimeExecution(backend, key);
+        if (!made)
+            return Status(ErrorCode::InvalidArgument,
+                          std::string("the ") + (backend == BackendKind::Cpu ? "CPU" : "CUDA") +
+                              " backend has no code for " + std::string(key));
+        found = catalog.emplace(std::string(key), std::move(made)).first;
+    }
     return found->second.get();
 }
 

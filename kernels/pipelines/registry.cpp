@@ -2,8 +2,6 @@
 
 #include <limits>
 
-#include "pipelines/families.h"
-
 namespace fusescope {
 namespace {
 
@@ -87,18 +85,6 @@ const TuningSpec* PipelineSpec::findTuning(std::string_view wanted) const {
 const PresetSpec* PipelineSpec::findPreset(std::string_view wanted) const {
     for (const auto& preset : presets)
         if (preset.name == wanted) return &preset;
-    return nullptr;
-}
-
-const std::vector<PipelineSpec>& pipelines() {
-    static const std::vector<PipelineSpec> all = {makeAffinePipeline(), makeSwigluPipeline(),
-                                                  makeMlpPipeline()};
-    return all;
-}
-
-const PipelineSpec* findPipeline(std::string_view name) {
-    for (const auto& pipeline : pipelines())
-        if (pipeline.name == name) return &pipeline;
     return nullptr;
 }
 

@@ -6,8 +6,10 @@
 // launches for a problem with each kernel's traffic; its inputs and its correctness check.
 // Nothing above kernels/pipelines tests a pipeline's name.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -205,7 +207,52 @@ struct PipelineSpec {
     const PresetSpec* findPreset(std::string_view name) const;
 };
 
-const std::vector<PipelineSpec>& pipelines();
+// The registered families at one moment: the built-in ones, then those registered while the
+// program runs (runtime_registry.h), in registration order. It holds addresses, which stay valid
+// for the life of the program, so it may be kept and iterated while others register.
+class PipelineList {
+  public:
+    class const_iterator {
+      public:
+        using value_type = PipelineSpec;
+        using difference_type = std::ptrdiff_t;
+        using iterator_category = std::forward_iterator_tag;
+        using pointer = const PipelineSpec*;
+        using reference = const PipelineSpec&;
+
+        const_iterator() = default;
+        explicit const_iterator(std::vector<const PipelineSpec*>::const_iterator at) : at_(at) {}
+        reference operator*() const { return **at_; }
+        pointer operator->() const { return *at_; }
+        const_iterator& operator++() {
+            ++at_;
+            return *this;
+        }
+        const_iterator operator++(int) {
+            const_iterator before = *this;
+            ++at_;
+            return before;
+        }
+        bool operator==(const const_iterator&) const = default;
+
+      private:
+        std::vector<const PipelineSpec*>::const_iterator at_;
+    };
+
+    explicit PipelineList(std::vector<const PipelineSpec*> specs) : specs_(std::move(specs)) {}
+    const_iterator begin() const { return const_iterator(specs_.begin()); }
+    const_iterator end() const { return const_iterator(specs_.end()); }
+    std::size_t size() const { return specs_.size(); }
+    bool empty() const { return specs_.empty(); }
+    const PipelineSpec& front() const { return *specs_.front(); }
+    const PipelineSpec& operator[](std::size_t index) const { return *specs_[index]; }
+
+  private:
+    std::vector<const PipelineSpec*> specs_;
+};
+
+PipelineList pipelines();
+// Built-in or registered at run time; null when no family of that name is registered now.
 const PipelineSpec* findPipeline(std::string_view name);
 const VariantSpec* findVariant(const PipelineSpec& pipeline, std::string_view name);
 const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name);

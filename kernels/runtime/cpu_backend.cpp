@@ -129,7 +129,7 @@ class CpuBackend final : public Backend {
     }
 
     Result<KernelExecution*> findExecution(std::string_view key) override {
-        return findExecutionIn(catalog_, key, "CPU");
+        return findExecutionIn(catalog_, key, BackendKind::Cpu);
     }
 
     KernelResources resources(const KernelLaunch&) override { return {}; }

@@ -163,7 +163,7 @@ class CudaBackend final : public Backend {
     }
 
     Result<KernelExecution*> findExecution(std::string_view key) override {
-        return findExecutionIn(catalog_, key, "CUDA");
+        return findExecutionIn(catalog_, key, BackendKind::Cuda);
     }
 
     KernelResources resources(const KernelLaunch& launch) override {

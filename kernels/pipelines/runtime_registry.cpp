@@ -1,0 +1,190 @@
+// The registry's storage: the built-in families (families.h), made once, and the families
+// registered while the program runs, behind one lock.
+#include "pipelines/runtime_registry.h"
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+#include "pipelines/families.h"
+
+namespace fusescope {
+namespace {
+
+struct RuntimeEntry {
+    PipelineSpec spec;
+    std::map<std::string, ExecutionMaker, std::less<>> cpuExecutions;
+    std::map<std::string, ExecutionMaker, std::less<>> cudaExecutions;
+    std::optional<PipelineDescription> description;
+};
+
+const std::vector<PipelineSpec>& builtInPipelines() {
+    static const std::vector<PipelineSpec> all = {makeAffinePipeline(), makeSwigluPipeline(),
+                                                  makeMlpPipeline()};
+    return all;
+}
+
+struct RuntimeStore {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<RuntimeEntry>> registered;  // in registration order
+    // Replaced and unregistered entries: kept, so that addresses handed out stay valid.
+    std::vector<std::unique_ptr<RuntimeEntry>> retired;
+    // The execution keys of every registration's kernels start with their registration's number.
+    std::uint64_t registrations = 0;
+    std::map<std::string, const RuntimeEntry*, std::less<>> byExecutionKey;
+};
+
+RuntimeStore& store() {
+    static RuntimeStore instance;
+    return instance;
+}
+
+Status invalid(std::string message) {
+    return Status(ErrorCode::InvalidArgument, std::move(message));
+}
+
+// Called with the lock held.
+std::vector<std::unique_ptr<RuntimeEntry>>::iterator findRegistered(RuntimeStore& runtime,
+                                                                    std::string_view name) {
+    return std::find_if(runtime.registered.begin(), runtime.registered.end(),
+                        [&](const auto& entry) { return entry->spec.name == name; });
+}
+
+Status checkRegistrable(const PipelineSpec& spec) {
+    if (spec.name.empty()) return invalid("a pipeline registered at run time needs a name");
+    if (isBuiltInPipeline(spec.name))
+        return invalid("pipeline '" + spec.name + "' is built in; choose another name");
+    if (spec.variants.empty()) return invalid("pipeline '" + spec.name + "' has no variants");
+    if (!spec.makeInputs || !spec.check)
+        return invalid("pipeline '" + spec.name + "' has no input maker or no check");
+    return Status::ok();
+}
+
+// Each variant's kernels get execution keys of this registration alone, and the makers move
+// under those keys.
+std::unique_ptr<RuntimeEntry> entryFor(RuntimePipeline pipeline, std::uint64_t registration) {
+    auto entry = std::make_unique<RuntimeEntry>();
+    const std::string prefix = "runtime:" + std::to_string(registration) + ":";
+    for (VariantSpec& variant : pipeline.spec.variants)
+        variant.plan = [plan = std::move(variant.plan), prefix](const Problem& problem) {
+            std::vector<KernelSpec> kernels = plan ? plan(problem) : std::vector<KernelSpec>{};
+            for (KernelSpec& kernel : kernels) kernel.execution = prefix + kernel.execution;
+            return kernels;
+        };
+    for (auto& [key, maker] : pipeline.cpuExecutions)
+        entry->cpuExecutions.emplace(prefix + key, std::move(maker));
+    for (auto& [key, maker] : pipeline.cudaExecutions)
+        entry->cudaExecutions.emplace(prefix + key, std::move(maker));
+    entry->spec = std::move(pipeline.spec);
+    entry->description = std::move(pipeline.description);
+    return entry;
+}
+
+// Called with the lock held. Its executions stay findable: a run of the retired spec may be under
+// way on the worker.
+void retire(RuntimeStore& runtime, std::vector<std::unique_ptr<RuntimeEntry>>::iterator entry) {
+    runtime.retired.push_back(std::move(*entry));
+    runtime.registered.erase(entry);
+}
+
+// Called with the lock held.
+const PipelineSpec* add(RuntimeStore& runtime, RuntimePipeline pipeline) {
+    std::unique_ptr<RuntimeEntry> entry = entryFor(std::move(pipeline), ++runtime.registrations);
+    for (const auto* executions : {&entry->cpuExecutions, &entry->cudaExecutions})
+        for (const auto& item : *executions) runtime.byExecutionKey[item.first] = entry.get();
+    runtime.registered.push_back(std::move(entry));
+    return &runtime.registered.back()->spec;
+}
+
+Result<const PipelineSpec*> registerOrReplace(RuntimePipeline pipeline, bool replace) {
+    if (Status s = checkRegistrable(pipeline.spec); !s) return s;
+    RuntimeStore& runtime = store();
+    std::lock_guard lock(runtime.mutex);
+    const auto existing = findRegistered(runtime, pipeline.spec.name);
+    if (existing != runtime.registered.end()) {
+        if (!replace)
+            return invalid("a pipeline named '" + pipeline.spec.name + "' is already registered");
+        retire(runtime, existing);
+    }
+    return add(runtime, std::move(pipeline));
+}
+
+}  // namespace
+
+PipelineList pipelines() {
+    std::vector<const PipelineSpec*> all;
+    for (const PipelineSpec& spec : builtInPipelines()) all.push_back(&spec);
+    RuntimeStore& runtime = store();
+    std::lock_guard lock(runtime.mutex);
+    for (const auto& entry : runtime.registered) all.push_back(&entry->spec);
+    return PipelineList(std::move(all));
+}
+
+const PipelineSpec* findPipeline(std::string_view name) {
+    for (const PipelineSpec& spec : builtInPipelines())
+        if (spec.name == name) return &spec;
+    RuntimeStore& runtime = store();
+    std::lock_guard lock(runtime.mutex);
+    const auto found = findRegistered(runtime, name);
+    return found == runtime.registered.end() ? nullptr : &(*found)->spec;
+}
+
+Result<const PipelineSpec*> registerPipeline(RuntimePipeline pipeline) {
+    return registerOrReplace(std::move(pipeline), false);
+}
+
+Result<const PipelineSpec*> replacePipeline(RuntimePipeline pipeline) {
+    return registerOrReplace(std::move(pipeline), true);
+}
+
+Status unregisterPipeline(std::string_view name) {
+    if (isBuiltInPipeline(name))
+        return invalid("pipeline '" + std::string(name) +
+                       "' is built in and cannot be unregistered");
+    RuntimeStore& runtime = store();
+    std::lock_guard lock(runtime.mutex);
+    const auto found = findRegistered(runtime, name);
+    if (found == runtime.registered.end())
+        return invalid("no pipeline named '" + std::string(name) + "' is registered");
+    retire(runtime, found);
+    return Status::ok();
+}
+
+bool isBuiltInPipeline(std::string_view name) {
+    const auto& builtIn = builtInPipelines();
+    return std::any_of(builtIn.begin(), builtIn.end(),
+                       [&](const PipelineSpec& spec) { return spec.name == name; });
+}
+
+bool isRuntimePipeline(std::string_view name) {
+    RuntimeStore& runtime = store();
+    std::lock_guard lock(runtime.mutex);
+    return findRegistered(runtime, name) != runtime.registered.end();
+}
+
+std::optional<PipelineDescription> runtimePipelineDescription(std::string_view name) {
+    RuntimeStore& runtime = store();
+    std::lock_guard lock(runtime.mutex);
+    const auto found = findRegistered(runtime, name);
+    if (found == runtime.registered.end()) return std::nullopt;
+    return (*found)->description;
+}
+
+std::unique_ptr<KernelExecution> makeRuntimeExecution(BackendKind backend, std::string_view key) {
+    ExecutionMaker maker;
+    {
+        RuntimeStore& runtime = store();
+        std::lock_guard lock(runtime.mutex);
+        const auto found = runtime.byExecutionKey.find(key);
+        if (found == runtime.byExecutionKey.end()) return nullptr;
+        const auto& makers = backend == BackendKind::Cpu ? found->second->cpuExecutions
+                                                         : found->second->cudaExecutions;
+        const auto made = makers.find(key);
+        if (made == makers.end()) return nullptr;
+        maker = made->second;
+    }
+    // Made outside the lock: a maker may take its time (nothing compiles before load()).
+    return maker ? maker() : nullptr;
+}
+
+}  // namespace fusescope

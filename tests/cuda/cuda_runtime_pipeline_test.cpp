@@ -1,0 +1,86 @@
+// The three-step chain defined as data, its CUDA kernels compiled by NVRTC at run time, run on
+// the GPU at both vector widths and several sizes, and checked against its described reference.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cuda_gpu_fixture.h"
+#include "pipelines/described_pipeline.h"
+#include "pipelines/runtime_registry.h"
+#include "platform/runtime_compiler.h"
+#include "runtime/runner.h"
+#include "support/runtime_chain.h"
+
+using namespace fusescope;
+
+namespace {
+
+class CudaRuntimePipeline : public fusescope::testing_support::GpuTest,
+                            public testing::WithParamInterface<std::tuple<int, std::uint64_t>> {};
+
+// "w4_n1000003": readable names for --gtest_filter.
+std::string chainRunName(const testing::TestParamInfo<std::tuple<int, std::uint64_t>>& info) {
+    std::string name = "w";
+    name += std::to_string(std::get<0>(info.param));
+    name += "_n";
+    name += std::to_string(std::get<1>(info.param));
+    return name;
+}
+
+}  // namespace
+
+TEST_P(CudaRuntimePipeline, TheNvrtcChainMatchesItsReference) {
+    // A GPU without NVRTC beside it is a setup the lead's machine does not have: say so.
+    Result<ModuleCompiler*> compiler = runtimeCompiler();
+    ASSERT_TRUE(compiler) << compiler.status().message();
+    const auto& [width, n] = GetParam();
+    Result<RuntimePipeline> pipeline = makePipelineFromDescription(test::chainDescription());
+    ASSERT_TRUE(pipeline) << pipeline.status().message();
+    ASSERT_TRUE(replacePipeline(std::move(*pipeline)));
+    test::RegisteredForTest registered{"runtime_chain"};
+
+    const RunRequest request = test::chainRequest(n, width, 3, 1);
+    RunObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    ASSERT_EQ(report->variants.size(), 2u);
+    for (const VariantResult& variant : report->variants) {
+        EXPECT_TRUE(variant.check.ok) << variant.variant << ": error " << variant.check.error
+                                      << ", unwritten " << variant.check.unwrittenElements;
+        EXPECT_EQ(variant.check.unwrittenElements, 0u) << variant.variant;
+        EXPECT_GT(variant.timeMs, 0.0) << variant.variant;
+        for (const KernelResult& kernel : variant.kernels) {
+            EXPECT_TRUE(kernel.resources.known) << kernel.name;
+            EXPECT_FALSE(kernel.resources.origin.empty()) << kernel.name;
+        }
+    }
+    EXPECT_EQ(report->variants[0].passes, 7);
+    EXPECT_EQ(report->variants[1].passes, 3);
+}
+
+// Below, at and past one float4 group, an odd size, and one past the 60 MB L2.
+INSTANTIATE_TEST_SUITE_P(BothWidths, CudaRuntimePipeline,
+                         testing::Combine(testing::Values(1, 4),
+                                          testing::Values(1u, 3u, 5u, 1000003u, 1u << 24)),
+                         chainRunName);
+
+using CudaRuntimePipelineErrors = fusescope::testing_support::GpuTest;
+
+// A kernel whose source does not compile is refused with the compiler's message, and nothing runs.
+TEST_F(CudaRuntimePipelineErrors, ACompileErrorIsReportedWithTheCompilersMessage) {
+    Result<ModuleCompiler*> compiler = runtimeCompiler();
+    ASSERT_TRUE(compiler) << compiler.status().message();
+    PipelineDescription description = test::chainDescription();
+    description.variants[1].kernels[0].cudaSource += "\nthis_is_not_cuda;\n";
+    Result<RuntimePipeline> pipeline = makePipelineFromDescription(description);
+    ASSERT_TRUE(pipeline) << pipeline.status().message();
+    ASSERT_TRUE(replacePipeline(std::move(*pipeline)));
+    test::RegisteredForTest registered{"runtime_chain"};
+    RunRequest request = test::chainRequest(1000);
+    request.variants = {"fused"};
+    RunObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    ASSERT_FALSE(report);
+    EXPECT_NE(report.status().message().find("this_is_not_cuda"), std::string::npos)
+        << report.status().message();
+}

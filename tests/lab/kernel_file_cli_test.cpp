@@ -4,6 +4,7 @@
 // hanging kernel reported without harm to the next run.
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -71,15 +72,18 @@ const QString kGridStride = QStringLiteral(
 
 }  // namespace
 
-TEST(KernelFileCli, TheStarterCompiles) {
+TEST(KernelFileCli, EveryStarterCompiles) {
     if (!nvrtcHere()) GTEST_SKIP() << "NVRTC is not installed here";
-    const CliResult result =
-        runCli({"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"), "--compile-only"});
-    EXPECT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
-    EXPECT_TRUE(result.err.contains("compiled")) << result.err.toStdString();
-    const CliResult other =
-        runCli({"run", "--kernel-file", starterPath("mlp_elementwise.cu"), "--compile-only"});
-    EXPECT_EQ(other.exitCode, 0) << other.err.toStdString() << other.out.toStdString();
+    const QStringList starters =
+        QDir(QStringLiteral(FUSESCOPE_LAB_STARTERS_DIR)).entryList({QStringLiteral("*.cu")});
+    EXPECT_GE(starters.size(), 3);
+    for (const QString& name : starters) {
+        const CliResult result = runCli(
+            {"run", "--kernel-file", starterPath(name.toLatin1().constData()), "--compile-only"});
+        EXPECT_EQ(result.exitCode, 0)
+            << name.toStdString() << ": " << result.err.toStdString() << result.out.toStdString();
+        EXPECT_TRUE(result.err.contains("compiled")) << result.err.toStdString();
+    }
 }
 
 TEST(KernelFileCli, ACompileErrorIsListedWithTheFilesLineAndNothingRuns) {

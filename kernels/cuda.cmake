@@ -17,6 +17,7 @@ target_sources(fusescope_runtime PRIVATE
   runtime/cuda_probe.cpp
   runtime/cuda_backend.cpp
   runtime/cuda_start_hold.cu
+  runtime/learner_launch_cuda.cpp
 )
 # The static runtime runs wherever the NVIDIA driver is installed, without a CUDA toolkit.
 foreach(library ${fusescope_engine_libraries})

@@ -148,6 +148,14 @@ struct CheckResult {
     bool ok = false;
 };
 
+// One output element that fails the check: what it should hold and what the kernel wrote.
+struct WrongElement {
+    std::uint64_t index = 0;
+    double expected = 0.0;
+    double got = 0.0;
+    bool unwritten = false;  // still the poison: no thread wrote it
+};
+
 // A large library GEMM the runner times beside the copy roofline: the compute roof of pipelines
 // that do arithmetic (the MLP), measured in the same run.
 struct ComputeRoofSpec {
@@ -192,6 +200,12 @@ struct PipelineSpec {
     std::vector<VariantSpec> variants;
     InputMaker makeInputs;
     OutputCheck check;
+    // Elementwise pipelines: the first output element that is unwritten or off the reference,
+    // so that a kernel the program did not write (the Lab's) is told where it is wrong and what
+    // the element should hold. Empty elsewhere.
+    std::function<std::optional<WrongElement>(const Problem& problem, const HostBuffers& inputs,
+                                              const void* output)>
+        firstWrongElement;
     ProblemCheck checkProblem;  // may be empty
     // Bytes the copy roofline copies for this problem.
     std::function<std::uint64_t(const Problem&)> rooflineBytes;

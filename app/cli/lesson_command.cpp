@@ -32,7 +32,13 @@ QString lessonHelp() {
 }
 
 // One live step run once; 0 when its outputs were right, else the exit code.
-int runStepOnce(Backend& backend, const model::LessonStep& step) {
+int runStepOnce(Backend& backend, const model::LessonStep& planned) {
+    Result<model::LessonStep> live = model::liveStep(planned);
+    if (!live) {
+        printError(QString::fromStdString(live.status().message()));
+        return kExitUsageError;
+    }
+    const model::LessonStep& step = *live;
     Result<RunRequest> request = model::stepRunRequest(step, backend.kind(), true);
     if (!request) {
         printError(QString::fromStdString(request.status().message()));

@@ -37,8 +37,16 @@ TEST(CliLesson, ShippedPlanOnTheCpuRunsElementwiseStepsAndOpensRecordingsForTheR
         QStringLiteral("4. The fused MLP: opens the shipped NVIDIA H200 recording "
                        "h200-mlp-classroom-bf16.fusescope.json")))
         << result.out.toStdString();
-    EXPECT_TRUE(result.out.contains(QStringLiteral("the expression lab is not in this build")));
+    EXPECT_TRUE(result.out.contains(
+        QStringLiteral("7. Homework with the expression lab: runs the expression out = exp(x) * "
+                       "2 + 1 live on the CPU backend (no GPU here)")))
+        << result.out.toStdString();
     EXPECT_EQ(result.out.count(QStringLiteral("ran once: ")), 5) << result.out.toStdString();
+    // The homework's chain ran and answered its question (the affine stand-in answered before).
+    const QString homework = result.out.section(QStringLiteral("7. Homework"), 1);
+    EXPECT_TRUE(homework.contains(QStringLiteral("ran once: unfused ")))
+        << result.out.toStdString();
+    EXPECT_TRUE(homework.contains(QStringLiteral("answer: "))) << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QStringLiteral("answer: 4 passes")))
         << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QStringLiteral("answer: 5 passes")))

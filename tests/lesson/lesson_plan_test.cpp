@@ -150,6 +150,22 @@ TEST(LessonPlan, BadUnitAtItsLine) {
         QStringLiteral("8: bad unit 'furlongs': say passes, bytes, speedup, peak-mb, gbps or ms"));
 }
 
+TEST(LessonPlan, ExpressionThatDoesNotParseAtItsLine) {
+    const LessonParse parse =
+        parseStep(QStringLiteral("expression: out = exp(x) *\ndimensions: N=4096\n"
+                                 "recording: h200-affine-2e26.fusescope.json\n"));
+    EXPECT_TRUE(onlyError(parse).startsWith(QStringLiteral("4: expression: at character ")))
+        << onlyError(parse).toStdString();
+}
+
+TEST(LessonPlan, ExpressionStepTakesItsProblemWithoutAPipeline) {
+    const LessonParse parse =
+        parseStep(QStringLiteral("expression: out = x * 2 + 3\ndimensions: N=4096\n"
+                                 "recording: h200-affine-2e26.fusescope.json\n"));
+    ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
+    EXPECT_EQ(parse.plan.steps.constFirst().show.problem.dimensions, QStringLiteral("N=4096"));
+}
+
 TEST(LessonPlan, PassesOfAPipelineThatCountsBytes) {
     const LessonParse parse = parseStep(QStringLiteral(
         "pipeline: mlp\npreset: classroom\nrecording: h200-mlp-classroom-bf16.fusescope.json\n"

@@ -10,8 +10,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "expr/expression_pipeline.h"
 #include "model/lesson/lesson_reveal.h"
 #include "model/recording_json.h"
+#include "pipelines/runtime_registry.h"
 #include "ui/layout_checks.h"
 #include "ui/lesson/lesson_presenter.h"
 #include "ui/lesson/lesson_window.h"
@@ -182,6 +184,29 @@ void LessonPresenterTest::runsAnElementwiseStepLiveOnTheCpu() {
                  view.measuredSource.contains(QStringLiteral("CPU")),
              qPrintable(view.measuredSource));
     QCOMPARE(view.answers.constFirst().off, QStringLiteral("right"));
+
+    // The homework's typed chain runs live too, and the reveal is about its own run.
+    finished.clear();
+    const int homework = static_cast<int>(driver->plan().steps.size()) - 1;
+    const model::LessonStep& planned = driver->plan().steps[homework];
+    QVERIFY(!planned.show.expression.isEmpty());
+    driver->goTo(homework);
+    QVERIFY2(driver->view().source.startsWith(QStringLiteral("runs the expression ")),
+             qPrintable(driver->view().source));
+    QVERIFY(finished.wait(120000));
+    QVERIFY(driver->dataReady());
+    // The run is the typed chain's, not the affine recording that stands in headless.
+    const auto recording = finished.takeFirst().constFirst().value<model::Recording>();
+    const model::RunRecord* unfused = nullptr;
+    for (const model::RunRecord& run : recording.runs) {
+        QCOMPARE(run.pipeline.toStdString(), std::string(expr::kExpressionPipelineName));
+        if (run.variant == planned.question->variant) unfused = &run;
+    }
+    QVERIFY(unfused);
+    QCOMPARE(driver->addAnswer(QStringLiteral("4 passes"), 2), QString());
+    QCOMPARE(driver->reveal(), QString());
+    QCOMPARE(driver->view().measured, QStringLiteral("%1 passes").arg(unfused->passes));
+    (void)unregisterPipeline(std::string(expr::kExpressionPipelineName));
 }
 
 void LessonPresenterTest::keysMoveRevealAndLeave() {

@@ -2,8 +2,16 @@
 // that count whole-array passes, else the step's shipped recording; stand-ins said in words.
 #include <gtest/gtest.h>
 
+#include "expr/expression_pipeline.h"
+#include "expr/ledger.h"
+#include "expr/parser.h"
+#include "expr/variant_plan.h"
 #include "lesson_fixture.h"
+#include "model/lesson/lesson_reveal.h"
 #include "model/lesson/lesson_source.h"
+#include "model/run_conversion.h"
+#include "pipelines/runtime_registry.h"
+#include "runtime/backend.h"
 
 using namespace fusescope::model;
 using fusescope::BackendKind;
@@ -56,6 +64,50 @@ TEST(LessonSource, StandInsForLabsNotInThisBuildAreSaid) {
                     .words.endsWith(QStringLiteral("the kernel editor is not in this build, so it "
                                                    "shows the shipped swiglu variants instead of "
                                                    "starter.cu")));
+}
+
+TEST(LessonSource, TheHomeworkExpressionRunsLiveOnTheCpuAndRevealsItsOwnPasses) {
+    struct Unregister {
+        ~Unregister() {
+            (void)fusescope::unregisterPipeline(
+                std::string(fusescope::expr::kExpressionPipelineName));
+        }
+    } unregister;
+    const LessonStep homework = plan("fused-kernels.lesson.md").steps[6];
+    const StepSource source = chooseStepSource(homework, false);
+    ASSERT_TRUE(source.live) << source.words.toStdString();
+    EXPECT_EQ(source.backend, BackendKind::Cpu);
+    EXPECT_TRUE(source.words.startsWith(
+        QStringLiteral("runs the expression %1 live on the CPU").arg(homework.show.expression)))
+        << source.words.toStdString();
+    // Headless, nothing runs: the step's recording stands in.
+    EXPECT_FALSE(chooseStepSource(homework, false, false).live);
+
+    Result<LessonStep> live = liveStep(homework);
+    ASSERT_TRUE(live.isOk()) << live.status().message();
+    EXPECT_EQ(live->show.pipeline.toStdString(), fusescope::expr::kExpressionPipelineName);
+    Result<RunRequest> request = stepRunRequest(*live, BackendKind::Cpu, true);
+    ASSERT_TRUE(request.isOk()) << request.status().message();
+    EXPECT_EQ(request->pipeline, fusescope::expr::kExpressionPipelineName);
+    auto backend = fusescope::createCpuBackend(2);
+    fusescope::RunObserver observer;
+    Result<fusescope::RunReport> report = fusescope::runPipeline(*backend, *request, observer);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    const Recording recording = recordingFrom(*report, ConversionOptions{});
+    ASSERT_TRUE(live->question);
+    Result<MeasuredAnswer> answer = measureAnswer(*live, recording);
+    ASSERT_TRUE(answer.isOk()) << answer.status().message();
+
+    // The chain's own unfused passes, as the expression lab's ledger predicts them.
+    const fusescope::expr::ParseResult parsed =
+        fusescope::expr::parseProgram(homework.show.expression.toStdString());
+    ASSERT_TRUE(parsed);
+    const fusescope::expr::Ledger ledger = fusescope::expr::predictLedger(
+        parsed.program(),
+        fusescope::expr::planVariant(parsed.program(), fusescope::expr::Strategy::Unfused),
+        request->problem.dimension("N"));
+    EXPECT_EQ(answer->value, static_cast<double>(ledger.passes));
+    EXPECT_FALSE(revealNumbers(*live, recording).isEmpty());
 }
 
 TEST(LessonSource, QuickRunRequestOfAStep) {

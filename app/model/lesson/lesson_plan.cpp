@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include "expr/parser.h"
 #include "model/limited_read.h"
 #include "model/recording_json.h"
 #include "pipelines/registry.h"
@@ -104,6 +105,7 @@ class PlanChecker {
 
     void checkShow(LessonShow& show) {
         show.expression = field("expression").value;
+        if (has("expression")) checkExpression(show.expression);
         show.kernelFile = field("kernel").value;
         show.view = has("view") ? field("view").value : QStringLiteral("results");
         if (!kViews.contains(show.view))
@@ -119,12 +121,16 @@ class PlanChecker {
         if (has("pipeline")) {
             checkPipeline(show);
         } else {
+            // An expression's problem is the typed chain's, checked when it is registered.
             for (const char* name : {"preset", "dimensions", "dtype"})
-                if (has(name))
+                if (has(name) && !has("expression"))
                     error(field(name).line,
-                          QStringLiteral("%1: only with pipeline: (a recording has its own "
-                                         "problem)")
+                          QStringLiteral("%1: only with pipeline: or expression: (a "
+                                         "recording has its own problem)")
                               .arg(QLatin1String(name)));
+            show.problem.preset = field("preset").value;
+            show.problem.dimensions = field("dimensions").value;
+            show.problem.dtype = field("dtype").value;
             if (recording_) show.pipeline = recording_->runs.constFirst().pipeline;
             show.variants = splitList(field("variants").value);
         }
@@ -149,6 +155,14 @@ class PlanChecker {
                     error(field("recording").line,
                           QStringLiteral("recording %1 has no run of %2 %3")
                               .arg(show.recording, show.pipeline, variant));
+    }
+
+    void checkExpression(const QString& text) {
+        const expr::ParseResult parsed = expr::parseProgram(text.toStdString());
+        if (!parsed)
+            error(field("expression").line,
+                  QStringLiteral("expression: %1")
+                      .arg(QString::fromStdString(parsed.error().message())));
     }
 
     bool recordingHas(const QString& pipeline, const QString& variant) const {

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include "expr/expression_pipeline.h"
 #include "model/recording_json.h"
 
 namespace fusescope::model {
@@ -17,12 +18,10 @@ QString recordingWords(const LessonShow& show) {
         .arg(device, QFileInfo(show.recordingPath).fileName());
 }
 
-QString standInWords(const LessonShow& show) {
-    if (!show.expression.isEmpty())
-        return QStringLiteral(
-                   "; the expression lab is not in this build, so it shows %1 "
-                   "instead of %2")
-            .arg(show.pipeline, show.expression);
+QString standInWords(const LessonShow& show, bool live) {
+    if (!show.expression.isEmpty() && !live)
+        return QStringLiteral("; it stands in for the expression %1, which only a live run shows")
+            .arg(show.expression);
     if (!show.kernelFile.isEmpty())
         return QStringLiteral(
                    "; the kernel editor is not in this build, so it shows the shipped "
@@ -38,8 +37,17 @@ StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun)
     const LessonShow& show = step.show;
     const PipelineSpec* pipeline =
         show.runnable ? findPipeline(show.pipeline.toStdString()) : nullptr;
+    const bool expression = canRun && !show.expression.isEmpty();
     const bool runnable = canRun && pipeline && !show.variants.isEmpty();
-    if (runnable && gpuUsable) {
+    if (expression) {
+        // A typed chain runs on the CPU backend everywhere and on the GPU through NVRTC.
+        source.live = true;
+        source.backend = gpuUsable ? BackendKind::Cuda : BackendKind::Cpu;
+        source.words = QStringLiteral("runs the expression %1 live on the %2")
+                           .arg(show.expression, gpuUsable ? QStringLiteral("GPU")
+                                                           : QStringLiteral("CPU backend (no GPU "
+                                                                            "here)"));
+    } else if (runnable && gpuUsable) {
         source.live = true;
         source.backend = BackendKind::Cuda;
         source.words = QStringLiteral("runs live on the GPU");
@@ -52,8 +60,24 @@ StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun)
         source.words =
             recordingWords(show) + (gpuUsable ? QString() : QStringLiteral(" (no GPU here)"));
     }
-    source.words += standInWords(show);
+    source.words += standInWords(show, source.live);
     return source;
+}
+
+Result<LessonStep> liveStep(const LessonStep& step) {
+    if (step.show.expression.isEmpty()) return step;
+    Result<const PipelineSpec*> registered =
+        expr::registerExpression(step.show.expression.toStdString());
+    if (!registered)
+        return Status(ErrorCode::InvalidArgument,
+                      "the step's expression does not parse, " + registered.status().message());
+    LessonStep live = step;
+    live.show.pipeline = QString::fromStdString((*registered)->name);
+    live.show.runnable = true;
+    live.show.variants.clear();
+    for (const VariantSpec& variant : (*registered)->variants)
+        live.show.variants << QString::fromStdString(variant.name);
+    return live;
 }
 
 Result<RunRequest> stepRunRequest(const LessonStep& step, BackendKind backend, bool quick) {

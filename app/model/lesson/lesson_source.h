@@ -15,13 +15,17 @@ struct StepSource {
     BackendKind backend = BackendKind::Cpu;  // live only
     QString recordingPath;                   // not live: the recording it opens
     // "runs live on the GPU", "opens the shipped H200 recording h200-...json (no GPU here)"; a
-    // step whose expression or learner kernel this build cannot run yet says what it shows
-    // instead.
+    // step whose learner kernel this build cannot run yet says what it shows instead.
     QString words;
 };
 
 // `canRun` false (a headless render): every step opens its recording.
 StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun = true);
+
+// The step as it runs live: a step with an expression gets the chain registered as a run-time
+// pipeline family (replacing the last one) and that family's pipeline and variants in place of
+// its recording's; any other step comes back as it is.
+Result<LessonStep> liveStep(const LessonStep& step);
 
 // The step's variants and problem as a run request, with one repeat and no warm-up or roofs
 // (`quick`, a check before class) or the backend's defaults.

@@ -71,6 +71,14 @@ void LessonDriver::save() {
         status_ = QString::fromStdString(saved.message());
 }
 
+const model::LessonStep& LessonDriver::currentStep() const {
+    return liveStep_ ? *liveStep_ : plan_.steps[session_.current];
+}
+
+bool LessonDriver::holdsRunResults() const {
+    return liveStep_ && liveStep_->question && !session_.steps[session_.current].revealed;
+}
+
 void LessonDriver::loadRecordingOf(const model::LessonStep& step, const QString& path) {
     if (path.isEmpty()) {
         status_ = tr("step '%1' runs live only, in the window with a backend").arg(step.title);
@@ -94,11 +102,15 @@ void LessonDriver::goTo(int step) {
     status_.clear();
     const bool wasRunning = runningStep_ >= 0;
     runningStep_ = -1;
+    liveStep_.reset();
     const model::StepSource source =
         model::chooseStepSource(shown, gpuUsable_, controller_ != nullptr);
     sourceWords_ = source.words;
     if (source.live && controller_) {
-        Result<RunRequest> request = model::stepRunRequest(shown, source.backend, false);
+        Result<model::LessonStep> live = model::liveStep(shown);
+        if (live) liveStep_ = *live;
+        Result<RunRequest> request = live ? model::stepRunRequest(*live, source.backend, false)
+                                          : Result<RunRequest>(live.status());
         if (!request) {
             status_ = QString::fromStdString(request.status().message());
         } else {
@@ -130,6 +142,7 @@ void LessonDriver::onRunFinished(const model::Recording& recording) {
 void LessonDriver::onRunFailed(const QString& message) {
     if (runningStep_ != session_.current) return;
     runningStep_ = -1;
+    liveStep_.reset();
     const model::LessonStep& step = plan_.steps[session_.current];
     // The step's recording stands in for a run that could not finish here.
     loadRecordingOf(step, step.show.recordingPath);
@@ -140,7 +153,7 @@ void LessonDriver::onRunFailed(const QString& message) {
 }
 
 void LessonDriver::forward() {
-    const model::LessonStep& step = plan_.steps[session_.current];
+    const model::LessonStep& step = currentStep();
     const model::LessonStepProgress& progress = session_.steps[session_.current];
     if (step.question && !progress.revealed && !progress.answers.isEmpty() && data_) {
         reveal();
@@ -154,7 +167,7 @@ void LessonDriver::back() {
 }
 
 QString LessonDriver::addAnswer(const QString& typed, int hands) {
-    const model::LessonStep& step = plan_.steps[session_.current];
+    const model::LessonStep& step = currentStep();
     if (session_.steps[session_.current].revealed) return tr("the answer is already revealed");
     Result<QString> answer = model::normalizeAnswer(step, typed);
     if (!answer) return QString::fromStdString(answer.status().message());
@@ -165,7 +178,7 @@ QString LessonDriver::addAnswer(const QString& typed, int hands) {
 }
 
 QString LessonDriver::reveal() {
-    const model::LessonStep& step = plan_.steps[session_.current];
+    const model::LessonStep& step = currentStep();
     model::LessonStepProgress& progress = session_.steps[session_.current];
     if (!data_) return tr("the step's numbers are not in yet");
     if (step.question && progress.answers.isEmpty()) return tr("the class has not answered yet");
@@ -188,7 +201,7 @@ LessonStepView LessonDriver::view() const {
     LessonStepView view;
     if (plan_.steps.isEmpty()) return view;
     const int index = session_.current;
-    const model::LessonStep& step = plan_.steps[index];
+    const model::LessonStep& step = currentStep();
     const model::LessonStepProgress& progress = session_.steps[index];
     view.lessonTitle = plan_.title;
     view.heading = tr("Step %1 of %2: %3").arg(index + 1).arg(plan_.steps.size()).arg(step.title);

@@ -38,6 +38,9 @@ class LessonDriver : public QObject {
     const model::LessonSession& session() const { return session_; }
     int current() const { return session_.current; }
     bool dataReady() const { return data_.has_value(); }
+    // The current step runs live for a question not yet revealed: the window holds the run's
+    // results back until the reveal.
+    bool holdsRunResults() const;
 
     // Goes to a step and fetches its numbers (a run, or its recording).
     void goTo(int step);
@@ -58,6 +61,8 @@ class LessonDriver : public QObject {
   private:
     LessonDriver(model::LessonPlan plan, model::LessonSession session, QString progressPath);
     void save();
+    // The step as the class sees it: its live form while one runs or ran, else the plan's.
+    const model::LessonStep& currentStep() const;
     void loadRecordingOf(const model::LessonStep& step, const QString& path);
     void onRunFinished(const model::Recording& recording);
     void onRunFailed(const QString& message);
@@ -73,6 +78,8 @@ class LessonDriver : public QObject {
     QString sourceWords_;
     QString status_;
     int runningStep_ = -1;
+    // The current step with its expression registered (lesson_source.h liveStep).
+    std::optional<model::LessonStep> liveStep_;
 };
 
 }  // namespace fusescope

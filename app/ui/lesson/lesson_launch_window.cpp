@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QFileDialog>
 #include <QMessageBox>
+#include <QPointer>
 #include <QStandardPaths>
 #include <QTabWidget>
 
@@ -39,13 +40,19 @@ QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
     std::unique_ptr<LessonDriver> driver = LessonDriver::open(planPath, progressFolder(), &error);
     if (!driver) return error;
     driver->setRevealShown([&window](const QString& path, const QString& view) {
-        if (!path.isEmpty()) window.openRecording(path);
+        if (path.isEmpty())
+            window.showHeldRunResults();
+        else
+            window.openRecording(path);
         showView(window, view);
     });
     if (QWidget* previous = window.findChild<QWidget*>(QLatin1String(kLessonWindowName)))
         previous->deleteLater();
     auto* lesson = new LessonWindow(std::move(driver), &window);
     lesson->setObjectName(QLatin1String(kLessonWindowName));
+    window.setRunResultsHeld([lesson = QPointer<LessonWindow>(lesson)] {
+        return lesson && lesson->driver()->holdsRunResults();
+    });
     const int start = step >= 0 ? step : lesson->driver()->current();
     // Live runs wait for the backends: whether a GPU is usable decides what runs live.
     auto begin = [&window, lesson, start] {

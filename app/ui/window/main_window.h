@@ -3,6 +3,7 @@
 // stage) at the top, the charts below. Views are fed plain recordings; the worker does the work.
 #include <QMainWindow>
 #include <QPointer>
+#include <functional>
 #include <optional>
 
 #include "model/recording.h"
@@ -68,6 +69,11 @@ class MainWindow final : public QMainWindow {
 
     // Shows a recording in every view (results, charts, and the views others add).
     void setRecording(const model::Recording& recording);
+    // While `held` says so (a lesson's live run for a question the class has not answered),
+    // a run's results wait out of every view until showHeldRunResults().
+    void setRunResultsHeld(std::function<bool()> held) { runResultsHeld_ = std::move(held); }
+    bool runResultsHeld() const { return runResultsHeld_ && runResultsHeld_(); }
+    void showHeldRunResults();
     // Empty on success, otherwise the loader's (or writer's) message. A sweep file
     // (fusescope-sweep) opens in the Size sweep tab instead, a tile sweep (fusescope-tiles) in the
     // Tile explorer.
@@ -235,6 +241,8 @@ class MainWindow final : public QMainWindow {
     QString shownJobElsewhere_;      // the job the run panel shows as holding the worker
     QString jobElsewhereEndedText_;  // how that job ended, in its tab's words
     qint64 runStartedMs_ = 0;
+    std::function<bool()> runResultsHeld_;
+    std::optional<model::Recording> heldRecording_;
 };
 
 }  // namespace fusescope

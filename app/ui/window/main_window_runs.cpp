@@ -150,6 +150,7 @@ void MainWindow::onBackendsProbed(const BackendSummary& summary) {
 }
 
 void MainWindow::onVariantFinished(const model::RunRecord& run) {
+    if (runResultsHeld()) return;
     recording_.runs.push_back(run);
     variantModel_->appendRun(run);
     kernelModel_->appendRun(run);
@@ -158,7 +159,19 @@ void MainWindow::onVariantFinished(const model::RunRecord& run) {
     emit runVariantFinished(run);
 }
 
+void MainWindow::showHeldRunResults() {
+    if (!heldRecording_) return;
+    setRecording(*heldRecording_);
+    heldRecording_.reset();
+}
+
 void MainWindow::onRunFinished(const model::Recording& recording) {
+    heldRecording_.reset();
+    if (runResultsHeld()) {
+        heldRecording_ = recording;
+        endRun(true, tr("Finished: the results wait for the lesson's reveal"));
+        return;
+    }
     setRecording(recording);
     if (!recording.counterStatus.isEmpty() && recording.device.backend == QLatin1String("cuda"))
         runPanel_->setStatusText(

@@ -177,11 +177,13 @@ void addPluggedViews(MainWindow& window) {
     window.chartTabs()->addTab(live, QObject::tr("Bandwidth over time"));
     RunController* controller = window.runController();
     QObject::connect(controller, &RunController::runStarted, live, [live] { live->clear(); });
-    QObject::connect(controller, &RunController::samplesArrived, live,
-                     [live](const QString& variant, const QVector<model::SampleRecord>& samples,
-                            const QVector<model::TimelineSpan>& spans) {
-                         live::appendToChart(*live, samples, spans, variant);
-                     });
+    QObject::connect(
+        controller, &RunController::samplesArrived, live,
+        [live, &window](const QString& variant, const QVector<model::SampleRecord>& samples,
+                        const QVector<model::TimelineSpan>& spans) {
+            if (window.runResultsHeld()) return;
+            live::appendToChart(*live, samples, spans, variant);
+        });
     // A finished run or an opened recording replaces the streamed batches with the whole run.
     QObject::connect(&window, &MainWindow::recordingChanged, live,
                      [live](const model::Recording& recording) {

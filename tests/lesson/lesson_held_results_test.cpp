@@ -1,0 +1,52 @@
+// A lesson over the main window, offscreen: a step that runs live for a question keeps the run's
+// results out of the window's own views (its recording and results table) until the class has
+// answered and the step is revealed; the reveal puts them there.
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "ui/lesson/lesson_launch_window.h"
+#include "ui/lesson/lesson_window.h"
+#include "ui/results/results_model.h"
+#include "ui/window/main_window.h"
+#include "worker/run_controller.h"
+
+using namespace fusescope;
+
+class LessonHeldResultsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void liveResultsWaitForTheReveal();
+};
+
+void LessonHeldResultsTest::liveResultsWaitForTheReveal() {
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    // The lesson keeps its progress under the data folder: the test's own.
+    qputenv("XDG_DATA_HOME", folder.filePath(QStringLiteral("data")).toUtf8());
+    QSettings settings(folder.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    MainWindow window(&settings);
+    QSignalSpy finished(window.runController(), &RunController::runFinished);
+    QCOMPARE(
+        openLessonOver(window, QStringLiteral(FUSESCOPE_LESSONS_DIR "/fused-kernels.lesson.md"), 0),
+        QString());
+    auto* lesson = window.findChild<LessonWindow*>();
+    QVERIFY(lesson);
+    LessonDriver& driver = *lesson->driver();
+    QVERIFY(finished.wait(120000));
+    QVERIFY(driver.dataReady());
+    QVERIFY(driver.plan().steps[0].question);
+    // The class has not answered: nothing of the run in the window.
+    QVERIFY(window.recording().runs.isEmpty());
+    QCOMPARE(window.variantModel()->rowCount(), 0);
+    QCOMPARE(driver.addAnswer(QStringLiteral("4 passes"), 2), QString());
+    QVERIFY(window.recording().runs.isEmpty());
+    QCOMPARE(driver.reveal(), QString());
+    QCOMPARE(window.recording().runs.size(), driver.plan().steps[0].show.variants.size());
+    QCOMPARE(window.variantModel()->rowCount(),
+             static_cast<int>(driver.plan().steps[0].show.variants.size()));
+}
+
+QTEST_MAIN(LessonHeldResultsTest)
+#include "lesson_held_results_test.moc"

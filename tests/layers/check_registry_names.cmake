@@ -14,6 +14,9 @@ set(english_names fused unfused scratch production)
 # Literals that are the English word, not the variant: "file: literal".
 set(not_names
   "app/ui/stage/stage_static_drawing.cpp: \"scratch\""  # a buffer's role (BufferRole::Scratch)
+  "app/model/lab/learner_kernel.cpp: \"scratch\""  # a declared buffer's role in a kernel file
+  "app/model/pipeline_description_json.cpp: \"scratch\""  # a buffer's role in the JSON
+  "app/model/pipeline_description_json.cpp: \"fused\""  # the JSON key of VariantSpec::fused
 )
 
 # The names are the registry's: each is still declared as a literal under kernels/pipelines.

@@ -69,16 +69,21 @@ bool noSampling(const RunReport& report) {
     return true;
 }
 
+// A swiglu run measured with counters only (no sampling), on a backend that acts like a GPU.
+Result<RunReport> measureCountersOnly(FakeCounterProvider& provider) {
+    GpuLikeBackend backend(provider);
+    StreamObserver observer;
+    MeasureOptions options;
+    options.sampling = false;
+    return runMeasured(backend, provider, smallRequest(), options, observer);
+}
+
 }  // namespace
 
 TEST(MeasuredRun, CountersFlowIntoEveryKernelInLaunchOrder) {
     FakeCounterProvider provider;
     provider.setCounterScript(scripted);
-    GpuLikeBackend backend(provider);
-    StreamObserver observer;
-    MeasureOptions options;
-    options.sampling = false;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    Result<RunReport> report = measureCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
     const PipelineSpec& pipeline = *findPipeline("swiglu");
@@ -123,24 +128,38 @@ class LaunchRecordingBackend : public GpuLikeBackend {
 
 // Dirty L2 lines left by the uploads and the previous kernel must be written back before a
 // range starts, or the range counts them as its kernel's writes.
-TEST(MeasuredRun, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
+// A timed affine run, three counter passes a launch, on a backend that records what comes next.
+class CounterRunAfterTiming : public testing::Test {
+  protected:
+    void SetUp() override {
+        provider.setPassesPerLaunch(3);
+        backend.kernelSleepMs = 0;
+        Result<RunReport> run = runPipeline(backend, request, observer);
+        ASSERT_TRUE(run) << run.status().message();
+        timed = std::move(*run);
+        const PipelineSpec& pipeline = *findPipeline("affine");
+        inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request), request.problem,
+                                request.seed);
+        backend.names.clear();
+        backend.largestAllocation = 0;
+    }
+    Status addCounters() {
+        return addCounterRun(backend, provider, request, inputs, timed, observer);
+    }
+
     FakeCounterProvider provider;
-    provider.setPassesPerLaunch(3);
-    LaunchRecordingBackend backend(provider);
-    backend.kernelSleepMs = 0;
+    LaunchRecordingBackend backend{provider};
     const RunRequest request = completedRequest(smallRequest("affine"));
     StreamObserver observer;
-    Result<RunReport> timed = runPipeline(backend, request, observer);
-    ASSERT_TRUE(timed) << timed.status().message();
-    const PipelineSpec& pipeline = *findPipeline("affine");
-    const HostBuffers inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request),
-                                              request.problem, request.seed);
-    backend.names.clear();
-    backend.largestAllocation = 0;
-    ASSERT_TRUE(addCounterRun(backend, provider, request, inputs, *timed, observer));
+    RunReport timed;
+    HostBuffers inputs;
+};
+
+TEST_F(CounterRunAfterTiming, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
+    ASSERT_TRUE(addCounters());
 
     std::size_t kernels = 0;
-    for (const VariantResult& variant : timed->variants) kernels += variant.kernels.size();
+    for (const VariantResult& variant : timed.variants) kernels += variant.kernels.size();
     ASSERT_EQ(backend.names.size(), kernels * 3 * 2);
     for (std::size_t i = 0; i < backend.names.size(); i += 2) {
         EXPECT_EQ(backend.names[i], "cache_sweep") << "launch " << i;
@@ -149,21 +168,9 @@ TEST(MeasuredRun, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
     EXPECT_GE(backend.largestAllocation, 4 * backend.describe().l2CacheBytes);
 }
 
-TEST(MeasuredRun, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {
-    FakeCounterProvider provider;
-    provider.setPassesPerLaunch(3);
-    LaunchRecordingBackend backend(provider);
-    backend.kernelSleepMs = 0;
-    const RunRequest request = completedRequest(smallRequest("affine"));
-    StreamObserver observer;
-    Result<RunReport> timed = runPipeline(backend, request, observer);
-    ASSERT_TRUE(timed) << timed.status().message();
-    const PipelineSpec& pipeline = *findPipeline("affine");
-    const HostBuffers inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request),
-                                              request.problem, request.seed);
-    backend.names.clear();
+TEST_F(CounterRunAfterTiming, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {
     backend.cancelAfterKernel = &observer.cancel;
-    const Status status = addCounterRun(backend, provider, request, inputs, *timed, observer);
+    const Status status = addCounters();
     EXPECT_EQ(status.code(), ErrorCode::Cancelled) << status.message();
     // The sweep and the one pass that was running when the cancel came, nothing after.
     EXPECT_EQ(backend.names.size(), 2u);
@@ -229,11 +236,7 @@ TEST(MeasuredRun, ALaunchWithoutKernelsLeavesCountersEmptyInsteadOfGuessing) {
     FakeCounterProvider provider;
     provider.setCounterScript(scripted);
     provider.setDeviceKernelsPerLaunch(0);
-    GpuLikeBackend backend(provider);
-    StreamObserver observer;
-    MeasureOptions options;
-    options.sampling = false;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    Result<RunReport> report = measureCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_NE(report->counterStatus.find("no kernel"), std::string::npos) << report->counterStatus;
     EXPECT_TRUE(noCounters(*report));
@@ -244,11 +247,7 @@ TEST(MeasuredRun, ALaunchOfSeveralDeviceKernelsGetsTheirSum) {
     FakeCounterProvider provider;
     provider.setCounterScript(scripted);
     provider.setDeviceKernelsPerLaunch(2);
-    GpuLikeBackend backend(provider);
-    StreamObserver observer;
-    MeasureOptions options;
-    options.sampling = false;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    Result<RunReport> report = measureCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
     std::size_t launch = 0;

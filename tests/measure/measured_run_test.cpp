@@ -69,13 +69,19 @@ bool noSampling(const RunReport& report) {
     return true;
 }
 
-// A swiglu run measured with counters only (no sampling), on a backend that acts like a GPU.
-Result<RunReport> measureCountersOnly(FakeCounterProvider& provider) {
+// A swiglu run measured as `options` say, on a backend that acts like a GPU.
+Result<RunReport> measureOnGpuLike(FakeCounterProvider& provider, StreamObserver& observer,
+                                   const MeasureOptions& options = {}) {
     GpuLikeBackend backend(provider);
+    return runMeasured(backend, provider, smallRequest(), options, observer);
+}
+
+// The same with counters only, no sampling.
+Result<RunReport> measureCountersOnly(FakeCounterProvider& provider) {
     StreamObserver observer;
     MeasureOptions options;
     options.sampling = false;
-    return runMeasured(backend, provider, smallRequest(), options, observer);
+    return measureOnGpuLike(provider, observer, options);
 }
 
 }  // namespace
@@ -179,9 +185,8 @@ TEST_F(CounterRunAfterTiming, CancellingDuringTheCounterRunStopsBeforeTheNextPas
 TEST(MeasuredRun, RefusedCountersKeepTimingAndModelAndSaySoOnce) {
     FakeCounterProvider provider(FakeCounterProvider::refusedCapability(
         CounterRefusal::Privileges, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)"));
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    Result<RunReport> report = measureOnGpuLike(provider, observer);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_NE(report->counterStatus.find("restricted to administrators"), std::string::npos)
         << report->counterStatus;
@@ -206,9 +211,8 @@ TEST(MeasuredRun, AdviceInTheReasonIsNotRepeated) {
         FakeCounterProvider::refusedCapability(CounterRefusal::ProfilerInUse, "CUPTI (39)");
     capability.reason += " " + capability.adminAdvice;
     FakeCounterProvider provider(capability);
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    Result<RunReport> report = measureOnGpuLike(provider, observer);
     ASSERT_TRUE(report) << report.status().message();
     const std::string& status = report->counterStatus;
     const std::size_t first = status.find(capability.adminAdvice);
@@ -220,9 +224,8 @@ TEST(MeasuredRun, RefusalAtTheFirstMeasurementStopsAllCounterWork) {
     FakeCounterProvider provider;
     provider.refuseMeasurements(CounterRefusal::ProfilerInUse,
                                 "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (39)");
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    Result<RunReport> report = measureOnGpuLike(provider, observer);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_NE(report->counterStatus.find("another profiler"), std::string::npos)
         << report->counterStatus;

@@ -8,6 +8,7 @@
 #include "cli/kernel_file_run.h"
 #include "cli/results_table.h"
 #include "cli/run_options.h"
+#include "cli/shared_options.h"
 #include "cli/terminal_observer.h"
 #include "expr/expression_pipeline.h"
 #include "measure/measured_run.h"
@@ -25,8 +26,7 @@ namespace {
 
 struct RunOptions {
     RunRequest request;
-    BackendChoice backend = BackendChoice::Auto;
-    std::optional<int> cudaDevice;          // unset: GPU 0
+    BackendOptions where;
     std::optional<MeasureOptions> measure;  // set by --measure
     bool nTooLarge = false;                 // N past 64 bits: reported with the device's limit
     QString nText;
@@ -41,8 +41,7 @@ struct RunOptions {
 
 struct RunParser {
     QCommandLineParser parser;
-    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
-                            QStringLiteral("This help.")};
+    QCommandLineOption help = helpOption();
     QCommandLineOption pipeline{QStringLiteral("pipeline"),
                                 QStringLiteral("The pipeline to run (see `fusescope-cli list`)."),
                                 QStringLiteral("name")};
@@ -90,10 +89,7 @@ struct RunParser {
                                              "GPU, 1 on the CPU)."),
                               QStringLiteral("count"), QStringLiteral("3")};
     QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width")};
-    QCommandLineOption backend{QStringLiteral("backend"),
-                               QStringLiteral("auto (CUDA when a GPU is usable, else CPU; "
-                                              "default), cuda or cpu."),
-                               QStringLiteral("name"), QStringLiteral("auto")};
+    QCommandLineOption backend = backendOption();
     QCommandLineOption measure{
         QStringLiteral("measure"),
         QStringLiteral("After the timed run, measure on the GPU: counters (DRAM bytes and sectors "
@@ -117,9 +113,8 @@ struct RunParser {
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the recording (JSON) to this file."),
                             QStringLiteral("file")};
-    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
-    QCommandLineOption description{QStringLiteral("description"), descriptionHelp(),
-                                   QStringLiteral("text")};
+    QCommandLineOption device = deviceOption();
+    QCommandLineOption description = descriptionOption();
     QCommandLineOption kernelFile{
         QStringLiteral("kernel-file"),
         QStringLiteral("A learner's kernel (.cu with its buffers in a header comment, as the Lab "
@@ -186,11 +181,7 @@ Result<const PipelineSpec*> registerExpressionOption(const QString& text) {
 Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineName) {
     RunOptions options;
     RunRequest& request = options.request;
-    if (!p.parser.positionalArguments().isEmpty())
-        return Status(ErrorCode::InvalidArgument,
-                      "unexpected argument '" +
-                          p.parser.positionalArguments().constFirst().toStdString() +
-                          "' (options start with --)");
+    if (Status bare = checkNoPositionalArguments(p.parser); !bare) return bare;
     const bool fromExpression = p.parser.isSet(p.expression);
     if (fromExpression && p.parser.isSet(p.pipeline))
         return Status(ErrorCode::InvalidArgument, "give --pipeline or --expr, not both");
@@ -240,25 +231,17 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
         if (!problem) return problem.status();
         request.problem = *problem;
     }
-    Result<int> repeats =
-        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
-    if (!repeats) return repeats.status();
-    request.repeats = *repeats;
-    Result<int> warmup =
-        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
-    if (!warmup) return warmup.status();
-    request.warmup = *warmup;
+    Result<RepeatCounts> counts = parseRepeatCounts(p.parser, p.repeat, p.warmup);
+    if (!counts) return counts.status();
+    request.repeats = counts->repeats;
+    request.warmup = counts->warmup;
     request.roofs = !p.parser.isSet(p.noRoofs);
     options.repeatsGiven = p.parser.isSet(p.repeat);
     options.warmupGiven = p.parser.isSet(p.warmup);
 
-    Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
-    if (!backend) return backend.status();
-    options.backend = *backend;
-    Result<std::optional<int>> device =
-        parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *backend);
-    if (!device) return device.status();
-    options.cudaDevice = *device;
+    Result<BackendOptions> where = parseBackendOptions(p.parser, p.backend, p.device);
+    if (!where) return where.status();
+    options.where = *where;
     if (const QString threads = p.parser.value(p.threads); threads != QLatin1String("all")) {
         Result<int> count =
             parseBoundedInteger(QStringLiteral("--threads"), threads, 1, hardwareThreads());
@@ -282,11 +265,6 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
     measure.samplingIntervalNs = std::int64_t{*intervalUs} * 1000;
     if (p.parser.isSet(p.measure)) options.measure = measure;
 
-    if (p.parser.isSet(p.description)) {
-        Result<QString> description = parseDescription(p.parser.value(p.description));
-        if (!description) return description.status();
-        options.description = *description;
-    }
     options.kernelFile = p.parser.value(p.kernelFile);
     options.compileOnly = p.parser.isSet(p.compileOnly);
     if (options.compileOnly && options.kernelFile.isEmpty())
@@ -295,12 +273,11 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
         parseBoundedInteger(QStringLiteral("--time-limit"), p.parser.value(p.timeLimit), 1, 600);
     if (!timeLimit) return timeLimit.status();
     options.timeLimitSeconds = *timeLimit;
-    if (p.parser.isSet(p.json)) {
-        options.jsonPath = p.parser.value(p.json);
-        if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the recording"));
-            !writable)
-            return writable;
-    }
+    Result<OutputOptions> output =
+        parseOutputOptions(p.parser, p.description, p.json, QStringLiteral("the recording"));
+    if (!output) return output.status();
+    options.description = output->description;
+    options.jsonPath = output->jsonPath;
     return options;
 }
 
@@ -384,7 +361,7 @@ int runCommand(const QStringList& arguments) {
                        .arg(pipelineName, kernelFile->kernel.reference));
         return kExitUsageError;
     }
-    if (kernelFile && options->backend == BackendChoice::Cpu) {
+    if (kernelFile && options->where.backend == BackendChoice::Cpu) {
         printError(
             QStringLiteral("--kernel-file: a learner's kernel runs on the GPU (--backend "
                            "cuda or auto)"));
@@ -392,12 +369,9 @@ int runCommand(const QStringList& arguments) {
     }
 
     BackendSet backends;
-    Result<BackendSelection> selection =
-        startBackend(options->backend, backends, options->cudaDevice);
-    if (!selection) {
-        printError(QString::fromStdString(selection.status().message()));
-        return kExitRuntimeError;
-    }
+    const std::optional<BackendSelection> selection =
+        startBackendOrSayWhy(options->where, backends);
+    if (!selection) return kExitRuntimeError;
     Backend& backend = *selection->backend;
     if (kernelFile && backend.kind() != BackendKind::Cuda) {
         printError(

@@ -11,6 +11,7 @@
 #include "cli/console.h"
 #include "cli/help_examples.h"
 #include "cli/run_options.h"
+#include "cli/shared_options.h"
 #include "cli/sweep_table.h"
 #include "cli/terminal_observer.h"
 #include "model/format.h"
@@ -25,8 +26,7 @@ namespace {
 
 struct SweepOptions {
     SweepRequest request;
-    BackendChoice backend = BackendChoice::Auto;
-    std::optional<int> cudaDevice;  // unset: GPU 0
+    BackendOptions where;
     QString fromText;
     QString toText;  // empty: as far as memory and time allow
     bool toTooLarge = false;
@@ -36,8 +36,7 @@ struct SweepOptions {
 
 struct SweepParser {
     QCommandLineParser parser;
-    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
-                            QStringLiteral("This help.")};
+    QCommandLineOption help = helpOption();
     QCommandLineOption pipeline{QStringLiteral("pipeline"),
                                 QStringLiteral("The pipeline to sweep (see `fusescope-cli list`)."),
                                 QStringLiteral("name")};
@@ -67,17 +66,13 @@ struct SweepParser {
                               QStringLiteral("count"), QStringLiteral("3")};
     QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width"),
                               QString::number(kDefaultVectorWidth)};
-    QCommandLineOption backend{QStringLiteral("backend"),
-                               QStringLiteral("auto (CUDA when a GPU is usable, else CPU; "
-                                              "default), cuda or cpu."),
-                               QStringLiteral("name"), QStringLiteral("auto")};
+    QCommandLineOption backend = backendOption();
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the sweep (JSON, format fusescope-sweep) to "
                                            "this file."),
                             QStringLiteral("file")};
-    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
-    QCommandLineOption description{QStringLiteral("description"), descriptionHelp(),
-                                   QStringLiteral("text")};
+    QCommandLineOption device = deviceOption();
+    QCommandLineOption description = descriptionOption();
 
     SweepParser() {
         parser.setApplicationDescription(QStringLiteral(
@@ -100,11 +95,7 @@ struct SweepParser {
 Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     SweepOptions options;
     SweepRequest& request = options.request;
-    if (!p.parser.positionalArguments().isEmpty())
-        return Status(ErrorCode::InvalidArgument,
-                      "unexpected argument '" +
-                          p.parser.positionalArguments().constFirst().toStdString() +
-                          "' (options start with --)");
+    if (Status bare = checkNoPositionalArguments(p.parser); !bare) return bare;
     Result<const PipelineSpec*> pipeline = parsePipeline(p.parser.value(p.pipeline));
     if (!pipeline) return pipeline.status();
     request.pipeline = (*pipeline)->name;
@@ -142,33 +133,19 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
     if (!vector) return vector.status();
     request.vectorWidth = *vector;
-    Result<int> repeats =
-        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
-    if (!repeats) return repeats.status();
-    request.repeats = *repeats;
-    Result<int> warmup =
-        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
-    if (!warmup) return warmup.status();
-    request.warmup = *warmup;
+    Result<RepeatCounts> counts = parseRepeatCounts(p.parser, p.repeat, p.warmup);
+    if (!counts) return counts.status();
+    request.repeats = counts->repeats;
+    request.warmup = counts->warmup;
 
-    Result<BackendChoice> backend = parseBackendChoice(p.parser.value(p.backend));
-    if (!backend) return backend.status();
-    options.backend = *backend;
-    Result<std::optional<int>> device =
-        parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *backend);
-    if (!device) return device.status();
-    options.cudaDevice = *device;
-    if (p.parser.isSet(p.description)) {
-        Result<QString> description = parseDescription(p.parser.value(p.description));
-        if (!description) return description.status();
-        options.description = *description;
-    }
-    if (p.parser.isSet(p.json)) {
-        options.jsonPath = p.parser.value(p.json);
-        if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the sweep"));
-            !writable)
-            return writable;
-    }
+    Result<BackendOptions> where = parseBackendOptions(p.parser, p.backend, p.device);
+    if (!where) return where.status();
+    options.where = *where;
+    Result<OutputOptions> output =
+        parseOutputOptions(p.parser, p.description, p.json, QStringLiteral("the sweep"));
+    if (!output) return output.status();
+    options.description = output->description;
+    options.jsonPath = output->jsonPath;
     return options;
 }
 
@@ -202,21 +179,13 @@ Result<std::vector<std::uint64_t>> checkSizes(const SweepOptions& options,
 
 int sweepCommand(const QStringList& arguments) {
     SweepParser p;
-    if (std::optional<int> done =
-            parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
+    std::optional<SweepOptions> options;
+    if (std::optional<int> done = readOptions(p, arguments, parseSweepOptions, options))
         return *done;
-    Result<SweepOptions> options = parseSweepOptions(p);
-    if (!options) {
-        printError(QString::fromStdString(options.status().message()));
-        return kExitUsageError;
-    }
     BackendSet backends;
-    Result<BackendSelection> selection =
-        startBackend(options->backend, backends, options->cudaDevice);
-    if (!selection) {
-        printError(QString::fromStdString(selection.status().message()));
-        return kExitRuntimeError;
-    }
+    const std::optional<BackendSelection> selection =
+        startBackendOrSayWhy(options->where, backends);
+    if (!selection) return kExitRuntimeError;
     Backend& backend = *selection->backend;
     const DeviceInfo device = backend.describe();
     Result<std::vector<std::uint64_t>> sizes = checkSizes(*options, device);

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "analysis/sweep.h"
 #include "pipelines/registry.h"
 
@@ -134,35 +138,39 @@ TEST(SweepSizes, RejectsBadRequestsWithOneSentence) {
     const SweepRequest good = smallSwigluSweep();
     ASSERT_TRUE(sweepSizes(good, device));
 
-    auto expectError = [&](SweepRequest request, ErrorCode code, const std::string& words) {
+    // Each case changes one thing of the good request.
+    struct BadRequest {
+        std::function<void(SweepRequest&)> change;
+        ErrorCode code;
+        std::string words;
+    };
+    const std::vector<BadRequest> cases = {
+        {[](SweepRequest& r) { r.pipeline = "nope"; }, ErrorCode::InvalidArgument,
+         "unknown pipeline"},
+        {[](SweepRequest& r) {
+             r.variants = {"fused", "nope"};
+         },
+         ErrorCode::InvalidArgument, "unknown variant"},
+        {[](SweepRequest& r) { r.from = 0; }, ErrorCode::InvalidArgument, "N >= 1"},
+        {[](SweepRequest& r) { r.from = 100000; }, ErrorCode::InvalidArgument, "below"},
+        {[](SweepRequest& r) { r.stepsPerOctave = 0; }, ErrorCode::InvalidArgument,
+         "steps per octave"},
+        {[](SweepRequest& r) { r.vectorWidth = 3; }, ErrorCode::InvalidArgument,
+         "vector 3 is not 1 or 4"},
+        // Far more elements than fit.
+        {[&device](SweepRequest& r) { r.to = device.freeMemoryBytes; }, ErrorCode::OutOfMemory,
+         "at most"},
+    };
+    for (const BadRequest& bad : cases) {
+        SweepRequest request = good;
+        bad.change(request);
         auto sizes = sweepSizes(request, device);
-        ASSERT_FALSE(sizes) << words;
-        EXPECT_EQ(sizes.status().code(), code);
-        EXPECT_NE(sizes.status().message().find(words), std::string::npos)
+        ASSERT_FALSE(sizes) << bad.words;
+        EXPECT_EQ(sizes.status().code(), bad.code);
+        EXPECT_NE(sizes.status().message().find(bad.words), std::string::npos)
             << sizes.status().message();
         EXPECT_EQ(sizes.status().message().find('\n'), std::string::npos);
-    };
-    SweepRequest request = good;
-    request.pipeline = "nope";
-    expectError(request, ErrorCode::InvalidArgument, "unknown pipeline");
-    request = good;
-    request.variants = {"fused", "nope"};
-    expectError(request, ErrorCode::InvalidArgument, "unknown variant");
-    request = good;
-    request.from = 0;
-    expectError(request, ErrorCode::InvalidArgument, "N >= 1");
-    request = good;
-    request.from = 100000;
-    expectError(request, ErrorCode::InvalidArgument, "below");
-    request = good;
-    request.stepsPerOctave = 0;
-    expectError(request, ErrorCode::InvalidArgument, "steps per octave");
-    request = good;
-    request.vectorWidth = 3;
-    expectError(request, ErrorCode::InvalidArgument, "vector 3 is not 1 or 4");
-    request = good;
-    request.to = device.freeMemoryBytes;  // far more elements than fit
-    expectError(request, ErrorCode::OutOfMemory, "at most");
+    }
 }
 
 namespace {

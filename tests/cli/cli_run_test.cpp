@@ -23,6 +23,31 @@ using namespace fusescope::model;
 
 namespace {
 
+// A GPU one past the host's last (GPU 1 where none is usable), and the reason its refusal gives.
+struct MissingGpu {
+    QString device;
+    QString reason;
+};
+
+MissingGpu missingGpu() {
+    Result<std::vector<std::string>> names = cudaDeviceNames();
+    const int missing = names ? static_cast<int>(names->size()) : 1;
+    return {QString::number(missing), names ? QStringLiteral("there is no GPU %1").arg(missing)
+                                            : QString::fromStdString(probeBackends().cudaReason)};
+}
+
+// Refused before it runs: exit 3, one line naming --device and the reason, nothing on stdout.
+void expectMissingGpuRefused(const QStringList& arguments, const MissingGpu& gpu) {
+    const CliResult result = runCli(arguments);
+    ASSERT_FALSE(result.crashed);
+    EXPECT_EQ(result.exitCode, 3) << result.err.toStdString();
+    EXPECT_EQ(result.err.trimmed().count('\n'), 0) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains("--device " + gpu.device + ": GPU"))
+        << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(gpu.reason)) << result.err.toStdString();
+    EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
+}
+
 // The table row whose first cell is `variant`, split into cells (columns are 2+ spaces apart).
 QStringList tableRow(const QString& out, const QString& variant) {
     for (const QString& line : out.split('\n')) {
@@ -151,23 +176,12 @@ TEST(CliRun, CudaWithoutAGpuFailsWithTheReason) {
 // --device N names a GPU of the host; one that is not there (or no usable GPU at all) is refused
 // with the reason before anything runs, for run and sweep alike, and auto does not fall back.
 TEST(CliRun, AGpuThatIsNotThereIsRefusedBeforeAnythingRuns) {
-    Result<std::vector<std::string>> names = cudaDeviceNames();
-    const int missing = names ? static_cast<int>(names->size()) : 1;
-    const QString device = QString::number(missing);
+    const MissingGpu gpu = missingGpu();
     const QTemporaryDir dir;
     for (const QString& command : {QStringLiteral("run"), QStringLiteral("sweep")}) {
         const QString json = dir.filePath(command + ".json");
-        const CliResult result =
-            runCli({command, "--pipeline", "affine", "--device", device, "--json", json});
-        ASSERT_FALSE(result.crashed);
-        EXPECT_EQ(result.exitCode, 3) << result.err.toStdString();
-        EXPECT_EQ(result.err.trimmed().count('\n'), 0) << result.err.toStdString();
-        const QString reason = names ? QStringLiteral("there is no GPU %1").arg(missing)
-                                     : QString::fromStdString(probeBackends().cudaReason);
-        EXPECT_TRUE(result.err.contains("--device " + device + ": GPU"))
-            << result.err.toStdString();
-        EXPECT_TRUE(result.err.contains(reason)) << result.err.toStdString();
-        EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
+        expectMissingGpuRefused(
+            {command, "--pipeline", "affine", "--device", gpu.device, "--json", json}, gpu);
         EXPECT_FALSE(QFileInfo::exists(json));
     }
 }
@@ -175,27 +189,14 @@ TEST(CliRun, AGpuThatIsNotThereIsRefusedBeforeAnythingRuns) {
 // The tile commands take --device like run and sweep: a GPU that is not there is refused with the
 // same reason, and no file is written.
 TEST(CliRun, TilesAndResourcesRefuseAGpuThatIsNotThere) {
-    Result<std::vector<std::string>> names = cudaDeviceNames();
-    const int missing = names ? static_cast<int>(names->size()) : 1;
-    const QString device = QString::number(missing);
+    const MissingGpu gpu = missingGpu();
     const QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("tiles.json"));
-    const QString reason = names ? QStringLiteral("there is no GPU %1").arg(missing)
-                                 : QString::fromStdString(probeBackends().cudaReason);
     const QList<QStringList> commands = {
-        {"tiles", "--shape", "M=4,H=64,I=64", "--grid", "block_m=16,32", "--device", device,
+        {"tiles", "--shape", "M=4,H=64,I=64", "--grid", "block_m=16,32", "--device", gpu.device,
          "--json", json},
-        {"resources", "--preset", "classroom", "--device", device}};
-    for (const QStringList& arguments : commands) {
-        const CliResult result = runCli(arguments);
-        ASSERT_FALSE(result.crashed);
-        EXPECT_EQ(result.exitCode, 3) << result.err.toStdString();
-        EXPECT_EQ(result.err.trimmed().count('\n'), 0) << result.err.toStdString();
-        EXPECT_TRUE(result.err.contains("--device " + device + ": GPU"))
-            << result.err.toStdString();
-        EXPECT_TRUE(result.err.contains(reason)) << result.err.toStdString();
-        EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
-    }
+        {"resources", "--preset", "classroom", "--device", gpu.device}};
+    for (const QStringList& arguments : commands) expectMissingGpuRefused(arguments, gpu);
     EXPECT_FALSE(QFileInfo::exists(json));
 }
 

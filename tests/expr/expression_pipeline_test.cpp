@@ -18,6 +18,7 @@
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 #include "support/cancel_during_stage.h"
+#include "support/elementwise_request.h"
 #include "support/timing_slack.h"
 
 namespace fusescope::expr {
@@ -33,12 +34,7 @@ Result<RunReport> runExpression(const std::string& text, std::uint64_t n, int wi
     Result<const PipelineSpec*> registered = registerExpression(text);
     if (!registered) return registered.status();
     auto backend = createCpuBackend(2);
-    RunRequest request;
-    request.pipeline = kName;
-    request.problem.dimensions["N"] = n;
-    request.problem.tuning["vector"] = width;
-    request.repeats = 1;
-    request.warmup = 0;
+    const RunRequest request = testsupport::elementwiseRequest(kName, n, width, 1, 0);
     RunObserver observer;
     return runPipeline(*backend, request, observer);
 }

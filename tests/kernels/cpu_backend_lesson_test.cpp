@@ -10,6 +10,7 @@
 #include "pipelines/registry.h"
 #include "runtime/progress_estimate.h"
 #include "runtime/runner.h"
+#include "support/elementwise_request.h"
 
 using namespace fusescope;
 
@@ -30,12 +31,9 @@ TEST(CpuBackendLesson, EveryInstructionSetAndWidthMatchesTheReference) {
             for (int width : {1, 4}) {
                 if (!pipeline.countsPasses) continue;  // the elementwise kernels
                 auto backend = createCpuBackend(2, set);
-                RunRequest request;
-                request.pipeline = pipeline.name;
-                request.problem.dimensions["N"] = 100003;  // not a multiple of any vector width
-                request.problem.tuning["vector"] = width;
-                request.repeats = 1;
-                request.warmup = 0;
+                // 100003: not a multiple of any vector width.
+                const RunRequest request =
+                    testsupport::elementwiseRequest(pipeline.name, 100003, width, 1, 0);
                 RunObserver observer;
                 Result<RunReport> report = runPipeline(*backend, request, observer);
                 ASSERT_TRUE(report) << report.status().message();

@@ -5,6 +5,7 @@
 #include "pipelines/elementwise_family.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
+#include "support/elementwise_request.h"
 
 using namespace fusescope;
 
@@ -29,12 +30,7 @@ class CpuBackendRuns : public testing::TestWithParam<std::tuple<std::string, int
 TEST_P(CpuBackendRuns, OutputsMatchTheReference) {
     const auto& [pipeline, vector, n] = GetParam();
     auto backend = createCpuBackend(2);
-    RunRequest request;
-    request.pipeline = pipeline;
-    request.problem.dimensions["N"] = n;
-    request.problem.tuning["vector"] = vector;
-    request.repeats = 2;
-    request.warmup = 1;
+    const RunRequest request = testsupport::elementwiseRequest(pipeline, n, vector, 2, 1);
     CountingObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     ASSERT_TRUE(report) << report.status().message();

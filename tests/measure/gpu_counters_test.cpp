@@ -12,6 +12,7 @@
 #include "measure/measured_run.h"
 #include "measure/timeline.h"
 #include "pipelines/registry.h"
+#include "support/elementwise_request.h"
 
 using namespace fusescope;
 
@@ -57,12 +58,7 @@ double percentOff(double measured, double model) {
 
 Result<RunReport> measure(GpuFixture& gpu, const std::string& pipeline, std::uint64_t n,
                           int vectorWidth) {
-    RunRequest request;
-    request.pipeline = pipeline;
-    request.problem.dimensions["N"] = n;
-    request.problem.tuning["vector"] = vectorWidth;
-    request.repeats = 5;
-    request.warmup = 2;
+    const RunRequest request = testsupport::elementwiseRequest(pipeline, n, vectorWidth, 5, 2);
     MeasureOptions options;  // the default sampling interval, as users get it
     options.samplingRepeats = 3;
     QuietObserver observer;

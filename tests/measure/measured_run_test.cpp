@@ -69,16 +69,27 @@ bool noSampling(const RunReport& report) {
     return true;
 }
 
+// A swiglu run measured as `options` say, on a backend that acts like a GPU.
+Result<RunReport> measureOnGpuLike(FakeCounterProvider& provider, StreamObserver& observer,
+                                   const MeasureOptions& options = {}) {
+    GpuLikeBackend backend(provider);
+    return runMeasured(backend, provider, smallRequest(), options, observer);
+}
+
+// The same with counters only, no sampling.
+Result<RunReport> measureCountersOnly(FakeCounterProvider& provider) {
+    StreamObserver observer;
+    MeasureOptions options;
+    options.sampling = false;
+    return measureOnGpuLike(provider, observer, options);
+}
+
 }  // namespace
 
 TEST(MeasuredRun, CountersFlowIntoEveryKernelInLaunchOrder) {
     FakeCounterProvider provider;
     provider.setCounterScript(scripted);
-    GpuLikeBackend backend(provider);
-    StreamObserver observer;
-    MeasureOptions options;
-    options.sampling = false;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    Result<RunReport> report = measureCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
     const PipelineSpec& pipeline = *findPipeline("swiglu");
@@ -123,24 +134,38 @@ class LaunchRecordingBackend : public GpuLikeBackend {
 
 // Dirty L2 lines left by the uploads and the previous kernel must be written back before a
 // range starts, or the range counts them as its kernel's writes.
-TEST(MeasuredRun, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
+// A timed affine run, three counter passes a launch, on a backend that records what comes next.
+class CounterRunAfterTiming : public testing::Test {
+  protected:
+    void SetUp() override {
+        provider.setPassesPerLaunch(3);
+        backend.kernelSleepMs = 0;
+        Result<RunReport> run = runPipeline(backend, request, observer);
+        ASSERT_TRUE(run) << run.status().message();
+        timed = std::move(*run);
+        const PipelineSpec& pipeline = *findPipeline("affine");
+        inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request), request.problem,
+                                request.seed);
+        backend.names.clear();
+        backend.largestAllocation = 0;
+    }
+    Status addCounters() {
+        return addCounterRun(backend, provider, request, inputs, timed, observer);
+    }
+
     FakeCounterProvider provider;
-    provider.setPassesPerLaunch(3);
-    LaunchRecordingBackend backend(provider);
-    backend.kernelSleepMs = 0;
+    LaunchRecordingBackend backend{provider};
     const RunRequest request = completedRequest(smallRequest("affine"));
     StreamObserver observer;
-    Result<RunReport> timed = runPipeline(backend, request, observer);
-    ASSERT_TRUE(timed) << timed.status().message();
-    const PipelineSpec& pipeline = *findPipeline("affine");
-    const HostBuffers inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request),
-                                              request.problem, request.seed);
-    backend.names.clear();
-    backend.largestAllocation = 0;
-    ASSERT_TRUE(addCounterRun(backend, provider, request, inputs, *timed, observer));
+    RunReport timed;
+    HostBuffers inputs;
+};
+
+TEST_F(CounterRunAfterTiming, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
+    ASSERT_TRUE(addCounters());
 
     std::size_t kernels = 0;
-    for (const VariantResult& variant : timed->variants) kernels += variant.kernels.size();
+    for (const VariantResult& variant : timed.variants) kernels += variant.kernels.size();
     ASSERT_EQ(backend.names.size(), kernels * 3 * 2);
     for (std::size_t i = 0; i < backend.names.size(); i += 2) {
         EXPECT_EQ(backend.names[i], "cache_sweep") << "launch " << i;
@@ -149,21 +174,9 @@ TEST(MeasuredRun, EveryCounterPassStartsAfterASweepOfFourTimesTheL2) {
     EXPECT_GE(backend.largestAllocation, 4 * backend.describe().l2CacheBytes);
 }
 
-TEST(MeasuredRun, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {
-    FakeCounterProvider provider;
-    provider.setPassesPerLaunch(3);
-    LaunchRecordingBackend backend(provider);
-    backend.kernelSleepMs = 0;
-    const RunRequest request = completedRequest(smallRequest("affine"));
-    StreamObserver observer;
-    Result<RunReport> timed = runPipeline(backend, request, observer);
-    ASSERT_TRUE(timed) << timed.status().message();
-    const PipelineSpec& pipeline = *findPipeline("affine");
-    const HostBuffers inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request),
-                                              request.problem, request.seed);
-    backend.names.clear();
+TEST_F(CounterRunAfterTiming, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {
     backend.cancelAfterKernel = &observer.cancel;
-    const Status status = addCounterRun(backend, provider, request, inputs, *timed, observer);
+    const Status status = addCounters();
     EXPECT_EQ(status.code(), ErrorCode::Cancelled) << status.message();
     // The sweep and the one pass that was running when the cancel came, nothing after.
     EXPECT_EQ(backend.names.size(), 2u);
@@ -172,9 +185,8 @@ TEST(MeasuredRun, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {
 TEST(MeasuredRun, RefusedCountersKeepTimingAndModelAndSaySoOnce) {
     FakeCounterProvider provider(FakeCounterProvider::refusedCapability(
         CounterRefusal::Privileges, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)"));
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    Result<RunReport> report = measureOnGpuLike(provider, observer);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_NE(report->counterStatus.find("restricted to administrators"), std::string::npos)
         << report->counterStatus;
@@ -199,9 +211,8 @@ TEST(MeasuredRun, AdviceInTheReasonIsNotRepeated) {
         FakeCounterProvider::refusedCapability(CounterRefusal::ProfilerInUse, "CUPTI (39)");
     capability.reason += " " + capability.adminAdvice;
     FakeCounterProvider provider(capability);
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    Result<RunReport> report = measureOnGpuLike(provider, observer);
     ASSERT_TRUE(report) << report.status().message();
     const std::string& status = report->counterStatus;
     const std::size_t first = status.find(capability.adminAdvice);
@@ -213,9 +224,8 @@ TEST(MeasuredRun, RefusalAtTheFirstMeasurementStopsAllCounterWork) {
     FakeCounterProvider provider;
     provider.refuseMeasurements(CounterRefusal::ProfilerInUse,
                                 "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (39)");
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), {}, observer);
+    Result<RunReport> report = measureOnGpuLike(provider, observer);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_NE(report->counterStatus.find("another profiler"), std::string::npos)
         << report->counterStatus;
@@ -229,11 +239,7 @@ TEST(MeasuredRun, ALaunchWithoutKernelsLeavesCountersEmptyInsteadOfGuessing) {
     FakeCounterProvider provider;
     provider.setCounterScript(scripted);
     provider.setDeviceKernelsPerLaunch(0);
-    GpuLikeBackend backend(provider);
-    StreamObserver observer;
-    MeasureOptions options;
-    options.sampling = false;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    Result<RunReport> report = measureCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_NE(report->counterStatus.find("no kernel"), std::string::npos) << report->counterStatus;
     EXPECT_TRUE(noCounters(*report));
@@ -244,11 +250,7 @@ TEST(MeasuredRun, ALaunchOfSeveralDeviceKernelsGetsTheirSum) {
     FakeCounterProvider provider;
     provider.setCounterScript(scripted);
     provider.setDeviceKernelsPerLaunch(2);
-    GpuLikeBackend backend(provider);
-    StreamObserver observer;
-    MeasureOptions options;
-    options.sampling = false;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    Result<RunReport> report = measureCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
     std::size_t launch = 0;

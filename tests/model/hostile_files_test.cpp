@@ -73,11 +73,8 @@ bool mentions(const std::string& message, const char* words) {
 }
 
 QStringList filesOf(const char* target) {
-    const QDir folder(QStringLiteral(FUSESCOPE_HOSTILE_CORPUS_DIR "/") + QLatin1String(target));
-    QStringList paths;
-    for (const QString& name : folder.entryList({QStringLiteral("*.json")}, QDir::Files))
-        paths << folder.filePath(name);
-    return paths;
+    return testsupport::jsonFilesIn(QStringLiteral(FUSESCOPE_HOSTILE_CORPUS_DIR "/") +
+                                    QLatin1String(target));
 }
 
 // Each file of the hostile corpus: "refused-*" is refused in one line, "loads-*" loads.

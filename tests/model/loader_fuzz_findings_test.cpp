@@ -10,6 +10,7 @@
 
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "support/folder_contents.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -23,11 +24,8 @@ QByteArray readSeed(const QString& path) {
 }
 
 QStringList seedsOf(const char* target) {
-    const QDir folder(QStringLiteral(FUSESCOPE_FUZZ_CORPUS_DIR "/") + QLatin1String(target));
-    QStringList paths;
-    for (const QString& name : folder.entryList({QStringLiteral("*.json")}, QDir::Files))
-        paths << folder.filePath(name);
-    return paths;
+    return testsupport::jsonFilesIn(QStringLiteral(FUSESCOPE_FUZZ_CORPUS_DIR "/") +
+                                    QLatin1String(target));
 }
 
 // A valid sweep with one series, its points giving the bandwidth instead of bytes.

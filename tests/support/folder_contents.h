@@ -1,6 +1,6 @@
 #pragma once
 // What a test's folder holds after a save: a file's bytes, and every entry (hidden ones too, so
-// a temporary file left behind shows).
+// a temporary file left behind shows); and the .json files of a corpus folder.
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
@@ -22,6 +22,15 @@ inline bool writeFile(const QString& path, const QByteArray& bytes) {
 inline QStringList entriesOf(const QString& folder) {
     return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
                                   QDir::NoDotAndDotDot);
+}
+
+// The .json files of a folder, by path, in name order.
+inline QStringList jsonFilesIn(const QString& folder) {
+    const QDir dir(folder);
+    QStringList paths;
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files))
+        paths << dir.filePath(name);
+    return paths;
 }
 
 }  // namespace testsupport

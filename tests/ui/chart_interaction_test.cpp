@@ -2,10 +2,9 @@
 // the stage), a double-click returns to the chart's own ranges, and hovering a point shows its
 // exact values, its series, notes and the numbers' source. Every chart of the window has it.
 #include <QApplication>
-#include <QSettings>
-#include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/settings_folder.h"
 #include "ui/charts/chart_interaction.h"
 #include "ui/charts/charts.h"
 #include "ui/window/main_window.h"
@@ -141,10 +140,9 @@ void ChartInteractionTest::barsNameTheirCategoryAndNotes() {
 }
 
 void ChartInteractionTest::everyChartOfTheWindowIsInteractive() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
+    MainWindow window(folder.settings());
     const QList<QCustomPlot*> plots = window.findChildren<QCustomPlot*>();
     QVERIFY(plots.size() >= 5);  // three run charts, the sweep chart, the live chart
     for (const QCustomPlot* plot : plots)

@@ -3,20 +3,21 @@
 // comparison and the fits of both, the one chart of both with the recordings named in its legend,
 // the refusals of a sweep against runs and of sweeps of different pipelines, and no text cut or
 // overlapping on 1280x720 and 1920x1080 screens (ctest runs it at scale 1 and 1.5).
+#include <optional>
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include "layout_checks.h"
 #include "model/comparison.h"
 #include "model/sweep_comparison.h"
 #include "model/sweep_json.h"
+#include "support/settings_folder.h"
 #include "ui/charts/chart_interaction.h"
 #include "ui/compare/compare_window.h"
 #include "ui/compare/sweep_compare_view.h"
@@ -62,15 +63,11 @@ class CompareSweepsTest : public QObject {
   private:
     CompareWindow* openBoth(MainWindow& window);
 
-    std::unique_ptr<QTemporaryDir> directory_;
-    std::unique_ptr<QSettings> settings_;
+    std::optional<testsupport::SettingsFolder> folder_;
 };
 
 void CompareSweepsTest::init() {
-    directory_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(directory_->isValid());
-    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
-                                            QSettings::IniFormat);
+    QVERIFY(folder_.emplace().isValid());
 }
 
 CompareWindow* CompareSweepsTest::openBoth(MainWindow& window) {
@@ -83,7 +80,7 @@ CompareWindow* CompareSweepsTest::openBoth(MainWindow& window) {
 }
 
 void CompareSweepsTest::ratiosPerVariantAndSizeAsTheModelComputes() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     CompareWindow* compare = openBoth(window);
     QVERIFY(compare && compare->isVisible());
     QVERIFY(compare->showsSweeps());
@@ -144,7 +141,7 @@ void CompareSweepsTest::ratiosPerVariantAndSizeAsTheModelComputes() {
 }
 
 void CompareSweepsTest::oneChartOfBothNamesTheRecordings() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     CompareWindow* compare = openBoth(window);
     QVERIFY(compare);
     SweepChart* chart = compare->sweepView()->chart();
@@ -207,7 +204,7 @@ void CompareSweepsTest::oneChartOfBothNamesTheRecordings() {
 void CompareSweepsTest::refusesASweepAgainstRunsAndOtherPipelines() {
     {
         // Only a sweep open: a recording of runs has nothing to stand beside.
-        MainWindow window(settings_.get());
+        MainWindow window(folder_->settings());
         window.show();
         QVERIFY(window.openRecording(kGpuSweep).isEmpty());
         const QString refusal = window.compareWith(kRuns);
@@ -224,7 +221,7 @@ void CompareSweepsTest::refusesASweepAgainstRunsAndOtherPipelines() {
     }
     {
         // Only runs open: a sweep has nothing to stand beside.
-        MainWindow window(settings_.get());
+        MainWindow window(folder_->settings());
         window.show();
         QVERIFY(window.openRecording(kRuns).isEmpty());
         const QString refusal = window.compareWith(kCpuSweep);
@@ -244,7 +241,7 @@ void CompareSweepsTest::nothingCutOrOverlapping_data() {
 // in sight without scrolling sideways.
 void CompareSweepsTest::nothingCutOrOverlapping() {
     QFETCH(QSize, screen);
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     CompareWindow* compare = openBoth(window);
     QVERIFY(compare);
     const qreal ratio = compare->devicePixelRatioF();

@@ -3,12 +3,11 @@
 // stage's transport icons keep 3:1 (WCAG's ratio for controls) against their button.
 #include <QApplication>
 #include <QLabel>
-#include <QSettings>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
 
+#include "support/settings_folder.h"
 #include "ui/charts/plot.h"
 #include "ui/window/appearance.h"
 #include "ui/window/main_window.h"
@@ -113,11 +112,10 @@ void ContrastTest::readableInEveryTheme_data() {
 
 void ContrastTest::readableInEveryTheme() {
     QFETCH(int, theme);
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
     applyTheme(static_cast<Theme>(theme));
-    MainWindow window(&settings);
+    MainWindow window(folder.settings());
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -176,11 +174,10 @@ void ContrastTest::everyChartReadsAfterATheme_data() {
 void ContrastTest::everyChartReadsAfterATheme() {
     QFETCH(int, from);
     QFETCH(int, to);
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
     applyTheme(static_cast<Theme>(from));
-    MainWindow window(&settings);
+    MainWindow window(folder.settings());
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -2,6 +2,8 @@
 // reason, shipped recordings one click away), the replay banner and the title, recent files,
 // drag and drop, a file on the command line, the GPU picker and comparing two recordings.
 // Offscreen; files and settings only in a temporary folder.
+#include <optional>
+
 #include <QComboBox>
 #include <QCommandLineParser>
 #include <QCommandLinkButton>
@@ -26,6 +28,7 @@
 #include "model/recording_catalog.h"
 #include "model/recording_description.h"
 #include "model/recording_json.h"
+#include "support/settings_folder.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/plot.h"
 #include "ui/compare/compare_window.h"
@@ -77,26 +80,22 @@ class DesktopHabitsTest : public QObject {
 
   private:
     QString copyData(const char* name, const QString& as = {});
-    std::unique_ptr<QTemporaryDir> directory_;
-    std::unique_ptr<QSettings> settings_;
+    std::optional<testsupport::SettingsFolder> folder_;
 };
 
 void DesktopHabitsTest::init() {
-    directory_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(directory_->isValid());
-    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
-                                            QSettings::IniFormat);
+    QVERIFY(folder_.emplace().isValid());
 }
 
 QString DesktopHabitsTest::copyData(const char* name, const QString& as) {
-    const QString target = directory_->filePath(as.isEmpty() ? QString::fromLatin1(name) : as);
+    const QString target = folder_->filePath(as.isEmpty() ? QString::fromLatin1(name) : as);
     QFile::remove(target);
     [&] { QVERIFY(QFile::copy(dataFile(name), target)); }();
     return target;
 }
 
 void DesktopHabitsTest::startPageIsTheFirstViewAndSaysWhyThereIsNoGpu() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     QSignalSpy probed(&window, &MainWindow::backendsProbed);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -153,14 +152,14 @@ void DesktopHabitsTest::theReasonIsShortAndWholeOnDemand() {
 }
 
 void DesktopHabitsTest::shippedRecordingOpensWithOneClickAsAReplay() {
-    const QString folder = directory_->filePath(QStringLiteral("recordings"));
+    const QString folder = folder_->filePath(QStringLiteral("recordings"));
     QVERIFY(QDir().mkpath(folder));
     const QString path = folder + QStringLiteral("/swiglu-cpu.fusescope.json");
     QVERIFY(QFile::copy(dataFile("swiglu-cpu.fusescope.json"), path));
     const model::RecordingCatalog catalog = model::findRecordings({folder});
     QCOMPARE(catalog.entries.size(), 1);
 
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.startPage()->setCatalog(catalog);
@@ -191,7 +190,7 @@ void DesktopHabitsTest::shippedRecordingOpensWithOneClickAsAReplay() {
 }
 
 void DesktopHabitsTest::runFromTheStartPageShowsTheViews() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     QSignalSpy probed(&window, &MainWindow::backendsProbed);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -211,12 +210,12 @@ void DesktopHabitsTest::runFromTheStartPageShowsTheViews() {
 }
 
 void DesktopHabitsTest::startPageFitsSmallAndLargeScreens() {
-    const QString folder = directory_->filePath(QStringLiteral("recordings"));
+    const QString folder = folder_->filePath(QStringLiteral("recordings"));
     QVERIFY(QDir().mkpath(folder));
     for (const char* name :
          {"swiglu-cpu.fusescope.json", "affine-cpu.fusescope.json", "affine-sweep-cpu.json"})
         QVERIFY(QFile::copy(dataFile(name), folder + QLatin1Char('/') + QLatin1String(name)));
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.startPage()->setCatalog(model::findRecordings({folder}));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -245,7 +244,7 @@ void DesktopHabitsTest::startPageFitsSmallAndLargeScreens() {
 // A tile sweep opens in the tile explorer, not in this window: the page lists only what a click
 // can open, and says why the list is empty.
 void DesktopHabitsTest::kindsTheWindowDoesNotOpenAreLeftOff() {
-    const QString folder = directory_->filePath(QStringLiteral("recordings"));
+    const QString folder = folder_->filePath(QStringLiteral("recordings"));
     QVERIFY(QDir().mkpath(folder));
     QFile tiles(folder + QStringLiteral("/tiles.json"));
     QVERIFY(tiles.open(QIODevice::WriteOnly));
@@ -277,7 +276,7 @@ void DesktopHabitsTest::aShippedTileSweepOpensInTheTileExplorer() {
         if (entry.kind == model::CatalogKind::TileSweep && entry.error.isEmpty())
             tilePath = entry.path;
     if (tilePath.isEmpty()) QSKIP("no tile sweep ships");
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.startPage()->setCatalog(shipped);
@@ -297,10 +296,10 @@ void DesktopHabitsTest::aShippedTileSweepOpensInTheTileExplorer() {
 }
 
 void DesktopHabitsTest::recentFilesAreNewestFirstBoundedAndPruned() {
-    RecentFiles recent(settings_.get());
+    RecentFiles recent(folder_->settings());
     QStringList paths;
     for (int index = 0; index < RecentFiles::kMaxFiles + 2; ++index) {
-        const QString path = directory_->filePath(QStringLiteral("file%1.json").arg(index));
+        const QString path = folder_->filePath(QStringLiteral("file%1.json").arg(index));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         paths << path;
@@ -316,10 +315,10 @@ void DesktopHabitsTest::recentFilesAreNewestFirstBoundedAndPruned() {
     // A file that is gone leaves the list, and the settings.
     QVERIFY(QFile::remove(paths.last()));
     QCOMPARE(recent.files(), newestFirst.mid(1, RecentFiles::kMaxFiles - 1));
-    QCOMPARE(settings_->value(QStringLiteral("files/recent")).toStringList(),
+    QCOMPARE(folder_->settings()->value(QStringLiteral("files/recent")).toStringList(),
              newestFirst.mid(1, RecentFiles::kMaxFiles - 1));
     // Remembered across windows (the settings file).
-    RecentFiles again(settings_.get());
+    RecentFiles again(folder_->settings());
     QCOMPARE(again.files().size(), RecentFiles::kMaxFiles - 1);
     again.clear();
     QVERIFY(recent.files().isEmpty());
@@ -327,7 +326,7 @@ void DesktopHabitsTest::recentFilesAreNewestFirstBoundedAndPruned() {
 
 void DesktopHabitsTest::recentMenuOpensAFile() {
     const QString path = copyData("affine-cpu.fusescope.json");
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.recentFiles()->add(path);
     QMenu* menu = window.findChild<QMenu*>(QStringLiteral("recentMenu"));
     QVERIFY(menu);
@@ -347,7 +346,7 @@ void DesktopHabitsTest::recentMenuOpensAFile() {
 
 void DesktopHabitsTest::aDroppedRecordingOpens() {
     const QString path = copyData("swiglu-cpu.fusescope.json");
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QMimeData two;
@@ -393,14 +392,14 @@ void DesktopHabitsTest::compareShowsRatiosChartsOnOneScaleAndBothOnTheStage() {
     QVERIFY(b);
     b->device.name = QStringLiteral("Other machine");
     for (model::RunRecord& run : b->runs) run.timeMs /= 100.0;  // a far faster machine
-    const QString pathB = directory_->filePath(QStringLiteral("other.fusescope.json"));
+    const QString pathB = folder_->filePath(QStringLiteral("other.fusescope.json"));
     QVERIFY(model::saveRecording(*b, pathB));
 
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(window.openRecording(pathA).isEmpty());
-    QVERIFY(window.compareWith(directory_->filePath(QStringLiteral("missing.json")))
+    QVERIFY(window.compareWith(folder_->filePath(QStringLiteral("missing.json")))
                 .contains(QStringLiteral("missing.json")));
     QVERIFY(window.compareWith(pathB).isEmpty());
     CompareWindow* compare = window.compareWindow();

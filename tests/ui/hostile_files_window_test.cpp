@@ -2,6 +2,8 @@
 // limit it exceeds (it took 6 min 40 s), one at every limit opens and exports within 10 s, a tile
 // sweep of 50,000 values per axis is refused (it crashed the window), and HTML in a device name
 // is shown as text.
+#include <optional>
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -9,11 +11,10 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
-#include <QSettings>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 
+#include "support/settings_folder.h"
 #include "ui/window/main_window.h"
 
 using namespace fusescope;
@@ -142,21 +143,17 @@ class HostileFilesWindowTest : public QObject {
     void aScreenshotTargetThatCannotBeWrittenIsRefusedBeforeTheRun();
 
   private:
-    std::unique_ptr<QTemporaryDir> directory_;
-    std::unique_ptr<QSettings> settings_;
+    std::optional<testsupport::SettingsFolder> folder_;
 };
 
 void HostileFilesWindowTest::init() {
-    directory_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(directory_->isValid());
-    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
-                                            QSettings::IniFormat);
+    QVERIFY(folder_.emplace().isValid());
 }
 
 void HostileFilesWindowTest::aRecordingOf20000RunsIsRefusedAtOnceNamingTheLimit() {
-    const QString path = directory_->filePath(QStringLiteral("runs-20000.json"));
+    const QString path = folder_->filePath(QStringLiteral("runs-20000.json"));
     QVERIFY(writeObject(path, recordingOfRuns(20000)));
-    const Outcome outcome = exportCharts(path, directory_->filePath(QStringLiteral("charts")));
+    const Outcome outcome = exportCharts(path, folder_->filePath(QStringLiteral("charts")));
     QVERIFY2(withinTenSeconds(outcome.elapsedMs), qPrintable(QString::number(outcome.elapsedMs)));
     QVERIFY2(outcome.exitCode != 0, qPrintable(outcome.err));
     // Its 2.3 million JSON values pass the first limit; fewer would meet the limit on runs.
@@ -165,9 +162,9 @@ void HostileFilesWindowTest::aRecordingOf20000RunsIsRefusedAtOnceNamingTheLimit(
 }
 
 void HostileFilesWindowTest::aRecordingAtTheLimitsOpensAndExportsWithinTenSeconds() {
-    const QString path = directory_->filePath(QStringLiteral("at-the-limits.json"));
+    const QString path = folder_->filePath(QStringLiteral("at-the-limits.json"));
     QVERIFY(writeObject(path, recordingAtTheLimits()));
-    const QString charts = directory_->filePath(QStringLiteral("charts"));
+    const QString charts = folder_->filePath(QStringLiteral("charts"));
     const Outcome outcome = exportCharts(path, charts);
     QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err));
     QVERIFY2(withinTenSeconds(outcome.elapsedMs), qPrintable(QString::number(outcome.elapsedMs)));
@@ -187,9 +184,9 @@ void HostileFilesWindowTest::aTileSweepOf50000ValuesPerAxisIsRefusedNotACrash() 
         axes[a] = axis;
     }
     sweep[QStringLiteral("axes")] = axes;
-    const QString path = directory_->filePath(QStringLiteral("tiles-50000.json"));
+    const QString path = folder_->filePath(QStringLiteral("tiles-50000.json"));
     QVERIFY(writeObject(path, sweep));
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     QElapsedTimer clock;
     clock.start();
     const QString error = window.openRecording(path);
@@ -198,7 +195,7 @@ void HostileFilesWindowTest::aTileSweepOf50000ValuesPerAxisIsRefusedNotACrash() 
 }
 
 void HostileFilesWindowTest::htmlInADeviceNameIsShownAsText() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     const QString error = window.openRecording(QStringLiteral(
         FUSESCOPE_HOSTILE_CORPUS_DIR "/recording_loader/loads-device-name-html.json"));
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -210,8 +207,8 @@ void HostileFilesWindowTest::htmlInADeviceNameIsShownAsText() {
 
 // A dangling link as --screenshot failed only after the run.
 void HostileFilesWindowTest::aScreenshotTargetThatCannotBeWrittenIsRefusedBeforeTheRun() {
-    const QString dangling = directory_->filePath(QStringLiteral("shot.png"));
-    QVERIFY(QFile::link(directory_->filePath(QStringLiteral("missing/nowhere.png")), dangling));
+    const QString dangling = folder_->filePath(QStringLiteral("shot.png"));
+    QVERIFY(QFile::link(folder_->filePath(QStringLiteral("missing/nowhere.png")), dangling));
     const Outcome outcome =
         runGui({QStringLiteral("--screenshot"), dangling, QStringLiteral("--run"),
                 QStringLiteral("affine"), QStringLiteral("--backend"), QStringLiteral("cpu")});

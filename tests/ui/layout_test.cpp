@@ -1,6 +1,8 @@
 // The main window on a classroom projector: it fits small screens, and after a real CPU run of
 // every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
 // or covers plotted data. The same test runs at scale 1, 1.5 and 2 (QT_SCALE_FACTOR, set by ctest).
+#include <optional>
+
 #include <QFontInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -8,19 +10,18 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include "layout_checks.h"
 #include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
+#include "support/settings_folder.h"
 #include "ui/charts/chart_least_height.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -110,6 +111,17 @@ QStringList smallOrShortenedPlotText(QCustomPlot& plot, int least) {
     return problems;
 }
 
+// A recording shipped with the program, by file name.
+QString shippedRecording(const QString& name) {
+    return QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") + name;
+}
+
+// The window sized to a screen of that many device pixels at the process's scale factor.
+void fillScreen(QWidget& window, QSize screen) {
+    const qreal ratio = window.devicePixelRatioF();
+    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+}
+
 // Rows of a table whose whole height is in sight.
 int wholeRowsInSight(const QTableView& table) {
     int rows = 0;
@@ -140,19 +152,15 @@ class LayoutTest : public QObject {
     void memoryStageLeavesTheChartsRoom();
 
   private:
-    std::unique_ptr<QTemporaryDir> directory_;
-    std::unique_ptr<QSettings> settings_;
+    std::optional<testsupport::SettingsFolder> folder_;
 };
 
 void LayoutTest::init() {
-    directory_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(directory_->isValid());
-    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
-                                            QSettings::IniFormat);
+    QVERIFY(folder_.emplace().isValid());
 }
 
 void LayoutTest::windowFitsASmallScreen() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     // The window itself scrolls below its views' least size; that size is what must fit.
@@ -192,9 +200,8 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline_data() {
 void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QFETCH(QString, pipeline);
     QFETCH(QSize, screen);
-    MainWindow window(settings_.get());
-    const qreal ratio = window.devicePixelRatioF();
-    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+    MainWindow window(folder_->settings());
+    fillScreen(window, screen);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     if (!window.backendsKnown()) {
@@ -202,8 +209,7 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
         QVERIFY(probed.wait(30000));
     }
     if (pipeline.endsWith(QStringLiteral(".json"))) {
-        QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") + pipeline),
-                 QString());
+        QCOMPARE(window.openRecording(shippedRecording(pipeline)), QString());
         window.showViews();
     } else {
         RunCommand command;
@@ -380,16 +386,15 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
     // 1280x720 logical pixels; at each scale ctest runs (1, 1.5, 2) the window gets that, and its
     // text at least 16 logical pixels (16 screen pixels times the scale).
     const QSize logical(1280, 720);
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.resize(logical);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
-                                  QString::fromLatin1(kPrefillRecording)),
+    QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.setPresentation(true);
     QVERIFY(window.presentation());
-    QCOMPARE(settings_->value(QStringLiteral("view/presentation")).toBool(), true);
+    QCOMPARE(folder_->settings()->value(QStringLiteral("view/presentation")).toBool(), true);
     QCoreApplication::processEvents();
     QTest::qWait(50);
 
@@ -533,7 +538,7 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
 // A run that ends in the presentation layout: its rows and its longer verdict arrive at the end,
 // and every variant's row is still in sight under the whole verdict.
 void LayoutTest::presentationShowsEveryVariantAfterALiveRun() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -570,12 +575,11 @@ void LayoutTest::presentationShowsEveryVariantAfterALiveRun() {
 
 // View menu's choice (remembered) either way.
 void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
-                                  QString::fromLatin1(kPrefillRecording)),
+    QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     QList<ChartView*> valueCharts;
     for (ChartView* chart : window.charts())
@@ -609,7 +613,7 @@ void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
     QTRY_COMPARE(rate->scaleType(), QCPAxis::stLinear);
     QCOMPARE(scales(), QStringLiteral("bytes_per_kernel linear 'bytes (GB)', "
                                       "time_per_variant linear 'time (ms)'"));
-    QCOMPARE(settings_->value(QStringLiteral("view/valueScale")).toInt(),
+    QCOMPARE(folder_->settings()->value(QStringLiteral("view/valueScale")).toInt(),
              static_cast<int>(ValueScale::Linear));
     // SwiGLU's variants lie within 30x of each other: linear by themselves, logarithmic when
     // asked.
@@ -621,7 +625,7 @@ void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
     window.setValueScale(ValueScale::Logarithmic);
     QVERIFY2(scales().contains(QStringLiteral("time_per_variant log")), qPrintable(scales()));
     // A new window takes the remembered choice.
-    MainWindow again(settings_.get());
+    MainWindow again(folder_->settings());
     QCOMPARE(again.valueScale(), ValueScale::Logarithmic);
 }
 
@@ -639,13 +643,11 @@ void LayoutTest::inputFieldsShowTheirValue_data() {
 void LayoutTest::inputFieldsShowTheirValue() {
     QFETCH(QString, recording);
     QFETCH(QSize, screen);
-    MainWindow window(settings_.get());
-    const qreal ratio = window.devicePixelRatioF();
-    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+    MainWindow window(folder_->settings());
+    fillScreen(window, screen);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") + recording),
-             QString());
+    QCOMPARE(window.openRecording(shippedRecording(recording)), QString());
     QCoreApplication::processEvents();
     QTest::qWait(50);
     QStringList problems;
@@ -684,13 +686,11 @@ QTEST_MAIN(LayoutTest)
 // Zoom in (Ctrl+=) press after press up to the most on a 1280x720 screen, in the normal layout
 // with the prefill recording open: Run and Cancel stay wholly in sight at every step.
 void LayoutTest::runStaysInSightAtEveryZoomStep() {
-    MainWindow window(settings_.get());
-    const qreal ratio = window.devicePixelRatioF();
-    window.resize(qRound(1280 / ratio), qRound(720 / ratio));
+    MainWindow window(folder_->settings());
+    fillScreen(window, QSize(1280, 720));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
-                                  QString::fromLatin1(kPrefillRecording)),
+    QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.showViews();
     QStringList problems;
@@ -724,12 +724,11 @@ void LayoutTest::runStaysInSightAtEveryZoomStep() {
 // through the middle of its run's span, where that run's peak label stands: no pixel of the
 // cursor's colour may show inside a label.
 void LayoutTest::stageCursorPassesUnderThePeakLabels() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.resize(1600, 1000);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
-                                  QString::fromLatin1(kPrefillRecording)),
+    QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.showViews();
     ChartView* allocation = nullptr;
@@ -796,16 +795,15 @@ void LayoutTest::memoryStageLeavesTheChartsRoom_data() {
 // the stage's comparison (the two times and which is faster) is shown whole, wrapped if need be.
 void LayoutTest::memoryStageLeavesTheChartsRoom() {
     QFETCH(QSize, screen);
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     const qreal ratio = window.devicePixelRatioF();
     // The projector's cases: 1280x720 at 100 %, 1920x1080 at 100 % and 150 %. A smaller window
     // in logical pixels leaves the stage and three charts side by side too narrow a column.
     if (screen.width() / ratio < 1280 - 1) QSKIP("a window narrower than 1280 logical pixels");
-    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+    fillScreen(window, screen);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") +
-                                  QString::fromLatin1(kPrefillRecording)),
+    QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.showViews();
     window.chartTabs()->setCurrentIndex(0);

@@ -1,5 +1,7 @@
 // The main window driven through its widgets: pick a pipeline and variants, run on the CPU
 // backend, see one row per variant, export the charts, save and reopen, remember settings.
+#include <optional>
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
@@ -11,19 +13,18 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
 
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 #include "support/folder_contents.h"
+#include "support/settings_folder.h"
 #include "support/write_faults.h"
 #include "ui/charts/chart_view.h"
 #include "ui/export/chart_export.h"
@@ -77,15 +78,11 @@ class MainWindowTest : public QObject {
     QStringList chooseThroughWidgets(MainWindow& window, const QString& n);
     bool runAndWait(MainWindow& window);
 
-    std::unique_ptr<QTemporaryDir> directory_;
-    std::unique_ptr<QSettings> settings_;
+    std::optional<testsupport::SettingsFolder> folder_;
 };
 
 void MainWindowTest::init() {
-    directory_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(directory_->isValid());
-    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
-                                            QSettings::IniFormat);
+    QVERIFY(folder_.emplace().isValid());
 }
 
 namespace {
@@ -148,7 +145,7 @@ bool MainWindowTest::runAndWait(MainWindow& window) {
 }
 
 void MainWindowTest::pickPipelineRunOnCpuAndSeeResults() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     // The models are checked while the run streams rows in and the final recording resets them.
@@ -185,14 +182,14 @@ void MainWindowTest::pickPipelineRunOnCpuAndSeeResults() {
 }
 
 void MainWindowTest::everyChartExportsToPngSvgAndPdf() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     chooseThroughWidgets(window, QStringLiteral("4096"));
     QVERIFY(runAndWait(window));
     QCOMPARE(window.charts().size(), 3);
     for (ChartView* chart : window.charts()) {
         chart->rebuildNow();
-        const QString stem = directory_->filePath(chart->fileStem());
+        const QString stem = folder_->filePath(chart->fileStem());
         QCOMPARE(exportChart(*chart, stem + ".png"), QString());
         QCOMPARE(exportChart(*chart, stem + ".svg"), QString());
         QCOMPARE(exportChart(*chart, stem + ".pdf"), QString());
@@ -215,7 +212,7 @@ void MainWindowTest::everyChartExportsToPngSvgAndPdf() {
         QVERIFY(pdf.read(5) == "%PDF-");
         QVERIFY(pdf.size() > 1000);
     }
-    QVERIFY(!exportChart(*window.charts().first(), directory_->filePath("chart.bmp")).isEmpty());
+    QVERIFY(!exportChart(*window.charts().first(), folder_->filePath("chart.bmp")).isEmpty());
     QVERIFY(
         !exportChart(*window.charts().first(), QStringLiteral("/nonexistent/dir/c.png")).isEmpty());
 
@@ -228,8 +225,7 @@ void MainWindowTest::everyChartExportsToPngSvgAndPdf() {
                              "bandwidth_over_time", "size_sweep"})
         QVERIFY2(stems.contains(QLatin1String(stem)), qPrintable(stems.join(", ")));
     for (const ExportPreset& preset : exportPresets()) {
-        const QString png =
-            directory_->filePath(QStringLiteral("bandwidth-%1.png").arg(preset.key));
+        const QString png = folder_->filePath(QStringLiteral("bandwidth-%1.png").arg(preset.key));
         QCustomPlot* bandwidth = plots.at(stems.indexOf(QStringLiteral("bandwidth_over_time")));
         QCOMPARE(exportChart(*bandwidth, png, preset), QString());
         const QImage image(png);
@@ -247,7 +243,7 @@ void MainWindowTest::everyChartExportsToPngSvgAndPdf() {
 
     // Tables: CSV with the header and a line per variant; an image of the same rows.
     QAbstractItemModel* variants = window.variantModel();
-    const QString csv = directory_->filePath(QStringLiteral("variants.csv"));
+    const QString csv = folder_->filePath(QStringLiteral("variants.csv"));
     QCOMPARE(exportTable(*variants, csv), QString());
     QFile csvFile(csv);
     QVERIFY(csvFile.open(QIODevice::ReadOnly));
@@ -255,14 +251,14 @@ void MainWindowTest::everyChartExportsToPngSvgAndPdf() {
         QString::fromUtf8(csvFile.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), variants->rowCount() + 1);
     QVERIFY2(lines.first().startsWith(QStringLiteral("Variant,")), qPrintable(lines.first()));
-    const QString tablePng = directory_->filePath(QStringLiteral("variants.png"));
+    const QString tablePng = folder_->filePath(QStringLiteral("variants.png"));
     QCOMPARE(exportTable(*variants, tablePng), QString());
     QVERIFY(QImage(tablePng).height() >= (variants->rowCount() + 1) * 18);
-    QVERIFY(!exportTable(*variants, directory_->filePath(QStringLiteral("v.xls"))).isEmpty());
+    QVERIFY(!exportTable(*variants, folder_->filePath(QStringLiteral("v.xls"))).isEmpty());
 }
 
 void MainWindowTest::shortcutsRunAndCancelWithinASecond() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     chooseThroughWidgets(window, QStringLiteral("2^20"));
@@ -301,17 +297,17 @@ void MainWindowTest::shortcutsRunAndCancelWithinASecond() {
 }
 
 void MainWindowTest::savedRecordingReopensWithTheSameResults() {
-    const QString path = directory_->filePath(QStringLiteral("run.json"));
+    const QString path = folder_->filePath(QStringLiteral("run.json"));
     QStringList variantsShown;
     {
-        MainWindow window(settings_.get());
+        MainWindow window(folder_->settings());
         QCOMPARE(window.saveRecording(path).isEmpty(), false);  // nothing to save yet
         chooseThroughWidgets(window, QStringLiteral("5000"));
         QVERIFY(runAndWait(window));
         QCOMPARE(window.saveRecording(path), QString());
         for (const model::RunRecord& run : window.recording().runs) variantsShown << run.variant;
     }
-    MainWindow reopened(settings_.get());
+    MainWindow reopened(folder_->settings());
     QCOMPARE(reopened.openRecording(path), QString());
     QVERIFY(reopened.recording().replayed);
     QCOMPARE(reopened.variantModel()->rowCount(), variantsShown.size());
@@ -327,7 +323,7 @@ void MainWindowTest::savedRecordingReopensWithTheSameResults() {
 // Beside the variants' title: the production fusion against the framework's five kernels, in
 // words, whole in the tooltip. A pipeline without a leanest fusion says nothing there.
 void MainWindowTest::anMlpRecordingSaysWhetherFusionPaidOff() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -348,23 +344,23 @@ void MainWindowTest::anMlpRecordingSaysWhetherFusionPaidOff() {
 }
 
 void MainWindowTest::malformedRecordingGivesTheLoadersMessage() {
-    const QString path = directory_->filePath(QStringLiteral("broken.json"));
+    const QString path = folder_->filePath(QStringLiteral("broken.json"));
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("{\"format\": \"fusescope-recording\", \"version\": 1, \"runs\": [ {");
     file.close();
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     const QString error = window.openRecording(path);
     QVERIFY(!error.isEmpty());
     QVERIFY2(error.contains(QStringLiteral("broken.json")), qPrintable(error));
     QVERIFY(window.recording().runs.isEmpty());
-    QVERIFY(!window.openRecording(directory_->filePath(QStringLiteral("missing.json"))).isEmpty());
+    QVERIFY(!window.openRecording(folder_->filePath(QStringLiteral("missing.json"))).isEmpty());
 }
 
 void MainWindowTest::settingsRememberTheChoicesAndGeometry() {
     RunCommand chosen;
     {
-        MainWindow window(settings_.get());
+        MainWindow window(folder_->settings());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.resize(1400, 880);
@@ -375,7 +371,7 @@ void MainWindowTest::settingsRememberTheChoicesAndGeometry() {
         chosen = window.runPanel()->command();
         window.close();  // saves, as a user's close does
     }
-    MainWindow again(settings_.get());
+    MainWindow again(folder_->settings());
     const RunCommand restored = again.runPanel()->command();
     QVERIFY(restored.request.pipeline == chosen.request.pipeline);
     QVERIFY(restored.request.variants == chosen.request.variants);
@@ -395,7 +391,7 @@ void MainWindowTest::chartsFollowADarkPalette() {
     dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
     QApplication::setPalette(dark);
     {
-        MainWindow window(settings_.get());
+        MainWindow window(folder_->settings());
         window.show();
         for (ChartView* chart : window.charts()) {
             chart->rebuildNow();
@@ -408,7 +404,7 @@ void MainWindowTest::chartsFollowADarkPalette() {
 }
 
 void MainWindowTest::otherPartsHaveTabsToPlugInto() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     QVERIFY(window.viewTabs());
     QVERIFY(window.chartTabs());
     const int views = window.viewTabs()->count();
@@ -421,7 +417,7 @@ void MainWindowTest::otherPartsHaveTabsToPlugInto() {
 
 // "Check at least one variant." shows while nothing is checked, and only then.
 void MainWindowTest::validationMessageGoesWhenTheChoicesAreValid() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     RunPanel* panel = window.runPanel();
     const auto shows = [panel](const QString& text) {
         for (const QLabel* label : panel->findChildren<QLabel*>())
@@ -441,7 +437,7 @@ void MainWindowTest::validationMessageGoesWhenTheChoicesAreValid() {
 
 // The user's PM sampling interval (10 us to 1 ms) is what the worker is asked to measure with.
 void MainWindowTest::samplingIntervalReachesTheRunCommand() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     auto* interval = window.runPanel()->findChild<QSpinBox*>(QStringLiteral("sampleIntervalSpin"));
     QVERIFY(interval);
     QCOMPARE(interval->minimum(), 10);
@@ -455,7 +451,7 @@ void MainWindowTest::samplingIntervalReachesTheRunCommand() {
 // The CPU backend starts with its own (shorter) defaults, runs on the threads the user picks,
 // says so in the caption, and reports progress per repeat.
 void MainWindowTest::cpuRunFollowsItsDefaultsThreadsAndShowsRepeats() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     RunPanel* panel = window.runPanel();
     BackendSummary gpu;
     gpu.cudaUsable = true;
@@ -493,7 +489,7 @@ void MainWindowTest::cpuRunFollowsItsDefaultsThreadsAndShowsRepeats() {
 
 // N = 2^62 showed "0 B per array ... (arrays fit in it)": N * 4 wrapped around 64 bits.
 void MainWindowTest::hugeNSaysItPassesSixtyFourBits() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     RunPanel* panel = window.runPanel();
     auto* hint = panel->findChild<QLabel*>(QStringLiteral("cacheHint"));
     QVERIFY(hint);
@@ -512,7 +508,7 @@ void MainWindowTest::hugeNSaysItPassesSixtyFourBits() {
 
 // The CLI caps repeats at kMaxRepeats; the panel and the runner use the same limit.
 void MainWindowTest::repeatsHaveTheSharedLimit() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     QCOMPARE(window.runPanel()->repeatsSpin()->maximum(), kMaxRepeats);
     RunRequest request;
     request.pipeline = pipelines().front().name;
@@ -525,14 +521,14 @@ void MainWindowTest::repeatsHaveTheSharedLimit() {
 // A chart export that fails (here: writes past 1 KiB refused, as on a full disk) says why and
 // leaves the previous file of every format as it was.
 void MainWindowTest::exportOnAFullDiskKeepsThePreviousFiles() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     chooseThroughWidgets(window, QStringLiteral("4096"));
     QVERIFY(runAndWait(window));
     ChartView* chart = window.charts().first();
     chart->rebuildNow();
     for (const char* suffix : {"png", "svg", "pdf"}) {
-        const QString path = directory_->filePath(QStringLiteral("chart.") + suffix);
+        const QString path = folder_->filePath(QStringLiteral("chart.") + suffix);
         QVERIFY(testsupport::writeFile(path, "previous export"));
         QString error;
         {
@@ -543,7 +539,7 @@ void MainWindowTest::exportOnAFullDiskKeepsThePreviousFiles() {
         QCOMPARE(testsupport::contentsOf(path), QByteArray("previous export"));
     }
     // And without the limit, the PDF is whole.
-    const QString pdf = directory_->filePath(QStringLiteral("whole.pdf"));
+    const QString pdf = folder_->filePath(QStringLiteral("whole.pdf"));
     QCOMPARE(exportChart(*chart, pdf), QString());
     QVERIFY(testsupport::contentsOf(pdf).trimmed().endsWith("%%EOF"));
 }
@@ -553,7 +549,7 @@ QTEST_MAIN(MainWindowTest)
 // The prefill recording's shape (M = 4096) takes hours on a CPU: opening it says so in the run
 // panel, and a close does not keep that shape for the next start.
 void MainWindowTest::aGpuSizedRecordingSaysWhatItCostsHereAndIsNotKept() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     RunPanel* panel = window.runPanel();
@@ -568,7 +564,7 @@ void MainWindowTest::aGpuSizedRecordingSaysWhatItCostsHereAndIsNotKept() {
     QTRY_VERIFY2_WITH_TIMEOUT(status->text().contains(QStringLiteral("on this CPU")),
                               qPrintable(status->text()), 30000);
     window.close();
-    const RunCommand saved = loadRunChoices(*settings_);
+    const RunCommand saved = loadRunChoices(*folder_->settings());
     QCOMPARE(saved.request.pipeline, std::string("mlp"));
     QCOMPARE(saved.request.problem.dimension("M"),
              findPipeline("mlp")->defaultProblem().dimension("M"));
@@ -577,7 +573,7 @@ void MainWindowTest::aGpuSizedRecordingSaysWhatItCostsHereAndIsNotKept() {
 // The run estimate's calibration, before the first CPU run with a thread count, held the UI
 // thread for a quarter of a second or more; the worker measures now, and the panel says so.
 void MainWindowTest::theFirstCpuRunMeasuresTheCpuOffTheUiThread() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     chooseThroughWidgets(window, QStringLiteral("4096"));
@@ -622,7 +618,7 @@ void MainWindowTest::theFirstCpuRunMeasuresTheCpuOffTheUiThread() {
 // Cancel while the CPU is measured: the panel is idle at once, no run starts when the worker's
 // calibration ends, and the next Run measures again or starts.
 void MainWindowTest::cancelWhileTheCpuIsMeasuredStartsNoRun() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     chooseThroughWidgets(window, QStringLiteral("4096"));

@@ -3,12 +3,11 @@
 // at 150% scaling.
 #include <QLabel>
 #include <QMenuBar>
-#include <QSettings>
-#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QtTest>
 
 #include "pipelines/registry.h"
+#include "support/settings_folder.h"
 #include "ui/window/main_window.h"
 #include "ui/window/self_test_dialog.h"
 
@@ -39,10 +38,9 @@ class SelfTestDialogTest : public QObject {
 };
 
 void SelfTestDialogTest::helpMenuShowsTheChecksOfThisMachine() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
+    MainWindow window(folder.settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
 

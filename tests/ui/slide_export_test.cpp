@@ -4,10 +4,9 @@
 // for the pointer ("hover a bar", the stage's approximate cursor).
 #include <QDir>
 #include <QImage>
-#include <QSettings>
-#include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/settings_folder.h"
 #include "ui/window/headless.h"
 #include "ui/window/main_window.h"
 
@@ -59,12 +58,11 @@ void SlideExportTest::everyKindOfFileExportsForSlides() {
     QFETCH(QString, open);
     QFETCH(QString, compare);
     QFETCH(QStringList, expected);
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
+    MainWindow window(folder.settings());
     LaunchOptions options;
-    options.exportDirectory = directory.filePath(QStringLiteral("slides"));
+    options.exportDirectory = folder.filePath(QStringLiteral("slides"));
     options.exportPreset = QStringLiteral("slide");
     options.openPath = open;
     options.comparePath = compare;

@@ -2,16 +2,17 @@
 // another, then a size sweep, then a tile sweep, then a recording again, and after each every
 // chart's names, every table's cells, the size sweep's controls and the tile explorer show what
 // is open now. The size sweep tells its variants apart by marker shape as well as by colour.
+#include <optional>
+
 #include <QListWidget>
-#include <QSettings>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <set>
 
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "support/settings_folder.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
@@ -140,19 +141,15 @@ class StaleViewsTest : public QObject {
     void sweepVariantsDifferByMoreThanColour();
 
   private:
-    std::unique_ptr<QTemporaryDir> directory_;
-    std::unique_ptr<QSettings> settings_;
+    std::optional<testsupport::SettingsFolder> folder_;
 };
 
 void StaleViewsTest::init() {
-    directory_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(directory_->isValid());
-    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
-                                            QSettings::IniFormat);
+    QVERIFY(folder_.emplace().isValid());
 }
 
 void StaleViewsTest::everyViewShowsWhatIsOpen() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -220,7 +217,7 @@ void StaleViewsTest::everyViewShowsWhatIsOpen() {
 // Each variant of a sweep has a marker of its own, in one sweep and in two compared (where the
 // recordings differ by line style and by filled or hollow markers).
 void StaleViewsTest::sweepVariantsDifferByMoreThanColour() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

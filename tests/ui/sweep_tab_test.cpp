@@ -2,6 +2,8 @@
 // a tiny CPU sweep through the tab's widgets, a sweep file written by the CLI's writer opened
 // through File > Open, the sweep chart exported, the measurement panel fed synthetic recordings,
 // and the headless screenshot of the tab.
+#include <optional>
+
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -11,18 +13,17 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include "analysis/sweep.h"
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
+#include "support/settings_folder.h"
 #include "ui/export/chart_export.h"
 #include "ui/run/measurement_panel.h"
 #include "ui/run/run_panel.h"
@@ -145,19 +146,15 @@ class SweepTabTest : public QObject {
     void headlessScreenshotOfTheSweepTab();
 
   private:
-    std::unique_ptr<QTemporaryDir> directory_;
-    std::unique_ptr<QSettings> settings_;
+    std::optional<testsupport::SettingsFolder> folder_;
 };
 
 void SweepTabTest::init() {
-    directory_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(directory_->isValid());
-    settings_ = std::make_unique<QSettings>(directory_->filePath(QStringLiteral("settings.ini")),
-                                            QSettings::IniFormat);
+    QVERIFY(folder_.emplace().isValid());
 }
 
 void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     RunPanel* panel = window.runPanel();
@@ -229,13 +226,13 @@ void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     }
 
     // Save sweep writes the CLI's format, and the chart exports like every other chart.
-    const QString saved = directory_->filePath(QStringLiteral("gui_sweep.json"));
+    const QString saved = folder_->filePath(QStringLiteral("gui_sweep.json"));
     QCOMPARE(tab->saveSweepFile(saved), QString());
     QVERIFY(model::isSweepFile(saved));
     Result<model::SweepFile> reread = model::loadSweepFile(saved);
     QVERIFY2(static_cast<bool>(reread), reread ? "" : reread.status().message().c_str());
     QCOMPARE(static_cast<qsizetype>(reread->report.series.size()), chosen.size());
-    const QString png = directory_->filePath(QStringLiteral("size_sweep.png"));
+    const QString png = folder_->filePath(QStringLiteral("size_sweep.png"));
     QCOMPARE(exportChart(*chart, png), QString());
     QVERIFY(!QImage(png).isNull());
 }
@@ -244,11 +241,11 @@ void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
     SweepRequest request;
     request.stepsPerOctave = 1;
     const SweepReport report = syntheticReport();
-    const QString path = directory_->filePath(QStringLiteral("cli_sweep.json"));
+    const QString path = folder_->filePath(QStringLiteral("cli_sweep.json"));
     QVERIFY(model::saveSweepDocument(
         model::sweepDocument(report, request, QStringLiteral("fusescope-cli")), path));
 
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     QCOMPARE(window.openRecording(path), QString());
     SweepTab* tab = window.sweepTab();
@@ -279,7 +276,7 @@ void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
                  qPrintable(residual));
 
     // Saving what was opened writes it back unchanged.
-    const QString again = directory_->filePath(QStringLiteral("again.json"));
+    const QString again = folder_->filePath(QStringLiteral("again.json"));
     QCOMPARE(tab->saveSweepFile(again), QString());
     QFile original(path), copy(again);
     QVERIFY(original.open(QIODevice::ReadOnly) && copy.open(QIODevice::ReadOnly));
@@ -287,12 +284,12 @@ void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
 }
 
 void SweepTabTest::malformedSweepFileGivesTheReadersMessage() {
-    const QString path = directory_->filePath(QStringLiteral("bad_sweep.json"));
+    const QString path = folder_->filePath(QStringLiteral("bad_sweep.json"));
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(R"({"format": "fusescope-sweep", "version": 1, "series": [{"points": "x"}]})");
     file.close();
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     const QString error = window.openRecording(path);
     QVERIFY(!error.isEmpty());
     QVERIFY2(error.contains(QStringLiteral("bad_sweep.json")), qPrintable(error));
@@ -376,7 +373,7 @@ void SweepTabTest::measurementPanelEmptyTextFollowsTheBackends() {
     panel.setBackendSummary(gpu);
     QVERIFY(panel.emptyLabel()->text().contains(QStringLiteral("tick Measure (GPU)")));
 
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     if (!window.backendsKnown()) {
         QSignalSpy probed(&window, &MainWindow::backendsProbed);
         QVERIFY(probed.wait(30000));
@@ -389,7 +386,7 @@ void SweepTabTest::measurementPanelEmptyTextFollowsTheBackends() {
 }
 
 void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {
-    MainWindow window(settings_.get());
+    MainWindow window(folder_->settings());
     window.show();
     model::Recording recording = recordingWithCounters();
     const QString refusal = QStringLiteral(
@@ -421,10 +418,10 @@ void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {
 
 void SweepTabTest::headlessScreenshotOfTheSweepTab() {
     SweepRequest request;
-    const QString path = directory_->filePath(QStringLiteral("shot_sweep.json"));
+    const QString path = folder_->filePath(QStringLiteral("shot_sweep.json"));
     QVERIFY(model::saveSweepDocument(
         model::sweepDocument(syntheticReport(), request, QStringLiteral("fusescope-cli")), path));
-    const QString png = directory_->filePath(QStringLiteral("sweep_tab.png"));
+    const QString png = folder_->filePath(QStringLiteral("sweep_tab.png"));
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})

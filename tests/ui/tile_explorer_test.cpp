@@ -12,6 +12,7 @@
 
 #include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
+#include "support/settings_folder.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
@@ -300,10 +301,9 @@ void TileExplorerTest::refusedSelectionShowsItsReason() {
 }
 
 void TileExplorerTest::fileOpenBringsTheExplorerForward() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
+    MainWindow window(folder.settings());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(model::isTileSweepFile(committedSweepPath()));
@@ -359,14 +359,14 @@ void TileExplorerTest::heatmapExports() {
 }
 
 void TileExplorerTest::choicesAreRemembered() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    QSettings settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
+    QSettings* settings = folder.settings();
     tiles::TileConfiguration chosen;
     tiles::TileSweepRequest request;
     {
         TileExplorerTab tab(nullptr);
-        tab.setSettings(&settings);
+        tab.setSettings(settings);
         tab.presetCombo()->setCurrentIndex(tab.presetCombo()->findData(QStringLiteral("decode-4")));
         tab.dtypeCombo()->setCurrentIndex(tab.dtypeCombo()->findData(int(DType::Float32)));
         tab.tileCombo("block_n")->setCurrentIndex(tab.tileCombo("block_n")->findData(128));
@@ -378,7 +378,7 @@ void TileExplorerTest::choicesAreRemembered() {
     }
     TileExplorerTab again(nullptr);
     QVERIFY(!(again.configuration() == chosen));  // the defaults differ from what was chosen
-    again.setSettings(&settings);
+    again.setSettings(settings);
     QCOMPARE(again.configuration(), chosen);
     QCOMPARE(again.sweepRequest(), request);
     QCOMPARE(again.metricCombo()->currentData().toInt(), int(TileMetric::Occupancy));

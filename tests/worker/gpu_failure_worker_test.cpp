@@ -4,7 +4,6 @@
 // backend saying it is CUDA) runs everywhere; the same checks on a real GPU skip without one.
 #include <QScopeGuard>
 #include <QSignalSpy>
-#include <QThread>
 #include <QtTest>
 #include <atomic>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 #include "worker/run_worker.h"
+#include "worker_on_thread.h"
 
 using namespace fusescope;
 
@@ -213,17 +213,9 @@ struct Outcome {
 // The worker on its own thread with the given driver, as the UI drives it.
 class WorkerThread {
   public:
-    explicit WorkerThread(CudaDriver driver) : worker_(new RunWorker) {
-        worker_->setCudaDriver(std::move(driver));
-        worker_->moveToThread(&thread_);
-        QObject::connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-        thread_.start();
-    }
-    ~WorkerThread() {
-        worker_->jobs().cancelAll();
-        thread_.quit();
-        thread_.wait();
-    }
+    explicit WorkerThread(CudaDriver driver)
+        : onThread_([&driver](RunWorker& worker) { worker.setCudaDriver(std::move(driver)); }),
+          worker_(onThread_.worker()) {}
     RunWorker* worker() const { return worker_; }
 
     Outcome run(const RunCommand& command) {
@@ -256,7 +248,7 @@ class WorkerThread {
     }
 
   private:
-    QThread thread_;
+    testing_support::WorkerOnThread onThread_;
     RunWorker* worker_;
 };
 

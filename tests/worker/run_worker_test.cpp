@@ -1,6 +1,5 @@
 // The worker on its own thread, driven as the UI drives it, on the CPU backend.
 #include <QElapsedTimer>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
@@ -15,6 +14,7 @@
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"
 #include "worker/worker_run_observer.h"
+#include "worker_on_thread.h"
 
 using namespace fusescope;
 
@@ -229,16 +229,8 @@ void RunWorkerTest::quittingDuringACpuGemmEndsTheWorkerWithinTwoSeconds() {
 
 void RunWorkerTest::supersededRequestsDeliverNothing() {
     // The worker itself, not the controller's filter: stale generations must emit nothing.
-    QThread thread;
-    auto* worker = new RunWorker;
-    worker->moveToThread(&thread);
-    connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
-    thread.start();
-    const auto stopThread = qScopeGuard([&] {
-        worker->jobs().cancelAll();
-        thread.quit();
-        thread.wait();
-    });
+    const testing_support::WorkerOnThread onThread;
+    RunWorker* worker = onThread.worker();
     QSignalSpy progress(worker, &RunWorker::jobProgress);
     QSignalSpy finished(worker, &RunWorker::jobFinished);
     QSignalSpy cancelled(worker, &RunWorker::jobCancelled);
@@ -420,23 +412,16 @@ void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {
     // The measured path (runMeasured with a provider created on the worker thread) forced on
     // the CPU backend: the run still finishes, and the recording says in words why it has no
     // counters instead of holding zeros.
-    QThread thread;
-    auto* worker = new RunWorker;
     int providersMade = 0;
-    worker->setCounterProviderFactory(
-        [&providersMade] {
-            ++providersMade;
-            return std::make_unique<FakeCounterProvider>();
-        },
-        true);
-    worker->moveToThread(&thread);
-    connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
-    thread.start();
-    const auto stopThread = qScopeGuard([&] {
-        worker->jobs().cancelAll();
-        thread.quit();
-        thread.wait();
+    const testing_support::WorkerOnThread onThread([&providersMade](RunWorker& worker) {
+        worker.setCounterProviderFactory(
+            [&providersMade] {
+                ++providersMade;
+                return std::make_unique<FakeCounterProvider>();
+            },
+            true);
     });
+    RunWorker* worker = onThread.worker();
     QSignalSpy finished(worker, &RunWorker::jobFinished);
     QSignalSpy failed(worker, &RunWorker::jobFailed);
     worker->enqueue(smallCpuCommand());

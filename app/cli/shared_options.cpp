@@ -1,0 +1,91 @@
+#include "cli/shared_options.h"
+
+#include "cli/console.h"
+#include "cli/run_options.h"
+#include "runtime/runner.h"
+
+namespace fusescope::cli {
+
+QCommandLineOption helpOption() {
+    return QCommandLineOption({QStringLiteral("h"), QStringLiteral("help")},
+                              QStringLiteral("This help."));
+}
+
+QCommandLineOption backendOption() {
+    return QCommandLineOption(QStringLiteral("backend"),
+                              QStringLiteral("auto (CUDA when a GPU is usable, else CPU; "
+                                             "default), cuda or cpu."),
+                              QStringLiteral("name"), QStringLiteral("auto"));
+}
+
+QCommandLineOption deviceOption() {
+    return QCommandLineOption(QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N"));
+}
+
+QCommandLineOption descriptionOption() {
+    return QCommandLineOption(QStringLiteral("description"), descriptionHelp(),
+                              QStringLiteral("text"));
+}
+
+Status checkNoPositionalArguments(const QCommandLineParser& parser) {
+    if (parser.positionalArguments().isEmpty()) return Status::ok();
+    return Status(ErrorCode::InvalidArgument,
+                  "unexpected argument '" +
+                      parser.positionalArguments().constFirst().toStdString() +
+                      "' (options start with --)");
+}
+
+Result<BackendOptions> parseBackendOptions(const QCommandLineParser& parser,
+                                           const QCommandLineOption& backend,
+                                           const QCommandLineOption& device) {
+    BackendOptions options;
+    Result<BackendChoice> choice = parseBackendChoice(parser.value(backend));
+    if (!choice) return choice.status();
+    options.backend = *choice;
+    Result<std::optional<int>> cudaDevice =
+        parseCudaDevice(parser.isSet(device), parser.value(device), *choice);
+    if (!cudaDevice) return cudaDevice.status();
+    options.cudaDevice = *cudaDevice;
+    return options;
+}
+
+Result<RepeatCounts> parseRepeatCounts(const QCommandLineParser& parser,
+                                       const QCommandLineOption& repeat,
+                                       const QCommandLineOption& warmup) {
+    Result<int> repeats =
+        parseBoundedInteger(QStringLiteral("--repeat"), parser.value(repeat), 1, kMaxRepeats);
+    if (!repeats) return repeats.status();
+    Result<int> warmups =
+        parseBoundedInteger(QStringLiteral("--warmup"), parser.value(warmup), 0, kMaxWarmup);
+    if (!warmups) return warmups.status();
+    return RepeatCounts{*repeats, *warmups};
+}
+
+Result<OutputOptions> parseOutputOptions(const QCommandLineParser& parser,
+                                         const QCommandLineOption& description,
+                                         const QCommandLineOption& json, const QString& what) {
+    OutputOptions options;
+    if (parser.isSet(description)) {
+        Result<QString> line = parseDescription(parser.value(description));
+        if (!line) return line.status();
+        options.description = *line;
+    }
+    if (parser.isSet(json)) {
+        options.jsonPath = parser.value(json);
+        if (Status writable = checkWritable(options.jsonPath, what); !writable) return writable;
+    }
+    return options;
+}
+
+std::optional<BackendSelection> startBackendOrSayWhy(const BackendOptions& options,
+                                                     BackendSet& backends) {
+    Result<BackendSelection> selection =
+        startBackend(options.backend, backends, options.cudaDevice);
+    if (!selection) {
+        printError(QString::fromStdString(selection.status().message()));
+        return std::nullopt;
+    }
+    return std::move(*selection);
+}
+
+}  // namespace fusescope::cli

@@ -1,0 +1,74 @@
+#pragma once
+// The options that `run` and `sweep` spell alike, and their checks: one definition each, so the
+// two commands cannot drift apart. Every check gives the one-line error that names the value.
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+#include <optional>
+
+#include "cli/command.h"
+#include "cli/console.h"
+#include "core/status.h"
+#include "runtime/backend_selection.h"
+
+namespace fusescope::cli {
+
+QCommandLineOption helpOption();
+QCommandLineOption backendOption();
+QCommandLineOption deviceOption();
+QCommandLineOption descriptionOption();
+
+// Options start with --: a bare word is refused by name.
+Status checkNoPositionalArguments(const QCommandLineParser& parser);
+
+// --backend and --device together: a GPU number is refused with the CPU backend.
+struct BackendOptions {
+    BackendChoice backend = BackendChoice::Auto;
+    std::optional<int> cudaDevice;  // unset: GPU 0
+};
+Result<BackendOptions> parseBackendOptions(const QCommandLineParser& parser,
+                                           const QCommandLineOption& backend,
+                                           const QCommandLineOption& device);
+
+struct RepeatCounts {
+    int repeats = 0;
+    int warmup = 0;
+};
+Result<RepeatCounts> parseRepeatCounts(const QCommandLineParser& parser,
+                                       const QCommandLineOption& repeat,
+                                       const QCommandLineOption& warmup);
+
+// --description as one line, and --json's path proven writable before anything runs (`what`
+// names the file in the message); each empty where it is not given.
+struct OutputOptions {
+    QString description;
+    QString jsonPath;
+};
+Result<OutputOptions> parseOutputOptions(const QCommandLineParser& parser,
+                                         const QCommandLineOption& description,
+                                         const QCommandLineOption& json, const QString& what);
+
+// The chosen backend, started; where it cannot start, the reason is printed and nothing returned
+// (the command then exits with kExitRuntimeError).
+std::optional<BackendSelection> startBackendOrSayWhy(const BackendOptions& options,
+                                                     BackendSet& backends);
+
+// Reads a command's line into `options` with `parse`. Gives the exit code where the command ends
+// there: --help shown, or a parse error or a bad value printed.
+template <typename Parser, typename Options>
+std::optional<int> readOptions(Parser& p, const QStringList& arguments,
+                               Result<Options> (*parse)(const Parser&),
+                               std::optional<Options>& options) {
+    if (std::optional<int> done =
+            parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
+        return done;
+    Result<Options> parsed = parse(p);
+    if (!parsed) {
+        printError(QString::fromStdString(parsed.status().message()));
+        return kExitUsageError;
+    }
+    options = std::move(*parsed);
+    return std::nullopt;
+}
+
+}  // namespace fusescope::cli

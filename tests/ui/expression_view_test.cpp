@@ -16,6 +16,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <memory>
 
 #include "layout_checks.h"
@@ -177,19 +178,35 @@ void ExpressionViewTest::readableOnASmallScreen() {
         QCoreApplication::processEvents();
         const QStringList problems = testing::labelProblems(window);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        const auto seenWhole = [](QWidget* part) {
+            const QRect seen = testing::visibleRectInWindow(*part);
+            return part->isVisible() && seen.height() >= part->fontMetrics().height();
+        };
+        auto* pages = view->findChild<QTabWidget*>(QStringLiteral("expressionPages"));
+        QVERIFY(pages);
+        pages->setCurrentWidget(view->cudaText());
+        QCoreApplication::processEvents();
+        QVERIFY(seenWhole(view->cudaText()));
+        pages->setCurrentWidget(view->ledgerTable());
+        QCoreApplication::processEvents();
         for (QWidget* part :
              {static_cast<QWidget*>(view->textField()), static_cast<QWidget*>(view->runButton()),
-              static_cast<QWidget*>(view->ledgerTable()),
-              static_cast<QWidget*>(view->cudaText())}) {
-            const QRect seen = testing::visibleRectInWindow(*part);
-            QVERIFY2(part->isVisible() && seen.height() >= part->fontMetrics().height(),
-                     qPrintable(part->objectName()));
-        }
-        // The ledger shows at least its header and a row.
+              static_cast<QWidget*>(view->ledgerTable())})
+            QVERIFY2(seenWhole(part), qPrintable(part->objectName()));
+        // The ledger shows at least its header and a row, and every column without scrolling.
         QTableWidget* ledger = view->ledgerTable();
-        if (ledger->rowCount() > 0)
+        if (ledger->rowCount() > 0) {
             QVERIFY2(ledger->viewport()->height() >= ledger->rowHeight(0),
                      qPrintable(QString::number(ledger->viewport()->height())));
+            QHeaderView* header = ledger->horizontalHeader();
+            const int last = ledger->columnCount() - 1;
+            const int needed = header->sectionPosition(last) +
+                               std::max(header->sectionSize(last), header->sectionSizeHint(last));
+            QVERIFY2(needed <= ledger->viewport()->width(),
+                     qPrintable(QStringLiteral("columns need %1 px, the ledger shows %2")
+                                    .arg(needed)
+                                    .arg(ledger->viewport()->width())));
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -100,15 +100,17 @@ ExpressionView::ExpressionView(QWidget* parent) : QWidget(parent) {
     cuda_->setFont(fixed);
     cuda_->setLineWrapMode(QPlainTextEdit::NoWrap);
 
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(ledger_);
-    split->addWidget(cuda_);
-    split->setChildrenCollapsible(false);
+    // One page each, so that the ledger's every column fits the width of a 1280x720 screen.
+    auto* pages = new QTabWidget;
+    pages->setObjectName(QStringLiteral("expressionPages"));
+    pages->setDocumentMode(true);
+    pages->addTab(ledger_, tr("Predicted ledger"));
+    pages->addTab(cuda_, tr("Generated CUDA"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(message_);
-    layout->addWidget(split, 1);
+    layout->addWidget(pages, 1);
 
     connect(text_, &QLineEdit::textChanged, this, &ExpressionView::refresh);
     connect(log2N_, &QSpinBox::valueChanged, this, &ExpressionView::refresh);
@@ -157,10 +159,9 @@ void ExpressionView::refresh() {
         return;
     }
     message_->setText(
-        tr("Predicted before the run, for float32 arrays of N elements: requested bytes (what the "
-           "kernels ask memory for, by the traffic model); live bytes, the arrays that must exist "
-           "while a kernel runs; peak in flight, every array of the variant at once. '|' in the "
-           "chain ends a kernel of your split."));
+        tr("Predicted before the run (float32, N elements): requested bytes by the traffic "
+           "model; live, the arrays a kernel needs; in flight, every array of the variant. '|' "
+           "ends a kernel of your split."));
     for (const model::ExpressionVariantLedger& variant : preview.variants) {
         for (const model::ExpressionKernelRow& kernel : variant.kernels)
             addRow(*ledger_,

@@ -64,6 +64,10 @@ void ExpressionViewTest::init() {
 
 void ExpressionViewTest::parseErrorPointsAtItsCharacter() {
     ExpressionView view;
+    // Nothing typed yet: a hint, no error and nothing to run.
+    QVERIFY(!view.messageLabel()->text().contains(QLatin1Char('^')));
+    QVERIFY(!view.runButton()->isEnabled());
+    QCOMPARE(view.ledgerTable()->rowCount(), 0);
     // The '*' after '+' is the tenth character (9 from 0): an expression was expected there.
     view.setExpression(QStringLiteral("out = x +* y"));
     const QStringList lines = view.messageLabel()->text().split(QLatin1Char('\n'));

@@ -47,7 +47,10 @@ void addRow(QTableWidget& table, const QStringList& cells, bool total) {
 
 ExpressionView::ExpressionView(QWidget* parent) : QWidget(parent) {
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    text_ = new QLineEdit(QStringLiteral("out = silu(g) * u"));
+    // Empty until the learner types: the window's exports of a recording leave out a view with
+    // nothing of its own to show.
+    text_ = new QLineEdit;
+    text_->setPlaceholderText(QStringLiteral("out = silu(g) * u"));
     text_->setObjectName(QStringLiteral("expressionText"));
     text_->setFont(fixed);
     text_->setToolTip(
@@ -151,6 +154,13 @@ void ExpressionView::refresh() {
     parses_ = preview.ok;
     run_->setEnabled(parses_ && !running_);
     ledger_->setRowCount(0);
+    if (expression().trimmed().isEmpty()) {
+        message_->setText(
+            tr("Type an elementwise chain, such as out = silu(g) * u; '|' ends a "
+               "kernel of your split."));
+        cuda_->clear();
+        return;
+    }
     if (!preview.ok) {
         // The text with a caret under the character the error points at.
         message_->setText(preview.error + QLatin1Char('\n') + expression() + QLatin1Char('\n') +

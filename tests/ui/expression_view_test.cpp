@@ -20,8 +20,10 @@
 #include <memory>
 
 #include "layout_checks.h"
+#include "ui/charts/chart_view.h"
 #include "ui/expression/expression_view.h"
 #include "ui/expression/expression_wiring.h"
+#include "ui/results/results_model.h"
 #include "ui/run/run_panel.h"
 #include "ui/window/main_window.h"
 
@@ -166,6 +168,23 @@ void ExpressionViewTest::cpuRunOfAChainThroughTheWindow() {
     auto* table = window.findChild<QTableView*>(QStringLiteral("variantTable"));
     QVERIFY(table);
     QCOMPARE(table->model()->rowCount(), 3);
+    // Each variant's output checked against the chain evaluated in double.
+    for (int row = 0; row < 3; ++row) {
+        const QString check =
+            table->model()->index(row, VariantResultsModel::Check).data().toString();
+        QVERIFY2(check.startsWith(QStringLiteral("OK")), qPrintable(check));
+    }
+    for (ChartView* chart : window.charts()) QCOMPARE(chart->recording().runs.size(), 3);
+
+    // Saved and opened again, the recording shows the chain's runs as any pipeline's.
+    const QString path = directory_->filePath(QStringLiteral("expression.json"));
+    QCOMPARE(window.saveRecording(path), QString());
+    MainWindow reopened(settings_.get());
+    QCOMPARE(reopened.openRecording(path), QString());
+    QCOMPARE(reopened.recording().runs.size(), 3);
+    QCOMPARE(reopened.recording().runs.first().pipeline, recording.runs.first().pipeline);
+    QCOMPARE(reopened.findChild<QTableView*>(QStringLiteral("variantTable"))->model()->rowCount(),
+             3);
 }
 
 void ExpressionViewTest::readableOnASmallScreen() {

@@ -25,6 +25,7 @@
 #include "ui/expression/expression_wiring.h"
 #include "ui/results/results_model.h"
 #include "ui/run/run_panel.h"
+#include "ui/window/appearance.h"
 #include "ui/window/main_window.h"
 
 using namespace fusescope;
@@ -51,6 +52,7 @@ class ExpressionViewTest : public QObject {
     void ledgerAndCudaFollowTheText();
     void cpuRunOfAChainThroughTheWindow();
     void readableOnASmallScreen();
+    void presentationTextIsLarge();
 
   private:
     std::unique_ptr<QTemporaryDir> directory_;
@@ -185,6 +187,28 @@ void ExpressionViewTest::cpuRunOfAChainThroughTheWindow() {
     QCOMPARE(reopened.recording().runs.first().pipeline, recording.runs.first().pipeline);
     QCOMPARE(reopened.findChild<QTableView*>(QStringLiteral("variantTable"))->model()->rowCount(),
              3);
+}
+
+void ExpressionViewTest::presentationTextIsLarge() {
+    MainWindow window(settings_.get());
+    window.resize(kSmallScreen);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    showExpressionView(window);
+    auto* view = window.findChild<ExpressionView*>(QStringLiteral("expressionView"));
+    QVERIFY(view);
+    view->setExpression(QStringLiteral("out = x +* y"));
+    window.setPresentation(true, false);
+    QCoreApplication::processEvents();
+    const QStringList problems = testing::labelProblems(window);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    for (QWidget* part :
+         {static_cast<QWidget*>(view->textField()), static_cast<QWidget*>(view->messageLabel()),
+          static_cast<QWidget*>(view->ledgerTable()), static_cast<QWidget*>(view->cudaText())})
+        QVERIFY2(QFontInfo(part->font()).pixelSize() >= kPresentationTextPixels,
+                 qPrintable(QStringLiteral("%1: %2 px")
+                                .arg(part->objectName())
+                                .arg(QFontInfo(part->font()).pixelSize())));
 }
 
 void ExpressionViewTest::readableOnASmallScreen() {

@@ -46,7 +46,11 @@ void addRow(QTableWidget& table, const QStringList& cells, bool total) {
 }  // namespace
 
 ExpressionView::ExpressionView(QWidget* parent) : QWidget(parent) {
-    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    // Only the family: the size is inherited, so the text follows the zoom and the presentation
+    // layout like the window's other views.
+    QFont fixed;
+    fixed.setFamilies(QFontDatabase::systemFont(QFontDatabase::FixedFont).families());
+    fixed.setStyleHint(QFont::Monospace);
     // Empty until the learner types: the window's exports of a recording leave out a view with
     // nothing of its own to show.
     text_ = new QLineEdit;

@@ -1,46 +1,62 @@
-// The SwiGLU MLP's variants on the GPU at classroom (bfloat16, float32 and tf32), decode and
-// prefill sizes: each checked against the double reference on sampled rows, then timed (CUDA
-// events, warm-up, median), beside the copy roofline and a large bf16 GEMM measured in the same
-// process.
+// The SwiGLU MLP's variants on the GPU at the registry's classroom (bfloat16, float32 and tf32),
+// decode and prefill presets, launched through the CUDA backend as every run launches them: each
+// checked against the double reference on sampled rows, then timed (CUDA events around each
+// repeat, all repeats enqueued back to back, warm-up, median), beside the copy roofline and a
+// large bf16 GEMM measured in the same process.
 // With --decode-sweep, also the production decode kernels of Llama-3-8B under each launch choice.
 // Usage: mlp_benchmark [--json FILE] [--repeats R] [--presets name,name,...] [--decode-sweep 1]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "mlp_benchmark_timing.h"
 #include "pipelines/mlp/mlp_device_problem.h"
+#include "pipelines/mlp/mlp_executions.h"
 #include "pipelines/mlp/mlp_reference.h"
 #include "pipelines/mlp/mlp_tensor_gemv.h"
-#include "pipelines/mlp/mlp_traffic.h"
+#include "runtime/allocation_tracker.h"
+#include "runtime/runner.h"
 
 using namespace fusescope;
 using namespace fusescope::mlp;
 
 namespace {
 
+// A preset of the registry's MLP (its shape) in one dtype.
 struct Preset {
     std::string name;
+    DType dtype;
     MlpShape shape;
-    MlpDtype dtype;
 };
 
 const std::vector<Preset>& presets() {
-    static const std::vector<Preset> all = {
-        {"classroom", {512, 1024, 2816}, MlpDtype::Bfloat16},
-        {"classroom", {512, 1024, 2816}, MlpDtype::Float32},
-        // float32 storage, TF32 tensor-core products: what Triton's tl.dot does by default.
-        {"classroom", {512, 1024, 2816}, MlpDtype::Tf32},
-        {"decode_m1", {1, 4096, 14336}, MlpDtype::Bfloat16},
-        {"decode_m4", {4, 4096, 14336}, MlpDtype::Bfloat16},
-        {"decode_m8", {8, 4096, 14336}, MlpDtype::Bfloat16},
-        {"decode_m16", {16, 4096, 14336}, MlpDtype::Bfloat16},
-        {"prefill_m512", {512, 4096, 14336}, MlpDtype::Bfloat16},
-        {"prefill_m4096", {4096, 4096, 14336}, MlpDtype::Bfloat16},
-    };
+    static const std::vector<Preset> all = [] {
+        const std::pair<const char*, DType> chosen[] = {
+            {"classroom", DType::Bfloat16},
+            {"classroom", DType::Float32},
+            // float32 storage, TF32 tensor-core products: what Triton's tl.dot does by default.
+            {"classroom", DType::Tf32},
+            {"decode-1", DType::Bfloat16},
+            {"decode-4", DType::Bfloat16},
+            {"decode-8", DType::Bfloat16},
+            {"decode-16", DType::Bfloat16},
+            {"prefill-512", DType::Bfloat16},
+            {"prefill-4096", DType::Bfloat16},
+        };
+        const PipelineSpec& pipeline = *findPipeline(kPipelineName);
+        std::vector<Preset> list;
+        for (const auto& [name, dtype] : chosen) {
+            const Problem problem =
+                withPreset(pipeline.defaultProblem(), *pipeline.findPreset(name));
+            list.push_back({name, dtype, shapeOf(problem)});
+        }
+        return list;
+    }();
     return all;
 }
 
@@ -70,17 +86,17 @@ bool parse(int argc, char** argv, Options& o) {
 
 struct Row {
     Preset preset;
-    MlpVariant variant;
+    std::string variant;
     bench::Timing timing;
     std::uint64_t compulsoryBytes, modelBytes;
     double usefulFlops, relativeError, vsUnfused;
     std::size_t nanElements;
-    std::vector<KernelTraffic> kernels;
+    std::vector<KernelSpec> kernels;
 };
 
 // Each input read once and the output written once: the floor any variant moves.
-std::uint64_t compulsoryBytes(const MlpShape& s, MlpDtype dtype) {
-    return static_cast<std::uint64_t>(2 * s.M * s.H + 3 * s.I * s.H) * elementBytes(dtype);
+std::uint64_t compulsoryBytes(const MlpShape& s, DType dtype) {
+    return static_cast<std::uint64_t>(2 * s.M * s.H + 3 * s.I * s.H) * dtypeBytes(dtype);
 }
 
 std::string jsonOf(const std::vector<Row>& rows, double copyGBs, double gemmTflops) {
@@ -93,7 +109,7 @@ std::string jsonOf(const std::vector<Row>& rows, double copyGBs, double gemmTflo
         j << "    {\"preset\": \"" << r.preset.name << "\", \"dtype\": \""
           << dtypeName(r.preset.dtype) << "\", \"M\": " << r.preset.shape.M
           << ", \"H\": " << r.preset.shape.H << ", \"I\": " << r.preset.shape.I
-          << ", \"variant\": \"" << variantName(r.variant) << "\", \"us_median\": " << us
+          << ", \"variant\": \"" << r.variant << "\", \"us_median\": " << us
           << ", \"us_min\": " << r.timing.minUs << ", \"repeats\": " << r.timing.repeats
           << ", \"compulsory_bytes\": " << r.compulsoryBytes
           << ", \"model_bytes\": " << r.modelBytes << ", \"useful_flops\": " << r.usefulFlops
@@ -104,9 +120,9 @@ std::string jsonOf(const std::vector<Row>& rows, double copyGBs, double gemmTflo
           << ", \"kernels\": [";
         for (std::size_t k = 0; k < r.kernels.size(); ++k)
             j << (k ? ", " : "") << "{\"name\": \"" << r.kernels[k].name
-              << "\", \"bytes_read\": " << r.kernels[k].bytesRead()
-              << ", \"bytes_written\": " << r.kernels[k].bytesWritten()
-              << ", \"flops\": " << r.kernels[k].flops << "}";
+              << "\", \"bytes_read\": " << r.kernels[k].traffic.bytesRead()
+              << ", \"bytes_written\": " << r.kernels[k].traffic.bytesWritten()
+              << ", \"flops\": " << r.kernels[k].traffic.flops << "}";
         j << "]}" << (i + 1 < rows.size() ? "," : "") << "\n";
     }
     j << "  ]\n}\n";
@@ -117,48 +133,73 @@ void printRow(const Row& r) {
     const double us = r.timing.medianUs;
     std::printf(
         "%-14s %-8s %-15s %11.1f %8.0f %9.0f %8.1f %7.2fx %9.2e %s\n", r.preset.name.c_str(),
-        std::string(dtypeName(r.preset.dtype)).c_str(), std::string(variantName(r.variant)).c_str(),
-        us, double(r.compulsoryBytes) / (us * 1e3), double(r.modelBytes) / (us * 1e3),
+        std::string(dtypeName(r.preset.dtype)).c_str(), r.variant.c_str(), us,
+        double(r.compulsoryBytes) / (us * 1e3), double(r.modelBytes) / (us * 1e3),
         r.usefulFlops / (us * 1e6), r.vsUnfused, r.relativeError,
         r.nanElements == 0 && r.relativeError <= toleranceFor(r.preset.dtype) ? "ok" : "WRONG");
     std::fflush(stdout);
 }
 
-Status benchPreset(MlpCudaContext& context, const Preset& p, int repeats, std::vector<Row>& rows) {
+double medianOf(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Every variant of the registry's MLP through the CUDA backend, as every run launches them. All
+// variants' buffers are allocated up front: a cudaFree makes the GPU write memory back in the
+// background, which would slow whatever is timed next.
+Status benchPreset(Backend& backend, const Preset& p, int repeats, std::vector<Row>& rows) {
+    const PipelineSpec& pipeline = *findPipeline(kPipelineName);
     const MlpHostInputs inputs = makeRandomInputs(p.shape, p.dtype, 2024, 0);
+    const HostBuffers host = hostBuffersOf(inputs);
     const std::vector<std::int64_t> checked = referenceRows(p.shape.M, 8);
     const std::vector<double> reference = referenceOutput(p.shape, inputs, checked, 0);
-    auto problem = MlpDeviceProblem::create(p.shape, p.dtype, inputs);
-    if (!problem) return problem.status();
-    double unfusedUs = 0;
-    for (MlpVariant variant : kAllVariants) {
+    RunRequest request;
+    request.pipeline = pipeline.name;
+    request.problem = withPreset(pipeline.defaultProblem(), *pipeline.findPreset(p.name));
+    request.problem.dtype = p.dtype;
+    AllocationTracker tracker(backend);
+    std::vector<std::pair<const VariantSpec*, PreparedVariant>> prepared;
+    for (const VariantSpec& variant : pipeline.variants) {
+        Result<PreparedVariant> ready = prepareVariant(backend, tracker, variant, request, host);
         // A variant without code for this dtype (production in tf32) says why and is skipped.
-        if (Status s = checkCudaProblem(variant, p.shape, p.dtype, kLessonDefaultTiles); !s) {
+        if (!ready && ready.status().code() == ErrorCode::InvalidArgument) {
             std::printf("%-14s %-8s %-15s refused: %s\n", p.name.c_str(),
-                        std::string(dtypeName(p.dtype)).c_str(),
-                        std::string(variantName(variant)).c_str(), s.message().c_str());
+                        std::string(dtypeName(p.dtype)).c_str(), variant.name.c_str(),
+                        ready.status().message().c_str());
             continue;
         }
-        const auto enqueue = [&] {
-            return runMlpCuda(context, variant, p.shape, p.dtype, (*problem)->buffers());
-        };
-        if (Status s = (*problem)->poisonOutput(context); !s) return s;
-        if (Status s = enqueue(); !s) return s;
+        if (!ready) return ready.status();
+        prepared.emplace_back(&variant, std::move(*ready));
+    }
+    double unfusedUs = 0;
+    for (auto& [variant, ready] : prepared) {
+        const TrackedBuffer& output = ready.buffers.at(ready.outputName);
+        if (Result<std::vector<double>> ran = backend.timeRepeats(ready.launches, 0, 1); !ran)
+            return ran.status();
         HostMatrix out(p.dtype, p.shape.M, p.shape.H);
-        if (Status s = (*problem)->download(context, out); !s) return s;
+        if (Status s = backend.download(out.data(), output.data(), out.bytes()); !s) return s;
         const Comparison c = compareRows(out, checked, reference);
         // A variant slower than 50 ms a run (the lesson kernel at prefill) gets 5 repeats.
-        auto probe = bench::timeMedian(context, 0, 1, enqueue);
+        Result<std::vector<double>> probe = backend.timeRepeats(ready.launches, 0, 1);
         if (!probe) return probe.status();
-        auto timing = bench::timeMedian(context, 2, probe->medianUs > 5e4 ? 5 : repeats, enqueue);
-        if (!timing) return timing.status();
-        if (variant == MlpVariant::Unfused) unfusedUs = timing->medianUs;
-        auto kernels = mlpTraffic(variant, p.shape, p.dtype);
-        rows.push_back({p, variant, *timing, compulsoryBytes(p.shape, p.dtype), totalBytes(kernels),
-                        usefulFlops(p.shape), c.relativeError, unfusedUs / timing->medianUs,
-                        c.nanElements, std::move(kernels)});
+        const int timed = probe->front() * 1e3 > 5e4 ? 5 : repeats;
+        Result<std::vector<double>> times = backend.timeRepeats(ready.launches, 2, timed);
+        if (!times) return times.status();
+        const bench::Timing timing{medianOf(*times) * 1e3,
+                                   *std::min_element(times->begin(), times->end()) * 1e3, timed};
+        if (variant->name == kUnfusedVariant) unfusedUs = timing.medianUs;
+        std::uint64_t modelBytes = 0;
+        for (const KernelSpec& kernel : ready.kernels)
+            modelBytes += kernel.traffic.bytesRead() + kernel.traffic.bytesWritten();
+        rows.push_back({p, variant->name, timing, compulsoryBytes(p.shape, p.dtype), modelBytes,
+                        usefulFlops(p.shape), c.relativeError, unfusedUs / timing.medianUs,
+                        c.nanElements, ready.kernels});
         printRow(rows.back());
     }
+    for (auto& [variant, ready] : prepared)
+        if (Status s = ready.release(*variant); !s) return s;
     return Status::ok();
 }
 
@@ -171,7 +212,7 @@ Status sweepDecode(MlpCudaContext& context, int repeats) {
     auto* stream = static_cast<cudaStream_t>(context.stream());
     for (std::int64_t M : {1, 2, 4, 8, 16}) {
         const MlpShape shape{M, 4096, 14336};
-        const MlpDtype dtype = MlpDtype::Bfloat16;
+        const DType dtype = DType::Bfloat16;
         const MlpHostInputs inputs = makeRandomInputs(shape, dtype, 77, 0);
         const std::vector<std::int64_t> checked = referenceRows(M, 8);
         const std::vector<double> reference = referenceOutput(shape, inputs, checked, 0);
@@ -234,12 +275,17 @@ int main(int argc, char** argv) {
                 *copy, *gemm);
     std::printf("%-14s %-8s %-15s %11s %8s %9s %8s %8s %9s\n", "preset", "dtype", "variant",
                 "us(median)", "GB/s", "modelGB/s", "TFLOP/s", "vs unf", "rel.err");
+    Result<std::unique_ptr<Backend>> backend = createCudaBackend(0);
+    if (!backend) {
+        std::fprintf(stderr, "no GPU to benchmark on: %s\n", backend.status().message().c_str());
+        return 1;
+    }
     std::vector<Row> rows;
     for (const Preset& p : presets()) {
         if (!options.only.empty() &&
             options.only.find(std::string(",").append(p.name).append(",")) == std::string::npos)
             continue;
-        if (Status s = benchPreset(**context, p, options.repeats, rows); !s) {
+        if (Status s = benchPreset(**backend, p, options.repeats, rows); !s) {
             std::fprintf(stderr, "%s (%s) failed: %s\n", p.name.c_str(),
                          std::string(dtypeName(p.dtype)).c_str(), s.message().c_str());
             return 1;

@@ -72,7 +72,7 @@ Result<double> copyRoofGBs(MlpCudaContext& context, std::size_t bytes, int repea
 }
 
 Result<double> gemmRoofTflops(MlpCudaContext& context, std::int64_t n, int repeats) {
-    HostMatrix host(MlpDtype::Bfloat16, n, n);
+    HostMatrix host(DType::Bfloat16, n, n);
     host.fillRandom(7, 1.0f, 0);
     DeviceBuffer a, b, c;
     for (DeviceBuffer* buffer : {&a, &b, &c})
@@ -87,8 +87,8 @@ Result<double> gemmRoofTflops(MlpCudaContext& context, std::int64_t n, int repea
             return s;
     if (Status s = cudaStatus(cudaDeviceSynchronize(), "upload GEMM operands"); !s) return s;
     auto timing = timeMedian(context, 3, repeats, [&] {
-        return gemmRowMajorABt(context, MlpDtype::Bfloat16, a.pointer, n, b.pointer, n, c.pointer,
-                               n, n, n, n);
+        return gemmRowMajorABt(context, DType::Bfloat16, a.pointer, n, b.pointer, n, c.pointer, n,
+                               n, n, n);
     });
     if (!timing) return timing.status();
     return 2.0 * double(n) * double(n) * double(n) / (timing->medianUs * 1e6);

@@ -87,16 +87,18 @@ SHAPES = [
     ("classroom", 512, 1024, 2816, "bfloat16"),
     ("classroom", 512, 1024, 2816, "float32"),
     ("classroom", 512, 1024, 2816, "tf32"),
-    ("decode_m1", 1, 4096, 14336, "bfloat16"),
-    ("decode_m4", 4, 4096, 14336, "bfloat16"),
-    ("decode_m8", 8, 4096, 14336, "bfloat16"),
-    ("decode_m16", 16, 4096, 14336, "bfloat16"),
-    ("prefill_m512", 512, 4096, 14336, "bfloat16"),
-    ("prefill_m4096", 4096, 4096, 14336, "bfloat16"),
+    ("decode-1", 1, 4096, 14336, "bfloat16"),
+    ("decode-4", 4, 4096, 14336, "bfloat16"),
+    ("decode-8", 8, 4096, 14336, "bfloat16"),
+    ("decode-16", 16, 4096, 14336, "bfloat16"),
+    ("prefill-512", 512, 4096, 14336, "bfloat16"),
+    ("prefill-4096", 4096, 4096, 14336, "bfloat16"),
 ]
 
 
-def time_us(fn, repeats, warmups=3):
+def time_stats(fn, repeats, warmups=3):
+    """(median, first quartile, third quartile) in ms over `repeats` launches timed by CUDA
+    events, after `warmups` untimed ones."""
     for _ in range(warmups):
         fn()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(repeats)]
@@ -106,7 +108,13 @@ def time_us(fn, repeats, warmups=3):
         fn()
         stop.record()
     torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) * 1000.0 for s, e in zip(starts, stops))
+    times = sorted(s.elapsed_time(e) for s, e in zip(starts, stops))
+    q = statistics.quantiles(times, n=4) if len(times) > 1 else [times[0]] * 3
+    return statistics.median(times), q[0], q[2]
+
+
+def time_us(fn, repeats, warmups=3):
+    return time_stats(fn, repeats, warmups)[0] * 1000.0
 
 
 def eager(x, gate, up, down):

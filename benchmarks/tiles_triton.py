@@ -1,88 +1,171 @@
 #!/usr/bin/env python3
-"""The lesson's Triton kernel at the tiles of a FuseScope tile sweep, timed on the same GPU: for
-the sweep's best and worst measured configurations (and the lesson's default tiles), prints
-FuseScope's median from the sweep file beside Triton's median (CUDA events) at the same tiles and
-shape, and Triton's relative error against PyTorch's eager result. A float32 sweep is compared
-with tl.dot's true float32 (input_precision="ieee"), a tf32 sweep with its default TF32.
+"""The lesson's Triton kernel at every tile of FuseScope tile sweeps, timed on the same GPU: for
+each sweep file, the whole grid as a table (FuseScope's median from the sweep beside Triton's
+median at the same tiles and shape, their ratio, Triton's relative error against PyTorch's eager
+result), then the worst ratio, both best configurations and both best-or-tied sets (the best cell
+and the cells whose interquartile ranges, widened to at least +-1.5% of the median, overlap the
+best's: the tile explorer's rule) and whether they overlap. A float32 sweep is compared with
+tl.dot's true float32 (input_precision="ieee"), a tf32 sweep with its default TF32.
 
-Usage: python3 tiles_triton.py SWEEP.json [--repeats N] [--json OUT]
+Triton compiles each tile once; --jobs processes compile the grid's kernels into Triton's cache
+before the one timing process runs them (compiling is most of a cold grid's time).
+
+Usage: python3 tiles_triton.py SWEEP.json [SWEEP.json ...] [--repeats N] [--jobs J] [--json OUT]
 """
 import argparse
 import json
+import multiprocessing
 import os
+import statistics
 import sys
 
 import torch
 import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mlp_peers import DTYPES, eager, lesson, rel_err, time_us  # noqa: E402
+from mlp_peers import DTYPES, eager, lesson, rel_err, time_stats  # noqa: E402
+
+TARGET_RATIO = 1.10
+TIE_FLOOR = 0.015  # the explorer's widening of a cell's interquartile range
 
 
-def triton_lesson(x, gate, up, down, out, tiles, cast, precision):
-    lesson(x, gate, up, down, out, cast, precision, tiles)
+def label(t):
+    return f"{t['block_m']}/{t['block_n']}/{t['block_h']}/{t['block_i']}"
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("sweep")
-    parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--json")
-    args = parser.parse_args()
-    with open(args.sweep) as f:
-        sweep = json.load(f)
-    dims = sweep["dimensions"]
-    M, H, I = dims["M"], dims["H"], dims["I"]
-    # float32 sweeps compare against tl.dot's true float32 ("ieee"), tf32 sweeps against its
-    # default TF32 products.
-    dtype, precision = DTYPES[sweep["dtype"]]
-    measured = [c for c in sweep["cells"] if c["measured"] and c["check_ok"]]
-    if not measured:
-        print("no measured cell in", args.sweep)
-        return 1
-    best = min(measured, key=lambda c: c["time"]["median_ms"])
-    worst = max(measured, key=lambda c: c["time"]["median_ms"])
-    picks = [("best", best), ("worst", worst)]
-    default = [c for c in measured if c["tuning"] == dict(block_m=32, block_n=64, block_h=64,
-                                                          block_i=64)]
-    if default:
-        picks.append(("default", default[0]))
-    torch.backends.cuda.matmul.allow_tf32 = False
+def triton_tiles(t):
+    return dict(BLOCK_M=t["block_m"], BLOCK_N=t["block_n"], BLOCK_H=t["block_h"],
+                BLOCK_I=t["block_i"])
+
+
+def inputs(M, H, I, dtype):
     gen = torch.Generator(device="cuda").manual_seed(1)
     x = torch.rand(M, H, device="cuda", generator=gen).mul_(2).sub_(1)
     gate = (torch.rand(I, H, device="cuda", generator=gen) * 2 - 1) * (2 / H ** 0.5)
     up = (torch.rand(I, H, device="cuda", generator=gen) * 2 - 1) * (2 / H ** 0.5)
     down = (torch.rand(H, I, device="cuda", generator=gen) * 2 - 1) * (2 / I ** 0.5)
-    x, gate, up, down = (t.to(dtype).contiguous() for t in (x, gate, up, down))
-    expected = eager(x, gate, up, down)
-    print(f"torch {torch.__version__}, triton {triton.__version__}, "
-          f"{torch.cuda.get_device_name()}; M={M} H={H} I={I} {sweep['dtype']}")
-    print(f"{'pick':8} {'tiles (m n h i)':18} {'FuseScope ms':>13} {'Triton ms':>10} "
-          f"{'ratio':>6} {'Triton err':>10}")
-    results = []
-    for name, cell in picks:
-        t = cell["tuning"]
-        tiles = dict(BLOCK_M=t["block_m"], BLOCK_N=t["block_n"], BLOCK_H=t["block_h"],
-                     BLOCK_I=t["block_i"])
-        out = torch.empty(M, H, device="cuda", dtype=dtype)
-        cast = dtype == torch.bfloat16
+    return tuple(t.to(dtype).contiguous() for t in (x, gate, up, down))
+
+
+def precompile(job):
+    """One worker's share of the grid, run once each so that Triton's cache holds them."""
+    (M, H, I, dtype_name), tunings = job
+    torch.backends.cuda.matmul.allow_tf32 = False
+    dtype, precision = DTYPES[dtype_name]
+    x, gate, up, down = inputs(M, H, I, dtype)  # Triton specializes on M (1, multiples of 16)
+    out = torch.empty(M, H, device="cuda", dtype=dtype)
+    for t in tunings:
         try:
-            triton_lesson(x, gate, up, down, out, tiles, cast, precision)
+            lesson(x, gate, up, down, out, dtype == torch.bfloat16, precision, triton_tiles(t))
+        except Exception:  # refused tiles are reported by the timing pass
+            pass
+    torch.cuda.synchronize()
+
+
+def best_or_tied(rows):
+    """Labels of the best row and the rows whose widened interquartile ranges overlap its."""
+    if not rows:
+        return set()
+
+    def span(r):
+        med, q1, q3 = r
+        return min(q1, med * (1 - TIE_FLOOR)), max(q3, med * (1 + TIE_FLOOR))
+
+    times = {name: r for name, r in rows.items()}
+    best = min(times, key=lambda n: times[n][0])
+    low, high = span(times[best])
+    return {n for n, r in times.items() if span(r)[0] <= high and span(r)[1] >= low}
+
+
+def compare(path, args):
+    with open(path) as f:
+        sweep = json.load(f)
+    dims = sweep["dimensions"]
+    M, H, I = dims["M"], dims["H"], dims["I"]
+    dtype, precision = DTYPES[sweep["dtype"]]
+    cells = sweep["cells"]
+    if args.jobs > 1:
+        tunings = [c["tuning"] for c in cells]
+        shares = [tunings[k::args.jobs] for k in range(args.jobs)]
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            pool.map(precompile, [((M, H, I, sweep["dtype"]), s) for s in shares if s])
+    torch.backends.cuda.matmul.allow_tf32 = False
+    x, gate, up, down = inputs(M, H, I, dtype)
+    expected = eager(x, gate, up, down)
+    out = torch.empty(M, H, device="cuda", dtype=dtype)
+    cast = dtype == torch.bfloat16
+    print(f"\n{path}: M={M} H={H} I={I} {sweep['dtype']}; torch {torch.__version__}, triton "
+          f"{triton.__version__}, {torch.cuda.get_device_name()}")
+    print(f"{'tiles (m/n/h/i)':16} {'FuseScope ms':>13} {'Triton ms':>10} {'ratio':>6} "
+          f"{'Triton err':>10}  note")
+    results, ours, theirs = [], {}, {}
+    for cell in sorted(cells, key=lambda c: tuple(c["tuning"][k] for k in
+                                                  ("block_m", "block_n", "block_h", "block_i"))):
+        t = cell["tuning"]
+        name = label(t)
+        run = lambda: lesson(x, gate, up, down, out, cast, precision, triton_tiles(t))  # noqa
+        try:
+            run()
             torch.cuda.synchronize()
             err = rel_err(out, expected)
-            ms = time_us(lambda: triton_lesson(x, gate, up, down, out, tiles, cast, precision),
-                         args.repeats) / 1000.0
+            med, q1, q3 = time_stats(run, args.repeats)
+            theirs[name] = (med, q1, q3)
+            note = ""
         except Exception as problem:  # a tile Triton refuses (shared memory, shapes)
-            err, ms = float("nan"), float("nan")
-            print(f"  triton refused {tiles}: {str(problem).splitlines()[0][:120]}")
-        ours = cell["time"]["median_ms"]
-        label = f"{t['block_m']} {t['block_n']} {t['block_h']} {t['block_i']}"
-        print(f"{name:8} {label:18} {ours:13.4f} {ms:10.4f} {ours / ms:6.2f} {err:10.2e}")
-        results.append(dict(pick=name, tuning=t, fusescope_ms=ours, triton_ms=ms,
-                            triton_relative_error=err))
+            err, med = float("nan"), float("nan")
+            note = "Triton refused: " + str(problem).splitlines()[0][:80]
+        mine = cell["time"]["median_ms"] if cell.get("measured") and cell.get("check_ok") else None
+        if mine is not None:
+            ours[name] = (mine, cell["time"]["q1_ms"], cell["time"]["q3_ms"])
+        elif cell.get("refusal"):
+            note = (note + "; " if note else "") + "FuseScope refused: " + \
+                str(cell["refusal"].get("reason", ""))[:80]
+        elif not note:
+            note = "FuseScope: " + (cell.get("error") or "not measured")[:80]
+        ratio = mine / med if mine is not None and med == med else float("nan")
+        flag = " *" if ratio == ratio and ratio > TARGET_RATIO else ""
+        print(f"{name:16} {mine if mine is not None else float('nan'):13.4f} {med:10.4f} "
+              f"{ratio:6.2f} {err:10.2e}  {note}{flag}")
+        results.append(dict(tuning=t, fusescope_ms=mine, triton_ms=med if med == med else None,
+                            ratio=ratio if ratio == ratio else None, triton_relative_error=err,
+                            note=note))
+    both = [r for r in results if r["ratio"] is not None]
+    summary = {}
+    if both:
+        worst = max(both, key=lambda r: r["ratio"])
+        over = [r for r in both if r["ratio"] > TARGET_RATIO]
+        best_ours = min(ours, key=lambda n: ours[n][0])
+        best_theirs = min(theirs, key=lambda n: theirs[n][0])
+        ties_ours, ties_theirs = best_or_tied(ours), best_or_tied(theirs)
+        median = statistics.median(r["ratio"] for r in both)
+        print(f"both ran {len(both)}; ratio median {median:.2f}, worst {worst['ratio']:.2f} at "
+              f"{label(worst['tuning'])}; over {TARGET_RATIO:.2f}: {len(over)} "
+              f"({', '.join(label(r['tuning']) for r in over) or 'none'})")
+        print(f"best: FuseScope {best_ours} {ours[best_ours][0]:.4f} ms, Triton {best_theirs} "
+              f"{theirs[best_theirs][0]:.4f} ms (FuseScope's best / Triton's best "
+              f"{ours[best_ours][0] / theirs[best_theirs][0]:.2f})")
+        print(f"best-or-tied: FuseScope {sorted(ties_ours)}, Triton {sorted(ties_theirs)}; "
+              f"overlap {sorted(ties_ours & ties_theirs) or 'none'}")
+        summary = dict(worst_ratio=worst["ratio"], worst=worst["tuning"], over_target=len(over),
+                       both_ran=len(both), fusescope_best=best_ours,
+                       fusescope_best_ms=ours[best_ours][0], triton_best=best_theirs,
+                       triton_best_ms=theirs[best_theirs][0], fusescope_ties=sorted(ties_ours),
+                       triton_ties=sorted(ties_theirs))
+    return dict(sweep=path, shape=dims, dtype=sweep["dtype"], results=results, summary=summary)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("sweeps", nargs="+")
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes that compile Triton's kernels before timing")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    reports = [compare(path, args) for path in args.sweeps]
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(shape=dims, dtype=sweep["dtype"], results=results), f, indent=1)
+            json.dump(reports, f, indent=1)
     return 0
 
 

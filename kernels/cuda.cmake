@@ -17,6 +17,7 @@ target_sources(fusescope_runtime PRIVATE
   runtime/cuda_probe.cpp
   runtime/cuda_backend.cpp
   runtime/cuda_start_hold.cu
+  runtime/learner_launch_cuda.cpp
 )
 # The static runtime runs wherever the NVIDIA driver is installed, without a CUDA toolkit.
 foreach(library ${fusescope_engine_libraries})
@@ -43,7 +44,6 @@ target_sources(fusescope_pipelines PRIVATE
   ${mlp_cuda_sources}
   pipelines/mlp/mlp_cuda_context.cpp
   pipelines/mlp/cublas_library.cpp
-  pipelines/mlp/mlp_cuda.cpp
   pipelines/mlp/mlp_device_problem.cpp
   pipelines/mlp/mlp_executions_cuda.cpp
   pipelines/mlp/mlp_lesson_tiled_cuda.cpp

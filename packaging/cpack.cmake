@@ -46,6 +46,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/fusescope-mime.xml
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/recordings/
   DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/recordings
   OPTIONAL FILES_MATCHING PATTERN "*.json")
+# Lesson plans (docs/lesson-plans.md), found in share/fusescope/lessons the same way.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/lessons
+  FILES_MATCHING PATTERN "*.lesson.md")
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
   ${PROJECT_SOURCE_DIR}/packaging/THIRD-PARTY-LICENSES
   DESTINATION ${fusescope_docdir})

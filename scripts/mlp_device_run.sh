@@ -27,7 +27,7 @@ if [ "${MLP_NCU:-0}" = 1 ]; then
   {
     timeout 60 ncu --clock-control none --kernel-name regex:swigluMlpLesson --launch-count 1 $secs "$here/mlp_benchmark" --presets classroom
     timeout 60 ncu --clock-control none --kernel-name regex:swigluMlpLesson --launch-skip 24 --launch-count 1 $secs "$here/mlp_benchmark" --presets classroom
-    timeout 90 ncu --clock-control none --kernel-name regex:gemmGateUpSiluMma --launch-count 1 $secs "$here/mlp_benchmark" --presets prefill_m4096
+    timeout 90 ncu --clock-control none --kernel-name regex:gemmGateUpSiluMma --launch-count 1 $secs "$here/mlp_benchmark" --presets prefill-4096
   } > "$out/ncu.log" 2>&1
   echo "ncu rc=$?"
   grep -E "^  [a-z].*\(|Duration|DRAM Throughput|L2 Cache Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued|Stall|L1/TEX Hit|L2 Hit|lts__t_sectors|dram__bytes" "$out/ncu.log" | cut -c1-140 | head -60

@@ -6,13 +6,14 @@
 # usage: scripts/setup-deps.sh [--check]   (--check: list what is missing, install nothing)
 set -euo pipefail
 
-# Build and test; xvfb + xauth for real-X screenshots (xvfb-run needs xauth, which xvfb only
-# recommends); libgif-dev for GIF export; patchelf + file for the portable bundle and CPack's DEB
-# (dpkg-dev gives dpkg-shlibdeps); fonts-dejavu-core so offscreen renders have a font; clang with
-# its runtime libraries (libFuzzer, which clang only recommends) for scripts/fuzz.sh.
+# Build and test; libqscintilla2-qt6-dev for the Lab's code editor; xvfb + xauth for real-X
+# screenshots (xvfb-run needs xauth, which xvfb only recommends); libgif-dev for GIF export;
+# patchelf + file for the portable bundle and CPack's DEB (dpkg-dev gives dpkg-shlibdeps);
+# fonts-dejavu-core so offscreen renders have a font; clang with its runtime libraries
+# (libFuzzer, which clang only recommends) for scripts/fuzz.sh.
 packages=(
     cmake ninja-build g++ pkg-config
-    qt6-base-dev qt6-svg-dev libqcustomplot-dev libgtest-dev libgif-dev
+    qt6-base-dev qt6-svg-dev libqcustomplot-dev libqscintilla2-qt6-dev libgtest-dev libgif-dev
     xvfb xauth patchelf file dpkg-dev fonts-dejavu-core
     clang libclang-rt-14-dev
 )

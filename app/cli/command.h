@@ -48,5 +48,6 @@ int shrinkCommand(const QStringList& arguments);
 int resourcesCommand(const QStringList& arguments);  // tiles_command.cpp
 int tilesCommand(const QStringList& arguments);      // tiles_command.cpp
 int exprCommand(const QStringList& arguments);
+int lessonCommand(const QStringList& arguments);
 
 }  // namespace fusescope::cli

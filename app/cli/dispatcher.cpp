@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/help_examples.h"
 #include "cli/sweep_command.h"
 #include "model/repeated_options.h"
 #include "model/version.h"
@@ -27,6 +28,8 @@ constexpr Command kCommands[] = {
      tilesCommand},
     {"expr", "parse an elementwise chain, print its predicted ledger and generated CUDA",
      exprCommand},
+    {"lesson", "check a lesson plan before class: valid, live or recorded, each live step run once",
+     lessonCommand},
 };
 
 QString knownCommands() {
@@ -38,7 +41,8 @@ QString knownCommands() {
 QString topLevelHelp() {
     QString help = QStringLiteral(
         "Usage: fusescope-cli <command> [options]\n"
-        "Runs FuseScope's pipelines (unfused and fused variants) from the command line, without\n"
+        "Runs FuseScope's pipelines (unfused and fused variants) from the command line, "
+        "without\n"
         "a display, and writes recordings that the FuseScope window opens.\n"
         "\n"
         "Commands:\n");
@@ -52,10 +56,8 @@ QString topLevelHelp() {
         "  -h, --help     this help; `fusescope-cli <command> --help` for a command's options\n"
         "  -v, --version  the version\n"
         "\n"
-        "Example:\n"
-        "  fusescope-cli run --pipeline swiglu --variants scratch,fused --n 67108864 \\\n"
-        "      --repeat 20 --vector 4 --backend auto --json out.json\n"
-        "\n");
+        "Example:\n");
+    help += QStringLiteral("  %1\n\n").arg(elementwiseRunExample());
     return help + exitCodeHelp();
 }
 
@@ -66,8 +68,10 @@ QString exitCodeHelp() {
         "Exit codes:\n"
         "  0    everything ran and every output matched the CPU reference\n"
         "  1    a correctness check failed (the table says which variant and why)\n"
-        "  2    usage error: an unknown command, option or value, or an unwritable --json path\n"
-        "  3    runtime error: no usable GPU for --backend cuda, out of memory, a device error,\n"
+        "  2    usage error: an unknown command, option or value, or an unwritable --json "
+        "path\n"
+        "  3    runtime error: no usable GPU for --backend cuda, out of memory, a device "
+        "error,\n"
         "       or the recording could not be written\n"
         "  130  cancelled with Ctrl-C\n");
 }

@@ -4,6 +4,8 @@
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/help_examples.h"
+#include "cli/kernel_file_run.h"
 #include "cli/results_table.h"
 #include "cli/run_options.h"
 #include "cli/terminal_observer.h"
@@ -12,9 +14,9 @@
 #include "model/format.h"
 #include "model/problem_options.h"
 #include "model/recording_json.h"
-#include "model/run_conversion.h"
 #include "platform/parallel.h"
 #include "runtime/backend_selection.h"
+#include "runtime/learner_launch.h"
 #include "runtime/run_estimate.h"
 #include "runtime/runner.h"
 
@@ -32,6 +34,9 @@ struct RunOptions {
     bool warmupGiven = false;
     QString jsonPath;
     QString description;  // --description, written into the recording
+    QString kernelFile;   // --kernel-file: a learner's kernel, run beside the variants
+    bool compileOnly = false;
+    double timeLimitSeconds = 10.0;
 };
 
 struct RunParser {
@@ -115,15 +120,34 @@ struct RunParser {
     QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
     QCommandLineOption description{QStringLiteral("description"), descriptionHelp(),
                                    QStringLiteral("text")};
+    QCommandLineOption kernelFile{
+        QStringLiteral("kernel-file"),
+        QStringLiteral("A learner's kernel (.cu with its buffers in a header comment, as the Lab "
+                       "view saves it): compiled by NVRTC, run on the GPU beside the variants of "
+                       "the pipeline it names as its reference, checked against that reference "
+                       "and recorded as \"%1\". --pipeline may be left out.")
+            .arg(learnerVariantName()),
+        QStringLiteral("file")};
+    QCommandLineOption compileOnly{
+        QStringLiteral("compile-only"),
+        QStringLiteral("With --kernel-file: compile and print the compiler's messages, run "
+                       "nothing (needs no GPU).")};
+    QCommandLineOption timeLimit{
+        QStringLiteral("time-limit"),
+        QStringLiteral("With --kernel-file: seconds one launch of the kernel may take before it "
+                       "counts as hung, 1 to 600 (default 10)."),
+        QStringLiteral("s"), QStringLiteral("10")};
 
     RunParser() {
         parser.setApplicationDescription(
             QStringLiteral("Runs the variants of one pipeline, checks every output against the "
                            "CPU reference,\nprints a table and optionally writes a recording that "
                            "the FuseScope window opens."));
-        parser.addOptions({help,    pipeline, expression,     variants, n,      shape,      preset,
-                           dtype,   tile,     repeat,         warmup,   vector, backend,    device,
-                           threads, measure,  sampleInterval, noRoofs,  json,   description});
+        parser.addOptions({help,       pipeline,       expression, variants, n,
+                           shape,      preset,         dtype,      tile,     repeat,
+                           warmup,     vector,         backend,    device,   threads,
+                           measure,    sampleInterval, noRoofs,    json,     description,
+                           kernelFile, compileOnly,    timeLimit});
     }
 
     QString helpText() const {
@@ -142,16 +166,8 @@ struct RunParser {
                 text += QStringLiteral("    %1\n").arg(line);
         }
         return text +
-               QStringLiteral(
-                   "\nExamples:\n  fusescope-cli run --pipeline swiglu "
-                   "--variants scratch,fused --n 67108864 --repeat 20 \\\n"
-                   "      --vector 4 --backend auto --json out.json\n"
-                   "  fusescope-cli run --pipeline mlp --preset classroom --dtype bf16 "
-                   "--backend cuda\n"
-                   "  fusescope-cli run --pipeline mlp --shape M=3,H=1000,I=2750 --dtype fp32 "
-                   "--backend cpu\n"
-                   "  fusescope-cli run --expr \"out = silu(g) * u\" --variants all --n 2^24 "
-                   "--backend cpu\n\n") +
+               QStringLiteral("\nExamples:\n  %1\n  %2\n\n")
+                   .arg(elementwiseRunExample(), presetRunExamples()) +
                exitCodeHelp();
     }
 };
@@ -166,7 +182,8 @@ Result<const PipelineSpec*> registerExpressionOption(const QString& text) {
 }
 
 // Every value is checked here, before a backend exists or anything is allocated.
-Result<RunOptions> parseRunOptions(const RunParser& p) {
+// `pipelineName`: --pipeline, or the reference of --kernel-file.
+Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineName) {
     RunOptions options;
     RunRequest& request = options.request;
     if (!p.parser.positionalArguments().isEmpty())
@@ -179,7 +196,7 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
         return Status(ErrorCode::InvalidArgument, "give --pipeline or --expr, not both");
     Result<const PipelineSpec*> pipeline =
         fromExpression ? registerExpressionOption(p.parser.value(p.expression))
-                       : parsePipeline(p.parser.value(p.pipeline));
+                       : parsePipeline(pipelineName);
     if (!pipeline) return pipeline.status();
     request.pipeline = (*pipeline)->name;
     Result<std::vector<std::string>> variants =
@@ -270,6 +287,14 @@ Result<RunOptions> parseRunOptions(const RunParser& p) {
         if (!description) return description.status();
         options.description = *description;
     }
+    options.kernelFile = p.parser.value(p.kernelFile);
+    options.compileOnly = p.parser.isSet(p.compileOnly);
+    if (options.compileOnly && options.kernelFile.isEmpty())
+        return Status(ErrorCode::InvalidArgument, "--compile-only: give the --kernel-file");
+    Result<int> timeLimit =
+        parseBoundedInteger(QStringLiteral("--time-limit"), p.parser.value(p.timeLimit), 1, 600);
+    if (!timeLimit) return timeLimit.status();
+    options.timeLimitSeconds = *timeLimit;
     if (p.parser.isSet(p.json)) {
         options.jsonPath = p.parser.value(p.json);
         if (Status writable = checkWritable(options.jsonPath, QStringLiteral("the recording"));
@@ -301,7 +326,8 @@ QString cpuEstimateLine(Backend& backend, const RunRequest& request) {
         return QStringLiteral("no estimate of the run's time: %1")
             .arg(QString::fromStdString(speeds.status().message()));
     return QStringLiteral(
-               "estimated %1 on this CPU (the model's FLOPs and bytes at %2 GFLOP/s and %3 GB/s "
+               "estimated %1 on this CPU (the model's FLOPs and bytes at %2 GFLOP/s and %3 "
+               "GB/s "
                "measured here)")
         .arg(QString::fromStdString(describeDuration(estimateRunSeconds(request, *speeds))))
         .arg(speeds->flopsPerSecond * 1e-9, 0, 'f', 1)
@@ -330,9 +356,38 @@ int runCommand(const QStringList& arguments) {
     if (std::optional<int> done =
             parseCommandLine(p.parser, p.help, arguments, [&p] { return p.helpText(); }))
         return *done;
-    Result<RunOptions> options = parseRunOptions(p);
+    // A kernel file is read and compiled first: it names the pipeline, and a compile error
+    // runs nothing.
+    std::optional<KernelFile> kernelFile;
+    QString pipelineName = p.parser.value(p.pipeline);
+    if (p.parser.isSet(p.kernelFile)) {
+        Result<KernelFile> compiled = compileKernelFile(p.parser.value(p.kernelFile));
+        if (!compiled) {
+            printError(QString::fromStdString(compiled.status().message()));
+            return exitCodeFor(compiled.status());
+        }
+        kernelFile = std::move(*compiled);
+        if (pipelineName.isEmpty()) pipelineName = kernelFile->kernel.reference;
+    }
+    Result<RunOptions> options = parseRunOptions(p, pipelineName);
     if (!options) {
         printError(QString::fromStdString(options.status().message()));
+        return kExitUsageError;
+    }
+    if (kernelFile && options->compileOnly) {
+        printNote(QStringLiteral("%1 compiled (%2); nothing run (--compile-only)")
+                      .arg(options->kernelFile, QString::fromStdString(learnerArchitecture())));
+        return kExitOk;
+    }
+    if (kernelFile && pipelineName.toStdString() != kernelFile->reference->name) {
+        printError(QStringLiteral("--pipeline %1: the kernel file's reference is %2")
+                       .arg(pipelineName, kernelFile->kernel.reference));
+        return kExitUsageError;
+    }
+    if (kernelFile && options->backend == BackendChoice::Cpu) {
+        printError(
+            QStringLiteral("--kernel-file: a learner's kernel runs on the GPU (--backend "
+                           "cuda or auto)"));
         return kExitUsageError;
     }
 
@@ -344,6 +399,12 @@ int runCommand(const QStringList& arguments) {
         return kExitRuntimeError;
     }
     Backend& backend = *selection->backend;
+    if (kernelFile && backend.kind() != BackendKind::Cuda) {
+        printError(
+            QStringLiteral("--kernel-file: running a learner's kernel needs a GPU; none is "
+                           "usable here (--compile-only still compiles it)"));
+        return kExitRuntimeError;
+    }
     RunRequest& request = options->request;
     const RunDefaults defaults = runDefaultsFor(backend.kind());
     if (!options->repeatsGiven) request.repeats = defaults.repeats;
@@ -372,15 +433,27 @@ int runCommand(const QStringList& arguments) {
         }
         observer.finish();
     }
-    if (!report) {
-        printError(QString::fromStdString(report.status().message()));
-        return exitCodeFor(report.status());
-    }
-
-    model::ConversionOptions conversion;
-    conversion.producer = model::producerString(QStringLiteral("fusescope-cli"));
-    model::Recording recording = model::recordingFrom(*report, conversion);
+    int failure = kExitOk;
+    std::optional<model::Recording> made = recordingOfRun(report, failure);
+    if (!made) return failure;
+    model::Recording recording = *made;
     recording.description = options->description;
+    if (kernelFile) {
+        LearnerRunSettings learner;
+        learner.problem = request.problem;
+        learner.warmup = request.warmup;
+        learner.repeats = request.repeats;
+        learner.timeLimitSeconds = options->timeLimitSeconds;
+        if (options->measure)
+            printNote(QStringLiteral("%1: timed, not counted (counters measure the shipped "
+                                     "variants); its passes are the declared list")
+                          .arg(learnerVariantName()));
+        InterruptGuard interruptGuard;
+        if (Status ran = appendLearnerRun(*kernelFile, learner, recording); !ran) {
+            printError(QString::fromStdString(ran.message()));
+            return exitCodeFor(ran);
+        }
+    }
     printOut(renderResults(recording));
 
     if (!options->jsonPath.isEmpty()) {

@@ -3,8 +3,11 @@
 #include <QRegularExpression>
 #include <algorithm>
 
+#include "cli/command.h"
+#include "cli/console.h"
 #include "model/atomic_save.h"
 #include "model/element_count.h"
+#include "model/run_conversion.h"
 
 namespace fusescope::cli {
 namespace {
@@ -131,6 +134,17 @@ Result<std::optional<int>> parseCudaDevice(bool given, const QString& text, Back
                                          "--backend cuda or auto)")
                               .arg(*device));
     return std::optional<int>(*device);
+}
+
+std::optional<model::Recording> recordingOfRun(const Result<RunReport>& report, int& exitCode) {
+    if (!report) {
+        printError(QString::fromStdString(report.status().message()));
+        exitCode = exitCodeFor(report.status());
+        return std::nullopt;
+    }
+    model::ConversionOptions conversion;
+    conversion.producer = model::producerString(QStringLiteral("fusescope-cli"));
+    return model::recordingFrom(*report, conversion);
 }
 
 Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends,

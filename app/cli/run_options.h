@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "core/status.h"
+#include "model/recording.h"
 #include "pipelines/registry.h"
 #include "runtime/backend_selection.h"
+#include "runtime/runner.h"
 
 namespace fusescope::cli {
 
@@ -37,6 +39,9 @@ QString cudaDeviceHelp();
 Result<std::optional<int>> parseCudaDevice(bool given, const QString& text, BackendChoice backend);
 // The backend for --backend (selectBackend) on the GPU of --device; a refusal names the option,
 // and comes before anything runs.
+// A finished run's report as fusescope-cli's recording; without one, prints why and sets
+// `exitCode` (cancelled 130, else as exitCodeFor).
+std::optional<model::Recording> recordingOfRun(const Result<RunReport>& report, int& exitCode);
 Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends,
                                       std::optional<int> cudaDevice = std::nullopt);
 // --description: what a recording or sweep file shows, in words (one line).

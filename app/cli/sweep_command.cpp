@@ -9,6 +9,7 @@
 #include "analysis/sweep.h"
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/help_examples.h"
 #include "cli/run_options.h"
 #include "cli/sweep_table.h"
 #include "cli/terminal_observer.h"
@@ -92,12 +93,7 @@ struct SweepParser {
         QString text = parser.helpText();
         text.replace(0, text.indexOf(QLatin1Char('\n')),
                      QStringLiteral("Usage: fusescope-cli sweep --pipeline <name> [options]"));
-        return text +
-               QStringLiteral(
-                   "\nExample:\n  fusescope-cli sweep --pipeline swiglu --variants fused,scratch "
-                   "--from 4096 \\\n      --to 268435456 --steps-per-octave 1 --vector 4 "
-                   "--backend auto --json sweep.json\n\n") +
-               exitCodeHelp();
+        return text + QStringLiteral("\nExample:\n  %1\n\n").arg(sweepExample()) + exitCodeHelp();
     }
 };
 

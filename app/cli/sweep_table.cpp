@@ -85,7 +85,9 @@ QString renderSweep(const SweepReport& report, const QString& dataSource) {
                      .arg(series.launches == 1 ? "" : "es")
                      .arg(series.bytesPerElement, 0, 'g', 6);
         TextTable table;
-        table.addColumn(QStringLiteral("N"), Align::Right);
+        table.addColumn(
+            pipeline ? QString::fromStdString(pipeline->sizeDimension) : QStringLiteral("size"),
+            Align::Right);
         table.addColumn(QStringLiteral("bytes"), Align::Right);
         table.addColumn(QStringLiteral("time"), Align::Right);
         table.addColumn(QStringLiteral("GB/s"), Align::Right);

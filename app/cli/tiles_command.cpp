@@ -25,35 +25,100 @@ QString text(const std::string& value) {
     return QString::fromStdString(value);
 }
 
-// The options both commands share: which configuration.
+// The registry's first tunable variant: the commands' defaults.
+tiles::TileConfiguration defaultConfiguration() {
+    return tiles::firstTunableConfiguration().value_or(tiles::TileConfiguration{});
+}
+
+// The tile tunings of a variant, in declaration order.
+std::vector<const TuningSpec*> tileTunings(const PipelineSpec& pipeline,
+                                           const std::string& variant) {
+    std::vector<const TuningSpec*> found;
+    for (const TuningSpec& tuning : pipeline.tunings)
+        if (!tuning.variant.empty() && tuning.appliesTo(variant)) found.push_back(&tuning);
+    return found;
+}
+
+// Every tunable variant with its tiles in order and their allowed values, from the registry.
+QString tunableKernelsText() {
+    QStringList kernels;
+    for (const auto& [pipeline, variant] : tunableVariants()) {
+        QStringList tiles;
+        for (const TuningSpec* tuning : tileTunings(*pipeline, variant->name))
+            tiles << QStringLiteral("%1 (%2)").arg(text(tuning->title),
+                                                   text(allowedText(tuning->allowed)));
+        kernels << QStringLiteral("--pipeline %1 --variant %2: %3")
+                       .arg(text(pipeline->name), text(variant->name), tiles.join(", "));
+    }
+    return kernels.join(QStringLiteral("; "));
+}
+
+// "--pipeline P --variant V", the tiles by name at their defaults, and a grid over the first two
+// tiles' allowed values, for the first tunable variant: the help's examples.
+struct TileExample {
+    QString kernel;
+    QString dimensions;  // "M=64,H=1024,I=2816"
+    QString values;      // "32,64,64,64"
+    QString tiles;       // "block_m=32,block_n=64,..."
+    QString grids;
+};
+
+TileExample tileExample() {
+    TileExample example;
+    const tiles::TileConfiguration configuration = defaultConfiguration();
+    const PipelineSpec* pipeline = findPipeline(configuration.pipeline);
+    if (!pipeline) return example;
+    example.kernel = QStringLiteral("--pipeline %1 --variant %2")
+                         .arg(text(configuration.pipeline), text(configuration.variant));
+    QStringList dimensions, values, tiles, grids;
+    for (const DimensionSpec& dimension : pipeline->dimensions)
+        dimensions << QStringLiteral("%1=%2").arg(text(dimension.name)).arg(dimension.defaultValue);
+    for (const TuningSpec* tuning : tileTunings(*pipeline, configuration.variant)) {
+        values << QString::number(tuning->defaultValue);
+        tiles << QStringLiteral("%1=%2").arg(text(tuning->name)).arg(tuning->defaultValue);
+        if (grids.size() < 2 && tuning->allowed.size() > 1)
+            grids << QStringLiteral("--grid %1=%2..%3")
+                         .arg(text(tuning->name))
+                         .arg(tuning->allowed.front())
+                         .arg(tuning->allowed.back());
+    }
+    example.dimensions = dimensions.join(QLatin1Char(','));
+    example.values = values.join(QLatin1Char(','));
+    example.tiles = tiles.join(QLatin1Char(','));
+    example.grids = grids.join(QLatin1Char(' '));
+    return example;
+}
+
+// The options both commands share: which configuration, by default the registry's first tunable
+// variant.
 struct ConfigurationOptions {
-    QCommandLineOption pipeline{QStringLiteral("pipeline"),
-                                QStringLiteral("The pipeline (default mlp)."),
-                                QStringLiteral("name"), QStringLiteral("mlp")};
-    QCommandLineOption variant{QStringLiteral("variant"),
-                               QStringLiteral("The variant whose kernel takes the tiles: "
-                                              "lesson_fused (default) or production (its "
-                                              "prefill gate_up kernel)."),
-                               QStringLiteral("name"), QStringLiteral("lesson_fused")};
+    QCommandLineOption pipeline{
+        QStringLiteral("pipeline"),
+        QStringLiteral("The pipeline (default %1).").arg(text(defaultConfiguration().pipeline)),
+        QStringLiteral("name"), text(defaultConfiguration().pipeline)};
+    QCommandLineOption variant{
+        QStringLiteral("variant"),
+        QStringLiteral("The variant whose kernel takes the tiles (default %1).")
+            .arg(text(defaultConfiguration().variant)),
+        QStringLiteral("name"), text(defaultConfiguration().variant)};
     QCommandLineOption preset{QStringLiteral("preset"),
-                              QStringLiteral("A named problem: classroom, decode-1, prefill-512, "
-                                             "odd, ... (see `fusescope-cli run --help`)."),
+                              QStringLiteral("A named problem of the pipeline (see "
+                                             "`fusescope-cli list`)."),
                               QStringLiteral("name")};
-    QCommandLineOption shape{QStringLiteral("shape"),
-                             QStringLiteral("Dimensions by name, e.g. M=512,H=1024,I=2816."),
-                             QStringLiteral("dims")};
+    QCommandLineOption shape{
+        QStringLiteral("shape"),
+        QStringLiteral("Dimensions by name, e.g. %1.").arg(tileExample().dimensions),
+        QStringLiteral("dims")};
     QCommandLineOption dtype{QStringLiteral("dtype"),
                              QStringLiteral("float32 (fp32), bfloat16 (bf16) or tf32 (float32 "
                                             "storage, TF32 tensor-core products)."),
                              QStringLiteral("type")};
-    QCommandLineOption tile{QStringLiteral("tile"),
-                            QStringLiteral("Tiles BLOCK_M,BLOCK_N,BLOCK_H,BLOCK_I in that order "
-                                           "(e.g. 64,64,32,64) or by name "
-                                           "(block_m=64,block_n=64,...); each 16, 32, 64 or 128. "
-                                           "The production variant: TILE_M,TILE_I (e.g. 64,128 "
-                                           "or tile_m=64,tile_i=128); TILE_M 64 or 128, TILE_I "
-                                           "32, 64 or 128."),
-                            QStringLiteral("tiles")};
+    QCommandLineOption tile{
+        QStringLiteral("tile"),
+        QStringLiteral("The variant's tiles in order (e.g. %1) or by name "
+                       "(e.g. %2). The tunable kernels and their tiles: %3.")
+            .arg(tileExample().values, tileExample().tiles, tunableKernelsText()),
+        QStringLiteral("tiles")};
 
     QList<QCommandLineOption> all() const {
         return {pipeline, variant, preset, shape, dtype, tile};
@@ -105,7 +170,7 @@ QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString
     lines << QStringLiteral("Device         %1").arg(note);
     if (r.refusal)
         lines << QStringLiteral("REFUSED        %1 (%2): never launched")
-                     .arg(text(r.refusal->reason), text(refusalKindKey(r.refusal->kind)));
+                     .arg(text(r.refusal->reason), text(tiles::refusalKindKey(r.refusal->kind)));
     lines << QStringLiteral("Launch         %1 x %2 = %3 blocks of %4 threads (%5)")
                  .arg(r.launch.gridX)
                  .arg(r.launch.gridY)
@@ -179,14 +244,12 @@ struct ResourcesParser {
                                  "FLOPs and a predicted time. On an NVIDIA GPU the kernel is "
                                  "compiled (NVRTC, cached) and loaded to read its registers; "
                                  "elsewhere the model part is printed for a GPU of the table."));
+        const TileExample example = tileExample();
         return t +
                QStringLiteral(
-                   "\nExamples:\n  fusescope-cli resources --pipeline mlp --preset "
-                   "classroom --dtype bf16 --tile 64,64,32,64\n"
-                   "  fusescope-cli resources --preset decode-1 --tile 16,64,64,64 "
-                   "--gpu h200\n"
-                   "  fusescope-cli resources --variant production --preset prefill-512 "
-                   "--dtype bf16 --tile 64,128\n\n") +
+                   "\nExamples:\n  fusescope-cli resources %1 --shape %2 --tile %3\n"
+                   "  fusescope-cli resources %1 --tile %4 --gpu h200\n\n")
+                   .arg(example.kernel, example.dimensions, example.values, example.tiles) +
                exitCodeHelp();
     }
 };
@@ -334,7 +397,8 @@ struct TilesParser {
                               QStringLiteral("count"), QStringLiteral("2")};
     QCommandLineOption noReferences{QStringLiteral("no-references"),
                                     QStringLiteral("Do not time the pipeline's other variants "
-                                                   "(unfused, production) on the same scale.")};
+                                                   "(its baseline, its leanest fusion) on the "
+                                                   "same scale.")};
     QCommandLineOption backend{QStringLiteral("backend"),
                                QStringLiteral("auto (default), cuda or cpu."),
                                QStringLiteral("name"), QStringLiteral("auto")};
@@ -353,23 +417,23 @@ struct TilesParser {
         t.replace(0, t.indexOf(QLatin1Char('\n')),
                   QStringLiteral(
                       "Usage: fusescope-cli tiles --grid <axis> [--grid <axis> ...] [options]\n\n"
-                      "Sweeps tile configurations of the lesson's fused kernel (or, with "
-                      "--variant production, of the production fusion's gate_up kernel): every "
-                      "configuration is compiled at run time (NVRTC, in parallel, cached on "
+                      "Sweeps tile configurations of a kernel that compiles at run time for "
+                      "chosen tiles (--pipeline and --variant; by default the first the "
+                      "registry declares): every configuration is compiled at run time (NVRTC, in "
+                      "parallel, cached on "
                       "disk), refused ones are recorded with their reason and never launched, "
                       "the rest are timed. The table gives each one's median time with its "
                       "interquartile range, GB/s, TFLOP/s, registers, spills and occupancy, and "
                       "its limiter in words; configurations whose interquartile range overlaps "
                       "the best one's are marked as ties. The other variants and the copy and "
                       "compute roofs are timed in the same run."));
+        const TileExample example = tileExample();
         return t +
                QStringLiteral(
-                   "\nExample:\n  fusescope-cli tiles --pipeline mlp --preset "
-                   "classroom --dtype bf16 --grid block_m=16..128 \\\n"
-                   "      --grid block_n=16..128 --grid block_i=32,64,128 --repeat 10 "
-                   "--json tiles.json\n"
-                   "  fusescope-cli tiles --variant production --preset prefill-512 --dtype bf16 "
-                   "\\\n      --grid tile_m=64,128 --grid tile_i=32..128 --repeat 10\n\n"
+                   "\nExample:\n  fusescope-cli tiles %1 --shape %2 \\\n      %3 "
+                   "--repeat 10 --json tiles.json\n\nTunable kernels: %4.\n\n")
+                   .arg(example.kernel, example.dimensions, example.grids, tunableKernelsText()) +
+               QStringLiteral(
                    "The kernel cache is in the user's cache folder; "
                    "FUSESCOPE_KERNEL_CACHE names another one.\n\n") +
                exitCodeHelp();

@@ -1,5 +1,6 @@
 #include "model/fusion_verdict.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/format.h"
@@ -138,41 +139,46 @@ QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
 QString fusionVerdict(const Recording& recording) {
     if (recording.runs.isEmpty()) return {};
     const PipelineSpec* pipeline = findPipeline(recording.runs.front().pipeline.toStdString());
-    if (!pipeline || pipeline->variants.empty()) return {};
-    const VariantSpec& baselineSpec = pipeline->variants.front();
-    const RunRecord* baseline = timedRunOf(recording, baselineSpec.name);
-    if (!baseline) return {};
+    if (!pipeline) return {};
+    // Each fused variant is compared with the baseline it declares, where that was timed.
+    const auto baselineRun = [&](const VariantSpec& variant) -> const RunRecord* {
+        const VariantSpec* baseline = variant.fused ? baselineOf(*pipeline, variant) : nullptr;
+        return baseline ? timedRunOf(recording, baseline->name) : nullptr;
+    };
+    if (std::none_of(pipeline->variants.begin(), pipeline->variants.end(),
+                     [&](const VariantSpec& variant) { return baselineRun(variant) != nullptr; }))
+        return {};
 
     QStringList sentences;
+    const VariantSpec* leanestSpec = findVariant(*pipeline, pipeline->leanestVariant);
+    const RunRecord* leanestBaseline = leanestSpec ? baselineRun(*leanestSpec) : nullptr;
     const RunRecord* leanest =
-        pipeline->leanestVariant.empty() || pipeline->leanestVariant == baselineSpec.name
-            ? nullptr
-            : timedRunOf(recording, pipeline->leanestVariant);
+        leanestBaseline ? timedRunOf(recording, pipeline->leanestVariant) : nullptr;
     if (leanest) {
-        sentences << leanestVerdict(recording, *pipeline, *leanest, *baseline);
-        if (loses(*leanest, *baseline))
-            if (const QString why =
-                    causes(recording, findVariant(*pipeline, pipeline->leanestVariant), *leanest,
-                           *baseline);
+        sentences << leanestVerdict(recording, *pipeline, *leanest, *leanestBaseline);
+        if (loses(*leanest, *leanestBaseline))
+            if (const QString why = causes(recording, leanestSpec, *leanest, *leanestBaseline);
                 !why.isEmpty())
                 sentences << why;
     }
     // Every other fused variant that loses, with its cause.
     for (const VariantSpec& variant : pipeline->variants) {
-        if (!variant.fused || variant.name == pipeline->leanestVariant) continue;
-        const RunRecord* fused = timedRunOf(recording, variant.name);
+        if (variant.name == pipeline->leanestVariant) continue;
+        const RunRecord* baseline = baselineRun(variant);
+        const RunRecord* fused = baseline ? timedRunOf(recording, variant.name) : nullptr;
         if (!fused || !loses(*fused, *baseline)) continue;
         const QString why = causes(recording, &variant, *fused, *baseline);
         sentences << (why.isEmpty() ? comparison(*fused, *baseline)
                                     : comparison(*fused, *baseline) + QLatin1Char(' ') + why);
     }
     // Every fused variant slower than a variant that does its work in other kernels, kernel by
-    // kernel (the leanest one's comparison with the baseline is said above).
+    // kernel (the leanest one's comparison with its baseline is said above).
     for (const VariantSpec& variant : pipeline->variants) {
         const RunRecord* fused = variant.fused ? timedRunOf(recording, variant.name) : nullptr;
         if (!fused) continue;
-        const std::string compared =
-            leanest && variant.name == pipeline->leanestVariant ? baselineSpec.name : std::string();
+        const std::string compared = leanest && &variant == leanestSpec
+                                         ? leanestBaseline->variant.toStdString()
+                                         : std::string();
         sentences << slowerThanCounterparts(recording, variant, *fused, compared);
     }
     return sentences.join(QLatin1Char(' '));

@@ -1,7 +1,7 @@
 #pragma once
 // Whether fusion paid off in a recording, and why, in words: the pipeline's leanest fusion
-// against its first (framework-style) variant, with what bounds the time at this size; then
-// every fused variant that loses to that first variant, with the measured cause in numbers.
+// against the baseline it declares (the framework-style path), with what bounds the time at this
+// size; then every fused variant that loses to its baseline, with the measured cause in numbers.
 #include <QString>
 
 #include "model/recording.h"
@@ -13,8 +13,8 @@ namespace fusescope::model {
 // measured in the same run, so keeping g_u_h on chip saves little. lesson_fused is 142x slower
 // than unfused (277 ms against 1.94 ms). It recomputes g and u for each of 64 output tiles (43x
 // the useful FLOPs) at 224 TFLOP/s, 25.1% of the compute roof; it moves 303x the DRAM bytes of
-// unfused (772 GB against 2.55 GB, measured)." Empty where the recording lacks the pipeline's
-// first variant, or has nothing to say about it.
+// unfused (772 GB against 2.55 GB, measured)." Empty where the recording times no fused
+// variant's baseline, or has nothing to say about it.
 QString fusionVerdict(const Recording& recording);
 
 }  // namespace fusescope::model

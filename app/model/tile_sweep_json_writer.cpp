@@ -58,10 +58,11 @@ QJsonObject cellJson(const tiles::TileCell& cell) {
     const tiles::ResourceReport& r = cell.report;
     QJsonObject object{{QStringLiteral("tuning"), mapJson(r.configuration.problem.tuning)}};
     object.insert(QStringLiteral("refusal"),
-                  r.refusal ? QJsonValue(QJsonObject{
-                                  {QStringLiteral("kind"), text(refusalKindKey(r.refusal->kind))},
-                                  {QStringLiteral("reason"), text(r.refusal->reason)}})
-                            : QJsonValue(QJsonValue::Null));
+                  r.refusal
+                      ? QJsonValue(QJsonObject{
+                            {QStringLiteral("kind"), text(tiles::refusalKindKey(r.refusal->kind))},
+                            {QStringLiteral("reason"), text(r.refusal->reason)}})
+                      : QJsonValue(QJsonValue::Null));
     object.insert(
         QStringLiteral("launch"),
         QJsonObject{{QStringLiteral("kernel"), text(r.launch.kernelName)},

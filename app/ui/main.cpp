@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "model/version.h"
+#include "ui/lesson/lesson_launch_window.h"
 #include "ui/window/headless.h"
 #include "ui/window/main_window.h"
 #include "worker/kernel_cache.h"
@@ -79,5 +80,12 @@ int main(int argc, char** argv) {
             window.reportOpenErrorLater(compareError);
         }
     if (options.run) window.startCommand(*options.run);
+    if (options.lesson)
+        if (const QString lessonError =
+                openLessonOver(window, options.lesson->planPath, options.lesson->step - 1);
+            !lessonError.isEmpty()) {
+            std::fprintf(stderr, "fusescope: %s\n", qPrintable(lessonError));
+            return 2;
+        }
     return app.exec();
 }

@@ -44,6 +44,7 @@ PipelineSpec makeAffinePipeline() {
     fused.title = "Fused (1 kernel)";
     fused.description = "out = x*2 + 3 in one kernel, tmp kept in a register: 2 passes.";
     fused.fused = true;
+    fused.baseline = unfused.name;
     fused.buffers = {x, out};
     fused.plan = elementwisePlan({{"affine_fused", {"x", "out"}, {"x"}, {"out"}, 2.0}});
 

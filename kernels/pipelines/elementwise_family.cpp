@@ -33,6 +33,19 @@ std::vector<std::string> inputNames(const PipelineSpec& pipeline) {
     return names;
 }
 
+std::vector<const float*> inputPointers(const std::vector<std::string>& names,
+                                        const HostBuffers& inputs) {
+    std::vector<const float*> pointers;
+    for (const auto& name : names)
+        pointers.push_back(reinterpret_cast<const float*>(inputs.find(name)->data()));
+    return pointers;
+}
+
+double relativeError(double actual, double expected) {
+    // Relative to the value, with a floor so that results near zero compare absolutely.
+    return std::abs(actual - expected) / std::max(std::abs(expected), 1e-6);
+}
+
 }  // namespace
 
 void fillUniform(float* data, std::uint64_t n, std::uint32_t seed, std::uint32_t stream, float low,
@@ -64,8 +77,7 @@ CheckResult checkElementwiseOutput(const ElementReference& reference, const floa
         if (isPoison(output[i])) return;
         const double expected = reference(inputs, i);
         const double actual = output[i];
-        // Relative to the value, with a floor so that results near zero compare absolutely.
-        const double error = std::abs(actual - expected) / std::max(std::abs(expected), 1e-6);
+        const double error = relativeError(actual, expected);
         worst = std::isnan(error) ? INFINITY : std::max(worst, error);
     };
     parallelFor(n, hardwareThreads(), [&](std::uint64_t begin, std::uint64_t end) {
@@ -153,11 +165,21 @@ void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
     // Large outputs are checked on a sample (kReferenceSampleElements): too brief to cancel.
     pipeline.check = [reference, names](const Problem& problem, const HostBuffers& inputs,
                                         const void* output, const CancelToken&) {
-        std::vector<const float*> pointers;
-        for (const auto& name : names)
-            pointers.push_back(reinterpret_cast<const float*>(inputs.find(name)->data()));
+        const std::vector<const float*> pointers = inputPointers(names, inputs);
         return checkElementwiseOutput(reference, pointers.data(), static_cast<const float*>(output),
                                       problem.dimension(kElementCountDimension));
+    };
+    pipeline.firstWrongElement = [reference, names](
+                                     const Problem& problem, const HostBuffers& inputs,
+                                     const void* output) -> std::optional<WrongElement> {
+        const std::vector<const float*> pointers = inputPointers(names, inputs);
+        const auto* values = static_cast<const float*>(output);
+        for (std::uint64_t i = 0; i < problem.dimension(kElementCountDimension); ++i) {
+            const double expected = reference(pointers.data(), i);
+            if (isPoison(values[i]) || !(relativeError(values[i], expected) <= kFloat32Tolerance))
+                return WrongElement{i, expected, values[i], isPoison(values[i])};
+        }
+        return std::nullopt;
     };
 }
 

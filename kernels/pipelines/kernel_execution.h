@@ -17,13 +17,12 @@
 
 #include "core/cancel_token.h"
 #include "core/status.h"
+#include "pipelines/backend_kind.h"
 #include "pipelines/cpu_kernels.h"
 #include "pipelines/problem.h"
 #include "platform/runtime_compiler.h"
 
 namespace fusescope {
-
-enum class BackendKind { Cpu, Cuda };
 
 // What the compiler gave a kernel (CUDA), or nothing (CPU, library calls).
 struct KernelResources {

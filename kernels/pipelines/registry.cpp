@@ -100,6 +100,18 @@ const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name) 
     return nullptr;
 }
 
+const VariantSpec* baselineOf(const PipelineSpec& pipeline, const VariantSpec& variant) {
+    return variant.baseline.empty() ? nullptr : findVariant(pipeline, variant.baseline);
+}
+
+std::vector<std::pair<const PipelineSpec*, const VariantSpec*>> tunableVariants() {
+    std::vector<std::pair<const PipelineSpec*, const VariantSpec*>> found;
+    for (const PipelineSpec& pipeline : pipelines())
+        for (const VariantSpec& variant : pipeline.variants)
+            if (variant.tiles) found.emplace_back(&pipeline, &variant);
+    return found;
+}
+
 Status checkProblem(const PipelineSpec& pipeline, const Problem& problem) {
     for (const auto& [name, value] : problem.dimensions)
         if (!pipeline.findDimension(name))

@@ -20,7 +20,9 @@
 #include "core/cancel_token.h"
 #include "core/status.h"
 #include "core/uninitialised_allocator.h"
+#include "pipelines/backend_kind.h"
 #include "pipelines/problem.h"
+#include "pipelines/tile_spec.h"
 
 namespace fusescope {
 
@@ -68,6 +70,11 @@ struct KernelSpec {
     // repeat), which the memory stage animates loop by loop. Empty otherwise.
     std::vector<std::string> passReads;
     std::vector<std::string> passWrites;
+    // Whether the kernel can run this problem on a backend, as CUTLASS's can_implement: the
+    // reason when it cannot (a dtype the GPU code has no path for, tiles beyond the grid's
+    // limit), asked before anything is allocated. Empty: it runs every problem the pipeline's
+    // limits allow. Whether the code loads (a kernel compiled at run time) is the backend's to say.
+    std::function<Status(const Problem&, BackendKind)> canImplement;
 
     int passes() const { return static_cast<int>(passReads.size() + passWrites.size()); }
 };
@@ -97,8 +104,12 @@ struct VariantSpec {
     std::string title;        // "Scratch (1 kernel, 2 loops)"
     std::string description;  // one or two sentences for the UI
     bool fused = false;
-    // Its kernel compiles at run time for any allowed tuning values: the tile explorer's subject.
-    bool tunableAtRunTime = false;
+    // Set where its kernel compiles at run time for any allowed tile values (the tile explorer's
+    // subject): how the tiles launch and when they are refused.
+    std::optional<VariantTiles> tiles;
+    // The variant this one is compared against (the framework-style path a fusion must beat);
+    // empty where it is compared with nothing.
+    std::string baseline;
     std::vector<BufferSpec> buffers;
     KernelPlan plan;
     // What the variant computes more than once, in words with its count for a problem
@@ -135,6 +146,14 @@ struct CheckResult {
     // Elements compared against the reference: all of them, or a sample of large outputs.
     std::uint64_t comparedElements = 0;
     bool ok = false;
+};
+
+// One output element that fails the check: what it should hold and what the kernel wrote.
+struct WrongElement {
+    std::uint64_t index = 0;
+    double expected = 0.0;
+    double got = 0.0;
+    bool unwritten = false;  // still the poison: no thread wrote it
 };
 
 // A large library GEMM the runner times beside the copy roofline: the compute roof of pipelines
@@ -181,6 +200,12 @@ struct PipelineSpec {
     std::vector<VariantSpec> variants;
     InputMaker makeInputs;
     OutputCheck check;
+    // Elementwise pipelines: the first output element that is unwritten or off the reference,
+    // so that a kernel the program did not write (the Lab's) is told where it is wrong and what
+    // the element should hold. Empty elsewhere.
+    std::function<std::optional<WrongElement>(const Problem& problem, const HostBuffers& inputs,
+                                              const void* output)>
+        firstWrongElement;
     ProblemCheck checkProblem;  // may be empty
     // Bytes the copy roofline copies for this problem.
     std::function<std::uint64_t(const Problem&)> rooflineBytes;
@@ -242,6 +267,10 @@ PipelineList pipelines();
 const PipelineSpec* findPipeline(std::string_view name);
 const VariantSpec* findVariant(const PipelineSpec& pipeline, std::string_view name);
 const BufferSpec* findBuffer(const VariantSpec& variant, std::string_view name);
+// The variant `variant` declares as its baseline; nullptr where it declares none.
+const VariantSpec* baselineOf(const PipelineSpec& pipeline, const VariantSpec& variant);
+// The variants whose kernels compile at run time for chosen tiles, in registry order.
+std::vector<std::pair<const PipelineSpec*, const VariantSpec*>> tunableVariants();
 
 // Checks every value of a problem against the pipeline's declarations (names, limits, allowed
 // values, dtypes, the pipeline's own constraints), with the reason in words.

@@ -65,6 +65,7 @@ PipelineSpec makeSwigluPipeline() {
         "One grid-stride loop: load gate and up, keep silu(gate) in a register, store out. "
         "3 passes and no scratch allocation.";
     fused.fused = true;
+    fused.baseline = scratchVariant.name;
     fused.buffers = {gate, up, out};
     fused.plan =
         elementwisePlan({{"swiglu_fused", {"gate", "up", "out"}, {"gate", "up"}, {"out"}, 5.0}});

@@ -38,4 +38,17 @@ Result<double> Backend::timeChain(std::span<const KernelLaunch> launches) {
     return sum;
 }
 
+Result<std::vector<double>> Backend::timeRepeats(std::span<const KernelLaunch> launches,
+                                                 int warmups, int repeats) {
+    for (int i = 0; i < warmups; ++i)
+        if (Result<double> time = timeChain(launches); !time) return time.status();
+    std::vector<double> times;
+    for (int i = 0; i < repeats; ++i) {
+        Result<double> time = timeChain(launches);
+        if (!time) return time.status();
+        times.push_back(*time);
+    }
+    return times;
+}
+
 }  // namespace fusescope

@@ -81,6 +81,13 @@ class Backend {
     // of it is enqueued. The default sums the kernels' own times, for backends on which kernels
     // cannot overlap.
     virtual Result<double> timeChain(std::span<const KernelLaunch> launches);
+    // A benchmark's timing of a steady stream of work: the chain enqueued `warmups` times
+    // untimed, then `repeats` times back to back, each repeat between its own two events, with
+    // one wait at the end; each repeat's time in milliseconds. Nothing holds the start and
+    // nothing paces the launches, so it is for benchmarks, which nothing cancels. The default
+    // times each repeat apart with timeChain.
+    virtual Result<std::vector<double>> timeRepeats(std::span<const KernelLaunch> launches,
+                                                    int warmups, int repeats);
     // Whether a kernel can start before the previous one in the chain has finished, so that
     // timeChain differs from the sum of timeLaunches (the runner times chains only then).
     virtual bool chainsCanOverlap() const { return false; }

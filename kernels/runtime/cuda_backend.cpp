@@ -148,6 +148,37 @@ class CudaBackend final : public Backend {
         return elapsedMs(events_[0], events_[1], "timing " + kernelNames(launches));
     }
 
+    Result<std::vector<double>> timeRepeats(std::span<const KernelLaunch> launches, int warmups,
+                                            int repeats) override {
+        if (repeats < 1) return Status(ErrorCode::InvalidArgument, "repeats must be at least 1");
+        if (Status s = ensureEvents(2 * static_cast<std::size_t>(repeats)); !s) return s;
+        const ExecutionTarget where = target();
+        const auto enqueueChain = [&] {
+            for (const KernelLaunch& launch : launches)
+                if (Status s = enqueueNamed(where, launch); !s) return s;
+            return Status::ok();
+        };
+        Status enqueued;
+        for (int i = 0; enqueued && i < warmups; ++i) enqueued = enqueueChain();
+        for (std::size_t i = 0; enqueued && i < static_cast<std::size_t>(repeats); ++i) {
+            enqueued = cudaStatus(cudaEventRecord(events_[2 * i], stream_), "recording an event");
+            if (enqueued) enqueued = enqueueChain();
+            if (enqueued)
+                enqueued =
+                    cudaStatus(cudaEventRecord(events_[2 * i + 1], stream_), "recording an event");
+        }
+        if (!enqueued) return releasedAfter(enqueued);
+        if (Status s = synchronize("running " + kernelNames(launches)); !s) return s;
+        std::vector<double> times;
+        for (std::size_t i = 0; i < static_cast<std::size_t>(repeats); ++i) {
+            Result<double> time =
+                elapsedMs(events_[2 * i], events_[2 * i + 1], "timing " + kernelNames(launches));
+            if (!time) return time.status();
+            times.push_back(*time);
+        }
+        return times;
+    }
+
     Result<double> timeCopy(void* destination, const void* source, std::uint64_t bytes) override {
         if (Status s = ensureEvents(2); !s) return s;
         if (Status s = hold_.hold(stream_); !s) return s;

@@ -279,6 +279,9 @@ Result<std::vector<KernelLaunch>> planLaunches(Backend& backend, const VariantSp
     kernels = variant.kernelsFor(request.problem);
     std::vector<KernelLaunch> launches;
     for (std::size_t k = 0; k < kernels.size(); ++k) {
+        if (kernels[k].canImplement)
+            if (Status s = kernels[k].canImplement(request.problem, backend.kind()); !s)
+                return Status(s.code(), variant.name + " cannot run here: " + s.message());
         Result<KernelExecution*> execution = backend.findExecution(kernels[k].execution);
         if (!execution) return execution.status();
         KernelLaunch launch;

@@ -4,24 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "pipelines/mlp/mlp_executions.h"
-#include "pipelines/mlp/mlp_lesson_tiled.h"
-#include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/registry.h"
-#include "platform/shared_memory_limit.h"
 
 namespace fusescope::tiles {
 namespace {
-
-constexpr std::string_view kTileTunings[] = {"block_m", "block_n", "block_h", "block_i"};
-
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-    return b == 0 ? 0 : (a + b - 1) / b;
-}
-
-std::uint64_t roundUp(std::uint64_t a, std::uint64_t to) {
-    return ceilDiv(a, to) * to;
-}
 
 std::string kib(std::uint64_t bytes) {
     char text[32];
@@ -35,151 +21,36 @@ std::string format(const char* pattern, double value) {
     return text;
 }
 
-mlp::LessonTiles lessonTilesOf(const LessonTileValues& t) {
-    return {t.blockM, t.blockN, t.blockH, t.blockI};
-}
-
 }  // namespace
 
-LessonTileValues lessonTileValues(const TileConfiguration& configuration) {
-    const Problem& p = configuration.problem;
-    return {p.tuningValue(kTileTunings[0]), p.tuningValue(kTileTunings[1]),
-            p.tuningValue(kTileTunings[2]), p.tuningValue(kTileTunings[3])};
+std::optional<TileConfiguration> firstTunableConfiguration() {
+    const auto tunable = tunableVariants();
+    if (tunable.empty()) return std::nullopt;
+    const auto& [pipeline, variant] = tunable.front();
+    return TileConfiguration{pipeline->name, variant->name, pipeline->defaultProblem()};
 }
 
-LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const DeviceLimits& limits) {
-    const LessonTileValues t = lessonTileValues(configuration);
-    const Problem& p = configuration.problem;
-    LaunchGeometry g;
-    g.kernelName = "swiglu_mlp_lesson_tiled";
-    g.threadsPerBlock = mlp::kLessonTiledThreads;
-    g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
-    g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
-    g.blocks = g.gridX * g.gridY;
-    const mlp::LessonTiles tiles = lessonTilesOf(t);
-    g.pipelineStages =
-        mlp::lessonTiledStages(tiles, mlp::mlpDtypeOf(p), limits.sharedBytesPerBlockOptIn);
-    g.dynamicSharedBytes = mlp::lessonTiledSharedBytes(tiles, mlp::mlpDtypeOf(p), g.pipelineStages);
-    return g;
-}
-
-LaunchGeometry productionGeometry(const TileConfiguration& configuration) {
-    const mlp::production::Tiles t = mlp::productionTilesOf(configuration.problem);
-    const Problem& p = configuration.problem;
-    LaunchGeometry g;
-    g.kernelName = "mlp_gate_up_silu_tiled";
-    g.threadsPerBlock = mlp::kProductionTiledThreads;
-    g.gridX = ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.tileM));
-    g.gridY = ceilDiv(p.dimension("I"), static_cast<std::uint64_t>(t.tileI));
-    g.blocks = g.gridX * g.gridY;
-    g.pipelineStages = mlp::kProductionTiledStages;
-    g.dynamicSharedBytes = mlp::productionTiledSharedBytes(t);
-    return g;
-}
-
-bool isProduction(const TileConfiguration& configuration) {
-    return configuration.pipeline == "mlp" &&
-           mlp::variantNamed(configuration.variant) == mlp::MlpVariant::Production;
+const VariantTiles* variantTiles(const TileConfiguration& configuration) {
+    const PipelineSpec* pipeline = findPipeline(configuration.pipeline);
+    const VariantSpec* variant = pipeline ? findVariant(*pipeline, configuration.variant) : nullptr;
+    return variant && variant->tiles ? &*variant->tiles : nullptr;
 }
 
 LaunchGeometry geometryOf(const TileConfiguration& configuration, const DeviceLimits& limits) {
-    return isProduction(configuration) ? productionGeometry(configuration)
-                                       : lessonGeometry(configuration, limits);
+    const VariantTiles* tiles = variantTiles(configuration);
+    return tiles ? tiles->geometry(configuration.problem, limits) : LaunchGeometry{};
 }
-
-namespace {
-
-// Every tuning the variant's kernel takes holds one of its declared values.
-std::optional<TileRefusal> disallowedValue(const PipelineSpec& pipeline,
-                                           const TileConfiguration& configuration) {
-    for (const TuningSpec& spec : pipeline.tunings) {
-        if (!spec.appliesTo(configuration.variant)) continue;
-        const int value = configuration.problem.tuningValue(spec.name);
-        if (std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end())
-            return TileRefusal{RefusalKind::NotTunable, spec.title + " " + std::to_string(value) +
-                                                            " is not one of the allowed values (" +
-                                                            allowedText(spec.allowed) + ")"};
-    }
-    return std::nullopt;
-}
-
-std::optional<TileRefusal> productionRefusal(const PipelineSpec& pipeline,
-                                             const TileConfiguration& configuration,
-                                             const DeviceLimits& limits) {
-    const Problem& p = configuration.problem;
-    if (p.dimension("M") <= static_cast<std::uint64_t>(mlp::kDecodeMaxRows))
-        return TileRefusal{RefusalKind::NotTunable,
-                           "at M <= " + std::to_string(mlp::kDecodeMaxRows) +
-                               " the production fusion streams the weights with GEMV kernels, "
-                               "which take no tiles"};
-    if (std::optional<TileRefusal> refusal = disallowedValue(pipeline, configuration))
-        return refusal;
-    if (std::optional<std::string> reason =
-            mlp::productionTilesRefusal(mlp::productionTilesOf(p), mlp::mlpDtypeOf(p)))
-        return TileRefusal{RefusalKind::NotTunable, *reason};
-    const LaunchGeometry g = productionGeometry(configuration);
-    if (g.gridY > 65535)
-        return TileRefusal{RefusalKind::LargerThanProblem,
-                           std::to_string(g.gridY) + " I tiles > the grid's 65535"};
-    if (g.threadsPerBlock > limits.maxThreadsPerBlock)
-        return TileRefusal{RefusalKind::Threads, std::to_string(g.threadsPerBlock) +
-                                                     " threads per block > the device's " +
-                                                     std::to_string(limits.maxThreadsPerBlock)};
-    if (g.dynamicSharedBytes > limits.sharedBytesPerBlockOptIn)
-        return TileRefusal{RefusalKind::SharedMemory,
-                           sharedMemoryRefusal(g.dynamicSharedBytes,
-                                               limits.sharedBytesPerBlockOptIn, limits.name)};
-    return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
                                       const DeviceLimits& limits) {
-    const PipelineSpec* pipeline = findPipeline(configuration.pipeline);
-    const VariantSpec* variant = pipeline ? findVariant(*pipeline, configuration.variant) : nullptr;
-    if (!variant || !variant->tunableAtRunTime)
+    const VariantTiles* tiles = variantTiles(configuration);
+    if (!tiles)
         return TileRefusal{RefusalKind::NotTunable,
-                           "only the MLP's lesson_fused and production kernels compile for chosen "
-                           "tiles"};
-    if (isProduction(configuration)) return productionRefusal(*pipeline, configuration, limits);
-    const LessonTileValues t = lessonTileValues(configuration);
-    const std::pair<std::string_view, int> named[] = {
-        {"BLOCK_M", t.blockM}, {"BLOCK_N", t.blockN}, {"BLOCK_H", t.blockH}, {"BLOCK_I", t.blockI}};
-    for (const auto& [name, value] : named)
-        if (value <= 0)
-            return TileRefusal{RefusalKind::NotTunable, std::string(name) + " is not set"};
-    if (configuration.problem.dtype != DType::Float32)
-        for (const auto& [name, value] : named)
-            if (value % kMmaTile != 0)
-                return TileRefusal{RefusalKind::MmaShape,
-                                   std::string(name) + " " + std::to_string(value) +
-                                       " is not a multiple of 16, the warps' block of mma "
-                                       "fragments"};
-    if (std::optional<TileRefusal> refusal = disallowedValue(*pipeline, configuration))
-        return refusal;
-    const Problem& p = configuration.problem;
-    const std::pair<int, std::string_view> against[] = {{0, "M"}, {1, "H"}, {2, "H"}, {3, "I"}};
-    for (const auto& [index, dimension] : against) {
-        const std::uint64_t extent = roundUp(p.dimension(dimension), kMmaTile);
-        const int value = named[index].second;
-        if (static_cast<std::uint64_t>(value) > extent)
-            return TileRefusal{RefusalKind::LargerThanProblem,
-                               std::string(named[index].first) + " " + std::to_string(value) +
-                                   " > " + std::string(dimension) + " rounded up to 16 (" +
-                                   std::to_string(extent) + "): the extra rows are all padding"};
-    }
-    const LaunchGeometry g = lessonGeometry(configuration, limits);
-    if (g.threadsPerBlock > limits.maxThreadsPerBlock)
-        return TileRefusal{RefusalKind::Threads, std::to_string(g.threadsPerBlock) +
-                                                     " threads per block > the device's " +
-                                                     std::to_string(limits.maxThreadsPerBlock)};
-    if (g.dynamicSharedBytes > limits.sharedBytesPerBlockOptIn)
-        return TileRefusal{
-            RefusalKind::SharedMemory,
-            sharedMemoryRefusal(g.dynamicSharedBytes, limits.sharedBytesPerBlockOptIn, limits.name,
-                                g.pipelineStages > 1 ? "2 stages" : "")};
-    return std::nullopt;
+                           "the " + configuration.pipeline + " pipeline's " +
+                               configuration.variant +
+                               " variant declares no tiles that compile at run time"};
+    return tiles->refusal(*findPipeline(configuration.pipeline), configuration.variant,
+                          configuration.problem, limits);
 }
 
 std::string gridWords(std::uint64_t blocks, int multiprocessors, int blocksPerMultiprocessor) {
@@ -263,8 +134,7 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
             const double ratio =
                 static_cast<double>(r.modelBytes) / static_cast<double>(reference.modelBytes);
             if (ratio >= 1.5)
-                words.push_back("re-reads " + format("%.1fx", ratio) +
-                                " the production fusion's bytes");
+                words.push_back("re-reads " + format("%.1fx", ratio) + " the bytes of " + leanest);
         }
     if (r.compiled.known && r.compiled.theoreticalOccupancy > 0 &&
         r.compiled.theoreticalOccupancy < 0.125)
@@ -287,6 +157,7 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
     if (words.empty())
         words.push_back("latency: " + format("%.0f%%", memoryShare * 100) + " of the copy roof, " +
                         format("%.0f%%", computeShare * 100) + " of the GEMM roof");
+    if (!r.launch.peerNote.empty()) words.push_back(r.launch.peerNote);
     return words;
 }
 

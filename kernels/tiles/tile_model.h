@@ -18,32 +18,18 @@ namespace fusescope::tiles {
 std::vector<std::string> knownGpuKeys();
 std::optional<DeviceLimits> knownGpuLimits(std::string_view key, DType dtype);
 
-// The tensor-core fragment every bfloat16 tile must be a whole number of (rows and columns of
-// mma.m16n8k16 with ldmatrix.x4 B fragments).
-inline constexpr int kMmaTile = 16;
+// The registry's first variant whose kernel compiles at run time for chosen tiles, at its
+// pipeline's default problem; nothing where the registry declares none.
+std::optional<TileConfiguration> firstTunableConfiguration();
 
-// Block sizes of the lesson kernel a configuration names (block_m, block_n, block_h, block_i).
-struct LessonTileValues {
-    int blockM = 0, blockN = 0, blockH = 0, blockI = 0;
-};
-LessonTileValues lessonTileValues(const TileConfiguration& configuration);
+// The declared tile model of the configuration's variant; nullptr where it takes no tiles.
+const VariantTiles* variantTiles(const TileConfiguration& configuration);
 
-// Geometry of the run-time compiled lesson kernel for these tiles: grid, threads, and the
-// shared memory of the deepest copy pipeline (3 stages, else 2) that fits the per-block limit.
-LaunchGeometry lessonGeometry(const TileConfiguration& configuration, const DeviceLimits& limits);
-
-// Geometry of the production fusion's run-time compiled gate_up kernel (tile_m, tile_i): a grid
-// of M tiles x I tiles, 256 threads, 3 stages of x, gate and up tiles 64 deep.
-LaunchGeometry productionGeometry(const TileConfiguration& configuration);
-bool isProduction(const TileConfiguration& configuration);
-// The geometry of the kernel the configuration's variant compiles (lesson or production).
+// The launch the configuration's variant declares for its tiles (empty where it takes none).
 LaunchGeometry geometryOf(const TileConfiguration& configuration, const DeviceLimits& limits);
 
-// Why the configuration must not launch, or nothing. Checked in this order: the variant takes
-// tiles; tiles fit the mma shapes (bfloat16); the values are allowed; no tile is larger than its
-// dimension rounded up to 16 (the extra rows or columns would be all padding); threads; shared
-// memory. The production fusion: its GEMM runs (M above the decode rows); the values are allowed;
-// bfloat16 unless the tiles are the precompiled kernel's; the grid; threads; shared memory.
+// Why the configuration must not launch, or nothing: the variant takes tiles, then its declared
+// refusal decides.
 std::optional<TileRefusal> refusalFor(const TileConfiguration& configuration,
                                       const DeviceLimits& limits);
 

@@ -4,13 +4,12 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
 #include <utility>
 
-#include "pipelines/mlp/mlp_executions.h"
-#include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/registry.h"
 #include "tiles/tile_model.h"
 
@@ -35,14 +34,17 @@ std::string utcNow() {
 // Every cell of a sweep runs the same run-time compiled code, the default tiles included.
 class AlwaysCompiledTiles {
   public:
-    AlwaysCompiledTiles() : previous_(mlp::lessonTilesAlwaysCompiled()) {
-        mlp::setLessonTilesAlwaysCompiled(true);
+    explicit AlwaysCompiledTiles(const VariantSpec& variant)
+        : compileEveryTile_(variant.tiles ? variant.tiles->compileEveryTile : nullptr),
+          previous_(compileEveryTile_ && compileEveryTile_(true)) {}
+    ~AlwaysCompiledTiles() {
+        if (compileEveryTile_) compileEveryTile_(previous_);
     }
-    ~AlwaysCompiledTiles() { mlp::setLessonTilesAlwaysCompiled(previous_); }
     AlwaysCompiledTiles(const AlwaysCompiledTiles&) = delete;
     AlwaysCompiledTiles& operator=(const AlwaysCompiledTiles&) = delete;
 
   private:
+    std::function<bool(bool)> compileEveryTile_;
     bool previous_;
 };
 
@@ -111,16 +113,14 @@ TileCell cellFrom(ResourceReport report, const VariantResult& result) {
     return cell;
 }
 
-// The CPU backend runs the production fusion as one CPU kernel whatever its tiles: timing other
-// tiles there would compare the same code with itself.
+// Where the backend is not the GPU, the variant's declared CPU refusal.
 std::optional<TileRefusal> backendRefusal(const Backend& backend,
                                           const TileConfiguration& configuration) {
-    if (backend.kind() == BackendKind::Cuda || !isProduction(configuration) ||
-        mlp::productionTilesOf(configuration.problem) == mlp::production::kDefaultTiles)
-        return std::nullopt;
-    return TileRefusal{RefusalKind::NotTunable,
-                       "the CPU backend runs the production fusion the same way for every tile: "
-                       "its tiles are the GPU kernel's"};
+    const VariantTiles* tiles = variantTiles(configuration);
+    if (backend.kind() == BackendKind::Cuda || !tiles || !tiles->cpuRefusal) return std::nullopt;
+    if (std::optional<std::string> reason = tiles->cpuRefusal(configuration.problem))
+        return TileRefusal{RefusalKind::NotTunable, *reason};
+    return std::nullopt;
 }
 
 void addBackendRefusal(const Backend& backend, ResourceReport& report) {
@@ -238,8 +238,8 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
     const KernelResources resources = backend.resources(launches->front());
     // The default tiles run the precompiled, hand-tuned kernel: its own shared memory and stages.
     if (resources.known && resources.origin == "precompiled") {
-        report.launch.kernelName = isProduction(complete) ? "gemm_gate_up_silu (precompiled)"
-                                                          : "swiglu_mlp_lesson (precompiled)";
+        report.launch.kernelName =
+            variant->tiles ? variant->tiles->precompiledKernel : report.launch.kernelName;
         report.launch.dynamicSharedBytes = static_cast<std::uint64_t>(resources.dynamicSharedBytes);
         report.launch.pipelineStages = 0;
     }
@@ -277,7 +277,7 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
     sweep.driverVersion = device.driverVersion;
     sweep.runtimeVersion = device.runtimeVersion;
     sweep.limits = liveLimits(backend, sweep.request.base.problem.dtype);
-    const AlwaysCompiledTiles compiledTiles;
+    const AlwaysCompiledTiles compiledTiles(*findVariant(pipeline, request.base.variant));
     CancelOnly cancelOnly(observer);
 
     // The other variants on the same scale, and the roofs of this run.

@@ -10,77 +10,29 @@
 #include <vector>
 
 #include "pipelines/problem.h"
+#include "pipelines/tile_spec.h"
 
 namespace fusescope::tiles {
 
-// What a configuration is checked against: a live GPU's attributes, or a row of the table of
-// known GPUs (knownGpus()) when the machine has none.
-struct DeviceLimits {
-    std::string name;     // "NVIDIA H200"
-    bool live = false;    // read from the device in this run, not from the table
-    int deviceIndex = 0;  // live: the CUDA device's ordinal on its host (several GPUs in one host)
-    int computeCapabilityMajor = 0;
-    int computeCapabilityMinor = 0;
-    int multiprocessors = 0;
-    int maxThreadsPerBlock = 1024;
-    int maxThreadsPerMultiprocessor = 2048;
-    int maxBlocksPerMultiprocessor = 32;
-    int registersPerMultiprocessor = 65536;
-    int maxRegistersPerThread = 255;
-    // Dynamic + static shared memory one block may use after opting in, and what an SM has.
-    std::uint64_t sharedBytesPerBlockOptIn = 0;
-    std::uint64_t sharedBytesPerMultiprocessor = 0;
-    std::uint64_t reservedSharedBytesPerBlock = 0;  // the runtime's own, per resident block
-    // The roofs the predicted time is taken against: measured in the run when live, otherwise
-    // the spec sheet's numbers (then the *Source strings say "spec sheet").
-    double copyBandwidthGBps = 0.0;
-    std::string copyBandwidthSource;
-    double computeTflops = 0.0;
-    std::string computeSource;
-};
+// The limits, launch geometry and refusals are the registry's (pipelines/tile_spec.h): a
+// tunable variant declares its own.
+using fusescope::DeviceLimits;
+using fusescope::LaunchGeometry;
+using fusescope::RefusalKind;
+using fusescope::TileRefusal;
 
 // One point of the tile space: the pipeline, the variant whose kernel takes the tiles, and the
-// problem (dimensions, dtype and tuning: for the MLP block_m, block_n, block_h, block_i).
+// problem (dimensions, dtype and tuning: the variant's tiles among them).
 struct TileConfiguration {
-    std::string pipeline = "mlp";
-    std::string variant = "lesson_fused";
+    std::string pipeline;
+    std::string variant;
     Problem problem;
 
     friend bool operator==(const TileConfiguration&, const TileConfiguration&) = default;
 };
 
-// Why a configuration is never launched.
-enum class RefusalKind {
-    SharedMemory,       // over the per-block limit
-    Threads,            // more threads per block than the device allows
-    MmaShape,           // tiles the tensor-core fragments cannot cover
-    LargerThanProblem,  // a tile beyond the problem where that is invalid
-    NotTunable,         // the variant takes no tiles, or a value outside the allowed ones
-    NoCompiler,         // NVRTC not found: only the precompiled default tiles run
-    CompileFailed,      // NVRTC rejected the source (the log is in the reason)
-    LaunchFailed        // the loaded kernel cannot launch (zero blocks fit an SM)
-};
-
-struct TileRefusal {
-    RefusalKind kind = RefusalKind::NotTunable;
-    std::string reason;  // one sentence, with the numbers: "shared memory 256 KiB > 227 KiB"
-
-    friend bool operator==(const TileRefusal&, const TileRefusal&) = default;
-};
-
 std::string refusalKindKey(RefusalKind kind);  // "shared_memory", for files
 std::optional<RefusalKind> refusalKindFromKey(const std::string& key);
-
-// The launch a configuration makes, known from the tiles without compiling.
-struct LaunchGeometry {
-    std::string kernelName;  // "swiglu_mlp_lesson_tiled"
-    int threadsPerBlock = 0;
-    std::uint64_t gridX = 0;  // M tiles
-    std::uint64_t gridY = 0;  // output-column tiles
-    std::uint64_t blocks = 0;
-    std::uint64_t dynamicSharedBytes = 0;
-    int pipelineStages = 0;  // shared-memory stages of the copy pipeline (0: not known)
-};
 
 // What the compiler and the occupancy calculator say about the loaded kernel (live GPU only).
 struct CompiledResources {

@@ -24,7 +24,7 @@ TEST(CliResources, ARefusedConfigurationIsReportedWithItsReason) {
     const CliResult result = runCli({"resources", "--preset", "classroom", "--dtype", "bf16",
                                      "--tile", "128,128,128,128", "--gpu", "h200"});
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
-    EXPECT_TRUE(result.out.contains("REFUSED        needs 288.0 KiB (2 stages) of shared memory"))
+    EXPECT_TRUE(result.out.contains("REFUSED        needs 256.0 KiB (2 stages) of shared memory"))
         << result.out.toStdString();
 }
 

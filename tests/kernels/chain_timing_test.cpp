@@ -7,6 +7,7 @@
 
 #include "fakes/forwarding_backend.h"
 #include "pipelines/registry.h"
+#include "runtime/allocation_tracker.h"
 #include "runtime/runner.h"
 
 using namespace fusescope;
@@ -101,4 +102,29 @@ TEST(ChainTiming, WhereKernelsCannotOverlapTheChainIsItsKernels) {
     const VariantResult& chain = report.variants.front();
     EXPECT_TRUE(chain.kernelsApartTimesMs.empty());
     EXPECT_DOUBLE_EQ(chain.kernelsApartTimeMs, chain.timeMs);
+}
+
+// A benchmark's repeats on a backend without its own: the warm-ups and then each repeat timed as a
+// chain, and only the repeats' times returned, in order.
+TEST(ChainTiming, RepeatsAreTheChainTimedAfterItsWarmUps) {
+    OverlappingBackend backend(0.5);
+    const PipelineSpec& swiglu = *findPipeline("swiglu");
+    RunRequest request;
+    request.pipeline = swiglu.name;
+    request.variants = {"two_launch"};
+    request.problem = swiglu.defaultProblem();
+    request.problem.dimensions["N"] = 100003;
+    const std::vector<const VariantSpec*> variants = selectedVariants(swiglu, request);
+    const HostBuffers inputs = makeHostInputs(swiglu, variants, request.problem, request.seed);
+    AllocationTracker tracker(backend);
+    Result<PreparedVariant> prepared =
+        prepareVariant(backend, tracker, *variants.front(), request, inputs);
+    ASSERT_TRUE(prepared) << prepared.status().message();
+    Result<std::vector<double>> times = backend.timeRepeats(prepared->launches, 2, 3);
+    ASSERT_TRUE(times) << times.status().message();
+    EXPECT_EQ(backend.chainsTimed, 5);
+    ASSERT_EQ(times->size(), 3u);
+    EXPECT_EQ(*times,
+              std::vector<double>(backend.chainTimes.begin() + 2, backend.chainTimes.end()));
+    EXPECT_TRUE(prepared->release(*variants.front()));
 }

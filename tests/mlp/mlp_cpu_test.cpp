@@ -1,4 +1,5 @@
-// Every variant's CPU implementation against the double reference, on odd shapes, in both dtypes.
+// Every variant on the CPU backend (through the runner, as every run goes) against the double
+// reference, on odd shapes, in every dtype.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,55 +8,46 @@
 
 #include "mlp_check.h"
 #include "mlp_test_shapes.h"
-#include "pipelines/mlp/mlp_cpu.h"
+#include "runtime/backend.h"
 
 namespace fusescope::mlp {
 namespace {
 
 using namespace testing_support;
 
-class MlpCpuTest : public ::testing::TestWithParam<MlpDtype> {};
+class MlpCpuTest : public ::testing::TestWithParam<DType> {};
 
 TEST_P(MlpCpuTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
-    const MlpDtype dtype = GetParam();
-    std::uint64_t seed = 11;
-    for (const MlpShape& shape : kOddShapes) {
-        const ReferenceCase c = makeReferenceCase(shape, dtype, ++seed);
-        for (MlpVariant variant : kAllVariants) {
-            SCOPED_TRACE(std::string(variantName(variant)) + " " + shapeText(shape));
-            HostMatrix out(dtype, shape.M, shape.H);
-            out.poison();
-            ASSERT_TRUE(runMlpCpu(variant, shape, c.inputs, out, kThreads));
-            EXPECT_TRUE(matchesReference(out, c.rows, c.reference));
-        }
-    }
+    const auto backend = createCpuBackend(kThreads);
+    expectEveryVariantMatchesTheReference(*backend, GetParam(), 11);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, MlpCpuTest,
-                         ::testing::Values(MlpDtype::Float32, MlpDtype::Bfloat16, MlpDtype::Tf32),
+                         ::testing::Values(DType::Float32, DType::Bfloat16, DType::Tf32),
                          dtypeParamName);
 
 // The CPU's tf32 rounds every product's operands as the GPU's TF32 tensor cores do: its error is
 // of TF32's size, well above float32's and within TF32's tolerance, on every variant.
 TEST(MlpCpuTf32Test, ErrorIsOfTf32SizeNotFloat32Size) {
     const MlpShape shape{3, 1000, 2750};
-    const ReferenceCase c = makeReferenceCase(shape, MlpDtype::Tf32, 5);
-    for (MlpVariant variant : kAllVariants) {
-        SCOPED_TRACE(std::string(variantName(variant)));
-        HostMatrix out(MlpDtype::Tf32, shape.M, shape.H);
-        out.poison();
-        ASSERT_TRUE(runMlpCpu(variant, shape, c.inputs, out, kThreads));
-        const Comparison comparison = compareRows(out, c.rows, c.reference);
-        EXPECT_GT(comparison.relativeError, toleranceFor(MlpDtype::Float32));
-        EXPECT_LE(comparison.relativeError, toleranceFor(MlpDtype::Tf32));
+    const ReferenceCase c = makeReferenceCase(shape, DType::Tf32, 5);
+    const auto backend = createCpuBackend(kThreads);
+    for (const std::string& variant : mlpVariants()) {
+        SCOPED_TRACE(variant);
+        Result<HostMatrix> out =
+            runMlpOnce(*backend, mlpRequest(variant, shape, DType::Tf32), c.inputs);
+        ASSERT_TRUE(out) << out.status().message();
+        const Comparison comparison = compareRows(*out, c.rows, c.reference);
+        EXPECT_GT(comparison.relativeError, toleranceFor(DType::Float32));
+        EXPECT_LE(comparison.relativeError, toleranceFor(DType::Tf32));
         EXPECT_EQ(comparison.nanElements, 0u);
     }
 }
 
 TEST(MlpReferenceTest, TolerancesOrderFloat32Tf32Bfloat16) {
-    EXPECT_DOUBLE_EQ(toleranceFor(MlpDtype::Float32), 1e-4);
-    EXPECT_DOUBLE_EQ(toleranceFor(MlpDtype::Tf32), 5e-3);
-    EXPECT_DOUBLE_EQ(toleranceFor(MlpDtype::Bfloat16), 2e-2);
+    EXPECT_DOUBLE_EQ(toleranceFor(DType::Float32), 1e-4);
+    EXPECT_DOUBLE_EQ(toleranceFor(DType::Tf32), 5e-3);
+    EXPECT_DOUBLE_EQ(toleranceFor(DType::Bfloat16), 2e-2);
 }
 
 float floatOfBits(std::uint32_t bits) {
@@ -96,21 +88,29 @@ TEST(MlpReferenceTest, Tf32RoundsToNearestWithTiesAwayFromZero) {
     EXPECT_EQ(roundToTf32(std::numeric_limits<float>::max()),
               std::numeric_limits<float>::infinity());
     // Operand rounding applies to tf32 only.
-    EXPECT_EQ(roundToOperand(0.1f, MlpDtype::Float32), 0.1f);
-    EXPECT_EQ(roundToOperand(0.1f, MlpDtype::Tf32), roundToTf32(0.1f));
-    EXPECT_EQ(roundToStorage(0.1f, MlpDtype::Tf32), 0.1f);  // stored as float32
+    EXPECT_EQ(roundToOperand(0.1f, DType::Float32), 0.1f);
+    EXPECT_EQ(roundToOperand(0.1f, DType::Tf32), roundToTf32(0.1f));
+    EXPECT_EQ(roundToStorage(0.1f, DType::Tf32), 0.1f);  // stored as float32
 }
 
-TEST(MlpCpuCheckTest, RefusesMismatchedMatrices) {
+// Inputs of another shape are not the problem's, and the lesson kernel takes only its declared
+// tiles: each is refused with the reason before anything runs.
+TEST(MlpCpuCheckTest, RefusesMismatchedInputsAndEmptyTiles) {
     const MlpShape shape{2, 16, 24};
-    const MlpHostInputs inputs = makeRandomInputs(shape, MlpDtype::Float32, 1, 1);
-    HostMatrix wrongOut(MlpDtype::Float32, 2, 17);
-    const Status s = runMlpCpu(MlpVariant::Unfused, shape, inputs, wrongOut, 1);
-    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
-    HostMatrix out(MlpDtype::Float32, 2, 16);
-    EXPECT_EQ(runMlpCpu(MlpVariant::LessonFused, shape, inputs, out, 1, LessonTiles{0, 64, 64, 64})
-                  .code(),
-              ErrorCode::InvalidArgument);
+    const auto backend = createCpuBackend(1);
+    const MlpHostInputs other = makeRandomInputs({2, 17, 24}, DType::Float32, 1, 1);
+    const Result<HostMatrix> mismatched =
+        runMlpOnce(*backend, mlpRequest(kUnfusedVariant, shape, DType::Float32), other);
+    ASSERT_FALSE(mismatched);
+    EXPECT_EQ(mismatched.status().code(), ErrorCode::InvalidArgument);
+    const MlpHostInputs inputs = makeRandomInputs(shape, DType::Float32, 1, 1);
+    RunRequest empty = mlpRequest(kLessonVariant, shape, DType::Float32);
+    empty.problem.tuning["block_m"] = 0;
+    const Result<HostMatrix> refused = runMlpOnce(*backend, empty, inputs);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.status().message().find("BLOCK_M 0"), std::string::npos)
+        << refused.status().message();
 }
 
 TEST(MlpReferenceTest, SamplesFirstAndLastRowsOfLargeProblems) {
@@ -120,7 +120,7 @@ TEST(MlpReferenceTest, SamplesFirstAndLastRowsOfLargeProblems) {
 }
 
 TEST(MlpReferenceTest, PoisonIsFoundAndBfloat16RoundsToNearestEven) {
-    HostMatrix m(MlpDtype::Bfloat16, 2, 3);
+    HostMatrix m(DType::Bfloat16, 2, 3);
     m.poison();
     EXPECT_EQ(m.countNaN(1), 6u);
     EXPECT_EQ(toBfloat16(1.0f), 0x3f80u);

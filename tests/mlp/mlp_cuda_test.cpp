@@ -1,5 +1,5 @@
-// Every GPU variant against the double reference on odd shapes, in both dtypes; skips with the
-// reason when there is no usable GPU.
+// Every variant on the CUDA backend (through the runner, as every run goes) against the double
+// reference on odd shapes, in every dtype; skips with the reason when there is no usable GPU.
 #include <gtest/gtest.h>
 
 #include <iterator>
@@ -7,7 +7,6 @@
 
 #include "mlp_check.h"
 #include "mlp_test_shapes.h"
-#include "pipelines/mlp/mlp_device_problem.h"
 #include "pipelines/mlp/mlp_launch.h"
 #include "runtime/backend.h"
 
@@ -16,46 +15,30 @@ namespace {
 
 using namespace testing_support;
 
-// A cuBLAS context on the GPU, or the test skips with the reason there is none.
+// The CUDA backend, or the test skips with the reason there is none.
 template <typename Base>
-class WithMlpContext : public Base {
+class WithCudaBackend : public Base {
   protected:
     void SetUp() override {
         const BackendAvailability availability = probeBackends();
         if (!availability.cudaUsable) GTEST_SKIP() << availability.cudaReason;
-        auto created = MlpCudaContext::create();
+        Result<std::unique_ptr<Backend>> created = createCudaBackend(0);
         // The probe found a GPU: failing to use it is a real failure, not a reason to skip.
         ASSERT_TRUE(created) << created.status().message();
-        context = std::move(*created);
+        backend = std::move(*created);
     }
 
-    std::unique_ptr<MlpCudaContext> context;
+    std::unique_ptr<Backend> backend;
 };
 
-class MlpCudaTest : public WithMlpContext<::testing::TestWithParam<MlpDtype>> {};
+class MlpCudaTest : public WithCudaBackend<::testing::TestWithParam<DType>> {};
 
 TEST_P(MlpCudaTest, EveryVariantMatchesTheReferenceAndWritesEveryElement) {
-    const MlpDtype dtype = GetParam();
-    std::uint64_t seed = 101;
-    for (const MlpShape& shape : kOddShapes) {
-        const ReferenceCase c = makeReferenceCase(shape, dtype, ++seed);
-        auto problem = MlpDeviceProblem::create(shape, dtype, c.inputs);
-        ASSERT_TRUE(problem) << problem.status().message();
-        for (MlpVariant variant : kAllVariants) {
-            SCOPED_TRACE(std::string(variantName(variant)) + " " + shapeText(shape));
-            ASSERT_TRUE((*problem)->poisonOutput(*context));
-            const Status run = runMlpCuda(*context, variant, shape, dtype, (*problem)->buffers());
-            ASSERT_TRUE(run) << run.message();
-            HostMatrix out(dtype, shape.M, shape.H);
-            const Status copied = (*problem)->download(*context, out);
-            ASSERT_TRUE(copied) << copied.message();
-            EXPECT_TRUE(matchesReference(out, c.rows, c.reference));
-        }
-    }
+    expectEveryVariantMatchesTheReference(*backend, GetParam(), 101);
 }
 
-INSTANTIATE_TEST_SUITE_P(Dtypes, MlpCudaTest,
-                         ::testing::Values(MlpDtype::Float32, MlpDtype::Bfloat16), dtypeParamName);
+INSTANTIATE_TEST_SUITE_P(Dtypes, MlpCudaTest, ::testing::Values(DType::Float32, DType::Bfloat16),
+                         dtypeParamName);
 
 // On compute capability 9.0 the production fusion's bfloat16 prefill GEMM is the TMA and wgmma
 // kernel (3 warpgroups) where rows are 16-byte strides; elsewhere, and for other rows, the
@@ -67,9 +50,9 @@ TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
     ASSERT_TRUE(backend) << backend.status().message();
     const DeviceInfo device = (*backend)->describe();
     const bool hopper = device.computeCapabilityMajor == 9 && device.computeCapabilityMinor == 0;
-    const KernelResources whole = gateUpSiluResources(MlpDtype::Bfloat16, {512, 1024, 2816});
-    const KernelResources odd = gateUpSiluResources(MlpDtype::Bfloat16, {201, 1000, 2750});
-    const KernelResources unpacked = gateUpSiluResources(MlpDtype::Bfloat16, {130, 1001, 328});
+    const KernelResources whole = gateUpSiluResources(DType::Bfloat16, {512, 1024, 2816});
+    const KernelResources odd = gateUpSiluResources(DType::Bfloat16, {201, 1000, 2750});
+    const KernelResources unpacked = gateUpSiluResources(DType::Bfloat16, {130, 1001, 328});
     for (const KernelResources* r : {&whole, &odd, &unpacked}) {
         ASSERT_TRUE(r->known);
         EXPECT_EQ(r->localBytesPerThread, 0);
@@ -86,41 +69,28 @@ TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
 // tf32: the lesson kernel (compiled at run time with TF32 mma), the unfused and merged variants
 // (cuBLAS with TF32 compute) on the odd shapes and the classroom preset; the production fusion
 // has no TF32 path and says so.
-class MlpCudaTf32Test : public WithMlpContext<::testing::Test> {};
+class MlpCudaTf32Test : public WithCudaBackend<::testing::Test> {};
 
 TEST_F(MlpCudaTf32Test, TensorCoreVariantsMatchTheReferenceAndProductionIsRefused) {
     std::vector<MlpShape> shapes(std::begin(kOddShapes), std::end(kOddShapes));
     shapes.push_back({512, 1024, 2816});  // the classroom preset
     std::uint64_t seed = 301;
     for (const MlpShape& shape : shapes) {
-        const ReferenceCase c = makeReferenceCase(shape, MlpDtype::Tf32, ++seed);
-        auto problem = MlpDeviceProblem::create(shape, MlpDtype::Tf32, c.inputs);
-        ASSERT_TRUE(problem) << problem.status().message();
-        for (MlpVariant variant :
-             {MlpVariant::LessonFused, MlpVariant::Unfused, MlpVariant::MergedGateUp}) {
-            SCOPED_TRACE(std::string(variantName(variant)) + " " + shapeText(shape));
-            ASSERT_TRUE((*problem)->poisonOutput(*context));
-            const Status run =
-                runMlpCuda(*context, variant, shape, MlpDtype::Tf32, (*problem)->buffers());
-            ASSERT_TRUE(run) << run.message();
-            HostMatrix out(MlpDtype::Tf32, shape.M, shape.H);
-            const Status copied = (*problem)->download(*context, out);
-            ASSERT_TRUE(copied) << copied.message();
-            EXPECT_TRUE(matchesReference(out, c.rows, c.reference));
+        const ReferenceCase c = makeReferenceCase(shape, DType::Tf32, ++seed);
+        for (std::string_view variant : {kLessonVariant, kUnfusedVariant, kMergedVariant}) {
+            SCOPED_TRACE(std::string(variant) + " " + shapeText(shape));
+            Result<HostMatrix> out =
+                runMlpOnce(*backend, mlpRequest(variant, shape, DType::Tf32), c.inputs);
+            ASSERT_TRUE(out) << out.status().message();
+            EXPECT_TRUE(matchesReference(*out, c.rows, c.reference));
         }
-        const Status refused = runMlpCuda(*context, MlpVariant::Production, shape, MlpDtype::Tf32,
-                                          (*problem)->buffers());
-        EXPECT_EQ(refused.code(), ErrorCode::InvalidArgument);
-        EXPECT_NE(refused.message().find("TF32"), std::string::npos) << refused.message();
+        const Result<HostMatrix> refused =
+            runMlpOnce(*backend, mlpRequest(kProductionVariant, shape, DType::Tf32), c.inputs);
+        ASSERT_FALSE(refused);
+        EXPECT_EQ(refused.status().code(), ErrorCode::InvalidArgument);
+        EXPECT_NE(refused.status().message().find("TF32"), std::string::npos)
+            << refused.status().message();
     }
-}
-
-TEST(MlpCudaCheckTest, RefusesTilesThatWereNotCompiled) {
-    const Status s = checkCudaProblem(MlpVariant::LessonFused, {4, 64, 64}, MlpDtype::Bfloat16,
-                                      LessonTiles{64, 64, 64, 64});
-    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
-    EXPECT_TRUE(checkCudaProblem(MlpVariant::LessonFused, {4, 64, 64}, MlpDtype::Bfloat16,
-                                 kLessonDefaultTiles));
 }
 
 }  // namespace

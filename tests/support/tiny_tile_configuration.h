@@ -6,6 +6,8 @@ namespace testsupport {
 
 inline fusescope::tiles::TileConfiguration tinyTileConfiguration() {
     fusescope::tiles::TileConfiguration c;
+    c.pipeline = "mlp";
+    c.variant = "lesson_fused";
     c.problem.dimensions = {{"M", 4}, {"H", 64}, {"I", 64}};
     c.problem.dtype = fusescope::DType::Bfloat16;
     c.problem.tuning = {{"block_m", 16}, {"block_n", 16}, {"block_h", 16}, {"block_i", 16}};

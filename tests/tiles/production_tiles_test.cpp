@@ -26,6 +26,8 @@ DeviceLimits h200LikeLimits() {
 TileConfiguration production(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype,
                              int tileM, int tileI) {
     TileConfiguration c;
+    c.pipeline = "mlp";
+    c.variant = "lesson_fused";
     c.variant = "production";
     c.problem = findPipeline("mlp")->defaultProblem();
     c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
@@ -65,20 +67,19 @@ TEST(ProductionTilesCompile, BlocksPerSmBoundFollowsSharedMemory) {
 }
 
 TEST(ProductionTilesRefusal, ValuesTheKernelCannotTakeAreRefusedWithTheReason) {
-    using mlp::MlpDtype;
-    const auto m = mlp::productionTilesRefusal({96, 64}, MlpDtype::Bfloat16);
+    const auto m = mlp::productionTilesRefusal({96, 64}, DType::Bfloat16);
     ASSERT_TRUE(m.has_value());
     EXPECT_NE(m->find("TILE_M 96"), std::string::npos) << *m;
     EXPECT_NE(m->find("64 or 128"), std::string::npos) << *m;
-    const auto i = mlp::productionTilesRefusal({128, 48}, MlpDtype::Bfloat16);
+    const auto i = mlp::productionTilesRefusal({128, 48}, DType::Bfloat16);
     ASSERT_TRUE(i.has_value());
     EXPECT_NE(i->find("TILE_I 48"), std::string::npos) << *i;
     EXPECT_NE(i->find("32, 64 or 128"), std::string::npos) << *i;
-    const auto fp32 = mlp::productionTilesRefusal({64, 128}, MlpDtype::Float32);
+    const auto fp32 = mlp::productionTilesRefusal({64, 128}, DType::Float32);
     ASSERT_TRUE(fp32.has_value());
     EXPECT_NE(fp32->find("float32"), std::string::npos) << *fp32;
-    EXPECT_FALSE(mlp::productionTilesRefusal(mlp::production::kDefaultTiles, MlpDtype::Float32));
-    EXPECT_FALSE(mlp::productionTilesRefusal({64, 32}, MlpDtype::Bfloat16));
+    EXPECT_FALSE(mlp::productionTilesRefusal(mlp::production::kDefaultTiles, DType::Float32));
+    EXPECT_FALSE(mlp::productionTilesRefusal({64, 32}, DType::Bfloat16));
 }
 
 TEST(ProductionTilesRefusal, TheTileModelRefusesBeforeLaunching) {

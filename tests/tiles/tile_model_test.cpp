@@ -22,6 +22,8 @@ DeviceLimits handMadeLimits() {
 TileConfiguration lesson(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype, int bm,
                          int bn, int bh, int bi) {
     TileConfiguration c;
+    c.pipeline = "mlp";
+    c.variant = "lesson_fused";
     c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
     c.problem.dtype = dtype;
     c.problem.tuning = {{"block_m", bm}, {"block_n", bn}, {"block_h", bh}, {"block_i", bi}};
@@ -34,13 +36,13 @@ TEST(TileRefusal, AcceptsTheLessonDefaultsOnTheClassroomShape) {
 }
 
 TEST(TileRefusal, SharedMemoryOverThePerBlockLimitNamesBothSizes) {
-    // bfloat16, 2 stages: 2 x (128x128 + 2 x 128x128) x 2 B + 2 x 128x128 x 2 B + 128x128 x 2 B
-    // = 192 + 64 + 32 KiB = 288 KiB.
+    // bfloat16, 2 stages: 2 x (128x128 + 2 x 128x128) x 2 B + 128x128 x 2 B (down, one buffer)
+    // + 128x128 x 2 B (hidden) = 192 + 32 + 32 KiB = 256 KiB.
     const auto c = lesson(512, 1024, 2816, DType::Bfloat16, 128, 128, 128, 128);
     const std::optional<TileRefusal> refusal = refusalFor(c, handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::SharedMemory);
-    EXPECT_NE(refusal->reason.find("needs 288.0 KiB (2 stages) of shared memory per block"),
+    EXPECT_NE(refusal->reason.find("needs 256.0 KiB (2 stages) of shared memory per block"),
               std::string::npos)
         << refusal->reason;
     EXPECT_NE(refusal->reason.find(" allows 100.0 KiB"), std::string::npos) << refusal->reason;
@@ -54,12 +56,28 @@ TEST(TileRefusal, ThreeStagesWhereTheyFitElseTwo) {
     const auto c = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
     DeviceLimits l = handMadeLimits();
     l.sharedBytesPerBlockOptIn = 1024 * 1024;
-    EXPECT_EQ(lessonGeometry(c, l).pipelineStages, 3);
-    // 3 stages: 3 x (8 + 16 + 8) KiB + 8 KiB hidden = 104 KiB; 2 stages: 72 KiB.
-    EXPECT_EQ(lessonGeometry(c, l).dynamicSharedBytes, 104u * 1024);
-    l.sharedBytesPerBlockOptIn = 100 * 1024;
-    EXPECT_EQ(lessonGeometry(c, l).pipelineStages, 2);
-    EXPECT_EQ(lessonGeometry(c, l).dynamicSharedBytes, 72u * 1024);
+    EXPECT_EQ(geometryOf(c, l).pipelineStages, 3);
+    // 3 stages: 3 x (8 + 16) KiB + 8 KiB down + 8 KiB hidden = 88 KiB; 2 stages: 64 KiB.
+    EXPECT_EQ(geometryOf(c, l).dynamicSharedBytes, 88u * 1024);
+    l.sharedBytesPerBlockOptIn = 80 * 1024;
+    EXPECT_EQ(geometryOf(c, l).pipelineStages, 2);
+    EXPECT_EQ(geometryOf(c, l).dynamicSharedBytes, 64u * 1024);
+}
+
+TEST(TileRefusal, TwoStagesWhereThreeWouldLeaveAFourWarpBlockAloneOnItsMultiprocessor) {
+    DeviceLimits l = handMadeLimits();
+    l.sharedBytesPerBlockOptIn = 227 * 1024;
+    // 16/64/64/128: a stage is (16 + 2 x 128) x 64 x 2 B = 34 KiB; down 16 KiB, hidden 4 KiB.
+    // 3 stages (122 KiB) fit one block in 228 KiB, 2 stages (88 KiB) two.
+    const auto narrow = lesson(512, 1024, 2816, DType::Bfloat16, 16, 64, 64, 128);
+    EXPECT_EQ(geometryOf(narrow, l).threadsPerBlock, 128);
+    EXPECT_EQ(geometryOf(narrow, l).pipelineStages, 2);
+    EXPECT_EQ(geometryOf(narrow, l).dynamicSharedBytes, 88u * 1024);
+    // 64/64/128/64 runs eight warps, whose registers allow one block anyway: 3 stages (160 KiB).
+    const auto deep = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 128, 64);
+    EXPECT_EQ(geometryOf(deep, l).threadsPerBlock, 256);
+    EXPECT_EQ(geometryOf(deep, l).pipelineStages, 3);
+    EXPECT_EQ(geometryOf(deep, l).dynamicSharedBytes, 160u * 1024);
 }
 
 TEST(TileRefusal, MoreThreadsThanTheDeviceAllows) {
@@ -183,6 +201,8 @@ TEST(TimingSpreadTest, MedianAndQuartilesInterpolate) {
 
 TileCell measuredCell(double median, double q1, double q3) {
     TileCell cell;
+    cell.report.configuration.pipeline = "mlp";
+    cell.report.configuration.variant = "lesson_fused";
     cell.measured = true;
     cell.checkOk = true;
     cell.time = {median, q1, q3, q1, q3, 10};
@@ -240,7 +260,7 @@ TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
     ASSERT_EQ(words.size(), 5u);
     EXPECT_EQ(words[0], "spills 96 B/thread");
     EXPECT_EQ(words[1], "128 blocks on 132 SMs: 4 SMs idle");
-    EXPECT_EQ(words[2], "re-reads 3.1x the production fusion's bytes");
+    EXPECT_EQ(words[2], "re-reads 3.1x the bytes of production");
     EXPECT_EQ(words[3], "occupancy 6% (1 block/SM)");
     EXPECT_EQ(words[4], "compute bound: 75% of the measured GEMM roof");
 
@@ -268,6 +288,36 @@ TEST(TileSweepGrid, ConfigurationsVaryTheFirstAxisSlowest) {
     EXPECT_EQ(all[3].problem.tuningValue("block_m"), 32);
     EXPECT_EQ(all[5].problem.tuningValue("block_h"), 64);  // the base's value
     EXPECT_EQ(tilesText(all[1]), "block_m=16 block_n=64 block_h=64 block_i=64");
+}
+
+TEST(TileLimiters, SayWhereTheLessonsTritonKernelUsesADifferentInstruction) {
+    DeviceLimits hopper = handMadeLimits();
+    hopper.computeCapabilityMajor = 9;
+    const auto wide = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
+    EXPECT_NE(geometryOf(wide, hopper).peerNote.find("wgmma"), std::string::npos);
+    EXPECT_NE(geometryOf(lesson(512, 1024, 2816, DType::Tf32, 128, 16, 32, 32), hopper)
+                  .peerNote.find("wgmma"),
+              std::string::npos);
+    // Below 64 rows Triton uses mma.sync too; the CUDA-core float32 kernel has no tensor cores;
+    // Ampere has no wgmma.
+    EXPECT_TRUE(geometryOf(lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), hopper)
+                    .peerNote.empty());
+    EXPECT_TRUE(geometryOf(lesson(512, 1024, 2816, DType::Float32, 64, 64, 64, 64), hopper)
+                    .peerNote.empty());
+    DeviceLimits ampere = hopper;
+    ampere.computeCapabilityMajor = 8;
+    EXPECT_TRUE(geometryOf(wide, ampere).peerNote.empty());
+    // A measured cell says it among its limiters, after what limits it.
+    TileSweep sweep;
+    sweep.limits.copyBandwidthGBps = 4000.0;
+    sweep.limits.computeTflops = 800.0;
+    TileCell cell = measuredCell(1.0, 1.0, 1.0);
+    cell.report.launch = geometryOf(wide, hopper);
+    sweep.cells.push_back(cell);
+    describeCells(sweep);
+    ASSERT_EQ(sweep.cells[0].limiters.size(), 2u);
+    EXPECT_EQ(sweep.cells[0].limiters[0].rfind("latency", 0), 0u);
+    EXPECT_NE(sweep.cells[0].limiters[1].find("wgmma"), std::string::npos);
 }
 
 }  // namespace

@@ -16,6 +16,8 @@ namespace {
 tiles::TileSweep sampleSweep() {
     tiles::TileSweep sweep;
     tiles::TileSweepRequest& r = sweep.request;
+    r.base.pipeline = "mlp";
+    r.base.variant = "lesson_fused";
     r.base.problem.dimensions = {{"M", 3}, {"H", 1000}, {"I", 2750}};
     r.base.problem.dtype = DType::Bfloat16;
     r.base.problem.tuning = {{"block_m", 16}, {"block_n", 64}, {"block_h", 64},

@@ -337,6 +337,24 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
             }
         }
     }
+    // The Lab, chosen: its Build, Run and Cancel in sight, and room for code in the editor.
+    if (auto* lab = window.findChild<QWidget*>(QStringLiteral("labView"))) {
+        window.chartTabs()->setCurrentWidget(lab);
+        QCoreApplication::processEvents();
+        QTest::qWait(20);
+        for (const QString& problem :
+             testing::buttonProblems(window, {QStringLiteral("labBuild"), QStringLiteral("labRun"),
+                                              QStringLiteral("labCancel")}))
+            problems << QStringLiteral("[Lab] %1").arg(problem);
+        const auto* editor = lab->findChild<QWidget*>(QStringLiteral("labEditor"));
+        const int lineHeight = editor ? editor->fontMetrics().lineSpacing() : 0;
+        if (!editor || editor->height() < 6 * lineHeight)
+            problems << QStringLiteral("[Lab] the editor shows fewer than 6 lines (%1 px)")
+                            .arg(editor ? editor->height() : 0);
+        window.chartTabs()->setCurrentIndex(0);
+    } else {
+        problems << QStringLiteral("the Lab view is missing");
+    }
     // Run and Cancel stay in sight: below the views' least size the views scroll, not the
     // window.
     for (const QString& problem : testing::buttonProblems(

@@ -122,20 +122,20 @@ void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
         QCOMPARE(drawn.tiedWithBest, cell->tiedWithBest);
     }
     // The 5-kernel path on the same scale, and the cells clearly faster than it outlined.
-    const tiles::ReferenceTiming* unfused = unfusedReference(*sweep);
+    const tiles::ReferenceTiming* unfused = baselineReference(*sweep);
     QVERIFY(unfused);
-    QVERIFY(data.unfusedValue);
-    QCOMPARE(*data.unfusedValue, unfused->time.medianMs);
-    const tiles::ReferenceTiming* production = fusedReference(*sweep);
+    QVERIFY(data.baselineValue);
+    QCOMPARE(*data.baselineValue, unfused->time.medianMs);
+    const tiles::ReferenceTiming* production = leanestReference(*sweep);
     QVERIFY(production);
     QCOMPARE(production->variant, findPipeline(sweep->request.base.pipeline)->leanestVariant);
-    QVERIFY(data.productionValue);
-    QCOMPARE(*data.productionValue, production->time.medianMs);
+    QVERIFY(data.leanestValue);
+    QCOMPARE(*data.leanestValue, production->time.medianMs);
     int faster = 0;
     for (const TileHeatmapCell& drawn : data.cells) {
         const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(drawn.runIndex)];
         const bool expected = cell.measured && cell.time.q3Ms < unfused->time.q1Ms;
-        QCOMPARE(drawn.fasterThanUnfused, expected);
+        QCOMPARE(drawn.fasterThanBaseline, expected);
         faster += expected ? 1 : 0;
     }
     // An outline exactly where some cell is clearly faster (the CPU file has none).
@@ -189,15 +189,15 @@ void TileExplorerTest::metricsAndAxesFollowTheChoices() {
     QVERIFY(sweep);
     TileExplorerTab tab(nullptr);
     tab.showSweep(*sweep, QStringLiteral("test file"));
-    const tiles::ReferenceTiming* unfused = unfusedReference(*sweep);
+    const tiles::ReferenceTiming* unfused = baselineReference(*sweep);
     QVERIFY(unfused);
 
     QComboBox* metric = tab.metricCombo();
-    metric->setCurrentIndex(metric->findData(static_cast<int>(TileMetric::SpeedupOverUnfused)));
+    metric->setCurrentIndex(metric->findData(static_cast<int>(TileMetric::SpeedupOverBaseline)));
     const TileHeatmapData& speedups = tab.heatmap()->data();
     QVERIFY(speedups.higherIsBetter);
-    QVERIFY(speedups.unfusedValue);
-    QCOMPARE(*speedups.unfusedValue, 1.0);
+    QVERIFY(speedups.baselineValue);
+    QCOMPARE(*speedups.baselineValue, 1.0);
     for (const TileHeatmapCell& drawn : speedups.cells) {
         const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(drawn.runIndex)];
         if (!cell.measured) continue;

@@ -30,8 +30,10 @@ TileHeatmapData grid(const QVector<double>& values, std::optional<double> unfuse
         cell.runIndex = index;
         data.cells.push_back(cell);
     }
-    data.unfusedValue = unfused;
-    data.productionValue = production;
+    data.baselineValue = unfused;
+    data.leanestValue = production;
+    data.baselineTitle = QStringLiteral("5 kernels");
+    data.leanestTitle = QStringLiteral("production");
     return data;
 }
 

@@ -55,14 +55,13 @@ void TimePerVariantChart::rebuild() {
             traffic[r].hasDram() ? rooflineTimeMs(shown, quint64(traffic[r].dramBytes)) : 0.0;
         bars->addData(position, run.timeMs);
         // Passes where the pipeline counts whole-array sweeps; launches otherwise.
-        ticker->addTick(
-            position,
-            run.passesCounted
-                ? QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes)
-                : (run.kernels.size() == 1 ? QStringLiteral("%1\n1 kernel").arg(run.variant)
-                                           : QStringLiteral("%1\n%2 kernels")
-                                                 .arg(run.variant)
-                                                 .arg(run.kernels.size())));
+        ticker->addTick(position,
+                        run.passesCounted
+                            ? QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes)
+                            : (run.kernels.size() == 1 ? QStringLiteral("%1\n%2 kernel")
+                                                       : QStringLiteral("%1\n%2 kernels"))
+                                  .arg(run.variant)
+                                  .arg(run.kernels.size()));
         largest = std::max({largest, run.timeMs, roofline});
         for (double value : {run.timeMs, roofline})
             if (value > 0) smallest = smallest > 0 ? std::min(smallest, value) : value;

@@ -15,6 +15,13 @@
 #include "ui/explorer/tile_explorer_widgets.h"
 
 namespace fusescope {
+namespace {
+
+// The kernel selector's items hold the variant's name and, in this role, its pipeline's.
+constexpr int kPipelineRole = Qt::UserRole + 1;
+
+}  // namespace
+
 using explorer::qs;
 using explorer::selectValue;
 using explorer::valueCombo;
@@ -35,7 +42,11 @@ QWidget* TileExplorerTab::buildControls() {
     layout->addStretch(1);
 
     connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
-        applyVariant();
+        const std::string chosen = kernel_->currentData(kPipelineRole).toString().toStdString();
+        if (chosen != pipelineName_)
+            choosePipeline(chosen, kernel_->currentData().toString().toStdString());
+        else
+            applyVariant();
         selectionChanged();
     });
     connect(preset_, &QComboBox::currentIndexChanged, this, &TileExplorerTab::applyPreset);
@@ -61,9 +72,20 @@ QGroupBox* TileExplorerTab::buildProblemBox(QWidget* column) {
     kernel_->setToolTip(
         tr("The fused kernel whose tiles are explored: each compiles at run time for the "
            "values its declaration allows."));
-    if (spec)
-        for (const VariantSpec& variant : spec->variants)
-            if (variant.tunableAtRunTime) kernel_->addItem(qs(variant.title), qs(variant.name));
+    // Every kernel the registry declares tunable, whichever pipeline declares it.
+    const auto tunable = tunableVariants();
+    const bool severalPipelines =
+        std::any_of(tunable.begin(), tunable.end(),
+                    [&](const auto& entry) { return entry.first != tunable.front().first; });
+    for (const auto& [pipelineSpec, variant] : tunable) {
+        kernel_->addItem(severalPipelines
+                             ? tr("%1 (%2)").arg(qs(variant->title), qs(pipelineSpec->title))
+                             : qs(variant->title),
+                         qs(variant->name));
+        kernel_->setItemData(kernel_->count() - 1, qs(pipelineSpec->name), kPipelineRole);
+        if (pipelineSpec->name == pipelineName_ && variant->name == variantName_)
+            kernel_->setCurrentIndex(kernel_->count() - 1);
+    }
     problemForm->addRow(tr("Kernel"), kernel_);
     problemForm->addRow(tr("Shape"), preset_);
     if (spec)
@@ -209,7 +231,17 @@ tiles::TileConfiguration TileExplorerTab::configuration() const {
     return configuration;
 }
 
+int TileExplorerTab::kernelIndex(const tiles::TileConfiguration& configuration) const {
+    for (int index = 0; index < kernel_->count(); ++index)
+        if (kernel_->itemData(index, kPipelineRole).toString() == qs(configuration.pipeline) &&
+            kernel_->itemData(index).toString() == qs(configuration.variant))
+            return index;
+    return -1;
+}
+
 void TileExplorerTab::setConfiguration(const tiles::TileConfiguration& configuration) {
+    if (configuration.pipeline != pipelineName_ && kernelIndex(configuration) >= 0)
+        choosePipeline(configuration.pipeline, configuration.variant);
     {
         std::vector<std::unique_ptr<QSignalBlocker>> blocks;
         for (const auto& [name, spin] : dimensions_) {
@@ -217,7 +249,7 @@ void TileExplorerTab::setConfiguration(const tiles::TileConfiguration& configura
             if (const std::uint64_t value = configuration.problem.dimension(name); value > 0)
                 spin->setValue(static_cast<int>(value));
         }
-        if (const int kernel = kernel_->findData(qs(configuration.variant));
+        if (const int kernel = kernelIndex(configuration);
             kernel >= 0 && kernel != kernel_->currentIndex()) {
             blocks.push_back(std::make_unique<QSignalBlocker>(kernel_));
             kernel_->setCurrentIndex(kernel);
@@ -242,8 +274,16 @@ bool TileExplorerTab::exploresTuning(const std::string& tuning) const {
 }
 
 void TileExplorerTab::applyVariant() {
-    if (kernel_ && kernel_->count() > 0)
-        variantName_ = kernel_->currentData().toString().toStdString();
+    // A kernel of another pipeline (a remembered choice) is not taken here: choosePipeline is.
+    if (kernel_ && kernel_->count() > 0) {
+        if (kernel_->currentData(kPipelineRole).toString() == qs(pipelineName_)) {
+            variantName_ = kernel_->currentData().toString().toStdString();
+        } else {
+            const QSignalBlocker block(kernel_);
+            kernel_->setCurrentIndex(
+                std::max(0, kernelIndex({pipelineName_, variantName_, Problem{}})));
+        }
+    }
     for (const auto& [name, combo] : tiles_)
         if (tilesForm_) tilesForm_->setRowVisible(combo, exploresTuning(name));
     for (const auto& [name, row] : rangeRows_)

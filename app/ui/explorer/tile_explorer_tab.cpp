@@ -24,12 +24,10 @@ namespace fusescope {
 TileExplorerTab::TileExplorerTab(RunController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
     // The first variant the registry declares tunable at run time is what the tab explores.
-    for (const PipelineSpec& spec : pipelines())
-        for (const VariantSpec& variant : spec.variants)
-            if (variant.tunableAtRunTime && pipelineName_.empty()) {
-                pipelineName_ = spec.name;
-                variantName_ = variant.name;
-            }
+    if (const auto tunable = tunableVariants(); !tunable.empty()) {
+        pipelineName_ = tunable.front().first->name;
+        variantName_ = tunable.front().second->name;
+    }
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("explorerSplitter"));
@@ -98,11 +96,34 @@ void TileExplorerTab::setSettings(QSettings* settings) {
     settings_ = settings;
     if (!settings_) return;
     restoreChoices();
+    saveOnChange(this);
+}
+
+void TileExplorerTab::saveOnChange(QWidget* within) {
+    if (!settings_) return;
     const auto save = [this] { saveChoices(); };
-    for (QComboBox* combo : findChildren<QComboBox*>())
+    for (QComboBox* combo : within->findChildren<QComboBox*>())
         connect(combo, &QComboBox::currentIndexChanged, this, save);
-    for (QSpinBox* spin : findChildren<QSpinBox*>())
+    for (QSpinBox* spin : within->findChildren<QSpinBox*>())
         connect(spin, &QSpinBox::valueChanged, this, save);
+}
+
+// Another pipeline's kernel: its dimensions, dtypes, presets and tiles replace the controls.
+// The old ones go later, as the kernel selector that asked for this is among them.
+void TileExplorerTab::choosePipeline(const std::string& pipeline, const std::string& variant) {
+    pipelineName_ = pipeline;
+    variantName_ = variant;
+    dimensions_.clear();
+    tiles_.clear();
+    ranges_.clear();
+    rangeRows_.clear();
+    QWidget* old = controlsScroll_->takeWidget();
+    controlsScroll_->setWidget(buildControls());
+    if (old) old->deleteLater();
+    fitControlsWidth();
+    saveOnChange(controlsScroll_->widget());
+    applyVariant();
+    setBackendSummary(summary_);
 }
 
 // Every combo by its data (a preset's name, a tile's value), every spin box by its value, keyed

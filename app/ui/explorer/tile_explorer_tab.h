@@ -143,7 +143,11 @@ class TileExplorerTab final : public QWidget {
     void fillAxisChoices();
     // Shows the tiles and ranges of the chosen kernel's tunings and offers them on the axes.
     void applyVariant();
+    void choosePipeline(const std::string& pipeline, const std::string& variant);
+    void saveOnChange(QWidget* within);
     bool exploresTuning(const std::string& tuning) const;
+    // The kernel selector's item for the configuration's pipeline and variant; -1 where none.
+    int kernelIndex(const tiles::TileConfiguration& configuration) const;
     void updateEnabled();
     void updateSweepSize();
     void requestReport();

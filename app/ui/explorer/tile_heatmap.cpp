@@ -317,7 +317,7 @@ void TileHeatmap::addContour() {
     const int rows = static_cast<int>(data_.yValues.size());
     QVector<bool> faster(columns * rows, false);
     for (const TileHeatmapCell& cell : data_.cells)
-        if (cell.fasterThanUnfused && cell.column < columns && cell.row < rows)
+        if (cell.fasterThanBaseline && cell.column < columns && cell.row < rows)
             faster[cell.row * columns + cell.column] = true;
     const auto isFaster = [&](int column, int row) {
         return column >= 0 && row >= 0 && column < columns && row < rows &&
@@ -344,7 +344,7 @@ void TileHeatmap::addContour() {
         }
     if (contourSegments_ > 0) {
         QCPGraph* key = addGraph();
-        key->setName(tr("faster than 5 kernels"));
+        key->setName(tr("faster than %1").arg(data_.baselineTitle));
         key->setPen(pen);
     }
 }
@@ -380,9 +380,10 @@ void TileHeatmap::addScaleMarks(double low, double high) {
                              : tr("%1 %2").arg(title, number));
         key->setPen(pen);
     };
-    if (data_.unfusedValue) mark(*data_.unfusedValue, QPen(kContourColor, 3.0), tr("5 kernels"));
-    if (data_.productionValue)
-        mark(*data_.productionValue, QPen(kProductionColor, 3.0, Qt::DashLine), tr("production"));
+    if (data_.baselineValue)
+        mark(*data_.baselineValue, QPen(kContourColor, 3.0), data_.baselineTitle);
+    if (data_.leanestValue)
+        mark(*data_.leanestValue, QPen(kProductionColor, 3.0, Qt::DashLine), data_.leanestTitle);
 }
 
 void TileHeatmap::applyPalette() {

@@ -15,10 +15,10 @@ struct TileHeatmapCell {
     std::optional<double> value;  // the metric; empty for a refused or not yet measured cell
     QString refusal;              // why the configuration was refused; empty when it ran
     bool best = false;
-    bool tiedWithBest = false;       // its interval overlaps the best one's
-    bool fasterThanUnfused = false;  // faster than the 5-kernel path at the same shape
-    QString tooltip;                 // the full configuration, its numbers and its limiter in words
-    int runIndex = -1;               // the sweep's configuration this cell shows (clicks load it)
+    bool tiedWithBest = false;        // its interval overlaps the best one's
+    bool fasterThanBaseline = false;  // faster than the 5-kernel path at the same shape
+    QString tooltip;    // the full configuration, its numbers and its limiter in words
+    int runIndex = -1;  // the sweep's configuration this cell shows (clicks load it)
 };
 
 struct TileHeatmapData {
@@ -37,8 +37,10 @@ struct TileHeatmapData {
     // The unfused and production variants at the same shape, in the metric's unit, marked on the
     // cells' colour scale (at its end when outside it: they never stretch it); empty when the
     // sweep has no such measurement or the metric has none.
-    std::optional<double> unfusedValue;
-    std::optional<double> productionValue;
+    std::optional<double> baselineValue;
+    std::optional<double> leanestValue;
+    QString baselineTitle;  // the legend's words for them: "5 kernels", "production"
+    QString leanestTitle;
     QString emptyMessage;  // shown instead of empty axes
 };
 

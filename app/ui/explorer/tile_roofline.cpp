@@ -80,7 +80,7 @@ void TileRoofline::rebuild() {
     setProperty("fusescopeGeneration", property("fusescopeGeneration").toInt() + 1);
 
     QVector<TileRooflinePoint> all = data_.points;
-    for (const auto& variant : {data_.unfused, data_.production})
+    for (const auto& variant : {data_.baseline, data_.leanest})
         if (variant) all << *variant;
     double xLow = std::numeric_limits<double>::infinity(), xHigh = 0.0;
     double yLow = std::numeric_limits<double>::infinity(), yHigh = 0.0;
@@ -128,8 +128,8 @@ void TileRoofline::rebuild() {
             pointGraph(this, name, QCPScatterStyle(shape, QPen(color, 2.0), Qt::NoBrush, 11));
         setPoints(graph, {*point});
     };
-    variantPoint(data_.unfused, tr("5 kernels"), kUnfusedColor, QCPScatterStyle::ssTriangle);
-    variantPoint(data_.production, tr("production"), kProductionColor, QCPScatterStyle::ssDiamond);
+    variantPoint(data_.baseline, data_.baselineTitle, kUnfusedColor, QCPScatterStyle::ssTriangle);
+    variantPoint(data_.leanest, data_.leanestTitle, kProductionColor, QCPScatterStyle::ssDiamond);
     xAxis->setLabel(data_.perDramByte
                         ? tr("arithmetic intensity (model FLOPs per DRAM byte, log)")
                         : tr("arithmetic intensity (model FLOPs per model byte, log)"));

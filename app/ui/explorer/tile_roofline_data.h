@@ -28,8 +28,10 @@ struct TileRooflineData {
     // The configurations in the order the followed parameter grows, the others as selected.
     QString followedParameter;  // "BLOCK_N"
     QVector<TileRooflinePoint> path;
-    std::optional<TileRooflinePoint> unfused;
-    std::optional<TileRooflinePoint> production;
+    std::optional<TileRooflinePoint> baseline;
+    std::optional<TileRooflinePoint> leanest;
+    QString baselineTitle;  // the legend's words for them: "5 kernels", "production"
+    QString leanestTitle;
     QString emptyMessage;
 };
 

@@ -77,22 +77,22 @@ QString timeText(const tiles::TimingSpread& time) {
 }
 
 // Faster than the 5-kernel path beyond the noise: the intervals do not overlap.
-bool clearlyFaster(const tiles::TileCell& cell, const tiles::ReferenceTiming* unfused) {
-    return unfused && cell.measured && unfused->time.medianMs > 0 &&
-           cell.time.medianMs < unfused->time.medianMs &&
-           !tiles::overlaps(cell.time, unfused->time);
+bool clearlyFaster(const tiles::TileCell& cell, const tiles::ReferenceTiming* baseline) {
+    return baseline && cell.measured && baseline->time.medianMs > 0 &&
+           cell.time.medianMs < baseline->time.medianMs &&
+           !tiles::overlaps(cell.time, baseline->time);
 }
 
 std::optional<double> referenceValue(const tiles::ReferenceTiming* reference,
-                                     const tiles::ReferenceTiming* unfused, TileMetric metric) {
+                                     const tiles::ReferenceTiming* baseline, TileMetric metric) {
     if (!reference || reference->time.medianMs <= 0) return std::nullopt;
     const double ms = reference->time.medianMs;
     switch (metric) {
         case TileMetric::Time:
             return ms;
-        case TileMetric::SpeedupOverUnfused:
-            if (!unfused || unfused->time.medianMs <= 0) return std::nullopt;
-            return unfused->time.medianMs / ms;
+        case TileMetric::SpeedupOverBaseline:
+            if (!baseline || baseline->time.medianMs <= 0) return std::nullopt;
+            return baseline->time.medianMs / ms;
         case TileMetric::GBps:
             return static_cast<double>(reference->modelBytes) / (ms * 1e6);
         case TileMetric::Tflops:
@@ -108,8 +108,8 @@ QString tileMetricTitle(TileMetric metric) {
     switch (metric) {
         case TileMetric::Time:
             return QObject::tr("time (ms, median)");
-        case TileMetric::SpeedupOverUnfused:
-            return QObject::tr("speedup over the unfused path (×)");
+        case TileMetric::SpeedupOverBaseline:
+            return QObject::tr("speedup over the baseline (×)");
         case TileMetric::GBps:
             return QObject::tr("GB/s (model bytes / time)");
         case TileMetric::Tflops:
@@ -127,7 +127,7 @@ QString tileMetricTitle(TileMetric metric) {
 }
 
 bool tileMetricHigherIsBetter(TileMetric metric) {
-    return metric == TileMetric::SpeedupOverUnfused || metric == TileMetric::GBps ||
+    return metric == TileMetric::SpeedupOverBaseline || metric == TileMetric::GBps ||
            metric == TileMetric::Tflops || metric == TileMetric::Occupancy;
 }
 
@@ -151,10 +151,10 @@ std::optional<double> tileMetricValue(const tiles::TileCell& cell, TileMetric me
     switch (metric) {
         case TileMetric::Time:
             return cell.time.medianMs;
-        case TileMetric::SpeedupOverUnfused: {
-            const tiles::ReferenceTiming* unfused = unfusedReference(sweep);
-            if (!unfused || unfused->time.medianMs <= 0) return std::nullopt;
-            return unfused->time.medianMs / cell.time.medianMs;
+        case TileMetric::SpeedupOverBaseline: {
+            const tiles::ReferenceTiming* baseline = baselineReference(sweep);
+            if (!baseline || baseline->time.medianMs <= 0) return std::nullopt;
+            return baseline->time.medianMs / cell.time.medianMs;
         }
         case TileMetric::GBps:
             return cell.gbps;
@@ -181,30 +181,45 @@ std::vector<int> sweptValues(const tiles::TileSweep& sweep, const std::string& t
     return base > 0 ? std::vector<int>{base} : std::vector<int>{};
 }
 
-// The reference of the first variant the registry declares that `wanted` accepts, among those
-// the sweep timed.
-template <typename Accept>
-const tiles::ReferenceTiming* firstDeclaredReference(const tiles::TileSweep& sweep, Accept wanted) {
-    const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline);
-    if (!pipeline) return nullptr;
-    for (const VariantSpec& variant : pipeline->variants) {
-        if (!wanted(variant)) continue;
-        for (const tiles::ReferenceTiming& reference : sweep.references)
-            if (reference.variant == variant.name) return &reference;
-    }
+namespace {
+
+// The sweep's timing of the named variant; nullptr where it has none.
+const tiles::ReferenceTiming* referenceNamed(const tiles::TileSweep& sweep,
+                                             const std::string& variant) {
+    for (const tiles::ReferenceTiming& reference : sweep.references)
+        if (!variant.empty() && reference.variant == variant) return &reference;
     return nullptr;
 }
 
-const tiles::ReferenceTiming* unfusedReference(const tiles::TileSweep& sweep) {
-    return firstDeclaredReference(sweep, [](const VariantSpec& variant) { return !variant.fused; });
+const VariantSpec* sweptVariant(const tiles::TileSweep& sweep) {
+    const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline);
+    return pipeline ? findVariant(*pipeline, sweep.request.base.variant) : nullptr;
 }
 
-const tiles::ReferenceTiming* fusedReference(const tiles::TileSweep& sweep) {
+}  // namespace
+
+const tiles::ReferenceTiming* baselineReference(const tiles::TileSweep& sweep) {
+    const VariantSpec* variant = sweptVariant(sweep);
+    return variant ? referenceNamed(sweep, variant->baseline) : nullptr;
+}
+
+const tiles::ReferenceTiming* leanestReference(const tiles::TileSweep& sweep) {
     const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline);
-    if (!pipeline || pipeline->leanestVariant.empty()) return nullptr;
-    return firstDeclaredReference(sweep, [&](const VariantSpec& variant) {
-        return variant.name == pipeline->leanestVariant;
-    });
+    return pipeline ? referenceNamed(sweep, pipeline->leanestVariant) : nullptr;
+}
+
+QString baselineTitle(const tiles::TileSweep& sweep) {
+    const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline);
+    const VariantSpec* variant = sweptVariant(sweep);
+    const VariantSpec* baseline = pipeline && variant ? baselineOf(*pipeline, *variant) : nullptr;
+    if (!baseline) return {};
+    const auto kernels = baseline->kernelsFor(sweep.request.base.problem).size();
+    return (kernels == 1 ? QObject::tr("%1 kernel") : QObject::tr("%1 kernels")).arg(kernels);
+}
+
+QString leanestTitle(const tiles::TileSweep& sweep) {
+    const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline);
+    return pipeline ? qs(pipeline->leanestVariant) : QString();
 }
 
 TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoice& choice,
@@ -249,9 +264,11 @@ TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoi
     if (!others.isEmpty()) caption << others.join(QStringLiteral(", "));
     data.caption = caption.join(QStringLiteral(" · "));
 
-    const tiles::ReferenceTiming* unfused = unfusedReference(sweep);
-    data.unfusedValue = referenceValue(unfused, unfused, choice.metric);
-    data.productionValue = referenceValue(fusedReference(sweep), unfused, choice.metric);
+    const tiles::ReferenceTiming* baseline = baselineReference(sweep);
+    data.baselineValue = referenceValue(baseline, baseline, choice.metric);
+    data.leanestValue = referenceValue(leanestReference(sweep), baseline, choice.metric);
+    data.baselineTitle = baselineTitle(sweep);
+    data.leanestTitle = leanestTitle(sweep);
 
     // Per shown cell: the sweep's configuration it shows.
     std::map<std::pair<int, int>, int> shown;
@@ -288,7 +305,7 @@ TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoi
             drawn.refusal = qs(cell.error);
         drawn.best = cell.best;
         drawn.tiedWithBest = cell.tiedWithBest;
-        drawn.fasterThanUnfused = clearlyFaster(cell, unfused);
+        drawn.fasterThanBaseline = clearlyFaster(cell, baseline);
         drawn.tooltip = cellTooltip(cell, sweep);
         drawn.runIndex = index;
         data.cells.push_back(drawn);
@@ -348,8 +365,10 @@ TileRooflineData rooflineData(const tiles::TileSweep& sweep, const std::string& 
             QStringLiteral("%1\n%2").arg(qs(reference->title), timeText(reference->time));
         return point;
     };
-    data.unfused = referencePoint(unfusedReference(sweep));
-    data.production = referencePoint(fusedReference(sweep));
+    data.baseline = referencePoint(baselineReference(sweep));
+    data.leanest = referencePoint(leanestReference(sweep));
+    data.baselineTitle = baselineTitle(sweep);
+    data.leanestTitle = leanestTitle(sweep);
     data.perDramByte = allDram && !data.points.isEmpty();
     QStringList caption;
     caption << qs(sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName)
@@ -431,18 +450,18 @@ QString cellTooltip(const tiles::TileCell& cell, const tiles::TileSweep& sweep) 
                                : QObject::tr("check FAILED (error %1, tolerance %2)"))
                      .arg(model::formatRelativeError(cell.checkError),
                           model::formatRelativeError(cell.checkTolerance));
-        if (const tiles::ReferenceTiming* unfused = unfusedReference(sweep);
-            unfused && unfused->time.medianMs > 0 && cell.time.medianMs > 0) {
-            const double speedup = unfused->time.medianMs / cell.time.medianMs;
-            const QString tie = tiles::overlaps(cell.time, unfused->time)
+        if (const tiles::ReferenceTiming* baseline = baselineReference(sweep);
+            baseline && baseline->time.medianMs > 0 && cell.time.medianMs > 0) {
+            const double speedup = baseline->time.medianMs / cell.time.medianMs;
+            const QString tie = tiles::overlaps(cell.time, baseline->time)
                                     ? QObject::tr(" (within its spread: a tie)")
                                     : QString();
-            lines << (speedup >= 1.0 ? QObject::tr("%1× faster than the 5-kernel path%2")
+            lines << (speedup >= 1.0 ? QObject::tr("%1× faster than %2%3")
                                            .arg(speedup, 0, 'f', 2)
-                                           .arg(tie)
-                                     : QObject::tr("%1× slower than the 5-kernel path%2")
+                                           .arg(baselineTitle(sweep), tie)
+                                     : QObject::tr("%1× slower than %2%3")
                                            .arg(1.0 / speedup, 0, 'f', 1)
-                                           .arg(tie));
+                                           .arg(baselineTitle(sweep), tie));
         }
     } else if (!cell.error.empty()) {
         lines << QObject::tr("failed: %1").arg(qs(cell.error));

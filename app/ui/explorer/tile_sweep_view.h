@@ -18,7 +18,7 @@ namespace fusescope {
 
 enum class TileMetric {
     Time,
-    SpeedupOverUnfused,
+    SpeedupOverBaseline,
     GBps,
     Tflops,
     DramBytes,
@@ -27,9 +27,10 @@ enum class TileMetric {
     Occupancy
 };
 inline constexpr TileMetric kAllTileMetrics[] = {
-    TileMetric::Time,   TileMetric::SpeedupOverUnfused, TileMetric::GBps,
-    TileMetric::Tflops, TileMetric::DramBytes,          TileMetric::Registers,
-    TileMetric::Spills, TileMetric::Occupancy};
+    TileMetric::Time,      TileMetric::SpeedupOverBaseline,
+    TileMetric::GBps,      TileMetric::Tflops,
+    TileMetric::DramBytes, TileMetric::Registers,
+    TileMetric::Spills,    TileMetric::Occupancy};
 
 QString tileMetricTitle(TileMetric metric);  // "time (ms, median)"
 bool tileMetricHigherIsBetter(TileMetric metric);
@@ -43,11 +44,14 @@ QString tuningTitle(const std::string& pipeline, const std::string& tuning);
 // The values a tuning takes in the sweep: an axis's values, else the base configuration's one.
 std::vector<int> sweptValues(const tiles::TileSweep& sweep, const std::string& tuning);
 // The references the views compare with, by the registry's declarations (no variant is named):
-// the unfused path is the first declared variant that is not fused (the 5-kernel path of the
-// MLP), the production fusion the pipeline's leanest variant.
-// nullptr where the sweep did not time it.
-const tiles::ReferenceTiming* unfusedReference(const tiles::TileSweep& sweep);
-const tiles::ReferenceTiming* fusedReference(const tiles::TileSweep& sweep);
+// the baseline the swept variant declares, and the pipeline's leanest variant; nullptr where the
+// sweep did not time it.
+const tiles::ReferenceTiming* baselineReference(const tiles::TileSweep& sweep);
+const tiles::ReferenceTiming* leanestReference(const tiles::TileSweep& sweep);
+// What the views call them: the baseline by its kernel count for the sweep's problem ("5
+// kernels"), the leanest variant by its name.
+QString baselineTitle(const tiles::TileSweep& sweep);
+QString leanestTitle(const tiles::TileSweep& sweep);
 
 struct TileHeatmapChoice {
     std::string xTuning;

@@ -176,6 +176,9 @@ void SweepTab::setPipeline(const QString& name) {
     const PipelineSpec* pipeline = findPipeline(name.toStdString());
     if (!pipeline || name == pipeline_) return;
     pipeline_ = name;
+    // The size column is the dimension the pipeline's sweeps vary.
+    table_->setHorizontalHeaderItem(
+        1, new QTableWidgetItem(QString::fromStdString(pipeline->sizeDimension)));
     variants_->clear();
     for (const VariantSpec& variant : pipeline->variants) {
         auto* item = new QListWidgetItem(QString::fromStdString(variant.title));

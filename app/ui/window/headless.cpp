@@ -93,6 +93,7 @@ void addLaunchOptions(QCommandLineParser& parser) {
         QStringLiteral("file"),
         QObject::tr("A recording or sweep to open (*.fusescope.json or *.json), as --open."),
         QStringLiteral("[file]"));
+    addLessonOptions(parser);
     parser.addOptions({
         {QStringLiteral("screenshot"),
          QObject::tr("Render the window offscreen to <png> and exit (no display needed)."),
@@ -167,8 +168,10 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     error->clear();
     // One value an option, as the CLI takes them; --show-tab names tabs, and --preset may name
     // an export preset beside a problem's.
-    *error =
-        model::repeatedOptionError(parser, {QStringLiteral("show-tab"), QStringLiteral("preset")});
+    *error = model::repeatedOptionError(
+        parser, {QStringLiteral("show-tab"), QStringLiteral("preset"), QStringLiteral("answer")});
+    if (!error->isEmpty()) return options;
+    options.lesson = readLessonOptions(parser, error);
     if (!error->isEmpty()) return options;
     options.screenshotPath = parser.value(QStringLiteral("screenshot"));
     options.exportDirectory = parser.value(QStringLiteral("export-charts"));
@@ -443,6 +446,8 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
     // --size is the screen's pixels: the window's logical size is that over the scale factor.
     const QSize screenPixels =
         options.screenshotSize.isValid() ? options.screenshotSize : kScreenshotSize;
+    if (options.lesson)
+        return renderLessonStep(*options.lesson, screenPixels, options.screenshotPath);
     const qreal ratio = window.devicePixelRatioF() > 0 ? window.devicePixelRatioF() : 1.0;
     window.resize(
         QSize(qRound(screenPixels.width() / ratio), qRound(screenPixels.height() / ratio)));

@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <optional>
 
+#include "ui/lesson/lesson_headless.h"
 #include "worker/run_command.h"
 
 namespace fusescope {
@@ -24,6 +25,7 @@ struct LaunchOptions {
     QString tileCell;      // --tile-cell best|INDEX: a cell of the opened tile sweep, as if clicked
     bool presentation = false;      // --presentation: the presentation layout, for this start only
     std::optional<RunCommand> run;  // --run PIPELINE with its settings
+    std::optional<LessonLaunch> lesson;  // --lesson PLAN with its step, answers and reveal
     bool headless() const { return !screenshotPath.isEmpty() || !exportDirectory.isEmpty(); }
 };
 

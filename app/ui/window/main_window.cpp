@@ -44,6 +44,7 @@
 #include "ui/export/table_export.h"
 #include "ui/expression/expression_wiring.h"
 #include "ui/jobs/cpu_speeds_gate.h"
+#include "ui/lab/lab_wiring.h"
 #include "ui/results/results_model.h"
 #include "ui/run/measurement_panel.h"
 #include "ui/run/run_choices.h"
@@ -273,6 +274,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                 jobElsewhereEndedText_ = tr("Tile sweep: %1").arg(message);
             });
     addExpressionView(*this);
+    addLabView(*this);
     // The explorer's charts (named in their constructors) export like every other chart.
     tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));
     tileExplorer_->roofline()->setProperty("fusescopeExportTitle", tr("Tile roofline"));

@@ -44,6 +44,7 @@
 #include "ui/export/chart_export_actions.h"
 #include "ui/export/table_export.h"
 #include "ui/expression/expression_wiring.h"
+#include "ui/lesson/lesson_launch_window.h"
 #include "ui/results/results_model.h"
 #include "ui/run/measurement_panel.h"
 #include "ui/run/run_choices.h"
@@ -67,6 +68,7 @@ void MainWindow::buildMenus() {
     save->setShortcut(QKeySequence::Save);
     setupDesktopHabits(file, save);
     file->addAction(tr("Save s&weep…"), this, &MainWindow::saveSweepDialog);
+    file->addAction(tr("Open &lesson plan…"), this, [this] { openLessonDialog(*this); });
     // Every exportable chart (those other parts add included), each in every preset.
     fillExportMenuOnShow(
         file->addMenu(tr("&Export chart")), this,

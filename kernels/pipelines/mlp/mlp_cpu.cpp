@@ -1,13 +1,15 @@
-#include "pipelines/mlp/mlp_cpu.h"
-
+// Every MLP kernel on the CPU, multithreaded: the same work as the kernel's GPU code, the same
+// intermediates in memory and the same rounding to the storage type, in float32 arithmetic.
+// Slower than the GPU, but a second implementation that the reference checks.
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/uninitialised_allocator.h"
-#include "pipelines/mlp/mlp_cuda.h"
-#include "pipelines/mlp/mlp_traffic.h"
+#include "pipelines/mlp/mlp_executions.h"
+#include "pipelines/mlp/mlp_host_data.h"
 #include "platform/parallel.h"
 
 namespace fusescope::mlp {
@@ -24,7 +26,7 @@ float silu(float g) {
 constexpr std::uint64_t kSiluWork = 16;
 
 // `count` stored values from `data` as floats.
-Floats load(const void* data, std::size_t count, MlpDtype dtype, int threads,
+Floats load(const void* data, std::size_t count, DType dtype, int threads,
             const CancelToken& cancel) {
     Floats values(count);
     parallelFor(count, threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
@@ -37,8 +39,7 @@ Floats load(const void* data, std::size_t count, MlpDtype dtype, int threads,
 }
 
 // Stores floats into `data`, rounded to the storage type.
-void store(void* data, const Floats& values, MlpDtype dtype, int threads,
-           const CancelToken& cancel) {
+void store(void* data, const Floats& values, DType dtype, int threads, const CancelToken& cancel) {
     parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) {
             if (storesBfloat16(dtype))
@@ -51,8 +52,8 @@ void store(void* data, const Floats& values, MlpDtype dtype, int threads,
 
 // The values as a product's operands: rounded to TF32 for tf32 (as the tensor cores' cvt.rna
 // does on the GPU), unchanged otherwise.
-Floats operands(Floats values, MlpDtype dtype, int threads, const CancelToken& cancel) {
-    if (dtype != MlpDtype::Tf32) return values;
+Floats operands(Floats values, DType dtype, int threads, const CancelToken& cancel) {
+    if (dtype != DType::Tf32) return values;
     parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) values[i] = roundToTf32(values[i]);
     });
@@ -62,7 +63,7 @@ Floats operands(Floats values, MlpDtype dtype, int threads, const CancelToken& c
 // C (rows x N) = A (rows x K) * B (N x K)^T, float accumulation, each product rounded to `keep`.
 // A and B are the operands as multiplied (see operands()). Stops early when cancelled.
 Floats productABt(const float* a, std::int64_t rows, const float* b, std::int64_t N, std::int64_t K,
-                  MlpDtype keep, int threads, const CancelToken& cancel) {
+                  DType keep, int threads, const CancelToken& cancel) {
     Floats c(static_cast<std::size_t>(rows * N));
     const auto perElement = static_cast<std::uint64_t>(K);
     parallelFor(c.size(), threads, cancel, perElement, [&](std::uint64_t begin, std::uint64_t end) {
@@ -77,25 +78,11 @@ Floats productABt(const float* a, std::int64_t rows, const float* b, std::int64_
     return c;
 }
 
-// Where each intermediate lives in the scratch buffer, as on the GPU.
-struct Views {
-    void* g;  // M x I (unfused), or the M x 2I gate_up product (merged)
-    void* u;
-    void* h;
-};
-
-Views viewsOf(MlpVariant variant, const MlpShape& s, MlpDtype dtype, void* scratch) {
-    auto* base = static_cast<unsigned char*>(scratch);
-    const auto mi = static_cast<std::size_t>(s.M * s.I) * elementBytes(dtype);
-    if (variant == MlpVariant::Production) return {nullptr, nullptr, base};
-    return {base, base + mi, base + 2 * mi};
-}
-
 class Stages {
   public:
-    Stages(const MlpShape& s, MlpDtype dtype, const MlpHostPointers& b, const Views& v, int threads,
+    Stages(const MlpShape& s, DType dtype, const MlpCallBuffers& b, int threads,
            const CancelToken& cancel)
-        : s_(s), dtype_(dtype), b_(b), v_(v), threads_(threads), cancel_(cancel) {}
+        : s_(s), dtype_(dtype), b_(b), threads_(threads), cancel_(cancel) {}
 
     // x and the weights as the products take them (TF32-rounded for tf32).
     Floats x() const {
@@ -103,7 +90,7 @@ class Stages {
                         cancel_);
     }
     Floats gateUp() const {
-        return operands(load(b_.gateUp, count(2 * s_.I * s_.H), dtype_, threads_, cancel_), dtype_,
+        return operands(load(b_.gate, count(2 * s_.I * s_.H), dtype_, threads_, cancel_), dtype_,
                         threads_, cancel_);
     }
     Floats downWeights() const {
@@ -157,21 +144,21 @@ class Stages {
         const Floats w = gateUp();
         const Floats in = x();
         const Floats g =
-            productABt(in.data(), s_.M, w.data(), s_.I, s_.H, MlpDtype::Float32, threads_, cancel_);
+            productABt(in.data(), s_.M, w.data(), s_.I, s_.H, DType::Float32, threads_, cancel_);
         const Floats u = productABt(in.data(), s_.M, w.data() + s_.I * s_.H, s_.I, s_.H,
-                                    MlpDtype::Float32, threads_, cancel_);
+                                    DType::Float32, threads_, cancel_);
         Floats hidden(g.size());
         each(hidden.size(), kSiluWork, [&](std::uint64_t j) { hidden[j] = silu(g[j]) * u[j]; });
         store(h, hidden, dtype_, threads_, cancel_);
     }
 
     void down() const {
-        const Floats hidden = operands(load(v_.h, count(s_.M * s_.I), dtype_, threads_, cancel_),
+        const Floats hidden = operands(load(b_.h, count(s_.M * s_.I), dtype_, threads_, cancel_),
                                        dtype_, threads_, cancel_);
         const Floats weights = downWeights();
         store(b_.out,
-              productABt(hidden.data(), s_.M, weights.data(), s_.H, s_.I, MlpDtype::Float32,
-                         threads_, cancel_),
+              productABt(hidden.data(), s_.M, weights.data(), s_.H, s_.I, DType::Float32, threads_,
+                         cancel_),
               dtype_, threads_, cancel_);
     }
 
@@ -245,103 +232,63 @@ class Stages {
     }
 
     MlpShape s_;
-    MlpDtype dtype_;
-    MlpHostPointers b_;
-    Views v_;
+    DType dtype_;
+    MlpCallBuffers b_;
     int threads_;
     const CancelToken& cancel_;
 };
 
-bool matches(const HostMatrix& m, MlpDtype dtype, std::int64_t rows, std::int64_t cols) {
-    return m.dtype() == dtype && m.rows() == rows && m.cols() == cols;
-}
+// One kernel's CPU code: a stage over the call's buffers.
+using Stage = void (*)(const Stages& stages, const MlpCallBuffers& b, const Problem& problem);
 
-}  // namespace
+class MlpCpuKernel final : public KernelExecution {
+  public:
+    explicit MlpCpuKernel(Stage stage) : stage_(stage) {}
 
-Status checkHostProblem(const MlpShape& s, const MlpHostInputs& in, const HostMatrix& out,
-                        const LessonTiles& t) {
-    if (s.M <= 0 || s.H <= 0 || s.I <= 0)
-        return {ErrorCode::InvalidArgument, "M, H and I must be positive"};
-    if (t.blockM <= 0 || t.blockN <= 0 || t.blockH <= 0 || t.blockI <= 0)
-        return {ErrorCode::InvalidArgument, "tile sizes must be positive"};
-    const MlpDtype dtype = in.x.dtype();
-    if (!matches(in.x, dtype, s.M, s.H) || !matches(in.gateUp, dtype, 2 * s.I, s.H) ||
-        !matches(in.down, dtype, s.H, s.I) || !matches(out, dtype, s.M, s.H))
-        return {ErrorCode::InvalidArgument,
-                "matrices must be x M x H, gate_up 2I x H, down H x I and out M x H, all of one "
-                "dtype"};
-    return Status::ok();
-}
-
-namespace {
-
-Status runStage(MlpVariant variant, std::size_t kernelIndex, const Stages& stages, const Views& v,
-                const LessonTiles& tiles) {
-    switch (variant) {
-        case MlpVariant::Unfused:
-            switch (kernelIndex) {
-                case 0:
-                    return stages.projection(false, v.g), Status::ok();
-                case 1:
-                    return stages.projection(true, v.u), Status::ok();
-                case 2:
-                    return stages.siluInPlace(v.g), Status::ok();
-                case 3:
-                    return stages.multiply(v.g, v.u, v.h), Status::ok();
-                default:
-                    return stages.down(), Status::ok();
-            }
-        case MlpVariant::LessonFused:
-            return stages.lessonFused(tiles), Status::ok();
-        case MlpVariant::Production:
-            if (kernelIndex == 0) return stages.gateUpSilu(v.h), Status::ok();
-            return stages.down(), Status::ok();
-        case MlpVariant::MergedGateUp:
-            switch (kernelIndex) {
-                case 0:
-                    return stages.gateUpProduct(v.g), Status::ok();
-                case 1:
-                    return stages.siluMulRows(v.g, v.h), Status::ok();
-                default:
-                    return stages.down(), Status::ok();
-            }
+    Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
+        const Result<MlpCallBuffers> b = mlpCallBuffers(call);
+        if (!b) return b.status();
+        const Stages stages(shapeOf(*call.problem), call.problem->dtype, *b, target.hostThreads,
+                            target.cancel);
+        stage_(stages, *b, *call.problem);
+        // A cancelled stage stopped part-way: what it wrote is incomplete.
+        return target.cancel.cancelled() ? cancelledStatus() : Status::ok();
     }
-    return {ErrorCode::InvalidArgument, "unknown MLP variant"};
-}
+
+  private:
+    Stage stage_;
+};
 
 }  // namespace
 
-Status runMlpCpuKernel(MlpVariant variant, std::size_t kernelIndex, const MlpShape& s,
-                       MlpDtype dtype, const MlpHostPointers& b, int threads,
-                       const LessonTiles& tiles, const CancelToken& cancel) {
-    if (s.M <= 0 || s.H <= 0 || s.I <= 0)
-        return {ErrorCode::InvalidArgument, "M, H and I must be positive"};
-    const Views v = viewsOf(variant, s, dtype, b.scratch);
-    const Stages stages(s, dtype, b, v, threads, cancel);
-    const std::size_t kernels = mlpTraffic(variant, s, dtype, tiles).size();
-    if (kernelIndex >= kernels)
-        return {ErrorCode::InvalidArgument, "the " + std::string(variantName(variant)) +
-                                                " variant has " + std::to_string(kernels) +
-                                                " kernels, not " + std::to_string(kernelIndex + 1)};
-    const Status ran = runStage(variant, kernelIndex, stages, v, tiles);
-    // A cancelled stage stopped part-way: what it wrote is incomplete.
-    if (ran && cancel.cancelled()) return cancelledStatus();
-    return ran;
-}
-
-Status runMlpCpu(MlpVariant variant, const MlpShape& s, const MlpHostInputs& in, HostMatrix& out,
-                 int threads, const LessonTiles& tiles, const CancelToken& cancel) {
-    if (Status status = checkHostProblem(s, in, out, tiles); !status) return status;
-    const MlpDtype dtype = out.dtype();
-    std::vector<unsigned char> scratch(std::max<std::uint64_t>(scratchBytes(variant, s, dtype), 1));
-    const MlpHostPointers pointers{in.x.data(), in.gateUp.data(), in.down.data(), scratch.data(),
-                                   out.data()};
-    const std::size_t kernels = mlpTraffic(variant, s, dtype, tiles).size();
-    for (std::size_t k = 0; k < kernels; ++k)
-        if (Status status = runMlpCpuKernel(variant, k, s, dtype, pointers, threads, tiles, cancel);
-            !status)
-            return status;
-    return Status::ok();
+void addMlpCpuExecutions(ExecutionCatalog& catalog) {
+    const std::pair<std::string_view, Stage> stages[] = {
+        {kernel::kGemmGate, [](const Stages& s, const MlpCallBuffers& b,
+                               const Problem&) { s.projection(false, b.g); }},
+        {kernel::kGemmUp,
+         [](const Stages& s, const MlpCallBuffers& b, const Problem&) { s.projection(true, b.u); }},
+        {kernel::kSilu,
+         [](const Stages& s, const MlpCallBuffers& b, const Problem&) { s.siluInPlace(b.g); }},
+        {kernel::kMultiply, [](const Stages& s, const MlpCallBuffers& b,
+                               const Problem&) { s.multiply(b.g, b.u, b.h); }},
+        {kernel::kGemmDown,
+         [](const Stages& s, const MlpCallBuffers&, const Problem&) { s.down(); }},
+        {kernel::kGemvDown,
+         [](const Stages& s, const MlpCallBuffers&, const Problem&) { s.down(); }},
+        {kernel::kLesson, [](const Stages& s, const MlpCallBuffers&,
+                             const Problem& p) { s.lessonFused(tilesOf(p)); }},
+        // The production fusion's GEMM and GEMV compute the same values.
+        {kernel::kGemmGateUpSilu,
+         [](const Stages& s, const MlpCallBuffers& b, const Problem&) { s.gateUpSilu(b.h); }},
+        {kernel::kGemvGateUpSilu,
+         [](const Stages& s, const MlpCallBuffers& b, const Problem&) { s.gateUpSilu(b.h); }},
+        {kernel::kGemmGateUp,
+         [](const Stages& s, const MlpCallBuffers& b, const Problem&) { s.gateUpProduct(b.g); }},
+        {kernel::kSiluMul,
+         [](const Stages& s, const MlpCallBuffers& b, const Problem&) { s.siluMulRows(b.g, b.h); }},
+    };
+    for (const auto& [name, stage] : stages)
+        catalog.emplace(executionKey(name), std::make_unique<MlpCpuKernel>(stage));
 }
 
 }  // namespace fusescope::mlp

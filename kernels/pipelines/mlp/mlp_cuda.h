@@ -37,34 +37,9 @@ class MlpCudaContext {
     const CublasLibrary* blas_ = nullptr;  // loaded at run time, alive for the process
 };
 
-// Device buffers of one problem, in the dtype of the run. gateUp holds gate's I rows, then up's.
-struct MlpDeviceBuffers {
-    const void* x = nullptr;       // M x H
-    const void* gateUp = nullptr;  // 2I x H
-    const void* down = nullptr;    // H x I
-    void* scratch = nullptr;       // scratchBytes(...) bytes: g, u and h where the variant has them
-    void* out = nullptr;           // M x H
-};
-
-// Why this problem cannot run on the GPU (non-positive or too large dimensions, tiles that were not
-// compiled); Status::ok() when it can.
-Status checkCudaProblem(MlpVariant variant, const MlpShape& shape, MlpDtype dtype,
-                        const LessonTiles& tiles);
-
-// Enqueues the variant's kernels on the context's stream, each in an NVTX range named
-// "mlp/<variant>/<kernel>"; does not wait for them.
-Status runMlpCuda(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
-                  MlpDtype dtype, const MlpDeviceBuffers& buffers,
-                  const LessonTiles& tiles = kLessonDefaultTiles);
-
-// Kernel `kernelIndex` of the variant (mlpTraffic(...)[kernelIndex]), in its NVTX range.
-Status runMlpCudaKernel(MlpCudaContext& context, MlpVariant variant, const MlpShape& shape,
-                        MlpDtype dtype, const MlpDeviceBuffers& buffers, const LessonTiles& tiles,
-                        std::size_t kernelIndex);
-
 // out (rows x cols, ldc) = a (rows x k, lda) * b (cols x k, ldb)^T through cuBLAS, row-major,
-// float32 accumulation: the unfused variant's GEMMs, and the benchmark's compute roof.
-Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, std::int64_t lda,
+// float32 accumulation: the variants' library GEMMs, and the compute roofs.
+Status gemmRowMajorABt(MlpCudaContext& context, DType dtype, const void* a, std::int64_t lda,
                        const void* b, std::int64_t ldb, void* out, std::int64_t ldc,
                        std::int64_t rows, std::int64_t cols, std::int64_t k);
 

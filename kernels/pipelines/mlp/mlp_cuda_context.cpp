@@ -67,7 +67,7 @@ MlpCudaContext::~MlpCudaContext() {
         (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
-Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, std::int64_t lda,
+Status gemmRowMajorABt(MlpCudaContext& context, DType dtype, const void* a, std::int64_t lda,
                        const void* b, std::int64_t ldb, void* out, std::int64_t ldc,
                        std::int64_t rows, std::int64_t cols, std::int64_t k) {
     for (std::int64_t v : {lda, ldb, ldc, rows, cols, k})
@@ -76,9 +76,9 @@ Status gemmRowMajorABt(MlpCudaContext& context, MlpDtype dtype, const void* a, s
     const cudaDataType type = storesBfloat16(dtype) ? CUDA_R_16BF : CUDA_R_32F;
     // float32 asks for pedantic float32 math (never TF32); tf32 asks for TF32 tensor-core
     // products with float32 accumulation; bfloat16 accumulates in float32.
-    const cublasComputeType_t compute = dtype == MlpDtype::Float32 ? CUBLAS_COMPUTE_32F_PEDANTIC
-                                        : dtype == MlpDtype::Tf32  ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                                                   : CUBLAS_COMPUTE_32F;
+    const cublasComputeType_t compute = dtype == DType::Float32 ? CUBLAS_COMPUTE_32F_PEDANTIC
+                                        : dtype == DType::Tf32  ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                : CUBLAS_COMPUTE_32F;
     const float alpha = 1.0f, beta = 0.0f;
     // Row-major C = A B^T is column-major C^T = B^T' A^T': cuBLAS sees B transposed.
     const CublasLibrary& blas = context.blas();

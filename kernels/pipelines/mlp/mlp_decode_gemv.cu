@@ -129,18 +129,18 @@ Status launchGemv(const MlpShape& shape, bool overlap, const T* act, const T* we
 
 }  // namespace
 
-DecodeConfig decodeDefaults(MlpDtype dtype, const MlpShape& shape) {
+DecodeConfig decodeDefaults(DType dtype, const MlpShape& shape) {
     DecodeConfig config;
     config.tensorCores = production::decodeTensorPolicy(dtype, shape.M);
     return config;
 }
 
-Status launchDecodeGateUpSilu(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+Status launchDecodeGateUpSilu(DType dtype, const MlpShape& shape, const DecodeConfig& config,
                               const void* x, const void* gate, const void* up, void* h,
                               cudaStream_t stream) {
     if (shape.M > kDecodeMaxRows)
         return {ErrorCode::InvalidArgument, "the decode kernels take at most 16 rows"};
-    if (config.tensorCores && dtype == MlpDtype::Bfloat16 && shape.H % 8 == 0)
+    if (config.tensorCores && dtype == DType::Bfloat16 && shape.H % 8 == 0)
         return launchTensorGemvGateUpSilu(shape, config, x, gate, up, h, stream);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
@@ -151,11 +151,11 @@ Status launchDecodeGateUpSilu(MlpDtype dtype, const MlpShape& shape, const Decod
     });
 }
 
-Status launchDecodeDown(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+Status launchDecodeDown(DType dtype, const MlpShape& shape, const DecodeConfig& config,
                         const void* h, const void* down, void* out, cudaStream_t stream) {
     if (shape.M > kDecodeMaxRows)
         return {ErrorCode::InvalidArgument, "the decode kernels take at most 16 rows"};
-    if (config.tensorCores && dtype == MlpDtype::Bfloat16 && shape.I % 8 == 0)
+    if (config.tensorCores && dtype == DType::Bfloat16 && shape.I % 8 == 0)
         return launchTensorGemvDown(shape, config, h, down, out, stream);
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
@@ -165,13 +165,13 @@ Status launchDecodeDown(MlpDtype dtype, const MlpShape& shape, const DecodeConfi
     });
 }
 
-Status launchGemvGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
+Status launchGemvGateUpSilu(DType dtype, const MlpShape& shape, const void* x, const void* gate,
                             const void* up, void* h, cudaStream_t stream) {
     return launchDecodeGateUpSilu(dtype, shape, decodeDefaults(dtype, shape), x, gate, up, h,
                                   stream);
 }
 
-Status launchGemvDown(MlpDtype dtype, const MlpShape& shape, const void* h, const void* down,
+Status launchGemvDown(DType dtype, const MlpShape& shape, const void* h, const void* down,
                       void* out, cudaStream_t stream) {
     return launchDecodeDown(dtype, shape, decodeDefaults(dtype, shape), h, down, out, stream);
 }

@@ -69,14 +69,14 @@ __device__ __forceinline__ void storePack(T* p, const Pack<T>& pack) {
 }
 
 // Whether rows of these lengths keep every 16-byte pack of a cudaMalloc'd matrix aligned.
-inline bool packAligned(MlpDtype dtype, std::int64_t a, std::int64_t b = 0) {
-    const auto pack = static_cast<std::int64_t>(16 / elementBytes(dtype));
+inline bool packAligned(DType dtype, std::int64_t a, std::int64_t b = 0) {
+    const auto pack = static_cast<std::int64_t>(16 / dtypeBytes(dtype));
     return a % pack == 0 && b % pack == 0;
 }
 
 // Calls f with a null pointer of the dtype's element type.
 template <typename F>
-Status withElementType(MlpDtype dtype, F&& f) {
+Status withElementType(DType dtype, F&& f) {
     if (!storesBfloat16(dtype)) return f(static_cast<float*>(nullptr));
     return f(static_cast<bf16*>(nullptr));
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "pipelines/mlp/mlp_executions.h"
+#include "pipelines/registry.h"
 #include "platform/cuda_error.h"
 
 namespace fusescope::mlp {
@@ -20,14 +22,22 @@ Status upload(void* device, const HostMatrix& host, const char* what) {
 }  // namespace
 
 Result<std::unique_ptr<MlpDeviceProblem>> MlpDeviceProblem::create(const MlpShape& shape,
-                                                                   MlpDtype dtype,
+                                                                   DType dtype,
                                                                    const MlpHostInputs& inputs) {
     std::unique_ptr<MlpDeviceProblem> p(new MlpDeviceProblem());
     p->shape_ = shape;
     p->dtype_ = dtype;
     std::uint64_t scratch = 0;
-    for (MlpVariant v : kAllVariants) scratch = std::max(scratch, scratchBytes(v, shape, dtype));
-    const std::size_t outBytes = static_cast<std::size_t>(shape.M * shape.H) * elementBytes(dtype);
+    Problem problem;
+    for (const auto& [name, value] :
+         {std::pair<const char*, std::int64_t>{"M", shape.M}, {"H", shape.H}, {"I", shape.I}})
+        problem.dimensions[name] = static_cast<std::uint64_t>(value);
+    problem.dtype = dtype;
+    for (const VariantSpec& variant : findPipeline(kPipelineName)->variants)
+        for (const BufferSpec& buffer : variant.buffers)
+            if (buffer.role == BufferRole::Scratch)
+                scratch = std::max(scratch, buffer.bytes(problem));
+    const std::size_t outBytes = static_cast<std::size_t>(shape.M * shape.H) * dtypeBytes(dtype);
     for (Status s : {allocate(&p->x_, inputs.x.bytes(), "cudaMalloc (x)"),
                      allocate(&p->gateUp_, inputs.gateUp.bytes(), "cudaMalloc (gate_up)"),
                      allocate(&p->down_, inputs.down.bytes(), "cudaMalloc (down)"),
@@ -55,7 +65,7 @@ MlpDeviceBuffers MlpDeviceProblem::buffers() const {
 }
 
 Status MlpDeviceProblem::poisonOutput(MlpCudaContext& context) {
-    const std::size_t bytes = static_cast<std::size_t>(shape_.M * shape_.H) * elementBytes(dtype_);
+    const std::size_t bytes = static_cast<std::size_t>(shape_.M * shape_.H) * dtypeBytes(dtype_);
     return cudaStatus(
         cudaMemsetAsync(out_, 0xff, bytes, static_cast<cudaStream_t>(context.stream())),
         "cudaMemsetAsync (poison out)");

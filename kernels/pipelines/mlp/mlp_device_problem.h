@@ -10,16 +10,25 @@
 
 namespace fusescope::mlp {
 
+// Device buffers of one problem, in the dtype of the run. gateUp holds gate's I rows, then up's.
+struct MlpDeviceBuffers {
+    const void* x = nullptr;       // M x H
+    const void* gateUp = nullptr;  // 2I x H
+    const void* down = nullptr;    // H x I
+    void* scratch = nullptr;       // the largest scratch a variant declares
+    void* out = nullptr;           // M x H
+};
+
 class MlpDeviceProblem {
   public:
-    static Result<std::unique_ptr<MlpDeviceProblem>> create(const MlpShape& shape, MlpDtype dtype,
+    static Result<std::unique_ptr<MlpDeviceProblem>> create(const MlpShape& shape, DType dtype,
                                                             const MlpHostInputs& inputs);
     ~MlpDeviceProblem();
     MlpDeviceProblem(const MlpDeviceProblem&) = delete;
     MlpDeviceProblem& operator=(const MlpDeviceProblem&) = delete;
 
     const MlpShape& shape() const { return shape_; }
-    MlpDtype dtype() const { return dtype_; }
+    DType dtype() const { return dtype_; }
     MlpDeviceBuffers buffers() const;
 
     // All-ones bits: NaN in float32 and in bfloat16, so unwritten elements are found.
@@ -30,7 +39,7 @@ class MlpDeviceProblem {
   private:
     MlpDeviceProblem() = default;
     MlpShape shape_;
-    MlpDtype dtype_ = MlpDtype::Float32;
+    DType dtype_ = DType::Float32;
     void* x_ = nullptr;
     void* gateUp_ = nullptr;
     void* down_ = nullptr;

@@ -80,7 +80,7 @@ unsigned blocksFor(std::int64_t groups) {
 
 }  // namespace
 
-Status launchSiluInPlace(MlpDtype dtype, void* g, std::int64_t n, cudaStream_t stream) {
+Status launchSiluInPlace(DType dtype, void* g, std::int64_t n, cudaStream_t stream) {
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
         constexpr int kW = kPack<T>;
@@ -93,7 +93,7 @@ Status launchSiluInPlace(MlpDtype dtype, void* g, std::int64_t n, cudaStream_t s
     });
 }
 
-Status launchMultiply(MlpDtype dtype, const void* a, const void* b, void* out, std::int64_t n,
+Status launchMultiply(DType dtype, const void* a, const void* b, void* out, std::int64_t n,
                       cudaStream_t stream) {
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
@@ -109,7 +109,7 @@ Status launchMultiply(MlpDtype dtype, const void* a, const void* b, void* out, s
     });
 }
 
-Status launchSiluMulRows(MlpDtype dtype, const void* gu, void* h, std::int64_t M, std::int64_t I,
+Status launchSiluMulRows(DType dtype, const void* gu, void* h, std::int64_t M, std::int64_t I,
                          cudaStream_t stream) {
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;

@@ -1,8 +1,13 @@
-// The MLP on the CUDA backend: each kernel of a variant (its own kernels and cuBLAS calls) is
-// enqueued on the backend's stream, with a cuBLAS handle the backend keeps for the run.
-#include <climits>
+// The MLP on the CUDA backend: every kernel a variant declares (its own kernels and cuBLAS calls)
+// under its execution key, enqueued on the backend's stream in an NVTX range named
+// "mlp/<variant>/<kernel>", with a cuBLAS handle the backend keeps for the run. Whether a problem
+// can run is the declaration's to say (mlp_pipeline.cpp); whether code compiled at run time loads
+// is said here.
+#include <nvtx3/nvToolsExt.h>
+
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "pipelines/mlp/mlp_cuda.h"
 #include "pipelines/mlp/mlp_executions.h"
@@ -28,130 +33,145 @@ Result<MlpCudaContext*> contextFor(const ExecutionTarget& target) {
         });
 }
 
-// The lesson kernel runs compiled at run time for tiles or a dtype (tf32) the program has no
+class NvtxRange {
+  public:
+    explicit NvtxRange(const KernelCall& call) {
+        const std::string name =
+            std::string(kPipelineName) + "/" + call.variant + "/" + call.kernelName;
+        nvtxRangePushA(name.c_str());
+    }
+    ~NvtxRange() { nvtxRangePop(); }
+    NvtxRange(const NvtxRange&) = delete;
+    NvtxRange& operator=(const NvtxRange&) = delete;
+};
+
+// One MLP kernel's code: the call's buffers resolved, the context made, the launch in its range.
+class MlpCudaKernel : public KernelExecution {
+  public:
+    Status enqueue(const ExecutionTarget& target, const KernelCall& call) final {
+        const Result<MlpCallBuffers> b = mlpCallBuffers(call);
+        if (!b) return b.status();
+        Result<MlpCudaContext*> context = contextFor(target);
+        if (!context) return context.status();
+        const NvtxRange range(call);
+        return launch(**context, *call.problem, *b);
+    }
+
+  protected:
+    virtual Status launch(MlpCudaContext& context, const Problem& problem,
+                          const MlpCallBuffers& b) = 0;
+};
+
+using Launch = Status (*)(MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b);
+
+// A cuBLAS call or a precompiled kernel with nothing to choose at run time.
+class FixedKernel final : public MlpCudaKernel {
+  public:
+    explicit FixedKernel(Launch code) : launch_(code) {}
+
+  protected:
+    Status launch(MlpCudaContext& context, const Problem& problem,
+                  const MlpCallBuffers& b) override {
+        return launch_(context, shapeOf(problem), problem.dtype, b);
+    }
+
+  private:
+    Launch launch_;
+};
+
+cudaStream_t streamOf(const MlpCudaContext& context) {
+    return static_cast<cudaStream_t>(context.stream());
+}
+
+// The lesson kernel, compiled at run time for tiles or a dtype (tf32) the program has no
 // precompiled code for (or for every tile during a tile sweep).
-bool runtimeCompiled(const KernelCall& call) {
-    return variantNamed(call.variant) == MlpVariant::LessonFused &&
-           (lessonTilesAlwaysCompiled() ||
-            !lessonTilesCompiled(tilesOf(*call.problem), mlpDtypeOf(*call.problem)));
-}
-
-// The production fusion's gate_up kernel (its first at prefill sizes) runs compiled at run time
-// for tiles other than the precompiled kernel's (or for every tile during a tile sweep: a sweep
-// compares one kernel, so not the Hopper kernel the default tiles run on compute capability 9.0).
-bool productionCompiled(const KernelCall& call) {
-    return variantNamed(call.variant) == MlpVariant::Production && call.kernelIndex == 0 &&
-           productionRunsCompiled(productionTilesOf(*call.problem), shapeOf(*call.problem),
-                                  mlpDtypeOf(*call.problem));
-}
-
-// The up half of the gate_up buffer: gate's I rows of H come first.
-const void* upOf(const MlpCallBuffers& b, const MlpShape& shape, MlpDtype dtype) {
-    return static_cast<const unsigned char*>(b.gateUp) + static_cast<std::uint64_t>(shape.I) *
-                                                             static_cast<std::uint64_t>(shape.H) *
-                                                             elementBytes(dtype);
-}
-
-// Why the production fusion cannot run with the problem's tiles, before anything is allocated:
-// a refused value, or the run-time compiled kernel failing to compile or load.
-Status productionSupports(const KernelCall& call) {
-    const production::Tiles tiles = productionTilesOf(*call.problem);
-    const MlpShape shape = shapeOf(*call.problem);
-    if (std::optional<std::string> refusal = productionDtypeRefusal(mlpDtypeOf(*call.problem)))
-        return Status(ErrorCode::InvalidArgument, *refusal);
-    if (shape.M <= kDecodeMaxRows) return Status::ok();  // the GEMV kernels take no tiles
-    if (std::optional<std::string> refusal =
-            productionTilesRefusal(tiles, mlpDtypeOf(*call.problem)))
-        return Status(ErrorCode::InvalidArgument, *refusal);
-    if (ceilDiv(shape.I, tiles.tileI) > 65535)
-        return Status(ErrorCode::InvalidArgument, "I / TILE_I exceeds the grid's 65535 limit");
-    if (!productionCompiled(call)) return Status::ok();
-    Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
-    return kernel ? Status::ok() : kernel.status();
-}
-
-class MlpCudaExecution final : public KernelExecution {
+class LessonKernel final : public MlpCudaKernel {
   public:
     Status supports(const ExecutionTarget&, const KernelCall& call) override {
-        const std::optional<MlpVariant> variant = variantNamed(call.variant);
-        if (!variant) return Status(ErrorCode::InvalidArgument, "no MLP variant " + call.variant);
-        const MlpShape shape = shapeOf(*call.problem);
-        const LessonTiles tiles = tilesOf(*call.problem);
-        if (*variant == MlpVariant::Production)
-            if (Status s = productionSupports(call); !s) return s;
-        if (!runtimeCompiled(call))
-            return checkCudaProblem(*variant, shape, mlpDtypeOf(*call.problem), tiles);
-        if (shape.M <= 0 || shape.H <= 0 || shape.I <= 0 || shape.M > INT32_MAX ||
-            shape.H > INT32_MAX || shape.I > INT32_MAX)
-            return Status(ErrorCode::InvalidArgument, "M, H and I must lie in [1, 2^31)");
-        if (ceilDiv(shape.H, tiles.blockN) > 65535)
-            return Status(ErrorCode::InvalidArgument, "H / BLOCK_N exceeds the grid's 65535 limit");
+        if (!runtimeCompiled(*call.problem)) return Status::ok();
         Result<const LessonTiledKernel*> kernel =
-            lessonTiledKernel(tiles, mlpDtypeOf(*call.problem));
+            lessonTiledKernel(tilesOf(*call.problem), call.problem->dtype);
         return kernel ? Status::ok() : kernel.status();
     }
 
     std::optional<CompileRequest> compileRequest(const ExecutionTarget&,
                                                  const KernelCall& call) override {
-        if (productionCompiled(call)) {
-            Result<CompileRequest> request =
-                productionTiledRequestForDevice(productionTilesOf(*call.problem));
-            if (!request) return std::nullopt;  // supports() reports why
-            return *request;
-        }
-        if (!runtimeCompiled(call)) return std::nullopt;
+        if (!runtimeCompiled(*call.problem)) return std::nullopt;
         Result<CompileRequest> request =
-            lessonTiledRequestForDevice(tilesOf(*call.problem), mlpDtypeOf(*call.problem));
+            lessonTiledRequestForDevice(tilesOf(*call.problem), call.problem->dtype);
         if (!request) return std::nullopt;  // supports() reports why
         return *request;
     }
 
     KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {
-        if (productionCompiled(call)) {
-            const production::Tiles tiles = productionTilesOf(*call.problem);
-            Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
-            if (!kernel) return {};
-            return productionTiledResources(**kernel, tiles, shapeOf(*call.problem));
-        }
-        const MlpShape shape = shapeOf(*call.problem);
-        if (variantNamed(call.variant) == MlpVariant::Production && call.kernelIndex == 0 &&
-            shape.M > kDecodeMaxRows)
-            return gateUpSiluResources(mlpDtypeOf(*call.problem), shape);
-        if (!runtimeCompiled(call))
-            return variantNamed(call.variant) == MlpVariant::LessonFused
-                       ? lessonFusedResources(mlpDtypeOf(*call.problem), shape)
-                       : KernelResources{};
-        const LessonTiles tiles = tilesOf(*call.problem);
-        Result<const LessonTiledKernel*> kernel =
-            lessonTiledKernel(tiles, mlpDtypeOf(*call.problem));
+        const Problem& p = *call.problem;
+        if (!runtimeCompiled(p)) return lessonFusedResources(p.dtype, shapeOf(p));
+        Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tilesOf(p), p.dtype);
         if (!kernel) return {};
-        return lessonTiledResources(**kernel, tiles, shapeOf(*call.problem));
+        return lessonTiledResources(**kernel, tilesOf(p), shapeOf(p));
     }
 
-    Status enqueue(const ExecutionTarget& target, const KernelCall& call) override {
-        const Result<MlpCallBuffers> b = mlpCallBuffers(call);
-        if (!b) return b.status();
-        Result<MlpCudaContext*> context = contextFor(target);
-        if (!context) return context.status();
-        const MlpShape shape = shapeOf(*call.problem);
-        const MlpDtype dtype = mlpDtypeOf(*call.problem);
-        if (productionCompiled(call)) {
-            const production::Tiles tiles = productionTilesOf(*call.problem);
-            Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
-            if (!kernel) return kernel.status();
-            return launchProductionTiled(**kernel, tiles, shape, b->x, b->gateUp,
-                                         upOf(*b, shape, dtype), b->scratch, (*context)->stream());
-        }
-        if (runtimeCompiled(call)) {
-            const LessonTiles tiles = tilesOf(*call.problem);
-            Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tiles, dtype);
-            if (!kernel) return kernel.status();
-            return launchLessonTiled(**kernel, tiles, shape, b->x, b->gateUp,
-                                     upOf(*b, shape, dtype), b->down, b->out, (*context)->stream());
-        }
-        const MlpDeviceBuffers buffers{b->x, b->gateUp, b->down, b->scratch, b->out};
-        return runMlpCudaKernel(**context, b->variant, shape, dtype, buffers,
-                                tilesOf(*call.problem), call.kernelIndex);
+  protected:
+    Status launch(MlpCudaContext& context, const Problem& p, const MlpCallBuffers& b) override {
+        const LessonTiles tiles = tilesOf(p);
+        if (!runtimeCompiled(p))
+            return launchLessonFused(p.dtype, tiles, shapeOf(p), b.x, b.gate, b.up, b.down, b.out,
+                                     streamOf(context));
+        Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tiles, p.dtype);
+        if (!kernel) return kernel.status();
+        return launchLessonTiled(**kernel, tiles, shapeOf(p), b.x, b.gate, b.up, b.down, b.out,
+                                 context.stream());
+    }
+
+  private:
+    static bool runtimeCompiled(const Problem& p) {
+        return lessonTilesAlwaysCompiled() || !lessonTilesCompiled(tilesOf(p), p.dtype);
+    }
+};
+
+// The production fusion's prefill gate_up kernel, compiled at run time for tiles other than the
+// precompiled kernel's (or for every tile during a tile sweep: a sweep compares one kernel, so
+// not the Hopper kernel the default tiles run on compute capability 9.0).
+class ProductionGateUpKernel final : public MlpCudaKernel {
+  public:
+    Status supports(const ExecutionTarget&, const KernelCall& call) override {
+        if (!compiled(*call.problem)) return Status::ok();
+        Result<const TiledKernel*> kernel = productionTiledKernel(productionTilesOf(*call.problem));
+        return kernel ? Status::ok() : kernel.status();
+    }
+
+    std::optional<CompileRequest> compileRequest(const ExecutionTarget&,
+                                                 const KernelCall& call) override {
+        if (!compiled(*call.problem)) return std::nullopt;
+        Result<CompileRequest> request =
+            productionTiledRequestForDevice(productionTilesOf(*call.problem));
+        if (!request) return std::nullopt;  // supports() reports why
+        return *request;
+    }
+
+    KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {
+        const Problem& p = *call.problem;
+        if (!compiled(p)) return gateUpSiluResources(p.dtype, shapeOf(p));
+        const production::Tiles tiles = productionTilesOf(p);
+        Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
+        if (!kernel) return {};
+        return productionTiledResources(**kernel, tiles, shapeOf(p));
+    }
+
+  protected:
+    Status launch(MlpCudaContext& context, const Problem& p, const MlpCallBuffers& b) override {
+        if (!compiled(p))
+            return launchGateUpSilu(p.dtype, shapeOf(p), b.x, b.gate, b.up, b.h, streamOf(context));
+        const production::Tiles tiles = productionTilesOf(p);
+        Result<const TiledKernel*> kernel = productionTiledKernel(tiles);
+        if (!kernel) return kernel.status();
+        return launchProductionTiled(**kernel, tiles, shapeOf(p), b.x, b.gate, b.up, b.h,
+                                     context.stream());
+    }
+
+  private:
+    static bool compiled(const Problem& p) {
+        return productionRunsCompiled(productionTilesOf(p), shapeOf(p), p.dtype);
     }
 };
 
@@ -164,8 +184,8 @@ class MlpComputeRoofExecution final : public KernelExecution {
         Result<MlpCudaContext*> context = contextFor(target);
         if (!context) return context.status();
         const auto n = static_cast<std::int64_t>(call.problem->dimension("M"));
-        return gemmRowMajorABt(**context, mlpDtypeOf(*call.problem), call.buffers[0], n,
-                               call.buffers[1], n, call.buffers[2], n, n, n, n);
+        return gemmRowMajorABt(**context, call.problem->dtype, call.buffers[0], n, call.buffers[1],
+                               n, call.buffers[2], n, n, n, n);
     }
 };
 
@@ -174,7 +194,51 @@ class MlpComputeRoofExecution final : public KernelExecution {
 void addMlpCudaExecutions(ExecutionCatalog& catalog) {
     catalog.emplace(std::string(kMlpComputeRoofExecution),
                     std::make_unique<MlpComputeRoofExecution>());
-    catalog.emplace(std::string(kMlpExecution), std::make_unique<MlpCudaExecution>());
+    // Row-major products through cuBLAS: out (rows x cols) = a (rows x k) * b (cols x k)^T.
+    const std::pair<std::string_view, Launch> fixed[] = {
+        {kernel::kGemmGate,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return gemmRowMajorABt(c, t, b.x, s.H, b.gate, s.H, b.g, s.I, s.M, s.I, s.H);
+         }},
+        {kernel::kGemmUp,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return gemmRowMajorABt(c, t, b.x, s.H, b.up, s.H, b.u, s.I, s.M, s.I, s.H);
+         }},
+        {kernel::kSilu,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return launchSiluInPlace(t, b.g, s.M * s.I, streamOf(c));
+         }},
+        {kernel::kMultiply,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return launchMultiply(t, b.g, b.u, b.h, s.M * s.I, streamOf(c));
+         }},
+        {kernel::kGemmDown,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return gemmRowMajorABt(c, t, b.h, s.I, b.down, s.I, b.out, s.H, s.M, s.H, s.I);
+         }},
+        {kernel::kGemvGateUpSilu,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return launchGemvGateUpSilu(t, s, b.x, b.gate, b.up, b.h, streamOf(c));
+         }},
+        {kernel::kGemvDown,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return launchGemvDown(t, s, b.h, b.down, b.out, streamOf(c));
+         }},
+        // One product against the 2I x H gate_up matrix: row m of g holds g's I values, then u's.
+        {kernel::kGemmGateUp,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return gemmRowMajorABt(c, t, b.x, s.H, b.gate, s.H, b.g, 2 * s.I, s.M, 2 * s.I, s.H);
+         }},
+        {kernel::kSiluMul,
+         [](MlpCudaContext& c, const MlpShape& s, DType t, const MlpCallBuffers& b) {
+             return launchSiluMulRows(t, b.g, b.h, s.M, s.I, streamOf(c));
+         }},
+    };
+    for (const auto& [name, code] : fixed)
+        catalog.emplace(executionKey(name), std::make_unique<FixedKernel>(code));
+    catalog.emplace(executionKey(kernel::kLesson), std::make_unique<LessonKernel>());
+    catalog.emplace(executionKey(kernel::kGemmGateUpSilu),
+                    std::make_unique<ProductionGateUpKernel>());
 }
 
 }  // namespace fusescope::mlp

@@ -72,8 +72,8 @@ bool wholeTiles(const MlpShape& shape) {
 
 }  // namespace
 
-KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape) {
-    if (dtype == MlpDtype::Bfloat16 && gateUpHopperRuns(shape)) return gateUpHopperResources(shape);
+KernelResources gateUpSiluResources(DType dtype, const MlpShape& shape) {
+    if (dtype == DType::Bfloat16 && gateUpHopperRuns(shape)) return gateUpHopperResources(shape);
     if (!storesBfloat16(dtype))
         return resourcesOf(reinterpret_cast<const void*>(&gemmGateUpSilu<float>),
                            GateUpKernel<float>::kSmemBytes, production::kDefaultTiles, shape);
@@ -81,12 +81,12 @@ KernelResources gateUpSiluResources(MlpDtype dtype, const MlpShape& shape) {
                        kProductionPrecompiledSharedBytes, production::kDefaultTiles, shape);
 }
 
-Status launchGateUpSilu(MlpDtype dtype, const MlpShape& shape, const void* x, const void* gate,
+Status launchGateUpSilu(DType dtype, const MlpShape& shape, const void* x, const void* gate,
                         const void* up, void* h, cudaStream_t stream) {
-    if (dtype == MlpDtype::Bfloat16 && gateUpHopperRuns(shape))
+    if (dtype == DType::Bfloat16 && gateUpHopperRuns(shape))
         return launchGateUpHopper(shape, x, gate, up, h, stream);
     const bool packed = packAligned(dtype, shape.H);
-    if (dtype == MlpDtype::Bfloat16)
+    if (dtype == DType::Bfloat16)
         return cudaStatus(launchProductionPrecompiled(
                               wholeTiles(shape), gridOf(production::kDefaultTiles, shape), stream,
                               x, gate, up, h, static_cast<int>(shape.M), static_cast<int>(shape.H),

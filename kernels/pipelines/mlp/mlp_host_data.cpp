@@ -18,11 +18,11 @@ std::uint64_t splitMix(std::uint64_t z) {
 
 }  // namespace
 
-HostMatrix::HostMatrix(MlpDtype dtype, std::int64_t rows, std::int64_t cols)
+HostMatrix::HostMatrix(DType dtype, std::int64_t rows, std::int64_t cols)
     : dtype_(dtype),
       rows_(rows),
       cols_(cols),
-      storage_(static_cast<std::size_t>(rows * cols) * elementBytes(dtype)) {}
+      storage_(static_cast<std::size_t>(rows * cols) * dtypeBytes(dtype)) {}
 
 float HostMatrix::at(std::size_t index) const {
     if (!storesBfloat16(dtype_)) {
@@ -93,8 +93,8 @@ std::size_t HostMatrix::countNaN(int threads) const {
     return count.load();
 }
 
-MlpHostInputs makeRandomInputs(const MlpShape& shape, MlpDtype dtype, std::uint64_t seed,
-                               int threads, const CancelToken& cancel) {
+MlpHostInputs makeRandomInputs(const MlpShape& shape, DType dtype, std::uint64_t seed, int threads,
+                               const CancelToken& cancel) {
     MlpHostInputs inputs{HostMatrix(dtype, shape.M, shape.H),
                          HostMatrix(dtype, 2 * shape.I, shape.H),
                          HostMatrix(dtype, shape.H, shape.I)};

@@ -27,7 +27,7 @@ inline float fromBfloat16(std::uint16_t value) {
 }
 
 // What storing a float in `dtype` keeps of it (tf32 is stored as float32).
-inline float roundToStorage(float value, MlpDtype dtype) {
+inline float roundToStorage(float value, DType dtype) {
     return storesBfloat16(dtype) ? fromBfloat16(toBfloat16(value)) : value;
 }
 
@@ -45,16 +45,16 @@ inline float roundToTf32(float value) {
 
 // What a product's tensor-core operand keeps of a stored value: TF32 for tf32, all of it otherwise
 // (float32 multiplies in full; bfloat16 values are exact already).
-inline float roundToOperand(float value, MlpDtype dtype) {
-    return dtype == MlpDtype::Tf32 ? roundToTf32(value) : value;
+inline float roundToOperand(float value, DType dtype) {
+    return dtype == DType::Tf32 ? roundToTf32(value) : value;
 }
 
 class HostMatrix {
   public:
     HostMatrix() = default;
-    HostMatrix(MlpDtype dtype, std::int64_t rows, std::int64_t cols);
+    HostMatrix(DType dtype, std::int64_t rows, std::int64_t cols);
 
-    MlpDtype dtype() const { return dtype_; }
+    DType dtype() const { return dtype_; }
     std::int64_t rows() const { return rows_; }
     std::int64_t cols() const { return cols_; }
     std::size_t elements() const { return static_cast<std::size_t>(rows_ * cols_); }
@@ -76,7 +76,7 @@ class HostMatrix {
     std::size_t countNaN(int threads) const;
 
   private:
-    MlpDtype dtype_ = MlpDtype::Float32;
+    DType dtype_ = DType::Float32;
     std::int64_t rows_ = 0;
     std::int64_t cols_ = 0;
     std::vector<unsigned char> storage_;
@@ -91,6 +91,6 @@ struct MlpHostInputs {
 };
 
 // Random inputs scaled so that every stage's values stay of order one.
-MlpHostInputs makeRandomInputs(const MlpShape& shape, MlpDtype dtype, std::uint64_t seed,
-                               int threads, const CancelToken& cancel = {});
+MlpHostInputs makeRandomInputs(const MlpShape& shape, DType dtype, std::uint64_t seed, int threads,
+                               const CancelToken& cancel = {});
 }  // namespace fusescope::mlp

@@ -327,7 +327,7 @@ KernelResources resourcesOf(const void* kernel, int smem, const MlpShape& shape)
 
 }  // namespace
 
-KernelResources lessonFusedResources(MlpDtype dtype, const MlpShape& shape) {
+KernelResources lessonFusedResources(DType dtype, const MlpShape& shape) {
     if (!storesBfloat16(dtype))
         return resourcesOf(reinterpret_cast<const void*>(&swigluMlpLesson<float>),
                            Smem<float>::kBytes, shape);
@@ -339,18 +339,17 @@ KernelResources lessonFusedResources(MlpDtype dtype, const MlpShape& shape) {
         kSmem, shape);
 }
 
-bool lessonTilesCompiled(const LessonTiles& tiles, MlpDtype dtype) {
-    return tiles == kLessonDefaultTiles && dtype != MlpDtype::Tf32;
+bool lessonTilesCompiled(const LessonTiles& tiles, DType dtype) {
+    return tiles == kLessonDefaultTiles && dtype != DType::Tf32;
 }
 
-Status launchLessonFused(MlpDtype dtype, const LessonTiles& tiles, const MlpShape& shape,
+Status launchLessonFused(DType dtype, const LessonTiles& tiles, const MlpShape& shape,
                          const void* x, const void* gate, const void* up, const void* down,
                          void* out, cudaStream_t stream) {
     if (!lessonTilesCompiled(tiles, dtype))
         return {ErrorCode::InvalidArgument,
-                dtype == MlpDtype::Tf32
-                    ? "the lesson kernel's tf32 code is compiled at run time only"
-                    : "the lesson kernel is compiled for its default tiles only"};
+                dtype == DType::Tf32 ? "the lesson kernel's tf32 code is compiled at run time only"
+                                     : "the lesson kernel is compiled for its default tiles only"};
     return withElementType(dtype, [&](auto* type) {
         using T = std::remove_pointer_t<decltype(type)>;
         if constexpr (std::is_same_v<T, bf16>)

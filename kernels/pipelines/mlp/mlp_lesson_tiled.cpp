@@ -1,5 +1,6 @@
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "pipelines/mlp/mlp_lesson_tiled_source.h"
@@ -15,33 +16,68 @@ std::string_view lessonTiledSource() {
     return kLessonTiledSourceText;
 }
 
-std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, MlpDtype dtype, int stages) {
+std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages) {
     const auto m = static_cast<std::uint64_t>(tiles.blockM),
                n = static_cast<std::uint64_t>(tiles.blockN),
                h = static_cast<std::uint64_t>(tiles.blockH),
                i = static_cast<std::uint64_t>(tiles.blockI);
-    if (dtype == MlpDtype::Bfloat16) {
+    if (dtype == DType::Bfloat16) {
         const std::uint64_t stage = (m * h + 2 * i * h) * 2;
         const std::uint64_t down = n * i * 2;
-        return static_cast<std::uint64_t>(stages) * (stage + down) + m * i * 2;
+        return static_cast<std::uint64_t>(stages) * stage + down + m * i * 2;
     }
-    if (dtype == MlpDtype::Tf32) {
+    if (dtype == DType::Tf32) {
         // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
         const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
         const std::uint64_t pitchI = i % 32 == 16 ? i : i + 16;
         const std::uint64_t stage = (m * pitchH + 2 * i * pitchH) * 4;
         const std::uint64_t down = n * pitchI * 4;
-        return static_cast<std::uint64_t>(stages) * (stage + down) + m * pitchI * 4;
+        return static_cast<std::uint64_t>(stages) * stage + down + m * pitchI * 4;
     }
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }
 
-int lessonTiledStages(const LessonTiles& tiles, MlpDtype dtype, std::uint64_t sharedLimit) {
-    if (dtype == MlpDtype::Float32) return 1;
-    return lessonTiledSharedBytes(tiles, dtype, 3) <= sharedLimit ? 3 : 2;
+namespace {
+
+// Blocks of `bytes` and `threads` that share one multiprocessor, where a block may use
+// `sharedLimit`: the multiprocessor holds that plus the 1 KiB the driver reserves per block, and
+// 2048 threads (Ampere and Hopper).
+std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int threads) {
+    constexpr std::uint64_t kReserved = 1024, kThreadsPerMultiprocessor = 2048;
+    if (bytes > sharedLimit) return 0;
+    return std::min((sharedLimit + kReserved) / (bytes + kReserved),
+                    kThreadsPerMultiprocessor / static_cast<std::uint64_t>(threads));
 }
 
-CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtype, int stages,
+}  // namespace
+
+int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit) {
+    if (dtype == DType::Float32) return 1;
+    const int threads = lessonTiledThreads(tiles, dtype);
+    const std::uint64_t three =
+        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 3), sharedLimit, threads);
+    const std::uint64_t two =
+        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 2), sharedLimit, threads);
+    // Two stages only to escape one block a multiprocessor, and only for four-warp blocks: two
+    // eight-warp blocks would need more registers than a multiprocessor has at most tiles.
+    if (three == 0) return 2;
+    return threads == 128 && three == 1 && two >= 2 ? 2 : 3;
+}
+
+int lessonTiledThreads(const LessonTiles& tiles, DType dtype) {
+    if (dtype == DType::Float32) return 128;
+    // Accumulators (g, u and the output tile) per thread with four warps.
+    const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
+    const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 32 : accumulators >= 64;
+    return eight ? 256 : 128;
+}
+
+std::string lessonTiledPeerNote(const LessonTiles& tiles, DType dtype, int computeMajor) {
+    if (dtype == DType::Float32 || tiles.blockM < 64 || computeMajor != 9) return {};
+    return "mma.sync (the lesson's Triton kernel: wgmma at BLOCK_M >= 64, faster)";
+}
+
+CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
                                          int computeMajor, int computeMinor) {
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
@@ -51,9 +87,10 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, MlpDtype dtyp
                        "-DFS_BN=" + std::to_string(tiles.blockN),
                        "-DFS_BH=" + std::to_string(tiles.blockH),
                        "-DFS_BI=" + std::to_string(tiles.blockI),
-                       std::string("-DFS_BF16=") + (dtype == MlpDtype::Bfloat16 ? "1" : "0"),
-                       std::string("-DFS_TF32=") + (dtype == MlpDtype::Tf32 ? "1" : "0"),
-                       "-DFS_STAGES=" + std::to_string(stages)};
+                       std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
+                       std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
+                       "-DFS_STAGES=" + std::to_string(stages),
+                       "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype) / 32)};
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
     return request;
 }

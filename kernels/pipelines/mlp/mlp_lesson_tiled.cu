@@ -9,10 +9,15 @@
 // unsigned short and converted with the PTX cvt instructions. Compiled with -DFS_BM, -DFS_BN,
 // -DFS_BH, -DFS_BI, -DFS_BF16 (1: bfloat16 on the tensor cores), -DFS_TF32 (1: float32 storage
 // with TF32 products on the tensor cores; both 0: float32 on the CUDA cores, no TF32) and
-// -DFS_STAGES (the tensor-core kernels' copy pipeline depth). Two entry points: _full for shapes
-// that are whole tiles (no bounds checks in the copies), _edge for the rest.
+// -DFS_STAGES (the tensor-core kernels' copy pipeline depth) and -DFS_WARPS (warps a block: 4,
+// as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
+// sub-partition's tensor core fed by a single warp's mma.sync chain). Two entry points: _full for
+// shapes that are whole tiles (no bounds checks in the copies), _edge for the rest.
 
-#define FS_THREADS 128  // Triton's default num_warps = 4
+#ifndef FS_WARPS
+#define FS_WARPS 4
+#endif
+#define FS_THREADS (FS_WARPS * 32)
 #ifndef FS_TF32
 #define FS_TF32 0
 #endif
@@ -24,16 +29,17 @@
 // What both tensor-core kernels share (the copies are the prelude's): the warps' split of a tile
 // into 16 x 16 blocks of mma results.
 
-// The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps, each owning the
-// 16-row groups wm, wm + kWm, ... and the 16-column groups wn, wn + kWn, ...; warps whose row
-// group lies beyond the tile idle. Each 16 x 16 block is two m16n8 accumulators of 4 floats,
-// thread `lane` holding rows lane / 4 (+ 8) and columns lane % 4 * 2 (+ 1) of each.
+// The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps (as many column
+// groups as there are, up to all the warps), each owning the 16-row groups wm, wm + kWm, ... and
+// the 16-column groups wn, wn + kWn, ...; warps whose row group lies beyond the tile idle. Each
+// 16 x 16 block is two m16n8 accumulators of 4 floats, thread `lane` holding rows lane / 4 (+ 8)
+// and columns lane % 4 * 2 (+ 1) of each.
 template <int kRowsC, int kColsC>
 struct WarpSplit {
     static constexpr int kRowGroups = kRowsC / 16;
     static constexpr int kColGroups = kColsC / 16;
-    static constexpr int kWn = kColGroups < 4 ? kColGroups : 4;
-    static constexpr int kWm = 4 / kWn;
+    static constexpr int kWn = kColGroups < FS_WARPS ? kColGroups : FS_WARPS;
+    static constexpr int kWm = FS_WARPS / kWn;
     static constexpr int kRowsPerWarp = (kRowGroups + kWm - 1) / kWm;
     static constexpr int kColsPerWarp = kColGroups / kWn;
 };
@@ -329,9 +335,12 @@ using FsMath = FsTf32Math;
 //   tile is plain padded rows of floats, out is float. These three steps are spelled out per math
 //   here, not behind policy functions, because functions there change the PTX the two kernels
 //   compile to (checked byte for byte against the kernels before they shared this body).
-// The block stages x, gate and up tiles (and down's tile at each chunk's first step) kStages - 1
-// steps ahead through a ring of cp.async groups. FS_SHARED names the dynamic shared memory, as
-// each kernel's PTX always has.
+// The block stages x, gate and up tiles kStages - 1 steps ahead through a ring of cp.async groups.
+// Down's tile has one buffer, not a ring: it is copied at a chunk's first step, once the barrier
+// there has ended the previous chunk's down product, with that step's group, which is complete
+// by the chunk's last step when a chunk has at least kStages steps (else the chunk waits for all
+// copies before its down product). The shared memory saved lets more blocks share a
+// multiprocessor. FS_SHARED names the dynamic shared memory, as each kernel's PTX always has.
 template <typename Math, bool kFull>
 __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element* __restrict__ x,
                                                     const typename Math::Element* __restrict__ gate,
@@ -347,7 +356,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     constexpr int kDown = Math::kDownWords;
     constexpr int kHiddenPitch = Math::template rowPitch<BI>();
     constexpr int kDownAt = kStages * kStage;
-    constexpr int kHiddenAt = kDownAt + kStages * kDown;
+    constexpr int kHiddenAt = kDownAt + kDown;
     using GateUp = WarpSplit<BM, BI>;
     using Down = WarpSplit<BM, BN>;
     extern __shared__ __align__(128) unsigned char FS_SHARED[];
@@ -357,7 +366,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
     const bool alignedH = H % Math::kUnitElements == 0, alignedI = I % Math::kUnitElements == 0;
 
-    int loadChunk = 0, loadStep = 0, loadSlot = 0, loadDownSlot = 0;
+    int loadChunk = 0, loadStep = 0, loadSlot = 0;
     const auto stageNext = [&] {
         if (loadChunk < chunks) {
             const int i0 = loadChunk * BI, k0 = loadStep * BH;
@@ -365,14 +374,10 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
             Math::template copyTile<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
             Math::template copyTile<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
-            if (loadStep == 0)
-                Math::template copyTile<BN, BI, kFull>(shared + kDownAt + loadDownSlot * kDown,
-                                                       down, I, n0, i0, H, I, alignedI);
             loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
             if (++loadStep == stepsH) {
                 loadStep = 0;
                 ++loadChunk;
-                loadDownSlot = loadDownSlot + 1 == kStages ? 0 : loadDownSlot + 1;
             }
         }
         fsCommit();  // possibly empty: one group per step keeps the count simple
@@ -384,11 +389,14 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     fsZero<1, Down>(o);
     for (int s = 0; s < kStages - 1; ++s) stageNext();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-    int slot = 0, downSlot = 0, step = 0;
+    int slot = 0, step = 0, chunk = 0;
     const int steps = chunks * stepsH;
     for (int t = 0; t < steps; ++t) {
         fsWait<kStages - 2>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
+        if (step == 0)    // and the previous chunk's down product is over
+            Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H, I,
+                                                   alignedI);
         stageNext();
         if constexpr (Math::kBfloat16) {
             const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
@@ -432,16 +440,16 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                                 to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
                             }
                         }
+            if (stepsH < kStages) fsWait<0>();  // down's tile may be in a group still in flight
             __syncthreads();
             if constexpr (Math::kBfloat16) {
-                const unsigned downTile[1] = {sharedWindow +
-                                              static_cast<unsigned>(kDownAt + downSlot * kDown)};
+                const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
                 Math::template product<Down, BI, 1>(o, sharedWindow + kHiddenAt, downTile);
             } else {
-                const Word* const downTile[1] = {shared + kDownAt + downSlot * kDown};
+                const Word* const downTile[1] = {shared + kDownAt};
                 Math::template product<Down, BI, 1>(o, hidden, downTile);
             }
-            downSlot = downSlot + 1 == kStages ? 0 : downSlot + 1;
+            ++chunk;
             fsZero<2, GateUp>(gu);
         }
     }
@@ -486,6 +494,10 @@ extern "C" __global__ void __launch_bounds__(FS_THREADS)
 }
 
 #else  // float32: plain FMAs on the CUDA cores (no TF32), one shared-memory stage
+
+#if FS_WARPS != 4
+#error "the float32 kernel's thread layout is 16 x 8 threads: four warps"
+#endif
 
 // Thread (ty, tx) = (thread / 16, thread % 16) owns rows ty + 8 i and columns tx + 16 j of each
 // tile; shared rows are padded by one word, so a column walk hits 32 different banks.

@@ -7,7 +7,7 @@
 
 namespace fusescope::mlp {
 
-Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, MlpDtype dtype) {
+Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const int stages =
@@ -15,7 +15,7 @@ Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, Mlp
     return lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
 }
 
-Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, MlpDtype dtype) {
+Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype) {
     const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
                             std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
                             " " + std::to_string(tiles.blockI) + " " +
@@ -29,7 +29,7 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, Mlp
             lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
         return loadTiledKernel(request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
                                lessonTiledSharedBytes(tiles, dtype, stages), stages,
-                               "tiled lesson kernel");
+                               lessonTiledThreads(tiles, dtype), "tiled lesson kernel");
     });
 }
 
@@ -41,14 +41,14 @@ Status launchLessonTiled(const LessonTiledKernel& kernel, const LessonTiles& til
     int m = static_cast<int>(shape.M), h = static_cast<int>(shape.H), i = static_cast<int>(shape.I);
     void* args[] = {&x, &gate, &up, &down, &out, &m, &h, &i};
     const void* entry = lessonTiledFull(tiles, shape) ? kernel.full : kernel.edge;
-    return cudaStatus(cudaLaunchKernel(entry, grid, dim3(kLessonTiledThreads), args,
-                                       kernel.sharedBytes, static_cast<cudaStream_t>(stream)),
+    return cudaStatus(cudaLaunchKernel(entry, grid, dim3(static_cast<unsigned>(kernel.threads)),
+                                       args, kernel.sharedBytes, static_cast<cudaStream_t>(stream)),
                       "swiglu_mlp_lesson_tiled launch");
 }
 
 KernelResources lessonTiledResources(const LessonTiledKernel& kernel, const LessonTiles& tiles,
                                      const MlpShape& shape) {
-    return tiledKernelResources(kernel, lessonTiledFull(tiles, shape), kLessonTiledThreads,
+    return tiledKernelResources(kernel, lessonTiledFull(tiles, shape), kernel.threads,
                                 static_cast<std::uint64_t>(ceilDiv(shape.M, tiles.blockM) *
                                                            ceilDiv(shape.H, tiles.blockN)));
 }

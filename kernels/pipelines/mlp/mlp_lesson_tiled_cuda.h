@@ -15,10 +15,10 @@ using LessonTiledKernel = TiledKernel;
 
 // Compiles (or finds) and loads the kernel for these tiles; the error names NVRTC's absence
 // ("NVRTC not found: ...") or the compiler's log.
-Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, MlpDtype dtype);
+Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype);
 
 // The compile request the current device needs for these tiles (architecture and stages).
-Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, MlpDtype dtype);
+Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype);
 
 Status launchLessonTiled(const LessonTiledKernel& kernel, const LessonTiles& tiles,
                          const MlpShape& shape, const void* x, const void* gate, const void* up,

@@ -1,6 +1,8 @@
 // The SwiGLU MLP out = down(silu(x @ gate^T) * (x @ up^T)), the lesson's main example: its
-// registry entry. Kernels and traffic come from the traffic model (mlp_traffic.h), the inputs
-// and the check from mlp_host_data.h and mlp_reference.h; the code from mlp_executions_*.cpp.
+// registry entry. Each variant declares here, once, the kernels it launches for a problem, in
+// order: each kernel's traffic and FLOPs, and whether it can run the problem on a backend. The
+// kernels' code is found by their execution keys (mlp_executions_*.cpp); the inputs and the check
+// come from mlp_host_data.h and mlp_reference.h.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -8,8 +10,10 @@
 
 #include "pipelines/families.h"
 #include "pipelines/mlp/mlp_executions.h"
+#include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/mlp/mlp_reference.h"
-#include "pipelines/mlp/mlp_traffic.h"
+#include "pipelines/mlp/mlp_tiles.h"
+#include "pipelines/registry.h"
 #include "platform/parallel.h"
 
 namespace fusescope {
@@ -23,162 +27,94 @@ constexpr std::string_view kProductionTileNames[] = {"tile_m", "tile_i"};
 constexpr std::int64_t kReferenceRows = 8;
 // The copy roofline copies at least this much, so that it measures memory, not the cache.
 constexpr std::uint64_t kMinimumRooflineBytes = std::uint64_t{256} << 20;
+// The largest y extent of a CUDA grid.
+constexpr std::int64_t kMaxGridY = 65535;
 
-std::string scratchName(MlpVariant variant) {
-    return variant == MlpVariant::Production ? "h" : "g_u_h";
+// FLOPs counted per element of the elementwise stages: silu(g) = g / (1 + exp(-g)) as 4
+// (negate+exp, add, divide) and the product with u as 1.
+constexpr double kSiluFlops = 4;
+constexpr double kMulFlops = 1;
+
+// The names of the two scratch layouts: g, u and h one after the other, or h alone.
+constexpr std::string_view kScratchGuh = "g_u_h";
+constexpr std::string_view kScratchH = "h";
+
+// What the traffic of a problem is made of.
+struct Sizes {
+    std::uint64_t x, weight, mi, out;  // bytes of x, of one weight matrix, of an M x I, of out
+    double gemm;                       // FLOPs of one of the three products
+    double miElements;
+};
+
+Sizes sizesOf(const Problem& problem) {
+    const MlpShape s = shapeOf(problem);
+    const auto e = static_cast<std::uint64_t>(dtypeBytes(problem.dtype));
+    const auto M = static_cast<std::uint64_t>(s.M), H = static_cast<std::uint64_t>(s.H),
+               I = static_cast<std::uint64_t>(s.I);
+    return {M * H * e,
+            I * H * e,
+            M * I * e,
+            M * H * e,
+            2.0 * double(M) * double(H) * double(I),
+            double(M) * double(I)};
 }
 
-std::string bufferNameIn(MlpVariant variant, MlpBuffer buffer) {
-    switch (buffer) {
-        case MlpBuffer::X:
-            return "x";
-        case MlpBuffer::Gate:
-        case MlpBuffer::Up:
-            return "gate_up";
-        case MlpBuffer::Down:
-            return "down";
-        case MlpBuffer::G:
-        case MlpBuffer::U:
-        case MlpBuffer::H:
-            return scratchName(variant);
-        case MlpBuffer::Out:
-            return "out";
-    }
-    return "out";
+std::vector<std::string> argsWith(std::string_view scratch) {
+    if (scratch.empty()) return {"x", "gate_up", "down", "out"};
+    return {"x", "gate_up", "down", std::string(scratch), "out"};
 }
 
-std::vector<std::string> argsOf(MlpVariant variant) {
-    if (scratchBytes(variant, {1, 1, 1}, MlpDtype::Float32) == 0)
-        return {"x", "gate_up", "down", "out"};
-    return {"x", "gate_up", "down", scratchName(variant), "out"};
-}
-
-KernelPlan planOf(MlpVariant variant) {
-    return [variant](const Problem& problem) {
-        std::vector<KernelSpec> kernels;
-        for (const KernelTraffic& traffic :
-             mlpTraffic(variant, shapeOf(problem), mlpDtypeOf(problem), tilesOf(problem),
-                        productionTilesOf(problem))) {
-            KernelSpec kernel;
-            kernel.name = traffic.name;
-            kernel.execution = std::string(kMlpExecution);
-            kernel.args = argsOf(variant);
-            kernel.traffic.flops = traffic.flops;
-            for (const auto& entry : traffic.buffers) {
-                const std::string name = bufferNameIn(variant, entry.buffer);
-                auto found =
-                    std::find_if(kernel.traffic.buffers.begin(), kernel.traffic.buffers.end(),
-                                 [&](const auto& b) { return b.buffer == name; });
-                if (found == kernel.traffic.buffers.end())
-                    found = kernel.traffic.buffers.insert(found, {name, 0, 0});
-                found->bytesRead += entry.bytesRead;
-                found->bytesWritten += entry.bytesWritten;
-            }
-            kernels.push_back(std::move(kernel));
-        }
-        return kernels;
-    };
-}
-
-std::vector<BufferSpec> buffersOf(MlpVariant variant) {
+std::vector<BufferSpec> buffersWith(std::string_view scratch, std::uint64_t scratchCopies) {
     std::vector<BufferSpec> buffers = {{"x", BufferRole::Input, {"M", "H"}},
                                        {"gate_up", BufferRole::Input, {"I", "H"}, 2},
                                        {"down", BufferRole::Input, {"H", "I"}}};
-    if (variant == MlpVariant::Production)
-        buffers.push_back({"h", BufferRole::Scratch, {"M", "I"}});
-    else if (variant != MlpVariant::LessonFused)
-        buffers.push_back({"g_u_h", BufferRole::Scratch, {"M", "I"}, 3});
+    if (!scratch.empty())
+        buffers.push_back({std::string(scratch), BufferRole::Scratch, {"M", "I"}, scratchCopies});
     buffers.push_back({"out", BufferRole::Output, {"M", "H"}});
     return buffers;
 }
 
-HostMatrix matrixFrom(const HostBytes& bytes, MlpDtype dtype, std::int64_t rows,
-                      std::int64_t cols) {
-    HostMatrix matrix(dtype, rows, cols);
-    std::memcpy(matrix.data(), bytes.data(), std::min(bytes.size(), matrix.bytes()));
-    return matrix;
+// One kernel of a variant: its name, its traffic buffer by buffer (a buffer read several times
+// charged every time) and the FLOPs it executes, recomputation included.
+KernelSpec kernelOf(std::string_view name, std::string_view scratch,
+                    std::vector<BufferTraffic> traffic, double flops) {
+    KernelSpec kernel;
+    kernel.name = std::string(name);
+    kernel.execution = executionKey(name);
+    kernel.args = argsWith(scratch);
+    kernel.traffic.buffers = std::move(traffic);
+    kernel.traffic.flops = flops;
+    return kernel;
 }
 
-HostBuffers makeInputs(const Problem& problem, const std::vector<const BufferSpec*>&,
-                       std::uint32_t seed, const CancelToken& cancel) {
-    const MlpShape s = shapeOf(problem);
-    MlpHostInputs inputs =
-        makeRandomInputs(s, mlpDtypeOf(problem), seed, hardwareThreads(), cancel);
-    HostBuffers buffers;
-    for (const auto& [name, matrix] : {std::pair<const char*, HostMatrix*>{"x", &inputs.x},
-                                       {"gate_up", &inputs.gateUp},
-                                       {"down", &inputs.down}}) {
-        buffers.names.emplace_back(name);
-        const auto* data = static_cast<const unsigned char*>(matrix->data());
-        buffers.values.emplace_back(data, data + matrix->bytes());
-    }
-    return buffers;
+// out = h down^T as a library runs it, at its compulsory traffic: the last kernel of every
+// variant but the lesson's.
+KernelSpec gemmDown(const Sizes& z, std::string_view scratch) {
+    return kernelOf(kernel::kGemmDown, scratch,
+                    {{std::string(scratch), z.mi, 0}, {"down", z.weight, 0}, {"out", 0, z.out}},
+                    z.gemm);
 }
 
-CheckResult checkOutput(const Problem& problem, const HostBuffers& host, const void* output,
-                        const CancelToken& cancel) {
-    const MlpShape s = shapeOf(problem);
-    const MlpDtype dtype = mlpDtypeOf(problem);
-    const MlpHostInputs inputs{matrixFrom(*host.find("x"), dtype, s.M, s.H),
-                               matrixFrom(*host.find("gate_up"), dtype, 2 * s.I, s.H),
-                               matrixFrom(*host.find("down"), dtype, s.H, s.I)};
-    HostMatrix out(dtype, s.M, s.H);
-    std::memcpy(out.data(), output, out.bytes());
-    const std::vector<std::int64_t> rows = referenceRows(s.M, kReferenceRows);
-    const Comparison comparison =
-        compareRows(out, rows, referenceOutput(s, inputs, rows, hardwareThreads(), cancel));
-    CheckResult result;
-    result.measure = "relative Frobenius error over " + std::to_string(rows.size()) + " of " +
-                     std::to_string(s.M) + " rows";
-    result.error = comparison.relativeError;
-    result.tolerance = toleranceFor(dtype);
-    result.unwrittenElements = out.countNaN(hardwareThreads());
-    result.comparedElements = rows.size() * static_cast<std::uint64_t>(s.H);
-    result.ok = result.unwrittenElements == 0 && comparison.passes(result.tolerance);
-    return result;
-}
-
-TuningSpec tile(std::string_view name, std::string title, int defaultValue) {
-    TuningSpec spec;
-    spec.name = std::string(name);
-    spec.title = std::move(title);
-    spec.help = "a tile size of the lesson's fused kernel";
-    spec.allowed = {16, 32, 64, 128};
-    spec.defaultValue = defaultValue;
-    spec.variant = std::string(variantName(MlpVariant::LessonFused));
-    return spec;
-}
-
-template <std::size_t N>
-TuningSpec productionTile(std::string_view name, std::string title,
-                          const std::array<int, N>& allowed, int defaultValue,
-                          int valueBeforeDeclared) {
-    TuningSpec spec;
-    spec.name = std::string(name);
-    spec.title = std::move(title);
-    spec.help = "a tile size of the production fusion's gate_up kernel (prefill sizes)";
-    spec.allowed.assign(allowed.begin(), allowed.end());
-    spec.defaultValue = defaultValue;
-    spec.valueBeforeDeclared = valueBeforeDeclared;
-    spec.variant = std::string(variantName(MlpVariant::Production));
-    // At decode sizes the fusion runs weight-streaming GEMV kernels, which take no tiles.
-    spec.usedFor = [](const Problem& problem) {
-        return static_cast<std::int64_t>(problem.dimension("M")) > kDecodeMaxRows;
+// A refusal on the GPU alone: the CPU runs every problem the limits allow.
+std::function<Status(const Problem&, BackendKind)> onCuda(
+    std::function<Status(const Problem&)> check) {
+    return [check = std::move(check)](const Problem& problem, BackendKind backend) {
+        return backend == BackendKind::Cuda ? check(problem) : Status::ok();
     };
-    return spec;
 }
 
-// One variant's declaration: its names and words, its buffers and its kernel plan.
-VariantSpec variantSpec(MlpVariant variant, std::string title, std::string description, bool fused,
-                        bool tunableAtRunTime) {
+Status refusedIf(const std::optional<std::string>& refusal) {
+    return refusal ? Status(ErrorCode::InvalidArgument, *refusal) : Status::ok();
+}
+
+VariantSpec declaredVariant(std::string_view name, std::string title, std::string description,
+                            bool fused, std::string_view scratch, std::uint64_t scratchCopies) {
     VariantSpec spec;
-    spec.name = std::string(variantName(variant));
+    spec.name = std::string(name);
     spec.title = std::move(title);
     spec.description = std::move(description);
     spec.fused = fused;
-    spec.tunableAtRunTime = tunableAtRunTime;
-    spec.buffers = buffersOf(variant);
-    spec.plan = planOf(variant);
+    spec.buffers = buffersWith(scratch, scratchCopies);
     return spec;
 }
 
@@ -209,8 +145,214 @@ std::vector<VariantCounterparts> productionCounterparts() {
                                                {"gemm_down", {"gemm_down"}},
                                                {"gemv_down", {"gemm_down"}}};
     };
-    return {{std::string(variantName(MlpVariant::MergedGateUp)), pairs(merged)},
-            {std::string(variantName(MlpVariant::Unfused)), pairs(apart)}};
+    return {{std::string(kMergedVariant), pairs(merged)},
+            {std::string(kUnfusedVariant), pairs(apart)}};
+}
+
+// Three cuBLAS GEMMs, a SiLU kernel and a multiply kernel: g, u and h through memory.
+VariantSpec unfusedVariant() {
+    VariantSpec v = declaredVariant(
+        kUnfusedVariant, "Unfused (5 kernels, framework style)",
+        "Three GEMMs through cuBLAS plus a SiLU and a multiply kernel: g, u and h (each M x I) are "
+        "written to memory and read back.",
+        false, kScratchGuh, 3);
+    v.plan = [](const Problem& problem) {
+        const Sizes z = sizesOf(problem);
+        const std::string guh(kScratchGuh);
+        const auto projection = [&](std::string_view name) {
+            return kernelOf(name, kScratchGuh,
+                            {{"x", z.x, 0}, {"gate_up", z.weight, 0}, {guh, 0, z.mi}}, z.gemm);
+        };
+        return std::vector<KernelSpec>{
+            projection(kernel::kGemmGate), projection(kernel::kGemmUp),
+            // SiLU in place on g, as an activation kernel writing its own output buffer would.
+            kernelOf(kernel::kSilu, kScratchGuh, {{guh, z.mi, z.mi}}, kSiluFlops * z.miElements),
+            kernelOf(kernel::kMultiply, kScratchGuh, {{guh, 2 * z.mi, z.mi}},
+                     kMulFlops * z.miElements),
+            gemmDown(z, kScratchGuh)};
+    };
+    return v;
+}
+
+// The lesson's one tiled kernel. Grid: ceil(M/BLOCK_M) x ceil(H/BLOCK_N) blocks. Each block, for
+// each of ceil(I/BLOCK_I) chunks, reads its rows of x in full (a fresh window per chunk) and the
+// whole chunk of gate and up, so gate and up are read once per output-column tile per M tile,
+// and x once per output-column tile per I chunk. Padding beyond the edges is not read.
+VariantSpec lessonVariant() {
+    VariantSpec v = declaredVariant(
+        kLessonVariant, "Lesson's fused kernel (1 launch)",
+        "The lesson's Triton kernel ported to CUDA: one tiled kernel; g, u and h stay on chip, but "
+        "every output-column tile recomputes g and u, re-reading gate and up each time.",
+        true, {}, 0);
+    v.plan = [](const Problem& problem) {
+        const Sizes z = sizesOf(problem);
+        const MlpShape s = shapeOf(problem);
+        const LessonTiles t = tilesOf(problem);
+        const auto tilesM = static_cast<std::uint64_t>(ceilDiv(s.M, t.blockM));
+        const auto tilesN = static_cast<std::uint64_t>(ceilDiv(s.H, t.blockN));
+        const auto chunksI = static_cast<std::uint64_t>(ceilDiv(s.I, t.blockI));
+        const double flops = 2.0 * z.gemm * double(tilesN) + z.gemm +
+                             (kSiluFlops + kMulFlops) * z.miElements * double(tilesN);
+        KernelSpec lesson = kernelOf(kernel::kLesson, {},
+                                     {{"x", z.x * tilesN * chunksI, 0},
+                                      {"gate_up", 2 * z.weight * tilesM * tilesN, 0},
+                                      {"down", z.weight * tilesM, 0},
+                                      {"out", 0, z.out}},
+                                     flops);
+        lesson.canImplement = onCuda([](const Problem& p) {
+            if (ceilDiv(shapeOf(p).H, tilesOf(p).blockN) > kMaxGridY)
+                return Status(ErrorCode::InvalidArgument,
+                              "H / BLOCK_N exceeds the grid's 65535 limit");
+            return Status::ok();
+        });
+        return std::vector<KernelSpec>{std::move(lesson)};
+    };
+    v.recomputation = lessonRecomputation;
+    v.tiles = lessonVariantTiles();
+    return v;
+}
+
+// gate and up in one kernel with SiLU*up in its epilogue, then down. Decode (M <= 16): GEMV
+// kernels of decodeRowsPerBlock weight rows a block, each block reading all of x (or h). Prefill:
+// a grid of ceil(M/TILE_M) x ceil(I/TILE_I) blocks, each reading its rows of x over all of H and
+// its TILE_I rows of gate and up: x is read once per I tile, gate and up once per M tile.
+// Padding beyond the edges is not read.
+VariantSpec productionVariant() {
+    VariantSpec v = declaredVariant(
+        kProductionVariant, "Production fusion (2 kernels)",
+        "gate and up in one pass with SiLU*up in its epilogue (g and u never reach memory), then "
+        "down; at decode sizes weight-streaming kernels over every SM read each weight once.",
+        true, kScratchH, 1);
+    v.plan = [](const Problem& problem) {
+        const Sizes z = sizesOf(problem);
+        const MlpShape s = shapeOf(problem);
+        const std::string h(kScratchH);
+        const double gateUpFlops = 2.0 * z.gemm + (kSiluFlops + kMulFlops) * z.miElements;
+        if (s.M <= kDecodeMaxRows) {
+            const auto gateUpBlocks = static_cast<std::uint64_t>(
+                ceilDiv(s.I, production::decodeRowsPerBlock(problem.dtype, s.M, s.H)));
+            const auto downBlocks = static_cast<std::uint64_t>(
+                ceilDiv(s.H, production::decodeRowsPerBlock(problem.dtype, s.M, s.I)));
+            KernelSpec gateUp =
+                kernelOf(kernel::kGemvGateUpSilu, kScratchH,
+                         {{"x", z.x * gateUpBlocks, 0}, {"gate_up", 2 * z.weight, 0}, {h, 0, z.mi}},
+                         gateUpFlops);
+            gateUp.canImplement =
+                onCuda([](const Problem& p) { return refusedIf(productionDtypeRefusal(p.dtype)); });
+            return std::vector<KernelSpec>{
+                std::move(gateUp),
+                kernelOf(kernel::kGemvDown, kScratchH,
+                         {{h, z.mi * downBlocks, 0}, {"down", z.weight, 0}, {"out", 0, z.out}},
+                         z.gemm)};
+        }
+        const production::Tiles t = productionTilesOf(problem);
+        const auto tilesM = static_cast<std::uint64_t>(ceilDiv(s.M, t.tileM));
+        const auto tilesI = static_cast<std::uint64_t>(ceilDiv(s.I, t.tileI));
+        KernelSpec gateUp =
+            kernelOf(kernel::kGemmGateUpSilu, kScratchH,
+                     {{"x", z.x * tilesI, 0}, {"gate_up", 2 * z.weight * tilesM, 0}, {h, 0, z.mi}},
+                     gateUpFlops);
+        gateUp.canImplement = onCuda([](const Problem& p) {
+            const production::Tiles tiles = productionTilesOf(p);
+            if (Status refused = refusedIf(productionTilesRefusal(tiles, p.dtype)); !refused)
+                return refused;
+            if (ceilDiv(shapeOf(p).I, tiles.tileI) > kMaxGridY)
+                return Status(ErrorCode::InvalidArgument,
+                              "I / TILE_I exceeds the grid's 65535 limit");
+            return Status::ok();
+        });
+        return std::vector<KernelSpec>{std::move(gateUp), gemmDown(z, kScratchH)};
+    };
+    v.counterparts = productionCounterparts();
+    v.tiles = productionVariantTiles();
+    return v;
+}
+
+// Serving-engine style: one cuBLAS GEMM against gate and up stacked (row m of its output holds
+// g's I values, then u's), a fused SiLU*mul kernel, then down.
+VariantSpec mergedVariant() {
+    VariantSpec v = declaredVariant(
+        kMergedVariant, "Merged gate_up (3 kernels, serving style)",
+        "One cuBLAS GEMM against gate and up stacked, a fused SiLU*mul kernel, then down: the "
+        "3-kernel path serving engines use.",
+        false, kScratchGuh, 3);
+    v.plan = [](const Problem& problem) {
+        const Sizes z = sizesOf(problem);
+        const std::string guh(kScratchGuh);
+        return std::vector<KernelSpec>{
+            kernelOf(kernel::kGemmGateUp, kScratchGuh,
+                     {{"x", z.x, 0}, {"gate_up", 2 * z.weight, 0}, {guh, 0, 2 * z.mi}},
+                     2.0 * z.gemm),
+            kernelOf(kernel::kSiluMul, kScratchGuh, {{guh, 2 * z.mi, z.mi}},
+                     (kSiluFlops + kMulFlops) * z.miElements),
+            gemmDown(z, kScratchGuh)};
+    };
+    return v;
+}
+
+HostMatrix matrixFrom(const HostBytes& bytes, DType dtype, std::int64_t rows, std::int64_t cols) {
+    HostMatrix matrix(dtype, rows, cols);
+    std::memcpy(matrix.data(), bytes.data(), std::min(bytes.size(), matrix.bytes()));
+    return matrix;
+}
+
+HostBuffers makeInputs(const Problem& problem, const std::vector<const BufferSpec*>&,
+                       std::uint32_t seed, const CancelToken& cancel) {
+    const MlpShape s = shapeOf(problem);
+    return hostBuffersOf(makeRandomInputs(s, problem.dtype, seed, hardwareThreads(), cancel));
+}
+
+CheckResult checkOutput(const Problem& problem, const HostBuffers& host, const void* output,
+                        const CancelToken& cancel) {
+    const MlpShape s = shapeOf(problem);
+    const DType dtype = problem.dtype;
+    const MlpHostInputs inputs{matrixFrom(*host.find("x"), dtype, s.M, s.H),
+                               matrixFrom(*host.find("gate_up"), dtype, 2 * s.I, s.H),
+                               matrixFrom(*host.find("down"), dtype, s.H, s.I)};
+    HostMatrix out(dtype, s.M, s.H);
+    std::memcpy(out.data(), output, out.bytes());
+    const std::vector<std::int64_t> rows = referenceRows(s.M, kReferenceRows);
+    const Comparison comparison =
+        compareRows(out, rows, referenceOutput(s, inputs, rows, hardwareThreads(), cancel));
+    CheckResult result;
+    result.measure = "relative Frobenius error over " + std::to_string(rows.size()) + " of " +
+                     std::to_string(s.M) + " rows";
+    result.error = comparison.relativeError;
+    result.tolerance = toleranceFor(dtype);
+    result.unwrittenElements = out.countNaN(hardwareThreads());
+    result.comparedElements = rows.size() * static_cast<std::uint64_t>(s.H);
+    result.ok = result.unwrittenElements == 0 && comparison.passes(result.tolerance);
+    return result;
+}
+
+TuningSpec tile(std::string_view name, std::string title, int defaultValue) {
+    TuningSpec spec;
+    spec.name = std::string(name);
+    spec.title = std::move(title);
+    spec.help = "a tile size of the lesson's fused kernel";
+    spec.allowed = {16, 32, 64, 128};
+    spec.defaultValue = defaultValue;
+    spec.variant = std::string(kLessonVariant);
+    return spec;
+}
+
+template <std::size_t N>
+TuningSpec productionTile(std::string_view name, std::string title,
+                          const std::array<int, N>& allowed, int defaultValue,
+                          int valueBeforeDeclared) {
+    TuningSpec spec;
+    spec.name = std::string(name);
+    spec.title = std::move(title);
+    spec.help = "a tile size of the production fusion's gate_up kernel (prefill sizes)";
+    spec.allowed.assign(allowed.begin(), allowed.end());
+    spec.defaultValue = defaultValue;
+    spec.valueBeforeDeclared = valueBeforeDeclared;
+    spec.variant = std::string(kProductionVariant);
+    // At decode sizes the fusion runs weight-streaming GEMV kernels, which take no tiles.
+    spec.usedFor = [](const Problem& problem) {
+        return static_cast<std::int64_t>(problem.dimension("M")) > kDecodeMaxRows;
+    };
+    return spec;
 }
 
 }  // namespace
@@ -219,18 +361,6 @@ MlpShape shapeOf(const Problem& problem) {
     return {static_cast<std::int64_t>(problem.dimension("M")),
             static_cast<std::int64_t>(problem.dimension("H")),
             static_cast<std::int64_t>(problem.dimension("I"))};
-}
-
-MlpDtype mlpDtypeOf(const Problem& problem) {
-    switch (problem.dtype) {
-        case DType::Bfloat16:
-            return MlpDtype::Bfloat16;
-        case DType::Tf32:
-            return MlpDtype::Tf32;
-        case DType::Float32:
-            break;
-    }
-    return MlpDtype::Float32;
 }
 
 LessonTiles tilesOf(const Problem& problem) {
@@ -246,20 +376,53 @@ production::Tiles productionTilesOf(const Problem& problem) {
     return {m > 0 ? m : production::kTileM, i > 0 ? i : production::kTileI};
 }
 
+HostBuffers hostBuffersOf(const MlpHostInputs& inputs) {
+    HostBuffers buffers;
+    for (const auto& [name, matrix] : {std::pair<const char*, const HostMatrix*>{"x", &inputs.x},
+                                       {"gate_up", &inputs.gateUp},
+                                       {"down", &inputs.down}}) {
+        buffers.names.emplace_back(name);
+        const auto* data = static_cast<const unsigned char*>(matrix->data());
+        buffers.values.emplace_back(data, data + matrix->bytes());
+    }
+    return buffers;
+}
+
+std::string executionKey(std::string_view kernelName) {
+    return std::string(kPipelineName) + "/" + std::string(kernelName);
+}
+
 Result<MlpCallBuffers> mlpCallBuffers(const KernelCall& call) {
-    const std::optional<MlpVariant> variant = variantNamed(call.variant);
+    const PipelineSpec* pipeline = findPipeline(kPipelineName);
+    const VariantSpec* variant = pipeline ? findVariant(*pipeline, call.variant) : nullptr;
     if (!variant) return Status(ErrorCode::InvalidArgument, "no MLP variant " + call.variant);
     const auto& b = call.buffers;
     if (b.size() != 4 && b.size() != 5)
         return Status(ErrorCode::InvalidArgument,
                       "an MLP kernel takes x, gate_up, down, [intermediates,] out");
-    return MlpCallBuffers{*variant, b[0], b[1], b[2], b.size() == 5 ? b[3] : nullptr, b.back()};
-}
-
-std::optional<MlpVariant> variantNamed(std::string_view name) {
-    for (MlpVariant variant : kAllVariants)
-        if (variantName(variant) == name) return variant;
-    return std::nullopt;
+    const MlpShape s = shapeOf(*call.problem);
+    const std::uint64_t e = dtypeBytes(call.problem->dtype);
+    const auto mi = static_cast<std::uint64_t>(s.M * s.I) * e;
+    MlpCallBuffers buffers;
+    buffers.x = b[0];
+    buffers.gate = b[1];
+    buffers.up =
+        static_cast<const unsigned char*>(b[1]) + static_cast<std::uint64_t>(s.I * s.H) * e;
+    buffers.down = b[2];
+    buffers.out = b.back();
+    if (b.size() == 5) {
+        const auto scratch =
+            std::find_if(variant->buffers.begin(), variant->buffers.end(),
+                         [](const BufferSpec& spec) { return spec.role == BufferRole::Scratch; });
+        const std::uint64_t copies = scratch == variant->buffers.end() ? 1 : scratch->copies;
+        auto* base = static_cast<unsigned char*>(b[3]);
+        if (copies >= 3) {
+            buffers.g = base;
+            buffers.u = base + mi;
+        }
+        buffers.h = base + (copies - 1) * mi;
+    }
+    return buffers;
 }
 
 }  // namespace mlp
@@ -267,7 +430,7 @@ std::optional<MlpVariant> variantNamed(std::string_view name) {
 PipelineSpec makeMlpPipeline() {
     using namespace mlp;
     PipelineSpec p;
-    p.name = "mlp";
+    p.name = std::string(kPipelineName);
     p.title = "SwiGLU MLP";
     p.formula = "out = down(silu(x @ gate^T) * (x @ up^T))";
     p.description =
@@ -278,7 +441,7 @@ PipelineSpec makeMlpPipeline() {
     // The buffer the fused variants never allocate: g, u and h stay on chip in the lesson's
     // kernel; the production fusion keeps g and u on chip and writes only h.
     p.intermediate = "g_u_h";
-    p.leanestVariant = std::string(variantName(MlpVariant::Production));
+    p.leanestVariant = std::string(kProductionVariant);
     p.dimensions = {{"M", "tokens (rows of x)", 64, 1, std::uint64_t{1} << 20},
                     {"H", "hidden size", 1024, 1, std::uint64_t{1} << 17},
                     {"I", "intermediate size", 2816, 1, std::uint64_t{1} << 18}};
@@ -305,33 +468,10 @@ PipelineSpec makeMlpPipeline() {
     p.sizeDimension = "M";
     p.countsPasses = false;
 
-    p.variants = {
-        variantSpec(
-            MlpVariant::Unfused, "Unfused (5 kernels, framework style)",
-            "Three GEMMs through cuBLAS plus a SiLU and a multiply kernel: g, u and h (each "
-            "M x I) are written to memory and read back.",
-            false, false),
-        variantSpec(MlpVariant::LessonFused, "Lesson's fused kernel (1 launch)",
-                    "The lesson's Triton kernel ported to CUDA: one tiled kernel; g, u and h stay "
-                    "on chip, but every output-column tile recomputes g and u, re-reading gate and "
-                    "up each time.",
-                    true, true),
-        variantSpec(MlpVariant::Production, "Production fusion (2 kernels)",
-                    "gate and up in one pass with SiLU*up in its epilogue (g and u never reach "
-                    "memory), then down; at decode sizes weight-streaming kernels over every SM "
-                    "read each weight once.",
-                    true, true),
-        variantSpec(MlpVariant::MergedGateUp, "Merged gate_up (3 kernels, serving style)",
-                    "One cuBLAS GEMM against gate and up stacked, a fused SiLU*mul kernel, then "
-                    "down: the 3-kernel path serving engines use.",
-                    false, false),
-    };
-    for (VariantSpec& variant : p.variants) {
-        if (variant.name == variantName(MlpVariant::LessonFused))
-            variant.recomputation = lessonRecomputation;
-        if (variant.name == variantName(MlpVariant::Production))
-            variant.counterparts = productionCounterparts();
-    }
+    p.variants = {unfusedVariant(), lessonVariant(), productionVariant(), mergedVariant()};
+    // Every fused variant is measured against the framework-style chain of five kernels.
+    for (VariantSpec& variant : p.variants)
+        if (variant.fused) variant.baseline = p.variants.front().name;
     p.makeInputs = makeInputs;
     p.check = checkOutput;
     p.rooflineBytes = [](const Problem& problem) {

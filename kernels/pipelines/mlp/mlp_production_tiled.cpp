@@ -43,14 +43,14 @@ CompileRequest productionTiledCompileRequest(const production::Tiles& tiles, int
     return request;
 }
 
-std::optional<std::string> productionDtypeRefusal(MlpDtype dtype) {
-    if (dtype != MlpDtype::Tf32) return std::nullopt;
+std::optional<std::string> productionDtypeRefusal(DType dtype) {
+    if (dtype != DType::Tf32) return std::nullopt;
     return "the production fusion has no TF32 path on the GPU (its gate_up kernel and decode "
            "GEMVs multiply in float32 on the CUDA cores or in bfloat16): run it in float32 or "
            "bfloat16";
 }
 
-std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles, MlpDtype dtype) {
+std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles, DType dtype) {
     if (std::optional<std::string> refusal = productionDtypeRefusal(dtype)) return refusal;
     if (!allowed(production::kAllowedTileM, tiles.tileM))
         return "TILE_M " + std::to_string(tiles.tileM) + " is not one of the allowed values (" +
@@ -58,7 +58,7 @@ std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles
     if (!allowed(production::kAllowedTileI, tiles.tileI))
         return "TILE_I " + std::to_string(tiles.tileI) + " is not one of the allowed values (" +
                allowedText(production::kAllowedTileI) + ": 16 columns for each of 2, 4 or 8 warps)";
-    if (dtype != MlpDtype::Bfloat16 && !(tiles == production::kDefaultTiles))
+    if (dtype != DType::Bfloat16 && !(tiles == production::kDefaultTiles))
         return "float32 runs only the precompiled CUDA-core kernel (TILE_M " +
                std::to_string(production::kTileM) + ", TILE_I " +
                std::to_string(production::kTileI) + "); other tiles compile for bfloat16";
@@ -70,8 +70,8 @@ bool productionTiledFull(const production::Tiles& tiles, const MlpShape& shape) 
            shape.I % tiles.tileI == 0;
 }
 
-bool productionRunsCompiled(const production::Tiles& tiles, const MlpShape& shape, MlpDtype dtype) {
-    if (shape.M <= kDecodeMaxRows || dtype != MlpDtype::Bfloat16) return false;
+bool productionRunsCompiled(const production::Tiles& tiles, const MlpShape& shape, DType dtype) {
+    if (shape.M <= kDecodeMaxRows || dtype != DType::Bfloat16) return false;
     return lessonTilesAlwaysCompiled() || !(tiles == production::kDefaultTiles);
 }
 

@@ -34,11 +34,11 @@ CompileRequest productionTiledCompileRequest(const production::Tiles& tiles, int
 
 // Why the production fusion cannot run in this dtype on the GPU (tf32: none of its kernels has a
 // TF32 path), or nothing.
-std::optional<std::string> productionDtypeRefusal(MlpDtype dtype);
+std::optional<std::string> productionDtypeRefusal(DType dtype);
 
 // Why these tiles cannot run (the dtype's refusal; a value outside the allowed ones; float32,
 // which runs only the precompiled CUDA-core kernel), or nothing.
-std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles, MlpDtype dtype);
+std::optional<std::string> productionTilesRefusal(const production::Tiles& tiles, DType dtype);
 
 // Whether shapes are whole tiles, so the _full kernel (no bounds checks) runs.
 bool productionTiledFull(const production::Tiles& tiles, const MlpShape& shape);
@@ -46,6 +46,6 @@ bool productionTiledFull(const production::Tiles& tiles, const MlpShape& shape);
 // The gate_up kernel runs compiled at run time: at prefill sizes (decode streams weights with
 // GEMV kernels the tiles do not apply to) for tiles other than the precompiled ones, or for every
 // tile while a tile sweep makes even the default tiles compile (lessonTilesAlwaysCompiled()).
-bool productionRunsCompiled(const production::Tiles& tiles, const MlpShape& shape, MlpDtype dtype);
+bool productionRunsCompiled(const production::Tiles& tiles, const MlpShape& shape, DType dtype);
 
 }  // namespace fusescope::mlp

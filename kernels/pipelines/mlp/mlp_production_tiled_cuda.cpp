@@ -31,7 +31,7 @@ Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles)
         if (!request) return request.status();
         return loadTiledKernel(*request, kProductionTiledFullKernel, kProductionTiledEdgeKernel,
                                productionTiledSharedBytes(tiles), kProductionTiledStages,
-                               "tiled gate_up kernel");
+                               kProductionTiledThreads, "tiled gate_up kernel");
     });
 }
 

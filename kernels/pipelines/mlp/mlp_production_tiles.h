@@ -40,13 +40,13 @@ inline constexpr int kWarpsPerBlock = 8;
 // tensor-core pair took 88.5 us at M=1 against the CUDA-core pair's 92.2, and 89.1 to 92.8 us at
 // M=2..16, where the CUDA-core multiply-adds grow with M (127.5 us at M=2).
 inline constexpr int kTensorRowsPerBlock = 16;
-constexpr bool decodeTensorPolicy(MlpDtype dtype, std::int64_t) {
-    return dtype == MlpDtype::Bfloat16;
+constexpr bool decodeTensorPolicy(DType dtype, std::int64_t) {
+    return dtype == DType::Bfloat16;
 }
-constexpr bool decodeOnTensorCores(MlpDtype dtype, std::int64_t M, std::int64_t K) {
+constexpr bool decodeOnTensorCores(DType dtype, std::int64_t M, std::int64_t K) {
     return decodeTensorPolicy(dtype, M) && K % 8 == 0;
 }
-constexpr int decodeRowsPerBlock(MlpDtype dtype, std::int64_t M, std::int64_t K) {
+constexpr int decodeRowsPerBlock(DType dtype, std::int64_t M, std::int64_t K) {
     return decodeOnTensorCores(dtype, M, K) ? kTensorRowsPerBlock : kWarpsPerBlock;
 }
 

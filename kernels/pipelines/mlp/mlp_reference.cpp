@@ -80,17 +80,17 @@ Comparison compareRows(const HostMatrix& out, const std::vector<std::int64_t>& r
     return result;
 }
 
-double toleranceFor(MlpDtype dtype) {
+double toleranceFor(DType dtype) {
     switch (dtype) {
-        case MlpDtype::Float32:
+        case DType::Float32:
             return 1e-4;
-        case MlpDtype::Tf32:
+        case DType::Tf32:
             // Each product's operands are rounded to a 10-bit mantissa (unit roundoff 2^-11, about
             // 4.9e-4): a product carries a relative error of up to about 1e-3, of random sign, so
             // one GEMM's output is off by a few 1e-4 relative and the three chained GEMMs by about
             // 1e-3. 5e-3 leaves room for that, and stays 4x tighter than bfloat16's.
             return 5e-3;
-        case MlpDtype::Bfloat16:
+        case DType::Bfloat16:
             break;
     }
     return 2e-2;

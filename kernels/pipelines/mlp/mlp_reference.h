@@ -29,6 +29,6 @@ Comparison compareRows(const HostMatrix& out, const std::vector<std::int64_t>& r
                        const std::vector<double>& reference);
 
 // 1e-4 for float32 (no TF32 anywhere), 5e-3 for TF32 products, 2e-2 for bfloat16 storage.
-double toleranceFor(MlpDtype dtype);
+double toleranceFor(DType dtype);
 
 }  // namespace fusescope::mlp

@@ -16,13 +16,13 @@ struct DecodeConfig {
     bool overlap = true;
 };
 
-DecodeConfig decodeDefaults(MlpDtype dtype, const MlpShape& shape);
+DecodeConfig decodeDefaults(DType dtype, const MlpShape& shape);
 
 // h = silu(x gate^T) * (x up^T), then out = h down^T, for M <= kDecodeMaxRows.
-Status launchDecodeGateUpSilu(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+Status launchDecodeGateUpSilu(DType dtype, const MlpShape& shape, const DecodeConfig& config,
                               const void* x, const void* gate, const void* up, void* h,
                               cudaStream_t stream);
-Status launchDecodeDown(MlpDtype dtype, const MlpShape& shape, const DecodeConfig& config,
+Status launchDecodeDown(DType dtype, const MlpShape& shape, const DecodeConfig& config,
                         const void* h, const void* down, void* out, cudaStream_t stream);
 
 // The kernels themselves, chosen by the two functions above.

@@ -81,7 +81,7 @@ Result<TiledDeviceFacts> tiledDeviceFacts() {
 
 Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
                                            std::string_view edgeName, std::uint64_t sharedBytes,
-                                           int stages, std::string_view what) {
+                                           int stages, int threads, std::string_view what) {
     if (Status fits = sharedMemoryFits(sharedBytes, what); !fits) return fits;
     Result<ModuleCompiler*> compiler = runtimeCompiler();
     if (!compiler) return compiler.status();
@@ -109,6 +109,7 @@ Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::s
     kernel->full = reinterpret_cast<void*>(full);
     kernel->edge = reinterpret_cast<void*>(edge);
     kernel->stages = stages;
+    kernel->threads = threads;
     kernel->sharedBytes = sharedBytes;
     kernel->origin = module->origin;
     kernel->compileMs = module->compileMs;

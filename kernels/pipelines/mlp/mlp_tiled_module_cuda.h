@@ -30,17 +30,19 @@ struct TiledKernel {
     void* edge = nullptr;  // cudaKernel_t
     std::uint64_t sharedBytes = 0;
     int stages = 0;
+    int threads = 0;     // a block's threads, which the module was compiled for
     std::string origin;  // where the module came from when it was loaded
     double compileMs = 0.0;
     std::string log;  // the compiler's warnings, if any
 };
 
 // Compiles (or finds) and loads the module, finds both entry points and lets them use
-// `sharedBytes` of dynamic shared memory. The error names NVRTC's absence ("NVRTC not found:
+// `sharedBytes` of dynamic shared memory; blocks of `threads` launch it. The error names NVRTC's
+// absence ("NVRTC not found:
 // ...") or the compiler's log; `what` names the kernel in CUDA errors.
 Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
                                            std::string_view edgeName, std::uint64_t sharedBytes,
-                                           int stages, std::string_view what);
+                                           int stages, int threads, std::string_view what);
 
 // The kernel loaded for `key` (what decides its compile request on a device: the tiles, the
 // dtype) on the current device, else `load`'s, kept on success. A launch calls this between its

@@ -1,0 +1,171 @@
+#include "model/lab/learner_kernel.h"
+
+#include <QRegularExpression>
+
+#include "model/atomic_save.h"
+#include "model/limited_read.h"
+
+namespace fusescope::model {
+namespace {
+
+const QString kMagic = QStringLiteral("// fusescope-kernel 1");
+const QString kEnd = QStringLiteral("// end");
+// A kernel file is source text: a megabyte is far past any kernel a learner types.
+constexpr qint64 kMaxKernelFileBytes = qint64{1} << 20;
+
+Status lineError(int line, const QString& what) {
+    return Status(ErrorCode::InvalidArgument,
+                  QStringLiteral("line %1: %2").arg(line).arg(what).toStdString());
+}
+
+bool isIdentifier(const QString& text) {
+    static const QRegularExpression identifier(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return identifier.match(text).hasMatch();
+}
+
+struct HeaderState {
+    LearnerKernel kernel;
+    bool ended = false;
+};
+
+Status readBuffer(const QStringList& words, int line, HeaderState& state) {
+    if (words.size() != 2)
+        return lineError(line, QStringLiteral("a buffer is \"buffer: ROLE NAME\""));
+    LearnerBuffer buffer;
+    if (words[0] == QLatin1String("input"))
+        buffer.role = LearnerBufferRole::Input;
+    else if (words[0] == QLatin1String("output"))
+        buffer.role = LearnerBufferRole::Output;
+    else if (words[0] == QLatin1String("scratch"))
+        buffer.role = LearnerBufferRole::Scratch;
+    else
+        return lineError(
+            line,
+            QStringLiteral("the role \"%1\" is none of input, output, scratch").arg(words[0]));
+    if (!isIdentifier(words[1]))
+        return lineError(line, QStringLiteral("\"%1\" is no C identifier").arg(words[1]));
+    for (const LearnerBuffer& other : state.kernel.buffers)
+        if (other.name == words[1])
+            return lineError(line,
+                             QStringLiteral("the buffer \"%1\" is declared twice").arg(words[1]));
+    buffer.name = words[1];
+    state.kernel.buffers.push_back(buffer);
+    return Status::ok();
+}
+
+Status readPass(const QStringList& words, int line, HeaderState& state) {
+    if (words.size() != 2 ||
+        (words[0] != QLatin1String("read") && words[0] != QLatin1String("write")))
+        return lineError(line,
+                         QStringLiteral("a pass is \"pass: read NAME\" or \"pass: write NAME\""));
+    bool known = false;
+    for (const LearnerBuffer& buffer : state.kernel.buffers) known |= buffer.name == words[1];
+    if (!known)
+        return lineError(
+            line, QStringLiteral("the pass names \"%1\", which no buffer line above declares")
+                      .arg(words[1]));
+    state.kernel.passes.push_back({words[0] == QLatin1String("write"), words[1]});
+    return Status::ok();
+}
+
+Status readHeaderLine(const QString& text, int line, HeaderState& state) {
+    if (text.trimmed() == kEnd) {
+        state.ended = true;
+        return Status::ok();
+    }
+    if (!text.startsWith(QLatin1String("// ")))
+        return lineError(line, QStringLiteral("the header ends with \"// end\" before any code"));
+    const QString body = text.mid(3);
+    const qsizetype colon = body.indexOf(QLatin1Char(':'));
+    if (colon < 0) return lineError(line, QStringLiteral("expected \"KEY: VALUE\""));
+    const QString key = body.left(colon).trimmed();
+    const QString value = body.mid(colon + 1).trimmed();
+    const QStringList words = value.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (key == QLatin1String("entry") || key == QLatin1String("reference")) {
+        if (!isIdentifier(value))
+            return lineError(line, QStringLiteral("%1 \"%2\" is no C identifier").arg(key, value));
+        QString& field =
+            key == QLatin1String("entry") ? state.kernel.entry : state.kernel.reference;
+        if (!field.isEmpty()) return lineError(line, QStringLiteral("%1 is given twice").arg(key));
+        field = value;
+        return Status::ok();
+    }
+    if (key == QLatin1String("buffer")) return readBuffer(words, line, state);
+    if (key == QLatin1String("pass")) return readPass(words, line, state);
+    return lineError(
+        line, QStringLiteral("unknown key \"%1\" (entry, reference, buffer, pass)").arg(key));
+}
+
+Status checkComplete(const LearnerKernel& kernel, int endLine) {
+    if (kernel.entry.isEmpty()) return lineError(endLine, QStringLiteral("no \"entry:\" line"));
+    if (kernel.reference.isEmpty())
+        return lineError(endLine, QStringLiteral("no \"reference:\" line"));
+    bool output = false;
+    for (const LearnerBuffer& buffer : kernel.buffers)
+        output |= buffer.role == LearnerBufferRole::Output;
+    if (!output) return lineError(endLine, QStringLiteral("no output buffer"));
+    return Status::ok();
+}
+
+}  // namespace
+
+std::uint64_t LearnerKernel::peakBytes(std::uint64_t n) const {
+    return static_cast<std::uint64_t>(buffers.size()) * n * sizeof(float);
+}
+
+QString roleName(LearnerBufferRole role) {
+    switch (role) {
+        case LearnerBufferRole::Input:
+            return QStringLiteral("input");
+        case LearnerBufferRole::Output:
+            return QStringLiteral("output");
+        case LearnerBufferRole::Scratch:
+            return QStringLiteral("scratch");
+    }
+    return {};
+}
+
+Result<LearnerKernel> parseLearnerKernel(const QString& text) {
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    if (lines.isEmpty() || lines[0].trimmed() != kMagic)
+        return lineError(1, QStringLiteral("a kernel file starts with \"%1\"").arg(kMagic));
+    HeaderState state;
+    int index = 1;
+    for (; index < lines.size() && !state.ended; ++index)
+        if (Status s = readHeaderLine(lines[index], index + 1, state); !s) return s;
+    if (!state.ended)
+        return lineError(static_cast<int>(lines.size()),
+                         QStringLiteral("the file ends inside the header (no \"// end\")"));
+    if (Status s = checkComplete(state.kernel, index); !s) return s;
+    state.kernel.source = lines.mid(index).join(QLatin1Char('\n'));
+    return state.kernel;
+}
+
+QString writeLearnerKernel(const LearnerKernel& kernel) {
+    QStringList lines{kMagic, QStringLiteral("// entry: ") + kernel.entry,
+                      QStringLiteral("// reference: ") + kernel.reference};
+    for (const LearnerBuffer& buffer : kernel.buffers)
+        lines << QStringLiteral("// buffer: %1 %2").arg(roleName(buffer.role), buffer.name);
+    for (const LearnerPass& pass : kernel.passes)
+        lines << QStringLiteral("// pass: %1 %2")
+                     .arg(pass.write ? QStringLiteral("write") : QStringLiteral("read"),
+                          pass.buffer);
+    lines << kEnd;
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n') + kernel.source;
+}
+
+Result<LearnerKernel> loadLearnerKernel(const QString& path) {
+    Result<QByteArray> bytes = readFileLimited(path, kMaxKernelFileBytes);
+    if (!bytes) return bytes.status();
+    Result<LearnerKernel> kernel = parseLearnerKernel(QString::fromUtf8(*bytes));
+    if (!kernel)
+        return Status(kernel.status().code(),
+                      path.toStdString() + ": " + kernel.status().message());
+    return kernel;
+}
+
+Status saveLearnerKernel(const LearnerKernel& kernel, const QString& path) {
+    return saveBytesAtomically(writeLearnerKernel(kernel).toUtf8(), path);
+}
+
+}  // namespace fusescope::model

@@ -1,0 +1,457 @@
+#include "model/lesson/lesson_plan.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
+
+#include "model/limited_read.h"
+#include "model/recording_json.h"
+#include "pipelines/registry.h"
+
+namespace fusescope::model {
+namespace {
+
+// Lesson plans are a few kilobytes; anything far larger is not one.
+constexpr qint64 kMaxPlanBytes = qint64{1} << 20;
+
+struct UnitWords {
+    AnswerUnit unit;
+    const char* key;
+    const char* label;
+};
+constexpr UnitWords kUnits[] = {
+    {AnswerUnit::Passes, "passes", "passes"},
+    {AnswerUnit::Bytes, "bytes", "bytes requested (pass model)"},
+    {AnswerUnit::Speedup, "speedup", "x faster"},
+    {AnswerUnit::PeakMegabytes, "peak-mb", "MB peak in flight"},
+    {AnswerUnit::GBps, "gbps", "GB/s requested"},
+    {AnswerUnit::Milliseconds, "ms", "ms"},
+};
+
+const QStringList kStepFields = {
+    QStringLiteral("pipeline"),   QStringLiteral("preset"),   QStringLiteral("dimensions"),
+    QStringLiteral("dtype"),      QStringLiteral("variants"), QStringLiteral("recording"),
+    QStringLiteral("expression"), QStringLiteral("kernel"),   QStringLiteral("view"),
+    QStringLiteral("question"),   QStringLiteral("kind"),     QStringLiteral("unit"),
+    QStringLiteral("of"),         QStringLiteral("over"),     QStringLiteral("reveal"),
+    QStringLiteral("chart"),      QStringLiteral("moment"),   QStringLiteral("notes")};
+const QStringList kViews = {QStringLiteral("results"), QStringLiteral("stage"),
+                            QStringLiteral("measurement"), QStringLiteral("charts")};
+const QStringList kRevealNumbers = {QStringLiteral("time"),  QStringLiteral("passes"),
+                                    QStringLiteral("bytes"), QStringLiteral("speedup"),
+                                    QStringLiteral("peak"),  QStringLiteral("gbps")};
+const QStringList kCharts = {QStringLiteral("time"), QStringLiteral("bytes"),
+                             QStringLiteral("bandwidth")};
+const QStringList kKinds = {QStringLiteral("number"), QStringLiteral("winner"),
+                            QStringLiteral("order")};
+
+QString orList(const QStringList& words) {
+    if (words.size() < 2) return words.join(QString());
+    return words.mid(0, words.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") +
+           words.constLast();
+}
+
+QStringList splitList(const QString& value) {
+    QStringList items;
+    for (const QString& item : value.split(QLatin1Char(',')))
+        if (const QString trimmed = item.trimmed(); !trimmed.isEmpty()) items << trimmed;
+    return items;
+}
+
+struct Field {
+    int line = 0;
+    QString value;
+};
+
+// A step as read, before its fields are checked.
+struct RawStep {
+    int line = 0;
+    QString title;
+    QStringList text;
+    QMap<QString, Field> fields;
+    QStringList notes;
+};
+
+class PlanChecker {
+  public:
+    PlanChecker(LessonParse& parse, const QString& planPath, const QStringList& folders)
+        : parse_(parse), planFolder_(QFileInfo(planPath).absolutePath()), folders_(folders) {}
+
+    void check(const RawStep& raw) {
+        raw_ = &raw;
+        LessonStep step;
+        step.line = raw.line;
+        step.title = raw.title;
+        step.text = trimmedText(raw.text);
+        step.notes = raw.notes.join(QLatin1Char('\n'));
+        checkShow(step.show);
+        checkQuestion(step);
+        checkReveal(step.reveal);
+        parse_.plan.steps.push_back(step);
+    }
+
+  private:
+    static QString trimmedText(QStringList lines) {
+        while (!lines.isEmpty() && lines.constFirst().trimmed().isEmpty()) lines.removeFirst();
+        while (!lines.isEmpty() && lines.constLast().trimmed().isEmpty()) lines.removeLast();
+        return lines.join(QLatin1Char('\n'));
+    }
+    bool has(const char* name) const { return raw_->fields.contains(QLatin1String(name)); }
+    Field field(const char* name) const { return raw_->fields.value(QLatin1String(name)); }
+    void error(int line, const QString& message) { parse_.errors.push_back({line, message}); }
+
+    void checkShow(LessonShow& show) {
+        show.expression = field("expression").value;
+        show.kernelFile = field("kernel").value;
+        show.view = has("view") ? field("view").value : QStringLiteral("results");
+        if (!kViews.contains(show.view))
+            error(field("view").line,
+                  QStringLiteral("view '%1': say %2").arg(show.view, orList(kViews)));
+        if (!has("pipeline") && !has("recording")) {
+            error(raw_->line, QStringLiteral("step '%1' shows nothing: give pipeline: (run live) "
+                                             "or recording: (a shipped recording), or both")
+                                  .arg(raw_->title));
+            return;
+        }
+        if (has("recording")) checkRecording(show);
+        if (has("pipeline")) {
+            checkPipeline(show);
+        } else {
+            for (const char* name : {"preset", "dimensions", "dtype"})
+                if (has(name))
+                    error(field(name).line,
+                          QStringLiteral("%1: only with pipeline: (a recording has its own "
+                                         "problem)")
+                              .arg(QLatin1String(name)));
+            if (recording_) show.pipeline = recording_->runs.constFirst().pipeline;
+            show.variants = splitList(field("variants").value);
+        }
+        pipeline_ = findPipeline(show.pipeline.toStdString());
+        if (pipeline_ && has("pipeline") && !pipeline_->countsPasses && !has("recording"))
+            error(field("pipeline").line,
+                  QStringLiteral("pipeline %1 runs at class speed only on a GPU: give "
+                                 "recording: for machines without one")
+                      .arg(show.pipeline));
+        if (pipeline_ && show.variants.isEmpty()) {
+            if (recording_ && !has("pipeline")) {
+                for (const RunRecord& run : recording_->runs)
+                    if (!show.variants.contains(run.variant)) show.variants << run.variant;
+            } else {
+                for (const VariantSpec& variant : pipeline_->variants)
+                    show.variants << QString::fromStdString(variant.name);
+            }
+        }
+        if (recording_)
+            for (const QString& variant : show.variants)
+                if (!recordingHas(show.pipeline, variant))
+                    error(field("recording").line,
+                          QStringLiteral("recording %1 has no run of %2 %3")
+                              .arg(show.recording, show.pipeline, variant));
+    }
+
+    bool recordingHas(const QString& pipeline, const QString& variant) const {
+        for (const RunRecord& run : recording_->runs)
+            if (run.pipeline == pipeline && run.variant == variant) return true;
+        return false;
+    }
+
+    void checkRecording(LessonShow& show) {
+        const Field recording = field("recording");
+        show.recording = recording.value;
+        QStringList candidates;
+        for (const QString& folder : folders_) candidates << QDir(folder).filePath(show.recording);
+        candidates << QDir(planFolder_).filePath(show.recording);
+        for (const QString& candidate : candidates)
+            if (QFileInfo(candidate).isFile()) {
+                show.recordingPath = candidate;
+                break;
+            }
+        if (show.recordingPath.isEmpty()) {
+            error(recording.line,
+                  QStringLiteral("recording %1 not found (looked in %2 and beside the plan)")
+                      .arg(show.recording, folders_.join(QStringLiteral(", "))));
+            return;
+        }
+        Result<Recording> loaded = loadRecording(show.recordingPath);
+        if (!loaded) {
+            error(recording.line, QString::fromStdString(loaded.status().message()));
+            show.recordingPath.clear();
+            return;
+        }
+        if (loaded->runs.isEmpty()) {
+            error(recording.line, QStringLiteral("recording %1 has no runs").arg(show.recording));
+            show.recordingPath.clear();
+            return;
+        }
+        recording_ = *loaded;
+    }
+
+    void checkPipeline(LessonShow& show) {
+        const Field pipeline = field("pipeline");
+        show.pipeline = pipeline.value;
+        show.runnable = true;
+        const PipelineSpec* spec = findPipeline(pipeline.value.toStdString());
+        if (!spec) {
+            QStringList known;
+            for (const PipelineSpec& candidate : pipelines())
+                known << QString::fromStdString(candidate.name);
+            error(
+                pipeline.line,
+                QStringLiteral("unknown pipeline '%1': say %2").arg(pipeline.value, orList(known)));
+            return;
+        }
+        show.variants = splitList(field("variants").value);
+        for (const QString& variant : show.variants)
+            if (!findVariant(*spec, variant.toStdString())) {
+                QStringList known;
+                for (const VariantSpec& candidate : spec->variants)
+                    known << QString::fromStdString(candidate.name);
+                error(field("variants").line, QStringLiteral("pipeline %1 has no variant '%2': "
+                                                             "say %3")
+                                                  .arg(show.pipeline, variant, orList(known)));
+            }
+        show.problem.preset = field("preset").value;
+        show.problem.dimensions = field("dimensions").value;
+        show.problem.dtype = field("dtype").value;
+        Result<Problem> problem = problemFromText(*spec, show.problem);
+        if (!problem) {
+            int line = pipeline.line;
+            for (const char* name : {"preset", "dimensions", "dtype"})
+                if (has(name)) {
+                    line = field(name).line;
+                    break;
+                }
+            error(line, QString::fromStdString(problem.status().message()));
+        }
+        if (recording_ && recording_->runs.constFirst().pipeline != show.pipeline)
+            error(field("recording").line,
+                  QStringLiteral("recording %1 shows pipeline %2, not %3")
+                      .arg(show.recording, recording_->runs.constFirst().pipeline, show.pipeline));
+    }
+
+    void checkVariantField(const char* name, QString& target, const LessonShow& show) {
+        const Field f = field(name);
+        if (f.value.isEmpty()) {
+            error(has(name) ? f.line : field("question").line,
+                  QStringLiteral("%1: name the variant the question asks about (%2)")
+                      .arg(QLatin1String(name), orList(show.variants)));
+            return;
+        }
+        target = f.value;
+        if (!show.variants.contains(f.value))
+            error(f.line, QStringLiteral("%1: '%2' is not among the step's variants (%3)")
+                              .arg(QLatin1String(name), f.value, orList(show.variants)));
+    }
+
+    void checkQuestion(LessonStep& step) {
+        if (!has("question")) {
+            for (const char* name : {"kind", "unit", "of", "over"})
+                if (has(name))
+                    error(field(name).line,
+                          QStringLiteral("%1: only with question:").arg(QLatin1String(name)));
+            return;
+        }
+        LessonQuestion question;
+        question.line = field("question").line;
+        question.text = field("question").value;
+        const QString kind = has("kind") ? field("kind").value : QStringLiteral("number");
+        if (kind == QLatin1String("winner")) {
+            question.kind = QuestionKind::Winner;
+        } else if (kind == QLatin1String("order")) {
+            question.kind = QuestionKind::Order;
+        } else if (kind != QLatin1String("number")) {
+            error(field("kind").line,
+                  QStringLiteral("kind '%1': say %2").arg(kind, orList(kKinds)));
+        }
+        if (question.kind == QuestionKind::Number) {
+            checkNumberQuestion(question, step.show);
+        } else if (step.show.variants.size() < 2) {
+            error(question.line, QStringLiteral("a %1 question needs at least two variants to "
+                                                "compare")
+                                     .arg(kind));
+        }
+        step.question = question;
+    }
+
+    void checkNumberQuestion(LessonQuestion& question, const LessonShow& show) {
+        if (!has("unit")) {
+            error(question.line,
+                  QStringLiteral("a number question needs unit: (%1)").arg(unitKeys()));
+            return;
+        }
+        const std::optional<AnswerUnit> unit = answerUnitFromKey(field("unit").value);
+        if (!unit) {
+            error(field("unit").line,
+                  QStringLiteral("bad unit '%1': say %2").arg(field("unit").value, unitKeys()));
+            return;
+        }
+        question.unit = *unit;
+        if (*unit == AnswerUnit::Passes && pipeline_ && !pipeline_->countsPasses)
+            error(field("unit").line,
+                  QStringLiteral("bad unit 'passes': pipeline %1 counts bytes, not whole-array "
+                                 "passes")
+                      .arg(show.pipeline));
+        checkVariantField("of", question.variant, show);
+        if (*unit == AnswerUnit::Speedup) {
+            checkVariantField("over", question.baseline, show);
+        } else if (has("over")) {
+            error(field("over").line, QStringLiteral("over: only with unit: speedup"));
+        }
+    }
+
+    static QString unitKeys() {
+        QStringList keys;
+        for (const UnitWords& words : kUnits) keys << QLatin1String(words.key);
+        return orList(keys);
+    }
+
+    void checkReveal(LessonReveal& reveal) {
+        reveal.numbers = splitList(field("reveal").value);
+        for (const QString& number : reveal.numbers)
+            if (!kRevealNumbers.contains(number))
+                error(field("reveal").line, QStringLiteral("reveal: '%1' is not a number FuseScope "
+                                                           "shows; say %2")
+                                                .arg(number, orList(kRevealNumbers)));
+        reveal.chart = field("chart").value;
+        if (has("chart") && !kCharts.contains(reveal.chart))
+            error(field("chart").line,
+                  QStringLiteral("chart '%1': say %2").arg(reveal.chart, orList(kCharts)));
+        reveal.moment = field("moment").value;
+        if (has("moment")) {
+            static const QRegularExpression pass(QStringLiteral("^pass [1-9][0-9]{0,3}$"));
+            if (reveal.moment != QLatin1String("end") && reveal.moment != QLatin1String("peak") &&
+                !pass.match(reveal.moment).hasMatch())
+                error(field("moment").line,
+                      QStringLiteral("moment '%1': say end, peak or pass K (K from 1)")
+                          .arg(reveal.moment));
+        }
+    }
+
+    LessonParse& parse_;
+    QString planFolder_;
+    QStringList folders_;
+    const RawStep* raw_ = nullptr;
+    std::optional<Recording> recording_;
+    const PipelineSpec* pipeline_ = nullptr;
+};
+
+}  // namespace
+
+QString LessonParse::errorText() const {
+    QStringList lines;
+    for (const LessonError& error : errors)
+        lines << QStringLiteral("%1:%2: %3").arg(plan.path).arg(error.line).arg(error.message);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString answerUnitKey(AnswerUnit unit) {
+    for (const UnitWords& words : kUnits)
+        if (words.unit == unit) return QLatin1String(words.key);
+    return {};
+}
+
+std::optional<AnswerUnit> answerUnitFromKey(const QString& key) {
+    for (const UnitWords& words : kUnits)
+        if (key == QLatin1String(words.key)) return words.unit;
+    return std::nullopt;
+}
+
+QString answerUnitLabel(AnswerUnit unit) {
+    for (const UnitWords& words : kUnits)
+        if (words.unit == unit) return QLatin1String(words.label);
+    return {};
+}
+
+QStringList shippedLessonFolders() {
+    QStringList folders;
+    const QString programFolder = QCoreApplication::applicationDirPath();
+    if (!programFolder.isEmpty())
+        folders << QDir::cleanPath(programFolder + QStringLiteral("/../share/fusescope/lessons"));
+    folders << QStringLiteral(FUSESCOPE_SOURCE_LESSONS_DIR);
+    return folders;
+}
+
+LessonParse parseLessonPlan(const QString& text, const QString& path,
+                            const QStringList& recordingFolders) {
+    LessonParse parse;
+    parse.plan.path = path;
+    static const QRegularExpression fieldLine(QStringLiteral("^([a-z][a-z-]*):(?:\\s+(.*))?$"));
+    QVector<RawStep> raws;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (int index = 0; index < lines.size(); ++index) {
+        const int line = index + 1;
+        QString content = lines[index];
+        if (content.endsWith(QLatin1Char('\r'))) content.chop(1);
+        if (content.startsWith(QLatin1String("## "))) {
+            RawStep step;
+            step.line = line;
+            step.title = content.mid(3).trimmed();
+            if (step.title.isEmpty())
+                parse.errors.push_back({line, QStringLiteral("a step needs a title after ##")});
+            raws.push_back(step);
+            continue;
+        }
+        if (content.startsWith(QLatin1String("# ")) && parse.plan.title.isEmpty() &&
+            raws.isEmpty()) {
+            parse.plan.title = content.mid(2).trimmed();
+            continue;
+        }
+        if (raws.isEmpty()) {
+            if (!content.trimmed().isEmpty() && parse.plan.title.isEmpty())
+                parse.errors.push_back(
+                    {line, QStringLiteral("a plan starts with its title: # Title")});
+            continue;
+        }
+        RawStep& step = raws.back();
+        const QRegularExpressionMatch match = fieldLine.match(content);
+        if (!match.hasMatch()) {
+            step.text << content;
+            continue;
+        }
+        const QString name = match.captured(1);
+        const QString value = match.captured(2).trimmed();
+        if (!kStepFields.contains(name)) {
+            parse.errors.push_back(
+                {line, QStringLiteral("unknown field '%1:' (fields: %2; indent a text line that "
+                                      "starts this way)")
+                           .arg(name, kStepFields.join(QStringLiteral(", ")))});
+        } else if (name == QLatin1String("notes")) {
+            step.notes << value;
+        } else if (step.fields.contains(name)) {
+            parse.errors.push_back({line, QStringLiteral("%1: given twice in this step (first at "
+                                                         "line %2)")
+                                              .arg(name)
+                                              .arg(step.fields.value(name).line)});
+        } else if (value.isEmpty()) {
+            parse.errors.push_back({line, QStringLiteral("%1: has no value").arg(name)});
+        } else {
+            step.fields.insert(name, {line, value});
+        }
+    }
+    if (parse.plan.title.isEmpty() && parse.errors.isEmpty())
+        parse.errors.push_back({1, QStringLiteral("a plan starts with its title: # Title")});
+    if (raws.isEmpty())
+        parse.errors.push_back(
+            {int(lines.size()),
+             QStringLiteral("the plan has no steps (each starts with ## Title)")});
+    for (const RawStep& raw : raws) {
+        PlanChecker checker(parse, path, recordingFolders);
+        checker.check(raw);
+    }
+    return parse;
+}
+
+LessonParse loadLessonPlan(const QString& path, const QStringList& recordingFolders) {
+    Result<QByteArray> bytes = readFileLimited(path, kMaxPlanBytes);
+    if (!bytes) {
+        LessonParse parse;
+        parse.plan.path = path;
+        parse.errors.push_back({0, QString::fromStdString(bytes.status().message())});
+        return parse;
+    }
+    return parseLessonPlan(QString::fromUtf8(*bytes), path, recordingFolders);
+}
+
+}  // namespace fusescope::model

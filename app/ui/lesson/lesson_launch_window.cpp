@@ -1,0 +1,90 @@
+#include "ui/lesson/lesson_launch_window.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+
+#include "ui/lesson/lesson_window.h"
+#include "ui/window/main_window.h"
+
+namespace fusescope {
+namespace {
+
+QString progressFolder() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/lessons");
+}
+
+// The one lesson window of the main window: a newly opened plan replaces the last.
+constexpr char kLessonWindowName[] = "fusescopeLessonWindow";
+
+// The window's tab for a step's view (docs/lesson-plans.md), by the words of its title.
+void showView(MainWindow& window, const QString& view) {
+    const bool chart = view == QLatin1String("charts");
+    const QString title = view == QLatin1String("stage")         ? QObject::tr("Memory stage")
+                          : view == QLatin1String("measurement") ? QObject::tr("Model vs measured")
+                          : chart                                ? QObject::tr("Run charts")
+                                                                 : QObject::tr("Results");
+    QTabWidget* tabs = chart ? window.chartTabs() : window.viewTabs();
+    for (int index = 0; index < tabs->count(); ++index)
+        if (tabs->tabText(index).remove(QLatin1Char('&')) == title) tabs->setCurrentIndex(index);
+}
+
+}  // namespace
+
+QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
+    QString error;
+    std::unique_ptr<LessonDriver> driver = LessonDriver::open(planPath, progressFolder(), &error);
+    if (!driver) return error;
+    driver->setRevealShown([&window](const QString& path, const QString& view) {
+        if (!path.isEmpty()) window.openRecording(path);
+        showView(window, view);
+    });
+    if (QWidget* previous = window.findChild<QWidget*>(QLatin1String(kLessonWindowName)))
+        previous->deleteLater();
+    auto* lesson = new LessonWindow(std::move(driver), &window);
+    lesson->setObjectName(QLatin1String(kLessonWindowName));
+    const int start = step >= 0 ? step : lesson->driver()->current();
+    // Live runs wait for the backends: whether a GPU is usable decides what runs live.
+    auto begin = [&window, lesson, start] {
+        lesson->driver()->setRunController(window.runController(),
+                                           window.backendSummary().cudaUsable);
+        lesson->driver()->goTo(start);
+    };
+    if (window.backendsKnown())
+        begin();
+    else
+        QObject::connect(&window, &MainWindow::backendsProbed, lesson, begin,
+                         Qt::SingleShotConnection);
+    QObject::connect(lesson, &LessonWindow::left, &window, [&window] {
+        window.raise();
+        window.activateWindow();
+    });
+    auto* present = new QAction(QObject::tr("Presenter mode"), lesson);
+    present->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    present->setShortcutContext(Qt::ApplicationShortcut);
+    QObject::connect(present, &QAction::triggered, lesson, &LessonWindow::present);
+    window.addAction(present);
+    lesson->present();
+    return {};
+}
+
+void openLessonDialog(MainWindow& window) {
+    const QStringList folders = model::shippedLessonFolders();
+    QString start = folders.isEmpty() ? QString() : folders.constFirst();
+    for (const QString& folder : folders)
+        if (QFileInfo(folder).isDir()) {
+            start = folder;
+            break;
+        }
+    const QString path =
+        QFileDialog::getOpenFileName(&window, QObject::tr("Open lesson plan"), start,
+                                     QObject::tr("Lesson plans (*.lesson.md *.md);;All files (*)"));
+    if (path.isEmpty()) return;
+    if (const QString error = openLessonOver(window, path, -1); !error.isEmpty())
+        QMessageBox::warning(&window, QObject::tr("Open lesson plan"), error);
+}
+
+}  // namespace fusescope

@@ -1,0 +1,228 @@
+// `fusescope-cli run --kernel-file`: the learner's kernel compiled (here: NVRTC needs no GPU), its
+// messages printed with the file's lines, a malformed header refused with its line; on a GPU,
+// run beside the shipped variants and recorded, wrong output named by index, and a crashing or
+// hanging kernel reported without harm to the next run.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "cli/cli_process.h"
+#include "model/lab/learner_kernel.h"
+#include "model/recording_json.h"
+#include "platform/runtime_compiler.h"
+#include "runtime/backend.h"
+
+using namespace fusescope;
+
+namespace {
+
+QString starterPath(const char* name) {
+    return QStringLiteral(FUSESCOPE_LAB_STARTERS_DIR "/") + QLatin1String(name);
+}
+
+model::LearnerKernel starter() {
+    auto kernel = model::loadLearnerKernel(starterPath("lab_swiglu_scratch.cu"));
+    EXPECT_TRUE(kernel) << kernel.status().message();
+    return kernel ? *kernel : model::LearnerKernel{};
+}
+
+// The starter with its body replaced (the entry's name and buffers kept).
+QString withBody(const QTemporaryDir& dir, const char* name, const QString& body,
+                 bool dropScratch = false) {
+    model::LearnerKernel kernel = starter();
+    if (dropScratch) {
+        kernel.buffers.removeIf([](const model::LearnerBuffer& b) {
+            return b.role == model::LearnerBufferRole::Scratch;
+        });
+        kernel.passes.removeIf([](const model::LearnerPass& p) { return p.buffer == "scratch"; });
+    }
+    const QString params = dropScratch ? QStringLiteral(
+                                             "const float* gate, const float* up, "
+                                             "float* out, int N")
+                                       : QStringLiteral(
+                                             "const float* gate, const float* up, "
+                                             "float* scratch, float* out, int N");
+    kernel.source =
+        QStringLiteral("extern \"C\" __global__ void swiglu_lab(%1) {\n%2\n}\n").arg(params, body);
+    const QString path = dir.filePath(QLatin1String(name));
+    EXPECT_TRUE(model::saveLearnerKernel(kernel, path));
+    return path;
+}
+
+bool gpuUsable() {
+    return probeBackends().cudaUsable;
+}
+
+bool nvrtcHere() {
+    return static_cast<bool>(runtimeCompiler());
+}
+
+// After a kernel that crashed or hung, the next run of the starter works.
+void expectTheStarterRuns() {
+    const CliResult next = runCli({"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu"),
+                                   "--n", "4096", "--repeat", "1"});
+    EXPECT_EQ(next.exitCode, 0) << next.err.toStdString();
+}
+
+const QString kGridStride = QStringLiteral(
+    "  int start = blockIdx.x * blockDim.x + threadIdx.x; int stride = blockDim.x * gridDim.x;\n");
+
+}  // namespace
+
+TEST(KernelFileCli, EveryStarterCompiles) {
+    if (!nvrtcHere()) GTEST_SKIP() << "NVRTC is not installed here";
+    const QStringList starters =
+        QDir(QStringLiteral(FUSESCOPE_LAB_STARTERS_DIR)).entryList({QStringLiteral("*.cu")});
+    EXPECT_GE(starters.size(), 3);
+    for (const QString& name : starters) {
+        const CliResult result = runCli(
+            {"run", "--kernel-file", starterPath(name.toLatin1().constData()), "--compile-only"});
+        EXPECT_EQ(result.exitCode, 0)
+            << name.toStdString() << ": " << result.err.toStdString() << result.out.toStdString();
+        EXPECT_TRUE(result.err.contains("compiled")) << result.err.toStdString();
+    }
+}
+
+TEST(KernelFileCli, ACompileErrorIsListedWithTheFilesLineAndNothingRuns) {
+    if (!nvrtcHere()) GTEST_SKIP() << "NVRTC is not installed here";
+    const QTemporaryDir dir;
+    const QString path =
+        withBody(dir, "typo.cu",
+                 kGridStride + QStringLiteral("  for (int i = start; i < N; i += stride)\n"
+                                              "    out[i] = gatee[i] * up[i];\n"));
+    const CliResult result = runCli({"run", "--kernel-file", path});
+    EXPECT_EQ(result.exitCode, 2);
+    // The header has 13 lines, the signature one, the grid-stride line one: line 17.
+    EXPECT_TRUE(result.out.contains("typo.cu(17): error: identifier \"gatee\" is undefined"))
+        << result.out.toStdString();
+    EXPECT_TRUE(result.err.contains("did not compile")) << result.err.toStdString();
+}
+
+TEST(KernelFileCli, AMalformedHeaderIsRefusedWithItsLine) {
+    const QTemporaryDir dir;
+    QFile file(dir.filePath("bad.cu"));
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("// fusescope-kernel 1\n// entry: k\n// reference: swiglu\n// buffer: output\n");
+    file.close();
+    const CliResult result = runCli({"run", "--kernel-file", file.fileName(), "--compile-only"});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_TRUE(result.err.contains("bad.cu: line 4: a buffer is \"buffer: ROLE NAME\""))
+        << result.err.toStdString();
+}
+
+TEST(KernelFileCli, InputsTheReferenceDoesNotHaveAreRefused) {
+    const QTemporaryDir dir;
+    model::LearnerKernel kernel = starter();
+    kernel.buffers[0].name = QStringLiteral("x");
+    kernel.passes[0].buffer = QStringLiteral("x");
+    const QString path = dir.filePath("x.cu");
+    ASSERT_TRUE(model::saveLearnerKernel(kernel, path));
+    const CliResult result = runCli({"run", "--kernel-file", path, "--compile-only"});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_TRUE(result.err.contains("the input \"x\" is none of swiglu's inputs"))
+        << result.err.toStdString();
+}
+
+TEST(KernelFileCli, WithoutAGpuRunningIsRefusedInWords) {
+    if (gpuUsable()) GTEST_SKIP() << "a GPU is usable here";
+    const CliResult result = runCli({"run", "--kernel-file", starterPath("lab_swiglu_scratch.cu")});
+    EXPECT_EQ(result.exitCode, 3);
+    EXPECT_TRUE(result.err.contains("needs a GPU")) << result.err.toStdString();
+}
+
+// On the GPU: the starter and the lab's solution beside the shipped variants; the solution has
+// two passes fewer and a peak N*4 bytes lower.
+TEST(KernelFileCliGpu, StarterAndSolutionAreRecordedBesideTheShippedVariants) {
+    if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
+    const QTemporaryDir dir;
+    const QString solution =
+        withBody(dir, "solution.cu",
+                 kGridStride + QStringLiteral("  for (int i = start; i < N; i += stride) {\n"
+                                              "    float g = gate[i];\n"
+                                              "    out[i] = g / (1.0f + expf(-g)) * up[i];\n"
+                                              "  }\n"),
+                 true);
+    const quint64 n = 1 << 22;
+    quint64 peaks[2] = {0, 0};
+    int passes[2] = {0, 0};
+    const QString files[2] = {starterPath("lab_swiglu_scratch.cu"), solution};
+    for (int k = 0; k < 2; ++k) {
+        const QString json = dir.filePath(QStringLiteral("rec%1.json").arg(k));
+        const CliResult result = runCli({"run", "--kernel-file", files[k], "--n",
+                                         QString::number(n), "--repeat", "3", "--json", json});
+        ASSERT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
+        const auto recording = model::loadRecording(json);
+        ASSERT_TRUE(recording) << recording.status().message();
+        ASSERT_GE(recording->runs.size(), 3);  // the shipped variants and the learner's
+        const model::RunRecord& mine = recording->runs.back();
+        EXPECT_EQ(mine.variant, QStringLiteral("your kernel"));
+        EXPECT_TRUE(mine.checkOk);
+        EXPECT_GT(mine.timeMs, 0.0);
+        peaks[k] = mine.peakBytesInFlight;
+        // The allocation chart's events: every buffer allocated, then freed, peaking there.
+        quint64 highest = 0;
+        for (const model::AllocationRecord& event : mine.allocations)
+            highest = std::max(highest, event.inFlightAfter);
+        EXPECT_EQ(highest, mine.peakBytesInFlight);
+        EXPECT_EQ(mine.allocations.size() % 2, 0);
+        EXPECT_EQ(mine.allocations.back().inFlightAfter, 0u);
+        passes[k] = mine.passes;
+    }
+    EXPECT_EQ(passes[0] - passes[1], 2);
+    EXPECT_EQ(peaks[0] - peaks[1], n * 4);
+}
+
+TEST(KernelFileCliGpu, WrongOutputNamesTheFirstWrongIndex) {
+    if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
+    const QTemporaryDir dir;
+    // Skips element 1000: it keeps the poison.
+    const QString path = withBody(
+        dir, "wrong.cu",
+        kGridStride +
+            QStringLiteral(
+                "  for (int i = start; i < N; i += stride)\n"
+                "    if (i != 1000) out[i] = gate[i] / (1.0f + expf(-gate[i])) * up[i];\n"));
+    const CliResult result = runCli({"run", "--kernel-file", path, "--n", "4096", "--repeat", "1"});
+    EXPECT_EQ(result.exitCode, 1) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains("first wrong element at index 1000"))
+        << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains("got nothing (never written)")) << result.out.toStdString();
+}
+
+TEST(KernelFileCliGpu, ACrashingKernelIsReportedAndTheNextRunWorks) {
+    if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
+    const QTemporaryDir dir;
+    const QString path =
+        withBody(dir, "crash.cu",
+                 kGridStride +
+                     QStringLiteral(
+                         "  for (int i = start; i < N; i += stride) out[i + (1 << 30)] = 1.0f;\n"));
+    const CliResult crashed =
+        runCli({"run", "--kernel-file", path, "--n", "4096", "--repeat", "1"});
+    EXPECT_FALSE(crashed.crashed);
+    EXPECT_EQ(crashed.exitCode, 3) << crashed.err.toStdString();
+    EXPECT_TRUE(crashed.err.contains("illegal", Qt::CaseInsensitive)) << crashed.err.toStdString();
+    expectTheStarterRuns();
+}
+
+TEST(KernelFileCliGpu, AHangingKernelIsStoppedByTheTimeLimitAndTheNextRunWorks) {
+    if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
+    const QTemporaryDir dir;
+    const QString path = withBody(
+        dir, "hang.cu",
+        kGridStride + QStringLiteral("  volatile int forever = 1;\n"
+                                     "  while (forever) {}\n"
+                                     "  for (int i = start; i < N; i += stride) out[i] = 0.0f;\n"));
+    QElapsedTimer clock;
+    clock.start();
+    const CliResult hung = runCli(
+        {"run", "--kernel-file", path, "--n", "4096", "--repeat", "1", "--time-limit", "2"}, 60000);
+    EXPECT_FALSE(hung.crashed) << "the CLI itself must end after its time limit";
+    EXPECT_EQ(hung.exitCode, 3) << hung.err.toStdString();
+    EXPECT_TRUE(hung.err.contains("did not finish within 2 s")) << hung.err.toStdString();
+    EXPECT_LT(clock.elapsed(), 45000);
+    expectTheStarterRuns();
+}

@@ -1,0 +1,73 @@
+// Where a step's numbers come from: live on a GPU, live on the CPU backend for the pipelines
+// that count whole-array passes, else the step's shipped recording; stand-ins said in words.
+#include <gtest/gtest.h>
+
+#include "lesson_fixture.h"
+#include "model/lesson/lesson_source.h"
+
+using namespace fusescope::model;
+using fusescope::BackendKind;
+using fusescope::Result;
+using fusescope::RunRequest;
+
+namespace {
+
+LessonPlan plan(const char* name) {
+    const LessonParse parse = loadLessonPlan(shippedPlan(name), shippedRecordingDirs());
+    EXPECT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
+    return parse.plan;
+}
+
+TEST(LessonSource, ElementwiseStepsRunLiveOnTheCpuAndTheMlpOpensItsRecording) {
+    const LessonPlan lesson = plan("fused-kernels.lesson.md");
+    const StepSource affine = chooseStepSource(lesson.steps[0], false);
+    EXPECT_TRUE(affine.live);
+    EXPECT_EQ(affine.backend, BackendKind::Cpu);
+    EXPECT_EQ(affine.words, QStringLiteral("runs live on the CPU backend (no GPU here)"));
+    const StepSource mlp = chooseStepSource(lesson.steps[3], false);
+    EXPECT_FALSE(mlp.live);
+    EXPECT_EQ(mlp.recordingPath, lesson.steps[3].show.recordingPath);
+    EXPECT_EQ(mlp.words, QStringLiteral("opens the shipped NVIDIA H200 recording "
+                                        "h200-mlp-classroom-bf16.fusescope.json (no GPU here)"));
+}
+
+TEST(LessonSource, EveryNamedPipelineRunsLiveOnAGpu) {
+    for (const LessonStep& step : plan("fused-kernels.lesson.md").steps) {
+        const StepSource source = chooseStepSource(step, true);
+        EXPECT_TRUE(source.live) << step.title.toStdString();
+        EXPECT_EQ(source.backend, BackendKind::Cuda);
+    }
+}
+
+TEST(LessonSource, ARecordingOnlyStepOpensItsRecordingEvenOnAGpu) {
+    const LessonParse parse =
+        parseStep(QStringLiteral("recording: h200-swiglu-2e26.fusescope.json\n"));
+    ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
+    const StepSource source = chooseStepSource(parse.plan.steps.constFirst(), true);
+    EXPECT_FALSE(source.live);
+    EXPECT_EQ(
+        source.words,
+        QStringLiteral("opens the shipped NVIDIA H200 recording h200-swiglu-2e26.fusescope.json"));
+}
+
+TEST(LessonSource, StandInsForLabsNotInThisBuildAreSaid) {
+    const LessonPlan lab = plan("swiglu-apply-fusion.lesson.md");
+    EXPECT_TRUE(chooseStepSource(lab.steps[0], false)
+                    .words.endsWith(QStringLiteral("the kernel editor is not in this build, so it "
+                                                   "shows the shipped swiglu variants instead of "
+                                                   "starter.cu")));
+}
+
+TEST(LessonSource, QuickRunRequestOfAStep) {
+    const LessonStep step = plan("fused-kernels.lesson.md").steps[2];
+    Result<RunRequest> request = stepRunRequest(step, BackendKind::Cpu, true);
+    ASSERT_TRUE(request.isOk());
+    EXPECT_EQ(request->pipeline, "swiglu");
+    EXPECT_EQ(request->variants, (std::vector<std::string>{"scratch", "two_launch", "fused"}));
+    EXPECT_EQ(request->problem.dimension("N"), std::uint64_t{1} << 24);
+    EXPECT_EQ(request->repeats, 1);
+    EXPECT_EQ(request->warmup, 0);
+    EXPECT_FALSE(request->roofs);
+}
+
+}  // namespace

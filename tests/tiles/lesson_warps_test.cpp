@@ -1,0 +1,59 @@
+// The lesson kernel's warps a block, per tile shape and dtype: the launch the tile model reports,
+// the compile request NVRTC gets, and (where NVRTC is installed, no GPU needed) that the source
+// compiles for sm_90 with eight warps, in bfloat16 and TF32.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pipelines/mlp/mlp_lesson_tiled.h"
+#include "platform/runtime_compiler.h"
+
+namespace fusescope::mlp {
+namespace {
+
+bool hasOption(const CompileRequest& request, const std::string& option) {
+    for (const std::string& o : request.options)
+        if (o == option) return true;
+    return false;
+}
+
+TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
+    // bfloat16: 64 or more accumulators a thread with four warps, BLOCK_M x (2 BLOCK_I + BLOCK_N)
+    // / 128; TF32: BLOCK_M of 32 or more.
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16), 128);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32), 256);
+    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, DType::Tf32), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Bfloat16), 128);
+    EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, DType::Tf32), 128);
+    // The CUDA-core float32 kernel's thread layout is fixed at four warps.
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Float32), 128);
+}
+
+TEST(LessonWarps, TheCompileRequestNamesTheWarps) {
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 9, 0),
+                          "-DFS_WARPS=8"));
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 9, 0),
+                          "-DFS_WARPS=4"));
+}
+
+TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
+    Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
+    if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
+    const LessonTiles cases[] = {{64, 64, 64, 64}, {128, 128, 64, 32}, {64, 16, 16, 64}};
+    for (const DType dtype : {DType::Bfloat16, DType::Tf32})
+        for (const LessonTiles& tiles : cases) {
+            SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
+                         std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));
+            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 9, 0);
+            ASSERT_TRUE(hasOption(request, "-DFS_WARPS=8"));
+            std::string log;
+            Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
+            ASSERT_TRUE(image) << image.status().message() << "\n" << log;
+            EXPECT_GT(image->size(), 1000u);
+        }
+}
+
+}  // namespace
+}  // namespace fusescope::mlp

@@ -42,6 +42,7 @@
 #include "ui/export/chart_export.h"
 #include "ui/export/chart_export_actions.h"
 #include "ui/export/table_export.h"
+#include "ui/expression/expression_wiring.h"
 #include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/lab/lab_wiring.h"
 #include "ui/results/results_model.h"
@@ -272,6 +273,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             [this](bool, const QString& message) {
                 jobElsewhereEndedText_ = tr("Tile sweep: %1").arg(message);
             });
+    addExpressionView(*this);
     addLabView(*this);
     // The explorer's charts (named in their constructors) export like every other chart.
     tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));

@@ -43,6 +43,7 @@
 #include "ui/export/chart_export.h"
 #include "ui/export/chart_export_actions.h"
 #include "ui/export/table_export.h"
+#include "ui/expression/expression_wiring.h"
 #include "ui/lesson/lesson_launch_window.h"
 #include "ui/results/results_model.h"
 #include "ui/run/measurement_panel.h"
@@ -90,6 +91,7 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Start &page"), this, &MainWindow::showStartPage);
+    view->addAction(tr("E&xpression lab"), this, [this] { showExpressionView(*this); });
     showTablesAction_ = view->addAction(tr("Show &tables"));
     showTablesAction_->setCheckable(true);
     showTablesAction_->setChecked(true);

@@ -15,7 +15,8 @@ namespace fusescope {
 namespace {
 
 constexpr std::uintptr_t kVectorAlignment = 16;  // float4 loads and stores
-constexpr int kMaxPointerArgs = 4;
+// A generated fused kernel takes up to 8 inputs and its outputs.
+constexpr int kMaxPointerArgs = 32;
 
 // What is learnt about one kernel once, when the backend loads it.
 struct KernelSlot {

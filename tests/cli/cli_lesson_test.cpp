@@ -60,8 +60,9 @@ TEST(CliLessonGpu, EveryStepOfTheShippedPlansRunsLiveOnTheGpu) {
     const fusescope::BackendAvailability availability = fusescope::probeBackends();
     if (!availability.cudaUsable) GTEST_SKIP() << "no usable GPU: " << availability.cudaReason;
     for (const char* plan : {"fused-kernels.lesson.md", "swiglu-apply-fusion.lesson.md"}) {
-        const QString path =
-            QDir(QStringLiteral(FUSESCOPE_LESSONS_DIR)).filePath(QLatin1String(plan));
+        const QString path = QDir(qEnvironmentVariable("FUSESCOPE_LESSONS_DIR",
+                                                       QStringLiteral(FUSESCOPE_LESSONS_DIR)))
+                                 .filePath(QLatin1String(plan));
         const CliResult result = runCli({QStringLiteral("lesson"), QStringLiteral("check"), path,
                                          QStringLiteral("--backend"), QStringLiteral("cuda")},
                                         300000);

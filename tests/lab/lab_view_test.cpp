@@ -25,6 +25,13 @@ namespace {
 
 constexpr int kBuildWaitMs = 60000;
 
+// The CLI the Lab starts: FUSESCOPE_CLI as the test was started with (a bundle on the GPU machine),
+// else the build tree's.
+QByteArray realCli() {
+    static const QByteArray given = qgetenv("FUSESCOPE_CLI");
+    return given.isEmpty() ? QByteArray(FUSESCOPE_CLI_PATH) : given;
+}
+
 // A stand-in for fusescope-cli that never ends: the compile (or run) that hangs.
 QString writeHangingCli(const QTemporaryDir& dir) {
     const QString path = dir.filePath(QStringLiteral("hanging-cli"));
@@ -47,7 +54,7 @@ int rowOf(const LabBuffers& buffers, const QString& name) {
 class LabViewTest : public QObject {
     Q_OBJECT
   private slots:
-    void init() { qputenv("FUSESCOPE_CLI", FUSESCOPE_CLI_PATH); }
+    void init() { qputenv("FUSESCOPE_CLI", realCli()); }
 
     void withoutAGpuTheStarterShowsAndRunningIsOfferedElsewhere() {
         LabView lab;
@@ -141,7 +148,7 @@ class LabViewTest : public QObject {
         QCOMPARE(built.first().at(0).toBool(), false);
         QVERIFY2(lab.statusLabel()->text().contains(QStringLiteral("did not finish within 1 s")),
                  qPrintable(lab.statusLabel()->text()));
-        qputenv("FUSESCOPE_CLI", FUSESCOPE_CLI_PATH);
+        qputenv("FUSESCOPE_CLI", realCli());
         lab.setTimeLimits(kBuildWaitMs, kBuildWaitMs);
         built.clear();
         lab.build();
@@ -184,9 +191,10 @@ class LabViewTest : public QObject {
         lab.run();
         QVERIFY(ran.wait(300000));
         QCOMPARE(ran.last().at(0).toBool(), false);
-        QVERIFY2(
-            ran.last().at(1).toString().contains(QStringLiteral("illegal"), Qt::CaseInsensitive),
-            qPrintable(ran.last().at(1).toString()));
+        // The driver names the fault (an illegal address, or an address space the access may not
+        // use); the view must say that the learner's kernel broke the GPU context.
+        QVERIFY2(ran.last().at(1).toString().contains(QStringLiteral("your kernel failed")),
+                 qPrintable(ran.last().at(1).toString()));
         QString hang = starter;
         hang.replace(QStringLiteral("int stride = blockDim.x * gridDim.x;"),
                      QStringLiteral("int stride = blockDim.x * gridDim.x; volatile int f = 1; "

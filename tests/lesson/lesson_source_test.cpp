@@ -123,3 +123,13 @@ TEST(LessonSource, QuickRunRequestOfAStep) {
 }
 
 }  // namespace
+
+TEST(LessonSource, APictureOnAGpuMachineOpensTheRecordingWithoutBlamingTheGpu) {
+    const LessonPlan lesson = plan("fused-kernels.lesson.md");
+    for (const bool gpu : {true, false}) {
+        const StepSource mlp = chooseStepSource(lesson.steps[3], gpu, false);
+        EXPECT_FALSE(mlp.live);
+        EXPECT_EQ(mlp.words, QStringLiteral("opens the shipped NVIDIA H200 recording "
+                                            "h200-mlp-classroom-bf16.fusescope.json"));
+    }
+}

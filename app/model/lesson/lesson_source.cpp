@@ -57,8 +57,10 @@ StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun)
         source.words = QStringLiteral("runs live on the CPU backend (no GPU here)");
     } else {
         source.recordingPath = show.recordingPath;
-        source.words =
-            recordingWords(show) + (gpuUsable ? QString() : QStringLiteral(" (no GPU here)"));
+        // A picture rendered without a window runs nothing, on a GPU machine too: it says only
+        // which recording it opens.
+        source.words = recordingWords(show) +
+                       (gpuUsable || !canRun ? QString() : QStringLiteral(" (no GPU here)"));
     }
     source.words += standInWords(show, source.live);
     return source;

@@ -216,8 +216,9 @@ TEST(KernelFileCliGpu, AHangingKernelIsStoppedByTheTimeLimitAndTheNextRunWorks) 
     const QTemporaryDir dir;
     const QString path = withBody(
         dir, "hang.cu",
-        kGridStride + QStringLiteral("  volatile int forever = 1;\n"
-                                     "  while (forever) {}\n"
+        // A volatile local's loop is compiled away by NVRTC; the clock is read anew each turn.
+        kGridStride + QStringLiteral("  const long long began = clock64();\n"
+                                     "  while (clock64() - began >= 0) {}\n"
                                      "  for (int i = start; i < N; i += stride) out[i] = 0.0f;\n"));
     QElapsedTimer clock;
     clock.start();

@@ -196,9 +196,10 @@ class LabViewTest : public QObject {
         QVERIFY2(ran.last().at(1).toString().contains(QStringLiteral("your kernel failed")),
                  qPrintable(ran.last().at(1).toString()));
         QString hang = starter;
-        hang.replace(QStringLiteral("int stride = blockDim.x * gridDim.x;"),
-                     QStringLiteral("int stride = blockDim.x * gridDim.x; volatile int f = 1; "
-                                    "while (f) {}"));
+        hang.replace(
+            QStringLiteral("int stride = blockDim.x * gridDim.x;"),
+            QStringLiteral("int stride = blockDim.x * gridDim.x; long long t0 = clock64(); "
+                           "while (clock64() - t0 >= 0) {}"));
         lab.editor()->setText(hang);
         lab.setTimeLimits(kBuildWaitMs, 20000);
         lab.run();

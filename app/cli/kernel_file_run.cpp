@@ -118,7 +118,7 @@ Result<KernelFile> compileKernelFile(const QString& path) {
 }
 
 Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settings,
-                        model::Recording& recording) {
+                        model::Recording& recording, bool& kernelLeftRunning) {
     const PipelineSpec& reference = *file.reference;
     const CancelToken cancel([] { return InterruptGuard::interrupted(); });
     RunRequest all;
@@ -147,6 +147,7 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
         launch.buffers.push_back(std::move(data));
     }
     Result<LearnerTiming> timing = runLearnerKernel(launch, cancel);
+    kernelLeftRunning = launch.leftRunning;
     if (!timing) return timing.status();
     const std::vector<float>& output = launch.buffers[outputIndex].values;
     const CheckResult check = reference.check(settings.problem, inputs, output.data(), cancel);

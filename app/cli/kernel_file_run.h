@@ -37,7 +37,9 @@ struct LearnerRunSettings {
 // Runs the kernel on the settings' problem (the reference's inputs, outputs poisoned), checks
 // the output (the first wrong element printed with expected and got) and appends its run to
 // `recording`. The pass count is the declared pass list's.
+// `kernelLeftRunning` is set where the learner's kernel was given up while the GPU still runs it
+// (past the time limit, or Ctrl-C): the caller must then end the process without freeing.
 Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settings,
-                        model::Recording& recording);
+                        model::Recording& recording, bool& kernelLeftRunning);
 
 }  // namespace fusescope::cli

@@ -1,6 +1,8 @@
 // `fusescope-cli run`: runs the variants of one pipeline on a backend, prints a table and writes
 // the recording. Every input is checked before anything is allocated; failures are one line.
 #include <QCommandLineParser>
+#include <cstdio>
+#include <cstdlib>
 
 #include "cli/command.h"
 #include "cli/console.h"
@@ -423,8 +425,17 @@ int runCommand(const QStringList& arguments) {
                                      "variants); its passes are the declared list")
                           .arg(learnerVariantName()));
         InterruptGuard interruptGuard;
-        if (Status ran = appendLearnerRun(*kernelFile, learner, recording); !ran) {
+        bool kernelLeftRunning = false;
+        if (Status ran = appendLearnerRun(*kernelFile, learner, recording, kernelLeftRunning);
+            !ran) {
             printError(QString::fromStdString(ran.message()));
+            // The GPU still runs the learner's kernel: every free, and the CUDA runtime's own
+            // clean-up at exit, would wait for it forever. The driver reclaims the context.
+            if (kernelLeftRunning) {
+                std::fflush(stdout);
+                std::fflush(stderr);
+                std::_Exit(exitCodeFor(ran));
+            }
             return exitCodeFor(ran);
         }
     }

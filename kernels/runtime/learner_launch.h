@@ -37,6 +37,9 @@ struct LearnerLaunch {
     int warmup = 1;
     int repeats = 5;
     double timeLimitSeconds = 10.0;  // per launch: past it the launch counts as hung
+    // Set where a launch was given up (past the time limit, or cancelled) while the GPU still
+    // runs it: nothing more on this device finishes, a free included, until the process ends.
+    bool leftRunning = false;
 };
 
 // An allocation or free of one of the buffers (host clock, ns since the run began).

@@ -132,7 +132,13 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
             !s)
             return s;
         if (Status s = cudaStatus(cudaEventRecord(events.stop), "cudaEventRecord"); !s) return s;
-        if (Status s = waitFor(events.stop, launch.timeLimitSeconds, cancel); !s) return s;
+        if (Status s = waitFor(events.stop, launch.timeLimitSeconds, cancel); !s) {
+            launch.leftRunning = cudaEventQuery(events.stop) == cudaErrorNotReady;
+            // Freeing would wait for the kernel, which may never end: the buffers go with the
+            // process.
+            if (launch.leftRunning) buffers.pointers.clear();
+            return s;
+        }
         float ms = 0.0f;
         if (Status s = cudaStatus(cudaEventElapsedTime(&ms, events.start, events.stop),
                                   "cudaEventElapsedTime");

@@ -202,7 +202,7 @@ QList<QTableView*> exportableTables(QWidget* root) {
     for (QTableView* table : root->findChildren<QTableView*>()) {
         const QAbstractItemModel* model = table->model();
         if (!table->objectName().isEmpty() && model && model->columnCount() > 0 &&
-            model->rowCount() > 0)
+            model->rowCount() > 0 && !table->property(kNotARecordingView).toBool())
             tables << table;
     }
     return tables;

@@ -30,8 +30,13 @@ QString exportTable(const QAbstractItemModel& model, const QString& path,
                     int textPixels = kTableTextPixels, QSize page = kTablePageSize,
                     QStringList* written = nullptr);
 
-// The tables under `root` that have something to export (a name, a column and a row), in the
-// order they were made; their files are named after them: variantTable.csv, kernelTable.png.
+// A widget property: a table that holds what the user declares (the lab's buffers), not a view
+// of the open recording. Exports and the checks for stale views leave it out.
+inline constexpr char kNotARecordingView[] = "fusescopeNotARecordingView";
+
+// The tables under `root` that have something to export (a name, a column and a row, and not
+// kNotARecordingView), in the order they were made; their files are named after them:
+// variantTable.csv, kernelTable.png.
 QList<QTableView*> exportableTables(QWidget* root);
 
 // A context menu "Export table as CSV… / as image…" on every table view under `root`.

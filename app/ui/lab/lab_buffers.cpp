@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "model/format.h"
+#include "ui/export/table_export.h"
 
 namespace fusescope {
 namespace {
@@ -30,6 +31,8 @@ QString passesText(const QVector<model::LearnerPass>& passes) {
 LabBuffers::LabBuffers(QWidget* parent) : QWidget(parent) {
     table_ = new QTableWidget(0, 2);
     table_->setObjectName(QStringLiteral("labBufferTable"));
+    // The learner's declarations, not a view of the open recording: exports leave it out.
+    table_->setProperty(kNotARecordingView, true);
     table_->setHorizontalHeaderLabels({tr("Buffer (N floats)"), tr("Role")});
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);

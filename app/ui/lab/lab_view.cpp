@@ -51,6 +51,9 @@ QString lastLine(const QString& text) {
 LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     registerLabResources();
     starters_ = new QComboBox;
+    // Sized by a short title, not the longest.
+    starters_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    starters_->setMinimumContentsLength(16);
     starters_->setObjectName(QStringLiteral("labStarter"));
     starters_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     starters_->setMinimumContentsLength(24);
@@ -71,14 +74,17 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     runButton_->setObjectName(QStringLiteral("labRun"));
     cancelButton_ = new QPushButton(tr("Cancel"));
     cancelButton_->setObjectName(QStringLiteral("labCancel"));
+    // The actions first, on a row of their own: at 1280x720 with 150% the tab is narrow.
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(buildButton_);
+    actions->addWidget(runButton_);
+    actions->addWidget(cancelButton_);
+    actions->addWidget(open);
+    actions->addWidget(save);
+    actions->addStretch(1);
     auto* top = new QHBoxLayout;
     top->addWidget(starters_, 1);
     top->addWidget(size_);
-    top->addWidget(open);
-    top->addWidget(save);
-    top->addWidget(buildButton_);
-    top->addWidget(runButton_);
-    top->addWidget(cancelButton_);
 
     gpuNote_ = new QLabel;
     gpuNote_->setObjectName(QStringLiteral("labGpuNote"));
@@ -114,6 +120,7 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(actions);
     layout->addLayout(top);
     layout->addLayout(note);
     layout->addWidget(split, 1);

@@ -189,8 +189,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     rightSplitter_->setObjectName(QStringLiteral("rightSplitter"));
     rightSplitter_->addWidget(viewTabs_);
     rightSplitter_->addWidget(chartTabs_);
-    // Even halves: the views hold every variant's row at 1280x720 with 150 %, the charts their
-    // plots and whole axis titles.
+    // Even halves where the window is tall enough; on a small screen the charts keep their least
+    // plot height and the views take the rest.
     rightSplitter_->setStretchFactor(0, 1);
     rightSplitter_->setStretchFactor(1, 1);
     rightSplitter_->setSizes({500, 500});

@@ -20,6 +20,9 @@ QString answerHint(const model::LessonStep& step) {
         case model::QuestionKind::Order:
             return QObject::tr("order, fastest first: %1")
                 .arg(step.show.variants.join(QStringLiteral(", ")));
+        case model::QuestionKind::Limit:
+            return QObject::tr("name one: %1")
+                .arg(step.question->choices.join(QStringLiteral(", ")));
     }
     return {};
 }
@@ -81,7 +84,9 @@ bool LessonDriver::holdsRunResults() const {
 
 void LessonDriver::loadRecordingOf(const model::LessonStep& step, const QString& path) {
     if (path.isEmpty()) {
-        status_ = tr("step '%1' runs live only, in the window with a backend").arg(step.title);
+        // A kernel step's words already say that running it needs a GPU.
+        if (step.show.kernelPath.isEmpty())
+            status_ = tr("step '%1' runs live only, in the window with a backend").arg(step.title);
         return;
     }
     Result<model::Recording> recording = model::loadRecording(path);
@@ -100,13 +105,21 @@ void LessonDriver::goTo(int step) {
     data_.reset();
     dataPath_.clear();
     status_.clear();
-    const bool wasRunning = runningStep_ >= 0;
+    const bool wasRunning = runningStep_ >= 0 && !waitingForLab_;
     runningStep_ = -1;
+    waitingForLab_ = false;
     liveStep_.reset();
     const model::StepSource source =
         model::chooseStepSource(shown, gpuUsable_, controller_ != nullptr);
     sourceWords_ = source.words;
-    if (source.live && controller_) {
+    const bool labRuns = source.kernelRuns && controller_ && showKernel_;
+    if (!source.kernelPath.isEmpty() && showKernel_) showKernel_(source.kernelPath, labRuns);
+    if (labRuns) {
+        if (wasRunning) controller_->cancel();
+        runningStep_ = session_.current;
+        waitingForLab_ = true;
+        status_ = tr("running live: %1").arg(sourceWords_);
+    } else if (source.live && controller_) {
         Result<model::LessonStep> live = model::liveStep(shown);
         if (live) liveStep_ = *live;
         Result<RunRequest> request = live ? model::stepRunRequest(*live, source.backend, false)
@@ -150,6 +163,33 @@ void LessonDriver::onRunFailed(const QString& message) {
                   .arg(message, data_ ? tr("; showing its recording instead") : QString());
     if (data_) sourceWords_ = tr("opens its recording: the live run stopped");
     emit changed();
+}
+
+void LessonDriver::kernelRunFinished(const QString& recordingPath) {
+    if (!waitingForLab_ || runningStep_ != session_.current) return;
+    Result<model::Recording> recording = model::loadRecording(recordingPath);
+    if (!recording) {
+        kernelRunFailed(QString::fromStdString(recording.status().message()));
+        return;
+    }
+    runningStep_ = -1;
+    waitingForLab_ = false;
+    // The kernel's run stands beside the step's variants in the reveal's numbers.
+    model::LessonStep live = plan_.steps[session_.current];
+    for (const model::RunRecord& run : recording->runs)
+        if (run.pipeline == live.show.pipeline && !live.show.variants.contains(run.variant))
+            live.show.variants << run.variant;
+    liveStep_ = live;
+    data_ = *recording;
+    dataPath_ = recordingPath;
+    status_.clear();
+    emit changed();
+}
+
+void LessonDriver::kernelRunFailed(const QString& message) {
+    if (!waitingForLab_ || runningStep_ != session_.current) return;
+    waitingForLab_ = false;
+    onRunFailed(message);
 }
 
 void LessonDriver::forward() {

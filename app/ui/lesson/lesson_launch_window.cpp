@@ -5,8 +5,10 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 
+#include "ui/lab/lab_view.h"
 #include "ui/lesson/lesson_window.h"
 #include "ui/window/main_window.h"
 
@@ -50,6 +52,23 @@ QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
         previous->deleteLater();
     auto* lesson = new LessonWindow(std::move(driver), &window);
     lesson->setObjectName(QLatin1String(kLessonWindowName));
+    if (auto* lab = window.findChild<LabView*>()) {
+        LessonDriver* lessonDriver = lesson->driver();
+        lessonDriver->setKernelShown([&window, lab](const QString& path, bool run) {
+            if (const QString refused = lab->openKernel(path); !refused.isEmpty()) {
+                window.statusBar()->showMessage(refused);
+                return;
+            }
+            window.chartTabs()->setCurrentWidget(lab);
+            if (run) lab->run();
+        });
+        QObject::connect(lab, &LabView::recordingReady, lessonDriver,
+                         &LessonDriver::kernelRunFinished);
+        QObject::connect(lab, &LabView::runFinished, lessonDriver,
+                         [lessonDriver](bool ok, const QString& message) {
+                             if (!ok) lessonDriver->kernelRunFailed(message);
+                         });
+    }
     window.setRunResultsHeld([lesson = QPointer<LessonWindow>(lesson)] {
         return lesson && lesson->driver()->holdsRunResults();
     });

@@ -2,6 +2,7 @@
 
 #include <QDir>
 
+#include "model/lab/learner_kernel.h"
 #include "model/lesson/lesson_source.h"
 #include "model/recording_catalog.h"
 #include "model/recording_json.h"
@@ -174,11 +175,15 @@ void LessonDriver::kernelRunFinished(const QString& recordingPath) {
     }
     runningStep_ = -1;
     waitingForLab_ = false;
-    // The kernel's run stands beside the step's variants in the reveal's numbers.
+    // The kernel's run (the one that launched the kernel's entry) stands beside the step's
+    // variants in the reveal's numbers.
     model::LessonStep live = plan_.steps[session_.current];
+    const Result<model::LearnerKernel> kernel = model::loadLearnerKernel(live.show.kernelPath);
     for (const model::RunRecord& run : recording->runs)
-        if (run.pipeline == live.show.pipeline && !live.show.variants.contains(run.variant))
-            live.show.variants << run.variant;
+        for (const model::KernelRecord& launched : run.kernels)
+            if (kernel && launched.name == kernel->entry && run.pipeline == live.show.pipeline &&
+                !live.show.variants.contains(run.variant))
+                live.show.variants << run.variant;
     liveStep_ = live;
     data_ = *recording;
     dataPath_ = recordingPath;

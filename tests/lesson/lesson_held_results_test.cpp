@@ -1,15 +1,13 @@
 // A lesson over the main window, offscreen: a step that runs live for a question keeps the run's
 // results out of the window's own views (its recording and results table) until the class has
 // answered and the step is revealed; the reveal puts them there.
-#include <QSettings>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 
+#include "lesson_main_window.h"
 #include "ui/lesson/lesson_launch_window.h"
 #include "ui/lesson/lesson_window.h"
 #include "ui/results/results_model.h"
-#include "ui/window/main_window.h"
 #include "worker/run_controller.h"
 
 using namespace fusescope;
@@ -21,12 +19,9 @@ class LessonHeldResultsTest : public QObject {
 };
 
 void LessonHeldResultsTest::liveResultsWaitForTheReveal() {
-    QTemporaryDir folder;
-    QVERIFY(folder.isValid());
-    // The lesson keeps its progress under the data folder: the test's own.
-    qputenv("XDG_DATA_HOME", folder.filePath(QStringLiteral("data")).toUtf8());
-    QSettings settings(folder.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
+    LessonMainWindow main;
+    QVERIFY(main.folder.isValid());
+    MainWindow& window = main.window;
     QSignalSpy finished(window.runController(), &RunController::runFinished);
     QCOMPARE(
         openLessonOver(window, QStringLiteral(FUSESCOPE_LESSONS_DIR "/fused-kernels.lesson.md"), 0),

@@ -4,18 +4,15 @@
 // the Lab's own Run times the kernel beside the shipped variants and the reveal shows its run.
 #include <QLabel>
 #include <QPushButton>
-#include <QSettings>
-#include <QSignalSpy>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QTest>
 
+#include "lesson_main_window.h"
 #include "model/lab/learner_kernel.h"
 #include "ui/lab/lab_editor.h"
 #include "ui/lab/lab_view.h"
 #include "ui/lesson/lesson_launch_window.h"
 #include "ui/lesson/lesson_window.h"
-#include "ui/window/main_window.h"
 
 using namespace fusescope;
 
@@ -35,18 +32,13 @@ QString kernelSource(const QString& path) {
 }  // namespace
 
 void LessonLabTest::kernelStepsOpenTheirKernelInTheLab() {
-    QTemporaryDir folder;
-    QVERIFY(folder.isValid());
-    qputenv("XDG_DATA_HOME", folder.filePath(QStringLiteral("data")).toUtf8());
     qputenv("FUSESCOPE_CLI", FUSESCOPE_CLI_PATH);
-    QSettings settings(folder.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-    MainWindow window(&settings);
+    LessonMainWindow main;
+    QVERIFY(main.folder.isValid());
+    MainWindow& window = main.window;
     window.resize(1280, 720);
     window.show();
-    if (!window.backendsKnown()) {
-        QSignalSpy probed(&window, &MainWindow::backendsProbed);
-        QVERIFY(probed.wait(60000));
-    }
+    QVERIFY(main.probed());
     auto* lab = window.findChild<LabView*>();
     QVERIFY(lab);
     QSignalSpy labRecording(lab, &LabView::recordingReady);

@@ -302,6 +302,8 @@ TEST(LessonPlanLimit, TileFieldsOnlyWithALimitQuestion) {
     EXPECT_EQ(onlyError(parseStep(kAffine + QStringLiteral("question: How many?\nunit: passes\n"
                                                            "of: fused\ntile: 64,64\n"))),
               QStringLiteral("10: tile: only with kind: limit"));
+    EXPECT_EQ(onlyError(parseStep(kAffine + QStringLiteral("view: tiles\n"))),
+              QStringLiteral("7: view 'tiles': only with tiles: (a limit question's tile sweep)"));
     const QString noSweep = onlyError(parseStep(
         QString(kTileStep).remove(QStringLiteral("tiles: tiles-mlp-classroom-bf16-h200.json\n")) +
         QStringLiteral("of: lesson_fused\n") + kTile +

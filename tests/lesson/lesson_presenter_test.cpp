@@ -153,6 +153,8 @@ void LessonPresenterTest::walksThePlanFromItsRecordings() {
     QCOMPARE(shownInWindow.constFirst(), QStringLiteral("h200-affine-2e26.fusescope.json stage"));
     QCOMPARE(shownInWindow[4],
              QStringLiteral("h200-mlp-prefill-4096-bf16.fusescope.json measurement"));
+    // A tile's limit opens the tile sweep that measured it, in the Tile explorer.
+    QCOMPARE(shownInWindow[5], QStringLiteral("tiles-mlp-classroom-bf16-h200.json tiles"));
     const QString csvPath = progress.filePath(QStringLiteral("answers.csv"));
     QCOMPARE(driver.exportCsv(csvPath), QString());
     QFile csv(csvPath);

@@ -44,7 +44,8 @@ const QStringList kStepFields = {
     QStringLiteral("chart"),      QStringLiteral("moment"),   QStringLiteral("notes"),
     QStringLiteral("tile"),       QStringLiteral("tiles"),    QStringLiteral("choices")};
 const QStringList kViews = {QStringLiteral("results"), QStringLiteral("stage"),
-                            QStringLiteral("measurement"), QStringLiteral("charts")};
+                            QStringLiteral("measurement"), QStringLiteral("charts"),
+                            QStringLiteral("tiles")};
 const QStringList kRevealNumbers = {QStringLiteral("time"),  QStringLiteral("passes"),
                                     QStringLiteral("bytes"), QStringLiteral("speedup"),
                                     QStringLiteral("peak"),  QStringLiteral("gbps")};
@@ -117,6 +118,10 @@ class PlanChecker {
         if (!kViews.contains(show.view))
             error(field("view").line,
                   QStringLiteral("view '%1': say %2").arg(show.view, orList(kViews)));
+        // The Tile explorer shows a tile sweep: a limit question's.
+        if (show.view == QLatin1String("tiles") && !has("tiles"))
+            error(field("view").line,
+                  QStringLiteral("view 'tiles': only with tiles: (a limit question's tile sweep)"));
         if (!has("pipeline") && !has("recording")) {
             error(raw_->line, QStringLiteral("step '%1' shows nothing: give pipeline: (run live) "
                                              "or recording: (a shipped recording), or both")

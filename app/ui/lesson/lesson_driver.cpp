@@ -232,7 +232,9 @@ QString LessonDriver::reveal() {
     progress.measured = *measured;
     progress.revealed = true;
     save();
-    if (showReveal_) showReveal_(dataPath_, step.show.view);
+    // A tile's limit is shown where the tile sweep that measured it opens: the Tile explorer.
+    const bool tileLimit = step.question && step.question->kind == model::QuestionKind::Limit;
+    if (showReveal_) showReveal_(tileLimit ? step.show.tileSweepPath : dataPath_, step.show.view);
     emit changed();
     return {};
 }

@@ -25,9 +25,11 @@ constexpr char kLessonWindowName[] = "fusescopeLessonWindow";
 
 // The window's tab for a step's view (docs/lesson-plans.md), by the words of its title.
 void showView(MainWindow& window, const QString& view) {
-    const bool chart = view == QLatin1String("charts");
+    const bool tiles = view == QLatin1String("tiles");
+    const bool chart = view == QLatin1String("charts") || tiles;
     const QString title = view == QLatin1String("stage")         ? QObject::tr("Memory stage")
                           : view == QLatin1String("measurement") ? QObject::tr("Model vs measured")
+                          : tiles                                ? QObject::tr("Tile explorer")
                           : chart                                ? QObject::tr("Run charts")
                                                                  : QObject::tr("Results");
     QTabWidget* tabs = chart ? window.chartTabs() : window.viewTabs();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "lesson_fixture.h"
+#include "model/lab/learner_kernel.h"
 #include "model/lesson/lesson_reveal.h"
 #include "model/lesson/lesson_tile_limit.h"
 
@@ -62,6 +63,15 @@ TEST(LessonPlan, ShippedSwigluLabPlanOpens) {
         parse.plan.steps[0].show.kernelPath.endsWith(QStringLiteral("/lab_swiglu_scratch.cu")));
     EXPECT_TRUE(
         parse.plan.steps[1].show.kernelPath.endsWith(QStringLiteral("/lab_swiglu_fused.cu")));
+    // The solution keeps SiLU in a register: no scratch buffer, three passes, the starter's entry.
+    const auto starter = loadLearnerKernel(parse.plan.steps[0].show.kernelPath);
+    const auto solution = loadLearnerKernel(parse.plan.steps[1].show.kernelPath);
+    ASSERT_TRUE(starter.isOk() && solution.isOk());
+    EXPECT_EQ(starter->passCount(), 5);
+    EXPECT_EQ(solution->passCount(), 3);
+    EXPECT_EQ(solution->entry, starter->entry);
+    for (const LearnerBuffer& buffer : solution->buffers)
+        EXPECT_NE(buffer.role, LearnerBufferRole::Scratch);
     EXPECT_EQ(parse.plan.steps[2].question->unit, AnswerUnit::PeakMegabytes);
 }
 

@@ -113,13 +113,20 @@ void LessonDriver::goTo(int step) {
     const model::StepSource source =
         model::chooseStepSource(shown, gpuUsable_, controller_ != nullptr);
     sourceWords_ = source.words;
-    const bool labRuns = source.kernelRuns && controller_ && showKernel_;
-    if (!source.kernelPath.isEmpty() && showKernel_) showKernel_(source.kernelPath, labRuns);
+    const bool wantsLab = source.kernelRuns && controller_ && showKernel_;
+    const bool labRuns = !source.kernelPath.isEmpty() && showKernel_ &&
+                         showKernel_(source.kernelPath, wantsLab) && wantsLab;
     if (labRuns) {
         if (wasRunning) controller_->cancel();
         runningStep_ = session_.current;
         waitingForLab_ = true;
         status_ = tr("running live: %1").arg(sourceWords_);
+    } else if (wantsLab) {
+        // The Lab is still busy with an earlier run: the step's recording stands in.
+        if (wasRunning) controller_->cancel();
+        loadRecordingOf(shown, shown.show.recordingPath);
+        status_ = tr("the Lab is busy with an earlier run%1")
+                      .arg(data_ ? tr("; showing the step's recording instead") : QString());
     } else if (source.live && controller_) {
         Result<model::LessonStep> live = model::liveStep(shown);
         if (live) liveStep_ = *live;

@@ -35,9 +35,10 @@ class LessonDriver : public QObject {
     }
 
     // Called when a step opens a learner's kernel: the window shows it in the Lab and, with
-    // `run`, starts the Lab's own Run; its outcome comes back through kernelRunFinished or
-    // kernelRunFailed. Without it a kernel step runs its shipped variants like any other.
-    void setKernelShown(std::function<void(const QString&, bool)> show) {
+    // `run`, starts the Lab's own Run, returning whether it started; its outcome comes back
+    // through kernelRunFinished or kernelRunFailed. Without it a kernel step runs its shipped
+    // variants like any other.
+    void setKernelShown(std::function<bool(const QString&, bool)> show) {
         showKernel_ = std::move(show);
     }
     // The Lab's run of the step's kernel: its recording (the shipped variants and the kernel's
@@ -84,7 +85,7 @@ class LessonDriver : public QObject {
     RunController* controller_ = nullptr;
     bool gpuUsable_ = false;
     std::function<void(const QString&, const QString&)> showReveal_;
-    std::function<void(const QString&, bool)> showKernel_;
+    std::function<bool(const QString&, bool)> showKernel_;
     bool waitingForLab_ = false;  // the current step's kernel runs in the Lab
     std::optional<model::Recording> data_;
     QString dataPath_;  // the recording's path; empty for a live run

@@ -59,10 +59,14 @@ QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
         lessonDriver->setKernelShown([&window, lab](const QString& path, bool run) {
             if (const QString refused = lab->openKernel(path); !refused.isEmpty()) {
                 window.statusBar()->showMessage(refused);
-                return;
+                return false;
             }
             window.chartTabs()->setCurrentWidget(lab);
-            if (run) lab->run();
+            if (!run) return true;
+            // A run still going (the last step's) keeps the Lab: this one does not start.
+            if (lab->busy()) return false;
+            lab->run();
+            return lab->busy();
         });
         QObject::connect(lab, &LabView::recordingReady, lessonDriver,
                          &LessonDriver::kernelRunFinished);

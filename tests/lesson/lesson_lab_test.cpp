@@ -2,17 +2,21 @@
 // starter, then the lab's solution, in the Lab with the kernel's text in the editor. Without a
 // GPU the step says that running it needs a GPU and its recording holds the numbers; on a GPU
 // the Lab's own Run times the kernel beside the shipped variants and the reveal shows its run.
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "lesson_main_window.h"
 #include "model/lab/learner_kernel.h"
+#include "model/recording_json.h"
 #include "ui/lab/lab_editor.h"
 #include "ui/lab/lab_view.h"
 #include "ui/lesson/lesson_launch_window.h"
 #include "ui/lesson/lesson_window.h"
+#include "worker/run_controller.h"
 
 using namespace fusescope;
 
@@ -20,6 +24,7 @@ class LessonLabTest : public QObject {
     Q_OBJECT
   private slots:
     void kernelStepsOpenTheirKernelInTheLab();
+    void theLabsRunHoldsTheStepsNumbers();
 };
 
 namespace {
@@ -79,6 +84,65 @@ void LessonLabTest::kernelStepsOpenTheirKernelInTheLab() {
     const model::LessonStep& solution = driver.plan().steps[1];
     QVERIFY(solution.show.kernelPath != starter.show.kernelPath);
     QCOMPARE(lab->editor()->text(), kernelSource(solution.show.kernelPath));
+}
+
+// The driver as on a GPU, with the Lab stood in for: the Lab's recording holds the step's
+// numbers, the kernel's own run beside the step's variants; a Lab still busy, or a run that
+// failed, leaves the step's recording in its place, and says so.
+void LessonLabTest::theLabsRunHoldsTheStepsNumbers() {
+    QString error;
+    std::unique_ptr<LessonDriver> driver = LessonDriver::open(
+        QStringLiteral(FUSESCOPE_LESSONS_DIR "/swiglu-apply-fusion.lesson.md"), QString(), &error);
+    QVERIFY2(driver, qPrintable(error));
+    RunController controller;
+    driver->setRunController(&controller, true);
+    QStringList opened;
+    bool labStarts = true;
+    driver->setKernelShown([&opened, &labStarts](const QString& path, bool run) {
+        opened << QFileInfo(path).fileName() + (run ? QStringLiteral(" run") : QString());
+        return labStarts;
+    });
+    driver->goTo(0);
+    const model::LessonStep& starter = driver->plan().steps[0];
+    QCOMPARE(opened, QStringList{QStringLiteral("lab_swiglu_scratch.cu run")});
+    QVERIFY(!driver->dataReady());
+    QVERIFY(driver->view().status.startsWith(QStringLiteral("running live: runs the kernel")));
+
+    // What the Lab's run writes: the shipped variants, and the run that launched the kernel.
+    Result<model::Recording> recording = model::loadRecording(starter.show.recordingPath);
+    QVERIFY(recording.isOk());
+    model::RunRecord learner = recording->runs.constFirst();
+    learner.variant = QStringLiteral("the learner's kernel");
+    learner.kernels = {model::KernelRecord{}};
+    learner.kernels.front().name = model::loadLearnerKernel(starter.show.kernelPath)->entry;
+    recording->runs.push_back(learner);
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("lab-run.json"));
+    QVERIFY(model::saveRecording(*recording, path).isOk());
+    driver->kernelRunFinished(path);
+    QVERIFY(driver->dataReady());
+    QCOMPARE(driver->addAnswer(QStringLiteral("5"), 2), QString());
+    QCOMPARE(driver->reveal(), QString());
+    const QStringList numbers = driver->view().numbers;
+    QCOMPARE(numbers.size(), starter.show.variants.size() + 1);
+    QVERIFY2(numbers.constLast().startsWith(QStringLiteral("the learner's kernel: ")),
+             qPrintable(numbers.join(QLatin1Char('\n'))));
+
+    // A Lab still busy with the last run: the step's recording, and why.
+    labStarts = false;
+    driver->goTo(1);
+    QVERIFY(driver->dataReady());
+    QVERIFY2(
+        driver->view().status.startsWith(QStringLiteral("the Lab is busy with an earlier run")),
+        qPrintable(driver->view().status));
+    // A run that failed in the Lab: the same.
+    labStarts = true;
+    driver->goTo(0);
+    QVERIFY(!driver->dataReady());
+    driver->kernelRunFailed(QStringLiteral("the run's process crashed"));
+    QVERIFY(driver->dataReady());
+    QVERIFY2(driver->view().status.contains(QStringLiteral("the run's process crashed")),
+             qPrintable(driver->view().status));
 }
 
 QTEST_MAIN(LessonLabTest)

@@ -2,6 +2,7 @@
 // starter, then the lab's solution, in the Lab with the kernel's text in the editor. Without a
 // GPU the step says that running it needs a GPU and its recording holds the numbers; on a GPU
 // the Lab's own Run times the kernel beside the shipped variants and the reveal shows its run.
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
@@ -143,6 +144,28 @@ void LessonLabTest::theLabsRunHoldsTheStepsNumbers() {
     QVERIFY(driver->dataReady());
     QVERIFY2(driver->view().status.contains(QStringLiteral("the run's process crashed")),
              qPrintable(driver->view().status));
+
+    // Without a GPU, a recording made with the kernel elsewhere (beside the plan) lists the
+    // kernel's run beside the step's variants too.
+    const QString planPath = folder.filePath(QStringLiteral("lab.lesson.md"));
+    QFile plan(planPath);
+    QVERIFY(plan.open(QIODevice::WriteOnly));
+    plan.write(
+        "# Lab\n\n## The starter\nkernel: lab_swiglu_scratch.cu\npipeline: swiglu\n"
+        "variants: scratch, fused\nrecording: lab-run.json\nquestion: Passes?\n"
+        "unit: passes\nof: scratch\nreveal: passes\n");
+    plan.close();
+    std::unique_ptr<LessonDriver> elsewhere = LessonDriver::open(planPath, QString(), &error);
+    QVERIFY2(elsewhere, qPrintable(error));
+    elsewhere->setRunController(&controller, false);
+    elsewhere->setKernelShown([](const QString&, bool run) { return !run; });
+    elsewhere->goTo(0);
+    QVERIFY(elsewhere->dataReady());
+    QCOMPARE(elsewhere->addAnswer(QStringLiteral("5"), 1), QString());
+    QCOMPARE(elsewhere->reveal(), QString());
+    QCOMPARE(elsewhere->view().numbers.size(), 3);
+    QVERIFY(elsewhere->view().numbers.constLast().startsWith(
+        QStringLiteral("the learner's kernel: 5 passes")));
 }
 
 QTEST_MAIN(LessonLabTest)

@@ -28,6 +28,19 @@ QString answerHint(const model::LessonStep& step) {
     return {};
 }
 
+// The step with its kernel's runs in `recording` (those that launched the kernel's entry) beside
+// its variants, for the reveal's numbers.
+model::LessonStep withKernelRuns(model::LessonStep step, const model::Recording& recording) {
+    const Result<model::LearnerKernel> kernel = model::loadLearnerKernel(step.show.kernelPath);
+    if (!kernel) return step;
+    for (const model::RunRecord& run : recording.runs)
+        for (const model::KernelRecord& launched : run.kernels)
+            if (launched.name == kernel->entry && run.pipeline == step.show.pipeline &&
+                !step.show.variants.contains(run.variant))
+                step.show.variants << run.variant;
+    return step;
+}
+
 }  // namespace
 
 std::unique_ptr<LessonDriver> LessonDriver::open(const QString& planPath,
@@ -147,6 +160,11 @@ void LessonDriver::goTo(int step) {
         // A newer run makes an older one stale by itself; a step without one stops it.
         if (wasRunning && controller_) controller_->cancel();
         loadRecordingOf(shown, source.recordingPath);
+        // A recording made with the step's kernel elsewhere lists the kernel's run too.
+        if (data_ && !shown.show.kernelPath.isEmpty())
+            if (model::LessonStep withKernel = withKernelRuns(shown, *data_);
+                withKernel.show.variants != shown.show.variants)
+                liveStep_ = withKernel;
     }
     save();
     emit changed();
@@ -182,16 +200,7 @@ void LessonDriver::kernelRunFinished(const QString& recordingPath) {
     }
     runningStep_ = -1;
     waitingForLab_ = false;
-    // The kernel's run (the one that launched the kernel's entry) stands beside the step's
-    // variants in the reveal's numbers.
-    model::LessonStep live = plan_.steps[session_.current];
-    const Result<model::LearnerKernel> kernel = model::loadLearnerKernel(live.show.kernelPath);
-    for (const model::RunRecord& run : recording->runs)
-        for (const model::KernelRecord& launched : run.kernels)
-            if (kernel && launched.name == kernel->entry && run.pipeline == live.show.pipeline &&
-                !live.show.variants.contains(run.variant))
-                live.show.variants << run.variant;
-    liveStep_ = live;
+    liveStep_ = withKernelRuns(plan_.steps[session_.current], *recording);
     data_ = *recording;
     dataPath_ = recordingPath;
     status_.clear();

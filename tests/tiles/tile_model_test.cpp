@@ -2,6 +2,8 @@
 // reasons, launch geometry, grid words, the predicted time, limiter words and ties.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "pipelines/registry.h"
 #include "tiles/tile_model.h"
 
@@ -241,18 +243,30 @@ TEST(TileTies, OverlappingIntervalsTieWithTheBestAndDisjointOnesDoNot) {
     EXPECT_TRUE(sweep.cells[3].limiters.empty());
 }
 
-TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
+// A sweep with copy and compute roofs, and a cell that spills, leaves SMs idle and runs at low
+// occupancy.
+TileSweep sweepWithRoofs() {
     TileSweep sweep;
     sweep.limits.copyBandwidthGBps = 4000.0;
     sweep.limits.computeTflops = 800.0;
-    sweep.references.push_back({"production", "", {}, 1000, 0.0, true});
+    return sweep;
+}
+
+TileCell spillingCell(int spilledBytes) {
     TileCell cell = measuredCell(1.0, 1.0, 1.0);
     cell.report.compiled.known = true;
-    cell.report.compiled.localBytesPerThread = 96;
+    cell.report.compiled.localBytesPerThread = spilledBytes;
     cell.report.compiled.theoreticalOccupancy = 0.0625;
     cell.report.compiled.blocksPerMultiprocessor = 1;
     cell.report.idleMultiprocessors = 4;
     cell.report.gridWords = "128 blocks on 132 SMs: 4 SMs idle";
+    return cell;
+}
+
+TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
+    TileSweep sweep = sweepWithRoofs();
+    sweep.references.push_back({"production", "", {}, 1000, 0.0, true});
+    TileCell cell = spillingCell(96);
     cell.report.modelBytes = 3100;
     cell.gbps = 2000.0;
     cell.tflops = 600.0;
@@ -275,6 +289,34 @@ TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
     plain.tflops = 80.0;
     EXPECT_EQ(limitersOf(plain, sweep).front(),
               "latency: 10% of the copy roof, 10% of the GEMM roof");
+}
+
+// Each limiter belongs to one of the model's resources, the list a lesson's question offers.
+TEST(TileLimiters, EachNamesItsResource) {
+    const TileSweep sweep = sweepWithRoofs();
+    TileCell cell = spillingCell(80);
+    cell.gbps = 3000.0;
+    const std::vector<TileLimit> limits = limitsOf(cell, sweep);
+    ASSERT_EQ(limits.size(), 4u);
+    EXPECT_EQ(limits[0].resource, "registers");
+    EXPECT_EQ(limits[1].resource, "SMs");
+    EXPECT_EQ(limits[2].resource, "occupancy");
+    EXPECT_EQ(limits[3].resource, "DRAM bandwidth");
+    const std::vector<std::string> words = limitersOf(cell, sweep);
+    ASSERT_EQ(words.size(), limits.size());
+    for (std::size_t i = 0; i < limits.size(); ++i) {
+        EXPECT_EQ(limits[i].words, words[i]);
+        EXPECT_NE(
+            std::find(limitingResources().begin(), limitingResources().end(), limits[i].resource),
+            limitingResources().end());
+    }
+    TileCell refused;
+    refused.report.refusal = TileRefusal{RefusalKind::SharedMemory, "shared memory 256 KiB"};
+    ASSERT_EQ(limitsOf(refused, sweep).size(), 1u);
+    EXPECT_EQ(limitsOf(refused, sweep).front().resource, "shared memory");
+    EXPECT_EQ(limitsOf(refused, sweep).front().words, "shared memory 256 KiB");
+    refused.report.refusal = TileRefusal{RefusalKind::NoCompiler, "no NVRTC"};
+    EXPECT_TRUE(limitsOf(refused, sweep).empty());
 }
 
 TEST(TileSweepGrid, ConfigurationsVaryTheFirstAxisSlowest) {

@@ -24,6 +24,7 @@
 namespace fusescope {
 using explorer::qs;
 using explorer::selectValue;
+using explorer::shrinkingCombo;
 using explorer::valueCombo;
 using explorer::wrappingLabel;
 
@@ -124,19 +125,12 @@ QWidget* TileExplorerTab::buildViews() {
     auto* choices = new QWidget(heatPage);
     auto* choiceLayout = new QVBoxLayout(choices);
     choiceLayout->setContentsMargins(4, 0, 4, 0);
-    const auto shrinkingCombo = [](QWidget* parent, const QString& name) {
-        auto* combo = new QComboBox(parent);
-        combo->setObjectName(name);
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(7);
-        return combo;
-    };
-    metric_ = shrinkingCombo(choices, QStringLiteral("explorerMetric"));
+    metric_ = shrinkingCombo(choices, QStringLiteral("explorerMetric"), 7);
     for (TileMetric metric : kAllTileMetrics)
         metric_->addItem(tileMetricTitle(metric), static_cast<int>(metric));
-    xAxis_ = shrinkingCombo(choices, QStringLiteral("explorerXAxis"));
-    yAxis_ = shrinkingCombo(choices, QStringLiteral("explorerYAxis"));
-    others_ = shrinkingCombo(choices, QStringLiteral("explorerOthers"));
+    xAxis_ = shrinkingCombo(choices, QStringLiteral("explorerXAxis"), 7);
+    yAxis_ = shrinkingCombo(choices, QStringLiteral("explorerYAxis"), 7);
+    others_ = shrinkingCombo(choices, QStringLiteral("explorerOthers"), 7);
     others_->addItem(tr("others: best"), true);
     others_->addItem(tr("others: as selected"), false);
     others_->setToolTip(
@@ -167,7 +161,7 @@ QWidget* TileExplorerTab::buildViews() {
     auto* followRow = new QWidget(roofPage);
     auto* followLayout = new QHBoxLayout(followRow);
     followLayout->setContentsMargins(4, 0, 4, 0);
-    follow_ = shrinkingCombo(followRow, QStringLiteral("explorerFollow"));
+    follow_ = shrinkingCombo(followRow, QStringLiteral("explorerFollow"), 7);
     follow_->setToolTip(
         tr("The arrows follow this parameter through its values, the others as "
            "selected under Tiles."));

@@ -1,6 +1,6 @@
 // The Tile explorer's sweeps through the real worker and controller with a stand-in compiler and
 // executor (tests/fakes/fake_tile_engine.h) in the worker's tile path (Qt Test, offscreen, no
-// GPU): progress and ETA, cancelling while compiling and while measuring, a rejected compile as
+// GPU): progress and ETA, cancelling while compiling or while measuring, a rejected compile as
 // a failed cell with the compiler's log, queued reports superseded, and the main window's Run and
 // Cancel while a tile sweep holds the worker. The stand-in holds at a chosen step until the test
 // releases or cancels it, so nothing depends on how fast this machine is.
@@ -24,6 +24,8 @@
 #include "worker/run_controller.h"
 
 using namespace fusescope;
+
+Q_DECLARE_METATYPE(fusescope::testing::FakeTileEngine::Step)
 using fusescope::testing::drawnCells;
 using fusescope::testing::FakeTileEngine;
 using fusescope::testing::goThroughEveryBlockI;
@@ -83,8 +85,8 @@ class TileExplorerStandInTest : public QObject {
     Q_OBJECT
   private slots:
     void progressIsMonotonicWithAnEtaAndCellsCarryTheStandInsTimes();
-    void cancelWhileCompilingMeasuresNothing();
-    void cancelWhileMeasuringKeepsTheCellsMeasured();
+    void cancelKeepsTheCellsMeasuredBeforeIt_data();
+    void cancelKeepsTheCellsMeasuredBeforeIt();
     void rejectedCompileIsAFailedCellWithTheLog();
     void reportsQueuedBehindASweepAreSuperseded();
     void mainWindowRunWaitsForATileSweepAndCancelStopsIt();
@@ -145,16 +147,32 @@ void TileExplorerStandInTest::progressIsMonotonicWithAnEtaAndCellsCarryTheStandI
     }
 }
 
-void TileExplorerStandInTest::cancelWhileCompilingMeasuresNothing() {
+void TileExplorerStandInTest::cancelKeepsTheCellsMeasuredBeforeIt_data() {
+    QTest::addColumn<FakeTileEngine::Step>("heldStep");
+    QTest::addColumn<int>("compiled");
+    QTest::addColumn<int>("measured");
+    // Held before the third compile: nothing measured yet. Held before the third measurement:
+    // every tile compiled, two measured.
+    QTest::newRow("while compiling") << FakeTileEngine::Step::Compile << 2 << 0;
+    QTest::newRow("while measuring") << FakeTileEngine::Step::Measure << 4 << 2;
+}
+
+void TileExplorerStandInTest::cancelKeepsTheCellsMeasuredBeforeIt() {
+    QFETCH(FakeTileEngine::Step, heldStep);
+    QFETCH(int, compiled);
+    QFETCH(int, measured);
     RunController controller;
     TileExplorerTab tab(&controller);
     const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Compile, 2);
+    engine->holdBefore(heldStep, 2);
     prepare(tab, controller);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
     tab.startSweep();
     QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
+    // The cells before the hold reach the heatmap while the sweep still runs.
+    QTRY_COMPARE_WITH_TIMEOUT(cells.size(), qsizetype(measured), kTimeoutMs);
+    QCOMPARE(drawnCells(*tab.heatmap()), measured);
     QVERIFY(tab.isSweeping());
     QVERIFY(tab.cancelButton()->isEnabled());
     QVERIFY(!tab.sweepButton()->isEnabled());
@@ -162,39 +180,13 @@ void TileExplorerStandInTest::cancelWhileCompilingMeasuresNothing() {
     QVERIFY(arrived(ended));
     QVERIFY(!ended.first().at(0).toBool());
     QCOMPARE(ended.first().at(1).toString(),
-             QStringLiteral("Cancelled after 0 of 4 configurations"));
-    QCOMPARE(engine->compiled(), 2);
-    QCOMPARE(engine->measured(), 0);
-    QVERIFY(cells.isEmpty());
+             QStringLiteral("Cancelled after %1 of 4 configurations").arg(measured));
+    QCOMPARE(engine->compiled(), compiled);
+    QCOMPARE(engine->measured(), measured);
+    QCOMPARE(cells.size(), qsizetype(measured));
     QVERIFY(tab.sweep().cancelled);
     QCOMPARE(tab.sweep().cells.size(), std::size_t{4});  // the grid asked for stays
-    QCOMPARE(measuredCells(tab.sweep()), 0);
-    verifyIdle(tab, controller);
-}
-
-void TileExplorerStandInTest::cancelWhileMeasuringKeepsTheCellsMeasured() {
-    RunController controller;
-    TileExplorerTab tab(&controller);
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 2);
-    prepare(tab, controller);
-    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
-    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
-    tab.startSweep();
-    QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
-    // The two cells before the hold reach the heatmap while the sweep still runs.
-    QTRY_COMPARE_WITH_TIMEOUT(cells.size(), qsizetype(2), kTimeoutMs);
-    QCOMPARE(drawnCells(*tab.heatmap()), 2);
-    QVERIFY(tab.isSweeping());
-    tab.cancelSweep();
-    QVERIFY(arrived(ended));
-    QVERIFY(!ended.first().at(0).toBool());
-    QCOMPARE(ended.first().at(1).toString(),
-             QStringLiteral("Cancelled after 2 of 4 configurations"));
-    QCOMPARE(engine->compiled(), 4);
-    QCOMPARE(engine->measured(), 2);
-    QVERIFY(tab.sweep().cancelled);
-    QCOMPARE(measuredCells(tab.sweep()), 2);
+    QCOMPARE(measuredCells(tab.sweep()), measured);
     verifyIdle(tab, controller);
 }
 

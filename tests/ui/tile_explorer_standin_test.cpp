@@ -10,11 +10,11 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <memory>
 
 #include "fakes/fake_tile_engine.h"
+#include "support/window_test_case.h"
 #include "tile_explorer_sweep_fixture.h"
 #include "tiles/tile_model.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -49,22 +49,29 @@ std::shared_ptr<FakeTileEngine> standIn(RunController& controller,
     return engine;
 }
 
+// The stand-in, holding before its `count`th `step` (0: the first), on the tab ready to sweep.
+std::shared_ptr<FakeTileEngine> heldStandIn(TileExplorerTab& tab, RunController& controller,
+                                            FakeTileEngine::Step step, int count) {
+    auto engine = standIn(controller);
+    engine->holdBefore(step, count);
+    prepare(tab, controller);
+    return engine;
+}
+
 bool arrived(QSignalSpy& spy) {
     return fusescope::testing::arrived(spy, kTimeoutMs);
 }
 
-// The main window on the CPU backend, its settings in `directory`.
+// The main window on the CPU backend, with `settings`.
 struct WindowOnCpu {
-    explicit WindowOnCpu(const QTemporaryDir& directory)
-        : settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat),
-          window(&settings),
+    explicit WindowOnCpu(QSettings* settings)
+        : window(settings),
           panel(window.runPanel()),
           tab(*window.tileExplorer()),
           controller(*window.runController()) {
         panel->backendCombo()->setCurrentIndex(
             panel->backendCombo()->findData(QStringLiteral("cpu")));
     }
-    QSettings settings;
     MainWindow window;
     RunPanel* panel;
     TileExplorerTab& tab;
@@ -81,7 +88,7 @@ void verifyIdle(const TileExplorerTab& tab, const RunController& controller) {
 
 }  // namespace
 
-class TileExplorerStandInTest : public QObject {
+class TileExplorerStandInTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
     void progressIsMonotonicWithAnEtaAndCellsCarryTheStandInsTimes();
@@ -163,9 +170,7 @@ void TileExplorerStandInTest::cancelKeepsTheCellsMeasuredBeforeIt() {
     QFETCH(int, measured);
     RunController controller;
     TileExplorerTab tab(&controller);
-    const auto engine = standIn(controller);
-    engine->holdBefore(heldStep, 2);
-    prepare(tab, controller);
+    const auto engine = heldStandIn(tab, controller, heldStep, 2);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
     tab.startSweep();
@@ -224,9 +229,7 @@ void TileExplorerStandInTest::rejectedCompileIsAFailedCellWithTheLog() {
 void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
     RunController controller;
     TileExplorerTab tab(&controller);
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 0);
-    prepare(tab, controller);
+    const auto engine = heldStandIn(tab, controller, FakeTileEngine::Step::Measure, 0);
     QSignalSpy reports(&controller, &RunController::tileReportReady);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     tab.startSweep();
@@ -249,13 +252,9 @@ void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
 // The main window with a tile sweep holding the worker: Run waits (disabled, with the reason),
 // Cancel in the run panel stops the sweep, and both return to idle.
 void TileExplorerStandInTest::mainWindowRunWaitsForATileSweepAndCancelStopsIt() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    WindowOnCpu fixture(directory);
-    auto& [settings, window, panel, tab, controller] = fixture;
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 1);
-    prepare(tab, controller);
+    WindowOnCpu fixture(folder_->settings());
+    auto& [window, panel, tab, controller] = fixture;
+    const auto engine = heldStandIn(tab, controller, FakeTileEngine::Step::Measure, 1);
     QVERIFY(panel->runButton()->isEnabled());
     QVERIFY(!panel->cancelButton()->isEnabled());
 
@@ -289,13 +288,9 @@ void TileExplorerStandInTest::mainWindowRunWaitsForATileSweepAndCancelStopsIt() 
 }
 
 void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    WindowOnCpu fixture(directory);
-    auto& [settings, window, panel, tab, controller] = fixture;
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 0);
-    prepare(tab, controller);
+    WindowOnCpu fixture(folder_->settings());
+    auto& [window, panel, tab, controller] = fixture;
+    const auto engine = heldStandIn(tab, controller, FakeTileEngine::Step::Measure, 0);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     tab.startSweep();
     QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
@@ -320,10 +315,8 @@ void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
 // "Run this configuration" holds the worker too: the run panel's Cancel stops it and both the
 // panel and the tab go idle (the run's own cancel path, not the sweep's).
 void TileExplorerStandInTest::mainWindowCancelStopsARunOfOneConfiguration() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    WindowOnCpu fixture(directory);
-    auto& [settings, window, panel, tab, controller] = fixture;
+    WindowOnCpu fixture(folder_->settings());
+    auto& [window, panel, tab, controller] = fixture;
     FakeTileEngine::Script script;
     script.measureDelayMs = 10 * kTimeoutMs;  // never ends by itself: only the cancel stops it
     const auto engine = standIn(controller, script);

@@ -38,6 +38,18 @@ QString etaText(double seconds) {
     return QObject::tr("about %1 min left").arg(std::lround(seconds / 60.0));
 }
 
+// A tab of the views: `choices` (their layout inset from the page's sides) above `chart`, which
+// takes the rest of the page.
+void addViewPage(QTabWidget* views, const QString& title, QWidget* choices, QWidget* chart) {
+    auto* page = new QWidget(views);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    choices->layout()->setContentsMargins(4, 0, 4, 0);
+    layout->addWidget(choices);
+    layout->addWidget(chart, 1);
+    views->addTab(page, title);
+}
+
 }  // namespace
 
 QGroupBox* TileExplorerTab::buildSweepBox(QWidget* column) {
@@ -119,12 +131,8 @@ QWidget* TileExplorerTab::buildViews() {
     views_->setObjectName(QStringLiteral("explorerViews"));
     views_->setDocumentMode(true);
 
-    auto* heatPage = new QWidget(views_);
-    auto* heatLayout = new QVBoxLayout(heatPage);
-    heatLayout->setContentsMargins(0, 4, 0, 0);
-    auto* choices = new QWidget(heatPage);
+    auto* choices = new QWidget;
     auto* choiceLayout = new QVBoxLayout(choices);
-    choiceLayout->setContentsMargins(4, 0, 4, 0);
     metric_ = shrinkingCombo(choices, QStringLiteral("explorerMetric"), 7);
     for (TileMetric metric : kAllTileMetrics)
         metric_->addItem(tileMetricTitle(metric), static_cast<int>(metric));
@@ -150,17 +158,11 @@ QWidget* TileExplorerTab::buildViews() {
     axesRow->addStretch(1);
     choiceLayout->addLayout(metricRow);
     choiceLayout->addLayout(axesRow);
-    heatLayout->addWidget(choices);
-    heatmap_ = new TileHeatmap(heatPage);
-    heatLayout->addWidget(heatmap_, 1);
-    views_->addTab(heatPage, tr("Heatmap"));
+    heatmap_ = new TileHeatmap;
+    addViewPage(views_, tr("Heatmap"), choices, heatmap_);
 
-    auto* roofPage = new QWidget(views_);
-    auto* roofLayout = new QVBoxLayout(roofPage);
-    roofLayout->setContentsMargins(0, 4, 0, 0);
-    auto* followRow = new QWidget(roofPage);
+    auto* followRow = new QWidget;
     auto* followLayout = new QHBoxLayout(followRow);
-    followLayout->setContentsMargins(4, 0, 4, 0);
     follow_ = shrinkingCombo(followRow, QStringLiteral("explorerFollow"), 7);
     follow_->setToolTip(
         tr("The arrows follow this parameter through its values, the others as "
@@ -168,10 +170,8 @@ QWidget* TileExplorerTab::buildViews() {
     followLayout->addWidget(new QLabel(tr("Follow"), followRow));
     followLayout->addWidget(follow_, 1);
     followLayout->addStretch(2);
-    roofLayout->addWidget(followRow);
-    roofline_ = new TileRoofline(roofPage);
-    roofLayout->addWidget(roofline_, 1);
-    views_->addTab(roofPage, tr("Roofline"));
+    roofline_ = new TileRoofline;
+    addViewPage(views_, tr("Roofline"), followRow, roofline_);
 
     applyVariant();
     for (QComboBox* combo : {metric_, xAxis_, yAxis_, others_, follow_})

@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "layout_checks.h"
+#include "support/table_texts.h"
 #include "ui/charts/chart_view.h"
 #include "ui/expression/expression_view.h"
 #include "ui/expression/expression_wiring.h"
@@ -30,17 +31,12 @@
 
 using namespace fusescope;
 
+using testsupport::columnTexts;
+
 namespace {
 
 constexpr int kRunTimeoutMs = 120000;
 const QSize kSmallScreen(1280, 720);
-
-QStringList columnTexts(const QTableWidget& table, int column) {
-    QStringList texts;
-    for (int row = 0; row < table.rowCount(); ++row)
-        texts << (table.item(row, column) ? table.item(row, column)->text() : QString());
-    return texts;
-}
 
 }  // namespace
 

@@ -1,7 +1,6 @@
 // The main window on a classroom projector: it fits small screens, and after a real CPU run of
 // every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
 // or covers plotted data. The same test runs at scale 1, 1.5 and 2 (QT_SCALE_FACTOR, set by ctest).
-#include <optional>
 
 #include <QFontInfo>
 #include <QHeaderView>
@@ -21,7 +20,7 @@
 #include "layout_checks.h"
 #include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
-#include "support/settings_folder.h"
+#include "support/window_test_case.h"
 #include "ui/charts/chart_least_height.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -134,10 +133,9 @@ int wholeRowsInSight(const QTableView& table) {
 
 }  // namespace
 
-class LayoutTest : public QObject {
+class LayoutTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void windowFitsASmallScreen();
     void noTextCutOrOverlappingAfterEachPipeline_data();
     void noTextCutOrOverlappingAfterEachPipeline();
@@ -150,14 +148,7 @@ class LayoutTest : public QObject {
     void stageCursorPassesUnderThePeakLabels();
     void memoryStageLeavesTheChartsRoom_data();
     void memoryStageLeavesTheChartsRoom();
-
-  private:
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void LayoutTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 void LayoutTest::windowFitsASmallScreen() {
     MainWindow window(folder_->settings());

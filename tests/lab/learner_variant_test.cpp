@@ -2,20 +2,24 @@
 // learner's run, built by the CLI's own record-building code (model/lab/learner_run.h) beside the
 // shipped SwiGLU variants run for real on the CPU, is saved and opened again (which registers
 // the variant from the description it carries); the memory stage shows it with its declared
-// passes and its peak, compare matches it with the model's DRAM bytes, and the recording's JSON
-// carries it.
+// passes and its peak, compare matches it with the model's DRAM bytes, the bytes chart puts a
+// DRAM mark on its kernel, and the results table's CSV and the recording's JSON carry it.
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
 #include "model/comparison.h"
+#include "model/format.h"
 #include "model/lab/learner_run.h"
 #include "model/recording_json.h"
 #include "model/stage/stage_timeline.h"
 #include "pipelines/runtime_registry.h"
 #include "runtime/runner.h"
 #include "stage_test_runs.h"
+#include "ui/charts/charts.h"
+#include "ui/export/table_export.h"
+#include "ui/results/results_model.h"
 
 using namespace fusescope;
 
@@ -64,6 +68,12 @@ void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& k
     recording.runs.push_back(
         model::learnerRunRecord(kernel, reference, all.problem, timing, check));
     recording.pipelineDescriptions.push_back(*family);
+}
+
+int rowOf(const QAbstractItemModel& table, const QString& variant) {
+    for (int row = 0; row < table.rowCount(); ++row)
+        if (table.index(row, VariantResultsModel::Variant).data().toString() == variant) return row;
+    return -1;
 }
 
 }  // namespace
@@ -131,6 +141,37 @@ void LearnerVariantTest::yourKernelIsAVariantInEveryView() {
     QVERIFY(row != comparison.variants.end());
     QVERIFY(row->gbpsOfDram);
     QCOMPARE(row->dramSourceA, QStringLiteral("model"));
+
+    // The bytes chart: a DRAM mark on every kernel, the learner's included.
+    BytesPerKernelChart chart;
+    chart.resize(1280, 720);
+    chart.setRecording(*opened);
+    QCoreApplication::processEvents();
+    int kernels = 0;
+    for (const model::RunRecord& run : opened->runs) kernels += run.kernels.size();
+    QVERIFY(chart.graphCount() >= 1);
+    QCOMPARE(chart.graph(0)->dataCount(), kernels);
+
+    // The results table and its CSV: the learner's row with its DRAM bytes, passes and peak.
+    VariantResultsModel results;
+    results.setRecording(*opened);
+    const int learnerRow = rowOf(results, yours);
+    QVERIFY(learnerRow >= 0);
+    const auto cell = [&](int column) {
+        return results.index(learnerRow, column).data(VariantResultsModel::SortRole);
+    };
+    QCOMPARE(cell(VariantResultsModel::DramBytes).toDouble(),
+             double(3 * kElements * sizeof(float) + 2 * kElements * sizeof(float)));
+    QCOMPARE(cell(VariantResultsModel::Passes).toInt(), 5);
+    const QByteArray csv = tableCsv(results);
+    const QList<QByteArray> lines = csv.split('\n');
+    const auto learnerLine = std::find_if(lines.begin(), lines.end(), [&](const QByteArray& line) {
+        return line.startsWith(yours.toUtf8());
+    });
+    QVERIFY2(learnerLine != lines.end(), csv.constData());
+    const QString dram =
+        model::formatBytes(5 * kElements * sizeof(float)) + QStringLiteral(" model");
+    QVERIFY2(learnerLine->contains(dram.toUtf8()), learnerLine->constData());
 }
 
 QTEST_MAIN(LearnerVariantTest)

@@ -76,6 +76,11 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     runButton_->setObjectName(QStringLiteral("labRun"));
     cancelButton_ = new QPushButton(tr("Cancel"));
     cancelButton_->setObjectName(QStringLiteral("labCancel"));
+    counters_ = new QCheckBox(tr("Counters"));
+    counters_->setObjectName(QStringLiteral("labCounters"));
+    counters_->setToolTip(
+        tr("Also count your kernel's DRAM bytes with the hardware counters (a separate run); "
+           "the pass counter then counts from them, not from your declaration"));
     // The actions first, on a row of their own: at 1280x720 with 150% the tab is narrow.
     auto* actions = new QHBoxLayout;
     actions->addWidget(buildButton_);
@@ -84,15 +89,9 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     actions->addWidget(open);
     actions->addWidget(save);
     actions->addStretch(1);
-    counters_ = new QCheckBox(tr("Counters"));
-    counters_->setObjectName(QStringLiteral("labCounters"));
-    counters_->setToolTip(
-        tr("Also count your kernel's DRAM bytes with the hardware counters (a separate run); "
-           "the pass counter then counts from them, not from your declaration"));
     auto* top = new QHBoxLayout;
     top->addWidget(starters_, 1);
     top->addWidget(size_);
-    top->addWidget(counters_);
 
     expression_ = new QLineEdit;
     expression_->setObjectName(QStringLiteral("labExpression"));
@@ -111,6 +110,8 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     openRecordingButton_ = new QPushButton(tr("Open a recording…"));
     openRecordingButton_->setObjectName(QStringLiteral("labOpenRecording"));
     auto* note = new QHBoxLayout;
+    // First on its row: the tab's right edge is out of sight at 150% in a small window.
+    note->addWidget(counters_);
     note->addWidget(gpuNote_, 1);
     note->addWidget(openRecordingButton_);
 

@@ -7,10 +7,11 @@
 // pass: write out
 // end
 // A blank kernel: compute what an expression says
-// What this kernel must compute is the expression in the Expression field; type your own there.
-// Its inputs, then its last output, are the kernel's parameters (float*, N each), then int N;
-// its CPU evaluation checks your output, and FuseScope's unfused and fused kernels generated
-// from it run beside yours. Fill in the loop below.
+// What this kernel must compute is the expression in the Expression
+// field: type your own there. Its inputs, then its last output, are the
+// kernel's parameters (float*, N each), then int N. Its CPU evaluation
+// checks your output, and the unfused and fused kernels FuseScope
+// generates from it run beside yours. Fill in the loop below.
 extern "C" __global__ void blank_kernel(const float* x, float* out, int N) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x) {
     }

@@ -24,6 +24,7 @@
 #include "ui/charts/chart_least_height.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
+#include "ui/lab/lab_view.h"
 #include "ui/run/run_panel.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/memory_stage_widget.h"
@@ -348,6 +349,29 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
         if (!editor || editor->height() < 6 * lineHeight)
             problems << QStringLiteral("[Lab] the editor shows fewer than 6 lines (%1 px)")
                             .arg(editor ? editor->height() : 0);
+        // A blank kernel on a GPU: the Counters box and the expression's field fit as well.
+        if (auto* labView = qobject_cast<LabView*>(lab)) {
+            labView->setGpu(true, QString());
+            labView->loadStarter(
+                labView->starterCombo()->findData(QStringLiteral("your_own_blank.cu")));
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+            for (const QString& problem : testing::buttonProblems(
+                     window, {QStringLiteral("labRun"), QStringLiteral("labCounters"),
+                              QStringLiteral("labCancel")}))
+                problems << QStringLiteral("[Lab, blank kernel] %1").arg(problem);
+            for (const QString& problem : testing::labelProblems(window))
+                problems << QStringLiteral("[Lab, blank kernel] %1").arg(problem);
+            // The field may run past the tab's edge at 150%, but a chain must be readable in it.
+            const QWidget* expression = labView->expressionEdit();
+            const int shown = testing::visibleRectInWindow(*expression).width();
+            if (shown <
+                expression->fontMetrics().horizontalAdvance(QStringLiteral("out = silu(g) * u")))
+                problems
+                    << QStringLiteral("[Lab] %1 px of the expression field in sight").arg(shown);
+            labView->loadStarter(0);
+            labView->setGpu(window.backendSummary().cudaUsable, window.backendSummary().cudaReason);
+        }
         window.chartTabs()->setCurrentIndex(0);
     } else {
         problems << QStringLiteral("the Lab view is missing");

@@ -86,7 +86,7 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         SCOPED_TRACE(tilesText(c) + " M=" + std::to_string(k.m) + " H=" + std::to_string(k.h) +
                      " I=" + std::to_string(k.i));
         RunObserver quiet;
-        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, 7, quiet);
+        Result<TileRunResult> result = runConfiguration(*backend, c, RunSettings{3, 1, 7}, quiet);
         ASSERT_TRUE(result) << result.status().message();
         const TileCell& cell = result->cell;
         EXPECT_TRUE(cell.checkOk) << "error " << cell.checkError << " > " << cell.checkTolerance;
@@ -110,8 +110,8 @@ TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
     request.problem.dimensions = {{"M", 512}, {"H", 1024}, {"I", 2816}};
     request.problem.dtype = DType::Tf32;
     request.problem.tuning = {{"block_m", 128}, {"block_n", 128}, {"block_h", 64}, {"block_i", 64}};
-    request.repeats = 1;
-    request.warmup = 0;
+    request.settings.repeats = 1;
+    request.settings.warmup = 0;
     RunObserver quiet;
     Result<RunReport> report = runPipeline(*backend, request, quiet);
     ASSERT_FALSE(report) << "the run should be refused";
@@ -171,7 +171,7 @@ TEST_F(TilesGpuTest, ARefusedConfigurationIsNeverLaunched) {
     EXPECT_EQ(report->refusal->kind, RefusalKind::SharedMemory);
     EXPECT_FALSE(report->compiled.known);
     RunObserver quiet;
-    EXPECT_FALSE(runConfiguration(*backend, c, 1, 0, 1, quiet));
+    EXPECT_FALSE(runConfiguration(*backend, c, RunSettings{1, 0, 1}, quiet));
 }
 
 struct ProductionCase {
@@ -193,7 +193,7 @@ TEST_F(TilesGpuTest, ProductionNonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         SCOPED_TRACE(tilesText(c) + " M=" + std::to_string(k.m) + " H=" + std::to_string(k.h) +
                      " I=" + std::to_string(k.i));
         RunObserver quiet;
-        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, 11, quiet);
+        Result<TileRunResult> result = runConfiguration(*backend, c, RunSettings{3, 1, 11}, quiet);
         ASSERT_TRUE(result) << result.status().message();
         const TileCell& cell = result->cell;
         EXPECT_TRUE(cell.checkOk) << "error " << cell.checkError << " > " << cell.checkTolerance;

@@ -55,8 +55,8 @@ bool run(Backend& backend, const Options& options, const std::string& pipeline, 
     request.problem = findPipeline(pipeline)->defaultProblem();
     request.problem.dimensions[std::string(kElementCountDimension)] = options.n;
     request.problem.tuning[std::string(kVectorWidthTuning)] = width;
-    request.repeats = options.repeats;
-    request.warmup = 2;
+    request.settings.repeats = options.repeats;
+    request.settings.warmup = 2;
     request.cpuThreads = options.threads;
     RunObserver quiet;
     Result<RunReport> report = runPipeline(backend, request, quiet);

@@ -137,7 +137,7 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
     RunRequest all;
     all.problem = settings.problem;
     const HostBuffers inputs = makeHostInputs(reference, selectedVariants(reference, all),
-                                              settings.problem, all.seed, cancel);
+                                              settings.problem, all.settings.seed, cancel);
     if (cancel.cancelled()) return cancelledStatus();
     LearnerLaunch launch;
     launch.cubin = file.module.image;

@@ -107,7 +107,7 @@ int checkLesson(const QString& path, BackendChoice choice, bool run) {
         return kExitUsageError;
     }
     BackendSet backends;
-    Result<BackendSelection> selection = startBackend(choice, backends);
+    Result<BackendSelection> selection = startBackend(Target{choice, std::nullopt}, backends);
     if (!selection) {
         printError(QString::fromStdString(selection.status().message()));
         return kExitRuntimeError;

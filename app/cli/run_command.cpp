@@ -29,7 +29,6 @@ namespace {
 
 struct RunOptions {
     RunRequest request;
-    BackendOptions where;
     std::optional<MeasureOptions> measure;  // set by --measure
     bool nTooLarge = false;                 // N past 64 bits: reported with the device's limit
     QString nText;
@@ -236,17 +235,16 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
         if (!problem) return problem.status();
         request.problem = *problem;
     }
-    Result<RepeatCounts> counts = parseRepeatCounts(p.parser, p.repeat, p.warmup);
-    if (!counts) return counts.status();
-    request.repeats = counts->repeats;
-    request.warmup = counts->warmup;
+    Result<RunSettings> settings = parseRunSettings(p.parser, p.repeat, p.warmup);
+    if (!settings) return settings.status();
+    request.settings = *settings;
     request.roofs = !p.parser.isSet(p.noRoofs);
     options.repeatsGiven = p.parser.isSet(p.repeat);
     options.warmupGiven = p.parser.isSet(p.warmup);
 
-    Result<BackendOptions> where = parseBackendOptions(p.parser, p.backend, p.device);
-    if (!where) return where.status();
-    options.where = *where;
+    Result<Target> target = parseTarget(p.parser, p.backend, p.device);
+    if (!target) return target.status();
+    request.target = *target;
     if (const QString threads = p.parser.value(p.threads); threads != QLatin1String("all")) {
         Result<int> count =
             parseBoundedInteger(QStringLiteral("--threads"), threads, 1, hardwareThreads());
@@ -367,7 +365,7 @@ int runCommand(const QStringList& arguments) {
                        .arg(pipelineName, QString::fromStdString(kernelFile->reference->name)));
         return kExitUsageError;
     }
-    if (kernelFile && options->where.backend == BackendChoice::Cpu) {
+    if (kernelFile && options->request.target.backend == BackendChoice::Cpu) {
         printError(
             QStringLiteral("--kernel-file: a learner's kernel runs on the GPU (--backend "
                            "cuda or auto)"));
@@ -376,7 +374,7 @@ int runCommand(const QStringList& arguments) {
 
     BackendSet backends;
     const std::optional<BackendSelection> selection =
-        startBackendOrSayWhy(options->where, backends);
+        startBackendOrSayWhy(options->request.target, backends);
     if (!selection) return kExitRuntimeError;
     Backend& backend = *selection->backend;
     if (kernelFile && backend.kind() != BackendKind::Cuda) {
@@ -386,9 +384,9 @@ int runCommand(const QStringList& arguments) {
         return kExitRuntimeError;
     }
     RunRequest& request = options->request;
-    const RunDefaults defaults = runDefaultsFor(backend.kind());
-    if (!options->repeatsGiven) request.repeats = defaults.repeats;
-    if (!options->warmupGiven) request.warmup = defaults.warmup;
+    const RunSettings defaults = runDefaultsFor(backend.kind());
+    if (!options->repeatsGiven) request.settings.repeats = defaults.repeats;
+    if (!options->warmupGiven) request.settings.warmup = defaults.warmup;
     backend.useHostThreads(request.cpuThreads);
     const DeviceInfo device = backend.describe();
     if (Status fits = checkSizeFits(*options, device); !fits) {
@@ -422,8 +420,8 @@ int runCommand(const QStringList& arguments) {
     if (kernelFile) {
         LearnerRunSettings learner;
         learner.problem = request.problem;
-        learner.warmup = request.warmup;
-        learner.repeats = request.repeats;
+        learner.warmup = request.settings.warmup;
+        learner.repeats = request.settings.repeats;
         learner.timeLimitSeconds = options->timeLimitSeconds;
         if (provider && options->measure->counters) {
             learner.counters = provider.get();

@@ -147,12 +147,12 @@ std::optional<model::Recording> recordingOfRun(const Result<RunReport>& report, 
     return model::recordingFrom(*report, conversion);
 }
 
-Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends,
-                                      std::optional<int> cudaDevice) {
-    Result<BackendSelection> selection = selectBackend(choice, backends, cudaDevice);
+Result<BackendSelection> startBackend(const Target& target, BackendSet& backends) {
+    Result<BackendSelection> selection = selectBackend(target, backends);
     if (!selection) {
-        const std::string option =
-            cudaDevice ? "--device " + std::to_string(*cudaDevice) : std::string("--backend cuda");
+        const std::string option = target.cudaDevice
+                                       ? "--device " + std::to_string(*target.cudaDevice)
+                                       : std::string("--backend cuda");
         return Status(selection.status().code(), option + ": " + selection.status().message());
     }
     return selection;

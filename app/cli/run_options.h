@@ -42,8 +42,7 @@ Result<std::optional<int>> parseCudaDevice(bool given, const QString& text, Back
 // A finished run's report as fusescope-cli's recording; without one, prints why and sets
 // `exitCode` (cancelled 130, else as exitCodeFor).
 std::optional<model::Recording> recordingOfRun(const Result<RunReport>& report, int& exitCode);
-Result<BackendSelection> startBackend(BackendChoice choice, BackendSet& backends,
-                                      std::optional<int> cudaDevice = std::nullopt);
+Result<BackendSelection> startBackend(const Target& target, BackendSet& backends);
 // --description: what a recording or sweep file shows, in words (one line).
 QString descriptionHelp();
 Result<QString> parseDescription(const QString& text);

@@ -35,30 +35,32 @@ Status checkNoPositionalArguments(const QCommandLineParser& parser) {
                       "' (options start with --)");
 }
 
-Result<BackendOptions> parseBackendOptions(const QCommandLineParser& parser,
-                                           const QCommandLineOption& backend,
-                                           const QCommandLineOption& device) {
-    BackendOptions options;
+Result<Target> parseTarget(const QCommandLineParser& parser, const QCommandLineOption& backend,
+                           const QCommandLineOption& device) {
+    Target target;
     Result<BackendChoice> choice = parseBackendChoice(parser.value(backend));
     if (!choice) return choice.status();
-    options.backend = *choice;
+    target.backend = *choice;
     Result<std::optional<int>> cudaDevice =
         parseCudaDevice(parser.isSet(device), parser.value(device), *choice);
     if (!cudaDevice) return cudaDevice.status();
-    options.cudaDevice = *cudaDevice;
-    return options;
+    target.cudaDevice = *cudaDevice;
+    return target;
 }
 
-Result<RepeatCounts> parseRepeatCounts(const QCommandLineParser& parser,
-                                       const QCommandLineOption& repeat,
-                                       const QCommandLineOption& warmup) {
+Result<RunSettings> parseRunSettings(const QCommandLineParser& parser,
+                                     const QCommandLineOption& repeat,
+                                     const QCommandLineOption& warmup) {
+    RunSettings settings;
     Result<int> repeats =
         parseBoundedInteger(QStringLiteral("--repeat"), parser.value(repeat), 1, kMaxRepeats);
     if (!repeats) return repeats.status();
+    settings.repeats = *repeats;
     Result<int> warmups =
         parseBoundedInteger(QStringLiteral("--warmup"), parser.value(warmup), 0, kMaxWarmup);
     if (!warmups) return warmups.status();
-    return RepeatCounts{*repeats, *warmups};
+    settings.warmup = *warmups;
+    return settings;
 }
 
 Result<OutputOptions> parseOutputOptions(const QCommandLineParser& parser,
@@ -77,10 +79,8 @@ Result<OutputOptions> parseOutputOptions(const QCommandLineParser& parser,
     return options;
 }
 
-std::optional<BackendSelection> startBackendOrSayWhy(const BackendOptions& options,
-                                                     BackendSet& backends) {
-    Result<BackendSelection> selection =
-        startBackend(options.backend, backends, options.cudaDevice);
+std::optional<BackendSelection> startBackendOrSayWhy(const Target& target, BackendSet& backends) {
+    Result<BackendSelection> selection = startBackend(target, backends);
     if (!selection) {
         printError(QString::fromStdString(selection.status().message()));
         return std::nullopt;

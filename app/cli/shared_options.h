@@ -10,6 +10,7 @@
 #include "cli/console.h"
 #include "core/status.h"
 #include "runtime/backend_selection.h"
+#include "runtime/run_settings.h"
 
 namespace fusescope::cli {
 
@@ -22,21 +23,13 @@ QCommandLineOption descriptionOption();
 Status checkNoPositionalArguments(const QCommandLineParser& parser);
 
 // --backend and --device together: a GPU number is refused with the CPU backend.
-struct BackendOptions {
-    BackendChoice backend = BackendChoice::Auto;
-    std::optional<int> cudaDevice;  // unset: GPU 0
-};
-Result<BackendOptions> parseBackendOptions(const QCommandLineParser& parser,
-                                           const QCommandLineOption& backend,
-                                           const QCommandLineOption& device);
+Result<Target> parseTarget(const QCommandLineParser& parser, const QCommandLineOption& backend,
+                           const QCommandLineOption& device);
 
-struct RepeatCounts {
-    int repeats = 0;
-    int warmup = 0;
-};
-Result<RepeatCounts> parseRepeatCounts(const QCommandLineParser& parser,
-                                       const QCommandLineOption& repeat,
-                                       const QCommandLineOption& warmup);
+// --repeat and --warmup; the seed stays the default.
+Result<RunSettings> parseRunSettings(const QCommandLineParser& parser,
+                                     const QCommandLineOption& repeat,
+                                     const QCommandLineOption& warmup);
 
 // --description as one line, and --json's path proven writable before anything runs (`what`
 // names the file in the message); each empty where it is not given.
@@ -50,8 +43,7 @@ Result<OutputOptions> parseOutputOptions(const QCommandLineParser& parser,
 
 // The chosen backend, started; where it cannot start, the reason is printed and nothing returned
 // (the command then exits with kExitRuntimeError).
-std::optional<BackendSelection> startBackendOrSayWhy(const BackendOptions& options,
-                                                     BackendSet& backends);
+std::optional<BackendSelection> startBackendOrSayWhy(const Target& target, BackendSet& backends);
 
 // Reads a command's line into `options` with `parse`. Gives the exit code where the command ends
 // there: --help shown, or a parse error or a bad value printed.

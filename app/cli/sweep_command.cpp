@@ -26,7 +26,6 @@ namespace {
 
 struct SweepOptions {
     SweepRequest request;
-    BackendOptions where;
     QString fromText;
     QString toText;  // empty: as far as memory and time allow
     bool toTooLarge = false;
@@ -133,14 +132,13 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
     if (!vector) return vector.status();
     request.vectorWidth = *vector;
-    Result<RepeatCounts> counts = parseRepeatCounts(p.parser, p.repeat, p.warmup);
-    if (!counts) return counts.status();
-    request.repeats = counts->repeats;
-    request.warmup = counts->warmup;
+    Result<RunSettings> settings = parseRunSettings(p.parser, p.repeat, p.warmup);
+    if (!settings) return settings.status();
+    request.settings = *settings;
 
-    Result<BackendOptions> where = parseBackendOptions(p.parser, p.backend, p.device);
-    if (!where) return where.status();
-    options.where = *where;
+    Result<Target> target = parseTarget(p.parser, p.backend, p.device);
+    if (!target) return target.status();
+    request.target = *target;
     Result<OutputOptions> output =
         parseOutputOptions(p.parser, p.description, p.json, QStringLiteral("the sweep"));
     if (!output) return output.status();
@@ -184,7 +182,7 @@ int sweepCommand(const QStringList& arguments) {
         return *done;
     BackendSet backends;
     const std::optional<BackendSelection> selection =
-        startBackendOrSayWhy(options->where, backends);
+        startBackendOrSayWhy(options->request.target, backends);
     if (!selection) return kExitRuntimeError;
     Backend& backend = *selection->backend;
     const DeviceInfo device = backend.describe();

@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/run_options.h"
+#include "cli/shared_options.h"
 #include "cli/terminal_observer.h"
 #include "cli/text_table.h"
 #include "model/format.h"
@@ -293,7 +294,8 @@ int runResources(const QStringList& arguments) {
     // A GPU the user named must exist: report it instead of quietly falling back to the table.
     if (*device || (!p.parser.isSet(p.gpu) && availability.cudaUsable)) {
         BackendSet backends;
-        Result<BackendSelection> selection = startBackend(BackendChoice::Cuda, backends, *device);
+        Result<BackendSelection> selection =
+            startBackend(Target{BackendChoice::Cuda, *device}, backends);
         if (!selection) {
             printError(text(selection.status().message()));
             return exitCodeFor(selection.status());
@@ -571,24 +573,15 @@ int runTiles(const QStringList& arguments) {
                        .arg(model::kMaxTileAxes));
         return kExitUsageError;
     }
-    Result<int> repeats =
-        parseBoundedInteger(QStringLiteral("--repeat"), p.parser.value(p.repeat), 1, kMaxRepeats);
-    Result<int> warmup =
-        parseBoundedInteger(QStringLiteral("--warmup"), p.parser.value(p.warmup), 0, kMaxWarmup);
-    Result<BackendChoice> choice = parseBackendChoice(p.parser.value(p.backend));
-    for (const Status& s : {repeats.status(), warmup.status(), choice.status()})
-        if (!s) {
-            printError(text(s.message()));
-            return kExitUsageError;
-        }
-    Result<std::optional<int>> device =
-        parseCudaDevice(p.parser.isSet(p.device), p.parser.value(p.device), *choice);
-    if (!device) {
-        printError(text(device.status().message()));
+    Result<RunSettings> settings = parseRunSettings(p.parser, p.repeat, p.warmup);
+    Result<Target> target =
+        settings ? parseTarget(p.parser, p.backend, p.device) : Result<Target>(settings.status());
+    if (!target) {
+        printError(text(target.status().message()));
         return kExitUsageError;
     }
-    request.repeats = *repeats;
-    request.warmup = *warmup;
+    request.settings = *settings;
+    request.target = *target;
     request.references = !p.parser.isSet(p.noReferences);
     const QString jsonPath = p.parser.value(p.json);
     if (!jsonPath.isEmpty())
@@ -597,7 +590,7 @@ int runTiles(const QStringList& arguments) {
             return kExitUsageError;
         }
     BackendSet backends;
-    Result<BackendSelection> selection = startBackend(*choice, backends, *device);
+    Result<BackendSelection> selection = startBackend(request.target, backends);
     if (!selection) {
         printError(text(selection.status().message()));
         return exitCodeFor(selection.status());

@@ -5,7 +5,7 @@
 // engine's (tests/layers checks the includes).
 #include <QString>
 
-#include "runtime/runner.h"  // IWYU pragma: export (RunRequest, RunDefaults, BackendKind, limits)
+#include "runtime/runner.h"  // IWYU pragma: export (RunRequest, RunSettings, BackendKind, limits)
 
 namespace fusescope::model {
 

@@ -93,7 +93,7 @@ QJsonObject sweepDocument(const SweepReport& report, const SweepRequest& request
         {QStringLiteral("pipeline"), QString::fromStdString(report.pipeline)},
         {QStringLiteral("vector"), report.vectorWidth},
         {QStringLiteral("repeats"), report.repeats},
-        {QStringLiteral("warmup"), request.warmup},
+        {QStringLiteral("warmup"), request.settings.warmup},
         {QStringLiteral("steps_per_octave"), request.stepsPerOctave},
         {QStringLiteral("data_source"), sweepDataSourceKey(report)},
         {QStringLiteral("model"), QStringLiteral("time = launches * overhead + bytes / bandwidth")},

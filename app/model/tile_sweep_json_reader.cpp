@@ -209,9 +209,9 @@ tiles::TileSweep readDocument(const JsonReader& document) {
             }
             request.axes.push_back(std::move(value));
         }
-    request.repeats = document.optionalInteger("repeats").value_or(0);
-    request.warmup = document.optionalInteger("warmup").value_or(0);
-    request.seed = static_cast<std::uint32_t>(document.optionalCount("seed").value_or(0));
+    request.settings.repeats = document.optionalInteger("repeats").value_or(0);
+    request.settings.warmup = document.optionalInteger("warmup").value_or(0);
+    request.settings.seed = static_cast<std::uint32_t>(document.optionalCount("seed").value_or(0));
     request.references = document.optionalBoolean("references_requested").value_or(true);
     sweep.limits = readLimits(document.object("device"), sweep);
     sweep.compileWallMs = document.optionalNumber("compile_wall_ms").value_or(0.0);

@@ -106,8 +106,8 @@ PipelineProbe runOne(Backend& backend, const PipelineSpec& pipeline, const Probl
     RunRequest request;
     request.pipeline = pipeline.name;
     request.problem = problem;
-    request.repeats = 1;
-    request.warmup = 0;
+    request.settings.repeats = 1;
+    request.settings.warmup = 0;
     // Variants without code here for this problem are left out and named; the rest run.
     for (const VariantSpec& variant : pipeline.variants) {
         std::vector<KernelSpec> kernels;

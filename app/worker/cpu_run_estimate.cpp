@@ -23,8 +23,8 @@ SpeedTable& speedTable() {
 }  // namespace
 
 bool runsOnCpu(const RunCommand& command, const BackendSummary& summary) {
-    return command.backend == BackendChoice::Cpu ||
-           (command.backend == BackendChoice::Auto && !summary.cudaUsable);
+    const BackendChoice backend = command.request.target.backend;
+    return backend == BackendChoice::Cpu || (backend == BackendChoice::Auto && !summary.cudaUsable);
 }
 
 std::optional<MachineSpeeds> knownCpuSpeeds(int threads) {

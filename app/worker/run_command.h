@@ -14,11 +14,7 @@
 namespace fusescope {
 
 struct RunCommand {
-    RunRequest request;
-    BackendChoice backend = BackendChoice::Auto;
-    // The GPU to run on (several in one host), chosen once per run on the worker thread; unset:
-    // GPU 0. A GPU that does not exist is refused with the reason before anything runs.
-    std::optional<int> cudaDevice;
+    RunRequest request;  // its target says where: the GPU is chosen once per run, on the worker
     // Set: also measure counters and bandwidth over time where the GPU allows (a counter run and
     // a sampling run after the timed run). Refusals are reported, not fatal.
     std::optional<MeasureOptions> measure = MeasureOptions{};

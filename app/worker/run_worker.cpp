@@ -149,10 +149,9 @@ void JobContext::progress(const QVariant& update) const {
     if (!stale()) emit worker_.jobProgress(id_, kind_, update);
 }
 
-Result<BackendSelection> RunWorker::startBackend(BackendChoice choice,
-                                                 std::optional<int> cudaDevice) {
+Result<BackendSelection> RunWorker::startBackend(const Target& target) {
     // The GPU is chosen here, once per run, on the thread that owns CUDA.
-    Result<BackendSelection> selection = selectBackend(choice, backends_, cudaDevice);
+    Result<BackendSelection> selection = selectBackend(target, backends_);
     if (!selection)
         return Status(selection.status().code(),
                       "CUDA is not usable: " + selection.status().message());
@@ -160,7 +159,7 @@ Result<BackendSelection> RunWorker::startBackend(BackendChoice choice,
 }
 
 RunWorker::JobEnd RunWorker::perform(const RunCommand& command, const JobContext& job) {
-    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
+    Result<BackendSelection> selection = startBackend(command.request.target);
     if (!selection) return failed(QString::fromStdString(selection.status().message()));
     Backend& backend = *selection->backend;
     job.started(backendNote(*selection));
@@ -184,7 +183,7 @@ RunWorker::JobEnd RunWorker::perform(const RunCommand& command, const JobContext
 }
 
 RunWorker::JobEnd RunWorker::perform(const SweepCommand& command, const JobContext& job) {
-    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
+    Result<BackendSelection> selection = startBackend(command.request.target);
     if (!selection) return failed(QString::fromStdString(selection.status().message()));
     job.started(backendNote(*selection));
     SweepOutcome outcome;

@@ -99,7 +99,7 @@ class RunWorker : public QObject {
     static QString backendNote(const BackendSelection& selection);
 
     // The backend for a choice (selectBackend over this thread's backends); emits nothing.
-    Result<BackendSelection> startBackend(BackendChoice choice, std::optional<int> cudaDevice);
+    Result<BackendSelection> startBackend(const Target& target);
     // After a failed job: when the GPU no longer answers, drops it and resets the device so the
     // next job starts afresh; when even that fails, the GPU is reported unavailable (a new
     // probe result) and the CPU backend takes the next auto run. Returns what happened, as a

@@ -38,7 +38,7 @@ RunWorker::JobEnd RunWorker::perform(const TileReportCommand& command, const Job
     TileReportOutcome outcome;
     const BackendAvailability availability = probeBackends();
     if (availability.cudaUsable) {
-        if (Result<Backend*> cuda = backends_.cuda()) {
+        if (Result<Backend*> cuda = backends_.cuda(command.target.cudaDevice.value_or(0))) {
             job.progress(QVariant::fromValue(JobStage{
                 0.0, tr("compiling and loading %1 (NVRTC; cached after the first time)")
                          .arg(QString::fromStdString(tiles::tilesText(command.configuration)))}));
@@ -62,13 +62,12 @@ RunWorker::JobEnd RunWorker::perform(const TileReportCommand& command, const Job
 }
 
 RunWorker::JobEnd RunWorker::perform(const TileRunCommand& command, const JobContext& job) {
-    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
+    Result<BackendSelection> selection = startBackend(command.target);
     if (!selection) return failed(QString::fromStdString(selection.status().message()));
     job.started(backendNote(*selection));
     WorkerRunObserver observer(job);
     Result<tiles::TileRunResult> result =
-        tileEngine_->run(*selection->backend, command.configuration, command.repeats,
-                         command.warmup, command.seed, observer);
+        tileEngine_->run(*selection->backend, command.configuration, command.settings, observer);
     observer.flushSamples();
     if (!result) {
         if (result.status().code() == ErrorCode::Cancelled) return cancelledWith();
@@ -81,7 +80,7 @@ RunWorker::JobEnd RunWorker::perform(const TileRunCommand& command, const JobCon
 }
 
 RunWorker::JobEnd RunWorker::perform(const TileSweepCommand& command, const JobContext& job) {
-    Result<BackendSelection> selection = startBackend(command.backend, command.cudaDevice);
+    Result<BackendSelection> selection = startBackend(command.request.target);
     if (!selection) return failed(QString::fromStdString(selection.status().message()));
     job.started(selection->backend->kind() == BackendKind::Cuda
                     ? tr("sweeping on the CUDA backend")

@@ -3,19 +3,16 @@
 // by copy. The sweep itself is the engine's runSweep (kernels/analysis/sweep.h).
 #include <QMetaType>
 #include <QString>
-#include <optional>
 
 #include "analysis/sweep.h"
 #include "runtime/backend_selection.h"
 
 namespace fusescope {
 
-// The engine's SweepRequest travels inside unchanged, as RunRequest does in RunCommand.
+// The engine's SweepRequest travels inside unchanged (its target included), as RunRequest does
+// in RunCommand.
 struct SweepCommand {
     SweepRequest request;
-    BackendChoice backend = BackendChoice::Auto;
-    // The GPU to sweep on (several in one host); unset: GPU 0 (selectBackend).
-    std::optional<int> cudaDevice;
 };
 
 // One variant measured at one N, streamed while the sweep runs (the fit comes at the end).

@@ -3,10 +3,10 @@
 // by copy. The engine's own types (kernels/tiles/tile_types.h) travel inside unchanged.
 #include <QMetaType>
 #include <QString>
-#include <optional>
 
 #include "model/recording.h"
 #include "runtime/backend_selection.h"
+#include "runtime/run_settings.h"
 #include "tiles/tile_types.h"
 
 namespace fusescope {
@@ -18,6 +18,9 @@ namespace fusescope {
 struct TileReportCommand {
     tiles::TileConfiguration configuration;
     QString gpuKey = QStringLiteral("h200");
+    // The report is always a GPU's (the CPU backend has no registers or shared memory): of the
+    // target's GPU where one is usable, whatever its backend choice.
+    Target target;
 };
 
 // The report and where its numbers come from.
@@ -30,11 +33,8 @@ struct TileReportOutcome {
 // One configuration measured ("Run this configuration").
 struct TileRunCommand {
     tiles::TileConfiguration configuration;
-    int repeats = 20;
-    int warmup = 3;
-    quint32 seed = 1234;
-    BackendChoice backend = BackendChoice::Auto;
-    std::optional<int> cudaDevice;  // the GPU (several in one host); unset: GPU 0
+    RunSettings settings;
+    Target target;
 };
 
 // The measured cell, and the run as a recording so a click can load it into the results, the
@@ -44,10 +44,9 @@ struct TileRunOutcome {
     model::Recording recording;
 };
 
+// The engine's request travels inside unchanged, its settings and target included.
 struct TileSweepCommand {
     tiles::TileSweepRequest request;
-    BackendChoice backend = BackendChoice::Auto;
-    std::optional<int> cudaDevice;  // the GPU (several in one host); unset: GPU 0
 };
 
 struct TileSweepProgress {

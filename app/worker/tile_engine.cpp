@@ -10,10 +10,9 @@ class ProductionTileEngine final : public TileEngine {
         return tiles::reportFor(backend, configuration);
     }
     Result<tiles::TileRunResult> run(Backend& backend,
-                                     const tiles::TileConfiguration& configuration, int repeats,
-                                     int warmup, std::uint32_t seed,
-                                     RunObserver& observer) override {
-        return tiles::runConfiguration(backend, configuration, repeats, warmup, seed, observer);
+                                     const tiles::TileConfiguration& configuration,
+                                     const RunSettings& settings, RunObserver& observer) override {
+        return tiles::runConfiguration(backend, configuration, settings, observer);
     }
     Result<tiles::TileSweep> sweep(Backend& backend, const tiles::TileSweepRequest& request,
                                    tiles::TileObserver& observer) override {

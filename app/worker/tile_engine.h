@@ -3,7 +3,6 @@
 // engine (kernels/tiles) in the program, a stand-in compiler and executor in tests, so sweeps'
 // progress, cancelling, compile failures and superseding can be exercised with deterministic
 // timings and no GPU. Called on the worker thread only.
-#include <cstdint>
 #include <memory>
 
 #include "core/status.h"
@@ -23,7 +22,7 @@ class TileEngine {
     // As tiles::runConfiguration: one configuration measured like a run of its variant.
     virtual Result<tiles::TileRunResult> run(Backend& backend,
                                              const tiles::TileConfiguration& configuration,
-                                             int repeats, int warmup, std::uint32_t seed,
+                                             const RunSettings& settings,
                                              RunObserver& observer) = 0;
     // As tiles::runTileSweep: compile every configuration, then time each one.
     virtual Result<tiles::TileSweep> sweep(Backend& backend, const tiles::TileSweepRequest& request,

@@ -7,11 +7,8 @@
 #include "pipelines/registry.h"
 
 namespace fusescope {
-namespace {
 
-// The run at one size: the pipeline's default problem with its size dimension set to `n` (and
-// the vector width, where the pipeline has one).
-RunRequest runRequestFor(const SweepRequest& request, std::uint64_t n) {
+RunRequest sweepPointRequest(const SweepRequest& request, std::uint64_t n) {
     RunRequest run;
     run.pipeline = request.pipeline;
     run.variants = request.variants;
@@ -21,11 +18,12 @@ RunRequest runRequestFor(const SweepRequest& request, std::uint64_t n) {
         if (pipeline->findTuning(kVectorWidthTuning))
             run.problem.tuning[std::string(kVectorWidthTuning)] = request.vectorWidth;
     }
-    run.repeats = request.repeats;
-    run.warmup = request.warmup;
-    run.seed = request.seed;
+    run.settings = request.settings;
+    run.target = request.target;
     return run;
 }
+
+namespace {
 
 // Passes one point's progress on as a share of the whole sweep, prefixed with its N.
 class PointObserver final : public RunObserver {
@@ -85,7 +83,7 @@ std::optional<double> SweepSeries::residualAt(const SweepPoint& point) const {
 std::uint64_t defaultSweepEnd(const SweepRequest& request, const DeviceInfo& device) {
     const std::uint64_t cap =
         device.backend == BackendKind::Cuda ? kDefaultSweepEndCuda : kDefaultSweepEndCpu;
-    return std::min(cap, maxSizeFor(runRequestFor(request, 1), device));
+    return std::min(cap, maxSizeFor(sweepPointRequest(request, 1), device));
 }
 
 Result<std::vector<std::uint64_t>> sweepSizes(const SweepRequest& request,
@@ -94,7 +92,7 @@ Result<std::vector<std::uint64_t>> sweepSizes(const SweepRequest& request,
     // The runner's own checks (pipeline, variants, vector, repeats, memory) at the largest N; a
     // start past what fits is reported as such, not as an end below the start.
     const std::uint64_t largest = std::max<std::uint64_t>({to, request.from, 1});
-    if (Status s = validateRequest(runRequestFor(request, largest), device); !s) return s;
+    if (Status s = validateRequest(sweepPointRequest(request, largest), device); !s) return s;
     if (request.to == 0 && request.from > to)
         return Status(ErrorCode::InvalidArgument,
                       "the sweep's start N = " + std::to_string(request.from) +
@@ -125,7 +123,7 @@ Result<SweepReport> runSweep(Backend& backend, const SweepRequest& request, RunO
     report.device = backend.describe();
     report.pipeline = request.pipeline;
     report.vectorWidth = request.vectorWidth;
-    report.repeats = request.repeats;
+    report.repeats = request.settings.repeats;
     Result<std::vector<std::uint64_t>> sizes = sweepSizes(request, report.device);
     if (!sizes) return sizes.status();
     report.sizes = *sizes;
@@ -136,7 +134,7 @@ Result<SweepReport> runSweep(Backend& backend, const SweepRequest& request, RunO
         if (observer.cancelled()) return Status(ErrorCode::Cancelled, "cancelled by the user");
         const std::uint64_t n = report.sizes[k];
         PointObserver pointObserver(observer, n, done, done + shares[k]);
-        Result<RunReport> run = runPipeline(backend, runRequestFor(request, n), pointObserver);
+        Result<RunReport> run = runPipeline(backend, sweepPointRequest(request, n), pointObserver);
         if (!run) return run.status();
         done += shares[k];
 
@@ -148,7 +146,7 @@ Result<SweepReport> runSweep(Backend& backend, const SweepRequest& request, RunO
                 series.variant = spec.name;
                 series.title = spec.title;
                 const std::vector<KernelSpec> kernels =
-                    spec.kernelsFor(runRequestFor(request, 1).problem);
+                    spec.kernelsFor(sweepPointRequest(request, 1).problem);
                 series.launches = static_cast<int>(kernels.size());
                 double bytes = 0.0;
                 for (const KernelSpec& kernel : kernels)

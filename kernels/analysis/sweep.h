@@ -11,6 +11,7 @@
 #include "analysis/sweep_steps.h"
 #include "core/status.h"
 #include "runtime/backend.h"
+#include "runtime/run_settings.h"
 #include "runtime/runner.h"
 
 namespace fusescope {
@@ -29,9 +30,8 @@ struct SweepRequest {
     std::uint64_t to = 0;  // 0: defaultSweepEnd()
     int stepsPerOctave = 1;
     int vectorWidth = kDefaultVectorWidth;
-    int repeats = 20;
-    int warmup = 3;
-    std::uint32_t seed = 1234;
+    RunSettings settings;  // at every point
+    Target target;
 };
 
 struct SweepPoint {
@@ -72,6 +72,9 @@ struct SweepReport {
 
 // The largest N a sweep goes to by default on this device (see kDefaultSweepEnd*).
 std::uint64_t defaultSweepEnd(const SweepRequest& request, const DeviceInfo& device);
+// The run at one size: the pipeline's default problem with its size dimension set to `n` (and
+// the vector width, where the pipeline has one), with the sweep's settings and target.
+RunRequest sweepPointRequest(const SweepRequest& request, std::uint64_t n);
 // The sizes the request sweeps on this device, after checking pipeline, variants, vector width,
 // repeats, range and memory; errors are one sentence naming what is wrong.
 Result<std::vector<std::uint64_t>> sweepSizes(const SweepRequest& request,

@@ -306,8 +306,9 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider, const
     }
     const CancelTokenInUse cancelInUse(backend, observer);
     // Generated once for both runs: at 2^28 elements that takes seconds.
-    const HostBuffers inputs = makeHostInputs(*findPipeline(request.pipeline), variantsOf(request),
-                                              request.problem, request.seed, cancelToken(observer));
+    const HostBuffers inputs =
+        makeHostInputs(*findPipeline(request.pipeline), variantsOf(request), request.problem,
+                       request.settings.seed, cancelToken(observer));
     if (observer.cancelled()) return cancelledStatus();
     if (options.counters) {
         if (Status s = addCounterRun(backend, provider, request, inputs, report, observer); !s) {

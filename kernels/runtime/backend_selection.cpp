@@ -92,4 +92,8 @@ Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backend
                                 cuda.status().message() + ")"};
 }
 
+Result<BackendSelection> selectBackend(const Target& target, BackendSet& backends) {
+    return selectBackend(target.backend, backends, target.cudaDevice);
+}
+
 }  // namespace fusescope

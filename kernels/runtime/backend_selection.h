@@ -10,10 +10,9 @@
 
 #include "core/status.h"
 #include "runtime/backend.h"
+#include "runtime/run_settings.h"
 
 namespace fusescope {
-
-enum class BackendChoice { Auto, Cuda, Cpu };
 
 const char* backendChoiceKey(BackendChoice choice);  // "auto", "cuda", "cpu"
 // Case and surrounding spaces do not matter; anything else gives nothing.
@@ -64,5 +63,7 @@ struct BackendSelection {
 // falls back to the CPU. Unset: GPU 0. The CPU backend ignores it.
 Result<BackendSelection> selectBackend(BackendChoice choice, BackendSet& backends,
                                        std::optional<int> cudaDevice = std::nullopt);
+// The same for a request's target.
+Result<BackendSelection> selectBackend(const Target& target, BackendSet& backends);
 
 }  // namespace fusescope

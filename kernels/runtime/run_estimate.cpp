@@ -55,7 +55,8 @@ Result<CalibrationInputs> calibrationInputs(const RunRequest& request) {
     CalibrationInputs made;
     made.variant = variants.front();
     const auto start = std::chrono::steady_clock::now();
-    made.inputs = makeHostInputs(*pipeline, variants, request.problem, request.seed, CancelToken());
+    made.inputs =
+        makeHostInputs(*pipeline, variants, request.problem, request.settings.seed, CancelToken());
     made.seconds = secondsSince(start);
     return made;
 }
@@ -217,8 +218,8 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads, const RunO
     RunRequest tiny = calibrationRequest(backend.kind(), cpuThreads);
     tiny.problem.dimensions = {{"M", 1}, {"H", 64}, {"I", 64}};
     tiny.variants.clear();  // every variant: their fixed costs differ, the mean is charged
-    tiny.repeats = 1;
-    tiny.warmup = 0;
+    tiny.settings.repeats = 1;
+    tiny.settings.warmup = 0;
     tiny.roofs = false;
     // Only the cancel reaches the tiny run's observer: its progress is not the caller's.
     CancelOnlyObserver<RunObserver> quiet(observer);
@@ -241,7 +242,7 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
     if (!pipeline || speeds.flopsPerSecond <= 0.0 || speeds.bytesPerSecond <= 0.0) return 0.0;
     // The checked run, the warm-up runs and the timed repeats; the reference check costs at most
     // about one more run (the MLP's checks a few rows in double, the elementwise a sample).
-    const double runs = 2.0 + request.warmup + request.repeats;
+    const double runs = 2.0 + request.settings.warmup + request.settings.repeats;
     const double fresh =
         speeds.freshBytesPerSecond > 0.0 ? speeds.freshBytesPerSecond : speeds.bytesPerSecond;
     double seconds = 0.0;
@@ -274,8 +275,8 @@ double estimateRunSeconds(const RunRequest& given, const MachineSpeeds& speeds) 
         // Two new buffers (a quarter of a gigabyte each for the MLP), touched first by the
         // source's fill and the first copy, then freed: on a CPU this outweighs the copies.
         const double bytes = static_cast<double>(pipeline->rooflineBytes(request.problem));
-        seconds += 2.0 * bytes / fresh +
-                   (request.warmup + request.repeats) * 2.0 * bytes / speeds.bytesPerSecond;
+        seconds += 2.0 * bytes / fresh + (request.settings.warmup + request.settings.repeats) *
+                                             2.0 * bytes / speeds.bytesPerSecond;
     }
     return seconds;
 }

@@ -70,14 +70,14 @@ class VariantRunner {
             if (observer_.cancelled()) return cancelledStatus();
         }
 
-        const int total = request_.warmup + request_.repeats;
+        const int total = request_.settings.warmup + request_.settings.repeats;
         std::vector<std::vector<double>> perKernel(launches.size());
         for (int r = 0; r < total; ++r) {
             if (observer_.cancelled()) return cancelledStatus();
             Result<std::vector<double>> times =
                 backend_.timeLaunches(launches, TimedStart::AllEnqueued);
             if (!times) return times.status();
-            if (r < request_.warmup) {
+            if (r < request_.settings.warmup) {
                 observer_.progress(progressFrom + (progressTo - progressFrom) * (r + 1) / total,
                                    "warming up " + variant.name);
                 continue;
@@ -98,8 +98,8 @@ class VariantRunner {
             result.repeatTimesMs.push_back(sum);
             observer_.progress(progressFrom + (progressTo - progressFrom) * (r + 1) / total,
                                "timing " + variant.name + ": repeat " +
-                                   std::to_string(r + 1 - request_.warmup) + " of " +
-                                   std::to_string(request_.repeats));
+                                   std::to_string(r + 1 - request_.settings.warmup) + " of " +
+                                   std::to_string(request_.settings.repeats));
         }
         result.timeMs = median(result.repeatTimesMs);
         result.kernelsApartTimeMs =
@@ -152,11 +152,11 @@ Result<RooflineResult> measureRoofline(Backend& backend, AllocationTracker& trac
     if (!destination) return destination.status();
     if (Status s = backend.fill(source->data(), kRooflineFillByte, bytes); !s) return s;
     std::vector<double> times;
-    for (int r = 0; r < request.warmup + request.repeats; ++r) {
+    for (int r = 0; r < request.settings.warmup + request.settings.repeats; ++r) {
         if (observer.cancelled()) return cancelledStatus();
         Result<double> time = backend.timeCopy(destination->data(), source->data(), bytes);
         if (!time) return time.status();
-        if (r >= request.warmup) times.push_back(*time);
+        if (r >= request.settings.warmup) times.push_back(*time);
     }
     if (Status s = destination->reset(); !s) return s;
     if (Status s = source->reset(); !s) return s;
@@ -194,7 +194,7 @@ Result<std::optional<ComputeRoofResult>> measureComputeRoof(Backend& backend,
         buffers.push_back(std::move(*buffer));
     }
     // A GEMM this size takes milliseconds and varies little: a few repeats suffice.
-    const int repeats = std::clamp(request.repeats, 3, 10);
+    const int repeats = std::clamp(request.settings.repeats, 3, 10);
     std::vector<double> times;
     for (int r = 0; r < 2 + repeats; ++r) {
         if (observer.cancelled()) return cancelledStatus();
@@ -414,14 +414,14 @@ Status validateRequest(const RunRequest& given, const DeviceInfo& device) {
             return Status(ErrorCode::InvalidArgument,
                           "unknown variant '" + name + "' of pipeline '" + pipeline->name + "'");
     if (Status s = checkProblem(*pipeline, request.problem); !s) return s;
-    if (request.repeats < 1 || request.repeats > kMaxRepeats)
+    if (request.settings.repeats < 1 || request.settings.repeats > kMaxRepeats)
         return Status(ErrorCode::InvalidArgument, "repeats must be 1 to " +
                                                       std::to_string(kMaxRepeats) + ", not " +
-                                                      std::to_string(request.repeats));
-    if (request.warmup < 0 || request.warmup > kMaxWarmup)
+                                                      std::to_string(request.settings.repeats));
+    if (request.settings.warmup < 0 || request.settings.warmup > kMaxWarmup)
         return Status(ErrorCode::InvalidArgument, "warm-up runs must be 0 to " +
                                                       std::to_string(kMaxWarmup) + ", not " +
-                                                      std::to_string(request.warmup));
+                                                      std::to_string(request.settings.warmup));
     if (request.cpuThreads < 0)
         return Status(ErrorCode::InvalidArgument, "the CPU thread count must not be negative");
     const std::uint64_t needed = footprintBytes(request);
@@ -436,18 +436,20 @@ Status validateRequest(const RunRequest& given, const DeviceInfo& device) {
     return Status::ok();
 }
 
-RunDefaults runDefaultsFor(BackendKind backend) {
-    if (backend == BackendKind::Cpu) return RunDefaults{5, 1};
-    return RunDefaults{20, 3};
+RunSettings runDefaultsFor(BackendKind backend) {
+    RunSettings defaults;  // 20 repeats after 3 warm-up runs
+    if (backend == BackendKind::Cpu) {
+        defaults.repeats = 5;
+        defaults.warmup = 1;
+    }
+    return defaults;
 }
 
 RunRequest defaultRequest(const PipelineSpec& pipeline, BackendKind backend) {
     RunRequest request;
     request.pipeline = pipeline.name;
     request.problem = pipeline.defaultProblem();
-    const RunDefaults defaults = runDefaultsFor(backend);
-    request.repeats = defaults.repeats;
-    request.warmup = defaults.warmup;
+    request.settings = runDefaultsFor(backend);
     return request;
 }
 
@@ -473,8 +475,8 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObse
     const CancelTokenInUse cancelInUse(backend, observer);
 
     observer.progress(0.0, "generating inputs");
-    const HostBuffers inputs =
-        makeHostInputs(pipeline, variants, request.problem, request.seed, cancelToken(observer));
+    const HostBuffers inputs = makeHostInputs(pipeline, variants, request.problem,
+                                              request.settings.seed, cancelToken(observer));
     if (observer.cancelled()) return cancelledStatus();
     AllocationTracker tracker(backend);
 

@@ -14,6 +14,7 @@
 #include "pipelines/registry.h"
 #include "runtime/allocation_tracker.h"
 #include "runtime/backend.h"
+#include "runtime/run_settings.h"
 
 namespace fusescope {
 
@@ -28,9 +29,9 @@ struct RunRequest {
     std::string pipeline;
     std::vector<std::string> variants;  // empty: every variant
     Problem problem;                    // dimensions, dtype and tuning (registry.h)
-    int repeats = 20;
-    int warmup = 3;
-    std::uint32_t seed = 1234;
+    RunSettings settings;
+    // Where it runs: chosen from this before runPipeline (selectBackend), which gets the backend.
+    Target target;
     int cpuThreads = 0;  // CPU backend: host threads to run on, 0 = every hardware thread
     // False: skip the copy and compute roofs (a tile sweep measures them once, not per cell).
     bool roofs = true;
@@ -38,11 +39,7 @@ struct RunRequest {
 
 // Repeats and warm-up a first run starts with on each backend: a first CPU run of every
 // SwiGLU variant at the default N takes a few seconds, a GPU run well under one.
-struct RunDefaults {
-    int repeats = 20;
-    int warmup = 3;
-};
-RunDefaults runDefaultsFor(BackendKind backend);
+RunSettings runDefaultsFor(BackendKind backend);
 
 // A request for the pipeline's default problem, every variant, at the backend's defaults.
 RunRequest defaultRequest(const PipelineSpec& pipeline, BackendKind backend);

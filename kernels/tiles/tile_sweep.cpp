@@ -50,16 +50,20 @@ class AlwaysCompiledTiles {
     bool previous_;
 };
 
-RunRequest requestFor(const TileConfiguration& configuration, int repeats, int warmup,
-                      std::uint32_t seed) {
+RunRequest requestFor(const TileConfiguration& configuration, const RunSettings& settings,
+                      const Target& target) {
     RunRequest request;
     request.pipeline = configuration.pipeline;
     request.variants = {configuration.variant};
     request.problem = configuration.problem;
-    request.repeats = repeats;
-    request.warmup = warmup;
-    request.seed = seed;
+    request.settings = settings;
+    request.target = target;
     return request;
+}
+
+// What planning a configuration's launches needs of a request: its problem, nothing timed.
+RunRequest planningRequest(const TileConfiguration& configuration) {
+    return requestFor(configuration, RunSettings{1, 0, 0}, Target{});
 }
 
 CompiledResources compiledFrom(const KernelResources& r) {
@@ -126,7 +130,7 @@ Status checkRequest(const TileSweepRequest& request) {
     if (!findVariant(*pipeline, request.base.variant))
         return Status(ErrorCode::InvalidArgument,
                       "the " + pipeline->name + " pipeline has no variant " + request.base.variant);
-    if (request.repeats < 1 || request.repeats > kMaxRepeats)
+    if (request.settings.repeats < 1 || request.settings.repeats > kMaxRepeats)
         return Status(ErrorCode::InvalidArgument,
                       "repeats must lie in [1, " + std::to_string(kMaxRepeats) + "]");
     for (const TileAxis& axis : request.axes) {
@@ -147,7 +151,7 @@ Status checkRequest(const TileSweepRequest& request) {
 // Times the pipeline's other variants once (the copy and compute roofs come with the run).
 Result<RunReport> measureReferences(Backend& backend, const TileSweepRequest& request,
                                     std::vector<std::string> variants, RunObserver& observer) {
-    RunRequest run = requestFor(request.base, request.repeats, request.warmup, request.seed);
+    RunRequest run = cellRunRequest(request, request.base);
     // A variant with no code here for this problem (the MLP's production fusion in tf32 on a
     // GPU) is no reference; the others are.
     if (const PipelineSpec* pipeline = findPipeline(run.pipeline))
@@ -162,6 +166,10 @@ Result<RunReport> measureReferences(Backend& backend, const TileSweepRequest& re
 }
 
 }  // namespace
+
+RunRequest cellRunRequest(const TileSweepRequest& request, const TileConfiguration& configuration) {
+    return requestFor(configuration, request.settings, request.target);
+}
 
 DeviceLimits liveLimits(Backend& backend, DType dtype) {
     const DeviceInfo d = backend.describe();
@@ -219,7 +227,7 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
     addBackendRefusal(backend, report);
     if (report.refusal || backend.kind() != BackendKind::Cuda) return report;
     const VariantSpec* variant = findVariant(*pipeline, complete.variant);
-    const RunRequest request = requestFor(complete, 1, 0, 0);
+    const RunRequest request = planningRequest(complete);
     std::vector<KernelSpec> kernels;
     Result<std::vector<KernelLaunch>> launches = planLaunches(backend, *variant, request, kernels);
     if (!launches) {
@@ -239,14 +247,13 @@ Result<ResourceReport> reportFor(Backend& backend, const TileConfiguration& conf
 }
 
 Result<TileRunResult> runConfiguration(Backend& backend, const TileConfiguration& configuration,
-                                       int repeats, int warmup, std::uint32_t seed,
-                                       RunObserver& observer) {
+                                       const RunSettings& settings, RunObserver& observer) {
     Result<ResourceReport> report = reportFor(backend, configuration);
     if (!report) return report.status();
     if (report->refusal)
         return Status(ErrorCode::InvalidArgument, "refused: " + report->refusal->reason);
     Result<RunReport> run =
-        runPipeline(backend, requestFor(report->configuration, repeats, warmup, seed), observer);
+        runPipeline(backend, requestFor(report->configuration, settings, Target{}), observer);
     if (!run) return run.status();
     if (run->variants.empty()) return Status(ErrorCode::DeviceError, "the run measured no variant");
     TileRunResult result;
@@ -324,7 +331,7 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
     for (std::size_t index = 0; index < reports.size(); ++index) {
         const ResourceReport& report = reports[index];
         if (report.refusal) continue;
-        const RunRequest run = requestFor(report.configuration, 1, 0, 0);
+        const RunRequest run = planningRequest(report.configuration);
         std::vector<KernelSpec> kernels = variant.kernelsFor(run.problem);
         for (std::size_t k = 0; k < kernels.size(); ++k) {
             const Result<KernelLaunch> launch =
@@ -388,8 +395,7 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
             observer.progress(0.3 + 0.7 * static_cast<double>(timed) /
                                         static_cast<double>(std::max<std::size_t>(toTime, 1)),
                               "timing " + tilesText(configurations[index]), eta);
-            RunRequest run =
-                requestFor(configurations[index], request.repeats, request.warmup, request.seed);
+            RunRequest run = cellRunRequest(request, configurations[index]);
             run.roofs = false;  // measured once, with the references
             Result<RunReport> result = runPipeline(backend, run, cancelOnly);
             ++timed;

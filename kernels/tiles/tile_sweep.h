@@ -8,6 +8,7 @@
 
 #include "core/status.h"
 #include "runtime/backend.h"
+#include "runtime/run_settings.h"
 #include "runtime/runner.h"
 #include "tiles/tile_types.h"
 
@@ -41,8 +42,11 @@ struct TileRunResult {
     RunReport run;
 };
 Result<TileRunResult> runConfiguration(Backend& backend, const TileConfiguration& configuration,
-                                       int repeats, int warmup, std::uint32_t seed,
-                                       RunObserver& observer);
+                                       const RunSettings& settings, RunObserver& observer);
+
+// The run that times one configuration of a sweep (or its base, for the references): the
+// configuration's variant with the sweep's settings and target.
+RunRequest cellRunRequest(const TileSweepRequest& request, const TileConfiguration& configuration);
 
 // The whole sweep. Cancelling returns the cells measured so far with `cancelled` set (an error
 // only when nothing was measured).

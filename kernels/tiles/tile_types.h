@@ -11,6 +11,7 @@
 
 #include "pipelines/problem.h"
 #include "pipelines/tile_spec.h"
+#include "runtime/run_settings.h"
 
 namespace fusescope::tiles {
 
@@ -119,9 +120,8 @@ struct TileAxis {
 struct TileSweepRequest {
     TileConfiguration base;  // dimensions, dtype, and the values of tunings no axis varies
     std::vector<TileAxis> axes;
-    int repeats = 20;
-    int warmup = 3;
-    std::uint32_t seed = 1234;
+    RunSettings settings;  // of every cell and reference
+    Target target;
     // Also time the pipeline's other variants (unfused, production) once, on the same scale.
     bool references = true;
 

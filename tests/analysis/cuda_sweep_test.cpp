@@ -19,7 +19,7 @@ TEST(CudaSweep, ShowsBothRegimesAndFitsThem) {
     request.variants = {"fused", "two_launch"};
     request.from = 4096;
     request.to = std::uint64_t{1} << 26;  // 256 MB per array: well past any L2
-    request.repeats = 10;
+    request.settings.repeats = 10;
     RunObserver observer;
     Result<SweepReport> report = runSweep(**backend, request, observer);
     ASSERT_TRUE(report) << report.status().message();

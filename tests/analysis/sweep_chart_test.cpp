@@ -170,8 +170,8 @@ void SweepChartTest::showsARealCpuSweep() {
     request.variants = {"scratch", "fused"};
     request.from = 4096;
     request.to = 65536;
-    request.repeats = 3;
-    request.warmup = 1;
+    request.settings.repeats = 3;
+    request.settings.warmup = 1;
     RunObserver observer;
     Result<SweepReport> report = runSweep(*backend, request, observer);
     QVERIFY2(report.isOk(), report.status().message().c_str());

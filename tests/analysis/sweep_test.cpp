@@ -32,8 +32,8 @@ SweepRequest smallSwigluSweep() {
     request.from = 4096;
     request.to = 70000;  // not a power of two
     request.stepsPerOctave = 1;
-    request.repeats = 2;
-    request.warmup = 1;
+    request.settings.repeats = 2;
+    request.settings.warmup = 1;
     return request;
 }
 

@@ -45,8 +45,8 @@ Result<RunReport> runOn(Backend& backend, const std::string& pipeline,
     request.variants = variants;
     request.problem.dimensions["N"] = n;
     request.problem.tuning["vector"] = width;
-    request.repeats = repeats;
-    request.warmup = 1;
+    request.settings.repeats = repeats;
+    request.settings.warmup = 1;
     RunObserver observer;
     return runPipeline(backend, request, observer);
 }

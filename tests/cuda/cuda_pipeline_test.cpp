@@ -19,8 +19,8 @@ RunRequest requestFor(std::string pipeline, int vectorWidth, std::uint64_t n) {
     request.pipeline = std::move(pipeline);
     request.problem.dimensions["N"] = n;
     request.problem.tuning["vector"] = vectorWidth;
-    request.repeats = 3;
-    request.warmup = 1;
+    request.settings.repeats = 3;
+    request.settings.warmup = 1;
     return request;
 }
 
@@ -118,8 +118,8 @@ class CudaBeyondTwoToThe31 : public fusescope::testing_support::GpuTest,
 TEST_P(CudaBeyondTwoToThe31, AffineFusedWritesEveryElement) {
     RunRequest request = requestFor("affine", GetParam(), (1ull << 31) + 5);
     request.variants = {"fused"};
-    request.repeats = 1;
-    request.warmup = 0;
+    request.settings.repeats = 1;
+    request.settings.warmup = 0;
     const DeviceInfo device = backend->describe();
     if (maxSizeFor(request, device) < request.problem.dimension("N"))
         GTEST_SKIP() << device.name << " has too little free memory for 2^31 + 5 floats";

@@ -150,8 +150,8 @@ TEST(ExpressionPipeline, CancelStopsALongChainWithinHalfASecond) {
     request.variants = {"fused"};
     request.problem.dimensions["N"] = std::uint64_t{1} << 24;
     request.problem.tuning["vector"] = 1;
-    request.repeats = 20;
-    request.warmup = 0;
+    request.settings.repeats = 20;
+    request.settings.warmup = 0;
     request.roofs = false;
     testsupport::CancelDuringStage observer("checking fused", std::chrono::milliseconds(100));
     const Result<RunReport> report = runPipeline(*backend, request, observer);

@@ -110,7 +110,7 @@ Result<tiles::ResourceReport> FakeTileEngine::report(
 
 Result<tiles::TileRunResult> FakeTileEngine::run(Backend&,
                                                  const tiles::TileConfiguration& configuration,
-                                                 int repeats, int, std::uint32_t,
+                                                 const RunSettings& settings,
                                                  RunObserver& observer) {
     const auto cancelled = [&observer] { return observer.cancelled(); };
     tiles::TileRunResult result;
@@ -119,7 +119,7 @@ Result<tiles::TileRunResult> FakeTileEngine::run(Backend&,
     if (result.cell.report.refusal) return result;
     observer.progress(0.5, "timing " + tiles::tilesText(configuration));
     if (!work(script_.measureDelayMs, cancelled)) return Status(ErrorCode::Cancelled, "cancelled");
-    result.cell = measure(result.cell.report, repeats);
+    result.cell = measure(result.cell.report, settings.repeats);
     ++measured_;
     return result;
 }
@@ -184,7 +184,7 @@ Result<tiles::TileSweep> FakeTileEngine::sweep(Backend&, const tiles::TileSweepR
                 sweep.cancelled = true;
                 break;
             }
-            cell = measure(cell.report, request.repeats);
+            cell = measure(cell.report, request.settings.repeats);
             ++measured_;
             remainingSeconds -= script_.measureSeconds;
         }

@@ -52,9 +52,8 @@ class FakeTileEngine final : public TileEngine {
     Result<tiles::ResourceReport> report(Backend& backend,
                                          const tiles::TileConfiguration& configuration) override;
     Result<tiles::TileRunResult> run(Backend& backend,
-                                     const tiles::TileConfiguration& configuration, int repeats,
-                                     int warmup, std::uint32_t seed,
-                                     RunObserver& observer) override;
+                                     const tiles::TileConfiguration& configuration,
+                                     const RunSettings& settings, RunObserver& observer) override;
     Result<tiles::TileSweep> sweep(Backend& backend, const tiles::TileSweepRequest& request,
                                    tiles::TileObserver& observer) override;
 

@@ -25,8 +25,8 @@ TEST(CancelInsideKernels, CancelStopsALongCpuGemmWithinHalfASecond) {
     request.pipeline = "mlp";
     request.variants = {"unfused"};
     request.problem.dimensions = {{"M", 512}, {"H", 2048}, {"I", 4096}};
-    request.repeats = 1;
-    request.warmup = 0;
+    request.settings.repeats = 1;
+    request.settings.warmup = 0;
     request.roofs = false;
     CancelDuringStage observer("checking unfused", std::chrono::milliseconds(300));
     const Result<RunReport> report = runPipeline(*backend, request, observer);
@@ -72,8 +72,8 @@ TEST(CancelInsideKernels, CancelStopsALargeElementwiseRunWithinHalfASecond) {
     RunRequest request;
     request.pipeline = "swiglu";
     request.problem.dimensions = {{"N", std::uint64_t{1} << 25}};
-    request.repeats = 50;
-    request.warmup = 0;
+    request.settings.repeats = 50;
+    request.settings.warmup = 0;
     request.roofs = false;
     CancelDuringStage observer("allocating", std::chrono::milliseconds(50));
     const Result<RunReport> report = runPipeline(*backend, request, observer);

@@ -57,8 +57,8 @@ RunReport runSwiglu(Backend& backend, std::vector<std::string> variants) {
     request.pipeline = "swiglu";
     request.variants = std::move(variants);
     request.problem.dimensions["N"] = 100003;
-    request.warmup = 1;
-    request.repeats = 5;
+    request.settings.warmup = 1;
+    request.settings.repeats = 5;
     QuietObserver observer;
     Result<RunReport> report = runPipeline(backend, request, observer);
     EXPECT_TRUE(report) << report.status().message();
@@ -115,7 +115,8 @@ TEST(ChainTiming, RepeatsAreTheChainTimedAfterItsWarmUps) {
     request.problem = swiglu.defaultProblem();
     request.problem.dimensions["N"] = 100003;
     const std::vector<const VariantSpec*> variants = selectedVariants(swiglu, request);
-    const HostBuffers inputs = makeHostInputs(swiglu, variants, request.problem, request.seed);
+    const HostBuffers inputs =
+        makeHostInputs(swiglu, variants, request.problem, request.settings.seed);
     AllocationTracker tracker(backend);
     Result<PreparedVariant> prepared =
         prepareVariant(backend, tracker, *variants.front(), request, inputs);

@@ -56,8 +56,8 @@ TEST(CpuBackendLesson, EveryMlpVariantMatchesTheReferenceOnAnOddShape) {
         request.pipeline = mlp.name;
         request.problem = withPreset(mlp.defaultProblem(), *mlp.findPreset("odd"));
         request.problem.dtype = dtype;
-        request.repeats = 1;
-        request.warmup = 0;
+        request.settings.repeats = 1;
+        request.settings.warmup = 0;
         RunObserver observer;
         Result<RunReport> report = runPipeline(*backend, request, observer);
         ASSERT_TRUE(report) << report.status().message();
@@ -80,7 +80,7 @@ TEST(CpuBackendLesson, RunsOnTheThreadsTheRequestAsksFor) {
     RunRequest request;
     request.pipeline = "affine";
     request.problem.dimensions["N"] = 4096;
-    request.repeats = 1;
+    request.settings.repeats = 1;
     request.cpuThreads = 1;
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);

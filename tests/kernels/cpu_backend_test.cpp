@@ -61,7 +61,7 @@ TEST(CpuBackend, ScratchPeakIsOneArrayLargerThanFused) {
     request.pipeline = "swiglu";
     request.variants = {"scratch", "fused"};
     request.problem.dimensions["N"] = 4097;
-    request.repeats = 1;
+    request.settings.repeats = 1;
     CountingObserver observer;
     auto report = runPipeline(*backend, request, observer);
     ASSERT_TRUE(report);
@@ -98,7 +98,7 @@ TEST(CpuBackend, CancelStopsAndFreesEverything) {
     RunRequest request;
     request.pipeline = "swiglu";
     request.problem.dimensions["N"] = 1000;
-    request.repeats = 3;
+    request.settings.repeats = 3;
     CountingObserver observer;
     observer.cancelAfterFirst = true;
     auto report = runPipeline(*backend, request, observer);
@@ -118,7 +118,8 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
     const std::uint64_t n = request.problem.dimension("N");
     const PipelineSpec& pipeline = *findPipeline("swiglu");
     const VariantSpec& fused = *findVariant(pipeline, "fused");
-    const HostBuffers inputs = makeHostInputs(pipeline, {&fused}, request.problem, request.seed);
+    const HostBuffers inputs =
+        makeHostInputs(pipeline, {&fused}, request.problem, request.settings.seed);
     AllocationTracker tracker(*backend);
     std::vector<TrackedBuffer> sourceBuffers;
     DeviceInputSources sources;

@@ -56,8 +56,8 @@ TEST_P(SmallMlpRun, WithinAFactorOfTwo) {
     RunRequest request;
     request.pipeline = "mlp";
     request.problem.dimensions = {{"M", 8}, {"H", 512}, {"I", 1024}};
-    request.repeats = 3;
-    request.warmup = 1;
+    request.settings.repeats = 3;
+    request.settings.warmup = 1;
     request.cpuThreads = GetParam();
     expectWithinFactorTwo(estimatedAndMeasured(request));
 }
@@ -73,8 +73,8 @@ TEST(RunEstimate, LargeMlpRunWithinAFactorOfTwo) {
     request.pipeline = "mlp";
     request.variants = {"unfused", "merged_gate_up"};
     request.problem.dimensions = {{"M", 64}, {"H", 1024}, {"I", 2048}};
-    request.repeats = 3;
-    request.warmup = 1;
+    request.settings.repeats = 3;
+    request.settings.warmup = 1;
     expectWithinFactorTwo(estimatedAndMeasured(request));
 }
 
@@ -83,8 +83,8 @@ TEST(RunEstimate, ElementwiseRunWithinAFactorOfTwo) {
     RunRequest request;
     request.pipeline = "swiglu";
     request.problem.dimensions = {{"N", std::uint64_t{1} << 24}};
-    request.repeats = 5;
-    request.warmup = 1;
+    request.settings.repeats = 5;
+    request.settings.warmup = 1;
     expectWithinFactorTwo(estimatedAndMeasured(request));
 }
 

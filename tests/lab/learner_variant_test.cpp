@@ -46,7 +46,7 @@ void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& k
     RunRequest all;
     all.problem = timedLike.problem;
     const HostBuffers inputs = makeHostInputs(reference, selectedVariants(reference, all),
-                                              all.problem, all.seed, CancelToken());
+                                              all.problem, all.settings.seed, CancelToken());
     const auto* gate = reinterpret_cast<const float*>(inputs.find("gate")->data());
     const auto* up = reinterpret_cast<const float*>(inputs.find("up")->data());
     std::vector<float> out(kElements);

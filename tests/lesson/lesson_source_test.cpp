@@ -142,8 +142,8 @@ TEST(LessonSource, QuickRunRequestOfAStep) {
     EXPECT_EQ(request->pipeline, "swiglu");
     EXPECT_EQ(request->variants, (std::vector<std::string>{"scratch", "two_launch", "fused"}));
     EXPECT_EQ(request->problem.dimension("N"), std::uint64_t{1} << 24);
-    EXPECT_EQ(request->repeats, 1);
-    EXPECT_EQ(request->warmup, 0);
+    EXPECT_EQ(request->settings.repeats, 1);
+    EXPECT_EQ(request->settings.warmup, 0);
     EXPECT_FALSE(request->roofs);
 }
 

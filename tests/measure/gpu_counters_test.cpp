@@ -176,8 +176,8 @@ TEST(GpuCounters, DecodeGemvDramWritesMatchTheModelWithinOneMegabyte) {
     request.variants = {"production"};
     request.problem = withPreset(request.problem, *decode);
     request.problem.dtype = DType::Bfloat16;
-    request.repeats = 3;
-    request.warmup = 1;
+    request.settings.repeats = 3;
+    request.settings.warmup = 1;
     request.roofs = false;
     MeasureOptions options;
     options.sampling = false;

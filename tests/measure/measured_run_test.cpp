@@ -19,8 +19,8 @@ RunRequest smallRequest(std::string pipeline = "swiglu") {
     RunRequest request;
     request.pipeline = std::move(pipeline);
     request.problem.dimensions["N"] = 4099;  // not a multiple of 4
-    request.repeats = 2;
-    request.warmup = 1;
+    request.settings.repeats = 2;
+    request.settings.warmup = 1;
     return request;
 }
 
@@ -145,7 +145,7 @@ class CounterRunAfterTiming : public testing::Test {
         timed = std::move(*run);
         const PipelineSpec& pipeline = *findPipeline("affine");
         inputs = makeHostInputs(pipeline, selectedVariants(pipeline, request), request.problem,
-                                request.seed);
+                                request.settings.seed);
         backend.names.clear();
         backend.largestAllocation = 0;
     }

@@ -17,8 +17,8 @@ RunReport cpuReport() {
     request.pipeline = "swiglu";
     request.problem.dimensions["N"] = 10007;  // not a multiple of 4: the scalar tail runs too
     request.problem.tuning["vector"] = 4;
-    request.repeats = 3;
-    request.warmup = 1;
+    request.settings.repeats = 3;
+    request.settings.warmup = 1;
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     EXPECT_TRUE(report) << report.status().message();

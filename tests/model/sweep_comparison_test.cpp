@@ -45,7 +45,7 @@ class SweepComparisonTest : public testsupport::FolderTest {
     SweepFile written(const char* name, const SweepReport& report, const QString& created) {
         SweepRequest request;
         request.pipeline = report.pipeline;
-        request.repeats = report.repeats;
+        request.settings.repeats = report.repeats;
         QJsonObject document = sweepDocument(report, request, QStringLiteral("test"));
         document.insert(QStringLiteral("created"), created);
         const QString file = path(name);

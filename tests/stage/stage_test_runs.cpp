@@ -40,8 +40,8 @@ model::Recording cpuRecording(const QString& pipeline, const QStringList& varian
     request.pipeline = pipeline.toStdString();
     for (const QString& variant : variants) request.variants.push_back(variant.toStdString());
     request.problem.dimensions["N"] = n;
-    request.repeats = 5;
-    request.warmup = 1;
+    request.settings.repeats = 5;
+    request.settings.warmup = 1;
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     if (!report) return {};

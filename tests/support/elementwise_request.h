@@ -15,8 +15,8 @@ inline fusescope::RunRequest elementwiseRequest(std::string pipeline, std::uint6
     request.pipeline = std::move(pipeline);
     request.problem.dimensions["N"] = n;
     request.problem.tuning["vector"] = vectorWidth;
-    request.repeats = repeats;
-    request.warmup = warmup;
+    request.settings.repeats = repeats;
+    request.settings.warmup = warmup;
     return request;
 }
 

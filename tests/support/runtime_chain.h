@@ -148,8 +148,8 @@ inline RunRequest chainRequest(std::uint64_t n, int width = 4, int repeats = 2, 
     request.pipeline = name;
     request.problem.dimensions["N"] = n;
     request.problem.tuning["vector"] = width;
-    request.repeats = repeats;
-    request.warmup = warmup;
+    request.settings.repeats = repeats;
+    request.settings.warmup = warmup;
     return request;
 }
 

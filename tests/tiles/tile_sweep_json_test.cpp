@@ -23,9 +23,9 @@ tiles::TileSweep sampleSweep() {
     r.base.problem.tuning = {{"block_m", 16}, {"block_n", 64}, {"block_h", 64},
                              {"block_i", 64}, {"tile_m", 128}, {"tile_i", 64}};
     r.axes = {{"block_n", {64, 128}}};
-    r.repeats = 7;
-    r.warmup = 2;
-    r.seed = 99;
+    r.settings.repeats = 7;
+    r.settings.warmup = 2;
+    r.settings.seed = 99;
     sweep.limits = *tiles::knownGpuLimits("h200", DType::Bfloat16);
     sweep.limits.live = true;
     sweep.limits.deviceIndex = 3;

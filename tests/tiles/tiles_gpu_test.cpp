@@ -48,7 +48,8 @@ class TilesGpuTest : public testing_support::GpuTest {
     // output element written.
     std::optional<TileRunResult> runChecked(const TileConfiguration& c, std::uint32_t seed) {
         RunObserver quiet;
-        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, seed, quiet);
+        Result<TileRunResult> result =
+            runConfiguration(*backend, c, RunSettings{3, 1, seed}, quiet);
         EXPECT_TRUE(result) << result.status().message();
         if (!result) return std::nullopt;
         const TileCell& cell = result->cell;
@@ -108,8 +109,8 @@ TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
     request.problem.dimensions = {{"M", 512}, {"H", 1024}, {"I", 2816}};
     request.problem.dtype = DType::Tf32;
     request.problem.tuning = {{"block_m", 128}, {"block_n", 128}, {"block_h", 64}, {"block_i", 64}};
-    request.repeats = 1;
-    request.warmup = 0;
+    request.settings.repeats = 1;
+    request.settings.warmup = 0;
     RunObserver quiet;
     Result<RunReport> report = runPipeline(*backend, request, quiet);
     ASSERT_FALSE(report) << "the run should be refused";
@@ -169,7 +170,7 @@ TEST_F(TilesGpuTest, ARefusedConfigurationIsNeverLaunched) {
     EXPECT_EQ(report->refusal->kind, RefusalKind::SharedMemory);
     EXPECT_FALSE(report->compiled.known);
     RunObserver quiet;
-    EXPECT_FALSE(runConfiguration(*backend, c, 1, 0, 1, quiet));
+    EXPECT_FALSE(runConfiguration(*backend, c, RunSettings{1, 0, 1}, quiet));
 }
 
 struct ProductionCase {

@@ -433,21 +433,21 @@ void DesktopHabitsTest::gpuPickerCarriesTheChosenGpuIntoTheCommand() {
     QCOMPARE(panel.deviceCombo()->itemText(1), QStringLiteral("GPU 1: NVIDIA H200"));
     panel.backendCombo()->setCurrentIndex(panel.backendCombo()->findData(QStringLiteral("cuda")));
     panel.deviceCombo()->setCurrentIndex(1);
-    QCOMPARE(panel.command().cudaDevice, std::optional<int>(1));
+    QCOMPARE(panel.command().request.target.cudaDevice, std::optional<int>(1));
     // The panel shows a command's GPU, so Run repeats it.
     RunCommand command = panel.command();
-    command.cudaDevice = 0;
+    command.request.target.cudaDevice = 0;
     panel.setCommand(command);
     QCOMPARE(panel.deviceCombo()->currentIndex(), 0);
     // The CPU backend has no GPU to choose; without a usable GPU there is no picker.
     panel.backendCombo()->setCurrentIndex(panel.backendCombo()->findData(QStringLiteral("cpu")));
-    QVERIFY(!panel.command().cudaDevice.has_value());
+    QVERIFY(!panel.command().request.target.cudaDevice.has_value());
     BackendSummary none;
     none.cudaReason = QStringLiteral("no usable NVIDIA GPU");
     panel.setBackendSummary(none);
     panel.backendCombo()->setCurrentIndex(panel.backendCombo()->findData(QStringLiteral("auto")));
     QCOMPARE(panel.deviceCombo()->count(), 0);
-    QVERIFY(!panel.command().cudaDevice.has_value());
+    QVERIFY(!panel.command().request.target.cudaDevice.has_value());
 }
 
 void DesktopHabitsTest::theChosenGpuIsRememberedAndFallsBackWithANoteWhenGone() {
@@ -464,10 +464,10 @@ void DesktopHabitsTest::theChosenGpuIsRememberedAndFallsBackWithANoteWhenGone() 
         panel.setBackendSummary(twoGpus);
         panel.deviceCombo()->setCurrentIndex(1);
         RunCommand choices = panel.command();
-        choices.cudaDevice = panel.rememberedDevice();
+        choices.request.target.cudaDevice = panel.rememberedDevice();
         saveRunChoices(settings, choices);
     }
-    QCOMPARE(loadRunChoices(settings).cudaDevice, std::optional<int>(1));
+    QCOMPARE(loadRunChoices(settings).request.target.cudaDevice, std::optional<int>(1));
     {
         // The next session restores the choices before the worker has listed the GPUs.
         RunPanel panel;
@@ -487,7 +487,7 @@ void DesktopHabitsTest::theChosenGpuIsRememberedAndFallsBackWithANoteWhenGone() 
         QCOMPARE(panel.deviceCombo()->currentIndex(), 0);
         QVERIFY2(panel.backendNote().contains("GPU 1, chosen last time, is not present"),
                  qPrintable(panel.backendNote()));
-        QCOMPARE(panel.command().cudaDevice, std::optional<int>(0));
+        QCOMPARE(panel.command().request.target.cudaDevice, std::optional<int>(0));
         QCOMPARE(panel.rememberedDevice(), std::optional<int>(1));
         // Picking a GPU makes it the new choice.
         panel.deviceCombo()->activated(0);
@@ -507,9 +507,9 @@ void DesktopHabitsTest::theChosenGpuIsRememberedAndFallsBackWithANoteWhenGone() 
     }
     // A damaged setting is ignored.
     settings.setValue(QStringLiteral("run/cudaDevice"), QStringLiteral("first"));
-    QVERIFY(!loadRunChoices(settings).cudaDevice.has_value());
+    QVERIFY(!loadRunChoices(settings).request.target.cudaDevice.has_value());
     settings.setValue(QStringLiteral("run/cudaDevice"), -3);
-    QVERIFY(!loadRunChoices(settings).cudaDevice.has_value());
+    QVERIFY(!loadRunChoices(settings).request.target.cudaDevice.has_value());
 }
 
 QTEST_MAIN(DesktopHabitsTest)

@@ -61,7 +61,7 @@ bool writeRecording(const QString& path) {
     RunRequest request;
     request.pipeline = findPipeline("swiglu")->name;
     request.problem.dimensions["N"] = 10000;
-    request.repeats = 2;
+    request.settings.repeats = 2;
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     if (!report.isOk()) return false;

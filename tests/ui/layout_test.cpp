@@ -205,14 +205,14 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
         window.showViews();
     } else {
         RunCommand command;
-        command.backend = BackendChoice::Cpu;
+        command.request.target.backend = BackendChoice::Cpu;
         command.request.pipeline = pipeline.toStdString();
         // Small problems: N = 4096 for the elementwise pipelines, every dimension 9 (a multiple of
         // no tile) for the others.
         for (const DimensionSpec& dimension : findPipeline(command.request.pipeline)->dimensions)
             command.request.problem.dimensions[dimension.name] = dimension.name == "N" ? 4096 : 9;
-        command.request.repeats = 2;
-        command.request.warmup = 1;
+        command.request.settings.repeats = 2;
+        command.request.settings.warmup = 1;
         const PipelineSpec* spec = findPipeline(command.request.pipeline);
         QVERIFY(spec);
         QSignalSpy ended(&window, &MainWindow::runEnded);
@@ -563,15 +563,15 @@ void LayoutTest::presentationShowsEveryVariantAfterALiveRun() {
     }
     window.setPresentation(true);
     RunCommand command;
-    command.backend = BackendChoice::Cpu;
+    command.request.target.backend = BackendChoice::Cpu;
     command.request.pipeline = "mlp";
     const PipelineSpec* mlp = findPipeline(command.request.pipeline);
     QVERIFY(mlp);
     for (const VariantSpec& variant : mlp->variants)
         command.request.variants.push_back(variant.name);
     command.request.problem.dimensions = {{"M", 64}, {"H", 256}, {"I", 704}};
-    command.request.repeats = 2;
-    command.request.warmup = 1;
+    command.request.settings.repeats = 2;
+    command.request.settings.warmup = 1;
     QSignalSpy ended(&window, &MainWindow::runEnded);
     window.startCommand(command);
     QVERIFY(ended.wait(kRunTimeoutMs));

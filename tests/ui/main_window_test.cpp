@@ -369,8 +369,8 @@ void MainWindowTest::settingsRememberTheChoicesAndGeometry() {
     QVERIFY(restored.request.variants == chosen.request.variants);
     QCOMPARE(restored.request.problem.dimension("N"), std::uint64_t{777777});
     QCOMPARE(restored.request.problem.tuningValue("vector"), 1);
-    QCOMPARE(restored.backend, BackendChoice::Cpu);
-    QCOMPARE(restored.request.repeats, 9);
+    QCOMPARE(restored.request.target.backend, BackendChoice::Cpu);
+    QCOMPARE(restored.request.settings.repeats, 9);
     QCOMPARE(again.size(), QSize(1400, 880));
 }
 
@@ -504,7 +504,7 @@ void MainWindowTest::repeatsHaveTheSharedLimit() {
     QCOMPARE(window.runPanel()->repeatsSpin()->maximum(), kMaxRepeats);
     RunRequest request;
     request.pipeline = pipelines().front().name;
-    request.repeats = kMaxRepeats + 1;
+    request.settings.repeats = kMaxRepeats + 1;
     DeviceInfo device;
     device.totalMemoryBytes = device.freeMemoryBytes = quint64{1} << 40;
     QVERIFY(!validateRequest(request, device));

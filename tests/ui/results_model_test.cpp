@@ -27,8 +27,8 @@ model::Recording cpuRecording(const PipelineSpec& pipeline) {
     // pipelines get every dimension at 9, a multiple of no tile.
     for (const DimensionSpec& dimension : pipeline.dimensions)
         request.problem.dimensions[dimension.name] = dimension.name == "N" ? 1000 : 9;
-    request.repeats = 2;
-    request.warmup = 0;
+    request.settings.repeats = 2;
+    request.settings.warmup = 0;
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     if (!report) qFatal("CPU run failed: %s", report.status().message().c_str());
@@ -188,8 +188,8 @@ void ResultsModelTest::runChoicesRoundTripThroughSettings() {
     saved.request.variants = {pipeline.variants.back().name};
     saved.request.problem.dimensions["N"] = 123457;
     saved.request.problem.tuning["vector"] = 1;
-    saved.backend = BackendChoice::Cpu;
-    saved.request.repeats = 7;
+    saved.request.target.backend = BackendChoice::Cpu;
+    saved.request.settings.repeats = 7;
     {
         QSettings settings(path, QSettings::IniFormat);
         saveRunChoices(settings, saved);
@@ -201,8 +201,8 @@ void ResultsModelTest::runChoicesRoundTripThroughSettings() {
     QCOMPARE(loaded.request.problem.dimension("N"), saved.request.problem.dimension("N"));
     QCOMPARE(loaded.request.problem.tuningValue("vector"),
              saved.request.problem.tuningValue("vector"));
-    QCOMPARE(loaded.backend, saved.backend);
-    QCOMPARE(loaded.request.repeats, saved.request.repeats);
+    QCOMPARE(loaded.request.target.backend, saved.request.target.backend);
+    QCOMPARE(loaded.request.settings.repeats, saved.request.settings.repeats);
 }
 
 QTEST_MAIN(ResultsModelTest)

@@ -171,7 +171,7 @@ void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     tab->toEdit()->clear();
     QTest::keyClicks(tab->toEdit(), QStringLiteral("2^14"));
     tab->repeatsSpin()->setValue(3);
-    QCOMPARE(tab->command().backend, BackendChoice::Cpu);
+    QCOMPARE(tab->command().request.target.backend, BackendChoice::Cpu);
     QVERIFY2(tab->runButton()->isEnabled(), qPrintable(tab->statusLabel()->text()));
 
     // The chart grows with every point as it is measured, not only at the end.

@@ -32,7 +32,7 @@ inline void prepareSweep(TileExplorerTab& tab, RunController& controller, int la
     controller.probe();
     QVERIFY(probed.wait(30000));
     tab.setBackendSummary(probed.first().first().value<BackendSummary>());
-    tab.setBackend(BackendChoice::Cpu);
+    tab.setTarget(Target{BackendChoice::Cpu, std::nullopt});
     for (const auto& [name, value] : {std::pair{"M", rows}, {"H", 64}, {"I", 64}}) {
         auto* spin = tab.findChild<QSpinBox*>(QStringLiteral("explorerDimension_%1").arg(name));
         QVERIFY(spin);

@@ -17,6 +17,7 @@
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
 #include "ui/export/chart_export.h"
+#include "ui/run/run_panel.h"
 #include "ui/window/main_window.h"
 
 using namespace fusescope;
@@ -85,6 +86,7 @@ class TileExplorerTest : public QObject {
     void heatmapExports();
     void choicesAreRemembered();
     void theProductionKernelOffersItsOwnTiles();
+    void sweepsGoWhereTheRunPanelRuns();
 };
 
 void TileExplorerTest::heatmapDrawnFromCommittedSweep_data() {
@@ -431,6 +433,30 @@ void TileExplorerTest::theProductionKernelOffersItsOwnTiles() {
     QVERIFY(tab.shownReport()->refusal);
     QVERIFY2(tab.refusalLabel()->text().contains(QStringLiteral("float32")),
              qPrintable(tab.refusalLabel()->text()));
+}
+
+// The run panel's backend and GPU, both, reach the explorer's sweeps: on a host with two GPUs,
+// a sweep goes to the GPU the user picked, not to GPU 0.
+void TileExplorerTest::sweepsGoWhereTheRunPanelRuns() {
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
+    MainWindow window(folder.settings());
+    RunPanel* panel = window.runPanel();
+    BackendSummary twoGpus;
+    twoGpus.cudaBuilt = true;
+    twoGpus.cudaUsable = true;
+    twoGpus.cudaDeviceName = QStringLiteral("NVIDIA H200");
+    twoGpus.cudaDevices = {QStringLiteral("NVIDIA H200"), QStringLiteral("NVIDIA H200")};
+    panel->setBackendSummary(twoGpus);
+    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cuda")));
+    panel->deviceCombo()->setCurrentIndex(1);
+    const Target chosen{BackendChoice::Cuda, 1};
+    QVERIFY(panel->command().request.target == chosen);
+    QVERIFY(window.tileExplorer()->sweepRequest().target == chosen);
+    panel->deviceCombo()->setCurrentIndex(0);
+    QCOMPARE(window.tileExplorer()->sweepRequest().target.cudaDevice, std::optional<int>(0));
+    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
+    QVERIFY(window.tileExplorer()->sweepRequest().target == (Target{BackendChoice::Cpu, {}}));
 }
 
 QTEST_MAIN(TileExplorerTest)

@@ -196,10 +196,10 @@ RunCommand affineCommand(BackendChoice backend, std::uint64_t n) {
     RunCommand command;
     command.request.pipeline = "affine";
     command.request.problem.dimensions["N"] = n;
-    command.request.repeats = 2;
-    command.request.warmup = 0;
+    command.request.settings.repeats = 2;
+    command.request.settings.warmup = 0;
     command.request.roofs = false;
-    command.backend = backend;
+    command.request.target.backend = backend;
     command.measure.reset();
     return command;
 }
@@ -346,7 +346,7 @@ void GpuFailureWorkerTest::aGpuGoneAtTheResetLeavesTheCpuAndSaysSo() {
     QCOMPARE(onCpu.recording.device.backend, QStringLiteral("cpu"));
 
     RunCommand onGpu = affineCommand(BackendChoice::Cuda, 4096);
-    onGpu.cudaDevice = 0;
+    onGpu.request.target.cudaDevice = 0;
     const Outcome refused = thread.run(onGpu);
     QVERIFY(!refused.finished);
     QVERIFY2(refused.message.contains("there is no GPU 0"), qPrintable(refused.message));

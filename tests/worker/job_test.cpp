@@ -24,10 +24,10 @@ RunCommand cpuRun(bool longOne) {
     RunCommand command;
     command.request.pipeline = pipelines().front().name;
     command.request.problem.dimensions["N"] = longOne ? 1u << 22 : 4096;
-    command.backend = BackendChoice::Cpu;
+    command.request.target.backend = BackendChoice::Cpu;
     // The most repeats a run may have: only cancelling or superseding ends it in time.
-    command.request.repeats = longOne ? kMaxRepeats : 3;
-    command.request.warmup = 1;
+    command.request.settings.repeats = longOne ? kMaxRepeats : 3;
+    command.request.settings.warmup = 1;
     return command;
 }
 
@@ -36,18 +36,18 @@ SweepCommand cpuSweep(bool longOne) {
     command.request.pipeline = pipelines().front().name;
     command.request.from = 4096;
     command.request.to = longOne ? 1u << 22 : 8192;
-    command.request.repeats = longOne ? kMaxRepeats : 2;
-    command.request.warmup = 0;
-    command.backend = BackendChoice::Cpu;
+    command.request.settings.repeats = longOne ? kMaxRepeats : 2;
+    command.request.settings.warmup = 0;
+    command.request.target.backend = BackendChoice::Cpu;
     return command;
 }
 
 TileRunCommand cpuTileRun(bool longOne) {
     TileRunCommand command;
     command.configuration = testsupport::tinyTileConfiguration();
-    command.repeats = longOne ? kMaxRepeats : 2;
-    command.warmup = 0;
-    command.backend = BackendChoice::Cpu;
+    command.settings.repeats = longOne ? kMaxRepeats : 2;
+    command.settings.warmup = 0;
+    command.target.backend = BackendChoice::Cpu;
     return command;
 }
 
@@ -55,10 +55,10 @@ TileSweepCommand cpuTileSweep(bool longOne) {
     TileSweepCommand command;
     command.request.base = testsupport::tinyTileConfiguration();
     command.request.axes = {{"block_n", {16, 32}}};
-    command.request.repeats = longOne ? kMaxRepeats : 2;
-    command.request.warmup = 0;
+    command.request.settings.repeats = longOne ? kMaxRepeats : 2;
+    command.request.settings.warmup = 0;
     command.request.references = false;
-    command.backend = BackendChoice::Cpu;
+    command.request.target.backend = BackendChoice::Cpu;
     return command;
 }
 
@@ -82,9 +82,12 @@ std::optional<JobRequest> requestOf(JobKind kind, bool longOne) {
             return cpuTileRun(longOne);
         case JobKind::TileSweep:
             return cpuTileSweep(longOne);
-        case JobKind::TileReport:
+        case JobKind::TileReport: {
             if (longOne) return std::nullopt;
-            return TileReportCommand{testsupport::tinyTileConfiguration()};
+            TileReportCommand report;
+            report.configuration = testsupport::tinyTileConfiguration();
+            return report;
+        }
         case JobKind::Calibration:
             return CalibrationCommand{unmeasuredThreads()};
         case JobKind::Probe:

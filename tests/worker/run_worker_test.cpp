@@ -26,9 +26,9 @@ RunCommand smallCpuCommand() {
     RunCommand command;
     command.request.pipeline = pipelines().front().name;
     command.request.problem.dimensions["N"] = 4096;
-    command.backend = BackendChoice::Cpu;
-    command.request.repeats = 3;
-    command.request.warmup = 1;
+    command.request.target.backend = BackendChoice::Cpu;
+    command.request.settings.repeats = 3;
+    command.request.settings.warmup = 1;
     return command;
 }
 
@@ -37,7 +37,7 @@ RunCommand smallCpuCommand() {
 RunCommand longCpuCommand() {
     RunCommand command = smallCpuCommand();
     command.request.problem.dimensions["N"] = 1u << 22;
-    command.request.repeats = kMaxRepeats;
+    command.request.settings.repeats = kMaxRepeats;
     return command;
 }
 
@@ -124,7 +124,7 @@ void RunWorkerTest::smallCpuRunEmitsProgressAndFinished() {
     for (const model::RunRecord& run : recording.runs) {
         QCOMPARE(run.problem.dimension("N"), command.request.problem.dimension("N"));
         QVERIFY2(run.checkOk, qPrintable(run.variant));
-        QCOMPARE(run.repeatTimesMs.size(), command.request.repeats);
+        QCOMPARE(run.repeatTimesMs.size(), command.request.settings.repeats);
         QVERIFY(run.timeMs > 0.0);
         QCOMPARE(run.dataSource.timing, model::DataSource::CpuBackend);
     }
@@ -142,7 +142,7 @@ void RunWorkerTest::progressIsThrottled() {
     // Thousands of runner progress calls in about a second. (At N = 16384 the run took 0.04 s
     // once the copy roofline stopped paying for threads it did not need: too short to throttle.)
     command.request.problem.dimensions["N"] = 1u << 18;
-    command.request.repeats = 3000;
+    command.request.settings.repeats = 3000;
     QElapsedTimer elapsed;
     elapsed.start();
     controller.submit(command);
@@ -186,10 +186,10 @@ RunCommand longCpuGemmCommand() {
     command.request.pipeline = "mlp";
     command.request.variants = {"unfused"};
     command.request.problem.dimensions = {{"M", 512}, {"H", 2048}, {"I", 4096}};
-    command.request.repeats = 1;
-    command.request.warmup = 0;
+    command.request.settings.repeats = 1;
+    command.request.settings.warmup = 0;
     command.request.roofs = false;
-    command.backend = BackendChoice::Cpu;
+    command.request.target.backend = BackendChoice::Cpu;
     return command;
 }
 
@@ -282,7 +282,7 @@ void RunWorkerTest::autoBackendSaysWhichBackendRuns() {
     QSignalSpy finished(&controller, &RunController::runFinished);
     QSignalSpy failed(&controller, &RunController::runFailed);
     RunCommand command = smallCpuCommand();
-    command.backend = BackendChoice::Auto;
+    command.request.target.backend = BackendChoice::Auto;
     controller.submit(command);
     QVERIFY(finished.wait(kRunTimeoutMs) || !failed.isEmpty());
     QCOMPARE(started.count(), 1);
@@ -305,7 +305,7 @@ void RunWorkerTest::cudaWithoutAGpuFailsWithTheReason() {
     RunController controller;
     QSignalSpy failed(&controller, &RunController::runFailed);
     RunCommand command = smallCpuCommand();
-    command.backend = BackendChoice::Cuda;
+    command.request.target.backend = BackendChoice::Cuda;
     controller.submit(command);
     QVERIFY(failed.wait(30000));
     const QString message = failed.first().first().toString();
@@ -325,8 +325,8 @@ void RunWorkerTest::aChosenGpuThatIsNotThereIsRefusedWithTheReason() {
     QSignalSpy failed(&controller, &RunController::runFailed);
     QSignalSpy started(&controller, &RunController::runStarted);
     RunCommand command = smallCpuCommand();
-    command.backend = BackendChoice::Auto;
-    command.cudaDevice = missing;
+    command.request.target.backend = BackendChoice::Auto;
+    command.request.target.cudaDevice = missing;
     controller.submit(command);
     QVERIFY(failed.wait(30000));
     const QString message = failed.first().first().toString();
@@ -339,8 +339,8 @@ void RunWorkerTest::aChosenGpuThatIsNotThereIsRefusedWithTheReason() {
     sweep.request.pipeline = "affine";
     sweep.request.from = 4096;
     sweep.request.to = 8192;
-    sweep.backend = BackendChoice::Auto;
-    sweep.cudaDevice = missing;
+    sweep.request.target.backend = BackendChoice::Auto;
+    sweep.request.target.cudaDevice = missing;
     controller.submitSweep(sweep);
     QVERIFY(sweepFailed.wait(30000));
     QVERIFY2(sweepFailed.first().first().toString().contains(expected),
@@ -356,8 +356,8 @@ void RunWorkerTest::theChosenGpuRunsAndIsRecorded() {
     QSignalSpy finished(&controller, &RunController::runFinished);
     QSignalSpy failed(&controller, &RunController::runFailed);
     RunCommand command = smallCpuCommand();
-    command.backend = BackendChoice::Cuda;
-    command.cudaDevice = last;
+    command.request.target.backend = BackendChoice::Cuda;
+    command.request.target.cudaDevice = last;
     command.measure.reset();
     controller.submit(command);
     QVERIFY(finished.wait(kRunTimeoutMs));

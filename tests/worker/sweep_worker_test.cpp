@@ -21,9 +21,9 @@ SweepCommand tinyCpuSweep() {
     command.request.from = 4096;
     command.request.to = 32768;  // 4 sizes at one step per octave
     command.request.stepsPerOctave = 1;
-    command.backend = BackendChoice::Cpu;
-    command.request.repeats = 3;
-    command.request.warmup = 1;
+    command.request.target.backend = BackendChoice::Cpu;
+    command.request.settings.repeats = 3;
+    command.request.settings.warmup = 1;
     return command;
 }
 
@@ -109,7 +109,8 @@ void SweepWorkerTest::cancelStopsALongSweepWithinASecond() {
     QSignalSpy finished(&controller, &RunController::sweepFinished);
     SweepCommand command = tinyCpuSweep();
     command.request.to = 1u << 22;
-    command.request.repeats = 100000;  // minutes of work: only cancel ends it in the test's time
+    command.request.settings.repeats =
+        100000;  // minutes of work: only cancel ends it in the test's time
     controller.submitSweep(command);
     QSignalSpy progress(&controller, &RunController::sweepProgress);
     QVERIFY(progress.wait(30000));

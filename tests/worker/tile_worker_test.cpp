@@ -21,10 +21,10 @@ TileSweepCommand tinyCpuSweep() {
     TileSweepCommand command;
     command.request.base = testsupport::tinyTileConfiguration();
     command.request.axes = {{"block_m", {16, 32}}, {"block_n", {16, 32, 64}}};
-    command.request.repeats = 2;
-    command.request.warmup = 0;
+    command.request.settings.repeats = 2;
+    command.request.settings.warmup = 0;
     command.request.references = false;
-    command.backend = BackendChoice::Cpu;
+    command.request.target.backend = BackendChoice::Cpu;
     return command;
 }
 
@@ -102,7 +102,7 @@ void TileWorkerTest::cancelEndsASweepWithWhatWasMeasured() {
     QSignalSpy cancelled(&controller, &RunController::tileSweepCancelled);
     QSignalSpy finished(&controller, &RunController::tileSweepFinished);
     TileSweepCommand command = tinyCpuSweep();
-    command.request.repeats = 100000;  // seconds per cell: cancelled while timing
+    command.request.settings.repeats = 100000;  // seconds per cell: cancelled while timing
     controller.submitTileSweep(command);
     QTest::qWait(200);
     controller.cancel();

@@ -64,9 +64,9 @@ int main(int argc, char** argv) {
     RunCommand command;
     command.request.pipeline = parser.value(pipeline).toStdString();
     command.request.problem.dimensions["N"] = parser.value(elements).toULongLong();
-    command.request.repeats = 3;
-    command.request.warmup = 1;
-    command.backend = cuda ? BackendChoice::Cuda : BackendChoice::Cpu;
+    command.request.settings.repeats = 3;
+    command.request.settings.warmup = 1;
+    command.request.target.backend = cuda ? BackendChoice::Cuda : BackendChoice::Cpu;
     command.measure.reset();  // timing runs, as most of a lesson's runs are
 
     RunController controller;

@@ -116,8 +116,8 @@ int main(int argc, char** argv) {
     request.problem.dimensions[std::string(kElementCountDimension)] =
         parser.value("n").toULongLong();
     request.problem.tuning[std::string(kVectorWidthTuning)] = parser.value("vector").toInt();
-    request.repeats = 5;
-    request.warmup = 2;
+    request.settings.repeats = 5;
+    request.settings.warmup = 2;
     MeasureOptions options;
     options.samplingIntervalNs = parser.value("interval-us").toLongLong() * 1000;
     options.samplingRepeats = parser.value("repeats").toInt();

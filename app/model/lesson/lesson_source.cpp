@@ -125,8 +125,8 @@ Result<RunRequest> stepRunRequest(const LessonStep& step, BackendKind backend, b
     for (const QString& variant : step.show.variants)
         request.variants.push_back(variant.toStdString());
     if (quick) {
-        request.repeats = 1;
-        request.warmup = 0;
+        request.settings.repeats = 1;
+        request.settings.warmup = 0;
         request.roofs = false;
     }
     return request;

@@ -55,6 +55,7 @@ void TileExplorerTab::requestReport() {
     TileReportCommand command;
     command.configuration = configuration();
     command.gpuKey = gpu_->currentData().toString();
+    command.target = target_;
     ++reportRequests_;
     controller_->requestTileReport(command);
 }
@@ -109,8 +110,8 @@ void TileExplorerTab::runConfiguration() {
     }
     TileRunCommand command;
     command.configuration = configuration();
-    command.repeats = repeats_->value();
-    command.backend = backend_;
+    command.settings.repeats = repeats_->value();
+    command.target = target_;
     runningOne_ = true;
     result_->setText(tr("Running %1…").arg((model::tilesText(command.configuration))));
     updateEnabled();

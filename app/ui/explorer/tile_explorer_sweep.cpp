@@ -195,7 +195,8 @@ QWidget* TileExplorerTab::buildViews() {
 tiles::TileSweepRequest TileExplorerTab::sweepRequest() const {
     tiles::TileSweepRequest request;
     request.base = configuration();
-    request.repeats = repeats_->value();
+    request.settings.repeats = repeats_->value();
+    request.target = target_;
     for (const auto& [name, range] : ranges_) {
         if (!exploresTuning(name)) continue;
         const int from = range.first->currentData().toInt();
@@ -248,7 +249,6 @@ void TileExplorerTab::startSweep() {
     }
     TileSweepCommand command;
     command.request = sweepRequest();
-    command.backend = backend_;
     // The grid is drawn at once; cells fill in as they arrive.
     sweep_ = {};
     sweep_.request = command.request;

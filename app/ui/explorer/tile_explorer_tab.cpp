@@ -191,8 +191,8 @@ bool TileExplorerTab::liveAvailable() const {
     return (summary_.cudaBuilt && summary_.cudaUsable) || workerLive_;
 }
 
-void TileExplorerTab::setBackend(BackendChoice backend) {
-    backend_ = backend;
+void TileExplorerTab::setTarget(const Target& target) {
+    target_ = target;
     setBackendSummary(summary_);
 }
 
@@ -206,7 +206,7 @@ void TileExplorerTab::setBackendSummary(const BackendSummary& summary) {
         gpuNote_->setText(summary_.cudaDeviceName.isEmpty()
                               ? tr("Live exploration on this machine's GPU.")
                               : tr("Live exploration on %1.").arg(summary_.cudaDeviceName));
-    else if (backend_ == BackendChoice::Cpu)
+    else if (target_.backend == BackendChoice::Cpu)
         gpuNote_->setText(
             tr("Live exploration needs an NVIDIA GPU. With the CPU backend chosen in "
                "the run panel, Run and Sweep time the lesson kernel's CPU port: "
@@ -226,7 +226,7 @@ void TileExplorerTab::setBackendSummary(const BackendSummary& summary) {
 }
 
 bool TileExplorerTab::canMeasure() const {
-    return liveAvailable() || backend_ == BackendChoice::Cpu;
+    return liveAvailable() || target_.backend == BackendChoice::Cpu;
 }
 
 void TileExplorerTab::updateEnabled() {

@@ -49,7 +49,7 @@ class TileExplorerTab final : public QWidget {
     // Where the choices (problem, tiles, ranges, repeats, heatmap and roofline choices) are
     // remembered: restored now, saved on every change. Not owned.
     void setSettings(QSettings* settings);
-    void setBackend(BackendChoice backend);
+    void setTarget(const Target& target);
     bool liveAvailable() const;
     // Live, or the CPU backend chosen explicitly (the lesson kernel's CPU port is timed).
     bool canMeasure() const;
@@ -162,7 +162,7 @@ class TileExplorerTab final : public QWidget {
     QSettings* settings_ = nullptr;
     BackendSummary summary_;
     bool backendsKnown_ = false;
-    BackendChoice backend_ = BackendChoice::Auto;
+    Target target_;
     std::string pipelineName_;
     std::string variantName_;
 

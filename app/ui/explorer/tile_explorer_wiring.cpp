@@ -64,13 +64,13 @@ TileExplorerTab* addTileExplorer(MainWindow& window) {
     giveRoomWhileShown(window.chartTabs(), explorer, true);
     QObject::connect(&window, &MainWindow::backendsProbed, explorer,
                      [&window, explorer] { explorer->setBackendSummary(window.backendSummary()); });
-    // The run panel's backend choice holds for the explorer's runs and sweeps too.
-    const auto followBackend = [&window, explorer] {
-        explorer->setBackend(window.runPanel()->command().backend);
+    // The run panel's backend and GPU hold for the explorer's runs and sweeps too.
+    const auto followTarget = [&window, explorer] {
+        explorer->setTarget(window.runPanel()->command().request.target);
     };
-    QObject::connect(window.runPanel()->backendCombo(), &QComboBox::currentIndexChanged, explorer,
-                     followBackend);
-    followBackend();
+    for (QComboBox* choice : {window.runPanel()->backendCombo(), window.runPanel()->deviceCombo()})
+        QObject::connect(choice, &QComboBox::currentIndexChanged, explorer, followTarget);
+    followTarget();
     QObject::connect(explorer, &TileExplorerTab::recordingChosen, &window,
                      [&window](const model::Recording& recording) {
                          window.setRecording(recording);

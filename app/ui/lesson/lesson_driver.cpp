@@ -150,7 +150,7 @@ void LessonDriver::goTo(int step) {
         } else {
             RunCommand command;
             command.request = *request;
-            command.backend =
+            command.request.target.backend =
                 source.backend == BackendKind::Cuda ? BackendChoice::Cuda : BackendChoice::Cpu;
             runningStep_ = session_.current;
             status_ = tr("running live: %1").arg(sourceWords_);

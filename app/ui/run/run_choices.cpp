@@ -31,24 +31,26 @@ RunCommand loadRunChoices(const QSettings& settings) {
         Result<Problem> problem = model::problemFromText(*pipeline, text);
         request.problem = problem ? *problem : pipeline->defaultProblem();
     }
-    choices.backend =
+    request.target.backend =
         backendChoiceFromKey(
             settings.value(kGroup + QStringLiteral("backend")).toString().toStdString())
             .value_or(BackendChoice::Auto);
-    const RunDefaults cpuDefaults = runDefaultsFor(BackendKind::Cpu);
+    const RunSettings cpuDefaults = runDefaultsFor(BackendKind::Cpu);
     const int repeats =
         settings.value(kGroup + QStringLiteral("repeats"), cpuDefaults.repeats).toInt();
-    request.repeats = repeats >= 1 && repeats <= kMaxRepeats ? repeats : cpuDefaults.repeats;
+    request.settings.repeats =
+        repeats >= 1 && repeats <= kMaxRepeats ? repeats : cpuDefaults.repeats;
     const int warmup =
         settings.value(kGroup + QStringLiteral("warmup"), cpuDefaults.warmup).toInt();
-    request.warmup = warmup >= 0 && warmup <= kMaxWarmup ? warmup : cpuDefaults.warmup;
+    request.settings.warmup = warmup >= 0 && warmup <= kMaxWarmup ? warmup : cpuDefaults.warmup;
     const int threads = settings.value(kGroup + QStringLiteral("cpuThreads"), 0).toInt();
     if (threads >= 0) request.cpuThreads = threads;
     // The GPU, by its CUDA number; whether it is still present is known only once the worker has
     // listed the GPUs (the run panel falls back then, with a note).
     bool deviceOk = false;
     const int device = settings.value(kGroup + QStringLiteral("cudaDevice")).toInt(&deviceOk);
-    if (deviceOk && device >= 0 && device <= kMaxCudaDeviceIndex) choices.cudaDevice = device;
+    if (deviceOk && device >= 0 && device <= kMaxCudaDeviceIndex)
+        request.target.cudaDevice = device;
     return choices;
 }
 
@@ -64,12 +66,12 @@ void saveRunChoices(QSettings& settings, const RunCommand& choices) {
     settings.setValue(kGroup + QStringLiteral("dtype"), problem.dtype);
     settings.setValue(kGroup + QStringLiteral("tuning"), problem.tuning);
     settings.setValue(kGroup + QStringLiteral("backend"),
-                      QString::fromLatin1(backendChoiceKey(choices.backend)));
-    settings.setValue(kGroup + QStringLiteral("repeats"), request.repeats);
-    settings.setValue(kGroup + QStringLiteral("warmup"), request.warmup);
+                      QString::fromLatin1(backendChoiceKey(request.target.backend)));
+    settings.setValue(kGroup + QStringLiteral("repeats"), request.settings.repeats);
+    settings.setValue(kGroup + QStringLiteral("warmup"), request.settings.warmup);
     settings.setValue(kGroup + QStringLiteral("cpuThreads"), request.cpuThreads);
-    if (choices.cudaDevice)
-        settings.setValue(kGroup + QStringLiteral("cudaDevice"), *choices.cudaDevice);
+    if (request.target.cudaDevice)
+        settings.setValue(kGroup + QStringLiteral("cudaDevice"), *request.target.cudaDevice);
     else
         settings.remove(kGroup + QStringLiteral("cudaDevice"));
 }

@@ -235,10 +235,10 @@ BackendKind RunPanel::resolvedBackend() const {
 
 void RunPanel::backendChanged() {
     const BackendKind backend = resolvedBackend();
-    const RunDefaults shown = runDefaultsFor(defaultsShownFor_);
+    const RunSettings shown = runDefaultsFor(defaultsShownFor_);
     if (backend != defaultsShownFor_ && repeats_->value() == shown.repeats &&
         warmup_->value() == shown.warmup) {
-        const RunDefaults wanted = runDefaultsFor(backend);
+        const RunSettings wanted = runDefaultsFor(backend);
         repeats_->setValue(wanted.repeats);
         warmup_->setValue(wanted.warmup);
     }
@@ -293,13 +293,13 @@ RunCommand RunPanel::command() const {
             request.variants.push_back(
                 variants_->item(row)->data(kNameRole).toString().toStdString());
     if (Result<Problem> problem = currentProblem(); problem) request.problem = *problem;
-    request.repeats = repeats_->value();
-    request.warmup = warmup_->value();
+    request.settings.repeats = repeats_->value();
+    request.settings.warmup = warmup_->value();
     request.cpuThreads = cpuThreads_->value();
-    command.backend = currentBackend();
+    request.target.backend = currentBackend();
     // The picker's GPU, whenever the run goes to a GPU the worker listed.
     if (resolvedBackend() == BackendKind::Cuda && device_->currentIndex() >= 0)
-        command.cudaDevice = device_->currentIndex();
+        request.target.cudaDevice = device_->currentIndex();
     if (measure_->isChecked()) {
         command.measure = MeasureOptions{};
         command.measure->samplingIntervalNs = std::int64_t{sampleInterval_->value()} * 1000;
@@ -322,16 +322,16 @@ void RunPanel::setCommand(const RunCommand& command) {
             item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
         }
     showProblem(request.problem);
-    const int backendIndex = backend_->findData(keyOf(command.backend));
+    const int backendIndex = backend_->findData(keyOf(request.target.backend));
     if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
-    if (command.cudaDevice) {
-        if (*command.cudaDevice < device_->count())
-            device_->setCurrentIndex(*command.cudaDevice);
+    if (const std::optional<int> device = request.target.cudaDevice) {
+        if (*device < device_->count())
+            device_->setCurrentIndex(*device);
         else
-            wantedDevice_ = *command.cudaDevice;  // chosen when the worker lists the GPUs
+            wantedDevice_ = *device;  // chosen when the worker lists the GPUs
     }
-    repeats_->setValue(request.repeats);
-    warmup_->setValue(request.warmup);
+    repeats_->setValue(request.settings.repeats);
+    warmup_->setValue(request.settings.warmup);
     cpuThreads_->setValue(request.cpuThreads);
     measure_->setChecked(command.measure.has_value());
     if (command.measure)

@@ -191,8 +191,8 @@ void SweepTab::setPipeline(const QString& name) {
     updateEnabled();
 }
 
-void SweepTab::setBackend(BackendChoice backend) {
-    backend_ = backend;
+void SweepTab::setTarget(const Target& target) {
+    target_ = target;
     updateCacheMark();
 }
 
@@ -202,8 +202,8 @@ void SweepTab::setBackendSummary(const BackendSummary& summary) {
 }
 
 bool SweepTab::cacheIsGpus() const {
-    return backend_ == BackendChoice::Cuda ||
-           (backend_ == BackendChoice::Auto && summary_.cudaUsable);
+    return target_.backend == BackendChoice::Cuda ||
+           (target_.backend == BackendChoice::Auto && summary_.cudaUsable);
 }
 
 quint64 SweepTab::cacheBytes() const {
@@ -258,10 +258,9 @@ SweepCommand SweepTab::command() const {
         to_->text().trimmed().isEmpty() ? 0 : model::elementCountValue(to_->text()).value_or(0);
     request.stepsPerOctave = steps_->value();
     request.vectorWidth = vector_->currentData().toInt();
-    request.repeats = repeats_->value();
-    request.warmup = qMin(3, request.repeats);
-    command.backend = backend_;
-    command.cudaDevice = cudaDevice_;
+    request.settings.repeats = repeats_->value();
+    request.settings.warmup = qMin(3, request.settings.repeats);
+    request.target = target_;
     return command;
 }
 
@@ -292,7 +291,7 @@ void SweepTab::startSweep() {
             .arg(QString::fromStdString(pipeline ? pipeline->title : next.request.pipeline));
     growing.caption = tr("measuring… · float32 · vector %1 · median of %2")
                           .arg(next.request.vectorWidth)
-                          .arg(next.request.repeats);
+                          .arg(next.request.settings.repeats);
     growing.dataSource = model::dataSourceLabel(cacheIsGpus() ? model::DataSource::TimingModel
                                                               : model::DataSource::CpuBackend);
     growing.l2CacheBytes = static_cast<double>(cacheBytes());

@@ -36,12 +36,10 @@ class SweepTab final : public QWidget {
     // `controller` is not owned; the tab posts its sweeps through it.
     explicit SweepTab(RunController* controller, QWidget* parent = nullptr);
 
-    // The run panel's pipeline and backend, followed by the main window.
+    // The run panel's pipeline and target (backend and GPU), followed by the main window.
     void setPipeline(const QString& name);
     const QString& pipeline() const { return pipeline_; }
-    void setBackend(BackendChoice backend);
-    // The run panel's GPU picker (several GPUs in one host); unset: GPU 0.
-    void setCudaDevice(std::optional<int> device) { cudaDevice_ = device; }
+    void setTarget(const Target& target);
     void setBackendSummary(const BackendSummary& summary);
 
     // Empty when the controls describe a sweep that can start; otherwise what is wrong.
@@ -97,8 +95,7 @@ class SweepTab final : public QWidget {
 
     RunController* controller_ = nullptr;
     QString pipeline_;
-    BackendChoice backend_ = BackendChoice::Auto;
-    std::optional<int> cudaDevice_;
+    Target target_;
     BackendSummary summary_;
     QListWidget* variants_ = nullptr;
     QLineEdit* from_ = nullptr;

@@ -288,7 +288,7 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
                      .arg(parser.value(QStringLiteral("backend")));
         return options;
     }
-    command.backend = *backend;
+    command.request.target.backend = *backend;
     bool ok = false;
     // The problem: --preset, --shape and --n, --dtype, --vector and --tile, checked against
     // the pipeline's declarations (as the CLI does).
@@ -323,11 +323,11 @@ LaunchOptions readLaunchOptions(const QCommandLineParser& parser, QString* error
     }
     request.problem = *problem;
     // Without --repeats the backend's defaults apply once the backend is known (runHeadless).
-    request.repeats = 0;
+    request.settings.repeats = 0;
     if (parser.isSet(QStringLiteral("repeats")))
-        request.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
+        request.settings.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
     if (parser.isSet(QStringLiteral("repeats")) &&
-        (!ok || request.repeats < 1 || request.repeats > kMaxRepeats)) {
+        (!ok || request.settings.repeats < 1 || request.settings.repeats > kMaxRepeats)) {
         *error = QObject::tr("--repeats must be 1 to %1, not '%2'")
                      .arg(kMaxRepeats)
                      .arg(parser.value(QStringLiteral("repeats")));
@@ -482,9 +482,10 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
         RunCommand command = *options.run;
         // Shown first, so that the panel knows which backend the command resolves to.
         window.runPanel()->setCommand(command);
-        const RunDefaults defaults = runDefaultsFor(window.runPanel()->resolvedBackend());
-        if (command.request.repeats == 0) command.request.repeats = defaults.repeats;
-        command.request.warmup = defaults.warmup;
+        const RunSettings defaults = runDefaultsFor(window.runPanel()->resolvedBackend());
+        RunSettings& settings = command.request.settings;
+        if (settings.repeats == 0) settings.repeats = defaults.repeats;
+        settings.warmup = defaults.warmup;
         window.runPanel()->setCommand(command);
         bool ok = false;
         QString message;

@@ -260,8 +260,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     const auto followRunPanel = [this] {
         const RunCommand choices = runPanel_->command();
         sweepTab_->setPipeline(QString::fromStdString(choices.request.pipeline));
-        sweepTab_->setBackend(choices.backend);
-        sweepTab_->setCudaDevice(choices.cudaDevice);
+        sweepTab_->setTarget(choices.request.target);
     };
     connect(runPanel_->pipelineCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);
     connect(runPanel_->backendCombo(), &QComboBox::currentIndexChanged, this, followRunPanel);

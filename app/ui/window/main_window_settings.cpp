@@ -117,7 +117,7 @@ void MainWindow::saveSettings() {
                                       ? saved.request.problem
                                       : pipeline->defaultProblem();
     }
-    choices.cudaDevice = runPanel_->rememberedDevice();
+    choices.request.target.cudaDevice = runPanel_->rememberedDevice();
     saveRunChoices(*settings_, choices);
     settings_->setValue(QStringLiteral("window/geometry"), saveGeometry());
     // The presentation layout's folds are not the user's split: the split from before is kept.

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <algorithm>
+#include <cstring>
 
 #include "cli/console.h"
 #include "cli/terminal_observer.h"
@@ -45,6 +46,20 @@ std::uint64_t passBytes(const model::LearnerKernel& kernel, bool writes, std::ui
         std::count_if(kernel.passes.begin(), kernel.passes.end(),
                       [writes](const model::LearnerPass& p) { return p.write == writes; });
     return static_cast<std::uint64_t>(count) * n * sizeof(float);
+}
+
+// The learner's one output as the reference pipeline's check reads it: under the name of the
+// reference's first output.
+HostBuffers referenceOutputs(const PipelineSpec& reference, const std::vector<float>& output) {
+    const std::vector<BufferSpec>& buffers = reference.variants.front().buffers;
+    const auto first = std::find_if(buffers.begin(), buffers.end(), [](const BufferSpec& buffer) {
+        return buffer.role == BufferRole::Output;
+    });
+    HostBuffers outputs;
+    outputs.names.push_back(first == buffers.end() ? std::string() : first->name);
+    outputs.values.emplace_back(output.size() * sizeof(float));
+    std::memcpy(outputs.values.back().data(), output.data(), output.size() * sizeof(float));
+    return outputs;
 }
 
 model::RunRecord learnerRecord(const KernelFile& file, const LearnerRunSettings& settings,
@@ -150,7 +165,8 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
     kernelLeftRunning = launch.leftRunning;
     if (!timing) return timing.status();
     const std::vector<float>& output = launch.buffers[outputIndex].values;
-    const CheckResult check = reference.check(settings.problem, inputs, output.data(), cancel);
+    const CheckResult check =
+        reference.check(settings.problem, inputs, referenceOutputs(reference, output), cancel);
     if (!check.ok) {
         if (const std::optional<WrongElement> wrong =
                 reference.firstWrongElement(settings.problem, inputs, output.data()))

@@ -31,7 +31,8 @@ void runExpression(MainWindow& window, ExpressionView& view, const QString& text
     command.request.pipeline = request->pipeline;
     command.request.variants.clear();
     command.request.problem = request->problem;
-    window.startCommand(command);
+    // As the run panel's Run: a long CPU run is asked about first.
+    window.startAfterAsking(command);
 }
 
 }  // namespace

@@ -50,6 +50,11 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/recordings/
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/
   DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/lessons
   FILES_MATCHING PATTERN "*.lesson.md")
+# The learner kernels lesson steps open in the Lab (its starters and the lab's solution), in
+# share/fusescope/lab.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lab/
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/fusescope/lab
+  FILES_MATCHING PATTERN "*.cu")
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
   ${PROJECT_SOURCE_DIR}/packaging/THIRD-PARTY-LICENSES
   DESTINATION ${fusescope_docdir})

@@ -26,8 +26,11 @@ cmake --build --preset fuzz -j"$(nproc)"
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-status=0
-for target in recording_loader sweep_loader tile_sweep_loader expression_parser; do
+# One target: its run, its findings and a summary, written to build/fuzz/<target>.report (the
+# targets run side by side, one a core: libFuzzer uses one core per run, so each gets the same
+# time and coverage as when they ran one after the other).
+fuzz_target() {
+    local target=$1 dictionary corpus findings log return_status=0
     dictionary=fuzz/json.dict
     [[ $target == expression_parser ]] && dictionary=fuzz/expression.dict
     corpus=build/fuzz/corpus/$target
@@ -40,7 +43,7 @@ for target in recording_loader sweep_loader tile_sweep_loader expression_parser;
         -rss_limit_mb=2048 -dict="$dictionary" -print_final_stats=1 \
         -artifact_prefix="$findings/" "$corpus" "fuzz/corpus/$target" "fuzz/hostile/$target" \
         >"$log" 2>&1; then
-        status=1
+        return_status=1
         echo "fuzz: $target found a problem; the input is in $findings/:" >&2
         # The first report and its stack; the whole output is in the log.
         awk '/ERROR: |runtime error: |a loaded recording|a saved recording|saving and loading/ {
@@ -55,5 +58,27 @@ for target in recording_loader sweep_loader tile_sweep_loader expression_parser;
         END { printf "%s: %s runs, %s runs/s, peak %s MiB\n", target, execs, rate, rss }
     ' "$log"
     echo "$target: corpus of $(find "$corpus" -type f | wc -l) inputs (plus $(find "fuzz/corpus/$target" -type f | wc -l) seeds)"
+    return "$return_status"
+}
+
+targets=(recording_loader sweep_loader tile_sweep_loader expression_parser)
+cores=$(nproc)
+for target in "${targets[@]}"; do
+    # At most one run a core at a time.
+    while (($(jobs -rp | wc -l) >= cores)); do
+        wait -n || true
+    done
+    rm -f "build/fuzz/$target.status"
+    {
+        target_status=0
+        fuzz_target "$target" >"build/fuzz/$target.report" 2>&1 || target_status=$?
+        echo "$target_status" >"build/fuzz/$target.status"
+    } &
+done
+wait
+status=0
+for target in "${targets[@]}"; do
+    cat "build/fuzz/$target.report"
+    [[ "$(cat "build/fuzz/$target.status" 2>/dev/null)" == 0 ]] || status=1
 done
 exit "$status"

@@ -23,7 +23,8 @@ cmake --build --preset ci -j"$(nproc)"
 
 export QT_QPA_PLATFORM=offscreen
 test_status=0
-ctest --preset ci --output-on-failure --timeout 600 "$@" || test_status=$?
+# Tests run side by side, one a core; the ones that time themselves are RUN_SERIAL.
+ctest --preset ci --output-on-failure --timeout 600 -j"$(nproc)" "$@" || test_status=$?
 
 # ctest keeps every test's output in LastTest.log; a GoogleTest skip prints "file:line: Skipped"
 # followed by its message, a Qt Test skip prints "SKIP   : test() reason". Each reason is shown
@@ -77,7 +78,7 @@ if [[ "${FUSESCOPE_SANITIZE:-1}" != 0 ]]; then
     if cmake --build --preset asan -j"$(nproc)" --target fusescope_test_programs; then
         # The asan test preset sets ASAN_OPTIONS and UBSAN_OPTIONS: the first report stops the
         # test and fails it (the code is built with -fno-sanitize-recover=undefined too).
-        ctest --preset asan --output-on-failure --timeout 900 "$@" || asan_status=$?
+        ctest --preset asan --output-on-failure --timeout 900 -j"$(nproc)" "$@" || asan_status=$?
     else
         asan_status=1
     fi

@@ -3,9 +3,14 @@
 #include <QFileInfo>
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "cli/console.h"
 #include "cli/terminal_observer.h"
+#include "expr/expression_pipeline.h"
+#include "measure/cache_sweep.h"
+#include "model/lab/learner_run.h"
+#include "pipelines/described_pipeline.h"
 #include "runtime/learner_launch.h"
 #include "runtime/runner.h"
 
@@ -41,11 +46,38 @@ Status checkBuffers(const model::LearnerKernel& kernel, const PipelineSpec& refe
     return Status::ok();
 }
 
-std::uint64_t passBytes(const model::LearnerKernel& kernel, bool writes, std::uint64_t n) {
-    const auto count =
-        std::count_if(kernel.passes.begin(), kernel.passes.end(),
-                      [writes](const model::LearnerPass& p) { return p.write == writes; });
-    return static_cast<std::uint64_t>(count) * n * sizeof(float);
+// Counts the kernel's DRAM bytes through `launchOnce`. A provider that refuses, or fails, leaves
+// the run without counters (said once); a launch that fails ends the run.
+Status countLearnerKernel(const LearnerRunSettings& settings, const CancelToken& cancel,
+                          const std::function<Status()>& launchOnce,
+                          std::optional<KernelCounters>& counted) {
+    const CounterCapability capability = settings.counters->capability();
+    if (!capability.available) {
+        printNote(QStringLiteral("%1: not counted (%2); its passes are the declared list")
+                      .arg(model::learnerVariantName(), QString::fromStdString(capability.reason)));
+        return Status::ok();
+    }
+    AllocationTracker tracker(*settings.backend);
+    Result<CacheSweep> sweep = CacheSweep::create(*settings.backend, tracker);
+    if (!sweep) return sweep.status();
+    Status launched = Status::ok();
+    Result<std::vector<KernelCounters>> counters = settings.counters->measureLaunches(
+        1,
+        [&](std::size_t) {
+            launched = launchOnce();
+            return launched;
+        },
+        [&] { return cancel.cancelled() ? cancelledStatus() : sweep->run(); });
+    if (!launched) return launched;
+    if (!counters || counters->empty()) {
+        printNote(QStringLiteral("%1: not counted (%2); its passes are the declared list")
+                      .arg(model::learnerVariantName(),
+                           counters ? QStringLiteral("no counters came back")
+                                    : QString::fromStdString(counters.status().message())));
+        return Status::ok();
+    }
+    counted = counters->front();
+    return Status::ok();
 }
 
 // The learner's one output as the reference pipeline's check reads it: under the name of the
@@ -62,60 +94,41 @@ HostBuffers referenceOutputs(const PipelineSpec& reference, const std::vector<fl
     return outputs;
 }
 
-model::RunRecord learnerRecord(const KernelFile& file, const LearnerRunSettings& settings,
-                               const LearnerTiming& timing, const CheckResult& check) {
-    const std::uint64_t n = settings.problem.dimension(kElementCountDimension);
-    model::RunRecord run;
-    run.pipeline = QString::fromStdString(file.reference->name);
-    run.variant = learnerVariantName();
-    run.problem = settings.problem;
-    run.backend = QStringLiteral("cuda");
-    run.passes = file.kernel.passCount();
-    run.passesCounted = true;
-    run.modelBytesRead = passBytes(file.kernel, false, n);
-    run.modelBytesWritten = passBytes(file.kernel, true, n);
-    run.timeMs = timing.medianMs;
-    run.kernelsApartTimeMs = timing.medianMs;
-    run.repeatTimesMs = QVector<double>(timing.repeatTimesMs.begin(), timing.repeatTimesMs.end());
-    run.peakBytesInFlight = timing.peakBytesInFlight;
-    run.checkMeasure = QString::fromStdString(check.measure);
-    run.maxRelError = check.error;
-    run.checkTolerance = check.tolerance;
-    run.unwrittenElements = check.unwrittenElements;
-    run.outputElements = n;
-    run.comparedElements = check.comparedElements;
-    run.checkOk = check.ok;
-    model::KernelRecord kernel;
-    kernel.name = file.kernel.entry;
-    kernel.timeMs = timing.medianMs;
-    kernel.modelBytesRead = run.modelBytesRead;
-    kernel.modelBytesWritten = run.modelBytesWritten;
-    kernel.blockSize = timing.blockSize;
-    kernel.gridSize = timing.gridSize;
-    run.kernels.push_back(kernel);
-    for (const LearnerAllocation& event : timing.allocations)
-        run.allocations.push_back({event.isAllocation, QString::fromStdString(event.buffer),
-                                   event.bytes, event.timeNs, event.inFlightAfter});
-    return run;
+// The reference a kernel file names, or its expression registered for this run.
+Result<const PipelineSpec*> referenceOf(const model::LearnerKernel& kernel, const QString& path) {
+    if (!kernel.expression.isEmpty()) {
+        Result<const PipelineSpec*> registered =
+            expr::registerExpression(kernel.expression.toStdString());
+        if (!registered)
+            return invalid(QStringLiteral("%1: the expression does not parse, %2")
+                               .arg(path, QString::fromStdString(registered.status().message())));
+        return registered;
+    }
+    if (const PipelineSpec* reference = findPipeline(kernel.reference.toStdString()))
+        return reference;
+    return invalid(
+        QStringLiteral("%1: the reference \"%2\" is no pipeline (see `fusescope-cli list`)")
+            .arg(path, kernel.reference));
 }
 
 }  // namespace
-
-QString learnerVariantName() {
-    return QStringLiteral("your kernel");
-}
 
 Result<KernelFile> compileKernelFile(const QString& path) {
     Result<model::LearnerKernel> kernel = model::loadLearnerKernel(path);
     if (!kernel) return kernel.status();
     KernelFile file;
     file.kernel = *kernel;
-    file.reference = findPipeline(kernel->reference.toStdString());
-    if (!file.reference)
-        return invalid(QStringLiteral("%1: the reference \"%2\" is no pipeline (see "
-                                      "`fusescope-cli list`)")
-                           .arg(path, kernel->reference));
+    Result<const PipelineSpec*> reference = referenceOf(*kernel, path);
+    if (!reference) return reference.status();
+    file.reference = *reference;
     if (Status s = checkBuffers(*kernel, *file.reference); !s) return s;
+    // The family the recording will carry must make a registry entry, checked before anything
+    // compiles or runs.
+    Result<PipelineDescription> family = model::learnerFamilyDescription(*kernel, **reference);
+    if (!family) return family.status();
+    if (Result<RuntimePipeline> made = makePipelineFromDescription(*family); !made)
+        return made.status();
+    file.family = std::move(*family);
     // The whole file goes to the compiler (the header is a comment of as many lines), so its
     // messages carry the file's own line numbers.
     std::string log;
@@ -148,6 +161,11 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
     launch.warmup = settings.warmup;
     launch.repeats = settings.repeats;
     launch.timeLimitSeconds = settings.timeLimitSeconds;
+    std::optional<KernelCounters> counters;
+    if (settings.counters)
+        launch.afterTiming = [&](const std::function<Status()>& launchOnce) {
+            return countLearnerKernel(settings, cancel, launchOnce, counters);
+        };
     std::size_t outputIndex = 0;
     for (const model::LearnerBuffer& buffer : file.kernel.buffers) {
         LearnerBufferData data;
@@ -177,7 +195,11 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
                          .arg(wrong->unwritten ? QStringLiteral("nothing (never written)")
                                                : QString::number(wrong->got, 'g', 9)));
     }
-    recording.runs.push_back(learnerRecord(file, settings, *timing, check));
+    recording.runs.push_back(model::learnerRunRecord(file.kernel, reference, settings.problem,
+                                                     *timing, check, counters));
+    recording.pipelineDescriptions.removeIf(
+        [&](const PipelineDescription& d) { return d.name == file.family.name; });
+    recording.pipelineDescriptions.push_back(file.family);
     return Status::ok();
 }
 

@@ -5,10 +5,12 @@
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/kernel_file_run.h"
 #include "cli/run_options.h"
 #include "cli/terminal_observer.h"
 #include "model/lesson/lesson_reveal.h"
 #include "model/lesson/lesson_source.h"
+#include "model/lesson/lesson_tile_limit.h"
 #include "model/recording_catalog.h"
 #include "runtime/backend_selection.h"
 
@@ -76,6 +78,28 @@ int runStepOnce(Backend& backend, const model::LessonStep& planned) {
     return allRight ? kExitOk : kExitCheckFailed;
 }
 
+// A limit question's answer, from the tile sweep the step names; 0 when it has one.
+int printTileLimit(const model::LessonStep& step) {
+    const Result<model::MeasuredAnswer> limit = model::measureTileLimit(step);
+    if (!limit) {
+        printError(QString::fromStdString(limit.status().message()));
+        return kExitUsageError;
+    }
+    printOut(QStringLiteral("    answer: %1 (%2)").arg(limit->text, limit->source));
+    return kExitOk;
+}
+
+// A step's learner kernel, compiled as the Lab's Build does; the Lab runs it in class.
+int compileStepKernel(const model::LessonStep& step) {
+    const Result<KernelFile> file = compileKernelFile(step.show.kernelPath);
+    if (!file) {
+        printError(QString::fromStdString(file.status().message()));
+        return kExitUsageError;
+    }
+    printOut(QStringLiteral("    compiled %1; the Lab runs it in class").arg(file->kernel.entry));
+    return kExitOk;
+}
+
 int checkLesson(const QString& path, BackendChoice choice, bool run) {
     const model::LessonParse parse = model::loadLessonPlan(path, model::shippedRecordingFolders());
     if (!parse.errors.isEmpty()) {
@@ -99,6 +123,12 @@ int checkLesson(const QString& path, BackendChoice choice, bool run) {
         const model::LessonStep& step = parse.plan.steps[index];
         const model::StepSource source = model::chooseStepSource(step, gpu);
         printOut(QStringLiteral("  %1. %2: %3").arg(index + 1).arg(step.title, source.words));
+        if (step.question && step.question->kind == model::QuestionKind::Limit)
+            if (const int limitCode = printTileLimit(step); limitCode != kExitOk)
+                exitCode = limitCode;
+        if (source.kernelRuns && run)
+            if (const int kernelCode = compileStepKernel(step); kernelCode != kExitOk)
+                exitCode = kernelCode;
         if (!source.live || !run) continue;
         const int stepCode = runStepOnce(backend, step);
         if (stepCode == kExitCancelled) return stepCode;

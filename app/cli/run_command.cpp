@@ -15,6 +15,7 @@
 #include "expr/expression_pipeline.h"
 #include "measure/measured_run.h"
 #include "model/format.h"
+#include "model/lab/learner_run.h"
 #include "model/problem_options.h"
 #include "model/recording_json.h"
 #include "platform/parallel.h"
@@ -121,9 +122,11 @@ struct RunParser {
         QStringLiteral("kernel-file"),
         QStringLiteral("A learner's kernel (.cu with its buffers in a header comment, as the Lab "
                        "view saves it): compiled by NVRTC, run on the GPU beside the variants of "
-                       "the pipeline it names as its reference, checked against that reference "
-                       "and recorded as \"%1\". --pipeline may be left out.")
-            .arg(learnerVariantName()),
+                       "the pipeline it names as its reference (or of its expression, for a blank "
+                       "kernel), checked against that reference and recorded as \"%1\". With "
+                       "--measure counters its DRAM bytes are counted too. --pipeline may be left "
+                       "out.")
+            .arg(model::learnerVariantName()),
         QStringLiteral("file")};
     QCommandLineOption compileOnly{
         QStringLiteral("compile-only"),
@@ -346,7 +349,8 @@ int runCommand(const QStringList& arguments) {
             return exitCodeFor(compiled.status());
         }
         kernelFile = std::move(*compiled);
-        if (pipelineName.isEmpty()) pipelineName = kernelFile->kernel.reference;
+        if (pipelineName.isEmpty())
+            pipelineName = QString::fromStdString(kernelFile->reference->name);
     }
     Result<RunOptions> options = parseRunOptions(p, pipelineName);
     if (!options) {
@@ -360,7 +364,7 @@ int runCommand(const QStringList& arguments) {
     }
     if (kernelFile && pipelineName.toStdString() != kernelFile->reference->name) {
         printError(QStringLiteral("--pipeline %1: the kernel file's reference is %2")
-                       .arg(pipelineName, kernelFile->kernel.reference));
+                       .arg(pipelineName, QString::fromStdString(kernelFile->reference->name)));
         return kExitUsageError;
     }
     if (kernelFile && options->where.backend == BackendChoice::Cpu) {
@@ -395,14 +399,15 @@ int runCommand(const QStringList& arguments) {
     if (backend.kind() == BackendKind::Cpu) printNote(cpuEstimateLine(backend, request));
 
     Result<RunReport> report = Status(ErrorCode::Cancelled, "not run");
+    // Counters need the CUDA backend; elsewhere the provider refuses in words and the run carries
+    // on with timing plus model (the header says why).
+    std::unique_ptr<CounterProvider> provider =
+        options->measure ? createCounterProvider() : nullptr;
     {
         InterruptGuard interruptGuard;
         printNote(runningLine(options->request, device));
         TerminalObserver observer;
-        if (options->measure) {
-            // Counters need the CUDA backend; elsewhere the provider refuses in words and the
-            // run carries on with timing plus model (the header says why).
-            std::unique_ptr<CounterProvider> provider = createCounterProvider();
+        if (provider) {
             report = runMeasured(backend, *provider, options->request, *options->measure, observer);
         } else {
             report = runPipeline(backend, options->request, observer);
@@ -420,10 +425,10 @@ int runCommand(const QStringList& arguments) {
         learner.warmup = request.warmup;
         learner.repeats = request.repeats;
         learner.timeLimitSeconds = options->timeLimitSeconds;
-        if (options->measure)
-            printNote(QStringLiteral("%1: timed, not counted (counters measure the shipped "
-                                     "variants); its passes are the declared list")
-                          .arg(learnerVariantName()));
+        if (provider && options->measure->counters) {
+            learner.counters = provider.get();
+            learner.backend = &backend;
+        }
         InterruptGuard interruptGuard;
         bool kernelLeftRunning = false;
         if (Status ran = appendLearnerRun(*kernelFile, learner, recording, kernelLeftRunning);

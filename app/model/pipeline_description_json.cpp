@@ -158,17 +158,20 @@ QJsonObject pipelineDescriptionToJson(const PipelineDescription& description) {
     for (const ElementAssignment& assignment : description.check.reference.assignments)
         assignments.append(QJsonObject{{"name", text(assignment.name)},
                                        {"value", expressionToJson(assignment.value)}});
-    return {{"name", text(description.name)},
-            {"title", text(description.title)},
-            {"formula", text(description.formula)},
-            {"description", text(description.description)},
-            {"intermediate", text(description.intermediate)},
-            {"family", text(description.family)},
-            {"dimensions", dimensions},
-            {"buffers", buffers},
-            {"variants", variants},
-            {"check",
-             QJsonObject{{"output", text(description.check.output)}, {"reference", assignments}}}};
+    QJsonObject object{{"name", text(description.name)},
+                       {"title", text(description.title)},
+                       {"formula", text(description.formula)},
+                       {"description", text(description.description)},
+                       {"intermediate", text(description.intermediate)},
+                       {"family", text(description.family)},
+                       {"dimensions", dimensions},
+                       {"buffers", buffers},
+                       {"variants", variants},
+                       {"check", QJsonObject{{"output", text(description.check.output)},
+                                             {"reference", assignments}}}};
+    // Written only where set: a family of its own reads as before.
+    if (description.extendsBuiltIn) object.insert("extends_built_in", true);
+    return object;
 }
 
 QByteArray pipelineDescriptionToJsonBytes(const PipelineDescription& description) {
@@ -183,6 +186,7 @@ PipelineDescription readPipelineDescription(const JsonReader& reader) {
     description.description = optionalStringOf(reader, "description", kMaxFreeTextLength);
     description.intermediate = optionalStringOf(reader, "intermediate");
     description.family = stringOf(reader, "family");
+    description.extendsBuiltIn = reader.optionalBoolean("extends_built_in").value_or(false);
     const QJsonArray dimensions = reader.boundedArray("dimensions", kMaxDescribedItems);
     for (qsizetype i = 0; i < dimensions.size(); ++i) {
         const JsonReader dimension = reader.element(dimensions, "dimensions", i);

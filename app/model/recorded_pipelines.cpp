@@ -7,6 +7,18 @@
 
 namespace fusescope::model {
 
+namespace {
+
+// A built-in family's extension is carried only by a recording with a run of an added variant.
+bool describesRun(const PipelineDescription& description, const RunRecord& run) {
+    if (!description.extendsBuiltIn) return true;
+    const std::string variant = run.variant.toStdString();
+    return std::any_of(description.variants.begin(), description.variants.end(),
+                       [&](const DescribedVariant& added) { return added.name == variant; });
+}
+
+}  // namespace
+
 QVector<PipelineDescription> descriptionsToSave(const Recording& recording) {
     QVector<PipelineDescription> descriptions = recording.pipelineDescriptions;
     for (const RunRecord& run : recording.runs) {
@@ -15,7 +27,8 @@ QVector<PipelineDescription> descriptionsToSave(const Recording& recording) {
             std::any_of(descriptions.begin(), descriptions.end(),
                         [&](const PipelineDescription& known) { return known.name == name; });
         if (carried) continue;
-        if (std::optional<PipelineDescription> registered = runtimePipelineDescription(name))
+        if (std::optional<PipelineDescription> registered = runtimePipelineDescription(name);
+            registered && describesRun(*registered, run))
             descriptions.push_back(std::move(*registered));
     }
     return descriptions;

@@ -100,6 +100,14 @@ Status checkVariants(const PipelineDescription& description) {
 Status checkShape(const PipelineDescription& description) {
     if (description.name.empty())
         return Status(ErrorCode::InvalidArgument, "a pipeline description has no name");
+    if (description.extendsBuiltIn) {
+        const PipelineSpec* base = findBuiltInPipeline(description.name);
+        if (!base || !base->countsPasses)
+            return invalid(description, "only a built-in elementwise pipeline can be extended");
+        if (!description.dimensions.empty() || !description.check.reference.assignments.empty())
+            return invalid(description, "an extension keeps the built-in's dimensions and check");
+        return Status::ok();
+    }
     if (description.family != kElementwiseFamily)
         return invalid(description, "family '" + description.family +
                                         "' cannot be described; only 'elementwise' can");
@@ -164,10 +172,51 @@ CompileRequest describedKernelCompileRequest(const DescribedKernel& kernel, int 
     return request;
 }
 
+namespace {
+
+void addVariants(const PipelineDescription& description, RuntimePipeline& pipeline) {
+    for (const DescribedVariant& variant : description.variants) {
+        pipeline.spec.variants.push_back(variantSpecOf(description, variant));
+        for (const DescribedKernel& kernel : variant.kernels)
+            if (!kernel.cudaSource.empty())
+                pipeline.cudaExecutions.emplace(
+                    describedExecutionKey(variant.name, kernel.name),
+                    [kernel] { return makeRuntimeElementwiseCudaExecution(kernel); });
+    }
+}
+
+// The built-in family with the description's variants after its own. The added variants'
+// inputs are the built-in's, with its value ranges: its input maker fills them.
+Result<RuntimePipeline> extensionFromDescription(const PipelineDescription& description) {
+    const PipelineSpec& builtIn = *findBuiltInPipeline(description.name);
+    for (const DescribedVariant& variant : description.variants)
+        if (findVariant(builtIn, variant.name))
+            return invalid(description, "variant '" + variant.name + "' is the built-in's own");
+    for (const DescribedBuffer& buffer : description.buffers) {
+        if (buffer.role != BufferRole::Input) continue;
+        bool known = false;
+        for (const VariantSpec& variant : builtIn.variants)
+            if (const BufferSpec* spec = findBuffer(variant, buffer.name))
+                known = known || (spec->role == BufferRole::Input && spec->low == buffer.low &&
+                                  spec->high == buffer.high);
+        if (!known)
+            return invalid(description, "input '" + buffer.name +
+                                            "' is none of the built-in's inputs (with its range)");
+    }
+    RuntimePipeline pipeline;
+    pipeline.spec = builtIn;
+    addVariants(description, pipeline);
+    pipeline.description = description;
+    return pipeline;
+}
+
+}  // namespace
+
 Result<RuntimePipeline> makePipelineFromDescription(const PipelineDescription& description) {
     if (Status s = checkShape(description); !s) return s;
     if (Status s = checkBuffers(description); !s) return s;
     if (Status s = checkVariants(description); !s) return s;
+    if (description.extendsBuiltIn) return extensionFromDescription(description);
     // Every output against the reference program's assignment of its name.
     std::vector<OutputReference> references;
     for (const DescribedBuffer& buffer : description.buffers) {
@@ -188,14 +237,7 @@ Result<RuntimePipeline> makePipelineFromDescription(const PipelineDescription& d
     spec.formula = description.formula;
     spec.description = description.description;
     spec.intermediate = description.intermediate;
-    for (const DescribedVariant& variant : description.variants) {
-        spec.variants.push_back(variantSpecOf(description, variant));
-        for (const DescribedKernel& kernel : variant.kernels)
-            if (!kernel.cudaSource.empty())
-                pipeline.cudaExecutions.emplace(
-                    describedExecutionKey(variant.name, kernel.name),
-                    [kernel] { return makeRuntimeElementwiseCudaExecution(kernel); });
-    }
+    addVariants(description, pipeline);
     declareElementwise(spec, std::move(references));
     spec.dimensions.front().defaultValue = description.dimensions.front().defaultValue;
     spec.dimensions.front().title = description.dimensions.front().title.empty()
@@ -212,7 +254,8 @@ Result<const PipelineSpec*> registerDescribedPipeline(const PipelineDescription&
         if (const PipelineSpec* spec = findPipeline(description.name)) return spec;
     Result<RuntimePipeline> pipeline = makePipelineFromDescription(description);
     if (!pipeline) return pipeline.status();
-    return replacePipeline(std::move(*pipeline));
+    return description.extendsBuiltIn ? extendBuiltInPipeline(std::move(*pipeline))
+                                      : replacePipeline(std::move(*pipeline));
 }
 
 }  // namespace fusescope

@@ -27,8 +27,9 @@ std::string describedExecutionKey(std::string_view variant, std::string_view ker
 CompileRequest describedKernelCompileRequest(const DescribedKernel& kernel, int vectorWidth,
                                              const std::string& architecture);
 
-// Makes and registers the family, replacing a run-time family of the same name whose description
-// differs; one with an equal description is kept. What a recording's loader does.
+// Makes and registers the family (an extension of a built-in one through extendBuiltInPipeline),
+// replacing a run-time family of the same name whose description differs; one with an equal
+// description is kept. What a recording's loader does.
 Result<const PipelineSpec*> registerDescribedPipeline(const PipelineDescription& description);
 
 }  // namespace fusescope

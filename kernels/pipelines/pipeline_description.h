@@ -105,6 +105,11 @@ struct PipelineDescription {
     // The buffer whose round trip through memory fusion removes (the stage marks it).
     std::string intermediate;
     std::string family = "elementwise";
+    // Set where the description adds variants to the built-in family named `name` (a learner's
+    // kernel beside the shipped variants): `buffers` and `variants` are the added ones, the
+    // built-in's dimensions, inputs and check stay, and `dimensions` and `check.reference` are
+    // empty (check.output names the added variants' output).
+    bool extendsBuiltIn = false;
     std::vector<DescribedDimension> dimensions;  // elementwise: N alone
     std::vector<DescribedBuffer> buffers;
     std::vector<DescribedVariant> variants;

@@ -80,16 +80,20 @@ Status checkRegistrable(const PipelineSpec& spec) {
 }
 
 // Each variant's kernels get execution keys of this registration alone, and the makers move
-// under those keys.
+// under those keys; a built-in's own variants (an extension's first ones) keep theirs.
 std::unique_ptr<RuntimeEntry> entryFor(RuntimePipeline pipeline, std::uint64_t registration) {
     auto entry = std::make_unique<RuntimeEntry>();
     const std::string prefix = "runtime:" + std::to_string(registration) + ":";
-    for (VariantSpec& variant : pipeline.spec.variants)
+    const PipelineSpec* builtIn = findBuiltInPipeline(pipeline.spec.name);
+    const std::size_t kept = builtIn ? builtIn->variants.size() : 0;
+    for (std::size_t v = kept; v < pipeline.spec.variants.size(); ++v) {
+        VariantSpec& variant = pipeline.spec.variants[v];
         variant.plan = [plan = std::move(variant.plan), prefix](const Problem& problem) {
             std::vector<KernelSpec> kernels = plan ? plan(problem) : std::vector<KernelSpec>{};
             for (KernelSpec& kernel : kernels) kernel.execution = prefix + kernel.execution;
             return kernels;
         };
+    }
     for (auto& [key, maker] : pipeline.cpuExecutions)
         entry->cpuExecutions.emplace(prefix + key, std::move(maker));
     for (auto& [key, maker] : pipeline.cudaExecutions)
@@ -115,8 +119,7 @@ const PipelineSpec* add(RuntimeStore& runtime, RuntimePipeline pipeline) {
     return &runtime.registered.back()->spec;
 }
 
-Result<const PipelineSpec*> registerOrReplace(RuntimePipeline pipeline, bool replace) {
-    if (Status s = checkRegistrable(pipeline.spec); !s) return s;
+Result<const PipelineSpec*> replaceChecked(RuntimePipeline pipeline, bool replace) {
     const PipelineSpec* added = nullptr;
     {
         RuntimeStore& runtime = store();
@@ -134,24 +137,49 @@ Result<const PipelineSpec*> registerOrReplace(RuntimePipeline pipeline, bool rep
     return added;
 }
 
+Result<const PipelineSpec*> registerOrReplace(RuntimePipeline pipeline, bool replace) {
+    if (Status s = checkRegistrable(pipeline.spec); !s) return s;
+    return replaceChecked(std::move(pipeline), replace);
+}
+
+// An extension keeps the built-in's variants, by name and in order, before the added ones.
+Status checkExtension(const PipelineSpec& spec) {
+    const PipelineSpec* builtIn = findBuiltInPipeline(spec.name);
+    if (!builtIn) return invalid("no built-in pipeline is named '" + spec.name + "'");
+    if (spec.variants.size() <= builtIn->variants.size())
+        return invalid("the extension of pipeline '" + spec.name + "' adds no variant");
+    for (std::size_t v = 0; v < builtIn->variants.size(); ++v)
+        if (spec.variants[v].name != builtIn->variants[v].name)
+            return invalid("the extension of pipeline '" + spec.name + "' does not keep variant '" +
+                           builtIn->variants[v].name + "' in its place");
+    if (!spec.makeInputs || !spec.check)
+        return invalid("pipeline '" + spec.name + "' has no input maker or no check");
+    return Status::ok();
+}
+
 }  // namespace
 
 PipelineList pipelines() {
     std::vector<const PipelineSpec*> all;
-    for (const PipelineSpec& spec : builtInPipelines()) all.push_back(&spec);
     RuntimeStore& runtime = store();
     std::lock_guard lock(runtime.mutex);
-    for (const auto& entry : runtime.registered) all.push_back(&entry->spec);
+    for (const PipelineSpec& spec : builtInPipelines()) {
+        const auto extended = findRegistered(runtime, spec.name);
+        all.push_back(extended == runtime.registered.end() ? &spec : &(*extended)->spec);
+    }
+    for (const auto& entry : runtime.registered)
+        if (!isBuiltInPipeline(entry->spec.name)) all.push_back(&entry->spec);
     return PipelineList(std::move(all));
 }
 
 const PipelineSpec* findPipeline(std::string_view name) {
-    for (const PipelineSpec& spec : builtInPipelines())
-        if (spec.name == name) return &spec;
-    RuntimeStore& runtime = store();
-    std::lock_guard lock(runtime.mutex);
-    const auto found = findRegistered(runtime, name);
-    return found == runtime.registered.end() ? nullptr : &(*found)->spec;
+    {
+        RuntimeStore& runtime = store();
+        std::lock_guard lock(runtime.mutex);
+        const auto found = findRegistered(runtime, name);
+        if (found != runtime.registered.end()) return &(*found)->spec;
+    }
+    return findBuiltInPipeline(name);
 }
 
 Result<const PipelineSpec*> registerPipeline(RuntimePipeline pipeline) {
@@ -162,16 +190,21 @@ Result<const PipelineSpec*> replacePipeline(RuntimePipeline pipeline) {
     return registerOrReplace(std::move(pipeline), true);
 }
 
+Result<const PipelineSpec*> extendBuiltInPipeline(RuntimePipeline pipeline) {
+    if (Status s = checkExtension(pipeline.spec); !s) return s;
+    return replaceChecked(std::move(pipeline), true);
+}
+
 Status unregisterPipeline(std::string_view name) {
-    if (isBuiltInPipeline(name))
-        return invalid("pipeline '" + std::string(name) +
-                       "' is built in and cannot be unregistered");
     {
         RuntimeStore& runtime = store();
         std::lock_guard lock(runtime.mutex);
         const auto found = findRegistered(runtime, name);
         if (found == runtime.registered.end())
-            return invalid("no pipeline named '" + std::string(name) + "' is registered");
+            return invalid(isBuiltInPipeline(name)
+                               ? "pipeline '" + std::string(name) +
+                                     "' is built in and cannot be unregistered"
+                               : "no pipeline named '" + std::string(name) + "' is registered");
         retire(runtime, found);
     }
     notifyWatchers();
@@ -189,6 +222,12 @@ void unwatchPipelines(std::uint64_t watch) {
     Watchers& all = watchers();
     std::lock_guard lock(all.mutex);
     all.listeners.erase(watch);
+}
+
+const PipelineSpec* findBuiltInPipeline(std::string_view name) {
+    for (const PipelineSpec& spec : builtInPipelines())
+        if (spec.name == name) return &spec;
+    return nullptr;
 }
 
 bool isBuiltInPipeline(std::string_view name) {

@@ -43,7 +43,13 @@ Result<const PipelineSpec*> registerPipeline(RuntimePipeline pipeline);
 // Registers, or replaces the run-time family of the same name (a learner edits and runs again);
 // refuses a built-in family's name.
 Result<const PipelineSpec*> replacePipeline(RuntimePipeline pipeline);
-// Refuses a built-in family and a name not registered.
+// A built-in family with variants added while the program runs (a learner's kernel beside the
+// shipped variants): `pipeline.spec` is the built-in's spec with the variants appended. Until
+// unregistered or replaced, findPipeline and pipelines() give it in the built-in's place, under
+// the built-in's name, so that runs of every variant stay runs of one family. The built-in's own
+// variants keep their execution keys; the added ones get keys of this registration.
+Result<const PipelineSpec*> extendBuiltInPipeline(RuntimePipeline pipeline);
+// Refuses a name not registered, and a built-in family that no extension replaces.
 Status unregisterPipeline(std::string_view name);
 
 // Calls `listener` after every registration, replacement and unregistering, on the thread that
@@ -53,6 +59,9 @@ std::uint64_t watchPipelines(std::function<void()> listener);
 void unwatchPipelines(std::uint64_t watch);
 
 bool isBuiltInPipeline(std::string_view name);
+// The built-in family of that name as declared, an extension of it left out; null for others.
+const PipelineSpec* findBuiltInPipeline(std::string_view name);
+// True for a family registered at run time, and for a built-in one while it is extended.
 bool isRuntimePipeline(std::string_view name);
 // The description the run-time family was registered with; nullopt for a built-in family, a
 // name not registered, and a family registered without one.

@@ -80,38 +80,24 @@ class CudaBackend final : public Backend {
     }
 
     Status upload(void* device, const void* host, std::uint64_t bytes) override {
-        const std::string action = "copying " + bytesText(bytes) + " to the GPU";
-        if (Status s = cudaStatus(
-                cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream_), action);
-            !s)
-            return s;
-        return synchronize(action);
+        return waitFor(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream_),
+                       "copying " + bytesText(bytes) + " to the GPU");
     }
 
     Status download(void* host, const void* device, std::uint64_t bytes) override {
-        const std::string action = "copying " + bytesText(bytes) + " from the GPU";
-        if (Status s = cudaStatus(
-                cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream_), action);
-            !s)
-            return s;
-        return synchronize(action);
+        return waitFor(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream_),
+                       "copying " + bytesText(bytes) + " from the GPU");
     }
 
     Status fill(void* device, unsigned char byte, std::uint64_t bytes) override {
-        const std::string action = "filling " + bytesText(bytes) + " of GPU memory";
-        if (Status s = cudaStatus(cudaMemsetAsync(device, byte, bytes, stream_), action); !s)
-            return s;
-        return synchronize(action);
+        return waitFor(cudaMemsetAsync(device, byte, bytes, stream_),
+                       "filling " + bytesText(bytes) + " of GPU memory");
     }
 
     Status copy(void* destination, const void* source, std::uint64_t bytes) override {
-        const std::string action = "copying " + bytesText(bytes) + " within GPU memory";
-        if (Status s = cudaStatus(
-                cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream_),
-                action);
-            !s)
-            return s;
-        return synchronize(action);
+        return waitFor(
+            cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream_),
+            "copying " + bytesText(bytes) + " within GPU memory");
     }
 
     Result<std::vector<double>> timeLaunches(std::span<const KernelLaunch> launches,
@@ -424,6 +410,13 @@ class CudaBackend final : public Backend {
         if (Status s = cudaStatus(cudaEventElapsedTime(&milliseconds, begin, end), action); !s)
             return s;
         return static_cast<double>(milliseconds);
+    }
+
+    // The work just enqueued on the stream (`enqueued`: what enqueueing it returned), waited for;
+    // `action` names it in an error.
+    Status waitFor(cudaError_t enqueued, const std::string& action) {
+        if (Status s = cudaStatus(enqueued, action); !s) return s;
+        return synchronize(action);
     }
 
     Status synchronize(const std::string& action) {

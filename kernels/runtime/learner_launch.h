@@ -4,6 +4,7 @@
 // The caller runs this in a process of its own: a learner's kernel may read out of bounds or
 // never end, and the caller's watchdog (the window's time limit) kills the process.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ struct LearnerLaunch {
     int warmup = 1;
     int repeats = 5;
     double timeLimitSeconds = 10.0;  // per launch: past it the launch counts as hung
+    // Called once after the timed repeats, the buffers still there: `launchOnce` launches the
+    // kernel once more and waits for it (time limit and cancel as above). Counters are measured
+    // through it; its error ends the run.
+    std::function<Status(const std::function<Status()>& launchOnce)> afterTiming;
     // Set where a launch was given up (past the time limit, or cancelled) while the GPU still
     // runs it: nothing more on this device finishes, a free included, until the process ends.
     bool leftRunning = false;

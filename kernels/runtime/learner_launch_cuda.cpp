@@ -123,7 +123,8 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
     Events events;
     if (Status s = cudaStatus(cudaEventCreate(&events.start), "cudaEventCreate"); !s) return s;
     if (Status s = cudaStatus(cudaEventCreate(&events.stop), "cudaEventCreate"); !s) return s;
-    for (int k = 0; k < launch.warmup + launch.repeats; ++k) {
+    // One launch between the two events, waited for.
+    const auto launchOnce = [&]() -> Status {
         if (Status s = cudaStatus(cudaEventRecord(events.start), "cudaEventRecord"); !s) return s;
         if (Status s = cudaStatus(
                 cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(timing.gridSize),
@@ -139,6 +140,10 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
             if (launch.leftRunning) buffers.pointers.clear();
             return s;
         }
+        return Status::ok();
+    };
+    for (int k = 0; k < launch.warmup + launch.repeats; ++k) {
+        if (Status s = launchOnce(); !s) return s;
         float ms = 0.0f;
         if (Status s = cudaStatus(cudaEventElapsedTime(&ms, events.start, events.stop),
                                   "cudaEventElapsedTime");
@@ -146,6 +151,8 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
             return s;
         if (k >= launch.warmup) timing.repeatTimesMs.push_back(ms);
     }
+    if (launch.afterTiming)
+        if (Status s = launch.afterTiming(launchOnce); !s) return s;
     std::vector<double> sorted = timing.repeatTimesMs;
     std::sort(sorted.begin(), sorted.end());
     if (!sorted.empty()) timing.medianMs = sorted[sorted.size() / 2];

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <span>
 #include <vector>
 
 #include "pipelines/registry.h"
 #include "platform/parallel.h"
+#include "runtime/cancel_only_observer.h"
 
 namespace fusescope {
 namespace {
@@ -57,6 +60,36 @@ Result<CalibrationInputs> calibrationInputs(const RunRequest& request) {
     return made;
 }
 
+// The calibration variant prepared for `request`, its first `launchCount` launches (or all
+// there are) timed `rounds` times back to back, then released.
+struct TimedCalibration {
+    CalibrationInputs made;
+    double firstKernelFlops = 0.0;
+    std::vector<std::vector<double>> rounds;  // a round's time of each launch, ms
+};
+
+Result<TimedCalibration> timeCalibration(Backend& backend, const RunRequest& request,
+                                         std::size_t launchCount, int rounds) {
+    Result<CalibrationInputs> made = calibrationInputs(request);
+    if (!made) return made.status();
+    AllocationTracker tracker(backend);
+    Result<PreparedVariant> prepared =
+        prepareVariant(backend, tracker, *made->variant, request, made->inputs);
+    if (!prepared) return prepared.status();
+    const std::span<const KernelLaunch> launches(prepared->launches.data(),
+                                                 std::min(launchCount, prepared->launches.size()));
+    TimedCalibration timed;
+    for (int r = 0; r < rounds; ++r) {
+        Result<std::vector<double>> times = backend.timeLaunches(launches, TimedStart::AllEnqueued);
+        if (!times) return times.status();
+        timed.rounds.push_back(std::move(*times));
+    }
+    if (Status s = prepared->release(*made->variant); !s) return s;
+    timed.firstKernelFlops = prepared->kernels.front().traffic.flops;
+    timed.made = std::move(*made);
+    return timed;
+}
+
 struct GemmCalibration {
     double flopsPerSecond = 0.0;
     double inputBytesPerSecond = 0.0;
@@ -64,26 +97,18 @@ struct GemmCalibration {
 
 Result<GemmCalibration> measureGemm(Backend& backend, int cpuThreads) {
     const RunRequest request = calibrationRequest(backend.kind(), cpuThreads);
-    Result<CalibrationInputs> made = calibrationInputs(request);
-    if (!made) return made.status();
-    AllocationTracker tracker(backend);
-    Result<PreparedVariant> prepared =
-        prepareVariant(backend, tracker, *made->variant, request, made->inputs);
-    if (!prepared) return prepared.status();
-    const std::span<const KernelLaunch> gemm(prepared->launches.data(), 1);
+    Result<TimedCalibration> timed = timeCalibration(backend, request, 1, 3);
+    if (!timed) return timed.status();
     double best = 0.0;
-    for (int r = 0; r < 3; ++r) {  // the first warms the caches and the allocator
-        Result<std::vector<double>> times = backend.timeLaunches(gemm, TimedStart::AllEnqueued);
-        if (!times) return times.status();
-        if (r > 0) best = best == 0.0 ? times->front() : std::min(best, times->front());
-    }
-    if (Status s = prepared->release(*made->variant); !s) return s;
+    // The first round warms the caches and the allocator.
+    for (std::size_t r = 1; r < timed->rounds.size(); ++r)
+        best = best == 0.0 ? timed->rounds[r].front() : std::min(best, timed->rounds[r].front());
     if (best <= 0.0) return Status(ErrorCode::DeviceError, "the calibration GEMM took no time");
     GemmCalibration calibration;
-    calibration.flopsPerSecond = prepared->kernels.front().traffic.flops / (best * 1e-3);
-    if (made->seconds > 0.0)
+    calibration.flopsPerSecond = timed->firstKernelFlops / (best * 1e-3);
+    if (timed->made.seconds > 0.0)
         calibration.inputBytesPerSecond =
-            inputBytes(*made->variant, request.problem) / made->seconds;
+            inputBytes(*timed->made.variant, request.problem) / timed->made.seconds;
     return calibration;
 }
 
@@ -129,22 +154,15 @@ Result<CopyCalibration> measureCopy(Backend& backend) {
 Result<double> measureLaunchSeconds(Backend& backend, int cpuThreads) {
     RunRequest request = calibrationRequest(backend.kind(), cpuThreads);
     request.problem.dimensions = {{"M", 1}, {"H", 64}, {"I", 64}};
-    Result<CalibrationInputs> made = calibrationInputs(request);
-    if (!made) return made.status();
-    AllocationTracker tracker(backend);
-    Result<PreparedVariant> prepared =
-        prepareVariant(backend, tracker, *made->variant, request, made->inputs);
-    if (!prepared) return prepared.status();
+    Result<TimedCalibration> timed =
+        timeCalibration(backend, request, std::numeric_limits<std::size_t>::max(), 5);
+    if (!timed) return timed.status();
     std::vector<double> times;
-    for (int r = 0; r < 5; ++r) {
-        Result<std::vector<double>> time =
-            backend.timeLaunches(prepared->launches, TimedStart::AllEnqueued);
-        if (!time) return time.status();
+    for (const std::vector<double>& round : timed->rounds) {
         double sum = 0.0;
-        for (double t : *time) sum += t;
-        times.push_back(sum / static_cast<double>(time->size()));
+        for (double t : round) sum += t;
+        times.push_back(sum / static_cast<double>(round.size()));
     }
-    if (Status s = prepared->release(*made->variant); !s) return s;
     std::sort(times.begin(), times.end());
     return times[times.size() / 2] * 1e-3;
 }
@@ -203,14 +221,7 @@ Result<MachineSpeeds> measureSpeeds(Backend& backend, int cpuThreads, const RunO
     tiny.warmup = 0;
     tiny.roofs = false;
     // Only the cancel reaches the tiny run's observer: its progress is not the caller's.
-    class CancelOnly final : public RunObserver {
-      public:
-        explicit CancelOnly(const RunObserver& source) : source_(source) {}
-        bool cancelled() const override { return source_.cancelled(); }
-
-      private:
-        const RunObserver& source_;
-    } quiet(observer);
+    CancelOnlyObserver<RunObserver> quiet(observer);
     const auto start = std::chrono::steady_clock::now();
     Result<RunReport> ran = runPipeline(backend, tiny, quiet);
     if (!ran) return ran.status();

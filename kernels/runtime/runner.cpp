@@ -5,6 +5,7 @@
 #include <map>
 
 #include "pipelines/registry.h"
+#include "runtime/kernel_launch_of.h"
 
 namespace fusescope {
 namespace {
@@ -297,17 +298,12 @@ Result<std::vector<KernelLaunch>> planLaunches(Backend& backend, const VariantSp
         if (kernels[k].canImplement)
             if (Status s = kernels[k].canImplement(request.problem, backend.kind()); !s)
                 return Status(s.code(), variant.name + " cannot run here: " + s.message());
-        Result<KernelExecution*> execution = backend.findExecution(kernels[k].execution);
-        if (!execution) return execution.status();
-        KernelLaunch launch;
-        launch.execution = *execution;
-        launch.call.problem = &request.problem;
-        launch.call.variant = variant.name;
-        launch.call.kernelIndex = k;
-        launch.call.kernelName = kernels[k].name;
-        if (Status s = backend.supports(launch); !s)
+        Result<KernelLaunch> launch =
+            kernelLaunchOf(backend, variant.name, request.problem, kernels, k);
+        if (!launch) return launch.status();
+        if (Status s = backend.supports(*launch); !s)
             return Status(s.code(), variant.name + " cannot run here: " + s.message());
-        launches.push_back(std::move(launch));
+        launches.push_back(std::move(*launch));
     }
     return launches;
 }

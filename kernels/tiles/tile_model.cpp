@@ -120,13 +120,38 @@ std::string tilesText(const TileConfiguration& configuration) {
     return text;
 }
 
-std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep) {
-    std::vector<std::string> words;
-    if (!cell.measured) return words;
+const std::vector<std::string>& limitingResources() {
+    static const std::vector<std::string> resources = {"registers",         "SMs",
+                                                       "re-reads",          "occupancy",
+                                                       "compute",           "L2",
+                                                       "DRAM bandwidth",    "latency",
+                                                       "shared memory",     "threads per block",
+                                                       "tensor-core shape", "problem size"};
+    return resources;
+}
+
+std::vector<TileLimit> limitsOf(const TileCell& cell, const TileSweep& sweep) {
+    std::vector<TileLimit> limits;
     const ResourceReport& r = cell.report;
+    if (!cell.measured) {
+        if (!r.refusal) return limits;
+        switch (r.refusal->kind) {
+            case RefusalKind::SharedMemory:
+                return {{"shared memory", r.refusal->reason}};
+            case RefusalKind::Threads:
+                return {{"threads per block", r.refusal->reason}};
+            case RefusalKind::MmaShape:
+                return {{"tensor-core shape", r.refusal->reason}};
+            case RefusalKind::LargerThanProblem:
+                return {{"problem size", r.refusal->reason}};
+            default:
+                return limits;
+        }
+    }
     if (r.compiled.known && r.compiled.localBytesPerThread > 0)
-        words.push_back("spills " + std::to_string(r.compiled.localBytesPerThread) + " B/thread");
-    if (r.idleMultiprocessors > 0) words.push_back(r.gridWords);
+        limits.push_back({"registers", "spills " + std::to_string(r.compiled.localBytesPerThread) +
+                                           " B/thread"});
+    if (r.idleMultiprocessors > 0) limits.push_back({"SMs", r.gridWords});
     const PipelineSpec* pipeline = findPipeline(r.configuration.pipeline);
     const std::string leanest = pipeline ? pipeline->leanestVariant : std::string();
     for (const ReferenceTiming& reference : sweep.references)
@@ -134,30 +159,41 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
             const double ratio =
                 static_cast<double>(r.modelBytes) / static_cast<double>(reference.modelBytes);
             if (ratio >= 1.5)
-                words.push_back("re-reads " + format("%.1fx", ratio) + " the bytes of " + leanest);
+                limits.push_back({"re-reads", "re-reads " + format("%.1fx", ratio) +
+                                                  " the bytes of " + leanest});
         }
     if (r.compiled.known && r.compiled.theoreticalOccupancy > 0 &&
         r.compiled.theoreticalOccupancy < 0.125)
-        words.push_back("occupancy " + format("%.0f%%", r.compiled.theoreticalOccupancy * 100) +
-                        " (" + std::to_string(r.compiled.blocksPerMultiprocessor) + " block/SM)");
+        limits.push_back(
+            {"occupancy", "occupancy " + format("%.0f%%", r.compiled.theoreticalOccupancy * 100) +
+                              " (" + std::to_string(r.compiled.blocksPerMultiprocessor) +
+                              " block/SM)"});
     const double computeShare =
         sweep.limits.computeTflops > 0 ? cell.tflops / sweep.limits.computeTflops : 0.0;
     const double memoryShare =
         sweep.limits.copyBandwidthGBps > 0 ? cell.gbps / sweep.limits.copyBandwidthGBps : 0.0;
     if (computeShare >= 0.6)
-        words.push_back("compute bound: " + format("%.0f%%", computeShare * 100) +
-                        " of the measured GEMM roof");
+        limits.push_back({"compute", "compute bound: " + format("%.0f%%", computeShare * 100) +
+                                         " of the measured GEMM roof"});
     // Requested bytes beyond what DRAM can deliver were served by the L2 (the re-reads).
     if (memoryShare > 1.2)
-        words.push_back("the L2 serves re-reads: requested bytes at " +
-                        format("%.1fx", memoryShare) + " the copy roof");
+        limits.push_back({"L2", "the L2 serves re-reads: requested bytes at " +
+                                    format("%.1fx", memoryShare) + " the copy roof"});
     else if (memoryShare >= 0.6)
-        words.push_back("memory bound: " + format("%.0f%%", memoryShare * 100) +
-                        " of the copy roof");
-    if (words.empty())
-        words.push_back("latency: " + format("%.0f%%", memoryShare * 100) + " of the copy roof, " +
-                        format("%.0f%%", computeShare * 100) + " of the GEMM roof");
-    if (!r.launch.peerNote.empty()) words.push_back(r.launch.peerNote);
+        limits.push_back({"DRAM bandwidth", "memory bound: " + format("%.0f%%", memoryShare * 100) +
+                                                " of the copy roof"});
+    if (limits.empty())
+        limits.push_back(
+            {"latency", "latency: " + format("%.0f%%", memoryShare * 100) + " of the copy roof, " +
+                            format("%.0f%%", computeShare * 100) + " of the GEMM roof"});
+    return limits;
+}
+
+std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep) {
+    std::vector<std::string> words;
+    if (!cell.measured) return words;
+    for (const TileLimit& limit : limitsOf(cell, sweep)) words.push_back(limit.words);
+    if (!cell.report.launch.peerNote.empty()) words.push_back(cell.report.launch.peerNote);
     return words;
 }
 

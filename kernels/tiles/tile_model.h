@@ -53,4 +53,15 @@ std::string tilesText(const TileConfiguration& configuration);
 void describeCells(TileSweep& sweep);
 std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep);
 
+// What limits a tile: one of the model's resources, and the limiter's words that say how.
+struct TileLimit {
+    std::string resource;  // one of limitingResources(): "registers", "DRAM bandwidth", ...
+    std::string words;     // "spills 96 B/thread"
+};
+// Every resource a tile can be limited by, as limitsOf names them.
+const std::vector<std::string>& limitingResources();
+// A measured cell's limits, most important first (limitersOf gives their words); a refused
+// cell's one limit where its refusal names a resource (shared memory, threads per block, ...).
+std::vector<TileLimit> limitsOf(const TileCell& cell, const TileSweep& sweep);
+
 }  // namespace fusescope::tiles

@@ -11,6 +11,8 @@
 #include <utility>
 
 #include "pipelines/registry.h"
+#include "runtime/cancel_only_observer.h"
+#include "runtime/kernel_launch_of.h"
 #include "tiles/tile_model.h"
 
 namespace fusescope::tiles {
@@ -46,16 +48,6 @@ class AlwaysCompiledTiles {
   private:
     std::function<bool(bool)> compileEveryTile_;
     bool previous_;
-};
-
-// Forwards the runner's cancel checks to the tile observer; its progress is the sweep's.
-class CancelOnly final : public RunObserver {
-  public:
-    explicit CancelOnly(const TileObserver& observer) : observer_(observer) {}
-    bool cancelled() const override { return observer_.cancelled(); }
-
-  private:
-    const TileObserver& observer_;
 };
 
 RunRequest requestFor(const TileConfiguration& configuration, int repeats, int warmup,
@@ -278,7 +270,7 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
     sweep.runtimeVersion = device.runtimeVersion;
     sweep.limits = liveLimits(backend, sweep.request.base.problem.dtype);
     const AlwaysCompiledTiles compiledTiles(*findVariant(pipeline, request.base.variant));
-    CancelOnly cancelOnly(observer);
+    CancelOnlyObserver<TileObserver> cancelOnly(observer);
 
     // The other variants on the same scale, and the roofs of this run.
     observer.progress(0.0, "timing the reference variants", -1.0);
@@ -335,15 +327,10 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
         const RunRequest run = requestFor(report.configuration, 1, 0, 0);
         std::vector<KernelSpec> kernels = variant.kernelsFor(run.problem);
         for (std::size_t k = 0; k < kernels.size(); ++k) {
-            Result<KernelExecution*> execution = backend.findExecution(kernels[k].execution);
-            if (!execution) continue;
-            KernelLaunch launch;
-            launch.execution = *execution;
-            launch.call.problem = &run.problem;
-            launch.call.variant = variant.name;
-            launch.call.kernelIndex = k;
-            launch.call.kernelName = kernels[k].name;
-            if (std::optional<CompileRequest> compile = backend.compileRequest(launch)) {
+            const Result<KernelLaunch> launch =
+                kernelLaunchOf(backend, variant.name, run.problem, kernels, k);
+            if (!launch) continue;
+            if (std::optional<CompileRequest> compile = backend.compileRequest(*launch)) {
                 compileRequests.push_back(std::move(*compile));
                 compiledFor.push_back(index);
             }

@@ -29,7 +29,7 @@ TEST(CliLesson, ShippedPlanOnTheCpuRunsElementwiseStepsAndOpensRecordingsForTheR
     const CliResult result = runCli({QStringLiteral("lesson"), QStringLiteral("check"), kPlan,
                                      QStringLiteral("--backend"), QStringLiteral("cpu")});
     ASSERT_EQ(result.exitCode, fusescope::cli::kExitOk) << result.err.toStdString();
-    EXPECT_TRUE(result.out.contains(QStringLiteral("7 steps, valid"))) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QStringLiteral("8 steps, valid"))) << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(
         QStringLiteral("1. The affine chain: runs live on the CPU backend (no GPU here)")))
         << result.out.toStdString();
@@ -38,12 +38,12 @@ TEST(CliLesson, ShippedPlanOnTheCpuRunsElementwiseStepsAndOpensRecordingsForTheR
                        "h200-mlp-classroom-bf16.fusescope.json")))
         << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(
-        QStringLiteral("7. Homework with the expression lab: runs the expression out = exp(x) * "
+        QStringLiteral("8. Homework with the expression lab: runs the expression out = exp(x) * "
                        "2 + 1 live on the CPU backend (no GPU here)")))
         << result.out.toStdString();
     EXPECT_EQ(result.out.count(QStringLiteral("ran once: ")), 5) << result.out.toStdString();
     // The homework's chain ran and answered its question (the affine stand-in answered before).
-    const QString homework = result.out.section(QStringLiteral("7. Homework"), 1);
+    const QString homework = result.out.section(QStringLiteral("8. Homework"), 1);
     EXPECT_TRUE(homework.contains(QStringLiteral("ran once: unfused ")))
         << result.out.toStdString();
     EXPECT_TRUE(homework.contains(QStringLiteral("answer: "))) << result.out.toStdString();
@@ -75,6 +75,11 @@ TEST(CliLessonGpu, EveryStepOfTheShippedPlansRunsLiveOnTheGpu) {
         EXPECT_EQ(result.out.count(QStringLiteral("ran once: ")), steps)
             << result.out.toStdString();
         EXPECT_FALSE(result.out.contains(QStringLiteral("WRONG")));
+        // The lab's kernel steps compile the starter and the solution as the Lab's Build does.
+        if (QLatin1String(plan) == QLatin1String("swiglu-apply-fusion.lesson.md")) {
+            EXPECT_EQ(result.out.count(QStringLiteral("compiled swiglu_lab; the Lab runs it")), 2)
+                << result.out.toStdString();
+        }
     }
 }
 
@@ -87,6 +92,24 @@ TEST(CliLesson, NoRunSaysWhereEachStepsNumbersComeFrom) {
     EXPECT_TRUE(result.out.contains(
         QStringLiteral("5. When not to fuse: opens the shipped NVIDIA H200 recording "
                        "h200-mlp-prefill-4096-bf16.fusescope.json (no GPU here)")))
+        << result.out.toStdString();
+}
+
+// The tile question's answer comes from the shipped tile sweep, with no GPU and nothing run.
+TEST(CliLesson, NoRunAnswersTheTileQuestionFromTheTileSweep) {
+    const CliResult result =
+        runCli({QStringLiteral("lesson"), QStringLiteral("check"), kPlan,
+                QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--no-run")});
+    ASSERT_EQ(result.exitCode, fusescope::cli::kExitOk) << result.err.toStdString();
+    const QString tile = result.out.section(QStringLiteral("6. Which resource limits this tile"), 1)
+                             .section(QStringLiteral("\n  7. "), 0, 0);
+    EXPECT_TRUE(
+        tile.contains(QStringLiteral("the tile's limit comes from the shipped NVIDIA H200 "
+                                     "tile sweep tiles-mlp-classroom-bf16-h200.json")))
+        << result.out.toStdString();
+    EXPECT_TRUE(
+        tile.contains(QStringLiteral("answer: registers (tile sweep "
+                                     "tiles-mlp-classroom-bf16-h200.json on NVIDIA H200)")))
         << result.out.toStdString();
 }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -15,7 +16,6 @@
 
 using namespace fusescope;
 using namespace fusescope::testing_support;
-using CudaCancelTest = GpuTest;
 
 namespace {
 
@@ -95,43 +95,55 @@ void expectOneLaunchLeftAfterTheCancel(const Result<Timed>& cancelled,
 
 }  // namespace
 
+// A GPU, its spin counters and the five spin launches.
+class CudaCancelTest : public GpuTest {
+  protected:
+    void SetUp() override {
+        GpuTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        Result<std::unique_ptr<SpinCounters>> made = SpinCounters::create();
+        ASSERT_TRUE(made) << made.status().message();
+        counters = std::move(*made);
+        sequence.emplace(counters->device());
+    }
+
+    // The launches timed apart once in full, as a run's checking launch does: each launch's
+    // time stays its own.
+    void timeApartOnce() {
+        Result<std::vector<double>> times =
+            backend->timeLaunches(sequence->launches, TimedStart::AllEnqueued);
+        ASSERT_TRUE(times) << times.status().message();
+        for (double time : *times) EXPECT_NEAR(time, kSpinUs / 1000.0, 5.0);
+    }
+
+    // `time` (a timing of the launches) cancelled during the second launch: at most that launch
+    // finishes after the cancel.
+    template <typename Time>
+    void expectACancelInTheSecondLaunchLeavesOne(Time time) {
+        counters->reset();
+        CancelDuringLaunch cancel(*counters, 2);
+        const auto cancelled = [&] {
+            const CancelTokenFor inUse(*backend, cancel);
+            return time();
+        }();
+        expectOneLaunchLeftAfterTheCancel(cancelled, cancel, *counters);
+    }
+
+    std::unique_ptr<SpinCounters> counters;
+    std::optional<SpinSequence> sequence;
+};
+
 TEST_F(CudaCancelTest, ACancelLeavesOneTimedLaunchToFinish) {
-    Result<std::unique_ptr<SpinCounters>> counters = SpinCounters::create();
-    ASSERT_TRUE(counters) << counters.status().message();
-    SpinSequence sequence((*counters)->device());
-
-    // Timed once in full, as a run's checking launch does: each launch's time stays its own.
-    Result<std::vector<double>> times =
-        backend->timeLaunches(sequence.launches, TimedStart::AllEnqueued);
-    ASSERT_TRUE(times) << times.status().message();
-    for (double time : *times) EXPECT_NEAR(time, kSpinUs / 1000.0, 5.0);
-
-    (*counters)->reset();
-    CancelDuringLaunch cancel(**counters, 2);
-    Result<std::vector<double>> cancelled = [&] {
-        const CancelTokenFor inUse(*backend, cancel);
-        return backend->timeLaunches(sequence.launches, TimedStart::AllEnqueued);
-    }();
-    expectOneLaunchLeftAfterTheCancel(cancelled, cancel, **counters);
+    timeApartOnce();
+    expectACancelInTheSecondLaunchLeavesOne(
+        [&] { return backend->timeLaunches(sequence->launches, TimedStart::AllEnqueued); });
 }
 
 TEST_F(CudaCancelTest, ACancelLeavesOneLaunchOfAChainToFinish) {
-    Result<std::unique_ptr<SpinCounters>> counters = SpinCounters::create();
-    ASSERT_TRUE(counters) << counters.status().message();
-    SpinSequence sequence((*counters)->device());
     // The runner times a repeat's launches apart, then as a chain.
-    Result<std::vector<double>> times =
-        backend->timeLaunches(sequence.launches, TimedStart::AllEnqueued);
-    ASSERT_TRUE(times) << times.status().message();
-    Result<double> chain = backend->timeChain(sequence.launches);
+    timeApartOnce();
+    Result<double> chain = backend->timeChain(sequence->launches);
     ASSERT_TRUE(chain) << chain.status().message();
     EXPECT_NEAR(*chain, kLaunches * kSpinUs / 1000.0, 10.0);
-
-    (*counters)->reset();
-    CancelDuringLaunch cancel(**counters, 2);
-    Result<double> cancelled = [&] {
-        const CancelTokenFor inUse(*backend, cancel);
-        return backend->timeChain(sequence.launches);
-    }();
-    expectOneLaunchLeftAfterTheCancel(cancelled, cancel, **counters);
+    expectACancelInTheSecondLaunchLeavesOne([&] { return backend->timeChain(sequence->launches); });
 }

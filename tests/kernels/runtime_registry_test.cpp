@@ -291,3 +291,63 @@ TEST(ElementProgram, RefusesDeepTreesAndReassignedNames) {
     Result<EvaluableProgram> overInput = compileElementProgram({{{"x", constant(1)}}}, {"x"}, "x");
     EXPECT_FALSE(overInput);
 }
+
+// A built-in family with a variant added (a learner's kernel, described as data): found and
+// listed in the built-in's place with its variants first, their code where it was, and gone
+// again once unregistered. An extension that drops a built-in variant or names an input the
+// built-in lacks is refused.
+TEST(RuntimeRegistry, ABuiltInFamilyExtendedShowsInItsPlaceUntilUnregistered) {
+    const PipelineSpec& builtIn = *findBuiltInPipeline("affine");
+    PipelineDescription added;
+    added.name = builtIn.name;
+    added.extendsBuiltIn = true;
+    const BufferSpec& input = builtIn.variants.front().buffers.front();
+    ASSERT_EQ(input.role, BufferRole::Input);
+    added.buffers = {{input.name, BufferRole::Input, input.low, input.high},
+                     {"result", BufferRole::Output, 0.0f, 0.0f}};
+    added.check.output = "result";
+    DescribedKernel kernel;
+    kernel.name = "k";
+    kernel.reads = {input.name};
+    kernel.writes = {"result"};
+    DescribedVariant variant;
+    variant.name = "mine";
+    variant.fused = true;
+    variant.buffers = {input.name, "result"};
+    variant.kernels = {kernel};
+    added.variants.push_back(variant);
+    Result<const PipelineSpec*> extended = registerDescribedPipeline(added);
+    ASSERT_TRUE(extended) << extended.status().message();
+    EXPECT_EQ(findPipeline("affine"), *extended);
+    EXPECT_NE(*extended, &builtIn);
+    EXPECT_TRUE(isRuntimePipeline("affine"));
+    EXPECT_EQ(runtimePipelineDescription("affine"), added);
+    ASSERT_EQ((*extended)->variants.size(), builtIn.variants.size() + 1);
+    const Problem problem = builtIn.defaultProblem();
+    for (std::size_t v = 0; v < builtIn.variants.size(); ++v)
+        EXPECT_EQ((*extended)->variants[v].kernelsFor(problem).front().execution,
+                  builtIn.variants[v].kernelsFor(problem).front().execution);
+    const VariantSpec* mine = findVariant(**extended, "mine");
+    ASSERT_TRUE(mine);
+    EXPECT_EQ(mine->kernelsFor(problem).front().passes(), 2);
+    std::size_t listedAffine = 0;
+    for (const PipelineSpec& spec : pipelines())
+        if (spec.name == "affine") listedAffine += findVariant(spec, "mine") ? 1 : 10;
+    EXPECT_EQ(listedAffine, 1u);
+
+    ASSERT_TRUE(unregisterPipeline("affine"));
+    EXPECT_EQ(findPipeline("affine"), &builtIn);
+    EXPECT_FALSE(unregisterPipeline("affine"));
+
+    PipelineDescription foreign = added;
+    foreign.buffers.front().name = "nothing_of_affine";
+    foreign.variants.front().buffers.front() = "nothing_of_affine";
+    foreign.variants.front().kernels.front().reads = {"nothing_of_affine"};
+    EXPECT_FALSE(registerDescribedPipeline(foreign));
+    RuntimePipeline dropped;
+    dropped.spec = builtIn;
+    dropped.spec.variants.erase(dropped.spec.variants.begin());
+    dropped.spec.variants.push_back(*mine);
+    EXPECT_FALSE(extendBuiltInPipeline(std::move(dropped)));
+    EXPECT_EQ(findPipeline("affine"), &builtIn);
+}

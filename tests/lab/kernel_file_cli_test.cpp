@@ -67,6 +67,14 @@ void expectTheStarterRuns() {
     EXPECT_EQ(next.exitCode, 0) << next.err.toStdString();
 }
 
+// The kernel fails the check, and the output names where and what it got.
+void expectFirstWrong(const QString& path, const char* where, const char* got) {
+    const CliResult result = runCli({"run", "--kernel-file", path, "--n", "4096", "--repeat", "1"});
+    EXPECT_EQ(result.exitCode, 1) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String(where))) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String(got))) << result.out.toStdString();
+}
+
 const QString kGridStride = QStringLiteral(
     "  int start = blockIdx.x * blockDim.x + threadIdx.x; int stride = blockDim.x * gridDim.x;\n");
 
@@ -185,11 +193,7 @@ TEST(KernelFileCliGpu, WrongOutputNamesTheFirstWrongIndex) {
             QStringLiteral(
                 "  for (int i = start; i < N; i += stride)\n"
                 "    if (i != 1000) out[i] = gate[i] / (1.0f + expf(-gate[i])) * up[i];\n"));
-    const CliResult result = runCli({"run", "--kernel-file", path, "--n", "4096", "--repeat", "1"});
-    EXPECT_EQ(result.exitCode, 1) << result.err.toStdString();
-    EXPECT_TRUE(result.out.contains("first wrong element at index 1000"))
-        << result.out.toStdString();
-    EXPECT_TRUE(result.out.contains("got nothing (never written)")) << result.out.toStdString();
+    expectFirstWrong(path, "first wrong element at index 1000", "got nothing (never written)");
 }
 
 TEST(KernelFileCliGpu, ACrashingKernelIsReportedAndTheNextRunWorks) {
@@ -230,4 +234,137 @@ TEST(KernelFileCliGpu, AHangingKernelIsStoppedByTheTimeLimitAndTheNextRunWorks) 
         << hung.err.toStdString() << hung.out.toStdString();
     EXPECT_LT(clock.elapsed(), 45000);
     expectTheStarterRuns();
+}
+
+namespace {
+
+// A blank kernel for `expression` with `body` inside its grid-stride loop.
+QString blankKernelFile(const QTemporaryDir& dir, const char* name, const QString& expression,
+                        const QString& body) {
+    Result<model::LearnerKernel> kernel =
+        model::blankKernelFor(expression, QStringLiteral("blank_kernel"));
+    EXPECT_TRUE(kernel) << kernel.status().message();
+    if (!kernel) return {};
+    QStringList parameters;
+    for (const model::LearnerBuffer& buffer : kernel->buffers)
+        parameters << QStringLiteral("float* ") + buffer.name;
+    kernel->source = QStringLiteral(
+                         "extern \"C\" __global__ void blank_kernel(%1, int N) {\n%2"
+                         "  for (int i = start; i < N; i += stride) {\n%3\n  }\n}\n")
+                         .arg(parameters.join(QStringLiteral(", ")), kGridStride, body);
+    const QString path = dir.filePath(QLatin1String(name));
+    EXPECT_TRUE(model::saveLearnerKernel(*kernel, path));
+    return path;
+}
+
+}  // namespace
+
+TEST(KernelFileCli, ABlankKernelWithAnExpressionCompilesWithoutAGpu) {
+    if (!nvrtcHere()) GTEST_SKIP() << "NVRTC is not installed here";
+    const QTemporaryDir dir;
+    const QString path = blankKernelFile(dir, "blank.cu", QStringLiteral("out = x * 2 + y"),
+                                         QStringLiteral("    out[i] = x[i] * 2.0f + y[i];"));
+    const CliResult result = runCli({"run", "--kernel-file", path, "--compile-only"});
+    EXPECT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
+    EXPECT_TRUE(result.err.contains("compiled")) << result.err.toStdString();
+}
+
+// Compiles a blank kernel's file that has only its header: this expression, this input.
+CliResult compileBlankHeader(const char* expression, const char* input) {
+    const QTemporaryDir dir;
+    QFile file(dir.filePath("blank.cu"));
+    EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(QStringLiteral("// fusescope-kernel 1\n// entry: k\n// expression: %1\n"
+                              "// buffer: input %2\n// buffer: output out\n// end\n")
+                   .arg(QLatin1String(expression), QLatin1String(input))
+                   .toUtf8());
+    file.close();
+    return runCli({"run", "--kernel-file", file.fileName(), "--compile-only"});
+}
+
+TEST(KernelFileCli, ABlankKernelsBadExpressionIsRefusedAtItsCharacter) {
+    const CliResult result = compileBlankHeader("out = x * (2 +", "x");
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_TRUE(result.err.contains("the expression does not parse")) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains("at character 15")) << result.err.toStdString();
+}
+
+TEST(KernelFileCli, ABlankKernelsBuffersMustBeItsExpressions) {
+    const CliResult result = compileBlankHeader("out = x * 2", "z");
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_TRUE(result.err.contains("the input \"z\" is none of expression's inputs"))
+        << result.err.toStdString();
+}
+
+// On the GPU: a blank kernel runs beside the expression's generated unfused and fused kernels,
+// checked against the expression; a wrong one is told its first wrong index, expected and got.
+TEST(KernelFileCliGpu, ABlankKernelIsCheckedAgainstItsExpression) {
+    if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
+    const QTemporaryDir dir;
+    const QString expression = QStringLiteral("out = x * 2 + y");
+    const QString right = blankKernelFile(dir, "right.cu", expression,
+                                          QStringLiteral("    out[i] = x[i] * 2.0f + y[i];"));
+    const QString json = dir.filePath(QStringLiteral("blank.json"));
+    const CliResult ran =
+        runCli({"run", "--kernel-file", right, "--n", "65536", "--repeat", "2", "--json", json});
+    ASSERT_EQ(ran.exitCode, 0) << ran.err.toStdString() << ran.out.toStdString();
+    const auto recording = model::loadRecording(json);
+    ASSERT_TRUE(recording) << recording.status().message();
+    QStringList variants;
+    for (const model::RunRecord& run : recording->runs) variants << run.variant;
+    EXPECT_TRUE(variants.contains("unfused") && variants.contains("fused"))
+        << variants.join(", ").toStdString();
+    EXPECT_EQ(recording->runs.back().variant, QStringLiteral("your kernel"));
+    EXPECT_EQ(recording->runs.back().pipeline, recording->runs.front().pipeline);
+    EXPECT_TRUE(recording->runs.back().checkOk);
+
+    const QString wrong =
+        blankKernelFile(dir, "wrong.cu", expression,
+                        QStringLiteral("    out[i] = i == 77 ? 5.0f : x[i] * 2.0f + y[i];"));
+    expectFirstWrong(wrong, "first wrong element at index 77: expected ", ", got 5");
+}
+
+// On the GPU with counters: the pass count comes from the kernel's DRAM bytes, so the starter's
+// five sweeps and the lab's solution's three are measured, not taken from the declaration.
+TEST(KernelFileCliGpu, CountersCountTheLearnersPasses) {
+    if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
+    const QTemporaryDir dir;
+    // The solution, with a declaration that claims nine passes: counters must not believe it.
+    model::LearnerKernel solution = starter();
+    solution.buffers.removeIf(
+        [](const model::LearnerBuffer& b) { return b.role == model::LearnerBufferRole::Scratch; });
+    solution.passes.clear();
+    for (int k = 0; k < 9; ++k) solution.passes.push_back({false, QStringLiteral("gate")});
+    solution.source = QStringLiteral(
+                          "extern \"C\" __global__ void swiglu_lab(const float* gate, const "
+                          "float* up, float* out, int N) {\n") +
+                      kGridStride +
+                      QStringLiteral(
+                          "  for (int i = start; i < N; i += stride) {\n"
+                          "    float g = gate[i];\n"
+                          "    out[i] = g / (1.0f + expf(-g)) * up[i];\n  }\n}\n");
+    const QString solutionPath = dir.filePath(QStringLiteral("solution.cu"));
+    ASSERT_TRUE(model::saveLearnerKernel(solution, solutionPath));
+    // Arrays four times the L2: what it keeps between the loops moves the count by under a
+    // quarter of a pass.
+    const quint64 n = quint64{1} << 26;
+    const QString files[2] = {starterPath("lab_swiglu_scratch.cu"), solutionPath};
+    const int expected[2] = {5, 3};
+    for (int k = 0; k < 2; ++k) {
+        const QString json = dir.filePath(QStringLiteral("counted%1.json").arg(k));
+        const CliResult result =
+            runCli({"run", "--kernel-file", files[k], "--n", QString::number(n), "--repeat", "2",
+                    "--measure", "counters", "--json", json});
+        ASSERT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
+        const auto recording = model::loadRecording(json);
+        ASSERT_TRUE(recording) << recording.status().message();
+        if (!recording->counterStatus.isEmpty())
+            GTEST_SKIP() << "counters refused here: " << recording->counterStatus.toStdString();
+        const model::RunRecord& mine = recording->runs.back();
+        ASSERT_EQ(mine.kernels.size(), 1);
+        ASSERT_TRUE(mine.kernels[0].dramBytesRead && mine.kernels[0].dramBytesWritten);
+        EXPECT_TRUE(mine.dataSource.counters.has_value());
+        EXPECT_EQ(mine.passes, expected[k]) << "DRAM read " << *mine.kernels[0].dramBytesRead
+                                            << ", written " << *mine.kernels[0].dramBytesWritten;
+    }
 }

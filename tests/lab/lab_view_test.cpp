@@ -1,10 +1,12 @@
 // The Lab view: the starter without a GPU, the compile-error list and its line jump, the
 // declared buffers and the peak, Save and Open, and the child process's time limit and Cancel.
 // On a GPU: a crashing and a hanging kernel, after which the next run works.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -132,8 +134,61 @@ class LabViewTest : public QObject {
         bad.write("// fusescope-kernel 1\n// entry: k\n// colour: red\n");
         bad.close();
         QVERIFY(other.openKernel(bad.fileName())
-                    .endsWith(QStringLiteral(
-                        "line 3: unknown key \"colour\" (entry, reference, buffer, pass)")));
+                    .endsWith(QStringLiteral("line 3: unknown key \"colour\" (entry, reference, "
+                                             "expression, buffer, pass)")));
+    }
+
+    // The blank starter: its reference is the expression in the field; typing another gives the
+    // kernel that expression's buffers, and one that does not parse is refused at its character.
+    void aBlankKernelsBuffersFollowTheExpressionTyped() {
+        LabView lab;
+        const int blank = lab.starterCombo()->findData(QStringLiteral("your_own_blank.cu"));
+        QVERIFY(blank >= 0);
+        lab.loadStarter(blank);
+        QVERIFY(lab.expressionEdit()->isVisibleTo(&lab));
+        QCOMPARE(lab.expressionEdit()->text(), QStringLiteral("out = x * 2 + 3"));
+        QCOMPARE(lab.setExpression(QStringLiteral("out = silu(g) * u")), QString());
+        QCOMPARE(lab.buffers()->table()->rowCount(), 3);
+        QCOMPARE(rowOf(*lab.buffers(), QStringLiteral("u")), 1);
+        const Result<model::LearnerKernel> kernel = lab.currentKernel();
+        QVERIFY(kernel);
+        QCOMPARE(kernel->expression, QStringLiteral("out = silu(g) * u"));
+        QVERIFY(kernel->reference.isEmpty());
+        QVERIFY(lab.statusLabel()->text().contains(
+            QStringLiteral("const float* g, const float* u, float* out, int N")));
+        QVERIFY(lab.setExpression(QStringLiteral("out = g *"))
+                    .contains(QStringLiteral("at character")));
+        QCOMPARE(lab.buffers()->table()->rowCount(), 3);
+        lab.loadStarter(0);
+        QVERIFY(!lab.expressionEdit()->isVisibleTo(&lab));
+    }
+
+    // On a GPU the Lab offers counters, and Run then asks the CLI to measure them.
+    void countersAreOfferedOnAGpuAndRunAsksForThem() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString argsFile = dir.filePath(QStringLiteral("args.txt"));
+        const QString cli = dir.filePath(QStringLiteral("recording-cli"));
+        QFile script(cli);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\necho \"$@\" > '%1'\n").arg(argsFile).toUtf8());
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        qputenv("FUSESCOPE_CLI", cli.toUtf8());
+        LabView lab;
+        lab.setGpu(false, QStringLiteral("no CUDA device"));
+        QVERIFY(!lab.countersBox()->isVisibleTo(&lab));
+        lab.setGpu(true, QString());
+        QVERIFY(lab.countersBox()->isVisibleTo(&lab));
+        lab.countersBox()->setChecked(true);
+        QSignalSpy ran(&lab, &LabView::runFinished);
+        lab.run();
+        QVERIFY(ran.wait(kBuildWaitMs));
+        QFile args(argsFile);
+        QVERIFY(args.open(QIODevice::ReadOnly));
+        const QString asked = QString::fromUtf8(args.readAll());
+        QVERIFY2(asked.contains(QStringLiteral("--kernel-file")), qPrintable(asked));
+        QVERIFY2(asked.contains(QStringLiteral("--measure counters")), qPrintable(asked));
     }
 
     void aCompileThatNeverEndsIsStoppedAndTheNextBuildWorks() {

@@ -37,16 +37,20 @@ std::string failure(const QString& text) {
 
 }  // namespace
 
-TEST(LearnerKernel, HeaderRoundTripsExactly) {
-    const LearnerKernel kernel = starter();
-    const QString text = writeLearnerKernel(kernel);
+// The kernel's text parses back to the same kernel and the same text, its source on the line
+// after the header.
+void expectRoundTrip(const LearnerKernel& kernel, const QString& text) {
     const auto parsed = parseLearnerKernel(text);
     ASSERT_TRUE(parsed) << parsed.status().message();
     EXPECT_EQ(*parsed, kernel);
     EXPECT_EQ(writeLearnerKernel(*parsed), text);
-    // The source starts on the line after the header.
     EXPECT_EQ(text.split(QLatin1Char('\n')).indexOf(kernel.source.split('\n').first()),
               kernel.headerLines());
+}
+
+TEST(LearnerKernel, HeaderRoundTripsExactly) {
+    const LearnerKernel kernel = starter();
+    expectRoundTrip(kernel, writeLearnerKernel(kernel));
 }
 
 TEST(LearnerKernel, DeletingTheScratchBufferDropsThePeakByNTimesFourBytes) {
@@ -108,4 +112,51 @@ TEST(LearnerKernel, SavesAtomicallyAndLoadsBackWithTheFileInErrors) {
     ASSERT_FALSE(refused);
     EXPECT_EQ(refused.status().message(),
               broken.fileName().toStdString() + ": line 2: expected \"KEY: VALUE\"");
+}
+
+// A blank kernel: the expression in place of the reference, its buffers from the expression.
+TEST(LearnerKernel, ABlankKernelsExpressionRoundTripsAndGivesItsBuffers) {
+    const auto blank =
+        blankKernelFor(QStringLiteral("t = x * 2;  out = t + y"), QStringLiteral("blank_kernel"));
+    ASSERT_TRUE(blank) << blank.status().message();
+    EXPECT_EQ(blank->expression, QStringLiteral("t = x * 2; out = t + y"));
+    EXPECT_TRUE(blank->reference.isEmpty());
+    const QVector<LearnerBuffer> buffers = {{QStringLiteral("x"), LearnerBufferRole::Input},
+                                            {QStringLiteral("y"), LearnerBufferRole::Input},
+                                            {QStringLiteral("out"), LearnerBufferRole::Output}};
+    EXPECT_EQ(blank->buffers, buffers);
+    EXPECT_EQ(blank->passCount(), 3);
+    LearnerKernel kernel = *blank;
+    kernel.source = QStringLiteral("extern \"C\" __global__ void blank_kernel() {}\n");
+    const QString text = writeLearnerKernel(kernel);
+    EXPECT_TRUE(text.contains(QStringLiteral("\n// expression: t = x * 2; out = t + y\n")));
+    expectRoundTrip(kernel, text);
+}
+
+TEST(LearnerKernel, AnEarlierOutputOfABlankKernelsExpressionIsScratch) {
+    const auto blank = blankKernelFor(QStringLiteral("a = x + 1; b = x * 3"), QStringLiteral("k"));
+    ASSERT_TRUE(blank) << blank.status().message();
+    ASSERT_EQ(blank->buffers.size(), 3);
+    EXPECT_EQ(blank->buffers[1], (LearnerBuffer{QStringLiteral("a"), LearnerBufferRole::Scratch}));
+    EXPECT_EQ(blank->buffers[2], (LearnerBuffer{QStringLiteral("b"), LearnerBufferRole::Output}));
+}
+
+TEST(LearnerKernel, ABadExpressionIsRefusedAtItsCharacter) {
+    const auto blank = blankKernelFor(QStringLiteral("out = x * "), QStringLiteral("k"));
+    ASSERT_FALSE(blank);
+    EXPECT_NE(blank.status().message().find("at character 11"), std::string::npos)
+        << blank.status().message();
+}
+
+TEST(LearnerKernel, AHeaderHasAReferenceOrAnExpressionNotBoth) {
+    const QString both = QStringLiteral(
+        "// fusescope-kernel 1\n// entry: k\n// reference: swiglu\n// expression: out = x\n"
+        "// buffer: output out\n// end\n");
+    EXPECT_NE(failure(both).find("line 6: give a \"reference:\" line or an \"expression:\" line"),
+              std::string::npos)
+        << failure(both);
+    const QString neither =
+        QStringLiteral("// fusescope-kernel 1\n// entry: k\n// buffer: output out\n// end\n");
+    EXPECT_NE(failure(neither).find("line 4: give a \"reference:\""), std::string::npos)
+        << failure(neither);
 }

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "lesson_fixture.h"
+#include "model/lab/learner_kernel.h"
+#include "model/lesson/lesson_reveal.h"
+#include "model/lesson/lesson_tile_limit.h"
 
 using namespace fusescope::model;
 
@@ -22,15 +25,22 @@ const QString kAffine = QStringLiteral(
     "dimensions: N=4096\n"
     "variants: unfused, fused\n");
 
-TEST(LessonPlan, ShippedFusedKernelsPlanOpensWithItsSevenSections) {
+TEST(LessonPlan, ShippedFusedKernelsPlanOpensWithItsSectionsAndATileQuestion) {
     const LessonParse parse =
         loadLessonPlan(shippedPlan("fused-kernels.lesson.md"), shippedRecordingDirs());
     ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
     EXPECT_EQ(parse.plan.title, QStringLiteral("Fused kernels"));
-    ASSERT_EQ(parse.plan.steps.size(), 7);
+    ASSERT_EQ(parse.plan.steps.size(), 8);
     EXPECT_EQ(parse.plan.steps[0].title, QStringLiteral("The affine chain"));
     EXPECT_EQ(parse.plan.steps[4].title, QStringLiteral("When not to fuse"));
-    EXPECT_FALSE(parse.plan.steps[6].show.expression.isEmpty());
+    EXPECT_FALSE(parse.plan.steps[7].show.expression.isEmpty());
+    // Beside "when not to fuse": which resource limits the lesson's kernel at a tile.
+    const LessonStep& tile = parse.plan.steps[5];
+    ASSERT_TRUE(tile.question);
+    EXPECT_EQ(tile.question->kind, QuestionKind::Limit);
+    EXPECT_EQ(tile.question->variant, QStringLiteral("lesson_fused"));
+    EXPECT_GE(tile.question->choices.size(), 2);
+    EXPECT_FALSE(tile.show.tileSweepPath.isEmpty());
     for (const LessonStep& step : parse.plan.steps) {
         EXPECT_FALSE(step.show.recordingPath.isEmpty()) << step.title.toStdString();
         EXPECT_FALSE(step.text.isEmpty()) << step.title.toStdString();
@@ -48,7 +58,20 @@ TEST(LessonPlan, ShippedSwigluLabPlanOpens) {
     ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
     EXPECT_EQ(parse.plan.title, QStringLiteral("SwiGLU: apply fusion"));
     ASSERT_EQ(parse.plan.steps.size(), 5);
-    EXPECT_EQ(parse.plan.steps[0].show.kernelFile, QStringLiteral("starter.cu"));
+    // The lab's steps open the starter, then the lab's solution, in the Lab.
+    EXPECT_TRUE(
+        parse.plan.steps[0].show.kernelPath.endsWith(QStringLiteral("/lab_swiglu_scratch.cu")));
+    EXPECT_TRUE(
+        parse.plan.steps[1].show.kernelPath.endsWith(QStringLiteral("/lab_swiglu_fused.cu")));
+    // The solution keeps SiLU in a register: no scratch buffer, three passes, the starter's entry.
+    const auto starter = loadLearnerKernel(parse.plan.steps[0].show.kernelPath);
+    const auto solution = loadLearnerKernel(parse.plan.steps[1].show.kernelPath);
+    ASSERT_TRUE(starter.isOk() && solution.isOk());
+    EXPECT_EQ(starter->passCount(), 5);
+    EXPECT_EQ(solution->passCount(), 3);
+    EXPECT_EQ(solution->entry, starter->entry);
+    for (const LearnerBuffer& buffer : solution->buffers)
+        EXPECT_NE(buffer.role, LearnerBufferRole::Scratch);
     EXPECT_EQ(parse.plan.steps[2].question->unit, AnswerUnit::PeakMegabytes);
 }
 
@@ -203,6 +226,113 @@ TEST(LessonPlan, BadRevealValues) {
                     .startsWith(QStringLiteral("7: reveal: 'vibes'")));
     EXPECT_TRUE(onlyError(parseStep(kAffine + QStringLiteral("view: gallery\n")))
                     .startsWith(QStringLiteral("7: view 'gallery'")));
+}
+
+// A limit question's step: its fields end at line 11, the next line is 12.
+const QString kTileStep = QStringLiteral(
+    "pipeline: mlp\n"
+    "preset: classroom\n"
+    "dtype: bf16\n"
+    "variants: unfused, lesson_fused\n"
+    "recording: h200-mlp-classroom-bf16.fusescope.json\n"
+    "tiles: tiles-mlp-classroom-bf16-h200.json\n"
+    "question: Which resource limits it first?\n"
+    "kind: limit\n");
+const QString kTile = QStringLiteral("tile: block_m=64,block_n=64,block_h=64,block_i=128\n");
+
+TEST(LessonPlanLimit, TheTilesLimitComesFromTheTileSweep) {
+    const LessonParse parse =
+        parseStep(kTileStep + QStringLiteral("of: lesson_fused\n") + kTile +
+                  QStringLiteral("choices: registers, SMs, occupancy, DRAM bandwidth\n"));
+    ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
+    const LessonStep& step = parse.plan.steps.constFirst();
+    EXPECT_EQ(step.question->choices.size(), 4);
+    const fusescope::Result<MeasuredAnswer> answer = measureTileLimit(step);
+    ASSERT_TRUE(answer.isOk()) << answer.status().message();
+    // The shipped H200 sweep: this tile spills (80 B/thread), so registers come first.
+    EXPECT_EQ(answer->text, QStringLiteral("registers"));
+    EXPECT_TRUE(answer->reason.contains(QStringLiteral("spills 80 B/thread (registers)")))
+        << answer->reason.toStdString();
+    EXPECT_TRUE(answer->reason.contains(QStringLiteral("block_i=128")));
+    EXPECT_TRUE(answer->source.contains(QStringLiteral("NVIDIA H200")));
+    // The class answers with any of the choices, in any case.
+    EXPECT_EQ(*normalizeAnswer(step, QStringLiteral("Occupancy")), QStringLiteral("occupancy"));
+    EXPECT_FALSE(normalizeAnswer(step, QStringLiteral("compute")).isOk());
+    EXPECT_TRUE(judgeAnswer(step, QStringLiteral("registers"), *answer).right);
+    EXPECT_EQ(judgeAnswer(step, QStringLiteral("SMs"), *answer).offText,
+              QStringLiteral("wrong: registers limits this tile"));
+}
+
+TEST(LessonPlanLimit, UnknownTileAtItsLine) {
+    const QString choices = QStringLiteral("choices: registers, SMs\n");
+    // Two values in order would be the production variant's two tiles, not the lesson kernel's.
+    const QString other = onlyError(
+        parseStep(kTileStep + QStringLiteral("of: lesson_fused\ntile: 64,64\n") + choices));
+    EXPECT_TRUE(other.startsWith(QStringLiteral("13: tile: "))) << other.toStdString();
+    EXPECT_TRUE(
+        other.contains(QStringLiteral("give 4 values in order (block_m, block_n, block_h, "
+                                      "block_i)")))
+        << other.toStdString();
+    // Allowed tiles the sweep did not measure.
+    const QString unmeasured = onlyError(parseStep(
+        kTileStep +
+        QStringLiteral("of: lesson_fused\ntile: block_m=64,block_n=64,block_h=128,block_i=128\n") +
+        choices));
+    EXPECT_TRUE(unmeasured.startsWith(QStringLiteral("13: tile: the tile sweep ")))
+        << unmeasured.toStdString();
+    EXPECT_TRUE(
+        unmeasured.contains(QStringLiteral("has no cell at block_m=64 block_n=64 "
+                                           "block_h=128 block_i=128")))
+        << unmeasured.toStdString();
+}
+
+TEST(LessonPlanLimit, NonTunableVariantAtItsLine) {
+    const QString error = onlyError(parseStep(kTileStep + QStringLiteral("of: unfused\n") + kTile +
+                                              QStringLiteral("choices: registers, SMs\n")));
+    EXPECT_TRUE(error.startsWith(QStringLiteral("12: of: mlp unfused takes no tiles")))
+        << error.toStdString();
+}
+
+TEST(LessonPlanLimit, BadChoicesAtTheirLine) {
+    const QString step = kTileStep + QStringLiteral("of: lesson_fused\n") + kTile;
+    const QString unknown =
+        onlyError(parseStep(step + QStringLiteral("choices: registers, vibes\n")));
+    EXPECT_TRUE(unknown.startsWith(
+        QStringLiteral("14: choices: 'vibes' is not a resource the tile model names")))
+        << unknown.toStdString();
+    EXPECT_EQ(onlyError(parseStep(step + QStringLiteral("choices: registers\n"))),
+              QStringLiteral("14: choices: give two or more different resources"));
+    EXPECT_EQ(onlyError(parseStep(step + QStringLiteral("choices: SMs, occupancy\n"))),
+              QStringLiteral("14: choices: the tile's limit, registers, is not among them"));
+    EXPECT_TRUE(onlyError(parseStep(step))
+                    .startsWith(QStringLiteral("10: a limit question needs choices:")));
+}
+
+TEST(LessonPlanLimit, TileFieldsOnlyWithALimitQuestion) {
+    EXPECT_EQ(onlyError(parseStep(kAffine + QStringLiteral("question: How many?\nunit: passes\n"
+                                                           "of: fused\ntile: 64,64\n"))),
+              QStringLiteral("10: tile: only with kind: limit"));
+    EXPECT_EQ(onlyError(parseStep(kAffine + QStringLiteral("view: tiles\n"))),
+              QStringLiteral("7: view 'tiles': only with tiles: (a limit question's tile sweep)"));
+    const QString noSweep = onlyError(parseStep(
+        QString(kTileStep).remove(QStringLiteral("tiles: tiles-mlp-classroom-bf16-h200.json\n")) +
+        QStringLiteral("of: lesson_fused\n") + kTile +
+        QStringLiteral("choices: registers, SMs\n")));
+    EXPECT_TRUE(noSweep.startsWith(QStringLiteral("9: a limit question needs tile:")))
+        << noSweep.toStdString();
+}
+
+TEST(LessonPlanKernel, KernelFileIsFoundAndChecked) {
+    const QString swiglu = QStringLiteral("pipeline: swiglu\ndimensions: N=4096\n");
+    EXPECT_TRUE(onlyError(parseStep(swiglu + QStringLiteral("kernel: nowhere.cu\n")))
+                    .startsWith(QStringLiteral("6: kernel nowhere.cu not found")));
+    EXPECT_EQ(onlyError(parseStep(kAffine + QStringLiteral("kernel: lab_swiglu_scratch.cu\n"))),
+              QStringLiteral("7: kernel lab_swiglu_scratch.cu is checked against pipeline swiglu, "
+                             "not affine"));
+    const LessonParse parse = parseStep(swiglu + QStringLiteral("kernel: lab_swiglu_scratch.cu\n"));
+    ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
+    EXPECT_TRUE(parse.plan.steps.constFirst().show.kernelPath.endsWith(
+        QStringLiteral("/lab_swiglu_scratch.cu")));
 }
 
 TEST(LessonPlan, ErrorTextNamesFileAndLine) {

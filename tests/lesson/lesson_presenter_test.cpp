@@ -34,6 +34,8 @@ QString predictionFor(const model::LessonStep& step) {
             return step.show.variants.constFirst();
         case model::QuestionKind::Order:
             return step.show.variants.join(QStringLiteral(", "));
+        case model::QuestionKind::Limit:
+            return step.question->choices.constLast();
     }
     return {};
 }
@@ -131,20 +133,28 @@ void LessonPresenterTest::walksThePlanFromItsRecordings() {
         QVERIFY(expected.isOk());
         QCOMPARE(labelText(window, QStringLiteral("Measured: ")),
                  QStringLiteral("Measured: ") + expected->text);
-        QVERIFY2(
-            shows(window, QStringLiteral(" launches ")) || shows(window, QStringLiteral("faster")),
-            qPrintable(step.title));
+        // The reason in words: the pass model, the verdict, or the tile model's limits.
+        QVERIFY2(shows(window, QStringLiteral(" launches ")) ||
+                     shows(window, QStringLiteral("faster")) ||
+                     shows(window, QStringLiteral("The tile model at ")),
+                 qPrintable(step.title));
+        if (step.question->kind == model::QuestionKind::Limit) {
+            QVERIFY(shows(window, QStringLiteral("limited by spills ")));
+            QVERIFY(shows(window, QStringLiteral("tile sweep tiles-mlp-classroom-bf16-h200.json")));
+        }
         QVERIFY(shows(window, expected->reason.left(60)));
         const model::Judgement judged =
             model::judgeAnswer(step, *model::normalizeAnswer(step, predictionFor(step)), *expected);
         QVERIFY(shows(window, judged.offText.toHtmlEscaped()));
     }
-    QVERIFY(questions >= 5);
+    QVERIFY(questions >= 6);
     // Each reveal shows the step's recording in the window, on the step's view.
     QCOMPARE(shownInWindow.size(), questions);
     QCOMPARE(shownInWindow.constFirst(), QStringLiteral("h200-affine-2e26.fusescope.json stage"));
     QCOMPARE(shownInWindow[4],
              QStringLiteral("h200-mlp-prefill-4096-bf16.fusescope.json measurement"));
+    // A tile's limit opens the tile sweep that measured it, in the Tile explorer.
+    QCOMPARE(shownInWindow[5], QStringLiteral("tiles-mlp-classroom-bf16-h200.json tiles"));
     const QString csvPath = progress.filePath(QStringLiteral("answers.csv"));
     QCOMPARE(driver.exportCsv(csvPath), QString());
     QFile csv(csvPath);
@@ -248,7 +258,9 @@ void LessonPresenterTest::everyStepFitsAt1280x720() {
         driver.addAnswer(predictionFor(step), 9);
         driver.addAnswer(predictionFor(step) == QStringLiteral("1")
                              ? QStringLiteral("2")
-                             : step.show.variants.constLast(),
+                             : (step.question->kind == model::QuestionKind::Limit
+                                    ? step.question->choices.constFirst()
+                                    : step.show.variants.constLast()),
                          4);
         QCOMPARE(driver.reveal(), QString());
         QCoreApplication::processEvents();

@@ -149,7 +149,7 @@ TEST(LessonReveal, PeakInFlightAndTheMomentItHappens) {
 }
 
 TEST(LessonReveal, PassMomentIsTheEndOfThatSweep) {
-    const Measured m = measureShipped("fused-kernels.lesson.md", 5);
+    const Measured m = measureShipped("fused-kernels.lesson.md", 6);
     Result<StageTimeline> timeline = buildStageTimeline(run(m.recording, "scratch"));
     ASSERT_TRUE(timeline.isOk());
     ASSERT_GE(timeline->sweeps.size(), 5);

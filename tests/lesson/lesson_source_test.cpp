@@ -58,12 +58,37 @@ TEST(LessonSource, ARecordingOnlyStepOpensItsRecordingEvenOnAGpu) {
         QStringLiteral("opens the shipped NVIDIA H200 recording h200-swiglu-2e26.fusescope.json"));
 }
 
-TEST(LessonSource, StandInsForLabsNotInThisBuildAreSaid) {
+TEST(LessonSource, AKernelStepOpensItsKernelInTheLabAndRunsItOnlyOnAGpu) {
     const LessonPlan lab = plan("swiglu-apply-fusion.lesson.md");
-    EXPECT_TRUE(chooseStepSource(lab.steps[0], false)
-                    .words.endsWith(QStringLiteral("the kernel editor is not in this build, so it "
-                                                   "shows the shipped swiglu variants instead of "
-                                                   "starter.cu")));
+    const LessonStep& starter = lab.steps[0];
+    const StepSource onGpu = chooseStepSource(starter, true);
+    EXPECT_TRUE(onGpu.kernelRuns);
+    EXPECT_EQ(onGpu.kernelPath, starter.show.kernelPath);
+    EXPECT_EQ(onGpu.words, QStringLiteral("runs the kernel lab_swiglu_scratch.cu live on the GPU "
+                                          "in the Lab, beside the shipped swiglu variants"));
+    const StepSource noGpu = chooseStepSource(starter, false);
+    EXPECT_FALSE(noGpu.kernelRuns || noGpu.live);
+    EXPECT_EQ(noGpu.kernelPath, starter.show.kernelPath);
+    EXPECT_EQ(noGpu.recordingPath, starter.show.recordingPath);
+    EXPECT_EQ(noGpu.words,
+              QStringLiteral("opens the shipped NVIDIA H200 recording h200-swiglu-2e26.fusescope."
+                             "json; the Lab shows the kernel lab_swiglu_scratch.cu: running it "
+                             "needs a GPU (none here)"));
+    // Without a recording there is nothing to measure: the kernel, and why it does not run.
+    LessonStep bare = starter;
+    bare.show.recordingPath.clear();
+    const StepSource shown = chooseStepSource(bare, false);
+    EXPECT_TRUE(shown.recordingPath.isEmpty());
+    EXPECT_EQ(shown.words, QStringLiteral("shows the kernel lab_swiglu_scratch.cu in the Lab: "
+                                          "running it needs a GPU (none here)"));
+}
+
+TEST(LessonSource, ATileQuestionSaysItsTileSweep) {
+    const LessonStep tile = plan("fused-kernels.lesson.md").steps[5];
+    EXPECT_TRUE(chooseStepSource(tile, false)
+                    .words.endsWith(QStringLiteral(
+                        "; the tile's limit comes from the shipped NVIDIA H200 tile sweep "
+                        "tiles-mlp-classroom-bf16-h200.json")));
 }
 
 TEST(LessonSource, TheHomeworkExpressionRunsLiveOnTheCpuAndRevealsItsOwnPasses) {
@@ -73,7 +98,7 @@ TEST(LessonSource, TheHomeworkExpressionRunsLiveOnTheCpuAndRevealsItsOwnPasses) 
                 std::string(fusescope::expr::kExpressionPipelineName));
         }
     } unregister;
-    const LessonStep homework = plan("fused-kernels.lesson.md").steps[6];
+    const LessonStep homework = plan("fused-kernels.lesson.md").steps[7];
     const StepSource source = chooseStepSource(homework, false);
     ASSERT_TRUE(source.live) << source.words.toStdString();
     EXPECT_EQ(source.backend, BackendKind::Cpu);

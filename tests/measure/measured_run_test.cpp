@@ -76,8 +76,9 @@ Result<RunReport> measureOnGpuLike(FakeCounterProvider& provider, StreamObserver
     return runMeasured(backend, provider, smallRequest(), options, observer);
 }
 
-// The same with counters only, no sampling.
-Result<RunReport> measureCountersOnly(FakeCounterProvider& provider) {
+// The same with the scripted counters only, no sampling.
+Result<RunReport> measureScriptedCountersOnly(FakeCounterProvider& provider) {
+    provider.setCounterScript(scripted);
     StreamObserver observer;
     MeasureOptions options;
     options.sampling = false;
@@ -88,8 +89,7 @@ Result<RunReport> measureCountersOnly(FakeCounterProvider& provider) {
 
 TEST(MeasuredRun, CountersFlowIntoEveryKernelInLaunchOrder) {
     FakeCounterProvider provider;
-    provider.setCounterScript(scripted);
-    Result<RunReport> report = measureCountersOnly(provider);
+    Result<RunReport> report = measureScriptedCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
     const PipelineSpec& pipeline = *findPipeline("swiglu");
@@ -237,9 +237,8 @@ TEST(MeasuredRun, RefusalAtTheFirstMeasurementStopsAllCounterWork) {
 
 TEST(MeasuredRun, ALaunchWithoutKernelsLeavesCountersEmptyInsteadOfGuessing) {
     FakeCounterProvider provider;
-    provider.setCounterScript(scripted);
     provider.setDeviceKernelsPerLaunch(0);
-    Result<RunReport> report = measureCountersOnly(provider);
+    Result<RunReport> report = measureScriptedCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_NE(report->counterStatus.find("no kernel"), std::string::npos) << report->counterStatus;
     EXPECT_TRUE(noCounters(*report));
@@ -248,9 +247,8 @@ TEST(MeasuredRun, ALaunchWithoutKernelsLeavesCountersEmptyInsteadOfGuessing) {
 TEST(MeasuredRun, ALaunchOfSeveralDeviceKernelsGetsTheirSum) {
     // A library call (cuBLAS with a split-K reduction) starts two kernels for one launch.
     FakeCounterProvider provider;
-    provider.setCounterScript(scripted);
     provider.setDeviceKernelsPerLaunch(2);
-    Result<RunReport> report = measureCountersOnly(provider);
+    Result<RunReport> report = measureScriptedCountersOnly(provider);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
     std::size_t launch = 0;

@@ -53,6 +53,28 @@ std::string text(const std::vector<unsigned char>& bytes) {
 class ModuleCacheTest : public ::testing::Test {
   protected:
     std::string folder() const { return dir_.filePath("kernels").toStdString(); }
+
+    // The default request compiled once into the folder: the path of its entry ("" when the
+    // compilation failed, which fails the test).
+    std::string writtenEntry() {
+        ModuleCache cache(folder(), "580");
+        const Result<CompiledModule> module = cache.get(compiler_, request());
+        EXPECT_TRUE(module) << module.status().message();
+        return module ? cache.entryPath(cache.keyOf(compiler_, request())) : std::string();
+    }
+
+    // The next process (a fresh cache over the folder) rejects the entry and compiles again:
+    // the rebuilt image ("" when there is none, which fails the test).
+    std::string imageRebuiltByTheNextProcess() {
+        ModuleCache later(folder(), "580");
+        const Result<CompiledModule> module = later.get(compiler_, request());
+        EXPECT_TRUE(module) << module.status().message();
+        if (!module) return {};
+        EXPECT_EQ(module->origin, "nvrtc");
+        EXPECT_EQ(later.rejectedEntries(), 1);
+        return text(module->image);
+    }
+
     QTemporaryDir dir_;
     StandInCompiler compiler_;
 };
@@ -92,9 +114,8 @@ TEST_F(ModuleCacheTest, CompilesOnceThenHitsMemoryThenDisk) {
 }
 
 TEST_F(ModuleCacheTest, ACorruptEntryIsRebuiltNotTrusted) {
-    ModuleCache cache(folder(), "580");
-    ASSERT_TRUE(cache.get(compiler_, request()));
-    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    const std::string path = writtenEntry();
+    ASSERT_FALSE(path.empty());
     ASSERT_TRUE(std::filesystem::exists(path));
     // Flip the last byte of the payload: the checksum no longer matches.
     {
@@ -105,28 +126,18 @@ TEST_F(ModuleCacheTest, ACorruptEntryIsRebuiltNotTrusted) {
         file.seekp(-1, std::ios::end);
         file.put(static_cast<char>(c ^ 0x5a));
     }
-    ModuleCache later(folder(), "580");
-    Result<CompiledModule> rebuilt = later.get(compiler_, request());
-    ASSERT_TRUE(rebuilt);
-    EXPECT_EQ(rebuilt->origin, "nvrtc");
-    EXPECT_EQ(later.rejectedEntries(), 1);
-    EXPECT_EQ(text(rebuilt->image), "cubin:sm_90:kernel:-DFS_BM=32");
+    EXPECT_EQ(imageRebuiltByTheNextProcess(), "cubin:sm_90:kernel:-DFS_BM=32");
     // The rebuilt entry replaced the corrupt one.
     ModuleCache again(folder(), "580");
     EXPECT_EQ(again.get(compiler_, request())->origin, "disk cache");
 }
 
 TEST_F(ModuleCacheTest, TruncatedAndEmptyEntriesAreRebuilt) {
-    ModuleCache cache(folder(), "580");
-    ASSERT_TRUE(cache.get(compiler_, request()));
-    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    const std::string path = writtenEntry();
+    ASSERT_FALSE(path.empty());
     for (std::uintmax_t size : {std::uintmax_t{20}, std::uintmax_t{0}}) {
         std::filesystem::resize_file(path, size);
-        ModuleCache later(folder(), "580");
-        Result<CompiledModule> rebuilt = later.get(compiler_, request());
-        ASSERT_TRUE(rebuilt);
-        EXPECT_EQ(rebuilt->origin, "nvrtc");
-        EXPECT_EQ(later.rejectedEntries(), 1);
+        imageRebuiltByTheNextProcess();
     }
 }
 
@@ -138,12 +149,7 @@ TEST_F(ModuleCacheTest, AForeignEntryUnderTheKeysNameIsRebuilt) {
     const std::string other = cache.entryPath(cache.keyOf(compiler_, request("other")));
     const std::string mine = cache.entryPath(cache.keyOf(compiler_, request()));
     std::filesystem::copy_file(other, mine);
-    ModuleCache later(folder(), "580");
-    Result<CompiledModule> module = later.get(compiler_, request());
-    ASSERT_TRUE(module);
-    EXPECT_EQ(module->origin, "nvrtc");
-    EXPECT_EQ(text(module->image), "cubin:sm_90:kernel:-DFS_BM=32");
-    EXPECT_EQ(later.rejectedEntries(), 1);
+    EXPECT_EQ(imageRebuiltByTheNextProcess(), "cubin:sm_90:kernel:-DFS_BM=32");
 }
 
 TEST_F(ModuleCacheTest, WritesLeaveOnlyEntries) {
@@ -231,16 +237,11 @@ TEST_F(ModuleCacheTest, AFolderOthersCanWriteIsNotUsed) {
 }
 
 TEST_F(ModuleCacheTest, AnEntryOthersCanWriteIsRebuilt) {
-    ModuleCache cache(folder(), "580");
-    ASSERT_TRUE(cache.get(compiler_, request()));
-    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    const std::string path = writtenEntry();
+    ASSERT_FALSE(path.empty());
     std::filesystem::permissions(path, std::filesystem::perms::others_write,
                                  std::filesystem::perm_options::add);
-    ModuleCache later(folder(), "580");
-    Result<CompiledModule> module = later.get(compiler_, request());
-    ASSERT_TRUE(module);
-    EXPECT_EQ(module->origin, "nvrtc");
-    EXPECT_EQ(later.rejectedEntries(), 1);
+    imageRebuiltByTheNextProcess();
     // Replaced by a private entry of ours, which the next process trusts.
     EXPECT_EQ(permissionsOf(path) & std::filesystem::perms::others_write,
               std::filesystem::perms::none);
@@ -249,29 +250,19 @@ TEST_F(ModuleCacheTest, AnEntryOthersCanWriteIsRebuilt) {
 }
 
 TEST_F(ModuleCacheTest, AnEntryThatIsALinkIsNotFollowed) {
-    ModuleCache cache(folder(), "580");
-    ASSERT_TRUE(cache.get(compiler_, request()));
-    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    const std::string path = writtenEntry();
+    ASSERT_FALSE(path.empty());
     const std::string elsewhere = dir_.filePath("elsewhere.cubin").toStdString();
     std::filesystem::rename(path, elsewhere);
     std::filesystem::create_symlink(elsewhere, path);
-    ModuleCache later(folder(), "580");
-    Result<CompiledModule> module = later.get(compiler_, request());
-    ASSERT_TRUE(module);
-    EXPECT_EQ(module->origin, "nvrtc");
-    EXPECT_EQ(later.rejectedEntries(), 1);
+    imageRebuiltByTheNextProcess();
 }
 
 TEST_F(ModuleCacheTest, AnotherUsersEntryIsRebuilt) {
-    ModuleCache cache(folder(), "580");
-    ASSERT_TRUE(cache.get(compiler_, request()));
-    const std::string path = cache.entryPath(cache.keyOf(compiler_, request()));
+    const std::string path = writtenEntry();
+    ASSERT_FALSE(path.empty());
     if (::chown(path.c_str(), 65534, 65534) != 0) GTEST_SKIP() << "chown needs root";
-    ModuleCache later(folder(), "580");
-    Result<CompiledModule> module = later.get(compiler_, request());
-    ASSERT_TRUE(module);
-    EXPECT_EQ(module->origin, "nvrtc");
-    EXPECT_EQ(later.rejectedEntries(), 1);
+    imageRebuiltByTheNextProcess();
 }
 
 // The temporary name was the entry's name, the process id and a counter, written through a

@@ -7,34 +7,16 @@
 #include "pipelines/mlp/mlp_production_tiled.h"
 #include "pipelines/registry.h"
 #include "platform/runtime_compiler.h"
+#include "support/mlp_tile_configurations.h"
 #include "tiles/tile_model.h"
 
 namespace fusescope::tiles {
 namespace {
 
-DeviceLimits h200LikeLimits() {
-    DeviceLimits l;
-    l.name = "test GPU";
-    l.multiprocessors = 132;
-    l.maxThreadsPerBlock = 1024;
-    l.sharedBytesPerBlockOptIn = 227 * 1024;
-    l.copyBandwidthGBps = 1000.0;
-    l.computeTflops = 100.0;
-    return l;
-}
+using testsupport::productionTiles;
 
-TileConfiguration production(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype,
-                             int tileM, int tileI) {
-    TileConfiguration c;
-    c.pipeline = "mlp";
-    c.variant = "lesson_fused";
-    c.variant = "production";
-    c.problem = findPipeline("mlp")->defaultProblem();
-    c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
-    c.problem.dtype = dtype;
-    c.problem.tuning["tile_m"] = tileM;
-    c.problem.tuning["tile_i"] = tileI;
-    return c;
+DeviceLimits h200LikeLimits() {
+    return testsupport::testGpuLimits(132, 227);
 }
 
 TEST(ProductionTilesCompile, NvrtcCompilesNonDefaultTilesForSm90) {
@@ -84,26 +66,28 @@ TEST(ProductionTilesRefusal, ValuesTheKernelCannotTakeAreRefusedWithTheReason) {
 
 TEST(ProductionTilesRefusal, TheTileModelRefusesBeforeLaunching) {
     const DeviceLimits limits = h200LikeLimits();
-    EXPECT_FALSE(refusalFor(production(512, 1024, 2816, DType::Bfloat16, 64, 128), limits));
-    const auto value = refusalFor(production(512, 1024, 2816, DType::Bfloat16, 96, 64), limits);
+    EXPECT_FALSE(refusalFor(productionTiles(512, 1024, 2816, DType::Bfloat16, 64, 128), limits));
+    const auto value =
+        refusalFor(productionTiles(512, 1024, 2816, DType::Bfloat16, 96, 64), limits);
     ASSERT_TRUE(value.has_value());
     EXPECT_EQ(value->kind, RefusalKind::NotTunable);
     EXPECT_NE(value->reason.find("TILE_M 96"), std::string::npos) << value->reason;
     // At decode sizes the production fusion runs GEMV kernels: its GEMM tiles change nothing.
-    const auto decode = refusalFor(production(3, 1000, 2750, DType::Bfloat16, 64, 32), limits);
+    const auto decode = refusalFor(productionTiles(3, 1000, 2750, DType::Bfloat16, 64, 32), limits);
     ASSERT_TRUE(decode.has_value());
     EXPECT_NE(decode->reason.find("GEMV"), std::string::npos) << decode->reason;
-    const auto fp32 = refusalFor(production(512, 1024, 2816, DType::Float32, 64, 32), limits);
+    const auto fp32 = refusalFor(productionTiles(512, 1024, 2816, DType::Float32, 64, 32), limits);
     ASSERT_TRUE(fp32.has_value());
     EXPECT_NE(fp32->reason.find("float32"), std::string::npos) << fp32->reason;
     DeviceLimits small = limits;
     small.sharedBytesPerBlockOptIn = 100 * 1024;
-    const auto shared = refusalFor(production(512, 1024, 2816, DType::Bfloat16, 128, 128), small);
+    const auto shared =
+        refusalFor(productionTiles(512, 1024, 2816, DType::Bfloat16, 128, 128), small);
     ASSERT_TRUE(shared.has_value());
     EXPECT_EQ(shared->kind, RefusalKind::SharedMemory);
     EXPECT_NE(shared->reason.find("144.0 KiB"), std::string::npos) << shared->reason;
     // The unfused variant takes no tiles at all.
-    TileConfiguration unfused = production(512, 1024, 2816, DType::Bfloat16, 128, 64);
+    TileConfiguration unfused = productionTiles(512, 1024, 2816, DType::Bfloat16, 128, 64);
     unfused.variant = "unfused";
     const auto none = refusalFor(unfused, limits);
     ASSERT_TRUE(none.has_value());
@@ -111,7 +95,7 @@ TEST(ProductionTilesRefusal, TheTileModelRefusesBeforeLaunching) {
 }
 
 TEST(ProductionTilesModel, GeometryAndTilesTextFollowTheTiles) {
-    const TileConfiguration c = production(201, 1000, 2750, DType::Bfloat16, 64, 32);
+    const TileConfiguration c = productionTiles(201, 1000, 2750, DType::Bfloat16, 64, 32);
     const LaunchGeometry g = geometryOf(c, h200LikeLimits());
     EXPECT_EQ(g.kernelName, "mlp_gate_up_silu_tiled");
     EXPECT_EQ(g.gridX, 4u);   // ceil(201 / 64)
@@ -135,8 +119,8 @@ TEST(ProductionTilesModel, BytesFollowTheChosenTilesOnAnOddShape) {
     };
     for (const Case& k : {Case{64, 32, 4, 86}, Case{128, 128, 2, 22}, Case{128, 64, 2, 43}}) {
         SCOPED_TRACE(std::to_string(k.tileM) + " x " + std::to_string(k.tileI));
-        const ResourceReport r =
-            modelReport(production(201, 1000, 2750, DType::Bfloat16, k.tileM, k.tileI), limits);
+        const ResourceReport r = modelReport(
+            productionTiles(201, 1000, 2750, DType::Bfloat16, k.tileM, k.tileI), limits);
         EXPECT_EQ(r.modelBytes, x * k.tilesI + 2 * w * k.tilesM + h + h + w + out);
         const double gemm = 2.0 * 201 * 1000 * 2750;
         EXPECT_DOUBLE_EQ(r.modelFlops, 3 * gemm + 5.0 * 201 * 2750);

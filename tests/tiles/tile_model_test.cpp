@@ -2,43 +2,30 @@
 // reasons, launch geometry, grid words, the predicted time, limiter words and ties.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "pipelines/registry.h"
+#include "support/mlp_tile_configurations.h"
 #include "tiles/tile_model.h"
 
 namespace fusescope::tiles {
 namespace {
 
-DeviceLimits handMadeLimits() {
-    DeviceLimits l;
-    l.name = "test GPU";
-    l.multiprocessors = 100;
-    l.maxThreadsPerBlock = 1024;
-    l.sharedBytesPerBlockOptIn = 100 * 1024;
-    l.copyBandwidthGBps = 1000.0;
-    l.computeTflops = 100.0;
-    return l;
-}
+using testsupport::lessonTiles;
 
-TileConfiguration lesson(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype, int bm,
-                         int bn, int bh, int bi) {
-    TileConfiguration c;
-    c.pipeline = "mlp";
-    c.variant = "lesson_fused";
-    c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
-    c.problem.dtype = dtype;
-    c.problem.tuning = {{"block_m", bm}, {"block_n", bn}, {"block_h", bh}, {"block_i", bi}};
-    return c;
+DeviceLimits handMadeLimits() {
+    return testsupport::testGpuLimits(100, 100);
 }
 
 TEST(TileRefusal, AcceptsTheLessonDefaultsOnTheClassroomShape) {
-    const auto c = lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
+    const auto c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
     EXPECT_FALSE(refusalFor(c, handMadeLimits()).has_value());
 }
 
 TEST(TileRefusal, SharedMemoryOverThePerBlockLimitNamesBothSizes) {
     // bfloat16, 2 stages: 2 x (128x128 + 2 x 128x128) x 2 B + 128x128 x 2 B (down, one buffer)
     // + 128x128 x 2 B (hidden) = 192 + 32 + 32 KiB = 256 KiB.
-    const auto c = lesson(512, 1024, 2816, DType::Bfloat16, 128, 128, 128, 128);
+    const auto c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 128, 128, 128, 128);
     const std::optional<TileRefusal> refusal = refusalFor(c, handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::SharedMemory);
@@ -53,7 +40,7 @@ TEST(TileRefusal, SharedMemoryOverThePerBlockLimitNamesBothSizes) {
 }
 
 TEST(TileRefusal, ThreeStagesWhereTheyFitElseTwo) {
-    const auto c = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
+    const auto c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
     DeviceLimits l = handMadeLimits();
     l.sharedBytesPerBlockOptIn = 1024 * 1024;
     EXPECT_EQ(geometryOf(c, l).pipelineStages, 3);
@@ -69,12 +56,12 @@ TEST(TileRefusal, TwoStagesWhereThreeWouldLeaveAFourWarpBlockAloneOnItsMultiproc
     l.sharedBytesPerBlockOptIn = 227 * 1024;
     // 16/64/64/128: a stage is (16 + 2 x 128) x 64 x 2 B = 34 KiB; down 16 KiB, hidden 4 KiB.
     // 3 stages (122 KiB) fit one block in 228 KiB, 2 stages (88 KiB) two.
-    const auto narrow = lesson(512, 1024, 2816, DType::Bfloat16, 16, 64, 64, 128);
+    const auto narrow = lessonTiles(512, 1024, 2816, DType::Bfloat16, 16, 64, 64, 128);
     EXPECT_EQ(geometryOf(narrow, l).threadsPerBlock, 128);
     EXPECT_EQ(geometryOf(narrow, l).pipelineStages, 2);
     EXPECT_EQ(geometryOf(narrow, l).dynamicSharedBytes, 88u * 1024);
     // 64/64/128/64 runs eight warps, whose registers allow one block anyway: 3 stages (160 KiB).
-    const auto deep = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 128, 64);
+    const auto deep = lessonTiles(512, 1024, 2816, DType::Bfloat16, 64, 64, 128, 64);
     EXPECT_EQ(geometryOf(deep, l).threadsPerBlock, 256);
     EXPECT_EQ(geometryOf(deep, l).pipelineStages, 3);
     EXPECT_EQ(geometryOf(deep, l).dynamicSharedBytes, 160u * 1024);
@@ -83,7 +70,8 @@ TEST(TileRefusal, TwoStagesWhereThreeWouldLeaveAFourWarpBlockAloneOnItsMultiproc
 TEST(TileRefusal, MoreThreadsThanTheDeviceAllows) {
     DeviceLimits l = handMadeLimits();
     l.maxThreadsPerBlock = 64;  // the kernel runs 128
-    const auto refusal = refusalFor(lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), l);
+    const auto refusal =
+        refusalFor(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), l);
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::Threads);
     EXPECT_NE(refusal->reason.find("128 threads"), std::string::npos) << refusal->reason;
@@ -91,7 +79,7 @@ TEST(TileRefusal, MoreThreadsThanTheDeviceAllows) {
 
 TEST(TileRefusal, TilesThatDoNotFitTheMmaShapes) {
     const auto refusal =
-        refusalFor(lesson(512, 1024, 2816, DType::Bfloat16, 32, 24, 64, 64), handMadeLimits());
+        refusalFor(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 24, 64, 64), handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::MmaShape);
     EXPECT_NE(refusal->reason.find("BLOCK_N 24"), std::string::npos) << refusal->reason;
@@ -99,7 +87,7 @@ TEST(TileRefusal, TilesThatDoNotFitTheMmaShapes) {
 
 TEST(TileRefusal, ValuesOutsideTheAllowedOnes) {
     const auto refusal =
-        refusalFor(lesson(512, 1024, 2816, DType::Float32, 32, 64, 48, 64), handMadeLimits());
+        refusalFor(lessonTiles(512, 1024, 2816, DType::Float32, 32, 64, 48, 64), handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::NotTunable);
 }
@@ -107,9 +95,9 @@ TEST(TileRefusal, ValuesOutsideTheAllowedOnes) {
 TEST(TileRefusal, TilesLargerThanTheProblemAreAllPadding) {
     // Decode: M = 1 fills one 16-row tile; BLOCK_M 32 would compute 31 rows of zeros.
     EXPECT_FALSE(
-        refusalFor(lesson(1, 4096, 14336, DType::Bfloat16, 16, 64, 64, 64), handMadeLimits()));
+        refusalFor(lessonTiles(1, 4096, 14336, DType::Bfloat16, 16, 64, 64, 64), handMadeLimits()));
     const auto refusal =
-        refusalFor(lesson(1, 4096, 14336, DType::Bfloat16, 32, 64, 64, 64), handMadeLimits());
+        refusalFor(lessonTiles(1, 4096, 14336, DType::Bfloat16, 32, 64, 64, 64), handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
     EXPECT_EQ(refusal->kind, RefusalKind::LargerThanProblem);
     EXPECT_NE(refusal->reason.find("BLOCK_M 32 > M"), std::string::npos) << refusal->reason;
@@ -117,15 +105,15 @@ TEST(TileRefusal, TilesLargerThanTheProblemAreAllPadding) {
     // BLOCK_I 64 (rounded up: 32).
     DeviceLimits roomy = handMadeLimits();
     roomy.sharedBytesPerBlockOptIn = 1024 * 1024;
-    EXPECT_FALSE(refusalFor(lesson(3, 1000, 2750, DType::Bfloat16, 16, 128, 128, 128), roomy));
+    EXPECT_FALSE(refusalFor(lessonTiles(3, 1000, 2750, DType::Bfloat16, 16, 128, 128, 128), roomy));
     const auto small =
-        refusalFor(lesson(3, 1000, 20, DType::Bfloat16, 16, 64, 64, 64), handMadeLimits());
+        refusalFor(lessonTiles(3, 1000, 20, DType::Bfloat16, 16, 64, 64, 64), handMadeLimits());
     ASSERT_TRUE(small.has_value());
     EXPECT_NE(small->reason.find("BLOCK_I 64 > I"), std::string::npos) << small->reason;
 }
 
 TEST(TileRefusal, OnlyTheLessonAndProductionKernelsTakeTiles) {
-    TileConfiguration c = lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
+    TileConfiguration c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
     c.variant = "merged_gate_up";
     const auto refusal = refusalFor(c, handMadeLimits());
     ASSERT_TRUE(refusal.has_value());
@@ -141,7 +129,7 @@ TEST(TileReport, GridAgainstTheSmCountInWords) {
 
 TEST(TileReport, DecodeLeavesSmsIdleAndIsMemoryBound) {
     // M = 1, H = 4096: 1 x 64 blocks at BLOCK_N 64.
-    const auto c = lesson(1, 4096, 14336, DType::Bfloat16, 16, 64, 64, 64);
+    const auto c = lessonTiles(1, 4096, 14336, DType::Bfloat16, 16, 64, 64, 64);
     DeviceLimits l = handMadeLimits();
     l.multiprocessors = 132;
     l.sharedBytesPerBlockOptIn = 227 * 1024;
@@ -160,7 +148,7 @@ TEST(TileReport, DecodeLeavesSmsIdleAndIsMemoryBound) {
 }
 
 TEST(TileReport, TheLoadedKernelRefinesWavesAndRefusesWhenNoBlockFits) {
-    const auto c = lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
+    const auto c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
     DeviceLimits l = handMadeLimits();
     l.multiprocessors = 132;
     const ResourceReport model = modelReport(c, l);
@@ -241,18 +229,30 @@ TEST(TileTies, OverlappingIntervalsTieWithTheBestAndDisjointOnesDoNot) {
     EXPECT_TRUE(sweep.cells[3].limiters.empty());
 }
 
-TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
+// A sweep with copy and compute roofs, and a cell that spills, leaves SMs idle and runs at low
+// occupancy.
+TileSweep sweepWithRoofs() {
     TileSweep sweep;
     sweep.limits.copyBandwidthGBps = 4000.0;
     sweep.limits.computeTflops = 800.0;
-    sweep.references.push_back({"production", "", {}, 1000, 0.0, true});
+    return sweep;
+}
+
+TileCell spillingCell(int spilledBytes) {
     TileCell cell = measuredCell(1.0, 1.0, 1.0);
     cell.report.compiled.known = true;
-    cell.report.compiled.localBytesPerThread = 96;
+    cell.report.compiled.localBytesPerThread = spilledBytes;
     cell.report.compiled.theoreticalOccupancy = 0.0625;
     cell.report.compiled.blocksPerMultiprocessor = 1;
     cell.report.idleMultiprocessors = 4;
     cell.report.gridWords = "128 blocks on 132 SMs: 4 SMs idle";
+    return cell;
+}
+
+TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
+    TileSweep sweep = sweepWithRoofs();
+    sweep.references.push_back({"production", "", {}, 1000, 0.0, true});
+    TileCell cell = spillingCell(96);
     cell.report.modelBytes = 3100;
     cell.gbps = 2000.0;
     cell.tflops = 600.0;
@@ -277,9 +277,37 @@ TEST(TileLimiters, NameSpillsIdleSmsReReadsAndTheRoofs) {
               "latency: 10% of the copy roof, 10% of the GEMM roof");
 }
 
+// Each limiter belongs to one of the model's resources, the list a lesson's question offers.
+TEST(TileLimiters, EachNamesItsResource) {
+    const TileSweep sweep = sweepWithRoofs();
+    TileCell cell = spillingCell(80);
+    cell.gbps = 3000.0;
+    const std::vector<TileLimit> limits = limitsOf(cell, sweep);
+    ASSERT_EQ(limits.size(), 4u);
+    EXPECT_EQ(limits[0].resource, "registers");
+    EXPECT_EQ(limits[1].resource, "SMs");
+    EXPECT_EQ(limits[2].resource, "occupancy");
+    EXPECT_EQ(limits[3].resource, "DRAM bandwidth");
+    const std::vector<std::string> words = limitersOf(cell, sweep);
+    ASSERT_EQ(words.size(), limits.size());
+    for (std::size_t i = 0; i < limits.size(); ++i) {
+        EXPECT_EQ(limits[i].words, words[i]);
+        EXPECT_NE(
+            std::find(limitingResources().begin(), limitingResources().end(), limits[i].resource),
+            limitingResources().end());
+    }
+    TileCell refused;
+    refused.report.refusal = TileRefusal{RefusalKind::SharedMemory, "shared memory 256 KiB"};
+    ASSERT_EQ(limitsOf(refused, sweep).size(), 1u);
+    EXPECT_EQ(limitsOf(refused, sweep).front().resource, "shared memory");
+    EXPECT_EQ(limitsOf(refused, sweep).front().words, "shared memory 256 KiB");
+    refused.report.refusal = TileRefusal{RefusalKind::NoCompiler, "no NVRTC"};
+    EXPECT_TRUE(limitsOf(refused, sweep).empty());
+}
+
 TEST(TileSweepGrid, ConfigurationsVaryTheFirstAxisSlowest) {
     TileSweepRequest request;
-    request.base = lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
+    request.base = lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
     request.axes = {{"block_m", {16, 32}}, {"block_n", {16, 64, 128}}};
     const std::vector<TileConfiguration> all = configurationsOf(request);
     ASSERT_EQ(all.size(), 6u);
@@ -293,16 +321,16 @@ TEST(TileSweepGrid, ConfigurationsVaryTheFirstAxisSlowest) {
 TEST(TileLimiters, SayWhereTheLessonsTritonKernelUsesADifferentInstruction) {
     DeviceLimits hopper = handMadeLimits();
     hopper.computeCapabilityMajor = 9;
-    const auto wide = lesson(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
+    const auto wide = lessonTiles(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
     EXPECT_NE(geometryOf(wide, hopper).peerNote.find("wgmma"), std::string::npos);
-    EXPECT_NE(geometryOf(lesson(512, 1024, 2816, DType::Tf32, 128, 16, 32, 32), hopper)
+    EXPECT_NE(geometryOf(lessonTiles(512, 1024, 2816, DType::Tf32, 128, 16, 32, 32), hopper)
                   .peerNote.find("wgmma"),
               std::string::npos);
     // Below 64 rows Triton uses mma.sync too; the CUDA-core float32 kernel has no tensor cores;
     // Ampere has no wgmma.
-    EXPECT_TRUE(geometryOf(lesson(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), hopper)
+    EXPECT_TRUE(geometryOf(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), hopper)
                     .peerNote.empty());
-    EXPECT_TRUE(geometryOf(lesson(512, 1024, 2816, DType::Float32, 64, 64, 64, 64), hopper)
+    EXPECT_TRUE(geometryOf(lessonTiles(512, 1024, 2816, DType::Float32, 64, 64, 64, 64), hopper)
                     .peerNote.empty());
     DeviceLimits ampere = hopper;
     ampere.computeCapabilityMajor = 8;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "../cuda/cuda_gpu_fixture.h"
 #include "pipelines/mlp/mlp_device_problem.h"
@@ -15,11 +16,24 @@
 #include "pipelines/registry.h"
 #include "platform/runtime_compiler.h"
 #include "runtime/runner.h"
+#include "support/mlp_tile_configurations.h"
 #include "tiles/tile_model.h"
 #include "tiles/tile_sweep.h"
 
 namespace fusescope::tiles {
 namespace {
+
+using testsupport::lessonTiles;
+using testsupport::productionTiles;
+
+// The tiles and the shape, for the trace of a case that fails.
+std::string caseText(const TileConfiguration& c) {
+    std::string text = tilesText(c);
+    for (const char* dimension : {"M", "H", "I"})
+        text +=
+            std::string(" ") + dimension + "=" + std::to_string(c.problem.dimensions.at(dimension));
+    return text;
+}
 
 class TilesGpuTest : public testing_support::GpuTest {
   protected:
@@ -30,29 +44,17 @@ class TilesGpuTest : public testing_support::GpuTest {
         if (!compiler) GTEST_SKIP() << compiler.status().message();
     }
 
-    TileConfiguration configuration(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype,
-                                    int bm, int bn, int bh, int bi) const {
-        TileConfiguration c;
-        c.pipeline = "mlp";
-        c.variant = "lesson_fused";
-        c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
-        c.problem.dtype = dtype;
-        c.problem.tuning = {{"block_m", bm}, {"block_n", bn}, {"block_h", bh}, {"block_i", bi}};
-        return c;
-    }
-
-    TileConfiguration production(std::uint64_t m, std::uint64_t h, std::uint64_t i, int tileM,
-                                 int tileI) const {
-        TileConfiguration c;
-        c.pipeline = "mlp";
-        c.variant = "lesson_fused";
-        c.variant = "production";
-        c.problem = findPipeline("mlp")->defaultProblem();
-        c.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
-        c.problem.dtype = DType::Bfloat16;
-        c.problem.tuning["tile_m"] = tileM;
-        c.problem.tuning["tile_i"] = tileI;
-        return c;
+    // Three timed runs after one warm-up, the cell checked against the reference and every
+    // output element written.
+    std::optional<TileRunResult> runChecked(const TileConfiguration& c, std::uint32_t seed) {
+        RunObserver quiet;
+        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, seed, quiet);
+        EXPECT_TRUE(result) << result.status().message();
+        if (!result) return std::nullopt;
+        const TileCell& cell = result->cell;
+        EXPECT_TRUE(cell.checkOk) << "error " << cell.checkError << " > " << cell.checkTolerance;
+        EXPECT_EQ(result->run.variants.front().check.unwrittenElements, 0u);
+        return std::move(*result);
     }
 };
 
@@ -82,18 +84,14 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {64, 64, 128, DType::Bfloat16, 64, 64, 64, 64},
     };
     for (const Case& k : cases) {
-        const TileConfiguration c = configuration(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);
-        SCOPED_TRACE(tilesText(c) + " M=" + std::to_string(k.m) + " H=" + std::to_string(k.h) +
-                     " I=" + std::to_string(k.i));
-        RunObserver quiet;
-        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, 7, quiet);
-        ASSERT_TRUE(result) << result.status().message();
+        const TileConfiguration c = lessonTiles(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);
+        SCOPED_TRACE(caseText(c));
+        const std::optional<TileRunResult> result = runChecked(c, 7);
+        ASSERT_TRUE(result.has_value());
         const TileCell& cell = result->cell;
-        EXPECT_TRUE(cell.checkOk) << "error " << cell.checkError << " > " << cell.checkTolerance;
         EXPECT_GT(cell.time.medianMs, 0.0);
         EXPECT_LE(cell.time.q1Ms, cell.time.medianMs);
         const VariantResult& run = result->run.variants.front();
-        EXPECT_EQ(run.check.unwrittenElements, 0u);
         // The check compares 8 rows (all of them when M <= 8), every column.
         EXPECT_EQ(run.check.comparedElements, std::min<std::uint64_t>(k.m, 8) * k.h);
     }
@@ -120,7 +118,7 @@ TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
     EXPECT_NE(words.find(" allows "), std::string::npos) << words;
     EXPECT_EQ(words.find("cudaErrorInvalidValue"), std::string::npos) << words;
 
-    const TileConfiguration c = configuration(512, 1024, 2816, DType::Tf32, 128, 128, 64, 64);
+    const TileConfiguration c = lessonTiles(512, 1024, 2816, DType::Tf32, 128, 128, 64, 64);
     Result<ResourceReport> resources = reportFor(*backend, c);
     ASSERT_TRUE(resources) << resources.status().message();
     ASSERT_TRUE(resources->refusal.has_value());
@@ -130,7 +128,7 @@ TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
 }
 
 TEST_F(TilesGpuTest, TheReportIsTheLoadedKernels) {
-    const TileConfiguration c = configuration(512, 1024, 2816, DType::Bfloat16, 64, 64, 32, 64);
+    const TileConfiguration c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 64, 64, 32, 64);
     Result<ResourceReport> report = reportFor(*backend, c);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_FALSE(report->refusal.has_value());
@@ -155,7 +153,7 @@ TEST_F(TilesGpuTest, TheReportIsTheLoadedKernels) {
 }
 
 TEST_F(TilesGpuTest, DecodeReportsIdleSms) {
-    const TileConfiguration c = configuration(1, 4096, 14336, DType::Bfloat16, 16, 128, 64, 64);
+    const TileConfiguration c = lessonTiles(1, 4096, 14336, DType::Bfloat16, 16, 128, 64, 64);
     Result<ResourceReport> report = reportFor(*backend, c);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_EQ(report->launch.blocks, 32u);
@@ -164,7 +162,7 @@ TEST_F(TilesGpuTest, DecodeReportsIdleSms) {
 }
 
 TEST_F(TilesGpuTest, ARefusedConfigurationIsNeverLaunched) {
-    const TileConfiguration c = configuration(512, 1024, 2816, DType::Bfloat16, 128, 128, 128, 128);
+    const TileConfiguration c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 128, 128, 128, 128);
     Result<ResourceReport> report = reportFor(*backend, c);
     ASSERT_TRUE(report);
     ASSERT_TRUE(report->refusal.has_value());
@@ -189,15 +187,12 @@ TEST_F(TilesGpuTest, ProductionNonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {512, 1024, 2816, 128, 64},  //
     };
     for (const ProductionCase& k : cases) {
-        const TileConfiguration c = production(k.m, k.h, k.i, k.tileM, k.tileI);
-        SCOPED_TRACE(tilesText(c) + " M=" + std::to_string(k.m) + " H=" + std::to_string(k.h) +
-                     " I=" + std::to_string(k.i));
-        RunObserver quiet;
-        Result<TileRunResult> result = runConfiguration(*backend, c, 3, 1, 11, quiet);
-        ASSERT_TRUE(result) << result.status().message();
+        const TileConfiguration c =
+            productionTiles(k.m, k.h, k.i, DType::Bfloat16, k.tileM, k.tileI);
+        SCOPED_TRACE(caseText(c));
+        const std::optional<TileRunResult> result = runChecked(c, 11);
+        ASSERT_TRUE(result.has_value());
         const TileCell& cell = result->cell;
-        EXPECT_TRUE(cell.checkOk) << "error " << cell.checkError << " > " << cell.checkTolerance;
-        EXPECT_EQ(result->run.variants.front().check.unwrittenElements, 0u);
         // The gate_up kernel is the loaded run-time one: its resources are known.
         EXPECT_TRUE(cell.report.compiled.known);
         EXPECT_EQ(cell.report.launch.kernelName, "mlp_gate_up_silu_tiled");
@@ -205,7 +200,7 @@ TEST_F(TilesGpuTest, ProductionNonDefaultTilesAreCorrectOnOddAndWholeShapes) {
 }
 
 TEST_F(TilesGpuTest, ProductionReportIsTheLoadedKernels) {
-    const TileConfiguration c = production(512, 4096, 14336, 64, 128);
+    const TileConfiguration c = productionTiles(512, 4096, 14336, DType::Bfloat16, 64, 128);
     Result<ResourceReport> report = reportFor(*backend, c);
     ASSERT_TRUE(report) << report.status().message();
     ASSERT_FALSE(report->refusal.has_value()) << report->refusal->reason;

@@ -3,7 +3,6 @@
 // comparison and the fits of both, the one chart of both with the recordings named in its legend,
 // the refusals of a sweep against runs and of sweeps of different pipelines, and no text cut or
 // overlapping on 1280x720 and 1920x1080 screens (ctest runs it at scale 1 and 1.5).
-#include <optional>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -19,7 +18,7 @@
 #include "model/pipeline_catalog.h"
 #include "model/sweep_comparison.h"
 #include "model/sweep_json.h"
-#include "support/settings_folder.h"
+#include "support/window_test_case.h"
 #include "ui/charts/chart_interaction.h"
 #include "ui/compare/compare_window.h"
 #include "ui/compare/sweep_compare_view.h"
@@ -52,10 +51,9 @@ QStringList legendNames(QCustomPlot& plot) {
 
 }  // namespace
 
-class CompareSweepsTest : public QObject {
+class CompareSweepsTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void ratiosPerVariantAndSizeAsTheModelComputes();
     void theSizeColumnIsNamedByTheSweptDimension();
     void oneChartOfBothNamesTheRecordings();
@@ -65,13 +63,7 @@ class CompareSweepsTest : public QObject {
 
   private:
     CompareWindow* openBoth(MainWindow& window);
-
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void CompareSweepsTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 CompareWindow* CompareSweepsTest::openBoth(MainWindow& window) {
     window.show();

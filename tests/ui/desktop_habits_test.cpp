@@ -28,7 +28,7 @@
 #include "model/recording_catalog.h"
 #include "model/recording_description.h"
 #include "model/recording_json.h"
-#include "support/settings_folder.h"
+#include "support/window_test_case.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/plot.h"
 #include "ui/compare/compare_window.h"
@@ -59,10 +59,9 @@ bool fitsAcross(const QWidget* widget, const QWidget* page) {
 
 }  // namespace
 
-class DesktopHabitsTest : public QObject {
+class DesktopHabitsTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void startPageIsTheFirstViewAndSaysWhyThereIsNoGpu();
     void theReasonIsShortAndWholeOnDemand();
     void shippedRecordingOpensWithOneClickAsAReplay();
@@ -80,12 +79,7 @@ class DesktopHabitsTest : public QObject {
 
   private:
     QString copyData(const char* name, const QString& as = {});
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void DesktopHabitsTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 QString DesktopHabitsTest::copyData(const char* name, const QString& as) {
     const QString target = folder_->filePath(as.isEmpty() ? QString::fromLatin1(name) : as);

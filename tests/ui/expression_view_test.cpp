@@ -25,6 +25,7 @@
 #include "long_run_question.h"
 #include "model/expression_preview.h"
 #include "pipelines/runtime_registry.h"
+#include "support/table_texts.h"
 #include "ui/charts/chart_view.h"
 #include "ui/expression/expression_view.h"
 #include "ui/expression/expression_wiring.h"
@@ -36,17 +37,12 @@
 
 using namespace fusescope;
 
+using testsupport::columnTexts;
+
 namespace {
 
 constexpr int kRunTimeoutMs = 120000;
 const QSize kSmallScreen(1280, 720);
-
-QStringList columnTexts(const QTableWidget& table, int column) {
-    QStringList texts;
-    for (int row = 0; row < table.rowCount(); ++row)
-        texts << (table.item(row, column) ? table.item(row, column)->text() : QString());
-    return texts;
-}
 
 // The run panel's choices for a CPU run with `repeats`.
 void chooseCpu(RunPanel& panel, int repeats) {

@@ -2,7 +2,6 @@
 // limit it exceeds (it took 6 min 40 s), one at every limit opens and exports within 10 s, a tile
 // sweep of 50,000 values per axis is refused (it crashed the window), and HTML in a device name
 // is shown as text.
-#include <optional>
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,7 +13,7 @@
 #include <QtTest>
 #include <algorithm>
 
-#include "support/settings_folder.h"
+#include "support/window_test_case.h"
 #include "ui/window/main_window.h"
 
 using namespace fusescope;
@@ -132,23 +131,15 @@ Outcome exportCharts(const QString& recording, const QString& folder) {
 
 }  // namespace
 
-class HostileFilesWindowTest : public QObject {
+class HostileFilesWindowTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void aRecordingOf20000RunsIsRefusedAtOnceNamingTheLimit();
     void aRecordingAtTheLimitsOpensAndExportsWithinTenSeconds();
     void aTileSweepOf50000ValuesPerAxisIsRefusedNotACrash();
     void htmlInADeviceNameIsShownAsText();
     void aScreenshotTargetThatCannotBeWrittenIsRefusedBeforeTheRun();
-
-  private:
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void HostileFilesWindowTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 void HostileFilesWindowTest::aRecordingOf20000RunsIsRefusedAtOnceNamingTheLimit() {
     const QString path = folder_->filePath(QStringLiteral("runs-20000.json"));

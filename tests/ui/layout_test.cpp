@@ -1,7 +1,6 @@
 // The main window on a classroom projector: it fits small screens, and after a real CPU run of
 // every pipeline no text of any tab or chart is cut by its widget or plot, overlaps other text,
 // or covers plotted data. The same test runs at scale 1, 1.5 and 2 (QT_SCALE_FACTOR, set by ctest).
-#include <optional>
 
 #include <QFontInfo>
 #include <QHeaderView>
@@ -21,10 +20,11 @@
 #include "layout_checks.h"
 #include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
-#include "support/settings_folder.h"
+#include "support/window_test_case.h"
 #include "ui/charts/chart_least_height.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
+#include "ui/lab/lab_view.h"
 #include "ui/run/run_panel.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/memory_stage_widget.h"
@@ -134,10 +134,9 @@ int wholeRowsInSight(const QTableView& table) {
 
 }  // namespace
 
-class LayoutTest : public QObject {
+class LayoutTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void windowFitsASmallScreen();
     void noTextCutOrOverlappingAfterEachPipeline_data();
     void noTextCutOrOverlappingAfterEachPipeline();
@@ -150,14 +149,7 @@ class LayoutTest : public QObject {
     void stageCursorPassesUnderThePeakLabels();
     void memoryStageLeavesTheChartsRoom_data();
     void memoryStageLeavesTheChartsRoom();
-
-  private:
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void LayoutTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 void LayoutTest::windowFitsASmallScreen() {
     MainWindow window(folder_->settings());
@@ -357,6 +349,29 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
         if (!editor || editor->height() < 6 * lineHeight)
             problems << QStringLiteral("[Lab] the editor shows fewer than 6 lines (%1 px)")
                             .arg(editor ? editor->height() : 0);
+        // A blank kernel on a GPU: the Counters box and the expression's field fit as well.
+        if (auto* labView = qobject_cast<LabView*>(lab)) {
+            labView->setGpu(true, QString());
+            labView->loadStarter(
+                labView->starterCombo()->findData(QStringLiteral("your_own_blank.cu")));
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+            for (const QString& problem : testing::buttonProblems(
+                     window, {QStringLiteral("labRun"), QStringLiteral("labCounters"),
+                              QStringLiteral("labCancel")}))
+                problems << QStringLiteral("[Lab, blank kernel] %1").arg(problem);
+            for (const QString& problem : testing::labelProblems(window))
+                problems << QStringLiteral("[Lab, blank kernel] %1").arg(problem);
+            // The field may run past the tab's edge at 150%, but a chain must be readable in it.
+            const QWidget* expression = labView->expressionEdit();
+            const int shown = testing::visibleRectInWindow(*expression).width();
+            if (shown <
+                expression->fontMetrics().horizontalAdvance(QStringLiteral("out = silu(g) * u")))
+                problems
+                    << QStringLiteral("[Lab] %1 px of the expression field in sight").arg(shown);
+            labView->loadStarter(0);
+            labView->setGpu(window.backendSummary().cudaUsable, window.backendSummary().cudaReason);
+        }
         window.chartTabs()->setCurrentIndex(0);
     } else {
         problems << QStringLiteral("the Lab view is missing");

@@ -1,6 +1,5 @@
 // The main window driven through its widgets: pick a pipeline and variants, run on the CPU
 // backend, see one row per variant, export the charts, save and reopen, remember settings.
-#include <optional>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -25,7 +24,7 @@
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 #include "support/folder_contents.h"
-#include "support/settings_folder.h"
+#include "support/window_test_case.h"
 #include "support/write_faults.h"
 #include "ui/charts/chart_view.h"
 #include "ui/export/chart_export.h"
@@ -52,10 +51,9 @@ int comboIndexOf(QComboBox* combo, const QString& key) {
 
 }  // namespace
 
-class MainWindowTest : public QObject {
+class MainWindowTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void pickPipelineRunOnCpuAndSeeResults();
     void everyChartExportsToPngSvgAndPdf();
     void shortcutsRunAndCancelWithinASecond();
@@ -79,13 +77,7 @@ class MainWindowTest : public QObject {
     // Picks the last pipeline of the registry and all its variants but the middle one.
     QStringList chooseThroughWidgets(MainWindow& window, const QString& n);
     bool runAndWait(MainWindow& window);
-
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void MainWindowTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 namespace {
 

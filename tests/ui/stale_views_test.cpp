@@ -2,7 +2,6 @@
 // another, then a size sweep, then a tile sweep, then a recording again, and after each every
 // chart's names, every table's cells, the size sweep's controls and the tile explorer show what
 // is open now. The size sweep tells its variants apart by marker shape as well as by colour.
-#include <optional>
 
 #include <QListWidget>
 #include <QTableView>
@@ -12,7 +11,7 @@
 
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
-#include "support/settings_folder.h"
+#include "support/window_test_case.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
@@ -135,20 +134,12 @@ QStringList listedVariants(SweepTab* tab, bool tickedOnly) {
 
 }  // namespace
 
-class StaleViewsTest : public QObject {
+class StaleViewsTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void everyViewShowsWhatIsOpen();
     void sweepVariantsDifferByMoreThanColour();
-
-  private:
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void StaleViewsTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 void StaleViewsTest::everyViewShowsWhatIsOpen() {
     MainWindow window(folder_->settings());

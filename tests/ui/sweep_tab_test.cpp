@@ -2,7 +2,6 @@
 // a tiny CPU sweep through the tab's widgets, a sweep file written by the CLI's writer opened
 // through File > Open, the sweep chart exported, the measurement panel fed synthetic recordings,
 // and the headless screenshot of the tab.
-#include <optional>
 
 #include <QComboBox>
 #include <QFile>
@@ -23,7 +22,8 @@
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
-#include "support/settings_folder.h"
+#include "support/table_texts.h"
+#include "support/window_test_case.h"
 #include "ui/export/chart_export.h"
 #include "ui/run/measurement_panel.h"
 #include "ui/run/run_panel.h"
@@ -33,6 +33,8 @@
 #include "worker/run_controller.h"
 
 using namespace fusescope;
+
+using testsupport::columnTexts;
 
 namespace {
 
@@ -124,19 +126,11 @@ model::Recording recordingWithCounters() {
     return recording;
 }
 
-QStringList columnTexts(const QTableWidget& table, int column) {
-    QStringList texts;
-    for (int row = 0; row < table.rowCount(); ++row)
-        texts << (table.item(row, column) ? table.item(row, column)->text() : QString());
-    return texts;
-}
-
 }  // namespace
 
-class SweepTabTest : public QObject {
+class SweepTabTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
-    void init();
     void tinyCpuSweepThroughTheTabsWidgets();
     void sweepFileFromTheCliWriterOpensInTheTab();
     void malformedSweepFileGivesTheReadersMessage();
@@ -144,14 +138,7 @@ class SweepTabTest : public QObject {
     void measurementPanelEmptyTextFollowsTheBackends();
     void measurementPanelSaysWhyCountersAreMissing();
     void headlessScreenshotOfTheSweepTab();
-
-  private:
-    std::optional<testsupport::SettingsFolder> folder_;
 };
-
-void SweepTabTest::init() {
-    QVERIFY(folder_.emplace().isValid());
-}
 
 void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     MainWindow window(folder_->settings());

@@ -1,6 +1,6 @@
 // The Tile explorer's sweeps through the real worker and controller with a stand-in compiler and
 // executor (tests/fakes/fake_tile_engine.h) in the worker's tile path (Qt Test, offscreen, no
-// GPU): progress and ETA, cancelling while compiling and while measuring, a rejected compile as
+// GPU): progress and ETA, cancelling while compiling or while measuring, a rejected compile as
 // a failed cell with the compiler's log, queued reports superseded, and the main window's Run and
 // Cancel while a tile sweep holds the worker. The stand-in holds at a chosen step until the test
 // releases or cancels it, so nothing depends on how fast this machine is.
@@ -10,11 +10,11 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <memory>
 
 #include "fakes/fake_tile_engine.h"
+#include "support/window_test_case.h"
 #include "tile_explorer_sweep_fixture.h"
 #include "tiles/tile_model.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -24,6 +24,8 @@
 #include "worker/run_controller.h"
 
 using namespace fusescope;
+
+Q_DECLARE_METATYPE(fusescope::testing::FakeTileEngine::Step)
 using fusescope::testing::drawnCells;
 using fusescope::testing::FakeTileEngine;
 using fusescope::testing::goThroughEveryBlockI;
@@ -47,22 +49,29 @@ std::shared_ptr<FakeTileEngine> standIn(RunController& controller,
     return engine;
 }
 
+// The stand-in, holding before its `count`th `step` (0: the first), on the tab ready to sweep.
+std::shared_ptr<FakeTileEngine> heldStandIn(TileExplorerTab& tab, RunController& controller,
+                                            FakeTileEngine::Step step, int count) {
+    auto engine = standIn(controller);
+    engine->holdBefore(step, count);
+    prepare(tab, controller);
+    return engine;
+}
+
 bool arrived(QSignalSpy& spy) {
     return fusescope::testing::arrived(spy, kTimeoutMs);
 }
 
-// The main window on the CPU backend, its settings in `directory`.
+// The main window on the CPU backend, with `settings`.
 struct WindowOnCpu {
-    explicit WindowOnCpu(const QTemporaryDir& directory)
-        : settings(directory.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat),
-          window(&settings),
+    explicit WindowOnCpu(QSettings* settings)
+        : window(settings),
           panel(window.runPanel()),
           tab(*window.tileExplorer()),
           controller(*window.runController()) {
         panel->backendCombo()->setCurrentIndex(
             panel->backendCombo()->findData(QStringLiteral("cpu")));
     }
-    QSettings settings;
     MainWindow window;
     RunPanel* panel;
     TileExplorerTab& tab;
@@ -79,12 +88,12 @@ void verifyIdle(const TileExplorerTab& tab, const RunController& controller) {
 
 }  // namespace
 
-class TileExplorerStandInTest : public QObject {
+class TileExplorerStandInTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
     void progressIsMonotonicWithAnEtaAndCellsCarryTheStandInsTimes();
-    void cancelWhileCompilingMeasuresNothing();
-    void cancelWhileMeasuringKeepsTheCellsMeasured();
+    void cancelKeepsTheCellsMeasuredBeforeIt_data();
+    void cancelKeepsTheCellsMeasuredBeforeIt();
     void rejectedCompileIsAFailedCellWithTheLog();
     void reportsQueuedBehindASweepAreSuperseded();
     void mainWindowRunWaitsForATileSweepAndCancelStopsIt();
@@ -145,16 +154,30 @@ void TileExplorerStandInTest::progressIsMonotonicWithAnEtaAndCellsCarryTheStandI
     }
 }
 
-void TileExplorerStandInTest::cancelWhileCompilingMeasuresNothing() {
+void TileExplorerStandInTest::cancelKeepsTheCellsMeasuredBeforeIt_data() {
+    QTest::addColumn<FakeTileEngine::Step>("heldStep");
+    QTest::addColumn<int>("compiled");
+    QTest::addColumn<int>("measured");
+    // Held before the third compile: nothing measured yet. Held before the third measurement:
+    // every tile compiled, two measured.
+    QTest::newRow("while compiling") << FakeTileEngine::Step::Compile << 2 << 0;
+    QTest::newRow("while measuring") << FakeTileEngine::Step::Measure << 4 << 2;
+}
+
+void TileExplorerStandInTest::cancelKeepsTheCellsMeasuredBeforeIt() {
+    QFETCH(FakeTileEngine::Step, heldStep);
+    QFETCH(int, compiled);
+    QFETCH(int, measured);
     RunController controller;
     TileExplorerTab tab(&controller);
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Compile, 2);
-    prepare(tab, controller);
+    const auto engine = heldStandIn(tab, controller, heldStep, 2);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     QSignalSpy cells(&controller, &RunController::tileCellMeasured);
     tab.startSweep();
     QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
+    // The cells before the hold reach the heatmap while the sweep still runs.
+    QTRY_COMPARE_WITH_TIMEOUT(cells.size(), qsizetype(measured), kTimeoutMs);
+    QCOMPARE(drawnCells(*tab.heatmap()), measured);
     QVERIFY(tab.isSweeping());
     QVERIFY(tab.cancelButton()->isEnabled());
     QVERIFY(!tab.sweepButton()->isEnabled());
@@ -162,39 +185,13 @@ void TileExplorerStandInTest::cancelWhileCompilingMeasuresNothing() {
     QVERIFY(arrived(ended));
     QVERIFY(!ended.first().at(0).toBool());
     QCOMPARE(ended.first().at(1).toString(),
-             QStringLiteral("Cancelled after 0 of 4 configurations"));
-    QCOMPARE(engine->compiled(), 2);
-    QCOMPARE(engine->measured(), 0);
-    QVERIFY(cells.isEmpty());
+             QStringLiteral("Cancelled after %1 of 4 configurations").arg(measured));
+    QCOMPARE(engine->compiled(), compiled);
+    QCOMPARE(engine->measured(), measured);
+    QCOMPARE(cells.size(), qsizetype(measured));
     QVERIFY(tab.sweep().cancelled);
     QCOMPARE(tab.sweep().cells.size(), std::size_t{4});  // the grid asked for stays
-    QCOMPARE(measuredCells(tab.sweep()), 0);
-    verifyIdle(tab, controller);
-}
-
-void TileExplorerStandInTest::cancelWhileMeasuringKeepsTheCellsMeasured() {
-    RunController controller;
-    TileExplorerTab tab(&controller);
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 2);
-    prepare(tab, controller);
-    QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
-    QSignalSpy cells(&controller, &RunController::tileCellMeasured);
-    tab.startSweep();
-    QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
-    // The two cells before the hold reach the heatmap while the sweep still runs.
-    QTRY_COMPARE_WITH_TIMEOUT(cells.size(), qsizetype(2), kTimeoutMs);
-    QCOMPARE(drawnCells(*tab.heatmap()), 2);
-    QVERIFY(tab.isSweeping());
-    tab.cancelSweep();
-    QVERIFY(arrived(ended));
-    QVERIFY(!ended.first().at(0).toBool());
-    QCOMPARE(ended.first().at(1).toString(),
-             QStringLiteral("Cancelled after 2 of 4 configurations"));
-    QCOMPARE(engine->compiled(), 4);
-    QCOMPARE(engine->measured(), 2);
-    QVERIFY(tab.sweep().cancelled);
-    QCOMPARE(measuredCells(tab.sweep()), 2);
+    QCOMPARE(measuredCells(tab.sweep()), measured);
     verifyIdle(tab, controller);
 }
 
@@ -232,9 +229,7 @@ void TileExplorerStandInTest::rejectedCompileIsAFailedCellWithTheLog() {
 void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
     RunController controller;
     TileExplorerTab tab(&controller);
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 0);
-    prepare(tab, controller);
+    const auto engine = heldStandIn(tab, controller, FakeTileEngine::Step::Measure, 0);
     QSignalSpy reports(&controller, &RunController::tileReportReady);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     tab.startSweep();
@@ -257,13 +252,9 @@ void TileExplorerStandInTest::reportsQueuedBehindASweepAreSuperseded() {
 // The main window with a tile sweep holding the worker: Run waits (disabled, with the reason),
 // Cancel in the run panel stops the sweep, and both return to idle.
 void TileExplorerStandInTest::mainWindowRunWaitsForATileSweepAndCancelStopsIt() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    WindowOnCpu fixture(directory);
-    auto& [settings, window, panel, tab, controller] = fixture;
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 1);
-    prepare(tab, controller);
+    WindowOnCpu fixture(folder_->settings());
+    auto& [window, panel, tab, controller] = fixture;
+    const auto engine = heldStandIn(tab, controller, FakeTileEngine::Step::Measure, 1);
     QVERIFY(panel->runButton()->isEnabled());
     QVERIFY(!panel->cancelButton()->isEnabled());
 
@@ -297,13 +288,9 @@ void TileExplorerStandInTest::mainWindowRunWaitsForATileSweepAndCancelStopsIt() 
 }
 
 void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    WindowOnCpu fixture(directory);
-    auto& [settings, window, panel, tab, controller] = fixture;
-    const auto engine = standIn(controller);
-    engine->holdBefore(FakeTileEngine::Step::Measure, 0);
-    prepare(tab, controller);
+    WindowOnCpu fixture(folder_->settings());
+    auto& [window, panel, tab, controller] = fixture;
+    const auto engine = heldStandIn(tab, controller, FakeTileEngine::Step::Measure, 0);
     QSignalSpy ended(&tab, &TileExplorerTab::sweepEnded);
     tab.startSweep();
     QTRY_VERIFY_WITH_TIMEOUT(engine->isHolding(), kTimeoutMs);
@@ -328,10 +315,8 @@ void TileExplorerStandInTest::mainWindowGoesIdleWhenTheTileSweepFinishes() {
 // "Run this configuration" holds the worker too: the run panel's Cancel stops it and both the
 // panel and the tab go idle (the run's own cancel path, not the sweep's).
 void TileExplorerStandInTest::mainWindowCancelStopsARunOfOneConfiguration() {
-    QTemporaryDir directory;
-    QVERIFY(directory.isValid());
-    WindowOnCpu fixture(directory);
-    auto& [settings, window, panel, tab, controller] = fixture;
+    WindowOnCpu fixture(folder_->settings());
+    auto& [window, panel, tab, controller] = fixture;
     FakeTileEngine::Script script;
     script.measureDelayMs = 10 * kTimeoutMs;  // never ends by itself: only the cancel stops it
     const auto engine = standIn(controller, script);

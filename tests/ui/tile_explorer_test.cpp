@@ -50,6 +50,16 @@ const TileHeatmapCell* drawnCell(const TileHeatmap& heatmap, int column, int row
     return nullptr;
 }
 
+// The tab at 1200 x 700 on screen, showing `sweep` with its heatmap drawn now.
+bool showDrawn(TileExplorerTab& tab, const tiles::TileSweep& sweep) {
+    tab.resize(1200, 700);
+    tab.show();
+    if (!QTest::qWaitForWindowExposed(&tab)) return false;
+    tab.showSweep(sweep, QStringLiteral("test file"));
+    tab.heatmap()->replot(QCustomPlot::rpImmediateRefresh);
+    return true;
+}
+
 BackendSummary noGpu() {
     BackendSummary summary;
     summary.cudaBuilt = false;
@@ -88,12 +98,8 @@ void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
     const Result<tiles::TileSweep> sweep = model::loadTileSweep(path);
     QVERIFY2(sweep, sweep ? "" : sweep.status().message().c_str());
     TileExplorerTab tab(nullptr);
-    tab.resize(1200, 700);
-    tab.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&tab));
-    tab.showSweep(*sweep, QStringLiteral("test file"));
+    QVERIFY(showDrawn(tab, *sweep));
     TileHeatmap* heatmap = tab.heatmap();
-    heatmap->replot(QCustomPlot::rpImmediateRefresh);
 
     // The sweep's two axes on the heatmap: block_m down the side, block_n along the bottom.
     const TileHeatmapData& data = heatmap->data();
@@ -221,12 +227,8 @@ void TileExplorerTest::clickingACellLoadsItsRun() {
     const Result<tiles::TileSweep> sweep = model::loadTileSweep(committedSweepPath());
     QVERIFY(sweep);
     TileExplorerTab tab(nullptr);
-    tab.resize(1200, 700);
-    tab.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&tab));
-    tab.showSweep(*sweep, QStringLiteral("test file"));
+    QVERIFY(showDrawn(tab, *sweep));
     TileHeatmap* heatmap = tab.heatmap();
-    heatmap->replot(QCustomPlot::rpImmediateRefresh);
     const TileHeatmapCell* best = nullptr;
     for (const TileHeatmapCell& cell : heatmap->data().cells)
         if (cell.best) best = &cell;

@@ -8,8 +8,8 @@
 
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
+#include "support/mlp_tile_configurations.h"
 #include "support/timing_slack.h"
-#include "support/tiny_tile_configuration.h"
 #include "worker/cpu_run_estimate.h"
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"

@@ -6,7 +6,7 @@
 #include <QtTest>
 
 #include "runtime/backend.h"
-#include "support/tiny_tile_configuration.h"
+#include "support/mlp_tile_configurations.h"
 #include "tiles/tile_types.h"
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"

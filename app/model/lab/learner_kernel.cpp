@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 
+#include "expr/parser.h"
 #include "model/atomic_save.h"
 #include "model/limited_read.h"
 
@@ -90,16 +91,26 @@ Status readHeaderLine(const QString& text, int line, HeaderState& state) {
         field = value;
         return Status::ok();
     }
+    if (key == QLatin1String("expression")) {
+        if (value.isEmpty()) return lineError(line, QStringLiteral("the expression is empty"));
+        if (!state.kernel.expression.isEmpty())
+            return lineError(line, QStringLiteral("expression is given twice"));
+        state.kernel.expression = value;
+        return Status::ok();
+    }
     if (key == QLatin1String("buffer")) return readBuffer(words, line, state);
     if (key == QLatin1String("pass")) return readPass(words, line, state);
     return lineError(
-        line, QStringLiteral("unknown key \"%1\" (entry, reference, buffer, pass)").arg(key));
+        line,
+        QStringLiteral("unknown key \"%1\" (entry, reference, expression, buffer, pass)").arg(key));
 }
 
 Status checkComplete(const LearnerKernel& kernel, int endLine) {
     if (kernel.entry.isEmpty()) return lineError(endLine, QStringLiteral("no \"entry:\" line"));
-    if (kernel.reference.isEmpty())
-        return lineError(endLine, QStringLiteral("no \"reference:\" line"));
+    if (kernel.reference.isEmpty() == kernel.expression.isEmpty())
+        return lineError(endLine,
+                         QStringLiteral("give a \"reference:\" line or an \"expression:\" line, "
+                                        "one of them"));
     bool output = false;
     for (const LearnerBuffer& buffer : kernel.buffers)
         output |= buffer.role == LearnerBufferRole::Output;
@@ -125,6 +136,27 @@ QString roleName(LearnerBufferRole role) {
     return {};
 }
 
+Result<LearnerKernel> blankKernelFor(const QString& expression, const QString& entry) {
+    const expr::ParseResult parsed = expr::parseProgram(expression.toStdString());
+    if (!parsed) return parsed.status();
+    const expr::Program& program = parsed.program();
+    LearnerKernel kernel;
+    kernel.entry = entry;
+    kernel.expression = expression.simplified();
+    for (const std::string& input : program.inputs) {
+        kernel.buffers.push_back({QString::fromStdString(input), LearnerBufferRole::Input});
+        kernel.passes.push_back({false, QString::fromStdString(input)});
+    }
+    for (std::size_t k = 0; k < program.outputs.size(); ++k) {
+        const bool checked = k + 1 == program.outputs.size();
+        const QString name = QString::fromStdString(program.outputs[k].name);
+        kernel.buffers.push_back(
+            {name, checked ? LearnerBufferRole::Output : LearnerBufferRole::Scratch});
+        kernel.passes.push_back({true, name});
+    }
+    return kernel;
+}
+
 Result<LearnerKernel> parseLearnerKernel(const QString& text) {
     const QStringList lines = text.split(QLatin1Char('\n'));
     if (lines.isEmpty() || lines[0].trimmed() != kMagic)
@@ -143,7 +175,9 @@ Result<LearnerKernel> parseLearnerKernel(const QString& text) {
 
 QString writeLearnerKernel(const LearnerKernel& kernel) {
     QStringList lines{kMagic, QStringLiteral("// entry: ") + kernel.entry,
-                      QStringLiteral("// reference: ") + kernel.reference};
+                      kernel.expression.isEmpty()
+                          ? QStringLiteral("// reference: ") + kernel.reference
+                          : QStringLiteral("// expression: ") + kernel.expression};
     for (const LearnerBuffer& buffer : kernel.buffers)
         lines << QStringLiteral("// buffer: %1 %2").arg(roleName(buffer.role), buffer.name);
     for (const LearnerPass& pass : kernel.passes)

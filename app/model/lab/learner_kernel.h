@@ -15,16 +15,27 @@
 // order (float*, N elements each), then `int N`. `reference` names the pipeline whose reference
 // checks the output. Passes are the whole-array sweeps the learner declares, in program order;
 // they are what the pass counter shows when no counters were measured, never assumed.
+//
+// A blank kernel has an expression (kernels/expr, one line) in place of the reference line:
+//
+//   // expression: out = x * 2 + 3
+//
+// The expression is registered as a pipeline of its own when the kernel runs; its generated
+// unfused and fused variants stand beside the kernel, and its CPU evaluation checks the output.
+// Its inputs are the kernel's inputs and its last output the kernel's output
+// (buffersOfExpression). A header has a reference or an expression, never both.
 #include <QString>
 #include <QStringList>
 #include <QVector>
 #include <cstdint>
 
 #include "core/status.h"
+#include "pipelines/registry.h"
 
 namespace fusescope::model {
 
-enum class LearnerBufferRole { Input, Output, Scratch };
+// A learner's buffer plays the roles a pipeline's buffers play.
+using LearnerBufferRole = BufferRole;
 
 struct LearnerBuffer {
     QString name;
@@ -40,7 +51,8 @@ struct LearnerPass {
 
 struct LearnerKernel {
     QString entry;
-    QString reference;
+    QString reference;   // a pipeline's name, or empty where `expression` is set
+    QString expression;  // a blank kernel's reference, as an expression
     QVector<LearnerBuffer> buffers;
     QVector<LearnerPass> passes;
     QString source;  // the code after the header
@@ -55,6 +67,12 @@ struct LearnerKernel {
 };
 
 QString roleName(LearnerBufferRole role);
+
+// The buffers a blank kernel has for an expression: its inputs, then its last output (the one
+// checked); an earlier output is scratch the kernel may write. Passes: each input read, the
+// output written, in that order (one fused sweep, which the learner edits to their loops).
+// The error is the parser's, pointing at the character.
+Result<LearnerKernel> blankKernelFor(const QString& expression, const QString& entry);
 
 // The kernel of a .cu file's text, or "line K: what is wrong" for a malformed header.
 Result<LearnerKernel> parseLearnerKernel(const QString& text);

@@ -7,9 +7,13 @@
 #include <QSet>
 
 #include "expr/parser.h"
+#include "model/lab/learner_kernel.h"
+#include "model/lesson/lesson_tile_limit.h"
 #include "model/limited_read.h"
 #include "model/recording_json.h"
+#include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
+#include "tiles/tile_model.h"
 
 namespace fusescope::model {
 namespace {
@@ -37,16 +41,18 @@ const QStringList kStepFields = {
     QStringLiteral("expression"), QStringLiteral("kernel"),   QStringLiteral("view"),
     QStringLiteral("question"),   QStringLiteral("kind"),     QStringLiteral("unit"),
     QStringLiteral("of"),         QStringLiteral("over"),     QStringLiteral("reveal"),
-    QStringLiteral("chart"),      QStringLiteral("moment"),   QStringLiteral("notes")};
+    QStringLiteral("chart"),      QStringLiteral("moment"),   QStringLiteral("notes"),
+    QStringLiteral("tile"),       QStringLiteral("tiles"),    QStringLiteral("choices")};
 const QStringList kViews = {QStringLiteral("results"), QStringLiteral("stage"),
-                            QStringLiteral("measurement"), QStringLiteral("charts")};
+                            QStringLiteral("measurement"), QStringLiteral("charts"),
+                            QStringLiteral("tiles")};
 const QStringList kRevealNumbers = {QStringLiteral("time"),  QStringLiteral("passes"),
                                     QStringLiteral("bytes"), QStringLiteral("speedup"),
                                     QStringLiteral("peak"),  QStringLiteral("gbps")};
 const QStringList kCharts = {QStringLiteral("time"), QStringLiteral("bytes"),
                              QStringLiteral("bandwidth")};
 const QStringList kKinds = {QStringLiteral("number"), QStringLiteral("winner"),
-                            QStringLiteral("order")};
+                            QStringLiteral("order"), QStringLiteral("limit")};
 
 QString orList(const QStringList& words) {
     if (words.size() < 2) return words.join(QString());
@@ -107,10 +113,15 @@ class PlanChecker {
         show.expression = field("expression").value;
         if (has("expression")) checkExpression(show.expression);
         show.kernelFile = field("kernel").value;
+        if (has("kernel")) checkKernel(show);
         show.view = has("view") ? field("view").value : QStringLiteral("results");
         if (!kViews.contains(show.view))
             error(field("view").line,
                   QStringLiteral("view '%1': say %2").arg(show.view, orList(kViews)));
+        // The Tile explorer shows a tile sweep: a limit question's.
+        if (show.view == QLatin1String("tiles") && !has("tiles"))
+            error(field("view").line,
+                  QStringLiteral("view 'tiles': only with tiles: (a limit question's tile sweep)"));
         if (!has("pipeline") && !has("recording")) {
             error(raw_->line, QStringLiteral("step '%1' shows nothing: give pipeline: (run live) "
                                              "or recording: (a shipped recording), or both")
@@ -157,6 +168,42 @@ class PlanChecker {
                               .arg(show.recording, show.pipeline, variant));
     }
 
+    // A file named in a field: in `folders`, then beside the plan; empty where it is in neither.
+    QString findFile(const QString& name, const QStringList& folders) const {
+        QStringList candidates;
+        for (const QString& folder : folders) candidates << QDir(folder).filePath(name);
+        candidates << QDir(planFolder_).filePath(name);
+        for (const QString& candidate : candidates)
+            if (QFileInfo(candidate).isFile()) return candidate;
+        return {};
+    }
+
+    // The file a field names (`noun` says what it is), or empty with the error at its line.
+    QString locate(const char* name, const char* noun, const QStringList& folders) {
+        const Field named = field(name);
+        const QString path = findFile(named.value, folders);
+        if (path.isEmpty())
+            error(named.line,
+                  QStringLiteral("%1 %2 not found (looked in %3 and beside the plan)")
+                      .arg(QLatin1String(noun), named.value, folders.join(QStringLiteral(", "))));
+        return path;
+    }
+
+    void checkKernel(LessonShow& show) {
+        const Field kernel = field("kernel");
+        show.kernelPath = locate("kernel", "kernel", shippedKernelFolders());
+        if (show.kernelPath.isEmpty()) return;
+        const Result<LearnerKernel> loaded = loadLearnerKernel(show.kernelPath);
+        if (!loaded) {
+            error(kernel.line, QString::fromStdString(loaded.status().message()));
+            show.kernelPath.clear();
+            return;
+        }
+        if (has("pipeline") && loaded->reference != field("pipeline").value)
+            error(kernel.line, QStringLiteral("kernel %1 is checked against pipeline %2, not %3")
+                                   .arg(kernel.value, loaded->reference, field("pipeline").value));
+    }
+
     void checkExpression(const QString& text) {
         const expr::ParseResult parsed = expr::parseProgram(text.toStdString());
         if (!parsed)
@@ -174,20 +221,8 @@ class PlanChecker {
     void checkRecording(LessonShow& show) {
         const Field recording = field("recording");
         show.recording = recording.value;
-        QStringList candidates;
-        for (const QString& folder : folders_) candidates << QDir(folder).filePath(show.recording);
-        candidates << QDir(planFolder_).filePath(show.recording);
-        for (const QString& candidate : candidates)
-            if (QFileInfo(candidate).isFile()) {
-                show.recordingPath = candidate;
-                break;
-            }
-        if (show.recordingPath.isEmpty()) {
-            error(recording.line,
-                  QStringLiteral("recording %1 not found (looked in %2 and beside the plan)")
-                      .arg(show.recording, folders_.join(QStringLiteral(", "))));
-            return;
-        }
+        show.recordingPath = locate("recording", "recording", folders_);
+        if (show.recordingPath.isEmpty()) return;
         Result<Recording> loaded = loadRecording(show.recordingPath);
         if (!loaded) {
             error(recording.line, QString::fromStdString(loaded.status().message()));
@@ -261,7 +296,7 @@ class PlanChecker {
 
     void checkQuestion(LessonStep& step) {
         if (!has("question")) {
-            for (const char* name : {"kind", "unit", "of", "over"})
+            for (const char* name : {"kind", "unit", "of", "over", "tile", "tiles", "choices"})
                 if (has(name))
                     error(field(name).line,
                           QStringLiteral("%1: only with question:").arg(QLatin1String(name)));
@@ -275,12 +310,21 @@ class PlanChecker {
             question.kind = QuestionKind::Winner;
         } else if (kind == QLatin1String("order")) {
             question.kind = QuestionKind::Order;
+        } else if (kind == QLatin1String("limit")) {
+            question.kind = QuestionKind::Limit;
         } else if (kind != QLatin1String("number")) {
             error(field("kind").line,
                   QStringLiteral("kind '%1': say %2").arg(kind, orList(kKinds)));
         }
+        if (question.kind != QuestionKind::Limit)
+            for (const char* name : {"tile", "tiles", "choices"})
+                if (has(name))
+                    error(field(name).line,
+                          QStringLiteral("%1: only with kind: limit").arg(QLatin1String(name)));
         if (question.kind == QuestionKind::Number) {
             checkNumberQuestion(question, step.show);
+        } else if (question.kind == QuestionKind::Limit) {
+            checkLimitQuestion(question, step.show);
         } else if (step.show.variants.size() < 2) {
             error(question.line, QStringLiteral("a %1 question needs at least two variants to "
                                                 "compare")
@@ -313,6 +357,103 @@ class PlanChecker {
         } else if (has("over")) {
             error(field("over").line, QStringLiteral("over: only with unit: speedup"));
         }
+    }
+
+    // Which resource limits a tunable variant at a tile: the tile, the tile sweep that measured
+    // it and the choices offered, all checked against the tile model.
+    void checkLimitQuestion(LessonQuestion& question, LessonShow& show) {
+        for (const char* name : {"unit", "over"})
+            if (has(name))
+                error(field(name).line,
+                      QStringLiteral("%1: not with kind: limit").arg(QLatin1String(name)));
+        checkVariantField("of", question.variant, show);
+        const bool choicesOk = checkChoices(question);
+        if (!pipeline_ || question.variant.isEmpty()) return;
+        if (!tiles::variantTiles(
+                {show.pipeline.toStdString(), question.variant.toStdString(), {}})) {
+            QStringList tunable;
+            for (const auto& [pipeline, variant] : tunableVariants())
+                tunable << QStringLiteral("%1 %2").arg(QString::fromStdString(pipeline->name),
+                                                       QString::fromStdString(variant->name));
+            error(field("of").line, QStringLiteral("of: %1 %2 takes no tiles; a limit question "
+                                                   "asks about a tunable variant (%3)")
+                                        .arg(show.pipeline, question.variant, orList(tunable)));
+            return;
+        }
+        if (!has("tile") || !has("tiles")) {
+            error(question.line,
+                  QStringLiteral("a limit question needs tile: (the tiles, as "
+                                 "fusescope-cli resources --tile takes them) and "
+                                 "tiles: (a shipped tile sweep that measured them)"));
+            return;
+        }
+        show.tile = field("tile").value;
+        const Result<tiles::TileConfiguration> configuration =
+            stepTileConfiguration(show, question.variant);
+        if (!configuration) {
+            error(field("tile").line,
+                  QStringLiteral("tile: %1")
+                      .arg(QString::fromStdString(configuration.status().message())));
+            return;
+        }
+        const Field sweepField = field("tiles");
+        show.tileSweep = sweepField.value;
+        show.tileSweepPath = locate("tiles", "tile sweep", folders_);
+        if (show.tileSweepPath.isEmpty()) return;
+        const Result<tiles::TileSweep> sweep = loadTileSweep(show.tileSweepPath);
+        if (!sweep) {
+            error(sweepField.line, QString::fromStdString(sweep.status().message()));
+            show.tileSweepPath.clear();
+            return;
+        }
+        const tiles::TileConfiguration& base = sweep->request.base;
+        if (base.pipeline != configuration->pipeline || base.variant != configuration->variant) {
+            error(sweepField.line,
+                  QStringLiteral("tile sweep %1 measured %2 %3, not %4 %5")
+                      .arg(show.tileSweep, QString::fromStdString(base.pipeline),
+                           QString::fromStdString(base.variant), show.pipeline, question.variant));
+            return;
+        }
+        const Result<MeasuredAnswer> answer =
+            tileLimitAnswer(*sweep, show.tileSweep, *configuration);
+        if (!answer) {
+            error(
+                field("tile").line,
+                QStringLiteral("tile: %1").arg(QString::fromStdString(answer.status().message())));
+            return;
+        }
+        if (choicesOk && !question.choices.contains(answer->text))
+            error(field("choices").line,
+                  QStringLiteral("choices: the tile's limit, %1, is not among them")
+                      .arg(answer->text));
+    }
+
+    bool checkChoices(LessonQuestion& question) {
+        QStringList resources;
+        for (const std::string& resource : tiles::limitingResources())
+            resources << QString::fromStdString(resource);
+        if (!has("choices")) {
+            error(question.line,
+                  QStringLiteral("a limit question needs choices: (two or more of %1)")
+                      .arg(orList(resources)));
+            return false;
+        }
+        question.choices = splitList(field("choices").value);
+        bool ok = true;
+        for (const QString& choice : question.choices)
+            if (!resources.contains(choice)) {
+                error(field("choices").line,
+                      QStringLiteral("choices: '%1' is not a resource the tile model names; say "
+                                     "%2")
+                          .arg(choice, orList(resources)));
+                ok = false;
+            }
+        if (question.choices.size() < 2 || question.choices.removeDuplicates() > 0) {
+            error(field("choices").line,
+                  QStringLiteral("choices: give two or more different resources"));
+            ok = false;
+        }
+        return ok;
     }
 
     static QString unitKeys() {
@@ -378,13 +519,22 @@ QString answerUnitLabel(AnswerUnit unit) {
     return {};
 }
 
-QStringList shippedLessonFolders() {
+// share/fusescope/NAME beside the program's bin/ folder, then the source tree's folder.
+static QStringList shippedFolders(const QString& name, const QString& sourceFolder) {
     QStringList folders;
     const QString programFolder = QCoreApplication::applicationDirPath();
     if (!programFolder.isEmpty())
-        folders << QDir::cleanPath(programFolder + QStringLiteral("/../share/fusescope/lessons"));
-    folders << QStringLiteral(FUSESCOPE_SOURCE_LESSONS_DIR);
+        folders << QDir::cleanPath(programFolder + QStringLiteral("/../share/fusescope/") + name);
+    folders << sourceFolder;
     return folders;
+}
+
+QStringList shippedLessonFolders() {
+    return shippedFolders(QStringLiteral("lessons"), QStringLiteral(FUSESCOPE_SOURCE_LESSONS_DIR));
+}
+
+QStringList shippedKernelFolders() {
+    return shippedFolders(QStringLiteral("lab"), QStringLiteral(FUSESCOPE_SOURCE_LAB_DIR));
 }
 
 LessonParse parseLessonPlan(const QString& text, const QString& path,

@@ -15,7 +15,8 @@ namespace fusescope::model {
 enum class QuestionKind {
     Number,  // a number with its unit
     Winner,  // which variant is fastest
-    Order    // the variants ordered by time, fastest first
+    Order,   // the variants ordered by time, fastest first
+    Limit    // which of the tile model's resources limits a tunable variant at one tile
 };
 
 enum class AnswerUnit { Passes, Bytes, Speedup, PeakMegabytes, GBps, Milliseconds };
@@ -27,6 +28,7 @@ struct LessonQuestion {
     AnswerUnit unit = AnswerUnit::Passes;  // Number only
     QString variant;                       // Number: the variant measured
     QString baseline;                      // Speedup: the variant it is measured against
+    QStringList choices;                   // Limit: resources of the tile model offered
 };
 
 // What a step shows. The step runs `variants` of `pipeline` live where the machine can; where it
@@ -38,10 +40,16 @@ struct LessonShow {
     QStringList variants;
     QString recording;      // a shipped recording's file name, or a path beside the plan
     QString recordingPath;  // resolved on open; empty where the step names none
-    // Subjects of the expression lab and the kernel editor. Until those exist here, the step
-    // shows its variants or recording in their place and says so.
+    // A typed chain for the expression lab; a learner's kernel file the step opens in the Lab
+    // (a shipped kernel's file name, or a path beside the plan) and where it was found.
     QString expression;
     QString kernelFile;
+    QString kernelPath;
+    // A limit question's tile ("64,64,64,128" or "block_m=64,..." as `fusescope-cli resources
+    // --tile` takes it) and the shipped tile sweep that measured it.
+    QString tile;
+    QString tileSweep;
+    QString tileSweepPath;
     QString view;  // the window's view the step opens: results, stage, measurement or charts
 };
 
@@ -89,6 +97,9 @@ QString answerUnitLabel(AnswerUnit unit);
 // Where the shipped plans are: share/fusescope/lessons beside the program's bin/ folder (the
 // Debian package and the portable bundle), then the source tree's resources/lessons.
 QStringList shippedLessonFolders();
+// Where the shipped learner kernels are (the Lab's starters and the lab's solution):
+// share/fusescope/lab beside bin/, then the source tree's resources/lab.
+QStringList shippedKernelFolders();
 
 // Reads and checks a plan: every field, every pipeline, variant, problem and recording against
 // the registry and the shipped recordings (`recordingFolders`, then the plan's own folder).

@@ -7,6 +7,7 @@
 #include "model/captions.h"
 #include "model/format.h"
 #include "model/fusion_verdict.h"
+#include "model/lesson/lesson_tile_limit.h"
 #include "model/measurement_gaps.h"
 #include "model/stage/stage_state.h"
 #include "model/stage/stage_timeline.h"
@@ -218,6 +219,8 @@ QStringList variantsOf(const QString& typed) {
 }  // namespace
 
 Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& recording) {
+    // A tile's limit is the tile sweep's, not the step's runs'.
+    if (step.question && step.question->kind == QuestionKind::Limit) return measureTileLimit(step);
     MeasuredAnswer answer;
     const LessonShow& show = step.show;
     QVector<const RunRecord*> runs;
@@ -337,6 +340,14 @@ Result<QString> normalizeAnswer(const LessonStep& step, const QString& typed) {
                               .toStdString());
         return QString::number(match.captured(1).toDouble() * *scale, 'g', 12);
     }
+    if (question.kind == QuestionKind::Limit) {
+        for (const QString& choice : question.choices)
+            if (choice.compare(text, Qt::CaseInsensitive) == 0) return choice;
+        return Status(ErrorCode::InvalidArgument,
+                      QStringLiteral("'%1' is not among the choices (%2)")
+                          .arg(text, question.choices.join(QStringLiteral(", ")))
+                          .toStdString());
+    }
     const QStringList names = variantsOf(text);
     for (const QString& name : names)
         if (!step.show.variants.contains(name))
@@ -383,6 +394,13 @@ Judgement judgeAnswer(const LessonStep& step, const QString& answer,
         } else {
             judgement.offText = QStringLiteral("measured 0");
         }
+        return judgement;
+    }
+    if (question.kind == QuestionKind::Limit) {
+        judgement.right = answer == measured.text;
+        judgement.offText = judgement.right
+                                ? QStringLiteral("right")
+                                : QStringLiteral("wrong: %1 limits this tile").arg(measured.text);
         return judgement;
     }
     if (question.kind == QuestionKind::Winner) {

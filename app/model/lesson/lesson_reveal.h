@@ -40,7 +40,8 @@ struct Judgement {
 
 // Reads a typed answer for the question: a number with an optional unit word or suffix
 // ("4", "1.2 GB", "3x", "800 MB", "0.5 ms"), a variant, or variants separated by commas or
-// '<'. Fails with the reason for a bad unit or an unknown variant.
+// '<', or one of a limit question's choices (in any case). Fails with the reason for a bad unit or
+// an unknown variant.
 Result<QString> normalizeAnswer(const LessonStep& step, const QString& typed);
 // `answer` as normalizeAnswer returns it, against the measured answer.
 Judgement judgeAnswer(const LessonStep& step, const QString& answer,

@@ -140,11 +140,10 @@ QByteArray lessonCsv(const LessonPlan& plan, const LessonSession& session) {
         const LessonStep& step = plan.steps[index];
         if (!step.question) continue;
         const LessonStepProgress& progress = session.steps[index];
-        const QString unit =
-            step.question->kind == QuestionKind::Number
-                ? answerUnitKey(step.question->unit)
-                : (step.question->kind == QuestionKind::Winner ? QStringLiteral("variant")
-                                                               : QStringLiteral("order"));
+        QString unit = QStringLiteral("order");
+        if (step.question->kind == QuestionKind::Number) unit = answerUnitKey(step.question->unit);
+        if (step.question->kind == QuestionKind::Winner) unit = QStringLiteral("variant");
+        if (step.question->kind == QuestionKind::Limit) unit = QStringLiteral("resource");
         for (const LessonAnswer& given : progress.answers) {
             QString measured;
             QString measuredText;

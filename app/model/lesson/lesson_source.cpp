@@ -3,7 +3,9 @@
 #include <QFileInfo>
 
 #include "expr/expression_pipeline.h"
+#include "model/recording_description.h"
 #include "model/recording_json.h"
+#include "model/tile_sweep_json.h"
 
 namespace fusescope::model {
 namespace {
@@ -22,12 +24,15 @@ QString standInWords(const LessonShow& show, bool live) {
     if (!show.expression.isEmpty() && !live)
         return QStringLiteral("; it stands in for the expression %1, which only a live run shows")
             .arg(show.expression);
-    if (!show.kernelFile.isEmpty())
-        return QStringLiteral(
-                   "; the kernel editor is not in this build, so it shows the shipped "
-                   "%1 variants instead of %2")
-            .arg(show.pipeline, show.kernelFile);
     return {};
+}
+
+QString tileSweepWords(const LessonShow& show) {
+    if (show.tileSweepPath.isEmpty()) return {};
+    Result<tiles::TileSweep> sweep = loadTileSweep(show.tileSweepPath);
+    const QString device = sweep ? tileSweepDevice(*sweep) + QLatin1Char(' ') : QString();
+    return QStringLiteral("; the tile's limit comes from the shipped %1tile sweep %2")
+        .arg(device, QFileInfo(show.tileSweepPath).fileName());
 }
 
 }  // namespace
@@ -39,6 +44,32 @@ StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun)
         show.runnable ? findPipeline(show.pipeline.toStdString()) : nullptr;
     const bool expression = canRun && !show.expression.isEmpty();
     const bool runnable = canRun && pipeline && !show.variants.isEmpty();
+    source.kernelPath = show.kernelPath;
+    const QString kernel = QFileInfo(show.kernelPath).fileName();
+    if (!show.kernelPath.isEmpty() && canRun && gpuUsable) {
+        // The Lab's Run times the kernel beside the shipped variants; a check before class (no
+        // Lab) runs the variants and compiles the kernel.
+        source.kernelRuns = true;
+        source.live = runnable;
+        source.backend = BackendKind::Cuda;
+        source.words = QStringLiteral(
+                           "runs the kernel %1 live on the GPU in the Lab, beside the "
+                           "shipped %2 variants")
+                           .arg(kernel, show.pipeline);
+        return source;
+    }
+    if (!show.kernelPath.isEmpty()) {
+        // Only a GPU runs a learner's kernel: the step's recording, where it names one, holds
+        // the numbers.
+        source.recordingPath = show.recordingPath;
+        source.words =
+            (show.recordingPath.isEmpty()
+                 ? QStringLiteral("shows the kernel %1 in the Lab")
+                 : recordingWords(show) + QStringLiteral("; the Lab shows the kernel %1"))
+                .arg(kernel) +
+            (canRun ? QStringLiteral(": running it needs a GPU (none here)") : QString());
+        return source;
+    }
     if (expression) {
         // A typed chain runs on the CPU backend everywhere and on the GPU through NVRTC.
         source.live = true;
@@ -62,7 +93,7 @@ StepSource chooseStepSource(const LessonStep& step, bool gpuUsable, bool canRun)
         source.words = recordingWords(show) +
                        (gpuUsable || !canRun ? QString() : QStringLiteral(" (no GPU here)"));
     }
-    source.words += standInWords(show, source.live);
+    source.words += standInWords(show, source.live) + tileSweepWords(show);
     return source;
 }
 

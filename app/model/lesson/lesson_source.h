@@ -14,8 +14,12 @@ struct StepSource {
     bool live = false;
     BackendKind backend = BackendKind::Cpu;  // live only
     QString recordingPath;                   // not live: the recording it opens
+    // A step with a learner's kernel opens it in the Lab; on a GPU the Lab runs it (its own Run,
+    // beside the shipped variants), and that run's recording holds the step's numbers.
+    QString kernelPath;
+    bool kernelRuns = false;
     // "runs live on the GPU", "opens the shipped H200 recording h200-...json (no GPU here)"; a
-    // step whose learner kernel this build cannot run yet says what it shows instead.
+    // step with a kernel or a tile question says where those come from too.
     QString words;
 };
 

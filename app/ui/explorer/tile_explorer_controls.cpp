@@ -24,6 +24,7 @@ constexpr int kPipelineRole = Qt::UserRole + 1;
 
 using explorer::qs;
 using explorer::selectValue;
+using explorer::shrinkingCombo;
 using explorer::valueCombo;
 using explorer::wrappingLabel;
 
@@ -61,14 +62,8 @@ QGroupBox* TileExplorerTab::buildProblemBox(QWidget* column) {
     auto* problemBox = new QGroupBox(tr("Problem"), column);
     auto* problemForm = new QFormLayout(problemBox);
     problemForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    preset_ = new QComboBox(problemBox);
-    preset_->setObjectName(QStringLiteral("explorerPreset"));
-    preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    preset_->setMinimumContentsLength(12);
-    kernel_ = new QComboBox(problemBox);
-    kernel_->setObjectName(QStringLiteral("explorerKernel"));
-    kernel_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    kernel_->setMinimumContentsLength(12);
+    preset_ = shrinkingCombo(problemBox, QStringLiteral("explorerPreset"), 12);
+    kernel_ = shrinkingCombo(problemBox, QStringLiteral("explorerKernel"), 12);
     kernel_->setToolTip(
         tr("The fused kernel whose tiles are explored: each compiles at run time for the "
            "values its declaration allows."));
@@ -125,10 +120,7 @@ QGroupBox* TileExplorerTab::buildProblemBox(QWidget* column) {
         for (DType dtype : spec->dtypes)
             dtype_->addItem(qs(std::string(dtypeTitle(dtype))), static_cast<int>(dtype));
     problemForm->addRow(tr("dtype"), dtype_);
-    gpu_ = new QComboBox(problemBox);
-    gpu_->setObjectName(QStringLiteral("explorerGpu"));
-    gpu_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    gpu_->setMinimumContentsLength(12);
+    gpu_ = shrinkingCombo(problemBox, QStringLiteral("explorerGpu"), 12);
     gpu_->setToolTip(
         tr("The GPU the model's numbers (grid against SMs, predicted time) are "
            "for. Live reports use this machine's GPU."));

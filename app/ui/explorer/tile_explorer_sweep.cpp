@@ -24,6 +24,7 @@
 namespace fusescope {
 using explorer::qs;
 using explorer::selectValue;
+using explorer::shrinkingCombo;
 using explorer::valueCombo;
 using explorer::wrappingLabel;
 
@@ -35,6 +36,18 @@ QString etaText(double seconds) {
     if (seconds < 0) return QString();
     if (seconds < 90) return QObject::tr("about %1 s left").arg(std::lround(seconds));
     return QObject::tr("about %1 min left").arg(std::lround(seconds / 60.0));
+}
+
+// A tab of the views: `choices` (their layout inset from the page's sides) above `chart`, which
+// takes the rest of the page.
+void addViewPage(QTabWidget* views, const QString& title, QWidget* choices, QWidget* chart) {
+    auto* page = new QWidget(views);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    choices->layout()->setContentsMargins(4, 0, 4, 0);
+    layout->addWidget(choices);
+    layout->addWidget(chart, 1);
+    views->addTab(page, title);
 }
 
 }  // namespace
@@ -118,25 +131,14 @@ QWidget* TileExplorerTab::buildViews() {
     views_->setObjectName(QStringLiteral("explorerViews"));
     views_->setDocumentMode(true);
 
-    auto* heatPage = new QWidget(views_);
-    auto* heatLayout = new QVBoxLayout(heatPage);
-    heatLayout->setContentsMargins(0, 4, 0, 0);
-    auto* choices = new QWidget(heatPage);
+    auto* choices = new QWidget;
     auto* choiceLayout = new QVBoxLayout(choices);
-    choiceLayout->setContentsMargins(4, 0, 4, 0);
-    const auto shrinkingCombo = [](QWidget* parent, const QString& name) {
-        auto* combo = new QComboBox(parent);
-        combo->setObjectName(name);
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(7);
-        return combo;
-    };
-    metric_ = shrinkingCombo(choices, QStringLiteral("explorerMetric"));
+    metric_ = shrinkingCombo(choices, QStringLiteral("explorerMetric"), 7);
     for (TileMetric metric : kAllTileMetrics)
         metric_->addItem(tileMetricTitle(metric), static_cast<int>(metric));
-    xAxis_ = shrinkingCombo(choices, QStringLiteral("explorerXAxis"));
-    yAxis_ = shrinkingCombo(choices, QStringLiteral("explorerYAxis"));
-    others_ = shrinkingCombo(choices, QStringLiteral("explorerOthers"));
+    xAxis_ = shrinkingCombo(choices, QStringLiteral("explorerXAxis"), 7);
+    yAxis_ = shrinkingCombo(choices, QStringLiteral("explorerYAxis"), 7);
+    others_ = shrinkingCombo(choices, QStringLiteral("explorerOthers"), 7);
     others_->addItem(tr("others: best"), true);
     others_->addItem(tr("others: as selected"), false);
     others_->setToolTip(
@@ -156,28 +158,20 @@ QWidget* TileExplorerTab::buildViews() {
     axesRow->addStretch(1);
     choiceLayout->addLayout(metricRow);
     choiceLayout->addLayout(axesRow);
-    heatLayout->addWidget(choices);
-    heatmap_ = new TileHeatmap(heatPage);
-    heatLayout->addWidget(heatmap_, 1);
-    views_->addTab(heatPage, tr("Heatmap"));
+    heatmap_ = new TileHeatmap;
+    addViewPage(views_, tr("Heatmap"), choices, heatmap_);
 
-    auto* roofPage = new QWidget(views_);
-    auto* roofLayout = new QVBoxLayout(roofPage);
-    roofLayout->setContentsMargins(0, 4, 0, 0);
-    auto* followRow = new QWidget(roofPage);
+    auto* followRow = new QWidget;
     auto* followLayout = new QHBoxLayout(followRow);
-    followLayout->setContentsMargins(4, 0, 4, 0);
-    follow_ = shrinkingCombo(followRow, QStringLiteral("explorerFollow"));
+    follow_ = shrinkingCombo(followRow, QStringLiteral("explorerFollow"), 7);
     follow_->setToolTip(
         tr("The arrows follow this parameter through its values, the others as "
            "selected under Tiles."));
     followLayout->addWidget(new QLabel(tr("Follow"), followRow));
     followLayout->addWidget(follow_, 1);
     followLayout->addStretch(2);
-    roofLayout->addWidget(followRow);
-    roofline_ = new TileRoofline(roofPage);
-    roofLayout->addWidget(roofline_, 1);
-    views_->addTab(roofPage, tr("Roofline"));
+    roofline_ = new TileRoofline;
+    addViewPage(views_, tr("Roofline"), followRow, roofline_);
 
     applyVariant();
     for (QComboBox* combo : {metric_, xAxis_, yAxis_, others_, follow_})

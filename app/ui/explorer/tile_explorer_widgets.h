@@ -25,6 +25,16 @@ inline void selectValue(QComboBox* combo, int value) {
     if (index >= 0) combo->setCurrentIndex(index);
 }
 
+// A combo box that asks room for `shownCharacters` characters only: a longer entry is cut in the
+// closed box (its list shows it whole), so the narrow columns stay narrow.
+inline QComboBox* shrinkingCombo(QWidget* parent, const QString& name, int shownCharacters) {
+    auto* combo = new QComboBox(parent);
+    combo->setObjectName(name);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(shownCharacters);
+    return combo;
+}
+
 // Text that wraps in the narrow control column and can be selected for a slide or a report.
 inline QLabel* wrappingLabel(QWidget* parent, const QString& name) {
     auto* label = new QLabel(parent);

@@ -79,7 +79,7 @@ QCPGraph* markGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle styl
 
 }  // namespace
 
-TileHeatmap::TileHeatmap(QWidget* parent) : ChartBase(QString(), parent) {
+TileHeatmap::TileHeatmap(QWidget* parent) : DataChart(parent) {
     setObjectName(QStringLiteral("tile_heatmap"));
     setMinimumSize(300, 160);
 
@@ -135,11 +135,6 @@ void TileHeatmap::thinTickLabels() {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TileHeatmap::setData(const TileHeatmapData& data) {
-    data_ = data;
-    rebuild();
-}
-
 const TileHeatmapCell* TileHeatmap::cellAt(const QPointF& at) const {
     if (!axisRect()->visible() || !axisRect()->rect().contains(at.toPoint())) return nullptr;
     const int column = static_cast<int>(std::lround(xAxis->pixelToCoord(at.x())));
@@ -156,11 +151,6 @@ QString TileHeatmap::tooltipAt(const QPointF& at) const {
 
 QPointF TileHeatmap::cellCentre(const TileHeatmapCell& cell) const {
     return {xAxis->coordToPixel(cell.column), yAxis->coordToPixel(cell.row)};
-}
-
-void TileHeatmap::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) rebuild();
 }
 
 void TileHeatmap::mousePressEvent(QMouseEvent* event) {

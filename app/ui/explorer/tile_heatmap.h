@@ -8,18 +8,15 @@
 #include <QPointF>
 #include <QString>
 
-#include "ui/charts/chart_base.h"
+#include "ui/charts/data_chart.h"
 #include "ui/explorer/tile_heatmap_data.h"
 
 namespace fusescope {
 
-class TileHeatmap final : public ChartBase {
+class TileHeatmap final : public DataChart<TileHeatmapData> {
     Q_OBJECT
   public:
     explicit TileHeatmap(QWidget* parent = nullptr);
-
-    void setData(const TileHeatmapData& data);
-    const TileHeatmapData& data() const { return data_; }
 
     // The cell under `at` (plot pixels), or nullptr.
     const TileHeatmapCell* cellAt(const QPointF& at) const;
@@ -44,13 +41,12 @@ class TileHeatmap final : public ChartBase {
     void cellClicked(int runIndex);
 
   protected:
-    void changeEvent(QEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
 
   private:
-    void rebuild();
+    void rebuild() override;
     void addMarks();
     void addContour();
     void addScaleMarks(double low, double high);
@@ -58,7 +54,6 @@ class TileHeatmap final : public ChartBase {
     // Every value's label where the cells leave room for it, else every second, third, ...
     void thinTickLabels();
 
-    TileHeatmapData data_;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
     QPointF pressedAt_;

@@ -42,7 +42,7 @@ void setPoints(QCPGraph* graph, QVector<TileRooflinePoint> points) {
 
 }  // namespace
 
-TileRoofline::TileRoofline(QWidget* parent) : ChartBase(QString(), parent) {
+TileRoofline::TileRoofline(QWidget* parent) : DataChart(parent) {
     setObjectName(QStringLiteral("tile_roofline"));
     setMinimumSize(300, 160);
     placeTitleRows();
@@ -56,16 +56,6 @@ TileRoofline::TileRoofline(QWidget* parent) : ChartBase(QString(), parent) {
     xAxis->setLabel(tr("arithmetic intensity (model FLOPs per DRAM byte, log)"));
     yAxis->setLabel(tr("TFLOP/s (log)"));
     rebuild();
-}
-
-void TileRoofline::setData(const TileRooflineData& data) {
-    data_ = data;
-    rebuild();
-}
-
-void TileRoofline::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) rebuild();
 }
 
 void TileRoofline::rebuild() {

@@ -4,7 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -65,13 +65,19 @@ LabBuffers::LabBuffers(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(remove);
     buttons->addStretch(1);
 
-    passes_ = new QLineEdit;
+    passes_ = new QPlainTextEdit;
     passes_->setObjectName(QStringLiteral("labPasses"));
+    passes_->setTabChangesFocus(true);
+    passes_->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    // Three lines: the starter's five passes wrap to two or three in the narrow column.
+    passes_->setFixedHeight(
+        3 * passes_->fontMetrics().lineSpacing() +
+        2 * (passes_->frameWidth() + static_cast<int>(passes_->document()->documentMargin())));
     passes_->setToolTip(
         tr("The whole-array sweeps of your kernel in program order, e.g. \"read "
            "gate, write out\": the pass counter shows these unless counters "
            "measured the traffic"));
-    connect(passes_, &QLineEdit::textEdited, this, [this] {
+    connect(passes_, &QPlainTextEdit::textChanged, this, [this] {
         refreshPeak();
         emit changed();
     });
@@ -112,7 +118,7 @@ void LabBuffers::setDeclarations(const model::LearnerKernel& kernel) {
         table_->setRowCount(0);
         for (const model::LearnerBuffer& buffer : kernel.buffers) addRow(buffer);
     }
-    passes_->setText(passesText(kernel.passes));
+    passes_->setPlainText(passesText(kernel.passes));
     refreshPeak();
 }
 
@@ -125,7 +131,8 @@ Result<model::LearnerKernel> LabBuffers::declared(const model::LearnerKernel& ba
         kernel.buffers.push_back(
             {table_->item(row, 0)->text().trimmed(), kRoles[std::max(0, role->currentIndex())]});
     }
-    for (const QString& pass : passes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    for (const QString& pass :
+         passes_->toPlainText().simplified().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QStringList words = pass.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         if (words.size() != 2 ||
             (words[0] != QLatin1String("read") && words[0] != QLatin1String("write")))
@@ -149,10 +156,11 @@ void LabBuffers::removeBuffer(int row) {
     const QString name = table_->item(row, 0)->text().trimmed();
     table_->removeRow(row);
     QStringList words;
-    for (const QString& pass : passes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+    for (const QString& pass :
+         passes_->toPlainText().simplified().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (pass.split(QLatin1Char(' '), Qt::SkipEmptyParts).value(1) != name)
             words << pass.trimmed();
-    passes_->setText(words.join(QStringLiteral(", ")));
+    passes_->setPlainText(words.join(QStringLiteral(", ")));
     refreshPeak();
     emit changed();
 }

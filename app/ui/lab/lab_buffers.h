@@ -9,7 +9,7 @@
 #include "model/lab/learner_kernel.h"
 
 class QTableWidget;
-class QLineEdit;
+class QPlainTextEdit;
 class QLabel;
 class QPushButton;
 
@@ -27,7 +27,7 @@ class LabBuffers : public QWidget {
     void setElementCount(std::uint64_t n);
     void removeBuffer(int row);  // and the passes that name it
     QTableWidget* table() const { return table_; }
-    QLineEdit* passesEdit() const { return passes_; }
+    QPlainTextEdit* passesEdit() const { return passes_; }
     QLabel* peakLabel() const { return peak_; }
 
   signals:
@@ -38,7 +38,8 @@ class LabBuffers : public QWidget {
     void refreshPeak();
 
     QTableWidget* table_ = nullptr;
-    QLineEdit* passes_ = nullptr;
+    // Wraps at its spaces: at 150% a one-line field scrolled its text out of sight.
+    QPlainTextEdit* passes_ = nullptr;
     QLabel* peak_ = nullptr;
     QLabel* passesNote_ = nullptr;
     std::uint64_t n_ = std::uint64_t{1} << 24;

@@ -1,5 +1,6 @@
 #include "ui/lab/lab_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -7,6 +8,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QShortcut>
@@ -74,6 +76,11 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     runButton_->setObjectName(QStringLiteral("labRun"));
     cancelButton_ = new QPushButton(tr("Cancel"));
     cancelButton_->setObjectName(QStringLiteral("labCancel"));
+    counters_ = new QCheckBox(tr("Counters"));
+    counters_->setObjectName(QStringLiteral("labCounters"));
+    counters_->setToolTip(
+        tr("Also count your kernel's DRAM bytes with the hardware counters (a separate run); "
+           "the pass counter then counts from them, not from your declaration"));
     // The actions first, on a row of their own: at 1280x720 with 150% the tab is narrow.
     auto* actions = new QHBoxLayout;
     actions->addWidget(buildButton_);
@@ -86,12 +93,25 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     top->addWidget(starters_, 1);
     top->addWidget(size_);
 
+    expression_ = new QLineEdit;
+    expression_->setObjectName(QStringLiteral("labExpression"));
+    expression_->setToolTip(
+        tr("What the blank kernel must compute, e.g. out = silu(g) * u: its inputs and last "
+           "output are the kernel's buffers, and its CPU evaluation checks your output"));
+    expressionRow_ = new QWidget;
+    auto* expressionLayout = new QHBoxLayout(expressionRow_);
+    expressionLayout->setContentsMargins(0, 0, 0, 0);
+    expressionLayout->addWidget(new QLabel(tr("Expression:")));
+    expressionLayout->addWidget(expression_, 1);
+
     gpuNote_ = new QLabel;
     gpuNote_->setObjectName(QStringLiteral("labGpuNote"));
     gpuNote_->setWordWrap(true);
     openRecordingButton_ = new QPushButton(tr("Open a recording…"));
     openRecordingButton_->setObjectName(QStringLiteral("labOpenRecording"));
     auto* note = new QHBoxLayout;
+    // First on its row: the tab's right edge is out of sight at 150% in a small window.
+    note->addWidget(counters_);
     note->addWidget(gpuNote_, 1);
     note->addWidget(openRecordingButton_);
 
@@ -123,6 +143,7 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     layout->addLayout(actions);
     layout->addLayout(top);
     layout->addLayout(note);
+    layout->addWidget(expressionRow_);
     layout->addWidget(split, 1);
     layout->addWidget(status_);
 
@@ -141,6 +162,11 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
         if (path.isEmpty()) return;
         const QString error = saveKernel(path);
         setStatus(error.isEmpty() ? tr("Saved %1").arg(QDir::toNativeSeparators(path)) : error);
+    });
+    connect(expression_, &QLineEdit::editingFinished, this, [this] {
+        if (expression_->text() == base_.expression) return;
+        if (const QString error = setExpression(expression_->text()); !error.isEmpty())
+            setStatus(error);
     });
     connect(buildButton_, &QPushButton::clicked, this, &LabView::build);
     connect(runButton_, &QPushButton::clicked, this, &LabView::run);
@@ -168,6 +194,8 @@ void LabView::setGpu(bool usable, const QString& reason) {
                     "elsewhere with fusescope-cli run --kernel-file opens in every view.")
                      .arg(reason));
     openRecordingButton_->setVisible(!usable);
+    // Counters are measured on the GPU that runs the kernel.
+    counters_->setVisible(usable);
     followBusy();
 }
 
@@ -179,11 +207,36 @@ void LabView::loadStarter(int index) {
         return;
     }
     starters_->setCurrentIndex(index);
-    base_ = *starter;
+    showKernel(*starter);
+    setStatus(tr("Starter: %1. Build with Ctrl+B.").arg(starters_->itemText(index)));
+}
+
+void LabView::showKernel(const model::LearnerKernel& kernel) {
+    base_ = kernel;
     buffers_->setDeclarations(base_);
     editor_->setText(base_.source);
     messages_->clear();
-    setStatus(tr("Starter: %1. Build with Ctrl+B.").arg(starters_->itemText(index)));
+    expression_->setText(base_.expression);
+    expressionRow_->setVisible(!base_.expression.isEmpty());
+}
+
+QString LabView::setExpression(const QString& text) {
+    Result<model::LearnerKernel> blank = model::blankKernelFor(text, base_.entry);
+    if (!blank)
+        return tr("The expression: %1").arg(QString::fromStdString(blank.status().message()));
+    base_.expression = blank->expression;
+    base_.buffers = blank->buffers;
+    base_.passes = blank->passes;
+    buffers_->setDeclarations(base_);
+    expression_->setText(base_.expression);
+    QStringList parameters;
+    for (const model::LearnerBuffer& buffer : base_.buffers)
+        parameters << (buffer.role == model::LearnerBufferRole::Input ? QStringLiteral("const ")
+                                                                      : QString()) +
+                          QStringLiteral("float* ") + buffer.name;
+    setStatus(tr("Your kernel's parameters are now (%1, int N).")
+                  .arg(parameters.join(QStringLiteral(", "))));
+    return {};
 }
 
 Result<model::LearnerKernel> LabView::currentKernel() const {
@@ -195,10 +248,7 @@ Result<model::LearnerKernel> LabView::currentKernel() const {
 QString LabView::openKernel(const QString& path) {
     Result<model::LearnerKernel> kernel = model::loadLearnerKernel(path);
     if (!kernel) return QString::fromStdString(kernel.status().message());
-    base_ = *kernel;
-    buffers_->setDeclarations(base_);
-    editor_->setText(base_.source);
-    messages_->clear();
+    showKernel(*kernel);
     setStatus(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
     return {};
 }
@@ -250,10 +300,16 @@ void LabView::run() {
     const QString json = work_.filePath(QStringLiteral("run-%1.json").arg(runs_));
     setStatus(tr("Running your kernel beside the shipped variants…"));
     followBusy();
-    process_.start(
-        {QStringLiteral("run"), QStringLiteral("--kernel-file"), path, QStringLiteral("--n"),
-         QString::number(size_->currentData().toULongLong()), QStringLiteral("--json"), json},
-        runMs_);
+    QStringList arguments{QStringLiteral("run"),
+                          QStringLiteral("--kernel-file"),
+                          path,
+                          QStringLiteral("--n"),
+                          QString::number(size_->currentData().toULongLong()),
+                          QStringLiteral("--json"),
+                          json};
+    if (counters_->isChecked())
+        arguments << QStringLiteral("--measure") << QStringLiteral("counters");
+    process_.start(arguments, runMs_);
 }
 
 void LabView::cancel() {

@@ -1,6 +1,7 @@
 #pragma once
 // The Lab: the learner edits a kernel (starters: the lab's SwiGLU with a scratch buffer, the
-// MLP's elementwise part), declares its buffers and passes, builds it with NVRTC (Ctrl+B) and
+// MLP's elementwise part, the lesson's affine chain, a blank kernel whose reference is an
+// expression the learner types), declares its buffers and passes, builds it with NVRTC (Ctrl+B) and
 // runs it on the GPU beside the shipped variants. Build and Run happen in a child process
 // (`fusescope-cli run --kernel-file`), so a kernel that crashes, hangs or an endless compile
 // costs the window nothing; the run's recording opens in every view.
@@ -11,8 +12,10 @@
 #include "model/lab/learner_kernel.h"
 #include "ui/lab/lab_process.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QPushButton;
 
@@ -41,6 +44,9 @@ class LabView : public QWidget {
     bool busy() const;
     // How long a build (the compiler) or a run may take before its process is stopped.
     void setTimeLimits(int buildMs, int runMs);
+    // A blank kernel's expression: its buffers and passes follow it. Empty on success, else the
+    // parser's error (at its character).
+    QString setExpression(const QString& text);
 
     LabEditor* editor() const { return editor_; }
     LabBuffers* buffers() const { return buffers_; }
@@ -49,6 +55,8 @@ class LabView : public QWidget {
     QLabel* statusLabel() const { return status_; }
     QLabel* gpuNote() const { return gpuNote_; }
     QPushButton* runButton() const { return runButton_; }
+    QLineEdit* expressionEdit() const { return expression_; }
+    QCheckBox* countersBox() const { return counters_; }
 
   signals:
     void recordingReady(const QString& path);  // a run's recording, for the window to open
@@ -66,6 +74,7 @@ class LabView : public QWidget {
     bool showCompileMessages(const QString& log);
     void setStatus(const QString& text);
     void followBusy();
+    void showKernel(const model::LearnerKernel& kernel);
 
     model::LearnerKernel base_;  // entry and reference of the kernel shown
     LabEditor* editor_ = nullptr;
@@ -73,6 +82,9 @@ class LabView : public QWidget {
     QListWidget* messages_ = nullptr;
     QComboBox* starters_ = nullptr;
     QComboBox* size_ = nullptr;
+    QCheckBox* counters_ = nullptr;
+    QLineEdit* expression_ = nullptr;
+    QWidget* expressionRow_ = nullptr;
     QLabel* status_ = nullptr;
     QLabel* gpuNote_ = nullptr;
     QPushButton* buildButton_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include <QDir>
 
+#include "model/lab/learner_kernel.h"
 #include "model/lesson/lesson_source.h"
 #include "model/recording_catalog.h"
 #include "model/recording_json.h"
@@ -20,8 +21,24 @@ QString answerHint(const model::LessonStep& step) {
         case model::QuestionKind::Order:
             return QObject::tr("order, fastest first: %1")
                 .arg(step.show.variants.join(QStringLiteral(", ")));
+        case model::QuestionKind::Limit:
+            return QObject::tr("name one: %1")
+                .arg(step.question->choices.join(QStringLiteral(", ")));
     }
     return {};
+}
+
+// The step with its kernel's runs in `recording` (those that launched the kernel's entry) beside
+// its variants, for the reveal's numbers.
+model::LessonStep withKernelRuns(model::LessonStep step, const model::Recording& recording) {
+    const Result<model::LearnerKernel> kernel = model::loadLearnerKernel(step.show.kernelPath);
+    if (!kernel) return step;
+    for (const model::RunRecord& run : recording.runs)
+        for (const model::KernelRecord& launched : run.kernels)
+            if (launched.name == kernel->entry && run.pipeline == step.show.pipeline &&
+                !step.show.variants.contains(run.variant))
+                step.show.variants << run.variant;
+    return step;
 }
 
 }  // namespace
@@ -81,7 +98,9 @@ bool LessonDriver::holdsRunResults() const {
 
 void LessonDriver::loadRecordingOf(const model::LessonStep& step, const QString& path) {
     if (path.isEmpty()) {
-        status_ = tr("step '%1' runs live only, in the window with a backend").arg(step.title);
+        // A kernel step's words already say that running it needs a GPU.
+        if (step.show.kernelPath.isEmpty())
+            status_ = tr("step '%1' runs live only, in the window with a backend").arg(step.title);
         return;
     }
     Result<model::Recording> recording = model::loadRecording(path);
@@ -100,13 +119,28 @@ void LessonDriver::goTo(int step) {
     data_.reset();
     dataPath_.clear();
     status_.clear();
-    const bool wasRunning = runningStep_ >= 0;
+    const bool wasRunning = runningStep_ >= 0 && !waitingForLab_;
     runningStep_ = -1;
+    waitingForLab_ = false;
     liveStep_.reset();
     const model::StepSource source =
         model::chooseStepSource(shown, gpuUsable_, controller_ != nullptr);
     sourceWords_ = source.words;
-    if (source.live && controller_) {
+    const bool wantsLab = source.kernelRuns && controller_ && showKernel_;
+    const bool labRuns = !source.kernelPath.isEmpty() && showKernel_ &&
+                         showKernel_(source.kernelPath, wantsLab) && wantsLab;
+    if (labRuns) {
+        if (wasRunning) controller_->cancel();
+        runningStep_ = session_.current;
+        waitingForLab_ = true;
+        status_ = tr("running live: %1").arg(sourceWords_);
+    } else if (wantsLab) {
+        // The Lab is still busy with an earlier run: the step's recording stands in.
+        if (wasRunning) controller_->cancel();
+        loadRecordingOf(shown, shown.show.recordingPath);
+        status_ = tr("the Lab is busy with an earlier run%1")
+                      .arg(data_ ? tr("; showing the step's recording instead") : QString());
+    } else if (source.live && controller_) {
         Result<model::LessonStep> live = model::liveStep(shown);
         if (live) liveStep_ = *live;
         Result<RunRequest> request = live ? model::stepRunRequest(*live, source.backend, false)
@@ -126,6 +160,11 @@ void LessonDriver::goTo(int step) {
         // A newer run makes an older one stale by itself; a step without one stops it.
         if (wasRunning && controller_) controller_->cancel();
         loadRecordingOf(shown, source.recordingPath);
+        // A recording made with the step's kernel elsewhere lists the kernel's run too.
+        if (data_ && !shown.show.kernelPath.isEmpty())
+            if (model::LessonStep withKernel = withKernelRuns(shown, *data_);
+                withKernel.show.variants != shown.show.variants)
+                liveStep_ = withKernel;
     }
     save();
     emit changed();
@@ -150,6 +189,28 @@ void LessonDriver::onRunFailed(const QString& message) {
                   .arg(message, data_ ? tr("; showing its recording instead") : QString());
     if (data_) sourceWords_ = tr("opens its recording: the live run stopped");
     emit changed();
+}
+
+void LessonDriver::kernelRunFinished(const QString& recordingPath) {
+    if (!waitingForLab_ || runningStep_ != session_.current) return;
+    Result<model::Recording> recording = model::loadRecording(recordingPath);
+    if (!recording) {
+        kernelRunFailed(QString::fromStdString(recording.status().message()));
+        return;
+    }
+    runningStep_ = -1;
+    waitingForLab_ = false;
+    liveStep_ = withKernelRuns(plan_.steps[session_.current], *recording);
+    data_ = *recording;
+    dataPath_ = recordingPath;
+    status_.clear();
+    emit changed();
+}
+
+void LessonDriver::kernelRunFailed(const QString& message) {
+    if (!waitingForLab_ || runningStep_ != session_.current) return;
+    waitingForLab_ = false;
+    onRunFailed(message);
 }
 
 void LessonDriver::forward() {
@@ -187,7 +248,9 @@ QString LessonDriver::reveal() {
     progress.measured = *measured;
     progress.revealed = true;
     save();
-    if (showReveal_) showReveal_(dataPath_, step.show.view);
+    // A tile's limit is shown where the tile sweep that measured it opens: the Tile explorer.
+    const bool tileLimit = step.question && step.question->kind == model::QuestionKind::Limit;
+    if (showReveal_) showReveal_(tileLimit ? step.show.tileSweepPath : dataPath_, step.show.view);
     emit changed();
     return {};
 }

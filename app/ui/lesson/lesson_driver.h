@@ -34,6 +34,18 @@ class LessonDriver : public QObject {
         showReveal_ = std::move(show);
     }
 
+    // Called when a step opens a learner's kernel: the window shows it in the Lab and, with
+    // `run`, starts the Lab's own Run, returning whether it started; its outcome comes back
+    // through kernelRunFinished or kernelRunFailed. Without it a kernel step runs its shipped
+    // variants like any other.
+    void setKernelShown(std::function<bool(const QString&, bool)> show) {
+        showKernel_ = std::move(show);
+    }
+    // The Lab's run of the step's kernel: its recording (the shipped variants and the kernel's
+    // run), or why there is none (then the step's recording stands in).
+    void kernelRunFinished(const QString& recordingPath);
+    void kernelRunFailed(const QString& message);
+
     const model::LessonPlan& plan() const { return plan_; }
     const model::LessonSession& session() const { return session_; }
     int current() const { return session_.current; }
@@ -73,6 +85,8 @@ class LessonDriver : public QObject {
     RunController* controller_ = nullptr;
     bool gpuUsable_ = false;
     std::function<void(const QString&, const QString&)> showReveal_;
+    std::function<bool(const QString&, bool)> showKernel_;
+    bool waitingForLab_ = false;  // the current step's kernel runs in the Lab
     std::optional<model::Recording> data_;
     QString dataPath_;  // the recording's path; empty for a live run
     QString sourceWords_;

@@ -5,8 +5,10 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 
+#include "ui/lab/lab_view.h"
 #include "ui/lesson/lesson_window.h"
 #include "ui/window/main_window.h"
 
@@ -23,9 +25,11 @@ constexpr char kLessonWindowName[] = "fusescopeLessonWindow";
 
 // The window's tab for a step's view (docs/lesson-plans.md), by the words of its title.
 void showView(MainWindow& window, const QString& view) {
-    const bool chart = view == QLatin1String("charts");
+    const bool tiles = view == QLatin1String("tiles");
+    const bool chart = view == QLatin1String("charts") || tiles;
     const QString title = view == QLatin1String("stage")         ? QObject::tr("Memory stage")
                           : view == QLatin1String("measurement") ? QObject::tr("Model vs measured")
+                          : tiles                                ? QObject::tr("Tile explorer")
                           : chart                                ? QObject::tr("Run charts")
                                                                  : QObject::tr("Results");
     QTabWidget* tabs = chart ? window.chartTabs() : window.viewTabs();
@@ -50,6 +54,27 @@ QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
         previous->deleteLater();
     auto* lesson = new LessonWindow(std::move(driver), &window);
     lesson->setObjectName(QLatin1String(kLessonWindowName));
+    if (auto* lab = window.findChild<LabView*>()) {
+        LessonDriver* lessonDriver = lesson->driver();
+        lessonDriver->setKernelShown([&window, lab](const QString& path, bool run) {
+            if (const QString refused = lab->openKernel(path); !refused.isEmpty()) {
+                window.statusBar()->showMessage(refused);
+                return false;
+            }
+            window.chartTabs()->setCurrentWidget(lab);
+            if (!run) return true;
+            // A run still going (the last step's) keeps the Lab: this one does not start.
+            if (lab->busy()) return false;
+            lab->run();
+            return lab->busy();
+        });
+        QObject::connect(lab, &LabView::recordingReady, lessonDriver,
+                         &LessonDriver::kernelRunFinished);
+        QObject::connect(lab, &LabView::runFinished, lessonDriver,
+                         [lessonDriver](bool ok, const QString& message) {
+                             if (!ok) lessonDriver->kernelRunFailed(message);
+                         });
+    }
     window.setRunResultsHeld([lesson = QPointer<LessonWindow>(lesson)] {
         return lesson && lesson->driver()->holdsRunResults();
     });

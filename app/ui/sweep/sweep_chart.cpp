@@ -101,7 +101,7 @@ QString fitLine(const SweepChartSeries& series) {
 
 }  // namespace
 
-SweepChart::SweepChart(QWidget* parent) : ChartBase(QString(), parent) {
+SweepChart::SweepChart(QWidget* parent) : DataChart(parent) {
     setObjectName(QStringLiteral("sweep_chart"));
     // Two axis rects with their labels stay readable down to this; smaller screens scroll.
     setMinimumSize(300, 260);
@@ -149,18 +149,8 @@ SweepChart::SweepChart(QWidget* parent) : ChartBase(QString(), parent) {
     rebuild();
 }
 
-void SweepChart::setData(const SweepChartData& data) {
-    data_ = data;
-    rebuild();
-}
-
 QString SweepChart::exportPng(const QString& path, int width, int height) {
     return saveImageAsPng(toPixmap(width, height).toImage(), path);
-}
-
-void SweepChart::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) rebuild();
 }
 
 void SweepChart::rebuild() {
@@ -256,19 +246,11 @@ void SweepChart::addSeries(const SweepChartSeries& series, int variant) {
         comparing && series.recording < data_.recordings.size()
             ? tr("%1 — %2").arg(series.name, data_.recordings[series.recording].name)
             : series.name;
-    QCPGraph* measuredTime =
-        addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
-    measuredTime->setName(name);
-    measuredTime->setPen(pen);
+    QCPGraph* measuredTime = addCurve(timeRect_, name, pen, n, timeUs);
     measuredTime->setScatterStyle(dots);
-    measuredTime->setData(n, timeUs, true);
     if (comparing) measuredTime->removeFromLegend();
-    QCPGraph* measuredBandwidth =
-        addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
-    measuredBandwidth->setName(name);
-    measuredBandwidth->setPen(pen);
+    QCPGraph* measuredBandwidth = addCurve(bandwidthRect_, name, pen, n, gbps);
     measuredBandwidth->setScatterStyle(dots);
-    measuredBandwidth->setData(n, gbps, true);
     measuredBandwidth->removeFromLegend();
 
     if (!series.fit || n.isEmpty() || data_.comparesRecordings()) return;
@@ -284,18 +266,18 @@ void SweepChart::addSeries(const SweepChartSeries& series, int variant) {
         fitGBps.append(x * series.bytesPerElement / (t * 1e6));
     }
     QPen dashed(color, 1.5, Qt::DashLine);
-    QCPGraph* fittedTime =
-        addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
-    fittedTime->setName(tr("%1 fit").arg(series.name));
-    fittedTime->setPen(dashed);
-    fittedTime->setData(fitN, fitTimeUs, true);
-    fittedTime->removeFromLegend();
-    QCPGraph* fittedBandwidth =
-        addGraph(bandwidthRect_->axis(QCPAxis::atBottom), bandwidthRect_->axis(QCPAxis::atLeft));
-    fittedBandwidth->setName(tr("%1 fit").arg(series.name));
-    fittedBandwidth->setPen(dashed);
-    fittedBandwidth->setData(fitN, fitGBps, true);
-    fittedBandwidth->removeFromLegend();
+    addCurve(timeRect_, tr("%1 fit").arg(series.name), dashed, fitN, fitTimeUs)->removeFromLegend();
+    addCurve(bandwidthRect_, tr("%1 fit").arg(series.name), dashed, fitN, fitGBps)
+        ->removeFromLegend();
+}
+
+QCPGraph* SweepChart::addCurve(QCPAxisRect* rect, const QString& name, const QPen& pen,
+                               const QVector<double>& x, const QVector<double>& y) {
+    QCPGraph* curve = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    curve->setName(name);
+    curve->setPen(pen);
+    curve->setData(x, y, true);
+    return curve;
 }
 
 // The copy roofline is measured at every N of the sweep; the first series carries it. Compared
@@ -315,14 +297,12 @@ void SweepChart::addRoofline() {
                 gbps.append(point.rooflineGBps);
             }
         if (n.isEmpty()) continue;
-        QCPGraph* roofline = addGraph(bandwidthRect_->axis(QCPAxis::atBottom),
-                                      bandwidthRect_->axis(QCPAxis::atLeft));
-        roofline->setName(tr("copy roofline"));
         QColor grey = palette().color(QPalette::WindowText);
         grey.setAlpha(140);
-        roofline->setPen(
-            QPen(grey, 1.5, data_.comparesRecordings() ? recordingLine(recording) : Qt::DotLine));
-        roofline->setData(n, gbps, true);
+        QCPGraph* roofline = addCurve(
+            bandwidthRect_, tr("copy roofline"),
+            QPen(grey, 1.5, data_.comparesRecordings() ? recordingLine(recording) : Qt::DotLine), n,
+            gbps);
         if (named) roofline->removeFromLegend();
         named = true;
     }
@@ -333,11 +313,7 @@ void SweepChart::addRoofline() {
 // and marker shape.
 void SweepChart::addKeys(const QStringList& variants) {
     const auto addKey = [this](const QString& name, const QPen& pen, const QCPScatterStyle& dot) {
-        QCPGraph* key =
-            addGraph(timeRect_->axis(QCPAxis::atBottom), timeRect_->axis(QCPAxis::atLeft));
-        key->setName(name);
-        key->setPen(pen);
-        key->setScatterStyle(dot);
+        addCurve(timeRect_, name, pen, {}, {})->setScatterStyle(dot);
     };
     const QColor text = palette().color(QPalette::WindowText);
     for (int recording = 0; recording < data_.recordings.size(); ++recording)

@@ -7,21 +7,17 @@
 // filled or hollow markers, named in the legend; no fits, regimes or L2 lines, which
 // differ per device. A dumb view: it draws the SweepChartData it is given and nothing else.
 #include <QString>
+#include <QVector>
 
 #include "model/sweep_chart_data.h"
-#include "ui/charts/chart_base.h"
+#include "ui/charts/data_chart.h"
 
 namespace fusescope {
 
-class SweepChart final : public ChartBase {
+class SweepChart final : public DataChart<SweepChartData> {
     Q_OBJECT
   public:
     explicit SweepChart(QWidget* parent = nullptr);
-
-    // Rebuilds the plottables now and replots on the next event-loop turn, so a sweep that
-    // streams in point by point costs one replot per turn, not one per point.
-    void setData(const SweepChartData& data);
-    const SweepChartData& data() const { return data_; }
 
     // Empty on success, otherwise why the file could not be written.
     QString exportPng(const QString& path, int width = 1200, int height = 900);
@@ -35,13 +31,15 @@ class SweepChart final : public ChartBase {
     QString badgeText() const { return badgeText_; }        // empty before any sweep
     QString emptyMessage() const { return emptyMessage_; }  // shown instead of empty axes
 
-  protected:
-    void changeEvent(QEvent* event) override;
-
   private:
-    void rebuild();
+    // Rebuilds the plottables now and replots on the next event-loop turn, so a sweep that
+    // streams in point by point (setData) costs one replot per turn, not one per point.
+    void rebuild() override;
     // `variant`: the series' place among the variants, which picks its colour and marker.
     void addSeries(const SweepChartSeries& series, int variant);
+    // A curve of `y` against sorted `x` on `rect`'s bottom and left axes, in the legend.
+    QCPGraph* addCurve(QCPAxisRect* rect, const QString& name, const QPen& pen,
+                       const QVector<double>& x, const QVector<double>& y);
     void addRoofline();
     void addKeys(const QStringList& variants);
     void addL2Line(double xLow, double xHigh);
@@ -51,7 +49,6 @@ class SweepChart final : public ChartBase {
     void fitRanges(double& xLow, double& xHigh);
     void applyPalette();
 
-    SweepChartData data_;
     QCPTextElement* badgeElement_ = nullptr;
     QCPAxisRect* timeRect_ = nullptr;
     QCPAxisRect* bandwidthRect_ = nullptr;

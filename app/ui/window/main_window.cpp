@@ -189,9 +189,11 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     rightSplitter_->setObjectName(QStringLiteral("rightSplitter"));
     rightSplitter_->addWidget(viewTabs_);
     rightSplitter_->addWidget(chartTabs_);
-    rightSplitter_->setStretchFactor(0, 2);
-    rightSplitter_->setStretchFactor(1, 3);
-    rightSplitter_->setSizes({380, 620});
+    // Even halves where the window is tall enough; on a small screen the charts keep their least
+    // plot height and the views take the rest.
+    rightSplitter_->setStretchFactor(0, 1);
+    rightSplitter_->setStretchFactor(1, 1);
+    rightSplitter_->setSizes({500, 500});
     rightSplitter_->installEventFilter(this);
     mainSplitter_ = new QSplitter(Qt::Horizontal);
     mainSplitter_->setObjectName(QStringLiteral("mainSplitter"));

@@ -161,7 +161,7 @@ class MainWindow final : public QMainWindow {
     void fitRunPanelWidth();
     // The views' font: the application's, or in the presentation layout at least its size.
     void applyViewsFont();
-    // In the presentation layout, the Results tab gives the variants table room for every row.
+    // The Results tab gives the variants table room for every row, the kernels what is left.
     void fitVariantRows();
     void restoreSettings();
     void onBackendsProbed(const BackendSummary& summary);

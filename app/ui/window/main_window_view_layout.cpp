@@ -189,7 +189,7 @@ void MainWindow::presentTabs(QTabWidget* shown) {
 
 void MainWindow::fitVariantRows() {
     auto* results = qobject_cast<QSplitter*>(resultsTab_);
-    if (!presentation_ || !results || results->count() < 2) return;
+    if (!results || results->count() < 2) return;
     // Every variant's row, the header, the frame, a scroll bar where the columns run wide, and
     // the title line above the table; the kernels get the rest.
     const int table = variantTable_->horizontalHeader()->sizeHint().height() +

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "cli/console.h"
@@ -77,6 +78,20 @@ Status countLearnerKernel(const LearnerRunSettings& settings, const CancelToken&
     }
     counted = counters->front();
     return Status::ok();
+}
+
+// The learner's one output as the reference pipeline's check reads it: under the name of the
+// reference's first output.
+HostBuffers referenceOutputs(const PipelineSpec& reference, const std::vector<float>& output) {
+    const std::vector<BufferSpec>& buffers = reference.variants.front().buffers;
+    const auto first = std::find_if(buffers.begin(), buffers.end(), [](const BufferSpec& buffer) {
+        return buffer.role == BufferRole::Output;
+    });
+    HostBuffers outputs;
+    outputs.names.push_back(first == buffers.end() ? std::string() : first->name);
+    outputs.values.emplace_back(output.size() * sizeof(float));
+    std::memcpy(outputs.values.back().data(), output.data(), output.size() * sizeof(float));
+    return outputs;
 }
 
 // The reference a kernel file names, or its expression registered for this run.
@@ -168,7 +183,8 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
     kernelLeftRunning = launch.leftRunning;
     if (!timing) return timing.status();
     const std::vector<float>& output = launch.buffers[outputIndex].values;
-    const CheckResult check = reference.check(settings.problem, inputs, output.data(), cancel);
+    const CheckResult check =
+        reference.check(settings.problem, inputs, referenceOutputs(reference, output), cancel);
     if (!check.ok) {
         if (const std::optional<WrongElement> wrong =
                 reference.firstWrongElement(settings.problem, inputs, output.data()))

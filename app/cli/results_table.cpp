@@ -199,6 +199,8 @@ QStringList checkFailureLines(const Recording& recording) {
         if (run.unwrittenElements > 0)
             line += QStringLiteral(", %1 of %2 output elements never written")
                         .arg(formatCount(run.unwrittenElements), formatCount(run.outputElements));
+        if (const QString where = wrongElementText(run); !where.isEmpty())
+            line += QStringLiteral("; ") + where;
         lines << line;
     }
     return lines;

@@ -135,6 +135,16 @@ QString checkScope(const RunRecord& run) {
         .arg(formatCount(run.comparedElements), formatCount(run.outputElements));
 }
 
+QString wrongElementText(const RunRecord& run) {
+    if (run.checkOk || run.wrongOutput.isEmpty()) return {};
+    const QString where =
+        QStringLiteral("%1[%2]").arg(run.wrongOutput, formatCount(run.wrongElement.index));
+    if (run.wrongElement.unwritten) return QStringLiteral("%1 was never written").arg(where);
+    return QStringLiteral("%1 holds %2 where %3 was expected")
+        .arg(where, QString::number(run.wrongElement.got, 'g', 9),
+             QString::number(run.wrongElement.expected, 'g', 9));
+}
+
 QString problemLabel(const Recording& recording) {
     return recording.runs.isEmpty() ? QString() : combinedProblemLabel(recording);
 }

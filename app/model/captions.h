@@ -22,6 +22,9 @@ QString captionFor(const Recording& recording, const RunRecord& run);
 // What a run's correctness check covered: "over all 4,096 elements", or for a large output
 // "over 1,048,576 sampled elements of 16,777,216; every element checked for being written".
 QString checkScope(const RunRecord& run);
+// Where a failed check found the output wrong: "out2[1,717] holds 5.5 where 4.5 was expected",
+// "out2[42] was never written"; empty where the run does not say.
+QString wrongElementText(const RunRecord& run);
 // "N = 16,777,216 · float32 · vector 4", "M = 512, H = 1,024, I = 2,816 · bfloat16 · BLOCK_M 32
 // ...": the tuning parameters the run's variant takes, and no other.
 QString problemLabel(const RunRecord& run);

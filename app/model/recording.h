@@ -140,6 +140,10 @@ struct RunRecord {
     quint64 outputElements = 0;
     quint64 comparedElements = 0;  // against the reference: all, or a sample of a large output
     bool checkOk = false;
+    // Where a failed check is wrong, as the run found it (not kept in files): the output, and
+    // its element. Empty where it passed or the pipeline does not say.
+    QString wrongOutput;
+    WrongElement wrongElement;
     QVector<KernelRecord> kernels;
     QVector<AllocationRecord> allocations;
     QVector<TimelineSpan> timeline;  // device clock

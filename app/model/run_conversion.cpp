@@ -112,13 +112,15 @@ DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
 
 namespace {
 
+// The elements of every output the check covers.
 quint64 outputElementsOf(const VariantResult& variant) {
     const PipelineSpec* pipeline = findPipeline(variant.pipeline);
     const VariantSpec* spec = pipeline ? findVariant(*pipeline, variant.variant) : nullptr;
-    if (spec)
-        for (const BufferSpec& buffer : spec->buffers)
-            if (buffer.role == BufferRole::Output) return buffer.elements(variant.problem);
-    return variant.check.comparedElements;
+    if (!spec) return variant.check.comparedElements;
+    quint64 elements = 0;
+    for (const BufferSpec& buffer : spec->buffers)
+        if (buffer.role == BufferRole::Output) elements += buffer.elements(variant.problem);
+    return elements;
 }
 
 }  // namespace
@@ -145,6 +147,8 @@ RunRecord runRecordFrom(const VariantResult& variant) {
     run.outputElements = outputElementsOf(variant);
     run.comparedElements = variant.check.comparedElements;
     run.checkOk = variant.check.ok;
+    run.wrongOutput = fromStd(variant.check.wrongOutput);
+    run.wrongElement = variant.check.wrongElement;
     for (const KernelResult& kernel : variant.kernels)
         run.kernels.push_back(kernelRecordFrom(kernel));
     for (const AllocationEvent& event : variant.allocations)

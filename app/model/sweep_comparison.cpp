@@ -132,6 +132,9 @@ Result<SweepComparison> compareSweeps(const SweepFile& a, const SweepFile& b) {
                           .toStdString());
     SweepComparison comparison;
     comparison.pipeline = QString::fromStdString(a.report.pipeline);
+    const PipelineSpec* swept = findPipeline(a.report.pipeline);
+    comparison.sizeDimension =
+        swept ? QString::fromStdString(swept->sizeDimension) : QStringLiteral("size");
     comparison.labelA = deviceAndDay(sweepDeviceLabel(a), a.created);
     comparison.labelB = deviceAndDay(sweepDeviceLabel(b), b.created);
     comparison.settingsA = sweepSettings(a);

@@ -44,7 +44,10 @@ struct SweepVariantComparison {
 
 struct SweepComparison {
     QString pipeline;  // "swiglu"
-    QString labelA;    // "NVIDIA H200 (CUDA), 2026-11-30": device, backend and day
+    // The dimension both sweeps vary, as the registry names it ("N", "M"); "size" for a pipeline
+    // this program does not know.
+    QString sizeDimension;
+    QString labelA;  // "NVIDIA H200 (CUDA), 2026-11-30": device, backend and day
     QString labelB;
     QString settingsA;  // "vector 4, median of 20"
     QString settingsB;

@@ -9,35 +9,22 @@
 #include <string_view>
 #include <vector>
 
+#include "pipelines/element_operations.h"
+
 namespace fusescope::expr {
 
 // The limits of the language: what one kernel's registers and argument list comfortably hold.
 inline constexpr int kMaxInputs = 8;
 inline constexpr int kMaxOperations = 16;
 
-enum class OpKind {
-    Add,
-    Subtract,
-    Multiply,
-    Divide,
-    Negate,
-    Exp,
-    Log,
-    Sqrt,
-    Rsqrt,
-    Sigmoid,
-    Silu,
-    Tanh,
-    Gelu,
-    Abs,
-    Min,
-    Max
-};
+// The operations are the element programs' (pipelines/element_operations.h): one table.
+using OpKind = ElementOp;
 
+// How the learner writes an operation, beside the element programs' name and arguments.
 struct OpInfo {
     OpKind kind;
     std::string_view name;        // "silu", "+"
-    std::string_view identifier;  // in generated names: "silu", "add"
+    std::string_view identifier;  // the element programs' name, in generated names: "add"
     int arity;                    // 1 or 2
     bool function;                // written as a call: silu(x), min(a, b)
     double flopsPerElement;       // useful floating-point operations, as the built-in kernels count

@@ -56,7 +56,7 @@ ElementExpression geluNode(ElementExpression x) {
                         node("add", {constantNode(1.0), node("tanh", {inner})})});
 }
 
-ElementProgram referenceProgram(const Program& program, const std::string& checked) {
+ElementProgram referenceProgram(const Program& program) {
     ElementProgram reference;
     for (std::size_t k = 0; k < program.operations.size(); ++k) {
         const Operation& operation = program.operations[k];
@@ -70,8 +70,7 @@ ElementProgram referenceProgram(const Program& program, const std::string& check
         reference.assignments.push_back({valueName(static_cast<int>(k)), std::move(value)});
     }
     for (const Output& output : program.outputs)
-        if (output.name == checked)
-            reference.assignments.push_back({output.name, refNode(valueName(output.operation))});
+        reference.assignments.push_back({output.name, refNode(valueName(output.operation))});
     return reference;
 }
 
@@ -106,7 +105,6 @@ std::string variantDescription(Strategy strategy) {
 struct ExpressionState {
     Program program;
     std::vector<VariantPlan> plans;
-    int checkedOutput = 0;
 };
 
 void addCpuExecutions(RuntimePipeline& pipeline,
@@ -134,7 +132,32 @@ CheckResult checkResult(const ExpressionCheck& check) {
     result.unwrittenElements = check.unwrittenElements;
     result.comparedElements = check.comparedElements;
     result.ok = check.ok;
+    const bool wrongValue = check.worstRoundings > kReferenceRoundings;
+    if (wrongValue || check.unwrittenElements == 0)
+        result.wrongElement = {check.worstIndex, check.expectedThere, check.actualThere, false};
+    else
+        result.wrongElement = {check.firstUnwrittenIndex, 0.0, 0.0, true};
     return result;
+}
+
+// Every output of the chain against the reference, by the chain's rounding bound.
+CheckResult checkEveryOutput(const ExpressionState& state, const Problem& problem,
+                             const HostBuffers& inputs, const HostBuffers& outputs,
+                             const CancelToken& cancel) {
+    std::vector<const float*> pointers;
+    for (const std::string& input : state.program.inputs)
+        pointers.push_back(reinterpret_cast<const float*>(inputs.find(input)->data()));
+    std::vector<std::pair<std::string, CheckResult>> checks;
+    for (std::size_t k = 0; k < state.program.outputs.size(); ++k) {
+        const std::string& name = state.program.outputs[k].name;
+        const HostBytes* values = outputs.find(name);
+        if (!values) continue;  // every variant allocates every output (describeExpression)
+        checks.emplace_back(
+            name, checkResult(checkOutput(state.program, static_cast<int>(k), pointers.data(),
+                                          reinterpret_cast<const float*>(values->data()),
+                                          problem.dimension(kElementCountDimension), cancel)));
+    }
+    return combinedCheck(checks);
 }
 
 }  // namespace
@@ -164,9 +187,10 @@ PipelineDescription describeExpression(const Program& program, std::string name)
         for (const PlanArray& array : plan.arrays) {
             variant.buffers.push_back(array.name);
             if (!declared.insert(array.name).second) continue;
-            const bool checked = array.role == ArrayRole::Output && array.name == d.check.output;
             d.buffers.push_back(
-                {array.name, checked ? BufferRole::Output : BufferRole::Scratch, 0.0f, 0.0f});
+                {array.name,
+                 array.role == ArrayRole::Output ? BufferRole::Output : BufferRole::Scratch, 0.0f,
+                 0.0f});
             if (array.role == ArrayRole::Intermediate) intermediates.push_back(array.name);
         }
         const Ledger ledger = predictLedger(program, plan, 1);
@@ -181,7 +205,7 @@ PipelineDescription describeExpression(const Program& program, std::string name)
     }
     for (const std::string& intermediate : intermediates)
         d.intermediate.append(d.intermediate.empty() ? "" : ", ").append(intermediate);
-    d.check.reference = referenceProgram(program, d.check.output);
+    d.check.reference = referenceProgram(program);
     return d;
 }
 
@@ -192,22 +216,16 @@ Result<const PipelineSpec*> registerExpression(std::string_view text, std::strin
     state->program = parsed.program();
     for (const Strategy strategy : strategiesOf(state->program))
         state->plans.push_back(planVariant(state->program, strategy));
-    state->checkedOutput = static_cast<int>(state->program.outputs.size() - 1);
 
     Result<RuntimePipeline> pipeline =
         makePipelineFromDescription(describeExpression(state->program, std::move(name)));
     if (!pipeline) return pipeline.status();
     std::shared_ptr<const ExpressionState> shared = state;
     addCpuExecutions(*pipeline, shared);
-    // The check by the chain's rounding bound, for every output a variant writes last.
+    // The check by the chain's rounding bound, for every output.
     pipeline->spec.check = [shared](const Problem& problem, const HostBuffers& inputs,
-                                    const void* output, const CancelToken& cancel) {
-        std::vector<const float*> pointers;
-        for (const std::string& input : shared->program.inputs)
-            pointers.push_back(reinterpret_cast<const float*>(inputs.find(input)->data()));
-        return checkResult(checkOutput(shared->program, shared->checkedOutput, pointers.data(),
-                                       static_cast<const float*>(output),
-                                       problem.dimension(kElementCountDimension), cancel));
+                                    const HostBuffers& outputs, const CancelToken& cancel) {
+        return checkEveryOutput(*shared, problem, inputs, outputs, cancel);
     };
     return replacePipeline(std::move(*pipeline));
 }

@@ -17,8 +17,8 @@ namespace fusescope::expr {
 // The family an expression is registered as; a new expression replaces the last one.
 inline constexpr std::string_view kExpressionPipelineName = "expression";
 
-// The description of a chain. With several outputs, the last is the checked output (the
-// description checks one); the others are kept as scratch arrays the variants write.
+// The description of a chain: every output an output buffer that every variant writes and the
+// check compares; check.output is the last the chain assigns.
 PipelineDescription describeExpression(const Program& program, std::string name);
 
 // Parses `text` (the error at its character), describes it, adds the CPU kernels and the check,

@@ -5,26 +5,41 @@
 namespace fusescope::expr {
 namespace {
 
-// In OpKind order. FLOPs as the built-in kernels count them: silu is negate, exp, add, divide.
-constexpr std::array<OpInfo, 16> kOps = {{
-    {OpKind::Add, "+", "add", 2, false, 1.0},
-    {OpKind::Subtract, "-", "sub", 2, false, 1.0},
-    {OpKind::Multiply, "*", "mul", 2, false, 1.0},
-    {OpKind::Divide, "/", "div", 2, false, 1.0},
-    {OpKind::Negate, "-", "neg", 1, false, 1.0},
-    {OpKind::Exp, "exp", "exp", 1, true, 1.0},
-    {OpKind::Log, "log", "log", 1, true, 1.0},
-    {OpKind::Sqrt, "sqrt", "sqrt", 1, true, 1.0},
-    {OpKind::Rsqrt, "rsqrt", "rsqrt", 1, true, 1.0},
-    {OpKind::Sigmoid, "sigmoid", "sigmoid", 1, true, 4.0},
-    {OpKind::Silu, "silu", "silu", 1, true, 4.0},
-    {OpKind::Tanh, "tanh", "tanh", 1, true, 1.0},
+// How each operation is written, in OpKind order. FLOPs as the built-in kernels count them: silu
+// is negate, exp, add, divide.
+struct Spelling {
+    std::string_view name;
+    bool function;
+    double flopsPerElement;
+};
+constexpr std::array<Spelling, kElementOps.size()> kSpellings = {{
+    {"+", false, 1.0},
+    {"-", false, 1.0},
+    {"*", false, 1.0},
+    {"/", false, 1.0},
+    {"-", false, 1.0},
+    {"exp", true, 1.0},
+    {"log", true, 1.0},
+    {"sqrt", true, 1.0},
+    {"rsqrt", true, 1.0},
+    {"sigmoid", true, 4.0},
+    {"silu", true, 4.0},
+    {"tanh", true, 1.0},
     // 0.5 x (1 + tanh(c (x + 0.044715 x^3))): 7 arithmetic operations and a tanh.
-    {OpKind::Gelu, "gelu", "gelu", 1, true, 8.0},
-    {OpKind::Abs, "abs", "abs", 1, true, 1.0},
-    {OpKind::Min, "min", "min", 2, true, 1.0},
-    {OpKind::Max, "max", "max", 2, true, 1.0},
+    {"gelu", true, 8.0},
+    {"abs", true, 1.0},
+    {"min", true, 1.0},
+    {"max", true, 1.0},
 }};
+
+// The element programs' table with the spellings beside it.
+constexpr std::array<OpInfo, kElementOps.size()> kOps = [] {
+    std::array<OpInfo, kElementOps.size()> ops{};
+    for (std::size_t k = 0; k < ops.size(); ++k)
+        ops[k] = {kElementOps[k].op,    kSpellings[k].name,     kElementOps[k].name,
+                  kElementOps[k].arity, kSpellings[k].function, kSpellings[k].flopsPerElement};
+    return ops;
+}();
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <mutex>
 
+#include "pipelines/elementwise_family.h"
 #include "platform/parallel.h"
 
 namespace fusescope::expr {
@@ -20,77 +21,66 @@ double sigmoid(double x) {
     return 1.0 / (1.0 + std::exp(-x));
 }
 
-// The operation's value and bound from its operands'. `special` is the rounding, in units of the
-// result, of a function computed by a library or polynomial rather than one IEEE operation.
-ReferenceValue apply(OpKind kind, const ReferenceValue& a, const ReferenceValue& b) {
+// The language's gelu, the tanh form the generated kernels compute (the element programs' is
+// erf's).
+double geluTanh(double x) {
+    return 0.5 * x * (1.0 + std::tanh(kGeluScale * (x + kGeluCubic * x * x * x)));
+}
+
+// The bound of an operation's value `v` from its operands'. `special` is the rounding, in units
+// of the result, of a function computed by a library or polynomial rather than one IEEE
+// operation.
+double boundOf(OpKind kind, const ReferenceValue& a, const ReferenceValue& b, double v) {
     constexpr double special = 4.0;
     const double x = a.value;
     switch (kind) {
-        case OpKind::Add: {
-            const double v = x + b.value;
-            return {v, a.bound + b.bound + std::abs(v)};
-        }
-        case OpKind::Subtract: {
-            const double v = x - b.value;
-            return {v, a.bound + b.bound + std::abs(v)};
-        }
-        case OpKind::Multiply: {
-            const double v = x * b.value;
-            return {v, a.bound * std::abs(b.value) + b.bound * std::abs(x) + std::abs(v)};
-        }
-        case OpKind::Divide: {
-            const double v = x / b.value;
-            return {v, a.bound / std::abs(b.value) + b.bound * std::abs(v / b.value) + std::abs(v)};
-        }
+        case OpKind::Add:
+        case OpKind::Subtract:
+            return a.bound + b.bound + std::abs(v);
+        case OpKind::Multiply:
+            return a.bound * std::abs(b.value) + b.bound * std::abs(x) + std::abs(v);
+        case OpKind::Divide:
+            return a.bound / std::abs(b.value) + b.bound * std::abs(v / b.value) + std::abs(v);
         case OpKind::Negate:
-            return {-x, a.bound};
         case OpKind::Abs:
-            return {std::abs(x), a.bound};
+            return a.bound;
         case OpKind::Min:
-            return {std::fmin(x, b.value), std::max(a.bound, b.bound)};
         case OpKind::Max:
-            return {std::fmax(x, b.value), std::max(a.bound, b.bound)};
-        case OpKind::Exp: {
-            const double v = std::exp(x);
-            return {v, v * a.bound + special * v};
-        }
-        case OpKind::Log: {
-            const double v = std::log(x);
-            return {v, a.bound / std::abs(x) + special * std::abs(v)};
-        }
-        case OpKind::Sqrt: {
-            const double v = std::sqrt(x);
-            return {v, a.bound / (2.0 * v) + std::abs(v)};
-        }
-        case OpKind::Rsqrt: {
-            const double v = 1.0 / std::sqrt(x);
-            return {v, a.bound * 0.5 * v / std::abs(x) + special * v};
-        }
-        case OpKind::Sigmoid: {
-            const double s = sigmoid(x);
-            return {s, a.bound * s * (1.0 - s) + special * s};
-        }
+            return std::max(a.bound, b.bound);
+        case OpKind::Exp:
+            return v * a.bound + special * v;
+        case OpKind::Log:
+            return a.bound / std::abs(x) + special * std::abs(v);
+        case OpKind::Sqrt:
+            return a.bound / (2.0 * v) + std::abs(v);
+        case OpKind::Rsqrt:
+            return a.bound * 0.5 * v / std::abs(x) + special * v;
+        case OpKind::Sigmoid:
+            return a.bound * v * (1.0 - v) + special * v;
         case OpKind::Silu: {
             const double s = sigmoid(x);
-            const double v = x * s;
-            return {v, a.bound * std::abs(s + v * (1.0 - s)) + special * std::abs(v)};
+            return a.bound * std::abs(s + v * (1.0 - s)) + special * std::abs(v);
         }
-        case OpKind::Tanh: {
-            const double t = std::tanh(x);
-            return {t, a.bound * (1.0 - t * t) + special * std::abs(t)};
-        }
+        case OpKind::Tanh:
+            return a.bound * (1.0 - v * v) + special * std::abs(v);
         case OpKind::Gelu: {
-            const double inner = kGeluScale * (x + kGeluCubic * x * x * x);
-            const double t = std::tanh(inner);
-            const double v = 0.5 * x * (1.0 + t);
+            const double t = std::tanh(kGeluScale * (x + kGeluCubic * x * x * x));
             const double slope = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * kGeluScale *
                                                        (1.0 + 3.0 * kGeluCubic * x * x);
             // 1 + t cancels where x is very negative: the rounding is that of the terms.
-            return {v, a.bound * std::abs(slope) +
-                           2.0 * special * std::abs(x) * 0.5 * (1.0 + std::abs(t))};
+            return a.bound * std::abs(slope) +
+                   2.0 * special * std::abs(x) * 0.5 * (1.0 + std::abs(t));
         }
     }
-    return {};
+    return 0.0;
+}
+
+// The operation's value, by the element programs' evaluator (gelu in the language's form), and
+// its bound.
+ReferenceValue apply(OpKind kind, const ReferenceValue& a, const ReferenceValue& b) {
+    const double v =
+        kind == OpKind::Gelu ? geluTanh(a.value) : applyElementOp(kind, a.value, b.value);
+    return {v, boundOf(kind, a, b, v)};
 }
 
 bool isPoison(float value) {
@@ -165,13 +155,12 @@ ExpressionCheck checkOutput(const Program& program, int output, const float* con
     ExpressionCheck check;
     check.comparedElements = compared;
     std::mutex merge;
-    const bool poisonScanned =
-        parallelFor(n, hardwareThreads(), cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
-            std::uint64_t unwritten = 0;
-            for (std::uint64_t i = begin; i < end; ++i) unwritten += isPoison(values[i]) ? 1 : 0;
-            std::lock_guard lock(merge);
-            check.unwrittenElements += unwritten;
-        });
+    const std::optional<UnwrittenElements> unwritten = findUnwritten(values, n, cancel);
+    const bool poisonScanned = unwritten.has_value();
+    if (unwritten) {
+        check.unwrittenElements = unwritten->count;
+        check.firstUnwrittenIndex = unwritten->first;
+    }
     const bool compareDone = parallelFor(
         compared, hardwareThreads(), cancel, 64, [&](std::uint64_t begin, std::uint64_t end) {
             ExpressionCheck local;

@@ -40,6 +40,7 @@ struct ExpressionCheck {
     std::uint64_t worstIndex = 0;  // where worstRoundings was found
     double expectedThere = 0.0;
     float actualThere = 0.0f;
+    std::uint64_t firstUnwrittenIndex = 0;  // where unwrittenElements > 0
     bool ok = false;
 };
 ExpressionCheck checkOutput(const Program& program, int output, const float* const* inputs,

@@ -81,19 +81,11 @@ Status checkVariants(const PipelineDescription& description) {
                 return invalid(description,
                                "variant '" + variant.name + "' allocates '" + name + "' twice");
         }
-        // The check reads every input and one output, whichever variant ran.
-        for (const DescribedBuffer& buffer : description.buffers) {
-            const bool needed =
-                buffer.role == BufferRole::Input ||
-                (buffer.role == BufferRole::Output && buffer.name == description.check.output);
-            if (needed && !contains(variant.buffers, buffer.name))
+        // The check reads every input and every output, whichever variant ran.
+        for (const DescribedBuffer& buffer : description.buffers)
+            if (buffer.role != BufferRole::Scratch && !contains(variant.buffers, buffer.name))
                 return invalid(description,
                                "variant '" + variant.name + "' lacks buffer '" + buffer.name + "'");
-            if (buffer.role == BufferRole::Output && buffer.name != description.check.output &&
-                contains(variant.buffers, buffer.name))
-                return invalid(description, "variant '" + variant.name + "' has a second output '" +
-                                                buffer.name + "'; one output is checked");
-        }
         std::set<std::string> kernels;
         for (const DescribedKernel& kernel : variant.kernels) {
             if (Status s = checkKernel(description, variant, kernel); !s) return s;
@@ -225,9 +217,18 @@ Result<RuntimePipeline> makePipelineFromDescription(const PipelineDescription& d
     if (Status s = checkBuffers(description); !s) return s;
     if (Status s = checkVariants(description); !s) return s;
     if (description.extendsBuiltIn) return extensionFromDescription(description);
-    Result<EvaluableProgram> reference = compileElementProgram(
-        description.check.reference, inputNames(description), description.check.output);
-    if (!reference) return invalid(description, reference.status().message());
+    // Every output against the reference program's assignment of its name.
+    std::vector<OutputReference> references;
+    for (const DescribedBuffer& buffer : description.buffers) {
+        if (buffer.role != BufferRole::Output) continue;
+        Result<EvaluableProgram> reference = compileElementProgram(
+            description.check.reference, inputNames(description), buffer.name);
+        if (!reference) return invalid(description, reference.status().message());
+        auto program = std::make_shared<const EvaluableProgram>(std::move(*reference));
+        references.push_back({buffer.name, [program](const float* const* inputs, std::uint64_t i) {
+                                  return program->evaluate(inputs, i);
+                              }});
+    }
 
     RuntimePipeline pipeline;
     PipelineSpec& spec = pipeline.spec;
@@ -237,10 +238,7 @@ Result<RuntimePipeline> makePipelineFromDescription(const PipelineDescription& d
     spec.description = description.description;
     spec.intermediate = description.intermediate;
     addVariants(description, pipeline);
-    auto program = std::make_shared<const EvaluableProgram>(std::move(*reference));
-    declareElementwise(spec, [program](const float* const* inputs, std::uint64_t i) {
-        return program->evaluate(inputs, i);
-    });
+    declareElementwise(spec, std::move(references));
     spec.dimensions.front().defaultValue = description.dimensions.front().defaultValue;
     spec.dimensions.front().title = description.dimensions.front().title.empty()
                                         ? spec.dimensions.front().title

@@ -15,7 +15,7 @@
 namespace fusescope {
 
 // Refuses a description that is not elementwise over N, or whose names do not agree (a kernel
-// naming a buffer its variant lacks, a variant without the checked output or without every
+// naming a buffer its variant lacks, a variant without every output or without every
 // input, a reference program that does not evaluate), with the reason.
 Result<RuntimePipeline> makePipelineFromDescription(const PipelineDescription& description);
 

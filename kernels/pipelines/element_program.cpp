@@ -9,117 +9,42 @@
 namespace fusescope {
 namespace {
 
-enum Op {
-    Constant,
-    Input,
-    Assigned,  // an earlier assignment: a copy of its node's value
-    Neg,
-    Exp,
-    Log,
-    Sqrt,
-    Rsqrt,
-    Sigmoid,
-    Silu,
-    Tanh,
-    Gelu,
-    Abs,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Min,
-    Max
-};
+using Kind = EvaluableProgram::Node::Kind;
 
-struct OperatorName {
-    std::string_view name;
-    Op op;
-    int arity;
-};
-
-constexpr std::array<OperatorName, 19> kOperators = {{
-    {"const", Constant, 0}, {"ref", Input, 0}, {"neg", Neg, 1},     {"exp", Exp, 1},
-    {"log", Log, 1},        {"sqrt", Sqrt, 1}, {"rsqrt", Rsqrt, 1}, {"sigmoid", Sigmoid, 1},
-    {"silu", Silu, 1},      {"tanh", Tanh, 1}, {"gelu", Gelu, 1},   {"abs", Abs, 1},
-    {"add", Add, 2},        {"sub", Sub, 2},   {"mul", Mul, 2},     {"div", Div, 2},
-    {"min", Min, 2},        {"max", Max, 2},   {"", Assigned, 0},
-}};
-
-const OperatorName* findOperator(std::string_view name) {
-    if (name.empty()) return nullptr;
-    for (const OperatorName& entry : kOperators)
-        if (entry.name == name) return &entry;
-    return nullptr;
-}
+constexpr std::string_view kConstantName = "const";
+constexpr std::string_view kReferenceName = "ref";
 
 Status invalid(std::string message) {
     return Status(ErrorCode::InvalidArgument, std::move(message));
 }
 
-double apply(int op, double a, double b) {
-    switch (op) {
-        case Neg:
-            return -a;
-        case Exp:
-            return std::exp(a);
-        case Log:
-            return std::log(a);
-        case Sqrt:
-            return std::sqrt(a);
-        case Rsqrt:
-            return 1.0 / std::sqrt(a);
-        case Sigmoid:
-            return 1.0 / (1.0 + std::exp(-a));
-        case Silu:
-            return a / (1.0 + std::exp(-a));
-        case Tanh:
-            return std::tanh(a);
-        case Gelu:
-            return 0.5 * a * (1.0 + std::erf(a / std::sqrt(2.0)));
-        case Abs:
-            return std::abs(a);
-        case Add:
-            return a + b;
-        case Sub:
-            return a - b;
-        case Mul:
-            return a * b;
-        case Div:
-            return a / b;
-        case Min:
-            return std::fmin(a, b);
-        case Max:
-            return std::fmax(a, b);
-        default:
-            return a;
-    }
-}
-
 }  // namespace
 
 int elementOperatorArity(std::string_view op) {
-    const OperatorName* found = findOperator(op);
-    return found ? found->arity : -1;
+    if (op == kConstantName || op == kReferenceName) return 0;
+    const std::optional<ElementOp> found = elementOpNamed(op);
+    return found ? elementOpInfo(*found).arity : -1;
 }
 
 double EvaluableProgram::evaluate(const float* const* inputs, std::uint64_t i) const {
     std::array<double, kMaxElementProgramNodes> values;
     for (std::size_t k = 0; k < nodes_.size(); ++k) {
         const Node& node = nodes_[k];
-        switch (node.op) {
-            case Constant:
+        switch (node.kind) {
+            case Kind::Constant:
                 values[k] = node.value;
                 break;
-            case Input:
+            case Kind::Input:
                 values[k] = static_cast<double>(inputs[node.input][i]);
                 break;
-            case Assigned:
+            case Kind::Assigned:
                 values[k] = values[static_cast<std::size_t>(node.first)];
                 break;
-            default:
-                values[k] =
-                    apply(node.op, values[static_cast<std::size_t>(node.first)],
-                          node.second < 0 ? 0.0 : values[static_cast<std::size_t>(node.second)]);
+            case Kind::Operation:
+                values[k] = applyElementOp(
+                    node.op, values[static_cast<std::size_t>(node.first)],
+                    node.second < 0 ? 0.0 : values[static_cast<std::size_t>(node.second)]);
+                break;
         }
     }
     return nodes_.empty() ? 0.0 : values[nodes_.size() - 1];
@@ -137,30 +62,33 @@ Result<EvaluableProgram> compileElementProgram(const ElementProgram& program,
         if (depth > kMaxElementExpressionDepth)
             return invalid(where + " nests deeper than " +
                            std::to_string(kMaxElementExpressionDepth) + " levels");
-        const OperatorName* entry = findOperator(expression.op);
-        if (!entry) return invalid(where + ": unknown operator '" + expression.op + "'");
-        if (expression.args.size() != static_cast<std::size_t>(entry->arity))
-            return invalid(where + ": '" + expression.op + "' takes " +
-                           std::to_string(entry->arity) + " argument(s), not " +
-                           std::to_string(expression.args.size()));
+        const int arity = elementOperatorArity(expression.op);
+        if (arity < 0) return invalid(where + ": unknown operator '" + expression.op + "'");
+        if (expression.args.size() != static_cast<std::size_t>(arity))
+            return invalid(where + ": '" + expression.op + "' takes " + std::to_string(arity) +
+                           " argument(s), not " + std::to_string(expression.args.size()));
         EvaluableProgram::Node node;
-        node.op = entry->op;
-        if (entry->op == Constant) {
+        if (expression.op == kConstantName) {
+            node.kind = Kind::Constant;
             if (!std::isfinite(expression.value))
                 return invalid(where + ": a constant is not a finite number");
             node.value = expression.value;
-        } else if (entry->op == Input) {
+        } else if (expression.op == kReferenceName) {
             const auto assigned = names.find(expression.name);
             if (assigned != names.end()) {
-                node.op = Assigned;
+                node.kind = Kind::Assigned;
                 node.first = assigned->second;
             } else {
+                node.kind = Kind::Input;
                 for (std::size_t k = 0; k < inputs.size(); ++k)
                     if (inputs[k] == expression.name) node.input = static_cast<int>(k);
                 if (node.input < 0)
                     return invalid(where + ": '" + expression.name +
                                    "' is neither an input nor an earlier assignment");
             }
+        } else {
+            node.kind = Kind::Operation;
+            node.op = *elementOpNamed(expression.op);
         }
         for (std::size_t a = 0; a < expression.args.size(); ++a) {
             Result<int> argument = flatten(expression.args[a], depth + 1);
@@ -187,7 +115,7 @@ Result<EvaluableProgram> compileElementProgram(const ElementProgram& program,
     if (found == names.end()) return invalid("the reference program assigns no '" + result + "'");
     // The result last, where evaluate() reads it.
     EvaluableProgram::Node last;
-    last.op = Assigned;
+    last.kind = Kind::Assigned;
     last.first = found->second;
     compiled.nodes_.push_back(last);
     return compiled;

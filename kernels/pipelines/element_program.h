@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "pipelines/element_operations.h"
 #include "pipelines/pipeline_description.h"
 
 namespace fusescope {
@@ -22,17 +23,26 @@ class EvaluableProgram {
     // given to compileElementProgram). Safe to call from several threads at once.
     double evaluate(const float* const* inputs, std::uint64_t i) const;
 
+    // One node of the flattened program.
+    struct Node {
+        enum class Kind {
+            Constant,
+            Input,
+            Assigned,  // an earlier assignment: a copy of its node's value
+            Operation
+        };
+        Kind kind = Kind::Constant;
+        ElementOp op = ElementOp::Add;  // Kind::Operation
+        double value = 0.0;             // constants
+        int input = -1;                 // input references
+        int first = -1;                 // the nodes of the arguments (earlier in `nodes_`)
+        int second = -1;
+    };
+
   private:
     friend Result<EvaluableProgram> compileElementProgram(const ElementProgram&,
                                                           const std::vector<std::string>&,
                                                           const std::string&);
-    struct Node {
-        int op = 0;
-        double value = 0.0;  // constants
-        int input = -1;      // input references
-        int first = -1;      // the nodes of the arguments (earlier in `nodes_`)
-        int second = -1;
-    };
     std::vector<Node> nodes_;  // post-order: the last node is the result
 };
 
@@ -43,8 +53,8 @@ Result<EvaluableProgram> compileElementProgram(const ElementProgram& program,
                                                const std::vector<std::string>& inputs,
                                                const std::string& result);
 
-// The operators an element program may use, and their number of arguments (0 for "const" and
-// "ref"); -1 for any other name.
+// The operators an element program may use (element_operations.h, "const" and "ref"), and their
+// number of arguments (0 for "const" and "ref"); -1 for any other name.
 int elementOperatorArity(std::string_view op);
 
 }  // namespace fusescope

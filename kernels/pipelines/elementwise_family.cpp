@@ -73,35 +73,85 @@ CheckResult checkElementwiseOutput(const ElementReference& reference, const floa
     CheckResult result;
     result.tolerance = kFloat32Tolerance;
     std::mutex merge;
-    const auto compare = [&](std::uint64_t i, double& worst) {
+    // The worst element compared, kept where its error is larger (a NaN counts as infinite).
+    const auto compare = [&](std::uint64_t i, double& worst, WrongElement& where) {
         if (isPoison(output[i])) return;
         const double expected = reference(inputs, i);
         const double actual = output[i];
-        const double error = relativeError(actual, expected);
-        worst = std::isnan(error) ? INFINITY : std::max(worst, error);
+        const double relative = relativeError(actual, expected);
+        const double error = std::isnan(relative) ? INFINITY : relative;
+        if (error > worst) {
+            worst = error;
+            where = WrongElement{i, expected, actual, false};
+        }
     };
-    parallelFor(n, hardwareThreads(), [&](std::uint64_t begin, std::uint64_t end) {
-        std::uint64_t unwritten = 0;
-        for (std::uint64_t i = begin; i < end; ++i) unwritten += isPoison(output[i]) ? 1 : 0;
+    const auto keepWorst = [&](double worst, const WrongElement& where) {
         std::lock_guard lock(merge);
-        result.unwrittenElements += unwritten;
-    });
+        if (worst <= result.error) return;
+        result.error = worst;
+        result.wrongElement = where;
+    };
+    const UnwrittenElements unwritten = *findUnwritten(output, n);
+    result.unwrittenElements = unwritten.count;
     parallelFor(stretches, hardwareThreads(), [&](std::uint64_t begin, std::uint64_t end) {
         double worst = 0.0;
+        WrongElement where;
         for (std::uint64_t s = begin; s < end; ++s)
             compare(sampled ? s * stretch + hash32(static_cast<std::uint32_t>(s)) % stretch : s,
-                    worst);
-        std::lock_guard lock(merge);
-        result.error = std::max(result.error, worst);
+                    worst, where);
+        keepWorst(worst, where);
     });
     if (sampled) {
         double worst = 0.0;
-        for (std::uint64_t i = n - kTailElements; i < n; ++i) compare(i, worst);
-        result.error = std::max(result.error, worst);
+        WrongElement where;
+        for (std::uint64_t i = n - kTailElements; i < n; ++i) compare(i, worst, where);
+        keepWorst(worst, where);
     }
     result.comparedElements = sampled ? stretches + kTailElements : n;
     result.ok = result.unwrittenElements == 0 && result.error <= result.tolerance;
+    // A wrong value says more than an unwritten one; with none, the first element never written.
+    if (result.error <= result.tolerance && unwritten.count > 0)
+        result.wrongElement = WrongElement{unwritten.first, reference(inputs, unwritten.first),
+                                           static_cast<double>(output[unwritten.first]), true};
     return result;
+}
+
+std::optional<UnwrittenElements> findUnwritten(const float* values, std::uint64_t n,
+                                               const CancelToken& cancel) {
+    UnwrittenElements found{0, n};
+    std::mutex merge;
+    const bool scanned =
+        parallelFor(n, hardwareThreads(), cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {
+            UnwrittenElements part{0, n};
+            for (std::uint64_t i = begin; i < end; ++i)
+                if (isPoison(values[i])) {
+                    part.first = std::min(part.first, i);
+                    ++part.count;
+                }
+            std::lock_guard lock(merge);
+            found.count += part.count;
+            found.first = std::min(found.first, part.first);
+        });
+    if (!scanned) return std::nullopt;
+    return found;
+}
+
+CheckResult combinedCheck(const std::vector<std::pair<std::string, CheckResult>>& outputs) {
+    CheckResult combined;
+    combined.ok = !outputs.empty();  // nothing compared is no pass
+    for (const auto& [name, check] : outputs) {
+        combined.measure = check.measure;
+        combined.tolerance = check.tolerance;
+        combined.error = std::max(combined.error, check.error);
+        combined.unwrittenElements += check.unwrittenElements;
+        combined.comparedElements += check.comparedElements;
+        if (!check.ok && combined.ok) {
+            combined.wrongOutput = name;
+            combined.wrongElement = check.wrongElement;
+        }
+        combined.ok = combined.ok && check.ok;
+    }
+    return combined;
 }
 
 KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels) {
@@ -131,6 +181,13 @@ KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels) {
 }
 
 void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
+    std::string output;
+    for (const BufferSpec& buffer : pipeline.variants.front().buffers)
+        if (buffer.role == BufferRole::Output) output = buffer.name;
+    declareElementwise(pipeline, {{output, std::move(reference)}});
+}
+
+void declareElementwise(PipelineSpec& pipeline, std::vector<OutputReference> references) {
     pipeline.dimensions = {{std::string(kElementCountDimension), "elements per array",
                             std::uint64_t{1} << 24, 1, std::numeric_limits<std::uint64_t>::max()}};
     pipeline.dtypes = {DType::Float32};
@@ -163,13 +220,22 @@ void declareElementwise(PipelineSpec& pipeline, ElementReference reference) {
     };
     const std::vector<std::string> names = inputNames(pipeline);
     // Large outputs are checked on a sample (kReferenceSampleElements): too brief to cancel.
-    pipeline.check = [reference, names](const Problem& problem, const HostBuffers& inputs,
-                                        const void* output, const CancelToken&) {
+    pipeline.check = [references, names](const Problem& problem, const HostBuffers& inputs,
+                                         const HostBuffers& outputs, const CancelToken&) {
         const std::vector<const float*> pointers = inputPointers(names, inputs);
-        return checkElementwiseOutput(reference, pointers.data(), static_cast<const float*>(output),
-                                      problem.dimension(kElementCountDimension));
+        std::vector<std::pair<std::string, CheckResult>> checks;
+        for (const OutputReference& output : references) {
+            const HostBytes* values = outputs.find(output.output);
+            if (!values) continue;  // a variant without this output (none of the families)
+            checks.emplace_back(output.output, checkElementwiseOutput(
+                                                   output.reference, pointers.data(),
+                                                   reinterpret_cast<const float*>(values->data()),
+                                                   problem.dimension(kElementCountDimension)));
+        }
+        return combinedCheck(checks);
     };
-    pipeline.firstWrongElement = [reference, names](
+    // A learner's kernel writes one output: the first.
+    pipeline.firstWrongElement = [reference = references.front().reference, names](
                                      const Problem& problem, const HostBuffers& inputs,
                                      const void* output) -> std::optional<WrongElement> {
         const std::vector<const float*> pointers = inputPointers(names, inputs);

@@ -4,7 +4,9 @@
 // against a reference in double.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pipelines/registry.h"
@@ -26,8 +28,17 @@ struct ElementwiseKernel {
 // Called from several threads at once.
 using ElementReference = std::function<double(const float* const* inputs, std::uint64_t i)>;
 
-// Declares N, float32, the vector width, passes, inputs, check and roofline on `pipeline`.
+// The value every element of one output buffer must have.
+struct OutputReference {
+    std::string output;
+    ElementReference reference;
+};
+
+// Declares N, float32, the vector width, passes, inputs, check and roofline on `pipeline`; the
+// check compares every output against its reference. The first form is for a pipeline whose
+// variants write one output.
 void declareElementwise(PipelineSpec& pipeline, ElementReference reference);
+void declareElementwise(PipelineSpec& pipeline, std::vector<OutputReference> references);
 KernelPlan elementwisePlan(std::vector<ElementwiseKernel> kernels);
 
 // Uniform values in [low, high], a pure function of (seed, stream, i): any N, any thread split.
@@ -42,8 +53,23 @@ constexpr std::uint64_t kReferenceSampleElements = std::uint64_t{1} << 20;
 constexpr double kFloat32Tolerance = 1e-5;
 
 // Compares `output` against the reference (CheckResult::comparedElements says how many elements
-// were compared) and checks every element for the poison.
+// were compared) and checks every element for the poison; a failure keeps the worst element (or,
+// with none wrong, the first never written) in CheckResult::wrongElement.
 CheckResult checkElementwiseOutput(const ElementReference& reference, const float* const* inputs,
                                    const float* output, std::uint64_t n);
+
+// The elements of an output still holding the poison (no kernel wrote them): how many, and the
+// first (n where none). Nothing once `cancel` is set on the way.
+struct UnwrittenElements {
+    std::uint64_t count = 0;
+    std::uint64_t first = 0;
+};
+std::optional<UnwrittenElements> findUnwritten(const float* values, std::uint64_t n,
+                                               const CancelToken& cancel = {});
+
+// One check of several outputs, each checked alone: the largest error, the unwritten and
+// compared elements of all, ok where every output is (and there is one), and the first failing
+// output named with its wrong element.
+CheckResult combinedCheck(const std::vector<std::pair<std::string, CheckResult>>& outputs);
 
 }  // namespace fusescope

@@ -87,9 +87,9 @@ struct DescribedVariant {
     bool operator==(const DescribedVariant&) const = default;
 };
 
-// The correctness check: `output` (the buffer every variant writes last) must hold, element by
-// element, the value of the program's assignment of the same name, computed in double from the
-// inputs.
+// The correctness check: every output buffer must hold, element by element, the value of the
+// program's assignment of the same name, computed in double from the inputs. Every variant
+// allocates every output; `output` is the one it writes last.
 struct DescribedCheck {
     ElementProgram reference;
     std::string output;

@@ -136,9 +136,18 @@ struct HostBuffers {
 // bfloat16, so an element no kernel wrote never passes a comparison.
 constexpr unsigned char kPoisonByte = 0xFF;
 
+// One output element that fails the check: what it should hold and what the kernel wrote.
+struct WrongElement {
+    std::uint64_t index = 0;
+    double expected = 0.0;
+    double got = 0.0;
+    bool unwritten = false;  // still the poison: no thread wrote it
+};
+
 struct CheckResult {
-    // The error measure the pipeline checks by, and its value: the maximum relative error per
-    // element (elementwise) or the relative Frobenius error over compared rows (MLP).
+    // The error measure the pipeline checks by, and its value over every output: the maximum
+    // relative error per element (elementwise) or the relative Frobenius error over compared
+    // rows (MLP).
     std::string measure = "max relative error";
     double error = 0.0;
     double tolerance = 0.0;
@@ -146,14 +155,11 @@ struct CheckResult {
     // Elements compared against the reference: all of them, or a sample of large outputs.
     std::uint64_t comparedElements = 0;
     bool ok = false;
-};
-
-// One output element that fails the check: what it should hold and what the kernel wrote.
-struct WrongElement {
-    std::uint64_t index = 0;
-    double expected = 0.0;
-    double got = 0.0;
-    bool unwritten = false;  // still the poison: no thread wrote it
+    // Where a failed elementwise check is wrong: the first output that fails, and its worst
+    // element there (or one never written). Empty `wrongOutput` where the check passed or the
+    // pipeline does not say.
+    std::string wrongOutput;
+    WrongElement wrongElement;
 };
 
 // A large library GEMM the runner times beside the copy roofline: the compute roof of pipelines
@@ -171,10 +177,12 @@ struct ComputeRoofSpec {
 using InputMaker =
     std::function<HostBuffers(const Problem& problem, const std::vector<const BufferSpec*>& inputs,
                               std::uint32_t seed, const CancelToken& cancel)>;
-// Compares an output (the problem's dtype) against the pipeline's reference in double. A long
-// reference asks `cancel` per block of work; the runner discards the result once it is set.
-using OutputCheck = std::function<CheckResult(const Problem& problem, const HostBuffers& inputs,
-                                              const void* output, const CancelToken& cancel)>;
+// Compares a variant's outputs (every buffer of role Output it allocates, by name, in the
+// problem's dtype) against the pipeline's reference in double. A long reference asks `cancel`
+// per block of work; the runner discards the result once it is set.
+using OutputCheck =
+    std::function<CheckResult(const Problem& problem, const HostBuffers& inputs,
+                              const HostBuffers& outputs, const CancelToken& cancel)>;
 // Constraints between dimensions, dtype and tuning that limits alone cannot say.
 using ProblemCheck = std::function<Status(const Problem& problem)>;
 

@@ -39,6 +39,25 @@ RuntimeStore& store() {
     return instance;
 }
 
+// Behind a lock of their own: listeners are called after the store's lock is released, so that
+// they may read the registry.
+struct Watchers {
+    std::mutex mutex;
+    std::uint64_t next = 0;
+    std::map<std::uint64_t, std::function<void()>> listeners;
+};
+
+Watchers& watchers() {
+    static Watchers instance;
+    return instance;
+}
+
+void notifyWatchers() {
+    Watchers& all = watchers();
+    std::lock_guard lock(all.mutex);
+    for (const auto& entry : all.listeners) entry.second();
+}
+
 Status invalid(std::string message) {
     return Status(ErrorCode::InvalidArgument, std::move(message));
 }
@@ -101,15 +120,21 @@ const PipelineSpec* add(RuntimeStore& runtime, RuntimePipeline pipeline) {
 }
 
 Result<const PipelineSpec*> replaceChecked(RuntimePipeline pipeline, bool replace) {
-    RuntimeStore& runtime = store();
-    std::lock_guard lock(runtime.mutex);
-    const auto existing = findRegistered(runtime, pipeline.spec.name);
-    if (existing != runtime.registered.end()) {
-        if (!replace)
-            return invalid("a pipeline named '" + pipeline.spec.name + "' is already registered");
-        retire(runtime, existing);
+    const PipelineSpec* added = nullptr;
+    {
+        RuntimeStore& runtime = store();
+        std::lock_guard lock(runtime.mutex);
+        const auto existing = findRegistered(runtime, pipeline.spec.name);
+        if (existing != runtime.registered.end()) {
+            if (!replace)
+                return invalid("a pipeline named '" + pipeline.spec.name +
+                               "' is already registered");
+            retire(runtime, existing);
+        }
+        added = add(runtime, std::move(pipeline));
     }
-    return add(runtime, std::move(pipeline));
+    notifyWatchers();
+    return added;
 }
 
 Result<const PipelineSpec*> registerOrReplace(RuntimePipeline pipeline, bool replace) {
@@ -171,16 +196,32 @@ Result<const PipelineSpec*> extendBuiltInPipeline(RuntimePipeline pipeline) {
 }
 
 Status unregisterPipeline(std::string_view name) {
-    RuntimeStore& runtime = store();
-    std::lock_guard lock(runtime.mutex);
-    const auto found = findRegistered(runtime, name);
-    if (found == runtime.registered.end())
-        return invalid(isBuiltInPipeline(name)
-                           ? "pipeline '" + std::string(name) +
-                                 "' is built in and cannot be unregistered"
-                           : "no pipeline named '" + std::string(name) + "' is registered");
-    retire(runtime, found);
+    {
+        RuntimeStore& runtime = store();
+        std::lock_guard lock(runtime.mutex);
+        const auto found = findRegistered(runtime, name);
+        if (found == runtime.registered.end())
+            return invalid(isBuiltInPipeline(name)
+                               ? "pipeline '" + std::string(name) +
+                                     "' is built in and cannot be unregistered"
+                               : "no pipeline named '" + std::string(name) + "' is registered");
+        retire(runtime, found);
+    }
+    notifyWatchers();
     return Status::ok();
+}
+
+std::uint64_t watchPipelines(std::function<void()> listener) {
+    Watchers& all = watchers();
+    std::lock_guard lock(all.mutex);
+    all.listeners.emplace(++all.next, std::move(listener));
+    return all.next;
+}
+
+void unwatchPipelines(std::uint64_t watch) {
+    Watchers& all = watchers();
+    std::lock_guard lock(all.mutex);
+    all.listeners.erase(watch);
 }
 
 const PipelineSpec* findBuiltInPipeline(std::string_view name) {

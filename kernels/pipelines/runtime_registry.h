@@ -9,6 +9,7 @@
 // The backends find a run-time family's code through makeRuntimeExecution
 // (kernel_execution.h): each KernelSpec's execution key is made unique to the registration, so a
 // backend's cached execution of a replaced family is never found again.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,6 +51,12 @@ Result<const PipelineSpec*> replacePipeline(RuntimePipeline pipeline);
 Result<const PipelineSpec*> extendBuiltInPipeline(RuntimePipeline pipeline);
 // Refuses a name not registered, and a built-in family that no extension replaces.
 Status unregisterPipeline(std::string_view name);
+
+// Calls `listener` after every registration, replacement and unregistering, on the thread that
+// made it, until the number returned is given to unwatchPipelines (which waits for a call under
+// way). A listener returns quickly and registers nothing.
+std::uint64_t watchPipelines(std::function<void()> listener);
+void unwatchPipelines(std::uint64_t watch);
 
 bool isBuiltInPipeline(std::string_view name);
 // The built-in family of that name as declared, an extension of it left out; null for others.

@@ -51,7 +51,6 @@ class VariantRunner {
             prepareVariant(backend_, tracker_, variant, request_, inputs_);
         if (!prepared) return prepared.status();
         const std::vector<KernelLaunch>& launches = prepared->launches;
-        const TrackedBuffer* output = &prepared->buffers.at(prepared->outputName);
         const std::uint64_t outputBytes =
             findBuffer(variant, prepared->outputName)->bytes(request_.problem);
 
@@ -62,11 +61,10 @@ class VariantRunner {
             !first)
             return first.status();
         {
-            std::vector<unsigned char> hostOutput(outputBytes);
-            if (Status s = backend_.download(hostOutput.data(), output->data(), outputBytes); !s)
-                return s;
-            result.check = pipeline_.check(request_.problem, inputs_, hostOutput.data(),
-                                           cancelToken(observer_));
+            Result<HostBuffers> outputs = downloadOutputs(variant, *prepared);
+            if (!outputs) return outputs.status();
+            result.check =
+                pipeline_.check(request_.problem, inputs_, *outputs, cancelToken(observer_));
             if (observer_.cancelled()) return cancelledStatus();
         }
 
@@ -134,6 +132,23 @@ class VariantRunner {
     }
 
   private:
+    // Every output the variant writes, copied to the host for the check.
+    Result<HostBuffers> downloadOutputs(const VariantSpec& variant,
+                                        const PreparedVariant& prepared) {
+        HostBuffers outputs;
+        for (const BufferSpec& spec : variant.buffers) {
+            if (spec.role != BufferRole::Output) continue;
+            const std::uint64_t bytes = spec.bytes(request_.problem);
+            outputs.names.push_back(spec.name);
+            outputs.values.emplace_back(bytes);
+            if (Status s = backend_.download(outputs.values.back().data(),
+                                             prepared.buffers.at(spec.name).data(), bytes);
+                !s)
+                return s;
+        }
+        return outputs;
+    }
+
     Backend& backend_;
     AllocationTracker& tracker_;
     const RunRequest& request_;

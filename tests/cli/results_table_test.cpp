@@ -88,6 +88,21 @@ TEST(ResultsTable, FailedCheckShowsTheErrorAndUnwrittenCount) {
         << text.toStdString();
 }
 
+TEST(ResultsTable, FailedCheckNamesTheWrongOutputAndElement) {
+    Recording recording = twoRuns();
+    RunRecord& run = recording.runs[1];
+    run.checkOk = false;
+    run.maxRelError = 0.25;
+    run.wrongOutput = QStringLiteral("out2");
+    run.wrongElement = {1717, 4.5, 5.5, false};
+    EXPECT_TRUE(renderResults(recording).contains(
+        "(tolerance 1.0e-05); out2[1,717] holds 5.5 where 4.5 was expected"))
+        << renderResults(recording).toStdString();
+    run.wrongElement = {42, 4.5, 0.0, true};
+    EXPECT_TRUE(renderResults(recording).contains("; out2[42] was never written"))
+        << renderResults(recording).toStdString();
+}
+
 TEST(ResultsTable, ColumnsLineUpAndShowPercentOfRoofline) {
     const QStringList rows = resultsRows(twoRuns());
     // Every line of the table is as wide as the rule (right-aligned numbers, no ragged edge

@@ -66,6 +66,27 @@ INSTANTIATE_TEST_SUITE_P(BothWidths, CudaRuntimePipeline,
 
 using CudaRuntimePipelineErrors = fusescope::testing_support::GpuTest;
 
+// Both outputs of a two-output family are checked on the GPU: the variant whose NVRTC kernel
+// writes the second output wrong fails, and the check names that output.
+TEST_F(CudaRuntimePipelineErrors, AWrongSecondOutputFailsTheCheckByName) {
+    Result<ModuleCompiler*> compiler = runtimeCompiler();
+    ASSERT_TRUE(compiler) << compiler.status().message();
+    Result<RuntimePipeline> pipeline = makePipelineFromDescription(test::twoOutputDescription());
+    ASSERT_TRUE(pipeline) << pipeline.status().message();
+    ASSERT_TRUE(replacePipeline(std::move(*pipeline)));
+    test::RegisteredForTest registered{"two_outputs"};
+    const RunRequest request = test::chainRequest(1000003, 4, 2, 0, "two_outputs");
+    RunObserver observer;
+    Result<RunReport> report = runPipeline(*backend, request, observer);
+    ASSERT_TRUE(report) << report.status().message();
+    ASSERT_EQ(report->variants.size(), 2u);
+    EXPECT_TRUE(report->variants[0].check.ok) << report->variants[0].check.wrongOutput;
+    const CheckResult& wrong = report->variants[1].check;
+    EXPECT_FALSE(wrong.ok);
+    EXPECT_EQ(wrong.wrongOutput, "shifted");
+    EXPECT_NEAR(wrong.wrongElement.got - wrong.wrongElement.expected, 1.0, 1e-5);
+}
+
 // A kernel whose source does not compile is refused with the compiler's message, and nothing runs.
 TEST_F(CudaRuntimePipelineErrors, ACompileErrorIsReportedWithTheCompilersMessage) {
     Result<ModuleCompiler*> compiler = runtimeCompiler();

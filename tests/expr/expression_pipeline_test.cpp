@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "expr/expression_pipeline.h"
@@ -29,6 +30,17 @@ const std::string kName(kExpressionPipelineName);
 struct Unregister {
     ~Unregister() { (void)unregisterPipeline(kName); }
 };
+
+// Host copies of outputs, by name, as the runner hands them to the check.
+HostBuffers outputsOf(const std::vector<std::pair<std::string, std::vector<float>>>& arrays) {
+    HostBuffers outputs;
+    for (const auto& [name, values] : arrays) {
+        outputs.names.push_back(name);
+        outputs.values.emplace_back(values.size() * sizeof(float));
+        std::memcpy(outputs.values.back().data(), values.data(), values.size() * sizeof(float));
+    }
+    return outputs;
+}
 
 Result<RunReport> runExpression(const std::string& text, std::uint64_t n, int width) {
     Result<const PipelineSpec*> registered = registerExpression(text);
@@ -81,17 +93,30 @@ TEST(ExpressionPipeline, AParseErrorIsRefusedWithItsPosition) {
         << registered.status().message();
 }
 
+// A chain registered, with its problem at n elements and its inputs filled, for its check.
+struct CheckedChain {
+    const PipelineSpec* spec = nullptr;
+    Problem problem;
+    HostBuffers inputs;
+};
+
+CheckedChain checkedChain(const std::string& text, std::uint64_t n) {
+    CheckedChain chain;
+    if (!registerExpression(text)) return chain;
+    chain.spec = findPipeline(kName);
+    chain.problem = chain.spec->defaultProblem();
+    chain.problem.dimensions["N"] = n;
+    std::vector<const BufferSpec*> inputs;
+    for (const BufferSpec& buffer : chain.spec->variants.front().buffers)
+        if (buffer.role == BufferRole::Input) inputs.push_back(&buffer);
+    chain.inputs = chain.spec->makeInputs(chain.problem, inputs, 3, {});
+    return chain;
+}
+
 TEST(ExpressionPipeline, TheCheckFailsOutputsOfAnotherChain) {
     const Unregister unregister;
-    ASSERT_TRUE(registerExpression("out = silu(g) * u"));
-    const PipelineSpec* spec = findPipeline(kName);
+    const auto [spec, problem, host] = checkedChain("out = silu(g) * u", 4096);
     ASSERT_NE(spec, nullptr);
-    Problem problem = spec->defaultProblem();
-    problem.dimensions["N"] = 4096;
-    std::vector<const BufferSpec*> inputs;
-    for (const BufferSpec& buffer : spec->variants.front().buffers)
-        if (buffer.role == BufferRole::Input) inputs.push_back(&buffer);
-    const HostBuffers host = spec->makeInputs(problem, inputs, 3, {});
     const float* g = reinterpret_cast<const float*>(host.find("g")->data());
     const float* u = reinterpret_cast<const float*>(host.find("u")->data());
     std::vector<float> right(4096), wrong(4096);
@@ -100,10 +125,64 @@ TEST(ExpressionPipeline, TheCheckFailsOutputsOfAnotherChain) {
         right[i] = static_cast<float>(g[i] * sigmoid * u[i]);
         wrong[i] = static_cast<float>(sigmoid * u[i]);  // sigmoid where silu was asked
     }
-    EXPECT_TRUE(spec->check(problem, host, right.data(), {}).ok);
-    const CheckResult failed = spec->check(problem, host, wrong.data(), {});
+    EXPECT_TRUE(spec->check(problem, host, outputsOf({{"out", right}}), {}).ok);
+    const CheckResult failed = spec->check(problem, host, outputsOf({{"out", wrong}}), {});
     EXPECT_FALSE(failed.ok);
     EXPECT_GT(failed.error, failed.tolerance * 100);
+}
+
+// Each output of a chain that writes two is checked: a wrong element in either fails the check,
+// which names the output, the element, what it should hold and what it holds.
+TEST(ExpressionPipeline, EveryOutputOfAChainIsChecked) {
+    const Unregister unregister;
+    constexpr std::size_t kN = 4096;
+    const auto [spec, problem, host] = checkedChain("doubled = x * 2; shifted = x + 3", kN);
+    ASSERT_NE(spec, nullptr);
+    for (const VariantSpec& variant : spec->variants) {
+        int outputs = 0;
+        for (const BufferSpec& buffer : variant.buffers)
+            outputs += buffer.role == BufferRole::Output ? 1 : 0;
+        EXPECT_EQ(outputs, 2) << variant.name;
+    }
+    const float* xs = reinterpret_cast<const float*>(host.find("x")->data());
+    std::vector<float> doubled(kN), shifted(kN);
+    for (std::size_t i = 0; i < kN; ++i) {
+        doubled[i] = xs[i] * 2.0f;
+        shifted[i] = xs[i] + 3.0f;
+    }
+    const CheckResult right =
+        spec->check(problem, host, outputsOf({{"doubled", doubled}, {"shifted", shifted}}), {});
+    EXPECT_TRUE(right.ok) << right.wrongOutput;
+    EXPECT_EQ(right.comparedElements, 2 * kN);
+    EXPECT_TRUE(right.wrongOutput.empty());
+
+    constexpr std::size_t kWrong = 1717;
+    for (const std::string wrongOutput : {"doubled", "shifted"}) {
+        SCOPED_TRACE(wrongOutput);
+        std::vector<float> first = doubled, second = shifted;
+        std::vector<float>& broken = wrongOutput == "doubled" ? first : second;
+        const float expected = broken[kWrong];
+        broken[kWrong] = expected + 1.0f;
+        const CheckResult failed =
+            spec->check(problem, host, outputsOf({{"doubled", first}, {"shifted", second}}), {});
+        EXPECT_FALSE(failed.ok);
+        EXPECT_EQ(failed.wrongOutput, wrongOutput);
+        EXPECT_EQ(failed.wrongElement.index, kWrong);
+        EXPECT_NEAR(failed.wrongElement.expected, expected, 1e-5);
+        EXPECT_EQ(failed.wrongElement.got, static_cast<double>(expected + 1.0f));
+        EXPECT_FALSE(failed.wrongElement.unwritten);
+    }
+
+    // An element no kernel wrote (the poison) in the first output is found too.
+    std::vector<float> unwritten = doubled;
+    std::memset(&unwritten[42], kPoisonByte, sizeof(float));
+    const CheckResult failed =
+        spec->check(problem, host, outputsOf({{"doubled", unwritten}, {"shifted", shifted}}), {});
+    EXPECT_FALSE(failed.ok);
+    EXPECT_EQ(failed.unwrittenElements, 1u);
+    EXPECT_EQ(failed.wrongOutput, "doubled");
+    EXPECT_EQ(failed.wrongElement.index, 42u);
+    EXPECT_TRUE(failed.wrongElement.unwritten);
 }
 
 TEST(ExpressionPipeline, TheDescriptionKeepsTheTextAndAnAgreeingReference) {

@@ -133,9 +133,12 @@ TEST(CpuBackend, PreparedVariantFromDeviceSourcesMatchesTheReference) {
     auto prepared = prepareVariant(*backend, tracker, fused, request, inputs, &sources);
     ASSERT_TRUE(prepared) << prepared.status().message();
     ASSERT_TRUE(backend->timeLaunches(prepared->launches, TimedStart::AllEnqueued));
-    std::vector<float> output(n);
-    ASSERT_TRUE(backend->download(output.data(), prepared->buffers.at("out").data(), n * 4));
-    const CheckResult check = pipeline.check(request.problem, inputs, output.data(), CancelToken());
+    HostBuffers outputs;
+    outputs.names = {"out"};
+    outputs.values.emplace_back(n * 4);
+    ASSERT_TRUE(
+        backend->download(outputs.values.back().data(), prepared->buffers.at("out").data(), n * 4));
+    const CheckResult check = pipeline.check(request.problem, inputs, outputs, CancelToken());
     EXPECT_TRUE(check.ok) << check.error;
 
     std::vector<float> copied(n, 0.0f);

@@ -140,6 +140,27 @@ TEST(RuntimeRegistry, AWrongCpuKernelFailsTheDescribedCheck) {
     EXPECT_FALSE(report.variants[1].check.ok);
 }
 
+// Every output a variant writes is checked: a kernel that writes the second of two outputs
+// wrong fails the run's check, which names that output and an element of it.
+TEST(RuntimeRegistry, AWrongSecondOutputFailsTheCheckByName) {
+    Result<RuntimePipeline> pipeline = makePipelineFromDescription(twoOutputDescription());
+    ASSERT_TRUE(pipeline) << pipeline.status().message();
+    addTwoOutputCpuExecutions(*pipeline);
+    ASSERT_TRUE(registerPipeline(std::move(*pipeline)));
+    RegisteredForTest registered{"two_outputs"};
+    const RunReport report = runOnCpu("two_outputs", 4);
+    ASSERT_EQ(report.variants.size(), 2u);
+    const CheckResult& right = report.variants[0].check;
+    EXPECT_TRUE(right.ok) << right.wrongOutput;
+    EXPECT_EQ(right.comparedElements, 2u * 100003u);
+    const CheckResult& wrong = report.variants[1].check;
+    EXPECT_FALSE(wrong.ok);
+    EXPECT_EQ(wrong.wrongOutput, "shifted");
+    EXPECT_FALSE(wrong.wrongElement.unwritten);
+    EXPECT_NEAR(wrong.wrongElement.got - wrong.wrongElement.expected, 1.0, 1e-5);
+    EXPECT_LT(wrong.wrongElement.index, 100003u);
+}
+
 TEST(RuntimeRegistry, AKernelWithoutCpuCodeIsRefusedByName) {
     Result<RuntimePipeline> pipeline = makePipelineFromDescription(chainDescription());
     ASSERT_TRUE(pipeline);  // no CPU executions given

@@ -49,9 +49,12 @@ void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& k
                                               all.problem, all.settings.seed, CancelToken());
     const auto* gate = reinterpret_cast<const float*>(inputs.find("gate")->data());
     const auto* up = reinterpret_cast<const float*>(inputs.find("up")->data());
-    std::vector<float> out(kElements);
+    HostBuffers outputs;
+    outputs.names = {"out"};
+    outputs.values.emplace_back(kElements * sizeof(float));
+    auto* out = reinterpret_cast<float*>(outputs.values.back().data());
     for (quint64 i = 0; i < kElements; ++i) out[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
-    const CheckResult check = reference.check(all.problem, inputs, out.data(), CancelToken());
+    const CheckResult check = reference.check(all.problem, inputs, outputs, CancelToken());
     QVERIFY(check.ok);
 
     LearnerTiming timing;

@@ -123,14 +123,20 @@ ElementRangeKernel mapRange(Op op) {
     };
 }
 
+// A CPU kernel of a described variant, keyed as the variant runs it.
+inline void addCpuKernel(RuntimePipeline& pipeline, const char* variant, const char* kernel,
+                         ElementRangeKernel range) {
+    pipeline.cpuExecutions.emplace(describedExecutionKey(variant, kernel),
+                                   [name = std::string(kernel), range] {
+                                       return makeElementwiseCpuExecution(
+                                           name, [range](int, CpuInstructionSet) { return range; });
+                                   });
+}
+
 // The chain's CPU kernels, keyed as the description's variants run them.
 inline void addChainCpuExecutions(RuntimePipeline& pipeline) {
     const auto add = [&](const char* variant, const char* kernel, ElementRangeKernel range) {
-        pipeline.cpuExecutions.emplace(
-            describedExecutionKey(variant, kernel), [name = std::string(kernel), range] {
-                return makeElementwiseCpuExecution(
-                    name, [range](int, CpuInstructionSet) { return range; });
-            });
+        addCpuKernel(pipeline, variant, kernel, std::move(range));
     };
     add("unfused", "scale", mapRange<1>([](float x) { return x * 2.0f; }));
     add("unfused", "add", mapRange<2>([](float t, float y) { return t + y; }));
@@ -139,6 +145,43 @@ inline void addChainCpuExecutions(RuntimePipeline& pipeline) {
             const float u = x * 2.0f + y;
             return u * u;
         }));
+}
+
+// A family whose kernels write two outputs, doubled = x * 2 and shifted = x + 3: the variant
+// "right" computes both; "wrong" writes doubled right and shifted as x + 4, which only a check
+// of every output finds.
+inline PipelineDescription twoOutputDescription(const std::string& name = "two_outputs") {
+    PipelineDescription d;
+    d.name = name;
+    d.title = "Two outputs";
+    d.formula = "doubled = x * 2; shifted = x + 3";
+    d.dimensions = {{"N", "elements per array", 1u << 20}};
+    d.buffers = {{"x", BufferRole::Input, -4.0f, 4.0f},
+                 {"doubled", BufferRole::Output},
+                 {"shifted", BufferRole::Output}};
+    const auto variant = [](const std::string& variantName, const std::string& shift) {
+        DescribedVariant v{variantName,
+                           variantName,
+                           "Two kernels, one per output.",
+                           false,
+                           {"x", "doubled", "shifted"},
+                           {}};
+        v.kernels = {chainKernel("double", {"x"}, "doubled", "x * 2.0f", 1.0),
+                     chainKernel("shift", {"x"}, "shifted", shift, 1.0)};
+        return v;
+    };
+    d.variants = {variant("right", "x + 3.0f"), variant("wrong", "x + 4.0f")};
+    d.check.output = "shifted";
+    d.check.reference.assignments = {{"doubled", binary("mul", refTo("x"), constant(2.0))},
+                                     {"shifted", binary("add", refTo("x"), constant(3.0))}};
+    return d;
+}
+
+inline void addTwoOutputCpuExecutions(RuntimePipeline& pipeline) {
+    for (const char* variant : {"right", "wrong"})
+        addCpuKernel(pipeline, variant, "double", mapRange<1>([](float x) { return x * 2.0f; }));
+    addCpuKernel(pipeline, "right", "shift", mapRange<1>([](float x) { return x + 3.0f; }));
+    addCpuKernel(pipeline, "wrong", "shift", mapRange<1>([](float x) { return x + 4.0f; }));
 }
 
 // A run of the chain at N = n and the vector width, with few repeats (tests check, not time).

@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -14,6 +15,7 @@
 
 #include "layout_checks.h"
 #include "model/comparison.h"
+#include "model/pipeline_catalog.h"
 #include "model/sweep_comparison.h"
 #include "model/sweep_json.h"
 #include "support/window_test_case.h"
@@ -53,6 +55,7 @@ class CompareSweepsTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
     void ratiosPerVariantAndSizeAsTheModelComputes();
+    void theSizeColumnIsNamedByTheSweptDimension();
     void oneChartOfBothNamesTheRecordings();
     void refusesASweepAgainstRunsAndOtherPipelines();
     void nothingCutOrOverlapping_data();
@@ -69,6 +72,26 @@ CompareWindow* CompareSweepsTest::openBoth(MainWindow& window) {
     const QString error = window.compareWith(kCpuSweep);
     if (!error.isEmpty()) qWarning("%s", qPrintable(error));
     return error.isEmpty() ? window.compareWindow() : nullptr;
+}
+
+// The size column is headed by the dimension the pipeline's sweeps vary, as the registry names
+// it (the MLP's sweeps vary M, the elementwise chains' N).
+void CompareSweepsTest::theSizeColumnIsNamedByTheSweptDimension() {
+    QSet<QString> headings;
+    for (const PipelineSpec& pipeline : pipelines()) {
+        model::SweepFile a = loaded(kCpuSweep);
+        model::SweepFile b = loaded(kCpuSweep);
+        a.report.pipeline = b.report.pipeline = pipeline.name;
+        const Result<model::SweepComparison> comparison = model::compareSweeps(a, b);
+        QVERIFY(comparison);
+        SweepCompareView view;
+        view.setComparison(*comparison);
+        const QString heading =
+            view.ratioTable()->horizontalHeaderItem(SweepCompareView::Size)->text();
+        QCOMPARE(heading, QString::fromStdString(pipeline.sizeDimension));
+        headings << heading;
+    }
+    QVERIFY(headings.size() >= 2);  // not one word for every pipeline
 }
 
 void CompareSweepsTest::ratiosPerVariantAndSizeAsTheModelComputes() {

@@ -5,7 +5,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -20,6 +22,9 @@
 #include <memory>
 
 #include "layout_checks.h"
+#include "long_run_question.h"
+#include "model/expression_preview.h"
+#include "pipelines/runtime_registry.h"
 #include "support/table_texts.h"
 #include "ui/charts/chart_view.h"
 #include "ui/expression/expression_view.h"
@@ -28,6 +33,7 @@
 #include "ui/run/run_panel.h"
 #include "ui/window/appearance.h"
 #include "ui/window/main_window.h"
+#include "worker/run_controller.h"
 
 using namespace fusescope;
 
@@ -38,6 +44,12 @@ namespace {
 constexpr int kRunTimeoutMs = 120000;
 const QSize kSmallScreen(1280, 720);
 
+// The run panel's choices for a CPU run with `repeats`.
+void chooseCpu(RunPanel& panel, int repeats) {
+    panel.backendCombo()->setCurrentIndex(panel.backendCombo()->findData(QStringLiteral("cpu")));
+    panel.repeatsSpin()->setValue(repeats);
+}
+
 }  // namespace
 
 class ExpressionViewTest : public QObject {
@@ -47,6 +59,8 @@ class ExpressionViewTest : public QObject {
     void parseErrorPointsAtItsCharacter();
     void ledgerAndCudaFollowTheText();
     void cpuRunOfAChainThroughTheWindow();
+    void aLongCpuRunIsAskedAboutFirst();
+    void theRunPanelListsChainsAsTheyAreRegistered();
     void readableOnASmallScreen();
     void presentationTextIsLarge();
 
@@ -131,9 +145,7 @@ void ExpressionViewTest::cpuRunOfAChainThroughTheWindow() {
     MainWindow window(settings_.get());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    RunPanel* panel = window.runPanel();
-    panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData(QStringLiteral("cpu")));
-    panel->repeatsSpin()->setValue(2);
+    chooseCpu(*window.runPanel(), 2);
     auto* view = window.findChild<ExpressionView*>(QStringLiteral("expressionView"));
     QVERIFY(view);
     // Reached from the View menu.
@@ -183,6 +195,78 @@ void ExpressionViewTest::cpuRunOfAChainThroughTheWindow() {
     QCOMPARE(reopened.recording().runs.first().pipeline, recording.runs.first().pipeline);
     QCOMPARE(reopened.findChild<QTableView*>(QStringLiteral("variantTable"))->model()->rowCount(),
              3);
+}
+
+// Run asks before a long CPU run, as the run panel's Run does: No runs nothing, Yes runs (and
+// Esc stops it).
+void ExpressionViewTest::aLongCpuRunIsAskedAboutFirst() {
+    MainWindow window(settings_.get());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    chooseCpu(*window.runPanel(), window.runPanel()->repeatsSpin()->maximum());
+    showExpressionView(window);
+    auto* view = window.findChild<ExpressionView*>(QStringLiteral("expressionView"));
+    QVERIFY(view);
+    view->setExpression(QStringLiteral("out = silu(g) * u"));
+    view->findChild<QSpinBox*>(QStringLiteral("expressionLog2N"))->setValue(24);
+    QSignalSpy ended(&window, &MainWindow::runEnded);
+    QString question;
+    testing::answerTheLongRunQuestion(QMessageBox::No, &question);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    // Asked at once when this CPU's speeds are known, else once the worker measured them.
+    QTRY_VERIFY2_WITH_TIMEOUT(question.contains(QStringLiteral("on this CPU")),
+                              qPrintable(question), 30000);
+    QVERIFY(!window.isRunning());
+    QVERIFY(view->runButton()->isEnabled());
+    QCOMPARE(ended.count(), 0);
+
+    window.activateWindow();  // back from the question
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    testing::answerTheLongRunQuestion(QMessageBox::Yes, &question);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!question.isEmpty(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.runController()->isRunning(), 5000);
+    window.cancelRun();
+    QVERIFY(ended.wait(5000));
+    QCOMPARE(ended.first().at(0).toBool(), false);
+}
+
+// The run panel lists a chain once it is registered (by the expression lab, or by opening a
+// recording that carries it), follows its variants when it is replaced, and drops it when it
+// goes.
+void ExpressionViewTest::theRunPanelListsChainsAsTheyAreRegistered() {
+    const std::string name = "expression";
+    (void)unregisterPipeline(name);
+    MainWindow window(settings_.get());
+    QComboBox* pipelines = window.runPanel()->pipelineCombo();
+    QListWidget* variants = window.runPanel()->variantList();
+    const QString key = QString::fromStdString(name);
+    QCOMPARE(pipelines->findData(key), -1);
+
+    QVERIFY(model::expressionRunRequest(QStringLiteral("out = x * 3 + 1"), 4096, 4));
+    QTRY_VERIFY(pipelines->findData(key) >= 0);
+    pipelines->setCurrentIndex(pipelines->findData(key));
+    QCOMPARE(variants->count(), 2);  // unfused, fused
+    QVERIFY(model::expressionRunRequest(QStringLiteral("t = x * 3 | out = t + 1"), 4096, 4));
+    QTRY_COMPARE(variants->count(), 3);  // and the split
+    QCOMPARE(pipelines->currentData().toString(), key);
+
+    // A CPU run of it saved, the chain unregistered, the recording opened: listed and chosen.
+    chooseCpu(*window.runPanel(), 1);
+    window.runPanel()->elementCountEdit()->setText(QStringLiteral("4096"));
+    QSignalSpy ended(&window, &MainWindow::runEnded);
+    window.startRun();
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    QVERIFY(ended.first().at(0).toBool());
+    const QString path = directory_->filePath(QStringLiteral("chain.json"));
+    QCOMPARE(window.saveRecording(path), QString());
+    QVERIFY(unregisterPipeline(name));
+    QTRY_COMPARE(pipelines->findData(key), -1);
+    QVERIFY(pipelines->currentData().toString() != key);
+    QCOMPARE(window.openRecording(path), QString());
+    QCOMPARE(pipelines->currentData().toString(), key);
+    QCOMPARE(variants->count(), 3);
+    QVERIFY(unregisterPipeline(name));
 }
 
 void ExpressionViewTest::presentationTextIsLarge() {

@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <QtTest>
 
+#include "long_run_question.h"
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 #include "support/folder_contents.h"
@@ -38,6 +39,7 @@
 #include "worker/run_controller.h"
 
 using namespace fusescope;
+using fusescope::testing::answerTheLongRunQuestion;
 
 namespace {
 
@@ -87,23 +89,6 @@ int chooseUnmeasuredThreads(RunPanel& panel) {
     while (count < threads->maximum() && cpuSpeedsSettled(count)) ++count;
     threads->setValue(count);
     return count;
-}
-
-// Answers the question Run asks before a long run, once it shows, with `button`; its text goes
-// to `text`.
-void answerTheLongRunQuestion(QMessageBox::StandardButton button, QString* text) {
-    text->clear();
-    auto* poll = new QTimer;
-    poll->setInterval(20);
-    QObject::connect(poll, &QTimer::timeout, poll, [poll, button, text] {
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != QStringLiteral("longRunQuestion")) return;
-        *text = box->text();
-        box->button(button)->click();
-        poll->stop();
-        poll->deleteLater();
-    });
-    poll->start();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
+#include "support/runtime_chain.h"
 #include "ui/results/results_model.h"
 #include "ui/run/run_choices.h"
 
@@ -46,6 +47,7 @@ class ResultsModelTest : public QObject {
     void kernelModelPassesTheModelTester();
     void cellsSayWhatTheRunMeasured();
     void failedCheckIsShownInRed();
+    void aFailedCheckSaysWhichOutputAndElement();
     void timeSaysHowAChainWasTimed();
     void aboveTheRooflineIsExplainedForWhatCausedIt();
     void runChoicesRoundTripThroughSettings();
@@ -133,6 +135,31 @@ void ResultsModelTest::failedCheckIsShownInRed() {
         model.index(1, VariantResultsModel::Check).data(Qt::ForegroundRole).value<QColor>();
     QVERIFY(failColor.red() > failColor.green());
     QVERIFY(okColor.green() > okColor.red());
+}
+
+// A variant that writes the second of its two outputs wrong: the check cell names that output,
+// the element, what it holds and what was expected, as the run found them.
+void ResultsModelTest::aFailedCheckSaysWhichOutputAndElement() {
+    Result<RuntimePipeline> pipeline = makePipelineFromDescription(test::twoOutputDescription());
+    QVERIFY(pipeline);
+    test::addTwoOutputCpuExecutions(*pipeline);
+    QVERIFY(replacePipeline(std::move(*pipeline)));
+    const test::RegisteredForTest registered{"two_outputs"};
+    const model::Recording recording = cpuRecording(*findPipeline("two_outputs"));
+    QCOMPARE(recording.runs.size(), 2);
+    VariantResultsModel model;
+    model.setRecording(recording);
+    QVERIFY(model.index(0, VariantResultsModel::Check).data().toString().startsWith("OK"));
+    const QString failed = model.index(1, VariantResultsModel::Check).data().toString();
+    QVERIFY2(failed.startsWith(QStringLiteral("FAIL")), qPrintable(failed));
+    const model::RunRecord& wrong = recording.runs.at(1);
+    QCOMPARE(wrong.wrongOutput, QStringLiteral("shifted"));
+    QVERIFY2(failed.contains(QStringLiteral("shifted[%1] holds %2 where %3 was expected")
+                                 .arg(model::formatCount(wrong.wrongElement.index),
+                                      QString::number(wrong.wrongElement.got, 'g', 9),
+                                      QString::number(wrong.wrongElement.expected, 'g', 9))),
+             qPrintable(failed));
+    QVERIFY(qAbs(wrong.wrongElement.got - wrong.wrongElement.expected - 1.0) < 1e-5);
 }
 
 void ResultsModelTest::timeSaysHowAChainWasTimed() {

@@ -95,9 +95,8 @@ PipelineSpec registeredPipeline() {
     // one, so neither is called.
     pipeline.makeInputs = [](const Problem&, const std::vector<const BufferSpec*>&, std::uint32_t,
                              const CancelToken&) { return HostBuffers{}; };
-    pipeline.check = [](const Problem&, const HostBuffers&, const void*, const CancelToken&) {
-        return CheckResult{};
-    };
+    pipeline.check = [](const Problem&, const HostBuffers&, const HostBuffers&,
+                        const CancelToken&) { return CheckResult{}; };
     return pipeline;
 }
 

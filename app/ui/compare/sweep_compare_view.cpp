@@ -55,8 +55,10 @@ void SweepCompareView::setComparison(const model::SweepComparison& comparison) {
 }
 
 void SweepCompareView::fillTable(const model::SweepComparison& comparison) {
-    const QStringList headers{tr("Variant"),  tr("N"),      tr("Time A"), tr("Time B"),
-                              tr("Time B/A"), tr("GB/s A"), tr("GB/s B"), tr("GB/s B/A")};
+    const QStringList headers{tr("Variant"),  comparison.sizeDimension,
+                              tr("Time A"),   tr("Time B"),
+                              tr("Time B/A"), tr("GB/s A"),
+                              tr("GB/s B"),   tr("GB/s B/A")};
     table_->clear();
     table_->setColumnCount(ColumnCount);
     table_->setHorizontalHeaderLabels(headers);
@@ -67,7 +69,7 @@ void SweepCompareView::fillTable(const model::SweepComparison& comparison) {
     int row = 0;
     for (const model::SweepVariantComparison& variant : comparison.variants)
         for (const model::SweepSizeComparison& size : variant.sizes) {
-            // Where one sweep did not measure this N, the ratio cells say which one did.
+            // Where one sweep did not measure this size, the ratio cells say which one did.
             const QString onlyOne = size.inBoth()  ? QString()
                                     : size.timeMsA ? tr("only in A")
                                                    : tr("only in B");
@@ -80,7 +82,7 @@ void SweepCompareView::fillTable(const model::SweepComparison& comparison) {
                                     size.inBoth() ? model::formatRatio(size.gbpsRatio()) : onlyOne};
             table_->setItem(row, Variant, compareCell(variant.variant, false));
             for (int column = 0; column < texts.size(); ++column)
-                table_->setItem(row, column + N, compareCell(texts[column]));
+                table_->setItem(row, column + Size, compareCell(texts[column]));
             ++row;
         }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Two size sweeps compared: one sweep chart of both on one scale; in a second tab the ratios
-// B / A per variant at every N either measured (sizes only one sweep has are marked as such); in a
+// B / A per variant at every size either measured (sizes only one sweep has are marked as such;
+// the size column is headed by the swept dimension's name, "N" or "M"); in a
 // third each sweep's fitted launch overhead and bandwidth per variant. Fed a
 // model::SweepComparison; the compare window shows it in place of the runs' views.
 #include <QWidget>
@@ -17,7 +18,7 @@ class SweepChart;
 class SweepCompareView final : public QWidget {
     Q_OBJECT
   public:
-    enum Column { Variant, N, TimeA, TimeB, TimeRatio, GBpsA, GBpsB, GBpsRatio, ColumnCount };
+    enum Column { Variant, Size, TimeA, TimeB, TimeRatio, GBpsA, GBpsB, GBpsRatio, ColumnCount };
 
     explicit SweepCompareView(QWidget* parent = nullptr);
 

@@ -5,6 +5,7 @@
 
 #include "model/expression_preview.h"
 #include "ui/expression/expression_view.h"
+#include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/run/run_panel.h"
 #include "ui/window/main_window.h"
 #include "ui/window/tab_room.h"
@@ -31,7 +32,10 @@ void runExpression(MainWindow& window, ExpressionView& view, const QString& text
     command.request.pipeline = request->pipeline;
     command.request.variants.clear();
     command.request.problem = request->problem;
-    window.startCommand(command);
+    // As the run panel's Run: a long CPU run is asked about first. Run waits while this CPU's
+    // speeds are measured for that question.
+    window.startAfterAsking(command);
+    view.setRunning(window.isRunning());
 }
 
 }  // namespace
@@ -42,6 +46,8 @@ ExpressionView* addExpressionView(MainWindow& window) {
     window.chartTabs()->addTab(view, QObject::tr("Expression lab"));
     giveRoomWhileShown(window.chartTabs(), view, true);
     QObject::connect(&window, &MainWindow::runStateChanged, view, &ExpressionView::setRunning);
+    QObject::connect(window.cpuSpeedsGate(), &CpuSpeedsGate::settled, view,
+                     [&window, view] { view->setRunning(window.isRunning()); });
     QObject::connect(view, &ExpressionView::runRequested, &window,
                      [&window, view](const QString& text, quint64 n, int vectorWidth) {
                          runExpression(window, *view, text, n, vectorWidth);

@@ -23,6 +23,8 @@ QString checkText(const model::RunRecord& run) {
     if (run.unwrittenElements > 0)
         text += QObject::tr(", %1 elements never written")
                     .arg(model::formatCount(run.unwrittenElements));
+    if (const QString where = model::wrongElementText(run); !where.isEmpty())
+        text += QObject::tr("; %1").arg(where);
     return text;
 }
 

@@ -14,6 +14,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStyle>
@@ -24,6 +25,7 @@
 #include "model/element_count.h"
 #include "model/format.h"
 #include "model/pipeline_catalog.h"
+#include "model/pipeline_watcher.h"
 #include "model/problem_options.h"
 #include "model/run_limits.h"
 
@@ -67,6 +69,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     pipeline_->setObjectName(QStringLiteral("pipelineCombo"));
     for (const PipelineSpec& spec : pipelines())
         pipeline_->addItem(text(spec.title), text(spec.name));
+    connect(new model::PipelineWatcher(this), &model::PipelineWatcher::changed, this,
+            &RunPanel::refreshPipelines);
     formula_ = wrappedLabel(pipelineBox);
     QFont formulaFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     formulaFont.setPointSizeF(font().pointSizeF() * 1.1);
@@ -263,9 +267,26 @@ void RunPanel::backendChanged() {
     updateCacheHint();
 }
 
+void RunPanel::refreshPipelines() {
+    const QString chosen = pipeline_->currentData().toString();
+    {
+        // Quiet while the chosen pipeline stays chosen: nothing that follows the choice changes.
+        const QSignalBlocker quiet(pipeline_);
+        pipeline_->clear();
+        for (const PipelineSpec& spec : pipelines())
+            pipeline_->addItem(text(spec.title), text(spec.name));
+        pipeline_->setCurrentIndex(pipeline_->findData(chosen));
+    }
+    if (pipeline_->currentIndex() < 0)
+        pipeline_->setCurrentIndex(0);  // it went: the first, told to all that follow the choice
+    else if (currentPipeline() != shownPipeline_)
+        showPipeline(pipeline_->currentIndex());  // replaced: its variants now
+}
+
 void RunPanel::showPipeline(int index) {
     variants_->clear();
     const PipelineSpec* spec = findPipeline(pipeline_->itemData(index).toString().toStdString());
+    shownPipeline_ = spec;
     if (!spec) return;
     formula_->setText(text(spec->formula));
     description_->setText(text(spec->description));
@@ -311,6 +332,8 @@ RunCommand RunPanel::command() const {
 
 void RunPanel::setCommand(const RunCommand& command) {
     const RunRequest& request = command.request;
+    // A pipeline registered a moment ago (by the recording that holds the command) is listed.
+    if (pipeline_->findData(text(request.pipeline)) < 0) refreshPipelines();
     const int pipelineIndex = pipeline_->findData(text(request.pipeline));
     if (pipelineIndex >= 0) pipeline_->setCurrentIndex(pipelineIndex);
     if (!request.variants.empty())

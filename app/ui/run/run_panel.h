@@ -50,6 +50,10 @@ class RunPanel final : public QWidget {
     bool isBusyElsewhere() const { return !busyElsewhere_.isEmpty(); }
     void setProgress(double fraction, const QString& stage);
     void setStatusText(const QString& text);
+    // The pipeline list again from the registry (done when a pipeline is registered, replaced
+    // or unregistered while the program runs): the chosen pipeline stays chosen while it is
+    // listed, and its variants are shown again where it was replaced.
+    void refreshPipelines();
 
     // For tests and the headless path.
     QComboBox* pipelineCombo() const { return pipeline_; }
@@ -124,7 +128,8 @@ class RunPanel final : public QWidget {
     QElapsedTimer textShown_;
     bool running_ = false;
     QString busyElsewhere_;
-    bool showingValidation_ = false;  // stage_ holds a validation message
+    bool showingValidation_ = false;               // stage_ holds a validation message
+    const PipelineSpec* shownPipeline_ = nullptr;  // whose variants the list shows
 };
 
 }  // namespace fusescope

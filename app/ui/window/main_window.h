@@ -133,7 +133,10 @@ class MainWindow final : public QMainWindow {
     void presentTabs(QTabWidget* shown);
 
   public slots:
-    void startRun();                               // from the run panel's choices
+    void startRun();  // from the run panel's choices
+    // Runs `command` as Run does: once this CPU's speeds are known, and where the run is long on
+    // the CPU, after the user said yes to it (the expression lab's Run).
+    void startAfterAsking(const RunCommand& command);
     void startCommand(const RunCommand& command);  // headless and tests: exactly this command
     void cancelRun();
 

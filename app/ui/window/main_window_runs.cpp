@@ -71,7 +71,11 @@ void MainWindow::startRun() {
         statusBar()->showMessage(problem, 5000);
         return;
     }
-    const RunCommand command = runPanel_->command();
+    startAfterAsking(runPanel_->command());
+}
+
+void MainWindow::startAfterAsking(const RunCommand& command) {
+    if (isRunning()) return;
     runWaitsForCpuSpeeds_ = true;
     cpuSpeeds_->whenKnown(command, summary_, [this, command] {
         runWaitsForCpuSpeeds_ = false;

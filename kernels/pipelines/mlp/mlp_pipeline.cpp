@@ -302,8 +302,9 @@ HostBuffers makeInputs(const Problem& problem, const std::vector<const BufferSpe
     return hostBuffersOf(makeRandomInputs(s, problem.dtype, seed, hardwareThreads(), cancel));
 }
 
-CheckResult checkOutput(const Problem& problem, const HostBuffers& host, const void* output,
+CheckResult checkOutput(const Problem& problem, const HostBuffers& host, const HostBuffers& outputs,
                         const CancelToken& cancel) {
+    const void* output = outputs.find("out")->data();
     const MlpShape s = shapeOf(problem);
     const DType dtype = problem.dtype;
     const MlpHostInputs inputs{matrixFrom(*host.find("x"), dtype, s.M, s.H),

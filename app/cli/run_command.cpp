@@ -18,6 +18,7 @@
 #include "model/lab/learner_run.h"
 #include "model/problem_options.h"
 #include "model/recording_json.h"
+#include "pipelines/runtime_registry.h"
 #include "platform/parallel.h"
 #include "runtime/backend_selection.h"
 #include "runtime/learner_launch.h"
@@ -317,7 +318,7 @@ QString cpuEstimateLine(Backend& backend, const RunRequest& request) {
 QString runningLine(const RunRequest& request, const DeviceInfo& device) {
     const PipelineSpec& pipeline = *findPipeline(request.pipeline);
     const std::size_t variants =
-        request.variants.empty() ? pipeline.variants.size() : request.variants.size();
+        request.variants.empty() ? runnableVariants(pipeline).size() : request.variants.size();
     return QStringLiteral(
                "running %1 (%2 variant%3, %4) on the %5 backend (%6); Ctrl-C "
                "cancels")

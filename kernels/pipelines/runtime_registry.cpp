@@ -250,6 +250,33 @@ std::optional<PipelineDescription> runtimePipelineDescription(std::string_view n
     return (*found)->description;
 }
 
+bool isRecordedOnly(const PipelineSpec& pipeline, const VariantSpec& variant) {
+    if (const PipelineSpec* builtIn = findBuiltInPipeline(pipeline.name);
+        builtIn && findVariant(*builtIn, variant.name))
+        return false;  // the built-in's own code
+    const std::vector<KernelSpec> kernels = variant.kernelsFor(pipeline.defaultProblem());
+    RuntimeStore& runtime = store();
+    std::lock_guard lock(runtime.mutex);
+    const auto hasCode = [](const std::map<std::string, ExecutionMaker, std::less<>>& makers,
+                            const std::string& key) {
+        const auto made = makers.find(key);
+        return made != makers.end() && made->second;
+    };
+    return std::any_of(kernels.begin(), kernels.end(), [&](const KernelSpec& kernel) {
+        const auto found = runtime.byExecutionKey.find(kernel.execution);
+        return found == runtime.byExecutionKey.end() ||
+               (!hasCode(found->second->cpuExecutions, kernel.execution) &&
+                !hasCode(found->second->cudaExecutions, kernel.execution));
+    });
+}
+
+std::vector<const VariantSpec*> runnableVariants(const PipelineSpec& pipeline) {
+    std::vector<const VariantSpec*> runnable;
+    for (const VariantSpec& variant : pipeline.variants)
+        if (!isRecordedOnly(pipeline, variant)) runnable.push_back(&variant);
+    return runnable;
+}
+
 std::unique_ptr<KernelExecution> makeRuntimeExecution(BackendKind backend, std::string_view key) {
     ExecutionMaker maker;
     {

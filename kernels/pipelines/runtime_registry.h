@@ -63,6 +63,12 @@ bool isBuiltInPipeline(std::string_view name);
 const PipelineSpec* findBuiltInPipeline(std::string_view name);
 // True for a family registered at run time, and for a built-in one while it is extended.
 bool isRuntimePipeline(std::string_view name);
+// A variant with no code here on any backend: one a recording registered (a learner's kernel,
+// which only `fusescope-cli run --kernel-file` runs). Every view of a recording shows it; nothing
+// offers it to a run.
+bool isRecordedOnly(const PipelineSpec& pipeline, const VariantSpec& variant);
+// The family's variants in order, those recorded only left out: what "all variants" runs.
+std::vector<const VariantSpec*> runnableVariants(const PipelineSpec& pipeline);
 // The description the run-time family was registered with; nullopt for a built-in family, a
 // name not registered, and a family registered without one.
 std::optional<PipelineDescription> runtimePipelineDescription(std::string_view name);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "pipelines/registry.h"
+#include "pipelines/runtime_registry.h"
 #include "runtime/kernel_launch_of.h"
 
 namespace fusescope {
@@ -255,11 +256,8 @@ CancelTokenInUse::~CancelTokenInUse() {
 
 std::vector<const VariantSpec*> selectedVariants(const PipelineSpec& pipeline,
                                                  const RunRequest& request) {
+    if (request.variants.empty()) return runnableVariants(pipeline);
     std::vector<const VariantSpec*> selected;
-    if (request.variants.empty()) {
-        for (const auto& variant : pipeline.variants) selected.push_back(&variant);
-        return selected;
-    }
     for (const auto& name : request.variants)
         if (const VariantSpec* variant = findVariant(pipeline, name)) selected.push_back(variant);
     return selected;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "pipelines/registry.h"
+#include "pipelines/runtime_registry.h"
 #include "runtime/cancel_only_observer.h"
 #include "runtime/kernel_launch_of.h"
 #include "tiles/tile_model.h"
@@ -283,8 +284,8 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
     observer.progress(0.0, "timing the reference variants", -1.0);
     if (request.references) {
         std::vector<std::string> others;
-        for (const VariantSpec& variant : pipeline.variants)
-            if (variant.name != request.base.variant) others.push_back(variant.name);
+        for (const VariantSpec* variant : runnableVariants(pipeline))
+            if (variant->name != request.base.variant) others.push_back(variant->name);
         Result<RunReport> references =
             measureReferences(backend, sweep.request, others, cancelOnly);
         if (!references) {

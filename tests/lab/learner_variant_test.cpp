@@ -4,7 +4,9 @@
 // the variant from the description it carries); the memory stage shows it with its declared
 // passes and its peak, compare matches it with the model's DRAM bytes, the bytes chart puts a
 // DRAM mark on its kernel, and the results table's CSV and the recording's JSON carry it.
+#include <QComboBox>
 #include <QJsonDocument>
+#include <QListWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -13,6 +15,7 @@
 #include "model/format.h"
 #include "model/lab/learner_run.h"
 #include "model/recording_json.h"
+#include "model/stage/stage_state.h"
 #include "model/stage/stage_timeline.h"
 #include "pipelines/runtime_registry.h"
 #include "runtime/runner.h"
@@ -20,6 +23,7 @@
 #include "ui/charts/charts.h"
 #include "ui/export/table_export.h"
 #include "ui/results/results_model.h"
+#include "ui/run/run_panel.h"
 
 using namespace fusescope;
 
@@ -39,7 +43,8 @@ model::LearnerKernel starter() {
 // it, checked by the reference's own check, and its time is the shipped scratch variant's
 // measured CPU time (the starter does what scratch does).
 void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& kernel,
-                      const model::RunRecord& timedLike) {
+                      const model::RunRecord& timedLike,
+                      const std::optional<KernelCounters>& counters = std::nullopt) {
     const PipelineSpec& reference = *findBuiltInPipeline(kReference.toStdString());
     Result<PipelineDescription> family = model::learnerFamilyDescription(kernel, reference);
     QVERIFY2(family, family.status().message().c_str());
@@ -69,8 +74,28 @@ void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& k
                                       inFlight});
     }
     recording.runs.push_back(
-        model::learnerRunRecord(kernel, reference, all.problem, timing, check));
+        model::learnerRunRecord(kernel, reference, all.problem, timing, check, counters));
     recording.pipelineDescriptions.push_back(*family);
+}
+
+// A lab recording (the shipped variants run on the CPU and the learner's run) saved and opened
+// again, as the window opens one: opening it registers "your kernel" from its description.
+void openLabRecording(const std::optional<KernelCounters>& counters,
+                      std::optional<model::Recording>& opened) {
+    const model::LearnerKernel kernel = starter();
+    QVERIFY(!kernel.entry.isEmpty());
+    model::Recording recording = stagetest::cpuRecording(kReference, {}, kElements);
+    QVERIFY(!recording.runs.isEmpty());
+    appendLearnerRun(recording, kernel, recording.runs.front(), counters);
+    if (QTest::currentTestFailed()) return;
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath("lab.json");
+    const Status saved = model::saveRecording(recording, path);
+    QVERIFY2(saved, saved.message().c_str());
+    Result<model::Recording> loaded = model::loadRecording(path);
+    QVERIFY2(loaded, loaded.status().message().c_str());
+    opened = *loaded;
 }
 
 int rowOf(const QAbstractItemModel& table, const QString& variant) {
@@ -86,6 +111,8 @@ class LearnerVariantTest : public QObject {
   private slots:
     void cleanup() { (void)unregisterPipeline(kReference.toStdString()); }
     void yourKernelIsAVariantInEveryView();
+    void theStageCountsThePassesTheCountersCounted();
+    void yourKernelFromARecordingIsOfferedToNoRun();
 };
 
 void LearnerVariantTest::yourKernelIsAVariantInEveryView() {
@@ -175,6 +202,76 @@ void LearnerVariantTest::yourKernelIsAVariantInEveryView() {
     const QString dram =
         model::formatBytes(5 * kElements * sizeof(float)) + QStringLiteral(" model");
     QVERIFY2(learnerLine->contains(dram.toUtf8()), learnerLine->constData());
+}
+
+// A run with counters: the starter declares five passes, but its DRAM saw three sweeps (the L2
+// held the scratch). The stage's pass counter ends at the three the results table shows.
+void LearnerVariantTest::theStageCountsThePassesTheCountersCounted() {
+    KernelCounters counters;
+    counters.dramBytesRead = 2.0 * kElements * sizeof(float);
+    counters.dramBytesWritten = 1.0 * kElements * sizeof(float);
+    std::optional<model::Recording> opened;
+    openLabRecording(counters, opened);
+    if (QTest::currentTestFailed()) return;
+    const model::RunRecord& run = opened->runs.constLast();
+    QCOMPARE(run.variant, model::learnerVariantName());
+
+    VariantResultsModel results;
+    results.setRecording(*opened);
+    const int row = rowOf(results, run.variant);
+    QVERIFY(row >= 0);
+    QCOMPARE(results.index(row, VariantResultsModel::Passes).data().toString(),
+             QStringLiteral("3"));
+
+    Result<model::StageTimeline> timeline = model::buildStageTimeline(run);
+    QVERIFY2(timeline, timeline.status().message().c_str());
+    QCOMPARE(timeline->modelPasses, starter().passCount());
+    QCOMPARE(timeline->passes, 3);
+    model::StageState state;
+    model::computeStageState(*timeline, 0, state);
+    QCOMPARE(state.passesCompleted, 0);
+    model::computeStageState(*timeline, timeline->kernelsEndNs, state);
+    QCOMPARE(state.passesCompleted, 3);
+}
+
+// Opening a lab recording registers "your kernel", which has no code here (only `fusescope-cli
+// run --kernel-file` runs it): the stage shows it, but running all variants (the CLI's
+// --variants all, the run panel's list) leaves it out.
+void LearnerVariantTest::yourKernelFromARecordingIsOfferedToNoRun() {
+    std::optional<model::Recording> opened;
+    openLabRecording(std::nullopt, opened);
+    if (QTest::currentTestFailed()) return;
+    const PipelineSpec* family = findPipeline(kReference.toStdString());
+    const PipelineSpec* builtIn = findBuiltInPipeline(kReference.toStdString());
+    const std::string yours = model::learnerVariantName().toStdString();
+    const VariantSpec* learner = findVariant(*family, yours);
+    QVERIFY(learner);
+    QVERIFY(isRecordedOnly(*family, *learner));
+    for (const VariantSpec& shipped : builtIn->variants)
+        QVERIFY(!isRecordedOnly(*family, *findVariant(*family, shipped.name)));
+
+    // All variants, as `fusescope-cli run --variants all` and a live lesson step ask for them.
+    const std::vector<const VariantSpec*> all = selectedVariants(*family, RunRequest{});
+    QCOMPARE(all.size(), builtIn->variants.size());
+    for (const VariantSpec* variant : all) QVERIFY(variant->name != yours);
+
+    // The run panel's list of variants to run.
+    RunPanel panel;
+    QComboBox* pipelines = panel.pipelineCombo();
+    QListWidget* variants = panel.variantList();
+    pipelines->setCurrentIndex(-1);
+    pipelines->setCurrentIndex(pipelines->findData(kReference));
+    QCOMPARE(static_cast<std::size_t>(variants->count()), builtIn->variants.size());
+    for (int row = 0; row < variants->count(); ++row)
+        QVERIFY(variants->item(row)->text() != QString::fromStdString(learner->title));
+
+    // Every view of the recording still shows it: the stage and the results table.
+    Result<model::StageTimeline> stage = model::buildStageTimeline(opened->runs.constLast());
+    QVERIFY2(stage, stage.status().message().c_str());
+    QCOMPARE(stage->variant, model::learnerVariantName());
+    VariantResultsModel results;
+    results.setRecording(*opened);
+    QVERIFY(rowOf(results, model::learnerVariantName()) >= 0);
 }
 
 QTEST_MAIN(LearnerVariantTest)

@@ -26,6 +26,7 @@ class LessonLabTest : public QObject {
   private slots:
     void kernelStepsOpenTheirKernelInTheLab();
     void theLabsRunHoldsTheStepsNumbers();
+    void aKernelStepSizesTheLabByItsProblem();
 };
 
 namespace {
@@ -35,17 +36,22 @@ QString kernelSource(const QString& path) {
     return kernel ? kernel->source : QString();
 }
 
+// The main window at 1280x720 with its backends probed, and its Lab; null where either fails.
+LabView* shownLab(LessonMainWindow& main) {
+    if (!main.folder.isValid()) return nullptr;
+    main.window.resize(1280, 720);
+    main.window.show();
+    if (!main.probed()) return nullptr;
+    return main.window.findChild<LabView*>();
+}
+
 }  // namespace
 
 void LessonLabTest::kernelStepsOpenTheirKernelInTheLab() {
     qputenv("FUSESCOPE_CLI", FUSESCOPE_CLI_PATH);
     LessonMainWindow main;
-    QVERIFY(main.folder.isValid());
     MainWindow& window = main.window;
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(main.probed());
-    auto* lab = window.findChild<LabView*>();
+    LabView* lab = shownLab(main);
     QVERIFY(lab);
     QSignalSpy labRecording(lab, &LabView::recordingReady);
     QCOMPARE(openLessonOver(
@@ -166,6 +172,38 @@ void LessonLabTest::theLabsRunHoldsTheStepsNumbers() {
     QCOMPARE(elsewhere->view().numbers.size(), 3);
     QVERIFY(elsewhere->view().numbers.constLast().startsWith(
         QStringLiteral("the learner's kernel: 5 passes")));
+}
+
+// A kernel step's problem (N) is the size the Lab runs the kernel at; a step without one
+// leaves the Lab's size as the learner set it.
+void LessonLabTest::aKernelStepSizesTheLabByItsProblem() {
+    LessonMainWindow main;
+    MainWindow& window = main.window;
+    LabView* lab = shownLab(main);
+    QVERIFY(lab);
+    const QString planPath = main.folder.filePath(QStringLiteral("sized.lesson.md"));
+    QFile plan(planPath);
+    QVERIFY(plan.open(QIODevice::WriteOnly));
+    plan.write(
+        "# Sized\n\n## Small\nkernel: lab_swiglu_scratch.cu\npipeline: swiglu\n"
+        "dimensions: N=2^20\nvariants: scratch, fused\n"
+        "recording: h200-swiglu-2e26.fusescope.json\n"
+        "question: Passes?\nunit: passes\nof: scratch\nreveal: passes\n\n"
+        "## Unsized\nkernel: lab_swiglu_fused.cu\n"
+        "recording: h200-swiglu-2e26.fusescope.json\n"
+        "question: Passes?\nunit: passes\nof: fused\nreveal: passes\n");
+    plan.close();
+    QVERIFY(lab->elementCount() != (quint64{1} << 20));
+    QCOMPARE(openLessonOver(window, planPath, 0), QString());
+    auto* lesson = window.findChild<LessonWindow*>();
+    QVERIFY(lesson);
+    QCOMPARE(lab->elementCount(), quint64{1} << 20);
+    QCOMPARE(lab->setElementCount(quint64{1} << 18), QString());
+    lesson->driver()->goTo(1);
+    QCOMPARE(lab->elementCount(), quint64{1} << 18);
+    // A size the Lab does not offer is refused in words.
+    QVERIFY(!lab->setElementCount(3).isEmpty());
+    QCOMPARE(lab->elementCount(), quint64{1} << 18);
 }
 
 QTEST_MAIN(LessonLabTest)

@@ -24,6 +24,7 @@
 #include "ui/charts/chart_least_height.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
+#include "ui/lab/lab_buffers.h"
 #include "ui/lab/lab_view.h"
 #include "ui/run/run_panel.h"
 #include "ui/stage/memory_stage_view.h"
@@ -31,6 +32,7 @@
 #include "ui/sweep/sweep_tab.h"
 #include "ui/window/appearance.h"
 #include "ui/window/main_window.h"
+#include "ui/window/tab_lookup.h"
 
 using namespace fusescope;
 
@@ -149,7 +151,49 @@ class LayoutTest : public testsupport::WindowTestCase {
     void stageCursorPassesUnderThePeakLabels();
     void memoryStageLeavesTheChartsRoom_data();
     void memoryStageLeavesTheChartsRoom();
+    void labBuffersInSight_data();
+    void labBuffersInSight();
 };
+
+// The projectors' screens, as for the memory stage.
+void LayoutTest::labBuffersInSight_data() {
+    memoryStageLeavesTheChartsRoom_data();
+}
+
+// The Lab chosen in a new window (as --show-tab Lab does): the buffers and passes the learner
+// declares are in sight across their whole width, as wide as they need; the views scroll up and
+// down on a short screen. A wider page on another tab (the size sweep) does not widen the Lab.
+void LayoutTest::labBuffersInSight() {
+    QFETCH(QSize, screen);
+    MainWindow window(folder_->settings());
+    // The supported projectors: 1280x720 at 150% at most, 1920x1080 at 150% and 200%.
+    if (screen.width() < 1920 && window.devicePixelRatio() > 1.5)
+        QSKIP(
+            "1280x720 at 200% is not a supported screen: the Lab's row of actions alone is "
+            "wider than its views");
+    fillScreen(window, screen);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* lab = window.findChild<LabView*>();
+    QVERIFY(lab);
+    const TabMatch named =
+        findTabNamed({window.viewTabs(), window.chartTabs()}, QStringLiteral("Lab"));
+    QVERIFY(named.tabs);
+    QCOMPARE(named.tabs->widget(named.index), lab);
+    named.tabs->setCurrentIndex(named.index);
+    QCoreApplication::processEvents();
+    QTest::qWait(20);
+    const QWidget* buffers = lab->buffers();
+    const QRect shown = testing::visibleRectInWindow(*buffers) & window.rect();
+    QVERIFY2(shown.width() >= buffers->width() - 1 && shown.height() > 0 &&
+                 buffers->width() >= buffers->minimumSizeHint().width(),
+             qPrintable(QStringLiteral("%1x%2 of the %3x%4 panel in sight (it needs %5 px wide)")
+                            .arg(shown.width())
+                            .arg(shown.height())
+                            .arg(buffers->width())
+                            .arg(buffers->height())
+                            .arg(buffers->minimumSizeHint().width())));
+}
 
 void LayoutTest::windowFitsASmallScreen() {
     MainWindow window(folder_->settings());
@@ -344,6 +388,11 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
              testing::buttonProblems(window, {QStringLiteral("labBuild"), QStringLiteral("labRun"),
                                               QStringLiteral("labCancel")}))
             problems << QStringLiteral("[Lab] %1").arg(problem);
+        // --show-tab Lab names this tab, not the Expression lab.
+        const TabMatch named =
+            findTabNamed({window.viewTabs(), window.chartTabs()}, QStringLiteral("Lab"));
+        if (!named.tabs || named.tabs->widget(named.index) != lab)
+            problems << QStringLiteral("[Lab] the tab named Lab is another");
         const auto* editor = lab->findChild<QWidget*>(QStringLiteral("labEditor"));
         const int lineHeight = editor ? editor->fontMetrics().lineSpacing() : 0;
         if (!editor || editor->height() < 6 * lineHeight)

@@ -64,6 +64,12 @@ void computeStageState(const StageTimeline& timeline, qint64 timeNs, StageState&
         state.passesProgress += fraction;
         (sweep.write ? state.bytesWritten : state.bytesRead) += fraction * double(sweep.bytes);
     }
+    // The sweeps are the declared passes; where the run counted others (its counters), the
+    // counter reaches the run's passes as the sweeps reach their end.
+    if (timeline.modelPasses > 0 && timeline.passes != timeline.modelPasses) {
+        state.passesCompleted = state.passesCompleted * timeline.passes / timeline.modelPasses;
+        state.passesProgress = state.passesProgress * timeline.passes / timeline.modelPasses;
+    }
 
     state.bytesInFlight = 0;
     for (qsizetype a = 0; a < timeline.arrays.size(); ++a) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "model/run_passes.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::model {
@@ -248,6 +249,9 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
         timeline.modelBytesWritten += spec.traffic.bytesWritten();
         timeline.modelPasses += spec.passes();
     }
+    // A hand-made record without its passes keeps the declared count.
+    const int runPasses = shownPasses(run).value_or(0);
+    timeline.passes = runPasses > 0 ? runPasses : timeline.modelPasses;
 
     QMap<QString, quint64> bufferBytes;
     for (const BufferSpec& buffer : variant->buffers) {

@@ -71,7 +71,10 @@ struct StageTimeline {
     QVector<StageArray> arrays;
     QVector<StageKernel> kernels;
     QVector<StageSweep> sweeps;  // ordered by start time
-    int modelPasses = 0;
+    int modelPasses = 0;         // declared: one a sweep
+    // The run's passes (shownPasses in run_passes.h; modelPasses where it has none): the pass
+    // counter's total, which the sweeps reach at the end.
+    int passes = 0;
     quint64 modelBytesRead = 0;  // requested, by the traffic model (re-reads included)
     quint64 modelBytesWritten = 0;
     // What reached DRAM, and from where the figure comes (run_traffic.h): the stage's bytes box

@@ -149,7 +149,7 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
 
     connect(starters_, &QComboBox::activated, this, &LabView::loadStarter);
     connect(size_, &QComboBox::currentIndexChanged, this,
-            [this] { buffers_->setElementCount(size_->currentData().toULongLong()); });
+            [this] { buffers_->setElementCount(elementCount()); });
     connect(open, &QPushButton::clicked, this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open a kernel"), {}, tr("CUDA kernels (*.cu)"));
@@ -180,7 +180,7 @@ LabView::LabView(QWidget* parent) : QWidget(parent), process_(this) {
     });
     connect(&process_, &LabProcess::finished, this, &LabView::finish);
 
-    buffers_->setElementCount(size_->currentData().toULongLong());
+    buffers_->setElementCount(elementCount());
     loadStarter(0);
     setGpu(false, tr("looking for a GPU…"));
 }
@@ -304,12 +304,27 @@ void LabView::run() {
                           QStringLiteral("--kernel-file"),
                           path,
                           QStringLiteral("--n"),
-                          QString::number(size_->currentData().toULongLong()),
+                          QString::number(elementCount()),
                           QStringLiteral("--json"),
                           json};
     if (counters_->isChecked())
         arguments << QStringLiteral("--measure") << QStringLiteral("counters");
     process_.start(arguments, runMs_);
+}
+
+QString LabView::setElementCount(quint64 n) {
+    const int index = size_->findData(QVariant::fromValue(n));
+    if (index < 0)
+        return tr("N = %1 is not one of the Lab's sizes (2^%2 to 2^%3)")
+            .arg(n)
+            .arg(kSmallestLog2N)
+            .arg(kLargestLog2N);
+    size_->setCurrentIndex(index);
+    return QString();
+}
+
+quint64 LabView::elementCount() const {
+    return size_->currentData().toULongLong();
 }
 
 void LabView::cancel() {

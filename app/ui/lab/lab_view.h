@@ -47,6 +47,10 @@ class LabView : public QWidget {
     // A blank kernel's expression: its buffers and passes follow it. Empty on success, else the
     // parser's error (at its character).
     QString setExpression(const QString& text);
+    // The problem size a run takes (N, a power of two among the sizes offered). Empty on
+    // success, else why the size was left as it was.
+    QString setElementCount(quint64 n);
+    quint64 elementCount() const;
 
     LabEditor* editor() const { return editor_; }
     LabBuffers* buffers() const { return buffers_; }

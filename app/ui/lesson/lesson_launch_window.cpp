@@ -8,6 +8,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "model/problem_options.h"
+#include "pipelines/registry.h"
 #include "ui/lab/lab_view.h"
 #include "ui/lesson/lesson_window.h"
 #include "ui/window/main_window.h"
@@ -37,6 +39,16 @@ void showView(MainWindow& window, const QString& view) {
         if (tabs->tabText(index).remove(QLatin1Char('&')) == title) tabs->setCurrentIndex(index);
 }
 
+// The element count the step's problem names (N), or 0 where it names none.
+quint64 stepElementCount(const model::LessonStep& step) {
+    const model::ProblemText& text = step.show.problem;
+    if (text.dimensions.isEmpty() && text.preset.isEmpty()) return 0;  // else the defaults
+    const PipelineSpec* pipeline = findPipeline(step.show.pipeline.toStdString());
+    if (!pipeline) return 0;
+    const Result<Problem> problem = model::problemFromText(*pipeline, text);
+    return problem ? problem->dimension(kElementCountDimension) : 0;
+}
+
 }  // namespace
 
 QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
@@ -56,11 +68,17 @@ QString openLessonOver(MainWindow& window, const QString& planPath, int step) {
     lesson->setObjectName(QLatin1String(kLessonWindowName));
     if (auto* lab = window.findChild<LabView*>()) {
         LessonDriver* lessonDriver = lesson->driver();
-        lessonDriver->setKernelShown([&window, lab](const QString& path, bool run) {
+        lessonDriver->setKernelShown([&window, lab, lessonDriver](const QString& path, bool run) {
             if (const QString refused = lab->openKernel(path); !refused.isEmpty()) {
                 window.statusBar()->showMessage(refused);
                 return false;
             }
+            const model::LessonPlan& plan = lessonDriver->plan();
+            const int current = lessonDriver->session().current;
+            if (current >= 0 && current < plan.steps.size())
+                if (const quint64 n = stepElementCount(plan.steps[current]); n != 0)
+                    if (const QString refused = lab->setElementCount(n); !refused.isEmpty())
+                        window.statusBar()->showMessage(refused);
             window.chartTabs()->setCurrentWidget(lab);
             if (!run) return true;
             // A run still going (the last step's) keeps the Lab: this one does not start.

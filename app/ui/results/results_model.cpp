@@ -5,6 +5,7 @@
 
 #include "model/captions.h"
 #include "model/format.h"
+#include "model/run_passes.h"
 #include "ui/charts/roofline_words.h"
 
 namespace fusescope {
@@ -91,7 +92,9 @@ QVariant VariantResultsModel::display(int row, int column) const {
         case Kernels:
             return QString::number(run.kernels.size());
         case Passes:
-            return run.passesCounted ? QString::number(run.passes) : QStringLiteral("–");
+            if (const std::optional<int> passes = model::shownPasses(run))
+                return QString::number(*passes);
+            return QStringLiteral("–");
         case RequestedBytes:
             return model::formatBytes(run.modelBytesRead + run.modelBytesWritten);
         case DramBytes:
@@ -133,7 +136,7 @@ QVariant VariantResultsModel::sortValue(int row, int column) const {
         case Kernels:
             return static_cast<int>(run.kernels.size());
         case Passes:
-            return run.passes;
+            return model::shownPasses(run).value_or(0);
         case RequestedBytes:
             return run.modelBytesRead + run.modelBytesWritten;
         case DramBytes:

@@ -28,6 +28,7 @@
 #include "model/pipeline_watcher.h"
 #include "model/problem_options.h"
 #include "model/run_limits.h"
+#include "pipelines/runtime_registry.h"
 
 namespace fusescope {
 namespace {
@@ -291,7 +292,8 @@ void RunPanel::showPipeline(int index) {
     formula_->setText(text(spec->formula));
     description_->setText(text(spec->description));
     showProblemFields(*spec);
-    for (const VariantSpec& variant : spec->variants) {
+    for (const VariantSpec* runnable : runnableVariants(*spec)) {
+        const VariantSpec& variant = *runnable;
         auto* item = new QListWidgetItem(text(variant.title), variants_);
         item->setData(kNameRole, text(variant.name));
         item->setToolTip(text(variant.description));

@@ -243,7 +243,7 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
 
     const double modelBytes = double(timeline.modelBytesRead + timeline.modelBytesWritten);
     const bool dram = timeline.dramSource != model::DramSource::Unknown;
-    const bool complete = timeline.passesCounted ? state.passesCompleted == timeline.modelPasses
+    const bool complete = timeline.passesCounted ? state.passesCompleted == timeline.passes
                                                  : state.timeNs >= timeline.kernelsEndNs;
     painter.setPen(complete ? theme_.success : theme_.text);
     // Without passes: the requests served on chip (requested beyond DRAM) where DRAM is known.
@@ -255,7 +255,7 @@ void StageRenderer::drawStats(QPainter& painter, int side) const {
     drawLabel(painter, valueRect(pane.passesBox), Qt::AlignLeft | Qt::AlignVCenter, done);
     // "of 5" beside the value where both fit the box, in the smaller type where only that fits,
     // and not at all where neither does (never over the value).
-    const QString total = timeline.passesCounted ? QStringLiteral("of %1").arg(timeline.modelPasses)
+    const QString total = timeline.passesCounted ? QStringLiteral("of %1").arg(timeline.passes)
                           : dram
                               ? QStringLiteral("of %1 requested").arg(formatStageBytes(modelBytes))
                               : QStringLiteral("of %1").arg(formatStageBytes(modelBytes));

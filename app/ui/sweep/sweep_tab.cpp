@@ -28,6 +28,7 @@
 #include "model/recording.h"
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
+#include "pipelines/runtime_registry.h"
 #include "ui/sweep/sweep_chart.h"
 #include "worker/run_controller.h"
 
@@ -180,7 +181,8 @@ void SweepTab::setPipeline(const QString& name) {
     table_->setHorizontalHeaderItem(
         1, new QTableWidgetItem(QString::fromStdString(pipeline->sizeDimension)));
     variants_->clear();
-    for (const VariantSpec& variant : pipeline->variants) {
+    for (const VariantSpec* runnable : runnableVariants(*pipeline)) {
+        const VariantSpec& variant = *runnable;
         auto* item = new QListWidgetItem(QString::fromStdString(variant.title));
         item->setData(Qt::UserRole, QString::fromStdString(variant.name));
         item->setToolTip(QString::fromStdString(variant.description));

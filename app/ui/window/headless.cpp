@@ -27,6 +27,7 @@
 #include "ui/jobs/cpu_speeds_gate.h"
 #include "ui/run/run_panel.h"
 #include "ui/window/main_window.h"
+#include "ui/window/tab_lookup.h"
 
 namespace fusescope {
 namespace {
@@ -557,20 +558,15 @@ int runHeadless(MainWindow& window, const LaunchOptions& options) {
     for (QTabWidget* inner : window.findChildren<QTabWidget*>())
         if (!tabWidgets.contains(inner)) tabWidgets << inner;
     for (const QString& wanted : options.showTabs) {
-        bool found = false;
-        for (QTabWidget* tabs : tabWidgets)
-            for (int index = 0; index < tabs->count() && !found; ++index)
-                if (tabs->tabText(index).contains(wanted, Qt::CaseInsensitive)) {
-                    tabs->setCurrentIndex(index);
-                    // Also the tab already in front: it fills the presentation layout.
-                    if (tabs == window.viewTabs() || tabs == window.chartTabs())
-                        window.presentTabs(tabs);
-                    found = true;
-                }
-        if (!found) {
+        const TabMatch found = findTabNamed(tabWidgets, wanted);
+        if (!found.tabs) {
             printError(QObject::tr("no tab titled like '%1'").arg(wanted));
             return 1;
         }
+        found.tabs->setCurrentIndex(found.index);
+        // Also the tab already in front: it fills the presentation layout.
+        if (found.tabs == window.viewTabs() || found.tabs == window.chartTabs())
+            window.presentTabs(found.tabs);
     }
     if (!options.screenshotPath.isEmpty()) {
         for (ChartView* chart : window.charts()) chart->rebuildNow();

@@ -55,6 +55,7 @@
 #include "ui/widgets/elided_label.h"
 #include "ui/window/plugged_views.h"
 #include "ui/window/self_test_dialog.h"
+#include "ui/window/shown_page_width.h"
 #include "worker/run_controller.h"
 
 void fusescopeInitUiResources() {
@@ -276,6 +277,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             });
     addExpressionView(*this);
     addLabView(*this);
+    // Every page added: from here each tab widget is as wide as its shown page needs.
+    widthFollowsShownPage(viewTabs_);
+    widthFollowsShownPage(chartTabs_);
     // The explorer's charts (named in their constructors) export like every other chart.
     tileExplorer_->heatmap()->setProperty("fusescopeExportTitle", tr("Tile heatmap"));
     tileExplorer_->roofline()->setProperty("fusescopeExportTitle", tr("Tile roofline"));

@@ -105,7 +105,7 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
                                 "re-reads the L2 catches depends on which tiles run at the same "
                                 "time, so these DRAM reads can change from run to run and between "
                                 "profilers, while the requests stay the same."});
-    if (measured < model && e.l2CacheBytes > 0 && e.arrayBytes < e.l2CacheBytes)
+    if (measured < model && e.l2CacheBytes > 0 && e.arrayBytes > 0 && e.arrayBytes < e.l2CacheBytes)
         findings.push_back(
             {GapReason::FitsInL2,
              (e.arraysAreOneSize ? "Each array is " : "Its largest buffer is ") +

@@ -48,7 +48,8 @@ LabView* shownLab(LessonMainWindow& main) {
 }  // namespace
 
 void LessonLabTest::kernelStepsOpenTheirKernelInTheLab() {
-    qputenv("FUSESCOPE_CLI", FUSESCOPE_CLI_PATH);
+    // The CLI the test was started with (a bundle on the GPU machine), else the build tree's.
+    if (qEnvironmentVariableIsEmpty("FUSESCOPE_CLI")) qputenv("FUSESCOPE_CLI", FUSESCOPE_CLI_PATH);
     LessonMainWindow main;
     MainWindow& window = main.window;
     LabView* lab = shownLab(main);

@@ -57,6 +57,15 @@ TEST(Gap, ArraysSmallerThanTheL2StayInCache) {
     EXPECT_TRUE(has(explainKernelGap(big), GapReason::Unexplained));
 }
 
+TEST(Gap, AnArrayOfUnknownSizeIsNotSaidToFitInTheL2) {
+    // A kernel the registry cannot size (a learner's kernel from a recording): no claim of "0.0
+    // MB".
+    KernelEvidence e = exactKernel(kGB);
+    e.arrayBytes = 0;
+    e.measured.dramBytesWritten = 0.5 * kGB;
+    EXPECT_FALSE(has(explainKernelGap(e), GapReason::FitsInL2));
+}
+
 TEST(Gap, WritesDeferredIntoTheNextKernel) {
     KernelEvidence first = exactKernel(kGB);
     first.measured.dramBytesWritten = 0.7 * kGB;
@@ -139,6 +148,7 @@ TEST(Gap, ExplainGapsCoversMeasuredVariantsAndFreeWriteBackOnTheTimeline) {
     RunReport report;
     report.device.l2CacheBytes = kL2;
     VariantResult measured;
+    measured.pipeline = "swiglu";
     measured.variant = "scratch";
     measured.problem.dimensions["N"] = 4000000;  // 16 MB arrays
     measured.modelBytesWritten = 2 * 16000000;

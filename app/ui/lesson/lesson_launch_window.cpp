@@ -8,8 +8,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "model/pipeline_catalog.h"
 #include "model/problem_options.h"
-#include "pipelines/registry.h"
 #include "ui/lab/lab_view.h"
 #include "ui/lesson/lesson_window.h"
 #include "ui/window/main_window.h"

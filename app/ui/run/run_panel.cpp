@@ -28,7 +28,6 @@
 #include "model/pipeline_watcher.h"
 #include "model/problem_options.h"
 #include "model/run_limits.h"
-#include "pipelines/runtime_registry.h"
 
 namespace fusescope {
 namespace {

@@ -28,7 +28,6 @@
 #include "model/recording.h"
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
-#include "pipelines/runtime_registry.h"
 #include "ui/sweep/sweep_chart.h"
 #include "worker/run_controller.h"
 

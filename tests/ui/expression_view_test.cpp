@@ -50,6 +50,16 @@ void chooseCpu(RunPanel& panel, int repeats) {
     panel.repeatsSpin()->setValue(repeats);
 }
 
+// The window at the small screen's size, shown, with its expression lab open; null where the
+// window did not show.
+ExpressionView* shownOnASmallScreen(MainWindow& window) {
+    window.resize(kSmallScreen);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) return nullptr;
+    showExpressionView(window);
+    return window.findChild<ExpressionView*>(QStringLiteral("expressionView"));
+}
+
 }  // namespace
 
 class ExpressionViewTest : public QObject {
@@ -271,11 +281,7 @@ void ExpressionViewTest::theRunPanelListsChainsAsTheyAreRegistered() {
 
 void ExpressionViewTest::presentationTextIsLarge() {
     MainWindow window(settings_.get());
-    window.resize(kSmallScreen);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    showExpressionView(window);
-    auto* view = window.findChild<ExpressionView*>(QStringLiteral("expressionView"));
+    ExpressionView* view = shownOnASmallScreen(window);
     QVERIFY(view);
     view->setExpression(QStringLiteral("out = x +* y"));
     window.setPresentation(true, false);
@@ -293,11 +299,7 @@ void ExpressionViewTest::presentationTextIsLarge() {
 
 void ExpressionViewTest::readableOnASmallScreen() {
     MainWindow window(settings_.get());
-    window.resize(kSmallScreen);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    showExpressionView(window);
-    auto* view = window.findChild<ExpressionView*>(QStringLiteral("expressionView"));
+    ExpressionView* view = shownOnASmallScreen(window);
     QVERIFY(view);
     for (const QString& text :
          {QStringLiteral("t = x * 2 | out = t + 3"), QStringLiteral("out = x +* y")}) {

@@ -67,8 +67,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     auto* pipelineLayout = new QVBoxLayout(pipelineBox);
     pipeline_ = new QComboBox(pipelineBox);
     pipeline_->setObjectName(QStringLiteral("pipelineCombo"));
-    for (const PipelineSpec& spec : pipelines())
-        pipeline_->addItem(text(spec.title), text(spec.name));
+    listPipelines();
     connect(new model::PipelineWatcher(this), &model::PipelineWatcher::changed, this,
             &RunPanel::refreshPipelines);
     formula_ = wrappedLabel(pipelineBox);
@@ -267,14 +266,18 @@ void RunPanel::backendChanged() {
     updateCacheHint();
 }
 
+void RunPanel::listPipelines() {
+    pipeline_->clear();
+    for (const PipelineSpec& spec : pipelines())
+        pipeline_->addItem(text(spec.title), text(spec.name));
+}
+
 void RunPanel::refreshPipelines() {
     const QString chosen = pipeline_->currentData().toString();
     {
         // Quiet while the chosen pipeline stays chosen: nothing that follows the choice changes.
         const QSignalBlocker quiet(pipeline_);
-        pipeline_->clear();
-        for (const PipelineSpec& spec : pipelines())
-            pipeline_->addItem(text(spec.title), text(spec.name));
+        listPipelines();
         pipeline_->setCurrentIndex(pipeline_->findData(chosen));
     }
     if (pipeline_->currentIndex() < 0)

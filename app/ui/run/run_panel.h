@@ -78,6 +78,8 @@ class RunPanel final : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    // The registry's pipelines, in its order, as the pipeline box's items.
+    void listPipelines();
     void showPipeline(int index);
     // The text fields (N, dimensions, tiles) wide enough for their values, shown from the start.
     void fitFieldsToValues();

@@ -297,7 +297,10 @@ LessonStepView LessonDriver::view() const {
         view.status = QString::fromStdString(fresh.status().message());
         return view;
     }
-    if (step.question) view.measured = fresh->text;
+    if (step.question) {
+        view.measured = fresh->text;
+        view.measuredKind = fresh->kind;
+    }
     view.reason = fresh->reason;
     view.measuredSource = fresh->source;
     if (fresh->momentNs) {

@@ -151,6 +151,7 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
     const CancelToken cancel([] { return InterruptGuard::interrupted(); });
     RunRequest all;
     all.problem = settings.problem;
+    all.settings = settings.settings;
     const HostBuffers inputs = makeHostInputs(reference, selectedVariants(reference, all),
                                               settings.problem, all.settings.seed, cancel);
     if (cancel.cancelled()) return cancelledStatus();
@@ -158,8 +159,7 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
     launch.cubin = file.module.image;
     launch.entry = file.kernel.entry.toStdString();
     launch.n = settings.problem.dimension(kElementCountDimension);
-    launch.warmup = settings.warmup;
-    launch.repeats = settings.repeats;
+    launch.settings = settings.settings;
     launch.timeLimitSeconds = settings.timeLimitSeconds;
     std::optional<KernelCounters> counters;
     if (settings.counters)

@@ -13,6 +13,7 @@
 #include "pipelines/registry.h"
 #include "platform/runtime_compiler.h"
 #include "runtime/backend.h"
+#include "runtime/run_settings.h"
 
 namespace fusescope::cli {
 
@@ -32,8 +33,7 @@ Result<KernelFile> compileKernelFile(const QString& path);
 
 struct LearnerRunSettings {
     Problem problem;
-    int warmup = 1;
-    int repeats = 5;
+    RunSettings settings;  // the request's: warm-up, repeats and the inputs' seed
     double timeLimitSeconds = 10.0;
     // Set with --measure counters: the kernel's DRAM bytes are counted by the Range Profiler
     // (each pass from a clean L2, as for the shipped variants) on this backend's GPU.

@@ -421,8 +421,7 @@ int runCommand(const QStringList& arguments) {
     if (kernelFile) {
         LearnerRunSettings learner;
         learner.problem = request.problem;
-        learner.warmup = request.settings.warmup;
-        learner.repeats = request.settings.repeats;
+        learner.settings = request.settings;
         learner.timeLimitSeconds = options->timeLimitSeconds;
         if (provider && options->measure->counters) {
             learner.counters = provider.get();

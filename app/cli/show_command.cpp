@@ -7,6 +7,7 @@
 #include "cli/results_table.h"
 #include "cli/sweep_table.h"
 #include "cli/terminal_text.h"
+#include "model/recorded_pipelines.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
 
@@ -39,7 +40,7 @@ int showSweep(const QString& path) {
 }
 
 int showRecording(const QString& path) {
-    Result<model::Recording> loaded = model::loadRecording(path);
+    Result<model::Recording> loaded = model::openRecording(path);
     if (!loaded) {
         printError(QString::fromStdString(loaded.status().message()));
         return kExitUsageError;

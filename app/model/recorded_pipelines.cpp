@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/recording_json.h"
 #include "pipelines/described_pipeline.h"
 #include "pipelines/runtime_registry.h"
 
@@ -40,6 +41,17 @@ Status registerRecordedPipelines(const Recording& recording) {
             !registered)
             return registered.status();
     return Status::ok();
+}
+
+Result<Recording> openRecording(const QString& path) {
+    Result<Recording> recording = loadRecording(path);
+    if (!recording) return recording;
+    if (Status registered = registerRecordedPipelines(*recording); !registered)
+        return Status(ErrorCode::InvalidArgument,
+                      QStringLiteral("%1: %2")
+                          .arg(path, QString::fromStdString(registered.message()))
+                          .toStdString());
+    return recording;
 }
 
 }  // namespace fusescope::model

@@ -12,5 +12,9 @@ QVector<PipelineDescription> descriptionsToSave(const Recording& recording);
 // Registers each description (registerDescribedPipeline): what opening a recording does. Fails,
 // naming the pipeline, on a description that cannot be registered (a built-in's name).
 Status registerRecordedPipelines(const Recording& recording);
+// Opening a recording (File > Open, --open, compare, a lesson step that shows it): loadRecording,
+// then registerRecordedPipelines, so that every view finds the pipelines its runs name. Listing
+// and checking files only read them (loadRecording).
+Result<Recording> openRecording(const QString& path);
 
 }  // namespace fusescope::model

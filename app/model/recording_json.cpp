@@ -572,9 +572,6 @@ Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourc
     } catch (const JsonFieldError& error) {
         return failure(QString::fromStdString(error.what()));
     }
-    // Its pipelines defined at run time are registered again, so that every view finds them.
-    if (Status registered = registerRecordedPipelines(recording); !registered)
-        return failure(QString::fromStdString(registered.message()));
     return recording;
 }
 

@@ -19,6 +19,8 @@ Result<QByteArray> recordingToJsonBytes(const Recording& recording);
 // Written atomically (saveBytesAtomically): a failed save leaves the previous file as it was.
 Status saveRecording(const Recording& recording, const QString& path);
 
+// Reading registers nothing, so listing or checking a file leaves the registry as it was; opening
+// one registers the pipelines it carries (openRecording, model/recorded_pipelines.h).
 // `sourceName` (usually the file name) starts every error message.
 Result<Recording> recordingFromJson(const QByteArray& json, const QString& sourceName);
 // Refuses special files and files over kMaxRecordingBytes before reading (readFileLimited).

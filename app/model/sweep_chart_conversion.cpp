@@ -8,6 +8,13 @@
 
 namespace fusescope::model {
 
+void nameSweptDimension(SweepChartData& data, const PipelineSpec* pipeline) {
+    if (!pipeline) return;
+    data.sizeDimension = QString::fromStdString(pipeline->sizeDimension);
+    if (const DimensionSpec* swept = pipeline->findDimension(pipeline->sizeDimension))
+        data.sizeTitle = QString::fromStdString(swept->title);
+}
+
 SweepChartData sweepChartData(const SweepReport& report) {
     SweepChartData data;
     const PipelineSpec* pipeline = findPipeline(report.pipeline);
@@ -20,6 +27,7 @@ SweepChartData sweepChartData(const SweepReport& report) {
     data.dataSource = dataSourceLabel(sweepDataSource(report));
     data.l2CacheBytes = static_cast<double>(report.device.l2CacheBytes);
     data.elementBytes = static_cast<double>(sizeof(float));  // sweeps run float32 arrays
+    nameSweptDimension(data, pipeline);
     for (const SweepSeries& series : report.series) {
         SweepChartSeries chartSeries;
         chartSeries.name = QString::fromStdString(series.variant);

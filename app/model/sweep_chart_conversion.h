@@ -4,10 +4,14 @@
 #include "analysis/sweep.h"
 #include "model/sweep_chart_data.h"
 #include "model/sweep_json.h"
+#include "pipelines/registry.h"
 
 namespace fusescope::model {
 
 SweepChartData sweepChartData(const SweepReport& report);
+// The dimension `pipeline`'s sweeps vary, named into `data` (left empty where the registry
+// lacks the pipeline).
+void nameSweptDimension(SweepChartData& data, const PipelineSpec* pipeline);
 // A file's sweep: its badge says the numbers are replayed.
 SweepChartData sweepChartData(const SweepFile& file);
 

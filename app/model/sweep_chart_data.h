@@ -47,6 +47,10 @@ struct SweepChartData {
     QString dataSource;       // the badge: "timing + model", "CPU backend", ...
     double l2CacheBytes = 0;  // 0: unknown, no line drawn
     double elementBytes = 4;  // float32: an array of N elements is N x 4 bytes
+    // The dimension the sweep varies, as the registry names it ("N", the MLP's "M") and what it
+    // counts ("elements per array"): the x axis's name. Empty: the axis says "size".
+    QString sizeDimension;
+    QString sizeTitle;
     QVector<SweepChartSeries> series;
     // Two when two sweeps are compared (l2CacheBytes above is then unused); empty for one sweep.
     QVector<SweepChartRecording> recordings;

@@ -80,6 +80,8 @@ SweepChartData comparisonChart(const SweepFile& a, const SweepFile& b,
                           ? chartA.dataSource
                           : QObject::tr("A %1, B %2").arg(chartA.dataSource, chartB.dataSource);
     data.elementBytes = chartA.elementBytes;
+    data.sizeDimension = chartA.sizeDimension;
+    data.sizeTitle = chartA.sizeTitle;
     data.recordings = {{QObject::tr("A: %1").arg(legendLabel(a)), chartA.l2CacheBytes},
                        {QObject::tr("B: %1").arg(legendLabel(b)), chartB.l2CacheBytes}};
     for (int recording = 0; recording < 2; ++recording) {

@@ -11,6 +11,7 @@
 #include "core/cancel_token.h"
 #include "core/status.h"
 #include "platform/runtime_compiler.h"
+#include "runtime/run_settings.h"
 
 namespace fusescope {
 
@@ -35,8 +36,7 @@ struct LearnerLaunch {
     std::string entry;
     std::uint64_t n = 0;
     std::vector<LearnerBufferData> buffers;  // in the kernel's parameter order; N follows them
-    int warmup = 1;
-    int repeats = 5;
+    RunSettings settings;  // warm-up and repeats (the caller made the inputs with its seed)
     double timeLimitSeconds = 10.0;  // per launch: past it the launch counts as hung
     // Called once after the timed repeats, the buffers still there: `launchOnce` launches the
     // kernel once more and waits for it (time limit and cancel as above). Counters are measured

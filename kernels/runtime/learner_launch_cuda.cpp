@@ -142,14 +142,14 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
         }
         return Status::ok();
     };
-    for (int k = 0; k < launch.warmup + launch.repeats; ++k) {
+    for (int k = 0; k < launch.settings.warmup + launch.settings.repeats; ++k) {
         if (Status s = launchOnce(); !s) return s;
         float ms = 0.0f;
         if (Status s = cudaStatus(cudaEventElapsedTime(&ms, events.start, events.stop),
                                   "cudaEventElapsedTime");
             !s)
             return s;
-        if (k >= launch.warmup) timing.repeatTimesMs.push_back(ms);
+        if (k >= launch.settings.warmup) timing.repeatTimesMs.push_back(ms);
     }
     if (launch.afterTiming)
         if (Status s = launch.afterTiming(launchOnce); !s) return s;

@@ -67,6 +67,7 @@ class SweepChartTest : public QObject {
     void emptyChartSaysSoAndStillHasABadge();
     void l2OutsideTheRangeIsNotDrawn();
     void showsARealCpuSweep();
+    void theSizeAxisNamesTheSweptDimension();
     void readsASweepFile();
     void rejectsFilesThatAreNotSweeps_data();
     void rejectsFilesThatAreNotSweeps();
@@ -187,6 +188,33 @@ void SweepChartTest::showsARealCpuSweep() {
     QVERIFY(chart.graphCount() >= 2 * 2 + 1);
     QTemporaryDir directory;
     QCOMPARE(chart.exportPng(directory.filePath(QStringLiteral("cpu.png"))), QString());
+}
+
+// The x axis names the dimension the pipeline's sweeps vary, as the registry names it: the MLP's
+// sweeps vary M (tokens), the elementwise chains' N (elements).
+void SweepChartTest::theSizeAxisNamesTheSweptDimension() {
+    for (const char* name : {"mlp", "swiglu"}) {
+        const PipelineSpec* pipeline = findPipeline(name);
+        QVERIFY(pipeline);
+        const DimensionSpec* swept = pipeline->findDimension(pipeline->sizeDimension);
+        QVERIFY(swept);
+        SweepReport report;
+        report.pipeline = name;
+        SweepSeries series;
+        series.variant = pipeline->variants.front().name;
+        series.launches = 1;
+        for (std::uint64_t size : {64, 256, 1024})
+            series.points.push_back({size, size * 4, 1, 0.01, true, 0.0, 0.0});
+        report.series = {series};
+        const SweepChartData data = model::sweepChartData(report);
+        SweepChart chart;
+        chart.setData(data);
+        const QString label = chart.bandwidthRect()->axis(QCPAxis::atBottom)->label();
+        const QString expected =
+            QString::fromStdString(pipeline->sizeDimension + ": " + swept->title);
+        QVERIFY2(label.startsWith(expected), qPrintable(label + QStringLiteral(" for ") + name));
+    }
+    QVERIFY(findPipeline("mlp")->sizeDimension == "M");
 }
 
 namespace {

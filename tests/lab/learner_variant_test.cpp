@@ -14,6 +14,7 @@
 #include "model/comparison.h"
 #include "model/format.h"
 #include "model/lab/learner_run.h"
+#include "model/recorded_pipelines.h"
 #include "model/recording_json.h"
 #include "model/stage/stage_state.h"
 #include "model/stage/stage_timeline.h"
@@ -93,7 +94,7 @@ void openLabRecording(const std::optional<KernelCounters>& counters,
     const QString path = folder.filePath("lab.json");
     const Status saved = model::saveRecording(recording, path);
     QVERIFY2(saved, saved.message().c_str());
-    Result<model::Recording> loaded = model::loadRecording(path);
+    Result<model::Recording> loaded = model::openRecording(path);
     QVERIFY2(loaded, loaded.status().message().c_str());
     opened = *loaded;
 }
@@ -131,7 +132,7 @@ void LearnerVariantTest::yourKernelIsAVariantInEveryView() {
     const Status saved = model::saveRecording(recording, path);
     QVERIFY2(saved, saved.message().c_str());
     QVERIFY(!findVariant(*findPipeline(kReference.toStdString()), yours.toStdString()));
-    Result<model::Recording> opened = model::loadRecording(path);
+    Result<model::Recording> opened = model::openRecording(path);
     QVERIFY2(opened, opened.status().message().c_str());
     const PipelineSpec* family = findPipeline(kReference.toStdString());
     QVERIFY(family->variants.size() == findBuiltInPipeline(family->name)->variants.size() + 1);

@@ -12,7 +12,9 @@
 
 #include "lesson_main_window.h"
 #include "model/lab/learner_kernel.h"
+#include "model/lab/learner_run.h"
 #include "model/recording_json.h"
+#include "pipelines/runtime_registry.h"
 #include "ui/lab/lab_editor.h"
 #include "ui/lab/lab_view.h"
 #include "ui/lesson/lesson_launch_window.h"
@@ -24,9 +26,12 @@ using namespace fusescope;
 class LessonLabTest : public QObject {
     Q_OBJECT
   private slots:
+    // Opening a step's lab recording adds "your kernel" to SwiGLU; each test starts without it.
+    void cleanup() { (void)unregisterPipeline("swiglu"); }
     void kernelStepsOpenTheirKernelInTheLab();
     void theLabsRunHoldsTheStepsNumbers();
     void aKernelStepSizesTheLabByItsProblem();
+    void withoutAGpuTheSolutionStepAnswersFromTheSolutionsRecording();
 };
 
 namespace {
@@ -205,6 +210,33 @@ void LessonLabTest::aKernelStepSizesTheLabByItsProblem() {
     // A size the Lab does not offer is refused in words.
     QVERIFY(!lab->setElementCount(3).isEmpty());
     QCOMPARE(lab->elementCount(), quint64{1} << 18);
+}
+
+// Without a GPU the lab solution's step opens the shipped H200 recording of the solution, run by
+// `fusescope-cli run --kernel-file` beside the shipped variants: the reveal shows the solution's
+// own run, and the step says which recording it opened.
+void LessonLabTest::withoutAGpuTheSolutionStepAnswersFromTheSolutionsRecording() {
+    QString error;
+    std::unique_ptr<LessonDriver> driver = LessonDriver::open(
+        QStringLiteral(FUSESCOPE_LESSONS_DIR "/swiglu-apply-fusion.lesson.md"), QString(), &error);
+    QVERIFY2(driver, qPrintable(error));
+    RunController controller;
+    driver->setRunController(&controller, false);
+    driver->setKernelShown([](const QString&, bool run) { return !run; });
+    driver->goTo(1);
+    QCOMPARE(QFileInfo(driver->plan().steps[1].show.kernelPath).fileName(),
+             QStringLiteral("lab_swiglu_fused.cu"));
+    QVERIFY(driver->dataReady());
+    QVERIFY2(driver->view().source.contains(QStringLiteral(
+                 "opens the shipped NVIDIA H200 recording h200-swiglu-lab-solution-2e24")),
+             qPrintable(driver->view().source));
+    QCOMPARE(driver->addAnswer(QStringLiteral("3"), 1), QString());
+    QCOMPARE(driver->reveal(), QString());
+    const QStringList numbers = driver->view().numbers;
+    QCOMPARE(numbers.size(), 3);  // scratch, fused and the solution's own run
+    QVERIFY2(
+        numbers.constLast().startsWith(model::learnerVariantName() + QStringLiteral(": 3 passes")),
+        qPrintable(numbers.join(QLatin1Char('\n'))));
 }
 
 QTEST_MAIN(LessonLabTest)

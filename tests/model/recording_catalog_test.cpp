@@ -10,11 +10,14 @@
 #include <QJsonObject>
 
 #include "model/comparison.h"
+#include "model/recorded_pipelines.h"
 #include "model/recording_catalog.h"
 #include "model/recording_description.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "pipelines/runtime_registry.h"
 #include "support/folder_test.h"
+#include "support/runtime_chain.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -112,6 +115,33 @@ TEST_F(CatalogTest, NoFolderMeansNoEntries) {
     const RecordingCatalog catalog = findRecordings({path("a"), path("b")});
     EXPECT_TRUE(catalog.folder.isEmpty());
     EXPECT_TRUE(catalog.entries.isEmpty());
+}
+
+// A learner's kernel recorded beside SwiGLU's variants carries "your kernel" as an added variant:
+// listing the folder (the start page at start-up) leaves SwiGLU as built in; opening the file
+// adds the variant, for the views of that recording.
+TEST_F(CatalogTest, ListingALearnerKernelRecordingRegistersNothingOpeningItDoes) {
+    const QString folder = path("recordings");
+    QDir().mkpath(folder);
+    const QString lab = folder + QStringLiteral("/lab.fusescope.json");
+    ASSERT_TRUE(QFile::copy(
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-swiglu-lab-solution-2e24.fusescope.json"),
+        lab));
+    const PipelineSpec* builtIn = findBuiltInPipeline("swiglu");
+    ASSERT_NE(builtIn, nullptr);
+    const test::RegisteredForTest restored{"swiglu"};
+
+    const RecordingCatalog catalog = findRecordings({folder});
+    ASSERT_EQ(catalog.entries.size(), 1);
+    EXPECT_TRUE(catalog.entries[0].error.isEmpty()) << catalog.entries[0].error.toStdString();
+    EXPECT_EQ(catalog.entries[0].kind, CatalogKind::Recording);
+    EXPECT_EQ(findPipeline("swiglu"), builtIn);
+    EXPECT_EQ(findVariant(*findPipeline("swiglu"), "your kernel"), nullptr);
+
+    Result<Recording> opened = openRecording(lab);
+    ASSERT_TRUE(opened) << opened.status().message();
+    ASSERT_NE(findVariant(*findPipeline("swiglu"), "your kernel"), nullptr);
+    EXPECT_EQ(findPipeline("swiglu")->variants.size(), builtIn->variants.size() + 1);
 }
 
 // Every file that ships loads and says in one line what it shows (what the start page lists and

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "model/comparison.h"
+#include "model/recorded_pipelines.h"
 #include "model/recording_json.h"
 #include "model/stage/stage_timeline.h"
 #include "stage_test_runs.h"
@@ -72,7 +73,7 @@ void RuntimePipelineTest::runSaveOpenStageExportCompare() {
     QVERIFY2(saved, saved.message().c_str());
     QVERIFY(unregisterPipeline(kChain.toStdString()));
     QVERIFY(!findPipeline(kChain.toStdString()));
-    Result<model::Recording> opened = model::loadRecording(path);
+    Result<model::Recording> opened = model::openRecording(path);
     QVERIFY2(opened, opened.status().message().c_str());
     QVERIFY(findPipeline(kChain.toStdString()));
     QCOMPARE(opened->pipelineDescriptions.size(), 1);
@@ -153,7 +154,7 @@ void RuntimePipelineTest::aRecordingNamingABuiltInPipelineInItsDescriptionIsRefu
     QTemporaryDir folder;
     const QString path = folder.filePath("clash.json");
     QVERIFY(model::saveRecording(recording, path));
-    Result<model::Recording> opened = model::loadRecording(path);
+    Result<model::Recording> opened = model::openRecording(path);
     QVERIFY(!opened);
     QVERIFY2(QString::fromStdString(opened.status().message()).contains("built in"),
              opened.status().message().c_str());

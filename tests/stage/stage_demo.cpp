@@ -11,6 +11,7 @@
 #include <QSvgRenderer>
 #include <cstdio>
 
+#include "model/recorded_pipelines.h"
 #include "model/recording_json.h"
 #include "model/stage/stage_timeline.h"
 #include "stage_test_runs.h"
@@ -147,7 +148,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (!recordingPath.isEmpty()) {
-        Result<model::Recording> recording = model::loadRecording(recordingPath);
+        Result<model::Recording> recording = model::openRecording(recordingPath);
         if (!recording) {
             std::fprintf(stderr, "stage_demo: %s\n", recording.status().message().c_str());
             return 1;

@@ -5,6 +5,7 @@
 
 #include "model/run_conversion.h"
 #include "pipelines/runtime_registry.h"
+#include "pipelines/traffic_bounds.h"
 
 namespace fusescope::model {
 namespace {
@@ -134,6 +135,9 @@ RunRecord learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& refe
     for (const LearnerPass& pass : kernel.passes)
         (pass.write ? result.modelBytesWritten : result.modelBytesRead) += n * sizeof(float);
     result.passes = counters ? passesFromCounters(*counters, n) : kernel.passCount();
+    // The kernel computes what its reference computes: the reference's FLOPs, where the registry
+    // knows them, are the work it does.
+    result.modelFlops = usefulFlops(reference, problem).value_or(0.0);
     result.timeMs = timing.medianMs;
     result.kernelsApartTimeMs = timing.medianMs;
     result.repeatTimesMs = timing.repeatTimesMs;
@@ -144,6 +148,7 @@ RunRecord learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& refe
     launched.timeMs = timing.medianMs;
     launched.modelBytesRead = result.modelBytesRead;
     launched.modelBytesWritten = result.modelBytesWritten;
+    launched.modelFlops = result.modelFlops;
     launched.resources.blockSize = timing.blockSize;
     launched.resources.gridSize = timing.gridSize;
     launched.counters = counters;

@@ -28,8 +28,9 @@ Result<PipelineDescription> learnerFamilyDescription(const LearnerKernel& kernel
 // Passes counted from measured DRAM bytes: whole N-element float32 sweeps, rounded.
 int passesFromCounters(const KernelCounters& counters, std::uint64_t n);
 
-// The learner's run: its time, check, allocations and the declared passes' bytes; with
-// `counters`, the kernel's measured DRAM bytes and the passes counted from them.
+// The learner's run: its time, check, allocations, the declared passes' bytes and the
+// reference's FLOPs for the problem (0 where the registry declares none); with `counters`, the
+// kernel's measured DRAM bytes and the passes counted from them.
 RunRecord learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& reference,
                            const Problem& problem, const LearnerTiming& timing,
                            const CheckResult& check,

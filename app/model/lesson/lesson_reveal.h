@@ -15,9 +15,12 @@ namespace fusescope::model {
 struct MeasuredAnswer {
     double value = 0.0;  // Number: in the question's unit; Winner and Order: 0
     QString text;        // "4 passes", "fused", "fused, two_launch, scratch"
-    QStringList order;   // the step's variants by measured time, fastest first
-    QString source;      // "measured on NVIDIA H200 (timing + model)"
-    QString reason;      // in words: the pass model, the verdict and the gaps
+    // What the answer is, before it on the screen: a run's numbers are measured; a tile's limit
+    // is the tile model's, over a sweep cell that was measured.
+    QString kind = QStringLiteral("Measured");
+    QStringList order;  // the step's variants by measured time, fastest first
+    QString source;     // "measured on NVIDIA H200 (timing + model)"
+    QString reason;     // in words: the pass model, the verdict and the gaps
     // The stage's moment: the variant it shows and the stage time (ns) to play to.
     QString momentVariant;
     std::optional<qint64> momentNs;

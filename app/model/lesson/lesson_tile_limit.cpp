@@ -93,6 +93,7 @@ Result<MeasuredAnswer> tileLimitAnswer(const tiles::TileSweep& measured, const Q
                               .toStdString());
         MeasuredAnswer answer;
         answer.text = text(limits.front().resource);
+        answer.kind = QStringLiteral("The tile model, on the measured sweep");
         QStringList words;
         for (const tiles::TileLimit& limit : limits)
             words << QStringLiteral("%1 (%2)").arg(text(limit.words), text(limit.resource));

@@ -4,6 +4,7 @@
 
 #include "model/lab/learner_kernel.h"
 #include "model/lesson/lesson_source.h"
+#include "model/recorded_pipelines.h"
 #include "model/recording_catalog.h"
 #include "model/recording_json.h"
 #include "worker/run_controller.h"
@@ -103,7 +104,7 @@ void LessonDriver::loadRecordingOf(const model::LessonStep& step, const QString&
             status_ = tr("step '%1' runs live only, in the window with a backend").arg(step.title);
         return;
     }
-    Result<model::Recording> recording = model::loadRecording(path);
+    Result<model::Recording> recording = model::openRecording(path);
     if (!recording) {
         status_ = QString::fromStdString(recording.status().message());
         return;
@@ -193,7 +194,7 @@ void LessonDriver::onRunFailed(const QString& message) {
 
 void LessonDriver::kernelRunFinished(const QString& recordingPath) {
     if (!waitingForLab_ || runningStep_ != session_.current) return;
-    Result<model::Recording> recording = model::loadRecording(recordingPath);
+    Result<model::Recording> recording = model::openRecording(recordingPath);
     if (!recording) {
         kernelRunFailed(QString::fromStdString(recording.status().message()));
         return;
@@ -296,7 +297,10 @@ LessonStepView LessonDriver::view() const {
         view.status = QString::fromStdString(fresh.status().message());
         return view;
     }
-    if (step.question) view.measured = fresh->text;
+    if (step.question) {
+        view.measured = fresh->text;
+        view.measuredKind = fresh->kind;
+    }
     view.reason = fresh->reason;
     view.measuredSource = fresh->source;
     if (fresh->momentNs) {

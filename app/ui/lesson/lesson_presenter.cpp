@@ -158,7 +158,7 @@ void LessonPresenter::setView(const LessonStepView& view) {
     answers_->setVisible(!rows.isEmpty());
 
     measured_->setText(view.revealed && !view.measured.isEmpty()
-                           ? tr("Measured: %1").arg(view.measured)
+                           ? QStringLiteral("%1: %2").arg(view.measuredKind, view.measured)
                            : QString());
     measured_->setVisible(view.revealed && !view.measured.isEmpty());
     numbers_->setText(view.numbers.join(QLatin1Char('\n')) +

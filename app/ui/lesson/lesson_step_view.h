@@ -30,6 +30,7 @@ struct LessonStepView {
     bool revealed = false;
     // The reveal: the measured answer, the numbers per variant, the reason and the source.
     QString measured;
+    QString measuredKind;  // "Measured", or what else the answer is (MeasuredAnswer::kind)
     QStringList numbers;
     QString reason;
     QString measuredSource;

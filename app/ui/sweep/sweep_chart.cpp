@@ -81,7 +81,8 @@ QString formatCacheBytes(double bytes) {
     return QStringLiteral("%1 KiB").arg(bytes / 1024.0, 0, 'g', 4);
 }
 
-QString fitLine(const SweepChartSeries& series) {
+// `size`: the swept dimension's name ("N", "M").
+QString fitLine(const SweepChartSeries& series, const QString& size) {
     const QString launches = series.launches == 1 ? QObject::tr("1 launch")
                                                   : QObject::tr("%1 launches").arg(series.launches);
     const QString head = QStringLiteral("%1 (%2): ").arg(series.name, launches);
@@ -93,7 +94,7 @@ QString fitLine(const SweepChartSeries& series) {
     QString line =
         head + overhead + QObject::tr(", %1 GB/s").arg(model::formatGBps(fit.bandwidthGBps));
     if (fit.boundaryN > 0)
-        line += QObject::tr(", regimes meet at N ≈ %1").arg(formatN(fit.boundaryN));
+        line += QObject::tr(", regimes meet at %1 ≈ %2").arg(size, formatN(fit.boundaryN));
     if (fit.samplesSetAside > 0)
         line += QObject::tr(" (%1 of the sizes set aside)").arg(fit.samplesSetAside);
     return line;
@@ -136,7 +137,6 @@ SweepChart::SweepChart(QWidget* parent) : DataChart(parent) {
         ticker->setTickCount(8);
         ticker->setSubTickCount(0);
         x->setTicker(ticker);
-        x->setLabel(tr("N (elements; K = 2^10, M = 2^20)"));
     }
     // The two rects share N: its numbers and name under the lower one are enough, and the upper
     // one keeps that height for its data.
@@ -151,6 +151,10 @@ SweepChart::SweepChart(QWidget* parent) : DataChart(parent) {
 
 QString SweepChart::exportPng(const QString& path, int width, int height) {
     return saveImageAsPng(toPixmap(width, height).toImage(), path);
+}
+
+QString SweepChart::sizeName() const {
+    return data_.sizeDimension.isEmpty() ? tr("size") : data_.sizeDimension;
 }
 
 void SweepChart::rebuild() {
@@ -177,6 +181,10 @@ void SweepChart::rebuild() {
     // Compared sweeps name two recordings in the legend: two to a row, and shorter axis
     // labels, so that the chart keeps its height for the data on a small screen.
     legend->setWrap(comparing ? 2 : 4);
+    // The swept dimension under the lower rect (the upper one shares it); the ticks' suffixes.
+    const QString swept =
+        data_.sizeTitle.isEmpty() ? sizeName() : tr("%1: %2").arg(sizeName(), data_.sizeTitle);
+    bandwidthRect_->axis(QCPAxis::atBottom)->setLabel(tr("%1 · K = 2^10, M = 2^20").arg(swept));
     timeRect_->axis(QCPAxis::atLeft)
         ->setLabel(comparing ? tr("time (µs, log)") : tr("time per run (µs, log)"));
     // Compared sweeps: a variant keeps one colour in both recordings.
@@ -419,7 +427,8 @@ void SweepChart::addRegimes(double xLow, double xHigh) {
         label->setClipAxisRect(timeRect_);
         placeInRect(label->position, timeRect_, boundary, 0.98);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setText(tr("regimes meet (%1): N ≈ %2").arg(primary->name, formatN(boundary)));
+        label->setText(
+            tr("regimes meet (%1): %2 ≈ %3").arg(primary->name, sizeName(), formatN(boundary)));
     }
 }
 
@@ -448,7 +457,7 @@ void SweepChart::addL2Line(double xLow, double xHigh) {
 
 void SweepChart::addFitText() {
     QStringList lines{tr("Fit (dashed): time = launches × overhead + bytes / bandwidth")};
-    for (const SweepChartSeries& series : data_.series) lines << fitLine(series);
+    for (const SweepChartSeries& series : data_.series) lines << fitLine(series, sizeName());
     fitText_ = lines.join(QLatin1Char('\n'));
     auto* text = new QCPItemText(this);
     text->setClipAxisRect(bandwidthRect_);

@@ -35,6 +35,8 @@ class SweepChart final : public DataChart<SweepChartData> {
     // Rebuilds the plottables now and replots on the next event-loop turn, so a sweep that
     // streams in point by point (setData) costs one replot per turn, not one per point.
     void rebuild() override;
+    // The swept dimension's name ("N", the MLP's "M"), or "size" where the data names none.
+    QString sizeName() const;
     // `variant`: the series' place among the variants, which picks its colour and marker.
     void addSeries(const SweepChartSeries& series, int variant);
     // A curve of `y` against sorted `x` on `rect`'s bottom and left axes, in the legend.

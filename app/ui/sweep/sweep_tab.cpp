@@ -297,6 +297,7 @@ void SweepTab::startSweep() {
                                                               : model::DataSource::CpuBackend);
     growing.l2CacheBytes = static_cast<double>(cacheBytes());
     growing.elementBytes = static_cast<double>(sizeof(float));
+    model::nameSweptDimension(growing, pipeline);
     document_ = {};
     showData(growing);
     sweeping_ = true;

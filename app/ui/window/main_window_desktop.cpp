@@ -15,6 +15,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "model/recorded_pipelines.h"
 #include "model/recording_catalog.h"
 #include "model/recording_description.h"
 #include "model/recording_json.h"
@@ -185,7 +186,7 @@ QString MainWindow::compareWith(const QString& path) {
         return model::compareKindsRefusal(
             otherIsSweep ? ComparedKind::Runs : ComparedKind::SizeSweep, otherKind, otherName);
     if (otherIsSweep) return compareSweepWith(path);
-    Result<model::Recording> other = model::loadRecording(path);
+    Result<model::Recording> other = model::openRecording(path);
     if (!other) return QString::fromStdString(other.status().message());
     if (!compareWindow_) compareWindow_ = new CompareWindow(this);
     const QString shownName =

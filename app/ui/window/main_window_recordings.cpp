@@ -28,6 +28,7 @@
 
 #include "model/format.h"
 #include "model/fusion_verdict.h"
+#include "model/recorded_pipelines.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
 #include "model/tile_sweep_json.h"
@@ -101,7 +102,7 @@ QString MainWindow::openRecording(const QString& path) {
         noteOpenedFile(path);
         return {};
     }
-    Result<model::Recording> loaded = model::loadRecording(path);
+    Result<model::Recording> loaded = model::openRecording(path);
     if (!loaded) return QString::fromStdString(loaded.status().message());
     if (isRunning()) cancelRun();
     openFile_ = path;

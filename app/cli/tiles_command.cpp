@@ -388,13 +388,11 @@ struct TilesParser {
                                            "values in that range). Repeat for more axes; tiles "
                                            "on no axis keep --tile's value."),
                             QStringLiteral("axis")};
-    QCommandLineOption repeat{QStringLiteral("repeat"),
-                              QStringLiteral("Timed repeats per configuration; the time is their "
-                                             "median with the interquartile range (default 10)."),
-                              QStringLiteral("count"), QStringLiteral("10")};
-    QCommandLineOption warmup{QStringLiteral("warmup"),
-                              QStringLiteral("Untimed runs first (default 2)."),
-                              QStringLiteral("count"), QStringLiteral("2")};
+    QCommandLineOption repeat = repeatOption(QStringLiteral("Timed repeats per configuration; the "
+                                                            "time is their median with the "
+                                                            "interquartile range"),
+                                             10);
+    QCommandLineOption warmup = warmupOption(QStringLiteral("Untimed runs first"), 2);
     QCommandLineOption noReferences{QStringLiteral("no-references"),
                                     QStringLiteral("Do not time the pipeline's other variants "
                                                    "(its baseline, its leanest fusion) on the "

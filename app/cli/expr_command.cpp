@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/run_options.h"
+#include "cli/shared_options.h"
 #include "cli/text_table.h"
 #include "expr/cuda_source.h"
 #include "expr/ledger.h"
@@ -42,13 +43,13 @@ void printLedger(const expr::Ledger& ledger) {
                       model::formatBytes(ledger.peakBytesInFlight),
                       model::formatBytes(ledger.peakBytesLive)));
     TextTable table;
-    table.addColumn(QStringLiteral("kernel"), TextTable::Align::Left);
-    table.addColumn(QStringLiteral("reads"), TextTable::Align::Left);
-    table.addColumn(QStringLiteral("writes"), TextTable::Align::Left);
-    table.addColumn(QStringLiteral("ops"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("passes"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("requested bytes"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("live bytes"), TextTable::Align::Right);
+    table.addColumns({{QStringLiteral("kernel"), TextTable::Align::Left},
+                      {QStringLiteral("reads"), TextTable::Align::Left},
+                      {QStringLiteral("writes"), TextTable::Align::Left},
+                      {QStringLiteral("ops"), TextTable::Align::Right},
+                      {QStringLiteral("passes"), TextTable::Align::Right},
+                      {QStringLiteral("requested bytes"), TextTable::Align::Right},
+                      {QStringLiteral("live bytes"), TextTable::Align::Right}});
     for (const expr::LedgerKernel& kernel : ledger.kernels)
         table.addRow({QString::fromStdString(kernel.name), joined(kernel.reads),
                       joined(kernel.writes), QString::number(kernel.operations),
@@ -61,8 +62,7 @@ void printLedger(const expr::Ledger& ledger) {
 
 int exprCommand(const QStringList& arguments) {
     QCommandLineParser parser;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("This help."));
+    const QCommandLineOption help = helpOption();
     const QCommandLineOption printCuda(QStringLiteral("print-cuda"),
                                        QStringLiteral("Print the generated CUDA kernels."));
     const QCommandLineOption vector(QStringLiteral("vector"), vectorWidthHelp(),

@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/shared_options.h"
 #include "cli/text_table.h"
 #include "model/format.h"
 #include "model/problem_options.h"
@@ -26,12 +27,12 @@ QStringList pipelineLines() {
             lines << QStringLiteral("    ") + line;
         const Problem problem = pipeline.defaultProblem();
         TextTable variants;
-        variants.addColumn(QStringLiteral("variant"), TextTable::Align::Left);
-        variants.addColumn(QStringLiteral("kernels"), TextTable::Align::Right);
-        variants.addColumn(
-            pipeline.countsPasses ? QStringLiteral("passes") : QStringLiteral("model bytes"),
-            TextTable::Align::Right);
-        variants.addColumn(QStringLiteral("title"), TextTable::Align::Left);
+        variants.addColumns(
+            {{QStringLiteral("variant"), TextTable::Align::Left},
+             {QStringLiteral("kernels"), TextTable::Align::Right},
+             {pipeline.countsPasses ? QStringLiteral("passes") : QStringLiteral("model bytes"),
+              TextTable::Align::Right},
+             {QStringLiteral("title"), TextTable::Align::Left}});
         for (const VariantSpec& variant : pipeline.variants) {
             const std::vector<KernelSpec> kernels = variant.kernelsFor(problem);
             std::size_t passes = 0;
@@ -101,8 +102,7 @@ int listCommand(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Lists the pipelines and their variants, and the backends usable here."));
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("This help."));
+    const QCommandLineOption help = helpOption();
     parser.addOption(help);
     if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
             return QStringLiteral(

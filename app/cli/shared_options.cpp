@@ -27,6 +27,24 @@ QCommandLineOption descriptionOption() {
                               QStringLiteral("text"));
 }
 
+namespace {
+
+QCommandLineOption countOption(const char* name, const QString& what, int byDefault) {
+    return QCommandLineOption(QLatin1String(name),
+                              QStringLiteral("%1 (default %2).").arg(what).arg(byDefault),
+                              QStringLiteral("count"), QString::number(byDefault));
+}
+
+}  // namespace
+
+QCommandLineOption repeatOption(const QString& what, int byDefault) {
+    return countOption("repeat", what, byDefault);
+}
+
+QCommandLineOption warmupOption(const QString& what, int byDefault) {
+    return countOption("warmup", what, byDefault);
+}
+
 Status checkNoPositionalArguments(const QCommandLineParser& parser) {
     if (parser.positionalArguments().isEmpty()) return Status::ok();
     return Status(ErrorCode::InvalidArgument,

@@ -18,6 +18,10 @@ QCommandLineOption helpOption();
 QCommandLineOption backendOption();
 QCommandLineOption deviceOption();
 QCommandLineOption descriptionOption();
+// --repeat and --warmup, as parseRunSettings reads them: `what` says what is repeated, and the
+// help ends with the default the option takes when not given.
+QCommandLineOption repeatOption(const QString& what, int byDefault);
+QCommandLineOption warmupOption(const QString& what, int byDefault);
 
 // Options start with --: a bare word is refused by name.
 Status checkNoPositionalArguments(const QCommandLineParser& parser);

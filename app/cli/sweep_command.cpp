@@ -56,13 +56,9 @@ struct SweepParser {
                        "sqrt 2).")
             .arg(kMaxStepsPerOctave),
         QStringLiteral("count"), QStringLiteral("1")};
-    QCommandLineOption repeat{QStringLiteral("repeat"),
-                              QStringLiteral("Timed repeats per size; the time is their median "
-                                             "(default 20)."),
-                              QStringLiteral("count"), QStringLiteral("20")};
-    QCommandLineOption warmup{QStringLiteral("warmup"),
-                              QStringLiteral("Untimed runs before the repeats (default 3)."),
-                              QStringLiteral("count"), QStringLiteral("3")};
+    QCommandLineOption repeat =
+        repeatOption(QStringLiteral("Timed repeats per size; the time is their median"), 20);
+    QCommandLineOption warmup = warmupOption(QStringLiteral("Untimed runs before the repeats"), 3);
     QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width"),
                               QString::number(kDefaultVectorWidth)};
     QCommandLineOption backend = backendOption();

@@ -85,17 +85,17 @@ QString renderSweep(const SweepReport& report, const QString& dataSource) {
                      .arg(series.launches == 1 ? "" : "es")
                      .arg(series.bytesPerElement, 0, 'g', 6);
         TextTable table;
-        table.addColumn(
-            pipeline ? QString::fromStdString(pipeline->sizeDimension) : QStringLiteral("size"),
-            Align::Right);
-        table.addColumn(QStringLiteral("bytes"), Align::Right);
-        table.addColumn(QStringLiteral("time"), Align::Right);
-        table.addColumn(QStringLiteral("GB/s"), Align::Right);
-        table.addColumn(QStringLiteral("copy GB/s"), Align::Right);
-        table.addColumn(QStringLiteral("vs fit"), Align::Right);
-        table.addColumn(QStringLiteral("regime"), Align::Left);
-        table.addColumn(QStringLiteral("cache"), Align::Left);
-        table.addColumn(QStringLiteral("check"), Align::Left);
+        table.addColumns(
+            {{pipeline ? QString::fromStdString(pipeline->sizeDimension) : QStringLiteral("size"),
+              Align::Right},
+             {QStringLiteral("bytes"), Align::Right},
+             {QStringLiteral("time"), Align::Right},
+             {QStringLiteral("GB/s"), Align::Right},
+             {QStringLiteral("copy GB/s"), Align::Right},
+             {QStringLiteral("vs fit"), Align::Right},
+             {QStringLiteral("regime"), Align::Left},
+             {QStringLiteral("cache"), Align::Left},
+             {QStringLiteral("check"), Align::Left}});
         for (const SweepPoint& point : series.points)
             table.addRow(
                 {model::formatCount(point.n), model::formatBytes(point.bytes),

@@ -14,6 +14,10 @@ void TextTable::addColumn(const QString& header, Align align) {
     alignments_ << align;
 }
 
+void TextTable::addColumns(std::initializer_list<Column> columns) {
+    for (const Column& column : columns) addColumn(column.header, column.align);
+}
+
 void TextTable::addRow(const QStringList& cells) {
     rows_ << cells;
 }

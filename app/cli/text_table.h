@@ -3,6 +3,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <initializer_list>
 
 namespace fusescope::cli {
 
@@ -10,7 +11,13 @@ class TextTable {
   public:
     enum class Align { Left, Right };
 
+    struct Column {
+        QString header;
+        Align align;
+    };
+
     void addColumn(const QString& header, Align align);
+    void addColumns(std::initializer_list<Column> columns);
     void addRow(const QStringList& cells);  // one cell per column
     // The header, a rule, and the rows; each line starts with `indent` and has no trailing space.
     QStringList render(const QString& indent = QString()) const;

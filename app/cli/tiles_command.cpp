@@ -219,8 +219,7 @@ QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString
 
 struct ResourcesParser {
     QCommandLineParser parser;
-    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
-                            QStringLiteral("This help.")};
+    QCommandLineOption help = helpOption();
     ConfigurationOptions configuration;
     QCommandLineOption gpu{QStringLiteral("gpu"),
                            QStringLiteral("Report the model for this GPU from the table of known "
@@ -381,8 +380,7 @@ Result<tiles::TileAxis> parseAxis(const PipelineSpec& pipeline, const QString& v
 
 struct TilesParser {
     QCommandLineParser parser;
-    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
-                            QStringLiteral("This help.")};
+    QCommandLineOption help = helpOption();
     ConfigurationOptions configuration;
     QCommandLineOption grid{QStringLiteral("grid"),
                             QStringLiteral("An axis of the sweep: a tile and its values, "
@@ -390,13 +388,11 @@ struct TilesParser {
                                            "values in that range). Repeat for more axes; tiles "
                                            "on no axis keep --tile's value."),
                             QStringLiteral("axis")};
-    QCommandLineOption repeat{QStringLiteral("repeat"),
-                              QStringLiteral("Timed repeats per configuration; the time is their "
-                                             "median with the interquartile range (default 10)."),
-                              QStringLiteral("count"), QStringLiteral("10")};
-    QCommandLineOption warmup{QStringLiteral("warmup"),
-                              QStringLiteral("Untimed runs first (default 2)."),
-                              QStringLiteral("count"), QStringLiteral("2")};
+    QCommandLineOption repeat = repeatOption(QStringLiteral("Timed repeats per configuration; the "
+                                                            "time is their median with the "
+                                                            "interquartile range"),
+                                             10);
+    QCommandLineOption warmup = warmupOption(QStringLiteral("Untimed runs first"), 2);
     QCommandLineOption noReferences{QStringLiteral("no-references"),
                                     QStringLiteral("Do not time the pipeline's other variants "
                                                    "(its baseline, its leanest fusion) on the "
@@ -481,18 +477,18 @@ void printSweep(const tiles::TileSweep& sweep) {
         tuningTitles << text(name.substr(name.find('_') + 1));
     }
     TextTable table;
-    table.addColumn(QStringLiteral("tiles (%1)").arg(tuningTitles.join(QLatin1Char(' '))),
-                    TextTable::Align::Left);
-    table.addColumn(QStringLiteral("ms median [IQR]"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("GB/s"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("TFLOP/s"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("regs"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("spill B"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("smem KiB"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("blk/SM"), TextTable::Align::Right);
-    table.addColumn(QStringLiteral("check"), TextTable::Align::Left);
-    table.addColumn(QStringLiteral("rank"), TextTable::Align::Left);
-    table.addColumn(QStringLiteral("limiter"), TextTable::Align::Left);
+    table.addColumns({{QStringLiteral("tiles (%1)").arg(tuningTitles.join(QLatin1Char(' '))),
+                       TextTable::Align::Left},
+                      {QStringLiteral("ms median [IQR]"), TextTable::Align::Right},
+                      {QStringLiteral("GB/s"), TextTable::Align::Right},
+                      {QStringLiteral("TFLOP/s"), TextTable::Align::Right},
+                      {QStringLiteral("regs"), TextTable::Align::Right},
+                      {QStringLiteral("spill B"), TextTable::Align::Right},
+                      {QStringLiteral("smem KiB"), TextTable::Align::Right},
+                      {QStringLiteral("blk/SM"), TextTable::Align::Right},
+                      {QStringLiteral("check"), TextTable::Align::Left},
+                      {QStringLiteral("rank"), TextTable::Align::Left},
+                      {QStringLiteral("limiter"), TextTable::Align::Left}});
     for (const tiles::TileCell& cell : sweep.cells) {
         const tiles::ResourceReport& r = cell.report;
         QStringList values;

@@ -29,22 +29,17 @@ std::optional<qsizetype> unprintableAt(const QString& text, bool freeText) {
 }
 
 QString typeName(const QJsonValue& value) {
-    switch (value.type()) {
-        case QJsonValue::Null:
-            return QStringLiteral("null");
-        case QJsonValue::Bool:
-            return QStringLiteral("a boolean");
-        case QJsonValue::Double:
-            return QStringLiteral("a number");
-        case QJsonValue::String:
-            return QStringLiteral("a string");
-        case QJsonValue::Array:
-            return QStringLiteral("an array");
-        case QJsonValue::Object:
-            return QStringLiteral("an object");
-        case QJsonValue::Undefined:
-            break;
-    }
+    struct TypeWords {
+        QJsonValue::Type type;
+        const char* words;
+    };
+    static constexpr TypeWords kTypeWords[] = {
+        {QJsonValue::Null, "null"},       {QJsonValue::Bool, "a boolean"},
+        {QJsonValue::Double, "a number"}, {QJsonValue::String, "a string"},
+        {QJsonValue::Array, "an array"},  {QJsonValue::Object, "an object"},
+    };
+    for (const TypeWords& entry : kTypeWords)
+        if (entry.type == value.type()) return QLatin1String(entry.words);
     return QStringLiteral("nothing");
 }
 

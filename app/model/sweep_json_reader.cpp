@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <cmath>
 
+#include "model/json_document_format.h"
 #include "model/json_reader.h"
 #include "model/limited_read.h"
 #include "model/sweep_json.h"
@@ -93,16 +94,7 @@ DeviceInfo readDevice(const JsonReader& device, DataSource source) {
 }
 
 SweepFile readDocument(const JsonReader& document) {
-    const QString format = document.string("format");
-    if (format != QLatin1String(kSweepFormat))
-        throw JsonFieldError(QObject::tr("not a FuseScope sweep file (format '%1', expected '%2')")
-                                 .arg(format, QLatin1String(kSweepFormat)));
-    const int version = document.integer("version");
-    if (version < 1 || version > kSweepVersion)
-        throw JsonFieldError(
-            QObject::tr("sweep file version %1 is not one this FuseScope reads (1 to %2)")
-                .arg(version)
-                .arg(kSweepVersion));
+    checkDocumentFormat(document, kSweepFormat, kSweepVersion, QObject::tr("sweep file"));
 
     SweepFile file;
     const QString sourceKey = document.string("data_source");

@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <cmath>
 
+#include "model/json_document_format.h"
 #include "model/json_reader.h"
 #include "model/limited_read.h"
 #include "model/tile_sweep_json.h"
@@ -167,16 +168,7 @@ tiles::TileCell readCell(const JsonReader& c, const tiles::TileSweep& sweep) {
 }
 
 tiles::TileSweep readDocument(const JsonReader& document) {
-    const QString format = document.string("format");
-    if (format != QLatin1String(kTileSweepFormat))
-        throw JsonFieldError(QObject::tr("not a FuseScope tile sweep (format '%1', expected '%2')")
-                                 .arg(format, QLatin1String(kTileSweepFormat)));
-    const int version = document.integer("version");
-    if (version < 1 || version > kTileSweepVersion)
-        throw JsonFieldError(
-            QObject::tr("tile sweep version %1 is not one this FuseScope reads (1 to %2)")
-                .arg(version)
-                .arg(kTileSweepVersion));
+    checkDocumentFormat(document, kTileSweepFormat, kTileSweepVersion, QObject::tr("tile sweep"));
     tiles::TileSweep sweep;
     sweep.producer = text(document.optionalString("producer").value_or(QString()));
     sweep.created = text(document.optionalString("created").value_or(QString()));

@@ -29,40 +29,39 @@ const char* helperOf(OpKind kind) {
     }
 }
 
+// How CUDA spells an operation: an operator between its two operands, or a function of them.
+struct CudaSpelling {
+    OpKind kind;
+    const char* infix;
+    const char* function;
+};
+constexpr CudaSpelling kCudaSpellings[] = {
+    {OpKind::Add, " + ", nullptr},
+    {OpKind::Subtract, " - ", nullptr},
+    {OpKind::Multiply, " * ", nullptr},
+    {OpKind::Divide, " / ", nullptr},
+    {OpKind::Exp, nullptr, "expf"},
+    {OpKind::Log, nullptr, "logf"},
+    {OpKind::Sqrt, nullptr, "sqrtf"},
+    {OpKind::Rsqrt, nullptr, "rsqrtf"},
+    {OpKind::Sigmoid, nullptr, "fs_sigmoid"},
+    {OpKind::Silu, nullptr, "fs_silu"},
+    {OpKind::Tanh, nullptr, "tanhf"},
+    {OpKind::Gelu, nullptr, "fs_gelu"},
+    {OpKind::Abs, nullptr, "fabsf"},
+    {OpKind::Min, nullptr, "fminf"},
+    {OpKind::Max, nullptr, "fmaxf"},
+};
+
+// `a` holds the operation's operands, as many as it takes.
 std::string operationText(OpKind kind, const std::vector<std::string>& a) {
-    switch (kind) {
-        case OpKind::Add:
-            return a[0] + " + " + a[1];
-        case OpKind::Subtract:
-            return a[0] + " - " + a[1];
-        case OpKind::Multiply:
-            return a[0] + " * " + a[1];
-        case OpKind::Divide:
-            return a[0] + " / " + a[1];
-        case OpKind::Negate:
-            return "-" + a[0];
-        case OpKind::Exp:
-            return "expf(" + a[0] + ")";
-        case OpKind::Log:
-            return "logf(" + a[0] + ")";
-        case OpKind::Sqrt:
-            return "sqrtf(" + a[0] + ")";
-        case OpKind::Rsqrt:
-            return "rsqrtf(" + a[0] + ")";
-        case OpKind::Sigmoid:
-            return "fs_sigmoid(" + a[0] + ")";
-        case OpKind::Silu:
-            return "fs_silu(" + a[0] + ")";
-        case OpKind::Tanh:
-            return "tanhf(" + a[0] + ")";
-        case OpKind::Gelu:
-            return "fs_gelu(" + a[0] + ")";
-        case OpKind::Abs:
-            return "fabsf(" + a[0] + ")";
-        case OpKind::Min:
-            return "fminf(" + a[0] + ", " + a[1] + ")";
-        case OpKind::Max:
-            return "fmaxf(" + a[0] + ", " + a[1] + ")";
+    if (kind == OpKind::Negate) return "-" + a[0];
+    for (const CudaSpelling& spelling : kCudaSpellings) {
+        if (spelling.kind != kind) continue;
+        if (spelling.infix) return a[0] + spelling.infix + a[1];
+        std::string call = std::string(spelling.function) + "(" + a[0];
+        for (std::size_t index = 1; index < a.size(); ++index) call += ", " + a[index];
+        return call + ")";
     }
     return {};
 }

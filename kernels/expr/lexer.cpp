@@ -37,31 +37,21 @@ std::size_t numberLength(std::string_view text, std::size_t start) {
     return i - start;
 }
 
+struct Punctuation {
+    char character;
+    TokenKind kind;
+};
+constexpr Punctuation kPunctuation[] = {
+    {'+', TokenKind::Plus},  {'-', TokenKind::Minus},     {'*', TokenKind::Star},
+    {'/', TokenKind::Slash}, {'(', TokenKind::LeftParen}, {')', TokenKind::RightParen},
+    {',', TokenKind::Comma}, {'=', TokenKind::Equals},    {';', TokenKind::Semicolon},
+    {'|', TokenKind::Bar},
+};
+
 TokenKind punctuation(char c) {
-    switch (c) {
-        case '+':
-            return TokenKind::Plus;
-        case '-':
-            return TokenKind::Minus;
-        case '*':
-            return TokenKind::Star;
-        case '/':
-            return TokenKind::Slash;
-        case '(':
-            return TokenKind::LeftParen;
-        case ')':
-            return TokenKind::RightParen;
-        case ',':
-            return TokenKind::Comma;
-        case '=':
-            return TokenKind::Equals;
-        case ';':
-            return TokenKind::Semicolon;
-        case '|':
-            return TokenKind::Bar;
-        default:
-            return TokenKind::Invalid;
-    }
+    for (const Punctuation& entry : kPunctuation)
+        if (entry.character == c) return entry.kind;
+    return TokenKind::Invalid;
 }
 
 }  // namespace

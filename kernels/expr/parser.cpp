@@ -128,26 +128,27 @@ class Parser {
         }
     }
 
-    Operand sum() {
-        Operand left = product();
-        while (peek().kind == TokenKind::Plus || peek().kind == TokenKind::Minus) {
+    // One level of left-associative binary operators: `first` and `second` are its two tokens,
+    // each with the operation it makes; `operand` parses the tighter level below.
+    Operand binaryLevel(Operand (Parser::*operand)(), TokenKind first, OpKind firstOp,
+                        TokenKind second, OpKind secondOp) {
+        Operand left = (this->*operand)();
+        while (peek().kind == first || peek().kind == second) {
             const Token& op = next();
-            const Operand right = product();
-            left = operation(op.kind == TokenKind::Plus ? OpKind::Add : OpKind::Subtract,
-                             {left, right}, op.position);
+            const Operand right = (this->*operand)();
+            left = operation(op.kind == first ? firstOp : secondOp, {left, right}, op.position);
         }
         return left;
     }
 
+    Operand sum() {
+        return binaryLevel(&Parser::product, TokenKind::Plus, OpKind::Add, TokenKind::Minus,
+                           OpKind::Subtract);
+    }
+
     Operand product() {
-        Operand left = unary();
-        while (peek().kind == TokenKind::Star || peek().kind == TokenKind::Slash) {
-            const Token& op = next();
-            const Operand right = unary();
-            left = operation(op.kind == TokenKind::Star ? OpKind::Multiply : OpKind::Divide,
-                             {left, right}, op.position);
-        }
-        return left;
+        return binaryLevel(&Parser::unary, TokenKind::Star, OpKind::Multiply, TokenKind::Slash,
+                           OpKind::Divide);
     }
 
     Operand unary() {

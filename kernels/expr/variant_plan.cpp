@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace fusescope::expr {
 namespace {
@@ -47,14 +48,11 @@ void addOnce(std::vector<int>& list, int value) {
 }  // namespace
 
 std::string_view strategyName(Strategy strategy) {
-    switch (strategy) {
-        case Strategy::Unfused:
-            return "unfused";
-        case Strategy::Fused:
-            return "fused";
-        case Strategy::Split:
-            return "split";
-    }
+    // Each strategy is the variant of that name.
+    constexpr std::pair<Strategy, std::string_view> kNames[] = {
+        {Strategy::Unfused, "unfused"}, {Strategy::Fused, "fused"}, {Strategy::Split, "split"}};
+    for (const auto& [candidate, name] : kNames)
+        if (candidate == strategy) return name;
     return "fused";
 }
 

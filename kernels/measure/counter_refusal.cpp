@@ -2,53 +2,46 @@
 
 namespace fusescope {
 
+namespace {
+
+struct RefusalWords {
+    CounterRefusal refusal;
+    const char* reason;
+};
+
+// Other last: a reason is recognised by the first entry whose words it starts with.
+constexpr RefusalWords kRefusalWords[] = {
+    {CounterRefusal::NotBuilt,
+     "hardware counters are not available: FuseScope was built without CUDA"},
+    {CounterRefusal::LibraryMissing,
+     "hardware counters are not available: the CUPTI library could not be loaded"},
+    {CounterRefusal::NoDevice, "hardware counters are not available: no usable NVIDIA GPU"},
+    {CounterRefusal::Privileges,
+     "hardware counters are refused: GPU profiling is restricted to administrators on this "
+     "machine"},
+    {CounterRefusal::ProfilerInUse,
+     "hardware counters are refused: another profiler is already using them (Nsight Systems, "
+     "Nsight Compute or another CUPTI client)"},
+    {CounterRefusal::NotSupported, "hardware counters are not supported for this GPU or metric"},
+    {CounterRefusal::NeedsCudaBackend,
+     "hardware counters need the CUDA backend; this run used the CPU"},
+    {CounterRefusal::Other, "hardware counters failed"},
+};
+
+}  // namespace
+
 std::string refusalReason(CounterRefusal refusal, std::string_view detail) {
+    if (refusal == CounterRefusal::None) return {};
     std::string reason;
-    switch (refusal) {
-        case CounterRefusal::None:
-            return {};
-        case CounterRefusal::NotBuilt:
-            reason = "hardware counters are not available: FuseScope was built without CUDA";
-            break;
-        case CounterRefusal::LibraryMissing:
-            reason = "hardware counters are not available: the CUPTI library could not be loaded";
-            break;
-        case CounterRefusal::NoDevice:
-            reason = "hardware counters are not available: no usable NVIDIA GPU";
-            break;
-        case CounterRefusal::Privileges:
-            reason =
-                "hardware counters are refused: GPU profiling is restricted to administrators "
-                "on this machine";
-            break;
-        case CounterRefusal::ProfilerInUse:
-            reason =
-                "hardware counters are refused: another profiler is already using them "
-                "(Nsight Systems, Nsight Compute or another CUPTI client)";
-            break;
-        case CounterRefusal::NotSupported:
-            reason = "hardware counters are not supported for this GPU or metric";
-            break;
-        case CounterRefusal::NeedsCudaBackend:
-            reason = "hardware counters need the CUDA backend; this run used the CPU";
-            break;
-        case CounterRefusal::Other:
-            reason = "hardware counters failed";
-            break;
-    }
+    for (const RefusalWords& words : kRefusalWords)
+        if (words.refusal == refusal) reason = words.reason;
     if (!detail.empty()) reason += " (" + std::string(detail) + ")";
     return reason + ". Timing and the pass model are shown instead.";
 }
 
 CounterRefusal refusalFromReason(std::string_view message) {
-    for (CounterRefusal kind :
-         {CounterRefusal::NotBuilt, CounterRefusal::LibraryMissing, CounterRefusal::NoDevice,
-          CounterRefusal::Privileges, CounterRefusal::ProfilerInUse, CounterRefusal::NotSupported,
-          CounterRefusal::NeedsCudaBackend}) {
-        std::string prefix = refusalReason(kind, "");
-        prefix = prefix.substr(0, prefix.find(". Timing"));
-        if (message.starts_with(prefix)) return kind;
-    }
+    for (const RefusalWords& words : kRefusalWords)
+        if (message.starts_with(words.reason)) return words.refusal;
     return CounterRefusal::Other;
 }
 

@@ -2,15 +2,23 @@
 
 namespace fusescope {
 
+namespace {
+
+// A dtype's name, then the other words the command line and the files take for it.
+struct DTypeWords {
+    DType dtype;
+    std::string_view name;
+    std::string_view aliases[2];
+};
+constexpr DTypeWords kDTypeWords[] = {{DType::Float32, "float32", {"fp32", "f32"}},
+                                      {DType::Bfloat16, "bfloat16", {"bf16"}},
+                                      {DType::Tf32, "tf32", {}}};
+
+}  // namespace
+
 std::string_view dtypeName(DType dtype) {
-    switch (dtype) {
-        case DType::Bfloat16:
-            return "bfloat16";
-        case DType::Tf32:
-            return "tf32";
-        case DType::Float32:
-            break;
-    }
+    for (const DTypeWords& words : kDTypeWords)
+        if (words.dtype == dtype) return words.name;
     return "float32";
 }
 
@@ -23,9 +31,11 @@ std::size_t dtypeBytes(DType dtype) {
 }
 
 std::optional<DType> parseDType(std::string_view text) {
-    if (text == "float32" || text == "fp32" || text == "f32") return DType::Float32;
-    if (text == "bfloat16" || text == "bf16") return DType::Bfloat16;
-    if (text == "tf32") return DType::Tf32;
+    for (const DTypeWords& words : kDTypeWords) {
+        if (text == words.name) return words.dtype;
+        for (std::string_view alias : words.aliases)
+            if (!alias.empty() && text == alias) return words.dtype;
+    }
     return std::nullopt;
 }
 

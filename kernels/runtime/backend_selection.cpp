@@ -5,15 +5,20 @@
 
 namespace fusescope {
 
+namespace {
+
+struct ChoiceKey {
+    BackendChoice choice;
+    const char* key;
+};
+constexpr ChoiceKey kChoiceKeys[] = {
+    {BackendChoice::Auto, "auto"}, {BackendChoice::Cuda, "cuda"}, {BackendChoice::Cpu, "cpu"}};
+
+}  // namespace
+
 const char* backendChoiceKey(BackendChoice choice) {
-    switch (choice) {
-        case BackendChoice::Cuda:
-            return "cuda";
-        case BackendChoice::Cpu:
-            return "cpu";
-        case BackendChoice::Auto:
-            break;
-    }
+    for (const ChoiceKey& entry : kChoiceKeys)
+        if (entry.choice == choice) return entry.key;
     return "auto";
 }
 
@@ -24,8 +29,8 @@ std::optional<BackendChoice> backendChoiceFromKey(std::string_view key) {
     std::string lower(key);
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    for (BackendChoice choice : {BackendChoice::Auto, BackendChoice::Cuda, BackendChoice::Cpu})
-        if (lower == backendChoiceKey(choice)) return choice;
+    for (const ChoiceKey& entry : kChoiceKeys)
+        if (lower == entry.key) return entry.choice;
     return std::nullopt;
 }
 

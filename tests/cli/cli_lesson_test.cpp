@@ -25,6 +25,12 @@ QString writePlan(const QTemporaryDir& dir, const QString& text) {
     return path;
 }
 
+// `lesson check` of the shipped plan on the CPU backend with --no-run.
+CliResult checkShippedPlanWithoutRunning() {
+    return runCli({QStringLiteral("lesson"), QStringLiteral("check"), kPlan,
+                   QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--no-run")});
+}
+
 TEST(CliLesson, ShippedPlanOnTheCpuRunsElementwiseStepsAndOpensRecordingsForTheRest) {
     const CliResult result = runCli({QStringLiteral("lesson"), QStringLiteral("check"), kPlan,
                                      QStringLiteral("--backend"), QStringLiteral("cpu")});
@@ -84,9 +90,7 @@ TEST(CliLessonGpu, EveryStepOfTheShippedPlansRunsLiveOnTheGpu) {
 }
 
 TEST(CliLesson, NoRunSaysWhereEachStepsNumbersComeFrom) {
-    const CliResult result =
-        runCli({QStringLiteral("lesson"), QStringLiteral("check"), kPlan,
-                QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--no-run")});
+    const CliResult result = checkShippedPlanWithoutRunning();
     ASSERT_EQ(result.exitCode, fusescope::cli::kExitOk) << result.err.toStdString();
     EXPECT_FALSE(result.out.contains(QStringLiteral("ran once")));
     EXPECT_TRUE(result.out.contains(
@@ -97,9 +101,7 @@ TEST(CliLesson, NoRunSaysWhereEachStepsNumbersComeFrom) {
 
 // The tile question's answer comes from the shipped tile sweep, with no GPU and nothing run.
 TEST(CliLesson, NoRunAnswersTheTileQuestionFromTheTileSweep) {
-    const CliResult result =
-        runCli({QStringLiteral("lesson"), QStringLiteral("check"), kPlan,
-                QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--no-run")});
+    const CliResult result = checkShippedPlanWithoutRunning();
     ASSERT_EQ(result.exitCode, fusescope::cli::kExitOk) << result.err.toStdString();
     const QString tile = result.out.section(QStringLiteral("6. Which resource limits this tile"), 1)
                              .section(QStringLiteral("\n  7. "), 0, 0);

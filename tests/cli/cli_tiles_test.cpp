@@ -7,17 +7,18 @@
 
 #include "cli/cli_process.h"
 #include "model/tile_sweep_json.h"
+#include "support/text_contains.h"
 
 namespace {
+
+using testsupport::containsAll;
 
 TEST(CliResources, DecodeOnTheTablesH200SaysWhichSmsIdle) {
     const CliResult result = runCli({"resources", "--pipeline", "mlp", "--preset", "decode-1",
                                      "--dtype", "bf16", "--tile", "16,128,64,64", "--gpu", "h200"});
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
-    EXPECT_TRUE(result.out.contains("32 blocks on 132 SMs: 100 SMs idle"))
-        << result.out.toStdString();
-    EXPECT_TRUE(result.out.contains("model only, for the NVIDIA H200")) << result.out.toStdString();
-    EXPECT_TRUE(result.out.contains("Predicted")) << result.out.toStdString();
+    EXPECT_TRUE(containsAll(result.out, {"32 blocks on 132 SMs: 100 SMs idle",
+                                         "model only, for the NVIDIA H200", "Predicted"}));
 }
 
 TEST(CliResources, ARefusedConfigurationIsReportedWithItsReason) {
@@ -44,9 +45,8 @@ TEST(CliResources, TheProductionKernelsTilesSetItsGrid) {
                 "bf16", "--tile", "64,128", "--gpu", "h200"});
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
     // ceil(512/64) x ceil(14336/128); 3 stages of (64 + 2 x 128) rows x 64 x 2 B = 120 KiB.
-    EXPECT_TRUE(result.out.contains("8 x 112 = 896 blocks of 256 threads"))
-        << result.out.toStdString();
-    EXPECT_TRUE(result.out.contains("120.0 KiB dynamic")) << result.out.toStdString();
+    EXPECT_TRUE(
+        containsAll(result.out, {"8 x 112 = 896 blocks of 256 threads", "120.0 KiB dynamic"}));
     EXPECT_FALSE(result.out.contains("REFUSED")) << result.out.toStdString();
 }
 
@@ -72,9 +72,8 @@ TEST(CliResources, ABadProductionTileIsRefusedWithItsReason) {
                                   "--dtype", "bf16", "--grid", "tile_i=64,128", "--backend", "cpu",
                                   "--repeat", "3", "--no-references"});
     ASSERT_EQ(cpu.exitCode, 0) << cpu.err.toStdString();
-    EXPECT_TRUE(cpu.out.contains("1 measured, 1 refused")) << cpu.out.toStdString();
-    EXPECT_TRUE(cpu.out.contains("the CPU backend runs the production fusion the same way"))
-        << cpu.out.toStdString();
+    EXPECT_TRUE(containsAll(cpu.out, {"1 measured, 1 refused",
+                                      "the CPU backend runs the production fusion the same way"}));
     const CliResult axis = runCli({"tiles", "--variant", "production", "--preset", "prefill-512",
                                    "--grid", "block_m=16,32", "--backend", "cpu"});
     EXPECT_NE(axis.exitCode, 0);
@@ -115,10 +114,8 @@ TEST(CliTiles, ASmallSweepOnTheCpuWritesAFileTheExplorerOpens) {
                                      "--json",
                                      path});
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
-    EXPECT_TRUE(result.out.contains("BEST")) << result.out.toStdString();
-    EXPECT_TRUE(result.out.contains("refused")) << result.out.toStdString();
-    EXPECT_TRUE(result.out.contains("4 configurations: 2 measured, 2 refused"))
-        << result.out.toStdString();
+    EXPECT_TRUE(
+        containsAll(result.out, {"BEST", "refused", "4 configurations: 2 measured, 2 refused"}));
     const auto sweep = fusescope::model::loadTileSweep(path);
     ASSERT_TRUE(sweep) << sweep.status().message();
     ASSERT_EQ(sweep->cells.size(), 4u);
@@ -130,8 +127,7 @@ TEST(CliTiles, ASmallSweepOnTheCpuWritesAFileTheExplorerOpens) {
 TEST(CliTiles, HelpDocumentsTheCommands) {
     const CliResult tiles = runCli({"tiles", "--help"});
     EXPECT_EQ(tiles.exitCode, 0);
-    EXPECT_TRUE(tiles.out.contains("--grid")) << tiles.out.toStdString();
-    EXPECT_TRUE(tiles.out.contains("FUSESCOPE_KERNEL_CACHE")) << tiles.out.toStdString();
+    EXPECT_TRUE(containsAll(tiles.out, {"--grid", "FUSESCOPE_KERNEL_CACHE"}));
     const CliResult resources = runCli({"resources", "--help"});
     EXPECT_EQ(resources.exitCode, 0);
     EXPECT_TRUE(resources.out.contains("--gpu")) << resources.out.toStdString();

@@ -16,11 +16,31 @@ using testsupport::CancelDuringStage;
 using testsupport::Clock;
 using testsupport::secondsBetween;
 
+namespace {
+
+// Runs `request` on the CPU backend with all threads, cancels `delay` after `stage` starts, and
+// expects the run to return Cancelled within 0.5 s of the cancel (`what` names it in the log).
+void expectCancelStopsWithinHalfASecond(const RunRequest& request, const char* stage,
+                                        std::chrono::milliseconds delay, const char* what) {
+    auto backend = createCpuBackend(0);
+    CancelDuringStage observer(stage, delay);
+    const Result<RunReport> report = runPipeline(*backend, request, observer);
+    const Clock::time_point returned = Clock::now();
+    observer.join();
+    ASSERT_TRUE(observer.stageSeen());
+    ASSERT_FALSE(report) << "the run ended before the cancel: make the problem larger";
+    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
+    const double latency = secondsBetween(observer.cancelledAt(), returned);
+    std::printf("%s stopped %.3f s after the cancel\n", what, latency);
+    EXPECT_LT(latency, 0.5 * testsupport::timingSlack());
+}
+
+}  // namespace
+
 // The unfused MLP's first GEMM at this shape is 2 x 512 x 4096 x 2048 = 8.6 GFLOP: seconds on the
 // CPU. The cancel comes while it runs (the first, checked run of the variant) and must stop it
 // within 0.5 s, not when the GEMM ends.
 TEST(CancelInsideKernels, CancelStopsALongCpuGemmWithinHalfASecond) {
-    auto backend = createCpuBackend(0);
     RunRequest request;
     request.pipeline = "mlp";
     request.variants = {"unfused"};
@@ -28,16 +48,8 @@ TEST(CancelInsideKernels, CancelStopsALongCpuGemmWithinHalfASecond) {
     request.settings.repeats = 1;
     request.settings.warmup = 0;
     request.roofs = false;
-    CancelDuringStage observer("checking unfused", std::chrono::milliseconds(300));
-    const Result<RunReport> report = runPipeline(*backend, request, observer);
-    const Clock::time_point returned = Clock::now();
-    observer.join();
-    ASSERT_TRUE(observer.stageSeen());
-    ASSERT_FALSE(report) << "the run ended before the cancel: make the shape larger";
-    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
-    const double latency = secondsBetween(observer.cancelledAt(), returned);
-    std::printf("the GEMM stopped %.3f s after the cancel\n", latency);
-    EXPECT_LT(latency, 0.5 * testsupport::timingSlack());
+    expectCancelStopsWithinHalfASecond(request, "checking unfused", std::chrono::milliseconds(300),
+                                       "the GEMM");
 }
 
 // Fills, copies and kernels ask the backend's token: once it is set, each returns Cancelled.
@@ -68,21 +80,12 @@ TEST(CancelInsideKernels, CancelStopsALargeElementwiseRunWithinHalfASecond) {
     if (testsupport::timingSlack() > 1.0)
         GTEST_SKIP() << "a sanitizer's allocator takes seconds to free these 512 MiB; the "
                         "release build checks the half second";
-    auto backend = createCpuBackend(0);
     RunRequest request;
     request.pipeline = "swiglu";
     request.problem.dimensions = {{"N", std::uint64_t{1} << 25}};
     request.settings.repeats = 50;
     request.settings.warmup = 0;
     request.roofs = false;
-    CancelDuringStage observer("allocating", std::chrono::milliseconds(50));
-    const Result<RunReport> report = runPipeline(*backend, request, observer);
-    const Clock::time_point returned = Clock::now();
-    observer.join();
-    ASSERT_TRUE(observer.stageSeen());
-    ASSERT_FALSE(report);
-    EXPECT_EQ(report.status().code(), ErrorCode::Cancelled) << report.status().message();
-    const double latency = secondsBetween(observer.cancelledAt(), returned);
-    std::printf("the elementwise run stopped %.3f s after the cancel\n", latency);
-    EXPECT_LT(latency, 0.5 * testsupport::timingSlack());
+    expectCancelStopsWithinHalfASecond(request, "allocating", std::chrono::milliseconds(50),
+                                       "the elementwise run");
 }

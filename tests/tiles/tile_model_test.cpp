@@ -17,6 +17,18 @@ DeviceLimits handMadeLimits() {
     return testsupport::testGpuLimits(100, 100);
 }
 
+// A refusal of `kind` whose reason says `words` (empty: whatever the reason says).
+::testing::AssertionResult refusedAs(const std::optional<TileRefusal>& refusal, RefusalKind kind,
+                                     const std::string& words = {}) {
+    if (!refusal) return ::testing::AssertionFailure() << "not refused";
+    if (refusal->kind != kind)
+        return ::testing::AssertionFailure()
+               << "refused as kind " << static_cast<int>(refusal->kind) << ": " << refusal->reason;
+    if (refusal->reason.find(words) == std::string::npos)
+        return ::testing::AssertionFailure() << "'" << words << "' not in: " << refusal->reason;
+    return ::testing::AssertionSuccess();
+}
+
 TEST(TileRefusal, AcceptsTheLessonDefaultsOnTheClassroomShape) {
     const auto c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
     EXPECT_FALSE(refusalFor(c, handMadeLimits()).has_value());
@@ -70,37 +82,30 @@ TEST(TileRefusal, TwoStagesWhereThreeWouldLeaveAFourWarpBlockAloneOnItsMultiproc
 TEST(TileRefusal, MoreThreadsThanTheDeviceAllows) {
     DeviceLimits l = handMadeLimits();
     l.maxThreadsPerBlock = 64;  // the kernel runs 128
-    const auto refusal =
-        refusalFor(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), l);
-    ASSERT_TRUE(refusal.has_value());
-    EXPECT_EQ(refusal->kind, RefusalKind::Threads);
-    EXPECT_NE(refusal->reason.find("128 threads"), std::string::npos) << refusal->reason;
+    EXPECT_TRUE(
+        refusedAs(refusalFor(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), l),
+                  RefusalKind::Threads, "128 threads"));
 }
 
 TEST(TileRefusal, TilesThatDoNotFitTheMmaShapes) {
-    const auto refusal =
-        refusalFor(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 24, 64, 64), handMadeLimits());
-    ASSERT_TRUE(refusal.has_value());
-    EXPECT_EQ(refusal->kind, RefusalKind::MmaShape);
-    EXPECT_NE(refusal->reason.find("BLOCK_N 24"), std::string::npos) << refusal->reason;
+    EXPECT_TRUE(refusedAs(
+        refusalFor(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 24, 64, 64), handMadeLimits()),
+        RefusalKind::MmaShape, "BLOCK_N 24"));
 }
 
 TEST(TileRefusal, ValuesOutsideTheAllowedOnes) {
-    const auto refusal =
-        refusalFor(lessonTiles(512, 1024, 2816, DType::Float32, 32, 64, 48, 64), handMadeLimits());
-    ASSERT_TRUE(refusal.has_value());
-    EXPECT_EQ(refusal->kind, RefusalKind::NotTunable);
+    EXPECT_TRUE(refusedAs(
+        refusalFor(lessonTiles(512, 1024, 2816, DType::Float32, 32, 64, 48, 64), handMadeLimits()),
+        RefusalKind::NotTunable));
 }
 
 TEST(TileRefusal, TilesLargerThanTheProblemAreAllPadding) {
     // Decode: M = 1 fills one 16-row tile; BLOCK_M 32 would compute 31 rows of zeros.
     EXPECT_FALSE(
         refusalFor(lessonTiles(1, 4096, 14336, DType::Bfloat16, 16, 64, 64, 64), handMadeLimits()));
-    const auto refusal =
-        refusalFor(lessonTiles(1, 4096, 14336, DType::Bfloat16, 32, 64, 64, 64), handMadeLimits());
-    ASSERT_TRUE(refusal.has_value());
-    EXPECT_EQ(refusal->kind, RefusalKind::LargerThanProblem);
-    EXPECT_NE(refusal->reason.find("BLOCK_M 32 > M"), std::string::npos) << refusal->reason;
+    EXPECT_TRUE(refusedAs(
+        refusalFor(lessonTiles(1, 4096, 14336, DType::Bfloat16, 32, 64, 64, 64), handMadeLimits()),
+        RefusalKind::LargerThanProblem, "BLOCK_M 32 > M"));
     // Odd shapes round up to 16: H = 1000 takes BLOCK_N 128 (1008 > 128), I = 20 does not take
     // BLOCK_I 64 (rounded up: 32).
     DeviceLimits roomy = handMadeLimits();
@@ -115,9 +120,7 @@ TEST(TileRefusal, TilesLargerThanTheProblemAreAllPadding) {
 TEST(TileRefusal, OnlyTheLessonAndProductionKernelsTakeTiles) {
     TileConfiguration c = lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64);
     c.variant = "merged_gate_up";
-    const auto refusal = refusalFor(c, handMadeLimits());
-    ASSERT_TRUE(refusal.has_value());
-    EXPECT_EQ(refusal->kind, RefusalKind::NotTunable);
+    EXPECT_TRUE(refusedAs(refusalFor(c, handMadeLimits()), RefusalKind::NotTunable));
 }
 
 TEST(TileReport, GridAgainstTheSmCountInWords) {

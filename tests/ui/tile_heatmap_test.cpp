@@ -71,6 +71,13 @@ QStringList legendNames(const TileHeatmap& heatmap) {
     return names;
 }
 
+// Every one of `entries` is in the legend; a failure lists the legend's entries.
+void verifyLegendHas(const TileHeatmap& heatmap, const QStringList& entries) {
+    const QStringList names = legendNames(heatmap);
+    for (const QString& entry : entries)
+        QVERIFY2(names.contains(entry), qPrintable(names.join(QStringLiteral(" | "))));
+}
+
 }  // namespace
 
 class TileHeatmapTest : public QObject {
@@ -115,11 +122,8 @@ void TileHeatmapTest::referencesAreMarkedWithoutStretchingTheScale() {
     QCOMPARE(range.upper, 2.5);
     QVERIFY(!heatmap.logScale());
     QCOMPARE(heatmap.offScaleMarks(), 2);
-    const QStringList names = legendNames(heatmap);
-    QVERIFY2(names.contains(QStringLiteral("5 kernels 10 (above the scale)")),
-             qPrintable(names.join(QStringLiteral(" | "))));
-    QVERIFY2(names.contains(QStringLiteral("production 0.5 (below the scale)")),
-             qPrintable(names.join(QStringLiteral(" | "))));
+    verifyLegendHas(heatmap, {QStringLiteral("5 kernels 10 (above the scale)"),
+                              QStringLiteral("production 0.5 (below the scale)")});
     // The cells keep distinct colours: the fastest and the slowest are far apart.
     QCPColorGradient gradient = heatmap.colorMap()->gradient();
     QVERIFY(colourDistance(QColor::fromRgb(gradient.color(1.0, range)),
@@ -132,11 +136,7 @@ void TileHeatmapTest::referencesInsideTheRangeAreMarkedOnIt() {
     drawn(heatmap);
     QCOMPARE(heatmap.colorMap()->dataRange().upper, 2.5);
     QCOMPARE(heatmap.offScaleMarks(), 0);
-    const QStringList names = legendNames(heatmap);
-    QVERIFY2(names.contains(QStringLiteral("5 kernels 2.2")),
-             qPrintable(names.join(QStringLiteral(" | "))));
-    QVERIFY2(names.contains(QStringLiteral("production 1.2")),
-             qPrintable(names.join(QStringLiteral(" | "))));
+    verifyLegendHas(heatmap, {QStringLiteral("5 kernels 2.2"), QStringLiteral("production 1.2")});
 }
 
 void TileHeatmapTest::wideTimeSpansGetALabelledLogScale() {

@@ -1,6 +1,7 @@
 #include "model/lab/learner_kernel.h"
 
 #include <QRegularExpression>
+#include <optional>
 
 #include "expr/parser.h"
 #include "model/atomic_save.h"
@@ -24,6 +25,21 @@ bool isIdentifier(const QString& text) {
     return identifier.match(text).hasMatch();
 }
 
+struct RoleWord {
+    LearnerBufferRole role;
+    const char* word;
+};
+// As a kernel file's header spells them.
+constexpr RoleWord kRoleWords[] = {{LearnerBufferRole::Input, "input"},
+                                   {LearnerBufferRole::Output, "output"},
+                                   {LearnerBufferRole::Scratch, "scratch"}};
+
+std::optional<LearnerBufferRole> roleFromWord(const QString& word) {
+    for (const RoleWord& entry : kRoleWords)
+        if (word == QLatin1String(entry.word)) return entry.role;
+    return std::nullopt;
+}
+
 struct HeaderState {
     LearnerKernel kernel;
     bool ended = false;
@@ -33,12 +49,8 @@ Status readBuffer(const QStringList& words, int line, HeaderState& state) {
     if (words.size() != 2)
         return lineError(line, QStringLiteral("a buffer is \"buffer: ROLE NAME\""));
     LearnerBuffer buffer;
-    if (words[0] == QLatin1String("input"))
-        buffer.role = LearnerBufferRole::Input;
-    else if (words[0] == QLatin1String("output"))
-        buffer.role = LearnerBufferRole::Output;
-    else if (words[0] == QLatin1String("scratch"))
-        buffer.role = LearnerBufferRole::Scratch;
+    if (const std::optional<LearnerBufferRole> role = roleFromWord(words[0]))
+        buffer.role = *role;
     else
         return lineError(
             line,
@@ -125,14 +137,8 @@ std::uint64_t LearnerKernel::peakBytes(std::uint64_t n) const {
 }
 
 QString roleName(LearnerBufferRole role) {
-    switch (role) {
-        case LearnerBufferRole::Input:
-            return QStringLiteral("input");
-        case LearnerBufferRole::Output:
-            return QStringLiteral("output");
-        case LearnerBufferRole::Scratch:
-            return QStringLiteral("scratch");
-    }
+    for (const RoleWord& entry : kRoleWords)
+        if (entry.role == role) return QLatin1String(entry.word);
     return {};
 }
 

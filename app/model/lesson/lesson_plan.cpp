@@ -1,6 +1,5 @@
 #include "model/lesson/lesson_plan.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -8,6 +7,7 @@
 
 #include "expr/parser.h"
 #include "model/lab/learner_kernel.h"
+#include "model/lesson/lesson_plan_steps.h"
 #include "model/lesson/lesson_tile_limit.h"
 #include "model/limited_read.h"
 #include "model/recording_json.h"
@@ -21,28 +21,6 @@ namespace {
 // Lesson plans are a few kilobytes; anything far larger is not one.
 constexpr qint64 kMaxPlanBytes = qint64{1} << 20;
 
-struct UnitWords {
-    AnswerUnit unit;
-    const char* key;
-    const char* label;
-};
-constexpr UnitWords kUnits[] = {
-    {AnswerUnit::Passes, "passes", "passes"},
-    {AnswerUnit::Bytes, "bytes", "bytes requested (pass model)"},
-    {AnswerUnit::Speedup, "speedup", "x faster"},
-    {AnswerUnit::PeakMegabytes, "peak-mb", "MB peak in flight"},
-    {AnswerUnit::GBps, "gbps", "GB/s requested"},
-    {AnswerUnit::Milliseconds, "ms", "ms"},
-};
-
-const QStringList kStepFields = {
-    QStringLiteral("pipeline"),   QStringLiteral("preset"),   QStringLiteral("dimensions"),
-    QStringLiteral("dtype"),      QStringLiteral("variants"), QStringLiteral("recording"),
-    QStringLiteral("expression"), QStringLiteral("kernel"),   QStringLiteral("view"),
-    QStringLiteral("question"),   QStringLiteral("kind"),     QStringLiteral("unit"),
-    QStringLiteral("of"),         QStringLiteral("over"),     QStringLiteral("reveal"),
-    QStringLiteral("chart"),      QStringLiteral("moment"),   QStringLiteral("notes"),
-    QStringLiteral("tile"),       QStringLiteral("tiles"),    QStringLiteral("choices")};
 const QStringList kViews = {QStringLiteral("results"), QStringLiteral("stage"),
                             QStringLiteral("measurement"), QStringLiteral("charts"),
                             QStringLiteral("tiles")};
@@ -66,20 +44,6 @@ QStringList splitList(const QString& value) {
         if (const QString trimmed = item.trimmed(); !trimmed.isEmpty()) items << trimmed;
     return items;
 }
-
-struct Field {
-    int line = 0;
-    QString value;
-};
-
-// A step as read, before its fields are checked.
-struct RawStep {
-    int line = 0;
-    QString title;
-    QStringList text;
-    QMap<QString, Field> fields;
-    QStringList notes;
-};
 
 class PlanChecker {
   public:
@@ -456,11 +420,7 @@ class PlanChecker {
         return ok;
     }
 
-    static QString unitKeys() {
-        QStringList keys;
-        for (const UnitWords& words : kUnits) keys << QLatin1String(words.key);
-        return orList(keys);
-    }
+    static QString unitKeys() { return orList(answerUnitKeys()); }
 
     void checkReveal(LessonReveal& reveal) {
         reveal.numbers = splitList(field("reveal").value);
@@ -501,105 +461,11 @@ QString LessonParse::errorText() const {
     return lines.join(QLatin1Char('\n'));
 }
 
-QString answerUnitKey(AnswerUnit unit) {
-    for (const UnitWords& words : kUnits)
-        if (words.unit == unit) return QLatin1String(words.key);
-    return {};
-}
-
-std::optional<AnswerUnit> answerUnitFromKey(const QString& key) {
-    for (const UnitWords& words : kUnits)
-        if (key == QLatin1String(words.key)) return words.unit;
-    return std::nullopt;
-}
-
-QString answerUnitLabel(AnswerUnit unit) {
-    for (const UnitWords& words : kUnits)
-        if (words.unit == unit) return QLatin1String(words.label);
-    return {};
-}
-
-// share/fusescope/NAME beside the program's bin/ folder, then the source tree's folder.
-static QStringList shippedFolders(const QString& name, const QString& sourceFolder) {
-    QStringList folders;
-    const QString programFolder = QCoreApplication::applicationDirPath();
-    if (!programFolder.isEmpty())
-        folders << QDir::cleanPath(programFolder + QStringLiteral("/../share/fusescope/") + name);
-    folders << sourceFolder;
-    return folders;
-}
-
-QStringList shippedLessonFolders() {
-    return shippedFolders(QStringLiteral("lessons"), QStringLiteral(FUSESCOPE_SOURCE_LESSONS_DIR));
-}
-
-QStringList shippedKernelFolders() {
-    return shippedFolders(QStringLiteral("lab"), QStringLiteral(FUSESCOPE_SOURCE_LAB_DIR));
-}
-
 LessonParse parseLessonPlan(const QString& text, const QString& path,
                             const QStringList& recordingFolders) {
     LessonParse parse;
     parse.plan.path = path;
-    static const QRegularExpression fieldLine(QStringLiteral("^([a-z][a-z-]*):(?:\\s+(.*))?$"));
-    QVector<RawStep> raws;
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    for (int index = 0; index < lines.size(); ++index) {
-        const int line = index + 1;
-        QString content = lines[index];
-        if (content.endsWith(QLatin1Char('\r'))) content.chop(1);
-        if (content.startsWith(QLatin1String("## "))) {
-            RawStep step;
-            step.line = line;
-            step.title = content.mid(3).trimmed();
-            if (step.title.isEmpty())
-                parse.errors.push_back({line, QStringLiteral("a step needs a title after ##")});
-            raws.push_back(step);
-            continue;
-        }
-        if (content.startsWith(QLatin1String("# ")) && parse.plan.title.isEmpty() &&
-            raws.isEmpty()) {
-            parse.plan.title = content.mid(2).trimmed();
-            continue;
-        }
-        if (raws.isEmpty()) {
-            if (!content.trimmed().isEmpty() && parse.plan.title.isEmpty())
-                parse.errors.push_back(
-                    {line, QStringLiteral("a plan starts with its title: # Title")});
-            continue;
-        }
-        RawStep& step = raws.back();
-        const QRegularExpressionMatch match = fieldLine.match(content);
-        if (!match.hasMatch()) {
-            step.text << content;
-            continue;
-        }
-        const QString name = match.captured(1);
-        const QString value = match.captured(2).trimmed();
-        if (!kStepFields.contains(name)) {
-            parse.errors.push_back(
-                {line, QStringLiteral("unknown field '%1:' (fields: %2; indent a text line that "
-                                      "starts this way)")
-                           .arg(name, kStepFields.join(QStringLiteral(", ")))});
-        } else if (name == QLatin1String("notes")) {
-            step.notes << value;
-        } else if (step.fields.contains(name)) {
-            parse.errors.push_back({line, QStringLiteral("%1: given twice in this step (first at "
-                                                         "line %2)")
-                                              .arg(name)
-                                              .arg(step.fields.value(name).line)});
-        } else if (value.isEmpty()) {
-            parse.errors.push_back({line, QStringLiteral("%1: has no value").arg(name)});
-        } else {
-            step.fields.insert(name, {line, value});
-        }
-    }
-    if (parse.plan.title.isEmpty() && parse.errors.isEmpty())
-        parse.errors.push_back({1, QStringLiteral("a plan starts with its title: # Title")});
-    if (raws.isEmpty())
-        parse.errors.push_back(
-            {int(lines.size()),
-             QStringLiteral("the plan has no steps (each starts with ## Title)")});
+    const QVector<RawStep> raws = readPlanSteps(text, parse);
     for (const RawStep& raw : raws) {
         PlanChecker checker(parse, path, recordingFolders);
         checker.check(raw);

@@ -12,6 +12,7 @@
 #include "live/kernel_rates.h"
 #include "live/live_chart_style.h"
 #include "live/live_plot.h"
+#include "live/live_rect_line.h"
 #include "live/time_ticker.h"
 #include "ui/charts/axis_colours.h"
 #include "ui/charts/colour_contrast.h"
@@ -216,17 +217,9 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     for (int i = 0; i < kCursorCount; ++i) {
         Cursor& cursor = cursors_[i];
         const QPen pen(kCursorColors[i], 2.0);
-        cursor.bandwidthLine = new QCPItemStraightLine(plot_);
-        cursor.allocationLine = new QCPItemStraightLine(plot_);
-        for (auto [line, rect] : {std::pair{cursor.bandwidthLine, bandwidthRect_},
-                                  std::pair{cursor.allocationLine, allocationRect_}}) {
-            line->setLayer("cursor");
-            line->setClipAxisRect(rect);
-            for (QCPItemPosition* point : {line->point1, line->point2}) {
-                point->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-                point->setAxisRect(rect);
-                point->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            }
+        cursor.bandwidthLine = addRectLine(plot_, bandwidthRect_, "cursor");
+        cursor.allocationLine = addRectLine(plot_, allocationRect_, "cursor");
+        for (QCPItemStraightLine* line : {cursor.bandwidthLine, cursor.allocationLine}) {
             line->setPen(pen);
             line->setVisible(false);
             markScreenOnly(line);  // the stage's position: nothing to follow on a slide

@@ -13,6 +13,7 @@
 #include "live/kernel_rates.h"
 #include "live/live_chart_style.h"
 #include "live/live_plot.h"
+#include "live/live_rect_line.h"
 #include "live/time_ticker.h"
 #include "ui/charts/axis_colours.h"
 #include "ui/charts/colour_contrast.h"
@@ -106,14 +107,7 @@ void LiveBandwidthChart::rebuildTimeMap() {
     pen.setDashPattern({4.0, 3.0});
     for (int i = 1; i < busy_.size(); ++i)
         for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_}) {
-            auto* line = new QCPItemStraightLine(plot_);
-            line->setLayer("spans");
-            line->setClipAxisRect(rect);
-            for (QCPItemPosition* point : {line->point1, line->point2}) {
-                point->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-                point->setAxisRect(rect);
-                point->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            }
+            QCPItemStraightLine* line = addRectLine(plot_, rect, "spans");
             line->point1->setCoords(busy_[i].axisMs, 0.0);
             line->point2->setCoords(busy_[i].axisMs, 1.0);
             line->setPen(pen);

@@ -1,10 +1,9 @@
 #include "ui/run/run_panel.h"
 
-#include "model/problem_options.h"
+#include "ui/run/backend_choice_key.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -16,9 +15,6 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QStandardItemModel>
-#include <QStyle>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -44,10 +40,6 @@ constexpr int kNameRole = Qt::UserRole;
 
 QString text(const std::string& value) {
     return QString::fromStdString(value);
-}
-
-QString keyOf(BackendChoice choice) {
-    return QString::fromLatin1(backendChoiceKey(choice));
 }
 
 QLabel* wrappedLabel(QWidget* parent) {
@@ -132,9 +124,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Vector width:"), vector_);
     backend_ = new QComboBox(sizeBox);
     backend_->setObjectName(QStringLiteral("backendCombo"));
-    backend_->addItem(tr("Auto (CUDA when usable)"), keyOf(BackendChoice::Auto));
-    backend_->addItem(tr("CUDA (GPU)"), keyOf(BackendChoice::Cuda));
-    backend_->addItem(tr("CPU"), keyOf(BackendChoice::Cpu));
+    backend_->addItem(tr("Auto (CUDA when usable)"), backendChoiceItemKey(BackendChoice::Auto));
+    backend_->addItem(tr("CUDA (GPU)"), backendChoiceItemKey(BackendChoice::Cuda));
+    backend_->addItem(tr("CPU"), backendChoiceItemKey(BackendChoice::Cpu));
     form->addRow(tr("Backend:"), backend_);
     backendReason_ = wrappedLabel(sizeBox);
     backendReason_->setForegroundRole(QPalette::WindowText);
@@ -229,43 +221,6 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     setBackendSummary(summary_);
 }
 
-BackendKind RunPanel::resolvedBackend() const {
-    const BackendChoice choice = currentBackend();
-    const bool gpu =
-        choice == BackendChoice::Cuda || (choice == BackendChoice::Auto && summary_.cudaUsable);
-    return gpu ? BackendKind::Cuda : BackendKind::Cpu;
-}
-
-void RunPanel::backendChanged() {
-    const BackendKind backend = resolvedBackend();
-    const RunSettings shown = runDefaultsFor(defaultsShownFor_);
-    if (backend != defaultsShownFor_ && repeats_->value() == shown.repeats &&
-        warmup_->value() == shown.warmup) {
-        const RunSettings wanted = runDefaultsFor(backend);
-        repeats_->setValue(wanted.repeats);
-        warmup_->setValue(wanted.warmup);
-    }
-    defaultsShownFor_ = backend;
-    const bool cpu = backend == BackendKind::Cpu;
-    form_->setRowVisible(device_, !cpu && device_->count() > 0);
-    cpuThreads_->setEnabled(cpu);
-    cpuThreads_->setToolTip(
-        cpu ? tr("Threads the CPU backend runs on. With one thread, scalar SwiGLU is compute "
-                 "bound and the fused kernel's advantage shrinks; with all of them the run is "
-                 "memory bound.")
-            : tr("Applies to the CPU backend only; this run uses the GPU."));
-    // GPU-only choices stay visible but off on the CPU, with the reason where the user looks.
-    measure_->setEnabled(!cpu);
-    sampleInterval_->setEnabled(!cpu && measure_->isChecked());
-    measure_->setToolTip(
-        cpu ? tr("Hardware counters and bandwidth over time need an NVIDIA GPU; CPU runs are "
-                 "timed and checked only.")
-            : tr("On the GPU: after the timed run, a counter run (DRAM bytes per kernel) and a "
-                 "sampling run (bandwidth over time). Where the GPU refuses counters, the run "
-                 "says why."));
-    updateCacheHint();
-}
-
 void RunPanel::listPipelines() {
     pipeline_->clear();
     for (const PipelineSpec& spec : pipelines())
@@ -349,7 +304,7 @@ void RunPanel::setCommand(const RunCommand& command) {
             item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
         }
     showProblem(request.problem);
-    const int backendIndex = backend_->findData(keyOf(request.target.backend));
+    const int backendIndex = backend_->findData(backendChoiceItemKey(request.target.backend));
     if (backendIndex >= 0) backend_->setCurrentIndex(backendIndex);
     if (const std::optional<int> device = request.target.cudaDevice) {
         if (*device < device_->count())
@@ -376,192 +331,6 @@ QString RunPanel::validationMessage() const {
 
 const PipelineSpec* RunPanel::currentPipeline() const {
     return findPipeline(pipeline_->currentData().toString().toStdString());
-}
-
-// The fields a pipeline declares: N and the vector width for the elementwise pipelines, named
-// dimensions, presets and tiles for the others; the dtypes it runs in.
-void RunPanel::showProblemFields(const PipelineSpec& pipeline) {
-    const bool elementwise = pipeline.findDimension(kElementCountDimension) != nullptr;
-    const bool vector = pipeline.findTuning(kVectorWidthTuning) != nullptr;
-    form_->setRowVisible(rowOf(elementCount_), elementwise);
-    form_->setRowVisible(rowOf(presets_), elementwise);
-    form_->setRowVisible(rowOf(cacheHint_), elementwise);
-    form_->setRowVisible(rowOf(shape_), !elementwise);
-    form_->setRowVisible(rowOf(problemPresets_), !elementwise && !pipeline.presets.empty());
-    form_->setRowVisible(rowOf(tuning_), !vector && !pipeline.tunings.empty());
-    form_->setRowVisible(rowOf(vector_), vector);
-    dtype_->clear();
-    for (DType dtype : pipeline.dtypes)
-        dtype_->addItem(QString::fromUtf8(dtypeTitle(dtype)), QString::fromUtf8(dtypeName(dtype)));
-    problemPresets_->clear();
-    problemPresets_->addItem(tr("Presets"));
-    for (const PresetSpec& preset : pipeline.presets) {
-        QStringList dims;
-        for (const auto& [name, value] : preset.dimensions)
-            dims << QStringLiteral("%1=%2").arg(text(name)).arg(value);
-        problemPresets_->addItem(text(preset.title), dims.join(QLatin1Char(',')));
-    }
-    showProblem(pipeline.defaultProblem());
-}
-
-int RunPanel::rowOf(QWidget* field) const {
-    int row = -1;
-    QFormLayout::ItemRole role;
-    form_->getWidgetPosition(field, &row, &role);
-    if (row >= 0) return row;
-    for (int r = 0; r < form_->rowCount(); ++r)
-        if (QLayoutItem* item = form_->itemAt(r, QFormLayout::FieldRole))
-            if (QLayout* inner = item->layout(); inner && inner->indexOf(field) >= 0) return r;
-    return -1;
-}
-
-void RunPanel::showProblem(const Problem& problem) {
-    const PipelineSpec* pipeline = currentPipeline();
-    if (!pipeline || problem.dimensions.empty()) return;
-    if (pipeline->findDimension(kElementCountDimension))
-        elementCount_->setText(QString::number(problem.dimension(kElementCountDimension)));
-    QStringList dims;
-    for (const DimensionSpec& dimension : pipeline->dimensions)
-        dims << QStringLiteral("%1=%2")
-                    .arg(text(dimension.name))
-                    .arg(problem.dimension(dimension.name));
-    shape_->setText(dims.join(QLatin1Char(',')));
-    QStringList tiles;
-    for (const TuningSpec& tuning : pipeline->tunings)
-        tiles
-            << QStringLiteral("%1=%2").arg(text(tuning.name)).arg(problem.tuningValue(tuning.name));
-    tuning_->setText(tiles.join(QLatin1Char(',')));
-    const int vectorIndex = vector_->findData(problem.tuningValue(kVectorWidthTuning));
-    if (vectorIndex >= 0) vector_->setCurrentIndex(vectorIndex);
-    const int dtypeIndex = dtype_->findData(QString::fromUtf8(dtypeName(problem.dtype)));
-    if (dtypeIndex >= 0) dtype_->setCurrentIndex(dtypeIndex);
-    fitFieldsToValues();
-}
-
-void RunPanel::fitFieldsToValues() {
-    // The tiles (six names and values for the MLP) are wider than any panel: they show from
-    // their start, whole in the tooltip.
-    tuning_->setCursorPosition(0);
-    tuning_->setToolTip(tr("Tile sizes: %1").arg(tuning_->text()));
-    for (QLineEdit* field : {elementCount_, shape_}) {
-        // The value from its start (M first), and room for all of it: QLineEdit keeps 2 pixels
-        // either side of its text inside the frame.
-        field->setCursorPosition(0);
-        const QMargins margins = field->textMargins();
-        const int frame = field->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, field);
-        field->setMinimumWidth(field->fontMetrics().horizontalAdvance(field->text()) +
-                               margins.left() + margins.right() + 4 + 2 * frame + 2);
-    }
-    emit leastWidthChanged();
-}
-
-void RunPanel::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    // A zoom changes the room the values need.
-    // (after the fields have taken the new font).
-    if (event->type() == QEvent::FontChange)
-        QTimer::singleShot(0, this, &RunPanel::fitFieldsToValues);
-}
-
-Result<Problem> RunPanel::currentProblem() const {
-    const PipelineSpec* pipeline = currentPipeline();
-    if (!pipeline) return Status(ErrorCode::InvalidArgument, "choose a pipeline");
-    model::ProblemText problem;
-    problem.dtype = dtype_->currentData().toString();
-    if (pipeline->findDimension(kElementCountDimension)) {
-        if (!model::elementCountValue(elementCount_->text()))
-            return Status(ErrorCode::InvalidArgument,
-                          "N must be a whole number of at least 1 (e.g. 16777216 or 2^24).");
-        problem.dimensions =
-            QStringLiteral("%1=%2").arg(QLatin1String(kElementCountDimension.data()),
-                                        elementCount_->text().remove(QLatin1Char(',')));
-    } else {
-        problem.dimensions = shape_->text();
-    }
-    if (pipeline->findTuning(kVectorWidthTuning))
-        problem.tuning = QStringLiteral("%1=%2")
-                             .arg(QLatin1String(kVectorWidthTuning.data()))
-                             .arg(vector_->currentData().toInt());
-    else
-        problem.tuning = tuning_->text();
-    return model::problemFromText(*pipeline, problem);
-}
-
-BackendChoice RunPanel::currentBackend() const {
-    return backendChoiceFromKey(backend_->currentData().toString().toStdString())
-        .value_or(BackendChoice::Auto);
-}
-
-void RunPanel::setBackendSummary(const BackendSummary& summary) {
-    summary_ = summary;
-    // The CUDA entry is disabled, not hidden, so the reason stays next to it.
-    auto* items = qobject_cast<QStandardItemModel*>(backend_->model());
-    const int cudaIndex = backend_->findData(keyOf(BackendChoice::Cuda));
-    if (items && cudaIndex >= 0) items->item(cudaIndex)->setEnabled(summary.cudaUsable);
-    if (!summary.cudaUsable && backend_->currentIndex() == cudaIndex)
-        backend_->setCurrentIndex(backend_->findData(keyOf(BackendChoice::Auto)));
-    QString deviceNote;
-    {
-        const QSignalBlocker quiet(device_);
-        const int chosen = wantedDevice_.value_or(std::max(device_->currentIndex(), 0));
-        device_->clear();
-        for (int index = 0; index < summary.cudaDevices.size(); ++index)
-            device_->addItem(tr("GPU %1: %2").arg(index).arg(summary.cudaDevices[index]));
-        const int count = device_->count();
-        device_->setCurrentIndex(std::min(chosen, count - 1));
-        if (chosen < count) {
-            wantedDevice_.reset();
-        } else if (wantedDevice_ && (summary.cudaUsable || !summary.cudaReason.isEmpty())) {
-            deviceNote = count > 0
-                             ? tr("GPU %1, chosen last time, is not present (this host "
-                                  "lists %2): GPU 0 runs instead.")
-                                   .arg(*wantedDevice_)
-                                   .arg(count)
-                             : tr("GPU %1, chosen last time, is not present.").arg(*wantedDevice_);
-        }
-    }
-    if (summary.cudaUsable)
-        backendReason_->setText(tr("GPU: %1").arg(summary.cudaDeviceName));
-    else if (summary.cudaReason.isEmpty())
-        backendReason_->setText(tr("Looking for a GPU…"));
-    else
-        // The reason is said once, on the start page; here what it means, the reason on hover.
-        backendReason_->setText(tr("No usable GPU: runs use the CPU backend."));
-    if (!deviceNote.isEmpty()) backendReason_->setText(backendReason_->text() + u' ' + deviceNote);
-    backendReason_->setToolTip(summary.cudaUsable ? QString() : summary.cudaReason);
-    backendChanged();
-}
-
-std::optional<int> RunPanel::rememberedDevice() const {
-    if (wantedDevice_) return wantedDevice_;
-    if (device_->currentIndex() >= 0) return device_->currentIndex();
-    return std::nullopt;
-}
-
-QString RunPanel::backendNote() const {
-    return backendReason_->text();
-}
-
-void RunPanel::updateCacheHint() {
-    const bool gpu = resolvedBackend() == BackendKind::Cuda;
-    const quint64 cacheBytes = gpu ? summary_.cudaL2Bytes : summary_.cpuLastLevelCacheBytes;
-    const QString cacheName = gpu ? tr("L2 of the GPU") : tr("CPU last-level cache");
-    const std::optional<quint64> n = model::elementCountValue(elementCount_->text());
-    if (!n) {
-        cacheHint_->setText(tr("Not a valid N: enter a whole number ≥ 1 or 2^k."));
-        return;
-    }
-    // N * 4 overflows 64 bits from N = 2^62: say so instead of showing the wrapped product.
-    const std::optional<quint64> arrayBytes = model::bytesForElements(*n, sizeof(float));
-    QString hint = arrayBytes ? tr("%1 per array").arg(model::formatBytes(*arrayBytes))
-                              : tr("more than 18 EB per array (past 64 bits)");
-    if (cacheBytes > 0) {
-        const bool fits = arrayBytes && *arrayBytes <= cacheBytes;
-        hint += tr(" · %1: %2 (%3)")
-                    .arg(cacheName, model::formatBytes(cacheBytes),
-                         fits ? tr("arrays fit in it") : tr("arrays exceed it"));
-    }
-    cacheHint_->setText(hint);
 }
 
 void RunPanel::updateRunEnabled() {

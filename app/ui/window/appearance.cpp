@@ -25,77 +25,76 @@ const Original& original() {
 
 }  // namespace
 
+namespace {
+
+struct ThemeWord {
+    Theme theme;
+    const char* key;
+};
+// System is the fallback of both directions: any other key means it.
+constexpr ThemeWord kThemeWords[] = {{Theme::Light, "light"}, {Theme::Dark, "dark"}};
+
+// One colour a role takes in the light and in the dark theme.
+struct RoleColours {
+    QPalette::ColorRole role;
+    QColor light;
+    QColor dark;
+};
+
+QPalette themePalette(bool dark) {
+    const QColor lightWindow(239, 239, 239), lightText(20, 20, 20);
+    const QColor darkWindow(37, 39, 43), darkText(235, 235, 235);
+    const RoleColours colours[] = {
+        {QPalette::Window, lightWindow, darkWindow},
+        {QPalette::WindowText, lightText, darkText},
+        {QPalette::Base, Qt::white, QColor(27, 28, 31)},
+        {QPalette::AlternateBase, QColor(246, 246, 246), QColor(45, 47, 52)},
+        {QPalette::Text, lightText, darkText},
+        {QPalette::Button, lightWindow, QColor(50, 53, 58)},
+        {QPalette::ButtonText, lightText, darkText},
+        {QPalette::BrightText, Qt::white, Qt::white},
+        {QPalette::ToolTipBase, QColor(255, 255, 220), QColor(55, 57, 62)},
+        {QPalette::ToolTipText, lightText, darkText},
+        {QPalette::PlaceholderText, QColor(100, 100, 100), QColor(165, 165, 165)},
+        {QPalette::Highlight, QColor(30, 100, 200), QColor(60, 130, 225)},
+        {QPalette::HighlightedText, Qt::white, Qt::white},
+        {QPalette::Link, QColor(0, 80, 180), QColor(120, 180, 255)},
+        {QPalette::Light, Qt::white, QColor(75, 78, 84)},
+        {QPalette::Midlight, QColor(227, 227, 227), QColor(60, 63, 68)},
+        {QPalette::Mid, QColor(160, 160, 160), QColor(95, 98, 104)},
+        {QPalette::Dark, QColor(120, 120, 120), QColor(20, 21, 23)},
+        {QPalette::Shadow, QColor(80, 80, 80), Qt::black},
+    };
+    QPalette palette;
+    for (const RoleColours& colour : colours)
+        palette.setColor(colour.role, dark ? colour.dark : colour.light);
+    // Disabled text stays legible (3:1) so that a projector still shows what is greyed out.
+    const QColor disabledText = dark ? QColor(140, 140, 140) : QColor(118, 118, 118);
+    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        palette.setColor(QPalette::Disabled, role, disabledText);
+    return palette;
+}
+
+}  // namespace
+
 QString themeKey(Theme theme) {
-    switch (theme) {
-        case Theme::Light:
-            return QStringLiteral("light");
-        case Theme::Dark:
-            return QStringLiteral("dark");
-        case Theme::System:
-            break;
-    }
+    for (const ThemeWord& word : kThemeWords)
+        if (word.theme == theme) return QLatin1String(word.key);
     return QStringLiteral("system");
 }
 
 Theme themeFromKey(const QString& key) {
-    if (key == QLatin1String("light")) return Theme::Light;
-    if (key == QLatin1String("dark")) return Theme::Dark;
+    for (const ThemeWord& word : kThemeWords)
+        if (key == QLatin1String(word.key)) return word.theme;
     return Theme::System;
 }
 
 QPalette lightPalette() {
-    QPalette palette;
-    const QColor window(239, 239, 239), base(Qt::white), text(20, 20, 20);
-    palette.setColor(QPalette::Window, window);
-    palette.setColor(QPalette::WindowText, text);
-    palette.setColor(QPalette::Base, base);
-    palette.setColor(QPalette::AlternateBase, QColor(246, 246, 246));
-    palette.setColor(QPalette::Text, text);
-    palette.setColor(QPalette::Button, window);
-    palette.setColor(QPalette::ButtonText, text);
-    palette.setColor(QPalette::BrightText, Qt::white);
-    palette.setColor(QPalette::ToolTipBase, QColor(255, 255, 220));
-    palette.setColor(QPalette::ToolTipText, text);
-    palette.setColor(QPalette::PlaceholderText, QColor(100, 100, 100));
-    palette.setColor(QPalette::Highlight, QColor(30, 100, 200));
-    palette.setColor(QPalette::HighlightedText, Qt::white);
-    palette.setColor(QPalette::Link, QColor(0, 80, 180));
-    palette.setColor(QPalette::Light, Qt::white);
-    palette.setColor(QPalette::Midlight, QColor(227, 227, 227));
-    palette.setColor(QPalette::Mid, QColor(160, 160, 160));
-    palette.setColor(QPalette::Dark, QColor(120, 120, 120));
-    palette.setColor(QPalette::Shadow, QColor(80, 80, 80));
-    // Disabled text stays legible (3:1) so that a projector still shows what is greyed out.
-    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        palette.setColor(QPalette::Disabled, role, QColor(118, 118, 118));
-    return palette;
+    return themePalette(false);
 }
 
 QPalette darkPalette() {
-    QPalette palette;
-    const QColor window(37, 39, 43), base(27, 28, 31), text(235, 235, 235);
-    palette.setColor(QPalette::Window, window);
-    palette.setColor(QPalette::WindowText, text);
-    palette.setColor(QPalette::Base, base);
-    palette.setColor(QPalette::AlternateBase, QColor(45, 47, 52));
-    palette.setColor(QPalette::Text, text);
-    palette.setColor(QPalette::Button, QColor(50, 53, 58));
-    palette.setColor(QPalette::ButtonText, text);
-    palette.setColor(QPalette::BrightText, Qt::white);
-    palette.setColor(QPalette::ToolTipBase, QColor(55, 57, 62));
-    palette.setColor(QPalette::ToolTipText, text);
-    palette.setColor(QPalette::PlaceholderText, QColor(165, 165, 165));
-    palette.setColor(QPalette::Highlight, QColor(60, 130, 225));
-    palette.setColor(QPalette::HighlightedText, Qt::white);
-    palette.setColor(QPalette::Link, QColor(120, 180, 255));
-    palette.setColor(QPalette::Light, QColor(75, 78, 84));
-    palette.setColor(QPalette::Midlight, QColor(60, 63, 68));
-    palette.setColor(QPalette::Mid, QColor(95, 98, 104));
-    palette.setColor(QPalette::Dark, QColor(20, 21, 23));
-    palette.setColor(QPalette::Shadow, Qt::black);
-    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        palette.setColor(QPalette::Disabled, role, QColor(140, 140, 140));
-    return palette;
+    return themePalette(true);
 }
 
 void applyTheme(Theme theme) {

@@ -43,7 +43,8 @@ QStringList resultsHeader(const Recording& recording) {
     lines << captionFor(recording);
 
     QStringList details;
-    details << QStringLiteral("backend %1").arg(recording.device.backend);
+    details
+        << QStringLiteral("backend %1").arg(QLatin1String(backendName(recording.device.backend)));
     if (recording.roofline.timeMs > 0)
         details << QStringLiteral("copy roofline %1 GB/s (%2 in %3)")
                        .arg(formatGBps(recording.roofline.gbps()),
@@ -52,7 +53,7 @@ QStringList resultsHeader(const Recording& recording) {
     if (recording.computeRoof && recording.computeRoof->timeMs > 0)
         details << QStringLiteral("compute roof %1 TFLOP/s (%2 in %3)")
                        .arg(recording.computeRoof->tflops(), 0, 'f', 0)
-                       .arg(recording.computeRoof->description,
+                       .arg(QString::fromStdString(recording.computeRoof->description),
                             formatDuration(recording.computeRoof->timeMs));
     if (!recording.runs.isEmpty() && !recording.runs.front().repeatTimesMs.isEmpty())
         details << QStringLiteral("time: median of %1 repeats, the kernels back to back")
@@ -61,8 +62,9 @@ QStringList resultsHeader(const Recording& recording) {
     if (!recording.runs.isEmpty())
         lines << QStringLiteral("check: against the CPU reference in double, %1")
                      .arg(checkScope(recording.runs.front()));
-    if (!recording.counterStatus.isEmpty())
-        lines << QStringLiteral("counters: %1").arg(recording.counterStatus);
+    if (!recording.counterStatus.empty())
+        lines
+            << QStringLiteral("counters: %1").arg(QString::fromStdString(recording.counterStatus));
     return lines;
 }
 

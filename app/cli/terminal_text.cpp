@@ -16,19 +16,19 @@ void makeSafe(std::string& text) {
 }  // namespace
 
 model::Recording withTerminalSafeText(model::Recording recording) {
-    for (QString* text :
-         {&recording.createdAt, &recording.producer, &recording.description,
-          &recording.counterStatus, &recording.device.backend, &recording.device.name,
-          &recording.device.driverVersion, &recording.device.runtimeVersion,
-          &recording.device.memoryName, &recording.device.processorsName})
+    for (QString* text : {&recording.createdAt, &recording.producer, &recording.description})
+        makeSafe(*text);
+    for (std::string* text : {&recording.counterStatus, &recording.device.name,
+                              &recording.device.driverVersion, &recording.device.runtimeVersion,
+                              &recording.device.memoryName, &recording.device.processorsName})
         makeSafe(*text);
     if (recording.computeRoof) makeSafe(recording.computeRoof->description);
     for (model::RunRecord& run : recording.runs) {
         for (QString* text : {&run.pipeline, &run.variant, &run.backend, &run.checkMeasure})
             makeSafe(*text);
         for (model::KernelRecord& kernel : run.kernels) makeSafe(kernel.name);
-        for (model::AllocationRecord& allocation : run.allocations) makeSafe(allocation.buffer);
-        for (model::TimelineSpan& span : run.timeline) makeSafe(span.name);
+        for (fusescope::AllocationEvent& allocation : run.allocations) makeSafe(allocation.buffer);
+        for (fusescope::TimelineSpan& span : run.timeline) makeSafe(span.name);
     }
     return recording;
 }

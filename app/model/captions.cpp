@@ -40,16 +40,17 @@ QString dataSourceBadge(const Recording& recording, const RunRecord& run) {
     return recording.replayed ? label + QStringLiteral(", replayed") : label;
 }
 
-QString deviceLabel(const DeviceRecord& device) {
-    if (device.backend != QLatin1String("cpu") || device.name.isEmpty()) return device.name;
+QString deviceLabel(const DeviceInfo& device) {
+    const QString name = QString::fromStdString(device.name);
+    if (device.backend != BackendKind::Cpu || name.isEmpty()) return name;
     QStringList details;
     if (device.multiprocessors > 0)
         details << (device.multiprocessors == 1
                         ? QStringLiteral("1 thread")
                         : QStringLiteral("%1 threads").arg(device.multiprocessors));
-    if (!device.runtimeVersion.isEmpty()) details << device.runtimeVersion;
-    if (details.isEmpty()) return device.name;
-    return QStringLiteral("%1 (%2)").arg(device.name, details.join(QStringLiteral(", ")));
+    if (!device.runtimeVersion.empty()) details << QString::fromStdString(device.runtimeVersion);
+    if (details.isEmpty()) return name;
+    return QStringLiteral("%1 (%2)").arg(name, details.join(QStringLiteral(", ")));
 }
 
 QString problemLabel(const RunRecord& run) {

@@ -15,7 +15,7 @@ QString dataSourceBadge(const Recording& recording, const RunRecord& run);
 
 // The device as captions name it: the GPU's name, or for the CPU backend its model, the
 // threads it ran on and its kernels' instruction set, "Intel Xeon (2 threads, AVX2+FMA)".
-QString deviceLabel(const DeviceRecord& device);
+QString deviceLabel(const DeviceInfo& device);
 
 QString captionFor(const Recording& recording, const RunRecord& run);
 

@@ -86,9 +86,9 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Run
                          .arg(kernel.gridSize)
                          .arg(processors - kernel.gridSize)
                          .arg(processors)
-                         .arg(recording.device.processorsName.isEmpty()
+                         .arg(recording.device.processorsName.empty()
                                   ? QStringLiteral("SMs")
-                                  : recording.device.processorsName);
+                                  : QString::fromStdString(recording.device.processorsName));
             break;
         }
     if (parts.isEmpty()) {

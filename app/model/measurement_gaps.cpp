@@ -38,17 +38,7 @@ VariantResult variantFrom(const RunRecord& run) {
         }
         variant.kernels.push_back(kernel);
     }
-    for (const TimelineSpan& record : run.timeline) {
-        fusescope::TimelineSpan span;
-        span.kind = record.kind == TimelineSpan::Kind::Kernel
-                        ? fusescope::TimelineSpan::Kind::Kernel
-                        : fusescope::TimelineSpan::Kind::Allocation;
-        span.name = record.name.toStdString();
-        span.startNs = record.startNs;
-        span.endNs = record.endNs;
-        span.bytes = record.bytes;
-        variant.timeline.push_back(span);
-    }
+    variant.timeline.assign(run.timeline.begin(), run.timeline.end());
     for (const SampleRecord& record : run.samples) {
         BandwidthSample sample;
         sample.startNs = record.timeNs;

@@ -7,6 +7,7 @@
 
 #include "pipelines/pipeline_description.h"
 #include "pipelines/problem.h"
+#include "runtime/runner.h"
 
 namespace fusescope::model {
 
@@ -27,38 +28,6 @@ enum class DataSource {
 QString dataSourceKey(DataSource source);    // "counters", "timing+model", "cpu", "replay"
 QString dataSourceLabel(DataSource source);  // "measured counters", "timing + model", ...
 std::optional<DataSource> dataSourceFromKey(const QString& key);
-
-struct DeviceRecord {
-    QString backend;  // "cuda" or "cpu"
-    QString name;
-    int computeCapabilityMajor = 0;
-    int computeCapabilityMinor = 0;
-    int multiprocessors = 0;
-    quint64 l2CacheBytes = 0;
-    quint64 totalMemoryBytes = 0;
-    quint64 freeMemoryBytes = 0;  // when the run began (a leak shows as less free run by run)
-    double theoreticalBandwidthGBps = 0.0;
-    QString driverVersion;
-    QString runtimeVersion;
-    // The backend's words for its memory and its processors (DeviceInfo::memoryName).
-    QString memoryName;
-    QString processorsName;
-    int deviceIndex = 0;  // the CUDA device's ordinal on its host (several GPUs in one host)
-};
-
-struct RooflineRecord {
-    double timeMs = 0.0;
-    quint64 bytesMoved = 0;  // read + written
-    double gbps() const { return timeMs > 0 ? bytesMoved / (timeMs * 1e6) : 0.0; }
-};
-
-// The compute roof: a large library GEMM timed in the same run (MLP runs on a GPU).
-struct ComputeRoofRecord {
-    double timeMs = 0.0;
-    double flops = 0.0;
-    QString description;
-    double tflops() const { return timeMs > 0 ? flops / (timeMs * 1e9) : 0.0; }
-};
 
 struct KernelRecord {
     QString name;
@@ -81,25 +50,6 @@ struct KernelRecord {
     std::optional<double> l2SectorsRead;  // requested from the L2 by the SMs, 32 B each
     std::optional<double> l2SectorsWritten;
     std::optional<int> deviceKernels;  // kernels the launch started (a library call may start more)
-};
-
-// An allocation or free seen by the allocation tracker (host clock, ns since the run began).
-struct AllocationRecord {
-    bool isAllocation = true;
-    QString buffer;
-    quint64 bytes = 0;
-    qint64 timeNs = 0;
-    quint64 inFlightAfter = 0;
-};
-
-// A span on the device clock (CUPTI Activity API): a kernel, or an allocation's lifetime.
-struct TimelineSpan {
-    enum class Kind { Kernel, Allocation };
-    Kind kind = Kind::Kernel;
-    QString name;
-    qint64 startNs = 0;
-    qint64 endNs = 0;
-    quint64 bytes = 0;  // allocations only
 };
 
 // One PM sample: DRAM throughput over [timeNs, timeNs + durationNs) on the timeline's clock.
@@ -145,9 +95,9 @@ struct RunRecord {
     QString wrongOutput;
     WrongElement wrongElement;
     QVector<KernelRecord> kernels;
-    QVector<AllocationRecord> allocations;
-    QVector<TimelineSpan> timeline;  // device clock
-    QVector<SampleRecord> samples;   // PM sampling
+    QVector<AllocationEvent> allocations;  // host clock, ns since the run began
+    QVector<TimelineSpan> timeline;        // device clock (the engine's spans)
+    QVector<SampleRecord> samples;         // PM sampling
     // Samples the run had before its idle stretches were merged (sample_thinning.h); 0 when
     // they are as recorded.
     qsizetype samplesBeforeThinning = 0;
@@ -169,10 +119,11 @@ struct Recording {
     // Optional, in words: what the recording shows (shipped recordings carry one). Empty when
     // the file has none; the catalog then derives one from the runs.
     QString description;
-    DeviceRecord device;
-    RooflineRecord roofline;
-    std::optional<ComputeRoofRecord> computeRoof;  // absent where none was measured
-    QString counterStatus;  // empty, or why counters were not measured, in words
+    // The engine's report types (kernels/runtime/runner.h), as the run produced them.
+    DeviceInfo device;
+    RooflineResult roofline;
+    std::optional<ComputeRoofResult> computeRoof;  // absent where none was measured
+    std::string counterStatus;  // empty, or why counters were not measured, in words
     QVector<RunRecord> runs;
     // The pipelines defined at run time that the runs name, as data: opening the recording
     // registers them again (recorded_pipelines.h), in a program that never defined them.

@@ -102,8 +102,8 @@ CatalogEntry describeFile(const QString& path) {
     entry.kind = CatalogKind::Recording;
     entry.title = recordingTitle(*recording);
     entry.description = recordingDescription(*recording);
-    entry.deviceName = recording->device.name;
-    entry.backend = recording->device.backend;
+    entry.deviceName = QString::fromStdString(recording->device.name);
+    entry.backend = QString::fromLatin1(backendName(recording->device.backend));
     entry.createdAt = recording->createdAt;
     return entry;
 }

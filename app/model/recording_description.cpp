@@ -31,7 +31,7 @@ QString recordingTitle(const Recording& recording) {
     for (const QString& name : pipelines) titles << pipelineTitle(name);
     const QString what =
         titles.isEmpty() ? QStringLiteral("Empty recording") : titles.join(QStringLiteral(", "));
-    return onDevice(what, recording.device.name);
+    return onDevice(what, QString::fromStdString(recording.device.name));
 }
 
 QString recordingDescription(const Recording& recording) {
@@ -161,7 +161,7 @@ QString deviceAndDay(const QString& deviceName, const QString& createdAt) {
 
 QString replayLabel(const Recording& recording) {
     return QStringLiteral("replay of a run on %1")
-        .arg(deviceAndDay(recording.device.name, recording.createdAt));
+        .arg(deviceAndDay(QString::fromStdString(recording.device.name), recording.createdAt));
 }
 
 }  // namespace fusescope::model

@@ -52,10 +52,14 @@ QJsonValue optionalSource(const std::optional<DataSource>& source) {
     return source ? QJsonValue(dataSourceKey(*source)) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
+QString textOf(const std::string& value) {
+    return QString::fromStdString(value);
+}
+
+QJsonObject deviceToJson(const DeviceInfo& device, JsonWriter& writer) {
     QJsonObject json{
-        {"backend", device.backend},
-        {"name", device.name},
+        {"backend", QLatin1String(backendName(device.backend))},
+        {"name", textOf(device.name)},
         {"compute_capability_major", device.computeCapabilityMajor},
         {"compute_capability_minor", device.computeCapabilityMinor},
         {"multiprocessors", device.multiprocessors},
@@ -63,13 +67,13 @@ QJsonObject deviceToJson(const DeviceRecord& device, JsonWriter& writer) {
         {"total_memory_bytes", writer.count(device.totalMemoryBytes, "device.total_memory_bytes")},
         {"free_memory_bytes", writer.count(device.freeMemoryBytes, "device.free_memory_bytes")},
         {"theoretical_bandwidth_gbps", device.theoreticalBandwidthGBps},
-        {"driver_version", device.driverVersion},
-        {"runtime_version", device.runtimeVersion},
-        {"memory_name", device.memoryName},
-        {"processors_name", device.processorsName},
+        {"driver_version", textOf(device.driverVersion)},
+        {"runtime_version", textOf(device.runtimeVersion)},
+        {"memory_name", textOf(device.memoryName)},
+        {"processors_name", textOf(device.processorsName)},
     };
     // Which GPU of the host ran it; a CPU run has no device ordinal.
-    if (device.backend == QLatin1String("cuda")) json.insert("device_index", device.deviceIndex);
+    if (device.backend == BackendKind::Cuda) json.insert("device_index", device.deviceIndex);
     return json;
 }
 
@@ -101,11 +105,11 @@ QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWr
     };
 }
 
-QJsonObject allocationToJson(const AllocationRecord& event, const QString& path,
+QJsonObject allocationToJson(const AllocationEvent& event, const QString& path,
                              JsonWriter& writer) {
     return {
-        {"kind", event.isAllocation ? "allocate" : "free"},
-        {"buffer", event.buffer},
+        {"kind", event.kind == AllocationEvent::Kind::Allocate ? "allocate" : "free"},
+        {"buffer", textOf(event.buffer)},
         {"bytes", writer.count(event.bytes, path + ".bytes")},
         {"time_ns", writer.signedCount(event.timeNs, path + ".time_ns")},
         {"in_flight_after", writer.count(event.inFlightAfter, path + ".in_flight_after")},
@@ -115,7 +119,7 @@ QJsonObject allocationToJson(const AllocationRecord& event, const QString& path,
 QJsonObject spanToJson(const TimelineSpan& span, const QString& path, JsonWriter& writer) {
     return {
         {"kind", span.kind == TimelineSpan::Kind::Kernel ? "kernel" : "allocation"},
-        {"name", span.name},
+        {"name", textOf(span.name)},
         {"start_ns", writer.signedCount(span.startNs, path + ".start_ns")},
         {"end_ns", writer.signedCount(span.endNs, path + ".end_ns")},
         {"bytes", writer.count(span.bytes, path + ".bytes")},
@@ -245,10 +249,26 @@ std::optional<DataSource> readOptionalSource(const JsonReader& reader, const cha
     return readSource(reader, key);
 }
 
-DeviceRecord readDevice(const JsonReader& reader) {
-    DeviceRecord device;
-    device.backend = reader.string("backend");
-    device.name = reader.string("name");
+std::string readText(const JsonReader& reader, const char* key) {
+    return reader.string(key).toStdString();
+}
+
+std::string readOptionalText(const JsonReader& reader, const char* key) {
+    return reader.optionalString(key).value_or(QString()).toStdString();
+}
+
+BackendKind readBackend(const JsonReader& reader, const char* key) {
+    const QString name = reader.string(key);
+    for (BackendKind kind : {BackendKind::Cpu, BackendKind::Cuda})
+        if (name == QLatin1String(backendName(kind))) return kind;
+    reader.fail(key, QStringLiteral("unknown backend '%1' (known: cpu, cuda)").arg(name));
+    return BackendKind::Cpu;
+}
+
+DeviceInfo readDevice(const JsonReader& reader) {
+    DeviceInfo device;
+    device.backend = readBackend(reader, "backend");
+    device.name = readText(reader, "name");
     device.computeCapabilityMajor = reader.optionalInteger("compute_capability_major").value_or(0);
     device.computeCapabilityMinor = reader.optionalInteger("compute_capability_minor").value_or(0);
     device.multiprocessors = reader.optionalInteger("multiprocessors").value_or(0);
@@ -257,19 +277,14 @@ DeviceRecord readDevice(const JsonReader& reader) {
     device.freeMemoryBytes = reader.optionalCount("free_memory_bytes").value_or(0);
     device.theoreticalBandwidthGBps =
         readOptionalAmount(reader, "theoretical_bandwidth_gbps").value_or(0.0);
-    device.driverVersion = reader.optionalString("driver_version").value_or(QString());
-    device.runtimeVersion = reader.optionalString("runtime_version").value_or(QString());
-    device.memoryName = reader.optionalString("memory_name").value_or(QString());
-    device.processorsName = reader.optionalString("processors_name").value_or(QString());
+    device.driverVersion = readOptionalText(reader, "driver_version");
+    device.runtimeVersion = readOptionalText(reader, "runtime_version");
+    device.memoryName = readOptionalText(reader, "memory_name");
+    device.processorsName = readOptionalText(reader, "processors_name");
     // Recordings written before the backends named these: the words their backends use.
-    if (device.memoryName.isEmpty() || device.processorsName.isEmpty()) {
-        const bool cpu = device.backend == QLatin1String("cpu");
-        if (device.memoryName.isEmpty())
-            device.memoryName =
-                cpu ? QStringLiteral("memory (RAM)") : QStringLiteral("HBM (device memory)");
-        if (device.processorsName.isEmpty())
-            device.processorsName = cpu ? QStringLiteral("CPU cores") : QStringLiteral("SMs");
-    }
+    const bool cpu = device.backend == BackendKind::Cpu;
+    if (device.memoryName.empty()) device.memoryName = cpu ? "memory (RAM)" : "HBM (device memory)";
+    if (device.processorsName.empty()) device.processorsName = cpu ? "CPU cores" : "SMs";
     device.deviceIndex = reader.optionalInteger("device_index").value_or(0);
     return device;
 }
@@ -300,14 +315,15 @@ KernelRecord readKernel(const JsonReader& reader) {
     return kernel;
 }
 
-AllocationRecord readAllocation(const JsonReader& reader) {
-    AllocationRecord event;
+AllocationEvent readAllocation(const JsonReader& reader) {
+    AllocationEvent event;
     const QString kind = reader.string("kind");
     if (kind != QLatin1String("allocate") && kind != QLatin1String("free"))
         reader.fail("kind",
                     QStringLiteral("expected \"allocate\" or \"free\", found \"%1\"").arg(kind));
-    event.isAllocation = kind == QLatin1String("allocate");
-    event.buffer = reader.string("buffer");
+    event.kind = kind == QLatin1String("allocate") ? AllocationEvent::Kind::Allocate
+                                                   : AllocationEvent::Kind::Free;
+    event.buffer = readText(reader, "buffer");
     event.bytes = reader.count("bytes");
     event.timeNs = reader.signedCount("time_ns");
     event.inFlightAfter = reader.count("in_flight_after");
@@ -323,7 +339,7 @@ TimelineSpan readSpan(const JsonReader& reader) {
             QStringLiteral("expected \"kernel\" or \"allocation\", found \"%1\"").arg(kind));
     span.kind = kind == QLatin1String("kernel") ? TimelineSpan::Kind::Kernel
                                                 : TimelineSpan::Kind::Allocation;
-    span.name = reader.string("name");
+    span.name = readText(reader, "name");
     span.startNs = reader.signedCount("start_ns");
     span.endNs = reader.signedCount("end_ns");
     span.bytes = reader.optionalCount("bytes").value_or(0);
@@ -423,7 +439,7 @@ RunRecord readRun(const JsonReader& reader, int version) {
     run.checkOk = reader.boolean("check_ok");
     run.kernels = readArray<KernelRecord>(reader, "kernels", true, kMaxKernels, readKernel);
     run.allocations =
-        readArray<AllocationRecord>(reader, "allocations", false, kMaxEvents, readAllocation);
+        readArray<AllocationEvent>(reader, "allocations", false, kMaxEvents, readAllocation);
     run.timeline = readArray<TimelineSpan>(reader, "timeline", false, kMaxEvents, readSpan);
     run.samples = readArray<SampleRecord>(reader, "samples", false, kMaxSamples, readSample);
     run.samplesBeforeThinning =
@@ -483,16 +499,17 @@ Recording readRecording(const JsonReader& reader) {
     recording.roofline.bytesMoved = roofline.count("bytes_moved");
     // Optional: recordings before the compute roof, and runs without one, have none.
     if (const std::optional<JsonReader> roof = reader.optionalObject("compute_roof")) {
-        ComputeRoofRecord record;
+        ComputeRoofResult record;
         record.timeMs = roof->number("time_ms");
         record.flops = roof->number("flops");
-        record.description = roof->optionalString("description").value_or(QString());
+        record.description = readOptionalText(*roof, "description");
         if (!(record.timeMs > 0)) roof->fail("time_ms", QStringLiteral("must be positive"));
         if (!(record.flops > 0)) roof->fail("flops", QStringLiteral("must be positive"));
         recording.computeRoof = record;
     }
-    recording.counterStatus =
-        reader.optionalString("counter_status", kMaxFreeTextLength).value_or(QString());
+    recording.counterStatus = reader.optionalString("counter_status", kMaxFreeTextLength)
+                                  .value_or(QString())
+                                  .toStdString();
     recording.runs = readArray<RunRecord>(
         reader, "runs", true, kMaxRuns,
         [&](const JsonReader& run) { return readRun(run, recording.version); });
@@ -517,7 +534,7 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
                                       {"bytes_moved", writer.count(recording.roofline.bytesMoved,
                                                                    "copy_roofline.bytes_moved")},
                                       {"gbps", recording.roofline.gbps()}}},
-        {"counter_status", recording.counterStatus},
+        {"counter_status", textOf(recording.counterStatus)},
         {"runs", arrayToJson(recording.runs, "runs", writer, runToJson)},
     };
     if (recording.computeRoof)
@@ -525,7 +542,7 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
                     QJsonObject{{"time_ms", recording.computeRoof->timeMs},
                                 {"flops", recording.computeRoof->flops},
                                 {"tflops", recording.computeRoof->tflops()},
-                                {"description", recording.computeRoof->description}});
+                                {"description", textOf(recording.computeRoof->description)}});
     // Optional keys, written only where they say something (older readers ignore them).
     if (!recording.description.isEmpty()) root.insert("description", recording.description);
     QJsonArray descriptions;

@@ -37,23 +37,6 @@ KernelRecord kernelRecordFrom(const KernelResult& kernel) {
     return record;
 }
 
-AllocationRecord allocationRecordFrom(const AllocationEvent& event) {
-    AllocationRecord record;
-    record.isAllocation = event.kind == AllocationEvent::Kind::Allocate;
-    record.buffer = fromStd(event.buffer);
-    record.bytes = event.bytes;
-    record.timeNs = event.timeNs;
-    record.inFlightAfter = event.inFlightAfter;
-    return record;
-}
-
-std::optional<DataSource> optionalDataSourceFrom(const std::optional<MeasurementSource>& source) {
-    if (!source) return std::nullopt;
-    return dataSourceFrom(*source);
-}
-
-}  // namespace
-
 SampleRecord sampleRecordFrom(const BandwidthSample& sample) {
     SampleRecord record;
     record.timeNs = sample.startNs;
@@ -63,17 +46,12 @@ SampleRecord sampleRecordFrom(const BandwidthSample& sample) {
     return record;
 }
 
-model::TimelineSpan spanRecordFrom(const fusescope::TimelineSpan& span) {
-    model::TimelineSpan record;
-    record.kind = span.kind == fusescope::TimelineSpan::Kind::Kernel
-                      ? model::TimelineSpan::Kind::Kernel
-                      : model::TimelineSpan::Kind::Allocation;
-    record.name = fromStd(span.name);
-    record.startNs = span.startNs;
-    record.endNs = span.endNs;
-    record.bytes = span.bytes;
-    return record;
+std::optional<DataSource> optionalDataSourceFrom(const std::optional<MeasurementSource>& source) {
+    if (!source) return std::nullopt;
+    return dataSourceFrom(*source);
 }
+
+}  // namespace
 
 DataSource dataSourceFrom(MeasurementSource source) {
     switch (source) {
@@ -89,25 +67,6 @@ DataSource dataSourceFrom(MeasurementSource source) {
 
 QString producerString(const QString& program) {
     return QStringLiteral("%1 %2").arg(program, QLatin1String(kFuseScopeVersion));
-}
-
-DeviceRecord deviceRecordFrom(const DeviceInfo& device) {
-    DeviceRecord record;
-    record.backend = QString::fromLatin1(backendName(device.backend));
-    record.name = fromStd(device.name);
-    record.computeCapabilityMajor = device.computeCapabilityMajor;
-    record.computeCapabilityMinor = device.computeCapabilityMinor;
-    record.multiprocessors = device.multiprocessors;
-    record.l2CacheBytes = device.l2CacheBytes;
-    record.totalMemoryBytes = device.totalMemoryBytes;
-    record.freeMemoryBytes = device.freeMemoryBytes;
-    record.theoreticalBandwidthGBps = device.theoreticalBandwidthGBps;
-    record.driverVersion = fromStd(device.driverVersion);
-    record.runtimeVersion = fromStd(device.runtimeVersion);
-    record.memoryName = fromStd(device.memoryName);
-    record.processorsName = fromStd(device.processorsName);
-    record.deviceIndex = device.deviceIndex;
-    return record;
 }
 
 namespace {
@@ -151,10 +110,9 @@ RunRecord runRecordFrom(const VariantResult& variant) {
     run.wrongElement = variant.check.wrongElement;
     for (const KernelResult& kernel : variant.kernels)
         run.kernels.push_back(kernelRecordFrom(kernel));
-    for (const AllocationEvent& event : variant.allocations)
-        run.allocations.push_back(allocationRecordFrom(event));
-    for (const fusescope::TimelineSpan& span : variant.timeline)
-        run.timeline.push_back(spanRecordFrom(span));
+    run.allocations =
+        QVector<AllocationEvent>(variant.allocations.begin(), variant.allocations.end());
+    run.timeline = QVector<TimelineSpan>(variant.timeline.begin(), variant.timeline.end());
     for (const BandwidthSample& sample : variant.samples)
         run.samples.push_back(sampleRecordFrom(sample));
     // The CPU backend's timing is always "cpu", whatever the runner left in timingSource.
@@ -170,14 +128,10 @@ Recording recordingFrom(const RunReport& report, const ConversionOptions& option
     Recording recording;
     recording.createdAt = options.createdAt.toUTC().toString(Qt::ISODate);
     recording.producer = options.producer;
-    recording.device = deviceRecordFrom(report.device);
-    recording.roofline.timeMs = report.roofline.timeMs;
-    recording.roofline.bytesMoved = report.roofline.bytesMoved;
-    if (report.computeRoof)
-        recording.computeRoof =
-            ComputeRoofRecord{report.computeRoof->timeMs, report.computeRoof->flops,
-                              QString::fromStdString(report.computeRoof->description)};
-    recording.counterStatus = QString::fromStdString(report.counterStatus);
+    recording.device = report.device;
+    recording.roofline = report.roofline;
+    recording.computeRoof = report.computeRoof;
+    recording.counterStatus = report.counterStatus;
     for (const VariantResult& variant : report.variants)
         recording.runs.push_back(runRecordFrom(variant));
     recording.pipelineDescriptions = descriptionsToSave(recording);

@@ -122,7 +122,7 @@ RunTraffic runTraffic(const RunRecord& run) {
     return traffic;
 }
 
-std::optional<double> rooflineShare(const RunTraffic& traffic, const RooflineRecord& roofline) {
+std::optional<double> rooflineShare(const RunTraffic& traffic, const RooflineResult& roofline) {
     if (!traffic.hasDram() || !(roofline.gbps() > 0) || !(traffic.timeMs > 0)) return std::nullopt;
     return traffic.dramGBps() / roofline.gbps();
 }

@@ -73,6 +73,6 @@ QString rooflineColumnTitle(const QVector<RunTraffic>& runs);
 
 // The share of the copy roofline of a run's DRAM bytes per second; nothing where the run has no
 // DRAM figure or the recording no roofline (requested bytes are never held against it).
-std::optional<double> rooflineShare(const RunTraffic& traffic, const RooflineRecord& roofline);
+std::optional<double> rooflineShare(const RunTraffic& traffic, const RooflineResult& roofline);
 
 }  // namespace fusescope::model

@@ -55,8 +55,8 @@ struct JobStage {
 // Live bandwidth of a measured run: PM samples and timeline spans of one variant, in batches.
 struct SampleBatch {
     QString variant;
-    QVector<model::SampleRecord> samples;
-    QVector<model::TimelineSpan> spans;
+    QVector<BandwidthSample> samples;
+    QVector<fusescope::TimelineSpan> spans;
 };
 // A tile sweep's cell as soon as it is known (refused ones too), `index` in configurationsOf
 // order.

@@ -85,8 +85,8 @@ class RunController : public QObject {
     void runStarted(QString backendNote);
     void progress(double fraction, QString stage);
     void variantFinished(fusescope::model::RunRecord record);
-    void samplesArrived(QString variant, QVector<fusescope::model::SampleRecord> samples,
-                        QVector<fusescope::model::TimelineSpan> spans);
+    void samplesArrived(QString variant, QVector<fusescope::BandwidthSample> samples,
+                        QVector<fusescope::TimelineSpan> spans);
     void runFinished(fusescope::model::Recording recording);
     void runFailed(QString message);
     void cancelled();

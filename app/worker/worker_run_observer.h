@@ -43,9 +43,8 @@ class WorkerRunObserver final : public RunObserver {
             QString::fromUtf8(variant.data(), static_cast<qsizetype>(variant.size()));
         if (name != pendingVariant_) flushSamples();
         pendingVariant_ = name;
-        for (const BandwidthSample& sample : samples)
-            pendingSamples_.push_back(model::sampleRecordFrom(sample));
-        for (const TimelineSpan& span : spans) pendingSpans_.push_back(model::spanRecordFrom(span));
+        for (const BandwidthSample& sample : samples) pendingSamples_.push_back(sample);
+        for (const TimelineSpan& span : spans) pendingSpans_.push_back(span);
         if (!sinceSamples_.isValid() || sinceSamples_.elapsed() >= RunWorker::kProgressIntervalMs)
             flushSamples();
     }
@@ -64,8 +63,8 @@ class WorkerRunObserver final : public RunObserver {
     ProgressThrottle throttle_;
     ProgressClock clock_;
     QString pendingVariant_;
-    QVector<model::SampleRecord> pendingSamples_;
-    QVector<model::TimelineSpan> pendingSpans_;
+    QVector<BandwidthSample> pendingSamples_;
+    QVector<fusescope::TimelineSpan> pendingSpans_;
     QElapsedTimer sinceSamples_;
 };
 

@@ -73,7 +73,7 @@ TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
     Result<Recording> loaded = loadRecording(json);
     ASSERT_TRUE(loaded) << loaded.status().message();
     Recording& recording = *loaded;
-    EXPECT_EQ(recording.device.backend, "cpu");
+    EXPECT_EQ(recording.device.backend, fusescope::BackendKind::Cpu);
     EXPECT_TRUE(recording.producer.startsWith("fusescope-cli "));
     EXPECT_GT(recording.roofline.timeMs, 0.0);
     ASSERT_EQ(recording.runs.size(), 3);
@@ -319,7 +319,7 @@ TEST(CliRunGpu, CudaRunRecordsTheDeviceResourcesAndTimingSource) {
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
     Result<Recording> loaded = loadRecording(json);
     ASSERT_TRUE(loaded) << loaded.status().message();
-    EXPECT_EQ(loaded->device.backend, "cuda");
+    EXPECT_EQ(loaded->device.backend, fusescope::BackendKind::Cuda);
     EXPECT_GT(loaded->device.multiprocessors, 0);
     EXPECT_GT(loaded->roofline.gbps(), 0.0);
     for (const RunRecord& run : loaded->runs) {

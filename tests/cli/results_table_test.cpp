@@ -16,7 +16,7 @@ namespace {
 
 Recording twoRuns() {
     Recording recording;
-    recording.device.backend = "cuda";
+    recording.device.backend = fusescope::BackendKind::Cuda;
     recording.device.name = "NVIDIA H200";
     recording.roofline.timeMs = 0.5;
     recording.roofline.bytesMoved = 2147483648ull;
@@ -61,10 +61,10 @@ TEST(ResultsTable, HeaderNamesDeviceSizeVectorRooflineAndSource) {
 TEST(ResultsTable, HeaderNamesTheComputeRoofWhereOneWasTimed) {
     Recording recording = twoRuns();
     EXPECT_FALSE(resultsHeader(recording).join('\n').contains("compute roof"));
-    ComputeRoofRecord roof;
+    ComputeRoofResult roof;
     roof.timeMs = 2.0;
     roof.flops = 1.7e12;  // 850 TFLOP/s
-    roof.description = QStringLiteral("cuBLAS bfloat16 GEMM 8192^3");
+    roof.description = "cuBLAS bfloat16 GEMM 8192^3";
     recording.computeRoof = roof;
     const QString text = resultsHeader(recording).join('\n');
     EXPECT_TRUE(text.contains("compute roof 850 TFLOP/s (cuBLAS bfloat16 GEMM 8192^3 in 2.00 ms)"))

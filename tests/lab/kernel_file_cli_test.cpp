@@ -171,8 +171,8 @@ TEST(KernelFileCliGpu, StarterAndSolutionAreRecordedBesideTheShippedVariants) {
         EXPECT_GT(mine.timeMs, 0.0);
         peaks[k] = mine.peakBytesInFlight;
         // The allocation chart's events: every buffer allocated, then freed, peaking there.
-        quint64 highest = 0;
-        for (const model::AllocationRecord& event : mine.allocations)
+        std::uint64_t highest = 0;
+        for (const fusescope::AllocationEvent& event : mine.allocations)
             highest = std::max(highest, event.inFlightAfter);
         EXPECT_EQ(highest, mine.peakBytesInFlight);
         EXPECT_EQ(mine.allocations.size() % 2, 0);
@@ -358,8 +358,8 @@ TEST(KernelFileCliGpu, CountersCountTheLearnersPasses) {
         ASSERT_EQ(result.exitCode, 0) << result.err.toStdString() << result.out.toStdString();
         const auto recording = model::loadRecording(json);
         ASSERT_TRUE(recording) << recording.status().message();
-        if (!recording->counterStatus.isEmpty())
-            GTEST_SKIP() << "counters refused here: " << recording->counterStatus.toStdString();
+        if (!recording->counterStatus.empty())
+            GTEST_SKIP() << "counters refused here: " << recording->counterStatus;
         const model::RunRecord& mine = recording->runs.back();
         ASSERT_EQ(mine.kernels.size(), 1);
         ASSERT_TRUE(mine.kernels[0].dramBytesRead && mine.kernels[0].dramBytesWritten);

@@ -24,11 +24,11 @@ void LiveFeedTest::showsEveryRunOfARecording() {
         const qint64 t0 = r * 10'000'000;
         for (int i = 0; i < 100; ++i) run.samples.append({t0 + i * 10'000, 10'000, 3e12, 1e12});
         run.timeline.append(
-            {model::TimelineSpan::Kind::Kernel, "k", t0 + 100'000, t0 + 900'000, 0});
+            {fusescope::TimelineSpan::Kind::Kernel, "k", t0 + 100'000, t0 + 900'000, 0});
         const int buffers = r == 0 ? 4 : 3;  // scratch holds one array more
         for (int b = 0; b < buffers; ++b)
             run.timeline.append(
-                {model::TimelineSpan::Kind::Allocation, "buffer", t0, t0 + 1'000'000, array});
+                {fusescope::TimelineSpan::Kind::Allocation, "buffer", t0, t0 + 1'000'000, array});
         recording.runs.append(run);
     }
     live::LiveBandwidthChart chart;

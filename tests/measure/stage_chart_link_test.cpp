@@ -26,9 +26,9 @@ model::RunRecord timedRun(const QString& variant, qint64 firstKernelNs, qint64 k
         stagetest::syntheticRun(QStringLiteral("swiglu"), variant, 1 << 20, kernelNs * 1e-6);
     qint64 start = firstKernelNs;
     for (const model::KernelRecord& kernel : run.kernels) {
-        model::TimelineSpan span;
-        span.kind = model::TimelineSpan::Kind::Kernel;
-        span.name = kernel.name;
+        fusescope::TimelineSpan span;
+        span.kind = fusescope::TimelineSpan::Kind::Kernel;
+        span.name = kernel.name.toStdString();
         span.startNs = start;
         span.endNs = start + kernelNs;
         run.timeline.push_back(span);
@@ -57,7 +57,7 @@ struct LinkedPair {
     LinkedPair() {
         recording.runs = {timedRun(QStringLiteral("scratch"), kScratchStartNs, 1'500'000),
                           timedRun(QStringLiteral("fused"), kFusedStartNs, 1'000'000)};
-        recording.device.name = QStringLiteral("Test GPU");
+        recording.device.name = "Test GPU";
         live::showRecording(chart, recording);
         stage.setRecording(recording);
         chart.resize(1000, 600);

@@ -92,7 +92,7 @@ TEST(Captions, CountersReplayAndMixedRunsShow) {
 
 TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
     Recording recording;
-    recording.device.backend = "cpu";
+    recording.device.backend = fusescope::BackendKind::Cpu;
     recording.device.name = "Intel(R) Xeon(R) Processor";
     recording.device.multiprocessors = 2;
     recording.device.runtimeVersion = "AVX2+FMA";
@@ -106,7 +106,7 @@ TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
               "vector 4 · CPU backend");
     recording.device.multiprocessors = 1;
     EXPECT_EQ(deviceLabel(recording.device), "Intel(R) Xeon(R) Processor (1 thread, AVX2+FMA)");
-    recording.device.backend = "cuda";
+    recording.device.backend = fusescope::BackendKind::Cuda;
     recording.device.runtimeVersion = "13.0";
     EXPECT_EQ(deviceLabel(recording.device), "Intel(R) Xeon(R) Processor");
 }

@@ -22,7 +22,7 @@ RunRecord run(const char* pipeline, const char* variant, double timeMs, double f
 
 Recording mlp(double productionMs, double unfusedMs, double flops) {
     Recording recording;
-    recording.computeRoof = ComputeRoofRecord{1.0, 893e12 * 1e-3, QStringLiteral("GEMM")};
+    recording.computeRoof = fusescope::ComputeRoofResult{1.0, 893e12 * 1e-3, "GEMM"};
     recording.runs = {run("mlp", "unfused", unfusedMs, flops),
                       run("mlp", "lesson_fused", 100.0, flops),
                       run("mlp", "production", productionMs, flops)};

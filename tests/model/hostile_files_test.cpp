@@ -120,6 +120,19 @@ TEST_F(HostileFiles, TheTileSweepCorpusIsRefusedOrLoads) {
                 [](const QString& path) { return loadTileSweep(path).status(); });
 }
 
+// The device's backend is one the engine knows; anything else is no run of this program.
+TEST_F(HostileFiles, AnUnknownDeviceBackendIsRefusedNamingTheKnownOnes) {
+    QJsonObject recording = validRecording();
+    QJsonObject device = recording["device"].toObject();
+    device["backend"] = "tpu";
+    recording["device"] = device;
+    const Result<Recording> loaded = parse(recording);
+    ASSERT_FALSE(loaded);
+    EXPECT_TRUE(mentions(errorOf(loaded), "device.backend: unknown backend 'tpu'"))
+        << errorOf(loaded);
+    EXPECT_TRUE(mentions(errorOf(loaded), "known: cpu, cuda")) << errorOf(loaded);
+}
+
 // 100 KB and 1 MB device names took 4.1 and 23 GB in the window.
 TEST_F(HostileFiles, ALongDeviceNameIsRefusedNamingTheLimit) {
     QJsonObject recording = validRecording();

@@ -237,7 +237,7 @@ TEST(RecordingDeviceIndex, TheGpuOfARunRoundTripsAndACpuHasNone) {
     Result<QJsonObject> cpu = recordingToJson(recording);
     ASSERT_TRUE(cpu);
     EXPECT_FALSE(cpu->value("device").toObject().contains("device_index"));
-    recording.device.backend = "cuda";
+    recording.device.backend = fusescope::BackendKind::Cuda;
     recording.device.deviceIndex = 3;
     Result<QByteArray> bytes = recordingToJsonBytes(recording);
     ASSERT_TRUE(bytes);
@@ -271,7 +271,7 @@ TEST(Comparison, MatchesVariantsByPipelineAndNameWithRatiosBOverA) {
     ASSERT_EQ(a.runs.size(), 3);  // scratch, two_launch, fused
     a.device.name = "CPU A";
     b.device.name = "GPU B";
-    b.device.backend = "cuda";
+    b.device.backend = fusescope::BackendKind::Cuda;
     b.createdAt = "2026-11-30T10:00:00Z";
     for (RunRecord& run : a.runs) run.timeMs = 2.0;
     for (RunRecord& run : b.runs) run.timeMs = 0.5;

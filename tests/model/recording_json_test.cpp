@@ -22,19 +22,19 @@ Recording fullyPopulatedRecording() {
     Recording recording;
     recording.createdAt = "2026-11-30T05:00:00Z";
     recording.producer = "fusescope-cli 0.1.0";
-    recording.device = {"cuda",
-                        "NVIDIA H200",
-                        9,
-                        0,
-                        132,
-                        62914560,
-                        150754820096ull,
-                        140000000000ull,
-                        4800.5,
-                        "13.0",
-                        "13.0.48",
-                        "HBM (device memory)",
-                        "SMs"};
+    recording.device.backend = fusescope::BackendKind::Cuda;
+    recording.device.name = "NVIDIA H200";
+    recording.device.computeCapabilityMajor = 9;
+    recording.device.computeCapabilityMinor = 0;
+    recording.device.multiprocessors = 132;
+    recording.device.l2CacheBytes = 62914560;
+    recording.device.totalMemoryBytes = 150754820096ull;
+    recording.device.freeMemoryBytes = 140000000000ull;
+    recording.device.theoreticalBandwidthGBps = 4800.5;
+    recording.device.driverVersion = "13.0";
+    recording.device.runtimeVersion = "13.0.48";
+    recording.device.memoryName = "HBM (device memory)";
+    recording.device.processorsName = "SMs";
     recording.roofline.timeMs = 0.6789;
     recording.roofline.bytesMoved = 2147483648ull;
     recording.counterStatus = "counters refused: insufficient privileges";
@@ -88,8 +88,11 @@ Recording fullyPopulatedRecording() {
     unmeasured.l2SectorsWritten.reset();
     run.kernels.push_back(unmeasured);
 
-    run.allocations.push_back({true, "scratch", 1073741824ull, 12345, 4294967297ull});
-    run.allocations.push_back({false, "scratch", 1073741824ull, 99999999999ll, 3221225473ull});
+    using Event = fusescope::AllocationEvent;
+    run.allocations.push_back(
+        {Event::Kind::Allocate, "scratch", 1073741824ull, 12345, 4294967297ull});
+    run.allocations.push_back(
+        {Event::Kind::Free, "scratch", 1073741824ull, 99999999999ll, 3221225473ull});
     run.timeline.push_back({TimelineSpan::Kind::Kernel, "swiglu_scratch", 1000, 2000, 0});
     run.timeline.push_back(
         {TimelineSpan::Kind::Allocation, "scratch", 500, 5000000000ll, 1073741824ull});
@@ -161,7 +164,7 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
     for (qsizetype k = 0; k < a.kernels.size(); ++k) expectSameKernel(a.kernels[k], b.kernels[k]);
     ASSERT_EQ(a.allocations.size(), b.allocations.size());
     for (qsizetype i = 0; i < a.allocations.size(); ++i) {
-        EXPECT_EQ(a.allocations[i].isAllocation, b.allocations[i].isAllocation);
+        EXPECT_EQ(a.allocations[i].kind, b.allocations[i].kind);
         EXPECT_EQ(a.allocations[i].buffer, b.allocations[i].buffer);
         EXPECT_EQ(a.allocations[i].bytes, b.allocations[i].bytes);
         EXPECT_EQ(a.allocations[i].timeNs, b.allocations[i].timeNs);

@@ -37,8 +37,8 @@ TEST(RunConversion, CpuReportBecomesARecordingWithTheSameNumbers) {
     EXPECT_EQ(recording.producer, QString("fusescope-cli ") + kFuseScopeVersion);
     EXPECT_FALSE(recording.createdAt.isEmpty());
     EXPECT_FALSE(recording.replayed);
-    EXPECT_EQ(recording.device.backend, "cpu");
-    EXPECT_EQ(recording.device.name.toStdString(), report.device.name);
+    EXPECT_EQ(recording.device.backend, fusescope::BackendKind::Cpu);
+    EXPECT_EQ(recording.device.name, report.device.name);
     EXPECT_EQ(recording.device.l2CacheBytes, report.device.l2CacheBytes);
     EXPECT_EQ(recording.device.totalMemoryBytes, report.device.totalMemoryBytes);
     EXPECT_EQ(recording.roofline.timeMs, report.roofline.timeMs);
@@ -125,7 +125,7 @@ TEST(RunConversion, MeasuredCountersSamplesAndSourcesAreCarried) {
     EXPECT_EQ(run.kernels[0].dramBytesRead, 100.0);
     EXPECT_EQ(run.kernels[0].sectorsWritten, 400.0);
     ASSERT_EQ(run.timeline.size(), 1);
-    EXPECT_EQ(run.timeline[0].kind, model::TimelineSpan::Kind::Allocation);
+    EXPECT_EQ(run.timeline[0].kind, fusescope::TimelineSpan::Kind::Allocation);
     EXPECT_EQ(run.timeline[0].bytes, 4096u);
     ASSERT_EQ(run.samples.size(), 1);
     EXPECT_EQ(run.samples[0].durationNs, 1000);

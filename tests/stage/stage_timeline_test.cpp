@@ -238,7 +238,7 @@ void StageTimelineTest::deviceTimelineGivesKernelTimesAndGaps() {
     auto span = [](TimelineSpan::Kind kind, const QString& name, qint64 start, qint64 end) {
         TimelineSpan s;
         s.kind = kind;
-        s.name = name;
+        s.name = name.toStdString();
         s.startNs = start;
         s.endNs = end;
         s.bytes = kind == TimelineSpan::Kind::Allocation ? (4u << 20) : 0;

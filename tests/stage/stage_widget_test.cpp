@@ -261,7 +261,7 @@ void StageWidgetTest::unknownRunIsRefusedWithAReason() {
 
 void StageWidgetTest::recordingShowsUnfusedLeftFusedRight() {
     model::Recording recording;
-    recording.device.name = QStringLiteral("Test GPU");
+    recording.device.name = "Test GPU";
     recording.runs = {stagetest::syntheticRun("swiglu", "fused", 1 << 20, 0.6),
                       stagetest::syntheticRun("swiglu", "two_launch", 1 << 20, 0.5),
                       stagetest::syntheticRun("swiglu", "scratch", 1 << 20, 1.0)};

@@ -249,8 +249,8 @@ void BandwidthViewsTest::kernelsOnlyOnTheShippedMlpRecording() {
     // The kernels' stretches, as the recording has them (runs may share a clock).
     QVector<QPair<qint64, qint64>> kernels;
     for (const model::RunRecord& run : loaded->runs)
-        for (const model::TimelineSpan& span : run.timeline)
-            if (span.kind == model::TimelineSpan::Kind::Kernel)
+        for (const fusescope::TimelineSpan& span : run.timeline)
+            if (span.kind == fusescope::TimelineSpan::Kind::Kernel)
                 kernels.append({span.startNs, span.endNs});
     QVERIFY(kernels.size() >= 4);
     std::sort(kernels.begin(), kernels.end());

@@ -174,7 +174,7 @@ void DesktopHabitsTest::shippedRecordingOpensWithOneClickAsAReplay() {
     const QString date = expected->createdAt.left(10);
     QCOMPARE(window.replayBanner()->text(),
              QStringLiteral("Replay of a run on %1, %2 · swiglu-cpu.fusescope.json")
-                 .arg(expected->device.name, date));
+                 .arg(QString::fromStdString(expected->device.name), date));
     QVERIFY2(window.windowTitle().startsWith(QStringLiteral("swiglu-cpu.fusescope.json")),
              qPrintable(window.windowTitle()));
     QCOMPARE(window.recentFiles()->files(), QStringList{QFileInfo(path).absoluteFilePath()});
@@ -198,7 +198,7 @@ void DesktopHabitsTest::runFromTheStartPageShowsTheViews() {
     QCOMPARE(window.runPanel()->backendCombo()->currentData().toString(), QStringLiteral("cpu"));
     QVERIFY(ended.wait(kWaitMs));
     QVERIFY2(ended.first().at(0).toBool(), qPrintable(ended.first().at(1).toString()));
-    QCOMPARE(window.recording().device.backend, QStringLiteral("cpu"));
+    QCOMPARE(window.recording().device.backend, fusescope::BackendKind::Cpu);
     QVERIFY(!window.replayBanner()->isVisible());
     QCOMPARE(window.windowTitle(), QStringLiteral("FuseScope"));
 }
@@ -384,7 +384,7 @@ void DesktopHabitsTest::compareShowsRatiosChartsOnOneScaleAndBothOnTheStage() {
     const QString pathA = copyData("swiglu-cpu.fusescope.json");
     Result<model::Recording> b = model::loadRecording(pathA);
     QVERIFY(b);
-    b->device.name = QStringLiteral("Other machine");
+    b->device.name = "Other machine";
     for (model::RunRecord& run : b->runs) run.timeMs /= 100.0;  // a far faster machine
     const QString pathB = folder_->filePath(QStringLiteral("other.fusescope.json"));
     QVERIFY(model::saveRecording(*b, pathB));

@@ -53,7 +53,7 @@ int graphsNamed(const SweepChart& chart, const QString& name) {
 // the engine fits it: what the CLI would write for such measurements.
 SweepReport syntheticReport() {
     SweepReport report;
-    report.device.backend = BackendKind::Cuda;
+    report.device.backend = fusescope::BackendKind::Cuda;
     report.device.name = "Synthetic GPU";
     report.device.l2CacheBytes = 50u << 20;
     report.pipeline = pipelines().front().name;
@@ -102,8 +102,8 @@ model::KernelRecord kernel(const QString& name, quint64 modelRead, quint64 model
 // DRAM. The one-kernel fused variant matches its model.
 model::Recording recordingWithCounters() {
     model::Recording recording;
-    recording.device.backend = QStringLiteral("cuda");
-    recording.device.name = QStringLiteral("Synthetic GPU");
+    recording.device.backend = fusescope::BackendKind::Cuda;
+    recording.device.name = "Synthetic GPU";
     recording.device.l2CacheBytes = 50u << 20;
     const quint64 n = 1u << 20;
     const quint64 array = n * 4;
@@ -378,7 +378,7 @@ void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {
     model::Recording recording = recordingWithCounters();
     const QString refusal = QStringLiteral(
         "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: profiling is restricted to administrators");
-    recording.counterStatus = refusal;
+    recording.counterStatus = refusal.toStdString();
     for (model::RunRecord& run : recording.runs) {
         run.dataSource.counters.reset();
         for (model::KernelRecord& kernel : run.kernels) {

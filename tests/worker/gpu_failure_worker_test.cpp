@@ -318,7 +318,7 @@ void GpuFailureWorkerTest::aBrokenContextIsResetAndTheNextRunWorks() {
     const Outcome next = thread.run(affineCommand(BackendChoice::Cuda, 4096));
     QVERIFY2(next.finished, qPrintable(next.message));
     QCOMPARE(faults.opened.load(), 2);  // a fresh backend on the reset GPU
-    QCOMPARE(next.recording.device.backend, QStringLiteral("cuda"));
+    QCOMPARE(next.recording.device.backend, fusescope::BackendKind::Cuda);
 }
 
 void GpuFailureWorkerTest::aGpuGoneAtTheResetLeavesTheCpuAndSaysSo() {
@@ -343,7 +343,7 @@ void GpuFailureWorkerTest::aGpuGoneAtTheResetLeavesTheCpuAndSaysSo() {
     const Outcome onCpu = thread.run(affineCommand(BackendChoice::Auto, 4096));
     QVERIFY2(onCpu.finished, qPrintable(onCpu.message));
     QVERIFY2(onCpu.message.contains("using the CPU backend"), qPrintable(onCpu.message));
-    QCOMPARE(onCpu.recording.device.backend, QStringLiteral("cpu"));
+    QCOMPARE(onCpu.recording.device.backend, fusescope::BackendKind::Cpu);
 
     RunCommand onGpu = affineCommand(BackendChoice::Cuda, 4096);
     onGpu.request.target.cudaDevice = 0;
@@ -401,7 +401,7 @@ void GpuFailureWorkerTest::realGpuIllegalAddressIsResetAndTheNextRunWorks() {
                  qPrintable(failed.message));
         const Outcome onCpu = thread.run(affineCommand(BackendChoice::Auto, 4096));
         QVERIFY2(onCpu.finished, qPrintable(onCpu.message));
-        QCOMPARE(onCpu.recording.device.backend, QStringLiteral("cpu"));
+        QCOMPARE(onCpu.recording.device.backend, fusescope::BackendKind::Cpu);
         const Outcome refused = thread.run(affineCommand(BackendChoice::Cuda, 4096));
         QVERIFY(!refused.finished);
         return;

@@ -119,7 +119,7 @@ void RunWorkerTest::smallCpuRunEmitsProgressAndFinished() {
     QCOMPARE(static_cast<std::size_t>(variants.count()), variantCount);
     const auto recording = finished.first().first().value<model::Recording>();
     QCOMPARE(static_cast<std::size_t>(recording.runs.size()), variantCount);
-    QCOMPARE(recording.device.backend, QStringLiteral("cpu"));
+    QCOMPARE(recording.device.backend, fusescope::BackendKind::Cpu);
     QVERIFY(recording.roofline.timeMs > 0.0);
     for (const model::RunRecord& run : recording.runs) {
         QCOMPARE(run.problem.dimension("N"), command.request.problem.dimension("N"));
@@ -294,7 +294,7 @@ void RunWorkerTest::autoBackendSaysWhichBackendRuns() {
         QVERIFY2(note.contains(QStringLiteral("CPU")), qPrintable(note));
         QVERIFY2(note.contains(QString::fromStdString(availability.cudaReason)), qPrintable(note));
         QCOMPARE(finished.first().first().value<model::Recording>().device.backend,
-                 QStringLiteral("cpu"));
+                 BackendKind::Cpu);
     }
 }
 
@@ -364,9 +364,9 @@ void RunWorkerTest::theChosenGpuRunsAndIsRecorded() {
     QVERIFY2(failed.isEmpty(),
              qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
     const auto recording = finished.first().first().value<model::Recording>();
-    QCOMPARE(recording.device.backend, QStringLiteral("cuda"));
+    QCOMPARE(recording.device.backend, fusescope::BackendKind::Cuda);
     QCOMPARE(recording.device.deviceIndex, last);
-    QCOMPARE(recording.device.name, QString::fromStdString((*names)[last]));
+    QCOMPARE(recording.device.name, (*names)[last]);
 }
 
 void RunWorkerTest::probeDescribesTheCpu() {
@@ -432,7 +432,7 @@ void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {
     QVERIFY(failed.isEmpty());
     QCOMPARE(providersMade, 1);
     const auto recording = finished.first().at(2).value<model::Recording>();
-    QVERIFY2(!recording.counterStatus.isEmpty(), "no reason given for the missing counters");
+    QVERIFY2(!recording.counterStatus.empty(), "no reason given for the missing counters");
     for (const model::RunRecord& run : recording.runs) {
         QVERIFY(!run.dataSource.counters.has_value());
         QVERIFY(run.samples.isEmpty());
@@ -474,9 +474,9 @@ void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
           kBatches, seconds);
     QVERIFY(batches.count() <= allowed);
     const auto first = batches.first().at(2).value<SampleBatch>().samples.first();
-    QCOMPARE(first.timeNs, qint64{0});
-    QCOMPARE(first.durationNs, qint64{10'000});
-    QCOMPARE(first.readBytesPerSecond, 1e6 / 1e-5);
+    QCOMPARE(first.startNs, qint64{0});
+    QCOMPARE(first.endNs, qint64{10'000});
+    QCOMPARE(first.readBytesPerSecond(), 1e6 / 1e-5);
 
     // A newer request makes this observer stale: nothing more goes out.
     worker.jobs().start(JobKind::Run);

@@ -13,8 +13,8 @@ namespace {
 // The device a recording was made on, for the words ("NVIDIA H200"); the file name otherwise.
 QString recordingWords(const LessonShow& show) {
     Result<Recording> recording = loadRecording(show.recordingPath);
-    const QString device = recording && !recording->device.name.isEmpty()
-                               ? recording->device.name + QLatin1Char(' ')
+    const QString device = recording && !recording->device.name.empty()
+                               ? QString::fromStdString(recording->device.name) + QLatin1Char(' ')
                                : QString();
     return QStringLiteral("opens the shipped %1recording %2")
         .arg(device, QFileInfo(show.recordingPath).fileName());

@@ -79,7 +79,7 @@ QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run,
     for (qsizetype first = 0; first + count <= kernelSpans.size();) {
         bool matches = true;
         for (qsizetype k = 0; k < count && matches; ++k)
-            matches = normalizedKernelName(kernelSpans[first + k]->name)
+            matches = normalizedKernelName(QString::fromStdString(kernelSpans[first + k]->name))
                           .contains(normalizedKernelName(
                               QString::fromStdString(kernels[static_cast<std::size_t>(k)].name)));
         if (matches) {
@@ -344,7 +344,7 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
     // Allocations or frees the device timeline saw between the kernels keep their times.
     for (const TimelineSpan& span : run.timeline) {
         if (span.kind != TimelineSpan::Kind::Allocation || deviceKernels.isEmpty()) continue;
-        const int index = timeline.arrayIndex(span.name);
+        const int index = timeline.arrayIndex(QString::fromStdString(span.name));
         if (index < 0) continue;
         StageArray& array = timeline.arrays[index];
         const qint64 start = span.startNs - origin;

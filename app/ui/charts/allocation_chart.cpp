@@ -18,10 +18,10 @@ AllocationChart::AllocationChart(QWidget* parent)
 
 void AllocationChart::rebuild() {
     const model::Recording& shown = recording();
-    qint64 origin = std::numeric_limits<qint64>::max();
-    quint64 largest = 0;
+    std::int64_t origin = std::numeric_limits<std::int64_t>::max();
+    std::uint64_t largest = 0;
     for (const model::RunRecord& run : shown.runs)
-        for (const model::AllocationRecord& event : run.allocations) {
+        for (const fusescope::AllocationEvent& event : run.allocations) {
             origin = std::min(origin, event.timeNs);
             largest = std::max(largest, event.inFlightAfter);
         }
@@ -40,13 +40,13 @@ void AllocationChart::rebuild() {
     fill.setAlpha(60);
     graph->setBrush(fill);
     // Events of all runs, in time order, from zero before the first allocation.
-    QVector<const model::AllocationRecord*> events;
+    QVector<const fusescope::AllocationEvent*> events;
     for (const model::RunRecord& run : shown.runs)
-        for (const model::AllocationRecord& event : run.allocations) events.push_back(&event);
+        for (const fusescope::AllocationEvent& event : run.allocations) events.push_back(&event);
     std::stable_sort(events.begin(), events.end(),
                      [](const auto* a, const auto* b) { return a->timeNs < b->timeNs; });
     graph->addData(milliseconds(events.front()->timeNs), 0.0);
-    for (const model::AllocationRecord* event : events)
+    for (const fusescope::AllocationEvent* event : events)
         graph->addData(milliseconds(event->timeNs), event->inFlightAfter / unit.divisor);
     const double end = milliseconds(events.back()->timeNs);
 
@@ -63,10 +63,10 @@ void AllocationChart::rebuild() {
     QColor labelGround = palette().color(QPalette::Base);
     labelGround.setAlpha(225);
     for (const model::RunRecord& run : shown.runs) {
-        const model::AllocationRecord* peak = nullptr;
-        qint64 first = std::numeric_limits<qint64>::max();
-        qint64 last = std::numeric_limits<qint64>::min();
-        for (const model::AllocationRecord& event : run.allocations) {
+        const fusescope::AllocationEvent* peak = nullptr;
+        std::int64_t first = std::numeric_limits<std::int64_t>::max();
+        std::int64_t last = std::numeric_limits<std::int64_t>::min();
+        for (const fusescope::AllocationEvent& event : run.allocations) {
             if (!peak || event.inFlightAfter > peak->inFlightAfter) peak = &event;
             first = std::min(first, event.timeNs);
             last = std::max(last, event.timeNs);

@@ -490,14 +490,15 @@ model::Recording recordingOfCell(const tiles::TileSweep& sweep, int cellIndex) {
     if (!pipeline || !cell.measured) return recording;
     recording.createdAt = qs(sweep.created);
     recording.producer = qs(sweep.producer);
-    recording.device.backend = QStringLiteral("cuda");
-    recording.device.name = qs(sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName);
+    recording.device.backend = BackendKind::Cuda;
+    recording.device.name = sweep.deviceName.empty() ? sweep.limits.name : sweep.deviceName;
     recording.device.computeCapabilityMajor = sweep.limits.computeCapabilityMajor;
     recording.device.computeCapabilityMinor = sweep.limits.computeCapabilityMinor;
     recording.device.multiprocessors = sweep.limits.multiprocessors;
-    recording.device.driverVersion = qs(sweep.driverVersion);
-    recording.device.runtimeVersion = qs(sweep.runtimeVersion);
-    recording.counterStatus = QObject::tr("a tile sweep's cell: timings and the traffic model");
+    recording.device.driverVersion = sweep.driverVersion;
+    recording.device.runtimeVersion = sweep.runtimeVersion;
+    recording.counterStatus =
+        QObject::tr("a tile sweep's cell: timings and the traffic model").toStdString();
 
     const auto runOf = [&](const std::string& variantName, double medianMs, bool checkOk) {
         model::RunRecord run;

@@ -2,21 +2,31 @@
 
 namespace fusescope::live {
 
-void appendToChart(LiveBandwidthChart& chart, const QVector<model::SampleRecord>& samples,
-                   const QVector<model::TimelineSpan>& spans, const QString& variant) {
+namespace {
+
+void appendSpans(LiveBandwidthChart& chart, const QVector<fusescope::TimelineSpan>& spans,
+                 const QString& variant) {
+    for (const fusescope::TimelineSpan& span : spans) {
+        const QString name = QString::fromStdString(span.name);
+        if (span.kind == fusescope::TimelineSpan::Kind::Kernel)
+            chart.addKernelSpan(variant.isEmpty() ? name : variant + ": " + name, span.startNs,
+                                span.endNs);
+        else
+            chart.addAllocationSpan(name, span.bytes, span.startNs, span.endNs);
+    }
+}
+
+}  // namespace
+
+void appendToChart(LiveBandwidthChart& chart, const QVector<BandwidthSample>& samples,
+                   const QVector<fusescope::TimelineSpan>& spans, const QString& variant) {
     QVector<LiveSample> batch;
     batch.reserve(samples.size());
-    for (const model::SampleRecord& sample : samples)
-        batch.append({sample.timeNs, sample.timeNs + sample.durationNs, sample.readBytesPerSecond,
-                      sample.writeBytesPerSecond});
+    for (const BandwidthSample& sample : samples)
+        batch.append({sample.startNs, sample.endNs, sample.readBytesPerSecond(),
+                      sample.writeBytesPerSecond()});
     chart.appendSamples(batch);
-    for (const model::TimelineSpan& span : spans) {
-        if (span.kind == model::TimelineSpan::Kind::Kernel)
-            chart.addKernelSpan(variant.isEmpty() ? span.name : variant + ": " + span.name,
-                                span.startNs, span.endNs);
-        else
-            chart.addAllocationSpan(span.name, span.bytes, span.startNs, span.endNs);
-    }
+    appendSpans(chart, spans, variant);
 }
 
 bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording) {
@@ -32,7 +42,8 @@ bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording)
                         QStringLiteral(
                             " · no DRAM bandwidth samples in this recording (they "
                             "come from a measured GPU run)");
-        if (!recording.device.name.isEmpty()) badge.prepend(recording.device.name + " · ");
+        if (!recording.device.name.empty())
+            badge.prepend(QString::fromStdString(recording.device.name) + " · ");
         chart.setDataSource(badge);
         return false;
     }
@@ -40,9 +51,17 @@ bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording)
     chart.setRoofline(recording.roofline.gbps());
     const model::DataSource source =
         recording.replayed ? model::DataSource::Replay : model::DataSource::Counters;
-    chart.setDataSource(recording.device.name + " · " + model::dataSourceLabel(source));
-    for (const model::RunRecord& run : recording.runs)
-        appendToChart(chart, run.samples, run.timeline, run.variant);
+    chart.setDataSource(QString::fromStdString(recording.device.name) + " · " +
+                        model::dataSourceLabel(source));
+    for (const model::RunRecord& run : recording.runs) {
+        QVector<LiveSample> batch;
+        batch.reserve(run.samples.size());
+        for (const model::SampleRecord& sample : run.samples)
+            batch.append({sample.timeNs, sample.timeNs + sample.durationNs,
+                          sample.readBytesPerSecond, sample.writeBytesPerSecond});
+        chart.appendSamples(batch);
+        appendSpans(chart, run.timeline, run.variant);
+    }
     return true;
 }
 

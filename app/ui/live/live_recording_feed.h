@@ -9,9 +9,10 @@
 
 namespace fusescope::live {
 
-// One streamed batch (RunController::samplesArrived): samples, kernel spans and allocations.
-void appendToChart(LiveBandwidthChart& chart, const QVector<model::SampleRecord>& samples,
-                   const QVector<model::TimelineSpan>& spans, const QString& variant = {});
+// One streamed batch (RunController::samplesArrived): the engine's samples, kernel spans and
+// allocations.
+void appendToChart(LiveBandwidthChart& chart, const QVector<BandwidthSample>& samples,
+                   const QVector<fusescope::TimelineSpan>& spans, const QString& variant = {});
 
 // Every run of a recording that has samples, on one time axis; roofline, badge from its data.
 // Returns false when no run has samples: no curves then, and the badge says why.

@@ -48,7 +48,7 @@ class VariantResultsModel final : public QAbstractTableModel {
 
     QVector<model::RunRecord> runs_;
     QVector<model::RunTraffic> traffic_;  // one per run
-    model::RooflineRecord roofline_;
+    fusescope::RooflineResult roofline_;
 };
 
 class KernelResultsModel final : public QAbstractTableModel {

@@ -150,8 +150,9 @@ void MeasurementPanel::showWhy(int row) {
 
 void MeasurementPanel::setRecording(const model::Recording& recording) {
     const QVector<model::RunGapView> gaps = model::measurementGaps(recording);
-    counterStatus_->setVisible(!recording.counterStatus.isEmpty());
-    counterStatus_->setText(tr("Counters were not measured: %1").arg(recording.counterStatus));
+    const QString counterStatus = QString::fromStdString(recording.counterStatus);
+    counterStatus_->setVisible(!counterStatus.isEmpty());
+    counterStatus_->setText(tr("Counters were not measured: %1").arg(counterStatus));
     empty_->setVisible(gaps.isEmpty());
     table_->setVisible(!gaps.isEmpty());
     badge_->setText(gaps.isEmpty() ? tr("Model beside measurement")

@@ -25,11 +25,11 @@ QString stageDataSourceLabel(model::DataSource source) {
 StageCaptionContext stageCaptionContext(const model::Recording& recording,
                                         const model::RunRecord& run) {
     StageCaptionContext context;
-    context.deviceName = shortened(recording.device.name);
+    context.deviceName = shortened(QString::fromStdString(recording.device.name));
     context.problem = model::problemLabel(run);
     context.dataSource = model::dataSourceBadge(recording, run);  // says "replayed" when it is
-    context.memoryName = shortened(recording.device.memoryName);
-    context.processorsName = shortened(recording.device.processorsName);
+    context.memoryName = shortened(QString::fromStdString(recording.device.memoryName));
+    context.processorsName = shortened(QString::fromStdString(recording.device.processorsName));
     return context;
 }
 

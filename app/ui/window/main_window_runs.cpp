@@ -177,9 +177,10 @@ void MainWindow::onRunFinished(const model::Recording& recording) {
         return;
     }
     setRecording(recording);
-    if (!recording.counterStatus.isEmpty() && recording.device.backend == QLatin1String("cuda"))
+    if (!recording.counterStatus.empty() && recording.device.backend == BackendKind::Cuda)
         runPanel_->setStatusText(
-            tr("%1\nNo counters: %2").arg(runStartedNote_, recording.counterStatus));
+            tr("%1\nNo counters: %2")
+                .arg(runStartedNote_, QString::fromStdString(recording.counterStatus)));
     const double seconds = (QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
     endRun(true, tr("Finished in %1").arg(model::formatDuration(seconds * 1000.0)));
 }

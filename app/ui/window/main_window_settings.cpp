@@ -88,13 +88,14 @@ void MainWindow::restoreSettings() {
 
 void MainWindow::noteRecordedShape(const model::Recording& recording, const QString& opened) {
     problemTooLongHere_.reset();
-    if (recording.device.backend == QLatin1String("cpu")) {
+    if (recording.device.backend == BackendKind::Cpu) {
         cpuSpeeds_->cancel();  // a note for a recording opened before would arrive too late
         return;
     }
     const RunCommand command = runPanel_->command();
     cpuSpeeds_->whenKnown(
-        command, summary_, [this, command, opened, device = recording.device.name] {
+        command, summary_,
+        [this, command, opened, device = QString::fromStdString(recording.device.name)] {
             const std::optional<double> seconds = cpuEstimateFor(command, summary_);
             if (!seconds || !model::runNeedsConfirmation(*seconds)) return;
             // Kept out of the settings: the next start should not begin with a GPU-sized shape.

@@ -67,13 +67,13 @@ class AllocationChartCursor : public QObject {
         const model::Recording& recording = chart_->recording();
         const int run = stage_->shownRunIndex(side);
         if (run < 0 || run >= recording.runs.size()) return std::nullopt;
-        qint64 origin = std::numeric_limits<qint64>::max();
+        std::int64_t origin = std::numeric_limits<std::int64_t>::max();
         for (const model::RunRecord& each : recording.runs)
-            for (const model::AllocationRecord& event : each.allocations)
+            for (const fusescope::AllocationEvent& event : each.allocations)
                 origin = std::min(origin, event.timeNs);
-        qint64 first = std::numeric_limits<qint64>::max();
-        qint64 last = std::numeric_limits<qint64>::min();
-        for (const model::AllocationRecord& event : recording.runs[run].allocations) {
+        std::int64_t first = std::numeric_limits<std::int64_t>::max();
+        std::int64_t last = std::numeric_limits<std::int64_t>::min();
+        for (const fusescope::AllocationEvent& event : recording.runs[run].allocations) {
             first = std::min(first, event.timeNs);
             last = std::max(last, event.timeNs);
         }
@@ -179,8 +179,8 @@ void addPluggedViews(MainWindow& window) {
     QObject::connect(controller, &RunController::runStarted, live, [live] { live->clear(); });
     QObject::connect(
         controller, &RunController::samplesArrived, live,
-        [live, &window](const QString& variant, const QVector<model::SampleRecord>& samples,
-                        const QVector<model::TimelineSpan>& spans) {
+        [live, &window](const QString& variant, const QVector<BandwidthSample>& samples,
+                        const QVector<fusescope::TimelineSpan>& spans) {
             if (window.runResultsHeld()) return;
             live::appendToChart(*live, samples, spans, variant);
         });

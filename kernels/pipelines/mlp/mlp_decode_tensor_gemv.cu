@@ -1,5 +1,5 @@
 // The production variant's bfloat16 decode kernels on the tensor cores. The weights are streamed
-// as the CUDA-core GEMV streams them (each warp copies 256 or 512 contiguous bytes of a row per
+// as the CUDA-core GEMV streams them (each warp copies 512 contiguous bytes of one row per
 // instruction, which keeps DRAM pages open), but through cp.async into a multi-stage
 // shared-memory ring rather than registers, x's (or h's) slice of each stage with them; ldmatrix
 // then hands 16 weight rows x 16 k to mma.m16n8k16 as A, with x's at most 16 rows as B. So the
@@ -16,95 +16,79 @@ namespace {
 
 using namespace device;
 
+constexpr int kWarps = 8;
+constexpr int kThreads = kWarps * 32;
 constexpr int kRows = production::kTensorRowsPerBlock;  // 16 weight rows a block
-
-// The ring's shape, per kernel. Down alone: 8 warps, 256 of K a stage, 6 stages, since its
-// 16-row blocks are few (Llama's H = 4096: 256 blocks, about 2 an SM) and each must keep more in
-// flight. Gate and up: 4 warps, 128 of K a stage, 3 stages (30 KB at M <= 8): 7 blocks an SM
-// instead of 3. On the H200 at Llama-3-8B decode-1 that took gate_up from 60.7 to 56.6 us, the
-// fastest of 13 shapes tried (tools/decode_explore; down's best was within 0.1 us of today's).
-template <bool kPaired>
-struct RingShape {
-    static constexpr int kWarps = kPaired ? 4 : 8;
-    static constexpr int kStageK = kPaired ? 128 : 256;  // elements of K a stage holds
-    static constexpr int kStages = kPaired ? 3 : 6;
-    static constexpr int kThreads = kWarps * 32;
-    static constexpr int kUnits = kStageK / 8;                   // 16-byte units of a stage row
-    static constexpr int kStepsPerWarp = kStageK / 16 / kWarps;  // k16 steps a warp multiplies
-    static_assert(kStepsPerWarp >= 1 && kStageK % (16 * kWarps) == 0,
-                  "a stage's k16 steps must split evenly over the warps");
-    static_assert(kRows * kUnits % kThreads == 0, "a stage must split evenly over the threads");
-};
+constexpr int kStageK = 256;                            // elements of K a stage holds
+constexpr int kUnits = kStageK / 8;                     // 16-byte units of a stage row
+constexpr int kStepsPerWarp = kStageK / 16 / kWarps;    // k16 steps each warp multiplies a stage
+static_assert(kRows * kUnits % kThreads == 0, "a stage must split evenly over the threads");
 
 // Unit u of row r sits at unit u ^ (r % 8): the 8 rows one ldmatrix reads fall in 8 bank groups.
-template <int kStageK>
 __device__ __forceinline__ int swizzled(int r, int u) {
     return r * kStageK + ((u ^ (r & 7)) << 3);
 }
 
 // One stage of the ring: kMatrices x 16 weight rows and 8 kTiles activation rows, kStageK each.
-template <bool kPaired, int kTiles>
+// Gate and up: 3 stages (60 or 72 KB, 3 blocks an SM). Down alone: 6 stages, since its 16-row
+// blocks are few (Llama's H = 4096: 256 blocks, about 2 an SM) and each must keep more in flight.
+template <int kMatrices, int kTiles>
 struct StagedSmem {
-    static constexpr int kMatrices = kPaired ? 2 : 1;
-    static constexpr int kStageK = RingShape<kPaired>::kStageK;
+    static constexpr int kStages = kMatrices == 2 ? 3 : 6;
     static constexpr int kActRows = 8 * kTiles;
     struct Stage {
         bf16 weights[kMatrices][kRows * kStageK];
         bf16 act[kActRows * kStageK];
     };
-    Stage ring[RingShape<kPaired>::kStages];
+    Stage ring[kStages];
 };
 
 // kTiles: 8-column tiles of activation rows (1 for M <= 8, 2 for M <= 16). kPaired: gate and up
 // with SiLU*up into h; otherwise the plain product into out. K is a multiple of 8.
 template <int kTiles, bool kPaired>
-__global__ void __launch_bounds__(RingShape<kPaired>::kThreads)
+__global__ void __launch_bounds__(kThreads)
     stagedGemv(const bf16* __restrict__ act, const bf16* __restrict__ weight,
                const bf16* __restrict__ second, bf16* __restrict__ result, int rows, int weightRows,
                int K) {
-    using Shape = RingShape<kPaired>;
-    using Smem = StagedSmem<kPaired, kTiles>;
-    constexpr int kMatrices = Smem::kMatrices;
-    constexpr int kWarps = Shape::kWarps, kThreads = Shape::kThreads, kStageK = Shape::kStageK;
-    constexpr int kUnits = Shape::kUnits, kStages = Shape::kStages;
+    constexpr int kMatrices = kPaired ? 2 : 1;
+    using Smem = StagedSmem<kMatrices, kTiles>;
+    constexpr int kStages = Smem::kStages;
     extern __shared__ __align__(128) unsigned char smemBytes[];
     auto& smem = *reinterpret_cast<Smem*>(smemBytes);
     // The warps' partial sums reuse the ring once the last stage has been multiplied.
     using Partial = float[kWarps][kMatrices][kRows][8 * kTiles];
     static_assert(sizeof(Partial) <= sizeof(Smem), "the partial sums must fit in the ring");
     auto& partial = *reinterpret_cast<Partial*>(smemBytes);
-    static_assert(Smem::kActRows * kUnits % kThreads == 0, "x's stage must split over the threads");
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int row0 = static_cast<int>(blockIdx.x) * kRows;
     const bf16* matrices[2] = {weight, kPaired ? second : weight};
     const int stages = (K + kStageK - 1) / kStageK;
 
-    // Consecutive threads copy consecutive 16-byte units of a row: a warp copies 512 contiguous
-    // bytes of one row (256 of K a stage) or 256 of each of two rows (128 of K).
+    // Thread t copies unit t % 32 of rows t / 32 and t / 32 + 8: a warp, 512 bytes of a row.
     const auto copyWeights = [&](int s) {
         if (s >= stages) return;
+        const int k = s * kStageK + lane * 8;
 #pragma unroll
-        for (int i = 0; i < kRows * kUnits / kThreads; ++i) {
-            const int unit = static_cast<int>(threadIdx.x) + i * kThreads;
-            const int r = unit / kUnits, u = unit % kUnits, k = s * kStageK + u * 8;
-            const bool valid = row0 + r < weightRows && k < K;
+        for (int m = 0; m < kMatrices; ++m)
 #pragma unroll
-            for (int m = 0; m < kMatrices; ++m)
+            for (int half = 0; half < 2; ++half) {
+                const int r = warp + 8 * half;
+                const bool valid = row0 + r < weightRows && k < K;
                 copyAsync16(
-                    &smem.ring[s % kStages].weights[m][swizzled<kStageK>(r, u)],
+                    &smem.ring[s % kStages].weights[m][swizzled(r, lane)],
                     valid ? matrices[m] + static_cast<std::int64_t>(row0 + r) * K + k : matrices[m],
                     valid);
-        }
+            }
     };
     // Rows of x (or h) past M are zero-filled, so their products are zero.
     const auto copyActivations = [&](int s) {
         if (s >= stages) return;
+        const int k = s * kStageK + lane * 8;
 #pragma unroll
-        for (int i = 0; i < Smem::kActRows * kUnits / kThreads; ++i) {
-            const int unit = static_cast<int>(threadIdx.x) + i * kThreads;
-            const int r = unit / kUnits, u = unit % kUnits, k = s * kStageK + u * 8;
+        for (int half = 0; half < kTiles; ++half) {
+            const int r = warp + 8 * half;
             const bool valid = r < rows && k < K;
-            copyAsync16(&smem.ring[s % kStages].act[swizzled<kStageK>(r, u)],
+            copyAsync16(&smem.ring[s % kStages].act[swizzled(r, lane)],
                         valid ? act + static_cast<std::int64_t>(r) * K + k : act, valid);
         }
     };
@@ -128,24 +112,25 @@ __global__ void __launch_bounds__(RingShape<kPaired>::kThreads)
         commitAsyncCopies();
         const auto& st = smem.ring[s % kStages];
 #pragma unroll
-        for (int j = 0; j < Shape::kStepsPerWarp; ++j) {
-            const int step = warp * Shape::kStepsPerWarp + j;  // k16 step within the stage
+        for (int j = 0; j < kStepsPerWarp; ++j) {
+            const int step = warp * kStepsPerWarp + j;  // k16 step within the stage
             // B fragments: b[t][0] at k 2 (lane % 4) (+1), b[t][1] at that + 8, x row lane / 4.
             unsigned b[kTiles][2];
             const int bRow = lane % 8 + lane / 16 * 8, bUnit = step * 2 + (lane / 8) % 2;
             if constexpr (kTiles == 1) {
-                loadMatrices2(b[0], &st.act[swizzled<kStageK>(bRow, bUnit)]);
+                loadMatrices2(b[0], &st.act[swizzled(bRow, bUnit)]);
             } else {
                 unsigned four[4];
-                loadMatrices(four, &st.act[swizzled<kStageK>(bRow, bUnit)]);
+                loadMatrices(four, &st.act[swizzled(bRow, bUnit)]);
                 b[0][0] = four[0], b[0][1] = four[1], b[kTiles - 1][0] = four[2],
                 b[kTiles - 1][1] = four[3];
             }
 #pragma unroll
             for (int m = 0; m < kMatrices; ++m) {
                 unsigned a[4];
-                loadMatrices(a, &st.weights[m][swizzled<kStageK>(lane % 8 + (lane / 8) % 2 * 8,
-                                                                 step * 2 + lane / 16)]);
+                loadMatrices(
+                    a,
+                    &st.weights[m][swizzled(lane % 8 + (lane / 8) % 2 * 8, step * 2 + lane / 16)]);
 #pragma unroll
                 for (int t = 0; t < kTiles; ++t) mmaBf16(c[m][t], a, b[t][0], b[t][1]);
             }
@@ -183,7 +168,7 @@ template <int kTiles, bool kPaired>
 Status launchStaged(const MlpShape& shape, bool overlap, const bf16* act, const bf16* weight,
                     const bf16* second, bf16* result, std::int64_t weightRows, std::int64_t K,
                     const char* name, cudaStream_t stream) {
-    constexpr int kSmem = static_cast<int>(sizeof(StagedSmem<kPaired, kTiles>));
+    constexpr int kSmem = static_cast<int>(sizeof(StagedSmem<(kPaired ? 2 : 1), kTiles>));
     auto* kernel = stagedGemv<kTiles, kPaired>;
     if (Status s = cudaStatus(
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
@@ -191,10 +176,9 @@ Status launchStaged(const MlpShape& shape, bool overlap, const bf16* act, const 
         !s)
         return s;
     const dim3 grid(static_cast<unsigned>(ceilDiv(weightRows, kRows)));
-    return launchMaybeOverlapped(kernel, grid, dim3(RingShape<kPaired>::kThreads), kSmem, stream,
-                                 overlap, name, act, weight, second, result,
-                                 static_cast<int>(shape.M), static_cast<int>(weightRows),
-                                 static_cast<int>(K));
+    return launchMaybeOverlapped(kernel, grid, dim3(kThreads), kSmem, stream, overlap, name, act,
+                                 weight, second, result, static_cast<int>(shape.M),
+                                 static_cast<int>(weightRows), static_cast<int>(K));
 }
 
 template <bool kPaired>

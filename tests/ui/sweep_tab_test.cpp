@@ -83,17 +83,18 @@ SweepReport syntheticReport() {
     return report;
 }
 
-model::KernelRecord kernel(const QString& name, quint64 modelRead, quint64 modelWritten,
-                           double dramRead, double dramWritten) {
-    model::KernelRecord record;
-    record.name = name;
+fusescope::KernelResult kernel(const QString& name, quint64 modelRead, quint64 modelWritten,
+                               double dramRead, double dramWritten) {
+    fusescope::KernelResult record;
+    record.name = name.toStdString();
     record.timeMs = 0.01;
     record.modelBytesRead = modelRead;
     record.modelBytesWritten = modelWritten;
-    record.dramBytesRead = dramRead;
-    record.dramBytesWritten = dramWritten;
-    record.sectorsRead = static_cast<double>(modelRead) / 32.0;
-    record.sectorsWritten = static_cast<double>(modelWritten) / 32.0;
+    record.counters.emplace();
+    record.counters->dramBytesRead = dramRead;
+    record.counters->dramBytesWritten = dramWritten;
+    record.counters->sectorsRead = static_cast<double>(modelRead) / 32.0;
+    record.counters->sectorsWritten = static_cast<double>(modelWritten) / 32.0;
     return record;
 }
 
@@ -381,11 +382,8 @@ void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {
     recording.counterStatus = refusal.toStdString();
     for (model::RunRecord& run : recording.runs) {
         run.dataSource.counters.reset();
-        for (model::KernelRecord& kernel : run.kernels) {
-            kernel.dramBytesRead.reset();
-            kernel.dramBytesWritten.reset();
-            kernel.sectorsRead.reset();
-            kernel.sectorsWritten.reset();
+        for (fusescope::KernelResult& kernel : run.kernels) {
+            kernel.counters.reset();
         }
     }
     window.setRecording(recording);

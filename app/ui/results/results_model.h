@@ -82,7 +82,7 @@ class KernelResultsModel final : public QAbstractTableModel {
   private:
     struct Row {
         QString variant;
-        model::KernelRecord kernel;
+        fusescope::KernelResult kernel;
     };
     QVector<Row> rows_;
 };

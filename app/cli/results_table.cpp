@@ -238,9 +238,7 @@ QStringList measurementRows(const Recording& recording) {
     QStringList reasons;
     for (const RunRecord& run : recording.runs) {
         for (const KernelResult& kernel : run.kernels) {
-            if (!model::measured(kernel, &KernelCounters::dramBytesRead) ||
-                !model::measured(kernel, &KernelCounters::dramBytesWritten))
-                continue;
+            if (!kernel.counters) continue;
             const QString name = QString::fromStdString(kernel.name);
             std::optional<double> percent;
             for (const RunGapView& gap : gaps)
@@ -254,10 +252,8 @@ QStringList measurementRows(const Recording& recording) {
             table.addRow(
                 {run.variant, name, formatBytes(kernel.modelBytesRead),
                  formatBytes(kernel.modelBytesWritten),
-                 formatBytes(static_cast<quint64>(
-                     *model::measured(kernel, &KernelCounters::dramBytesRead))),
-                 formatBytes(static_cast<quint64>(
-                     *model::measured(kernel, &KernelCounters::dramBytesWritten))),
+                 formatBytes(static_cast<quint64>(kernel.counters->dramBytesRead)),
+                 formatBytes(static_cast<quint64>(kernel.counters->dramBytesWritten)),
                  formatCount(static_cast<quint64>(
                      model::measured(kernel, &KernelCounters::sectorsRead).value_or(0))),
                  formatCount(static_cast<quint64>(

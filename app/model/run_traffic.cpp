@@ -1,6 +1,5 @@
 #include "model/run_traffic.h"
 
-#include "model/measured_counts.h"
 #include "pipelines/registry.h"
 #include "pipelines/traffic_bounds.h"
 
@@ -10,9 +9,7 @@ namespace {
 bool allKernelsMeasured(const RunRecord& run) {
     if (run.kernels.isEmpty()) return false;
     for (const KernelResult& kernel : run.kernels)
-        if (!measured(kernel, &KernelCounters::dramBytesRead) ||
-            !measured(kernel, &KernelCounters::dramBytesWritten))
-            return false;
+        if (!kernel.counters) return false;
     return true;
 }
 
@@ -115,9 +112,8 @@ RunTraffic runTraffic(const RunRecord& run) {
     if (allKernelsMeasured(run)) {
         traffic.dramSource = DramSource::Measured;
         for (const KernelResult& kernel : run.kernels)
-            traffic.kernels.push_back({*measured(kernel, &KernelCounters::dramBytesRead),
-                                       *measured(kernel, &KernelCounters::dramBytesWritten),
-                                       DramSource::Measured});
+            traffic.kernels.push_back({kernel.counters->dramBytesRead,
+                                       kernel.counters->dramBytesWritten, DramSource::Measured});
     } else if (QVector<KernelDram> model = modelDram(run, planned); !model.isEmpty()) {
         traffic.dramSource = DramSource::Model;
         traffic.kernels = std::move(model);

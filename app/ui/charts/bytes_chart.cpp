@@ -14,7 +14,7 @@ void BytesPerKernelChart::rebuild() {
     const model::Recording& shown = recording();
     double largest = 0.0;
     for (const model::RunRecord& run : shown.runs)
-        for (const fusescope::KernelResult& kernel : run.kernels)
+        for (const KernelResult& kernel : run.kernels)
             largest = std::max<double>(largest, kernel.modelBytesRead + kernel.modelBytesWritten);
     const ByteUnit unit = byteUnitFor(largest);
 
@@ -45,7 +45,7 @@ void BytesPerKernelChart::rebuild() {
         const double groupStart = position;
         const model::RunTraffic traffic = model::runTraffic(run);
         for (qsizetype k = 0; k < run.kernels.size(); ++k) {
-            const fusescope::KernelResult& kernel = run.kernels[k];
+            const KernelResult& kernel = run.kernels[k];
             if (kernel.modelBytesRead > 0)
                 read->addData(position, kernel.modelBytesRead / unit.divisor);
             if (kernel.modelBytesWritten > 0)

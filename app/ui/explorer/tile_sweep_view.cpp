@@ -514,7 +514,7 @@ model::Recording recordingOfCell(const tiles::TileSweep& sweep, int cellIndex) {
         if (!variant) return run;
         const std::vector<KernelSpec> kernels = variant->kernelsFor(configuration.problem);
         for (const KernelSpec& kernel : kernels) {
-            fusescope::KernelResult record;
+            KernelResult record;
             record.name = kernel.name;
             record.modelBytesRead = kernel.traffic.bytesRead();
             record.modelBytesWritten = kernel.traffic.bytesWritten();
@@ -534,7 +534,7 @@ model::Recording recordingOfCell(const tiles::TileSweep& sweep, int cellIndex) {
     tiled.checkTolerance = cell.checkTolerance;
     const tiles::CompiledResources& compiled = cell.report.compiled;
     if (tiled.kernels.size() == 1 && compiled.known) {
-        fusescope::KernelResult& kernel = tiled.kernels.front();
+        KernelResult& kernel = tiled.kernels.front();
         kernel.resources.known = true;
         kernel.resources.registersPerThread = compiled.registersPerThread;
         kernel.resources.localBytesPerThread = compiled.localBytesPerThread;

@@ -35,7 +35,7 @@ model::LessonStep withKernelRuns(model::LessonStep step, const model::Recording&
     const Result<model::LearnerKernel> kernel = model::loadLearnerKernel(step.show.kernelPath);
     if (!kernel) return step;
     for (const model::RunRecord& run : recording.runs)
-        for (const fusescope::KernelResult& launched : run.kernels)
+        for (const KernelResult& launched : run.kernels)
             if (launched.name == kernel->entry.toStdString() &&
                 run.pipeline == step.show.pipeline && !step.show.variants.contains(run.variant))
                 step.show.variants << run.variant;

@@ -297,8 +297,7 @@ void KernelResultsModel::setRecording(const model::Recording& recording) {
     beginResetModel();
     rows_.clear();
     for (const model::RunRecord& run : recording.runs)
-        for (const fusescope::KernelResult& kernel : run.kernels)
-            rows_.push_back({run.variant, kernel});
+        for (const KernelResult& kernel : run.kernels) rows_.push_back({run.variant, kernel});
     endResetModel();
 }
 
@@ -306,8 +305,7 @@ void KernelResultsModel::appendRun(const model::RunRecord& run) {
     if (run.kernels.isEmpty()) return;
     const int first = static_cast<int>(rows_.size());
     beginInsertRows({}, first, first + static_cast<int>(run.kernels.size()) - 1);
-    for (const fusescope::KernelResult& kernel : run.kernels)
-        rows_.push_back({run.variant, kernel});
+    for (const KernelResult& kernel : run.kernels) rows_.push_back({run.variant, kernel});
     endInsertRows();
 }
 
@@ -329,7 +327,7 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = rows_.at(index.row());
-    const fusescope::KernelResult& kernel = row.kernel;
+    const KernelResult& kernel = row.kernel;
     if (role == Qt::TextAlignmentRole)
         return index.column() <= Kernel ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);

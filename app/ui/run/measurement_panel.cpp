@@ -39,11 +39,11 @@ QString gapText(const std::optional<double>& percent) {
     return QStringLiteral("%1%2%").arg(*percent >= 0 ? "+" : "").arg(*percent, 0, 'f', 1);
 }
 
-const fusescope::KernelResult* findKernel(const model::Recording& recording, const QString& variant,
-                                          const QString& kernel) {
+const KernelResult* findKernel(const model::Recording& recording, const QString& variant,
+                               const QString& kernel) {
     for (const model::RunRecord& run : recording.runs)
         if (run.variant == variant)
-            for (const fusescope::KernelResult& record : run.kernels)
+            for (const KernelResult& record : run.kernels)
                 if (record.name == kernel.toStdString()) return &record;
     return nullptr;
 }
@@ -171,8 +171,7 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
             if (value) sum = sum.value_or(0.0) + *value;
         };
         for (const model::KernelGapView& kernel : run.kernels)
-            if (const fusescope::KernelResult* record =
-                    findKernel(recording, run.variant, kernel.kernel)) {
+            if (const KernelResult* record = findKernel(recording, run.variant, kernel.kernel)) {
                 add(read, model::measured(*record, &KernelCounters::dramBytesRead));
                 add(written, model::measured(*record, &KernelCounters::dramBytesWritten));
                 add(sectorsRead, model::measured(*record, &KernelCounters::sectorsRead));
@@ -199,8 +198,7 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
         table_->setItem(row, Reasons, reasonsCell(run.reasons));
         ++row;
         for (const model::KernelGapView& kernel : run.kernels) {
-            const fusescope::KernelResult* record =
-                findKernel(recording, run.variant, kernel.kernel);
+            const KernelResult* record = findKernel(recording, run.variant, kernel.kernel);
             table_->setItem(row, Variant, cell(QString(), Qt::AlignLeft));
             table_->setItem(row, Kernel, cell(kernel.kernel, Qt::AlignLeft));
             table_->setItem(

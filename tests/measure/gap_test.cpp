@@ -5,21 +5,12 @@
 #include <algorithm>
 
 #include "measure/gap.h"
+#include "support/kernel_counts.h"
 
 using namespace fusescope;
+using fusescope::testing_support::counted;
 
 namespace {
-
-// Counts of DRAM bytes and L1 sectors, as the counter run measures them.
-KernelCounters counted(double dramRead, double dramWritten, double sectorsRead,
-                       double sectorsWritten) {
-    KernelCounters counters;
-    counters.dramBytesRead = dramRead;
-    counters.dramBytesWritten = dramWritten;
-    counters.sectorsRead = sectorsRead;
-    counters.sectorsWritten = sectorsWritten;
-    return counters;
-}
 
 constexpr double kGB = 1e9;
 constexpr std::uint64_t kL2 = 60u << 20;

@@ -9,6 +9,7 @@
 #include "measure/measured_run.h"
 #include "measure/timeline.h"
 #include "pipelines/registry.h"
+#include "support/kernel_counts.h"
 
 using namespace fusescope;
 using fusescope::testing_support::GpuLikeBackend;
@@ -26,12 +27,7 @@ RunRequest smallRequest(std::string pipeline = "swiglu") {
 
 KernelCounters scripted(std::size_t index) {
     const double base = 1000.0 * static_cast<double>(index + 1);
-    KernelCounters counters;
-    counters.dramBytesRead = base;
-    counters.dramBytesWritten = base + 1;
-    counters.sectorsRead = base + 2;
-    counters.sectorsWritten = base + 3;
-    return counters;
+    return testing_support::counted(base, base + 1, base + 2, base + 3);
 }
 
 class StreamObserver : public RunObserver {

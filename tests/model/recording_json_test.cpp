@@ -10,6 +10,7 @@
 #include "model/measured_counts.h"
 #include "model/recording_json.h"
 #include "pipelines/registry.h"
+#include "support/kernel_counts.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -70,11 +71,7 @@ Recording fullyPopulatedRecording() {
     kernel.resources.blockSize = 256;
     kernel.resources.gridSize = 1056;
     kernel.resources.theoreticalOccupancy = 0.875;
-    kernel.counters.emplace();
-    kernel.counters->dramBytesRead = 3221000000.5;
-    kernel.counters->dramBytesWritten = 2147000000.0;
-    kernel.counters->sectorsRead = 100663296.0;
-    kernel.counters->sectorsWritten = 67108864.0;
+    kernel.counters = testing_support::counted(3221000000.5, 2147000000.0, 100663296.0, 67108864.0);
     kernel.counters->l2SectorsRead = 1234.0;
     kernel.counters->l2SectorsWritten = 567.0;
     kernel.counters->deviceKernels = 2;

@@ -4,6 +4,7 @@
 #include "model/run_conversion.h"
 #include "model/version.h"
 #include "runtime/runner.h"
+#include "support/kernel_counts.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -107,11 +108,7 @@ TEST(RunConversion, MeasuredCountersSamplesAndSourcesAreCarried) {
     kernel.name = "swiglu_fused";
     kernel.resources.known = true;
     kernel.resources.registersPerThread = 24;
-    kernel.counters.emplace();
-    kernel.counters->dramBytesRead = 100.0;
-    kernel.counters->dramBytesWritten = 200.0;
-    kernel.counters->sectorsRead = 300.0;
-    kernel.counters->sectorsWritten = 400.0;
+    kernel.counters = testing_support::counted(100.0, 200.0, 300.0, 400.0);
     variant.kernels.push_back(kernel);
     variant.timeline.push_back({fusescope::TimelineSpan::Kind::Allocation, "out", 10, 90, 4096});
     variant.samples.push_back({0, 1000, 2000.0, 1000.0});  // 1 µs: 2e9 and 1e9 bytes/s

@@ -22,6 +22,7 @@
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
+#include "support/kernel_counts.h"
 #include "support/table_texts.h"
 #include "support/window_test_case.h"
 #include "ui/export/chart_export.h"
@@ -90,11 +91,9 @@ fusescope::KernelResult kernel(const QString& name, quint64 modelRead, quint64 m
     record.timeMs = 0.01;
     record.modelBytesRead = modelRead;
     record.modelBytesWritten = modelWritten;
-    record.counters.emplace();
-    record.counters->dramBytesRead = dramRead;
-    record.counters->dramBytesWritten = dramWritten;
-    record.counters->sectorsRead = static_cast<double>(modelRead) / 32.0;
-    record.counters->sectorsWritten = static_cast<double>(modelWritten) / 32.0;
+    record.counters =
+        testing_support::counted(dramRead, dramWritten, static_cast<double>(modelRead) / 32.0,
+                                 static_cast<double>(modelWritten) / 32.0);
     return record;
 }
 

@@ -204,30 +204,20 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
             table_->setItem(
                 row, ModelBytes,
                 cell(model::formatBytes(static_cast<quint64>(kernel.modelBytes + 0.5))));
-            table_->setItem(
-                row, DramRead,
-                cell(bytesText(record ? model::measured(*record, &KernelCounters::dramBytesRead)
-                                      : std::nullopt)));
-            table_->setItem(
-                row, DramWritten,
-                cell(bytesText(record ? model::measured(*record, &KernelCounters::dramBytesWritten)
-                                      : std::nullopt)));
-            table_->setItem(
-                row, SectorsRead,
-                cell(countText(record ? model::measured(*record, &KernelCounters::sectorsRead)
-                                      : std::nullopt)));
-            table_->setItem(
-                row, SectorsWritten,
-                cell(countText(record ? model::measured(*record, &KernelCounters::sectorsWritten)
-                                      : std::nullopt)));
+            // A count of this kernel's, empty where the kernel or the count was not measured.
+            const auto count = [record](auto counter) -> std::optional<double> {
+                return record ? model::measured(*record, counter) : std::nullopt;
+            };
+            table_->setItem(row, DramRead, cell(bytesText(count(&KernelCounters::dramBytesRead))));
+            table_->setItem(row, DramWritten,
+                            cell(bytesText(count(&KernelCounters::dramBytesWritten))));
+            table_->setItem(row, SectorsRead, cell(countText(count(&KernelCounters::sectorsRead))));
+            table_->setItem(row, SectorsWritten,
+                            cell(countText(count(&KernelCounters::sectorsWritten))));
             table_->setItem(row, L2Read,
-                            cell(bytesText(record ? l2Bytes(model::measured(
-                                                        *record, &KernelCounters::l2SectorsRead))
-                                                  : std::nullopt)));
+                            cell(bytesText(l2Bytes(count(&KernelCounters::l2SectorsRead)))));
             table_->setItem(row, L2Written,
-                            cell(bytesText(record ? l2Bytes(model::measured(
-                                                        *record, &KernelCounters::l2SectorsWritten))
-                                                  : std::nullopt)));
+                            cell(bytesText(l2Bytes(count(&KernelCounters::l2SectorsWritten)))));
             table_->setItem(row, Gap, cell(gapText(kernel.percent)));
             table_->setItem(row, Reasons, reasonsCell(kernel.reasons));
             ++row;

@@ -7,6 +7,7 @@
 #include "model/captions.h"
 #include "model/format.h"
 #include "model/fusion_verdict.h"
+#include "model/measured_counts.h"
 #include "model/measurement_gaps.h"
 #include "model/run_traffic.h"
 #include "pipelines/registry.h"
@@ -236,26 +237,30 @@ QStringList measurementRows(const Recording& recording) {
     };
     QStringList reasons;
     for (const RunRecord& run : recording.runs) {
-        for (const KernelRecord& kernel : run.kernels) {
-            if (!kernel.dramBytesRead || !kernel.dramBytesWritten) continue;
+        for (const KernelResult& kernel : run.kernels) {
+            if (!kernel.counters) continue;
+            const QString name = QString::fromStdString(kernel.name);
             std::optional<double> percent;
             for (const RunGapView& gap : gaps)
                 if (gap.variant == run.variant)
                     for (const KernelGapView& view : gap.kernels)
-                        if (view.kernel == kernel.name) {
+                        if (view.kernel == name) {
                             percent = view.percent;
                             for (const QString& why : view.reasons)
-                                reasons << QStringLiteral("%1/%2: %3")
-                                               .arg(run.variant, kernel.name, why);
+                                reasons << QStringLiteral("%1/%2: %3").arg(run.variant, name, why);
                         }
-            table.addRow({run.variant, kernel.name, formatBytes(kernel.modelBytesRead),
-                          formatBytes(kernel.modelBytesWritten),
-                          formatBytes(static_cast<quint64>(*kernel.dramBytesRead)),
-                          formatBytes(static_cast<quint64>(*kernel.dramBytesWritten)),
-                          formatCount(static_cast<quint64>(kernel.sectorsRead.value_or(0))),
-                          formatCount(static_cast<quint64>(kernel.sectorsWritten.value_or(0))),
-                          l2BytesCell(kernel.l2SectorsRead), l2BytesCell(kernel.l2SectorsWritten),
-                          percentCell(percent)});
+            table.addRow(
+                {run.variant, name, formatBytes(kernel.modelBytesRead),
+                 formatBytes(kernel.modelBytesWritten),
+                 formatBytes(static_cast<quint64>(kernel.counters->dramBytesRead)),
+                 formatBytes(static_cast<quint64>(kernel.counters->dramBytesWritten)),
+                 formatCount(static_cast<quint64>(
+                     model::measured(kernel, &KernelCounters::sectorsRead).value_or(0))),
+                 formatCount(static_cast<quint64>(
+                     model::measured(kernel, &KernelCounters::sectorsWritten).value_or(0))),
+                 l2BytesCell(model::measured(kernel, &KernelCounters::l2SectorsRead)),
+                 l2BytesCell(model::measured(kernel, &KernelCounters::l2SectorsWritten)),
+                 percentCell(percent)});
         }
     }
     QStringList lines;

@@ -26,7 +26,7 @@ model::Recording withTerminalSafeText(model::Recording recording) {
     for (model::RunRecord& run : recording.runs) {
         for (QString* text : {&run.pipeline, &run.variant, &run.backend, &run.checkMeasure})
             makeSafe(*text);
-        for (model::KernelRecord& kernel : run.kernels) makeSafe(kernel.name);
+        for (fusescope::KernelResult& kernel : run.kernels) makeSafe(kernel.name);
         for (fusescope::AllocationEvent& allocation : run.allocations) makeSafe(allocation.buffer);
         for (fusescope::TimelineSpan& span : run.timeline) makeSafe(span.name);
     }

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "model/format.h"
+#include "model/measured_counts.h"
 
 namespace fusescope::model {
 namespace {
@@ -16,9 +17,9 @@ constexpr double kPercentBelow = 1.25;
 // More L2 write requests than bytes written by this factor: stores that write sectors in parts.
 constexpr double kSplitStores = 1.1;
 
-const KernelRecord* kernelNamed(const RunRecord& run, const std::string& name) {
-    for (const KernelRecord& kernel : run.kernels)
-        if (kernel.name.toStdString() == name && kernel.timeMs > 0) return &kernel;
+const KernelResult* kernelNamed(const RunRecord& run, const std::string& name) {
+    for (const KernelResult& kernel : run.kernels)
+        if (kernel.name == name && kernel.timeMs > 0) return &kernel;
     return nullptr;
 }
 
@@ -32,34 +33,38 @@ QString slowerBy(double ratio) {
 }
 
 // L2 write requests over the bytes the kernel writes; absent without the counters.
-std::optional<double> writeRequestRatio(const KernelRecord& kernel) {
-    if (!kernel.l2SectorsWritten || kernel.modelBytesWritten == 0) return std::nullopt;
-    return *kernel.l2SectorsWritten * kSectorBytes / static_cast<double>(kernel.modelBytesWritten);
+std::optional<double> writeRequestRatio(const KernelResult& kernel) {
+    if (!measured(kernel, &KernelCounters::l2SectorsWritten) || kernel.modelBytesWritten == 0)
+        return std::nullopt;
+    return *measured(kernel, &KernelCounters::l2SectorsWritten) * kSectorBytes /
+           static_cast<double>(kernel.modelBytesWritten);
 }
 
 // The buffers the registry says the kernel writes, "h" (or "g_u_h, out"); empty if none.
-QString writtenBuffers(const VariantSpec& variant, const Problem& problem, const QString& kernel) {
+QString writtenBuffers(const VariantSpec& variant, const Problem& problem,
+                       const std::string& kernel) {
     QStringList names;
     for (const KernelSpec& spec : variant.kernelsFor(problem))
-        if (spec.name == kernel.toStdString())
+        if (spec.name == kernel)
             for (const BufferTraffic& buffer : spec.traffic.buffers)
                 if (buffer.bytesWritten > 0) names << QString::fromStdString(buffer.buffer);
     return names.join(QStringLiteral(", "));
 }
 
 struct KernelPair {
-    const KernelRecord* fused = nullptr;
-    QVector<const KernelRecord*> others;
+    const KernelResult* fused = nullptr;
+    QVector<const KernelResult*> others;
     double othersMs = 0.0;
 };
 
 // "its gemm_gate_up_silu takes 190 µs, merged_gate_up's gemm_gate_up 160 µs plus silu_mul 12.0 µs"
 QString pairText(const KernelPair& pair, const QString& other) {
     QStringList theirs;
-    for (const KernelRecord* kernel : pair.others)
-        theirs << QStringLiteral("%1 %2").arg(kernel->name, formatDuration(kernel->timeMs));
+    for (const KernelResult* kernel : pair.others)
+        theirs << QStringLiteral("%1 %2").arg(QString::fromStdString(kernel->name),
+                                              formatDuration(kernel->timeMs));
     return QStringLiteral("its %1 takes %2, %3's %4")
-        .arg(pair.fused->name, formatDuration(pair.fused->timeMs), other,
+        .arg(QString::fromStdString(pair.fused->name), formatDuration(pair.fused->timeMs), other,
              theirs.join(QStringLiteral(" plus ")));
 }
 
@@ -72,7 +77,7 @@ QString measuredCause(const VariantSpec& variant, const RunRecord& fused, const 
     const std::optional<double> ratio = writeRequestRatio(*pair.fused);
     // A pattern its counterparts share (a library GEMM's own workspace writes) is no cause.
     bool ownPattern = ratio && *ratio > kSplitStores;
-    for (const KernelRecord* other : pair.others)
+    for (const KernelResult* other : pair.others)
         if (const std::optional<double> otherRatio = writeRequestRatio(*other))
             ownPattern = ownPattern && *ratio > kSplitStores * *otherRatio;
     if (ownPattern) {
@@ -80,26 +85,29 @@ QString measuredCause(const VariantSpec& variant, const RunRecord& fused, const 
         const QString written = buffers.isEmpty()
                                     ? QStringLiteral("the bytes it writes")
                                     : QStringLiteral("the bytes of %1 it writes").arg(buffers);
-        QString part = QStringLiteral("%1 asks the L2 for %2 %3 (%4 of write requests for %5)")
-                           .arg(pair.fused->name, ratioText(*ratio), written,
-                                formatBytes(quint64(*pair.fused->l2SectorsWritten * kSectorBytes)),
-                                formatBytes(pair.fused->modelBytesWritten));
+        QString part =
+            QStringLiteral("%1 asks the L2 for %2 %3 (%4 of write requests for %5)")
+                .arg(QString::fromStdString(pair.fused->name), ratioText(*ratio), written,
+                     formatBytes(quint64(*measured(*pair.fused, &KernelCounters::l2SectorsWritten) *
+                                         kSectorBytes)),
+                     formatBytes(pair.fused->modelBytesWritten));
         QStringList theirs;
-        for (const KernelRecord* other : pair.others)
+        for (const KernelResult* other : pair.others)
             if (const std::optional<double> otherRatio = writeRequestRatio(*other))
-                theirs << QStringLiteral("%1 for %2").arg(ratioText(*otherRatio), other->name);
+                theirs << QStringLiteral("%1 for %2")
+                              .arg(ratioText(*otherRatio), QString::fromStdString(other->name));
         if (!theirs.isEmpty()) part += QStringLiteral(", against ") + theirs.join(", ");
         parts << part;
     }
-    if (slower && pair.fused->resourcesKnown && pair.fused->registersPerThread > 0) {
+    if (slower && pair.fused->resources.known && pair.fused->resources.registersPerThread > 0) {
         QString part =
             QStringLiteral("%1 holds %2 registers a thread, a theoretical occupancy of %3")
-                .arg(pair.fused->name)
-                .arg(pair.fused->registersPerThread)
-                .arg(formatPercent(pair.fused->theoreticalOccupancy));
-        if (pair.fused->localBytesPerThread > 0)
+                .arg(QString::fromStdString(pair.fused->name))
+                .arg(pair.fused->resources.registersPerThread)
+                .arg(formatPercent(pair.fused->resources.theoreticalOccupancy));
+        if (pair.fused->resources.localBytesPerThread > 0)
             part += QStringLiteral(", and spills %1 bytes a thread to local memory")
-                        .arg(pair.fused->localBytesPerThread);
+                        .arg(pair.fused->resources.localBytesPerThread);
         parts << part;
     }
     return parts.join(QStringLiteral("; "));
@@ -114,7 +122,7 @@ QString againstOne(const VariantSpec& variant, const RunRecord& fused, const Run
         pair.fused = kernelNamed(fused, declared.kernel);
         if (!pair.fused) continue;
         for (const std::string& name : declared.counterparts)
-            if (const KernelRecord* kernel = kernelNamed(other, name)) {
+            if (const KernelResult* kernel = kernelNamed(other, name)) {
                 pair.others << kernel;
                 pair.othersMs += kernel->timeMs;
             }

@@ -79,12 +79,13 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Run
                           formatBytes(quint64(baseTraffic.dramBytes)), sources);
     }
     const int processors = recording.device.multiprocessors;
-    for (const KernelRecord& kernel : fused.kernels)
-        if (kernel.resourcesKnown && kernel.gridSize > 0 && processors > kernel.gridSize) {
+    for (const KernelResult& kernel : fused.kernels)
+        if (kernel.resources.known && kernel.resources.gridSize > 0 &&
+            processors > kernel.resources.gridSize) {
             parts << QStringLiteral("the grid of %1 (%2 blocks) leaves %3 of the %4 %5 idle")
-                         .arg(kernel.name)
-                         .arg(kernel.gridSize)
-                         .arg(processors - kernel.gridSize)
+                         .arg(QString::fromStdString(kernel.name))
+                         .arg(kernel.resources.gridSize)
+                         .arg(processors - kernel.resources.gridSize)
                          .arg(processors)
                          .arg(recording.device.processorsName.empty()
                                   ? QStringLiteral("SMs")

@@ -19,25 +19,7 @@ VariantResult variantFrom(const RunRecord& run) {
     variant.problem = run.problem;
     variant.modelBytesRead = run.modelBytesRead;
     variant.modelBytesWritten = run.modelBytesWritten;
-    for (const KernelRecord& record : run.kernels) {
-        KernelResult kernel;
-        kernel.name = record.name.toStdString();
-        kernel.timeMs = record.timeMs;
-        kernel.modelBytesRead = record.modelBytesRead;
-        kernel.modelBytesWritten = record.modelBytesWritten;
-        if (record.dramBytesRead && record.dramBytesWritten) {
-            KernelCounters counters;
-            counters.dramBytesRead = *record.dramBytesRead;
-            counters.dramBytesWritten = *record.dramBytesWritten;
-            counters.sectorsRead = record.sectorsRead.value_or(0.0);
-            counters.sectorsWritten = record.sectorsWritten.value_or(0.0);
-            counters.l2SectorsRead = record.l2SectorsRead.value_or(0.0);
-            counters.l2SectorsWritten = record.l2SectorsWritten.value_or(0.0);
-            counters.deviceKernels = static_cast<std::uint32_t>(record.deviceKernels.value_or(1));
-            kernel.counters = counters;
-        }
-        variant.kernels.push_back(kernel);
-    }
+    variant.kernels.assign(run.kernels.begin(), run.kernels.end());
     variant.timeline.assign(run.timeline.begin(), run.timeline.end());
     for (const SampleRecord& record : run.samples) {
         BandwidthSample sample;

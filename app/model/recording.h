@@ -29,29 +29,6 @@ QString dataSourceKey(DataSource source);    // "counters", "timing+model", "cpu
 QString dataSourceLabel(DataSource source);  // "measured counters", "timing + model", ...
 std::optional<DataSource> dataSourceFromKey(const QString& key);
 
-struct KernelRecord {
-    QString name;
-    double timeMs = 0.0;
-    quint64 modelBytesRead = 0;
-    quint64 modelBytesWritten = 0;
-    double modelFlops = 0.0;
-    bool resourcesKnown = false;
-    int registersPerThread = 0;
-    int sharedBytesPerBlock = 0;
-    int localBytesPerThread = 0;
-    int blockSize = 0;
-    int gridSize = 0;
-    double theoreticalOccupancy = 0.0;
-    // Hardware counters; empty when not measured.
-    std::optional<double> dramBytesRead;
-    std::optional<double> dramBytesWritten;
-    std::optional<double> sectorsRead;
-    std::optional<double> sectorsWritten;
-    std::optional<double> l2SectorsRead;  // requested from the L2 by the SMs, 32 B each
-    std::optional<double> l2SectorsWritten;
-    std::optional<int> deviceKernels;  // kernels the launch started (a library call may start more)
-};
-
 // One PM sample: DRAM throughput over [timeNs, timeNs + durationNs) on the timeline's clock.
 struct SampleRecord {
     qint64 timeNs = 0;
@@ -94,7 +71,7 @@ struct RunRecord {
     // its element. Empty where it passed or the pipeline does not say.
     QString wrongOutput;
     WrongElement wrongElement;
-    QVector<KernelRecord> kernels;
+    QVector<KernelResult> kernels;
     QVector<AllocationEvent> allocations;  // host clock, ns since the run began
     QVector<TimelineSpan> timeline;        // device clock (the engine's spans)
     QVector<SampleRecord> samples;         // PM sampling

@@ -9,6 +9,7 @@
 #include "model/json_reader.h"
 #include "model/json_shape.h"
 #include "model/limited_read.h"
+#include "model/measured_counts.h"
 #include "model/pipeline_description_json.h"
 #include "model/recorded_pipelines.h"
 #include "pipelines/registry.h"
@@ -77,31 +78,33 @@ QJsonObject deviceToJson(const DeviceInfo& device, JsonWriter& writer) {
     return json;
 }
 
-QJsonObject kernelToJson(const KernelRecord& kernel, const QString& path, JsonWriter& writer) {
+QJsonObject kernelToJson(const KernelResult& kernel, const QString& path, JsonWriter& writer) {
     // Launch resources are unknown on the CPU backend: null, never a made-up zero.
     const auto resource = [&](auto value) {
-        return kernel.resourcesKnown ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+        return kernel.resources.known ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
     };
     return {
-        {"name", kernel.name},
+        {"name", QString::fromStdString(kernel.name)},
         {"time_ms", kernel.timeMs},
         {"model_bytes_read", writer.count(kernel.modelBytesRead, path + ".model_bytes_read")},
         {"model_bytes_written",
          writer.count(kernel.modelBytesWritten, path + ".model_bytes_written")},
         {"model_flops", kernel.modelFlops},
-        {"registers", resource(kernel.registersPerThread)},
-        {"shared_bytes", resource(kernel.sharedBytesPerBlock)},
-        {"local_bytes", resource(kernel.localBytesPerThread)},
-        {"block_size", resource(kernel.blockSize)},
-        {"grid_size", resource(kernel.gridSize)},
-        {"occupancy", resource(kernel.theoreticalOccupancy)},
-        {"dram_bytes_read", optionalNumber(kernel.dramBytesRead)},
-        {"dram_bytes_written", optionalNumber(kernel.dramBytesWritten)},
-        {"sectors_read", optionalNumber(kernel.sectorsRead)},
-        {"sectors_written", optionalNumber(kernel.sectorsWritten)},
-        {"l2_sectors_read", optionalNumber(kernel.l2SectorsRead)},
-        {"l2_sectors_written", optionalNumber(kernel.l2SectorsWritten)},
-        {"device_kernels", kernel.deviceKernels ? QJsonValue(*kernel.deviceKernels) : QJsonValue()},
+        {"registers", resource(kernel.resources.registersPerThread)},
+        {"shared_bytes", resource(kernel.resources.sharedBytesPerBlock)},
+        {"local_bytes", resource(kernel.resources.localBytesPerThread)},
+        {"block_size", resource(kernel.resources.blockSize)},
+        {"grid_size", resource(kernel.resources.gridSize)},
+        {"occupancy", resource(kernel.resources.theoreticalOccupancy)},
+        {"dram_bytes_read", optionalNumber(measured(kernel, &KernelCounters::dramBytesRead))},
+        {"dram_bytes_written", optionalNumber(measured(kernel, &KernelCounters::dramBytesWritten))},
+        {"sectors_read", optionalNumber(measured(kernel, &KernelCounters::sectorsRead))},
+        {"sectors_written", optionalNumber(measured(kernel, &KernelCounters::sectorsWritten))},
+        {"l2_sectors_read", optionalNumber(measured(kernel, &KernelCounters::l2SectorsRead))},
+        {"l2_sectors_written", optionalNumber(measured(kernel, &KernelCounters::l2SectorsWritten))},
+        {"device_kernels", kernel.counters && kernel.counters->deviceKernels
+                               ? QJsonValue(static_cast<qint64>(*kernel.counters->deviceKernels))
+                               : QJsonValue()},
     };
 }
 
@@ -289,29 +292,39 @@ DeviceInfo readDevice(const JsonReader& reader) {
     return device;
 }
 
-KernelRecord readKernel(const JsonReader& reader) {
-    KernelRecord kernel;
-    kernel.name = reader.string("name");
+KernelResult readKernel(const JsonReader& reader) {
+    KernelResult kernel;
+    kernel.name = reader.string("name").toStdString();
     kernel.timeMs = readDuration(reader, "time_ms", true);
     kernel.modelBytesRead = reader.count("model_bytes_read");
     kernel.modelBytesWritten = reader.count("model_bytes_written");
     kernel.modelFlops = readOptionalAmount(reader, "model_flops").value_or(0.0);
     // Resources are known when the registers are given (null or absent on the CPU backend).
     const std::optional<int> registers = reader.optionalInteger("registers");
-    kernel.resourcesKnown = registers.has_value();
-    kernel.registersPerThread = registers.value_or(0);
-    kernel.sharedBytesPerBlock = reader.optionalInteger("shared_bytes").value_or(0);
-    kernel.localBytesPerThread = reader.optionalInteger("local_bytes").value_or(0);
-    kernel.blockSize = reader.optionalInteger("block_size").value_or(0);
-    kernel.gridSize = reader.optionalInteger("grid_size").value_or(0);
-    kernel.theoreticalOccupancy = reader.optionalNumberIn("occupancy", 0, 1).value_or(0.0);
-    kernel.dramBytesRead = readOptionalAmount(reader, "dram_bytes_read");
-    kernel.dramBytesWritten = readOptionalAmount(reader, "dram_bytes_written");
-    kernel.sectorsRead = readOptionalAmount(reader, "sectors_read");
-    kernel.sectorsWritten = readOptionalAmount(reader, "sectors_written");
-    kernel.l2SectorsRead = readOptionalAmount(reader, "l2_sectors_read");
-    kernel.l2SectorsWritten = readOptionalAmount(reader, "l2_sectors_written");
-    kernel.deviceKernels = reader.optionalInteger("device_kernels");
+    kernel.resources.known = registers.has_value();
+    kernel.resources.registersPerThread = registers.value_or(0);
+    kernel.resources.sharedBytesPerBlock = reader.optionalInteger("shared_bytes").value_or(0);
+    kernel.resources.localBytesPerThread = reader.optionalInteger("local_bytes").value_or(0);
+    kernel.resources.blockSize = reader.optionalInteger("block_size").value_or(0);
+    kernel.resources.gridSize = reader.optionalInteger("grid_size").value_or(0);
+    kernel.resources.theoreticalOccupancy =
+        reader.optionalNumberIn("occupancy", 0, 1).value_or(0.0);
+    // Every count is read (and checked) even where the DRAM bytes, which make the counters, are
+    // missing.
+    const std::optional<double> dramRead = readOptionalAmount(reader, "dram_bytes_read");
+    const std::optional<double> dramWritten = readOptionalAmount(reader, "dram_bytes_written");
+    KernelCounters counters;
+    counters.sectorsRead = readOptionalAmount(reader, "sectors_read");
+    counters.sectorsWritten = readOptionalAmount(reader, "sectors_written");
+    counters.l2SectorsRead = readOptionalAmount(reader, "l2_sectors_read");
+    counters.l2SectorsWritten = readOptionalAmount(reader, "l2_sectors_written");
+    if (const std::optional<int> launched = reader.optionalInteger("device_kernels"))
+        counters.deviceKernels = static_cast<std::uint32_t>(*launched);
+    if (dramRead && dramWritten) {
+        counters.dramBytesRead = *dramRead;
+        counters.dramBytesWritten = *dramWritten;
+        kernel.counters = counters;
+    }
     return kernel;
 }
 
@@ -437,7 +450,7 @@ RunRecord readRun(const JsonReader& reader, int version) {
     // Recordings made before outputs were sampled compared every element.
     run.comparedElements = reader.optionalCount("compared_elements").value_or(run.outputElements);
     run.checkOk = reader.boolean("check_ok");
-    run.kernels = readArray<KernelRecord>(reader, "kernels", true, kMaxKernels, readKernel);
+    run.kernels = readArray<KernelResult>(reader, "kernels", true, kMaxKernels, readKernel);
     run.allocations =
         readArray<AllocationEvent>(reader, "allocations", false, kMaxEvents, readAllocation);
     run.timeline = readArray<TimelineSpan>(reader, "timeline", false, kMaxEvents, readSpan);

@@ -11,32 +11,6 @@ QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
 
-KernelRecord kernelRecordFrom(const KernelResult& kernel) {
-    KernelRecord record;
-    record.name = fromStd(kernel.name);
-    record.timeMs = kernel.timeMs;
-    record.modelBytesRead = kernel.modelBytesRead;
-    record.modelBytesWritten = kernel.modelBytesWritten;
-    record.modelFlops = kernel.modelFlops;
-    record.resourcesKnown = kernel.resources.known;
-    record.registersPerThread = kernel.resources.registersPerThread;
-    record.sharedBytesPerBlock = kernel.resources.sharedBytesPerBlock;
-    record.localBytesPerThread = kernel.resources.localBytesPerThread;
-    record.blockSize = kernel.resources.blockSize;
-    record.gridSize = kernel.resources.gridSize;
-    record.theoreticalOccupancy = kernel.resources.theoreticalOccupancy;
-    if (kernel.counters) {
-        record.dramBytesRead = kernel.counters->dramBytesRead;
-        record.dramBytesWritten = kernel.counters->dramBytesWritten;
-        record.sectorsRead = kernel.counters->sectorsRead;
-        record.sectorsWritten = kernel.counters->sectorsWritten;
-        record.l2SectorsRead = kernel.counters->l2SectorsRead;
-        record.l2SectorsWritten = kernel.counters->l2SectorsWritten;
-        record.deviceKernels = static_cast<int>(kernel.counters->deviceKernels);
-    }
-    return record;
-}
-
 SampleRecord sampleRecordFrom(const BandwidthSample& sample) {
     SampleRecord record;
     record.timeNs = sample.startNs;
@@ -108,8 +82,7 @@ RunRecord runRecordFrom(const VariantResult& variant) {
     run.checkOk = variant.check.ok;
     run.wrongOutput = fromStd(variant.check.wrongOutput);
     run.wrongElement = variant.check.wrongElement;
-    for (const KernelResult& kernel : variant.kernels)
-        run.kernels.push_back(kernelRecordFrom(kernel));
+    run.kernels = QVector<KernelResult>(variant.kernels.begin(), variant.kernels.end());
     run.allocations =
         QVector<AllocationEvent>(variant.allocations.begin(), variant.allocations.end());
     run.timeline = QVector<TimelineSpan>(variant.timeline.begin(), variant.timeline.end());

@@ -8,8 +8,8 @@ namespace {
 
 bool allKernelsMeasured(const RunRecord& run) {
     if (run.kernels.isEmpty()) return false;
-    for (const KernelRecord& kernel : run.kernels)
-        if (!kernel.dramBytesRead || !kernel.dramBytesWritten) return false;
+    for (const KernelResult& kernel : run.kernels)
+        if (!kernel.counters) return false;
     return true;
 }
 
@@ -37,7 +37,7 @@ QVector<KernelDram> modelDram(const RunRecord& run, const Planned& planned) {
     for (qsizetype k = 0; k < run.kernels.size(); ++k) {
         const KernelSpec* spec = nullptr;
         for (const KernelSpec& candidate : planned.kernels)
-            if (QString::fromStdString(candidate.name) == run.kernels[k].name) spec = &candidate;
+            if (candidate.name == run.kernels[k].name) spec = &candidate;
         if (!spec && k < static_cast<qsizetype>(planned.kernels.size()))
             spec = &planned.kernels[static_cast<std::size_t>(k)];
         if (!spec) return {};
@@ -111,9 +111,9 @@ RunTraffic runTraffic(const RunRecord& run) {
 
     if (allKernelsMeasured(run)) {
         traffic.dramSource = DramSource::Measured;
-        for (const KernelRecord& kernel : run.kernels)
-            traffic.kernels.push_back(
-                {*kernel.dramBytesRead, *kernel.dramBytesWritten, DramSource::Measured});
+        for (const KernelResult& kernel : run.kernels)
+            traffic.kernels.push_back({kernel.counters->dramBytesRead,
+                                       kernel.counters->dramBytesWritten, DramSource::Measured});
     } else if (QVector<KernelDram> model = modelDram(run, planned); !model.isEmpty()) {
         traffic.dramSource = DramSource::Model;
         traffic.kernels = std::move(model);

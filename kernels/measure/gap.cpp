@@ -162,7 +162,7 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
     // More reads than the model, where the model charges each operand once: a tiled kernel (a
     // library GEMM) asks the L2 for its tiles many times over, and operands larger than the L2
     // come back from DRAM for some of those re-reads. Said with the measured requests.
-    const double l2Requested = e.measured.l2SectorsRead * kSectorBytes;
+    const double l2Requested = e.measured.l2SectorsRead.value_or(0.0) * kSectorBytes;
     const double readSurplus = e.measured.dramBytesRead - e.modelBytesRead;
     if (e.reReadBuffers.empty() && readSurplus > threshold * e.modelBytesRead &&
         l2Requested > 2.0 * e.modelBytesRead && e.measured.dramBytesRead <= l2Requested) {
@@ -178,8 +178,8 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
                  megabytes(e.measured.dramBytesRead) +
                  ". The model counts each operand once, as the data a perfect cache would move."});
     }
-    const double sectorsRead = e.measured.sectorsRead * kSectorBytes;
-    const double sectorsWritten = e.measured.sectorsWritten * kSectorBytes;
+    const double sectorsRead = e.measured.sectorsRead.value_or(0.0) * kSectorBytes;
+    const double sectorsWritten = e.measured.sectorsWritten.value_or(0.0) * kSectorBytes;
     const double readRatio = e.modelBytesRead > 0 ? sectorsRead / e.modelBytesRead : 0.0;
     const double writeRatio = e.modelBytesWritten > 0 ? sectorsWritten / e.modelBytesWritten : 0.0;
     if (readRatio > 1.0 + threshold || writeRatio > 1.0 + threshold)

@@ -57,17 +57,41 @@ enum class MeasurementSource {
 struct KernelCounters {
     double dramBytesRead = 0.0;     // dram__bytes_read.sum
     double dramBytesWritten = 0.0;  // dram__bytes_write.sum
-    double sectorsRead = 0.0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (32 B each)
-    double sectorsWritten = 0.0;    // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+    // The counters below are each empty where they were not measured: recordings made before
+    // they were counted hold the DRAM bytes alone, and views show such a count as missing, not 0.
+    std::optional<double> sectorsRead;     // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (32 B)
+    std::optional<double> sectorsWritten;  // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
     // Sectors the SMs requested from the L2 (lts__t_sectors_srcunit_tex_op_read/write.sum, 32 B
     // each): these include the tensor memory accelerator's loads, which bypass the LSU counters
     // above (cuBLAS on Hopper), so a re-read the L2 absorbs shows as requested but not DRAM.
-    double l2SectorsRead = 0.0;
-    double l2SectorsWritten = 0.0;
+    std::optional<double> l2SectorsRead;
+    std::optional<double> l2SectorsWritten;
     // Device kernels the launch started, summed above: a library call may start more than one
     // (cuBLAS adds a split-K reduction kernel at some shapes).
-    std::uint32_t deviceKernels = 1;
+    std::optional<std::uint32_t> deviceKernels;
 };
+
+// Every counter measured and still 0: a launch's sum before its device kernels are added.
+inline KernelCounters zeroCounters(std::uint32_t deviceKernels) {
+    return {.sectorsRead = 0.0,
+            .sectorsWritten = 0.0,
+            .l2SectorsRead = 0.0,
+            .l2SectorsWritten = 0.0,
+            .deviceKernels = deviceKernels};
+}
+
+// Adds one device kernel's counts to a launch's; a count the kernel lacks adds nothing.
+inline void addCounters(KernelCounters& total, const KernelCounters& part) {
+    const auto add = [](std::optional<double>& sum, const std::optional<double>& term) {
+        if (term) sum = sum.value_or(0.0) + *term;
+    };
+    total.dramBytesRead += part.dramBytesRead;
+    total.dramBytesWritten += part.dramBytesWritten;
+    add(total.sectorsRead, part.sectorsRead);
+    add(total.sectorsWritten, part.sectorsWritten);
+    add(total.l2SectorsRead, part.l2SectorsRead);
+    add(total.l2SectorsWritten, part.l2SectorsWritten);
+}
 
 // One PM sample: DRAM bytes moved in [startNs, endNs) on the sampling run's clock
 // (ns since the sampling session began; the same clock as TimelineSpan).

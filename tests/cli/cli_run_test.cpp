@@ -329,10 +329,10 @@ TEST(CliRunGpu, CudaRunRecordsTheDeviceResourcesAndTimingSource) {
         EXPECT_TRUE(run.checkOk);
         EXPECT_EQ(run.unwrittenElements, 0u);
         EXPECT_EQ(run.dataSource.timing, DataSource::TimingModel);
-        for (const KernelRecord& kernel : run.kernels) {
-            EXPECT_TRUE(kernel.resourcesKnown) << kernel.name.toStdString();
-            EXPECT_GT(kernel.registersPerThread, 0) << kernel.name.toStdString();
-            EXPECT_GT(kernel.timeMs, 0.0) << kernel.name.toStdString();
+        for (const KernelResult& kernel : run.kernels) {
+            EXPECT_TRUE(kernel.resources.known) << kernel.name;
+            EXPECT_GT(kernel.resources.registersPerThread, 0) << kernel.name;
+            EXPECT_GT(kernel.timeMs, 0.0) << kernel.name;
         }
     }
     EXPECT_TRUE(result.out.contains("timing + model")) << result.out.toStdString();

@@ -5,6 +5,7 @@
 #include "cli/results_table.h"
 #include "cli/text_table.h"
 #include "model/format.h"
+#include "model/measured_counts.h"
 #include "model/recording_json.h"
 #include "pipelines/traffic_bounds.h"
 
@@ -195,8 +196,9 @@ TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
         if (row.startsWith("lesson_fused ")) cells = row.split(QRegularExpression("\\s{2,}"));
     ASSERT_EQ(cells.size(), expected.size());
     double dram = 0.0;
-    for (const KernelRecord& kernel : lesson->kernels)
-        dram += *kernel.dramBytesRead + *kernel.dramBytesWritten;
+    for (const KernelResult& kernel : lesson->kernels)
+        dram += *model::measured(kernel, &KernelCounters::dramBytesRead) +
+                *model::measured(kernel, &KernelCounters::dramBytesWritten);
     const double requested = double(lesson->modelBytesRead + lesson->modelBytesWritten);
     EXPECT_EQ(cells[3], formatBytes(quint64(requested)));
     EXPECT_EQ(cells[4], formatBytes(quint64(dram)));
@@ -229,10 +231,7 @@ TEST(ResultsTable, RateColumnTitleSaysModelWithoutCounters) {
     ASSERT_TRUE(loaded) << loaded.status().message();
     Recording recording = *loaded;
     for (RunRecord& run : recording.runs)
-        for (KernelRecord& kernel : run.kernels) {
-            kernel.dramBytesRead.reset();
-            kernel.dramBytesWritten.reset();
-        }
+        for (KernelResult& kernel : run.kernels) kernel.counters.reset();
     const QStringList header =
         resultsRows(recording)[0].trimmed().split(QRegularExpression("\\s{2,}"));
     EXPECT_TRUE(header.contains(QStringLiteral("model GB/s"))) << header.join(" | ").toStdString();

@@ -71,17 +71,9 @@ Result<std::vector<KernelCounters>> FakeCounterProvider::measureLaunches(
         if (kernelsPerLaunch_ == 0)
             return Status(ErrorCode::DeviceError,
                           "the profiler saw no kernel for launch " + std::to_string(launch + 1));
-        KernelCounters summed;
-        summed.deviceKernels = static_cast<std::uint32_t>(kernelsPerLaunch_);
-        for (std::size_t k = 0; k < kernelsPerLaunch_; ++k) {
-            const KernelCounters one = script_ ? script_(kernelsMeasured_) : KernelCounters{};
-            summed.dramBytesRead += one.dramBytesRead;
-            summed.dramBytesWritten += one.dramBytesWritten;
-            summed.sectorsRead += one.sectorsRead;
-            summed.sectorsWritten += one.sectorsWritten;
-            summed.l2SectorsRead += one.l2SectorsRead;
-            summed.l2SectorsWritten += one.l2SectorsWritten;
-        }
+        KernelCounters summed = zeroCounters(static_cast<std::uint32_t>(kernelsPerLaunch_));
+        for (std::size_t k = 0; k < kernelsPerLaunch_; ++k)
+            addCounters(summed, script_ ? script_(kernelsMeasured_) : KernelCounters{});
         ++kernelsMeasured_;
         counters.push_back(summed);
     }

@@ -126,8 +126,9 @@ void LessonLabTest::theLabsRunHoldsTheStepsNumbers() {
     QVERIFY(recording.isOk());
     model::RunRecord learner = recording->runs.constFirst();
     learner.variant = QStringLiteral("the learner's kernel");
-    learner.kernels = {model::KernelRecord{}};
-    learner.kernels.front().name = model::loadLearnerKernel(starter.show.kernelPath)->entry;
+    learner.kernels = {fusescope::KernelResult{}};
+    learner.kernels.front().name =
+        model::loadLearnerKernel(starter.show.kernelPath)->entry.toStdString();
     recording->runs.push_back(learner);
     QTemporaryDir folder;
     const QString path = folder.filePath(QStringLiteral("lab-run.json"));

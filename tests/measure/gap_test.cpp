@@ -5,8 +5,10 @@
 #include <algorithm>
 
 #include "measure/gap.h"
+#include "support/kernel_counts.h"
 
 using namespace fusescope;
+using fusescope::testing_support::counted;
 
 namespace {
 
@@ -24,7 +26,7 @@ KernelEvidence exactKernel(double arrayBytes) {
     KernelEvidence e;
     e.modelBytesRead = arrayBytes;
     e.modelBytesWritten = arrayBytes;
-    e.measured = {arrayBytes, arrayBytes, arrayBytes / 32, arrayBytes / 32};
+    e.measured = counted(arrayBytes, arrayBytes, arrayBytes / 32, arrayBytes / 32);
     e.arrayBytes = static_cast<std::uint64_t>(arrayBytes);
     e.l2CacheBytes = kL2;
     return e;
@@ -69,7 +71,7 @@ TEST(Gap, AnArrayOfUnknownSizeIsNotSaidToFitInTheL2) {
 TEST(Gap, WritesDeferredIntoTheNextKernel) {
     KernelEvidence first = exactKernel(kGB);
     first.measured.dramBytesWritten = 0.7 * kGB;
-    KernelCounters next = {kGB, 1.3 * kGB, kGB / 32, kGB / 32};
+    KernelCounters next = counted(kGB, 1.3 * kGB, kGB / 32, kGB / 32);
     first.nextMeasured = next;
     first.nextModelBytesWritten = kGB;
     EXPECT_TRUE(has(explainKernelGap(first), GapReason::DeferredWrites));
@@ -156,7 +158,7 @@ TEST(Gap, ExplainGapsCoversMeasuredVariantsAndFreeWriteBackOnTheTimeline) {
     kernel.name = "swiglu_scratch";
     kernel.modelBytesRead = 3 * 16000000;
     kernel.modelBytesWritten = 2 * 16000000;
-    kernel.counters = KernelCounters{2 * 16e6, 1 * 16e6, 3 * 16e6 / 32, 2 * 16e6 / 32};
+    kernel.counters = counted(2 * 16e6, 1 * 16e6, 3 * 16e6 / 32, 2 * 16e6 / 32);
     measured.kernels.push_back(kernel);
     // Timeline: the kernel, then the scratch buffer freed, then writes with no kernel running.
     measured.timeline.push_back({TimelineSpan::Kind::Kernel, "swiglu_scratch", 0, 1000, 0});

@@ -112,7 +112,8 @@ TEST_P(GpuCounters, MatchTheModelAndThePmSamplesAtTwoToThe28) {
                 variant.variant.c_str(), kernel.name.c_str(), kernel.timeMs,
                 double(kernel.modelBytesRead), double(kernel.modelBytesWritten),
                 kernel.counters->dramBytesRead, readOff, kernel.counters->dramBytesWritten,
-                writeOff, kernel.counters->sectorsRead, kernel.counters->sectorsWritten, pmOff[1]);
+                writeOff, *kernel.counters->sectorsRead, *kernel.counters->sectorsWritten,
+                pmOff[1]);
             EXPECT_LE(std::abs(readOff), 3.0) << variant.variant << " " << kernel.name;
             EXPECT_LE(std::abs(writeOff), 3.0) << variant.variant << " " << kernel.name;
             EXPECT_LE(std::abs(pmOff[1]), 5.0) << variant.variant << " " << kernel.name;

@@ -25,10 +25,10 @@ model::RunRecord timedRun(const QString& variant, qint64 firstKernelNs, qint64 k
     model::RunRecord run =
         stagetest::syntheticRun(QStringLiteral("swiglu"), variant, 1 << 20, kernelNs * 1e-6);
     qint64 start = firstKernelNs;
-    for (const model::KernelRecord& kernel : run.kernels) {
+    for (const fusescope::KernelResult& kernel : run.kernels) {
         fusescope::TimelineSpan span;
         span.kind = fusescope::TimelineSpan::Kind::Kernel;
-        span.name = kernel.name.toStdString();
+        span.name = kernel.name;
         span.startNs = start;
         span.endNs = start + kernelNs;
         run.timeline.push_back(span);

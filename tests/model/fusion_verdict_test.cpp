@@ -4,10 +4,13 @@
 
 #include "model/format.h"
 #include "model/fusion_verdict.h"
+#include "model/measured_counts.h"
 #include "model/recording_json.h"
 #include "pipelines/registry.h"
 
 using namespace fusescope::model;
+using fusescope::KernelCounters;
+using fusescope::KernelResult;
 
 namespace {
 
@@ -29,13 +32,16 @@ Recording mlp(double productionMs, double unfusedMs, double flops) {
     return recording;
 }
 
-KernelRecord kernel(const char* name, double timeMs, quint64 written = 0,
+KernelResult kernel(const char* name, double timeMs, quint64 written = 0,
                     std::optional<double> l2SectorsWritten = std::nullopt) {
-    KernelRecord k;
-    k.name = QString::fromLatin1(name);
+    KernelResult k;
+    k.name = name;
     k.timeMs = timeMs;
     k.modelBytesWritten = written;
-    k.l2SectorsWritten = l2SectorsWritten;
+    if (l2SectorsWritten) {
+        k.counters.emplace();
+        k.counters->l2SectorsWritten = l2SectorsWritten;
+    }
     return k;
 }
 
@@ -50,10 +56,10 @@ Recording prefillLoss(double productionMs, double unfusedMs) {
     Recording recording = mlp(productionMs, unfusedMs, flops);
     recording.runs << run("mlp", "merged_gate_up", 0.246, flops);
     for (RunRecord& r : recording.runs) r.problem = problem;
-    KernelRecord gateUpSilu = kernel("gemm_gate_up_silu", 0.190, 117440512, 7340032.0);
-    gateUpSilu.resourcesKnown = true;
-    gateUpSilu.registersPerThread = 154;
-    gateUpSilu.theoreticalOccupancy = 0.1875;
+    KernelResult gateUpSilu = kernel("gemm_gate_up_silu", 0.190, 117440512, 7340032.0);
+    gateUpSilu.resources.known = true;
+    gateUpSilu.resources.registersPerThread = 154;
+    gateUpSilu.resources.theoreticalOccupancy = 0.1875;
     recording.runs[0].kernels = {kernel("gemm_gate", 0.080), kernel("gemm_up", 0.080),
                                  kernel("silu", 0.012), kernel("multiply", 0.012),
                                  kernel("gemm_down", 0.061)};
@@ -153,9 +159,9 @@ TEST(FusionVerdict, ShippedClassroomSaysWhyProductionLosesToMergedGateUp) {
     }
     ASSERT_TRUE(production && merged);
     ASSERT_GT(production->timeMs, merged->timeMs);
-    const KernelRecord& gateUp = production->kernels.front();
+    const KernelResult& gateUp = production->kernels.front();
     ASSERT_EQ(gateUp.name, "gemm_gate_up_silu");
-    ASSERT_TRUE(gateUp.l2SectorsWritten);
+    ASSERT_TRUE(measured(gateUp, &KernelCounters::l2SectorsWritten));
     const QString text = fusionVerdict(*loaded);
     EXPECT_TRUE(text.contains(
         QStringLiteral("production is %1 slower than merged_gate_up (%2 "
@@ -166,7 +172,8 @@ TEST(FusionVerdict, ShippedClassroomSaysWhyProductionLosesToMergedGateUp) {
                  formatDuration(gateUp.timeMs), formatDuration(merged->kernels[0].timeMs),
                  formatDuration(merged->kernels[1].timeMs))))
         << text.toStdString();
-    const double ratio = *gateUp.l2SectorsWritten * 32.0 / double(gateUp.modelBytesWritten);
+    const double ratio = *measured(gateUp, &KernelCounters::l2SectorsWritten) * 32.0 /
+                         double(gateUp.modelBytesWritten);
     EXPECT_TRUE(text.contains(
         QStringLiteral("gemm_gate_up_silu asks the L2 for %1x the bytes of h it writes")
             .arg(ratio, 0, 'f', 2)))

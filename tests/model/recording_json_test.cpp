@@ -7,8 +7,10 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include "model/measured_counts.h"
 #include "model/recording_json.h"
 #include "pipelines/registry.h"
+#include "support/kernel_counts.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -57,35 +59,26 @@ Recording fullyPopulatedRecording() {
     run.comparedElements = 1048576;
     run.checkOk = true;
 
-    KernelRecord kernel;
+    KernelResult kernel;
     kernel.name = "swiglu_scratch";
     kernel.timeMs = 1.2;
     kernel.modelBytesRead = 3221225472ull;
     kernel.modelBytesWritten = 2147483648ull;
-    kernel.resourcesKnown = true;
-    kernel.registersPerThread = 32;
-    kernel.sharedBytesPerBlock = 1024;
-    kernel.localBytesPerThread = 8;
-    kernel.blockSize = 256;
-    kernel.gridSize = 1056;
-    kernel.theoreticalOccupancy = 0.875;
-    kernel.dramBytesRead = 3221000000.5;
-    kernel.dramBytesWritten = 2147000000.0;
-    kernel.sectorsRead = 100663296.0;
-    kernel.sectorsWritten = 67108864.0;
-    kernel.l2SectorsRead = 1234.0;
-    kernel.l2SectorsWritten = 567.0;
-    kernel.deviceKernels = 2;
+    kernel.resources.known = true;
+    kernel.resources.registersPerThread = 32;
+    kernel.resources.sharedBytesPerBlock = 1024;
+    kernel.resources.localBytesPerThread = 8;
+    kernel.resources.blockSize = 256;
+    kernel.resources.gridSize = 1056;
+    kernel.resources.theoreticalOccupancy = 0.875;
+    kernel.counters = testing_support::counted(3221000000.5, 2147000000.0, 100663296.0, 67108864.0);
+    kernel.counters->l2SectorsRead = 1234.0;
+    kernel.counters->l2SectorsWritten = 567.0;
+    kernel.counters->deviceKernels = 2;
     run.kernels.push_back(kernel);
-    KernelRecord unmeasured = kernel;
+    KernelResult unmeasured = kernel;
     unmeasured.name = "second_kernel";
-    unmeasured.dramBytesRead.reset();
-    unmeasured.dramBytesWritten.reset();
-    unmeasured.sectorsRead.reset();
-    unmeasured.sectorsWritten.reset();
-    unmeasured.deviceKernels.reset();
-    unmeasured.l2SectorsRead.reset();
-    unmeasured.l2SectorsWritten.reset();
+    unmeasured.counters.reset();
     run.kernels.push_back(unmeasured);
 
     using Event = fusescope::AllocationEvent;
@@ -108,13 +101,13 @@ Recording fullyPopulatedRecording() {
     cpuRun.backend = "cpu";
     cpuRun.checkOk = false;
     cpuRun.kernels = {unmeasured};
-    cpuRun.kernels[0].resourcesKnown = false;
-    cpuRun.kernels[0].registersPerThread = 0;
-    cpuRun.kernels[0].sharedBytesPerBlock = 0;
-    cpuRun.kernels[0].localBytesPerThread = 0;
-    cpuRun.kernels[0].blockSize = 0;
-    cpuRun.kernels[0].gridSize = 0;
-    cpuRun.kernels[0].theoreticalOccupancy = 0.0;
+    cpuRun.kernels[0].resources.known = false;
+    cpuRun.kernels[0].resources.registersPerThread = 0;
+    cpuRun.kernels[0].resources.sharedBytesPerBlock = 0;
+    cpuRun.kernels[0].resources.localBytesPerThread = 0;
+    cpuRun.kernels[0].resources.blockSize = 0;
+    cpuRun.kernels[0].resources.gridSize = 0;
+    cpuRun.kernels[0].resources.theoreticalOccupancy = 0.0;
     cpuRun.timeline.clear();
     cpuRun.samples.clear();
     cpuRun.dataSource = {DataSource::CpuBackend, std::nullopt, std::nullopt};
@@ -122,25 +115,32 @@ Recording fullyPopulatedRecording() {
     return recording;
 }
 
-void expectSameKernel(const KernelRecord& a, const KernelRecord& b) {
+void expectSameKernel(const KernelResult& a, const KernelResult& b) {
     EXPECT_EQ(a.name, b.name);
     EXPECT_EQ(a.timeMs, b.timeMs);
     EXPECT_EQ(a.modelBytesRead, b.modelBytesRead);
     EXPECT_EQ(a.modelBytesWritten, b.modelBytesWritten);
-    EXPECT_EQ(a.resourcesKnown, b.resourcesKnown);
-    EXPECT_EQ(a.registersPerThread, b.registersPerThread);
-    EXPECT_EQ(a.sharedBytesPerBlock, b.sharedBytesPerBlock);
-    EXPECT_EQ(a.localBytesPerThread, b.localBytesPerThread);
-    EXPECT_EQ(a.blockSize, b.blockSize);
-    EXPECT_EQ(a.gridSize, b.gridSize);
-    EXPECT_EQ(a.theoreticalOccupancy, b.theoreticalOccupancy);
-    EXPECT_EQ(a.dramBytesRead, b.dramBytesRead);
-    EXPECT_EQ(a.dramBytesWritten, b.dramBytesWritten);
-    EXPECT_EQ(a.sectorsRead, b.sectorsRead);
-    EXPECT_EQ(a.sectorsWritten, b.sectorsWritten);
-    EXPECT_EQ(a.deviceKernels, b.deviceKernels);
-    EXPECT_EQ(a.l2SectorsRead, b.l2SectorsRead);
-    EXPECT_EQ(a.l2SectorsWritten, b.l2SectorsWritten);
+    EXPECT_EQ(a.resources.known, b.resources.known);
+    EXPECT_EQ(a.resources.registersPerThread, b.resources.registersPerThread);
+    EXPECT_EQ(a.resources.sharedBytesPerBlock, b.resources.sharedBytesPerBlock);
+    EXPECT_EQ(a.resources.localBytesPerThread, b.resources.localBytesPerThread);
+    EXPECT_EQ(a.resources.blockSize, b.resources.blockSize);
+    EXPECT_EQ(a.resources.gridSize, b.resources.gridSize);
+    EXPECT_EQ(a.resources.theoreticalOccupancy, b.resources.theoreticalOccupancy);
+    EXPECT_EQ(model::measured(a, &KernelCounters::dramBytesRead),
+              model::measured(b, &KernelCounters::dramBytesRead));
+    EXPECT_EQ(model::measured(a, &KernelCounters::dramBytesWritten),
+              model::measured(b, &KernelCounters::dramBytesWritten));
+    EXPECT_EQ(model::measured(a, &KernelCounters::sectorsRead),
+              model::measured(b, &KernelCounters::sectorsRead));
+    EXPECT_EQ(model::measured(a, &KernelCounters::sectorsWritten),
+              model::measured(b, &KernelCounters::sectorsWritten));
+    EXPECT_EQ(a.counters ? a.counters->deviceKernels : std::nullopt,
+              b.counters ? b.counters->deviceKernels : std::nullopt);
+    EXPECT_EQ(model::measured(a, &KernelCounters::l2SectorsRead),
+              model::measured(b, &KernelCounters::l2SectorsRead));
+    EXPECT_EQ(model::measured(a, &KernelCounters::l2SectorsWritten),
+              model::measured(b, &KernelCounters::l2SectorsWritten));
 }
 
 void expectSameRun(const RunRecord& a, const RunRecord& b) {
@@ -365,9 +365,11 @@ TEST(RecordingJson, CountersAreNullWhenNotMeasuredAndNumbersWhenMeasured) {
 
     Result<Recording> loaded = parse(root);
     ASSERT_TRUE(loaded) << loaded.status().message();
-    EXPECT_EQ(loaded->runs[0].kernels[0].dramBytesRead, 3221000000.5);
-    EXPECT_FALSE(loaded->runs[0].kernels[1].dramBytesRead.has_value());
-    EXPECT_FALSE(loaded->runs[1].kernels[0].resourcesKnown);
+    EXPECT_EQ(model::measured(loaded->runs[0].kernels[0], &KernelCounters::dramBytesRead),
+              3221000000.5);
+    EXPECT_FALSE(
+        model::measured(loaded->runs[0].kernels[1], &KernelCounters::dramBytesRead).has_value());
+    EXPECT_FALSE(loaded->runs[1].kernels[0].resources.known);
 }
 
 TEST(RecordingJson, RejectsTextThatIsNotJson) {
@@ -465,7 +467,7 @@ TEST(RecordingJson, RecordingWithoutIssue3KeysLoads) {
               run.problem.dimension("N"));  // older recordings compared every element
     EXPECT_TRUE(run.timeline.isEmpty());
     EXPECT_TRUE(run.samples.isEmpty());
-    EXPECT_FALSE(run.kernels[0].dramBytesRead.has_value());
+    EXPECT_FALSE(model::measured(run.kernels[0], &KernelCounters::dramBytesRead).has_value());
     EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);
     EXPECT_FALSE(run.dataSource.counters.has_value());
     EXPECT_EQ(loaded->roofline.bytesMoved, 134217728u);

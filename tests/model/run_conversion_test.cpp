@@ -4,6 +4,7 @@
 #include "model/run_conversion.h"
 #include "model/version.h"
 #include "runtime/runner.h"
+#include "support/kernel_counts.h"
 
 using namespace fusescope;
 using namespace fusescope::model;
@@ -66,12 +67,12 @@ TEST(RunConversion, CpuReportBecomesARecordingWithTheSameNumbers) {
         EXPECT_FALSE(run.dataSource.counters.has_value());
         ASSERT_EQ(run.kernels.size(), static_cast<qsizetype>(variant.kernels.size()));
         for (std::size_t k = 0; k < variant.kernels.size(); ++k) {
-            const KernelRecord& kernel = run.kernels[static_cast<qsizetype>(k)];
-            EXPECT_EQ(kernel.name.toStdString(), variant.kernels[k].name);
+            const KernelResult& kernel = run.kernels[static_cast<qsizetype>(k)];
+            EXPECT_EQ(kernel.name, variant.kernels[k].name);
             EXPECT_EQ(kernel.timeMs, variant.kernels[k].timeMs);
             EXPECT_EQ(kernel.modelBytesRead, variant.kernels[k].modelBytesRead);
-            EXPECT_FALSE(kernel.resourcesKnown);
-            EXPECT_FALSE(kernel.dramBytesRead.has_value());
+            EXPECT_FALSE(kernel.resources.known);
+            EXPECT_FALSE(kernel.counters.has_value());
         }
         ASSERT_EQ(run.allocations.size(), static_cast<qsizetype>(variant.allocations.size()));
         EXPECT_FALSE(run.allocations.isEmpty());
@@ -107,7 +108,7 @@ TEST(RunConversion, MeasuredCountersSamplesAndSourcesAreCarried) {
     kernel.name = "swiglu_fused";
     kernel.resources.known = true;
     kernel.resources.registersPerThread = 24;
-    kernel.counters = KernelCounters{100.0, 200.0, 300.0, 400.0};
+    kernel.counters = testing_support::counted(100.0, 200.0, 300.0, 400.0);
     variant.kernels.push_back(kernel);
     variant.timeline.push_back({fusescope::TimelineSpan::Kind::Allocation, "out", 10, 90, 4096});
     variant.samples.push_back({0, 1000, 2000.0, 1000.0});  // 1 µs: 2e9 and 1e9 bytes/s
@@ -120,10 +121,10 @@ TEST(RunConversion, MeasuredCountersSamplesAndSourcesAreCarried) {
     EXPECT_EQ(run.dataSource.timing, DataSource::TimingModel);
     EXPECT_EQ(run.dataSource.counters, DataSource::Counters);
     ASSERT_EQ(run.kernels.size(), 1);
-    EXPECT_TRUE(run.kernels[0].resourcesKnown);
-    EXPECT_EQ(run.kernels[0].registersPerThread, 24);
-    EXPECT_EQ(run.kernels[0].dramBytesRead, 100.0);
-    EXPECT_EQ(run.kernels[0].sectorsWritten, 400.0);
+    EXPECT_TRUE(run.kernels[0].resources.known);
+    EXPECT_EQ(run.kernels[0].resources.registersPerThread, 24);
+    EXPECT_EQ(run.kernels[0].counters->dramBytesRead, 100.0);
+    EXPECT_EQ(run.kernels[0].counters->sectorsWritten, 400.0);
     ASSERT_EQ(run.timeline.size(), 1);
     EXPECT_EQ(run.timeline[0].kind, fusescope::TimelineSpan::Kind::Allocation);
     EXPECT_EQ(run.timeline[0].bytes, 4096u);

@@ -169,7 +169,7 @@ TEST(ShippedDecode, VerdictNamesTheIdleSmsOfTheLessonKernel) {
     const RunRecord* lesson = runOf(*loaded, "lesson_fused");
     ASSERT_TRUE(lesson);
     ASSERT_EQ(lesson->kernels.size(), 1);
-    const int grid = lesson->kernels.front().gridSize;
+    const int grid = lesson->kernels.front().resources.gridSize;
     const int sms = loaded->device.multiprocessors;
     ASSERT_LT(grid, sms);
     const QString verdict = fusionVerdict(*loaded);

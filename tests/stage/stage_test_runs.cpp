@@ -22,8 +22,8 @@ model::RunRecord syntheticRun(const QString& pipeline, const QString& variant, q
         run.passes += static_cast<int>(kernel.passReads.size() + kernel.passWrites.size());
         run.modelBytesRead += kernel.traffic.bytesRead();
         run.modelBytesWritten += kernel.traffic.bytesWritten();
-        model::KernelRecord record;
-        record.name = QString::fromStdString(kernel.name);
+        fusescope::KernelResult record;
+        record.name = kernel.name;
         record.timeMs = kernelMs;
         run.kernels.push_back(record);
         run.timeMs += kernelMs;

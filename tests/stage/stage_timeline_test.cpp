@@ -2,6 +2,7 @@
 // counts, the fused variant's intermediate, one time scale for two runs, device timelines.
 #include <QtTest>
 
+#include "model/measured_counts.h"
 #include "model/recording_json.h"
 #include "model/stage/stage_state.h"
 #include "model/stage/stage_timeline.h"
@@ -222,7 +223,7 @@ void StageTimelineTest::cpuRunConvertsAndPlays() {
     QCOMPARE(fused.peakBytesInFlight, recording.runs[1].peakBytesInFlight);
     // The kernels take their measured medians, laid end to end.
     qint64 measured = 0;
-    for (const KernelRecord& kernel : recording.runs[0].kernels)
+    for (const KernelResult& kernel : recording.runs[0].kernels)
         measured += qint64(std::llround(kernel.timeMs * 1e6));
     QVERIFY(qAbs(scratch.kernelSpanNs() - measured) <= scratch.kernels.size());
     StageState state;
@@ -309,8 +310,9 @@ void StageTimelineTest::shippedPrefillCountsDramBytesAndReReadsApart() {
         if (run.variant == QStringLiteral("lesson_fused")) lesson = &run;
     QVERIFY(lesson != nullptr);
     double counted = 0.0;
-    for (const KernelRecord& kernel : lesson->kernels)
-        counted += *kernel.dramBytesRead + *kernel.dramBytesWritten;
+    for (const KernelResult& kernel : lesson->kernels)
+        counted += *model::measured(kernel, &KernelCounters::dramBytesRead) +
+                   *model::measured(kernel, &KernelCounters::dramBytesWritten);
     const StageTimeline timeline = built(*lesson);
     QCOMPARE(timeline.dramSource, DramSource::Measured);
     QCOMPARE(timeline.dramBytes, counted);
@@ -350,8 +352,8 @@ void StageTimelineTest::reReadWeightsCountHowOftenTheyWereRead() {
         const VariantSpec* spec = findVariant(*mlp, variant);
         QVERIFY(spec != nullptr);
         for (const KernelSpec& kernel : spec->kernelsFor(run.problem)) {
-            KernelRecord record;
-            record.name = QString::fromStdString(kernel.name);
+            KernelResult record;
+            record.name = kernel.name;
             record.timeMs = 0.1;
             run.kernels.push_back(record);
             run.timeMs += 0.1;

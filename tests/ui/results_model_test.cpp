@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "model/format.h"
+#include "model/measured_counts.h"
 #include "model/recording_json.h"
 #include "model/run_conversion.h"
 #include "pipelines/registry.h"
@@ -258,8 +259,9 @@ void ResultsModelTest::shippedPrefillCellsSayTheirSource() {
     QVERIFY(row >= 0);
     const model::RunRecord& lesson = loaded->runs.at(row);
     double dram = 0.0;
-    for (const model::KernelRecord& kernel : lesson.kernels)
-        dram += *kernel.dramBytesRead + *kernel.dramBytesWritten;
+    for (const fusescope::KernelResult& kernel : lesson.kernels)
+        dram += *model::measured(kernel, &KernelCounters::dramBytesRead) +
+                *model::measured(kernel, &KernelCounters::dramBytesWritten);
     QCOMPARE(model.index(row, VariantResultsModel::DramBytes).data().toString(),
              model::formatBytes(quint64(dram)) + QStringLiteral(" measured"));
     QCOMPARE(model.index(row, VariantResultsModel::GBps).data().toString(),

@@ -41,7 +41,8 @@ std::set<QString> namesIn(const QString& path) {
     if (!recording) return names;
     for (const model::RunRecord& run : recording->runs) {
         names.insert(run.variant);
-        for (const model::KernelRecord& kernel : run.kernels) names.insert(kernel.name);
+        for (const fusescope::KernelResult& kernel : run.kernels)
+            names.insert(QString::fromStdString(kernel.name));
     }
     return names;
 }

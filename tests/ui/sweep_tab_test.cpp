@@ -22,6 +22,7 @@
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
+#include "support/kernel_counts.h"
 #include "support/table_texts.h"
 #include "support/window_test_case.h"
 #include "ui/export/chart_export.h"
@@ -83,17 +84,16 @@ SweepReport syntheticReport() {
     return report;
 }
 
-model::KernelRecord kernel(const QString& name, quint64 modelRead, quint64 modelWritten,
-                           double dramRead, double dramWritten) {
-    model::KernelRecord record;
-    record.name = name;
+fusescope::KernelResult kernel(const QString& name, quint64 modelRead, quint64 modelWritten,
+                               double dramRead, double dramWritten) {
+    fusescope::KernelResult record;
+    record.name = name.toStdString();
     record.timeMs = 0.01;
     record.modelBytesRead = modelRead;
     record.modelBytesWritten = modelWritten;
-    record.dramBytesRead = dramRead;
-    record.dramBytesWritten = dramWritten;
-    record.sectorsRead = static_cast<double>(modelRead) / 32.0;
-    record.sectorsWritten = static_cast<double>(modelWritten) / 32.0;
+    record.counters =
+        testing_support::counted(dramRead, dramWritten, static_cast<double>(modelRead) / 32.0,
+                                 static_cast<double>(modelWritten) / 32.0);
     return record;
 }
 
@@ -381,11 +381,8 @@ void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {
     recording.counterStatus = refusal.toStdString();
     for (model::RunRecord& run : recording.runs) {
         run.dataSource.counters.reset();
-        for (model::KernelRecord& kernel : run.kernels) {
-            kernel.dramBytesRead.reset();
-            kernel.dramBytesWritten.reset();
-            kernel.sectorsRead.reset();
-            kernel.sectorsWritten.reset();
+        for (fusescope::KernelResult& kernel : run.kernels) {
+            kernel.counters.reset();
         }
     }
     window.setRecording(recording);

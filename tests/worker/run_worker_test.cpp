@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "fakes/fake_counter_provider.h"
+#include "model/measured_counts.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
@@ -436,7 +437,8 @@ void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {
     for (const model::RunRecord& run : recording.runs) {
         QVERIFY(!run.dataSource.counters.has_value());
         QVERIFY(run.samples.isEmpty());
-        for (const model::KernelRecord& kernel : run.kernels) QVERIFY(!kernel.dramBytesRead);
+        for (const fusescope::KernelResult& kernel : run.kernels)
+            QVERIFY(!model::measured(kernel, &KernelCounters::dramBytesRead));
     }
 }
 

@@ -54,7 +54,8 @@ void printReport(const RunReport& report) {
             if (kernel.counters)
                 std::printf("  DRAM rd %14.0f wr %14.0f  sectors rd %12.0f wr %12.0f\n",
                             kernel.counters->dramBytesRead, kernel.counters->dramBytesWritten,
-                            kernel.counters->sectorsRead, kernel.counters->sectorsWritten);
+                            kernel.counters->sectorsRead.value_or(0.0),
+                            kernel.counters->sectorsWritten.value_or(0.0));
             else
                 std::printf("  (not measured)\n");
         }

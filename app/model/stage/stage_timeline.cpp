@@ -33,10 +33,9 @@ Result<QVector<qint64>> kernelDurations(const RunRecord& run,
                                         const std::vector<KernelSpec>& kernels) {
     QVector<qint64> durations;
     for (std::size_t k = 0; k < kernels.size(); ++k) {
-        const QString name = QString::fromStdString(kernels[k].name);
-        const KernelRecord* found = nullptr;
-        for (const KernelRecord& record : run.kernels)
-            if (record.name == name) found = &record;
+        const KernelResult* found = nullptr;
+        for (const KernelResult& record : run.kernels)
+            if (record.name == kernels[k].name) found = &record;
         if (!found && k < static_cast<std::size_t>(run.kernels.size())) found = &run.kernels[k];
         if (!found)
             return Status(
@@ -50,7 +49,7 @@ Result<QVector<qint64>> kernelDurations(const RunRecord& run,
 // The recorded kernel of a registry kernel: by name, else by position; -1 where none.
 qsizetype recordedKernelIndex(const RunRecord& run, const QString& name, std::size_t position) {
     for (qsizetype k = 0; k < run.kernels.size(); ++k)
-        if (run.kernels[k].name == name) return k;
+        if (run.kernels[k].name == name.toStdString()) return k;
     return static_cast<qsizetype>(position) < run.kernels.size() ? static_cast<qsizetype>(position)
                                                                  : -1;
 }

@@ -14,7 +14,7 @@ void BytesPerKernelChart::rebuild() {
     const model::Recording& shown = recording();
     double largest = 0.0;
     for (const model::RunRecord& run : shown.runs)
-        for (const model::KernelRecord& kernel : run.kernels)
+        for (const KernelResult& kernel : run.kernels)
             largest = std::max<double>(largest, kernel.modelBytesRead + kernel.modelBytesWritten);
     const ByteUnit unit = byteUnitFor(largest);
 
@@ -45,13 +45,13 @@ void BytesPerKernelChart::rebuild() {
         const double groupStart = position;
         const model::RunTraffic traffic = model::runTraffic(run);
         for (qsizetype k = 0; k < run.kernels.size(); ++k) {
-            const model::KernelRecord& kernel = run.kernels[k];
+            const KernelResult& kernel = run.kernels[k];
             if (kernel.modelBytesRead > 0)
                 read->addData(position, kernel.modelBytesRead / unit.divisor);
             if (kernel.modelBytesWritten > 0)
                 written->addData(position, kernel.modelBytesWritten / unit.divisor);
             noteSmallest(static_cast<double>(kernel.modelBytesRead + kernel.modelBytesWritten));
-            ticker->addTick(position, kernel.name);
+            ticker->addTick(position, QString::fromStdString(kernel.name));
             if (k < traffic.kernels.size()) {
                 const model::KernelDram& dram = traffic.kernels[k];
                 if (!measured) {

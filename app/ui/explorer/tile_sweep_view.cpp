@@ -514,8 +514,8 @@ model::Recording recordingOfCell(const tiles::TileSweep& sweep, int cellIndex) {
         if (!variant) return run;
         const std::vector<KernelSpec> kernels = variant->kernelsFor(configuration.problem);
         for (const KernelSpec& kernel : kernels) {
-            model::KernelRecord record;
-            record.name = qs(kernel.name);
+            KernelResult record;
+            record.name = kernel.name;
             record.modelBytesRead = kernel.traffic.bytesRead();
             record.modelBytesWritten = kernel.traffic.bytesWritten();
             record.modelFlops = kernel.traffic.flops;
@@ -534,15 +534,15 @@ model::Recording recordingOfCell(const tiles::TileSweep& sweep, int cellIndex) {
     tiled.checkTolerance = cell.checkTolerance;
     const tiles::CompiledResources& compiled = cell.report.compiled;
     if (tiled.kernels.size() == 1 && compiled.known) {
-        model::KernelRecord& kernel = tiled.kernels.front();
-        kernel.resourcesKnown = true;
-        kernel.registersPerThread = compiled.registersPerThread;
-        kernel.localBytesPerThread = compiled.localBytesPerThread;
-        kernel.sharedBytesPerBlock =
+        KernelResult& kernel = tiled.kernels.front();
+        kernel.resources.known = true;
+        kernel.resources.registersPerThread = compiled.registersPerThread;
+        kernel.resources.localBytesPerThread = compiled.localBytesPerThread;
+        kernel.resources.sharedBytesPerBlock =
             compiled.staticSharedBytes + static_cast<int>(cell.report.launch.dynamicSharedBytes);
-        kernel.blockSize = cell.report.launch.threadsPerBlock;
-        kernel.gridSize = static_cast<int>(cell.report.launch.blocks);
-        kernel.theoreticalOccupancy = compiled.theoreticalOccupancy;
+        kernel.resources.blockSize = cell.report.launch.threadsPerBlock;
+        kernel.resources.gridSize = static_cast<int>(cell.report.launch.blocks);
+        kernel.resources.theoreticalOccupancy = compiled.theoreticalOccupancy;
     }
     recording.runs.push_back(tiled);
     for (const tiles::ReferenceTiming& reference : sweep.references)

@@ -35,9 +35,9 @@ model::LessonStep withKernelRuns(model::LessonStep step, const model::Recording&
     const Result<model::LearnerKernel> kernel = model::loadLearnerKernel(step.show.kernelPath);
     if (!kernel) return step;
     for (const model::RunRecord& run : recording.runs)
-        for (const model::KernelRecord& launched : run.kernels)
-            if (launched.name == kernel->entry && run.pipeline == step.show.pipeline &&
-                !step.show.variants.contains(run.variant))
+        for (const KernelResult& launched : run.kernels)
+            if (launched.name == kernel->entry.toStdString() &&
+                run.pipeline == step.show.pipeline && !step.show.variants.contains(run.variant))
                 step.show.variants << run.variant;
     return step;
 }

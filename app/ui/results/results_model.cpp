@@ -297,8 +297,7 @@ void KernelResultsModel::setRecording(const model::Recording& recording) {
     beginResetModel();
     rows_.clear();
     for (const model::RunRecord& run : recording.runs)
-        for (const model::KernelRecord& kernel : run.kernels)
-            rows_.push_back({run.variant, kernel});
+        for (const KernelResult& kernel : run.kernels) rows_.push_back({run.variant, kernel});
     endResetModel();
 }
 
@@ -306,7 +305,7 @@ void KernelResultsModel::appendRun(const model::RunRecord& run) {
     if (run.kernels.isEmpty()) return;
     const int first = static_cast<int>(rows_.size());
     beginInsertRows({}, first, first + static_cast<int>(run.kernels.size()) - 1);
-    for (const model::KernelRecord& kernel : run.kernels) rows_.push_back({run.variant, kernel});
+    for (const KernelResult& kernel : run.kernels) rows_.push_back({run.variant, kernel});
     endInsertRows();
 }
 
@@ -328,20 +327,22 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = rows_.at(index.row());
-    const model::KernelRecord& kernel = row.kernel;
+    const KernelResult& kernel = row.kernel;
     if (role == Qt::TextAlignmentRole)
         return index.column() <= Kernel ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && kernel.resourcesKnown && index.column() == Occupancy)
-        return tr("block %1 threads, grid %2 blocks").arg(kernel.blockSize).arg(kernel.gridSize);
-    if (role == Qt::ToolTipRole && !kernel.resourcesKnown && index.column() >= Registers)
+    if (role == Qt::ToolTipRole && kernel.resources.known && index.column() == Occupancy)
+        return tr("block %1 threads, grid %2 blocks")
+            .arg(kernel.resources.blockSize)
+            .arg(kernel.resources.gridSize);
+    if (role == Qt::ToolTipRole && !kernel.resources.known && index.column() >= Registers)
         return tr("compiler resources exist only for CUDA kernels");
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case Variant:
             return row.variant;
         case Kernel:
-            return kernel.name;
+            return QString::fromStdString(kernel.name);
         case TimeMs:
             return model::formatMilliseconds(kernel.timeMs);
         case BytesRead:
@@ -349,16 +350,18 @@ QVariant KernelResultsModel::data(const QModelIndex& index, int role) const {
         case BytesWritten:
             return model::formatBytes(kernel.modelBytesWritten);
         case Registers:
-            return kernel.resourcesKnown ? QString::number(kernel.registersPerThread) : notKnown();
+            return kernel.resources.known ? QString::number(kernel.resources.registersPerThread)
+                                          : notKnown();
         case SharedBytes:
-            return kernel.resourcesKnown ? model::formatBytes(kernel.sharedBytesPerBlock)
-                                         : notKnown();
+            return kernel.resources.known ? model::formatBytes(kernel.resources.sharedBytesPerBlock)
+                                          : notKnown();
         case LocalBytes:
-            return kernel.resourcesKnown ? model::formatBytes(kernel.localBytesPerThread)
-                                         : notKnown();
+            return kernel.resources.known ? model::formatBytes(kernel.resources.localBytesPerThread)
+                                          : notKnown();
         case Occupancy:
-            return kernel.resourcesKnown ? model::formatPercent(kernel.theoreticalOccupancy)
-                                         : notKnown();
+            return kernel.resources.known
+                       ? model::formatPercent(kernel.resources.theoreticalOccupancy)
+                       : notKnown();
         default:
             return {};
     }

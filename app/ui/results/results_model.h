@@ -82,7 +82,7 @@ class KernelResultsModel final : public QAbstractTableModel {
   private:
     struct Row {
         QString variant;
-        model::KernelRecord kernel;
+        KernelResult kernel;
     };
     QVector<Row> rows_;
 };

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "model/format.h"
+#include "model/measured_counts.h"
 #include "model/measurement_gaps.h"
 
 namespace fusescope {
@@ -38,12 +39,12 @@ QString gapText(const std::optional<double>& percent) {
     return QStringLiteral("%1%2%").arg(*percent >= 0 ? "+" : "").arg(*percent, 0, 'f', 1);
 }
 
-const model::KernelRecord* findKernel(const model::Recording& recording, const QString& variant,
-                                      const QString& kernel) {
+const KernelResult* findKernel(const model::Recording& recording, const QString& variant,
+                               const QString& kernel) {
     for (const model::RunRecord& run : recording.runs)
         if (run.variant == variant)
-            for (const model::KernelRecord& record : run.kernels)
-                if (record.name == kernel) return &record;
+            for (const KernelResult& record : run.kernels)
+                if (record.name == kernel.toStdString()) return &record;
     return nullptr;
 }
 
@@ -170,14 +171,14 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
             if (value) sum = sum.value_or(0.0) + *value;
         };
         for (const model::KernelGapView& kernel : run.kernels)
-            if (const model::KernelRecord* record =
-                    findKernel(recording, run.variant, kernel.kernel)) {
-                add(read, record->dramBytesRead);
-                add(written, record->dramBytesWritten);
-                add(sectorsRead, record->sectorsRead);
-                add(sectorsWritten, record->sectorsWritten);
-                add(l2Read, l2Bytes(record->l2SectorsRead));
-                add(l2Written, l2Bytes(record->l2SectorsWritten));
+            if (const KernelResult* record = findKernel(recording, run.variant, kernel.kernel)) {
+                add(read, model::measured(*record, &KernelCounters::dramBytesRead));
+                add(written, model::measured(*record, &KernelCounters::dramBytesWritten));
+                add(sectorsRead, model::measured(*record, &KernelCounters::sectorsRead));
+                add(sectorsWritten, model::measured(*record, &KernelCounters::sectorsWritten));
+                add(l2Read, l2Bytes(model::measured(*record, &KernelCounters::l2SectorsRead)));
+                add(l2Written,
+                    l2Bytes(model::measured(*record, &KernelCounters::l2SectorsWritten)));
             }
         QTableWidgetItem* variant = cell(run.variant, Qt::AlignLeft);
         QFont bold = variant->font();
@@ -197,26 +198,26 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
         table_->setItem(row, Reasons, reasonsCell(run.reasons));
         ++row;
         for (const model::KernelGapView& kernel : run.kernels) {
-            const model::KernelRecord* record = findKernel(recording, run.variant, kernel.kernel);
+            const KernelResult* record = findKernel(recording, run.variant, kernel.kernel);
             table_->setItem(row, Variant, cell(QString(), Qt::AlignLeft));
             table_->setItem(row, Kernel, cell(kernel.kernel, Qt::AlignLeft));
             table_->setItem(
                 row, ModelBytes,
                 cell(model::formatBytes(static_cast<quint64>(kernel.modelBytes + 0.5))));
-            table_->setItem(row, DramRead,
-                            cell(bytesText(record ? record->dramBytesRead : std::nullopt)));
+            // A count of this kernel's, empty where the kernel or the count was not measured.
+            const auto count = [record](auto counter) -> std::optional<double> {
+                return record ? model::measured(*record, counter) : std::nullopt;
+            };
+            table_->setItem(row, DramRead, cell(bytesText(count(&KernelCounters::dramBytesRead))));
             table_->setItem(row, DramWritten,
-                            cell(bytesText(record ? record->dramBytesWritten : std::nullopt)));
-            table_->setItem(row, SectorsRead,
-                            cell(countText(record ? record->sectorsRead : std::nullopt)));
+                            cell(bytesText(count(&KernelCounters::dramBytesWritten))));
+            table_->setItem(row, SectorsRead, cell(countText(count(&KernelCounters::sectorsRead))));
             table_->setItem(row, SectorsWritten,
-                            cell(countText(record ? record->sectorsWritten : std::nullopt)));
-            table_->setItem(
-                row, L2Read,
-                cell(bytesText(record ? l2Bytes(record->l2SectorsRead) : std::nullopt)));
-            table_->setItem(
-                row, L2Written,
-                cell(bytesText(record ? l2Bytes(record->l2SectorsWritten) : std::nullopt)));
+                            cell(countText(count(&KernelCounters::sectorsWritten))));
+            table_->setItem(row, L2Read,
+                            cell(bytesText(l2Bytes(count(&KernelCounters::l2SectorsRead)))));
+            table_->setItem(row, L2Written,
+                            cell(bytesText(l2Bytes(count(&KernelCounters::l2SectorsWritten)))));
             table_->setItem(row, Gap, cell(gapText(kernel.percent)));
             table_->setItem(row, Reasons, reasonsCell(kernel.reasons));
             ++row;

@@ -191,16 +191,8 @@ Result<KernelCounters> measureLaunch(const std::string& chip,
     Result<std::vector<KernelCounters>> ranges =
         measureRanges(chip, availability, launch, evictCaches);
     if (!ranges) return ranges.status();
-    KernelCounters summed;
-    summed.deviceKernels = static_cast<std::uint32_t>(ranges->size());
-    for (const KernelCounters& range : *ranges) {
-        summed.dramBytesRead += range.dramBytesRead;
-        summed.dramBytesWritten += range.dramBytesWritten;
-        summed.sectorsRead += range.sectorsRead;
-        summed.sectorsWritten += range.sectorsWritten;
-        summed.l2SectorsRead += range.l2SectorsRead;
-        summed.l2SectorsWritten += range.l2SectorsWritten;
-    }
+    KernelCounters summed = zeroCounters(static_cast<std::uint32_t>(ranges->size()));
+    for (const KernelCounters& range : *ranges) addCounters(summed, range);
     return summed;
 }
 

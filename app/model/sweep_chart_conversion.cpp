@@ -8,8 +8,11 @@
 
 namespace fusescope::model {
 
-void nameSweptDimension(SweepChartData& data, const PipelineSpec* pipeline) {
+void describeSweptSize(SweepChartData& data, const PipelineSpec* pipeline) {
+    // Sweeps run float32 arrays.
+    data.elementBytes = static_cast<double>(sizeof(float));
     if (!pipeline) return;
+    if (!pipeline->countsPasses) data.elementBytes = 0;
     data.sizeDimension = QString::fromStdString(pipeline->sizeDimension);
     if (const DimensionSpec* swept = pipeline->findDimension(pipeline->sizeDimension))
         data.sizeTitle = QString::fromStdString(swept->title);
@@ -26,8 +29,7 @@ SweepChartData sweepChartData(const SweepReport& report) {
     data.caption = caption.join(QStringLiteral(" · "));
     data.dataSource = dataSourceLabel(sweepDataSource(report));
     data.l2CacheBytes = static_cast<double>(report.device.l2CacheBytes);
-    data.elementBytes = static_cast<double>(sizeof(float));  // sweeps run float32 arrays
-    nameSweptDimension(data, pipeline);
+    describeSweptSize(data, pipeline);
     for (const SweepSeries& series : report.series) {
         SweepChartSeries chartSeries;
         chartSeries.name = QString::fromStdString(series.variant);

@@ -9,9 +9,11 @@
 namespace fusescope::model {
 
 SweepChartData sweepChartData(const SweepReport& report);
-// The dimension `pipeline`'s sweeps vary, named into `data` (left empty where the registry
-// lacks the pipeline).
-void nameSweptDimension(SweepChartData& data, const PipelineSpec* pipeline);
+// The size `pipeline`'s sweeps vary, described into `data`: the dimension's name and title (left
+// empty where the registry lacks the pipeline), and the bytes of one of its elements where every
+// buffer is an array of that size, so that the L2 line marks the size one array fills the L2 at.
+// Elsewhere (the MLP's M, whose weights do not grow with it) no L2 line is drawn.
+void describeSweptSize(SweepChartData& data, const PipelineSpec* pipeline);
 // A file's sweep: its badge says the numbers are replayed.
 SweepChartData sweepChartData(const SweepFile& file);
 

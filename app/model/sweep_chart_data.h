@@ -46,7 +46,9 @@ struct SweepChartData {
     QString caption;          // "NVIDIA H200 · float32 · vector 4 · median of 20"
     QString dataSource;       // the badge: "timing + model", "CPU backend", ...
     double l2CacheBytes = 0;  // 0: unknown, no line drawn
-    double elementBytes = 4;  // float32: an array of N elements is N x 4 bytes
+    // float32: an array of N elements is N x 4 bytes. 0 where the buffers are not arrays of the
+    // swept size (no L2 line).
+    double elementBytes = 4;
     // The dimension the sweep varies, as the registry names it ("N", the MLP's "M") and what it
     // counts ("elements per array"): the x axis's name. Empty: the axis says "size".
     QString sizeDimension;

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <utility>
 
 #include "analysis/sweep.h"
 #include "model/sweep_chart_conversion.h"
@@ -68,6 +69,7 @@ class SweepChartTest : public QObject {
     void l2OutsideTheRangeIsNotDrawn();
     void showsARealCpuSweep();
     void theSizeAxisNamesTheSweptDimension();
+    void theL2LineMarksOneArrayOnlyWhereEveryBufferIsOne();
     void readsASweepFile();
     void rejectsFilesThatAreNotSweeps_data();
     void rejectsFilesThatAreNotSweeps();
@@ -215,6 +217,27 @@ void SweepChartTest::theSizeAxisNamesTheSweptDimension() {
         QVERIFY2(label.startsWith(expected), qPrintable(label + QStringLiteral(" for ") + name));
     }
     QVERIFY(findPipeline("mlp")->sizeDimension == "M");
+}
+
+// SwiGLU's arrays each hold N elements, so an L2 of 1 KiB holds one array of N = 256. The MLP's
+// weights do not grow with M: "one array of M elements" would mean nothing, and no line is drawn.
+void SweepChartTest::theL2LineMarksOneArrayOnlyWhereEveryBufferIsOne() {
+    for (const auto& [name, expectedL2N] : {std::pair{"swiglu", 256.0}, std::pair{"mlp", 0.0}}) {
+        const PipelineSpec* pipeline = findPipeline(name);
+        QVERIFY(pipeline);
+        SweepReport report;
+        report.pipeline = name;
+        report.device.l2CacheBytes = 1024;
+        SweepSeries series;
+        series.variant = pipeline->variants.front().name;
+        series.launches = 1;
+        for (std::uint64_t size : {64, 256, 1024})
+            series.points.push_back({size, size * 4, 1, 0.01, true, 0.0, 0.0});
+        report.series = {series};
+        SweepChart chart;
+        chart.setData(model::sweepChartData(report));
+        QCOMPARE(chart.shownL2N(), expectedL2N);
+    }
 }
 
 namespace {

@@ -296,8 +296,7 @@ void SweepTab::startSweep() {
     growing.dataSource = model::dataSourceLabel(cacheIsGpus() ? model::DataSource::TimingModel
                                                               : model::DataSource::CpuBackend);
     growing.l2CacheBytes = static_cast<double>(cacheBytes());
-    growing.elementBytes = static_cast<double>(sizeof(float));
-    model::nameSweptDimension(growing, pipeline);
+    model::describeSweptSize(growing, pipeline);
     document_ = {};
     showData(growing);
     sweeping_ = true;

@@ -192,11 +192,14 @@ int sweepCommand(const QStringList& arguments) {
     Result<SweepReport> report = Status(ErrorCode::Cancelled, "not run");
     {
         InterruptGuard interruptGuard;
-        printNote(QStringLiteral("sweeping %1 over %2 sizes, N = %3 to %4, on the %5 backend "
-                                 "(%6); Ctrl-C cancels")
+        const PipelineSpec* pipeline = findPipeline(options->request.pipeline);
+        printNote(QStringLiteral("sweeping %1 over %2 sizes, %3 = %4 to %5, on the %6 backend "
+                                 "(%7); Ctrl-C cancels")
                       .arg(QString::fromStdString(options->request.pipeline))
                       .arg(sizes->size())
-                      .arg(model::formatCount(sizes->front()), model::formatCount(sizes->back()),
+                      .arg(pipeline ? QString::fromStdString(pipeline->sizeDimension)
+                                    : QStringLiteral("N"),
+                           model::formatCount(sizes->front()), model::formatCount(sizes->back()),
                            QString::fromLatin1(backendName(device.backend)),
                            QString::fromStdString(device.name)));
         TerminalObserver observer;

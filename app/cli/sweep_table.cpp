@@ -4,14 +4,28 @@
 
 #include "cli/text_table.h"
 #include "model/format.h"
+#include "model/sweep_chart_conversion.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::cli {
 namespace {
 
-// One array of N elements fits in the L2 up to this N (0: unknown).
-std::uint64_t l2Elements(const DeviceInfo& device) {
+// One array of N elements fits in the L2 up to this N (0: unknown, or the pipeline's buffers are
+// not arrays of the swept size, as the MLP's weights are not arrays of M).
+std::uint64_t l2Elements(const DeviceInfo& device, const PipelineSpec* pipeline) {
+    if (pipeline && !pipeline->countsPasses) return 0;
     return device.l2CacheBytes / sizeof(float);  // sweeps run float32 arrays
+}
+
+// What the model says one unit of the swept size moves: per element where every kernel sweeps
+// whole arrays, otherwise the bytes of the smallest problem (the MLP moves its weights at M = 1).
+QString bytesPerSize(const SweepSeries& series, const PipelineSpec* pipeline,
+                     const QString& sizeName) {
+    if (!pipeline || pipeline->countsPasses)
+        return QStringLiteral("%1 bytes per element by the pass model")
+            .arg(series.bytesPerElement, 0, 'g', 6);
+    return QStringLiteral("%1 at %2 = 1 by the model")
+        .arg(model::formatBytes(series.bytesPerElement), sizeName);
 }
 
 QString regimeCell(const SweepSeries& series, const SweepPoint& point) {
@@ -27,7 +41,7 @@ QString residualCell(const SweepSeries& series, const SweepPoint& point) {
         .arg(model::formatPercent(*residual));
 }
 
-QString fitLine(const SweepSeries& series) {
+QString fitLine(const SweepSeries& series, const QString& sizeName) {
     if (!series.fit)
         return QStringLiteral("fit: none, %1").arg(QString::fromStdString(series.fitError));
     const LaunchBandwidthFit& fit = *series.fit;
@@ -39,8 +53,8 @@ QString fitLine(const SweepSeries& series) {
     QString line = QStringLiteral("fit: %1, bandwidth %2 GB/s")
                        .arg(overhead, model::formatGBps(fit.bandwidthGBps));
     if (fit.boundaryN > 0)
-        line += QStringLiteral(", regimes meet at N ≈ %1")
-                    .arg(model::formatCount(static_cast<quint64>(fit.boundaryN + 0.5)));
+        line += QStringLiteral(", regimes meet at %1 ≈ %2")
+                    .arg(sizeName, model::formatCount(static_cast<quint64>(fit.boundaryN + 0.5)));
     line += QStringLiteral(" (rms residual %1 over %2 sizes")
                 .arg(model::formatPercent(fit.rmsRelativeResidual))
                 .arg(fit.samples);
@@ -61,12 +75,14 @@ QString renderSweep(const SweepReport& report, const QString& dataSource) {
     QStringList details{
         QString::fromStdString(report.device.name),
         QStringLiteral("backend %1").arg(QString::fromLatin1(backendName(report.device.backend))),
-        QStringLiteral("float32"),
-        QStringLiteral("vector %1").arg(report.vectorWidth),
-        QStringLiteral("median of %1 repeats").arg(report.repeats),
-        QStringLiteral("data: %1").arg(dataSource)};
+    };
+    details << model::sweptProblemWords(pipeline, report.vectorWidth)
+            << QStringLiteral("median of %1 repeats").arg(report.repeats)
+            << QStringLiteral("data: %1").arg(dataSource);
     lines << details.join(QStringLiteral(" · "));
-    const std::uint64_t l2 = l2Elements(report.device);
+    const QString sizeName =
+        pipeline ? QString::fromStdString(pipeline->sizeDimension) : QStringLiteral("size");
+    const std::uint64_t l2 = l2Elements(report.device, pipeline);
     if (l2 > 0)
         lines << QStringLiteral("L2 %1 MiB: one array fits up to N = %2 (\"in L2\" below)")
                      .arg(static_cast<double>(report.device.l2CacheBytes) / (1024.0 * 1024.0), 0,
@@ -79,23 +95,21 @@ QString renderSweep(const SweepReport& report, const QString& dataSource) {
     using Align = TextTable::Align;
     for (const SweepSeries& series : report.series) {
         lines << QString()
-              << QStringLiteral("%1 (%2 launch%3, %4 bytes per element by the pass model)")
+              << QStringLiteral("%1 (%2 launch%3, %4)")
                      .arg(QString::fromStdString(series.variant))
                      .arg(series.launches)
                      .arg(series.launches == 1 ? "" : "es")
-                     .arg(series.bytesPerElement, 0, 'g', 6);
+                     .arg(bytesPerSize(series, pipeline, sizeName));
         TextTable table;
-        table.addColumns(
-            {{pipeline ? QString::fromStdString(pipeline->sizeDimension) : QStringLiteral("size"),
-              Align::Right},
-             {QStringLiteral("bytes"), Align::Right},
-             {QStringLiteral("time"), Align::Right},
-             {QStringLiteral("GB/s"), Align::Right},
-             {QStringLiteral("copy GB/s"), Align::Right},
-             {QStringLiteral("vs fit"), Align::Right},
-             {QStringLiteral("regime"), Align::Left},
-             {QStringLiteral("cache"), Align::Left},
-             {QStringLiteral("check"), Align::Left}});
+        table.addColumns({{sizeName, Align::Right},
+                          {QStringLiteral("bytes"), Align::Right},
+                          {QStringLiteral("time"), Align::Right},
+                          {QStringLiteral("GB/s"), Align::Right},
+                          {QStringLiteral("copy GB/s"), Align::Right},
+                          {QStringLiteral("vs fit"), Align::Right},
+                          {QStringLiteral("regime"), Align::Left},
+                          {QStringLiteral("cache"), Align::Left},
+                          {QStringLiteral("check"), Align::Left}});
         for (const SweepPoint& point : series.points)
             table.addRow(
                 {model::formatCount(point.n), model::formatBytes(point.bytes),
@@ -107,7 +121,7 @@ QString renderSweep(const SweepReport& report, const QString& dataSource) {
                                : QStringLiteral("FAIL (max rel. error %1)")
                                      .arg(model::formatRelativeError(point.maxRelativeError))});
         lines << table.render(QStringLiteral("  "));
-        lines << QStringLiteral("  ") + fitLine(series);
+        lines << QStringLiteral("  ") + fitLine(series, sizeName);
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include "model/format.h"
 #include "model/recording.h"
 #include "pipelines/registry.h"
 
@@ -18,14 +19,31 @@ void describeSweptSize(SweepChartData& data, const PipelineSpec* pipeline) {
         data.sizeTitle = QString::fromStdString(swept->title);
 }
 
+QStringList sweptProblemWords(const PipelineSpec* pipeline, int vectorWidth) {
+    if (!pipeline) return {QStringLiteral("float32"), QObject::tr("vector %1").arg(vectorWidth)};
+    QStringList words{QString::fromLatin1(dtypeName(pipeline->defaultProblem().dtype))};
+    if (pipeline->findTuning(kVectorWidthTuning))
+        words << QObject::tr("vector %1").arg(vectorWidth);
+    return words;
+}
+
+QString cacheFitWords(const PipelineSpec* pipeline, quint64 bytes) {
+    SweepChartData data;
+    describeSweptSize(data, pipeline);
+    if (data.elementBytes <= 0 || bytes == 0) return {};
+    return QObject::tr("one float32 array fits up to %1 = %2")
+        .arg(data.sizeDimension.isEmpty() ? QStringLiteral("N") : data.sizeDimension,
+             formatCount(static_cast<quint64>(bytes / data.elementBytes)));
+}
+
 SweepChartData sweepChartData(const SweepReport& report) {
     SweepChartData data;
     const PipelineSpec* pipeline = findPipeline(report.pipeline);
     data.title = QObject::tr("Size sweep: %1")
                      .arg(QString::fromStdString(pipeline ? pipeline->title : report.pipeline));
-    QStringList caption{QString::fromStdString(report.device.name), QStringLiteral("float32"),
-                        QObject::tr("vector %1").arg(report.vectorWidth),
-                        QObject::tr("median of %1").arg(report.repeats)};
+    QStringList caption{QString::fromStdString(report.device.name)};
+    caption << sweptProblemWords(pipeline, report.vectorWidth)
+            << QObject::tr("median of %1").arg(report.repeats);
     data.caption = caption.join(QStringLiteral(" · "));
     data.dataSource = dataSourceLabel(sweepDataSource(report));
     data.l2CacheBytes = static_cast<double>(report.device.l2CacheBytes);

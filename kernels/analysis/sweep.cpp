@@ -25,11 +25,15 @@ RunRequest sweepPointRequest(const SweepRequest& request, std::uint64_t n) {
 
 namespace {
 
-// Passes one point's progress on as a share of the whole sweep, prefixed with its N.
+// Passes one point's progress on as a share of the whole sweep, prefixed with its size ("M = 64").
 class PointObserver final : public RunObserver {
   public:
-    PointObserver(RunObserver& outer, std::uint64_t n, double from, double to)
-        : outer_(outer), prefix_("N = " + std::to_string(n) + ": "), from_(from), to_(to) {}
+    PointObserver(RunObserver& outer, std::string_view sizeName, std::uint64_t n, double from,
+                  double to)
+        : outer_(outer),
+          prefix_(std::string(sizeName) + " = " + std::to_string(n) + ": "),
+          from_(from),
+          to_(to) {}
 
     void progress(double fraction, std::string_view stage) override {
         outer_.progress(from_ + (to_ - from_) * fraction, prefix_ + std::string(stage));
@@ -129,11 +133,13 @@ Result<SweepReport> runSweep(Backend& backend, const SweepRequest& request, RunO
     report.sizes = *sizes;
 
     const std::vector<double> shares = progressShares(report.sizes);
+    const PipelineSpec* swept = findPipeline(request.pipeline);
+    const std::string sizeName = swept ? swept->sizeDimension : "N";
     double done = 0.0;
     for (std::size_t k = 0; k < report.sizes.size(); ++k) {
         if (observer.cancelled()) return Status(ErrorCode::Cancelled, "cancelled by the user");
         const std::uint64_t n = report.sizes[k];
-        PointObserver pointObserver(observer, n, done, done + shares[k]);
+        PointObserver pointObserver(observer, sizeName, n, done, done + shares[k]);
         Result<RunReport> run = runPipeline(backend, sweepPointRequest(request, n), pointObserver);
         if (!run) return run.status();
         done += shares[k];

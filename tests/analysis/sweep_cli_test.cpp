@@ -150,6 +150,29 @@ TEST(SweepCli, CpuSweepPrintsTablesAndWritesTheDocument) {
     }
 }
 
+// The MLP's sweep varies M, and its weights do not grow with M: the table names M, gives the
+// model's bytes at M = 1 rather than "bytes per element", and marks no size as one array in the L2
+// (the elementwise sweep above does mark them).
+TEST(SweepCli, AnMlpSweepSpeaksOfMAndMarksNoArrayInTheL2) {
+    const CliResult result =
+        runCli({QStringLiteral("--pipeline"), QStringLiteral("mlp"), QStringLiteral("--variants"),
+                QStringLiteral("unfused"), QStringLiteral("--from"), QStringLiteral("1"),
+                QStringLiteral("--to"), QStringLiteral("2"), QStringLiteral("--repeat"),
+                QStringLiteral("1"), QStringLiteral("--warmup"), QStringLiteral("0"),
+                QStringLiteral("--backend"), QStringLiteral("cpu")});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains(QStringLiteral("at M = 1 by the model")))
+        << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QStringLiteral("\n  M ")));
+    EXPECT_FALSE(result.out.contains(QStringLiteral("bytes per element")));
+    EXPECT_FALSE(result.out.contains(QStringLiteral("in L2"))) << result.out.toStdString();
+    EXPECT_FALSE(result.out.contains(QStringLiteral("one array fits")));
+    const CliResult elementwise = runCli(smallSweep());
+    ASSERT_EQ(elementwise.exitCode, 0) << elementwise.err.toStdString();
+    EXPECT_TRUE(elementwise.out.contains(QStringLiteral("one array fits")))
+        << elementwise.out.toStdString();
+}
+
 TEST(SweepCli, HelpNamesEveryOption) {
     const CliResult result = runCli({QStringLiteral("--help")});
     EXPECT_EQ(result.exitCode, 0);

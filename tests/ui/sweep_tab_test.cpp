@@ -132,6 +132,7 @@ class SweepTabTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
     void tinyCpuSweepThroughTheTabsWidgets();
+    void theControlsNameTheSizeThePipelineSweeps();
     void sweepFileFromTheCliWriterOpensInTheTab();
     void malformedSweepFileGivesTheReadersMessage();
     void measurementPanelShowsRowsAndReasons();
@@ -222,6 +223,44 @@ void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     const QString png = folder_->filePath(QStringLiteral("size_sweep.png"));
     QCOMPARE(exportChart(*chart, png), QString());
     QVERIFY(!QImage(png).isNull());
+}
+
+// The MLP's sweeps vary M, its weights do not grow with M, and it has no vector width: the
+// controls say "From M", the vector choice is off, and no size is marked as one array in the cache.
+void SweepTabTest::theControlsNameTheSizeThePipelineSweeps() {
+    MainWindow window(folder_->settings());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    RunPanel* panel = window.runPanel();
+    SweepTab* tab = window.sweepTab();
+    QVERIFY(tab);
+    BackendSummary summary;
+    summary.cpuLastLevelCacheBytes = 32ull << 20;
+    tab->setBackendSummary(summary);
+    const auto labelTexts = [tab] {
+        QStringList texts;
+        for (QLabel* label : tab->findChildren<QLabel*>()) texts << label->text();
+        return texts;
+    };
+    struct Expected {
+        const char* pipeline;
+        const char* from;
+        bool vector;
+        bool marksAnArray;
+    };
+    for (const Expected& expected :
+         {Expected{"mlp", "From M", false, false}, Expected{"swiglu", "From N", true, true}}) {
+        panel->pipelineCombo()->setCurrentIndex(
+            panel->pipelineCombo()->findData(QString::fromLatin1(expected.pipeline)));
+        panel->backendCombo()->setCurrentIndex(panel->backendCombo()->findData("cpu"));
+        QCOMPARE(tab->pipeline(), QString::fromLatin1(expected.pipeline));
+        const QStringList texts = labelTexts();
+        QVERIFY2(texts.contains(QString::fromLatin1(expected.from)), qPrintable(texts.join('|')));
+        const QList<QComboBox*> combos = tab->findChildren<QComboBox*>();
+        QVERIFY(!combos.isEmpty());
+        for (QComboBox* combo : combos) QCOMPARE(combo->isEnabled(), expected.vector);
+        QCOMPARE(texts.join('|').contains(QStringLiteral("array fits")), expected.marksAnArray);
+    }
 }
 
 void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {

@@ -79,8 +79,10 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
 
     auto* form = new QFormLayout;
     form->addRow(tr("Variants"), variants_);
-    form->addRow(tr("From N"), from_);
-    form->addRow(tr("To N"), to_);
+    fromLabel_ = new QLabel(tr("From N"));
+    toLabel_ = new QLabel(tr("To N"));
+    form->addRow(fromLabel_, from_);
+    form->addRow(toLabel_, to_);
     form->addRow(cacheMark_);
     form->addRow(tr("Steps per octave"), steps_);
     form->addRow(tr("Vector"), vector_);
@@ -177,8 +179,13 @@ void SweepTab::setPipeline(const QString& name) {
     if (!pipeline || name == pipeline_) return;
     pipeline_ = name;
     // The size column is the dimension the pipeline's sweeps vary.
-    table_->setHorizontalHeaderItem(
-        1, new QTableWidgetItem(QString::fromStdString(pipeline->sizeDimension)));
+    const QString size = QString::fromStdString(pipeline->sizeDimension);
+    table_->setHorizontalHeaderItem(1, new QTableWidgetItem(size));
+    fromLabel_->setText(tr("From %1").arg(size));
+    toLabel_->setText(tr("To %1").arg(size));
+    steps_->setToolTip(tr("Sizes per doubling of %1").arg(size));
+    // The vector width is a tuning of the elementwise pipelines only.
+    vector_->setEnabled(pipeline->findTuning(kVectorWidthTuning) != nullptr);
     variants_->clear();
     for (const VariantSpec* runnable : runnableVariants(*pipeline)) {
         const VariantSpec& variant = *runnable;
@@ -189,6 +196,7 @@ void SweepTab::setPipeline(const QString& name) {
         item->setCheckState(Qt::Checked);
         variants_->addItem(item);
     }
+    updateCacheMark();
     updateEnabled();
 }
 
@@ -221,9 +229,15 @@ void SweepTab::updateCacheMark() {
         cacheMark_->setText(tr("Cache size not known yet"));
         return;
     }
+    QString text = tr("%1: %2").arg(cacheName(), model::formatBytes(bytes));
+    const QString fits = model::cacheFitWords(findPipeline(pipeline_.toStdString()), bytes);
+    if (fits.isEmpty()) {
+        // The swept size is not every buffer's length (the MLP's M): no size to mark.
+        cacheMark_->setText(text);
+        return;
+    }
+    text += QStringLiteral(", ") + fits;
     const quint64 fitsUpTo = bytes / sizeof(float);
-    QString text = tr("%1: %2, one float32 array fits up to N = %3")
-                       .arg(cacheName(), model::formatBytes(bytes), model::formatCount(fitsUpTo));
     const std::optional<quint64> from = model::elementCountValue(from_->text());
     const std::optional<quint64> to = model::elementCountValue(to_->text());
     if (from && to)
@@ -238,11 +252,12 @@ QString SweepTab::validationMessage() const {
         if (variants_->item(row)->checkState() == Qt::Checked) ++checked;
     if (checked == 0) return tr("Tick at least one variant to sweep.");
     const std::optional<quint64> from = model::elementCountValue(from_->text());
-    if (!from) return tr("From N: enter a whole number ≥ 1 or 2^k.");
+    if (!from) return tr("%1: enter a whole number ≥ 1 or 2^k.").arg(fromLabel_->text());
     if (to_->text().trimmed().isEmpty()) return {};
     const std::optional<quint64> to = model::elementCountValue(to_->text());
-    if (!to) return tr("To N: enter a whole number ≥ 1 or 2^k, or leave it empty.");
-    if (*to < *from) return tr("To N is below From N.");
+    if (!to)
+        return tr("%1: enter a whole number ≥ 1 or 2^k, or leave it empty.").arg(toLabel_->text());
+    if (*to < *from) return tr("%1 is below %2.").arg(toLabel_->text(), fromLabel_->text());
     return {};
 }
 
@@ -290,9 +305,10 @@ void SweepTab::startSweep() {
     growing.title =
         tr("Size sweep: %1")
             .arg(QString::fromStdString(pipeline ? pipeline->title : next.request.pipeline));
-    growing.caption = tr("measuring… · float32 · vector %1 · median of %2")
-                          .arg(next.request.vectorWidth)
-                          .arg(next.request.settings.repeats);
+    growing.caption = (QStringList{tr("measuring…")}
+                       << model::sweptProblemWords(pipeline, next.request.vectorWidth)
+                       << tr("median of %1").arg(next.request.settings.repeats))
+                          .join(QStringLiteral(" · "));
     growing.dataSource = model::dataSourceLabel(cacheIsGpus() ? model::DataSource::TimingModel
                                                               : model::DataSource::CpuBackend);
     growing.l2CacheBytes = static_cast<double>(cacheBytes());

@@ -100,6 +100,8 @@ class SweepTab final : public QWidget {
     QListWidget* variants_ = nullptr;
     QLineEdit* from_ = nullptr;
     QLineEdit* to_ = nullptr;
+    QLabel* fromLabel_ = nullptr;  // "From N", "From M": the dimension the pipeline sweeps
+    QLabel* toLabel_ = nullptr;
     QLabel* cacheMark_ = nullptr;
     QSpinBox* steps_ = nullptr;
     QComboBox* vector_ = nullptr;

@@ -36,6 +36,11 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QCommandLi
                                     const QStringList& arguments,
                                     const std::function<QString()>& helpText,
                                     const QStringList& repeatable = {});
+// The same for a command whose help is `usage` and the exit-code section: adds --help and then
+// `options` to `parser` before parsing.
+std::optional<int> parseCommandLine(QCommandLineParser& parser,
+                                    const QList<QCommandLineOption>& options,
+                                    const QStringList& arguments, const QString& usage);
 // The exit code for a failure: cancelled 130, a bad value 2, anything else 3.
 int exitCodeFor(const Status& status);
 

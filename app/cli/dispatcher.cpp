@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/help_examples.h"
+#include "cli/shared_options.h"
 #include "cli/sweep_command.h"
 #include "model/repeated_options.h"
 #include "model/version.h"
@@ -120,6 +121,15 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QCommandLi
         return kExitOk;
     }
     return std::nullopt;
+}
+
+std::optional<int> parseCommandLine(QCommandLineParser& parser,
+                                    const QList<QCommandLineOption>& options,
+                                    const QStringList& arguments, const QString& usage) {
+    const QCommandLineOption help = helpOption();
+    parser.addOption(help);
+    parser.addOptions(options);
+    return parseCommandLine(parser, help, arguments, [&usage] { return usage + exitCodeHelp(); });
 }
 
 int exitCodeFor(const Status& status) {

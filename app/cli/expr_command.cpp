@@ -62,7 +62,6 @@ void printLedger(const expr::Ledger& ledger) {
 
 int exprCommand(const QStringList& arguments) {
     QCommandLineParser parser;
-    const QCommandLineOption help = helpOption();
     const QCommandLineOption printCuda(QStringLiteral("print-cuda"),
                                        QStringLiteral("Print the generated CUDA kernels."));
     const QCommandLineOption vector(QStringLiteral("vector"), vectorWidthHelp(),
@@ -70,26 +69,21 @@ int exprCommand(const QStringList& arguments) {
     const QCommandLineOption elements(
         QStringLiteral("n"), QStringLiteral("Elements per array for the ledger (default 2^24)."),
         QStringLiteral("count"), QStringLiteral("16777216"));
-    parser.addOption(help);
-    parser.addOption(printCuda);
-    parser.addOption(vector);
-    parser.addOption(elements);
-    if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
-            return QStringLiteral(
-                       "Usage: fusescope-cli expr [--print-cuda] [--vector 1|4] [--n N] "
-                       "\"<expression>\"\n"
-                       "Parses an elementwise chain over named float32 arrays and prints the "
-                       "predicted ledger of\neach variant: unfused (one kernel per operation), "
-                       "fused (one kernel) and, where the\ntext has '|', your split. "
-                       "--print-cuda also prints the CUDA generated for them.\n\n"
-                       "The language: + - * / and unary minus; exp log sqrt rsqrt sigmoid silu "
-                       "tanh gelu abs\nmin max; numbers; `param name = number` for a scalar "
-                       "parameter; statements separated\nby ';' or '|'. A name read before it "
-                       "is assigned is an input array (at most 8); an\nassigned name nothing "
-                       "reads is an output; at most 16 operations. gelu is the tanh form.\n"
-                       "Example: fusescope-cli expr --print-cuda \"t = x * 2 | out = t + 3\"\n\n") +
-                   exitCodeHelp();
-        }))
+    if (std::optional<int> done = parseCommandLine(
+            parser, {printCuda, vector, elements}, arguments,
+            QStringLiteral(
+                "Usage: fusescope-cli expr [--print-cuda] [--vector 1|4] [--n N] "
+                "\"<expression>\"\n"
+                "Parses an elementwise chain over named float32 arrays and prints the "
+                "predicted ledger of\neach variant: unfused (one kernel per operation), "
+                "fused (one kernel) and, where the\ntext has '|', your split. "
+                "--print-cuda also prints the CUDA generated for them.\n\n"
+                "The language: + - * / and unary minus; exp log sqrt rsqrt sigmoid silu "
+                "tanh gelu abs\nmin max; numbers; `param name = number` for a scalar "
+                "parameter; statements separated\nby ';' or '|'. A name read before it "
+                "is assigned is an input array (at most 8); an\nassigned name nothing "
+                "reads is an output; at most 16 operations. gelu is the tanh form.\n"
+                "Example: fusescope-cli expr --print-cuda \"t = x * 2 | out = t + 3\"\n\n")))
         return *done;
     const QStringList texts = parser.positionalArguments();
     if (texts.size() != 1) {

@@ -102,16 +102,12 @@ int listCommand(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Lists the pipelines and their variants, and the backends usable here."));
-    const QCommandLineOption help = helpOption();
-    parser.addOption(help);
-    if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
-            return QStringLiteral(
-                       "Usage: fusescope-cli list\n"
-                       "Lists the pipelines with their formulas, the variants with "
-                       "their kernels and passes,\nand the backends usable on this "
-                       "machine with their devices.\n\n") +
-                   exitCodeHelp();
-        }))
+    if (std::optional<int> done = parseCommandLine(
+            parser, {}, arguments,
+            QStringLiteral("Usage: fusescope-cli list\n"
+                           "Lists the pipelines with their formulas, the variants with "
+                           "their kernels and passes,\nand the backends usable on this "
+                           "machine with their devices.\n\n")))
         return *done;
     if (!parser.positionalArguments().isEmpty()) {
         printError(QStringLiteral("list takes no arguments, got '%1'")

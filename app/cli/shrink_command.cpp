@@ -11,8 +11,6 @@ namespace fusescope::cli {
 
 int shrinkCommand(const QStringList& arguments) {
     QCommandLineParser parser;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("This help."));
     const QCommandLineOption output(QStringLiteral("json"),
                                     QStringLiteral("Write the smaller recording to this file."),
                                     QStringLiteral("file"));
@@ -21,18 +19,13 @@ int shrinkCommand(const QStringList& arguments) {
         QStringLiteral("A sample is idle below this fraction of the run's peak bandwidth, "
                        "0 to 0.5 (default 0.01)."),
         QStringLiteral("fraction"), QStringLiteral("0.01"));
-    parser.addOption(help);
-    parser.addOption(output);
-    parser.addOption(idleBelow);
-    if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
-            return QStringLiteral(
-                       "Usage: fusescope-cli shrink <recording.json> --json <smaller.json>\n"
-                       "Merges each idle stretch of a recording's PM samples into one sample "
-                       "with the same\nbytes, keeping the samples around every kernel, so the "
-                       "charts look the same and the\nfile is much smaller. The new file "
-                       "records how many samples each run had.\n\n") +
-                   exitCodeHelp();
-        }))
+    if (std::optional<int> done = parseCommandLine(
+            parser, {output, idleBelow}, arguments,
+            QStringLiteral("Usage: fusescope-cli shrink <recording.json> --json <smaller.json>\n"
+                           "Merges each idle stretch of a recording's PM samples into one sample "
+                           "with the same\nbytes, keeping the samples around every kernel, so the "
+                           "charts look the same and the\nfile is much smaller. The new file "
+                           "records how many samples each run had.\n\n")))
         return *done;
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1) {

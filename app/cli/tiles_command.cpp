@@ -217,10 +217,23 @@ QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString
     return lines;
 }
 
-struct ResourcesParser {
+// The parser both commands start from: --help and the options that pick one tile configuration,
+// with Qt's option list under the command's own usage line.
+struct ConfigurationParser {
     QCommandLineParser parser;
     QCommandLineOption help = helpOption();
     ConfigurationOptions configuration;
+
+    ConfigurationParser() { parser.addOptions(configuration.all()); }
+
+    QString optionsUnder(const QString& usage) const {
+        QString t = parser.helpText();
+        t.replace(0, t.indexOf(QLatin1Char('\n')), usage);
+        return t;
+    }
+};
+
+struct ResourcesParser : ConfigurationParser {
     QCommandLineOption gpu{QStringLiteral("gpu"),
                            QStringLiteral("Report the model for this GPU from the table of known "
                                           "GPUs (h200, h100, a100, l4) instead of the GPU here. "
@@ -229,21 +242,17 @@ struct ResourcesParser {
                            QStringLiteral("name")};
     QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
 
-    ResourcesParser() {
-        parser.addOptions(configuration.all());
-        parser.addOptions({help, gpu, device});
-    }
+    ResourcesParser() { parser.addOptions({help, gpu, device}); }
 
     QString helpText() const {
-        QString t = parser.helpText();
-        t.replace(0, t.indexOf(QLatin1Char('\n')),
-                  QStringLiteral("Usage: fusescope-cli resources [options]\n\n"
-                                 "Prints the resource report of one tile configuration without "
-                                 "running it: registers, spills, shared memory, blocks per SM, "
-                                 "occupancy, the grid against the SM count, the model's bytes and "
-                                 "FLOPs and a predicted time. On an NVIDIA GPU the kernel is "
-                                 "compiled (NVRTC, cached) and loaded to read its registers; "
-                                 "elsewhere the model part is printed for a GPU of the table."));
+        const QString t = optionsUnder(
+            QStringLiteral("Usage: fusescope-cli resources [options]\n\n"
+                           "Prints the resource report of one tile configuration without "
+                           "running it: registers, spills, shared memory, blocks per SM, "
+                           "occupancy, the grid against the SM count, the model's bytes and "
+                           "FLOPs and a predicted time. On an NVIDIA GPU the kernel is "
+                           "compiled (NVRTC, cached) and loaded to read its registers; "
+                           "elsewhere the model part is printed for a GPU of the table."));
         const TileExample example = tileExample();
         return t +
                QStringLiteral(
@@ -378,10 +387,7 @@ Result<tiles::TileAxis> parseAxis(const PipelineSpec& pipeline, const QString& v
     return axis;
 }
 
-struct TilesParser {
-    QCommandLineParser parser;
-    QCommandLineOption help = helpOption();
-    ConfigurationOptions configuration;
+struct TilesParser : ConfigurationParser {
     QCommandLineOption grid{QStringLiteral("grid"),
                             QStringLiteral("An axis of the sweep: a tile and its values, "
                                            "block_m=16,32,64 or block_m=16..128 (the allowed "
@@ -406,25 +412,22 @@ struct TilesParser {
                             QStringLiteral("path")};
 
     TilesParser() {
-        parser.addOptions(configuration.all());
         parser.addOptions({help, grid, repeat, warmup, noReferences, backend, device, json});
     }
 
     QString helpText() const {
-        QString t = parser.helpText();
-        t.replace(0, t.indexOf(QLatin1Char('\n')),
-                  QStringLiteral(
-                      "Usage: fusescope-cli tiles --grid <axis> [--grid <axis> ...] [options]\n\n"
-                      "Sweeps tile configurations of a kernel that compiles at run time for "
-                      "chosen tiles (--pipeline and --variant; by default the first the "
-                      "registry declares): every configuration is compiled at run time (NVRTC, in "
-                      "parallel, cached on "
-                      "disk), refused ones are recorded with their reason and never launched, "
-                      "the rest are timed. The table gives each one's median time with its "
-                      "interquartile range, GB/s, TFLOP/s, registers, spills and occupancy, and "
-                      "its limiter in words; configurations whose interquartile range overlaps "
-                      "the best one's are marked as ties. The other variants and the copy and "
-                      "compute roofs are timed in the same run."));
+        const QString t = optionsUnder(QStringLiteral(
+            "Usage: fusescope-cli tiles --grid <axis> [--grid <axis> ...] [options]\n\n"
+            "Sweeps tile configurations of a kernel that compiles at run time for "
+            "chosen tiles (--pipeline and --variant; by default the first the "
+            "registry declares): every configuration is compiled at run time (NVRTC, in "
+            "parallel, cached on "
+            "disk), refused ones are recorded with their reason and never launched, "
+            "the rest are timed. The table gives each one's median time with its "
+            "interquartile range, GB/s, TFLOP/s, registers, spills and occupancy, and "
+            "its limiter in words; configurations whose interquartile range overlaps "
+            "the best one's are marked as ties. The other variants and the copy and "
+            "compute roofs are timed in the same run."));
         const TileExample example = tileExample();
         return t +
                QStringLiteral(

@@ -1,6 +1,7 @@
 #include "worker/run_controller.h"
 
 #include <QMetaObject>
+#include <functional>
 
 #include "worker/run_worker.h"
 
@@ -28,27 +29,22 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Run
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &RunWorker::jobStarted, this, &RunController::onStarted);
     connect(worker_, &RunWorker::jobProgress, this, &RunController::onProgress);
+    // A job's end, for the job the controller still has for its kind: relayed to the views, then
+    // signalled, then its kind is free.
+    const auto onEnd = [this](auto relay, auto signal) {
+        return [this, relay, signal](JobId id, JobKind kind, const auto& payload) -> void {
+            if (!close(id, kind)) return;
+            std::invoke(relay, this, kind, payload);
+            emit std::invoke(signal, this, id, kind, payload);
+            ended(kind);
+        };
+    };
     connect(worker_, &RunWorker::jobFinished, this,
-            [this](JobId id, JobKind kind, const QVariant& result) {
-                if (!close(id, kind)) return;
-                relayFinished(kind, result);
-                emit jobFinished(id, kind, result);
-                ended(kind);
-            });
+            onEnd(&RunController::relayFinished, &RunController::jobFinished));
     connect(worker_, &RunWorker::jobFailed, this,
-            [this](JobId id, JobKind kind, const QString& message) {
-                if (!close(id, kind)) return;
-                relayFailed(kind, message);
-                emit jobFailed(id, kind, message);
-                ended(kind);
-            });
+            onEnd(&RunController::relayFailed, &RunController::jobFailed));
     connect(worker_, &RunWorker::jobCancelled, this,
-            [this](JobId id, JobKind kind, const QVariant& partial) {
-                if (!close(id, kind)) return;
-                relayCancelled(kind, partial);
-                emit jobCancelled(id, kind, partial);
-                ended(kind);
-            });
+            onEnd(&RunController::relayCancelled, &RunController::jobCancelled));
     thread_.start();
 }
 

@@ -8,7 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
+
+#include "support/folder_test.h"
 
 namespace {
 
@@ -55,13 +56,14 @@ QStringList smallSweepWith(const QString& option, const QString& value) {
     return arguments;
 }
 
+// Each test with its own temporary folder for the files it writes.
+class SweepCli : public testsupport::FolderTest {};
+
 }  // namespace
 
 // `show` reads the file back and prints the table `sweep` printed, marked as replayed.
-TEST(SweepCli, ShowPrintsTheTableOfASweepFile) {
-    QTemporaryDir directory;
-    ASSERT_TRUE(directory.isValid());
-    const QString path = directory.filePath(QStringLiteral("sweep.json"));
+TEST_F(SweepCli, ShowPrintsTheTableOfASweepFile) {
+    const QString path = dir_.filePath(QStringLiteral("sweep.json"));
     const CliResult swept = runCli(smallSweep() << QStringLiteral("--json") << path);
     ASSERT_EQ(swept.exitCode, 0) << swept.err.toStdString();
     const CliResult shown = runCliCommand(QStringLiteral("show"), {path});
@@ -75,10 +77,8 @@ TEST(SweepCli, ShowPrintsTheTableOfASweepFile) {
     EXPECT_EQ(replayed.toStdString(), swept.out.toStdString());
 }
 
-TEST(SweepCli, ShowRejectsABrokenSweepFileInOneLine) {
-    QTemporaryDir directory;
-    ASSERT_TRUE(directory.isValid());
-    const QString path = directory.filePath(QStringLiteral("broken.json"));
+TEST_F(SweepCli, ShowRejectsABrokenSweepFileInOneLine) {
+    const QString path = dir_.filePath(QStringLiteral("broken.json"));
     QFile file(path);
     ASSERT_TRUE(file.open(QIODevice::WriteOnly));
     file.write(R"({"format": "fusescope-sweep", "version": 1, "pipeline": "swiglu"})");
@@ -89,10 +89,8 @@ TEST(SweepCli, ShowRejectsABrokenSweepFileInOneLine) {
     EXPECT_FALSE(shown.err.trimmed().contains(QLatin1Char('\n'))) << shown.err.toStdString();
 }
 
-TEST(SweepCli, CpuSweepPrintsTablesAndWritesTheDocument) {
-    QTemporaryDir directory;
-    ASSERT_TRUE(directory.isValid());
-    const QString path = directory.filePath(QStringLiteral("sweep.json"));
+TEST_F(SweepCli, CpuSweepPrintsTablesAndWritesTheDocument) {
+    const QString path = dir_.filePath(QStringLiteral("sweep.json"));
     const CliResult result = runCli(smallSweep() << QStringLiteral("--json") << path);
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
     EXPECT_TRUE(result.out.contains(QStringLiteral("fused (1 launch, 12 bytes per element")))
@@ -153,7 +151,7 @@ TEST(SweepCli, CpuSweepPrintsTablesAndWritesTheDocument) {
 // The MLP's sweep varies M, and its weights do not grow with M: the table names M, gives the
 // model's bytes at M = 1 rather than "bytes per element", and marks no size as one array in the L2
 // (the elementwise sweep above does mark them).
-TEST(SweepCli, AnMlpSweepSpeaksOfMAndMarksNoArrayInTheL2) {
+TEST_F(SweepCli, AnMlpSweepSpeaksOfMAndMarksNoArrayInTheL2) {
     const CliResult result =
         runCli({QStringLiteral("--pipeline"), QStringLiteral("mlp"), QStringLiteral("--variants"),
                 QStringLiteral("unfused"), QStringLiteral("--from"), QStringLiteral("1"),
@@ -173,7 +171,7 @@ TEST(SweepCli, AnMlpSweepSpeaksOfMAndMarksNoArrayInTheL2) {
         << elementwise.out.toStdString();
 }
 
-TEST(SweepCli, HelpNamesEveryOption) {
+TEST_F(SweepCli, HelpNamesEveryOption) {
     const CliResult result = runCli({QStringLiteral("--help")});
     EXPECT_EQ(result.exitCode, 0);
     for (const char* option : {"--pipeline", "--variants", "--from", "--to", "--steps-per-octave",

@@ -13,6 +13,14 @@ namespace {
 
 using testsupport::containsAll;
 
+// The command refused before anything runs: exit code 2, and `reason` in its message.
+void expectRefused(const QStringList& arguments, const char* reason) {
+    SCOPED_TRACE(arguments.join(QLatin1Char(' ')).toStdString());
+    const CliResult result = runCli(arguments);
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_TRUE(result.err.contains(reason)) << result.err.toStdString();
+}
+
 TEST(CliResources, DecodeOnTheTablesH200SaysWhichSmsIdle) {
     const CliResult result = runCli({"resources", "--pipeline", "mlp", "--preset", "decode-1",
                                      "--dtype", "bf16", "--tile", "16,128,64,64", "--gpu", "h200"});
@@ -30,13 +38,9 @@ TEST(CliResources, ARefusedConfigurationIsReportedWithItsReason) {
 }
 
 TEST(CliResources, BadTilesAndUnknownGpusAreRefusedBeforeAnything) {
-    const CliResult three =
-        runCli({"resources", "--preset", "classroom", "--tile", "64,64,32", "--gpu", "h200"});
-    EXPECT_EQ(three.exitCode, 2);
-    EXPECT_TRUE(three.err.contains("give 4 values")) << three.err.toStdString();
-    const CliResult gpu = runCli({"resources", "--preset", "classroom", "--gpu", "tpu"});
-    EXPECT_EQ(gpu.exitCode, 2);
-    EXPECT_TRUE(gpu.err.contains("h200")) << gpu.err.toStdString();
+    expectRefused({"resources", "--preset", "classroom", "--tile", "64,64,32", "--gpu", "h200"},
+                  "give 4 values");
+    expectRefused({"resources", "--preset", "classroom", "--gpu", "tpu"}, "h200");
 }
 
 TEST(CliResources, TheProductionKernelsTilesSetItsGrid) {
@@ -51,22 +55,18 @@ TEST(CliResources, TheProductionKernelsTilesSetItsGrid) {
 }
 
 TEST(CliResources, ABadProductionTileIsRefusedWithItsReason) {
-    const CliResult value =
-        runCli({"resources", "--variant", "production", "--preset", "prefill-512", "--dtype",
-                "bf16", "--tile", "tile_m=96,tile_i=64", "--gpu", "h200"});
-    EXPECT_EQ(value.exitCode, 2);
-    EXPECT_TRUE(value.err.contains("TILE_M 96 is not 64 or 128")) << value.err.toStdString();
+    expectRefused({"resources", "--variant", "production", "--preset", "prefill-512", "--dtype",
+                   "bf16", "--tile", "tile_m=96,tile_i=64", "--gpu", "h200"},
+                  "TILE_M 96 is not 64 or 128");
     const CliResult fp32 =
         runCli({"resources", "--variant", "production", "--preset", "prefill-512", "--dtype",
                 "fp32", "--tile", "64,32", "--gpu", "h200"});
     ASSERT_EQ(fp32.exitCode, 0) << fp32.err.toStdString();
     EXPECT_TRUE(fp32.out.contains("REFUSED        float32 runs only the precompiled"))
         << fp32.out.toStdString();
-    const CliResult run =
-        runCli({"run", "--pipeline", "mlp", "--variants", "production", "--preset", "odd", "--tile",
-                "tile_m=128,tile_i=48", "--backend", "cpu"});
-    EXPECT_EQ(run.exitCode, 2);
-    EXPECT_TRUE(run.err.contains("TILE_I 48")) << run.err.toStdString();
+    expectRefused({"run", "--pipeline", "mlp", "--variants", "production", "--preset", "odd",
+                   "--tile", "tile_m=128,tile_i=48", "--backend", "cpu"},
+                  "TILE_I 48");
     // On the CPU the production fusion is one kernel whatever its tiles: only the default runs.
     const CliResult cpu = runCli({"tiles", "--variant", "production", "--shape", "M=64,H=128,I=256",
                                   "--dtype", "bf16", "--grid", "tile_i=64,128", "--backend", "cpu",
@@ -82,12 +82,8 @@ TEST(CliResources, ABadProductionTileIsRefusedWithItsReason) {
 }
 
 TEST(CliTiles, BadGridsAreRefused) {
-    const CliResult noValues = runCli({"tiles", "--grid", "block_m=200..300", "--backend", "cpu"});
-    EXPECT_EQ(noValues.exitCode, 2);
-    EXPECT_TRUE(noValues.err.contains("no allowed value")) << noValues.err.toStdString();
-    const CliResult unknown = runCli({"tiles", "--grid", "vector=1,4", "--backend", "cpu"});
-    EXPECT_EQ(unknown.exitCode, 2);
-    EXPECT_TRUE(unknown.err.contains("no tuning vector")) << unknown.err.toStdString();
+    expectRefused({"tiles", "--grid", "block_m=200..300", "--backend", "cpu"}, "no allowed value");
+    expectRefused({"tiles", "--grid", "vector=1,4", "--backend", "cpu"}, "no tuning vector");
 }
 
 TEST(CliTiles, ASmallSweepOnTheCpuWritesAFileTheExplorerOpens) {

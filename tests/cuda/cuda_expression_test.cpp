@@ -24,18 +24,7 @@ struct Unregister {
     ~Unregister() { (void)unregisterPipeline(kName); }
 };
 
-using ExpressionCase = std::tuple<int, std::uint64_t>;
-
-class CudaExpression : public fusescope::testing_support::GpuTest,
-                       public testing::WithParamInterface<ExpressionCase> {};
-
-std::string caseName(const testing::TestParamInfo<ExpressionCase>& info) {
-    std::string name = "w";
-    name += std::to_string(std::get<0>(info.param));
-    name += "_n";
-    name += std::to_string(std::get<1>(info.param));
-    return name;
-}
+class CudaExpression : public fusescope::testing_support::NvrtcWidthAndSizeTest {};
 
 Result<RunReport> runOn(Backend& backend, const std::string& pipeline,
                         const std::vector<std::string>& variants, std::uint64_t n, int width,
@@ -54,8 +43,6 @@ Result<RunReport> runOn(Backend& backend, const std::string& pipeline,
 }  // namespace
 
 TEST_P(CudaExpression, EveryVariantMatchesTheReference) {
-    Result<ModuleCompiler*> compiler = runtimeCompiler();
-    ASSERT_TRUE(compiler) << compiler.status().message();
     const Unregister unregister;
     const auto& [width, n] = GetParam();
     const char* const chains[] = {
@@ -89,18 +76,14 @@ TEST_P(CudaExpression, EveryVariantMatchesTheReference) {
     }
 }
 
-// Below, at and past one float4 group, an odd size, and one past the 60 MB L2.
 INSTANTIATE_TEST_SUITE_P(BothWidths, CudaExpression,
-                         testing::Combine(testing::Values(1, 4),
-                                          testing::Values(1u, 3u, 5u, 1000003u, 1u << 24)),
-                         caseName);
+                         fusescope::testing_support::bothWidthsAtEdgeSizes(),
+                         fusescope::testing_support::widthAndSizeName);
 
-using CudaExpressionSpeed = fusescope::testing_support::GpuTest;
+using CudaExpressionSpeed = fusescope::testing_support::NvrtcGpuTest;
 
 // At N = 2^28 (a GiB an array, far past the L2), vector width 4: within 3% of the shipped kernel.
 TEST_F(CudaExpressionSpeed, GeneratedFusedKernelsRunAsFastAsTheShippedOnes) {
-    Result<ModuleCompiler*> compiler = runtimeCompiler();
-    ASSERT_TRUE(compiler) << compiler.status().message();
     const Unregister unregister;
     constexpr std::uint64_t kN = std::uint64_t{1} << 28;
     const std::pair<const char*, const char*> pairs[] = {{"out = silu(g) * u", "swiglu"},

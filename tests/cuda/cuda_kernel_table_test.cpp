@@ -7,16 +7,14 @@
 #include "pipelines/cuda_kernels.h"
 #include "pipelines/kernel_execution.h"
 #include "pipelines/registry.h"
+#include "support/pipeline_problems.h"
 
 using namespace fusescope;
 
 TEST(CudaExecutions, EveryPlannedKernelHasCudaCode) {
     const ExecutionCatalog catalog = makeCudaExecutions();
     for (const PipelineSpec& pipeline : pipelines()) {
-        std::vector<Problem> problems{pipeline.defaultProblem()};
-        for (const auto& preset : pipeline.presets)
-            problems.push_back(withPreset(pipeline.defaultProblem(), preset));
-        for (const Problem& problem : problems)
+        for (const Problem& problem : testing_support::defaultAndPresetProblems(pipeline))
             for (const VariantSpec& variant : pipeline.variants)
                 for (const KernelSpec& kernel : variant.kernelsFor(problem))
                     EXPECT_TRUE(catalog.count(kernel.execution))

@@ -15,24 +15,11 @@ using namespace fusescope;
 
 namespace {
 
-class CudaRuntimePipeline : public fusescope::testing_support::GpuTest,
-                            public testing::WithParamInterface<std::tuple<int, std::uint64_t>> {};
-
-// "w4_n1000003": readable names for --gtest_filter.
-std::string chainRunName(const testing::TestParamInfo<std::tuple<int, std::uint64_t>>& info) {
-    std::string name = "w";
-    name += std::to_string(std::get<0>(info.param));
-    name += "_n";
-    name += std::to_string(std::get<1>(info.param));
-    return name;
-}
+class CudaRuntimePipeline : public fusescope::testing_support::NvrtcWidthAndSizeTest {};
 
 }  // namespace
 
 TEST_P(CudaRuntimePipeline, TheNvrtcChainMatchesItsReference) {
-    // A GPU without NVRTC beside it is a setup the lead's machine does not have: say so.
-    Result<ModuleCompiler*> compiler = runtimeCompiler();
-    ASSERT_TRUE(compiler) << compiler.status().message();
     const auto& [width, n] = GetParam();
     Result<RuntimePipeline> pipeline = makePipelineFromDescription(test::chainDescription());
     ASSERT_TRUE(pipeline) << pipeline.status().message();
@@ -58,19 +45,15 @@ TEST_P(CudaRuntimePipeline, TheNvrtcChainMatchesItsReference) {
     EXPECT_EQ(report->variants[1].passes, 3);
 }
 
-// Below, at and past one float4 group, an odd size, and one past the 60 MB L2.
 INSTANTIATE_TEST_SUITE_P(BothWidths, CudaRuntimePipeline,
-                         testing::Combine(testing::Values(1, 4),
-                                          testing::Values(1u, 3u, 5u, 1000003u, 1u << 24)),
-                         chainRunName);
+                         fusescope::testing_support::bothWidthsAtEdgeSizes(),
+                         fusescope::testing_support::widthAndSizeName);
 
-using CudaRuntimePipelineErrors = fusescope::testing_support::GpuTest;
+using CudaRuntimePipelineErrors = fusescope::testing_support::NvrtcGpuTest;
 
 // Both outputs of a two-output family are checked on the GPU: the variant whose NVRTC kernel
 // writes the second output wrong fails, and the check names that output.
 TEST_F(CudaRuntimePipelineErrors, AWrongSecondOutputFailsTheCheckByName) {
-    Result<ModuleCompiler*> compiler = runtimeCompiler();
-    ASSERT_TRUE(compiler) << compiler.status().message();
     Result<RuntimePipeline> pipeline = makePipelineFromDescription(test::twoOutputDescription());
     ASSERT_TRUE(pipeline) << pipeline.status().message();
     ASSERT_TRUE(replacePipeline(std::move(*pipeline)));
@@ -89,8 +72,6 @@ TEST_F(CudaRuntimePipelineErrors, AWrongSecondOutputFailsTheCheckByName) {
 
 // A kernel whose source does not compile is refused with the compiler's message, and nothing runs.
 TEST_F(CudaRuntimePipelineErrors, ACompileErrorIsReportedWithTheCompilersMessage) {
-    Result<ModuleCompiler*> compiler = runtimeCompiler();
-    ASSERT_TRUE(compiler) << compiler.status().message();
     PipelineDescription description = test::chainDescription();
     description.variants[1].kernels[0].cudaSource += "\nthis_is_not_cuda;\n";
     Result<RuntimePipeline> pipeline = makePipelineFromDescription(description);

@@ -5,6 +5,7 @@
 
 #include "pipelines/kernel_execution.h"
 #include "pipelines/registry.h"
+#include "support/pipeline_problems.h"
 
 using namespace fusescope;
 
@@ -60,10 +61,7 @@ TEST(Registry, EveryKernelNamesDeclaredBuffersAndHasCpuCode) {
         EXPECT_TRUE(pipeline.rooflineBytes) << pipeline.name;
         EXPECT_FALSE(pipeline.dtypes.empty()) << pipeline.name;
         EXPECT_NE(pipeline.findDimension(pipeline.sizeDimension), nullptr) << pipeline.name;
-        std::vector<Problem> problems{pipeline.defaultProblem()};
-        for (const auto& preset : pipeline.presets)
-            problems.push_back(withPreset(pipeline.defaultProblem(), preset));
-        for (const Problem& problem : problems) {
+        for (const Problem& problem : testing_support::defaultAndPresetProblems(pipeline)) {
             ASSERT_TRUE(checkProblem(pipeline, problem)) << pipeline.name;
             for (const auto& variant : pipeline.variants) {
                 std::set<std::string> names;
@@ -253,10 +251,7 @@ TEST(Registry, ProblemTextNamesOnlyTheTuningsTheVariantTakes) {
 TEST(Registry, ATuningAVariantDoesNotTakeLeavesItsKernelsAlone) {
     int checked = 0;
     for (const PipelineSpec& pipeline : pipelines()) {
-        std::vector<Problem> problems{pipeline.defaultProblem()};
-        for (const PresetSpec& preset : pipeline.presets)
-            problems.push_back(withPreset(pipeline.defaultProblem(), preset));
-        for (const Problem& problem : problems)
+        for (const Problem& problem : testing_support::defaultAndPresetProblems(pipeline))
             for (const VariantSpec& variant : pipeline.variants)
                 for (const TuningSpec& tuning : pipeline.tunings) {
                     if (tuning.usedBy(variant.name, problem)) continue;

@@ -86,6 +86,16 @@ Result<RunReport> measureScriptedCountersOnly(FakeCounterProvider& provider) {
     return measureOnGpuLike(provider, observer, options);
 }
 
+// The same with the scripted counters, sampling every `intervalNs` over `repeats` timed runs.
+Result<RunReport> measureScriptedSampling(FakeCounterProvider& provider, StreamObserver& observer,
+                                          std::int64_t intervalNs, int repeats) {
+    provider.setCounterScript(scripted);
+    MeasureOptions options;
+    options.samplingIntervalNs = intervalNs;
+    options.samplingRepeats = repeats;
+    return measureOnGpuLike(provider, observer, options);
+}
+
 }  // namespace
 
 TEST(MeasuredRun, CountersFlowIntoEveryKernelInLaunchOrder) {
@@ -279,13 +289,8 @@ TEST(MeasuredRun, TheCpuBackendSaysCountersNeedCuda) {
 
 TEST(MeasuredRun, SamplesStreamInTimeOrderWhileTheRunGoes) {
     FakeCounterProvider provider;
-    provider.setCounterScript(scripted);
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    MeasureOptions options;
-    options.samplingIntervalNs = 100'000;
-    options.samplingRepeats = 4;
-    Result<RunReport> report = runMeasured(backend, provider, smallRequest(), options, observer);
+    Result<RunReport> report = measureScriptedSampling(provider, observer, 100'000, 4);
     ASSERT_TRUE(report) << report.status().message();
     EXPECT_TRUE(report->counterStatus.empty()) << report->counterStatus;
     // Several batches, not one at the end.
@@ -312,14 +317,9 @@ TEST(MeasuredRun, SamplesStreamInTimeOrderWhileTheRunGoes) {
 
 TEST(MeasuredRun, TimelineHoldsKernelsAndNamedAllocationsOnTheSamplesClock) {
     FakeCounterProvider provider;
-    provider.setCounterScript(scripted);
-    GpuLikeBackend backend(provider);
     StreamObserver observer;
-    MeasureOptions options;
-    options.samplingIntervalNs = 200'000;
-    options.samplingRepeats = 3;
-    RunRequest request = smallRequest();
-    Result<RunReport> report = runMeasured(backend, provider, request, options, observer);
+    Result<RunReport> report = measureScriptedSampling(provider, observer, 200'000, 3);
+    const RunRequest request = smallRequest();  // the one measured
     ASSERT_TRUE(report) << report.status().message();
     const PipelineSpec& pipeline = *findPipeline("swiglu");
     std::map<std::string, std::uint64_t> peaks;

@@ -7,7 +7,8 @@
 #include <QToolButton>
 #include <QtTest>
 
-#include "support/settings_folder.h"
+#include "support/shown_window.h"
+#include "support/window_test_case.h"
 #include "ui/charts/plot.h"
 #include "ui/window/appearance.h"
 #include "ui/window/main_window.h"
@@ -94,7 +95,7 @@ QStringList unreadableTexts(QCustomPlot* plot) {
 
 }  // namespace
 
-class ContrastTest : public QObject {
+class ContrastTest : public testsupport::WindowTestCase {
     Q_OBJECT
   private slots:
     void readableInEveryTheme_data();
@@ -112,13 +113,9 @@ void ContrastTest::readableInEveryTheme_data() {
 
 void ContrastTest::readableInEveryTheme() {
     QFETCH(int, theme);
-    testsupport::SettingsFolder folder;
-    QVERIFY(folder.isValid());
     applyTheme(static_cast<Theme>(theme));
-    MainWindow window(folder.settings());
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    MainWindow window(folder_->settings());
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
 
     QStringList problems;
     int labels = 0;
@@ -174,13 +171,9 @@ void ContrastTest::everyChartReadsAfterATheme_data() {
 void ContrastTest::everyChartReadsAfterATheme() {
     QFETCH(int, from);
     QFETCH(int, to);
-    testsupport::SettingsFolder folder;
-    QVERIFY(folder.isValid());
     applyTheme(static_cast<Theme>(from));
-    MainWindow window(folder.settings());
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    MainWindow window(folder_->settings());
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
     const QString shipped = QStringLiteral(FUSESCOPE_SHIPPED_DIR);
     QCOMPARE(window.openRecording(shipped + "/h200-swiglu-2e26.fusescope.json"), QString());
     window.setTheme(static_cast<Theme>(to));

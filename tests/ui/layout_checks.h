@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QTextDocument>
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 #include "ui/charts/plot.h"
@@ -219,6 +220,18 @@ inline std::vector<PlacedShape> plotShapes(QCustomPlot& plot) {
     return shapes;
 }
 
+// The legend's texts and those whose description starts with `kind`, each with its rectangle less
+// `tolerance` pixels a side: the texts that must keep off shapes or data points.
+inline std::vector<std::pair<const PlacedText*, QRectF>> textsKeptClear(
+    const std::vector<PlacedText>& texts, QLatin1String kind, double tolerance) {
+    std::vector<std::pair<const PlacedText*, QRectF>> kept;
+    for (const PlacedText& text : texts)
+        if (text.what.startsWith(QLatin1String("legend")) || text.what.startsWith(kind))
+            kept.emplace_back(&text,
+                              text.rect.adjusted(tolerance, tolerance, -tolerance, -tolerance));
+    return kept;
+}
+
 // Problems of one laid-out plot; `tolerance` pixels of touching are allowed.
 inline QStringList plotProblems(QCustomPlot& plot, double tolerance = 1.0) {
     QStringList problems;
@@ -253,34 +266,24 @@ inline QStringList plotProblems(QCustomPlot& plot, double tolerance = 1.0) {
                                 .arg(kLeastGap);
         }
     const std::vector<PlacedShape> shapes = plotShapes(plot);
-    for (const PlacedText& text : texts) {
-        if (!text.what.startsWith(QLatin1String("legend")) &&
-            !text.what.startsWith(QLatin1String("text item")))
-            continue;
-        const QRectF inner = text.rect.adjusted(tolerance, tolerance, -tolerance, -tolerance);
+    for (const auto& [text, inner] : textsKeptClear(texts, QLatin1String("text item"), tolerance))
         for (const PlacedShape& shape : shapes)
             if (inner.intersects(shape.rect)) {
                 problems << QStringLiteral("%1: %2 %3 sits on %4 %5")
-                                .arg(name, text.what, describe(text.rect), shape.what,
+                                .arg(name, text->what, describe(text->rect), shape.what,
                                      describe(shape.rect));
                 break;
             }
-    }
     const std::vector<QPointF> points = plotDataPoints(plot);
-    for (const PlacedText& text : texts) {
-        if (!text.what.startsWith(QLatin1String("legend")) &&
-            !text.what.startsWith(QLatin1String("text")))
-            continue;
-        const QRectF inner = text.rect.adjusted(tolerance, tolerance, -tolerance, -tolerance);
+    for (const auto& [text, inner] : textsKeptClear(texts, QLatin1String("text"), tolerance))
         for (const QPointF& point : points)
             if (inner.contains(point)) {
                 problems << QStringLiteral("%1: %2 %3 covers the data point at (%4,%5)")
-                                .arg(name, text.what, describe(text.rect))
+                                .arg(name, text->what, describe(text->rect))
                                 .arg(point.x(), 0, 'f', 0)
                                 .arg(point.y(), 0, 'f', 0);
                 break;
             }
-    }
     return problems;
 }
 

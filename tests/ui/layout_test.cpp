@@ -20,6 +20,7 @@
 #include "layout_checks.h"
 #include "live/live_bandwidth_chart.h"
 #include "pipelines/registry.h"
+#include "support/shown_window.h"
 #include "support/window_test_case.h"
 #include "ui/charts/chart_least_height.h"
 #include "ui/charts/chart_view.h"
@@ -118,10 +119,12 @@ QString shippedRecording(const QString& name) {
     return QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") + name;
 }
 
-// The window sized to a screen of that many device pixels at the process's scale factor.
-void fillScreen(QWidget& window, QSize screen) {
+// The window sized to a screen of that many device pixels at the process's scale factor, shown;
+// false when it is never exposed.
+bool showFilling(QWidget& window, QSize screen) {
     const qreal ratio = window.devicePixelRatioF();
-    window.resize(qRound(screen.width() / ratio), qRound(screen.height() / ratio));
+    return testsupport::showAt(
+        window, QSize(qRound(screen.width() / ratio), qRound(screen.height() / ratio)));
 }
 
 // Rows of a table whose whole height is in sight.
@@ -171,9 +174,7 @@ void LayoutTest::labBuffersInSight() {
         QSKIP(
             "1280x720 at 200% is not a supported screen: the Lab's row of actions alone is "
             "wider than its views");
-    fillScreen(window, screen);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showFilling(window, screen));
     auto* lab = window.findChild<LabView*>();
     QVERIFY(lab);
     const TabMatch named =
@@ -237,9 +238,7 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     QFETCH(QString, pipeline);
     QFETCH(QSize, screen);
     MainWindow window(folder_->settings());
-    fillScreen(window, screen);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showFilling(window, screen));
     if (!window.backendsKnown()) {
         QSignalSpy probed(&window, &MainWindow::backendsProbed);
         QVERIFY(probed.wait(30000));
@@ -451,9 +450,7 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
     // text at least 16 logical pixels (16 screen pixels times the scale).
     const QSize logical(1280, 720);
     MainWindow window(folder_->settings());
-    window.resize(logical);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, logical));
     QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.setPresentation(true);
@@ -603,9 +600,7 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
 // and every variant's row is still in sight under the whole verdict.
 void LayoutTest::presentationShowsEveryVariantAfterALiveRun() {
     MainWindow window(folder_->settings());
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
     if (!window.backendsKnown()) {
         QSignalSpy probed(&window, &MainWindow::backendsProbed);
         QVERIFY(probed.wait(30000));
@@ -640,9 +635,7 @@ void LayoutTest::presentationShowsEveryVariantAfterALiveRun() {
 // View menu's choice (remembered) either way.
 void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
     MainWindow window(folder_->settings());
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
     QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     QList<ChartView*> valueCharts;
@@ -708,9 +701,7 @@ void LayoutTest::inputFieldsShowTheirValue() {
     QFETCH(QString, recording);
     QFETCH(QSize, screen);
     MainWindow window(folder_->settings());
-    fillScreen(window, screen);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showFilling(window, screen));
     QCOMPARE(window.openRecording(shippedRecording(recording)), QString());
     QCoreApplication::processEvents();
     QTest::qWait(50);
@@ -751,9 +742,7 @@ QTEST_MAIN(LayoutTest)
 // with the prefill recording open: Run and Cancel stay wholly in sight at every step.
 void LayoutTest::runStaysInSightAtEveryZoomStep() {
     MainWindow window(folder_->settings());
-    fillScreen(window, QSize(1280, 720));
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showFilling(window, QSize(1280, 720)));
     QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.showViews();
@@ -789,9 +778,7 @@ void LayoutTest::runStaysInSightAtEveryZoomStep() {
 // cursor's colour may show inside a label.
 void LayoutTest::stageCursorPassesUnderThePeakLabels() {
     MainWindow window(folder_->settings());
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1600, 1000)));
     QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.showViews();
@@ -864,9 +851,7 @@ void LayoutTest::memoryStageLeavesTheChartsRoom() {
     // The projector's cases: 1280x720 at 100 %, 1920x1080 at 100 % and 150 %. A smaller window
     // in logical pixels leaves the stage and three charts side by side too narrow a column.
     if (screen.width() / ratio < 1280 - 1) QSKIP("a window narrower than 1280 logical pixels");
-    fillScreen(window, screen);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showFilling(window, screen));
     QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
              QString());
     window.showViews();

@@ -30,7 +30,7 @@ void ChartBase::setDecadeAxis(QCPAxis* axis, int precision) {
     axis->setNumberPrecision(precision);
 }
 
-void ChartBase::addCentredMessage(const QString& message) {
+QCPItemText* ChartBase::addCentredMessage(const QString& message) {
     auto* text = new QCPItemText(this);
     text->setClipAxisRect(nullptr);
     text->setClipToAxisRect(false);
@@ -39,6 +39,7 @@ void ChartBase::addCentredMessage(const QString& message) {
     text->setPositionAlignment(Qt::AlignCenter);
     text->setTextAlignment(Qt::AlignHCenter);
     text->setText(message);
+    return text;
 }
 
 void ChartBase::placeTitleRows() {

@@ -31,8 +31,9 @@ class ChartBase : public QCustomPlot {
 
     // A logarithmic axis with ticks at powers of ten, labelled with `precision` digits at most.
     static void setDecadeAxis(QCPAxis* axis, int precision);
-    // `message` alone in the middle of the chart (it has nothing else to show), unclipped.
-    void addCentredMessage(const QString& message);
+    // `message` alone in the middle of the chart (it has nothing else to show), unclipped; the
+    // item, for a caller that styles it further.
+    QCPItemText* addCentredMessage(const QString& message);
 
     QColor textColor() const;
     // The palette of now on the plot's background, and on each of `rects`: its background and

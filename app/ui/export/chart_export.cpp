@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <algorithm>
 #include <cmath>
-#include <tuple>
+#include <functional>
 #include <vector>
 
 #include "ui/charts/plot.h"
@@ -61,68 +61,68 @@ QByteArray pdfBytes(QCustomPlot& plot, QSize size, double scale = 1.0, int dotsP
     return bytes;
 }
 
+// Changes to a plot for the time of an export, each undone when the export ends (on an object
+// that still exists).
+class ExportChanges {
+  public:
+    ExportChanges() = default;
+    ~ExportChanges() {
+        for (const std::function<void()>& undo : undo_) undo();
+    }
+    ExportChanges(const ExportChanges&) = delete;
+    ExportChanges& operator=(const ExportChanges&) = delete;
+
+  protected:
+    // `restore(object)` when the export ends, unless `object` is gone by then.
+    template <typename Object, typename Restore>
+    void undoLater(Object* object, Restore restore) {
+        undo_.push_back([guarded = QPointer<Object>(object), restore] {
+            if (guarded) restore(guarded.data());
+        });
+    }
+
+  private:
+    std::vector<std::function<void()>> undo_;
+};
+
 // Sets every text of a plot to a pixel size for the time of an export, and restores it after:
 // the first text element (the title) to one size, all other text to another.
-class ExportFonts {
+class ExportFonts : ExportChanges {
   public:
     ExportFonts(QCustomPlot& plot, double titlePixels, double textPixels) {
         bool title = true;
         for (QCPLayoutElement* element : plot.plotLayout()->elements(true)) {
             if (auto* text = qobject_cast<QCPTextElement*>(element)) {
-                QFont font = text->font();
-                texts_.push_back({text, font});
-                set(font, title ? titlePixels : textPixels);
-                text->setFont(font);
+                resize(text, title ? titlePixels : textPixels);
                 title = false;
             } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
-                legends_.push_back({legend, legend->font()});
-                QFont font = legend->font();
-                set(font, textPixels);
-                legend->setFont(font);  // and its items'
+                resize(legend, textPixels);  // and its items'
             }
         }
         for (QCPAxisRect* rect : plot.axisRects())
             for (QCPAxis* axis : rect->axes()) {
-                axes_.push_back({axis, axis->labelFont(), axis->tickLabelFont()});
-                QFont label = axis->labelFont();
-                set(label, textPixels);
-                axis->setLabelFont(label);
-                QFont ticks = axis->tickLabelFont();
-                set(ticks, textPixels);
-                axis->setTickLabelFont(ticks);
+                undoLater(axis, [label = axis->labelFont(),
+                                 ticks = axis->tickLabelFont()](QCPAxis* restored) {
+                    restored->setLabelFont(label);
+                    restored->setTickLabelFont(ticks);
+                });
+                axis->setLabelFont(sized(axis->labelFont(), textPixels));
+                axis->setTickLabelFont(sized(axis->tickLabelFont(), textPixels));
             }
         for (int i = 0; i < plot.itemCount(); ++i)
-            if (auto* item = qobject_cast<QCPItemText*>(plot.item(i))) {
-                items_.push_back({item, item->font()});
-                QFont font = item->font();
-                set(font, textPixels);
-                item->setFont(font);
-            }
+            if (auto* item = qobject_cast<QCPItemText*>(plot.item(i))) resize(item, textPixels);
     }
-    ~ExportFonts() {
-        for (const auto& [text, font] : texts_)
-            if (text) text->setFont(font);
-        for (const auto& [legend, font] : legends_)
-            if (legend) legend->setFont(font);
-        for (const auto& [axis, label, ticks] : axes_)
-            if (axis) {
-                axis->setLabelFont(label);
-                axis->setTickLabelFont(ticks);
-            }
-        for (const auto& [item, font] : items_)
-            if (item) item->setFont(font);
-    }
-    ExportFonts(const ExportFonts&) = delete;
-    ExportFonts& operator=(const ExportFonts&) = delete;
 
   private:
-    static void set(QFont& font, double pixels) {
-        font.setPixelSize(std::max(1, static_cast<int>(std::ceil(pixels))));
+    template <typename Holder>
+    void resize(Holder* holder, double pixels) {
+        undoLater(holder, [font = holder->font()](Holder* restored) { restored->setFont(font); });
+        holder->setFont(sized(holder->font(), pixels));
     }
-    std::vector<std::pair<QPointer<QCPTextElement>, QFont>> texts_;
-    std::vector<std::pair<QPointer<QCPLegend>, QFont>> legends_;
-    std::vector<std::tuple<QPointer<QCPAxis>, QFont, QFont>> axes_;
-    std::vector<std::pair<QPointer<QCPItemText>, QFont>> items_;
+    static QFont sized(QFont font, double pixels) {
+        font.setPixelSize(std::max(1, static_cast<int>(std::ceil(pixels))));
+        return font;
+    }
 };
 
 // The text a holder shows in full: the text fitter may have elided what is drawn.
@@ -135,7 +135,7 @@ QString fullTextOf(const QObject& holder, const QString& shown) {
 
 // For the time of an export: texts that only make sense on screen are replaced by their export
 // text (or hidden), and what is marked screen-only is hidden; all is restored after.
-class ExportTexts {
+class ExportTexts : ExportChanges {
   public:
     explicit ExportTexts(QCustomPlot& plot) {
         QList<QCPLayerable*> layerables;
@@ -144,47 +144,37 @@ class ExportTexts {
         for (int i = 0; i < plot.itemCount(); ++i) layerables << plot.item(i);
         for (int i = 0; i < plot.plottableCount(); ++i) layerables << plot.plottable(i);
         for (QCPLayerable* layerable : layerables) {
-            if (layerable->property(kScreenOnlyProperty).toBool() && layerable->visible()) {
-                hidden_.push_back(layerable);
-                layerable->setVisible(false);
-            }
+            if (layerable->property(kScreenOnlyProperty).toBool() && layerable->visible())
+                hide(layerable);
             const QVariant exportText = layerable->property(kExportTextProperty);
             if (!exportText.isValid()) continue;
             const QString text = exportText.toString();
             if (auto* element = qobject_cast<QCPTextElement*>(layerable)) {
-                texts_.push_back({element, fullTextOf(*element, element->text())});
-                element->setText(text);
+                replaceText(element, text);
             } else if (auto* item = qobject_cast<QCPItemText*>(layerable)) {
-                items_.push_back({item, fullTextOf(*item, item->text())});
-                item->setText(text);
+                replaceText(item, text);
             } else if (auto* plottable = qobject_cast<QCPAbstractPlottable*>(layerable)) {
-                names_.push_back({plottable, plottable->name()});
+                undoLater(plottable, [name = plottable->name()](QCPAbstractPlottable* restored) {
+                    restored->setName(name);
+                });
                 plottable->setName(text);
             }
-            if (text.isEmpty() && layerable->visible()) {
-                hidden_.push_back(layerable);
-                layerable->setVisible(false);
-            }
+            if (text.isEmpty() && layerable->visible()) hide(layerable);
         }
     }
-    ~ExportTexts() {
-        for (const auto& [element, text] : texts_)
-            if (element) element->setText(text);
-        for (const auto& [item, text] : items_)
-            if (item) item->setText(text);
-        for (const auto& [plottable, name] : names_)
-            if (plottable) plottable->setName(name);
-        for (const QPointer<QCPLayerable>& layerable : hidden_)
-            if (layerable) layerable->setVisible(true);
-    }
-    ExportTexts(const ExportTexts&) = delete;
-    ExportTexts& operator=(const ExportTexts&) = delete;
 
   private:
-    std::vector<std::pair<QPointer<QCPTextElement>, QString>> texts_;
-    std::vector<std::pair<QPointer<QCPItemText>, QString>> items_;
-    std::vector<std::pair<QPointer<QCPAbstractPlottable>, QString>> names_;
-    std::vector<QPointer<QCPLayerable>> hidden_;
+    template <typename Holder>
+    void replaceText(Holder* holder, const QString& text) {
+        undoLater(holder, [full = fullTextOf(*holder, holder->text())](Holder* restored) {
+            restored->setText(full);
+        });
+        holder->setText(text);
+    }
+    void hide(QCPLayerable* layerable) {
+        undoLater(layerable, [](QCPLayerable* restored) { restored->setVisible(true); });
+        layerable->setVisible(false);
+    }
 };
 
 }  // namespace

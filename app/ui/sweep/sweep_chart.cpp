@@ -211,22 +211,16 @@ void SweepChart::rebuild() {
             addFitText();
         }
     } else {
-        auto* message = new QCPItemText(this);
-        // Not a child of the hidden axis rect, which would hide it too.
-        message->setClipAxisRect(nullptr);
-        message->setClipToAxisRect(false);
-        message->position->setType(QCPItemPosition::ptViewportRatio);
-        message->position->setCoords(0.5, 0.45);
-        message->setPositionAlignment(Qt::AlignCenter);
-        message->setTextAlignment(Qt::AlignHCenter);
+        // A sweep under way has its source but no point yet. Not a child of the hidden axis
+        // rect, which would hide it too.
+        QCPItemText* message = addCentredMessage(
+            data_.dataSource.isEmpty()
+                ? tr("No sweep yet\nChoose the sizes and press Run sweep, or open a "
+                     "sweep file (File > Open).")
+                : tr("Measuring the first size…"));
         QFont larger = font();
         larger.setPointSizeF(larger.pointSizeF() * 1.15);
         message->setFont(larger);
-        // A sweep under way has its source but no point yet.
-        message->setText(data_.dataSource.isEmpty()
-                             ? tr("No sweep yet\nChoose the sizes and press Run sweep, or open a "
-                                  "sweep file (File > Open).")
-                             : tr("Measuring the first size…"));
         message->setObjectName(QStringLiteral("empty_message"));
         emptyMessage_ = message->text();
     }

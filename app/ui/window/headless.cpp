@@ -389,26 +389,24 @@ bool insideCompare(const QWidget* widget, const QWidget* compare) {
     return compare && (widget == compare || compare->isAncestorOf(widget));
 }
 
-QList<QCustomPlot*> exportablePlotsOf(MainWindow& window) {
+template <typename Widget>
+QList<Widget*> exportableOf(MainWindow& window, QList<Widget*> (*exportable)(QWidget*)) {
     QWidget* compare = window.compareWindow();
-    QList<QCustomPlot*> plots;
-    for (QCustomPlot* plot : exportablePlots(&window))
-        if (!insideCompare(plot, compare)) plots << plot;
+    QList<Widget*> found;
+    for (Widget* widget : exportable(&window))
+        if (!insideCompare(widget, compare)) found << widget;
     if (compare && compare->isVisible())
-        for (QCustomPlot* plot : exportablePlots(compare))
-            if (plot->isVisibleTo(compare)) plots << plot;
-    return plots;
+        for (Widget* widget : exportable(compare))
+            if (widget->isVisibleTo(compare)) found << widget;
+    return found;
+}
+
+QList<QCustomPlot*> exportablePlotsOf(MainWindow& window) {
+    return exportableOf(window, exportablePlots);
 }
 
 QList<QTableView*> exportableTablesOf(MainWindow& window) {
-    QWidget* compare = window.compareWindow();
-    QList<QTableView*> tables;
-    for (QTableView* table : exportableTables(&window))
-        if (!insideCompare(table, compare)) tables << table;
-    if (compare && compare->isVisible())
-        for (QTableView* table : exportableTables(compare))
-            if (table->isVisibleTo(compare)) tables << table;
-    return tables;
+    return exportableOf(window, exportableTables);
 }
 
 bool argumentIs(const char* argument, const char* option) {

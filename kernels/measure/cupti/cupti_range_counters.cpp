@@ -16,14 +16,12 @@ class RangeProfilerSession {
   public:
     ~RangeProfilerSession() {
         if (!object_) return;
-        auto params = makeParams<CUpti_RangeProfiler_Disable_Params>(
-            CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+        auto params = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
         params.pRangeProfilerObject = object_;
         (void)cuptiRangeProfilerDisable(&params);  // a destructor has no one to report to
     }
     Status enable(CUcontext context) {
-        auto params = makeParams<CUpti_RangeProfiler_Enable_Params>(
-            CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+        auto params = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
         params.ctx = context;
         if (Status s = check(cuptiRangeProfilerEnable(&params), "enabling the Range Profiler"); !s)
             return s;
@@ -52,8 +50,7 @@ const std::vector<const char*>& rangeMetrics() {
 Result<std::vector<std::uint8_t>> rangeCounterAvailability() {
     Result<CUcontext> context = currentContext();
     if (!context) return context.status();
-    auto params = makeParams<CUpti_Profiler_GetCounterAvailability_Params>(
-        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    auto params = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     params.ctx = *context;
     if (Status s =
             check(cuptiProfilerGetCounterAvailability(&params), "reading the counter availability");
@@ -83,8 +80,7 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
     if (Status s = session.enable(*context); !s) return s;
     // Room for the kernels one library call may start; more show as dropped ranges.
     constexpr std::size_t maxRanges = 64;
-    auto size = makeParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    auto size = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     size.pRangeProfilerObject = session.get();
     size.pMetricNames = const_cast<const char**>(metrics.data());
     size.numMetrics = metrics.size();
@@ -94,8 +90,7 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
         !s)
         return s;
     std::vector<std::uint8_t> counterData(size.counterDataSize);
-    auto init = makeParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    auto init = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     init.pRangeProfilerObject = session.get();
     init.counterDataSize = counterData.size();
     init.pCounterData = counterData.data();
@@ -103,8 +98,7 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
                          "initializing the counter data");
         !s)
         return s;
-    auto setConfig = makeParams<CUpti_RangeProfiler_SetConfig_Params>(
-        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    auto setConfig = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
     setConfig.pRangeProfilerObject = session.get();
     setConfig.configSize = config->size();
     setConfig.pConfig = config->data();
@@ -130,15 +124,13 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
             return Status(ErrorCode::DeviceError, "the Range Profiler asked for more than " +
                                                       std::to_string(kMaxPasses) +
                                                       " passes over one launch");
-        auto start = makeParams<CUpti_RangeProfiler_Start_Params>(
-            CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+        auto start = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
         start.pRangeProfilerObject = session.get();
         if (Status s = check(cuptiRangeProfilerStart(&start), "starting the Range Profiler"); !s)
             return s;
         Status launched = evictCaches();
         if (launched) launched = launch();
-        auto stop = makeParams<CUpti_RangeProfiler_Stop_Params>(
-            CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        auto stop = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
         stop.pRangeProfilerObject = session.get();
         const Status stopped = check(cuptiRangeProfilerStop(&stop), "stopping the Range Profiler");
         if (!launched) return launched;
@@ -146,15 +138,12 @@ Result<std::vector<KernelCounters>> measureRanges(const std::string& chip,
         if (stop.isAllPassSubmitted) break;
     }
 
-    auto decode = makeParams<CUpti_RangeProfiler_DecodeData_Params>(
-        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    auto decode = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     decode.pRangeProfilerObject = session.get();
     if (Status s = check(cuptiRangeProfilerDecodeData(&decode), "decoding the counters"); !s)
         return s;
-    auto info = makeParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-    info.pCounterDataImage = counterData.data();
-    info.counterDataImageSize = counterData.size();
+    auto info = FUSESCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    pointAtImage(info, counterData);
     if (Status s = check(cuptiRangeProfilerGetCounterDataInfo(&info), "reading the ranges"); !s)
         return s;
     // The eviction's range, then at least one of the launch's.

@@ -112,8 +112,7 @@ void Sampler::stopActivity() {
 }
 
 Status Sampler::initializeImage() {
-    auto init = makeParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
-        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    auto init = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_CounterDataImage_Initialize_Params);
     init.pPmSamplingObject = pm_;
     init.counterDataSize = counterData_.size();
     init.pCounterData = counterData_.data();
@@ -133,8 +132,7 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
     // The GPU the backend of this thread chose (several GPUs in one host).
     Result<int> device = currentDeviceOrdinal();
     if (!device) return device.status();
-    auto availability = makeParams<CUpti_PmSampling_GetCounterAvailability_Params>(
-        CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
+    auto availability = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
     availability.deviceIndex = static_cast<size_t>(*device);
     if (Status s = check(cuptiPmSamplingGetCounterAvailability(&availability),
                          "reading the PM sampling counter availability");
@@ -157,14 +155,12 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
     if (Status s = host_.initialize(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip_, availability_); !s)
         return s;
 
-    auto enable =
-        makeParams<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
+    auto enable = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_Enable_Params);
     enable.deviceIndex = static_cast<size_t>(*device);
     if (Status s = check(cuptiPmSamplingEnable(&enable), "enabling PM sampling"); !s) return s;
     pm_ = enable.pPmSamplingObject;
 
-    auto setConfig = makeParams<CUpti_PmSampling_SetConfig_Params>(
-        CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
+    auto setConfig = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_SetConfig_Params);
     setConfig.pPmSamplingObject = pm_;
     setConfig.configSize = config_.size();
     setConfig.pConfig = config_.data();
@@ -176,8 +172,7 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
         teardown();
         return s;
     }
-    auto size = makeParams<CUpti_PmSampling_GetCounterDataSize_Params>(
-        CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+    auto size = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataSize_Params);
     size.pPmSamplingObject = pm_;
     size.pMetricNames = const_cast<const char**>(sampledMetrics().data());
     size.numMetrics = sampledMetrics().size();
@@ -197,8 +192,7 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
         teardown();
         return s;
     }
-    auto startParams =
-        makeParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
+    auto startParams = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
     startParams.pPmSamplingObject = pm_;
     if (Status s = check(cuptiPmSamplingStart(&startParams), "starting PM sampling"); !s) {
         teardown();
@@ -210,11 +204,9 @@ Status Sampler::start(const std::string& chip, std::int64_t intervalNs, Sampling
 Status Sampler::decodeInto(SamplingBatch& batch, bool& full) {
     full = false;
     for (int attempt = 0; attempt < 16; ++attempt) {
-        auto decode = makeParams<CUpti_PmSampling_DecodeData_Params>(
-            CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
+        auto decode = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
         decode.pPmSamplingObject = pm_;
-        decode.pCounterDataImage = counterData_.data();
-        decode.counterDataImageSize = counterData_.size();
+        pointAtImage(decode, counterData_);
         if (Status s = check(cuptiPmSamplingDecodeData(&decode), "decoding PM samples"); !s)
             return s;
         if (decode.overflow) ++overflows_;
@@ -224,18 +216,14 @@ Status Sampler::decodeInto(SamplingBatch& batch, bool& full) {
         }
         if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS) break;
     }
-    auto info = makeParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
-        CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
-    info.pCounterDataImage = counterData_.data();
-    info.counterDataImageSize = counterData_.size();
+    auto info = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
+    pointAtImage(info, counterData_);
     if (Status s = check(cuptiPmSamplingGetCounterDataInfo(&info), "reading PM sample counts"); !s)
         return s;
     for (; evaluated_ < info.numCompletedSamples; ++evaluated_) {
-        auto sample = makeParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
-            CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
+        auto sample = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
         sample.pPmSamplingObject = pm_;
-        sample.pCounterDataImage = counterData_.data();
-        sample.counterDataImageSize = counterData_.size();
+        pointAtImage(sample, counterData_);
         sample.sampleIndex = evaluated_;
         if (Status s =
                 check(cuptiPmSamplingCounterDataGetSampleInfo(&sample), "reading a PM sample");
@@ -285,8 +273,7 @@ Status Sampler::poll() {
 
 Result<SamplingStats> Sampler::stop() {
     if (!running()) return Status(ErrorCode::InvalidArgument, "sampling is not running");
-    auto stopParams =
-        makeParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
+    auto stopParams = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
     stopParams.pPmSamplingObject = pm_;
     Status result = check(cuptiPmSamplingStop(&stopParams), "stopping PM sampling");
     // The last samples and records: a forced flush hands over the buffers still being filled.
@@ -309,8 +296,7 @@ void Sampler::teardown() {
     stopActivity();
     activeSampler = nullptr;
     if (pm_) {
-        auto disable = makeParams<CUpti_PmSampling_Disable_Params>(
-            CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
+        auto disable = FUSESCOPE_CUPTI_PARAMS(CUpti_PmSampling_Disable_Params);
         disable.pPmSamplingObject = pm_;
         (void)cuptiPmSamplingDisable(&disable);  // teardown: nothing left to report to
         pm_ = nullptr;

@@ -97,13 +97,11 @@ Result<std::string> initializeProfiler(int deviceIndex) {
     static std::once_flag once;
     static CUptiResult initialized = CUPTI_SUCCESS;
     std::call_once(once, [] {
-        auto params = makeParams<CUpti_Profiler_Initialize_Params>(
-            CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+        auto params = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
         initialized = cuptiProfilerInitialize(&params);
     });
     if (Status s = check(initialized, "cuptiProfilerInitialize"); !s) return s;
-    auto chip =
-        makeParams<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    auto chip = FUSESCOPE_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     chip.deviceIndex = static_cast<size_t>(deviceIndex);
     if (Status s = check(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName"); !s) return s;
     return std::string(chip.pChipName ? chip.pChipName : "");
@@ -115,8 +113,7 @@ HostObject::~HostObject() {
 
 void HostObject::reset() {
     if (!object_) return;
-    auto params = makeParams<CUpti_Profiler_Host_Deinitialize_Params>(
-        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    auto params = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
     params.pHostObject = object_;
     // Nothing to report from teardown; the object is gone either way.
     (void)cuptiProfilerHostDeinitialize(&params);
@@ -126,8 +123,7 @@ void HostObject::reset() {
 Status HostObject::initialize(CUpti_ProfilerType type, const std::string& chip,
                               const std::vector<std::uint8_t>& availability) {
     reset();
-    auto params = makeParams<CUpti_Profiler_Host_Initialize_Params>(
-        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    auto params = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
     params.profilerType = type;
     params.pChipName = chip.c_str();
     params.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
@@ -139,11 +135,9 @@ Status HostObject::initialize(CUpti_ProfilerType type, const std::string& chip,
 
 Status HostObject::evaluate(const std::vector<std::uint8_t>& counterData, std::size_t index,
                             const std::vector<const char*>& metrics, double* values) const {
-    auto params = makeParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    auto params = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
     params.pHostObject = object_;
-    params.pCounterDataImage = counterData.data();
-    params.counterDataImageSize = counterData.size();
+    pointAtImage(params, counterData);
     params.rangeIndex = index;
     params.ppMetricNames = const_cast<const char**>(metrics.data());
     params.numMetrics = metrics.size();
@@ -157,28 +151,24 @@ Result<std::vector<std::uint8_t>> buildConfigImage(CUpti_ProfilerType type, cons
                                                    std::size_t maxPasses) {
     HostObject host;
     if (Status s = host.initialize(type, chip, availability); !s) return s;
-    auto add = makeParams<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
-        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    auto add = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
     add.pHostObject = host.get();
     add.ppMetricNames = const_cast<const char**>(metrics.data());
     add.numMetrics = metrics.size();
     if (Status s = check(cuptiProfilerHostConfigAddMetrics(&add), "adding the metrics"); !s)
         return s;
-    auto size = makeParams<CUpti_Profiler_Host_GetConfigImageSize_Params>(
-        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    auto size = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     size.pHostObject = host.get();
     if (Status s = check(cuptiProfilerHostGetConfigImageSize(&size), "sizing the config image"); !s)
         return s;
     std::vector<std::uint8_t> image(size.configImageSize);
-    auto get = makeParams<CUpti_Profiler_Host_GetConfigImage_Params>(
-        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    auto get = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
     get.pHostObject = host.get();
     get.configImageSize = image.size();
     get.pConfigImage = image.data();
     if (Status s = check(cuptiProfilerHostGetConfigImage(&get), "building the config image"); !s)
         return s;
-    auto passes = makeParams<CUpti_Profiler_Host_GetNumOfPasses_Params>(
-        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    auto passes = FUSESCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
     passes.configImageSize = image.size();
     passes.pConfigImage = image.data();
     if (Status s = check(cuptiProfilerHostGetNumOfPasses(&passes), "counting passes"); !s) return s;

@@ -22,6 +22,17 @@ Params makeParams(std::size_t structSize) {
     return params;
 }
 
+// makeParams with the size CUPTI defines for `Params` as Params_STRUCT_SIZE: a macro, since only
+// the preprocessor can name that constant from the type's name.
+#define FUSESCOPE_CUPTI_PARAMS(Params) ::fusescope::cupti::makeParams<Params>(Params##_STRUCT_SIZE)
+
+// Points a CUPTI parameter struct at a counter-data image.
+template <typename Params, typename Image>
+void pointAtImage(Params& params, Image& image) {
+    params.pCounterDataImage = image.data();
+    params.counterDataImageSize = image.size();
+}
+
 // "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): <CUPTI's message>"
 std::string resultText(CUptiResult result);
 CounterRefusal classify(CUptiResult result);

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "benchmark_arguments.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 
@@ -25,21 +26,21 @@ struct Options {
 };
 
 bool parse(int argc, char** argv, Options& options) {
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string key = argv[i];
-        const char* value = argv[i + 1];
-        if (key == "--n")
-            options.n = std::strtoull(value, nullptr, 10);
-        else if (key == "--repeats")
-            options.repeats = std::atoi(value);
-        else if (key == "--threads")
-            options.threads = std::atoi(value);
-        else if (key == "--json")
-            options.json = value;
-        else
-            return false;
-    }
-    return argc % 2 == 1 && options.n > 0 && options.repeats > 0 && options.threads >= 0;
+    const bool read =
+        benchmarks::readKeyValues(argc, argv, [&](const std::string& key, const char* value) {
+            if (key == "--n")
+                options.n = std::strtoull(value, nullptr, 10);
+            else if (key == "--repeats")
+                options.repeats = std::atoi(value);
+            else if (key == "--threads")
+                options.threads = std::atoi(value);
+            else if (key == "--json")
+                options.json = value;
+            else
+                return false;
+            return true;
+        });
+    return read && options.n > 0 && options.repeats > 0 && options.threads >= 0;
 }
 
 struct Measured {
@@ -87,12 +88,9 @@ struct Ratio {
 
 int main(int argc, char** argv) {
     Options options;
-    if (!parse(argc, argv, options)) {
-        std::fprintf(stderr,
-                     "usage: cpu_lesson_benchmark [--n N] [--repeats R] [--threads T] "
-                     "[--json FILE]\n");
-        return 2;
-    }
+    if (!parse(argc, argv, options))
+        return benchmarks::usageError(
+            "cpu_lesson_benchmark [--n N] [--repeats R] [--threads T] [--json FILE]");
     std::unique_ptr<Backend> backend = createCpuBackend(options.threads);
     Measured swiglu, affine, scalarSwiglu;
     if (!run(*backend, options, "swiglu", 4, swiglu) ||

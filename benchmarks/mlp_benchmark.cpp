@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmark_arguments.h"
 #include "mlp_benchmark_timing.h"
 #include "pipelines/mlp/mlp_device_problem.h"
 #include "pipelines/mlp/mlp_executions.h"
@@ -68,20 +69,19 @@ struct Options {
 };
 
 bool parse(int argc, char** argv, Options& o) {
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string key = argv[i];
+    return benchmarks::readKeyValues(argc, argv, [&](const std::string& key, const char* value) {
         if (key == "--json")
-            o.json = argv[i + 1];
+            o.json = value;
         else if (key == "--repeats")
-            o.repeats = std::max(20, std::atoi(argv[i + 1]));
+            o.repeats = std::max(20, std::atoi(value));
         else if (key == "--decode-sweep")
-            o.decodeSweep = std::string(argv[i + 1]) == "1";
+            o.decodeSweep = std::string(value) == "1";
         else if (key == "--presets")
-            o.only = std::string(",").append(argv[i + 1]).append(",");
+            o.only = std::string(",").append(value).append(",");
         else
             return false;
-    }
-    return argc % 2 == 1;
+        return true;
+    });
 }
 
 struct Row {
@@ -253,12 +253,9 @@ Status sweepDecode(MlpCudaContext& context, int repeats) {
 
 int main(int argc, char** argv) {
     Options options;
-    if (!parse(argc, argv, options)) {
-        std::fprintf(stderr,
-                     "usage: mlp_benchmark [--json FILE] [--repeats R] [--presets a,b] "
-                     "[--decode-sweep 1]\n");
-        return 2;
-    }
+    if (!parse(argc, argv, options))
+        return benchmarks::usageError(
+            "mlp_benchmark [--json FILE] [--repeats R] [--presets a,b] [--decode-sweep 1]");
     auto context = MlpCudaContext::create();
     if (!context) {
         std::fprintf(stderr, "no GPU to benchmark on: %s\n", context.status().message().c_str());

@@ -64,6 +64,13 @@ MachineProbe workingGpuMachine() {
     return probe;
 }
 
+// That machine with its hardware counters probed and refused for `reason`.
+MachineProbe gpuMachineWithCountersRefused(CounterRefusal refusal, const char* reason) {
+    MachineProbe probe = workingGpuMachine();
+    probe.counters = {true, false, refusal, QString::fromUtf8(reason), QStringLiteral("none")};
+    return probe;
+}
+
 const Check& find(const QVector<Check>& checks, const QString& name) {
     const auto at = std::find_if(checks.begin(), checks.end(),
                                  [&](const Check& check) { return check.name == name; });
@@ -142,11 +149,10 @@ TEST(SelfTestVerdict, AnInstalledGpuWithAnOldDriverFailsWithTheDriverFix) {
 }
 
 TEST(SelfTestVerdict, RefusedCountersWarnWithTheAdministratorsFix) {
-    MachineProbe probe = workingGpuMachine();
-    probe.counters = {true, false, CounterRefusal::Privileges,
-                      "hardware counters are refused: GPU profiling is restricted to "
-                      "administrators on this machine (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)",
-                      "none"};
+    const MachineProbe probe = gpuMachineWithCountersRefused(
+        CounterRefusal::Privileges,
+        "hardware counters are refused: GPU profiling is restricted to administrators on this "
+        "machine (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)");
     const QVector<Check> checks = checkList(probe);
     const Check& counters = find(checks, "Counter permission");
     EXPECT_EQ(counters.status, CheckStatus::Warn);
@@ -159,11 +165,10 @@ TEST(SelfTestVerdict, RefusedCountersWarnWithTheAdministratorsFix) {
 }
 
 TEST(SelfTestVerdict, MissingCuptiAndNvrtcAreWarnings) {
-    MachineProbe probe = workingGpuMachine();
-    probe.counters = {true, false, CounterRefusal::LibraryMissing,
-                      "hardware counters are not available: the CUPTI library could not be "
-                      "loaded (libcupti.so.13: cannot open shared object file)",
-                      "none"};
+    MachineProbe probe = gpuMachineWithCountersRefused(
+        CounterRefusal::LibraryMissing,
+        "hardware counters are not available: the CUPTI library could not be loaded "
+        "(libcupti.so.13: cannot open shared object file)");
     probe.cupti = {false, probe.counters.reason};
     probe.nvrtc = {false, "libnvrtc.so.13: cannot open shared object file"};
     const QVector<Check> checks = checkList(probe);

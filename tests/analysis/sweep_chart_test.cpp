@@ -192,6 +192,25 @@ void SweepChartTest::showsARealCpuSweep() {
     QCOMPARE(chart.exportPng(directory.filePath(QStringLiteral("cpu.png"))), QString());
 }
 
+namespace {
+
+// A sweep of `pipeline`'s first variant over the sizes 64, 256 and 1024, on a device whose L2
+// holds `l2CacheBytes` (0: unknown).
+SweepReport threeSizeSweep(const PipelineSpec& pipeline, std::uint64_t l2CacheBytes) {
+    SweepReport report;
+    report.pipeline = pipeline.name;
+    report.device.l2CacheBytes = l2CacheBytes;
+    SweepSeries series;
+    series.variant = pipeline.variants.front().name;
+    series.launches = 1;
+    for (std::uint64_t size : {64, 256, 1024})
+        series.points.push_back({size, size * 4, 1, 0.01, true, 0.0, 0.0});
+    report.series = {series};
+    return report;
+}
+
+}  // namespace
+
 // The x axis names the dimension the pipeline's sweeps vary, as the registry names it: the MLP's
 // sweeps vary M (tokens), the elementwise chains' N (elements).
 void SweepChartTest::theSizeAxisNamesTheSweptDimension() {
@@ -200,17 +219,8 @@ void SweepChartTest::theSizeAxisNamesTheSweptDimension() {
         QVERIFY(pipeline);
         const DimensionSpec* swept = pipeline->findDimension(pipeline->sizeDimension);
         QVERIFY(swept);
-        SweepReport report;
-        report.pipeline = name;
-        SweepSeries series;
-        series.variant = pipeline->variants.front().name;
-        series.launches = 1;
-        for (std::uint64_t size : {64, 256, 1024})
-            series.points.push_back({size, size * 4, 1, 0.01, true, 0.0, 0.0});
-        report.series = {series};
-        const SweepChartData data = model::sweepChartData(report);
         SweepChart chart;
-        chart.setData(data);
+        chart.setData(model::sweepChartData(threeSizeSweep(*pipeline, 0)));
         const QString label = chart.bandwidthRect()->axis(QCPAxis::atBottom)->label();
         const QString expected =
             QString::fromStdString(pipeline->sizeDimension + ": " + swept->title);
@@ -225,17 +235,8 @@ void SweepChartTest::theL2LineMarksOneArrayOnlyWhereEveryBufferIsOne() {
     for (const auto& [name, expectedL2N] : {std::pair{"swiglu", 256.0}, std::pair{"mlp", 0.0}}) {
         const PipelineSpec* pipeline = findPipeline(name);
         QVERIFY(pipeline);
-        SweepReport report;
-        report.pipeline = name;
-        report.device.l2CacheBytes = 1024;
-        SweepSeries series;
-        series.variant = pipeline->variants.front().name;
-        series.launches = 1;
-        for (std::uint64_t size : {64, 256, 1024})
-            series.points.push_back({size, size * 4, 1, 0.01, true, 0.0, 0.0});
-        report.series = {series};
         SweepChart chart;
-        chart.setData(model::sweepChartData(report));
+        chart.setData(model::sweepChartData(threeSizeSweep(*pipeline, 1024)));
         QCOMPARE(chart.shownL2N(), expectedL2N);
     }
 }

@@ -21,15 +21,7 @@ VariantResult variantFrom(const RunRecord& run) {
     variant.modelBytesWritten = run.modelBytesWritten;
     variant.kernels.assign(run.kernels.begin(), run.kernels.end());
     variant.timeline.assign(run.timeline.begin(), run.timeline.end());
-    for (const SampleRecord& record : run.samples) {
-        BandwidthSample sample;
-        sample.startNs = record.timeNs;
-        sample.endNs = record.timeNs + record.durationNs;
-        const double seconds = static_cast<double>(record.durationNs) * 1e-9;
-        sample.dramBytesRead = record.readBytesPerSecond * seconds;
-        sample.dramBytesWritten = record.writeBytesPerSecond * seconds;
-        variant.samples.push_back(sample);
-    }
+    variant.samples.assign(run.samples.begin(), run.samples.end());
     return variant;
 }
 

@@ -29,14 +29,6 @@ QString dataSourceKey(DataSource source);    // "counters", "timing+model", "cpu
 QString dataSourceLabel(DataSource source);  // "measured counters", "timing + model", ...
 std::optional<DataSource> dataSourceFromKey(const QString& key);
 
-// One PM sample: DRAM throughput over [timeNs, timeNs + durationNs) on the timeline's clock.
-struct SampleRecord {
-    qint64 timeNs = 0;
-    qint64 durationNs = 0;
-    double readBytesPerSecond = 0.0;
-    double writeBytesPerSecond = 0.0;
-};
-
 // Which source produced each group of numbers of a run.
 struct RunDataSources {
     DataSource timing = DataSource::TimingModel;
@@ -74,7 +66,7 @@ struct RunRecord {
     QVector<KernelResult> kernels;
     QVector<AllocationEvent> allocations;  // host clock, ns since the run began
     QVector<TimelineSpan> timeline;        // device clock (the engine's spans)
-    QVector<SampleRecord> samples;         // PM sampling
+    QVector<BandwidthSample> samples;      // PM sampling, as the rates the file stores
     // Samples the run had before its idle stretches were merged (sample_thinning.h); 0 when
     // they are as recorded.
     qsizetype samplesBeforeThinning = 0;

@@ -129,10 +129,10 @@ QJsonObject spanToJson(const TimelineSpan& span, const QString& path, JsonWriter
     };
 }
 
-QJsonObject sampleToJson(const SampleRecord& sample, const QString& path, JsonWriter& writer) {
+QJsonObject sampleToJson(const BandwidthSample& sample, const QString& path, JsonWriter& writer) {
     return {
-        {"time_ns", writer.signedCount(sample.timeNs, path + ".time_ns")},
-        {"duration_ns", writer.signedCount(sample.durationNs, path + ".duration_ns")},
+        {"time_ns", writer.signedCount(sample.startNs, path + ".time_ns")},
+        {"duration_ns", writer.signedCount(sample.endNs - sample.startNs, path + ".duration_ns")},
         {"read_bytes_per_second", sample.readBytesPerSecond},
         {"write_bytes_per_second", sample.writeBytesPerSecond},
     };
@@ -359,10 +359,11 @@ TimelineSpan readSpan(const JsonReader& reader) {
     return span;
 }
 
-SampleRecord readSample(const JsonReader& reader) {
-    SampleRecord sample;
-    sample.timeNs = reader.signedCount("time_ns");
-    sample.durationNs = reader.signedCount("duration_ns");
+// Files keep a start and a duration; the engine's sample a start and an end.
+BandwidthSample readSample(const JsonReader& reader) {
+    BandwidthSample sample;
+    sample.startNs = reader.signedCount("time_ns");
+    sample.endNs = sample.startNs + reader.signedCount("duration_ns");
     sample.readBytesPerSecond = reader.number("read_bytes_per_second");
     sample.writeBytesPerSecond = reader.number("write_bytes_per_second");
     return sample;
@@ -454,7 +455,7 @@ RunRecord readRun(const JsonReader& reader, int version) {
     run.allocations =
         readArray<AllocationEvent>(reader, "allocations", false, kMaxEvents, readAllocation);
     run.timeline = readArray<TimelineSpan>(reader, "timeline", false, kMaxEvents, readSpan);
-    run.samples = readArray<SampleRecord>(reader, "samples", false, kMaxSamples, readSample);
+    run.samples = readArray<BandwidthSample>(reader, "samples", false, kMaxSamples, readSample);
     run.samplesBeforeThinning =
         static_cast<qsizetype>(reader.optionalCount("samples_before_thinning").value_or(0));
     if (const std::optional<JsonReader> sources = reader.optionalObject("data_source")) {

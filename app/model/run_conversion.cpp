@@ -11,15 +11,6 @@ QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
 
-SampleRecord sampleRecordFrom(const BandwidthSample& sample) {
-    SampleRecord record;
-    record.timeNs = sample.startNs;
-    record.durationNs = sample.endNs - sample.startNs;
-    record.readBytesPerSecond = sample.readBytesPerSecond();
-    record.writeBytesPerSecond = sample.writeBytesPerSecond();
-    return record;
-}
-
 std::optional<DataSource> optionalDataSourceFrom(const std::optional<MeasurementSource>& source) {
     if (!source) return std::nullopt;
     return dataSourceFrom(*source);
@@ -86,8 +77,7 @@ RunRecord runRecordFrom(const VariantResult& variant) {
     run.allocations =
         QVector<AllocationEvent>(variant.allocations.begin(), variant.allocations.end());
     run.timeline = QVector<TimelineSpan>(variant.timeline.begin(), variant.timeline.end());
-    for (const BandwidthSample& sample : variant.samples)
-        run.samples.push_back(sampleRecordFrom(sample));
+    run.samples = QVector<BandwidthSample>(variant.samples.begin(), variant.samples.end());
     // The CPU backend's timing is always "cpu", whatever the runner left in timingSource.
     run.dataSource.timing = variant.backend == BackendKind::Cpu
                                 ? DataSource::CpuBackend

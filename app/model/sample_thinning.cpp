@@ -5,35 +5,39 @@
 namespace fusescope::model {
 namespace {
 
-double bandwidth(const SampleRecord& sample) {
+double bandwidth(const BandwidthSample& sample) {
     return sample.readBytesPerSecond + sample.writeBytesPerSecond;
 }
 
 // One sample covering samples [first, last], with the same bytes as all of them.
-SampleRecord merged(const QVector<SampleRecord>& samples, qsizetype first, qsizetype last) {
-    SampleRecord result;
-    result.timeNs = samples[first].timeNs;
-    result.durationNs = samples[last].timeNs + samples[last].durationNs - samples[first].timeNs;
+// Weighs rates by nanoseconds rather than seconds: no 1e-9 factor rounds the merged rates.
+BandwidthSample merged(const QVector<BandwidthSample>& samples, qsizetype first, qsizetype last) {
+    const auto nanoseconds = [](const BandwidthSample& sample) {
+        return static_cast<double>(sample.endNs - sample.startNs);
+    };
+    BandwidthSample result;
+    result.startNs = samples[first].startNs;
+    result.endNs = samples[last].endNs;
     double readBytes = 0.0;
     double writtenBytes = 0.0;
     for (qsizetype i = first; i <= last; ++i) {
-        readBytes += samples[i].readBytesPerSecond * static_cast<double>(samples[i].durationNs);
-        writtenBytes += samples[i].writeBytesPerSecond * static_cast<double>(samples[i].durationNs);
+        readBytes += samples[i].readBytesPerSecond * nanoseconds(samples[i]);
+        writtenBytes += samples[i].writeBytesPerSecond * nanoseconds(samples[i]);
     }
-    if (result.durationNs > 0) {
-        result.readBytesPerSecond = readBytes / static_cast<double>(result.durationNs);
-        result.writeBytesPerSecond = writtenBytes / static_cast<double>(result.durationNs);
+    if (result.endNs > result.startNs) {
+        result.readBytesPerSecond = readBytes / nanoseconds(result);
+        result.writeBytesPerSecond = writtenBytes / nanoseconds(result);
     }
     return result;
 }
 
 }  // namespace
 
-ThinningOutcome mergeIdleSamples(QVector<SampleRecord>& samples, double idleFraction) {
+ThinningOutcome mergeIdleSamples(QVector<BandwidthSample>& samples, double idleFraction) {
     ThinningOutcome outcome;
     outcome.samplesBefore = samples.size();
     double peak = 0.0;
-    for (const SampleRecord& sample : samples) peak = std::max(peak, bandwidth(sample));
+    for (const BandwidthSample& sample : samples) peak = std::max(peak, bandwidth(sample));
     const double idleBelow = peak * idleFraction;
     const auto idle = [&](qsizetype i) { return bandwidth(samples[i]) < idleBelow; };
     // A sample next to an active one is kept as it is: it holds the kernel's rising or falling
@@ -41,7 +45,7 @@ ThinningOutcome mergeIdleSamples(QVector<SampleRecord>& samples, double idleFrac
     const auto nearActivity = [&](qsizetype i) {
         return (i > 0 && !idle(i - 1)) || (i + 1 < samples.size() && !idle(i + 1));
     };
-    QVector<SampleRecord> kept;
+    QVector<BandwidthSample> kept;
     qsizetype i = 0;
     while (i < samples.size()) {
         if (!idle(i) || nearActivity(i)) {

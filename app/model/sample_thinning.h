@@ -16,7 +16,7 @@ struct ThinningOutcome {
 // Merges each run of consecutive samples below `idleFraction` of the largest sample's bandwidth
 // into one sample spanning it (bytes kept exactly: its rates are the stretch's average). The
 // samples on either side of activity are kept as they were, so a kernel's edges stay sharp.
-ThinningOutcome mergeIdleSamples(QVector<SampleRecord>& samples, double idleFraction);
+ThinningOutcome mergeIdleSamples(QVector<BandwidthSample>& samples, double idleFraction);
 
 // Applies mergeIdleSamples to every run and records, per run, how many samples there were
 // (RunRecord::samplesBeforeThinning), so the recording says it was thinned.

@@ -211,7 +211,7 @@ double writesAfterFreesOutsideKernels(const VariantResult& variant) {
             std::any_of(kernels.begin(), kernels.end(), [&](const TimelineSpan& k) {
                 return sample.startNs < k.endNs && sample.endNs > k.startNs;
             });
-        if (!underKernel) written += sample.dramBytesWritten;
+        if (!underKernel) written += sample.dramBytesWritten();
     }
     return written;
 }

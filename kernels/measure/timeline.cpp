@@ -103,8 +103,8 @@ SpanTraffic integrateSamples(const std::vector<BandwidthSample>& samples, std::i
         if (to <= from) continue;
         const double fraction =
             static_cast<double>(to - from) / static_cast<double>(sample.endNs - sample.startNs);
-        traffic.bytesRead += sample.dramBytesRead * fraction;
-        traffic.bytesWritten += sample.dramBytesWritten * fraction;
+        traffic.bytesRead += sample.dramBytesRead() * fraction;
+        traffic.bytesWritten += sample.dramBytesWritten() * fraction;
     }
     return traffic;
 }

@@ -59,16 +59,16 @@ struct KernelCounters {
     double dramBytesWritten = 0.0;  // dram__bytes_write.sum
     // The counters below are each empty where they were not measured: recordings made before
     // they were counted hold the DRAM bytes alone, and views show such a count as missing, not 0.
-    std::optional<double> sectorsRead;     // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (32 B)
-    std::optional<double> sectorsWritten;  // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+    std::optional<double> sectorsRead{};  // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (32 B)
+    std::optional<double> sectorsWritten{};  // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
     // Sectors the SMs requested from the L2 (lts__t_sectors_srcunit_tex_op_read/write.sum, 32 B
     // each): these include the tensor memory accelerator's loads, which bypass the LSU counters
     // above (cuBLAS on Hopper), so a re-read the L2 absorbs shows as requested but not DRAM.
-    std::optional<double> l2SectorsRead;
-    std::optional<double> l2SectorsWritten;
+    std::optional<double> l2SectorsRead{};
+    std::optional<double> l2SectorsWritten{};
     // Device kernels the launch started, summed above: a library call may start more than one
     // (cuBLAS adds a split-K reduction kernel at some shapes).
-    std::optional<std::uint32_t> deviceKernels;
+    std::optional<std::uint32_t> deviceKernels{};
 };
 
 // Every counter measured and still 0: a launch's sum before its device kernels are added.
@@ -93,21 +93,19 @@ inline void addCounters(KernelCounters& total, const KernelCounters& part) {
     add(total.l2SectorsWritten, part.l2SectorsWritten);
 }
 
-// One PM sample: DRAM bytes moved in [startNs, endNs) on the sampling run's clock
-// (ns since the sampling session began; the same clock as TimelineSpan).
+// One PM sample: DRAM throughput over [startNs, endNs) on the sampling run's clock
+// (ns since the sampling session began; the same clock as TimelineSpan). It keeps the rates it
+// was measured as, which recordings store, so a sample saved and opened again is the same to the
+// bit; the bytes follow from them.
 struct BandwidthSample {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
-    double dramBytesRead = 0.0;
-    double dramBytesWritten = 0.0;
+    double readBytesPerSecond = 0.0;
+    double writeBytesPerSecond = 0.0;
 
     double durationSeconds() const { return static_cast<double>(endNs - startNs) * 1e-9; }
-    double readBytesPerSecond() const {
-        return endNs > startNs ? dramBytesRead / durationSeconds() : 0.0;
-    }
-    double writeBytesPerSecond() const {
-        return endNs > startNs ? dramBytesWritten / durationSeconds() : 0.0;
-    }
+    double dramBytesRead() const { return readBytesPerSecond * durationSeconds(); }
+    double dramBytesWritten() const { return writeBytesPerSecond * durationSeconds(); }
 };
 
 // A span of the sampling run's timeline (CUPTI Activity API, same clock as the samples):
@@ -128,7 +126,7 @@ struct KernelResult {
     std::uint64_t modelBytesWritten = 0;
     double modelFlops = 0.0;
     KernelResources resources;
-    std::optional<KernelCounters> counters;  // empty when not measured (never zeros instead)
+    std::optional<KernelCounters> counters{};  // empty when not measured (never zeros instead)
 };
 
 struct VariantResult {
@@ -158,8 +156,8 @@ struct VariantResult {
     std::vector<TimelineSpan> timeline;    // sampling run: kernels and allocations
     std::vector<BandwidthSample> samples;  // sampling run: PM samples inside this variant's part
     MeasurementSource timingSource = MeasurementSource::TimingModel;
-    std::optional<MeasurementSource> countersSource;  // set when kernels[].counters are set
-    std::optional<MeasurementSource> samplesSource;   // set when timeline/samples are set
+    std::optional<MeasurementSource> countersSource{};  // set when kernels[].counters are set
+    std::optional<MeasurementSource> samplesSource{};   // set when timeline/samples are set
 
     double effectiveGBps() const;   // model bytes over time
     double achievedTflops() const;  // model FLOPs over time
@@ -182,7 +180,7 @@ struct ComputeRoofResult {
 struct RunReport {
     DeviceInfo device;
     RooflineResult roofline;
-    std::optional<ComputeRoofResult> computeRoof;  // pipelines that declare one, on a GPU
+    std::optional<ComputeRoofResult> computeRoof{};  // pipelines that declare one, on a GPU
     std::vector<VariantResult> variants;
     std::vector<AllocationEvent> allocations;  // every event of the run
 

@@ -113,8 +113,8 @@ void FakeCounterProvider::deliver(std::int64_t upToNs) {
             BandwidthSample sample;
             sample.startNs = nextSampleNs_;
             sample.endNs = nextSampleNs_ + intervalNs_;
-            sample.dramBytesRead = kReadBytesPerSecond * sample.durationSeconds();
-            sample.dramBytesWritten = kWriteBytesPerSecond * sample.durationSeconds();
+            sample.readBytesPerSecond = kReadBytesPerSecond;
+            sample.writeBytesPerSecond = kWriteBytesPerSecond;
             batch.samples.push_back(sample);
             nextSampleNs_ = sample.endNs;
         }

@@ -163,8 +163,8 @@ TEST(Gap, ExplainGapsCoversMeasuredVariantsAndFreeWriteBackOnTheTimeline) {
     // Timeline: the kernel, then the scratch buffer freed, then writes with no kernel running.
     measured.timeline.push_back({TimelineSpan::Kind::Kernel, "swiglu_scratch", 0, 1000, 0});
     measured.timeline.push_back({TimelineSpan::Kind::Allocation, "scratch", -10, 2000, 16000000});
-    measured.samples.push_back({500, 1000, 1e6, 1e6});
-    measured.samples.push_back({2000, 3000, 0.0, 12e6});
+    measured.samples.push_back({500, 1000, 2e12, 2e12});    // 1e6 bytes each way
+    measured.samples.push_back({2000, 3000, 0.0, 1.2e13});  // 12e6 bytes written
     report.variants.push_back(measured);
     VariantResult unmeasured = measured;
     unmeasured.variant = "fused";

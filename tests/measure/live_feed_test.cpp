@@ -22,7 +22,8 @@ void LiveFeedTest::showsEveryRunOfARecording() {
         model::RunRecord run;
         run.variant = r == 0 ? "scratch" : "fused";
         const qint64 t0 = r * 10'000'000;
-        for (int i = 0; i < 100; ++i) run.samples.append({t0 + i * 10'000, 10'000, 3e12, 1e12});
+        for (int i = 0; i < 100; ++i)
+            run.samples.append({t0 + i * 10'000, t0 + (i + 1) * 10'000, 3e12, 1e12});
         run.timeline.append(
             {fusescope::TimelineSpan::Kind::Kernel, "k", t0 + 100'000, t0 + 900'000, 0});
         const int buffers = r == 0 ? 4 : 3;  // scratch holds one array more

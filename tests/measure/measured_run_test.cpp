@@ -308,7 +308,7 @@ TEST(MeasuredRun, SamplesStreamInTimeOrderWhileTheRunGoes) {
         for (std::size_t i = 0; i < streamed.size(); ++i)
             EXPECT_EQ(streamed[i].startNs, variant.samples[i].startNs);
         for (const BandwidthSample& sample : variant.samples)
-            EXPECT_NEAR(sample.readBytesPerSecond(), FakeCounterProvider::kReadBytesPerSecond, 1.0);
+            EXPECT_NEAR(sample.readBytesPerSecond, FakeCounterProvider::kReadBytesPerSecond, 1.0);
         total += variant.samples.size();
     }
     EXPECT_EQ(report->samplesDecoded, total);

@@ -35,9 +35,9 @@ model::RunRecord timedRun(const QString& variant, qint64 firstKernelNs, qint64 k
         start = span.endNs + 20'000;
     }
     for (qint64 t = firstKernelNs - 100'000; t < start + 100'000; t += 10'000) {
-        model::SampleRecord sample;
-        sample.timeNs = t;
-        sample.durationNs = 10'000;
+        BandwidthSample sample;
+        sample.startNs = t;
+        sample.endNs = t + 10'000;
         sample.readBytesPerSecond = 2e12;
         sample.writeBytesPerSecond = 1e12;
         run.samples.push_back(sample);

@@ -57,7 +57,10 @@ TEST(Timeline, KernelNamesAreReadable) {
 
 TEST(Timeline, IntegratesSamplesByOverlap) {
     const std::vector<BandwidthSample> samples = {
-        {0, 100, 1000, 100}, {100, 200, 2000, 200}, {200, 300, 4000, 400}};
+        // 1000, 2000 and 4000 bytes read (and a tenth written) in 100 ns each.
+        {0, 100, 1e10, 1e9},
+        {100, 200, 2e10, 2e9},
+        {200, 300, 4e10, 4e9}};
     const SpanTraffic whole = integrateSamples(samples, 0, 300);
     EXPECT_DOUBLE_EQ(whole.bytesRead, 7000);
     EXPECT_DOUBLE_EQ(whole.bytesWritten, 700);
@@ -76,11 +79,11 @@ TEST(Timeline, PeakAllocatedBytesCountsOverlapsOnly) {
     EXPECT_EQ(peakAllocatedBytes(spans), 30u);
 }
 
-TEST(Timeline, SamplesReportBytesPerSecond) {
-    const BandwidthSample sample{0, 10'000, 30e3, 10e3};  // 10 us
-    EXPECT_DOUBLE_EQ(sample.readBytesPerSecond(), 3e9);
-    EXPECT_DOUBLE_EQ(sample.writeBytesPerSecond(), 1e9);
-    EXPECT_DOUBLE_EQ(BandwidthSample{}.readBytesPerSecond(), 0.0);
+TEST(Timeline, SamplesReportTheirBytes) {
+    const BandwidthSample sample{0, 10'000, 3e9, 1e9};  // 10 us
+    EXPECT_DOUBLE_EQ(sample.dramBytesRead(), 30e3);
+    EXPECT_DOUBLE_EQ(sample.dramBytesWritten(), 10e3);
+    EXPECT_DOUBLE_EQ(BandwidthSample{}.dramBytesRead(), 0.0);
 }
 
 TEST(CounterRefusal, EveryReasonIsRecognisedAgainAndPrivilegesSayWhatToChange) {

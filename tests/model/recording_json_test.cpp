@@ -89,8 +89,8 @@ Recording fullyPopulatedRecording() {
     run.timeline.push_back({TimelineSpan::Kind::Kernel, "swiglu_scratch", 1000, 2000, 0});
     run.timeline.push_back(
         {TimelineSpan::Kind::Allocation, "scratch", 500, 5000000000ll, 1073741824ull});
-    run.samples.push_back({1000, 10000, 3.5e12, 1.25e12});
-    run.samples.push_back({11000, 10000, 3.25e12, 1.5e12});
+    run.samples.push_back({1000, 11000, 3.5e12, 1.25e12});
+    run.samples.push_back({11000, 21000, 3.25e12, 1.5e12});
     run.dataSource.timing = DataSource::TimingModel;
     run.dataSource.counters = DataSource::Counters;
     run.dataSource.samples = DataSource::Counters;
@@ -180,8 +180,8 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
     }
     ASSERT_EQ(a.samples.size(), b.samples.size());
     for (qsizetype i = 0; i < a.samples.size(); ++i) {
-        EXPECT_EQ(a.samples[i].timeNs, b.samples[i].timeNs);
-        EXPECT_EQ(a.samples[i].durationNs, b.samples[i].durationNs);
+        EXPECT_EQ(a.samples[i].startNs, b.samples[i].startNs);
+        EXPECT_EQ(a.samples[i].endNs, b.samples[i].endNs);
         EXPECT_EQ(a.samples[i].readBytesPerSecond, b.samples[i].readBytesPerSecond);
         EXPECT_EQ(a.samples[i].writeBytesPerSecond, b.samples[i].writeBytesPerSecond);
     }

@@ -111,7 +111,7 @@ TEST(RunConversion, MeasuredCountersSamplesAndSourcesAreCarried) {
     kernel.counters = testing_support::counted(100.0, 200.0, 300.0, 400.0);
     variant.kernels.push_back(kernel);
     variant.timeline.push_back({fusescope::TimelineSpan::Kind::Allocation, "out", 10, 90, 4096});
-    variant.samples.push_back({0, 1000, 2000.0, 1000.0});  // 1 µs: 2e9 and 1e9 bytes/s
+    variant.samples.push_back({0, 1000, 2e9, 1e9});  // 1 µs: 2000 and 1000 bytes
     variant.timingSource = MeasurementSource::TimingModel;
     variant.countersSource = MeasurementSource::Counters;
     variant.samplesSource = MeasurementSource::Counters;
@@ -129,7 +129,7 @@ TEST(RunConversion, MeasuredCountersSamplesAndSourcesAreCarried) {
     EXPECT_EQ(run.timeline[0].kind, fusescope::TimelineSpan::Kind::Allocation);
     EXPECT_EQ(run.timeline[0].bytes, 4096u);
     ASSERT_EQ(run.samples.size(), 1);
-    EXPECT_EQ(run.samples[0].durationNs, 1000);
+    EXPECT_EQ(run.samples[0].endNs - run.samples[0].startNs, 1000);
     EXPECT_DOUBLE_EQ(run.samples[0].readBytesPerSecond, 2e9);
     EXPECT_DOUBLE_EQ(run.samples[0].writeBytesPerSecond, 1e9);
 }

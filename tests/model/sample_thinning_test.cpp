@@ -10,11 +10,11 @@ namespace {
 constexpr qint64 kIntervalNs = 20'000;
 
 // `idle` quiet samples, then `busy` samples at 4 TB/s, then `idle` quiet ones again.
-QVector<SampleRecord> idleBusyIdle(int idle, int busy) {
-    QVector<SampleRecord> samples;
+QVector<BandwidthSample> idleBusyIdle(int idle, int busy) {
+    QVector<BandwidthSample> samples;
     qint64 time = 0;
     const auto add = [&](double readRate, double writeRate) {
-        samples.push_back({time, kIntervalNs, readRate, writeRate});
+        samples.push_back({time, time + kIntervalNs, readRate, writeRate});
         time += kIntervalNs;
     };
     for (int i = 0; i < idle; ++i) add(1e6 * (i % 3), 0.0);  // a trickle, not exactly zero
@@ -23,15 +23,16 @@ QVector<SampleRecord> idleBusyIdle(int idle, int busy) {
     return samples;
 }
 
-double totalBytes(const QVector<SampleRecord>& samples) {
+double totalBytes(const QVector<BandwidthSample>& samples) {
     double bytes = 0.0;
-    for (const SampleRecord& s : samples)
-        bytes += (s.readBytesPerSecond + s.writeBytesPerSecond) * static_cast<double>(s.durationNs);
+    for (const BandwidthSample& s : samples)
+        bytes += (s.readBytesPerSecond + s.writeBytesPerSecond) *
+                 static_cast<double>(s.endNs - s.startNs);
     return bytes;
 }
 
 TEST(SampleThinning, IdleStretchesBecomeOneSampleEachWithTheSameBytes) {
-    QVector<SampleRecord> samples = idleBusyIdle(500, 6);
+    QVector<BandwidthSample> samples = idleBusyIdle(500, 6);
     const double before = totalBytes(samples);
     const ThinningOutcome outcome = mergeIdleSamples(samples, 0.01);
     EXPECT_EQ(outcome.samplesBefore, 1006);
@@ -40,27 +41,27 @@ TEST(SampleThinning, IdleStretchesBecomeOneSampleEachWithTheSameBytes) {
     EXPECT_EQ(samples.size(), 10);
     EXPECT_NEAR(totalBytes(samples), before, before * 1e-12);
     // Still contiguous, from the first sample's start to the last one's end.
-    EXPECT_EQ(samples.front().timeNs, 0);
+    EXPECT_EQ(samples.front().startNs, 0);
     for (qsizetype i = 1; i < samples.size(); ++i)
-        EXPECT_EQ(samples[i].timeNs, samples[i - 1].timeNs + samples[i - 1].durationNs);
-    EXPECT_EQ(samples.back().timeNs + samples.back().durationNs, 1006 * kIntervalNs);
+        EXPECT_EQ(samples[i].startNs, samples[i - 1].endNs);
+    EXPECT_EQ(samples.back().endNs, 1006 * kIntervalNs);
 }
 
 TEST(SampleThinning, ThePeakAndTheEdgesOfActivityStayAsRecorded) {
-    QVector<SampleRecord> samples = idleBusyIdle(50, 3);
-    const QVector<SampleRecord> original = samples;
+    QVector<BandwidthSample> samples = idleBusyIdle(50, 3);
+    const QVector<BandwidthSample> original = samples;
     mergeIdleSamples(samples, 0.01);
     int busy = 0;
-    for (const SampleRecord& s : samples) {
+    for (const BandwidthSample& s : samples) {
         if (s.readBytesPerSecond == 3e12) {
             ++busy;
-            EXPECT_EQ(s.durationNs, kIntervalNs);
+            EXPECT_EQ(s.endNs - s.startNs, kIntervalNs);
         }
     }
     EXPECT_EQ(busy, 3);
     // The samples just before and after the busy ones are the originals.
-    EXPECT_EQ(samples[1].timeNs, original[49].timeNs);
-    EXPECT_EQ(samples[1].durationNs, kIntervalNs);
+    EXPECT_EQ(samples[1].startNs, original[49].startNs);
+    EXPECT_EQ(samples[1].endNs - samples[1].startNs, kIntervalNs);
 }
 
 TEST(SampleThinning, ARecordingSaysItWasThinnedAndKeepsSayingItAfterSaving) {

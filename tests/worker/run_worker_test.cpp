@@ -453,7 +453,7 @@ void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
     QElapsedTimer elapsed;
     elapsed.start();
     for (int i = 0; i < kBatches; ++i) {
-        const BandwidthSample sample{i * 10'000LL, (i + 1) * 10'000LL, 1e6, 5e5};
+        const BandwidthSample sample{i * 10'000LL, (i + 1) * 10'000LL, 1e11, 5e10};
         const TimelineSpan span{TimelineSpan::Kind::Kernel, "k", i * 10'000LL, i * 10'000LL + 5, 0};
         observer.samplesArrived(i < kBatches / 2 ? "first" : "second", {&sample, 1}, {&span, 1});
     }
@@ -478,7 +478,7 @@ void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
     const auto first = batches.first().at(2).value<SampleBatch>().samples.first();
     QCOMPARE(first.startNs, qint64{0});
     QCOMPARE(first.endNs, qint64{10'000});
-    QCOMPARE(first.readBytesPerSecond(), 1e6 / 1e-5);
+    QCOMPARE(first.readBytesPerSecond, 1e6 / 1e-5);
 
     // A newer request makes this observer stale: nothing more goes out.
     worker.jobs().start(JobKind::Run);

@@ -77,8 +77,8 @@ void feedChart(live::LiveBandwidthChart& chart, const RunReport& report, const Q
     for (const VariantResult& variant : report.variants) {
         QVector<live::LiveSample> batch;
         for (const BandwidthSample& sample : variant.samples)
-            batch.append({sample.startNs, sample.endNs, sample.readBytesPerSecond(),
-                          sample.writeBytesPerSecond()});
+            batch.append({sample.startNs, sample.endNs, sample.readBytesPerSecond,
+                          sample.writeBytesPerSecond});
         chart.appendSamples(batch);
         for (const TimelineSpan& span : variant.timeline) {
             if (span.kind == TimelineSpan::Kind::Kernel)

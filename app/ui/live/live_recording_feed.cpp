@@ -23,8 +23,8 @@ void appendToChart(LiveBandwidthChart& chart, const QVector<BandwidthSample>& sa
     QVector<LiveSample> batch;
     batch.reserve(samples.size());
     for (const BandwidthSample& sample : samples)
-        batch.append({sample.startNs, sample.endNs, sample.readBytesPerSecond(),
-                      sample.writeBytesPerSecond()});
+        batch.append(
+            {sample.startNs, sample.endNs, sample.readBytesPerSecond, sample.writeBytesPerSecond});
     chart.appendSamples(batch);
     appendSpans(chart, spans, variant);
 }
@@ -53,15 +53,8 @@ bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording)
         recording.replayed ? model::DataSource::Replay : model::DataSource::Counters;
     chart.setDataSource(QString::fromStdString(recording.device.name) + " · " +
                         model::dataSourceLabel(source));
-    for (const model::RunRecord& run : recording.runs) {
-        QVector<LiveSample> batch;
-        batch.reserve(run.samples.size());
-        for (const model::SampleRecord& sample : run.samples)
-            batch.append({sample.timeNs, sample.timeNs + sample.durationNs,
-                          sample.readBytesPerSecond, sample.writeBytesPerSecond});
-        chart.appendSamples(batch);
-        appendSpans(chart, run.timeline, run.variant);
-    }
+    for (const model::RunRecord& run : recording.runs)
+        appendToChart(chart, run.samples, run.timeline, run.variant);
     return true;
 }
 

@@ -240,8 +240,10 @@ Status Sampler::decodeInto(SamplingBatch& batch, bool& full) {
         BandwidthSample out;
         out.startNs = static_cast<std::int64_t>(sample.startTimestamp);
         out.endNs = static_cast<std::int64_t>(sample.endTimestamp);
-        out.dramBytesRead = values[0];
-        out.dramBytesWritten = values[1];
+        // Kept as rates (runner.h): an empty interval moved nothing measurable.
+        const double seconds = out.durationSeconds();
+        out.readBytesPerSecond = out.endNs > out.startNs ? values[0] / seconds : 0.0;
+        out.writeBytesPerSecond = out.endNs > out.startNs ? values[1] / seconds : 0.0;
         batch.samples.push_back(out);
     }
     return Status::ok();

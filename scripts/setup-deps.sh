@@ -10,12 +10,13 @@ set -euo pipefail
 # screenshots (xvfb-run needs xauth, which xvfb only recommends); libgif-dev for GIF export;
 # patchelf + file for the portable bundle and CPack's DEB (dpkg-dev gives dpkg-shlibdeps);
 # fonts-dejavu-core so offscreen renders have a font; clang with its runtime libraries
-# (libFuzzer, which clang only recommends) for scripts/fuzz.sh.
+# (libFuzzer, which clang only recommends) for scripts/fuzz.sh; lld links the test programs
+# about three times faster than GNU ld (the build uses it where it is installed).
 packages=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqscintilla2-qt6-dev libgtest-dev libgif-dev
     xvfb xauth patchelf file dpkg-dev fonts-dejavu-core
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev lld
 )
 
 check_only=0

@@ -4,8 +4,9 @@
 #      found), builds with every core, and runs every test offscreen. Without a GPU the GPU tests
 #      are skipped, and the reason each one gives is printed so that a skip is never silent;
 #   2. builds the `asan` preset (AddressSanitizer + UBSan, CUDA off: no GPU in CI and nvcc is
-#      slow; line tables only, -g1: every report still names file and line), only the programs
-#      the tests run, and runs the same tests under it; any sanitizer report fails the run;
+#      slow; line tables only, -g1: every report still names file and line; a unity build, each
+#      target's files compiled eight to a batch), only the programs the tests run, and runs the
+#      same tests under it; any sanitizer report fails the run;
 #   3. fuzzes the recording and sweep loaders and the expression parser for a bounded time
 #      (scripts/fuzz.sh, clang).
 # The exit status is non-zero when any of them failed.

@@ -10,13 +10,6 @@
 namespace fusescope::cli {
 namespace {
 
-// One array of N elements fits in the L2 up to this N (0: unknown, or the pipeline's buffers are
-// not arrays of the swept size, as the MLP's weights are not arrays of M).
-std::uint64_t l2Elements(const DeviceInfo& device, const PipelineSpec* pipeline) {
-    if (pipeline && !pipeline->countsPasses) return 0;
-    return device.l2CacheBytes / sizeof(float);  // sweeps run float32 arrays
-}
-
 // What the model says one unit of the swept size moves: per element where every kernel sweeps
 // whole arrays, otherwise the bytes of the smallest problem (the MLP moves its weights at M = 1).
 QString bytesPerSize(const SweepSeries& series, const PipelineSpec* pipeline,
@@ -82,7 +75,7 @@ QString renderSweep(const SweepReport& report, const QString& dataSource) {
     lines << details.join(QStringLiteral(" · "));
     const QString sizeName =
         pipeline ? QString::fromStdString(pipeline->sizeDimension) : QStringLiteral("size");
-    const std::uint64_t l2 = l2Elements(report.device, pipeline);
+    const std::uint64_t l2 = model::sizeOneArrayFills(pipeline, report.device.l2CacheBytes);
     if (l2 > 0)
         lines << QStringLiteral("L2 %1 MiB: one array fits up to N = %2 (\"in L2\" below)")
                      .arg(static_cast<double>(report.device.l2CacheBytes) / (1024.0 * 1024.0), 0,

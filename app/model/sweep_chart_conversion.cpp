@@ -9,11 +9,23 @@
 
 namespace fusescope::model {
 
+namespace {
+
+// Where every buffer is an array of the swept size (or the registry lacks the pipeline, as the
+// elementwise sweeps it was written for).
+bool sweepsWholeArrays(const PipelineSpec* pipeline) {
+    return !pipeline || pipeline->countsPasses;
+}
+
+}  // namespace
+
+quint64 sizeOneArrayFills(const PipelineSpec* pipeline, quint64 bytes) {
+    return sweepsWholeArrays(pipeline) ? bytes / sizeof(float) : 0;
+}
+
 void describeSweptSize(SweepChartData& data, const PipelineSpec* pipeline) {
-    // Sweeps run float32 arrays.
-    data.elementBytes = static_cast<double>(sizeof(float));
+    data.elementBytes = sweepsWholeArrays(pipeline) ? static_cast<double>(sizeof(float)) : 0.0;
     if (!pipeline) return;
-    if (!pipeline->countsPasses) data.elementBytes = 0;
     data.sizeDimension = QString::fromStdString(pipeline->sizeDimension);
     if (const DimensionSpec* swept = pipeline->findDimension(pipeline->sizeDimension))
         data.sizeTitle = QString::fromStdString(swept->title);
@@ -28,12 +40,11 @@ QStringList sweptProblemWords(const PipelineSpec* pipeline, int vectorWidth) {
 }
 
 QString cacheFitWords(const PipelineSpec* pipeline, quint64 bytes) {
-    SweepChartData data;
-    describeSweptSize(data, pipeline);
-    if (data.elementBytes <= 0 || bytes == 0) return {};
+    const quint64 fits = sizeOneArrayFills(pipeline, bytes);
+    if (fits == 0) return {};
     return QObject::tr("one float32 array fits up to %1 = %2")
-        .arg(data.sizeDimension.isEmpty() ? QStringLiteral("N") : data.sizeDimension,
-             formatCount(static_cast<quint64>(bytes / data.elementBytes)));
+        .arg(pipeline ? QString::fromStdString(pipeline->sizeDimension) : QStringLiteral("N"),
+             formatCount(fits));
 }
 
 SweepChartData sweepChartData(const SweepReport& report) {

@@ -11,10 +11,13 @@
 namespace fusescope::model {
 
 SweepChartData sweepChartData(const SweepReport& report);
+// The swept size up to which one float32 array of that size fits in a cache of `bytes`; 0 where
+// the cache is unknown or `pipeline`'s buffers are not arrays of the swept size (the MLP's
+// weights do not grow with M). Elementwise pipelines sweep float32 arrays.
+quint64 sizeOneArrayFills(const PipelineSpec* pipeline, quint64 bytes);
 // The size `pipeline`'s sweeps vary, described into `data`: the dimension's name and title (left
-// empty where the registry lacks the pipeline), and the bytes of one of its elements where every
-// buffer is an array of that size, so that the L2 line marks the size one array fills the L2 at.
-// Elsewhere (the MLP's M, whose weights do not grow with it) no L2 line is drawn.
+// empty where the registry lacks the pipeline), and the bytes of one element where every buffer
+// is an array of that size (0 elsewhere: no L2 line is drawn).
 void describeSweptSize(SweepChartData& data, const PipelineSpec* pipeline);
 // What a sweep of `pipeline` runs, in words for a caption: the dtype of its default problem
 // ("bfloat16" for the MLP), and the vector width where the pipeline has that tuning.

@@ -230,14 +230,14 @@ void SweepTab::updateCacheMark() {
         return;
     }
     QString text = tr("%1: %2").arg(cacheName(), model::formatBytes(bytes));
-    const QString fits = model::cacheFitWords(findPipeline(pipeline_.toStdString()), bytes);
-    if (fits.isEmpty()) {
+    const PipelineSpec* pipeline = findPipeline(pipeline_.toStdString());
+    const quint64 fitsUpTo = model::sizeOneArrayFills(pipeline, bytes);
+    if (fitsUpTo == 0) {
         // The swept size is not every buffer's length (the MLP's M): no size to mark.
         cacheMark_->setText(text);
         return;
     }
-    text += QStringLiteral(", ") + fits;
-    const quint64 fitsUpTo = bytes / sizeof(float);
+    text += QStringLiteral(", ") + model::cacheFitWords(pipeline, bytes);
     const std::optional<quint64> from = model::elementCountValue(from_->text());
     const std::optional<quint64> to = model::elementCountValue(to_->text());
     if (from && to)

@@ -198,8 +198,10 @@ PipelineDescription describeExpression(const Program& program, std::string name)
             const GeneratedKernel cuda =
                 generateDescribedCudaKernel(program, plan, static_cast<int>(k));
             const LedgerKernel& row = ledger.kernels[k];
-            variant.kernels.push_back({plan.kernels[k].name, cuda.args, row.reads, row.writes,
-                                       row.flopsPerElement, cuda.source, cuda.entry});
+            variant.kernels.push_back(
+                {{plan.kernels[k].name, cuda.args, row.reads, row.writes, row.flopsPerElement},
+                 cuda.source,
+                 cuda.entry});
         }
         d.variants.push_back(std::move(variant));
     }

@@ -143,9 +143,7 @@ VariantSpec variantSpecOf(const PipelineDescription& description, const Describe
     for (const std::string& name : variant.buffers)
         spec.buffers.push_back(bufferSpecOf(*findDescribedBuffer(description, name)));
     std::vector<ElementwiseKernel> kernels;
-    for (const DescribedKernel& kernel : variant.kernels)
-        kernels.push_back(
-            {kernel.name, kernel.args, kernel.reads, kernel.writes, kernel.flopsPerElement});
+    for (const DescribedKernel& kernel : variant.kernels) kernels.push_back(kernel);
     spec.plan = [plan = elementwisePlan(std::move(kernels)),
                  name = variant.name](const Problem& problem) {
         std::vector<KernelSpec> specs = plan(problem);

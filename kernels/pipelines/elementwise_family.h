@@ -21,6 +21,8 @@ struct ElementwiseKernel {
     std::vector<std::string> reads;
     std::vector<std::string> writes;
     double flopsPerElement = 0.0;
+
+    bool operator==(const ElementwiseKernel&) const = default;
 };
 
 // The value an output element must have, computed in double from the inputs at index i.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pipelines/elementwise_family.h"
 #include "pipelines/registry.h"
 
 namespace fusescope {
@@ -63,13 +64,8 @@ struct DescribedBuffer {
 // takes the buffers named by `args` as float pointers, in that order, then N as an unsigned long
 // long. It must loop grid-stride over all N elements: at width 4 the launch gives one thread per
 // float4 group, at width 1 only the resident blocks (as the built-in elementwise kernels run).
-struct DescribedKernel {
-    std::string name;
-    std::vector<std::string> args;
-    // Whole-array sweeps, for the pass model (a name may repeat).
-    std::vector<std::string> reads;
-    std::vector<std::string> writes;
-    double flopsPerElement = 0.0;
+// Its name, args, reads, writes and FLOPs are those of any elementwise kernel.
+struct DescribedKernel : ElementwiseKernel {
     std::string cudaSource;
     std::string cudaEntry;
 

@@ -68,11 +68,7 @@ inline DescribedKernel chainKernel(const std::string& name, const std::vector<st
     const std::string entry = name.rfind("chain_", 0) == 0 ? name : "chain_" + name;
     std::vector<std::string> args = inputs;
     args.push_back(output);
-    return {name,
-            args,
-            inputs,
-            {output},
-            flopsPerElement,
+    return {{name, args, inputs, {output}, flopsPerElement},
             chainKernelSource(entry, inputs, output, body),
             entry};
 }

@@ -1,12 +1,16 @@
 #pragma once
 // Asynchronous global-to-shared copies (cp.async, sm_80+) and the tensor-core fragments
 // (ldmatrix, mma.m16n8k16 bfloat16 with float32 accumulation) that the tiled MLP kernels share.
+// Where the run-time compiled kernels' prelude has the same PTX wrapper, this calls it, so that
+// each instruction is written once. No source may include the prelude itself as well as this.
 #include <cuda_bf16.h>
+
+#include "pipelines/mlp/mlp_tiled_prelude.cuh"
 
 namespace fusescope::mlp::device {
 
 __device__ __forceinline__ unsigned sharedAddress(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+    return fsShared(p);
 }
 
 // 16 bytes from global to shared memory, or 16 zero bytes when !valid (nothing is read then).
@@ -15,12 +19,12 @@ __device__ __forceinline__ void copyAsync16(void* smem, const void* gmem, bool v
                  "l"(gmem), "r"(valid ? 16 : 0));
 }
 __device__ __forceinline__ void commitAsyncCopies() {
-    asm volatile("cp.async.commit_group;\n" ::);
+    fsCommit();
 }
 // Waits until at most kPending of the committed groups are still in flight.
 template <int kPending>
 __device__ __forceinline__ void waitAsyncCopies() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+    fsWait<kPending>();
 }
 
 // Four 8x8 matrices of 16-bit elements; lane l gives the address of row l % 8 of matrix l / 8.
@@ -47,11 +51,7 @@ __device__ __forceinline__ void loadMatricesAt(unsigned (&r)[4], unsigned smemAd
 // c (16x8, float32) += a (16x16, row-major bfloat16) * b (16x8, column-major bfloat16).
 __device__ __forceinline__ void mmaBf16(float (&c)[4], const unsigned (&a)[4], unsigned b0,
                                         unsigned b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    fsMma(c, a, b0, b1);
 }
 
 }  // namespace fusescope::mlp::device

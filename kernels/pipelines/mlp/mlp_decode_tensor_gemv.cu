@@ -10,6 +10,7 @@
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_tensor_gemv.h"
+#include "platform/kernel_shared_memory.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -170,11 +171,7 @@ Status launchStaged(const MlpShape& shape, bool overlap, const bf16* act, const 
                     const char* name, cudaStream_t stream) {
     constexpr int kSmem = static_cast<int>(sizeof(StagedSmem<(kPaired ? 2 : 1), kTiles>));
     auto* kernel = stagedGemv<kTiles, kPaired>;
-    if (Status s = cudaStatus(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
-            "cudaFuncSetAttribute (decode GEMV shared memory)");
-        !s)
-        return s;
+    if (Status s = allowDynamicSharedMemory(kernel, kSmem, "decode GEMV"); !s) return s;
     const dim3 grid(static_cast<unsigned>(ceilDiv(weightRows, kRows)));
     return launchMaybeOverlapped(kernel, grid, dim3(kThreads), kSmem, stream, overlap, name, act,
                                  weight, second, result, static_cast<int>(shape.M),

@@ -19,6 +19,7 @@
 
 #include "pipelines/mlp/mlp_gate_up_hopper.h"
 #include "platform/cuda_error.h"
+#include "platform/kernel_shared_memory.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -317,10 +318,8 @@ Status launchGateUpHopper(const MlpShape& shape, const void* x, const void* gate
     if (!gateMap) return gateMap.status();
     Result<CUtensorMap> upMap = tensorMapOf(*encode, up, shape.I, shape.H, kTileI, "up");
     if (!upMap) return upMap.status();
-    if (Status s = cudaStatus(
-            cudaFuncSetAttribute(gateUpSiluHopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 kSharedBytes),
-            "cudaFuncSetAttribute (Hopper gate_up kernel shared memory)");
+    if (Status s =
+            allowDynamicSharedMemory(gateUpSiluHopper, kSharedBytes, "Hopper gate_up kernel");
         !s)
         return s;
     gateUpSiluHopper<<<gridOf(shape), kThreads, kSharedBytes, stream>>>(

@@ -14,6 +14,7 @@
 #include "pipelines/mlp/mlp_production_precompiled.h"
 #include "pipelines/mlp/mlp_production_tiles.h"
 #include "pipelines/mlp/mlp_tile_mma.cuh"
+#include "platform/kernel_shared_memory.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -94,11 +95,7 @@ Status launchGateUpSilu(DType dtype, const MlpShape& shape, const void* x, const
                           "gemm_gate_up_silu launch");
     constexpr int kSmem = GateUpKernel<float>::kSmemBytes;
     auto* kernel = gemmGateUpSilu<float>;
-    if (Status s = cudaStatus(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
-            "cudaFuncSetAttribute (gate_up kernel shared memory)");
-        !s)
-        return s;
+    if (Status s = allowDynamicSharedMemory(kernel, kSmem, "gate_up kernel"); !s) return s;
     kernel<<<gridOf(production::kDefaultTiles, shape), kThreads, kSmem, stream>>>(
         static_cast<const float*>(x), static_cast<const float*>(gate),
         static_cast<const float*>(up), static_cast<float*>(h), shape, packed);

@@ -17,6 +17,7 @@
 #include "pipelines/mlp/mlp_device.cuh"
 #include "pipelines/mlp/mlp_launch.h"
 #include "pipelines/mlp/mlp_lesson_bf16.cuh"
+#include "platform/kernel_shared_memory.h"
 
 namespace fusescope::mlp {
 namespace {
@@ -253,23 +254,20 @@ __global__ void __launch_bounds__(kThreads, 2)
     math.storeOut(out, shape, m0, n0);
 }
 
+// Both lesson kernels take their stages' shared memory, with all of the unified L1/shared
+// storage as shared memory: two bfloat16 blocks an SM.
+template <typename Kernel>
+Status prepareLessonKernel(Kernel* kernel, int sharedBytes) {
+    if (Status s = allowDynamicSharedMemory(kernel, sharedBytes, "lesson kernel"); !s) return s;
+    return preferSharedMemoryCarveout(kernel, "lesson kernel");
+}
+
 template <typename T>
 Status launchTiles(const MlpShape& shape, const void* x, const void* gate, const void* up,
                    const void* down, void* out, cudaStream_t stream) {
     constexpr int kSmem = Smem<T>::kBytes;
     auto* kernel = swigluMlpLesson<T>;
-    if (Status s = cudaStatus(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
-            "cudaFuncSetAttribute (lesson kernel shared memory)");
-        !s)
-        return s;
-    // All of the unified L1/shared storage as shared memory: two bfloat16 blocks an SM.
-    if (Status s =
-            cudaStatus(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                            cudaSharedmemCarveoutMaxShared),
-                       "cudaFuncSetAttribute (lesson kernel carveout)");
-        !s)
-        return s;
+    if (Status s = prepareLessonKernel(kernel, kSmem); !s) return s;
     const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, BM)),
                     static_cast<unsigned>(ceilDiv(shape.H, BN)));
     const auto pack = static_cast<std::int64_t>(kPack<T>);
@@ -286,17 +284,7 @@ Status launchBf16(const MlpShape& shape, const void* x, const void* gate, const 
     namespace lb = lesson_bf16;
     constexpr int kSmem = lb::Plan<kStages>::kBytes;
     auto* kernel = lb::swigluMlpLessonBf16<kFull, kStages>;
-    if (Status s = cudaStatus(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem),
-            "cudaFuncSetAttribute (lesson kernel shared memory)");
-        !s)
-        return s;
-    if (Status s =
-            cudaStatus(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                            cudaSharedmemCarveoutMaxShared),
-                       "cudaFuncSetAttribute (lesson kernel carveout)");
-        !s)
-        return s;
+    if (Status s = prepareLessonKernel(kernel, kSmem); !s) return s;
     const dim3 grid(static_cast<unsigned>(ceilDiv(shape.M, BM)),
                     static_cast<unsigned>(ceilDiv(shape.H, BN)));
     const auto pack = static_cast<std::int64_t>(kPack<bf16>);

@@ -8,6 +8,7 @@
 
 #include "pipelines/cuda_kernel_resources.h"
 #include "platform/cuda_error.h"
+#include "platform/kernel_shared_memory.h"
 #include "platform/shared_memory_limit.h"
 
 namespace fusescope::mlp {
@@ -115,18 +116,10 @@ Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::s
     kernel->compileMs = module->compileMs;
     kernel->log = module->log;
     for (void* entry : {kernel->full, kernel->edge}) {
-        if (Status s =
-                cudaStatus(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(kernel->sharedBytes)),
-                           "cudaFuncSetAttribute (" + name + " shared memory)");
+        if (Status s = allowDynamicSharedMemory(entry, static_cast<int>(kernel->sharedBytes), name);
             !s)
             return s;
-        if (Status s = cudaStatus(
-                cudaFuncSetAttribute(entry, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                     cudaSharedmemCarveoutMaxShared),
-                "cudaFuncSetAttribute (" + name + " carveout)");
-            !s)
-            return s;
+        if (Status s = preferSharedMemoryCarveout(entry, name); !s) return s;
     }
     const TiledKernel* result = kernel.get();
     loaded().emplace(key, std::move(kernel));

@@ -7,6 +7,7 @@
 #include "cli/console.h"
 #include "cli/kernel_file_run.h"
 #include "cli/run_options.h"
+#include "cli/shared_options.h"
 #include "cli/terminal_observer.h"
 #include "model/lesson/lesson_reveal.h"
 #include "model/lesson/lesson_source.h"
@@ -141,8 +142,7 @@ int checkLesson(const QString& path, BackendChoice choice, bool run) {
 
 int lessonCommand(const QStringList& arguments) {
     QCommandLineParser parser;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("This help."));
+    const QCommandLineOption help = helpOption();
     const QCommandLineOption backend(QStringLiteral("backend"), QStringLiteral("auto, cuda or cpu"),
                                      QStringLiteral("name"), QStringLiteral("auto"));
     const QCommandLineOption noRun(QStringLiteral("no-run"), QStringLiteral("Run nothing."));

@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/shared_options.h"
 #include "selftest/check_list.h"
 #include "selftest/machine_probe.h"
 
@@ -48,8 +49,7 @@ void printCheck(const selftest::Check& check) {
 
 int selfTestCommand(const QStringList& arguments) {
     QCommandLineParser parser;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("This help."));
+    const QCommandLineOption help = helpOption();
     const QCommandLineOption requireGpu(QStringLiteral("require-gpu"),
                                         QStringLiteral("The GPU items must pass."));
     const QCommandLineOption recordings(QStringLiteral("recordings"),

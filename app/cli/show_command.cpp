@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/results_table.h"
+#include "cli/shared_options.h"
 #include "cli/sweep_table.h"
 #include "cli/terminal_text.h"
 #include "model/recorded_pipelines.h"
@@ -58,8 +59,7 @@ int showRecording(const QString& path) {
 
 int showCommand(const QStringList& arguments) {
     QCommandLineParser parser;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("This help."));
+    const QCommandLineOption help = helpOption();
     parser.addOption(help);
     if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
             return QStringLiteral(

@@ -122,9 +122,7 @@ void CompareWindow::setRecordings(const model::Recording& a, const QString& name
     if (!comparison_.problemsDiffer.isEmpty())
         notes << tr("Measured at different problems: %1.")
                      .arg(comparison_.problemsDiffer.join(QStringLiteral("; ")));
-    notes_->setText(notes.join(QLatin1Char(' ')));
-    notes_->setVisible(!notes.isEmpty());
-    setWindowTitle(tr("%1 vs %2 — FuseScope").arg(nameA, nameB));
+    showNotes(notes, nameA, nameB);
 
     fillTable();
     fillChart(timeChart_, tr("Time per variant"), true);
@@ -189,10 +187,15 @@ void CompareWindow::setSweeps(const model::SweepComparison& comparison, const QS
     if (!comparison.variantsOnlyInB.isEmpty())
         notes << tr("Variants only in B: %1.")
                      .arg(comparison.variantsOnlyInB.join(QStringLiteral(", ")));
+    showNotes(notes, nameA, nameB);
+    sweepView_->setComparison(comparison);
+}
+
+void CompareWindow::showNotes(const QStringList& notes, const QString& nameA,
+                              const QString& nameB) {
     notes_->setText(notes.join(QLatin1Char(' ')));
     notes_->setVisible(!notes.isEmpty());
     setWindowTitle(tr("%1 vs %2 — FuseScope").arg(nameA, nameB));
-    sweepView_->setComparison(comparison);
 }
 
 bool CompareWindow::showsSweeps() const {

@@ -49,6 +49,9 @@ class CompareWindow final : public QWidget {
     void fillTable();
     void fillChart(QCustomPlot* chart, const QString& title, bool time);
     void showVariantOnStage(int row);
+    // The notes under the header (hidden when there are none) and the window's title, for runs
+    // and sweeps alike.
+    void showNotes(const QStringList& notes, const QString& nameA, const QString& nameB);
 
     model::Recording a_;
     model::Recording b_;

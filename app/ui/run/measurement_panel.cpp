@@ -8,15 +8,13 @@
 #include "model/format.h"
 #include "model/measured_counts.h"
 #include "model/measurement_gaps.h"
+#include "ui/widgets/read_only_cell.h"
 
 namespace fusescope {
 namespace {
 
 QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignRight) {
-    auto* item = new QTableWidgetItem(text);
-    item->setTextAlignment(alignment | Qt::AlignTop);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    return item;
+    return readOnlyCell(text, alignment | Qt::AlignTop);
 }
 
 // One line in the table; all of it in the tooltip.

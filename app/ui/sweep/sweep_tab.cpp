@@ -29,16 +29,14 @@
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "ui/sweep/sweep_chart.h"
+#include "ui/widgets/read_only_cell.h"
 #include "worker/run_controller.h"
 
 namespace fusescope {
 namespace {
 
 QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignRight) {
-    auto* item = new QTableWidgetItem(text);
-    item->setTextAlignment(alignment | Qt::AlignVCenter);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    return item;
+    return readOnlyCell(text, alignment | Qt::AlignVCenter);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "live/live_bandwidth_chart.h"
 #include "live/live_plot.h"
+#include "support/shown_window.h"
 
 using fusescope::live::LiveBandwidthChart;
 using fusescope::live::LiveSample;
@@ -232,9 +233,7 @@ void LiveChartTest::marksThePeakAllocationOnTheSameTimeAxis() {
 // name, clicked, zooms to it. The run's axis reads in seconds.
 void LiveChartTest::keepsAShortPeakAtAnyZoom() {
     LiveBandwidthChart chart;
-    chart.resize(1000, 600);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(testsupport::showAt(chart, QSize(1000, 600)));
     chart.setOrigin(0);
     // Idle samples of 10 ms, the kernel's of 0.1 ms (as a sampler's clock gives them).
     constexpr qint64 kIdleNs = 10'000'000;

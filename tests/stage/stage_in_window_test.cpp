@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "stage_test_runs.h"
+#include "support/shown_window.h"
 #include "ui/charts/charts.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/window/main_window.h"
@@ -67,9 +68,7 @@ void StageInWindowTest::stageTabGetsMostOfTheHeight() {
 void StageInWindowTest::f11InTheWindowIsLessonModeFullScreen() {
     QSettings settings(directory_.filePath(QStringLiteral("f11.ini")), QSettings::IniFormat);
     MainWindow window(&settings);
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1200, 800)));
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
     auto* stage = window.findChild<MemoryStageView*>(QStringLiteral("memoryStage"));
@@ -116,9 +115,7 @@ QList<QCPItemStraightLine*> cursorLines(QCustomPlot* plot) {
 void StageInWindowTest::allocationChartFollowsTheStageApproximately() {
     QSettings settings(directory_.filePath(QStringLiteral("alloc.ini")), QSettings::IniFormat);
     MainWindow window(&settings);
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1600, 1000)));
     model::Recording recording;
     // On the chart (ms since the first allocation): scratch 0..2 ms, fused 4..5 ms.
     recording.runs = {runWithAllocations(QStringLiteral("scratch"), 1'000'000, 3'000'000),

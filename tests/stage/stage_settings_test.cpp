@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "stage_test_runs.h"
+#include "support/shown_window.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/stage_player.h"
 
@@ -46,9 +47,7 @@ void StageSettingsTest::f11IsLessonModeFullScreenAndBack() {
     const model::RunRecord scratch =
         stagetest::syntheticRun(QStringLiteral("swiglu"), QStringLiteral("scratch"), 1 << 20, 1.0);
     QVERIFY(view->setRuns(scratch, nullptr, {}));
-    window.resize(800, 450);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(800, 450)));
     QVERIFY(!view->lessonMode());
 
     QTest::keyClick(view->stage(), Qt::Key_F11);

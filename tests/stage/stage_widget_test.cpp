@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "stage_test_runs.h"
+#include "support/shown_window.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/stage_player.h"
 
@@ -158,9 +159,7 @@ void StageWidgetTest::keysDriveThePlayer() {
     KnownPair pair;
     MemoryStageView view;
     QVERIFY(view.setRuns(pair.scratch, &pair.fused, pair.caption));
-    view.resize(960, 540);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(testsupport::showAt(view, QSize(960, 540)));
     QTest::keyClick(&view, Qt::Key_Right);
     QCOMPARE(view.position(), view.stage()->renderer().timeline(0).kernelsStartNs);
     const qint64 before = view.position();
@@ -287,9 +286,7 @@ void StageWidgetTest::fullScreenAndBack() {
     auto* view = new MemoryStageView(&window);
     KnownPair pair;
     QVERIFY(view->setRuns(pair.scratch, &pair.fused, pair.caption));
-    window.resize(800, 450);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(800, 450)));
     view->setFullScreen(true);
     QVERIFY(view->isWindow());
     QVERIFY(view->isFullScreen());

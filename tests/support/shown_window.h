@@ -6,11 +6,16 @@
 
 namespace testsupport {
 
+// `window` shown at the size it has; false when it is never exposed.
+inline bool showExposed(QWidget& window) {
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
 // `window` at `size` logical pixels, shown; false when it is never exposed.
 inline bool showAt(QWidget& window, QSize size) {
     window.resize(size);
-    window.show();
-    return QTest::qWaitForWindowExposed(&window);
+    return showExposed(window);
 }
 
 }  // namespace testsupport

@@ -1,6 +1,6 @@
 #pragma once
-// Whether a program's text holds every expected part; a failure names the parts missing and
-// prints the text once, not once per part.
+// Whether a program's text holds every expected part, or starts with the expected words; a failure
+// names what is missing and prints the text once, not once per part.
 #include <gtest/gtest.h>
 
 #include <QString>
@@ -18,6 +18,12 @@ inline ::testing::AssertionResult containsAll(const QString& text,
     return ::testing::AssertionFailure()
            << "missing " << missing.join(QStringLiteral(", ")).toStdString() << " in:\n"
            << text.toStdString();
+}
+
+inline ::testing::AssertionResult startsWith(const QString& text, const QString& start) {
+    if (text.startsWith(start)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "'" << start.toStdString() << "' does not start:\n"
+                                         << text.toStdString();
 }
 
 }  // namespace testsupport

@@ -11,6 +11,7 @@
 #include "live/live_bandwidth_chart.h"
 #include "live/live_recording_feed.h"
 #include "model/recording_json.h"
+#include "support/shown_window.h"
 #include "ui/charts/chart_interaction.h"
 #include "ui/charts/log_scale.h"
 #include "ui/export/chart_export.h"
@@ -121,9 +122,7 @@ class BandwidthViewsTest : public QObject {
 
 void BandwidthViewsTest::kernelsOnlyCutsTheIdleTime() {
     LiveBandwidthChart chart;
-    chart.resize(1000, 600);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(testsupport::showAt(chart, QSize(1000, 600)));
     // Nothing to cut yet (a CPU run has no kernel spans): the box is there but off.
     QVERIFY(!chart.findChild<QCheckBox*>(QStringLiteral("kernelsOnly"))->isEnabled());
     feed(chart);
@@ -176,9 +175,7 @@ void BandwidthViewsTest::kernelsOnlyCutsTheIdleTime() {
 
 void BandwidthViewsTest::aKernelsNameZoomsAndADoubleClickReturns() {
     LiveBandwidthChart chart;
-    chart.resize(1000, 600);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(testsupport::showAt(chart, QSize(1000, 600)));
     makeChartInteractive(chart.plot());  // as the window does for every chart
     feed(chart);
     QTRY_VERIFY(chart.replotCount() > 0);
@@ -240,9 +237,7 @@ void BandwidthViewsTest::kernelsOnlyOnTheShippedMlpRecording() {
         QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
     QVERIFY(loaded.isOk());
     LiveBandwidthChart chart;
-    chart.resize(1200, 560);
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QVERIFY(testsupport::showAt(chart, QSize(1200, 560)));
     QVERIFY(live::showRecording(chart, *loaded));
     QTRY_VERIFY(chart.replotCount() > 0);
     const double wholeMs = timeAxis(chart)->range().upper;
@@ -282,9 +277,7 @@ void BandwidthViewsTest::kernelsOnlyOnTheShippedMlpRecording() {
 void BandwidthViewsTest::logScaleByTheKernelsRatesNotTheIdleGaps() {
     // Kernels at one rate, idle samples 80x lower between them.
     LiveBandwidthChart even;
-    even.resize(1000, 600);
-    even.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&even));
+    QVERIFY(testsupport::showAt(even, QSize(1000, 600)));
     feed(even);
     QTRY_VERIFY(even.replotCount() > 0 && !even.replotPending());
     QVERIFY(kKernelRate / kIdleRate > kLogScaleSpread);
@@ -295,9 +288,7 @@ void BandwidthViewsTest::logScaleByTheKernelsRatesNotTheIdleGaps() {
     // kernel's plateau (read + written) inside the axis.
     constexpr double kSlowRate = kKernelRate / 100;
     LiveBandwidthChart spread;
-    spread.resize(1000, 600);
-    spread.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&spread));
+    QVERIFY(testsupport::showAt(spread, QSize(1000, 600)));
     feed(spread, kSlowRate);
     QTRY_VERIFY(spread.replotCount() > 0 && !spread.replotPending());
     QCOMPARE(rateAxis(spread)->scaleType(), QCPAxis::stLogarithmic);

@@ -13,6 +13,7 @@
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 #include "support/folder_contents.h"
+#include "support/gui_process.h"
 #include "support/write_faults.h"
 
 using namespace fusescope;
@@ -20,11 +21,7 @@ using testsupport::contentsOf;
 
 namespace {
 
-struct Outcome {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Outcome = testsupport::GuiOutcome;
 
 // `fileSizeLimit` > 0: writes to files past that many bytes fail, as on a full disk.
 Outcome runGui(const QStringList& arguments, long fileSizeLimit = 0) {
@@ -33,22 +30,8 @@ Outcome runGui(const QStringList& arguments, long fileSizeLimit = 0) {
         process.setChildProcessModifier([fileSizeLimit] {
             testsupport::limitFileSizeInThisProcess(static_cast<rlim_t>(fileSizeLimit));
         });
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        environment.remove(QString::fromLatin1(name));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(FUSESCOPE_GUI_PATH), arguments);
-    Outcome outcome;
-    if (!process.waitForFinished(240000)) {
-        process.kill();
-        process.waitForFinished();
-        outcome.err = QStringLiteral("timed out");
-        return outcome;
-    }
-    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    outcome.out = QString::fromLocal8Bit(process.readAllStandardOutput());
-    outcome.err = QString::fromLocal8Bit(process.readAllStandardError());
-    return outcome;
+    process.setProcessEnvironment(testsupport::environmentWithoutDisplay());
+    return testsupport::finishGui(process, arguments, 240000);
 }
 
 QString firstPipeline() {

@@ -13,6 +13,7 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "support/gui_process.h"
 #include "support/window_test_case.h"
 #include "ui/window/main_window.h"
 
@@ -111,16 +112,10 @@ Outcome runGui(const QStringList& arguments) {
     process.setProcessEnvironment(environment);
     QElapsedTimer clock;
     clock.start();
-    process.start(QStringLiteral(FUSESCOPE_GUI_PATH), arguments);
+    const testsupport::GuiOutcome finished = testsupport::finishGui(process, arguments, 120000);
     Outcome outcome;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        outcome.err = QStringLiteral("timed out");
-    } else {
-        outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-        outcome.err = QString::fromLocal8Bit(process.readAllStandardError());
-    }
+    outcome.exitCode = finished.exitCode;
+    outcome.err = finished.err;
     outcome.elapsedMs = clock.elapsed();
     return outcome;
 }

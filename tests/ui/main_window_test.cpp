@@ -24,6 +24,8 @@
 #include "pipelines/registry.h"
 #include "runtime/runner.h"
 #include "support/folder_contents.h"
+#include "support/shown_window.h"
+#include "support/variant_ticks.h"
 #include "support/window_test_case.h"
 #include "support/write_faults.h"
 #include "ui/charts/chart_view.h"
@@ -100,12 +102,7 @@ QStringList MainWindowTest::chooseThroughWidgets(MainWindow& window, const QStri
         comboIndexOf(panel->pipelineCombo(), QString::fromStdString(pipeline.name)));
     QListWidget* list = panel->variantList();
     [&] { QCOMPARE(static_cast<std::size_t>(list->count()), pipeline.variants.size()); }();
-    QStringList chosen;
-    for (int row = 0; row < list->count(); ++row) {
-        const bool skip = list->count() >= 3 && row == 1;
-        list->item(row)->setCheckState(skip ? Qt::Unchecked : Qt::Checked);
-        if (!skip) chosen << QString::fromStdString(pipeline.variants[row].name);
-    }
+    const QStringList chosen = testsupport::tickAllButTheSecond(list, pipeline);
     panel->elementCountEdit()->clear();
     QTest::keyClicks(panel->elementCountEdit(), n);
     panel->backendCombo()->setCurrentIndex(comboIndexOf(panel->backendCombo(), "cpu"));
@@ -301,9 +298,7 @@ void MainWindowTest::savedRecordingReopensWithTheSameResults() {
 // words, whole in the tooltip. A pipeline without a leanest fusion says nothing there.
 void MainWindowTest::anMlpRecordingSaysWhetherFusionPaidOff() {
     MainWindow window(folder_->settings());
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
     QCOMPARE(window.openRecording(
                  QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json")),
              QString());

@@ -8,6 +8,7 @@
 
 #include "pipelines/registry.h"
 #include "support/settings_folder.h"
+#include "support/shown_window.h"
 #include "ui/window/main_window.h"
 #include "ui/window/self_test_dialog.h"
 
@@ -41,8 +42,7 @@ void SelfTestDialogTest::helpMenuShowsTheChecksOfThisMachine() {
     testsupport::SettingsFolder folder;
     QVERIFY(folder.isValid());
     MainWindow window(folder.settings());
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showExposed(window));
 
     QAction* action = findAction(window.menuBar(), QStringLiteral("&Check this machine…"));
     QVERIFY(action);

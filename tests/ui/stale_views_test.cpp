@@ -11,6 +11,7 @@
 
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "support/shown_window.h"
 #include "support/window_test_case.h"
 #include "ui/charts/chart_view.h"
 #include "ui/explorer/tile_explorer_tab.h"
@@ -144,9 +145,7 @@ class StaleViewsTest : public testsupport::WindowTestCase {
 
 void StaleViewsTest::everyViewShowsWhatIsOpen() {
     MainWindow window(folder_->settings());
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
     const std::set<QString> mlp = namesIn(kMlp);
     const std::set<QString> swiglu = namesIn(kSwiglu);
     QVERIFY(mlp.count(QStringLiteral("gemm_gate")));
@@ -212,9 +211,7 @@ void StaleViewsTest::everyViewShowsWhatIsOpen() {
 // recordings differ by line style and by filled or hollow markers).
 void StaleViewsTest::sweepVariantsDifferByMoreThanColour() {
     MainWindow window(folder_->settings());
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
     QCOMPARE(window.openRecording(kSizeSweep), QString());
     SweepChart* chart = window.findChild<SweepTab*>(QStringLiteral("sweepTab"))->chart();
     QTest::qWait(50);

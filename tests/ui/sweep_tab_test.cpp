@@ -22,8 +22,10 @@
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
+#include "support/gui_process.h"
 #include "support/kernel_counts.h"
 #include "support/table_texts.h"
+#include "support/variant_ticks.h"
 #include "support/window_test_case.h"
 #include "ui/export/chart_export.h"
 #include "ui/run/measurement_panel.h"
@@ -161,12 +163,7 @@ void SweepTabTest::tinyCpuSweepThroughTheTabsWidgets() {
     // The tab follows the run panel's pipeline: its variants are the ones of it that can run.
     QListWidget* list = tab->variantList();
     QCOMPARE(static_cast<std::size_t>(list->count()), runnableVariants(pipeline).size());
-    QStringList chosen;
-    for (int row = 0; row < list->count(); ++row) {
-        const bool skip = list->count() >= 3 && row == 1;
-        list->item(row)->setCheckState(skip ? Qt::Unchecked : Qt::Checked);
-        if (!skip) chosen << QString::fromStdString(pipeline.variants[row].name);
-    }
+    const QStringList chosen = testsupport::tickAllButTheSecond(list, pipeline);
     tab->fromEdit()->clear();
     QTest::keyClicks(tab->fromEdit(), QStringLiteral("4096"));
     tab->toEdit()->clear();
@@ -446,15 +443,13 @@ void SweepTabTest::headlessScreenshotOfTheSweepTab() {
         model::sweepDocument(syntheticReport(), request, QStringLiteral("fusescope-cli")), path));
     const QString png = folder_->filePath(QStringLiteral("sweep_tab.png"));
     QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        environment.remove(QString::fromLatin1(name));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(FUSESCOPE_GUI_PATH),
-                  {QStringLiteral("--open"), path, QStringLiteral("--show-tab"),
-                   QStringLiteral("Size sweep"), QStringLiteral("--screenshot"), png});
-    QVERIFY(process.waitForFinished(120000));
-    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    process.setProcessEnvironment(testsupport::environmentWithoutDisplay());
+    const testsupport::GuiOutcome outcome =
+        testsupport::finishGui(process,
+                               {QStringLiteral("--open"), path, QStringLiteral("--show-tab"),
+                                QStringLiteral("Size sweep"), QStringLiteral("--screenshot"), png},
+                               120000);
+    QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err));
     const QImage image(png);
     QVERIFY(!image.isNull());
     QVERIFY(image.width() >= 1000);

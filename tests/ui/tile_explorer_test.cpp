@@ -13,6 +13,7 @@
 #include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
 #include "support/settings_folder.h"
+#include "support/shown_window.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
@@ -308,8 +309,7 @@ void TileExplorerTest::fileOpenBringsTheExplorerForward() {
     testsupport::SettingsFolder folder;
     QVERIFY(folder.isValid());
     MainWindow window(folder.settings());
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(testsupport::showExposed(window));
     QVERIFY(model::isTileSweepFile(committedSweepPath()));
     QCOMPARE(window.openRecording(committedSweepPath()), QString());
     QCOMPARE(window.chartTabs()->currentWidget(), window.tileExplorer());

@@ -1,6 +1,7 @@
 // `fusescope-cli show FILE`: prints the table of a recording or of a sweep (made here or on a GPU
 // server), exactly as `run` or `sweep` printed it, with the data source marked as replayed.
 #include <QCommandLineParser>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/console.h"
@@ -22,14 +23,20 @@ void printProvenance(const QString& producer, const QString& createdAt) {
                        createdAt.isEmpty() ? QStringLiteral("an unknown time") : createdAt));
 }
 
-int showSweep(const QString& path) {
-    Result<model::SweepFile> loaded = model::loadSweepFile(path);
+// The file made safe to print; one that did not load is refused with the reader's message.
+template <typename File>
+std::optional<File> safeToPrint(const Result<File>& loaded) {
     if (!loaded) {
         printError(QString::fromStdString(loaded.status().message()));
-        return kExitUsageError;
+        return std::nullopt;
     }
-    const model::SweepFile safe = withTerminalSafeText(*loaded);
-    const model::SweepFile* sweep = &safe;
+    return withTerminalSafeText(*loaded);
+}
+
+int showSweep(const QString& path) {
+    const std::optional<model::SweepFile> safe = safeToPrint(model::loadSweepFile(path));
+    if (!safe) return kExitUsageError;
+    const model::SweepFile* sweep = &*safe;
     printOut(
         renderSweep(sweep->report,
                     QStringLiteral("%1, replayed").arg(model::dataSourceLabel(sweep->dataSource))));
@@ -41,13 +48,9 @@ int showSweep(const QString& path) {
 }
 
 int showRecording(const QString& path) {
-    Result<model::Recording> loaded = model::openRecording(path);
-    if (!loaded) {
-        printError(QString::fromStdString(loaded.status().message()));
-        return kExitUsageError;
-    }
-    const model::Recording safe = withTerminalSafeText(*loaded);
-    const model::Recording* recording = &safe;
+    const std::optional<model::Recording> safe = safeToPrint(model::openRecording(path));
+    if (!safe) return kExitUsageError;
+    const model::Recording* recording = &*safe;
     printOut(renderResults(*recording));
     printProvenance(recording->producer, recording->createdAt);
     for (const model::RunRecord& run : recording->runs)

@@ -284,7 +284,7 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     // The tab shown now: its plots and every label of the window.
     const auto checkShown = [&](const QString& tabName, QWidget* shown) {
         for (ChartView* chart : window.charts()) chart->rebuildNow();
-        QCoreApplication::processEvents();
+        testsupport::settleLayouts();
         QTest::qWait(20);
         for (QCustomPlot* plot : shown->findChildren<QCustomPlot*>()) {
             if (!plot->isVisible() || plot->width() < 2) continue;

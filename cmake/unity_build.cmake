@@ -1,4 +1,4 @@
-# Unity builds (CMAKE_UNITY_BUILD, the asan and fuzz presets): each target's files are compiled
+# Unity builds (CMAKE_UNITY_BUILD, the ci, asan and fuzz presets): each target's files are compiled
 # in batches of eight, so the sanitizer passes parse the shared headers and instantiate the
 # shared templates once a batch instead of once a file. In a batch, the files share one
 # translation unit: two file-local helpers of the same name (in an anonymous namespace, or

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's, through .ci/run): installs what is missing, then
 #   1. configures the `ci` preset (release, warnings are errors, CUDA arch 90 where nvcc is
-#      found), builds with every core, and runs every test offscreen. Without a GPU the GPU tests
-#      are skipped, and the reason each one gives is printed so that a skip is never silent;
+#      found; a unity build: each target's C++ files compiled eight to a batch, see
+#      cmake/unity_build.cmake; for day-to-day work on one file add -DCMAKE_UNITY_BUILD=OFF),
+#      builds with every core, and runs every test offscreen, side by side except the ones that
+#      time themselves. Without a GPU the GPU tests are skipped, and the reason each one gives
+#      is printed so that a skip is never silent;
 #   2. builds the `asan` preset (AddressSanitizer + UBSan, CUDA off: no GPU in CI and nvcc is
 #      slow; line tables only, -g1: every report still names file and line; a unity build, each
 #      target's files compiled eight to a batch), only the programs the tests run, and runs the

@@ -69,6 +69,7 @@ class SweepChartTest : public QObject {
     void l2OutsideTheRangeIsNotDrawn();
     void showsARealCpuSweep();
     void theSizeAxisNamesTheSweptDimension();
+    void sizesUnderSixtyFourKAreWrittenInFull();
     void theL2LineMarksOneArrayOnlyWhereEveryBufferIsOne();
     void readsASweepFile();
     void rejectsFilesThatAreNotSweeps_data();
@@ -227,6 +228,30 @@ void SweepChartTest::theSizeAxisNamesTheSweptDimension() {
         QVERIFY2(label.startsWith(expected), qPrintable(label + QStringLiteral(" for ") + name));
     }
     QVERIFY(findPipeline("mlp")->sizeDimension == "M");
+}
+
+// An MLP sweep's M of 4096 tokens reads "4096", and no note of binary suffixes names "M = 2^20"
+// beside the dimension M; a sweep to 16M elements names the suffixes its ticks use.
+void SweepChartTest::sizesUnderSixtyFourKAreWrittenInFull() {
+    const PipelineSpec* pipeline = findPipeline("swiglu");
+    QVERIFY(pipeline);
+    SweepChart chart;
+    chart.resize(800, 600);
+    chart.setData(model::sweepChartData(threeSizeSweep(*pipeline, 0)));
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    QCPAxis* sizes = chart.bandwidthRect()->axis(QCPAxis::atBottom);
+    QVERIFY2(!sizes->label().contains(QStringLiteral("2^")), qPrintable(sizes->label()));
+    QVERIFY2(sizes->tickVectorLabels().contains(QStringLiteral("1024")),
+             qPrintable(sizes->tickVectorLabels().join(QLatin1Char(' '))));
+
+    SweepReport large = threeSizeSweep(*pipeline, 0);
+    large.series.front().points.back().n = 1u << 24;
+    chart.setData(model::sweepChartData(large));
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY2(sizes->label().endsWith(QStringLiteral("K = 2^10, M = 2^20")),
+             qPrintable(sizes->label()));
+    QVERIFY2(sizes->tickVectorLabels().contains(QStringLiteral("1M")),
+             qPrintable(sizes->tickVectorLabels().join(QLatin1Char(' '))));
 }
 
 // SwiGLU's arrays each hold N elements, so an L2 of 1 KiB holds one array of N = 256. The MLP's

@@ -1,5 +1,7 @@
 #pragma once
 // A widget resized, shown and exposed, for the tests that look at a laid-out window.
+#include <QCoreApplication>
+#include <QEvent>
 #include <QSize>
 #include <QTest>
 #include <QWidget>
@@ -16,6 +18,15 @@ inline bool showExposed(QWidget& window) {
 inline bool showAt(QWidget& window, QSize size) {
     window.resize(size);
     return showExposed(window);
+}
+
+// Every pending layout carried out. A layout that changes posts a request to its parent's, so a
+// text that wraps anew climbs one level a round of the event loop; on a loaded machine a short
+// wait may end rounds before the top. Ten rounds cover the window's deepest nesting.
+inline void settleLayouts() {
+    QCoreApplication::processEvents();
+    for (int round = 0; round < 10; ++round)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
 }
 
 }  // namespace testsupport

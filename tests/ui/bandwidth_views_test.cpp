@@ -234,7 +234,7 @@ void BandwidthViewsTest::aKernelsNameZoomsAndADoubleClickReturns() {
 // kernels overlap, with one break per cut.
 void BandwidthViewsTest::kernelsOnlyOnTheShippedMlpRecording() {
     const auto loaded = model::loadRecording(
-        QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
     QVERIFY(loaded.isOk());
     LiveBandwidthChart chart;
     QVERIFY(testsupport::showAt(chart, QSize(1200, 560)));

@@ -116,7 +116,7 @@ QStringList smallOrShortenedPlotText(QCustomPlot& plot, int least) {
 
 // A recording shipped with the program, by file name.
 QString shippedRecording(const QString& name) {
-    return QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/") + name;
+    return QStringLiteral(FUSESCOPE_SHIPPED_DIR "/") + name;
 }
 
 // The window sized to a screen of that many device pixels at the process's scale factor, shown;
@@ -277,14 +277,14 @@ void LayoutTest::noTextCutOrOverlappingAfterEachPipeline() {
     // The shipped H200 tile sweep, so the Tile explorer's heatmap and roofline are checked with
     // real data.
     QCOMPARE(window.tileExplorer()->openTileSweepFile(
-                 QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/tiles-mlp-classroom-bf16-h200.json")),
+                 QStringLiteral(FUSESCOPE_SHIPPED_DIR "/tiles-mlp-classroom-bf16-h200.json")),
              QString());
 
     QStringList problems;
     // The tab shown now: its plots and every label of the window.
     const auto checkShown = [&](const QString& tabName, QWidget* shown) {
         for (ChartView* chart : window.charts()) chart->rebuildNow();
-        QCoreApplication::processEvents();
+        testsupport::settleLayouts();
         QTest::qWait(20);
         for (QCustomPlot* plot : shown->findChildren<QCustomPlot*>()) {
             if (!plot->isVisible() || plot->width() < 2) continue;
@@ -676,7 +676,7 @@ void LayoutTest::runChartsTurnLogarithmicPastTheSpread() {
     // asked.
     window.setValueScale(ValueScale::Automatic);
     QCOMPARE(window.openRecording(
-                 QStringLiteral(FUSESCOPE_RECORDINGS_DIR "/h200-swiglu-2e26.fusescope.json")),
+                 QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-swiglu-2e26.fusescope.json")),
              QString());
     QVERIFY2(scales().contains(QStringLiteral("time_per_variant linear")), qPrintable(scales()));
     window.setValueScale(ValueScale::Logarithmic);

@@ -263,7 +263,8 @@ void SweepTabTest::theControlsNameTheSizeThePipelineSweeps() {
 void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
     SweepRequest request;
     request.stepsPerOctave = 1;
-    const SweepReport report = syntheticReport();
+    SweepReport report = syntheticReport();
+    report.repeats = 7;
     const QString path = folder_->filePath(QStringLiteral("cli_sweep.json"));
     QVERIFY(model::saveSweepDocument(
         model::sweepDocument(report, request, QStringLiteral("fusescope-cli")), path));
@@ -273,6 +274,10 @@ void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
     QCOMPARE(window.openRecording(path), QString());
     SweepTab* tab = window.sweepTab();
     QCOMPARE(window.chartTabs()->currentWidget(), tab);
+    // The controls say what was swept: Run sweep measures the same sizes again.
+    QCOMPARE(tab->fromEdit()->text(), QString::number(report.sizes.front()));
+    QCOMPARE(tab->toEdit()->text(), QString::number(report.sizes.back()));
+    QCOMPARE(tab->repeatsSpin()->value(), 7);
     const SweepChartData& data = tab->chart()->data();
     QCOMPARE(static_cast<std::size_t>(data.series.size()), report.series.size());
     for (const SweepSeries& series : report.series) {

@@ -16,17 +16,41 @@ namespace {
 
 constexpr int kFitCurvePoints = 160;
 
-// N on a log axis at powers of 4, labelled the way CUDA people say sizes: 4K, 1M, 256M.
+// Sizes from this one up are written with a binary suffix; smaller ones read best in full
+// ("4096" tokens, not "4K").
+constexpr double kFirstSuffixedSize = 65536.0;
+
+struct SizeSuffix {
+    double size;
+    const char* suffix;
+    const char* meaning;
+};
+constexpr std::array<SizeSuffix, 3> kSizeSuffixes{{{1024.0 * 1024.0 * 1024.0, "G", "2^30"},
+                                                   {1024.0 * 1024.0, "M", "2^20"},
+                                                   {1024.0, "K", "2^10"}}};
+
+// N on a log axis at powers of 4, labelled the way CUDA people say sizes: 4096, 64K, 1M, 256M.
 class ElementCountTicker final : public QCPAxisTickerLog {
   protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        static const std::array<std::pair<double, const char*>, 3> kUnits{
-            {{1024.0 * 1024.0 * 1024.0, "G"}, {1024.0 * 1024.0, "M"}, {1024.0, "K"}}};
-        for (const auto& [size, suffix] : kUnits)
-            if (tick >= size) return QString::number(tick / size, 'g', 4) + suffix;
+        if (tick >= kFirstSuffixedSize)
+            for (const SizeSuffix& unit : kSizeSuffixes)
+                if (tick >= unit.size)
+                    return QString::number(tick / unit.size, 'g', 4) + unit.suffix;
         return QString::number(tick, 'g', 6);
     }
 };
+
+// "K = 2^10, M = 2^20" for the suffixes the ticks up to `xHigh` use; empty when they use none.
+QString suffixesMeaning(double xHigh) {
+    QStringList used;
+    if (xHigh >= kFirstSuffixedSize)
+        for (const SizeSuffix& unit : kSizeSuffixes)
+            if (xHigh >= unit.size)
+                used.prepend(QStringLiteral("%1 = %2").arg(QLatin1String(unit.suffix),
+                                                           QLatin1String(unit.meaning)));
+    return used.join(QStringLiteral(", "));
+}
 
 // The second cue beside the colour (colour-blind viewers, grey print): each variant has its own
 // marker shape, in the same order as the colours.
@@ -145,7 +169,7 @@ SweepChart::SweepChart(QWidget* parent) : DataChart(parent) {
     QCPAxis* time = timeRect_->axis(QCPAxis::atLeft);
     setDecadeAxis(time, kValueDigits);
     time->setLabel(tr("time per run (µs, log)"));
-    bandwidthRect_->axis(QCPAxis::atLeft)->setLabel(tr("effective GB/s (model bytes / time)"));
+    bandwidthRect_->axis(QCPAxis::atLeft)->setLabel(tr("model bytes / time (GB/s)"));
     rebuild();
 }
 
@@ -181,10 +205,6 @@ void SweepChart::rebuild() {
     // Compared sweeps name two recordings in the legend: two to a row, and shorter axis
     // labels, so that the chart keeps its height for the data on a small screen.
     legend->setWrap(comparing ? 2 : 4);
-    // The swept dimension under the lower rect (the upper one shares it); the ticks' suffixes.
-    const QString swept =
-        data_.sizeTitle.isEmpty() ? sizeName() : tr("%1: %2").arg(sizeName(), data_.sizeTitle);
-    bandwidthRect_->axis(QCPAxis::atBottom)->setLabel(tr("%1 · K = 2^10, M = 2^20").arg(swept));
     timeRect_->axis(QCPAxis::atLeft)
         ->setLabel(comparing ? tr("time (µs, log)") : tr("time per run (µs, log)"));
     // Compared sweeps: a variant keeps one colour in both recordings.
@@ -200,6 +220,13 @@ void SweepChart::rebuild() {
 
     double xLow = 1.0, xHigh = 2.0;
     fitRanges(xLow, xHigh);
+    // The swept dimension under the lower rect (the upper one shares it), and what the ticks'
+    // suffixes mean where they use any.
+    QString swept =
+        data_.sizeTitle.isEmpty() ? sizeName() : tr("%1: %2").arg(sizeName(), data_.sizeTitle);
+    const QString suffixes = suffixesMeaning(xHigh);
+    if (!suffixes.isEmpty()) swept = tr("%1 · %2").arg(swept, suffixes);
+    bandwidthRect_->axis(QCPAxis::atBottom)->setLabel(swept);
     // Before any sweep the axes would frame nothing: one message stands in their place.
     const bool empty = data_.series.isEmpty();
     timeRect_->setVisible(!empty);
@@ -373,7 +400,7 @@ void SweepChart::fitRanges(double& xLow, double& xHigh) {
         bandwidth->setRange(0, gHigh > 0 ? gHigh * 1.15 : 1.0);
     }
     bandwidth->setLabel(data_.comparesRecordings() ? (logBandwidth ? tr("GB/s (log)") : tr("GB/s"))
-                                                   : tr("effective GB/s (model bytes / time)"));
+                                                   : tr("model bytes / time (GB/s)"));
 }
 
 // Shaded by the first series with a boundary: with one variant that is the whole story; with

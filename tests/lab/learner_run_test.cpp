@@ -21,9 +21,9 @@ TEST(LearnerRun, RecordsItsReferencesFlopsForTheProblem) {
     LearnerTiming timing;
     timing.medianMs = 1.0;
     timing.repeatTimesMs = {1.0};
-    const model::RunRecord run =
+    const model::VariantResult run =
         model::learnerRunRecord(*kernel, *reference, problem, timing, CheckResult{});
-    EXPECT_EQ(run.variant, model::learnerVariantName());
+    EXPECT_EQ(run.variant, model::learnerVariantName().toStdString());
     EXPECT_DOUBLE_EQ(run.modelFlops, *flops);
     ASSERT_EQ(run.kernels.size(), 1);
     EXPECT_DOUBLE_EQ(run.kernels.front().modelFlops, *flops);

@@ -31,9 +31,9 @@ int passesFromCounters(const KernelCounters& counters, std::uint64_t n);
 // The learner's run: its time, check, allocations, the declared passes' bytes and the
 // reference's FLOPs for the problem (0 where the registry declares none); with `counters`, the
 // kernel's measured DRAM bytes and the passes counted from them.
-RunRecord learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& reference,
-                           const Problem& problem, const LearnerTiming& timing,
-                           const CheckResult& check,
-                           const std::optional<KernelCounters>& counters = std::nullopt);
+VariantResult learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& reference,
+                               const Problem& problem, const LearnerTiming& timing,
+                               const CheckResult& check,
+                               const std::optional<KernelCounters>& counters = std::nullopt);
 
 }  // namespace fusescope::model

@@ -22,7 +22,7 @@ TEST(LearnerRun, RecordsItsReferencesFlopsForTheProblem) {
     timing.medianMs = 1.0;
     timing.repeatTimesMs = {1.0};
     const model::VariantResult run =
-        model::learnerRunRecord(*kernel, *reference, problem, timing, CheckResult{});
+        model::learnerRunResult(*kernel, *reference, problem, timing, CheckResult{});
     EXPECT_EQ(run.variant, model::learnerVariantName().toStdString());
     EXPECT_DOUBLE_EQ(run.modelFlops, *flops);
     ASSERT_EQ(run.kernels.size(), 1);

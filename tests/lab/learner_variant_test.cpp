@@ -75,7 +75,7 @@ void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& k
                                       inFlight});
     }
     recording.runs.push_back(
-        model::learnerRunRecord(kernel, reference, all.problem, timing, check, counters));
+        model::learnerRunResult(kernel, reference, all.problem, timing, check, counters));
     recording.pipelineDescriptions.push_back(*family);
 }
 

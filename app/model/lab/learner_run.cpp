@@ -121,7 +121,7 @@ int passesFromCounters(const KernelCounters& counters, std::uint64_t n) {
                      : 0;
 }
 
-VariantResult learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& reference,
+VariantResult learnerRunResult(const LearnerKernel& kernel, const PipelineSpec& reference,
                                const Problem& problem, const LearnerTiming& timing,
                                const CheckResult& check,
                                const std::optional<KernelCounters>& counters) {

@@ -195,7 +195,7 @@ Status appendLearnerRun(const KernelFile& file, const LearnerRunSettings& settin
                          .arg(wrong->unwritten ? QStringLiteral("nothing (never written)")
                                                : QString::number(wrong->got, 'g', 9)));
     }
-    recording.runs.push_back(model::learnerRunRecord(file.kernel, reference, settings.problem,
+    recording.runs.push_back(model::learnerRunResult(file.kernel, reference, settings.problem,
                                                      *timing, check, counters));
     recording.pipelineDescriptions.removeIf(
         [&](const PipelineDescription& d) { return d.name == file.family.name; });

@@ -60,12 +60,12 @@ int runStepOnce(Backend& backend, const model::LessonStep& planned) {
     const model::Recording& recording = *made;
     QStringList times;
     bool allRight = true;
-    for (const model::RunRecord& run : recording.runs) {
+    for (const model::VariantResult& run : recording.runs) {
         times << QStringLiteral("%1 %2 ms%3")
-                     .arg(run.variant)
+                     .arg(model::toQString(run.variant))
                      .arg(run.timeMs, 0, 'g', 3)
-                     .arg(run.checkOk ? QString() : QStringLiteral(" (output WRONG)"));
-        allRight = allRight && run.checkOk;
+                     .arg(run.check.ok ? QString() : QStringLiteral(" (output WRONG)"));
+        allRight = allRight && run.check.ok;
     }
     printOut(QStringLiteral("    ran once: %1").arg(times.join(QStringLiteral(", "))));
     if (step.question) {

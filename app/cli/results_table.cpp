@@ -26,10 +26,10 @@ QString pipelineLine(const QString& name) {
              QString::fromStdString(pipeline->formula));
 }
 
-QString checkCell(const RunRecord& run) {
-    if (run.checkOk) return QStringLiteral("OK");
-    if (run.unwrittenElements > 0)
-        return QStringLiteral("FAIL (%1 unwritten)").arg(formatCount(run.unwrittenElements));
+QString checkCell(const VariantResult& run) {
+    if (run.check.ok) return QStringLiteral("OK");
+    if (run.check.unwrittenElements > 0)
+        return QStringLiteral("FAIL (%1 unwritten)").arg(formatCount(run.check.unwrittenElements));
     return QStringLiteral("FAIL");
 }
 
@@ -38,8 +38,9 @@ QString checkCell(const RunRecord& run) {
 QStringList resultsHeader(const Recording& recording) {
     QStringList lines;
     QStringList pipelinesSeen;
-    for (const RunRecord& run : recording.runs)
-        if (!pipelinesSeen.contains(run.pipeline)) pipelinesSeen << run.pipeline;
+    for (const VariantResult& run : recording.runs)
+        if (!pipelinesSeen.contains(model::toQString(run.pipeline)))
+            pipelinesSeen << model::toQString(run.pipeline);
     for (const QString& pipeline : pipelinesSeen) lines << pipelineLine(pipeline);
     lines << captionFor(recording);
 
@@ -56,11 +57,11 @@ QStringList resultsHeader(const Recording& recording) {
                        .arg(recording.computeRoof->tflops(), 0, 'f', 0)
                        .arg(QString::fromStdString(recording.computeRoof->description),
                             formatDuration(recording.computeRoof->timeMs));
-    if (!recording.runs.isEmpty() && !recording.runs.front().repeatTimesMs.isEmpty())
+    if (!recording.runs.empty() && !recording.runs.front().repeatTimesMs.empty())
         details << QStringLiteral("time: median of %1 repeats, the kernels back to back")
                        .arg(recording.runs.front().repeatTimesMs.size());
     lines << details.join(QStringLiteral(" · "));
-    if (!recording.runs.isEmpty())
+    if (!recording.runs.empty())
         lines << QStringLiteral("check: against the CPU reference in double, %1")
                      .arg(checkScope(recording.runs.front()));
     if (!recording.counterStatus.empty())
@@ -102,7 +103,7 @@ QString tflopsCell(double flops, double tflops) {
 
 QStringList resultsRows(const Recording& recording) {
     QVector<RunTraffic> traffic;
-    for (const RunRecord& run : recording.runs) traffic.push_back(runTraffic(run));
+    for (const VariantResult& run : recording.runs) traffic.push_back(runTraffic(run));
     const bool dram = anyDram(traffic);
     const QString dramWord = sharedDramWord(traffic);
     const bool executedColumn = anyExtraFlops(traffic);
@@ -126,12 +127,12 @@ QStringList resultsRows(const Recording& recording) {
     table.addColumn(QStringLiteral("peak in flight"), Align::Right);
     table.addColumn(QStringLiteral("error"), Align::Right);
     table.addColumn(QStringLiteral("check"), Align::Left);
-    for (qsizetype r = 0; r < recording.runs.size(); ++r) {
-        const RunRecord& run = recording.runs[r];
+    for (int r = 0; r < runCount(recording); ++r) {
+        const VariantResult& run = recording.runs[r];
         const RunTraffic& t = traffic[r];
         QStringList cells;
         // Passes only where the pipeline counts whole-array sweeps; bytes tell the rest.
-        cells << run.variant << QString::number(run.kernels.size())
+        cells << model::toQString(run.variant) << QString::number(run.kernels.size())
               << (run.passesCounted ? QString::number(run.passes) : QStringLiteral("-"))
               << formatBytes(run.modelBytesRead + run.modelBytesWritten);
         if (dram) {
@@ -149,7 +150,7 @@ QStringList resultsRows(const Recording& recording) {
         if (executedColumn) cells << tflopsCell(t.executedFlops, t.executedTflops());
         const std::optional<double> share = rooflineShare(t, recording.roofline);
         cells << (share ? formatPercent(*share) : QStringLiteral("-"))
-              << formatBytes(run.peakBytesInFlight) << formatRelativeError(run.maxRelError)
+              << formatBytes(run.peakBytesInFlight) << formatRelativeError(run.check.error)
               << checkCell(run);
         table.addRow(cells);
     }
@@ -158,7 +159,7 @@ QStringList resultsRows(const Recording& recording) {
 
 QStringList trafficLegendLines(const Recording& recording) {
     QVector<RunTraffic> traffic;
-    for (const RunRecord& run : recording.runs) traffic.push_back(runTraffic(run));
+    for (const VariantResult& run : recording.runs) traffic.push_back(runTraffic(run));
     QStringList lines;
     if (traffic.isEmpty()) return lines;
     bool reReads = false;
@@ -185,7 +186,7 @@ QStringList trafficLegendLines(const Recording& recording) {
         if (const double onChip = traffic[r].servedOnChipBytes();
             onChip > 0 && traffic[r].dramSource == DramSource::Measured)
             lines << QStringLiteral("%1: %2 requested, %3 from DRAM: %4 re-read from L1/L2")
-                         .arg(recording.runs[r].variant,
+                         .arg(model::toQString(recording.runs[r].variant),
                               formatBytes(quint64(traffic[r].requestedBytes)),
                               formatBytes(quint64(traffic[r].dramBytes)),
                               formatBytes(quint64(onChip)));
@@ -194,14 +195,16 @@ QStringList trafficLegendLines(const Recording& recording) {
 
 QStringList checkFailureLines(const Recording& recording) {
     QStringList lines;
-    for (const RunRecord& run : recording.runs) {
-        if (run.checkOk) continue;
+    for (const VariantResult& run : recording.runs) {
+        if (run.check.ok) continue;
         QString line = QStringLiteral("check FAILED for %1: %2 %3 (tolerance %4)")
-                           .arg(run.variant, run.checkMeasure, formatRelativeError(run.maxRelError),
-                                formatRelativeError(run.checkTolerance));
-        if (run.unwrittenElements > 0)
-            line += QStringLiteral(", %1 of %2 output elements never written")
-                        .arg(formatCount(run.unwrittenElements), formatCount(run.outputElements));
+                           .arg(model::toQString(run.variant), model::toQString(run.check.measure),
+                                formatRelativeError(run.check.error),
+                                formatRelativeError(run.check.tolerance));
+        if (run.check.unwrittenElements > 0)
+            line +=
+                QStringLiteral(", %1 of %2 output elements never written")
+                    .arg(formatCount(run.check.unwrittenElements), formatCount(run.outputElements));
         if (const QString where = wrongElementText(run); !where.isEmpty())
             line += QStringLiteral("; ") + where;
         lines << line;
@@ -236,21 +239,22 @@ QStringList measurementRows(const Recording& recording) {
         return percent ? QStringLiteral("%1%").arg(*percent, 0, 'f', 1) : QStringLiteral("-");
     };
     QStringList reasons;
-    for (const RunRecord& run : recording.runs) {
+    for (const VariantResult& run : recording.runs) {
         for (const KernelResult& kernel : run.kernels) {
             if (!kernel.counters) continue;
             const QString name = QString::fromStdString(kernel.name);
             std::optional<double> percent;
             for (const RunGapView& gap : gaps)
-                if (gap.variant == run.variant)
+                if (gap.variant == model::toQString(run.variant))
                     for (const KernelGapView& view : gap.kernels)
                         if (view.kernel == name) {
                             percent = view.percent;
                             for (const QString& why : view.reasons)
-                                reasons << QStringLiteral("%1/%2: %3").arg(run.variant, name, why);
+                                reasons << QStringLiteral("%1/%2: %3")
+                                               .arg(model::toQString(run.variant), name, why);
                         }
             table.addRow(
-                {run.variant, name, formatBytes(kernel.modelBytesRead),
+                {model::toQString(run.variant), name, formatBytes(kernel.modelBytesRead),
                  formatBytes(kernel.modelBytesWritten),
                  formatBytes(static_cast<quint64>(kernel.counters->dramBytesRead)),
                  formatBytes(static_cast<quint64>(kernel.counters->dramBytesWritten)),
@@ -276,7 +280,7 @@ QStringList measurementRows(const Recording& recording) {
 
 QStringList chainOverlapLines(const Recording& recording) {
     QStringList lines;
-    for (const RunRecord& run : recording.runs) {
+    for (const VariantResult& run : recording.runs) {
         // Below a percent the difference is timing noise, not overlap.
         if (run.kernels.size() < 2 || run.timeMs <= 0 ||
             std::abs(run.kernelsApartTimeMs - run.timeMs) < 0.01 * run.timeMs)
@@ -284,7 +288,7 @@ QStringList chainOverlapLines(const Recording& recording) {
         const double saved = run.kernelsApartTimeMs - run.timeMs;
         lines
             << QStringLiteral("%1: %2 back to back, %3 with each kernel timed apart (%4)")
-                   .arg(run.variant, formatDuration(run.timeMs),
+                   .arg(model::toQString(run.variant), formatDuration(run.timeMs),
                         formatDuration(run.kernelsApartTimeMs),
                         saved > 0
                             ? QStringLiteral("the kernels overlap by %1").arg(formatDuration(saved))

@@ -451,8 +451,8 @@ int runCommand(const QStringList& arguments) {
         }
         printNote(QStringLiteral("recording written to %1").arg(options->jsonPath));
     }
-    for (const model::RunRecord& run : recording.runs)
-        if (!run.checkOk) return kExitCheckFailed;
+    for (const model::VariantResult& run : recording.runs)
+        if (!run.check.ok) return kExitCheckFailed;
     return kExitOk;
 }
 

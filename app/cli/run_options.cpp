@@ -7,7 +7,7 @@
 #include "cli/console.h"
 #include "model/atomic_save.h"
 #include "model/element_count.h"
-#include "model/run_conversion.h"
+#include "model/producer.h"
 
 namespace fusescope::cli {
 namespace {

@@ -53,8 +53,8 @@ int showRecording(const QString& path) {
     const model::Recording* recording = &*safe;
     printOut(renderResults(*recording));
     printProvenance(recording->producer, recording->createdAt);
-    for (const model::RunRecord& run : recording->runs)
-        if (!run.checkOk) return kExitCheckFailed;
+    for (const model::VariantResult& run : recording->runs)
+        if (!run.check.ok) return kExitCheckFailed;
     return kExitOk;
 }
 

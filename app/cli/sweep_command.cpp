@@ -16,7 +16,6 @@
 #include "cli/terminal_observer.h"
 #include "model/format.h"
 #include "model/recording.h"
-#include "model/run_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
 #include "runtime/backend_selection.h"

@@ -23,9 +23,8 @@ model::Recording withTerminalSafeText(model::Recording recording) {
                               &recording.device.memoryName, &recording.device.processorsName})
         makeSafe(*text);
     if (recording.computeRoof) makeSafe(recording.computeRoof->description);
-    for (model::RunRecord& run : recording.runs) {
-        for (QString* text : {&run.pipeline, &run.variant, &run.backend, &run.checkMeasure})
-            makeSafe(*text);
+    for (model::VariantResult& run : recording.runs) {
+        for (std::string* text : {&run.pipeline, &run.variant, &run.check.measure}) makeSafe(*text);
         for (fusescope::KernelResult& kernel : run.kernels) makeSafe(kernel.name);
         for (fusescope::AllocationEvent& allocation : run.allocations) makeSafe(allocation.buffer);
         for (fusescope::TimelineSpan& span : run.timeline) makeSafe(span.name);

@@ -14,7 +14,7 @@
 #include "cli/text_table.h"
 #include "model/format.h"
 #include "model/problem_options.h"
-#include "model/run_conversion.h"
+#include "model/producer.h"
 #include "model/tile_sweep_json.h"
 #include "tiles/tile_model.h"
 #include "tiles/tile_sweep.h"

@@ -14,7 +14,7 @@ const QString kSeparator = QStringLiteral(" · ");
 template <typename Key>
 QString distinctValues(const Recording& recording, Key key) {
     QStringList values;
-    for (const RunRecord& run : recording.runs) {
+    for (const VariantResult& run : recording.runs) {
         const QString value = key(run);
         if (!values.contains(value)) values.append(value);
     }
@@ -31,40 +31,39 @@ QString captionFrom(const QString& device, const QString& problem, const QString
 
 }  // namespace
 
-DataSource primaryDataSource(const RunRecord& run) {
-    return run.dataSource.counters ? *run.dataSource.counters : run.dataSource.timing;
+DataSource primaryDataSource(const VariantResult& run) {
+    return dataSourceFrom(run.countersSource ? *run.countersSource : run.timingSource);
 }
 
-QString dataSourceBadge(const Recording& recording, const RunRecord& run) {
+QString dataSourceBadge(const Recording& recording, const VariantResult& run) {
     const QString label = dataSourceLabel(primaryDataSource(run));
     return recording.replayed ? label + QStringLiteral(", replayed") : label;
 }
 
 QString deviceLabel(const DeviceInfo& device) {
-    const QString name = QString::fromStdString(device.name);
+    const QString name = toQString(device.name);
     if (device.backend != BackendKind::Cpu || name.isEmpty()) return name;
     QStringList details;
     if (device.multiprocessors > 0)
         details << (device.multiprocessors == 1
                         ? QStringLiteral("1 thread")
                         : QStringLiteral("%1 threads").arg(device.multiprocessors));
-    if (!device.runtimeVersion.empty()) details << QString::fromStdString(device.runtimeVersion);
+    if (!device.runtimeVersion.empty()) details << toQString(device.runtimeVersion);
     if (details.isEmpty()) return name;
     return QStringLiteral("%1 (%2)").arg(name, details.join(QStringLiteral(", ")));
 }
 
-QString problemLabel(const RunRecord& run) {
-    if (const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString()))
-        return QString::fromStdString(
-            describeProblem(*pipeline, run.problem, {run.variant.toStdString()}));
+QString problemLabel(const VariantResult& run) {
+    if (const PipelineSpec* pipeline = findPipeline(run.pipeline))
+        return toQString(describeProblem(*pipeline, run.problem, {run.variant}));
     // A pipeline this build does not know: its values as recorded.
     QStringList parts;
     for (const auto& [name, value] : run.problem.dimensions)
-        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(name), formatCount(value));
+        parts << QStringLiteral("%1 = %2").arg(toQString(name), formatCount(value));
     QStringList all{parts.join(QStringLiteral(", ")),
                     QString::fromUtf8(dtypeTitle(run.problem.dtype))};
     for (const auto& [name, value] : run.problem.tuning)
-        all << QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(value);
+        all << QStringLiteral("%1 %2").arg(toQString(name)).arg(value);
     return all.join(kSeparator);
 }
 
@@ -77,43 +76,42 @@ QString combinedProblemLabel(const Recording& recording) {
     struct Tuning {
         std::string name;
         QString title;
-        QVector<const RunRecord*> users;  // the runs whose kernels take it
+        QVector<const VariantResult*> users;  // the runs whose kernels take it
     };
     // Names in the pipeline's declared order where this build knows it, else as recorded.
     std::vector<std::string> dimensions;
     std::vector<Tuning> tunings;
-    if (const PipelineSpec* pipeline =
-            findPipeline(recording.runs.front().pipeline.toStdString())) {
+    if (const PipelineSpec* pipeline = findPipeline(recording.runs.front().pipeline)) {
         for (const DimensionSpec& dimension : pipeline->dimensions)
             dimensions.push_back(dimension.name);
         for (const TuningSpec& tuning : pipeline->tunings) {
-            Tuning shown{tuning.name, QString::fromStdString(tuning.title), {}};
-            for (const RunRecord& run : recording.runs)
-                if (tuning.usedBy(run.variant.toStdString(), run.problem)) shown.users << &run;
+            Tuning shown{tuning.name, toQString(tuning.title), {}};
+            for (const VariantResult& run : recording.runs)
+                if (tuning.usedBy(run.variant, run.problem)) shown.users << &run;
             if (!shown.users.isEmpty()) tunings.push_back(std::move(shown));
         }
     } else {
         for (const auto& [name, value] : recording.runs.front().problem.dimensions)
             dimensions.push_back(name);
         for (const auto& [name, value] : recording.runs.front().problem.tuning) {
-            Tuning shown{name, QString::fromStdString(name), {}};
-            for (const RunRecord& run : recording.runs) shown.users << &run;
+            Tuning shown{name, toQString(name), {}};
+            for (const VariantResult& run : recording.runs) shown.users << &run;
             tunings.push_back(std::move(shown));
         }
     }
     QStringList named;
     for (const std::string& name : dimensions)
-        named << QStringLiteral("%1 = %2").arg(QString::fromStdString(name),
-                                               distinctValues(recording, [&](const RunRecord& run) {
-                                                   return formatCount(run.problem.dimension(name));
-                                               }));
+        named << QStringLiteral("%1 = %2").arg(
+            toQString(name), distinctValues(recording, [&](const VariantResult& run) {
+                return formatCount(run.problem.dimension(name));
+            }));
     QStringList parts{named.join(QStringLiteral(", ")),
-                      distinctValues(recording, [](const RunRecord& run) {
+                      distinctValues(recording, [](const VariantResult& run) {
                           return QString::fromUtf8(dtypeTitle(run.problem.dtype));
                       })};
     for (const Tuning& tuning : tunings) {
         QStringList values;
-        for (const RunRecord* run : tuning.users) {
+        for (const VariantResult* run : tuning.users) {
             const QString value = QString::number(run->problem.tuningValue(tuning.name));
             if (!values.contains(value)) values << value;
         }
@@ -124,37 +122,37 @@ QString combinedProblemLabel(const Recording& recording) {
 
 }  // namespace
 
-QString captionFor(const Recording& recording, const RunRecord& run) {
+QString captionFor(const Recording& recording, const VariantResult& run) {
     return captionFrom(deviceLabel(recording.device), problemLabel(run),
                        dataSourceBadge(recording, run));
 }
 
-QString checkScope(const RunRecord& run) {
-    if (run.comparedElements >= run.outputElements)
+QString checkScope(const VariantResult& run) {
+    if (run.check.comparedElements >= run.outputElements)
         return QStringLiteral("over all %1 elements").arg(formatCount(run.outputElements));
     return QStringLiteral("over %1 sampled elements of %2; every element checked for being written")
-        .arg(formatCount(run.comparedElements), formatCount(run.outputElements));
+        .arg(formatCount(run.check.comparedElements), formatCount(run.outputElements));
 }
 
-QString wrongElementText(const RunRecord& run) {
-    if (run.checkOk || run.wrongOutput.isEmpty()) return {};
-    const QString where =
-        QStringLiteral("%1[%2]").arg(run.wrongOutput, formatCount(run.wrongElement.index));
-    if (run.wrongElement.unwritten) return QStringLiteral("%1 was never written").arg(where);
+QString wrongElementText(const VariantResult& run) {
+    if (run.check.ok || run.check.wrongOutput.empty()) return {};
+    const QString where = QStringLiteral("%1[%2]").arg(toQString(run.check.wrongOutput),
+                                                       formatCount(run.check.wrongElement.index));
+    if (run.check.wrongElement.unwritten) return QStringLiteral("%1 was never written").arg(where);
     return QStringLiteral("%1 holds %2 where %3 was expected")
-        .arg(where, QString::number(run.wrongElement.got, 'g', 9),
-             QString::number(run.wrongElement.expected, 'g', 9));
+        .arg(where, QString::number(run.check.wrongElement.got, 'g', 9),
+             QString::number(run.check.wrongElement.expected, 'g', 9));
 }
 
 QString problemLabel(const Recording& recording) {
-    return recording.runs.isEmpty() ? QString() : combinedProblemLabel(recording);
+    return recording.runs.empty() ? QString() : combinedProblemLabel(recording);
 }
 
 QString captionFor(const Recording& recording) {
-    if (recording.runs.isEmpty())
+    if (recording.runs.empty())
         return captionFrom(deviceLabel(recording.device), QString(), QString());
     return captionFrom(deviceLabel(recording.device), combinedProblemLabel(recording),
-                       distinctValues(recording, [&](const RunRecord& run) {
+                       distinctValues(recording, [&](const VariantResult& run) {
                            return dataSourceBadge(recording, run);
                        }));
 }

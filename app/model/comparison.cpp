@@ -12,12 +12,12 @@ std::optional<double> ratio(double a, double b) {
     return b / a;
 }
 
-QString runKey(const RunRecord& run) {
-    return run.pipeline + QLatin1Char('/') + run.variant;
+QString runKey(const VariantResult& run) {
+    return toQString(run.pipeline + '/' + run.variant);
 }
 
 int findRun(const Recording& recording, const QString& key) {
-    for (int index = 0; index < recording.runs.size(); ++index)
+    for (int index = 0; index < static_cast<int>(recording.runs.size()); ++index)
         if (runKey(recording.runs[index]) == key) return index;
     return -1;
 }
@@ -43,8 +43,8 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
     comparison.labelA = labelOf(a);
     comparison.labelB = labelOf(b);
     QStringList seen;
-    for (int indexA = 0; indexA < a.runs.size(); ++indexA) {
-        const RunRecord& runA = a.runs[indexA];
+    for (int indexA = 0; indexA < static_cast<int>(a.runs.size()); ++indexA) {
+        const VariantResult& runA = a.runs[indexA];
         const QString key = runKey(runA);
         if (seen.contains(key)) continue;
         seen << key;
@@ -53,10 +53,10 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
             comparison.onlyInA << key;
             continue;
         }
-        const RunRecord& runB = b.runs[indexB];
+        const VariantResult& runB = b.runs[indexB];
         VariantComparison row;
-        row.pipeline = runA.pipeline;
-        row.variant = runA.variant;
+        row.pipeline = toQString(runA.pipeline);
+        row.variant = toQString(runA.variant);
         row.runA = indexA;
         row.runB = indexB;
         row.timeMsA = runA.timeMs;
@@ -77,7 +77,7 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
             comparison.problemsDiffer << QStringLiteral("%1: %2 against %3")
                                              .arg(key, problemLabel(runA), problemLabel(runB));
     }
-    for (const RunRecord& runB : b.runs) {
+    for (const VariantResult& runB : b.runs) {
         const QString key = runKey(runB);
         if (findRun(a, key) < 0 && !comparison.onlyInB.contains(key)) comparison.onlyInB << key;
     }

@@ -17,7 +17,7 @@ constexpr double kPercentBelow = 1.25;
 // More L2 write requests than bytes written by this factor: stores that write sectors in parts.
 constexpr double kSplitStores = 1.1;
 
-const KernelResult* kernelNamed(const RunRecord& run, const std::string& name) {
+const KernelResult* kernelNamed(const VariantResult& run, const std::string& name) {
     for (const KernelResult& kernel : run.kernels)
         if (kernel.name == name && kernel.timeMs > 0) return &kernel;
     return nullptr;
@@ -71,7 +71,8 @@ QString pairText(const KernelPair& pair, const QString& other) {
 // What the run measured of a kernel: a store pattern that writes sectors in parts (with its
 // counterparts' for comparison, where counted), and where it takes longer than its counterparts
 // together, its register cost.
-QString measuredCause(const VariantSpec& variant, const RunRecord& fused, const KernelPair& pair) {
+QString measuredCause(const VariantSpec& variant, const VariantResult& fused,
+                      const KernelPair& pair) {
     const bool slower = pair.fused->timeMs > pair.othersMs;
     QStringList parts;
     const std::optional<double> ratio = writeRequestRatio(*pair.fused);
@@ -113,9 +114,9 @@ QString measuredCause(const VariantSpec& variant, const RunRecord& fused, const 
     return parts.join(QStringLiteral("; "));
 }
 
-QString againstOne(const VariantSpec& variant, const RunRecord& fused, const RunRecord& other,
-                   const VariantCounterparts& counterparts, bool comparedAlready,
-                   QStringList& said) {
+QString againstOne(const VariantSpec& variant, const VariantResult& fused,
+                   const VariantResult& other, const VariantCounterparts& counterparts,
+                   bool comparedAlready, QStringList& said) {
     QVector<KernelPair> pairs;
     for (const KernelCounterparts& declared : counterparts.kernels) {
         KernelPair pair;
@@ -131,7 +132,7 @@ QString againstOne(const VariantSpec& variant, const RunRecord& fused, const Run
     }
     QStringList sides, causes;
     for (const KernelPair& pair : pairs) {
-        sides << pairText(pair, other.variant);
+        sides << pairText(pair, toQString(other.variant));
         // Said once: the same kernel beside a second variant has the same measurements.
         if (const QString cause = measuredCause(variant, fused, pair);
             !cause.isEmpty() && !said.contains(cause)) {
@@ -140,12 +141,12 @@ QString againstOne(const VariantSpec& variant, const RunRecord& fused, const Run
         }
     }
     // The verdict has given the two times already where it compared the two.
-    QString text =
-        comparedAlready
-            ? QStringLiteral("Kernel by kernel against %1").arg(other.variant)
-            : QStringLiteral("%1 is %2 slower than %3 (%4 against %5)")
-                  .arg(fused.variant, slowerBy(fused.timeMs / other.timeMs), other.variant,
-                       formatDuration(fused.timeMs), formatDuration(other.timeMs));
+    QString text = comparedAlready
+                       ? QStringLiteral("Kernel by kernel against %1").arg(toQString(other.variant))
+                       : QStringLiteral("%1 is %2 slower than %3 (%4 against %5)")
+                             .arg(toQString(fused.variant), slowerBy(fused.timeMs / other.timeMs),
+                                  toQString(other.variant), formatDuration(fused.timeMs),
+                                  formatDuration(other.timeMs));
     if (sides.isEmpty()) return text + QLatin1Char('.');
     text += QStringLiteral(": ") + sides.join(QStringLiteral("; ")) + QLatin1Char('.');
     if (!causes.isEmpty()) text += QLatin1Char(' ') + causes.join(QStringLiteral("; ")) + '.';
@@ -154,17 +155,17 @@ QString againstOne(const VariantSpec& variant, const RunRecord& fused, const Run
 
 }  // namespace
 
-const RunRecord* timedRunOf(const Recording& recording, const std::string& variant) {
-    for (const RunRecord& run : recording.runs)
-        if (run.variant.toStdString() == variant && run.timeMs > 0) return &run;
+const VariantResult* timedRunOf(const Recording& recording, const std::string& variant) {
+    for (const VariantResult& run : recording.runs)
+        if (run.variant == variant && run.timeMs > 0) return &run;
     return nullptr;
 }
 
 QStringList slowerThanCounterparts(const Recording& recording, const VariantSpec& variant,
-                                   const RunRecord& fused, const std::string& compared) {
+                                   const VariantResult& fused, const std::string& compared) {
     QStringList sentences, said;
     for (const VariantCounterparts& counterparts : variant.counterparts) {
-        const RunRecord* other = timedRunOf(recording, counterparts.variant);
+        const VariantResult* other = timedRunOf(recording, counterparts.variant);
         if (!other || fused.timeMs <= other->timeMs * (1.0 + kSlowerBy)) continue;
         sentences << againstOne(variant, fused, *other, counterparts,
                                 counterparts.variant == compared, said);

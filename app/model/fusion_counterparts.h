@@ -21,9 +21,9 @@ namespace fusescope::model {
 // fused run is slower than. Against `compared`, a variant the verdict has already set the fused
 // one beside, the comparison is not repeated ("Kernel by kernel against unfused: ...").
 // The run of this variant that has a time, or nothing (a variant skipped or refused has none).
-const RunRecord* timedRunOf(const Recording& recording, const std::string& variant);
+const VariantResult* timedRunOf(const Recording& recording, const std::string& variant);
 
 QStringList slowerThanCounterparts(const Recording& recording, const VariantSpec& variant,
-                                   const RunRecord& fused, const std::string& compared);
+                                   const VariantResult& fused, const std::string& compared);
 
 }  // namespace fusescope::model

@@ -23,31 +23,31 @@ QString times(double ratio) {
     return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio < 10 ? 2 : 0);
 }
 
-bool loses(const RunRecord& fused, const RunRecord& baseline) {
+bool loses(const VariantResult& fused, const VariantResult& baseline) {
     return baseline.timeMs / fused.timeMs < 1.0 - kSameTime;
 }
 
-QString comparison(const RunRecord& fused, const RunRecord& baseline) {
+QString comparison(const VariantResult& fused, const VariantResult& baseline) {
     const double ratio = baseline.timeMs / fused.timeMs;
     const QString timesText =
         QStringLiteral("(%1 against %2)")
             .arg(formatDuration(fused.timeMs), formatDuration(baseline.timeMs));
     if (std::abs(ratio - 1.0) < kSameTime)
         return QStringLiteral("%1 and %2 take about the same time %3.")
-            .arg(fused.variant, baseline.variant, timesText);
+            .arg(toQString(fused.variant), toQString(baseline.variant), timesText);
     if (ratio > 1.0)
         return QStringLiteral("%1 is %2 faster than %3 %4.")
-            .arg(fused.variant, times(ratio), baseline.variant, timesText);
+            .arg(toQString(fused.variant), times(ratio), toQString(baseline.variant), timesText);
     return QStringLiteral("%1 is %2 slower than %3 %4.")
-        .arg(fused.variant, times(1.0 / ratio), baseline.variant, timesText);
+        .arg(toQString(fused.variant), times(1.0 / ratio), toQString(baseline.variant), timesText);
 }
 
 // Why a fused variant loses, in measured numbers: the FLOPs it executes beyond the useful ones
 // and at what share of the compute roof, the DRAM bytes beyond the baseline's, a grid smaller
 // than the device. "it recomputes g and u for each of 64 output tiles (43x the useful FLOPs) at
 // 224 TFLOP/s, 25% of the compute roof; it moves 303x the DRAM bytes of unfused (...)".
-QString causes(const Recording& recording, const VariantSpec* variant, const RunRecord& fused,
-               const RunRecord& baseline) {
+QString causes(const Recording& recording, const VariantSpec* variant, const VariantResult& fused,
+               const VariantResult& baseline) {
     const RunTraffic traffic = runTraffic(fused);
     const RunTraffic baseTraffic = runTraffic(baseline);
     QStringList parts;
@@ -74,8 +74,8 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Run
                                           .arg(dramSourceWord(traffic.dramSource),
                                                dramSourceWord(baseTraffic.dramSource));
         parts << QStringLiteral("it moves %1 the DRAM bytes of %2 (%3 against %4, %5)")
-                     .arg(times(traffic.dramBytes / baseTraffic.dramBytes), baseline.variant,
-                          formatBytes(quint64(traffic.dramBytes)),
+                     .arg(times(traffic.dramBytes / baseTraffic.dramBytes),
+                          toQString(baseline.variant), formatBytes(quint64(traffic.dramBytes)),
                           formatBytes(quint64(baseTraffic.dramBytes)), sources);
     }
     const int processors = recording.device.multiprocessors;
@@ -99,7 +99,7 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Run
         return QStringLiteral(
                    "It executes no more FLOPs and moves no more DRAM bytes than %1 "
                    "(%2 against %3): the time goes elsewhere.")
-            .arg(baseline.variant, formatBytes(quint64(traffic.dramBytes)),
+            .arg(toQString(baseline.variant), formatBytes(quint64(traffic.dramBytes)),
                  formatBytes(quint64(baseTraffic.dramBytes)));
     }
     QString text = parts.join(QStringLiteral("; ")) + QLatin1Char('.');
@@ -109,7 +109,7 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Run
 
 // The leanest fusion against the baseline, with what bounds its time at this size.
 QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
-                       const RunRecord& fused, const RunRecord& baseline) {
+                       const VariantResult& fused, const VariantResult& baseline) {
     const QString text = comparison(fused, baseline);
     // Without a compute roof measured in the run, the times alone; a fusion that loses gets its
     // causes instead of what fusion saves.
@@ -125,24 +125,24 @@ QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
                           " At this size the multiplications take the time: %1 runs at %2 "
                           "TFLOP/s, %3 of the compute roof measured in the same run, so keeping "
                           "%4 on chip saves little.")
-                          .arg(fused.variant)
+                          .arg(toQString(fused.variant))
                           .arg(tflops, 0, 'f', 0)
                           .arg(formatPercent(computeShare), intermediate);
     return text + QStringLiteral(
                       " At this size moving bytes takes the time (%1 uses %2 of the "
                       "compute roof), so what fusion saves, %3 through memory and its "
                       "launches, shows in the time.")
-                      .arg(fused.variant, formatPercent(computeShare), intermediate);
+                      .arg(toQString(fused.variant), formatPercent(computeShare), intermediate);
 }
 
 }  // namespace
 
 QString fusionVerdict(const Recording& recording) {
-    if (recording.runs.isEmpty()) return {};
-    const PipelineSpec* pipeline = findPipeline(recording.runs.front().pipeline.toStdString());
+    if (recording.runs.empty()) return {};
+    const PipelineSpec* pipeline = findPipeline(recording.runs.front().pipeline);
     if (!pipeline) return {};
     // Each fused variant is compared with the baseline it declares, where that was timed.
-    const auto baselineRun = [&](const VariantSpec& variant) -> const RunRecord* {
+    const auto baselineRun = [&](const VariantSpec& variant) -> const VariantResult* {
         const VariantSpec* baseline = variant.fused ? baselineOf(*pipeline, variant) : nullptr;
         return baseline ? timedRunOf(recording, baseline->name) : nullptr;
     };
@@ -152,8 +152,8 @@ QString fusionVerdict(const Recording& recording) {
 
     QStringList sentences;
     const VariantSpec* leanestSpec = findVariant(*pipeline, pipeline->leanestVariant);
-    const RunRecord* leanestBaseline = leanestSpec ? baselineRun(*leanestSpec) : nullptr;
-    const RunRecord* leanest =
+    const VariantResult* leanestBaseline = leanestSpec ? baselineRun(*leanestSpec) : nullptr;
+    const VariantResult* leanest =
         leanestBaseline ? timedRunOf(recording, pipeline->leanestVariant) : nullptr;
     if (leanest) {
         sentences << leanestVerdict(recording, *pipeline, *leanest, *leanestBaseline);
@@ -165,8 +165,8 @@ QString fusionVerdict(const Recording& recording) {
     // Every other fused variant that loses, with its cause.
     for (const VariantSpec& variant : pipeline->variants) {
         if (variant.name == pipeline->leanestVariant) continue;
-        const RunRecord* baseline = baselineRun(variant);
-        const RunRecord* fused = baseline ? timedRunOf(recording, variant.name) : nullptr;
+        const VariantResult* baseline = baselineRun(variant);
+        const VariantResult* fused = baseline ? timedRunOf(recording, variant.name) : nullptr;
         if (!fused || !loses(*fused, *baseline)) continue;
         const QString why = causes(recording, &variant, *fused, *baseline);
         sentences << (why.isEmpty() ? comparison(*fused, *baseline)
@@ -175,11 +175,10 @@ QString fusionVerdict(const Recording& recording) {
     // Every fused variant slower than a variant that does its work in other kernels, kernel by
     // kernel (the leanest one's comparison with its baseline is said above).
     for (const VariantSpec& variant : pipeline->variants) {
-        const RunRecord* fused = variant.fused ? timedRunOf(recording, variant.name) : nullptr;
+        const VariantResult* fused = variant.fused ? timedRunOf(recording, variant.name) : nullptr;
         if (!fused) continue;
-        const std::string compared = leanest && &variant == leanestSpec
-                                         ? leanestBaseline->variant.toStdString()
-                                         : std::string();
+        const std::string compared =
+            leanest && &variant == leanestSpec ? leanestBaseline->variant : std::string();
         sentences << slowerThanCounterparts(recording, variant, *fused, compared);
     }
     return sentences.join(QLatin1Char(' '));

@@ -11,9 +11,9 @@ namespace fusescope::model {
 namespace {
 
 // A built-in family's extension is carried only by a recording with a run of an added variant.
-bool describesRun(const PipelineDescription& description, const RunRecord& run) {
+bool describesRun(const PipelineDescription& description, const VariantResult& run) {
     if (!description.extendsBuiltIn) return true;
-    const std::string variant = run.variant.toStdString();
+    const std::string variant = run.variant;
     return std::any_of(description.variants.begin(), description.variants.end(),
                        [&](const DescribedVariant& added) { return added.name == variant; });
 }
@@ -22,8 +22,8 @@ bool describesRun(const PipelineDescription& description, const RunRecord& run) 
 
 QVector<PipelineDescription> descriptionsToSave(const Recording& recording) {
     QVector<PipelineDescription> descriptions = recording.pipelineDescriptions;
-    for (const RunRecord& run : recording.runs) {
-        const std::string name = run.pipeline.toStdString();
+    for (const VariantResult& run : recording.runs) {
+        const std::string name = run.pipeline;
         const bool carried =
             std::any_of(descriptions.begin(), descriptions.end(),
                         [&](const PipelineDescription& known) { return known.name == name; });

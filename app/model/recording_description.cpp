@@ -25,8 +25,8 @@ QString onDevice(const QString& what, const QString& device) {
 
 QString recordingTitle(const Recording& recording) {
     QStringList pipelines;
-    for (const RunRecord& run : recording.runs)
-        if (!pipelines.contains(run.pipeline)) pipelines << run.pipeline;
+    for (const VariantResult& run : recording.runs)
+        if (!pipelines.contains(toQString(run.pipeline))) pipelines << toQString(run.pipeline);
     QStringList titles;
     for (const QString& name : pipelines) titles << pipelineTitle(name);
     const QString what =
@@ -36,34 +36,34 @@ QString recordingTitle(const Recording& recording) {
 
 QString recordingDescription(const Recording& recording) {
     if (!recording.description.isEmpty()) return recording.description.simplified();
-    if (recording.runs.isEmpty()) return QStringLiteral("no runs");
+    if (recording.runs.empty()) return QStringLiteral("no runs");
     QStringList variants;
-    for (const RunRecord& run : recording.runs) variants << run.variant;
+    for (const VariantResult& run : recording.runs) variants << toQString(run.variant);
     QString text =
         QStringLiteral("%1: %2").arg(variants.join(QStringLiteral(", ")), problemLabel(recording));
     // What it shows: how far apart the fastest and the slowest variant are.
-    const auto timed = [](const RunRecord& run) { return run.timeMs > 0; };
+    const auto timed = [](const VariantResult& run) { return run.timeMs > 0; };
     if (std::count_if(recording.runs.begin(), recording.runs.end(), timed) >= 2) {
-        const auto byTime = [](const RunRecord& a, const RunRecord& b) {
+        const auto byTime = [](const VariantResult& a, const VariantResult& b) {
             if ((a.timeMs > 0) != (b.timeMs > 0)) return a.timeMs > 0;
             return a.timeMs < b.timeMs;
         };
-        const RunRecord& fastest =
+        const VariantResult& fastest =
             *std::min_element(recording.runs.begin(), recording.runs.end(), byTime);
-        const RunRecord* slowest = &fastest;
-        for (const RunRecord& run : recording.runs)
+        const VariantResult* slowest = &fastest;
+        for (const VariantResult& run : recording.runs)
             if (run.timeMs > slowest->timeMs) slowest = &run;
         text += QStringLiteral("; %1 %2x faster than %3 (%4 against %5)")
-                    .arg(fastest.variant)
+                    .arg(toQString(fastest.variant))
                     .arg(slowest->timeMs / fastest.timeMs, 0, 'f', 2)
-                    .arg(slowest->variant, formatDuration(fastest.timeMs),
+                    .arg(toQString(slowest->variant), formatDuration(fastest.timeMs),
                          formatDuration(slowest->timeMs));
     }
     const bool sampled = std::any_of(recording.runs.begin(), recording.runs.end(),
-                                     [](const RunRecord& run) { return !run.samples.isEmpty(); });
+                                     [](const VariantResult& run) { return !run.samples.empty(); });
     const bool counted =
         std::any_of(recording.runs.begin(), recording.runs.end(),
-                    [](const RunRecord& run) { return run.dataSource.counters.has_value(); });
+                    [](const VariantResult& run) { return run.countersSource.has_value(); });
     if (counted && sampled)
         text += QStringLiteral("; with counters and bandwidth over time");
     else if (counted)

@@ -49,18 +49,18 @@ QJsonValue optionalNumber(const std::optional<double>& value) {
     return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonValue optionalSource(const std::optional<DataSource>& source) {
-    return source ? QJsonValue(dataSourceKey(*source)) : QJsonValue(QJsonValue::Null);
+QString sourceKey(MeasurementSource source) {
+    return dataSourceKey(dataSourceFrom(source));
 }
 
-QString textOf(const std::string& value) {
-    return QString::fromStdString(value);
+QJsonValue optionalSource(const std::optional<MeasurementSource>& source) {
+    return source ? QJsonValue(sourceKey(*source)) : QJsonValue(QJsonValue::Null);
 }
 
 QJsonObject deviceToJson(const DeviceInfo& device, JsonWriter& writer) {
     QJsonObject json{
         {"backend", QLatin1String(backendName(device.backend))},
-        {"name", textOf(device.name)},
+        {"name", toQString(device.name)},
         {"compute_capability_major", device.computeCapabilityMajor},
         {"compute_capability_minor", device.computeCapabilityMinor},
         {"multiprocessors", device.multiprocessors},
@@ -68,10 +68,10 @@ QJsonObject deviceToJson(const DeviceInfo& device, JsonWriter& writer) {
         {"total_memory_bytes", writer.count(device.totalMemoryBytes, "device.total_memory_bytes")},
         {"free_memory_bytes", writer.count(device.freeMemoryBytes, "device.free_memory_bytes")},
         {"theoretical_bandwidth_gbps", device.theoreticalBandwidthGBps},
-        {"driver_version", textOf(device.driverVersion)},
-        {"runtime_version", textOf(device.runtimeVersion)},
-        {"memory_name", textOf(device.memoryName)},
-        {"processors_name", textOf(device.processorsName)},
+        {"driver_version", toQString(device.driverVersion)},
+        {"runtime_version", toQString(device.runtimeVersion)},
+        {"memory_name", toQString(device.memoryName)},
+        {"processors_name", toQString(device.processorsName)},
     };
     // Which GPU of the host ran it; a CPU run has no device ordinal.
     if (device.backend == BackendKind::Cuda) json.insert("device_index", device.deviceIndex);
@@ -112,7 +112,7 @@ QJsonObject allocationToJson(const AllocationEvent& event, const QString& path,
                              JsonWriter& writer) {
     return {
         {"kind", event.kind == AllocationEvent::Kind::Allocate ? "allocate" : "free"},
-        {"buffer", textOf(event.buffer)},
+        {"buffer", toQString(event.buffer)},
         {"bytes", writer.count(event.bytes, path + ".bytes")},
         {"time_ns", writer.signedCount(event.timeNs, path + ".time_ns")},
         {"in_flight_after", writer.count(event.inFlightAfter, path + ".in_flight_after")},
@@ -122,7 +122,7 @@ QJsonObject allocationToJson(const AllocationEvent& event, const QString& path,
 QJsonObject spanToJson(const TimelineSpan& span, const QString& path, JsonWriter& writer) {
     return {
         {"kind", span.kind == TimelineSpan::Kind::Kernel ? "kernel" : "allocation"},
-        {"name", textOf(span.name)},
+        {"name", toQString(span.name)},
         {"start_ns", writer.signedCount(span.startNs, path + ".start_ns")},
         {"end_ns", writer.signedCount(span.endNs, path + ".end_ns")},
         {"bytes", writer.count(span.bytes, path + ".bytes")},
@@ -139,10 +139,10 @@ QJsonObject sampleToJson(const BandwidthSample& sample, const QString& path, Jso
 }
 
 template <typename T, typename ToJson>
-QJsonArray arrayToJson(const QVector<T>& items, const QString& path, JsonWriter& writer,
+QJsonArray arrayToJson(const std::vector<T>& items, const QString& path, JsonWriter& writer,
                        ToJson toJson) {
     QJsonArray array;
-    for (qsizetype i = 0; i < items.size(); ++i)
+    for (std::size_t i = 0; i < items.size(); ++i)
         array.append(toJson(items[i], QStringLiteral("%1[%2]").arg(path).arg(i), writer));
     return array;
 }
@@ -161,14 +161,14 @@ QJsonObject problemToJson(const Problem& problem, const QString& path, JsonWrite
             {"tuning", tuning}};
 }
 
-QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& writer) {
+QJsonObject runToJson(const VariantResult& run, const QString& path, JsonWriter& writer) {
     QJsonArray repeats;
     for (double time : run.repeatTimesMs) repeats.append(time);
     return {
-        {"pipeline", run.pipeline},
-        {"variant", run.variant},
+        {"pipeline", toQString(run.pipeline)},
+        {"variant", toQString(run.variant)},
         {"problem", problemToJson(run.problem, path + ".problem", writer)},
-        {"backend", run.backend},
+        {"backend", QLatin1String(backendName(run.backend))},
         {"passes", run.passes},
         {"passes_counted", run.passesCounted},
         {"model_flops", run.modelFlops},
@@ -179,13 +179,15 @@ QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& wri
         {"kernels_apart_time_ms", run.kernelsApartTimeMs},
         {"peak_bytes_in_flight",
          writer.count(run.peakBytesInFlight, path + ".peak_bytes_in_flight")},
-        {"check_measure", run.checkMeasure},
-        {"max_rel_error", run.maxRelError},
-        {"check_tolerance", run.checkTolerance},
-        {"unwritten_elements", writer.count(run.unwrittenElements, path + ".unwritten_elements")},
+        {"check_measure", toQString(run.check.measure)},
+        {"max_rel_error", run.check.error},
+        {"check_tolerance", run.check.tolerance},
+        {"unwritten_elements",
+         writer.count(run.check.unwrittenElements, path + ".unwritten_elements")},
         {"output_elements", writer.count(run.outputElements, path + ".output_elements")},
-        {"compared_elements", writer.count(run.comparedElements, path + ".compared_elements")},
-        {"check_ok", run.checkOk},
+        {"compared_elements",
+         writer.count(run.check.comparedElements, path + ".compared_elements")},
+        {"check_ok", run.check.ok},
         {"kernels", arrayToJson(run.kernels, path + ".kernels", writer, kernelToJson)},
         {"allocations",
          arrayToJson(run.allocations, path + ".allocations", writer, allocationToJson)},
@@ -194,9 +196,9 @@ QJsonObject runToJson(const RunRecord& run, const QString& path, JsonWriter& wri
         {"samples_before_thinning", run.samplesBeforeThinning > 0
                                         ? QJsonValue(static_cast<double>(run.samplesBeforeThinning))
                                         : QJsonValue(QJsonValue::Null)},
-        {"data_source", QJsonObject{{"timing", dataSourceKey(run.dataSource.timing)},
-                                    {"counters", optionalSource(run.dataSource.counters)},
-                                    {"samples", optionalSource(run.dataSource.samples)}}},
+        {"data_source", QJsonObject{{"timing", sourceKey(run.timingSource)},
+                                    {"counters", optionalSource(run.countersSource)},
+                                    {"samples", optionalSource(run.samplesSource)}}},
     };
 }
 
@@ -237,17 +239,19 @@ std::optional<double> readOptionalAmount(const JsonReader& reader, const char* k
     return reader.optionalNumberIn(key, 0, kLargestAmount);
 }
 
-DataSource readSource(const JsonReader& reader, const char* key) {
+// A file names the source of each group of numbers by its badge's key.
+MeasurementSource readSource(const JsonReader& reader, const char* key) {
     const QString text = reader.string(key);
-    const std::optional<DataSource> source = dataSourceFromKey(text);
-    if (!source)
-        reader.fail(key, QStringLiteral("unknown data source '%1' (known: counters, "
-                                        "timing+model, cpu, replay)")
-                             .arg(text));
-    return *source;
+    for (MeasurementSource source : {MeasurementSource::Counters, MeasurementSource::TimingModel,
+                                     MeasurementSource::CpuBackend})
+        if (sourceKey(source) == text) return source;
+    reader.fail(
+        key,
+        QStringLiteral("unknown data source '%1' (known: counters, timing+model, cpu)").arg(text));
+    return MeasurementSource::TimingModel;
 }
 
-std::optional<DataSource> readOptionalSource(const JsonReader& reader, const char* key) {
+std::optional<MeasurementSource> readOptionalSource(const JsonReader& reader, const char* key) {
     if (!reader.optionalString(key)) return std::nullopt;
     return readSource(reader, key);
 }
@@ -369,12 +373,12 @@ BandwidthSample readSample(const JsonReader& reader) {
     return sample;
 }
 
-template <typename T, typename ReadOne>
-QVector<T> readArray(const JsonReader& reader, const char* key, bool required, qsizetype limit,
-                     ReadOne readOne) {
+template <typename Items, typename ReadOne>
+Items readArray(const JsonReader& reader, const char* key, bool required, qsizetype limit,
+                ReadOne readOne) {
     const std::optional<QJsonArray> array =
         required ? std::optional<QJsonArray>(reader.array(key)) : reader.optionalArray(key);
-    QVector<T> items;
+    Items items;
     if (!array) return items;
     if (array->size() > limit)
         reader.fail(
@@ -401,15 +405,15 @@ Problem readProblem(const JsonReader& reader) {
     return problem;
 }
 
-RunRecord readRun(const JsonReader& reader, int version) {
-    RunRecord run;
-    run.pipeline = reader.string("pipeline");
-    run.variant = reader.string("variant");
+VariantResult readRun(const JsonReader& reader, int version) {
+    VariantResult run;
+    run.pipeline = readText(reader, "pipeline");
+    run.variant = readText(reader, "variant");
     if (version >= 2) {
         run.problem = readProblem(reader.object("problem"));
         // A run recorded before a tuning was declared (the production fusion's tiles) ran with
         // the value of that time.
-        if (const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString()))
+        if (const PipelineSpec* pipeline = findPipeline(run.pipeline))
             run.problem = withRecordedTunings(*pipeline, run.problem);
         run.passesCounted = reader.boolean("passes_counted");
         run.modelFlops = reader.numberIn("model_flops", 0, kLargestAmount);
@@ -419,7 +423,7 @@ RunRecord readRun(const JsonReader& reader, int version) {
         run.problem.tuning[std::string(kVectorWidthTuning)] = reader.integer("vector");
         run.passesCounted = true;
     }
-    run.backend = reader.string("backend");
+    run.backend = readBackend(reader, "backend");
     run.passes = reader.integer("passes");
     run.modelBytesRead = reader.count("model_bytes_read");
     run.modelBytesWritten = reader.count("model_bytes_written");
@@ -437,45 +441,49 @@ RunRecord readRun(const JsonReader& reader, int version) {
                                  : run.timeMs;
     run.peakBytesInFlight = reader.count("peak_bytes_in_flight");
     // A failed check may have any size of error, but never a negative one.
-    run.maxRelError = reader.numberIn("max_rel_error", 0, std::numeric_limits<double>::max());
-    run.unwrittenElements = reader.optionalCount("unwritten_elements").value_or(0);
+    run.check.error = reader.numberIn("max_rel_error", 0, std::numeric_limits<double>::max());
+    run.check.unwrittenElements = reader.optionalCount("unwritten_elements").value_or(0);
     if (version >= 2) {
-        run.checkMeasure = reader.string("check_measure");
-        run.checkTolerance = reader.number("check_tolerance");
+        run.check.measure = readText(reader, "check_measure");
+        run.check.tolerance = reader.number("check_tolerance");
         run.outputElements = reader.count("output_elements");
     } else {
-        run.checkMeasure = QStringLiteral("max relative error");
-        run.checkTolerance = 1e-5;  // version 1's float32 tolerance
+        run.check.measure = "max relative error";
+        run.check.tolerance = 1e-5;  // version 1's float32 tolerance
         run.outputElements = run.problem.dimension(kElementCountDimension);
     }
     // Recordings made before outputs were sampled compared every element.
-    run.comparedElements = reader.optionalCount("compared_elements").value_or(run.outputElements);
-    run.checkOk = reader.boolean("check_ok");
-    run.kernels = readArray<KernelResult>(reader, "kernels", true, kMaxKernels, readKernel);
-    run.allocations =
-        readArray<AllocationEvent>(reader, "allocations", false, kMaxEvents, readAllocation);
-    run.timeline = readArray<TimelineSpan>(reader, "timeline", false, kMaxEvents, readSpan);
-    run.samples = readArray<BandwidthSample>(reader, "samples", false, kMaxSamples, readSample);
+    run.check.comparedElements =
+        reader.optionalCount("compared_elements").value_or(run.outputElements);
+    run.check.ok = reader.boolean("check_ok");
+    run.kernels =
+        readArray<std::vector<KernelResult>>(reader, "kernels", true, kMaxKernels, readKernel);
+    run.allocations = readArray<std::vector<AllocationEvent>>(reader, "allocations", false,
+                                                              kMaxEvents, readAllocation);
+    run.timeline =
+        readArray<std::vector<TimelineSpan>>(reader, "timeline", false, kMaxEvents, readSpan);
+    run.samples =
+        readArray<std::vector<BandwidthSample>>(reader, "samples", false, kMaxSamples, readSample);
     run.samplesBeforeThinning =
-        static_cast<qsizetype>(reader.optionalCount("samples_before_thinning").value_or(0));
+        static_cast<std::int64_t>(reader.optionalCount("samples_before_thinning").value_or(0));
     if (const std::optional<JsonReader> sources = reader.optionalObject("data_source")) {
-        run.dataSource.timing = readSource(*sources, "timing");
-        run.dataSource.counters = readOptionalSource(*sources, "counters");
-        run.dataSource.samples = readOptionalSource(*sources, "samples");
+        run.timingSource = readSource(*sources, "timing");
+        run.countersSource = readOptionalSource(*sources, "counters");
+        run.samplesSource = readOptionalSource(*sources, "samples");
     } else {
         // Files older than the data_source key: the backend says where the timing came from.
-        run.dataSource.timing =
-            run.backend == QLatin1String("cpu") ? DataSource::CpuBackend : DataSource::TimingModel;
+        run.timingSource = run.backend == BackendKind::Cpu ? MeasurementSource::CpuBackend
+                                                           : MeasurementSource::TimingModel;
     }
     return run;
 }
 
 // The limits on the runs together, past the limits on each.
-void checkTotals(const JsonReader& reader, const QVector<RunRecord>& runs) {
+void checkTotals(const JsonReader& reader, const std::vector<VariantResult>& runs) {
     qsizetype events = 0, samples = 0;
-    for (const RunRecord& run : runs) {
-        events += run.timeline.size() + run.allocations.size();
-        samples += run.samples.size();
+    for (const VariantResult& run : runs) {
+        events += static_cast<qsizetype>(run.timeline.size() + run.allocations.size());
+        samples += static_cast<qsizetype>(run.samples.size());
     }
     if (events > kMaxEventsInAll)
         reader.fail("runs", QStringLiteral("%1 timeline spans and allocations in all, more than "
@@ -524,11 +532,11 @@ Recording readRecording(const JsonReader& reader) {
     recording.counterStatus = reader.optionalString("counter_status", kMaxFreeTextLength)
                                   .value_or(QString())
                                   .toStdString();
-    recording.runs = readArray<RunRecord>(
+    recording.runs = readArray<std::vector<VariantResult>>(
         reader, "runs", true, kMaxRuns,
         [&](const JsonReader& run) { return readRun(run, recording.version); });
     checkTotals(reader, recording.runs);
-    recording.pipelineDescriptions = readArray<PipelineDescription>(
+    recording.pipelineDescriptions = readArray<QVector<PipelineDescription>>(
         reader, "pipelines", false, kMaxRuns, readPipelineDescription);
     recording.replayed = true;
     return recording;
@@ -548,7 +556,7 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
                                       {"bytes_moved", writer.count(recording.roofline.bytesMoved,
                                                                    "copy_roofline.bytes_moved")},
                                       {"gbps", recording.roofline.gbps()}}},
-        {"counter_status", textOf(recording.counterStatus)},
+        {"counter_status", toQString(recording.counterStatus)},
         {"runs", arrayToJson(recording.runs, "runs", writer, runToJson)},
     };
     if (recording.computeRoof)
@@ -556,7 +564,7 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
                     QJsonObject{{"time_ms", recording.computeRoof->timeMs},
                                 {"flops", recording.computeRoof->flops},
                                 {"tflops", recording.computeRoof->tflops()},
-                                {"description", textOf(recording.computeRoof->description)}});
+                                {"description", toQString(recording.computeRoof->description)}});
     // Optional keys, written only where they say something (older readers ignore them).
     if (!recording.description.isEmpty()) root.insert("description", recording.description);
     QJsonArray descriptions;

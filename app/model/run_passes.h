@@ -8,7 +8,7 @@
 namespace fusescope::model {
 
 // None where the pipeline counts bytes, not passes.
-inline std::optional<int> shownPasses(const RunRecord& run) {
+inline std::optional<int> shownPasses(const VariantResult& run) {
     return run.passesCounted ? std::optional<int>(run.passes) : std::nullopt;
 }
 

@@ -6,8 +6,8 @@
 namespace fusescope::model {
 namespace {
 
-bool allKernelsMeasured(const RunRecord& run) {
-    if (run.kernels.isEmpty()) return false;
+bool allKernelsMeasured(const VariantResult& run) {
+    if (run.kernels.empty()) return false;
     for (const KernelResult& kernel : run.kernels)
         if (!kernel.counters) return false;
     return true;
@@ -21,25 +21,24 @@ struct Planned {
     std::vector<KernelSpec> kernels;
 };
 
-Planned plannedKernels(const RunRecord& run) {
+Planned plannedKernels(const VariantResult& run) {
     Planned planned;
-    planned.pipeline = findPipeline(run.pipeline.toStdString());
+    planned.pipeline = findPipeline(run.pipeline);
     if (!planned.pipeline || !checkProblem(*planned.pipeline, run.problem)) return {};
-    planned.variant = findVariant(*planned.pipeline, run.variant.toStdString());
+    planned.variant = findVariant(*planned.pipeline, run.variant);
     if (planned.variant) planned.kernels = planned.variant->kernelsFor(run.problem);
     return planned;
 }
 
 // The model's distinct bytes of each recorded kernel, matched by name (else by position).
-QVector<KernelDram> modelDram(const RunRecord& run, const Planned& planned) {
+QVector<KernelDram> modelDram(const VariantResult& run, const Planned& planned) {
     if (!planned.variant || planned.kernels.empty()) return {};
     QVector<KernelDram> kernels;
-    for (qsizetype k = 0; k < run.kernels.size(); ++k) {
+    for (std::size_t k = 0; k < run.kernels.size(); ++k) {
         const KernelSpec* spec = nullptr;
         for (const KernelSpec& candidate : planned.kernels)
             if (candidate.name == run.kernels[k].name) spec = &candidate;
-        if (!spec && k < static_cast<qsizetype>(planned.kernels.size()))
-            spec = &planned.kernels[static_cast<std::size_t>(k)];
+        if (!spec && k < planned.kernels.size()) spec = &planned.kernels[k];
         if (!spec) return {};
         const DistinctBytes distinct = distinctBytes(*spec, *planned.variant, run.problem);
         kernels.push_back({double(distinct.read), double(distinct.written), DramSource::Model});
@@ -97,7 +96,7 @@ QString rooflineColumnTitle(const QVector<RunTraffic>& runs) {
     return QStringLiteral("% of copy roofline (DRAM)");
 }
 
-RunTraffic runTraffic(const RunRecord& run) {
+RunTraffic runTraffic(const VariantResult& run) {
     RunTraffic traffic;
     traffic.timeMs = run.timeMs;
     traffic.requestedBytes = double(run.modelBytesRead) + double(run.modelBytesWritten);

@@ -62,7 +62,7 @@ struct RunTraffic {
     bool executesExtraFlops() const { return flopsRatio() > 1.01; }
 };
 
-RunTraffic runTraffic(const RunRecord& run);
+RunTraffic runTraffic(const VariantResult& run);
 
 // The title of a table's rate column over these runs, naming the bytes its cells divide:
 // "DRAM GB/s" where every DRAM figure was measured, "model GB/s" where none was (a CPU run),

@@ -11,7 +11,8 @@ double bandwidth(const BandwidthSample& sample) {
 
 // One sample covering samples [first, last], with the same bytes as all of them.
 // Weighs rates by nanoseconds rather than seconds: no 1e-9 factor rounds the merged rates.
-BandwidthSample merged(const QVector<BandwidthSample>& samples, qsizetype first, qsizetype last) {
+BandwidthSample merged(const std::vector<BandwidthSample>& samples, qsizetype first,
+                       qsizetype last) {
     const auto nanoseconds = [](const BandwidthSample& sample) {
         return static_cast<double>(sample.endNs - sample.startNs);
     };
@@ -33,9 +34,10 @@ BandwidthSample merged(const QVector<BandwidthSample>& samples, qsizetype first,
 
 }  // namespace
 
-ThinningOutcome mergeIdleSamples(QVector<BandwidthSample>& samples, double idleFraction) {
+ThinningOutcome mergeIdleSamples(std::vector<BandwidthSample>& samples, double idleFraction) {
     ThinningOutcome outcome;
-    outcome.samplesBefore = samples.size();
+    const qsizetype count = static_cast<qsizetype>(samples.size());
+    outcome.samplesBefore = count;
     double peak = 0.0;
     for (const BandwidthSample& sample : samples) peak = std::max(peak, bandwidth(sample));
     const double idleBelow = peak * idleFraction;
@@ -43,32 +45,33 @@ ThinningOutcome mergeIdleSamples(QVector<BandwidthSample>& samples, double idleF
     // A sample next to an active one is kept as it is: it holds the kernel's rising or falling
     // edge.
     const auto nearActivity = [&](qsizetype i) {
-        return (i > 0 && !idle(i - 1)) || (i + 1 < samples.size() && !idle(i + 1));
+        return (i > 0 && !idle(i - 1)) || (i + 1 < count && !idle(i + 1));
     };
-    QVector<BandwidthSample> kept;
+    std::vector<BandwidthSample> kept;
     qsizetype i = 0;
-    while (i < samples.size()) {
+    while (i < count) {
         if (!idle(i) || nearActivity(i)) {
             kept.push_back(samples[i]);
             ++i;
             continue;
         }
         qsizetype last = i;
-        while (last + 1 < samples.size() && idle(last + 1) && !nearActivity(last + 1)) ++last;
+        while (last + 1 < count && idle(last + 1) && !nearActivity(last + 1)) ++last;
         kept.push_back(merged(samples, i, last));
         i = last + 1;
     }
     samples = kept;
-    outcome.samplesAfter = samples.size();
+    outcome.samplesAfter = static_cast<qsizetype>(samples.size());
     return outcome;
 }
 
 ThinningOutcome mergeIdleSamples(Recording& recording, double idleFraction) {
     ThinningOutcome total;
-    for (RunRecord& run : recording.runs) {
+    for (VariantResult& run : recording.runs) {
         const ThinningOutcome outcome = mergeIdleSamples(run.samples, idleFraction);
         if (outcome.samplesAfter < outcome.samplesBefore)
-            run.samplesBeforeThinning = std::max(run.samplesBeforeThinning, outcome.samplesBefore);
+            run.samplesBeforeThinning =
+                std::max<std::int64_t>(run.samplesBeforeThinning, outcome.samplesBefore);
         total.samplesBefore += outcome.samplesBefore;
         total.samplesAfter += outcome.samplesAfter;
     }

@@ -5,7 +5,7 @@
 #include <QJsonDocument>
 
 #include "model/atomic_save.h"
-#include "model/run_conversion.h"
+#include "model/producer.h"
 
 namespace fusescope::model {
 namespace {

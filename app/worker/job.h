@@ -46,7 +46,7 @@ inline JobKind kindOf(const JobRequest& request) {
 }
 
 // Progress updates a job sends (inside the QVariant of jobProgress), besides the engine's own
-// values that travel as they are (model::RunRecord, SweepPointUpdate, TileSweepProgress).
+// values that travel as they are (model::VariantResult, SweepPointUpdate, TileSweepProgress).
 // A stage of the work: "timing fused · 2 s left" at `fraction` (0..1).
 struct JobStage {
     double fraction = 0.0;

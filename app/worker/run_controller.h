@@ -84,7 +84,7 @@ class RunController : public QObject {
     void selfTestFinished(fusescope::selftest::MachineProbe probe);
     void runStarted(QString backendNote);
     void progress(double fraction, QString stage);
-    void variantFinished(fusescope::model::RunRecord record);
+    void variantFinished(fusescope::model::VariantResult record);
     void samplesArrived(QString variant, QVector<fusescope::BandwidthSample> samples,
                         QVector<fusescope::TimelineSpan> spans);
     void runFinished(fusescope::model::Recording recording);

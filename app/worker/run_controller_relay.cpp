@@ -31,8 +31,8 @@ void RunController::relayProgress(JobKind kind, const QVariant& update) {
             emit tileReportProgress(stage.stage);
         else  // a run, or a tile run: the run panel's progress either way
             emit progress(stage.fraction, stage.stage);
-    } else if (update.canConvert<model::RunRecord>()) {
-        emit variantFinished(update.value<model::RunRecord>());
+    } else if (update.canConvert<model::VariantResult>()) {
+        emit variantFinished(update.value<model::VariantResult>());
     } else if (update.canConvert<SampleBatch>()) {
         const auto batch = update.value<SampleBatch>();
         emit samplesArrived(batch.variant, batch.samples, batch.spans);

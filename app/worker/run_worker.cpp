@@ -7,7 +7,7 @@
 
 #include "measure/counter_provider.h"
 #include "measure/measured_run.h"
-#include "model/run_conversion.h"
+#include "model/producer.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 #include "worker/cpu_run_estimate.h"
@@ -26,7 +26,7 @@ QString RunWorker::backendNote(const BackendSelection& selection) {
 RunWorker::RunWorker(QObject* parent) : QObject(parent), tileEngine_(productionTileEngine()) {
     qRegisterMetaType<fusescope::RunCommand>();
     qRegisterMetaType<fusescope::BackendSummary>();
-    qRegisterMetaType<fusescope::model::RunRecord>();
+    qRegisterMetaType<fusescope::model::VariantResult>();
     qRegisterMetaType<fusescope::model::Recording>();
     qRegisterMetaType<fusescope::SweepCommand>();
     qRegisterMetaType<fusescope::SweepPointUpdate>();

@@ -57,7 +57,7 @@ class RunWorker : public QObject {
   signals:
     // `note` says which backend runs and, for auto, why (empty for kinds without a backend).
     void jobStarted(fusescope::JobId id, fusescope::JobKind kind, QString note);
-    // JobStage, model::RunRecord, SampleBatch, SweepPointUpdate, TileSweepProgress or
+    // JobStage, model::VariantResult, SampleBatch, SweepPointUpdate, TileSweepProgress or
     // TileCellUpdate, as the kind sends them.
     void jobProgress(fusescope::JobId id, fusescope::JobKind kind, QVariant update);
     // model::Recording, SweepOutcome, TileRunOutcome, tiles::TileSweep, TileReportOutcome, the

@@ -3,7 +3,7 @@
 // values.
 #include <QElapsedTimer>
 
-#include "model/run_conversion.h"
+#include "model/producer.h"
 #include "tiles/tile_model.h"
 #include "tiles/tile_sweep.h"
 #include "worker/progress_throttle.h"

@@ -6,7 +6,6 @@
 #include <QVector>
 
 #include "model/recording.h"
-#include "model/run_conversion.h"
 #include "runtime/progress_estimate.h"
 #include "runtime/runner.h"
 #include "worker/job_context.h"
@@ -29,7 +28,7 @@ class WorkerRunObserver final : public RunObserver {
     }
 
     void variantFinished(const VariantResult& result) override {
-        job_.progress(QVariant::fromValue(model::runRecordFrom(result)));
+        job_.progress(QVariant::fromValue(result));
     }
 
     bool cancelled() const override { return job_.cancelled(); }

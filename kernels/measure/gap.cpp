@@ -216,79 +216,83 @@ double writesAfterFreesOutsideKernels(const VariantResult& variant) {
     return written;
 }
 
+std::optional<VariantGap> explainVariantGap(const VariantResult& variant,
+                                            std::uint64_t l2CacheBytes) {
+    const bool measured = !variant.kernels.empty() &&
+                          std::all_of(variant.kernels.begin(), variant.kernels.end(),
+                                      [](const KernelResult& k) { return k.counters.has_value(); });
+    if (!measured) return std::nullopt;
+    VariantGap gap;
+    gap.variant = variant.variant;
+    const std::vector<TimelineSpan> spans =
+        spansOfKind(variant.timeline, TimelineSpan::Kind::Kernel);
+    const std::vector<TimelineSpan> allocations =
+        spansOfKind(variant.timeline, TimelineSpan::Kind::Allocation);
+    const std::size_t count = variant.kernels.size();
+    for (std::size_t k = 0; k < count; ++k) {
+        const KernelResult& kernel = variant.kernels[k];
+        KernelEvidence evidence;
+        evidence.name = kernel.name;
+        evidence.modelBytesRead = static_cast<double>(kernel.modelBytesRead);
+        evidence.modelBytesWritten = static_cast<double>(kernel.modelBytesWritten);
+        evidence.measured = *kernel.counters;
+        evidence.arrayBytes = arrayBytesOf(variant);
+        describeReads(variant, k, evidence);
+        evidence.l2CacheBytes = l2CacheBytes;
+        if (k > 0) {
+            evidence.previousMeasured = variant.kernels[k - 1].counters;
+            evidence.previousModelBytesWritten =
+                static_cast<double>(variant.kernels[k - 1].modelBytesWritten);
+        }
+        if (k + 1 < count) {
+            evidence.nextMeasured = variant.kernels[k + 1].counters;
+            evidence.nextModelBytesWritten =
+                static_cast<double>(variant.kernels[k + 1].modelBytesWritten);
+        }
+        // The sampling run's first launch of this kernel (spans repeat the kernel order).
+        if (spans.size() >= count && spans.size() % count == 0) {
+            const TimelineSpan& span = spans[k];
+            const std::int64_t until =
+                k + 1 < spans.size() ? spans[k + 1].startNs : span.endNs + 1'000'000;
+            evidence.writesAfterEnd =
+                integrateSamples(variant.samples, span.endNs, until).bytesWritten;
+            for (const TimelineSpan& allocation : allocations)
+                if (allocation.endNs <= span.startNs &&
+                    span.startNs - allocation.endNs < kFreeWriteBackWindowNs)
+                    evidence.bytesFreedJustBefore += allocation.bytes;
+        }
+        KernelGap kernelGap;
+        kernelGap.name = kernel.name;
+        kernelGap.modelBytes = evidence.modelBytesRead + evidence.modelBytesWritten;
+        kernelGap.measuredBytes =
+            evidence.measured.dramBytesRead + evidence.measured.dramBytesWritten;
+        kernelGap.percent = gapPercent(kernelGap.modelBytes, kernelGap.measuredBytes);
+        kernelGap.findings = explainKernelGap(evidence);
+        gap.modelBytes += kernelGap.modelBytes;
+        gap.measuredBytes += kernelGap.measuredBytes;
+        gap.kernels.push_back(std::move(kernelGap));
+    }
+    gap.percent = gapPercent(gap.modelBytes, gap.measuredBytes);
+    const double modelWrites = static_cast<double>(variant.modelBytesWritten);
+    if (const double freeWrites = writesAfterFreesOutsideKernels(variant);
+        modelWrites > 0 && freeWrites > kGapThresholdPercent / 100.0 * modelWrites)
+        addOnce(gap.findings,
+                {GapReason::FreeWriteBack,
+                 megabytes(freeWrites) +
+                     " were written to DRAM after buffers were freed, with no kernel "
+                     "running: the GPU writes freed memory back in the background. The "
+                     "kernels' counters do not include it; the bandwidth chart shows it."});
+    if (exceeds(gap.percent))
+        for (const KernelGap& kernelGap : gap.kernels)
+            for (const GapFinding& finding : kernelGap.findings) addOnce(gap.findings, finding);
+    return gap;
+}
+
 std::vector<VariantGap> explainGaps(const RunReport& report) {
     std::vector<VariantGap> gaps;
-    for (const VariantResult& variant : report.variants) {
-        const bool measured =
-            !variant.kernels.empty() &&
-            std::all_of(variant.kernels.begin(), variant.kernels.end(),
-                        [](const KernelResult& k) { return k.counters.has_value(); });
-        if (!measured) continue;
-        VariantGap gap;
-        gap.variant = variant.variant;
-        const std::vector<TimelineSpan> spans =
-            spansOfKind(variant.timeline, TimelineSpan::Kind::Kernel);
-        const std::vector<TimelineSpan> allocations =
-            spansOfKind(variant.timeline, TimelineSpan::Kind::Allocation);
-        const std::size_t count = variant.kernels.size();
-        for (std::size_t k = 0; k < count; ++k) {
-            const KernelResult& kernel = variant.kernels[k];
-            KernelEvidence evidence;
-            evidence.name = kernel.name;
-            evidence.modelBytesRead = static_cast<double>(kernel.modelBytesRead);
-            evidence.modelBytesWritten = static_cast<double>(kernel.modelBytesWritten);
-            evidence.measured = *kernel.counters;
-            evidence.arrayBytes = arrayBytesOf(variant);
-            describeReads(variant, k, evidence);
-            evidence.l2CacheBytes = report.device.l2CacheBytes;
-            if (k > 0) {
-                evidence.previousMeasured = variant.kernels[k - 1].counters;
-                evidence.previousModelBytesWritten =
-                    static_cast<double>(variant.kernels[k - 1].modelBytesWritten);
-            }
-            if (k + 1 < count) {
-                evidence.nextMeasured = variant.kernels[k + 1].counters;
-                evidence.nextModelBytesWritten =
-                    static_cast<double>(variant.kernels[k + 1].modelBytesWritten);
-            }
-            // The sampling run's first launch of this kernel (spans repeat the kernel order).
-            if (spans.size() >= count && spans.size() % count == 0) {
-                const TimelineSpan& span = spans[k];
-                const std::int64_t until =
-                    k + 1 < spans.size() ? spans[k + 1].startNs : span.endNs + 1'000'000;
-                evidence.writesAfterEnd =
-                    integrateSamples(variant.samples, span.endNs, until).bytesWritten;
-                for (const TimelineSpan& allocation : allocations)
-                    if (allocation.endNs <= span.startNs &&
-                        span.startNs - allocation.endNs < kFreeWriteBackWindowNs)
-                        evidence.bytesFreedJustBefore += allocation.bytes;
-            }
-            KernelGap kernelGap;
-            kernelGap.name = kernel.name;
-            kernelGap.modelBytes = evidence.modelBytesRead + evidence.modelBytesWritten;
-            kernelGap.measuredBytes =
-                evidence.measured.dramBytesRead + evidence.measured.dramBytesWritten;
-            kernelGap.percent = gapPercent(kernelGap.modelBytes, kernelGap.measuredBytes);
-            kernelGap.findings = explainKernelGap(evidence);
-            gap.modelBytes += kernelGap.modelBytes;
-            gap.measuredBytes += kernelGap.measuredBytes;
-            gap.kernels.push_back(std::move(kernelGap));
-        }
-        gap.percent = gapPercent(gap.modelBytes, gap.measuredBytes);
-        const double modelWrites = static_cast<double>(variant.modelBytesWritten);
-        if (const double freeWrites = writesAfterFreesOutsideKernels(variant);
-            modelWrites > 0 && freeWrites > kGapThresholdPercent / 100.0 * modelWrites)
-            addOnce(gap.findings,
-                    {GapReason::FreeWriteBack,
-                     megabytes(freeWrites) +
-                         " were written to DRAM after buffers were freed, with no kernel "
-                         "running: the GPU writes freed memory back in the background. The "
-                         "kernels' counters do not include it; the bandwidth chart shows it."});
-        if (exceeds(gap.percent))
-            for (const KernelGap& kernelGap : gap.kernels)
-                for (const GapFinding& finding : kernelGap.findings) addOnce(gap.findings, finding);
-        gaps.push_back(std::move(gap));
-    }
+    for (const VariantResult& variant : report.variants)
+        if (std::optional<VariantGap> gap = explainVariantGap(variant, report.device.l2CacheBytes))
+            gaps.push_back(std::move(*gap));
     return gaps;
 }
 

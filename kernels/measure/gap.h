@@ -77,6 +77,9 @@ struct VariantGap {
 // Run-level evidence: DRAM writes the samples saw after a free while no kernel ran.
 double writesAfterFreesOutsideKernels(const VariantResult& variant);
 
+// The variant's gap, where every kernel has counters (`l2CacheBytes`: the device's, 0 unknown).
+std::optional<VariantGap> explainVariantGap(const VariantResult& variant,
+                                            std::uint64_t l2CacheBytes);
 // Every variant whose kernels have counters; the others are left out.
 std::vector<VariantGap> explainGaps(const RunReport& report);
 

@@ -66,6 +66,9 @@ class VariantRunner {
             if (!outputs) return outputs.status();
             result.check =
                 pipeline_.check(request_.problem, inputs_, *outputs, cancelToken(observer_));
+            for (const BufferSpec& buffer : variant.buffers)
+                if (buffer.role == BufferRole::Output)
+                    result.outputElements += buffer.elements(request_.problem);
             if (observer_.cancelled()) return cancelledStatus();
         }
 

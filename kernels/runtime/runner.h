@@ -44,7 +44,7 @@ RunSettings runDefaultsFor(BackendKind backend);
 // A request for the pipeline's default problem, every variant, at the backend's defaults.
 RunRequest defaultRequest(const PipelineSpec& pipeline, BackendKind backend);
 
-// Where a group of numbers came from. app/model maps it to its own DataSource.
+// Where a group of numbers came from. app/model maps it to its own DataSource, a view's badge.
 enum class MeasurementSource {
     TimingModel,  // CUDA-event timing plus the pass model
     CpuBackend,   // executed and timed on the CPU
@@ -149,12 +149,18 @@ struct VariantResult {
     std::vector<double> kernelsApartTimesMs;  // empty for one kernel
     std::uint64_t peakBytesInFlight = 0;
     CheckResult check;
+    // The elements of every output the check covers (the registry's output buffers at the
+    // problem); comparedElements of them were compared.
+    std::uint64_t outputElements = 0;
     std::vector<KernelResult> kernels;
     std::vector<AllocationEvent> allocations;  // this variant's, on the run's clock
 
     // Filled by measureRun (kernels/measure/measured_run.h); empty otherwise.
     std::vector<TimelineSpan> timeline;    // sampling run: kernels and allocations
     std::vector<BandwidthSample> samples;  // sampling run: PM samples inside this variant's part
+    // Samples the run had before a viewer merged its idle stretches (app/model's sample
+    // thinning); 0 when they are as measured.
+    std::int64_t samplesBeforeThinning = 0;
     MeasurementSource timingSource = MeasurementSource::TimingModel;
     std::optional<MeasurementSource> countersSource{};  // set when kernels[].counters are set
     std::optional<MeasurementSource> samplesSource{};   // set when timeline/samples are set

@@ -25,7 +25,7 @@ double highestShareOfTheRoofline(const QString& json, const char* n, std::string
     const Result<model::Recording> recording = model::loadRecording(json);
     if (result.exitCode != 0 || !recording || !(recording->roofline.gbps() > 0)) return 1e9;
     double highest = 0.0;
-    for (const model::RunRecord& run : recording->runs)
+    for (const model::VariantResult& run : recording->runs)
         highest = std::max(highest, run.effectiveGBps() / recording->roofline.gbps());
     return highest;
 }

@@ -87,16 +87,16 @@ TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
         << result.out.toStdString();
 
     const double rooflineGBps = recording.roofline.gbps();
-    for (const RunRecord& run : recording.runs) {
-        SCOPED_TRACE(run.variant.toStdString());
+    for (const VariantResult& run : recording.runs) {
+        SCOPED_TRACE(run.variant);
         EXPECT_EQ(run.pipeline, "swiglu");
         EXPECT_EQ(run.problem.dimension("N"), 100003u);
         EXPECT_EQ(run.problem.tuningValue("vector"), 4);
-        EXPECT_EQ(run.backend, "cpu");
+        EXPECT_EQ(run.backend, BackendKind::Cpu);
         EXPECT_EQ(run.repeatTimesMs.size(), 3);
-        EXPECT_TRUE(run.checkOk);
-        EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);
-        const QStringList row = tableRow(result.out, run.variant);
+        EXPECT_TRUE(run.check.ok);
+        EXPECT_EQ(run.timingSource, MeasurementSource::CpuBackend);
+        const QStringList row = tableRow(result.out, toQString(run.variant));
         // No counters on the CPU: the DRAM column is the model's distinct bytes, which for a
         // pipeline of whole-array sweeps are its requested bytes.
         const RunTraffic traffic = runTraffic(run);
@@ -112,7 +112,7 @@ TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
         EXPECT_EQ(row[7], QString::number(traffic.usefulTflops(), 'g', 3));
         EXPECT_EQ(row[8], formatPercent(traffic.dramGBps() / rooflineGBps));
         EXPECT_EQ(row[9], formatBytes(run.peakBytesInFlight));
-        EXPECT_EQ(row[10], formatRelativeError(run.maxRelError));
+        EXPECT_EQ(row[10], formatRelativeError(run.check.error));
         EXPECT_EQ(row[11], "OK");
     }
 }
@@ -141,8 +141,8 @@ TEST(CliRun, NoRoofsRunsTheVariantsWithoutTimingTheRoofs) {
     Result<Recording> loaded = loadRecording(json);
     ASSERT_TRUE(loaded) << loaded.status().message();
     EXPECT_EQ(loaded->roofline.timeMs, 0.0);
-    ASSERT_FALSE(loaded->runs.isEmpty());
-    for (const RunRecord& run : loaded->runs) EXPECT_TRUE(run.checkOk) << run.variant.toStdString();
+    ASSERT_FALSE(loaded->runs.empty());
+    for (const VariantResult& run : loaded->runs) EXPECT_TRUE(run.check.ok) << run.variant;
     // No measured roofline line ("copy roofline 4,204.3 GB/s"); the share column stays, empty.
     EXPECT_FALSE(result.out.contains(QRegularExpression("copy roofline [0-9]")))
         << result.out.toStdString();
@@ -323,12 +323,12 @@ TEST(CliRunGpu, CudaRunRecordsTheDeviceResourcesAndTimingSource) {
     EXPECT_EQ(loaded->device.backend, fusescope::BackendKind::Cuda);
     EXPECT_GT(loaded->device.multiprocessors, 0);
     EXPECT_GT(loaded->roofline.gbps(), 0.0);
-    for (const RunRecord& run : loaded->runs) {
-        SCOPED_TRACE(run.variant.toStdString());
-        EXPECT_EQ(run.backend, "cuda");
-        EXPECT_TRUE(run.checkOk);
-        EXPECT_EQ(run.unwrittenElements, 0u);
-        EXPECT_EQ(run.dataSource.timing, DataSource::TimingModel);
+    for (const VariantResult& run : loaded->runs) {
+        SCOPED_TRACE(run.variant);
+        EXPECT_EQ(run.backend, BackendKind::Cuda);
+        EXPECT_TRUE(run.check.ok);
+        EXPECT_EQ(run.check.unwrittenElements, 0u);
+        EXPECT_EQ(run.timingSource, MeasurementSource::TimingModel);
         for (const KernelResult& kernel : run.kernels) {
             EXPECT_TRUE(kernel.resources.known) << kernel.name;
             EXPECT_GT(kernel.resources.registersPerThread, 0) << kernel.name;

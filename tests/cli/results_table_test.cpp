@@ -22,22 +22,22 @@ Recording twoRuns() {
     recording.roofline.timeMs = 0.5;
     recording.roofline.bytesMoved = 2147483648ull;
     for (const char* variant : {"scratch", "fused"}) {
-        RunRecord run;
+        VariantResult run;
         run.pipeline = "swiglu";
         run.variant = variant;
         run.problem.dimensions["N"] = 268435456;
         run.problem.tuning["vector"] = 4;
-        run.checkMeasure = "max relative error";
-        run.checkTolerance = 1e-5;
+        run.check.measure = "max relative error";
+        run.check.tolerance = 1e-5;
         run.outputElements = run.problem.dimension("N");
-        run.backend = "cuda";
+        run.backend = BackendKind::Cuda;
         run.passes = run.variant == "scratch" ? 5 : 3;
         run.modelBytesRead = 4 * run.problem.dimension("N") * (run.passes - 1);
         run.modelBytesWritten = 4 * run.problem.dimension("N");
         run.timeMs = run.variant == "scratch" ? 1.25 : 0.75;
         run.repeatTimesMs = {run.timeMs};
         run.peakBytesInFlight = 4 * run.problem.dimension("N") * (run.variant == "scratch" ? 4 : 3);
-        run.checkOk = true;
+        run.check.ok = true;
         run.kernels.resize(1);
         recording.runs.push_back(run);
     }
@@ -74,9 +74,9 @@ TEST(ResultsTable, HeaderNamesTheComputeRoofWhereOneWasTimed) {
 
 TEST(ResultsTable, FailedCheckShowsTheErrorAndUnwrittenCount) {
     Recording recording = twoRuns();
-    recording.runs[1].checkOk = false;
-    recording.runs[1].maxRelError = 0.25;
-    recording.runs[1].unwrittenElements = 1024;
+    recording.runs[1].check.ok = false;
+    recording.runs[1].check.error = 0.25;
+    recording.runs[1].check.unwrittenElements = 1024;
     const QString text = renderResults(recording);
     const QStringList rows = resultsRows(recording);
     ASSERT_EQ(rows.size(), 4);  // header, rule, two runs
@@ -91,15 +91,15 @@ TEST(ResultsTable, FailedCheckShowsTheErrorAndUnwrittenCount) {
 
 TEST(ResultsTable, FailedCheckNamesTheWrongOutputAndElement) {
     Recording recording = twoRuns();
-    RunRecord& run = recording.runs[1];
-    run.checkOk = false;
-    run.maxRelError = 0.25;
-    run.wrongOutput = QStringLiteral("out2");
-    run.wrongElement = {1717, 4.5, 5.5, false};
+    VariantResult& run = recording.runs[1];
+    run.check.ok = false;
+    run.check.error = 0.25;
+    run.check.wrongOutput = "out2";
+    run.check.wrongElement = {1717, 4.5, 5.5, false};
     EXPECT_TRUE(renderResults(recording).contains(
         "(tolerance 1.0e-05); out2[1,717] holds 5.5 where 4.5 was expected"))
         << renderResults(recording).toStdString();
-    run.wrongElement = {42, 4.5, 0.0, true};
+    run.check.wrongElement = {42, 4.5, 0.0, true};
     EXPECT_TRUE(renderResults(recording).contains("; out2[42] was never written"))
         << renderResults(recording).toStdString();
 }
@@ -141,9 +141,9 @@ TEST(TextTable, AlignsAndTrimsTrailingSpace) {
 
 TEST(ResultsTable, ChainsThatOverlapSayByHowMuch) {
     Recording recording = twoRuns();
-    for (RunRecord& run : recording.runs) run.kernelsApartTimeMs = run.timeMs;
+    for (VariantResult& run : recording.runs) run.kernelsApartTimeMs = run.timeMs;
     EXPECT_TRUE(chainOverlapLines(recording).isEmpty());
-    RunRecord& chain = recording.runs.front();
+    VariantResult& chain = recording.runs.front();
     chain.kernels.resize(2);
     chain.timeMs = 0.0888;
     chain.kernelsApartTimeMs = 0.0944;
@@ -183,9 +183,9 @@ TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
                                   "check"};
     ASSERT_EQ(header.join(" | ").toStdString(), expected.join(" | ").toStdString());
 
-    const RunRecord* lesson = nullptr;
-    const RunRecord* unfused = nullptr;
-    for (const RunRecord& run : recording.runs) {
+    const VariantResult* lesson = nullptr;
+    const VariantResult* unfused = nullptr;
+    for (const VariantResult& run : recording.runs) {
         if (run.variant == "lesson_fused") lesson = &run;
         if (run.variant == "unfused") unfused = &run;
     }
@@ -205,7 +205,7 @@ TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {
     EXPECT_EQ(cells[6], formatGBps(dram / (lesson->timeMs * 1e6)));
     EXPECT_NE(cells[6], formatGBps(requested / (lesson->timeMs * 1e6)));
     double fiveKernelFlops = 0.0;
-    for (const RunRecord& run : recording.runs)
+    for (const VariantResult& run : recording.runs)
         if (run.variant == "unfused") fiveKernelFlops = run.modelFlops;
     EXPECT_EQ(cells[7], QString::number(fiveKernelFlops / (lesson->timeMs * 1e9), 'g', 3));
     EXPECT_EQ(cells[8], QString::number(lesson->modelFlops / (lesson->timeMs * 1e9), 'g', 3));
@@ -230,7 +230,7 @@ TEST(ResultsTable, RateColumnTitleSaysModelWithoutCounters) {
         QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
     ASSERT_TRUE(loaded) << loaded.status().message();
     Recording recording = *loaded;
-    for (RunRecord& run : recording.runs)
+    for (VariantResult& run : recording.runs)
         for (KernelResult& kernel : run.kernels) kernel.counters.reset();
     const QStringList header =
         resultsRows(recording)[0].trimmed().split(QRegularExpression("\\s{2,}"));

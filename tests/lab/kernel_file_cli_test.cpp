@@ -165,9 +165,9 @@ TEST(KernelFileCliGpu, StarterAndSolutionAreRecordedBesideTheShippedVariants) {
         const auto recording = model::loadRecording(json);
         ASSERT_TRUE(recording) << recording.status().message();
         ASSERT_GE(recording->runs.size(), 3);  // the shipped variants and the learner's
-        const model::RunRecord& mine = recording->runs.back();
-        EXPECT_EQ(mine.variant, QStringLiteral("your kernel"));
-        EXPECT_TRUE(mine.checkOk);
+        const model::VariantResult& mine = recording->runs.back();
+        EXPECT_EQ(mine.variant, "your kernel");
+        EXPECT_TRUE(mine.check.ok);
         EXPECT_GT(mine.timeMs, 0.0);
         peaks[k] = mine.peakBytesInFlight;
         // The allocation chart's events: every buffer allocated, then freed, peaking there.
@@ -311,12 +311,13 @@ TEST(KernelFileCliGpu, ABlankKernelIsCheckedAgainstItsExpression) {
     const auto recording = model::loadRecording(json);
     ASSERT_TRUE(recording) << recording.status().message();
     QStringList variants;
-    for (const model::RunRecord& run : recording->runs) variants << run.variant;
+    for (const model::VariantResult& run : recording->runs)
+        variants << model::toQString(run.variant);
     EXPECT_TRUE(variants.contains("unfused") && variants.contains("fused"))
         << variants.join(", ").toStdString();
-    EXPECT_EQ(recording->runs.back().variant, QStringLiteral("your kernel"));
+    EXPECT_EQ(recording->runs.back().variant, "your kernel");
     EXPECT_EQ(recording->runs.back().pipeline, recording->runs.front().pipeline);
-    EXPECT_TRUE(recording->runs.back().checkOk);
+    EXPECT_TRUE(recording->runs.back().check.ok);
 
     const QString wrong =
         blankKernelFile(dir, "wrong.cu", expression,
@@ -360,10 +361,10 @@ TEST(KernelFileCliGpu, CountersCountTheLearnersPasses) {
         ASSERT_TRUE(recording) << recording.status().message();
         if (!recording->counterStatus.empty())
             GTEST_SKIP() << "counters refused here: " << recording->counterStatus;
-        const model::RunRecord& mine = recording->runs.back();
+        const model::VariantResult& mine = recording->runs.back();
         ASSERT_EQ(mine.kernels.size(), 1);
         ASSERT_TRUE(mine.kernels[0].counters.has_value());
-        EXPECT_TRUE(mine.dataSource.counters.has_value());
+        EXPECT_TRUE(mine.countersSource.has_value());
         EXPECT_EQ(mine.passes, expected[k])
             << "DRAM read " << mine.kernels[0].counters->dramBytesRead << ", written "
             << mine.kernels[0].counters->dramBytesWritten;

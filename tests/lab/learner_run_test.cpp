@@ -21,9 +21,9 @@ TEST(LearnerRun, RecordsItsReferencesFlopsForTheProblem) {
     LearnerTiming timing;
     timing.medianMs = 1.0;
     timing.repeatTimesMs = {1.0};
-    const model::RunRecord run =
-        model::learnerRunRecord(*kernel, *reference, problem, timing, CheckResult{});
-    EXPECT_EQ(run.variant, model::learnerVariantName());
+    const model::VariantResult run =
+        model::learnerRunResult(*kernel, *reference, problem, timing, CheckResult{});
+    EXPECT_EQ(run.variant, model::learnerVariantName().toStdString());
     EXPECT_DOUBLE_EQ(run.modelFlops, *flops);
     ASSERT_EQ(run.kernels.size(), 1);
     EXPECT_DOUBLE_EQ(run.kernels.front().modelFlops, *flops);

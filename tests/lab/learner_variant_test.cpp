@@ -44,7 +44,7 @@ model::LearnerKernel starter() {
 // it, checked by the reference's own check, and its time is the shipped scratch variant's
 // measured CPU time (the starter does what scratch does).
 void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& kernel,
-                      const model::RunRecord& timedLike,
+                      const model::VariantResult& timedLike,
                       const std::optional<KernelCounters>& counters = std::nullopt) {
     const PipelineSpec& reference = *findBuiltInPipeline(kReference.toStdString());
     Result<PipelineDescription> family = model::learnerFamilyDescription(kernel, reference);
@@ -75,7 +75,7 @@ void appendLearnerRun(model::Recording& recording, const model::LearnerKernel& k
                                       inFlight});
     }
     recording.runs.push_back(
-        model::learnerRunRecord(kernel, reference, all.problem, timing, check, counters));
+        model::learnerRunResult(kernel, reference, all.problem, timing, check, counters));
     recording.pipelineDescriptions.push_back(*family);
 }
 
@@ -86,7 +86,7 @@ void openLabRecording(const std::optional<KernelCounters>& counters,
     const model::LearnerKernel kernel = starter();
     QVERIFY(!kernel.entry.isEmpty());
     model::Recording recording = stagetest::cpuRecording(kReference, {}, kElements);
-    QVERIFY(!recording.runs.isEmpty());
+    QVERIFY(!recording.runs.empty());
     appendLearnerRun(recording, kernel, recording.runs.front(), counters);
     if (QTest::currentTestFailed()) return;
     QTemporaryDir folder;
@@ -138,8 +138,8 @@ void LearnerVariantTest::yourKernelIsAVariantInEveryView() {
     QVERIFY(family->variants.size() == findBuiltInPipeline(family->name)->variants.size() + 1);
     QVERIFY(findVariant(*family, yours.toStdString()));
     const int mine = static_cast<int>(opened->runs.size()) - 1;
-    QCOMPARE(opened->runs[mine].variant, yours);
-    QCOMPARE(opened->runs[mine].pipeline, kReference);
+    QCOMPARE(model::toQString(opened->runs[mine].variant), yours);
+    QCOMPARE(model::toQString(opened->runs[mine].pipeline), kReference);
 
     // The recording's JSON carries the family with the added variant.
     QFile file(path);
@@ -179,7 +179,7 @@ void LearnerVariantTest::yourKernelIsAVariantInEveryView() {
     chart.setRecording(*opened);
     QCoreApplication::processEvents();
     int kernels = 0;
-    for (const model::RunRecord& run : opened->runs) kernels += run.kernels.size();
+    for (const model::VariantResult& run : opened->runs) kernels += run.kernels.size();
     QVERIFY(chart.graphCount() >= 1);
     QCOMPARE(chart.graph(0)->dataCount(), kernels);
 
@@ -214,12 +214,12 @@ void LearnerVariantTest::theStageCountsThePassesTheCountersCounted() {
     std::optional<model::Recording> opened;
     openLabRecording(counters, opened);
     if (QTest::currentTestFailed()) return;
-    const model::RunRecord& run = opened->runs.constLast();
-    QCOMPARE(run.variant, model::learnerVariantName());
+    const model::VariantResult& run = opened->runs.back();
+    QCOMPARE(model::toQString(run.variant), model::learnerVariantName());
 
     VariantResultsModel results;
     results.setRecording(*opened);
-    const int row = rowOf(results, run.variant);
+    const int row = rowOf(results, model::toQString(run.variant));
     QVERIFY(row >= 0);
     QCOMPARE(results.index(row, VariantResultsModel::Passes).data().toString(),
              QStringLiteral("3"));
@@ -267,7 +267,7 @@ void LearnerVariantTest::yourKernelFromARecordingIsOfferedToNoRun() {
         QVERIFY(variants->item(row)->text() != QString::fromStdString(learner->title));
 
     // Every view of the recording still shows it: the stage and the results table.
-    Result<model::StageTimeline> stage = model::buildStageTimeline(opened->runs.constLast());
+    Result<model::StageTimeline> stage = model::buildStageTimeline(opened->runs.back());
     QVERIFY2(stage, stage.status().message().c_str());
     QCOMPARE(stage->variant, model::learnerVariantName());
     VariantResultsModel results;

@@ -36,10 +36,10 @@ void LessonHeldResultsTest::liveResultsWaitForTheReveal() {
     QVERIFY(driver.dataReady());
     QVERIFY(driver.plan().steps[0].question);
     // The class has not answered: nothing of the run in the window.
-    QVERIFY(window.recording().runs.isEmpty());
+    QVERIFY(window.recording().runs.empty());
     QCOMPARE(window.variantModel()->rowCount(), 0);
     QCOMPARE(driver.addAnswer(QStringLiteral("4 passes"), 2), QString());
-    QVERIFY(window.recording().runs.isEmpty());
+    QVERIFY(window.recording().runs.empty());
     QCOMPARE(driver.reveal(), QString());
     QCOMPARE(window.recording().runs.size(), driver.plan().steps[0].show.variants.size());
     QCOMPARE(window.variantModel()->rowCount(),

@@ -124,8 +124,8 @@ void LessonLabTest::theLabsRunHoldsTheStepsNumbers() {
     // What the Lab's run writes: the shipped variants, and the run that launched the kernel.
     Result<model::Recording> recording = model::loadRecording(starter.show.recordingPath);
     QVERIFY(recording.isOk());
-    model::RunRecord learner = recording->runs.constFirst();
-    learner.variant = QStringLiteral("the learner's kernel");
+    model::VariantResult learner = recording->runs.front();
+    learner.variant = "the learner's kernel";
     learner.kernels = {fusescope::KernelResult{}};
     learner.kernels.front().name =
         model::loadLearnerKernel(starter.show.kernelPath)->entry.toStdString();

@@ -210,10 +210,10 @@ void LessonPresenterTest::runsAnElementwiseStepLiveOnTheCpu() {
     QVERIFY(driver->dataReady());
     // The run is the typed chain's, not the affine recording that stands in headless.
     const auto recording = finished.takeFirst().constFirst().value<model::Recording>();
-    const model::RunRecord* unfused = nullptr;
-    for (const model::RunRecord& run : recording.runs) {
-        QCOMPARE(run.pipeline.toStdString(), std::string(expr::kExpressionPipelineName));
-        if (run.variant == planned.question->variant) unfused = &run;
+    const model::VariantResult* unfused = nullptr;
+    for (const model::VariantResult& run : recording.runs) {
+        QCOMPARE(run.pipeline, std::string(expr::kExpressionPipelineName));
+        if (run.variant == planned.question->variant.toStdString()) unfused = &run;
     }
     QVERIFY(unfused);
     QCOMPARE(driver->addAnswer(QStringLiteral("4 passes"), 2), QString());

@@ -34,9 +34,9 @@ Measured measureShipped(const char* plan, int index) {
     return measured;
 }
 
-const RunRecord& run(const Recording& recording, const char* variant) {
-    for (const RunRecord& r : recording.runs)
-        if (r.variant == QLatin1String(variant)) return r;
+const VariantResult& run(const Recording& recording, const char* variant) {
+    for (const VariantResult& r : recording.runs)
+        if (r.variant == variant) return r;
     throw std::runtime_error("no such run");
 }
 
@@ -157,7 +157,7 @@ TEST(LessonReveal, PassMomentIsTheEndOfThatSweep) {
 TEST(LessonReveal, ResultsWithoutTheStepsVariantsAreRefused) {
     const Measured m = measureShipped("fused-kernels.lesson.md", 0);
     Recording partial = m.recording;
-    partial.runs.removeIf([](const RunRecord& r) { return r.variant == QLatin1String("unfused"); });
+    std::erase_if(partial.runs, [](const VariantResult& r) { return r.variant == "unfused"; });
     Result<MeasuredAnswer> answer = measureAnswer(m.step, partial);
     ASSERT_FALSE(answer.isOk());
     EXPECT_EQ(answer.status().message(), "the results have no run of affine unfused");
@@ -171,7 +171,7 @@ TEST(LessonRevealNumbers, OneLinePerVariantWithTheStepsNumbers) {
     const Measured m = measureShipped("fused-kernels.lesson.md", 0);
     const QStringList lines = revealNumbers(m.step, m.recording);
     ASSERT_EQ(lines.size(), 2);
-    const RunRecord& fused = run(m.recording, "fused");
+    const VariantResult& fused = run(m.recording, "fused");
     EXPECT_TRUE(lines[1].startsWith(QStringLiteral("fused: %1 passes · ").arg(fused.passes)))
         << lines[1].toStdString();
     EXPECT_TRUE(lines[1].contains(QStringLiteral("requested"))) << lines[1].toStdString();

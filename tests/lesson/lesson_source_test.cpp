@@ -9,7 +9,7 @@
 #include "lesson_fixture.h"
 #include "model/lesson/lesson_reveal.h"
 #include "model/lesson/lesson_source.h"
-#include "model/run_conversion.h"
+#include "model/recording.h"
 #include "pipelines/runtime_registry.h"
 #include "runtime/backend.h"
 

@@ -19,18 +19,18 @@ void LiveFeedTest::showsEveryRunOfARecording() {
     recording.roofline.bytesMoved = 4'000'000'000;
     const quint64 array = 1'000'000;
     for (int r = 0; r < 2; ++r) {
-        model::RunRecord run;
+        model::VariantResult run;
         run.variant = r == 0 ? "scratch" : "fused";
         const qint64 t0 = r * 10'000'000;
         for (int i = 0; i < 100; ++i)
-            run.samples.append({t0 + i * 10'000, t0 + (i + 1) * 10'000, 3e12, 1e12});
-        run.timeline.append(
+            run.samples.push_back({t0 + i * 10'000, t0 + (i + 1) * 10'000, 3e12, 1e12});
+        run.timeline.push_back(
             {fusescope::TimelineSpan::Kind::Kernel, "k", t0 + 100'000, t0 + 900'000, 0});
         const int buffers = r == 0 ? 4 : 3;  // scratch holds one array more
         for (int b = 0; b < buffers; ++b)
-            run.timeline.append(
+            run.timeline.push_back(
                 {fusescope::TimelineSpan::Kind::Allocation, "buffer", t0, t0 + 1'000'000, array});
-        recording.runs.append(run);
+        recording.runs.push_back(run);
     }
     live::LiveBandwidthChart chart;
     QVERIFY(live::showRecording(chart, recording));
@@ -41,7 +41,7 @@ void LiveFeedTest::showsEveryRunOfARecording() {
 
 void LiveFeedTest::saysWhenThereIsNothingToShow() {
     model::Recording recording;
-    recording.runs.append(model::RunRecord{});
+    recording.runs.push_back(model::VariantResult{});
     live::LiveBandwidthChart chart;
     QVERIFY(!live::showRecording(chart, recording));
     QCOMPARE(chart.sampleCount(), 0);

@@ -21,8 +21,8 @@ namespace {
 
 // A run whose kernels sit on a device timeline starting at firstKernelNs (kernelNs each, 20 us
 // apart), with 10 us PM samples over it: the clock the chart draws and the stage maps to.
-model::RunRecord timedRun(const QString& variant, qint64 firstKernelNs, qint64 kernelNs) {
-    model::RunRecord run =
+model::VariantResult timedRun(const QString& variant, qint64 firstKernelNs, qint64 kernelNs) {
+    model::VariantResult run =
         stagetest::syntheticRun(QStringLiteral("swiglu"), variant, 1 << 20, kernelNs * 1e-6);
     qint64 start = firstKernelNs;
     for (const fusescope::KernelResult& kernel : run.kernels) {
@@ -196,7 +196,7 @@ void StageChartLinkTest::saysSoWhenTheStageHasNoClock() {
     MemoryStageView stage;
     LiveBandwidthChart chart;
     StageChartLink link(&stage, &chart);
-    model::RunRecord scratch =
+    model::VariantResult scratch =
         stagetest::syntheticRun(QStringLiteral("swiglu"), QStringLiteral("scratch"), 1 << 20, 1.0);
     QVERIFY(stage.setRuns(scratch, nullptr, {}));
     QVERIFY(!stage.hasRunClock(0));

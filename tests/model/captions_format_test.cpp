@@ -60,10 +60,10 @@ namespace {
 Recording h200Recording() {
     Recording recording;
     recording.device.name = "NVIDIA H200";
-    RunRecord run;
+    VariantResult run;
     run.problem.dimensions["N"] = 268435456;
     run.problem.tuning["vector"] = 4;
-    run.dataSource.timing = DataSource::TimingModel;
+    run.timingSource = MeasurementSource::TimingModel;
     recording.runs = {run, run};
     return recording;
 }
@@ -81,7 +81,7 @@ TEST(Captions, NameDeviceSizeDtypeVectorAndSource) {
 TEST(Captions, CountersReplayAndMixedRunsShow) {
     Recording recording = h200Recording();
     recording.runs[1].problem.tuning["vector"] = 1;
-    recording.runs[1].dataSource.counters = DataSource::Counters;
+    recording.runs[1].countersSource = MeasurementSource::Counters;
     recording.replayed = true;
     EXPECT_EQ(captionFor(recording, recording.runs[1]),
               "NVIDIA H200 · N = 268,435,456 · float32 · vector 1 · measured counters, replayed");
@@ -96,10 +96,10 @@ TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
     recording.device.name = "Intel(R) Xeon(R) Processor";
     recording.device.multiprocessors = 2;
     recording.device.runtimeVersion = "AVX2+FMA";
-    RunRecord run;
+    VariantResult run;
     run.problem.dimensions["N"] = 16777216;
     run.problem.tuning["vector"] = 4;
-    run.dataSource.timing = DataSource::CpuBackend;
+    run.timingSource = MeasurementSource::CpuBackend;
     recording.runs = {run};
     EXPECT_EQ(captionFor(recording, run),
               "Intel(R) Xeon(R) Processor (2 threads, AVX2+FMA) · N = 16,777,216 · float32 · "
@@ -112,12 +112,12 @@ TEST(Captions, CpuRunsNameTheModelThreadsAndInstructionSet) {
 }
 
 TEST(Captions, CheckScopeSaysWhenTheReferenceWasSampled) {
-    RunRecord run;
+    VariantResult run;
     run.outputElements = 4096;
-    run.comparedElements = 4096;
+    run.check.comparedElements = 4096;
     EXPECT_EQ(checkScope(run), "over all 4,096 elements");
     run.outputElements = 16777216;
-    run.comparedElements = 1048576;
+    run.check.comparedElements = 1048576;
     EXPECT_EQ(checkScope(run),
               "over 1,048,576 sampled elements of 16,777,216; every element checked for being "
               "written");
@@ -136,14 +136,14 @@ TEST(DataSourceKeys, RoundTripAndRejectUnknown) {
 namespace {
 
 // A CPU run of the MLP's classroom problem with its default tiles, as the registry gives them.
-RunRecord mlpRun(const char* variant, int rows) {
+VariantResult mlpRun(const char* variant, int rows) {
     const fusescope::PipelineSpec& mlp = *fusescope::findPipeline("mlp");
-    RunRecord run;
+    VariantResult run;
     run.pipeline = "mlp";
     run.variant = variant;
     run.problem = fusescope::withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
     run.problem.dimensions["M"] = static_cast<std::uint64_t>(rows);
-    run.dataSource.timing = DataSource::CpuBackend;
+    run.timingSource = MeasurementSource::CpuBackend;
     return run;
 }
 

@@ -14,10 +14,10 @@ using fusescope::KernelResult;
 
 namespace {
 
-RunRecord run(const char* pipeline, const char* variant, double timeMs, double flops) {
-    RunRecord r;
-    r.pipeline = QString::fromLatin1(pipeline);
-    r.variant = QString::fromLatin1(variant);
+VariantResult run(const char* pipeline, const char* variant, double timeMs, double flops) {
+    VariantResult r;
+    r.pipeline = pipeline;
+    r.variant = variant;
     r.timeMs = timeMs;
     r.modelFlops = flops;
     return r;
@@ -54,8 +54,8 @@ Recording prefillLoss(double productionMs, double unfusedMs) {
     problem.dimensions = {{"M", 4096}, {"H", 4096}, {"I", 14336}};
     const double flops = 2 * 3 * 4096.0 * 4096.0 * 14336.0;
     Recording recording = mlp(productionMs, unfusedMs, flops);
-    recording.runs << run("mlp", "merged_gate_up", 0.246, flops);
-    for (RunRecord& r : recording.runs) r.problem = problem;
+    recording.runs.push_back(run("mlp", "merged_gate_up", 0.246, flops));
+    for (VariantResult& r : recording.runs) r.problem = problem;
     KernelResult gateUpSilu = kernel("gemm_gate_up_silu", 0.190, 117440512, 7340032.0);
     gateUpSilu.resources.known = true;
     gateUpSilu.resources.registersPerThread = 154;
@@ -104,7 +104,7 @@ TEST(FusionVerdict, NoneWithoutALeanestFusionOrItsBaseline) {
     swiglu.runs = {run("swiglu", "scratch", 0.33, 1e9), run("swiglu", "fused", 0.18, 1e9)};
     EXPECT_TRUE(fusionVerdict(swiglu).isEmpty());
     Recording alone = mlp(2.0, 2.0, 1e12);
-    alone.runs.removeFirst();  // no unfused run
+    alone.runs.erase(alone.runs.begin());  // no unfused run
     EXPECT_TRUE(fusionVerdict(alone).isEmpty());
     EXPECT_TRUE(fusionVerdict(Recording{}).isEmpty());
 }
@@ -152,8 +152,8 @@ TEST(FusionVerdict, ShippedClassroomSaysWhyProductionLosesToMergedGateUp) {
     fusescope::Result<Recording> loaded = loadRecording(
         QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
     ASSERT_TRUE(loaded) << loaded.status().message();
-    const RunRecord *production = nullptr, *merged = nullptr;
-    for (const RunRecord& r : loaded->runs) {
+    const VariantResult *production = nullptr, *merged = nullptr;
+    for (const VariantResult& r : loaded->runs) {
         if (r.variant == "production") production = &r;
         if (r.variant == "merged_gate_up") merged = &r;
     }

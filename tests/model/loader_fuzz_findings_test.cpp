@@ -57,7 +57,7 @@ TEST(LoaderSeeds, EveryRecordingSeedLoads) {
     for (const QString& path : seeds) {
         const Result<Recording> recording = recordingFromJson(readSeed(path), path);
         ASSERT_TRUE(recording) << recording.status().message();
-        EXPECT_FALSE(recording->runs.isEmpty()) << path.toStdString();
+        EXPECT_FALSE(recording->runs.empty()) << path.toStdString();
     }
 }
 

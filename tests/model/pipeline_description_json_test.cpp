@@ -19,13 +19,13 @@ namespace {
 
 Recording recordingOf(const QString& pipeline) {
     Recording recording;
-    RunRecord run;
-    run.pipeline = pipeline;
+    VariantResult run;
+    run.pipeline = pipeline.toStdString();
     run.variant = "fused";
-    run.backend = "cpu";
+    run.backend = BackendKind::Cpu;
     run.problem.dimensions["N"] = 1000;
     run.timeMs = 1.0;
-    run.checkOk = true;
+    run.check.ok = true;
     recording.runs.push_back(run);
     recording.roofline.timeMs = 1.0;
     return recording;

@@ -167,8 +167,8 @@ TEST(ShippedRecordings, RunsFromBeforeATuningKeepTheValueOfThatTime) {
     Result<Recording> loaded = loadRecording(
         QStringLiteral(FUSESCOPE_TEST_DATA_DIR "/recording-v2-mlp-before-production-tiles.json"));
     ASSERT_TRUE(loaded) << loaded.status().message();
-    ASSERT_FALSE(loaded->runs.isEmpty());
-    for (const RunRecord& run : loaded->runs) {
+    ASSERT_FALSE(loaded->runs.empty());
+    for (const VariantResult& run : loaded->runs) {
         EXPECT_EQ(run.problem.tuningValue("tile_m"), 128);
         EXPECT_EQ(run.problem.tuningValue("tile_i"), 64);
     }
@@ -273,12 +273,12 @@ TEST(Comparison, MatchesVariantsByPipelineAndNameWithRatiosBOverA) {
     b.device.name = "GPU B";
     b.device.backend = fusescope::BackendKind::Cuda;
     b.createdAt = "2026-11-30T10:00:00Z";
-    for (RunRecord& run : a.runs) run.timeMs = 2.0;
-    for (RunRecord& run : b.runs) run.timeMs = 0.5;
-    b.runs.removeAt(1);  // no two_launch in B
-    RunRecord extra = b.runs.front();
+    for (VariantResult& run : a.runs) run.timeMs = 2.0;
+    for (VariantResult& run : b.runs) run.timeMs = 0.5;
+    b.runs.erase(b.runs.begin() + 1);  // no two_launch in B
+    VariantResult extra = b.runs.front();
     extra.variant = "vectorized";
-    b.runs << extra;
+    b.runs.push_back(extra);
 
     const RecordingComparison comparison = compareRecordings(a, b);
     EXPECT_TRUE(comparison.labelB.startsWith("GPU B, 2026-11-30"))

@@ -41,12 +41,12 @@ Recording fullyPopulatedRecording() {
     recording.roofline.bytesMoved = 2147483648ull;
     recording.counterStatus = "counters refused: insufficient privileges";
 
-    RunRecord run;
+    VariantResult run;
     run.pipeline = "swiglu";
     run.variant = "scratch";
     run.problem.dimensions["N"] = 268435456;
     run.problem.tuning["vector"] = 4;
-    run.backend = "cuda";
+    run.backend = BackendKind::Cuda;
     run.passes = 5;
     run.modelBytesRead = 3221225472ull;
     run.modelBytesWritten = kTwoTo53;  // the largest count JSON holds exactly
@@ -54,10 +54,10 @@ Recording fullyPopulatedRecording() {
     run.repeatTimesMs = {1.25, 1.2345, 1.5};
     run.kernelsApartTimeMs = 1.375;
     run.peakBytesInFlight = 4294967297ull;  // 2^32 + 1
-    run.maxRelError = 1.1920928955078125e-07;
-    run.unwrittenElements = 17;
-    run.comparedElements = 1048576;
-    run.checkOk = true;
+    run.check.error = 1.1920928955078125e-07;
+    run.check.unwrittenElements = 17;
+    run.check.comparedElements = 1048576;
+    run.check.ok = true;
 
     KernelResult kernel;
     kernel.name = "swiglu_scratch";
@@ -91,15 +91,15 @@ Recording fullyPopulatedRecording() {
         {TimelineSpan::Kind::Allocation, "scratch", 500, 5000000000ll, 1073741824ull});
     run.samples.push_back({1000, 11000, 3.5e12, 1.25e12});
     run.samples.push_back({11000, 21000, 3.25e12, 1.5e12});
-    run.dataSource.timing = DataSource::TimingModel;
-    run.dataSource.counters = DataSource::Counters;
-    run.dataSource.samples = DataSource::Counters;
+    run.timingSource = MeasurementSource::TimingModel;
+    run.countersSource = MeasurementSource::Counters;
+    run.samplesSource = MeasurementSource::Counters;
     recording.runs.push_back(run);
 
-    RunRecord cpuRun = run;
+    VariantResult cpuRun = run;
     cpuRun.variant = "fused";
-    cpuRun.backend = "cpu";
-    cpuRun.checkOk = false;
+    cpuRun.backend = BackendKind::Cpu;
+    cpuRun.check.ok = false;
     cpuRun.kernels = {unmeasured};
     cpuRun.kernels[0].resources.known = false;
     cpuRun.kernels[0].resources.registersPerThread = 0;
@@ -110,7 +110,9 @@ Recording fullyPopulatedRecording() {
     cpuRun.kernels[0].resources.theoreticalOccupancy = 0.0;
     cpuRun.timeline.clear();
     cpuRun.samples.clear();
-    cpuRun.dataSource = {DataSource::CpuBackend, std::nullopt, std::nullopt};
+    cpuRun.timingSource = MeasurementSource::CpuBackend;
+    cpuRun.countersSource.reset();
+    cpuRun.samplesSource.reset();
     recording.runs.push_back(cpuRun);
     return recording;
 }
@@ -143,7 +145,7 @@ void expectSameKernel(const KernelResult& a, const KernelResult& b) {
               model::measured(b, &KernelCounters::l2SectorsWritten));
 }
 
-void expectSameRun(const RunRecord& a, const RunRecord& b) {
+void expectSameRun(const VariantResult& a, const VariantResult& b) {
     EXPECT_EQ(a.pipeline, b.pipeline);
     EXPECT_EQ(a.variant, b.variant);
     EXPECT_EQ(a.problem.dimension("N"), b.problem.dimension("N"));
@@ -156,14 +158,14 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
     EXPECT_EQ(a.repeatTimesMs, b.repeatTimesMs);
     EXPECT_EQ(a.kernelsApartTimeMs, b.kernelsApartTimeMs);
     EXPECT_EQ(a.peakBytesInFlight, b.peakBytesInFlight);
-    EXPECT_EQ(a.maxRelError, b.maxRelError);
-    EXPECT_EQ(a.unwrittenElements, b.unwrittenElements);
-    EXPECT_EQ(a.comparedElements, b.comparedElements);
-    EXPECT_EQ(a.checkOk, b.checkOk);
+    EXPECT_EQ(a.check.error, b.check.error);
+    EXPECT_EQ(a.check.unwrittenElements, b.check.unwrittenElements);
+    EXPECT_EQ(a.check.comparedElements, b.check.comparedElements);
+    EXPECT_EQ(a.check.ok, b.check.ok);
     ASSERT_EQ(a.kernels.size(), b.kernels.size());
-    for (qsizetype k = 0; k < a.kernels.size(); ++k) expectSameKernel(a.kernels[k], b.kernels[k]);
+    for (std::size_t k = 0; k < a.kernels.size(); ++k) expectSameKernel(a.kernels[k], b.kernels[k]);
     ASSERT_EQ(a.allocations.size(), b.allocations.size());
-    for (qsizetype i = 0; i < a.allocations.size(); ++i) {
+    for (std::size_t i = 0; i < a.allocations.size(); ++i) {
         EXPECT_EQ(a.allocations[i].kind, b.allocations[i].kind);
         EXPECT_EQ(a.allocations[i].buffer, b.allocations[i].buffer);
         EXPECT_EQ(a.allocations[i].bytes, b.allocations[i].bytes);
@@ -171,7 +173,7 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
         EXPECT_EQ(a.allocations[i].inFlightAfter, b.allocations[i].inFlightAfter);
     }
     ASSERT_EQ(a.timeline.size(), b.timeline.size());
-    for (qsizetype i = 0; i < a.timeline.size(); ++i) {
+    for (std::size_t i = 0; i < a.timeline.size(); ++i) {
         EXPECT_EQ(a.timeline[i].kind, b.timeline[i].kind);
         EXPECT_EQ(a.timeline[i].name, b.timeline[i].name);
         EXPECT_EQ(a.timeline[i].startNs, b.timeline[i].startNs);
@@ -179,15 +181,15 @@ void expectSameRun(const RunRecord& a, const RunRecord& b) {
         EXPECT_EQ(a.timeline[i].bytes, b.timeline[i].bytes);
     }
     ASSERT_EQ(a.samples.size(), b.samples.size());
-    for (qsizetype i = 0; i < a.samples.size(); ++i) {
+    for (std::size_t i = 0; i < a.samples.size(); ++i) {
         EXPECT_EQ(a.samples[i].startNs, b.samples[i].startNs);
         EXPECT_EQ(a.samples[i].endNs, b.samples[i].endNs);
         EXPECT_EQ(a.samples[i].readBytesPerSecond, b.samples[i].readBytesPerSecond);
         EXPECT_EQ(a.samples[i].writeBytesPerSecond, b.samples[i].writeBytesPerSecond);
     }
-    EXPECT_EQ(a.dataSource.timing, b.dataSource.timing);
-    EXPECT_EQ(a.dataSource.counters, b.dataSource.counters);
-    EXPECT_EQ(a.dataSource.samples, b.dataSource.samples);
+    EXPECT_EQ(a.timingSource, b.timingSource);
+    EXPECT_EQ(a.countersSource, b.countersSource);
+    EXPECT_EQ(a.samplesSource, b.samplesSource);
 }
 
 void expectSameRecording(const Recording& a, const Recording& b) {
@@ -209,7 +211,7 @@ void expectSameRecording(const Recording& a, const Recording& b) {
     EXPECT_EQ(a.roofline.bytesMoved, b.roofline.bytesMoved);
     EXPECT_EQ(a.counterStatus, b.counterStatus);
     ASSERT_EQ(a.runs.size(), b.runs.size());
-    for (qsizetype r = 0; r < a.runs.size(); ++r) expectSameRun(a.runs[r], b.runs[r]);
+    for (std::size_t r = 0; r < a.runs.size(); ++r) expectSameRun(a.runs[r], b.runs[r]);
 }
 
 QJsonObject toJsonObject(const Recording& recording) {
@@ -460,16 +462,16 @@ TEST(RecordingJson, RecordingWithoutIssue3KeysLoads) {
     Result<Recording> loaded = recordingFromJson(json, "old.json");
     ASSERT_TRUE(loaded) << loaded.status().message();
     ASSERT_EQ(loaded->runs.size(), 1);
-    const RunRecord& run = loaded->runs[0];
+    const VariantResult& run = loaded->runs[0];
     EXPECT_EQ(run.variant, "fused");
     EXPECT_EQ(run.problem.dimension("N"), 16777216u);
-    EXPECT_EQ(run.comparedElements,
+    EXPECT_EQ(run.check.comparedElements,
               run.problem.dimension("N"));  // older recordings compared every element
-    EXPECT_TRUE(run.timeline.isEmpty());
-    EXPECT_TRUE(run.samples.isEmpty());
+    EXPECT_TRUE(run.timeline.empty());
+    EXPECT_TRUE(run.samples.empty());
     EXPECT_FALSE(model::measured(run.kernels[0], &KernelCounters::dramBytesRead).has_value());
-    EXPECT_EQ(run.dataSource.timing, DataSource::CpuBackend);
-    EXPECT_FALSE(run.dataSource.counters.has_value());
+    EXPECT_EQ(run.timingSource, MeasurementSource::CpuBackend);
+    EXPECT_FALSE(run.countersSource.has_value());
     EXPECT_EQ(loaded->roofline.bytesMoved, 134217728u);
     EXPECT_TRUE(loaded->replayed);
 }
@@ -495,15 +497,15 @@ TEST(RecordingJson, VersionOneRecordingsStillOpen) {
     ASSERT_TRUE(loaded) << loaded.status().message();
     EXPECT_EQ(loaded->version, 1);
     ASSERT_EQ(loaded->runs.size(), 3);
-    for (const RunRecord& run : loaded->runs) {
+    for (const VariantResult& run : loaded->runs) {
         EXPECT_EQ(run.pipeline, "swiglu");
         EXPECT_EQ(run.problem.dimension("N"), 4099u);
         EXPECT_EQ(run.problem.tuningValue("vector"), 4);
         EXPECT_EQ(run.problem.dtype, fusescope::DType::Float32);
         EXPECT_TRUE(run.passesCounted);
         EXPECT_EQ(run.outputElements, 4099u);
-        EXPECT_EQ(run.checkMeasure, "max relative error");
-        EXPECT_TRUE(run.checkOk);
+        EXPECT_EQ(run.check.measure, "max relative error");
+        EXPECT_TRUE(run.check.ok);
         // Made before chains were timed back to back: its kernels were only timed apart.
         EXPECT_EQ(run.kernelsApartTimeMs, run.timeMs);
     }

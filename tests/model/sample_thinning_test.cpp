@@ -10,8 +10,8 @@ namespace {
 constexpr qint64 kIntervalNs = 20'000;
 
 // `idle` quiet samples, then `busy` samples at 4 TB/s, then `idle` quiet ones again.
-QVector<BandwidthSample> idleBusyIdle(int idle, int busy) {
-    QVector<BandwidthSample> samples;
+std::vector<BandwidthSample> idleBusyIdle(int idle, int busy) {
+    std::vector<BandwidthSample> samples;
     qint64 time = 0;
     const auto add = [&](double readRate, double writeRate) {
         samples.push_back({time, time + kIntervalNs, readRate, writeRate});
@@ -23,7 +23,7 @@ QVector<BandwidthSample> idleBusyIdle(int idle, int busy) {
     return samples;
 }
 
-double totalBytes(const QVector<BandwidthSample>& samples) {
+double totalBytes(const std::vector<BandwidthSample>& samples) {
     double bytes = 0.0;
     for (const BandwidthSample& s : samples)
         bytes += (s.readBytesPerSecond + s.writeBytesPerSecond) *
@@ -32,24 +32,24 @@ double totalBytes(const QVector<BandwidthSample>& samples) {
 }
 
 TEST(SampleThinning, IdleStretchesBecomeOneSampleEachWithTheSameBytes) {
-    QVector<BandwidthSample> samples = idleBusyIdle(500, 6);
+    std::vector<BandwidthSample> samples = idleBusyIdle(500, 6);
     const double before = totalBytes(samples);
     const ThinningOutcome outcome = mergeIdleSamples(samples, 0.01);
     EXPECT_EQ(outcome.samplesBefore, 1006);
     // One merged stretch on each side, the two edge samples and the six busy ones.
     EXPECT_EQ(outcome.samplesAfter, 10);
-    EXPECT_EQ(samples.size(), 10);
+    EXPECT_EQ(samples.size(), 10u);
     EXPECT_NEAR(totalBytes(samples), before, before * 1e-12);
     // Still contiguous, from the first sample's start to the last one's end.
     EXPECT_EQ(samples.front().startNs, 0);
-    for (qsizetype i = 1; i < samples.size(); ++i)
+    for (std::size_t i = 1; i < samples.size(); ++i)
         EXPECT_EQ(samples[i].startNs, samples[i - 1].endNs);
     EXPECT_EQ(samples.back().endNs, 1006 * kIntervalNs);
 }
 
 TEST(SampleThinning, ThePeakAndTheEdgesOfActivityStayAsRecorded) {
-    QVector<BandwidthSample> samples = idleBusyIdle(50, 3);
-    const QVector<BandwidthSample> original = samples;
+    std::vector<BandwidthSample> samples = idleBusyIdle(50, 3);
+    const std::vector<BandwidthSample> original = samples;
     mergeIdleSamples(samples, 0.01);
     int busy = 0;
     for (const BandwidthSample& s : samples) {
@@ -67,14 +67,14 @@ TEST(SampleThinning, ThePeakAndTheEdgesOfActivityStayAsRecorded) {
 TEST(SampleThinning, ARecordingSaysItWasThinnedAndKeepsSayingItAfterSaving) {
     Recording recording;
     recording.version = 2;
-    RunRecord run;
-    run.pipeline = QStringLiteral("swiglu");
-    run.variant = QStringLiteral("fused");
+    VariantResult run;
+    run.pipeline = "swiglu";
+    run.variant = "fused";
     run.timeMs = 0.5;  // a measured time: a run of 0 ms is no measurement and does not load
     run.samples = idleBusyIdle(100, 2);
     recording.runs.push_back(run);
-    RunRecord busyOnly = run;
-    busyOnly.variant = QStringLiteral("scratch");
+    VariantResult busyOnly = run;
+    busyOnly.variant = "scratch";
     busyOnly.samples = idleBusyIdle(0, 4);
     recording.runs.push_back(busyOnly);
     mergeIdleSamples(recording, 0.01);

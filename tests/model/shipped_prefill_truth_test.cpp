@@ -43,9 +43,9 @@ double countedDramBytes(const QJsonObject& run) {
     return sum;
 }
 
-const RunRecord* runOf(const Recording& recording, const QString& variant) {
-    for (const RunRecord& run : recording.runs)
-        if (run.variant == variant) return &run;
+const VariantResult* runOf(const Recording& recording, const QString& variant) {
+    for (const VariantResult& run : recording.runs)
+        if (toQString(run.variant) == variant) return &run;
     return nullptr;
 }
 
@@ -63,8 +63,8 @@ class ShippedPrefill : public ::testing::Test {
     }
     QJsonObject file;
     Recording recording;
-    const RunRecord* lesson = nullptr;
-    const RunRecord* unfused = nullptr;
+    const VariantResult* lesson = nullptr;
+    const VariantResult* unfused = nullptr;
 };
 
 }  // namespace
@@ -97,13 +97,13 @@ TEST_F(ShippedPrefill, DramBytesAreTheCountersNotTheRequests) {
 
 TEST_F(ShippedPrefill, UsefulFlopsAreTheFiveKernelMath) {
     const double fiveKernelFlops = runJson(file, "unfused").value("model_flops").toDouble();
-    for (const RunRecord& run : recording.runs) {
-        SCOPED_TRACE(run.variant.toStdString());
+    for (const VariantResult& run : recording.runs) {
+        SCOPED_TRACE(run.variant);
         const RunTraffic traffic = runTraffic(run);
         EXPECT_TRUE(traffic.usefulFlopsFromRegistry);
         EXPECT_DOUBLE_EQ(traffic.usefulFlops, fiveKernelFlops);
         EXPECT_DOUBLE_EQ(traffic.executedFlops,
-                         runJson(file, run.variant).value("model_flops").toDouble());
+                         runJson(file, toQString(run.variant)).value("model_flops").toDouble());
     }
     const RunTraffic traffic = runTraffic(*lesson);
     EXPECT_TRUE(traffic.executesExtraFlops());
@@ -166,7 +166,7 @@ TEST(ShippedDecode, VerdictNamesTheIdleSmsOfTheLessonKernel) {
         QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-decode-1-bf16.fusescope.json");
     Result<Recording> loaded = loadRecording(path);
     ASSERT_TRUE(loaded) << loaded.status().message();
-    const RunRecord* lesson = runOf(*loaded, "lesson_fused");
+    const VariantResult* lesson = runOf(*loaded, "lesson_fused");
     ASSERT_TRUE(lesson);
     ASSERT_EQ(lesson->kernels.size(), 1);
     const int grid = lesson->kernels.front().resources.gridSize;

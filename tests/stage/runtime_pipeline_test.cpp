@@ -32,10 +32,11 @@ void registerChain() {
     QVERIFY2(registered, registered.status().message().c_str());
 }
 
-const model::RunRecord* findRun(const model::Recording& recording, const QString& pipeline,
-                                const QString& variant) {
-    for (const model::RunRecord& run : recording.runs)
-        if (run.pipeline == pipeline && run.variant == variant) return &run;
+const model::VariantResult* findRun(const model::Recording& recording, const QString& pipeline,
+                                    const QString& variant) {
+    for (const model::VariantResult& run : recording.runs)
+        if (model::toQString(run.pipeline) == pipeline && model::toQString(run.variant) == variant)
+            return &run;
     return nullptr;
 }
 
@@ -58,12 +59,12 @@ void RuntimePipelineTest::runSaveOpenStageExportCompare() {
     const model::Recording affine = stagetest::cpuRecording("affine", {}, kElements);
     QCOMPARE(recording.runs.size(), 2);
     QCOMPARE(affine.runs.size(), 2);
-    for (const model::RunRecord& run : recording.runs)
-        QVERIFY2(run.checkOk, qPrintable(run.variant));
+    for (const model::VariantResult& run : recording.runs)
+        QVERIFY2(run.check.ok, run.variant.c_str());
     QCOMPARE(recording.runs[0].passes, 7);
     QCOMPARE(recording.runs[1].passes, 3);
     QCOMPARE(recording.pipelineDescriptions.size(), 1);
-    recording.runs += affine.runs;
+    recording.runs.insert(recording.runs.end(), affine.runs.begin(), affine.runs.end());
 
     // Save, forget the family, open: the recording registers it again.
     QTemporaryDir folder;
@@ -124,7 +125,7 @@ void RuntimePipelineTest::runSaveOpenStageExportCompare() {
     QVERIFY(comparison.onlyInA.isEmpty() && comparison.onlyInB.isEmpty());
     for (const model::VariantComparison& variant : comparison.variants)
         QCOMPARE(variant.timeRatio().value_or(0.0), 1.0);
-    const model::RunRecord* affineUnfused = findRun(*opened, "affine", "unfused");
+    const model::VariantResult* affineUnfused = findRun(*opened, "affine", "unfused");
     QVERIFY(affineUnfused);
     Result<model::StageTimeline> builtIn = model::buildStageTimeline(*affineUnfused);
     QVERIFY2(builtIn, builtIn.status().message().c_str());

@@ -153,8 +153,9 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "stage_demo: %s\n", recording.status().message().c_str());
             return 1;
         }
-        const QString prefix = recording->runs.isEmpty() ? QStringLiteral("recording")
-                                                         : recording->runs.front().pipeline;
+        const QString prefix = recording->runs.empty()
+                                   ? QStringLiteral("recording")
+                                   : model::toQString(recording->runs.front().pipeline);
         return writeFrames(directory, prefix, *recording) ? 0 : 1;
     }
     const bool swiglu = writeCpuFrames(directory, "swiglu", "scratch", "fused", n);

@@ -92,8 +92,9 @@ void StageInWindowTest::f11InTheWindowIsLessonModeFullScreen() {
 namespace {
 
 // A run whose buffers are allocated at allocNs and freed at freeNs (host clock).
-model::RunRecord runWithAllocations(const QString& variant, qint64 allocNs, qint64 freeNs) {
-    model::RunRecord run = stagetest::syntheticRun(QStringLiteral("swiglu"), variant, 1 << 20, 1.0);
+model::VariantResult runWithAllocations(const QString& variant, qint64 allocNs, qint64 freeNs) {
+    model::VariantResult run =
+        stagetest::syntheticRun(QStringLiteral("swiglu"), variant, 1 << 20, 1.0);
     using Kind = fusescope::AllocationEvent::Kind;
     run.allocations = {{Kind::Allocate, "gate", 4u << 20, allocNs, 4u << 20},
                        {Kind::Free, "gate", 4u << 20, freeNs, 0}};

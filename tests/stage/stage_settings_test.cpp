@@ -44,7 +44,7 @@ void StageSettingsTest::speedAndLessonModeAreRemembered() {
 void StageSettingsTest::f11IsLessonModeFullScreenAndBack() {
     QWidget window;
     auto* view = new MemoryStageView(&window);
-    const model::RunRecord scratch =
+    const model::VariantResult scratch =
         stagetest::syntheticRun(QStringLiteral("swiglu"), QStringLiteral("scratch"), 1 << 20, 1.0);
     QVERIFY(view->setRuns(scratch, nullptr, {}));
     QVERIFY(testsupport::showAt(window, QSize(800, 450)));

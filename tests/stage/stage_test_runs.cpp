@@ -1,20 +1,20 @@
 #include "stage_test_runs.h"
 
-#include "model/run_conversion.h"
+#include "model/recording.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 
 namespace fusescope::stagetest {
 
-model::RunRecord syntheticRun(const QString& pipeline, const QString& variant, quint64 n,
-                              double kernelMs) {
-    model::RunRecord run;
-    run.pipeline = pipeline;
-    run.variant = variant;
+model::VariantResult syntheticRun(const QString& pipeline, const QString& variant, quint64 n,
+                                  double kernelMs) {
+    model::VariantResult run;
+    run.pipeline = pipeline.toStdString();
+    run.variant = variant.toStdString();
     run.problem.dimensions["N"] = n;
     run.problem.tuning["vector"] = 4;
-    run.backend = QStringLiteral("cuda");
+    run.backend = BackendKind::Cuda;
     const PipelineSpec* spec = findPipeline(pipeline.toStdString());
     const VariantSpec* variantSpec = spec ? findVariant(*spec, variant.toStdString()) : nullptr;
     if (!variantSpec) return run;
@@ -30,7 +30,7 @@ model::RunRecord syntheticRun(const QString& pipeline, const QString& variant, q
     }
     for (const BufferSpec& buffer : variantSpec->buffers)
         run.peakBytesInFlight += buffer.bytes(run.problem);
-    run.dataSource.timing = model::DataSource::TimingModel;
+    run.timingSource = MeasurementSource::TimingModel;
     return run;
 }
 

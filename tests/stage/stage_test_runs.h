@@ -9,8 +9,8 @@
 namespace fusescope::stagetest {
 
 // A run record of `variant` with the registry's kernels, each taking kernelMs (no device timeline).
-model::RunRecord syntheticRun(const QString& pipeline, const QString& variant, quint64 n,
-                              double kernelMs);
+model::VariantResult syntheticRun(const QString& pipeline, const QString& variant, quint64 n,
+                                  double kernelMs);
 
 // Runs the variants on the CPU backend; fails the calling test (returns an empty recording)
 // when the run fails.

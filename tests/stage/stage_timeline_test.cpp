@@ -14,7 +14,7 @@ using namespace fusescope::model;
 
 namespace {
 
-StageTimeline built(const RunRecord& run) {
+StageTimeline built(const VariantResult& run) {
     Result<StageTimeline> timeline = buildStageTimeline(run);
     if (!timeline) qFatal("buildStageTimeline failed: %s", timeline.status().message().c_str());
     return *timeline;
@@ -234,7 +234,7 @@ void StageTimelineTest::cpuRunConvertsAndPlays() {
 }
 
 void StageTimelineTest::deviceTimelineGivesKernelTimesAndGaps() {
-    RunRecord run = stagetest::syntheticRun("swiglu", "two_launch", 1 << 20, 0.5);
+    VariantResult run = stagetest::syntheticRun("swiglu", "two_launch", 1 << 20, 0.5);
     // A sampling run's timeline: allocations, two repeats of the two kernels (mangled names).
     auto span = [](TimelineSpan::Kind kind, const QString& name, qint64 start, qint64 end) {
         TimelineSpan s;
@@ -272,7 +272,7 @@ void StageTimelineTest::deviceTimelineGivesKernelTimesAndGaps() {
 }
 
 void StageTimelineTest::unknownVariantIsAReadableError() {
-    RunRecord run = stagetest::syntheticRun("swiglu", "fused", 1024, 0.1);
+    VariantResult run = stagetest::syntheticRun("swiglu", "fused", 1024, 0.1);
     run.variant = "warp_specialized";
     const Result<StageTimeline> timeline = buildStageTimeline(run);
     QVERIFY(!timeline);
@@ -305,9 +305,9 @@ void StageTimelineTest::shippedPrefillCountsDramBytesAndReReadsApart() {
     Result<Recording> loaded = loadRecording(
         QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-4096-bf16.fusescope.json"));
     QVERIFY2(loaded, loaded.status().message().c_str());
-    const RunRecord* lesson = nullptr;
-    for (const RunRecord& run : loaded->runs)
-        if (run.variant == QStringLiteral("lesson_fused")) lesson = &run;
+    const VariantResult* lesson = nullptr;
+    for (const VariantResult& run : loaded->runs)
+        if (run.variant == "lesson_fused") lesson = &run;
     QVERIFY(lesson != nullptr);
     double counted = 0.0;
     for (const KernelResult& kernel : lesson->kernels)
@@ -342,9 +342,9 @@ void StageTimelineTest::reReadWeightsCountHowOftenTheyWereRead() {
     const PipelineSpec* mlp = findPipeline("mlp");
     QVERIFY(mlp != nullptr);
     for (const char* variant : {"lesson_fused", "unfused"}) {
-        RunRecord run;
-        run.pipeline = QStringLiteral("mlp");
-        run.variant = QString::fromLatin1(variant);
+        VariantResult run;
+        run.pipeline = "mlp";
+        run.variant = variant;
         run.problem = withDefaults(*mlp, {});
         run.problem.dimensions["M"] = 64;
         run.problem.dimensions["H"] = 256;
@@ -369,7 +369,7 @@ void StageTimelineTest::reReadWeightsCountHowOftenTheyWereRead() {
             if (sweep.array == gateUp && !sweep.write) modelReads += double(sweep.bytes);
         const double expected = modelReads / double(timeline->arrays[gateUp].bytes);
         QCOMPARE(state.arrays[gateUp].timesRead, expected);
-        if (run.variant == QStringLiteral("lesson_fused"))
+        if (run.variant == "lesson_fused")
             QVERIFY2(expected > 2.0, qPrintable(QString::number(expected)));
         else
             QVERIFY2(expected < 1.5, qPrintable(QString::number(expected)));

@@ -15,8 +15,8 @@ namespace {
 
 // SwiGLU scratch (1 ms) vs fused (0.6 ms) at N = 2^20: known times, chosen by the test.
 struct KnownPair {
-    model::RunRecord scratch = stagetest::syntheticRun("swiglu", "scratch", 1 << 20, 1.0);
-    model::RunRecord fused = stagetest::syntheticRun("swiglu", "fused", 1 << 20, 0.6);
+    model::VariantResult scratch = stagetest::syntheticRun("swiglu", "scratch", 1 << 20, 1.0);
+    model::VariantResult fused = stagetest::syntheticRun("swiglu", "fused", 1 << 20, 0.6);
     StageCaptionContext caption{QStringLiteral("Test GPU"),
                                 QStringLiteral("N = 1,048,576 · float32 · vector 4"),
                                 QStringLiteral("timing + model"),

@@ -50,7 +50,7 @@ void feed(LiveBandwidthChart& chart, double middleKernelRate = kKernelRate) {
         for (const Kernel& kernel : kKernels)
             if (t >= kernel.startNs && t < kernel.endNs)
                 rate = &kernel == &kKernels[1] ? middleKernelRate : kKernelRate;
-        samples.append({t, t + kMs / 10, rate, rate / 2});
+        samples.push_back({t, t + kMs / 10, rate, rate / 2});
     }
     chart.appendSamples(samples);
     for (const Kernel& kernel : kKernels)
@@ -243,10 +243,10 @@ void BandwidthViewsTest::kernelsOnlyOnTheShippedMlpRecording() {
     const double wholeMs = timeAxis(chart)->range().upper;
     // The kernels' stretches, as the recording has them (runs may share a clock).
     QVector<QPair<qint64, qint64>> kernels;
-    for (const model::RunRecord& run : loaded->runs)
+    for (const model::VariantResult& run : loaded->runs)
         for (const fusescope::TimelineSpan& span : run.timeline)
             if (span.kind == fusescope::TimelineSpan::Kind::Kernel)
-                kernels.append({span.startNs, span.endNs});
+                kernels.push_back({span.startNs, span.endNs});
     QVERIFY(kernels.size() >= 4);
     std::sort(kernels.begin(), kernels.end());
     QVector<QPair<qint64, qint64>> stretches;
@@ -314,11 +314,11 @@ void BandwidthViewsTest::logScaleByTheKernelsRatesNotTheIdleGaps() {
     for (qint64 t = 0; t < 10 * kMs; t += kMs / 10) {
         const bool inside = t >= 2 * kMs && t < 8 * kMs;
         const bool spike = t == 2 * kMs;
-        samples.append({t, t + kMs / 10,
-                        spike    ? 50 * kKernelRate
-                        : inside ? kKernelRate
-                                 : 0.0,
-                        0.0});
+        samples.push_back({t, t + kMs / 10,
+                           spike    ? 50 * kKernelRate
+                           : inside ? kKernelRate
+                                    : 0.0,
+                           0.0});
     }
     const live::KernelRateSpread one =
         live::kernelRateSpread(samples, {{QStringLiteral("k"), 2 * kMs, 8 * kMs}});

@@ -153,9 +153,9 @@ void ChartInteractionTest::everyChartOfTheWindowIsInteractive() {
 void ChartInteractionTest::barsCountKernelsInWords() {
     model::Recording recording;
     for (const int kernels : {1, 3}) {
-        model::RunRecord run;
-        run.pipeline = QStringLiteral("mlp");
-        run.variant = QStringLiteral("v%1").arg(kernels);
+        model::VariantResult run;
+        run.pipeline = "mlp";
+        run.variant = "v" + std::to_string(kernels);
         run.passesCounted = false;
         run.timeMs = kernels;
         run.kernels.resize(kernels);

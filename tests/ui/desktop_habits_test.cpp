@@ -385,7 +385,7 @@ void DesktopHabitsTest::compareShowsRatiosChartsOnOneScaleAndBothOnTheStage() {
     Result<model::Recording> b = model::loadRecording(pathA);
     QVERIFY(b);
     b->device.name = "Other machine";
-    for (model::RunRecord& run : b->runs) run.timeMs /= 100.0;  // a far faster machine
+    for (model::VariantResult& run : b->runs) run.timeMs /= 100.0;  // a far faster machine
     const QString pathB = folder_->filePath(QStringLiteral("other.fusescope.json"));
     QVERIFY(model::saveRecording(*b, pathB));
 

@@ -179,8 +179,8 @@ void ExpressionViewTest::cpuRunOfAChainThroughTheWindow() {
 
     const model::Recording& recording = window.recording();
     QStringList ran;
-    for (const model::RunRecord& run : recording.runs) {
-        ran << run.variant;
+    for (const model::VariantResult& run : recording.runs) {
+        ran << model::toQString(run.variant);
         QCOMPARE(run.problem.dimension("N"), quint64{4096});
     }
     QCOMPARE(ran, (QStringList{QStringLiteral("unfused"), QStringLiteral("fused"),
@@ -202,7 +202,7 @@ void ExpressionViewTest::cpuRunOfAChainThroughTheWindow() {
     MainWindow reopened(settings_.get());
     QCOMPARE(reopened.openRecording(path), QString());
     QCOMPARE(reopened.recording().runs.size(), 3);
-    QCOMPARE(reopened.recording().runs.first().pipeline, recording.runs.first().pipeline);
+    QCOMPARE(reopened.recording().runs.front().pipeline, recording.runs.front().pipeline);
     QCOMPARE(reopened.findChild<QTableView*>(QStringLiteral("variantTable"))->model()->rowCount(),
              3);
 }

@@ -6,8 +6,8 @@
 #include <QtTest>
 #include <cmath>
 
+#include "model/producer.h"
 #include "model/recording_json.h"
-#include "model/run_conversion.h"
 #include "model/version.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
@@ -152,8 +152,8 @@ void HeadlessTest::exportChartsFromARecording() {
         QString::fromUtf8(csv.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     const model::Recording recorded = model::loadRecording(recording).value();
     QCOMPARE(lines.size(), 1 + recorded.runs.size());
-    for (const model::RunRecord& run : recorded.runs)
-        QVERIFY2(lines.filter(run.variant).size() == 1, qPrintable(run.variant));
+    for (const model::VariantResult& run : recorded.runs)
+        QVERIFY2(lines.filter(model::toQString(run.variant)).size() == 1, run.variant.c_str());
     // And as an image: one row per line, wider than it is tall for a few columns.
     const QImage variants(QDir(charts).filePath(QStringLiteral("variantTable.png")));
     QVERIFY(!variants.isNull());

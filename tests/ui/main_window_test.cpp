@@ -148,7 +148,7 @@ void MainWindowTest::pickPipelineRunOnCpuAndSeeResults() {
     QCOMPARE(window.findChild<QTableView*>(QStringLiteral("kernelTable"))->model()->rowCount(),
              kernels);
     QCOMPARE(window.recording().runs.size(), chosen.size());
-    QCOMPARE(window.recording().runs.first().problem.dimension("N"), quint64{65537});
+    QCOMPARE(window.recording().runs.front().problem.dimension("N"), quint64{65537});
     for (ChartView* chart : window.charts())
         QCOMPARE(chart->recording().runs.size(), chosen.size());
     QVERIFY(!window.runPanel()->cancelButton()->isEnabled());
@@ -265,7 +265,7 @@ void MainWindowTest::shortcutsRunAndCancelWithinASecond() {
     QVERIFY2(latency.elapsed() < 1000, qPrintable(QString::number(latency.elapsed())));
     QCOMPARE(ended.first().at(0).toBool(), false);
     QCOMPARE(ended.first().at(1).toString(), QStringLiteral("Cancelled"));
-    QVERIFY(window.recording().runs.isEmpty() ||
+    QVERIFY(window.recording().runs.empty() ||
             static_cast<std::size_t>(window.recording().runs.size()) <
                 window.runPanel()->command().request.variants.size());
 }
@@ -279,7 +279,8 @@ void MainWindowTest::savedRecordingReopensWithTheSameResults() {
         chooseThroughWidgets(window, QStringLiteral("5000"));
         QVERIFY(runAndWait(window));
         QCOMPARE(window.saveRecording(path), QString());
-        for (const model::RunRecord& run : window.recording().runs) variantsShown << run.variant;
+        for (const model::VariantResult& run : window.recording().runs)
+            variantsShown << model::toQString(run.variant);
     }
     MainWindow reopened(folder_->settings());
     QCOMPARE(reopened.openRecording(path), QString());
@@ -325,7 +326,7 @@ void MainWindowTest::malformedRecordingGivesTheLoadersMessage() {
     const QString error = window.openRecording(path);
     QVERIFY(!error.isEmpty());
     QVERIFY2(error.contains(QStringLiteral("broken.json")), qPrintable(error));
-    QVERIFY(window.recording().runs.isEmpty());
+    QVERIFY(window.recording().runs.empty());
     QVERIFY(!window.openRecording(folder_->filePath(QStringLiteral("missing.json"))).isEmpty());
 }
 

@@ -7,8 +7,8 @@
 
 #include "model/format.h"
 #include "model/measured_counts.h"
+#include "model/recording.h"
 #include "model/recording_json.h"
-#include "model/run_conversion.h"
 #include "pipelines/registry.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
@@ -64,7 +64,7 @@ void ResultsModelTest::variantModelPassesTheModelTester() {
         QCOMPARE(model.rowCount(), recording.runs.size());
         model.clear();
         QCOMPARE(model.rowCount(), 0);
-        for (const model::RunRecord& run : recording.runs) model.appendRun(run);
+        for (const model::VariantResult& run : recording.runs) model.appendRun(run);
         QCOMPARE(model.rowCount(), recording.runs.size());
     }
 }
@@ -75,11 +75,11 @@ void ResultsModelTest::kernelModelPassesTheModelTester() {
     for (const PipelineSpec& pipeline : pipelines()) {
         const model::Recording recording = cpuRecording(pipeline);
         qsizetype kernels = 0;
-        for (const model::RunRecord& run : recording.runs) kernels += run.kernels.size();
+        for (const model::VariantResult& run : recording.runs) kernels += run.kernels.size();
         model.setRecording(recording);
         QCOMPARE(model.rowCount(), kernels);
         model.clear();
-        for (const model::RunRecord& run : recording.runs) model.appendRun(run);
+        for (const model::VariantResult& run : recording.runs) model.appendRun(run);
         QCOMPARE(model.rowCount(), kernels);
     }
 }
@@ -95,8 +95,9 @@ void ResultsModelTest::cellsSayWhatTheRunMeasured() {
     QCOMPARE(model.headerData(VariantResultsModel::RooflinePercent, Qt::Horizontal).toString(),
              QStringLiteral("% of copy roofline (model)"));
     for (int row = 0; row < model.rowCount(); ++row) {
-        const model::RunRecord& run = recording.runs.at(row);
-        QCOMPARE(model.index(row, VariantResultsModel::Variant).data().toString(), run.variant);
+        const model::VariantResult& run = recording.runs.at(row);
+        QCOMPARE(model.index(row, VariantResultsModel::Variant).data().toString(),
+                 model::toQString(run.variant));
         QCOMPARE(model.index(row, VariantResultsModel::Passes).data().toString(),
                  QString::number(run.passes));
         QCOMPARE(model.index(row, VariantResultsModel::Kernels).data().toString(),
@@ -123,9 +124,9 @@ void ResultsModelTest::cellsSayWhatTheRunMeasured() {
 void ResultsModelTest::failedCheckIsShownInRed() {
     model::Recording recording = cpuRecording(pipelines().front());
     // A run whose check failed, as a recording from a broken kernel would hold it.
-    model::RunRecord& run = recording.runs.first();
-    run.checkOk = false;
-    run.unwrittenElements = 7;
+    model::VariantResult& run = recording.runs.front();
+    run.check.ok = false;
+    run.check.unwrittenElements = 7;
     VariantResultsModel model;
     model.setRecording(recording);
     const QModelIndex check = model.index(0, VariantResultsModel::Check);
@@ -153,20 +154,20 @@ void ResultsModelTest::aFailedCheckSaysWhichOutputAndElement() {
     QVERIFY(model.index(0, VariantResultsModel::Check).data().toString().startsWith("OK"));
     const QString failed = model.index(1, VariantResultsModel::Check).data().toString();
     QVERIFY2(failed.startsWith(QStringLiteral("FAIL")), qPrintable(failed));
-    const model::RunRecord& wrong = recording.runs.at(1);
-    QCOMPARE(wrong.wrongOutput, QStringLiteral("shifted"));
+    const model::VariantResult& wrong = recording.runs.at(1);
+    QCOMPARE(wrong.check.wrongOutput, std::string("shifted"));
     QVERIFY2(failed.contains(QStringLiteral("shifted[%1] holds %2 where %3 was expected")
-                                 .arg(model::formatCount(wrong.wrongElement.index),
-                                      QString::number(wrong.wrongElement.got, 'g', 9),
-                                      QString::number(wrong.wrongElement.expected, 'g', 9))),
+                                 .arg(model::formatCount(wrong.check.wrongElement.index),
+                                      QString::number(wrong.check.wrongElement.got, 'g', 9),
+                                      QString::number(wrong.check.wrongElement.expected, 'g', 9))),
              qPrintable(failed));
-    QVERIFY(qAbs(wrong.wrongElement.got - wrong.wrongElement.expected - 1.0) < 1e-5);
+    QVERIFY(qAbs(wrong.check.wrongElement.got - wrong.check.wrongElement.expected - 1.0) < 1e-5);
 }
 
 void ResultsModelTest::timeSaysHowAChainWasTimed() {
     model::Recording recording = cpuRecording(pipelines().front());
-    model::RunRecord* chain = nullptr;
-    for (model::RunRecord& run : recording.runs)
+    model::VariantResult* chain = nullptr;
+    for (model::VariantResult& run : recording.runs)
         if (run.kernels.size() > 1) chain = &run;
     QVERIFY(chain);
     // As a GPU run records a chain whose kernels overlap when launched back to back.
@@ -174,7 +175,7 @@ void ResultsModelTest::timeSaysHowAChainWasTimed() {
     VariantResultsModel model;
     model.setRecording(recording);
     for (int row = 0; row < model.rowCount(); ++row) {
-        const model::RunRecord& run = recording.runs.at(row);
+        const model::VariantResult& run = recording.runs.at(row);
         const QString tip =
             model.index(row, VariantResultsModel::TimeMs).data(Qt::ToolTipRole).toString();
         QVERIFY2(
@@ -257,7 +258,7 @@ void ResultsModelTest::shippedPrefillCellsSayTheirSource() {
         if (model.index(r, VariantResultsModel::Variant).data().toString() == "lesson_fused")
             row = r;
     QVERIFY(row >= 0);
-    const model::RunRecord& lesson = loaded->runs.at(row);
+    const model::VariantResult& lesson = loaded->runs.at(row);
     double dram = 0.0;
     for (const fusescope::KernelResult& kernel : lesson.kernels)
         dram += *model::measured(kernel, &KernelCounters::dramBytesRead) +
@@ -272,7 +273,7 @@ void ResultsModelTest::shippedPrefillCellsSayTheirSource() {
     QVERIFY2(share > 0.0 && share < 1.0, qPrintable(QString::number(share)));
     const QString tflops = model.index(row, VariantResultsModel::Tflops).data().toString();
     double fiveKernelFlops = 0.0;
-    for (const model::RunRecord& run : loaded->runs)
+    for (const model::VariantResult& run : loaded->runs)
         if (run.variant == "unfused") fiveKernelFlops = run.modelFlops;
     QCOMPARE(tflops, QStringLiteral("%1 (%2 executed)")
                          .arg(QString::number(fiveKernelFlops / (lesson.timeMs * 1e9), 'g', 3),

@@ -40,8 +40,8 @@ std::set<QString> namesIn(const QString& path) {
     std::set<QString> names;
     const Result<model::Recording> recording = model::loadRecording(path);
     if (!recording) return names;
-    for (const model::RunRecord& run : recording->runs) {
-        names.insert(run.variant);
+    for (const model::VariantResult& run : recording->runs) {
+        names.insert(model::toQString(run.variant));
         for (const fusescope::KernelResult& kernel : run.kernels)
             names.insert(QString::fromStdString(kernel.name));
     }
@@ -168,7 +168,8 @@ void StaleViewsTest::everyViewShowsWhatIsOpen() {
     QVERIFY(sweep);
     const model::Recording swigluRecording = model::loadRecording(kSwiglu).value();
     QStringList swigluVariants;
-    for (const model::RunRecord& run : swigluRecording.runs) swigluVariants << run.variant;
+    for (const model::VariantResult& run : swigluRecording.runs)
+        swigluVariants << model::toQString(run.variant);
     for (const QString& listed : listedVariants(sweep, false))
         QVERIFY2(swigluVariants.contains(listed), qPrintable(listed));
 
@@ -181,7 +182,7 @@ void StaleViewsTest::everyViewShowsWhatIsOpen() {
         swept << QString::fromStdString(series.variant);
     swept.sort();
     QCOMPARE(listedVariants(sweep, true), swept);
-    QVERIFY(window.recording().runs.isEmpty());
+    QVERIFY(window.recording().runs.empty());
     problems = staleInWindow(window, minus(swiglu, {swept.cbegin(), swept.cend()}));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     QVERIFY(plotShowsData(*sweep->chart()));
@@ -193,7 +194,7 @@ void StaleViewsTest::everyViewShowsWhatIsOpen() {
     QVERIFY(!plotShowsData(*sweep->chart()));
     QCOMPARE(sweep->pointsTable()->rowCount(), 0);
     QVERIFY(!sweep->hasSweep());
-    QVERIFY(window.recording().runs.isEmpty());
+    QVERIFY(window.recording().runs.empty());
     problems = staleInWindow(window, swiglu);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
 

@@ -109,18 +109,18 @@ model::Recording recordingWithCounters() {
     recording.device.l2CacheBytes = 50u << 20;
     const quint64 n = 1u << 20;
     const quint64 array = n * 4;
-    model::RunRecord unfused;
-    unfused.pipeline = QStringLiteral("affine");
-    unfused.variant = QStringLiteral("unfused");
+    model::VariantResult unfused;
+    unfused.pipeline = "affine";
+    unfused.variant = "unfused";
     unfused.problem.dimensions["N"] = n;
-    unfused.backend = QStringLiteral("cuda");
+    unfused.backend = BackendKind::Cuda;
     unfused.modelBytesRead = 2 * array;
     unfused.modelBytesWritten = 2 * array;
     unfused.kernels = {kernel(QStringLiteral("scale"), array, array, array, 0.02 * array),
                        kernel(QStringLiteral("shift"), array, array, 0.01 * array, array)};
-    unfused.dataSource.counters = model::DataSource::Counters;
-    model::RunRecord fused = unfused;
-    fused.variant = QStringLiteral("fused");
+    unfused.countersSource = MeasurementSource::Counters;
+    model::VariantResult fused = unfused;
+    fused.variant = "fused";
     fused.modelBytesRead = array;
     fused.modelBytesWritten = array;
     fused.kernels = {kernel(QStringLiteral("scale_shift"), array, array, array, array)};
@@ -420,8 +420,8 @@ void SweepTabTest::measurementPanelSaysWhyCountersAreMissing() {
     const QString refusal = QStringLiteral(
         "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: profiling is restricted to administrators");
     recording.counterStatus = refusal.toStdString();
-    for (model::RunRecord& run : recording.runs) {
-        run.dataSource.counters.reset();
+    for (model::VariantResult& run : recording.runs) {
+        run.countersSource.reset();
         for (fusescope::KernelResult& kernel : run.kernels) {
             kernel.counters.reset();
         }

@@ -78,7 +78,7 @@ void TileExplorerSweepTest::runThisConfigurationShowsItsNumbersAndLoadsTheRun() 
     // The run goes to the window's results, charts and stage.
     QCOMPARE(chosen.size(), qsizetype(1));
     const auto recording = chosen.first().first().value<model::Recording>();
-    QVERIFY(!recording.runs.isEmpty());
+    QVERIFY(!recording.runs.empty());
 }
 
 void TileExplorerSweepTest::sweepFillsTheHeatmapWithProgress() {

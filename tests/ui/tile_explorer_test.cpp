@@ -242,9 +242,9 @@ void TileExplorerTest::clickingACellLoadsItsRun() {
                       heatmap->cellCentre(*best).toPoint());
     QCOMPARE(chosen.size(), 1);
     const auto recording = chosen.first().first().value<model::Recording>();
-    QVERIFY(!recording.runs.isEmpty());
-    const model::RunRecord& run = recording.runs.front();
-    QCOMPARE(run.variant, QString::fromStdString(cell.report.configuration.variant));
+    QVERIFY(!recording.runs.empty());
+    const model::VariantResult& run = recording.runs.front();
+    QCOMPARE(run.variant, cell.report.configuration.variant);
     QCOMPARE(run.problem, cell.report.configuration.problem);
     QCOMPARE(run.timeMs, cell.time.medianMs);
     QVERIFY(run.modelBytesRead + run.modelBytesWritten > 0);
@@ -324,7 +324,7 @@ void TileExplorerTest::fileOpenBringsTheExplorerForward() {
     QVERIFY(measured);
     QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier,
                       heatmap->cellCentre(*measured).toPoint());
-    QVERIFY(!window.recording().runs.isEmpty());
+    QVERIFY(!window.recording().runs.empty());
     QCOMPARE(window.recording().runs.front().timeMs, *measured->value);
 }
 

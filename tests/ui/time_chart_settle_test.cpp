@@ -23,9 +23,9 @@ model::Recording swigluRecording(double timeMs, double rooflineMs) {
     const QStringList variants{"scratch", "two_launch", "fused"};
     const QList<double> shares{1.0, 1.09, 0.92};
     for (int i = 0; i < variants.size(); ++i) {
-        model::RunRecord run;
-        run.pipeline = QStringLiteral("swiglu");
-        run.variant = variants[i];
+        model::VariantResult run;
+        run.pipeline = "swiglu";
+        run.variant = variants[i].toStdString();
         run.passesCounted = true;
         run.passes = 5 - i;
         run.kernels.resize(1);

@@ -410,8 +410,8 @@ void GpuFailureWorkerTest::realGpuIllegalAddressIsResetAndTheNextRunWorks() {
     const Outcome next = thread.run(affineCommand(BackendChoice::Cuda, 1u << 20));
     QVERIFY2(next.finished, qPrintable(next.message));
     QCOMPARE(faults.opened.load(), 2);
-    for (const model::RunRecord& run : next.recording.runs)
-        QVERIFY2(run.checkOk, qPrintable(run.variant));
+    for (const model::VariantResult& run : next.recording.runs)
+        QVERIFY2(run.check.ok, run.variant.c_str());
 }
 
 void GpuFailureWorkerTest::realGpuKernelsLoadedBeforeAResetStillRunAfterIt() {
@@ -439,8 +439,8 @@ void GpuFailureWorkerTest::realGpuKernelsLoadedBeforeAResetStillRunAfterIt() {
     const Outcome after = thread.run(mlpCommand);
     QVERIFY2(after.finished, qPrintable(after.message));
     QCOMPARE(after.recording.runs.size(), before.recording.runs.size());
-    for (const model::RunRecord& run : after.recording.runs)
-        QVERIFY2(run.checkOk, qPrintable(run.variant));
+    for (const model::VariantResult& run : after.recording.runs)
+        QVERIFY2(run.check.ok, run.variant.c_str());
 }
 
 QTEST_GUILESS_MAIN(GpuFailureWorkerTest)

@@ -122,16 +122,16 @@ void RunWorkerTest::smallCpuRunEmitsProgressAndFinished() {
     QCOMPARE(static_cast<std::size_t>(recording.runs.size()), variantCount);
     QCOMPARE(recording.device.backend, fusescope::BackendKind::Cpu);
     QVERIFY(recording.roofline.timeMs > 0.0);
-    for (const model::RunRecord& run : recording.runs) {
+    for (const model::VariantResult& run : recording.runs) {
         QCOMPARE(run.problem.dimension("N"), command.request.problem.dimension("N"));
-        QVERIFY2(run.checkOk, qPrintable(run.variant));
+        QVERIFY2(run.check.ok, run.variant.c_str());
         QCOMPARE(run.repeatTimesMs.size(), command.request.settings.repeats);
         QVERIFY(run.timeMs > 0.0);
-        QCOMPARE(run.dataSource.timing, model::DataSource::CpuBackend);
+        QCOMPARE(run.timingSource, MeasurementSource::CpuBackend);
     }
     // The streamed variants are the same values as the final recording's.
     for (int i = 0; i < variants.count(); ++i)
-        QCOMPARE(variants.at(i).first().value<model::RunRecord>().variant,
+        QCOMPARE(variants.at(i).first().value<model::VariantResult>().variant,
                  recording.runs.at(i).variant);
 }
 
@@ -259,15 +259,15 @@ void RunWorkerTest::supersededRequestsDeliverNothing() {
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(0).value<JobId>(), latest);
     const auto recording = finished.first().at(2).value<model::Recording>();
-    for (const model::RunRecord& run : recording.runs)
+    for (const model::VariantResult& run : recording.runs)
         QCOMPARE(run.problem.dimension("N"), newest.request.problem.dimension("N"));
     int variants = 0;
     for (const QList<QVariant>& signal : progress) {
         const QVariant update = signal.at(2);
-        if (update.metaType() != QMetaType::fromType<model::RunRecord>()) continue;
+        if (update.metaType() != QMetaType::fromType<model::VariantResult>()) continue;
         ++variants;
         QCOMPARE(signal.at(0).value<JobId>(), latest);
-        QCOMPARE(update.value<model::RunRecord>().problem.dimension("N"),
+        QCOMPARE(update.value<model::VariantResult>().problem.dimension("N"),
                  newest.request.problem.dimension("N"));
     }
     QVERIFY(variants > 0);
@@ -434,9 +434,9 @@ void RunWorkerTest::measuredRunOnCpuSaysWhyThereAreNoCounters() {
     QCOMPARE(providersMade, 1);
     const auto recording = finished.first().at(2).value<model::Recording>();
     QVERIFY2(!recording.counterStatus.empty(), "no reason given for the missing counters");
-    for (const model::RunRecord& run : recording.runs) {
-        QVERIFY(!run.dataSource.counters.has_value());
-        QVERIFY(run.samples.isEmpty());
+    for (const model::VariantResult& run : recording.runs) {
+        QVERIFY(!run.countersSource.has_value());
+        QVERIFY(run.samples.empty());
         for (const fusescope::KernelResult& kernel : run.kernels)
             QVERIFY(!model::measured(kernel, &KernelCounters::dramBytesRead));
     }
@@ -475,7 +475,7 @@ void RunWorkerTest::sampleBatchesAreGatheredAndNoneIsLost() {
     qInfo("%lld signals for %d batches in %.3f s", static_cast<long long>(batches.count()),
           kBatches, seconds);
     QVERIFY(batches.count() <= allowed);
-    const auto first = batches.first().at(2).value<SampleBatch>().samples.first();
+    const auto first = batches.first().at(2).value<SampleBatch>().samples.front();
     QCOMPARE(first.startNs, qint64{0});
     QCOMPARE(first.endNs, qint64{10'000});
     QCOMPARE(first.readBytesPerSecond, 1e6 / 1e-5);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/run_conversion.h"
+#include "model/recording.h"
 #include "pipelines/runtime_registry.h"
 #include "pipelines/traffic_bounds.h"
 
@@ -121,10 +121,10 @@ int passesFromCounters(const KernelCounters& counters, std::uint64_t n) {
                      : 0;
 }
 
-RunRecord learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& reference,
-                           const Problem& problem, const LearnerTiming& timing,
-                           const CheckResult& check,
-                           const std::optional<KernelCounters>& counters) {
+VariantResult learnerRunResult(const LearnerKernel& kernel, const PipelineSpec& reference,
+                               const Problem& problem, const LearnerTiming& timing,
+                               const CheckResult& check,
+                               const std::optional<KernelCounters>& counters) {
     const std::uint64_t n = problem.dimension(kElementCountDimension);
     VariantResult result;
     result.pipeline = reference.name;
@@ -158,9 +158,8 @@ RunRecord learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& refe
         result.allocations.push_back(
             {event.isAllocation ? AllocationEvent::Kind::Allocate : AllocationEvent::Kind::Free,
              event.buffer, event.bytes, event.timeNs, event.inFlightAfter});
-    RunRecord run = runRecordFrom(result);
-    run.outputElements = n;
-    return run;
+    result.outputElements = n;
+    return result;
 }
 
 }  // namespace fusescope::model

@@ -3,7 +3,7 @@
 // shipped ones. learnerFamilyDescription is the one place that makes "your kernel" a variant: the
 // recording carries the description, opening it registers the variant (recorded_pipelines.h),
 // and from then on the memory stage, compare, charts and exports find it in the registry like
-// any other. learnerRunRecord is the run itself, with counters where they were measured.
+// any other. learnerRunResult is the run itself, with counters where they were measured.
 #include <optional>
 
 #include "model/lab/learner_kernel.h"
@@ -31,9 +31,9 @@ int passesFromCounters(const KernelCounters& counters, std::uint64_t n);
 // The learner's run: its time, check, allocations, the declared passes' bytes and the
 // reference's FLOPs for the problem (0 where the registry declares none); with `counters`, the
 // kernel's measured DRAM bytes and the passes counted from them.
-RunRecord learnerRunRecord(const LearnerKernel& kernel, const PipelineSpec& reference,
-                           const Problem& problem, const LearnerTiming& timing,
-                           const CheckResult& check,
-                           const std::optional<KernelCounters>& counters = std::nullopt);
+VariantResult learnerRunResult(const LearnerKernel& kernel, const PipelineSpec& reference,
+                               const Problem& problem, const LearnerTiming& timing,
+                               const CheckResult& check,
+                               const std::optional<KernelCounters>& counters = std::nullopt);
 
 }  // namespace fusescope::model

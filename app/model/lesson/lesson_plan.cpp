@@ -106,7 +106,7 @@ class PlanChecker {
             show.problem.preset = field("preset").value;
             show.problem.dimensions = field("dimensions").value;
             show.problem.dtype = field("dtype").value;
-            if (recording_) show.pipeline = recording_->runs.constFirst().pipeline;
+            if (recording_) show.pipeline = toQString(recording_->runs.front().pipeline);
             show.variants = splitList(field("variants").value);
         }
         pipeline_ = findPipeline(show.pipeline.toStdString());
@@ -117,8 +117,9 @@ class PlanChecker {
                       .arg(show.pipeline));
         if (pipeline_ && show.variants.isEmpty()) {
             if (recording_ && !has("pipeline")) {
-                for (const RunRecord& run : recording_->runs)
-                    if (!show.variants.contains(run.variant)) show.variants << run.variant;
+                for (const VariantResult& run : recording_->runs)
+                    if (!show.variants.contains(toQString(run.variant)))
+                        show.variants << toQString(run.variant);
             } else {
                 for (const VariantSpec& variant : pipeline_->variants)
                     show.variants << QString::fromStdString(variant.name);
@@ -177,8 +178,9 @@ class PlanChecker {
     }
 
     bool recordingHas(const QString& pipeline, const QString& variant) const {
-        for (const RunRecord& run : recording_->runs)
-            if (run.pipeline == pipeline && run.variant == variant) return true;
+        for (const VariantResult& run : recording_->runs)
+            if (toQString(run.pipeline) == pipeline && toQString(run.variant) == variant)
+                return true;
         return false;
     }
 
@@ -193,7 +195,7 @@ class PlanChecker {
             show.recordingPath.clear();
             return;
         }
-        if (loaded->runs.isEmpty()) {
+        if (loaded->runs.empty()) {
             error(recording.line, QStringLiteral("recording %1 has no runs").arg(show.recording));
             show.recordingPath.clear();
             return;
@@ -238,10 +240,11 @@ class PlanChecker {
                 }
             error(line, QString::fromStdString(problem.status().message()));
         }
-        if (recording_ && recording_->runs.constFirst().pipeline != show.pipeline)
+        if (recording_ && toQString(recording_->runs.front().pipeline) != show.pipeline)
             error(field("recording").line,
                   QStringLiteral("recording %1 shows pipeline %2, not %3")
-                      .arg(show.recording, recording_->runs.constFirst().pipeline, show.pipeline));
+                      .arg(show.recording, toQString(recording_->runs.front().pipeline),
+                           show.pipeline));
     }
 
     void checkVariantField(const char* name, QString& target, const LessonShow& show) {

@@ -16,10 +16,10 @@
 namespace fusescope::model {
 namespace {
 
-const RunRecord* findRun(const Recording& recording, const QString& pipeline,
-                         const QString& variant) {
-    for (const RunRecord& run : recording.runs)
-        if (run.pipeline == pipeline && run.variant == variant) return &run;
+const VariantResult* findRun(const Recording& recording, const QString& pipeline,
+                             const QString& variant) {
+    for (const VariantResult& run : recording.runs)
+        if (toQString(run.pipeline) == pipeline && toQString(run.variant) == variant) return &run;
     return nullptr;
 }
 
@@ -31,10 +31,9 @@ QString joinWords(const std::vector<std::string>& names) {
 
 // "unfused launches 2 kernels: scale reads x, writes tmp; shift reads tmp, writes out. That is
 // 4 passes by the pass model."
-QString passModelWords(const RunRecord& run) {
-    const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString());
-    const VariantSpec* variant =
-        pipeline ? findVariant(*pipeline, run.variant.toStdString()) : nullptr;
+QString passModelWords(const VariantResult& run) {
+    const PipelineSpec* pipeline = findPipeline(run.pipeline);
+    const VariantSpec* variant = pipeline ? findVariant(*pipeline, run.variant) : nullptr;
     if (!variant) return {};
     const std::vector<KernelSpec> kernels = variant->kernelsFor(run.problem);
     QStringList parts;
@@ -50,24 +49,25 @@ QString passModelWords(const RunRecord& run) {
         return QStringLiteral(
                    "%1 launches %2 kernel%3: %4. That is %5 whole-array passes by the "
                    "pass model.")
-            .arg(run.variant)
+            .arg(toQString(run.variant))
             .arg(kernels.size())
             .arg(kernels.size() == 1 ? "" : "s")
             .arg(parts.join(QStringLiteral("; ")))
             .arg(run.passes);
     return QStringLiteral("%1 launches %2 kernel%3 (%4): %5 requested by the pass model.")
-        .arg(run.variant)
+        .arg(toQString(run.variant))
         .arg(kernels.size())
         .arg(kernels.size() == 1 ? "" : "s")
         .arg(parts.join(QStringLiteral(", ")))
         .arg(formatBytes(run.modelBytesRead + run.modelBytesWritten));
 }
 
-QString gapWords(const Recording& recording, const RunRecord& run) {
+QString gapWords(const Recording& recording, const VariantResult& run) {
     for (const RunGapView& gap : measurementGaps(recording))
-        if (gap.pipeline == run.pipeline && gap.variant == run.variant && !gap.reasons.isEmpty())
+        if (gap.pipeline == toQString(run.pipeline) && gap.variant == toQString(run.variant) &&
+            !gap.reasons.isEmpty())
             return QStringLiteral("Measured DRAM traffic of %1 differs from the model: %2")
-                .arg(run.variant, gap.reasons.join(QStringLiteral("; ")));
+                .arg(toQString(run.variant), gap.reasons.join(QStringLiteral("; ")));
     return {};
 }
 
@@ -95,7 +95,7 @@ QString verdictOnVariants(const Recording& recording, const LessonShow& show) {
 
 // The stage time that answers the question: the end of the kernels, the first instant the
 // most bytes are in flight, or the end of pass K.
-std::optional<qint64> momentOf(const RunRecord& run, const QString& moment) {
+std::optional<qint64> momentOf(const VariantResult& run, const QString& moment) {
     if (moment.isEmpty()) return std::nullopt;
     Result<StageTimeline> timeline = buildStageTimeline(run);
     if (!timeline) return std::nullopt;
@@ -119,7 +119,7 @@ std::optional<qint64> momentOf(const RunRecord& run, const QString& moment) {
     return timeline->sweeps[pass - 1].endNs;
 }
 
-double numberOf(AnswerUnit unit, const RunRecord& run, const RunRecord* baseline) {
+double numberOf(AnswerUnit unit, const VariantResult& run, const VariantResult* baseline) {
     switch (unit) {
         case AnswerUnit::Passes:
             return run.passes;
@@ -223,9 +223,9 @@ Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& re
     if (step.question && step.question->kind == QuestionKind::Limit) return measureTileLimit(step);
     MeasuredAnswer answer;
     const LessonShow& show = step.show;
-    QVector<const RunRecord*> runs;
+    QVector<const VariantResult*> runs;
     for (const QString& variant : show.variants) {
-        const RunRecord* run = findRun(recording, show.pipeline, variant);
+        const VariantResult* run = findRun(recording, show.pipeline, variant);
         if (!run)
             return Status(ErrorCode::InvalidArgument,
                           QStringLiteral("the results have no run of %1 %2")
@@ -233,21 +233,22 @@ Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& re
                               .toStdString());
         runs << run;
     }
-    if (runs.isEmpty())
+    if (runs.empty())
         return Status(ErrorCode::InvalidArgument, "the step shows no variant to measure");
-    std::vector<const RunRecord*> byTime(runs.begin(), runs.end());
-    std::stable_sort(byTime.begin(), byTime.end(),
-                     [](const RunRecord* a, const RunRecord* b) { return a->timeMs < b->timeMs; });
-    for (const RunRecord* run : byTime) answer.order << run->variant;
+    std::vector<const VariantResult*> byTime(runs.begin(), runs.end());
+    std::stable_sort(
+        byTime.begin(), byTime.end(),
+        [](const VariantResult* a, const VariantResult* b) { return a->timeMs < b->timeMs; });
+    for (const VariantResult* run : byTime) answer.order << toQString(run->variant);
 
-    const RunRecord* subject = byTime.front();
+    const VariantResult* subject = byTime.front();
     QStringList reasons;
     if (step.question && step.question->kind == QuestionKind::Number) {
         const LessonQuestion& question = *step.question;
         subject = findRun(recording, show.pipeline, question.variant);
-        const RunRecord* baseline = question.unit == AnswerUnit::Speedup
-                                        ? findRun(recording, show.pipeline, question.baseline)
-                                        : nullptr;
+        const VariantResult* baseline = question.unit == AnswerUnit::Speedup
+                                            ? findRun(recording, show.pipeline, question.baseline)
+                                            : nullptr;
         if (!subject || (question.unit == AnswerUnit::Speedup && !baseline))
             return Status(ErrorCode::InvalidArgument,
                           "the results lack the variant the question asks about");
@@ -262,7 +263,7 @@ Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& re
         // Where passes are counted they are the reason; elsewhere the verdict says it.
         const PipelineSpec* pipeline = findPipeline(show.pipeline.toStdString());
         if (pipeline && pipeline->countsPasses)
-            for (const RunRecord* run : byTime) reasons << passModelWords(*run);
+            for (const VariantResult* run : byTime) reasons << passModelWords(*run);
     }
     // The reason that fits the question: what bounds the time for a question of time, what
     // reached DRAM for a question of traffic; the pass model for every question.
@@ -281,19 +282,19 @@ Result<MeasuredAnswer> measureAnswer(const LessonStep& step, const Recording& re
     answer.reason = reasons.join(QLatin1Char(' '));
     answer.source = QStringLiteral("%1 on %2")
                         .arg(dataSourceBadge(recording, *subject), deviceLabel(recording.device));
-    answer.momentVariant = subject->variant;
+    answer.momentVariant = toQString(subject->variant);
     answer.momentNs = momentOf(*subject, step.reveal.moment);
     return answer;
 }
 
 QStringList revealNumbers(const LessonStep& step, const Recording& recording) {
     QStringList lines;
-    const RunRecord* slowest = nullptr;
+    const VariantResult* slowest = nullptr;
     for (const QString& variant : step.show.variants)
-        if (const RunRecord* run = findRun(recording, step.show.pipeline, variant))
+        if (const VariantResult* run = findRun(recording, step.show.pipeline, variant))
             if (!slowest || run->timeMs > slowest->timeMs) slowest = run;
     for (const QString& variant : step.show.variants) {
-        const RunRecord* run = findRun(recording, step.show.pipeline, variant);
+        const VariantResult* run = findRun(recording, step.show.pipeline, variant);
         if (!run) continue;
         QStringList parts;
         for (const QString& number : step.reveal.numbers) {
@@ -306,7 +307,7 @@ QStringList revealNumbers(const LessonStep& step, const Recording& recording) {
             else if (number == QLatin1String("speedup") && slowest)
                 parts << numberText(AnswerUnit::Speedup,
                                     numberOf(AnswerUnit::Speedup, *run, slowest)) +
-                             QStringLiteral(" than ") + slowest->variant;
+                             QStringLiteral(" than ") + toQString(slowest->variant);
             else if (number == QLatin1String("peak"))
                 parts << numberText(AnswerUnit::PeakMegabytes,
                                     numberOf(AnswerUnit::PeakMegabytes, *run, nullptr));

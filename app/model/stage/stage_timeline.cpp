@@ -29,7 +29,7 @@ qint64 msToNs(double ms) {
 }
 
 // Kernel durations in ns, in launch order: the recorded per-kernel medians, matched by name.
-Result<QVector<qint64>> kernelDurations(const RunRecord& run,
+Result<QVector<qint64>> kernelDurations(const VariantResult& run,
                                         const std::vector<KernelSpec>& kernels) {
     QVector<qint64> durations;
     for (std::size_t k = 0; k < kernels.size(); ++k) {
@@ -38,20 +38,18 @@ Result<QVector<qint64>> kernelDurations(const RunRecord& run,
             if (record.name == kernels[k].name) found = &record;
         if (!found && k < static_cast<std::size_t>(run.kernels.size())) found = &run.kernels[k];
         if (!found)
-            return Status(
-                ErrorCode::InvalidArgument,
-                "run " + run.variant.toStdString() + " has no time for kernel " + kernels[k].name);
+            return Status(ErrorCode::InvalidArgument,
+                          "run " + run.variant + " has no time for kernel " + kernels[k].name);
         durations.push_back(std::max<qint64>(1, msToNs(found->timeMs)));
     }
     return durations;
 }
 
 // The recorded kernel of a registry kernel: by name, else by position; -1 where none.
-qsizetype recordedKernelIndex(const RunRecord& run, const QString& name, std::size_t position) {
-    for (qsizetype k = 0; k < run.kernels.size(); ++k)
-        if (run.kernels[k].name == name.toStdString()) return k;
-    return static_cast<qsizetype>(position) < run.kernels.size() ? static_cast<qsizetype>(position)
-                                                                 : -1;
+qsizetype recordedKernelIndex(const VariantResult& run, const QString& name, std::size_t position) {
+    for (std::size_t k = 0; k < run.kernels.size(); ++k)
+        if (run.kernels[k].name == name.toStdString()) return static_cast<qsizetype>(k);
+    return position < run.kernels.size() ? static_cast<qsizetype>(position) : -1;
 }
 
 // Lower case without underscores: the registry's "swiglu_scratch" is the CUDA kernel
@@ -64,7 +62,7 @@ QString normalizedKernelName(const QString& name) {
 
 // The first stretch of the device timeline whose kernel spans carry the variant's kernels in
 // order (a span matches when its normalized name contains the kernel's).
-QVector<const TimelineSpan*> matchDeviceKernels(const RunRecord& run,
+QVector<const TimelineSpan*> matchDeviceKernels(const VariantResult& run,
                                                 const std::vector<KernelSpec>& kernels) {
     QVector<const TimelineSpan*> kernelSpans;
     for (const TimelineSpan& span : run.timeline)
@@ -220,28 +218,28 @@ int StageTimeline::previousKernelBefore(qint64 stageNs) const {
     return -1;
 }
 
-Result<StageTimeline> buildStageTimeline(const RunRecord& run,
+Result<StageTimeline> buildStageTimeline(const VariantResult& run,
                                          const StageTimelineOptions& options) {
-    const PipelineSpec* pipeline = findPipeline(run.pipeline.toStdString());
+    const PipelineSpec* pipeline = findPipeline(run.pipeline);
     if (!pipeline)
         return Status(ErrorCode::InvalidArgument,
-                      "unknown pipeline \"" + run.pipeline.toStdString() + "\" in the recording");
-    const VariantSpec* variant = findVariant(*pipeline, run.variant.toStdString());
+                      "unknown pipeline \"" + run.pipeline + "\" in the recording");
+    const VariantSpec* variant = findVariant(*pipeline, run.variant);
     if (!variant)
-        return Status(ErrorCode::InvalidArgument, "unknown variant \"" + run.variant.toStdString() +
-                                                      "\" of pipeline " + pipeline->name);
+        return Status(ErrorCode::InvalidArgument,
+                      "unknown variant \"" + run.variant + "\" of pipeline " + pipeline->name);
     if (Status s = checkProblem(*pipeline, run.problem); !s)
         return Status(ErrorCode::InvalidArgument, "the recorded problem: " + s.message());
     const std::vector<KernelSpec> kernels = variant->kernelsFor(run.problem);
 
     StageTimeline timeline;
-    timeline.pipeline = run.pipeline;
-    timeline.variant = run.variant;
+    timeline.pipeline = toQString(run.pipeline);
+    timeline.variant = toQString(run.variant);
     timeline.variantTitle = QString::fromStdString(variant->title);
     timeline.fused = variant->fused;
     timeline.intermediate = QString::fromStdString(pipeline->intermediate);
     timeline.measuredTimeMs = run.timeMs;
-    timeline.timingSource = run.dataSource.timing;
+    timeline.timingSource = dataSourceFrom(run.timingSource);
     timeline.passesCounted = pipeline->countsPasses;
     for (const KernelSpec& spec : kernels) {
         timeline.modelBytesRead += spec.traffic.bytesRead();
@@ -338,7 +336,7 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
         timeline.kernels.push_back(kernel);
     }
     timeline.kernelsStartNs = 0;
-    timeline.kernelsEndNs = timeline.kernels.isEmpty() ? 0 : timeline.kernels.back().endNs;
+    timeline.kernelsEndNs = timeline.kernels.empty() ? 0 : timeline.kernels.back().endNs;
 
     // Allocations or frees the device timeline saw between the kernels keep their times.
     for (const TimelineSpan& span : run.timeline) {
@@ -369,16 +367,15 @@ Result<StageTimeline> buildStageTimeline(const RunRecord& run,
 
 StageRunPair defaultStageRunPair(const Recording& recording) {
     StageRunPair pair;
-    if (recording.runs.isEmpty()) return pair;
-    const QString& pipelineName = recording.runs.front().pipeline;
-    const PipelineSpec* pipeline = findPipeline(pipelineName.toStdString());
-    auto isFused = [&](const RunRecord& run) {
-        const VariantSpec* variant =
-            pipeline ? findVariant(*pipeline, run.variant.toStdString()) : nullptr;
+    if (recording.runs.empty()) return pair;
+    const std::string& pipelineName = recording.runs.front().pipeline;
+    const PipelineSpec* pipeline = findPipeline(pipelineName);
+    auto isFused = [&](const VariantResult& run) {
+        const VariantSpec* variant = pipeline ? findVariant(*pipeline, run.variant) : nullptr;
         return variant && variant->fused;
     };
-    for (int i = 0; i < recording.runs.size(); ++i) {
-        const RunRecord& run = recording.runs[i];
+    for (int i = 0; i < runCount(recording); ++i) {
+        const VariantResult& run = recording.runs[i];
         if (run.pipeline != pipelineName) continue;
         if (!isFused(run) && pair.left < 0) pair.left = i;
         if (isFused(run) && pair.right < 0) pair.right = i;
@@ -386,7 +383,7 @@ StageRunPair defaultStageRunPair(const Recording& recording) {
     // Two unfused or two fused runs: show the first two side by side.
     if (pair.left < 0) std::swap(pair.left, pair.right);
     if (pair.right < 0)
-        for (int i = 0; i < recording.runs.size(); ++i)
+        for (int i = 0; i < runCount(recording); ++i)
             if (i != pair.left && recording.runs[i].pipeline == pipelineName) {
                 pair.right = i;
                 break;

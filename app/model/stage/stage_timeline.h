@@ -1,6 +1,6 @@
 #pragma once
 // The memory stage's timeline: what one run did to HBM, as plain data on one time axis. Built
-// from a RunRecord and the registry's pass model; painted by app/ui/stage, tested headless.
+// from a VariantResult and the registry's pass model; painted by app/ui/stage, tested headless.
 //
 // Stage time (ns) has three parts: an allocation phase where the variant's buffers appear, the
 // kernels with their measured durations (and measured gaps when a device timeline exists), and a
@@ -82,7 +82,7 @@ struct StageTimeline {
     double dramBytes = 0.0;
     DramSource dramSource = DramSource::Unknown;
     quint64 peakBytesInFlight = 0;  // the tracker's figure when recorded, else from the arrays
-    double measuredTimeMs = 0.0;    // RunRecord::timeMs
+    double measuredTimeMs = 0.0;    // VariantResult::timeMs
     bool timesFromDeviceTimeline = false;  // false: kernels laid out from per-kernel medians
     DataSource timingSource = DataSource::TimingModel;
 
@@ -110,7 +110,7 @@ struct StageTimelineOptions {
 };
 
 // Fails with a readable message when the run names a pipeline or variant the registry lacks.
-Result<StageTimeline> buildStageTimeline(const RunRecord& run,
+Result<StageTimeline> buildStageTimeline(const VariantResult& run,
                                          const StageTimelineOptions& options = {});
 
 // Which runs of a recording the stage shows by default: the first unfused and the first fused

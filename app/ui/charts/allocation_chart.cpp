@@ -20,7 +20,7 @@ void AllocationChart::rebuild() {
     const model::Recording& shown = recording();
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
     std::uint64_t largest = 0;
-    for (const model::RunRecord& run : shown.runs)
+    for (const model::VariantResult& run : shown.runs)
         for (const fusescope::AllocationEvent& event : run.allocations) {
             origin = std::min(origin, event.timeNs);
             largest = std::max(largest, event.inFlightAfter);
@@ -41,7 +41,7 @@ void AllocationChart::rebuild() {
     graph->setBrush(fill);
     // Events of all runs, in time order, from zero before the first allocation.
     QVector<const fusescope::AllocationEvent*> events;
-    for (const model::RunRecord& run : shown.runs)
+    for (const model::VariantResult& run : shown.runs)
         for (const fusescope::AllocationEvent& event : run.allocations) events.push_back(&event);
     std::stable_sort(events.begin(), events.end(),
                      [](const auto* a, const auto* b) { return a->timeNs < b->timeNs; });
@@ -62,7 +62,7 @@ void AllocationChart::rebuild() {
     if (!layer(kPeakLabelLayer)) addLayer(kPeakLabelLayer, layer(layerCount() - 1), limAbove);
     QColor labelGround = palette().color(QPalette::Base);
     labelGround.setAlpha(225);
-    for (const model::RunRecord& run : shown.runs) {
+    for (const model::VariantResult& run : shown.runs) {
         const fusescope::AllocationEvent* peak = nullptr;
         std::int64_t first = std::numeric_limits<std::int64_t>::max();
         std::int64_t last = std::numeric_limits<std::int64_t>::min();
@@ -84,7 +84,9 @@ void AllocationChart::rebuild() {
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->position->setCoords((milliseconds(first) + milliseconds(last)) / 2, y);
         label->setPadding(QMargins(2, 0, 2, 4));
-        label->setText(tr("%1\npeak %2").arg(run.variant, model::formatBytes(peak->inFlightAfter)));
+        label->setText(
+            tr("%1\npeak %2")
+                .arg(model::toQString(run.variant), model::formatBytes(peak->inFlightAfter)));
     }
     applyTimeUnit(xAxis, QCPRange(0, end), tr("time since the run began (%1)"));
     yAxis->setLabel(tr("bytes in flight (%1)").arg(unit.name));

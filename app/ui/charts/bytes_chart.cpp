@@ -13,7 +13,7 @@ BytesPerKernelChart::BytesPerKernelChart(QWidget* parent)
 void BytesPerKernelChart::rebuild() {
     const model::Recording& shown = recording();
     double largest = 0.0;
-    for (const model::RunRecord& run : shown.runs)
+    for (const model::VariantResult& run : shown.runs)
         for (const KernelResult& kernel : run.kernels)
             largest = std::max<double>(largest, kernel.modelBytesRead + kernel.modelBytesWritten);
     const ByteUnit unit = byteUnitFor(largest);
@@ -41,10 +41,10 @@ void BytesPerKernelChart::rebuild() {
         if (value > 0) smallest = smallest > 0 ? std::min(smallest, value) : value;
     };
     QStringList dramSources;
-    for (const model::RunRecord& run : shown.runs) {
+    for (const model::VariantResult& run : shown.runs) {
         const double groupStart = position;
         const model::RunTraffic traffic = model::runTraffic(run);
-        for (qsizetype k = 0; k < run.kernels.size(); ++k) {
+        for (std::size_t k = 0; k < run.kernels.size(); ++k) {
             const KernelResult& kernel = run.kernels[k];
             if (kernel.modelBytesRead > 0)
                 read->addData(position, kernel.modelBytesRead / unit.divisor);
@@ -52,8 +52,8 @@ void BytesPerKernelChart::rebuild() {
                 written->addData(position, kernel.modelBytesWritten / unit.divisor);
             noteSmallest(static_cast<double>(kernel.modelBytesRead + kernel.modelBytesWritten));
             ticker->addTick(position, QString::fromStdString(kernel.name));
-            if (k < traffic.kernels.size()) {
-                const model::KernelDram& dram = traffic.kernels[k];
+            if (k < std::size_t(traffic.kernels.size())) {
+                const model::KernelDram& dram = traffic.kernels[qsizetype(k)];
                 if (!measured) {
                     measured = addGraph();
                     measured->setLineStyle(QCPGraph::lsNone);
@@ -68,8 +68,8 @@ void BytesPerKernelChart::rebuild() {
             }
             position += 1.0;
         }
-        if (!run.kernels.isEmpty())
-            groups.push_back({(groupStart + position - 1.0) / 2, run.variant});
+        if (!run.kernels.empty())
+            groups.push_back({(groupStart + position - 1.0) / 2, model::toQString(run.variant)});
         position += 0.6;  // a gap between variants
     }
     // Variant names over their groups of bars.

@@ -48,16 +48,16 @@ void ChartView::rebuildNow() {
     resetPlot();
     // Before any run there is no device to name: say what will be shown.
     captionElement()->setText(
-        recording_.runs.isEmpty()
+        recording_.runs.empty()
             ? tr("The device, the problem and where the numbers come from appear here after a run")
             : model::captionFor(recording_));
     setFootnote(QString());
     // What hover tooltips name as the numbers' source.
     setProperty("fusescopeDataSource",
-                recording_.runs.isEmpty()
+                recording_.runs.empty()
                     ? QString()
                     : model::dataSourceBadge(recording_, recording_.runs.front()));
-    if (recording_.runs.isEmpty())
+    if (recording_.runs.empty())
         setEmptyMessage(tr("No results yet: run a pipeline or open a recording."));
     else
         rebuild();

@@ -29,7 +29,7 @@ void TimePerVariantChart::rebuild() {
     // requested bytes, mostly re-reads the caches serve, are never held against it.
     QVector<model::RunTraffic> traffic;
     QStringList sources;
-    for (const model::RunRecord& run : shown.runs) {
+    for (const model::VariantResult& run : shown.runs) {
         traffic.push_back(model::runTraffic(run));
         const QString word = model::dramSourceWord(traffic.back().dramSource);
         if (traffic.back().hasDram() && !sources.contains(word)) sources << word;
@@ -49,19 +49,20 @@ void TimePerVariantChart::rebuild() {
     double position = 1.0;
     QStringList notes;  // per bar, for its hover tooltip
     bool fasterThanRoofline = false;
-    for (qsizetype r = 0; r < shown.runs.size(); ++r) {
-        const model::RunRecord& run = shown.runs[r];
+    for (int r = 0; r < model::runCount(shown); ++r) {
+        const model::VariantResult& run = shown.runs[r];
         const double roofline =
             traffic[r].hasDram() ? rooflineTimeMs(shown, quint64(traffic[r].dramBytes)) : 0.0;
         bars->addData(position, run.timeMs);
         // Passes where the pipeline counts whole-array sweeps; launches otherwise.
-        ticker->addTick(position,
-                        run.passesCounted
-                            ? QStringLiteral("%1\n%2 passes").arg(run.variant).arg(run.passes)
-                            : (run.kernels.size() == 1 ? QStringLiteral("%1\n%2 kernel")
-                                                       : QStringLiteral("%1\n%2 kernels"))
-                                  .arg(run.variant)
-                                  .arg(run.kernels.size()));
+        ticker->addTick(
+            position,
+            run.passesCounted
+                ? QStringLiteral("%1\n%2 passes").arg(model::toQString(run.variant)).arg(run.passes)
+                : (run.kernels.size() == 1 ? QStringLiteral("%1\n%2 kernel")
+                                           : QStringLiteral("%1\n%2 kernels"))
+                      .arg(model::toQString(run.variant))
+                      .arg(run.kernels.size()));
         largest = std::max({largest, run.timeMs, roofline});
         for (double value : {run.timeMs, roofline})
             if (value > 0) smallest = smallest > 0 ? std::min(smallest, value) : value;

@@ -296,8 +296,8 @@ void CompareWindow::fillChart(QCustomPlot* chart, const QString& title, bool tim
 void CompareWindow::showVariantOnStage(int row) {
     if (row < 0 || row >= comparison_.variants.size()) return;
     const model::VariantComparison& v = comparison_.variants[row];
-    const model::RunRecord& runA = a_.runs[v.runA];
-    const model::RunRecord& runB = b_.runs[v.runB];
+    const model::VariantResult& runA = a_.runs[v.runA];
+    const model::VariantResult& runB = b_.runs[v.runB];
     StageCaptionContext caption;
     caption.deviceName = tr("A: %1 · B: %2").arg(comparison_.labelA, comparison_.labelB);
     caption.problem = model::problemLabel(runA);

@@ -145,7 +145,7 @@ void TileExplorerTab::onRunFinished(const TileRunOutcome& outcome) {
     lines << (cell.checkOk ? tr("check ok (error %1)") : tr("check FAILED (error %1)"))
                  .arg(model::formatRelativeError(cell.checkError));
     result_->setText(lines.join(QLatin1Char('\n')));
-    if (!outcome.recording.runs.isEmpty()) emit recordingChosen(outcome.recording);
+    if (!outcome.recording.runs.empty()) emit recordingChosen(outcome.recording);
 }
 
 }  // namespace fusescope

@@ -181,7 +181,7 @@ QWidget* TileExplorerTab::buildViews() {
         const tiles::TileCell& cell = sweep_.cells[static_cast<std::size_t>(index)];
         setConfiguration(cell.report.configuration);
         const model::Recording recording = recordingOfCell(sweep_, index);
-        if (recording.runs.isEmpty()) {
+        if (recording.runs.empty()) {
             status_->setText(tr("That configuration was not measured: nothing to load."));
             return;
         }

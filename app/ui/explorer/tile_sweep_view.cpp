@@ -501,15 +501,15 @@ model::Recording recordingOfCell(const tiles::TileSweep& sweep, int cellIndex) {
         QObject::tr("a tile sweep's cell: timings and the traffic model").toStdString();
 
     const auto runOf = [&](const std::string& variantName, double medianMs, bool checkOk) {
-        model::RunRecord run;
-        run.pipeline = qs(configuration.pipeline);
-        run.variant = qs(variantName);
+        model::VariantResult run;
+        run.pipeline = configuration.pipeline;
+        run.variant = variantName;
         run.problem = configuration.problem;
-        run.backend = QStringLiteral("cuda");
+        run.backend = BackendKind::Cuda;
         run.passesCounted = pipeline->countsPasses;
         run.timeMs = medianMs;
-        run.checkOk = checkOk;
-        run.dataSource.timing = model::DataSource::TimingModel;
+        run.check.ok = checkOk;
+        run.timingSource = MeasurementSource::TimingModel;
         const VariantSpec* variant = findVariant(*pipeline, variantName);
         if (!variant) return run;
         const std::vector<KernelSpec> kernels = variant->kernelsFor(configuration.problem);
@@ -529,9 +529,9 @@ model::Recording recordingOfCell(const tiles::TileSweep& sweep, int cellIndex) {
         }
         return run;
     };
-    model::RunRecord tiled = runOf(configuration.variant, cell.time.medianMs, cell.checkOk);
-    tiled.maxRelError = cell.checkError;
-    tiled.checkTolerance = cell.checkTolerance;
+    model::VariantResult tiled = runOf(configuration.variant, cell.time.medianMs, cell.checkOk);
+    tiled.check.error = cell.checkError;
+    tiled.check.tolerance = cell.checkTolerance;
     const tiles::CompiledResources& compiled = cell.report.compiled;
     if (tiled.kernels.size() == 1 && compiled.known) {
         KernelResult& kernel = tiled.kernels.front();

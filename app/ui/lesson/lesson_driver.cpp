@@ -34,11 +34,12 @@ QString answerHint(const model::LessonStep& step) {
 model::LessonStep withKernelRuns(model::LessonStep step, const model::Recording& recording) {
     const Result<model::LearnerKernel> kernel = model::loadLearnerKernel(step.show.kernelPath);
     if (!kernel) return step;
-    for (const model::RunRecord& run : recording.runs)
+    for (const model::VariantResult& run : recording.runs)
         for (const KernelResult& launched : run.kernels)
             if (launched.name == kernel->entry.toStdString() &&
-                run.pipeline == step.show.pipeline && !step.show.variants.contains(run.variant))
-                step.show.variants << run.variant;
+                model::toQString(run.pipeline) == step.show.pipeline &&
+                !step.show.variants.contains(model::toQString(run.variant)))
+                step.show.variants << model::toQString(run.variant);
     return step;
 }
 
@@ -304,8 +305,9 @@ LessonStepView LessonDriver::view() const {
     view.reason = fresh->reason;
     view.measuredSource = fresh->source;
     if (fresh->momentNs) {
-        for (const model::RunRecord& run : data_->runs)
-            if (run.pipeline == step.show.pipeline && run.variant == fresh->momentVariant)
+        for (const model::VariantResult& run : data_->runs)
+            if (model::toQString(run.pipeline) == step.show.pipeline &&
+                model::toQString(run.variant) == fresh->momentVariant)
                 if (Result<model::StageTimeline> timeline = model::buildStageTimeline(run)) {
                     view.stage = *timeline;
                     view.stageMomentNs = *fresh->momentNs;

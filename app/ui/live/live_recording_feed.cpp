@@ -4,7 +4,7 @@ namespace fusescope::live {
 
 namespace {
 
-void appendSpans(LiveBandwidthChart& chart, const QVector<fusescope::TimelineSpan>& spans,
+void appendSpans(LiveBandwidthChart& chart, std::span<const fusescope::TimelineSpan> spans,
                  const QString& variant) {
     for (const fusescope::TimelineSpan& span : spans) {
         const QString name = QString::fromStdString(span.name);
@@ -18,10 +18,10 @@ void appendSpans(LiveBandwidthChart& chart, const QVector<fusescope::TimelineSpa
 
 }  // namespace
 
-void appendToChart(LiveBandwidthChart& chart, const QVector<BandwidthSample>& samples,
-                   const QVector<fusescope::TimelineSpan>& spans, const QString& variant) {
+void appendToChart(LiveBandwidthChart& chart, std::span<const BandwidthSample> samples,
+                   std::span<const fusescope::TimelineSpan> spans, const QString& variant) {
     QVector<LiveSample> batch;
-    batch.reserve(samples.size());
+    batch.reserve(static_cast<qsizetype>(samples.size()));
     for (const BandwidthSample& sample : samples)
         batch.append(
             {sample.startNs, sample.endNs, sample.readBytesPerSecond, sample.writeBytesPerSecond});
@@ -32,12 +32,12 @@ void appendToChart(LiveBandwidthChart& chart, const QVector<BandwidthSample>& sa
 bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording) {
     chart.clear();
     bool any = false;
-    for (const model::RunRecord& run : recording.runs) any = any || !run.samples.isEmpty();
+    for (const model::VariantResult& run : recording.runs) any = any || !run.samples.empty();
     if (!any) {
         // Say why the chart is empty rather than leave bare axes (CPU runs, timing-only runs).
-        const model::DataSource source = recording.runs.isEmpty()
-                                             ? model::DataSource::TimingModel
-                                             : recording.runs.front().dataSource.timing;
+        const model::DataSource source =
+            recording.runs.empty() ? model::DataSource::TimingModel
+                                   : model::dataSourceFrom(recording.runs.front().timingSource);
         QString badge = model::dataSourceLabel(source) +
                         QStringLiteral(
                             " · no DRAM bandwidth samples in this recording (they "
@@ -53,8 +53,8 @@ bool showRecording(LiveBandwidthChart& chart, const model::Recording& recording)
         recording.replayed ? model::DataSource::Replay : model::DataSource::Counters;
     chart.setDataSource(QString::fromStdString(recording.device.name) + " · " +
                         model::dataSourceLabel(source));
-    for (const model::RunRecord& run : recording.runs)
-        appendToChart(chart, run.samples, run.timeline, run.variant);
+    for (const model::VariantResult& run : recording.runs)
+        appendToChart(chart, run.samples, run.timeline, model::toQString(run.variant));
     return true;
 }
 

@@ -15,21 +15,21 @@ namespace {
 const QColor kOkColor(0x2f, 0xa3, 0x6b);
 const QColor kFailColor(0xd6, 0x3c, 0x3c);
 
-QString checkText(const model::RunRecord& run) {
-    if (run.checkOk)
+QString checkText(const model::VariantResult& run) {
+    if (run.check.ok)
         return QObject::tr("OK (max rel. error %1)")
-            .arg(model::formatRelativeError(run.maxRelError));
+            .arg(model::formatRelativeError(run.check.error));
     QString text =
-        QObject::tr("FAIL: max rel. error %1").arg(model::formatRelativeError(run.maxRelError));
-    if (run.unwrittenElements > 0)
+        QObject::tr("FAIL: max rel. error %1").arg(model::formatRelativeError(run.check.error));
+    if (run.check.unwrittenElements > 0)
         text += QObject::tr(", %1 elements never written")
-                    .arg(model::formatCount(run.unwrittenElements));
+                    .arg(model::formatCount(run.check.unwrittenElements));
     if (const QString where = model::wrongElementText(run); !where.isEmpty())
         text += QObject::tr("; %1").arg(where);
     return text;
 }
 
-QString checkToolTip(const model::RunRecord& run) {
+QString checkToolTip(const model::VariantResult& run) {
     return checkText(run) +
            QObject::tr(", against the CPU reference in double, %1").arg(model::checkScope(run));
 }
@@ -46,12 +46,12 @@ void VariantResultsModel::setRecording(const model::Recording& recording) {
     beginResetModel();
     runs_ = recording.runs;
     traffic_.clear();
-    for (const model::RunRecord& run : runs_) traffic_.push_back(model::runTraffic(run));
+    for (const model::VariantResult& run : runs_) traffic_.push_back(model::runTraffic(run));
     roofline_ = recording.roofline;
     endResetModel();
 }
 
-void VariantResultsModel::appendRun(const model::RunRecord& run) {
+void VariantResultsModel::appendRun(const model::VariantResult& run) {
     const int row = static_cast<int>(runs_.size());
     beginInsertRows({}, row, row);
     runs_.push_back(run);
@@ -84,11 +84,11 @@ bool VariantResultsModel::anyDram() const {
 }
 
 QVariant VariantResultsModel::display(int row, int column) const {
-    const model::RunRecord& run = runs_.at(row);
+    const model::VariantResult& run = runs_.at(row);
     const model::RunTraffic& traffic = traffic_.at(row);
     switch (column) {
         case Variant:
-            return run.variant;
+            return model::toQString(run.variant);
         case Kernels:
             return QString::number(run.kernels.size());
         case Passes:
@@ -128,17 +128,17 @@ QVariant VariantResultsModel::display(int row, int column) const {
 }
 
 QVariant VariantResultsModel::sortValue(int row, int column) const {
-    const model::RunRecord& run = runs_.at(row);
+    const model::VariantResult& run = runs_.at(row);
     const model::RunTraffic& traffic = traffic_.at(row);
     switch (column) {
         case Variant:
-            return run.variant;
+            return model::toQString(run.variant);
         case Kernels:
             return static_cast<int>(run.kernels.size());
         case Passes:
             return model::shownPasses(run).value_or(0);
         case RequestedBytes:
-            return run.modelBytesRead + run.modelBytesWritten;
+            return quint64(run.modelBytesRead + run.modelBytesWritten);
         case DramBytes:
             return traffic.dramBytes;
         case TimeMs:
@@ -150,15 +150,15 @@ QVariant VariantResultsModel::sortValue(int row, int column) const {
         case RooflinePercent:
             return model::rooflineShare(traffic, roofline_).value_or(0.0);
         case PeakInFlight:
-            return run.peakBytesInFlight;
+            return quint64(run.peakBytesInFlight);
         case Check:
-            return run.checkOk;
+            return run.check.ok;
         default:
             return {};
     }
 }
 
-QString VariantResultsModel::timeToolTip(const model::RunRecord& run) {
+QString VariantResultsModel::timeToolTip(const model::VariantResult& run) {
     const QString median = tr("Median of %n repeats", nullptr, run.repeatTimesMs.size());
     if (run.kernels.size() < 2) return median + QLatin1Char('.');
     QString text =
@@ -172,7 +172,7 @@ QString VariantResultsModel::timeToolTip(const model::RunRecord& run) {
 }
 
 QVariant VariantResultsModel::toolTip(int row, int column) const {
-    const model::RunRecord& run = runs_.at(row);
+    const model::VariantResult& run = runs_.at(row);
     const model::RunTraffic& traffic = traffic_.at(row);
     switch (column) {
         case Check:
@@ -232,7 +232,7 @@ QVariant VariantResultsModel::toolTip(int row, int column) const {
 QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const model::RunRecord& run = runs_.at(index.row());
+    const model::VariantResult& run = runs_.at(index.row());
     switch (role) {
         case Qt::DisplayRole:
             return display(index.row(), index.column());
@@ -241,7 +241,7 @@ QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole:
             return toolTip(index.row(), index.column());
         case Qt::ForegroundRole:
-            if (index.column() == Check) return run.checkOk ? kOkColor : kFailColor;
+            if (index.column() == Check) return run.check.ok ? kOkColor : kFailColor;
             return {};
         case Qt::FontRole:
             if (index.column() == Check || index.column() == Variant) {
@@ -296,16 +296,18 @@ KernelResultsModel::KernelResultsModel(QObject* parent) : QAbstractTableModel(pa
 void KernelResultsModel::setRecording(const model::Recording& recording) {
     beginResetModel();
     rows_.clear();
-    for (const model::RunRecord& run : recording.runs)
-        for (const KernelResult& kernel : run.kernels) rows_.push_back({run.variant, kernel});
+    for (const model::VariantResult& run : recording.runs)
+        for (const KernelResult& kernel : run.kernels)
+            rows_.push_back({model::toQString(run.variant), kernel});
     endResetModel();
 }
 
-void KernelResultsModel::appendRun(const model::RunRecord& run) {
-    if (run.kernels.isEmpty()) return;
+void KernelResultsModel::appendRun(const model::VariantResult& run) {
+    if (run.kernels.empty()) return;
     const int first = static_cast<int>(rows_.size());
     beginInsertRows({}, first, first + static_cast<int>(run.kernels.size()) - 1);
-    for (const KernelResult& kernel : run.kernels) rows_.push_back({run.variant, kernel});
+    for (const KernelResult& kernel : run.kernels)
+        rows_.push_back({model::toQString(run.variant), kernel});
     endInsertRows();
 }
 

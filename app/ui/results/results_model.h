@@ -30,7 +30,7 @@ class VariantResultsModel final : public QAbstractTableModel {
     explicit VariantResultsModel(QObject* parent = nullptr);
 
     void setRecording(const model::Recording& recording);
-    void appendRun(const model::RunRecord& run);  // while a run is in progress
+    void appendRun(const model::VariantResult& run);  // while a run is in progress
     void clear();
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -42,11 +42,11 @@ class VariantResultsModel final : public QAbstractTableModel {
   private:
     QVariant display(int row, int column) const;
     QVariant sortValue(int row, int column) const;
-    static QString timeToolTip(const model::RunRecord& run);
+    static QString timeToolTip(const model::VariantResult& run);
     QVariant toolTip(int row, int column) const;
     bool anyDram() const;
 
-    QVector<model::RunRecord> runs_;
+    std::vector<model::VariantResult> runs_;
     QVector<model::RunTraffic> traffic_;  // one per run
     fusescope::RooflineResult roofline_;
 };
@@ -70,7 +70,7 @@ class KernelResultsModel final : public QAbstractTableModel {
     explicit KernelResultsModel(QObject* parent = nullptr);
 
     void setRecording(const model::Recording& recording);
-    void appendRun(const model::RunRecord& run);
+    void appendRun(const model::VariantResult& run);
     void clear();
 
     int rowCount(const QModelIndex& parent = {}) const override;

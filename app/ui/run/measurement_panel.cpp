@@ -39,8 +39,8 @@ QString gapText(const std::optional<double>& percent) {
 
 const KernelResult* findKernel(const model::Recording& recording, const QString& variant,
                                const QString& kernel) {
-    for (const model::RunRecord& run : recording.runs)
-        if (run.variant == variant)
+    for (const model::VariantResult& run : recording.runs)
+        if (model::toQString(run.variant) == variant)
             for (const KernelResult& record : run.kernels)
                 if (record.name == kernel.toStdString()) return &record;
     return nullptr;
@@ -49,8 +49,9 @@ const KernelResult* findKernel(const model::Recording& recording, const QString&
 // The badge of the counter numbers: replayed ones say so, with where they came from.
 QString sourceOf(const model::Recording& recording) {
     QString counters;
-    for (const model::RunRecord& run : recording.runs)
-        if (run.dataSource.counters) counters = model::dataSourceLabel(*run.dataSource.counters);
+    for (const model::VariantResult& run : recording.runs)
+        if (run.countersSource)
+            counters = model::dataSourceLabel(model::dataSourceFrom(*run.countersSource));
     if (counters.isEmpty()) counters = model::dataSourceLabel(model::DataSource::Counters);
     if (!recording.replayed) return counters;
     return QObject::tr("%1 (%2)").arg(model::dataSourceLabel(model::DataSource::Replay), counters);

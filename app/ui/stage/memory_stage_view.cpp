@@ -91,7 +91,7 @@ MemoryStageView::MemoryStageView(QWidget* parent)
     connect(gifJob_, &StageGifExportJob::finished, this, &MemoryStageView::gifExportFinished);
 }
 
-bool MemoryStageView::setRuns(const model::RunRecord& left, const model::RunRecord* right,
+bool MemoryStageView::setRuns(const model::VariantResult& left, const model::VariantResult* right,
                               const StageCaptionContext& caption) {
     player_->pause();
     Result<model::StageTimeline> leftTimeline = model::buildStageTimeline(left);
@@ -127,9 +127,11 @@ void MemoryStageView::setRecording(const model::Recording& recording) {
         QSignalBlocker block(box);
         box->clear();
         if (box == rightRun_) box->addItem(tr("(none)"), -1);
-        for (int i = 0; i < recording_.runs.size(); ++i) {
-            const model::RunRecord& run = recording_.runs[i];
-            box->addItem(QStringLiteral("%1 %2").arg(run.pipeline, run.variant), i);
+        for (int i = 0; i < runCount(recording_); ++i) {
+            const model::VariantResult& run = recording_.runs[i];
+            box->addItem(QStringLiteral("%1 %2").arg(model::toQString(run.pipeline),
+                                                     model::toQString(run.variant)),
+                         i);
         }
     }
     pairBar_->setVisible(recording_.runs.size() > 1);
@@ -139,14 +141,14 @@ void MemoryStageView::setRecording(const model::Recording& recording) {
 }
 
 void MemoryStageView::showRecordingRuns(int left, int right) {
-    if (left < 0 || left >= recording_.runs.size()) return;
-    const bool hasRight = right >= 0 && right < recording_.runs.size() && right != left;
+    if (left < 0 || left >= model::runCount(recording_)) return;
+    const bool hasRight = right >= 0 && right < model::runCount(recording_) && right != left;
     {
         QSignalBlocker blockLeft(leftRun_), blockRight(rightRun_);
         leftRun_->setCurrentIndex(leftRun_->findData(left));
         rightRun_->setCurrentIndex(rightRun_->findData(hasRight ? right : -1));
     }
-    const model::RunRecord& leftRun = recording_.runs[left];
+    const model::VariantResult& leftRun = recording_.runs[left];
     shownLeft_ = left;
     shownRight_ = hasRight ? right : -1;
     if (!setRuns(leftRun, hasRight ? &recording_.runs[right] : nullptr,

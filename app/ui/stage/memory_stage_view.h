@@ -29,7 +29,7 @@ class MemoryStageView : public QWidget {
 
     // One run, or two side by side on one time scale (right may be null). Returns false and
     // shows the reason on the stage when a run names a pipeline or variant the registry lacks.
-    bool setRuns(const model::RunRecord& left, const model::RunRecord* right,
+    bool setRuns(const model::VariantResult& left, const model::VariantResult* right,
                  const StageCaptionContext& caption);
     QString lastError() const { return lastError_; }
     // Shows two runs of the recording: by default its first unfused run left and first fused run

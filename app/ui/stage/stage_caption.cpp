@@ -23,7 +23,7 @@ QString stageDataSourceLabel(model::DataSource source) {
 }
 
 StageCaptionContext stageCaptionContext(const model::Recording& recording,
-                                        const model::RunRecord& run) {
+                                        const model::VariantResult& run) {
     StageCaptionContext context;
     context.deviceName = shortened(QString::fromStdString(recording.device.name));
     context.problem = model::problemLabel(run);

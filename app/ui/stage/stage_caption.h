@@ -20,7 +20,7 @@ struct StageCaptionContext {
 QString stageDataSourceLabel(model::DataSource source);
 // The caption context of a recording's run: a replayed recording says so.
 StageCaptionContext stageCaptionContext(const model::Recording& recording,
-                                        const model::RunRecord& run);
+                                        const model::VariantResult& run);
 // "NVIDIA H200 · N = 268,435,456 · float32 · vector 4 · timing + model"
 QString stageCaptionLine(const StageCaptionContext& context);
 // "Scratch 1.234 ms · Fused 0.857 ms · fused is 1.44× faster"

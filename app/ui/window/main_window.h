@@ -145,7 +145,7 @@ class MainWindow final : public QMainWindow {
     // View > Value axes: for the views beside the run charts (the bandwidth over time).
     void valueScaleChanged(fusescope::ValueScale scale);
     // A finished variant while a run is in progress (for views that fill in as results come).
-    void runVariantFinished(const fusescope::model::RunRecord& run);
+    void runVariantFinished(const fusescope::model::VariantResult& run);
     void runStateChanged(bool running);
     // The run ended: finished (ok), failed or cancelled (message says which).
     void runEnded(bool ok, const QString& message);
@@ -165,7 +165,7 @@ class MainWindow final : public QMainWindow {
     void fitVariantRows();
     void restoreSettings();
     void onBackendsProbed(const BackendSummary& summary);
-    void onVariantFinished(const model::RunRecord& run);
+    void onVariantFinished(const model::VariantResult& run);
     void onRunFinished(const model::Recording& recording);
     void endRun(bool ok, const QString& message);
     // The worker took or ended a job: while it holds one the run panel did not start (a size or

@@ -124,7 +124,7 @@ void MainWindow::showGpuOnStartPage() {
 }
 
 void MainWindow::updateReplayBanner() {
-    const bool replay = recording_.replayed && !recording_.runs.isEmpty();
+    const bool replay = recording_.replayed && !recording_.runs.empty();
     replayBanner_->setVisible(replay);
     if (!replay) return;
     QString text = model::replayLabel(recording_);
@@ -155,7 +155,7 @@ void MainWindow::reportOpenErrorLater(const QString& error) {
 }
 
 void MainWindow::compareDialog() {
-    if (recording_.runs.isEmpty() && !sweepTab_->hasSweep()) {
+    if (recording_.runs.empty() && !sweepTab_->hasSweep()) {
         QMessageBox::information(this, tr("Compare recordings"),
                                  tr("Open or run a recording or a size sweep first; Compare then "
                                     "opens a second one beside it."));
@@ -174,7 +174,7 @@ QString MainWindow::compareWith(const QString& path) {
     // sweep the window shows.
     const bool otherIsSweep = model::isSweepFile(path);
     const QString otherName = QFileInfo(path).fileName();
-    const bool haveRuns = !recording_.runs.isEmpty();
+    const bool haveRuns = !recording_.runs.empty();
     const bool haveSweep = sweepTab_->hasSweep();
     if (!haveRuns && !haveSweep)
         return tr(

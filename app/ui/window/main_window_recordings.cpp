@@ -62,7 +62,7 @@ QString recordingFileFilter();  // main_window_desktop.cpp
 void MainWindow::setRecording(const model::Recording& recording) {
     recording_ = recording;
     showRecordingInViews();
-    if (!recording_.runs.isEmpty()) showViews();
+    if (!recording_.runs.empty()) showViews();
     emit recordingChanged(recording_);
 }
 
@@ -123,7 +123,7 @@ QString MainWindow::openRecording(const QString& path) {
 }
 
 void MainWindow::showOnlyTheOpenedKind(OpenedKind kind) {
-    if (kind != OpenedKind::Recording && !recording_.runs.isEmpty()) setRecording({});
+    if (kind != OpenedKind::Recording && !recording_.runs.empty()) setRecording({});
     if (kind != OpenedKind::SizeSweep) sweepTab_->clearSweep();
     if (kind != OpenedKind::TileSweep) tileExplorer_->clearSweep();
 }
@@ -131,20 +131,20 @@ void MainWindow::showOnlyTheOpenedKind(OpenedKind kind) {
 // One state: the run panel shows the pipeline, variants and problem of what is on screen, so
 // that Run repeats it. Recordings of pipelines this build does not know leave the panel as it is.
 void MainWindow::showRecordedRequestInPanel(const model::Recording& recording) {
-    if (recording.runs.isEmpty()) return;
-    const model::RunRecord& first = recording.runs.front();
-    if (!findPipeline(first.pipeline.toStdString())) return;
+    if (recording.runs.empty()) return;
+    const model::VariantResult& first = recording.runs.front();
+    if (!findPipeline(first.pipeline)) return;
     RunCommand command = runPanel_->command();
-    command.request.pipeline = first.pipeline.toStdString();
+    command.request.pipeline = first.pipeline;
     command.request.variants.clear();
-    for (const model::RunRecord& run : recording.runs)
-        command.request.variants.push_back(run.variant.toStdString());
+    for (const model::VariantResult& run : recording.runs)
+        command.request.variants.push_back(run.variant);
     command.request.problem = first.problem;
     runPanel_->setCommand(command);
 }
 
 QString MainWindow::saveRecording(const QString& path) const {
-    if (recording_.runs.isEmpty()) return tr("There is nothing to save yet: run a pipeline first.");
+    if (recording_.runs.empty()) return tr("There is nothing to save yet: run a pipeline first.");
     const Status status = model::saveRecording(recording_, path);
     return status ? QString() : QString::fromStdString(status.message());
 }
@@ -177,7 +177,7 @@ void MainWindow::saveSweepDialog() {
 }
 
 void MainWindow::saveRecordingDialog() {
-    if (recording_.runs.isEmpty()) {
+    if (recording_.runs.empty()) {
         QMessageBox::information(this, tr("Save recording"), saveRecording(QString()));
         return;
     }

@@ -153,7 +153,7 @@ void MainWindow::onBackendsProbed(const BackendSummary& summary) {
     emit backendsProbed();
 }
 
-void MainWindow::onVariantFinished(const model::RunRecord& run) {
+void MainWindow::onVariantFinished(const model::VariantResult& run) {
     if (runResultsHeld()) return;
     recording_.runs.push_back(run);
     variantModel_->appendRun(run);

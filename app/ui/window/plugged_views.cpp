@@ -66,9 +66,9 @@ class AllocationChartCursor : public QObject {
     std::optional<Span> spanOf(int side) const {
         const model::Recording& recording = chart_->recording();
         const int run = stage_->shownRunIndex(side);
-        if (run < 0 || run >= recording.runs.size()) return std::nullopt;
+        if (run < 0 || run >= model::runCount(recording)) return std::nullopt;
         std::int64_t origin = std::numeric_limits<std::int64_t>::max();
-        for (const model::RunRecord& each : recording.runs)
+        for (const model::VariantResult& each : recording.runs)
             for (const fusescope::AllocationEvent& event : each.allocations)
                 origin = std::min(origin, event.timeNs);
         std::int64_t first = std::numeric_limits<std::int64_t>::max();
@@ -182,7 +182,8 @@ void addPluggedViews(MainWindow& window) {
         [live, &window](const QString& variant, const QVector<BandwidthSample>& samples,
                         const QVector<fusescope::TimelineSpan>& spans) {
             if (window.runResultsHeld()) return;
-            live::appendToChart(*live, samples, spans, variant);
+            live::appendToChart(*live, {samples.constData(), std::size_t(samples.size())},
+                                {spans.constData(), std::size_t(spans.size())}, variant);
         });
     // A finished run or an opened recording replaces the streamed batches with the whole run.
     QObject::connect(&window, &MainWindow::recordingChanged, live,

@@ -1,53 +1,55 @@
 #include "model/recording.h"
 
+#include <array>
+
 #include "model/recorded_pipelines.h"
 
 namespace fusescope::model {
 
+namespace {
+
+// Each source's key in files, its words on a badge, and the engine's source it stands for
+// (a replayed recording has none).
+struct DataSourceNames {
+    DataSource source;
+    std::optional<MeasurementSource> measured;
+    const char* key;
+    const char* label;
+};
+constexpr std::array<DataSourceNames, 4> kDataSourceNames{{
+    {DataSource::Counters, MeasurementSource::Counters, "counters", "measured counters"},
+    {DataSource::TimingModel, MeasurementSource::TimingModel, "timing+model", "timing + model"},
+    {DataSource::CpuBackend, MeasurementSource::CpuBackend, "cpu", "CPU backend"},
+    {DataSource::Replay, std::nullopt, "replay", "replayed recording"},
+}};
+
+const DataSourceNames* dataSourceNamesOf(DataSource source) {
+    for (const DataSourceNames& names : kDataSourceNames)
+        if (names.source == source) return &names;
+    return nullptr;
+}
+
+}  // namespace
+
 QString dataSourceKey(DataSource source) {
-    switch (source) {
-        case DataSource::Counters:
-            return QStringLiteral("counters");
-        case DataSource::TimingModel:
-            return QStringLiteral("timing+model");
-        case DataSource::CpuBackend:
-            return QStringLiteral("cpu");
-        case DataSource::Replay:
-            return QStringLiteral("replay");
-    }
-    return {};
+    const DataSourceNames* names = dataSourceNamesOf(source);
+    return names ? QString::fromLatin1(names->key) : QString();
 }
 
 QString dataSourceLabel(DataSource source) {
-    switch (source) {
-        case DataSource::Counters:
-            return QStringLiteral("measured counters");
-        case DataSource::TimingModel:
-            return QStringLiteral("timing + model");
-        case DataSource::CpuBackend:
-            return QStringLiteral("CPU backend");
-        case DataSource::Replay:
-            return QStringLiteral("replayed recording");
-    }
-    return {};
+    const DataSourceNames* names = dataSourceNamesOf(source);
+    return names ? QString::fromLatin1(names->label) : QString();
 }
 
 std::optional<DataSource> dataSourceFromKey(const QString& key) {
-    for (DataSource source : {DataSource::Counters, DataSource::TimingModel, DataSource::CpuBackend,
-                              DataSource::Replay})
-        if (dataSourceKey(source) == key) return source;
+    for (const DataSourceNames& names : kDataSourceNames)
+        if (key == QLatin1String(names.key)) return names.source;
     return std::nullopt;
 }
 
 DataSource dataSourceFrom(MeasurementSource source) {
-    switch (source) {
-        case MeasurementSource::TimingModel:
-            return DataSource::TimingModel;
-        case MeasurementSource::CpuBackend:
-            return DataSource::CpuBackend;
-        case MeasurementSource::Counters:
-            return DataSource::Counters;
-    }
+    for (const DataSourceNames& names : kDataSourceNames)
+        if (names.measured == source) return names.source;
     return DataSource::TimingModel;
 }
 

@@ -23,28 +23,22 @@ QString RunWorker::backendNote(const BackendSelection& selection) {
                : QObject::tr("running on the CPU backend");
 }
 
+namespace {
+
+// The types the worker's queued signals and job events carry, known to Qt's meta-type system.
+template <typename... Types>
+void registerMetaTypes() {
+    (qRegisterMetaType<Types>(), ...);
+}
+
+}  // namespace
+
 RunWorker::RunWorker(QObject* parent) : QObject(parent), tileEngine_(productionTileEngine()) {
-    qRegisterMetaType<fusescope::RunCommand>();
-    qRegisterMetaType<fusescope::BackendSummary>();
-    qRegisterMetaType<fusescope::model::VariantResult>();
-    qRegisterMetaType<fusescope::model::Recording>();
-    qRegisterMetaType<fusescope::SweepCommand>();
-    qRegisterMetaType<fusescope::SweepPointUpdate>();
-    qRegisterMetaType<fusescope::SweepOutcome>();
-    qRegisterMetaType<fusescope::selftest::MachineProbe>();
-    qRegisterMetaType<fusescope::TileReportCommand>();
-    qRegisterMetaType<fusescope::TileReportOutcome>();
-    qRegisterMetaType<fusescope::TileRunCommand>();
-    qRegisterMetaType<fusescope::TileRunOutcome>();
-    qRegisterMetaType<fusescope::TileSweepCommand>();
-    qRegisterMetaType<fusescope::TileSweepProgress>();
-    qRegisterMetaType<fusescope::tiles::TileCell>();
-    qRegisterMetaType<fusescope::tiles::TileSweep>();
-    qRegisterMetaType<fusescope::JobRequest>();
-    qRegisterMetaType<fusescope::JobKind>();
-    qRegisterMetaType<fusescope::JobStage>();
-    qRegisterMetaType<fusescope::SampleBatch>();
-    qRegisterMetaType<fusescope::TileCellUpdate>();
+    registerMetaTypes<RunCommand, BackendSummary, model::VariantResult, model::Recording,
+                      SweepCommand, SweepPointUpdate, SweepOutcome, selftest::MachineProbe,
+                      TileReportCommand, TileReportOutcome, TileRunCommand, TileRunOutcome,
+                      TileSweepCommand, TileSweepProgress, tiles::TileCell, tiles::TileSweep,
+                      JobRequest, JobKind, JobStage, SampleBatch, TileCellUpdate>();
 }
 
 // Backends are destroyed here; the owner deletes the worker on its own thread (deleteLater on

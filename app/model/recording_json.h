@@ -13,6 +13,9 @@
 
 namespace fusescope::model {
 
+// The key a file gives a group of numbers the engine measured: "counters", "timing+model", "cpu".
+QString measurementSourceKey(MeasurementSource source);
+
 // Fails when a 64-bit count exceeds 2^53, naming the field.
 Result<QJsonObject> recordingToJson(const Recording& recording);
 Result<QByteArray> recordingToJsonBytes(const Recording& recording);

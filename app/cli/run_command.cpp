@@ -35,9 +35,8 @@ struct RunOptions {
     QString nText;
     bool repeatsGiven = false;  // otherwise the chosen backend's defaults apply
     bool warmupGiven = false;
-    QString jsonPath;
-    QString description;  // --description, written into the recording
-    QString kernelFile;   // --kernel-file: a learner's kernel, run beside the variants
+    OutputOptions output;  // --description and --json
+    QString kernelFile;    // --kernel-file: a learner's kernel, run beside the variants
     bool compileOnly = false;
     double timeLimitSeconds = 10.0;
 };
@@ -45,19 +44,14 @@ struct RunOptions {
 struct RunParser {
     QCommandLineParser parser;
     QCommandLineOption help = helpOption();
-    QCommandLineOption pipeline{QStringLiteral("pipeline"),
-                                QStringLiteral("The pipeline to run (see `fusescope-cli list`)."),
-                                QStringLiteral("name")};
+    QCommandLineOption pipeline = pipelineOption(QStringLiteral("run"));
     QCommandLineOption expression{
         QStringLiteral("expr"),
         QStringLiteral("Instead of --pipeline: an elementwise chain to run as unfused, fused and "
                        "(with '|') split kernels, e.g. \"out = silu(g) * u\" (see "
                        "`fusescope-cli expr --help`)."),
         QStringLiteral("expression")};
-    QCommandLineOption variants{QStringLiteral("variants"),
-                                QStringLiteral("Variants to run, separated by commas, or all "
-                                               "(default)."),
-                                QStringLiteral("list"), QStringLiteral("all")};
+    QCommandLineOption variants = variantsOption(QStringLiteral("run"));
     QCommandLineOption n{QStringLiteral("n"),
                          QStringLiteral("Elementwise pipelines: elements per array, a whole "
                                         "number or 2^k (default 16777216)."),
@@ -113,9 +107,7 @@ struct RunParser {
         QStringLiteral("Do not time the copy roofline and the compute roof (for runs under a "
                        "debugger or compute-sanitizer, where the roof's large GEMM takes hours); "
                        "the recording then has no roofs to compare with.")};
-    QCommandLineOption json{QStringLiteral("json"),
-                            QStringLiteral("Write the recording (JSON) to this file."),
-                            QStringLiteral("file")};
+    QCommandLineOption json = jsonOption(QStringLiteral("the recording (JSON)"));
     QCommandLineOption device = deviceOption();
     QCommandLineOption description = descriptionOption();
     QCommandLineOption kernelFile{
@@ -190,15 +182,12 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
     const bool fromExpression = p.parser.isSet(p.expression);
     if (fromExpression && p.parser.isSet(p.pipeline))
         return Status(ErrorCode::InvalidArgument, "give --pipeline or --expr, not both");
-    Result<const PipelineSpec*> pipeline =
-        fromExpression ? registerExpressionOption(p.parser.value(p.expression))
-                       : parsePipeline(pipelineName);
+    const Result<const PipelineSpec*> pipeline =
+        choosePipeline(request,
+                       fromExpression ? registerExpressionOption(p.parser.value(p.expression))
+                                      : parsePipeline(pipelineName),
+                       p.parser.value(p.variants));
     if (!pipeline) return pipeline.status();
-    request.pipeline = (*pipeline)->name;
-    Result<std::vector<std::string>> variants =
-        parseVariants(**pipeline, p.parser.value(p.variants));
-    if (!variants) return variants.status();
-    request.variants = *variants;
 
     // The problem: preset, then --shape, --n, --dtype, --vector and --tile, checked against the
     // pipeline's declarations.
@@ -236,16 +225,15 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
         if (!problem) return problem.status();
         request.problem = *problem;
     }
-    Result<RunSettings> settings = parseRunSettings(p.parser, p.repeat, p.warmup);
-    if (!settings) return settings.status();
-    request.settings = *settings;
+    if (Status s = storeParsed(parseRunSettings(p.parser, p.repeat, p.warmup), request.settings);
+        !s)
+        return s;
     request.roofs = !p.parser.isSet(p.noRoofs);
     options.repeatsGiven = p.parser.isSet(p.repeat);
     options.warmupGiven = p.parser.isSet(p.warmup);
 
-    Result<Target> target = parseTarget(p.parser, p.backend, p.device);
-    if (!target) return target.status();
-    request.target = *target;
+    if (Status s = storeParsed(parseTarget(p.parser, p.backend, p.device), request.target); !s)
+        return s;
     if (const QString threads = p.parser.value(p.threads); threads != QLatin1String("all")) {
         Result<int> count =
             parseBoundedInteger(QStringLiteral("--threads"), threads, 1, hardwareThreads());
@@ -277,11 +265,11 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
         parseBoundedInteger(QStringLiteral("--time-limit"), p.parser.value(p.timeLimit), 1, 600);
     if (!timeLimit) return timeLimit.status();
     options.timeLimitSeconds = *timeLimit;
-    Result<OutputOptions> output =
-        parseOutputOptions(p.parser, p.description, p.json, QStringLiteral("the recording"));
-    if (!output) return output.status();
-    options.description = output->description;
-    options.jsonPath = output->jsonPath;
+    if (Status s = storeParsed(
+            parseOutputOptions(p.parser, p.description, p.json, QStringLiteral("the recording")),
+            options.output);
+        !s)
+        return s;
     return options;
 }
 
@@ -417,7 +405,7 @@ int runCommand(const QStringList& arguments) {
     std::optional<model::Recording> made = recordingOfRun(report, failure);
     if (!made) return failure;
     model::Recording recording = *made;
-    recording.description = options->description;
+    recording.description = options->output.description;
     if (kernelFile) {
         LearnerRunSettings learner;
         learner.problem = request.problem;
@@ -444,12 +432,12 @@ int runCommand(const QStringList& arguments) {
     }
     printOut(renderResults(recording));
 
-    if (!options->jsonPath.isEmpty()) {
-        if (Status saved = model::saveRecording(recording, options->jsonPath); !saved) {
+    if (!options->output.jsonPath.isEmpty()) {
+        if (Status saved = model::saveRecording(recording, options->output.jsonPath); !saved) {
             printError(QString::fromStdString(saved.message()));
             return kExitRuntimeError;
         }
-        printNote(QStringLiteral("recording written to %1").arg(options->jsonPath));
+        printNote(QStringLiteral("recording written to %1").arg(options->output.jsonPath));
     }
     for (const model::VariantResult& run : recording.runs)
         if (!run.check.ok) return kExitCheckFailed;

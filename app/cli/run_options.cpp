@@ -142,7 +142,7 @@ std::optional<model::Recording> recordingOfRun(const Result<RunReport>& report, 
         exitCode = exitCodeFor(report.status());
         return std::nullopt;
     }
-    model::ConversionOptions conversion;
+    model::RecordingOrigin conversion;
     conversion.producer = model::producerString(QStringLiteral("fusescope-cli"));
     return model::recordingFrom(*report, conversion);
 }

@@ -27,6 +27,26 @@ QCommandLineOption descriptionOption() {
                               QStringLiteral("text"));
 }
 
+QCommandLineOption pipelineOption(const QString& verb) {
+    return QCommandLineOption(
+        QStringLiteral("pipeline"),
+        QStringLiteral("The pipeline to %1 (see `fusescope-cli list`).").arg(verb),
+        QStringLiteral("name"));
+}
+
+QCommandLineOption variantsOption(const QString& verb) {
+    return QCommandLineOption(
+        QStringLiteral("variants"),
+        QStringLiteral("Variants to %1, separated by commas, or all (default).").arg(verb),
+        QStringLiteral("list"), QStringLiteral("all"));
+}
+
+QCommandLineOption jsonOption(const QString& what) {
+    return QCommandLineOption(QStringLiteral("json"),
+                              QStringLiteral("Write %1 to this file.").arg(what),
+                              QStringLiteral("file"));
+}
+
 namespace {
 
 QCommandLineOption countOption(const char* name, const QString& what, int byDefault) {

@@ -5,9 +5,11 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <optional>
+#include <utility>
 
 #include "cli/command.h"
 #include "cli/console.h"
+#include "cli/run_options.h"
 #include "core/status.h"
 #include "runtime/backend_selection.h"
 #include "runtime/run_settings.h"
@@ -18,10 +20,36 @@ QCommandLineOption helpOption();
 QCommandLineOption backendOption();
 QCommandLineOption deviceOption();
 QCommandLineOption descriptionOption();
+// --pipeline and --variants, for a command that `verb`s them ("run", "sweep").
+QCommandLineOption pipelineOption(const QString& verb);
+QCommandLineOption variantsOption(const QString& verb);
+// --json: the file `what` is written to ("the recording").
+QCommandLineOption jsonOption(const QString& what);
 // --repeat and --warmup, as parseRunSettings reads them: `what` says what is repeated, and the
 // help ends with the default the option takes when not given.
 QCommandLineOption repeatOption(const QString& what, int byDefault);
 QCommandLineOption warmupOption(const QString& what, int byDefault);
+
+// Stores a parsed value in `field`, or gives the reason it could not be parsed, so that a
+// command reads its options as a list of `if (Status s = storeParsed(...); !s) return s;`.
+template <typename T, typename Field>
+Status storeParsed(Result<T> parsed, Field& field) {
+    if (!parsed) return parsed.status();
+    field = std::move(*parsed);
+    return Status::ok();
+}
+
+// Names the request's pipeline (found by name or registered from an expression, or why neither
+// worked) and its --variants list, checked against that pipeline; gives the pipeline.
+template <typename Request>
+Result<const PipelineSpec*> choosePipeline(Request& request, Result<const PipelineSpec*> pipeline,
+                                           const QString& variantList) {
+    if (!pipeline) return pipeline;
+    request.pipeline = (*pipeline)->name;
+    if (Status s = storeParsed(parseVariants(**pipeline, variantList), request.variants); !s)
+        return s;
+    return pipeline;
+}
 
 // Options start with --: a bare word is refused by name.
 Status checkNoPositionalArguments(const QCommandLineParser& parser);

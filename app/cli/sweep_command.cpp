@@ -28,20 +28,14 @@ struct SweepOptions {
     QString fromText;
     QString toText;  // empty: as far as memory and time allow
     bool toTooLarge = false;
-    QString jsonPath;
-    QString description;  // --description, written into the sweep file
+    OutputOptions output;  // --description and --json
 };
 
 struct SweepParser {
     QCommandLineParser parser;
     QCommandLineOption help = helpOption();
-    QCommandLineOption pipeline{QStringLiteral("pipeline"),
-                                QStringLiteral("The pipeline to sweep (see `fusescope-cli list`)."),
-                                QStringLiteral("name")};
-    QCommandLineOption variants{QStringLiteral("variants"),
-                                QStringLiteral("Variants to sweep, separated by commas, or all "
-                                               "(default)."),
-                                QStringLiteral("list"), QStringLiteral("all")};
+    QCommandLineOption pipeline = pipelineOption(QStringLiteral("sweep"));
+    QCommandLineOption variants = variantsOption(QStringLiteral("sweep"));
     QCommandLineOption from{QStringLiteral("from"),
                             QStringLiteral("Smallest N: a whole number or 2^k (default 4096)."),
                             QStringLiteral("N"), QStringLiteral("4096")};
@@ -61,10 +55,8 @@ struct SweepParser {
     QCommandLineOption vector{QStringLiteral("vector"), vectorWidthHelp(), QStringLiteral("width"),
                               QString::number(kDefaultVectorWidth)};
     QCommandLineOption backend = backendOption();
-    QCommandLineOption json{QStringLiteral("json"),
-                            QStringLiteral("Write the sweep (JSON, format fusescope-sweep) to "
-                                           "this file."),
-                            QStringLiteral("file")};
+    QCommandLineOption json =
+        jsonOption(QStringLiteral("the sweep (JSON, format fusescope-sweep)"));
     QCommandLineOption device = deviceOption();
     QCommandLineOption description = descriptionOption();
 
@@ -90,13 +82,9 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
     SweepOptions options;
     SweepRequest& request = options.request;
     if (Status bare = checkNoPositionalArguments(p.parser); !bare) return bare;
-    Result<const PipelineSpec*> pipeline = parsePipeline(p.parser.value(p.pipeline));
+    const Result<const PipelineSpec*> pipeline = choosePipeline(
+        request, parsePipeline(p.parser.value(p.pipeline)), p.parser.value(p.variants));
     if (!pipeline) return pipeline.status();
-    request.pipeline = (*pipeline)->name;
-    Result<std::vector<std::string>> variants =
-        parseVariants(**pipeline, p.parser.value(p.variants));
-    if (!variants) return variants.status();
-    request.variants = *variants;
 
     options.fromText = p.parser.value(p.from);
     Result<ElementCountOption> from =
@@ -119,26 +107,25 @@ Result<SweepOptions> parseSweepOptions(const SweepParser& p) {
                                                           options.fromText.toStdString());
     }
 
-    Result<int> steps =
-        parseBoundedInteger(QStringLiteral("--steps-per-octave"), p.parser.value(p.stepsPerOctave),
-                            1, kMaxStepsPerOctave);
-    if (!steps) return steps.status();
-    request.stepsPerOctave = *steps;
-    Result<int> vector = parseVectorWidth(p.parser.value(p.vector));
-    if (!vector) return vector.status();
-    request.vectorWidth = *vector;
-    Result<RunSettings> settings = parseRunSettings(p.parser, p.repeat, p.warmup);
-    if (!settings) return settings.status();
-    request.settings = *settings;
+    if (Status s = storeParsed(
+            parseBoundedInteger(QStringLiteral("--steps-per-octave"),
+                                p.parser.value(p.stepsPerOctave), 1, kMaxStepsPerOctave),
+            request.stepsPerOctave);
+        !s)
+        return s;
+    if (Status s = storeParsed(parseVectorWidth(p.parser.value(p.vector)), request.vectorWidth); !s)
+        return s;
+    if (Status s = storeParsed(parseRunSettings(p.parser, p.repeat, p.warmup), request.settings);
+        !s)
+        return s;
 
-    Result<Target> target = parseTarget(p.parser, p.backend, p.device);
-    if (!target) return target.status();
-    request.target = *target;
-    Result<OutputOptions> output =
-        parseOutputOptions(p.parser, p.description, p.json, QStringLiteral("the sweep"));
-    if (!output) return output.status();
-    options.description = output->description;
-    options.jsonPath = output->jsonPath;
+    if (Status s = storeParsed(parseTarget(p.parser, p.backend, p.device), request.target); !s)
+        return s;
+    if (Status s = storeParsed(
+            parseOutputOptions(p.parser, p.description, p.json, QStringLiteral("the sweep")),
+            options.output);
+        !s)
+        return s;
     return options;
 }
 
@@ -211,16 +198,16 @@ int sweepCommand(const QStringList& arguments) {
     }
     printOut(renderSweep(*report, model::dataSourceLabel(model::sweepDataSource(*report))));
 
-    if (!options->jsonPath.isEmpty()) {
+    if (!options->output.jsonPath.isEmpty()) {
         QJsonObject document =
             model::sweepDocument(*report, options->request, QStringLiteral("fusescope-cli"));
-        if (!options->description.isEmpty())
-            document.insert(QStringLiteral("description"), options->description);
-        if (Status saved = model::saveSweepDocument(document, options->jsonPath); !saved) {
+        if (!options->output.description.isEmpty())
+            document.insert(QStringLiteral("description"), options->output.description);
+        if (Status saved = model::saveSweepDocument(document, options->output.jsonPath); !saved) {
             printError(QString::fromStdString(saved.message()));
             return kExitRuntimeError;
         }
-        printNote(QStringLiteral("sweep written to %1").arg(options->jsonPath));
+        printNote(QStringLiteral("sweep written to %1").arg(options->output.jsonPath));
     }
     for (const SweepSeries& series : report->series)
         for (const SweepPoint& point : series.points)

@@ -240,7 +240,7 @@ struct ResourcesParser : ConfigurationParser {
                                           "Used anyway when there is no usable GPU "
                                           "(default h200)."),
                            QStringLiteral("name")};
-    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
+    QCommandLineOption device = deviceOption();
 
     ResourcesParser() { parser.addOptions({help, gpu, device}); }
 
@@ -406,7 +406,7 @@ struct TilesParser : ConfigurationParser {
     QCommandLineOption backend{QStringLiteral("backend"),
                                QStringLiteral("auto (default), cuda or cpu."),
                                QStringLiteral("name"), QStringLiteral("auto")};
-    QCommandLineOption device{QStringLiteral("device"), cudaDeviceHelp(), QStringLiteral("N")};
+    QCommandLineOption device = deviceOption();
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Write the sweep to this file (the explorer opens it)."),
                             QStringLiteral("path")};

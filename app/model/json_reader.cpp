@@ -166,6 +166,14 @@ bool JsonReader::boolean(const char* key) const {
     return value.toBool();
 }
 
+bool JsonReader::isFirstOf(const char* key, const char* first, const char* second) const {
+    const QString word = string(key);
+    if (word != QLatin1String(first) && word != QLatin1String(second))
+        fail(key, QStringLiteral("expected \"%1\" or \"%2\", found \"%3\"")
+                      .arg(QLatin1String(first), QLatin1String(second), word));
+    return word == QLatin1String(first);
+}
+
 QJsonArray JsonReader::array(const char* key) const {
     const QJsonValue value = required(key);
     if (!value.isArray()) fail(key, expected("an array", value));

@@ -53,7 +53,7 @@ DataSource dataSourceFrom(MeasurementSource source) {
     return DataSource::TimingModel;
 }
 
-Recording recordingFrom(const RunReport& report, const ConversionOptions& options) {
+Recording recordingFrom(const RunReport& report, const RecordingOrigin& options) {
     Recording recording;
     recording.createdAt = options.createdAt.toUTC().toString(Qt::ISODate);
     recording.producer = options.producer;

@@ -58,8 +58,9 @@ struct Recording {
     bool replayed = false;  // set by the loader, never saved: the numbers come from a file
 };
 
-struct ConversionOptions {
-    QString producer;
+// Who made a recording and when: the file's metadata beside the runner's report.
+struct RecordingOrigin {
+    QString producer;  // producerString(): the program and its version
     QDateTime createdAt = QDateTime::currentDateTimeUtc();
 };
 
@@ -69,6 +70,6 @@ inline int runCount(const Recording& recording) {
 }
 
 // The runner's report with the file's metadata: the program, the time, the run-time pipelines.
-Recording recordingFrom(const RunReport& report, const ConversionOptions& options);
+Recording recordingFrom(const RunReport& report, const RecordingOrigin& options);
 
 }  // namespace fusescope::model

@@ -147,12 +147,8 @@ KernelResult readKernel(const JsonReader& reader) {
 
 AllocationEvent readAllocation(const JsonReader& reader) {
     AllocationEvent event;
-    const QString kind = reader.string("kind");
-    if (kind != QLatin1String("allocate") && kind != QLatin1String("free"))
-        reader.fail("kind",
-                    QStringLiteral("expected \"allocate\" or \"free\", found \"%1\"").arg(kind));
-    event.kind = kind == QLatin1String("allocate") ? AllocationEvent::Kind::Allocate
-                                                   : AllocationEvent::Kind::Free;
+    event.kind = reader.isFirstOf("kind", "allocate", "free") ? AllocationEvent::Kind::Allocate
+                                                              : AllocationEvent::Kind::Free;
     event.buffer = readText(reader, "buffer");
     event.bytes = reader.count("bytes");
     event.timeNs = reader.signedCount("time_ns");
@@ -162,13 +158,8 @@ AllocationEvent readAllocation(const JsonReader& reader) {
 
 TimelineSpan readSpan(const JsonReader& reader) {
     TimelineSpan span;
-    const QString kind = reader.string("kind");
-    if (kind != QLatin1String("kernel") && kind != QLatin1String("allocation"))
-        reader.fail(
-            "kind",
-            QStringLiteral("expected \"kernel\" or \"allocation\", found \"%1\"").arg(kind));
-    span.kind = kind == QLatin1String("kernel") ? TimelineSpan::Kind::Kernel
-                                                : TimelineSpan::Kind::Allocation;
+    span.kind = reader.isFirstOf("kind", "kernel", "allocation") ? TimelineSpan::Kind::Kernel
+                                                                 : TimelineSpan::Kind::Allocation;
     span.name = readText(reader, "name");
     span.startNs = reader.signedCount("start_ns");
     span.endNs = reader.signedCount("end_ns");

@@ -23,7 +23,7 @@ bool holdsDevice(JobKind kind) {
 
 }  // namespace
 
-RunController::RunController(QObject* parent) : QObject(parent), worker_(new RunWorker) {
+RunController::RunController(QObject* parent) : JobEvents(parent), worker_(new RunWorker) {
     thread_.setObjectName(QStringLiteral("fusescope-worker"));
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);

@@ -1,7 +1,7 @@
 #pragma once
 // The UI thread's handle on the worker: starts the worker thread, posts jobs to it (start()), and
-// forwards only the newest job of each lane (worker/job_tracker.h), through five signals tagged
-// with the job's id. The typed signals below them (runFinished, sweepProgress, ...) are the same
+// forwards only the newest job of each lane (worker/job_tracker.h), through the five signals of
+// worker/job_events.h. The typed signals below them (runFinished, sweepProgress, ...) are the same
 // events for views written before jobs, relayed in one place (run_controller_relay.cpp).
 // Destroying it cancels every job and joins the thread.
 #include <QObject>
@@ -13,13 +13,14 @@
 #include "model/recording.h"
 #include "selftest/machine_probe.h"
 #include "worker/job.h"
+#include "worker/job_events.h"
 
 namespace fusescope {
 
 class RunWorker;
 class TileEngine;
 
-class RunController : public QObject {
+class RunController : public JobEvents {
     Q_OBJECT
   public:
     explicit RunController(QObject* parent = nullptr);
@@ -69,12 +70,6 @@ class RunController : public QObject {
     bool isSweeping() const { return isBusyWith(JobKind::Sweep); }
 
   signals:
-    void jobStarted(fusescope::JobId id, fusescope::JobKind kind, QString note);
-    void jobProgress(fusescope::JobId id, fusescope::JobKind kind, QVariant update);
-    void jobFinished(fusescope::JobId id, fusescope::JobKind kind, QVariant result);
-    void jobFailed(fusescope::JobId id, fusescope::JobKind kind, QString message);
-    void jobCancelled(fusescope::JobId id, fusescope::JobKind kind, QVariant partial);
-
     // The worker took a request or finished one (isRunning() and which kind changed): emitted
     // after the request's own ending signal, so views that follow the worker's state see the
     // ending first.

@@ -1,7 +1,6 @@
 #include "worker/run_worker.h"
 
-#include "worker/worker_run_observer.h"
-#include "worker/worker_sweep_observer.h"
+#include "worker/worker_observers.h"
 
 #include <QElapsedTimer>
 
@@ -33,7 +32,7 @@ void registerMetaTypes() {
 
 }  // namespace
 
-RunWorker::RunWorker(QObject* parent) : QObject(parent), tileEngine_(productionTileEngine()) {
+RunWorker::RunWorker(QObject* parent) : JobEvents(parent), tileEngine_(productionTileEngine()) {
     registerMetaTypes<RunCommand, BackendSummary, model::VariantResult, model::Recording,
                       SweepCommand, SweepPointUpdate, SweepOutcome, selftest::MachineProbe,
                       TileReportCommand, TileReportOutcome, TileRunCommand, TileRunOutcome,
@@ -83,6 +82,18 @@ QString RunWorker::recoverAfterFailure() {
 
 QString RunWorker::failureMessage(const Status& status) {
     return QString::fromStdString(status.message()) + recoverAfterFailure();
+}
+
+RunWorker::JobEnd RunWorker::endedBy(const Status& status) {
+    if (status.code() == ErrorCode::Cancelled) return cancelledWith();
+    // A broken GPU is reset even when nobody waits for this job any more.
+    return failed(failureMessage(status));
+}
+
+model::Recording RunWorker::recordingOf(const RunReport& report) {
+    model::RecordingOrigin origin;
+    origin.producer = model::producerString(QStringLiteral("fusescope"));
+    return model::recordingFrom(report, origin);
 }
 
 JobId RunWorker::enqueue(JobRequest request) {
@@ -166,14 +177,8 @@ RunWorker::JobEnd RunWorker::perform(const RunCommand& command, const JobContext
         measured ? runMeasured(backend, *provider_, command.request, *command.measure, observer)
                  : runPipeline(backend, command.request, observer);
     observer.flushSamples();
-    if (!report) {
-        if (report.status().code() == ErrorCode::Cancelled) return cancelledWith();
-        // A broken GPU is reset even when nobody waits for this run any more.
-        return failed(failureMessage(report.status()));
-    }
-    model::ConversionOptions options;
-    options.producer = model::producerString(QStringLiteral("fusescope"));
-    return finished(QVariant::fromValue(model::recordingFrom(*report, options)));
+    if (!report) return endedBy(report.status());
+    return finished(QVariant::fromValue(recordingOf(*report)));
 }
 
 RunWorker::JobEnd RunWorker::perform(const SweepCommand& command, const JobContext& job) {
@@ -184,10 +189,7 @@ RunWorker::JobEnd RunWorker::perform(const SweepCommand& command, const JobConte
     outcome.request = command.request;
     WorkerSweepObserver observer(job);
     Result<SweepReport> report = runSweep(*selection->backend, outcome.request, observer);
-    if (!report) {
-        if (report.status().code() == ErrorCode::Cancelled) return cancelledWith();
-        return failed(failureMessage(report.status()));
-    }
+    if (!report) return endedBy(report.status());
     outcome.report = std::move(*report);
     return finished(QVariant::fromValue(outcome));
 }

@@ -14,6 +14,7 @@
 #include "selftest/machine_probe.h"
 #include "worker/job.h"
 #include "worker/job_context.h"
+#include "worker/job_events.h"
 #include "worker/job_tracker.h"
 
 namespace fusescope {
@@ -22,7 +23,7 @@ class Backend;
 class CounterProvider;
 class TileEngine;
 
-class RunWorker : public QObject {
+class RunWorker : public JobEvents {
     Q_OBJECT
   public:
     explicit RunWorker(QObject* parent = nullptr);
@@ -53,19 +54,6 @@ class RunWorker : public QObject {
     // cancelled while queued; else its handler runs and, unless superseded meanwhile, the job ends
     // with exactly one of jobFinished, jobFailed or jobCancelled.
     void execute(fusescope::JobId id, fusescope::JobRequest request);
-
-  signals:
-    // `note` says which backend runs and, for auto, why (empty for kinds without a backend).
-    void jobStarted(fusescope::JobId id, fusescope::JobKind kind, QString note);
-    // JobStage, model::VariantResult, SampleBatch, SweepPointUpdate, TileSweepProgress or
-    // TileCellUpdate, as the kind sends them.
-    void jobProgress(fusescope::JobId id, fusescope::JobKind kind, QVariant update);
-    // model::Recording, SweepOutcome, TileRunOutcome, tiles::TileSweep, TileReportOutcome, the
-    // calibrated thread count, BackendSummary or selftest::MachineProbe, by kind.
-    void jobFinished(fusescope::JobId id, fusescope::JobKind kind, QVariant result);
-    void jobFailed(fusescope::JobId id, fusescope::JobKind kind, QString message);
-    // `partial`: what was done before the cancel where the kind keeps it (a tile sweep's cells).
-    void jobCancelled(fusescope::JobId id, fusescope::JobKind kind, QVariant partial);
 
   private:
     // How a handler ended: finished with a result, failed with a message, or cancelled.
@@ -107,6 +95,11 @@ class RunWorker : public QObject {
     QString recoverAfterFailure();
     // The failure's message with what recoverAfterFailure did.
     QString failureMessage(const Status& status);
+    // How a job ends whose engine call gave `status`: cancelled where the engine stopped for the
+    // cancel, else failed with failureMessage.
+    JobEnd endedBy(const Status& status);
+    // A run's report as the window keeps it.
+    static model::Recording recordingOf(const RunReport& report);
 
     JobTracker jobs_;
     BackendSet backends_;

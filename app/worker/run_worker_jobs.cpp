@@ -4,7 +4,7 @@
 #include "runtime/backend.h"
 #include "worker/cpu_run_estimate.h"
 #include "worker/run_worker.h"
-#include "worker/worker_run_observer.h"
+#include "worker/worker_observers.h"
 
 namespace fusescope {
 

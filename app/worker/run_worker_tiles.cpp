@@ -9,7 +9,7 @@
 #include "worker/progress_throttle.h"
 #include "worker/run_worker.h"
 #include "worker/tile_engine.h"
-#include "worker/worker_run_observer.h"
+#include "worker/worker_observers.h"
 
 namespace fusescope {
 
@@ -69,14 +69,8 @@ RunWorker::JobEnd RunWorker::perform(const TileRunCommand& command, const JobCon
     Result<tiles::TileRunResult> result =
         tileEngine_->run(*selection->backend, command.configuration, command.settings, observer);
     observer.flushSamples();
-    if (!result) {
-        if (result.status().code() == ErrorCode::Cancelled) return cancelledWith();
-        return failed(failureMessage(result.status()));
-    }
-    model::ConversionOptions options;
-    options.producer = model::producerString(QStringLiteral("fusescope"));
-    return finished(QVariant::fromValue(
-        TileRunOutcome{result->cell, model::recordingFrom(result->run, options)}));
+    if (!result) return endedBy(result.status());
+    return finished(QVariant::fromValue(TileRunOutcome{result->cell, recordingOf(result->run)}));
 }
 
 RunWorker::JobEnd RunWorker::perform(const TileSweepCommand& command, const JobContext& job) {

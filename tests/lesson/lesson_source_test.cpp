@@ -118,7 +118,7 @@ TEST(LessonSource, TheHomeworkExpressionRunsLiveOnTheCpuAndRevealsItsOwnPasses) 
     fusescope::RunObserver observer;
     Result<fusescope::RunReport> report = fusescope::runPipeline(*backend, *request, observer);
     ASSERT_TRUE(report.isOk()) << report.status().message();
-    const Recording recording = recordingFrom(*report, ConversionOptions{});
+    const Recording recording = recordingFrom(*report, RecordingOrigin{});
     ASSERT_TRUE(live->question);
     Result<MeasuredAnswer> answer = measureAnswer(*live, recording);
     ASSERT_TRUE(answer.isOk()) << answer.status().message();

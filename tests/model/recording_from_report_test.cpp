@@ -31,7 +31,7 @@ RunReport cpuReport() {
 TEST(RecordingFromReport, ACpuReportBecomesARecordingOfTheSameRunsThatSurvivesJson) {
     const RunReport report = cpuReport();
     ASSERT_FALSE(report.variants.empty());
-    ConversionOptions options;
+    RecordingOrigin options;
     options.producer = producerString("fusescope-cli");
     const Recording recording = recordingFrom(report, options);
 

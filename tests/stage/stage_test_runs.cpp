@@ -45,7 +45,7 @@ model::Recording cpuRecording(const QString& pipeline, const QStringList& varian
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     if (!report) return {};
-    model::ConversionOptions options;
+    model::RecordingOrigin options;
     options.producer = QStringLiteral("stage tests");
     return model::recordingFrom(*report, options);
 }

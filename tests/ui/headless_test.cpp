@@ -48,7 +48,7 @@ bool writeRecording(const QString& path) {
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     if (!report.isOk()) return false;
-    model::ConversionOptions options;
+    model::RecordingOrigin options;
     options.producer = model::producerString(QStringLiteral("fusescope-cli"));
     return model::saveRecording(model::recordingFrom(*report, options), path).isOk();
 }

@@ -34,7 +34,7 @@ model::Recording cpuRecording(const PipelineSpec& pipeline) {
     RunObserver observer;
     Result<RunReport> report = runPipeline(*backend, request, observer);
     if (!report) qFatal("CPU run failed: %s", report.status().message().c_str());
-    model::ConversionOptions options;
+    model::RecordingOrigin options;
     options.producer = QStringLiteral("ui_models_test");
     return model::recordingFrom(*report, options);
 }

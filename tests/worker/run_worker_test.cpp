@@ -14,7 +14,7 @@
 #include "worker/cpu_run_estimate.h"
 #include "worker/run_controller.h"
 #include "worker/run_worker.h"
-#include "worker/worker_run_observer.h"
+#include "worker/worker_observers.h"
 #include "worker_on_thread.h"
 
 using namespace fusescope;

@@ -73,12 +73,9 @@ TEST(CliEdges, EscapeSequencesInAPipelineNameArePrintedEscaped) {
 // A device name with terminal escapes is refused at load, naming the character by its code; no
 // raw escape reaches the terminal.
 TEST(CliEdges, EscapeSequencesInARecordingsDeviceNameAreRefusedWithoutReachingTheTerminal) {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString json = dir.filePath("rec.json");
-    const CliResult run = runCli({"run", "--pipeline", "affine", "--n", "4096", "--repeat", "2",
-                                  "--backend", "cpu", "--json", json});
-    ASSERT_EQ(run.exitCode, 0) << run.err.toStdString();
+    const AffineCpuRecording recorded("rec.json", "4096");
+    ASSERT_EQ(recorded.run.exitCode, 0) << recorded.run.err.toStdString();
+    const QString& json = recorded.json;
     QFile file(json);
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();

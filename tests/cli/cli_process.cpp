@@ -40,3 +40,14 @@ CliResult runCliWithFileSizeLimit(const QStringList& arguments, long bytes) {
         [bytes] { testsupport::limitFileSizeInThisProcess(static_cast<rlim_t>(bytes)); });
     return runProcess(process, arguments, 120000);
 }
+
+AffineCpuRecording::AffineCpuRecording(const char* fileName, const char* n, const QStringList& more)
+    : json(dir.filePath(QString::fromLatin1(fileName))) {
+    if (!dir.isValid()) {
+        run.err = QStringLiteral("no temporary folder: ") + dir.errorString();
+        return;
+    }
+    run = runCli(QStringList{"run", "--pipeline", "affine", "--n", n, "--repeat", "2", "--backend",
+                             "cpu", "--json", json} +
+                 more);
+}

@@ -58,6 +58,18 @@ QStringList tableRow(const QString& out, const QString& variant) {
     return {};
 }
 
+// Starts fusescope-cli with `arguments` and reads its error output until it says that Ctrl-C
+// cancels (a minute at most): what it wrote by then.
+QByteArray startUntilCancellable(QProcess& process, const QStringList& arguments) {
+    process.start(cliPath(), arguments);
+    process.setReadChannel(QProcess::StandardError);
+    QByteArray err;
+    if (!process.waitForStarted()) return "did not start: " + process.errorString().toUtf8();
+    for (int waited = 0; !err.contains("Ctrl-C cancels") && waited < 60; ++waited)
+        if (process.waitForReadyRead(1000)) err += process.readAllStandardError();
+    return err;
+}
+
 }  // namespace
 
 TEST(CliRun, CpuRunWritesARecordingThatMatchesThePrintedTable) {
@@ -132,13 +144,10 @@ TEST(CliRun, RunsTheNamedVariantsInTheirOrder) {
 }
 
 TEST(CliRun, NoRoofsRunsTheVariantsWithoutTimingTheRoofs) {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString json = dir.filePath("bare.json");
-    const CliResult result = runCli({"run", "--pipeline", "affine", "--n", "4096", "--repeat", "2",
-                                     "--backend", "cpu", "--no-roofs", "--json", json});
+    const AffineCpuRecording recorded("bare.json", "4096", {"--no-roofs"});
+    const CliResult& result = recorded.run;
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
-    Result<Recording> loaded = loadRecording(json);
+    Result<Recording> loaded = loadRecording(recorded.json);
     ASSERT_TRUE(loaded) << loaded.status().message();
     EXPECT_EQ(loaded->roofline.timeMs, 0.0);
     ASSERT_FALSE(loaded->runs.empty());
@@ -202,16 +211,13 @@ TEST(CliRun, TilesAndResourcesRefuseAGpuThatIsNotThere) {
 }
 
 TEST(CliRun, DescriptionIsWrittenIntoTheRecordingAndTheSweep) {
-    const QTemporaryDir dir;
-    const QString recordingPath = dir.filePath("described.fusescope.json");
-    const CliResult run =
-        runCli({"run", "--pipeline", "affine", "--n", "4096", "--repeat", "2", "--backend", "cpu",
-                "--json", recordingPath, "--description", "the affine chain\non  the CPU"});
-    ASSERT_EQ(run.exitCode, 0) << run.err.toStdString();
-    Result<Recording> recording = loadRecording(recordingPath);
+    const AffineCpuRecording recorded("described.fusescope.json", "4096",
+                                      {"--description", "the affine chain\non  the CPU"});
+    ASSERT_EQ(recorded.run.exitCode, 0) << recorded.run.err.toStdString();
+    Result<Recording> recording = loadRecording(recorded.json);
     ASSERT_TRUE(recording) << recording.status().message();
     EXPECT_EQ(recording->description, "the affine chain on the CPU");
-    const QString sweepPath = dir.filePath("sweep.json");
+    const QString sweepPath = recorded.dir.filePath("sweep.json");
     const CliResult sweep =
         runCli({"sweep", "--pipeline", "affine", "--from", "4096", "--to", "8192", "--repeat", "2",
                 "--backend", "cpu", "--json", sweepPath, "--description", "a short sweep"});
@@ -227,13 +233,9 @@ TEST(CliRun, CtrlCCancelsCleanlyAndWritesNothing) {
     const QString json = dir.filePath("cancelled.json");
     QProcess process;
     // Enough repeats that the run is still going when the signal arrives.
-    process.start(cliPath(), {"run", "--pipeline", "swiglu", "--n", "2^20", "--repeat", "100000",
-                              "--backend", "cpu", "--json", json});
-    process.setReadChannel(QProcess::StandardError);
-    ASSERT_TRUE(process.waitForStarted());
-    QByteArray err;
-    for (int waited = 0; !err.contains("Ctrl-C cancels") && waited < 60; ++waited)
-        if (process.waitForReadyRead(1000)) err += process.readAllStandardError();
+    QByteArray err =
+        startUntilCancellable(process, {"run", "--pipeline", "swiglu", "--n", "2^20", "--repeat",
+                                        "100000", "--backend", "cpu", "--json", json});
     ASSERT_TRUE(err.contains("Ctrl-C cancels")) << err.toStdString();
     ASSERT_EQ(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
     ASSERT_TRUE(process.waitForFinished(30000)) << "still running 30 s after Ctrl-C";
@@ -251,13 +253,9 @@ TEST(CliRun, CtrlCStopsALargeCpuRunWithinHalfASecond) {
         GTEST_SKIP() << "a sanitizer's allocator takes seconds to free these gigabytes; the "
                         "release build checks the half second";
     QProcess process;
-    process.start(cliPath(), {"run", "--pipeline", "swiglu", "--variants", "all", "--n", "2^26",
-                              "--repeat", "50", "--backend", "cpu"});
-    process.setReadChannel(QProcess::StandardError);
-    ASSERT_TRUE(process.waitForStarted());
-    QByteArray err;
-    for (int waited = 0; !err.contains("Ctrl-C cancels") && waited < 60; ++waited)
-        if (process.waitForReadyRead(1000)) err += process.readAllStandardError();
+    QByteArray err =
+        startUntilCancellable(process, {"run", "--pipeline", "swiglu", "--variants", "all", "--n",
+                                        "2^26", "--repeat", "50", "--backend", "cpu"});
     ASSERT_TRUE(err.contains("Ctrl-C cancels")) << err.toStdString();
     EXPECT_TRUE(err.contains("on this CPU")) << "no estimate before the run: " << err.toStdString();
     // Into the inputs, fills and kernels of the first variant.
@@ -275,13 +273,10 @@ TEST(CliRun, CtrlCStopsALargeCpuRunWithinHalfASecond) {
 }
 
 TEST(CliShow, PrintsTheSameTableFromTheRecordingMarkedReplayed) {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString json = dir.filePath("shown.json");
-    const CliResult run = runCli({"run", "--pipeline", "affine", "--n", "5000", "--repeat", "2",
-                                  "--backend", "cpu", "--json", json});
+    const AffineCpuRecording recorded("shown.json", "5000");
+    const CliResult& run = recorded.run;
     ASSERT_EQ(run.exitCode, 0) << run.err.toStdString();
-    const CliResult show = runCli({"show", json});
+    const CliResult show = runCli({"show", recorded.json});
     ASSERT_EQ(show.exitCode, 0) << show.err.toStdString();
     for (const char* variant : {"unfused", "fused"}) {
         const QStringList printed = tableRow(run.out, variant);

@@ -78,6 +78,16 @@ void expectFirstWrong(const QString& path, const char* where, const char* got) {
 const QString kGridStride = QStringLiteral(
     "  int start = blockIdx.x * blockDim.x + threadIdx.x; int stride = blockDim.x * gridDim.x;\n");
 
+// A kernel body: the grid-stride loop's head, then `loop` (a statement or a block).
+QString gridStrideLoop(const char* loop) {
+    return kGridStride + QStringLiteral("  for (int i = start; i < N; i += stride)") +
+           QLatin1String(loop);
+}
+
+// The lab's solution inside the loop: one pass over gate, up and out.
+constexpr const char* kSolutionLoop =
+    " {\n    float g = gate[i];\n    out[i] = g / (1.0f + expf(-g)) * up[i];\n  }\n";
+
 }  // namespace
 
 TEST(KernelFileCli, EveryStarterCompiles) {
@@ -98,9 +108,7 @@ TEST(KernelFileCli, ACompileErrorIsListedWithTheFilesLineAndNothingRuns) {
     if (!nvrtcHere()) GTEST_SKIP() << "NVRTC is not installed here";
     const QTemporaryDir dir;
     const QString path =
-        withBody(dir, "typo.cu",
-                 kGridStride + QStringLiteral("  for (int i = start; i < N; i += stride)\n"
-                                              "    out[i] = gatee[i] * up[i];\n"));
+        withBody(dir, "typo.cu", gridStrideLoop("\n    out[i] = gatee[i] * up[i];\n"));
     const CliResult result = runCli({"run", "--kernel-file", path});
     EXPECT_EQ(result.exitCode, 2);
     // The header has 13 lines, the signature one, the grid-stride line one: line 17.
@@ -146,13 +154,7 @@ TEST(KernelFileCli, WithoutAGpuRunningIsRefusedInWords) {
 TEST(KernelFileCliGpu, StarterAndSolutionAreRecordedBesideTheShippedVariants) {
     if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
     const QTemporaryDir dir;
-    const QString solution =
-        withBody(dir, "solution.cu",
-                 kGridStride + QStringLiteral("  for (int i = start; i < N; i += stride) {\n"
-                                              "    float g = gate[i];\n"
-                                              "    out[i] = g / (1.0f + expf(-g)) * up[i];\n"
-                                              "  }\n"),
-                 true);
+    const QString solution = withBody(dir, "solution.cu", gridStrideLoop(kSolutionLoop), true);
     const quint64 n = 1 << 22;
     quint64 peaks[2] = {0, 0};
     int passes[2] = {0, 0};
@@ -187,23 +189,17 @@ TEST(KernelFileCliGpu, WrongOutputNamesTheFirstWrongIndex) {
     if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
     const QTemporaryDir dir;
     // Skips element 1000: it keeps the poison.
-    const QString path = withBody(
-        dir, "wrong.cu",
-        kGridStride +
-            QStringLiteral(
-                "  for (int i = start; i < N; i += stride)\n"
-                "    if (i != 1000) out[i] = gate[i] / (1.0f + expf(-gate[i])) * up[i];\n"));
+    const QString path =
+        withBody(dir, "wrong.cu",
+                 gridStrideLoop(
+                     "\n    if (i != 1000) out[i] = gate[i] / (1.0f + expf(-gate[i])) * up[i];\n"));
     expectFirstWrong(path, "first wrong element at index 1000", "got nothing (never written)");
 }
 
 TEST(KernelFileCliGpu, ACrashingKernelIsReportedAndTheNextRunWorks) {
     if (!gpuUsable()) GTEST_SKIP() << "needs a GPU (no usable CUDA device here)";
     const QTemporaryDir dir;
-    const QString path =
-        withBody(dir, "crash.cu",
-                 kGridStride +
-                     QStringLiteral(
-                         "  for (int i = start; i < N; i += stride) out[i + (1 << 30)] = 1.0f;\n"));
+    const QString path = withBody(dir, "crash.cu", gridStrideLoop(" out[i + (1 << 30)] = 1.0f;\n"));
     const CliResult crashed =
         runCli({"run", "--kernel-file", path, "--n", "4096", "--repeat", "1"});
     EXPECT_FALSE(crashed.crashed);
@@ -339,11 +335,7 @@ TEST(KernelFileCliGpu, CountersCountTheLearnersPasses) {
     solution.source = QStringLiteral(
                           "extern \"C\" __global__ void swiglu_lab(const float* gate, const "
                           "float* up, float* out, int N) {\n") +
-                      kGridStride +
-                      QStringLiteral(
-                          "  for (int i = start; i < N; i += stride) {\n"
-                          "    float g = gate[i];\n"
-                          "    out[i] = g / (1.0f + expf(-g)) * up[i];\n  }\n}\n");
+                      gridStrideLoop(kSolutionLoop) + QStringLiteral("}\n");
     const QString solutionPath = dir.filePath(QStringLiteral("solution.cu"));
     ASSERT_TRUE(model::saveLearnerKernel(solution, solutionPath));
     // Arrays four times the L2: what it keeps between the loops moves the count by under a

@@ -50,6 +50,18 @@ LabView* shownLab(LessonMainWindow& main) {
     return main.window.findChild<LabView*>();
 }
 
+const QString kSwigluLabPlan =
+    QStringLiteral(FUSESCOPE_LESSONS_DIR "/swiglu-apply-fusion.lesson.md");
+
+// A plan's driver, saving no progress, whose live runs go through `controller` (as on a GPU or
+// not); null, with the reason in `error`, where the plan does not open.
+std::unique_ptr<LessonDriver> openDriver(const QString& planPath, RunController& controller,
+                                         bool onAGpu, QString* error) {
+    std::unique_ptr<LessonDriver> driver = LessonDriver::open(planPath, QString(), error);
+    if (driver) driver->setRunController(&controller, onAGpu);
+    return driver;
+}
+
 }  // namespace
 
 void LessonLabTest::kernelStepsOpenTheirKernelInTheLab() {
@@ -103,12 +115,10 @@ void LessonLabTest::kernelStepsOpenTheirKernelInTheLab() {
 // numbers, the kernel's own run beside the step's variants; a Lab still busy, or a run that
 // failed, leaves the step's recording in its place, and says so.
 void LessonLabTest::theLabsRunHoldsTheStepsNumbers() {
-    QString error;
-    std::unique_ptr<LessonDriver> driver = LessonDriver::open(
-        QStringLiteral(FUSESCOPE_LESSONS_DIR "/swiglu-apply-fusion.lesson.md"), QString(), &error);
-    QVERIFY2(driver, qPrintable(error));
     RunController controller;
-    driver->setRunController(&controller, true);
+    QString error;
+    const auto driver = openDriver(kSwigluLabPlan, controller, true, &error);
+    QVERIFY2(driver, qPrintable(error));
     QStringList opened;
     bool labStarts = true;
     driver->setKernelShown([&opened, &labStarts](const QString& path, bool run) {
@@ -168,9 +178,8 @@ void LessonLabTest::theLabsRunHoldsTheStepsNumbers() {
         "variants: scratch, fused\nrecording: lab-run.json\nquestion: Passes?\n"
         "unit: passes\nof: scratch\nreveal: passes\n");
     plan.close();
-    std::unique_ptr<LessonDriver> elsewhere = LessonDriver::open(planPath, QString(), &error);
+    const std::unique_ptr<LessonDriver> elsewhere = openDriver(planPath, controller, false, &error);
     QVERIFY2(elsewhere, qPrintable(error));
-    elsewhere->setRunController(&controller, false);
     elsewhere->setKernelShown([](const QString&, bool run) { return !run; });
     elsewhere->goTo(0);
     QVERIFY(elsewhere->dataReady());
@@ -217,12 +226,10 @@ void LessonLabTest::aKernelStepSizesTheLabByItsProblem() {
 // `fusescope-cli run --kernel-file` beside the shipped variants: the reveal shows the solution's
 // own run, and the step says which recording it opened.
 void LessonLabTest::withoutAGpuTheSolutionStepAnswersFromTheSolutionsRecording() {
-    QString error;
-    std::unique_ptr<LessonDriver> driver = LessonDriver::open(
-        QStringLiteral(FUSESCOPE_LESSONS_DIR "/swiglu-apply-fusion.lesson.md"), QString(), &error);
-    QVERIFY2(driver, qPrintable(error));
     RunController controller;
-    driver->setRunController(&controller, false);
+    QString error;
+    const auto driver = openDriver(kSwigluLabPlan, controller, false, &error);
+    QVERIFY2(driver, qPrintable(error));
     driver->setKernelShown([](const QString&, bool run) { return !run; });
     driver->goTo(1);
     QCOMPARE(QFileInfo(driver->plan().steps[1].show.kernelPath).fileName(),

@@ -27,8 +27,7 @@ const QString kAffine = QStringLiteral(
     "variants: unfused, fused\n");
 
 TEST(LessonPlan, ShippedFusedKernelsPlanOpensWithItsSectionsAndATileQuestion) {
-    const LessonParse parse =
-        loadLessonPlan(shippedPlan("fused-kernels.lesson.md"), shippedRecordingDirs());
+    const LessonParse parse = loadShippedPlan("fused-kernels.lesson.md");
     ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
     EXPECT_EQ(parse.plan.title, QStringLiteral("Fused kernels"));
     ASSERT_EQ(parse.plan.steps.size(), 8);
@@ -54,8 +53,7 @@ TEST(LessonPlan, ShippedFusedKernelsPlanOpensWithItsSectionsAndATileQuestion) {
 }
 
 TEST(LessonPlan, ShippedSwigluLabPlanOpens) {
-    const LessonParse parse =
-        loadLessonPlan(shippedPlan("swiglu-apply-fusion.lesson.md"), shippedRecordingDirs());
+    const LessonParse parse = loadShippedPlan("swiglu-apply-fusion.lesson.md");
     ASSERT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
     EXPECT_EQ(parse.plan.title, QStringLiteral("SwiGLU: apply fusion"));
     ASSERT_EQ(parse.plan.steps.size(), 5);

@@ -21,7 +21,7 @@ struct Measured {
 };
 
 Measured measureShipped(const char* plan, int index) {
-    const LessonParse parse = loadLessonPlan(shippedPlan(plan), shippedRecordingDirs());
+    const LessonParse parse = loadShippedPlan(plan);
     EXPECT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
     Measured measured;
     measured.step = parse.plan.steps.at(index);

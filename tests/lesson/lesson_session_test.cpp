@@ -13,8 +13,7 @@ using fusescope::Result;
 namespace {
 
 LessonPlan shipped() {
-    const LessonParse parse =
-        loadLessonPlan(shippedPlan("fused-kernels.lesson.md"), shippedRecordingDirs());
+    const LessonParse parse = loadShippedPlan("fused-kernels.lesson.md");
     EXPECT_TRUE(parse.errors.isEmpty());
     return parse.plan;
 }

@@ -21,7 +21,7 @@ using fusescope::RunRequest;
 namespace {
 
 LessonPlan plan(const char* name) {
-    const LessonParse parse = loadLessonPlan(shippedPlan(name), shippedRecordingDirs());
+    const LessonParse parse = loadShippedPlan(name);
     EXPECT_TRUE(parse.errors.isEmpty()) << parse.errorText().toStdString();
     return parse.plan;
 }

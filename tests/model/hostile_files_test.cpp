@@ -58,6 +58,13 @@ QJsonObject withFirstRun(QJsonObject recording, const char* key, const QJsonValu
     return recording;
 }
 
+QJsonObject withDevice(QJsonObject recording, const char* key, const QJsonValue& value) {
+    QJsonObject device = recording["device"].toObject();
+    device[QLatin1String(key)] = value;
+    recording["device"] = device;
+    return recording;
+}
+
 Result<Recording> parse(const QJsonObject& recording) {
     return recordingFromJson(QJsonDocument(recording).toJson(QJsonDocument::Compact),
                              QStringLiteral("hostile.json"));
@@ -122,11 +129,7 @@ TEST_F(HostileFiles, TheTileSweepCorpusIsRefusedOrLoads) {
 
 // The device's backend is one the engine knows; anything else is no run of this program.
 TEST_F(HostileFiles, AnUnknownDeviceBackendIsRefusedNamingTheKnownOnes) {
-    QJsonObject recording = validRecording();
-    QJsonObject device = recording["device"].toObject();
-    device["backend"] = "tpu";
-    recording["device"] = device;
-    const Result<Recording> loaded = parse(recording);
+    const Result<Recording> loaded = parse(withDevice(validRecording(), "backend", "tpu"));
     ASSERT_FALSE(loaded);
     EXPECT_TRUE(mentions(errorOf(loaded), "device.backend: unknown backend 'tpu'"))
         << errorOf(loaded);
@@ -135,25 +138,21 @@ TEST_F(HostileFiles, AnUnknownDeviceBackendIsRefusedNamingTheKnownOnes) {
 
 // 100 KB and 1 MB device names took 4.1 and 23 GB in the window.
 TEST_F(HostileFiles, ALongDeviceNameIsRefusedNamingTheLimit) {
-    QJsonObject recording = validRecording();
-    QJsonObject device = recording["device"].toObject();
-    device["name"] = QString(100 * 1024, QLatin1Char('N'));
-    recording["device"] = device;
-    const Result<Recording> loaded = parse(recording);
+    const auto withNameOf = [](qsizetype length) {
+        return withDevice(validRecording(), "name", QString(length, QLatin1Char('N')));
+    };
+    const Result<Recording> loaded = parse(withNameOf(100 * 1024));
     ASSERT_FALSE(loaded);
     EXPECT_TRUE(mentions(errorOf(loaded), "limit of 65536 bytes")) << errorOf(loaded);
 
-    device["name"] = QString(kMaxNameLength + 1, QLatin1Char('N'));
-    recording["device"] = device;
-    const Result<Recording> justOver = parse(recording);
+    const Result<Recording> justOver = parse(withNameOf(kMaxNameLength + 1));
     ASSERT_FALSE(justOver);
     EXPECT_TRUE(mentions(errorOf(justOver), "device.name: 1025 characters long"))
         << errorOf(justOver);
     EXPECT_TRUE(mentions(errorOf(justOver), "limit of 1024")) << errorOf(justOver);
 
-    device["name"] = QString(kMaxNameLength, QLatin1Char('N'));
-    recording["device"] = device;
-    EXPECT_TRUE(parse(recording)) << errorOf(parse(recording));
+    const Result<Recording> atTheLimit = parse(withNameOf(kMaxNameLength));
+    EXPECT_TRUE(atTheLimit) << errorOf(atTheLimit);
 }
 
 // 6M samples in a 533 MB file took 3.6 GB: the count is refused before Qt parses anything.

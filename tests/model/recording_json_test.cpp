@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <tuple>
+#include <vector>
 
 #include "model/measured_counts.h"
 #include "model/recording_json.h"
@@ -117,101 +119,101 @@ Recording fullyPopulatedRecording() {
     return recording;
 }
 
-void expectSameKernel(const KernelResult& a, const KernelResult& b) {
-    EXPECT_EQ(a.name, b.name);
-    EXPECT_EQ(a.timeMs, b.timeMs);
-    EXPECT_EQ(a.modelBytesRead, b.modelBytesRead);
-    EXPECT_EQ(a.modelBytesWritten, b.modelBytesWritten);
-    EXPECT_EQ(a.resources.known, b.resources.known);
-    EXPECT_EQ(a.resources.registersPerThread, b.resources.registersPerThread);
-    EXPECT_EQ(a.resources.sharedBytesPerBlock, b.resources.sharedBytesPerBlock);
-    EXPECT_EQ(a.resources.localBytesPerThread, b.resources.localBytesPerThread);
-    EXPECT_EQ(a.resources.blockSize, b.resources.blockSize);
-    EXPECT_EQ(a.resources.gridSize, b.resources.gridSize);
-    EXPECT_EQ(a.resources.theoreticalOccupancy, b.resources.theoreticalOccupancy);
-    EXPECT_EQ(model::measured(a, &KernelCounters::dramBytesRead),
-              model::measured(b, &KernelCounters::dramBytesRead));
-    EXPECT_EQ(model::measured(a, &KernelCounters::dramBytesWritten),
-              model::measured(b, &KernelCounters::dramBytesWritten));
-    EXPECT_EQ(model::measured(a, &KernelCounters::sectorsRead),
-              model::measured(b, &KernelCounters::sectorsRead));
-    EXPECT_EQ(model::measured(a, &KernelCounters::sectorsWritten),
-              model::measured(b, &KernelCounters::sectorsWritten));
-    EXPECT_EQ(a.counters ? a.counters->deviceKernels : std::nullopt,
-              b.counters ? b.counters->deviceKernels : std::nullopt);
-    EXPECT_EQ(model::measured(a, &KernelCounters::l2SectorsRead),
-              model::measured(b, &KernelCounters::l2SectorsRead));
-    EXPECT_EQ(model::measured(a, &KernelCounters::l2SectorsWritten),
-              model::measured(b, &KernelCounters::l2SectorsWritten));
+// Every field each type writes, as one tuple, so that one check compares two values whole and a
+// failure prints both. Copies where a field is computed (counts, problem sizes).
+auto fieldsOf(const KernelResources& r) {
+    return std::tie(r.known, r.registersPerThread, r.sharedBytesPerBlock, r.localBytesPerThread,
+                    r.blockSize, r.gridSize, r.theoreticalOccupancy);
+}
+
+auto countsOf(const KernelResult& k) {
+    return std::make_tuple(model::measured(k, &KernelCounters::dramBytesRead),
+                           model::measured(k, &KernelCounters::dramBytesWritten),
+                           model::measured(k, &KernelCounters::sectorsRead),
+                           model::measured(k, &KernelCounters::sectorsWritten),
+                           k.counters ? k.counters->deviceKernels : std::nullopt,
+                           model::measured(k, &KernelCounters::l2SectorsRead),
+                           model::measured(k, &KernelCounters::l2SectorsWritten));
+}
+
+auto fieldsOf(const KernelResult& k) {
+    return std::tuple_cat(std::tie(k.name, k.timeMs, k.modelBytesRead, k.modelBytesWritten),
+                          fieldsOf(k.resources), countsOf(k));
+}
+
+auto fieldsOf(const AllocationEvent& e) {
+    return std::tie(e.kind, e.buffer, e.bytes, e.timeNs, e.inFlightAfter);
+}
+
+auto fieldsOf(const TimelineSpan& span) {
+    return std::tie(span.kind, span.name, span.startNs, span.endNs, span.bytes);
+}
+
+auto fieldsOf(const BandwidthSample& sample) {
+    return std::tie(sample.startNs, sample.endNs, sample.readBytesPerSecond,
+                    sample.writeBytesPerSecond);
+}
+
+auto fieldsOf(const CheckResult& check) {
+    return std::tie(check.error, check.unwrittenElements, check.comparedElements, check.ok);
+}
+
+// A run's own values; its kernels, allocations, timeline and samples are compared one by one.
+auto scalarFieldsOf(const VariantResult& run) {
+    return std::tuple_cat(
+        std::make_tuple(run.pipeline, run.variant, run.problem.dimension("N"),
+                        run.problem.tuningValue("vector"), run.backend, run.passes),
+        std::tie(run.modelBytesRead, run.modelBytesWritten, run.timeMs, run.repeatTimesMs,
+                 run.kernelsApartTimeMs, run.peakBytesInFlight),
+        fieldsOf(run.check), std::tie(run.timingSource, run.countersSource, run.samplesSource));
+}
+
+auto fieldsOf(const DeviceInfo& d) {
+    return std::tie(d.backend, d.name, d.computeCapabilityMajor, d.computeCapabilityMinor,
+                    d.multiprocessors, d.l2CacheBytes, d.totalMemoryBytes,
+                    d.theoreticalBandwidthGBps, d.driverVersion, d.runtimeVersion);
+}
+
+template <typename Element, typename Expect>
+void expectSameEach(const std::vector<Element>& a, const std::vector<Element>& b,
+                    Expect expectSame) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        SCOPED_TRACE(testing::Message() << "element " << i);
+        expectSame(a[i], b[i]);
+    }
+}
+
+template <typename Element>
+void expectSameElements(const std::vector<Element>& a, const std::vector<Element>& b) {
+    expectSameEach(a, b,
+                   [](const Element& x, const Element& y) { EXPECT_EQ(fieldsOf(x), fieldsOf(y)); });
 }
 
 void expectSameRun(const VariantResult& a, const VariantResult& b) {
-    EXPECT_EQ(a.pipeline, b.pipeline);
-    EXPECT_EQ(a.variant, b.variant);
-    EXPECT_EQ(a.problem.dimension("N"), b.problem.dimension("N"));
-    EXPECT_EQ(a.problem.tuningValue("vector"), b.problem.tuningValue("vector"));
-    EXPECT_EQ(a.backend, b.backend);
-    EXPECT_EQ(a.passes, b.passes);
-    EXPECT_EQ(a.modelBytesRead, b.modelBytesRead);
-    EXPECT_EQ(a.modelBytesWritten, b.modelBytesWritten);
-    EXPECT_EQ(a.timeMs, b.timeMs);
-    EXPECT_EQ(a.repeatTimesMs, b.repeatTimesMs);
-    EXPECT_EQ(a.kernelsApartTimeMs, b.kernelsApartTimeMs);
-    EXPECT_EQ(a.peakBytesInFlight, b.peakBytesInFlight);
-    EXPECT_EQ(a.check.error, b.check.error);
-    EXPECT_EQ(a.check.unwrittenElements, b.check.unwrittenElements);
-    EXPECT_EQ(a.check.comparedElements, b.check.comparedElements);
-    EXPECT_EQ(a.check.ok, b.check.ok);
-    ASSERT_EQ(a.kernels.size(), b.kernels.size());
-    for (std::size_t k = 0; k < a.kernels.size(); ++k) expectSameKernel(a.kernels[k], b.kernels[k]);
-    ASSERT_EQ(a.allocations.size(), b.allocations.size());
-    for (std::size_t i = 0; i < a.allocations.size(); ++i) {
-        EXPECT_EQ(a.allocations[i].kind, b.allocations[i].kind);
-        EXPECT_EQ(a.allocations[i].buffer, b.allocations[i].buffer);
-        EXPECT_EQ(a.allocations[i].bytes, b.allocations[i].bytes);
-        EXPECT_EQ(a.allocations[i].timeNs, b.allocations[i].timeNs);
-        EXPECT_EQ(a.allocations[i].inFlightAfter, b.allocations[i].inFlightAfter);
-    }
-    ASSERT_EQ(a.timeline.size(), b.timeline.size());
-    for (std::size_t i = 0; i < a.timeline.size(); ++i) {
-        EXPECT_EQ(a.timeline[i].kind, b.timeline[i].kind);
-        EXPECT_EQ(a.timeline[i].name, b.timeline[i].name);
-        EXPECT_EQ(a.timeline[i].startNs, b.timeline[i].startNs);
-        EXPECT_EQ(a.timeline[i].endNs, b.timeline[i].endNs);
-        EXPECT_EQ(a.timeline[i].bytes, b.timeline[i].bytes);
-    }
-    ASSERT_EQ(a.samples.size(), b.samples.size());
-    for (std::size_t i = 0; i < a.samples.size(); ++i) {
-        EXPECT_EQ(a.samples[i].startNs, b.samples[i].startNs);
-        EXPECT_EQ(a.samples[i].endNs, b.samples[i].endNs);
-        EXPECT_EQ(a.samples[i].readBytesPerSecond, b.samples[i].readBytesPerSecond);
-        EXPECT_EQ(a.samples[i].writeBytesPerSecond, b.samples[i].writeBytesPerSecond);
-    }
-    EXPECT_EQ(a.timingSource, b.timingSource);
-    EXPECT_EQ(a.countersSource, b.countersSource);
-    EXPECT_EQ(a.samplesSource, b.samplesSource);
+    EXPECT_EQ(scalarFieldsOf(a), scalarFieldsOf(b)) << a.variant;
+    expectSameElements(a.kernels, b.kernels);
+    expectSameElements(a.allocations, b.allocations);
+    expectSameElements(a.timeline, b.timeline);
+    expectSameElements(a.samples, b.samples);
 }
 
 void expectSameRecording(const Recording& a, const Recording& b) {
-    EXPECT_EQ(a.format, b.format);
-    EXPECT_EQ(a.version, b.version);
-    EXPECT_EQ(a.createdAt, b.createdAt);
-    EXPECT_EQ(a.producer, b.producer);
-    EXPECT_EQ(a.device.backend, b.device.backend);
-    EXPECT_EQ(a.device.name, b.device.name);
-    EXPECT_EQ(a.device.computeCapabilityMajor, b.device.computeCapabilityMajor);
-    EXPECT_EQ(a.device.computeCapabilityMinor, b.device.computeCapabilityMinor);
-    EXPECT_EQ(a.device.multiprocessors, b.device.multiprocessors);
-    EXPECT_EQ(a.device.l2CacheBytes, b.device.l2CacheBytes);
-    EXPECT_EQ(a.device.totalMemoryBytes, b.device.totalMemoryBytes);
-    EXPECT_EQ(a.device.theoreticalBandwidthGBps, b.device.theoreticalBandwidthGBps);
-    EXPECT_EQ(a.device.driverVersion, b.device.driverVersion);
-    EXPECT_EQ(a.device.runtimeVersion, b.device.runtimeVersion);
-    EXPECT_EQ(a.roofline.timeMs, b.roofline.timeMs);
-    EXPECT_EQ(a.roofline.bytesMoved, b.roofline.bytesMoved);
-    EXPECT_EQ(a.counterStatus, b.counterStatus);
-    ASSERT_EQ(a.runs.size(), b.runs.size());
-    for (std::size_t r = 0; r < a.runs.size(); ++r) expectSameRun(a.runs[r], b.runs[r]);
+    EXPECT_EQ(std::tie(a.format, a.version, a.createdAt, a.producer),
+              std::tie(b.format, b.version, b.createdAt, b.producer));
+    EXPECT_EQ(fieldsOf(a.device), fieldsOf(b.device));
+    EXPECT_EQ(std::tie(a.roofline.timeMs, a.roofline.bytesMoved, a.counterStatus),
+              std::tie(b.roofline.timeMs, b.roofline.bytesMoved, b.counterStatus));
+    expectSameEach(a.runs, b.runs, expectSameRun);
+}
+
+// The recording saved to a file in a folder of its own and loaded back.
+Result<Recording> savedAndLoaded(const Recording& recording) {
+    QTemporaryDir dir;
+    if (!dir.isValid()) return Status(ErrorCode::IoError, "no temporary folder");
+    const QString path = dir.filePath("recording.json");
+    if (const Status saved = saveRecording(recording, path); !saved) return saved;
+    return loadRecording(path);
 }
 
 QJsonObject toJsonObject(const Recording& recording) {
@@ -238,11 +240,7 @@ std::string loadError(const QJsonObject& root) {
 
 TEST(RecordingJson, RoundTripKeepsEveryField) {
     const Recording original = fullyPopulatedRecording();
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString path = dir.filePath("recording.json");
-    ASSERT_TRUE(saveRecording(original, path));
-    Result<Recording> loaded = loadRecording(path);
+    Result<Recording> loaded = savedAndLoaded(original);
     ASSERT_TRUE(loaded) << loaded.status().message();
     expectSameRecording(original, *loaded);
     EXPECT_FALSE(original.replayed);
@@ -259,11 +257,7 @@ TEST(RecordingJson, Tf32RunsRoundTripUnderTheirOwnName) {
     original.runs[0].problem.tuning["block_n"] = 128;
     original.runs[0].problem.dtype = DType::Tf32;
     EXPECT_EQ(toJsonObject(original)["runs"][0]["problem"]["dtype"].toString(), "tf32");
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString path = dir.filePath("tf32.json");
-    ASSERT_TRUE(saveRecording(original, path));
-    Result<Recording> loaded = loadRecording(path);
+    Result<Recording> loaded = savedAndLoaded(original);
     ASSERT_TRUE(loaded) << loaded.status().message();
     ASSERT_EQ(loaded->runs.size(), original.runs.size());
     const Problem& back = loaded->runs[0].problem;

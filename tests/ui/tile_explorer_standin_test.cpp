@@ -26,12 +26,7 @@
 using namespace fusescope;
 
 Q_DECLARE_METATYPE(fusescope::testing::FakeTileEngine::Step)
-using fusescope::testing::drawnCells;
-using fusescope::testing::FakeTileEngine;
-using fusescope::testing::goThroughEveryBlockI;
-using fusescope::testing::measuredCells;
-using fusescope::testing::prepareSweep;
-using fusescope::testing::verifyOnlyTheNewestReportAnswered;
+using namespace fusescope::testing;  // the sweep fixture and the stand-in engine
 
 namespace {
 

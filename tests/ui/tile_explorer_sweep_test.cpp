@@ -16,11 +16,7 @@
 #include "worker/run_controller.h"
 
 using namespace fusescope;
-using fusescope::testing::drawnCells;
-using fusescope::testing::goThroughEveryBlockI;
-using fusescope::testing::measuredCells;
-using fusescope::testing::prepareSweep;
-using fusescope::testing::verifyOnlyTheNewestReportAnswered;
+using namespace fusescope::testing;  // the sweep fixture
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include <QThread>
 #include <QtTest>
 #include <memory>
+#include <optional>
 
 #include "fakes/fake_counter_provider.h"
 #include "model/measured_counts.h"
@@ -30,6 +31,13 @@ RunCommand smallCpuCommand() {
     command.request.target.backend = BackendChoice::Cpu;
     command.request.settings.repeats = 3;
     command.request.settings.warmup = 1;
+    return command;
+}
+
+// The small run on another backend, and on a chosen GPU where `cudaDevice` is set.
+RunCommand smallCommandOn(BackendChoice backend, std::optional<int> cudaDevice = std::nullopt) {
+    RunCommand command = smallCpuCommand();
+    command.request.target = {backend, cudaDevice};
     return command;
 }
 
@@ -67,6 +75,38 @@ qint64 cancelConfirmedAfterMs(RunController& controller, QSignalSpy& cancelled, 
     latency.start();
     controller.cancel();
     return cancelled.wait(waitMs) ? latency.elapsed() : -1;
+}
+
+// A cancel made once a run reached a stage: how long the worker took to confirm it (-1: the stage
+// never came, or no confirmation in time) and whether the run finished all the same.
+struct CancelOutcome {
+    qint64 confirmedAfterMs = -1;
+    bool finished = false;
+};
+
+// Submits the command and cancels `settleMs` after a progress signal names `stage`.
+CancelOutcome cancelAtStage(RunController& controller, const RunCommand& command,
+                            const QString& stage, unsigned long settleMs, int waitMs) {
+    QSignalSpy progress(&controller, &RunController::progress);
+    QSignalSpy cancelled(&controller, &RunController::cancelled);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    controller.submit(command);
+    if (!waitForStage(progress, stage)) return {};
+    QThread::msleep(settleMs);
+    const qint64 ms = cancelConfirmedAfterMs(controller, cancelled, waitMs);
+    qInfo("cancel at stage '%s' took %lld ms", qPrintable(stage), static_cast<long long>(ms));
+    return {ms, !finished.isEmpty()};
+}
+
+// Whether the cancel was confirmed in under `limitMs`; the message says how long it took.
+bool confirmedWithin(const CancelOutcome& cancel, double limitMs) {
+    return cancel.confirmedAfterMs >= 0 && cancel.confirmedAfterMs < limitMs;
+}
+
+QByteArray took(const CancelOutcome& cancel) {
+    return QStringLiteral("cancel took %1 ms (-1: not confirmed)")
+        .arg(cancel.confirmedAfterMs)
+        .toUtf8();
 }
 
 }  // namespace
@@ -160,20 +200,14 @@ void RunWorkerTest::progressIsThrottled() {
 
 void RunWorkerTest::cancelStopsALongRunWithinASecond() {
     RunController controller;
-    QSignalSpy progress(&controller, &RunController::progress);
-    QSignalSpy cancelled(&controller, &RunController::cancelled);
-    QSignalSpy finished(&controller, &RunController::runFinished);
-    controller.submit(longCpuCommand());
-    QVERIFY(waitForStage(progress, QStringLiteral("roofline")));
-
-    const qint64 ms = cancelConfirmedAfterMs(controller, cancelled, 5000);
-    QVERIFY(ms >= 0);
-    qInfo("cancel took %lld ms", static_cast<long long>(ms));
-    QVERIFY2(ms < 1000, qPrintable(QStringLiteral("cancel took %1 ms").arg(ms)));
-    QVERIFY(finished.isEmpty());
+    const CancelOutcome cancel =
+        cancelAtStage(controller, longCpuCommand(), QStringLiteral("roofline"), 0, 5000);
+    QVERIFY2(confirmedWithin(cancel, 1000), took(cancel).constData());
+    QVERIFY(!cancel.finished);
     QVERIFY(!controller.isRunning());
 
     // The worker takes the next request after a cancel.
+    QSignalSpy finished(&controller, &RunController::runFinished);
     controller.submit(smallCpuCommand());
     QVERIFY(finished.wait(kRunTimeoutMs));
 }
@@ -198,19 +232,11 @@ RunCommand longCpuGemmCommand() {
 
 void RunWorkerTest::cancelInsideALongCpuGemmTakesUnderHalfASecond() {
     RunController controller;
-    QSignalSpy progress(&controller, &RunController::progress);
-    QSignalSpy cancelled(&controller, &RunController::cancelled);
-    QSignalSpy finished(&controller, &RunController::runFinished);
-    controller.submit(longCpuGemmCommand());
-    QVERIFY(waitForStage(progress, QStringLiteral("checking")));
-    QThread::msleep(300);  // well inside the GEMM
-
-    const qint64 ms = cancelConfirmedAfterMs(controller, cancelled, 30000);
-    QVERIFY(ms >= 0);
-    qInfo("cancel inside the GEMM took %lld ms", static_cast<long long>(ms));
-    QVERIFY2(ms < 500 * testsupport::timingSlack(),
-             qPrintable(QStringLiteral("cancel took %1 ms").arg(ms)));
-    QVERIFY(finished.isEmpty());
+    // 300 ms past the checked run's start: well inside the GEMM.
+    const CancelOutcome cancel =
+        cancelAtStage(controller, longCpuGemmCommand(), QStringLiteral("checking"), 300, 30000);
+    QVERIFY2(confirmedWithin(cancel, 500 * testsupport::timingSlack()), took(cancel).constData());
+    QVERIFY(!cancel.finished);
 }
 
 // What the window does on Ctrl+Q or close: the controller goes, which must stop the worker inside
@@ -282,9 +308,7 @@ void RunWorkerTest::autoBackendSaysWhichBackendRuns() {
     QSignalSpy started(&controller, &RunController::runStarted);
     QSignalSpy finished(&controller, &RunController::runFinished);
     QSignalSpy failed(&controller, &RunController::runFailed);
-    RunCommand command = smallCpuCommand();
-    command.request.target.backend = BackendChoice::Auto;
-    controller.submit(command);
+    controller.submit(smallCommandOn(BackendChoice::Auto));
     QVERIFY(finished.wait(kRunTimeoutMs) || !failed.isEmpty());
     QCOMPARE(started.count(), 1);
     const QString note = started.first().first().toString();
@@ -305,9 +329,7 @@ void RunWorkerTest::cudaWithoutAGpuFailsWithTheReason() {
         QSKIP("a usable GPU is present: this test is for machines without");
     RunController controller;
     QSignalSpy failed(&controller, &RunController::runFailed);
-    RunCommand command = smallCpuCommand();
-    command.request.target.backend = BackendChoice::Cuda;
-    controller.submit(command);
+    controller.submit(smallCommandOn(BackendChoice::Cuda));
     QVERIFY(failed.wait(30000));
     const QString message = failed.first().first().toString();
     QVERIFY2(message.contains(QString::fromStdString(availability.cudaReason)),
@@ -325,10 +347,7 @@ void RunWorkerTest::aChosenGpuThatIsNotThereIsRefusedWithTheReason() {
     RunController controller;
     QSignalSpy failed(&controller, &RunController::runFailed);
     QSignalSpy started(&controller, &RunController::runStarted);
-    RunCommand command = smallCpuCommand();
-    command.request.target.backend = BackendChoice::Auto;
-    command.request.target.cudaDevice = missing;
-    controller.submit(command);
+    controller.submit(smallCommandOn(BackendChoice::Auto, missing));
     QVERIFY(failed.wait(30000));
     const QString message = failed.first().first().toString();
     QVERIFY2(message.contains(QStringLiteral("GPU %1").arg(missing)), qPrintable(message));
@@ -356,9 +375,7 @@ void RunWorkerTest::theChosenGpuRunsAndIsRecorded() {
     RunController controller;
     QSignalSpy finished(&controller, &RunController::runFinished);
     QSignalSpy failed(&controller, &RunController::runFailed);
-    RunCommand command = smallCpuCommand();
-    command.request.target.backend = BackendChoice::Cuda;
-    command.request.target.cudaDevice = last;
+    RunCommand command = smallCommandOn(BackendChoice::Cuda, last);
     command.measure.reset();
     controller.submit(command);
     QVERIFY(finished.wait(kRunTimeoutMs));

@@ -1,7 +1,7 @@
 # Unity builds (CMAKE_UNITY_BUILD, the ci, asan and fuzz presets): each target's C++ files are
 # compiled in batches of eight, so the test command's builds parse the shared headers and
-# instantiate the shared templates once a batch instead of once a file. In a batch, the files share one
-# translation unit: two file-local helpers of the same name (in an anonymous namespace, or
+# instantiate the shared templates once a batch instead of once a file. In a batch, the files
+# share one translation unit: two file-local helpers of the same name (in an anonymous namespace, or
 # `static`) collide there. The files below define such a helper and are compiled on their own.
 # GCC's -Wsubobject-linkage takes a class in an included file for a class in a header, and every
 # file of a batch is included: a test's fixture in an anonymous namespace would be reported.

@@ -7,7 +7,6 @@
 #include "cli/console.h"
 #include "model/atomic_save.h"
 #include "model/element_count.h"
-#include "model/producer.h"
 
 namespace fusescope::cli {
 namespace {
@@ -142,9 +141,7 @@ std::optional<model::Recording> recordingOfRun(const Result<RunReport>& report, 
         exitCode = exitCodeFor(report.status());
         return std::nullopt;
     }
-    model::RecordingOrigin conversion;
-    conversion.producer = model::producerString(QStringLiteral("fusescope-cli"));
-    return model::recordingFrom(*report, conversion);
+    return model::recordingMadeNowBy(*report, QStringLiteral("fusescope-cli"));
 }
 
 Result<BackendSelection> startBackend(const Target& target, BackendSet& backends) {

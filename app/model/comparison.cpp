@@ -17,7 +17,7 @@ QString runKey(const VariantResult& run) {
 }
 
 int findRun(const Recording& recording, const QString& key) {
-    for (int index = 0; index < static_cast<int>(recording.runs.size()); ++index)
+    for (int index = 0; index < runCount(recording); ++index)
         if (runKey(recording.runs[index]) == key) return index;
     return -1;
 }
@@ -43,7 +43,7 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
     comparison.labelA = labelOf(a);
     comparison.labelB = labelOf(b);
     QStringList seen;
-    for (int indexA = 0; indexA < static_cast<int>(a.runs.size()); ++indexA) {
+    for (int indexA = 0; indexA < runCount(a); ++indexA) {
         const VariantResult& runA = a.runs[indexA];
         const QString key = runKey(runA);
         if (seen.contains(key)) continue;

@@ -166,12 +166,15 @@ bool JsonReader::boolean(const char* key) const {
     return value.toBool();
 }
 
-bool JsonReader::isFirstOf(const char* key, const char* first, const char* second) const {
-    const QString word = string(key);
-    if (word != QLatin1String(first) && word != QLatin1String(second))
-        fail(key, QStringLiteral("expected \"%1\" or \"%2\", found \"%3\"")
-                      .arg(QLatin1String(first), QLatin1String(second), word));
-    return word == QLatin1String(first);
+std::size_t JsonReader::wordIndex(const char* key, std::initializer_list<const char*> words) const {
+    const QString found = string(key);
+    QStringList quoted;
+    for (const char* word : words) {
+        if (found == QLatin1String(word)) return static_cast<std::size_t>(quoted.size());
+        quoted << QStringLiteral("\"%1\"").arg(QLatin1String(word));
+    }
+    fail(key, QStringLiteral("expected %1, found \"%2\"")
+                  .arg(quoted.join(QStringLiteral(" or ")), found));
 }
 
 QJsonArray JsonReader::array(const char* key) const {

@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
+#include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 
@@ -40,8 +42,8 @@ class JsonReader {
     quint64 count(const char* key) const;  // non-negative, at most 2^53
     qint64 signedCount(const char* key) const;
     bool boolean(const char* key) const;
-    // A string that must be one of two words: true for `first`, false for `second`.
-    bool isFirstOf(const char* key, const char* first, const char* second) const;
+    // The index in `words` of the string the key holds; any other string throws, naming them.
+    std::size_t wordIndex(const char* key, std::initializer_list<const char*> words) const;
     // A number in [lowest, highest]; outside throws with the range.
     double numberIn(const char* key, double lowest, double highest) const;
     QJsonArray array(const char* key) const;

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "model/producer.h"
 #include "model/recorded_pipelines.h"
 
 namespace fusescope::model {
@@ -53,10 +54,10 @@ DataSource dataSourceFrom(MeasurementSource source) {
     return DataSource::TimingModel;
 }
 
-Recording recordingFrom(const RunReport& report, const RecordingOrigin& options) {
+Recording recordingFrom(const RunReport& report, const RecordingOrigin& origin) {
     Recording recording;
-    recording.createdAt = options.createdAt.toUTC().toString(Qt::ISODate);
-    recording.producer = options.producer;
+    recording.createdAt = origin.createdAt.toUTC().toString(Qt::ISODate);
+    recording.producer = origin.producer;
     recording.device = report.device;
     recording.roofline = report.roofline;
     recording.computeRoof = report.computeRoof;
@@ -67,6 +68,12 @@ Recording recordingFrom(const RunReport& report, const RecordingOrigin& options)
         if (run.backend == BackendKind::Cpu) run.timingSource = MeasurementSource::CpuBackend;
     recording.pipelineDescriptions = descriptionsToSave(recording);
     return recording;
+}
+
+Recording recordingMadeNowBy(const RunReport& report, const QString& program) {
+    RecordingOrigin origin;
+    origin.producer = producerString(program);
+    return recordingFrom(report, origin);
 }
 
 }  // namespace fusescope::model

@@ -28,7 +28,7 @@ enum class DataSource {
     Counters,     // hardware counters (CUPTI Range Profiler / PM sampling)
     TimingModel,  // CUDA-event timing plus the pass model
     CpuBackend,   // executed and timed on the CPU
-    Replay        // read back from a recording file
+    Replay        // read back from a recording file: a badge only, no file names it
 };
 QString dataSourceKey(DataSource source);    // "counters", "timing+model", "cpu", "replay"
 QString dataSourceLabel(DataSource source);  // "measured counters", "timing + model", ...
@@ -70,6 +70,8 @@ inline int runCount(const Recording& recording) {
 }
 
 // The runner's report with the file's metadata: the program, the time, the run-time pipelines.
-Recording recordingFrom(const RunReport& report, const RecordingOrigin& options);
+Recording recordingFrom(const RunReport& report, const RecordingOrigin& origin);
+// The same, made now by `program` ("fusescope", "fusescope-cli") of this build.
+Recording recordingMadeNowBy(const RunReport& report, const QString& program);
 
 }  // namespace fusescope::model

@@ -147,8 +147,9 @@ KernelResult readKernel(const JsonReader& reader) {
 
 AllocationEvent readAllocation(const JsonReader& reader) {
     AllocationEvent event;
-    event.kind = reader.isFirstOf("kind", "allocate", "free") ? AllocationEvent::Kind::Allocate
-                                                              : AllocationEvent::Kind::Free;
+    event.kind = reader.wordIndex("kind", {"allocate", "free"}) == 0
+                     ? AllocationEvent::Kind::Allocate
+                     : AllocationEvent::Kind::Free;
     event.buffer = readText(reader, "buffer");
     event.bytes = reader.count("bytes");
     event.timeNs = reader.signedCount("time_ns");
@@ -158,8 +159,9 @@ AllocationEvent readAllocation(const JsonReader& reader) {
 
 TimelineSpan readSpan(const JsonReader& reader) {
     TimelineSpan span;
-    span.kind = reader.isFirstOf("kind", "kernel", "allocation") ? TimelineSpan::Kind::Kernel
-                                                                 : TimelineSpan::Kind::Allocation;
+    span.kind = reader.wordIndex("kind", {"kernel", "allocation"}) == 0
+                    ? TimelineSpan::Kind::Kernel
+                    : TimelineSpan::Kind::Allocation;
     span.name = readText(reader, "name");
     span.startNs = reader.signedCount("start_ns");
     span.endNs = reader.signedCount("end_ns");

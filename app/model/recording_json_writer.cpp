@@ -4,7 +4,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <limits>
 
 #include "model/atomic_save.h"
 #include "model/json_reader.h"
@@ -154,6 +153,8 @@ QJsonObject problemToJson(const Problem& problem, const QString& path, JsonWrite
             {"tuning", tuning}};
 }
 
+// Not kept: check.wrongOutput and check.wrongElement, and kernelsApartTimesMs (the total
+// kernelsApartTimeMs is kept).
 QJsonObject runToJson(const VariantResult& run, const QString& path, JsonWriter& writer) {
     QJsonArray repeats;
     for (double time : run.repeatTimesMs) repeats.append(time);

@@ -79,7 +79,7 @@ class RunController : public JobEvents {
     void selfTestFinished(fusescope::selftest::MachineProbe probe);
     void runStarted(QString backendNote);
     void progress(double fraction, QString stage);
-    void variantFinished(fusescope::model::VariantResult record);
+    void variantFinished(fusescope::model::VariantResult run);
     void samplesArrived(QString variant, QVector<fusescope::BandwidthSample> samples,
                         QVector<fusescope::TimelineSpan> spans);
     void runFinished(fusescope::model::Recording recording);

@@ -6,7 +6,6 @@
 
 #include "measure/counter_provider.h"
 #include "measure/measured_run.h"
-#include "model/producer.h"
 #include "runtime/backend.h"
 #include "runtime/runner.h"
 #include "worker/cpu_run_estimate.h"
@@ -88,12 +87,6 @@ RunWorker::JobEnd RunWorker::endedBy(const Status& status) {
     if (status.code() == ErrorCode::Cancelled) return cancelledWith();
     // A broken GPU is reset even when nobody waits for this job any more.
     return failed(failureMessage(status));
-}
-
-model::Recording RunWorker::recordingOf(const RunReport& report) {
-    model::RecordingOrigin origin;
-    origin.producer = model::producerString(QStringLiteral("fusescope"));
-    return model::recordingFrom(report, origin);
 }
 
 JobId RunWorker::enqueue(JobRequest request) {
@@ -178,7 +171,8 @@ RunWorker::JobEnd RunWorker::perform(const RunCommand& command, const JobContext
                  : runPipeline(backend, command.request, observer);
     observer.flushSamples();
     if (!report) return endedBy(report.status());
-    return finished(QVariant::fromValue(recordingOf(*report)));
+    return finished(
+        QVariant::fromValue(model::recordingMadeNowBy(*report, QStringLiteral("fusescope"))));
 }
 
 RunWorker::JobEnd RunWorker::perform(const SweepCommand& command, const JobContext& job) {

@@ -98,8 +98,6 @@ class RunWorker : public JobEvents {
     // How a job ends whose engine call gave `status`: cancelled where the engine stopped for the
     // cancel, else failed with failureMessage.
     JobEnd endedBy(const Status& status);
-    // A run's report as the window keeps it.
-    static model::Recording recordingOf(const RunReport& report);
 
     JobTracker jobs_;
     BackendSet backends_;

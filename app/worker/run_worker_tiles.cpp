@@ -70,7 +70,8 @@ RunWorker::JobEnd RunWorker::perform(const TileRunCommand& command, const JobCon
         tileEngine_->run(*selection->backend, command.configuration, command.settings, observer);
     observer.flushSamples();
     if (!result) return endedBy(result.status());
-    return finished(QVariant::fromValue(TileRunOutcome{result->cell, recordingOf(result->run)}));
+    return finished(QVariant::fromValue(TileRunOutcome{
+        result->cell, model::recordingMadeNowBy(result->run, QStringLiteral("fusescope"))}));
 }
 
 RunWorker::JobEnd RunWorker::perform(const TileSweepCommand& command, const JobContext& job) {

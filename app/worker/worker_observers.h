@@ -21,6 +21,7 @@ namespace fusescope {
 class JobObserver : public RunObserver {
   public:
     explicit JobObserver(const JobContext& job) : job_(job) {}
+    JobObserver(JobContext&&) = delete;  // it keeps a reference: no temporary
 
     bool cancelled() const override { return job_.cancelled(); }
 

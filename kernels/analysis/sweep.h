@@ -81,8 +81,8 @@ Result<std::vector<std::uint64_t>> sweepSizes(const SweepRequest& request,
                                               const DeviceInfo& device);
 
 // The sweep as one point per variant and size. Progress covers the whole sweep; each variant's
-// result at each N reaches observer.variantFinished() as it is measured (VariantResult::n says
-// which N), so a GUI can draw the sweep while it grows. Cancellation is checked between repeats.
+// result at each N reaches observer.variantFinished() as it is measured (its problem says which
+// N), so a GUI can draw the sweep while it grows. Cancellation is checked between repeats.
 Result<SweepReport> runSweep(Backend& backend, const SweepRequest& request, RunObserver& observer);
 
 // Fits the series to its points whose output was correct; sets fit or fitError.

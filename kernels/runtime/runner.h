@@ -158,8 +158,8 @@ struct VariantResult {
     // Filled by measureRun (kernels/measure/measured_run.h); empty otherwise.
     std::vector<TimelineSpan> timeline;    // sampling run: kernels and allocations
     std::vector<BandwidthSample> samples;  // sampling run: PM samples inside this variant's part
-    // Samples the run had before a viewer merged its idle stretches (app/model's sample
-    // thinning); 0 when they are as measured.
+    // Samples the run had before its idle stretches were merged to keep a file small; 0 when
+    // `samples` are as measured.
     std::int64_t samplesBeforeThinning = 0;
     MeasurementSource timingSource = MeasurementSource::TimingModel;
     std::optional<MeasurementSource> countersSource{};  // set when kernels[].counters are set

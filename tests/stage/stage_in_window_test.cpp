@@ -164,7 +164,7 @@ void StageInWindowTest::passDotsStayInTheirPaneOnAProjector() {
     MainWindow window(&settings);
     window.resize(1280, 720);
     window.show();
-    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_RECORDINGS_DIR
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_SHIPPED_DIR
                                                  "/h200-mlp-classroom-bf16.fusescope.json")),
              QString());
     auto* stage = window.findChild<MemoryStageView*>(QStringLiteral("memoryStage"));

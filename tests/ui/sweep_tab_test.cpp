@@ -262,8 +262,9 @@ void SweepTabTest::theControlsNameTheSizeThePipelineSweeps() {
 
 void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
     SweepRequest request;
-    request.stepsPerOctave = 1;
+    request.stepsPerOctave = 2;  // neither is the tab's default
     SweepReport report = syntheticReport();
+    report.vectorWidth = 1;
     report.repeats = 7;
     const QString path = folder_->filePath(QStringLiteral("cli_sweep.json"));
     QVERIFY(model::saveSweepDocument(
@@ -278,6 +279,8 @@ void SweepTabTest::sweepFileFromTheCliWriterOpensInTheTab() {
     QCOMPARE(tab->fromEdit()->text(), QString::number(report.sizes.front()));
     QCOMPARE(tab->toEdit()->text(), QString::number(report.sizes.back()));
     QCOMPARE(tab->repeatsSpin()->value(), 7);
+    QCOMPARE(tab->stepsSpin()->value(), 2);
+    QCOMPARE(tab->vectorCombo()->currentData().toInt(), 1);
     const SweepChartData& data = tab->chart()->data();
     QCOMPARE(static_cast<std::size_t>(data.series.size()), report.series.size());
     for (const SweepSeries& series : report.series) {

@@ -450,11 +450,15 @@ QString SweepTab::openSweepFile(const QString& path) {
         for (const SweepSeries& series : sweep->report.series) swept |= series.variant == name;
         item->setCheckState(swept ? Qt::Checked : Qt::Unchecked);
     }
-    // Its sizes and repeats too: Run sweep then measures the same sizes again.
+    // Its sizes, steps, vector width and repeats too: Run sweep then measures the same sizes
+    // again, the same way.
     if (!sweep->report.sizes.empty()) {
         from_->setText(QString::number(sweep->report.sizes.front()));
         to_->setText(QString::number(sweep->report.sizes.back()));
     }
+    steps_->setValue(sweep->stepsPerOctave);
+    if (const int vector = vector_->findData(sweep->report.vectorWidth); vector >= 0)
+        vector_->setCurrentIndex(vector);
     if (sweep->report.repeats > 0) repeats_->setValue(sweep->report.repeats);
     // Save sweep writes the file as it was opened, keys this version does not know included.
     document_ = QJsonDocument::fromJson(bytes).object();

@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QTimer>
+#include <algorithm>
 #include <cmath>
 
 #include "model/captions.h"
@@ -9,6 +10,28 @@
 #include "ui/export/chart_export.h"
 
 namespace fusescope {
+namespace {
+
+// Decades no higher than the top the chart chose for its data: room the text fitter adds above
+// it, for the names over the bars, carries no tick (no "10^8 GB" over a 15 GB bar).
+class CeilingLogTicker : public QCPAxisTickerLog {
+  public:
+    explicit CeilingLogTicker(double ceiling) : ceiling_(ceiling) {}
+
+  protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, range);
+        ticks.erase(std::remove_if(ticks.begin(), ticks.end(),
+                                   [this](double tick) { return tick > ceiling_ * 1.0001; }),
+                    ticks.end());
+        return ticks;
+    }
+
+  private:
+    double ceiling_;
+};
+
+}  // namespace
 
 ChartView::ChartView(QString title, QString fileStem, QWidget* parent)
     : ChartBase(title, parent), title_(std::move(title)), fileStem_(std::move(fileStem)) {
@@ -80,13 +103,14 @@ double ChartView::setValueAxis(const QString& label, double smallest, double lar
         return 0.0;
     }
     yAxis->setScaleType(QCPAxis::stLogarithmic);
-    yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    const double top = largest * std::pow(headroom, 6);
+    yAxis->setTicker(QSharedPointer<CeilingLogTicker>::create(top));
     // "time (ms)" becomes "time (ms, log)": the unit stays where it was, and short.
     yAxis->setLabel(label.endsWith(QLatin1Char(')')) ? label.chopped(1) + tr(", log)")
                                                      : tr("%1 (log)").arg(label));
     // The same room for labels as on a linear axis takes more of a log axis's range.
     const double bottom = smallest / 2;
-    yAxis->setRange(bottom, largest * std::pow(headroom, 6));
+    yAxis->setRange(bottom, top);
     return bottom;
 }
 

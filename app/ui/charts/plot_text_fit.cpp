@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QPointer>
 #include <QToolTip>
+#include <cmath>
 #include <optional>
 
 #include "ui/text_fit/axis_fit.h"
@@ -126,9 +127,10 @@ class PlotTextFitter : public QObject {
                 text->setProperty(kOwnCoords, now);
             own.insert(text, text->property(kOwnCoords).toPointF());
         }
-        constexpr int kStretches = 3;
-        // Text never squeezes the data below half the plot: past that it is hidden instead.
-        constexpr double kMostStretch = 2.0;
+        constexpr int kStretches = 4;
+        // Text never squeezes the data below two fifths of the plot: past that it is hidden
+        // instead.
+        constexpr double kMostStretch = 2.5;
         std::optional<double> firstSpan;
         text_fit::Placement placement;
         QCPAxis* stretched = plot_->axisRect() ? plot_->axisRect()->axis(QCPAxis::atLeft) : nullptr;
@@ -153,12 +155,17 @@ class PlotTextFitter : public QObject {
             QCPAxis* value = area->axis(QCPAxis::atLeft);
             const double height = area->rect().height();
             const double lacking = placement.lacking;
-            if (!value || height <= lacking + 8.0 || value->scaleType() != QCPAxis::stLinear) break;
+            if (!value || height <= lacking + 8.0) break;
+            // A logarithmic axis stretches its decades: the same share of the height is freed.
+            const bool logarithmic = value->scaleType() == QCPAxis::stLogarithmic;
             const QCPRange range = value->range();
-            if (!firstSpan) firstSpan = range.size();
-            const double span = range.size() * height / (height - lacking - 4.0);
+            if (logarithmic && !(range.lower > 0.0)) break;
+            const double size = logarithmic ? std::log(range.upper / range.lower) : range.size();
+            if (!firstSpan) firstSpan = size;
+            const double span = size * height / (height - lacking - 4.0);
             if (span > *firstSpan * kMostStretch) break;
-            value->setRange(range.lower, range.lower + span);
+            value->setRange(range.lower,
+                            logarithmic ? range.lower * std::exp(span) : range.lower + span);
             if (value == stretched)
                 stretched->setProperty(kStretchedRange, QVariant::fromValue(value->range()));
         }

@@ -172,7 +172,7 @@ RunWorker::JobEnd RunWorker::perform(const RunCommand& command, const JobContext
     observer.flushSamples();
     if (!report) return endedBy(report.status());
     return finished(
-        QVariant::fromValue(model::recordingMadeNowBy(*report, QStringLiteral("fusescope"))));
+        QVariant::fromValue(model::recordingMadeNowBy(*report, QLatin1String(kWorkerProgram))));
 }
 
 RunWorker::JobEnd RunWorker::perform(const SweepCommand& command, const JobContext& job) {

@@ -23,6 +23,9 @@ class Backend;
 class CounterProvider;
 class TileEngine;
 
+// The program the worker's recordings and sweeps name as their producer.
+inline constexpr char kWorkerProgram[] = "fusescope";
+
 class RunWorker : public JobEvents {
     Q_OBJECT
   public:

@@ -71,7 +71,7 @@ RunWorker::JobEnd RunWorker::perform(const TileRunCommand& command, const JobCon
     observer.flushSamples();
     if (!result) return endedBy(result.status());
     return finished(QVariant::fromValue(TileRunOutcome{
-        result->cell, model::recordingMadeNowBy(result->run, QStringLiteral("fusescope"))}));
+        result->cell, model::recordingMadeNowBy(result->run, QLatin1String(kWorkerProgram))}));
 }
 
 RunWorker::JobEnd RunWorker::perform(const TileSweepCommand& command, const JobContext& job) {
@@ -84,7 +84,7 @@ RunWorker::JobEnd RunWorker::perform(const TileSweepCommand& command, const JobC
     Result<tiles::TileSweep> sweep =
         tileEngine_->sweep(*selection->backend, command.request, observer);
     if (!sweep) return failed(failureMessage(sweep.status()));
-    sweep->producer = model::producerString(QStringLiteral("fusescope")).toStdString();
+    sweep->producer = model::producerString(QLatin1String(kWorkerProgram)).toStdString();
     if (sweep->cancelled) return cancelledWith(QVariant::fromValue(*sweep));
     return finished(QVariant::fromValue(*sweep));
 }

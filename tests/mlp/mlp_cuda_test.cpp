@@ -60,10 +60,11 @@ TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
     EXPECT_EQ(whole.blockSize, hopper ? 384 : 256);
     EXPECT_EQ(odd.blockSize, hopper ? 384 : 256);
     EXPECT_EQ(unpacked.blockSize, 256);
-    // 4 x 22 tiles of 128 x 128 on the Hopper kernel.
-    if (hopper) {
-        EXPECT_EQ(whole.gridSize, 4 * 22);
-    }
+    // 4 x 22 tiles of 128 x 128: one wave. At Llama-3-8B prefill the Hopper kernel takes tiles of
+    // 128 x 112 (4 x 128), the mma.sync kernel 128 x 128 (4 x 112).
+    EXPECT_EQ(whole.gridSize, 4 * 22);
+    const KernelResources prefill = gateUpSiluResources(DType::Bfloat16, {512, 4096, 14336});
+    EXPECT_EQ(prefill.gridSize, hopper ? 4 * 128 : 4 * 112);
 }
 
 // tf32: the lesson kernel (compiled at run time with TF32 mma), the unfused and merged variants

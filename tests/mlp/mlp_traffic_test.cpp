@@ -141,6 +141,21 @@ TEST(MlpTrafficTest, ProductionAtPrefillRereadsWeightsPerMTile) {
     EXPECT_EQ(k[1].name, "gemm_down");
 }
 
+TEST(MlpTrafficTest, ProductionAtLlamaPrefillChargesTheHopperKernelsNarrowTiles) {
+    // 4 x 112 tiles of 128 x 128 would take more than one wave of 132 blocks: bfloat16 runs the
+    // Hopper kernel at 128 x 112, ceil(14336/112) = 128 I tiles, each reading all of x.
+    const MlpShape prefill{512, 4096, 14336};
+    const auto bf16 = kernelsOf(kProductionVariant, prefill, DType::Bfloat16);
+    EXPECT_EQ(of(bf16[0], "x").bytesRead, 512ull * 4096 * 2 * 128);
+    EXPECT_EQ(of(bf16[0], "gate_up").bytesRead, 2ull * 14336 * 4096 * 2 * 4);
+    // Chosen tiles, and float32 (the CUDA-core kernel), stay at 128 columns: 112 I tiles.
+    const auto chosen =
+        kernelsOf(kProductionVariant, prefill, DType::Bfloat16, {{"tile_m", 128}, {"tile_i", 64}});
+    EXPECT_EQ(of(chosen[0], "x").bytesRead, 512ull * 4096 * 2 * 224);
+    const auto fp32 = kernelsOf(kProductionVariant, prefill, DType::Float32);
+    EXPECT_EQ(of(fp32[0], "x").bytesRead, 512ull * 4096 * 4 * 112);
+}
+
 TEST(MlpTrafficTest, ProductionAtPrefillFollowsTheChosenTiles) {
     // TILE_M 64, TILE_I 32 at M=300: ceil(300/64) = 5 M tiles, ceil(2750/32) = 86 I tiles.
     const MlpShape shape{300, 1000, 2750};

@@ -1,11 +1,12 @@
 // The production fusion's prefill gate_up kernel on Hopper (sm_90a): the same GEMM with SiLU*up in
-// its epilogue as mlp_production_tiled.cu, at tiles of 128 x 128 (TILE_M x TILE_I), on the
-// Hopper tensor-core path that mma.sync cannot reach: tiles of x, gate and up come in by TMA
-// (128-byte swizzle) into a 4-deep ring guarded by mbarriers, and two consumer warpgroups
-// multiply them with wgmma while a producer warp keeps the ring full. Each consumer owns 64 rows
-// of the M tile and accumulates both its g and u tiles (64 x 128 each) in registers; the
-// epilogue writes h = silu(g) * u once. The grid walks M tiles fastest, so the blocks that share
-// one tile of gate and up run together and the L2 serves the re-reads the traffic model charges.
+// its epilogue as mlp_production_tiled.cu, at tiles of 128 x 128 or 128 x 112 (TILE_M x TILE_I,
+// production::gateUpLaunchTiles), on the Hopper tensor-core path that mma.sync cannot reach: tiles
+// of x, gate and up come in by TMA (128-byte swizzle) into a 4-deep ring guarded by mbarriers, and
+// two consumer warpgroups multiply them with wgmma while a producer warp keeps the ring full. Each
+// consumer owns 64 rows of the M tile and accumulates its g and u tiles in registers with one
+// m64n(2 TILE_I) wgmma a k step (gate's and up's tiles lie one after the other); the epilogue
+// writes h = silu(g) * u once. The grid walks M tiles fastest, so the blocks that share one tile
+// of gate and up run together and the L2 serves the re-reads the traffic model charges.
 //
 // Built only for sm_90a (its own CMake target); the launcher runs it on compute capability 9.0
 // and the caller falls back to the mma.sync kernel elsewhere.
@@ -24,15 +25,24 @@
 namespace fusescope::mlp {
 namespace {
 
-constexpr int kTileM = kHopperTileM, kTileI = kHopperTileI, kStepK = 64, kStages = 4;
+constexpr int kTileM = production::kHopperTileM, kStepK = 64, kStages = 4;
 constexpr int kConsumers = 2;  // warpgroups of 128 threads, 64 rows each
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kXTileBytes = kTileM * kStepK * 2;
-constexpr int kWTileBytes = kTileI * kStepK * 2;
-constexpr int kStageBytes = kXTileBytes + 2 * kWTileBytes;
-// The ring, 1 KiB of slack to align it for the 128-byte swizzle, and the full and empty barriers.
-constexpr int kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
-static_assert(kXTileBytes % 1024 == 0 && kWTileBytes % 1024 == 0, "tiles keep 1 KiB alignment");
+
+// The shared-memory layout at one I tile.
+template <int kTileI>
+struct HopperTiles {
+    static constexpr int kWTileBytes = kTileI * kStepK * 2;
+    // A thread's accumulators of its warpgroup's 64 x (2 TILE_I) product: g's columns in the
+    // first half, u's in the second.
+    static constexpr int kAccumulators = 64 * 2 * kTileI / 128;
+    static constexpr int kStageBytes = kXTileBytes + 2 * kWTileBytes;
+    // The ring, 1 KiB of slack to align it for the 128-byte swizzle, and the full and empty
+    // barriers.
+    static constexpr int kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
+    static_assert(kXTileBytes % 1024 == 0 && kWTileBytes % 1024 == 0, "tiles keep 1 KiB alignment");
+};
 
 __device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
     return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
@@ -80,17 +90,23 @@ __device__ __forceinline__ std::uint64_t matrixDescriptor(std::uint32_t address)
            (static_cast<std::uint64_t>(1024 >> 4) << 32) | (1ull << 62);
 }
 
-// d (64 x 128, float32) += a (64 x 16) * b (128 x 16)^T, both bfloat16 in shared memory.
-__device__ __forceinline__ void mma64x128(float (&d)[64], std::uint64_t a, std::uint64_t b) {
+// d (64 x N, float32) += a (64 x 16) * b (N x 16)^T, both bfloat16 in shared memory. b is the gate
+// tile and the up tile one after the other (N = 2 TILE_I), so one instruction computes g and u.
+__device__ __forceinline__ void mma64x256(float (&d)[128], std::uint64_t a, std::uint64_t b) {
     asm volatile(
         "{\n"
         ".reg .pred accumulate;\n"
-        "setp.ne.b32 accumulate, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+        "setp.ne.b32 accumulate, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
         "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
-        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, "
-        "%37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, "
-        "%55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, accumulate, 1, 1, 0, 0;\n"
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+        "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
+        "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
+        "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, "
+        "%104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, "
+        "%118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, accumulate, 1, "
+        "1, 0, 0;\n"
         "}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
           "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
@@ -101,8 +117,59 @@ __device__ __forceinline__ void mma64x128(float (&d)[64], std::uint64_t a, std::
           "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
           "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-          "+f"(d[63])
+          "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+          "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+          "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+          "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+          "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+          "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+          "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
+          "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
         : "l"(a), "l"(b), "r"(1));
+}
+__device__ __forceinline__ void mma64x224(float (&d)[112], std::uint64_t a, std::uint64_t b) {
+    asm volatile(
+        "{\n"
+        ".reg .pred accumulate;\n"
+        "setp.ne.b32 accumulate, %114, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n224k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+        "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
+        "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
+        "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, "
+        "%104, %105, %106, %107, %108, %109, %110, %111}, %112, %113, accumulate, 1, 1, 0, 0;\n"
+        "}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+          "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+          "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+          "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+          "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+          "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+          "+f"(d[110]), "+f"(d[111])
+        : "l"(a), "l"(b), "r"(1));
+}
+
+template <int kColumns>
+__device__ __forceinline__ void mmaGateAndUp(float (&d)[kColumns / 2], std::uint64_t a,
+                                             std::uint64_t b) {
+    if constexpr (kColumns == 256)
+        mma64x256(d, a, b);
+    else
+        mma64x224(d, a, b);
 }
 
 __device__ __forceinline__ void mmaFence() {
@@ -126,11 +193,15 @@ __device__ __forceinline__ unsigned short toBf16(float v) {
     return r;
 }
 
+template <int kTileI>
 __global__ void __launch_bounds__(kThreads, 1)
     gateUpSiluHopper(const __grid_constant__ CUtensorMap xMap,
                      const __grid_constant__ CUtensorMap gateMap,
                      const __grid_constant__ CUtensorMap upMap, unsigned short* __restrict__ h,
                      int M, int H, int I) {
+    using Tiles = HopperTiles<kTileI>;
+    constexpr int kWTileBytes = Tiles::kWTileBytes, kStageBytes = Tiles::kStageBytes;
+    constexpr int kAccumulators = Tiles::kAccumulators;
     extern __shared__ unsigned char shared[];
     const std::uint32_t ring = (sharedAddress(shared) + 1023u) & ~1023u;
     const std::uint32_t fullBarriers = ring + kStages * kStageBytes;
@@ -166,22 +237,20 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
 
     const int consumer = warpgroup - 1;
-    float g[64], u[64];
+    float d[kAccumulators];
 #pragma unroll
-    for (int r = 0; r < 64; ++r) g[r] = u[r] = 0.0f;
+    for (int r = 0; r < kAccumulators; ++r) d[r] = 0.0f;
     for (int step = 0; step < steps; ++step) {
         const int s = step % kStages;
         barrierWait(fullBarriers + 8 * s, (step / kStages) & 1);
         const std::uint32_t stage = ring + s * kStageBytes;
         const std::uint32_t x = stage + consumer * 64 * 128;
-        const std::uint32_t gate = stage + kXTileBytes, up = gate + kWTileBytes;
+        const std::uint32_t gateAndUp = stage + kXTileBytes;
         mmaFence();
 #pragma unroll
-        for (int k = 0; k < kStepK / 16; ++k) {
-            const std::uint64_t a = matrixDescriptor(x + 32 * k);
-            mma64x128(g, a, matrixDescriptor(gate + 32 * k));
-            mma64x128(u, a, matrixDescriptor(up + 32 * k));
-        }
+        for (int k = 0; k < kStepK / 16; ++k)
+            mmaGateAndUp<2 * kTileI>(d, matrixDescriptor(x + 32 * k),
+                                     matrixDescriptor(gateAndUp + 32 * k));
         mmaCommit();
         // The previous step's products are done: its stage goes back to the producer.
         mmaWait<1>();
@@ -191,7 +260,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     mmaWait<0>();
 
     // Accumulator layout of wgmma m64nN: warp w of the warpgroup holds rows 16w..16w+15; register
-    // 4j + e holds row (lane / 4) + 8 (e / 2), column 8j + 2 (lane % 4) + e % 2.
+    // 4j + e holds row (lane / 4) + 8 (e / 2), column 8j + 2 (lane % 4) + e % 2. So g's column c
+    // and u's column c sit kAccumulators / 2 registers apart.
+    const float* g = d;
+    const float* u = d + kAccumulators / 2;
     const int lane = static_cast<int>(threadIdx.x) % 32,
               warp = (static_cast<int>(threadIdx.x) % 128) / 32;
     const int rowBase = m0 + consumer * 64 + warp * 16 + lane / 4;
@@ -201,7 +273,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // 8-byte stores need every row to start on 8 bytes.
     const bool quads = I % 4 == 0;
 #pragma unroll
-    for (int J = 0; J < 8; ++J) {
+    for (int J = 0; J < kTileI / 16; ++J) {
         // Columns 16J..16J+15 of the tile: a quad holds them as packed pairs, lane q the pairs at
         // 2q (register set j = 2J) and 8 + 2q (j = 2J + 1). Written that way each 32-byte sector
         // of a row takes two stores of 16 bytes, and the L2 sees twice the bytes of h in write
@@ -282,9 +354,44 @@ Result<CUtensorMap> tensorMapOf(PFN_cuTensorMapEncodeTiled_v12000 encode, const 
     return map;
 }
 
+// The I tile the shape runs at (the traffic model charges the same one).
+int tileIOf(const MlpShape& shape) {
+    return production::gateUpLaunchTiles(production::kDefaultTiles, DType::Bfloat16, shape).tileI;
+}
+
 dim3 gridOf(const MlpShape& shape) {
     return dim3(static_cast<unsigned>(ceilDiv(shape.M, kTileM)),
-                static_cast<unsigned>(ceilDiv(shape.I, kTileI)));
+                static_cast<unsigned>(ceilDiv(shape.I, tileIOf(shape))));
+}
+
+template <int kTileI>
+KernelResources resourcesAt(const MlpShape& shape) {
+    const dim3 grid = gridOf(shape);
+    return kernelResourcesOf(reinterpret_cast<const void*>(&gateUpSiluHopper<kTileI>), kThreads,
+                             HopperTiles<kTileI>::kSharedBytes,
+                             static_cast<std::int64_t>(grid.x) * grid.y);
+}
+
+template <int kTileI>
+Status launchAt(const MlpShape& shape, const void* x, const void* gate, const void* up, void* h,
+                cudaStream_t stream) {
+    constexpr int kSharedBytes = HopperTiles<kTileI>::kSharedBytes;
+    Result<PFN_cuTensorMapEncodeTiled_v12000> encode = tensorMapEncoder();
+    if (!encode) return encode.status();
+    Result<CUtensorMap> xMap = tensorMapOf(*encode, x, shape.M, shape.H, kTileM, "x");
+    if (!xMap) return xMap.status();
+    Result<CUtensorMap> gateMap = tensorMapOf(*encode, gate, shape.I, shape.H, kTileI, "gate");
+    if (!gateMap) return gateMap.status();
+    Result<CUtensorMap> upMap = tensorMapOf(*encode, up, shape.I, shape.H, kTileI, "up");
+    if (!upMap) return upMap.status();
+    if (Status s = allowDynamicSharedMemory(gateUpSiluHopper<kTileI>, kSharedBytes,
+                                            "Hopper gate_up kernel");
+        !s)
+        return s;
+    gateUpSiluHopper<kTileI><<<gridOf(shape), kThreads, kSharedBytes, stream>>>(
+        *xMap, *gateMap, *upMap, static_cast<unsigned short*>(h), static_cast<int>(shape.M),
+        static_cast<int>(shape.H), static_cast<int>(shape.I));
+    return cudaStatus(cudaGetLastError(), "gate_up_silu (Hopper) launch");
 }
 
 }  // namespace
@@ -299,33 +406,21 @@ bool gateUpHopperRuns(const MlpShape& shape) {
     }
     // TMA reads rows at 16-byte strides; the grid's y extent is at most 65535 I tiles.
     return major == 9 && minor == 0 && shape.H % 8 == 0 && shape.M <= INT32_MAX &&
-           shape.H <= INT32_MAX && shape.I <= INT32_MAX && ceilDiv(shape.I, kTileI) <= 65535;
+           shape.H <= INT32_MAX && shape.I <= INT32_MAX &&
+           ceilDiv(shape.I, tileIOf(shape)) <= 65535;
 }
 
 KernelResources gateUpHopperResources(const MlpShape& shape) {
-    const dim3 grid = gridOf(shape);
-    return kernelResourcesOf(reinterpret_cast<const void*>(&gateUpSiluHopper), kThreads,
-                             kSharedBytes, static_cast<std::int64_t>(grid.x) * grid.y);
+    return tileIOf(shape) == production::kHopperNarrowTileI
+               ? resourcesAt<production::kHopperNarrowTileI>(shape)
+               : resourcesAt<production::kTileI>(shape);
 }
 
 Status launchGateUpHopper(const MlpShape& shape, const void* x, const void* gate, const void* up,
                           void* h, cudaStream_t stream) {
-    Result<PFN_cuTensorMapEncodeTiled_v12000> encode = tensorMapEncoder();
-    if (!encode) return encode.status();
-    Result<CUtensorMap> xMap = tensorMapOf(*encode, x, shape.M, shape.H, kTileM, "x");
-    if (!xMap) return xMap.status();
-    Result<CUtensorMap> gateMap = tensorMapOf(*encode, gate, shape.I, shape.H, kTileI, "gate");
-    if (!gateMap) return gateMap.status();
-    Result<CUtensorMap> upMap = tensorMapOf(*encode, up, shape.I, shape.H, kTileI, "up");
-    if (!upMap) return upMap.status();
-    if (Status s =
-            allowDynamicSharedMemory(gateUpSiluHopper, kSharedBytes, "Hopper gate_up kernel");
-        !s)
-        return s;
-    gateUpSiluHopper<<<gridOf(shape), kThreads, kSharedBytes, stream>>>(
-        *xMap, *gateMap, *upMap, static_cast<unsigned short*>(h), static_cast<int>(shape.M),
-        static_cast<int>(shape.H), static_cast<int>(shape.I));
-    return cudaStatus(cudaGetLastError(), "gate_up_silu (Hopper) launch");
+    return tileIOf(shape) == production::kHopperNarrowTileI
+               ? launchAt<production::kHopperNarrowTileI>(shape, x, gate, up, h, stream)
+               : launchAt<production::kTileI>(shape, x, gate, up, h, stream);
 }
 
 }  // namespace fusescope::mlp

@@ -245,7 +245,8 @@ VariantSpec productionVariant() {
                          {{h, z.mi * downBlocks, 0}, {"down", z.weight, 0}, {"out", 0, z.out}},
                          z.gemm)};
         }
-        const production::Tiles t = productionTilesOf(problem);
+        const production::Tiles t =
+            production::gateUpLaunchTiles(productionTilesOf(problem), problem.dtype, s);
         const auto tilesM = static_cast<std::uint64_t>(ceilDiv(s.M, t.tileM));
         const auto tilesI = static_cast<std::uint64_t>(ceilDiv(s.I, t.tileI));
         KernelSpec gateUp =
@@ -344,7 +345,11 @@ TuningSpec productionTile(std::string_view name, std::string title,
     TuningSpec spec;
     spec.name = std::string(name);
     spec.title = std::move(title);
-    spec.help = "a tile size of the production fusion's gate_up kernel (prefill sizes)";
+    spec.help =
+        "a tile size of the production fusion's gate_up kernel (prefill sizes); at the "
+        "default 128 x 128 a Hopper GPU runs its TMA and wgmma kernel in bfloat16, at "
+        "128 x 112 where 128 x 128 tiles would take more than one wave of " +
+        std::to_string(production::kHopperWaveBlocks) + " blocks";
     spec.allowed.assign(allowed.begin(), allowed.end());
     spec.defaultValue = defaultValue;
     spec.valueBeforeDeclared = valueBeforeDeclared;

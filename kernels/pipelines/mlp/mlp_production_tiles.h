@@ -8,10 +8,20 @@
 namespace fusescope::mlp::production {
 
 // Prefill: one block computes a kTileM x kTileI tile of h (its g and u tiles stay in registers).
-// At the default 128 x 128 bfloat16 runs the Hopper kernel (TMA and wgmma) on compute capability
-// 9.0 and the precompiled mma.sync kernel elsewhere; float32 runs the CUDA-core kernel.
+// At the default tiles bfloat16 runs the Hopper kernel (TMA and wgmma) on compute capability 9.0
+// and the precompiled mma.sync kernel (128 x 128) elsewhere; float32 runs the CUDA-core kernel
+// (128 x 128).
 inline constexpr int kTileM = 128;
 inline constexpr int kTileI = 128;
+// The Hopper kernel's tiles: 128 x 128, or 128 x 112 where 128-column tiles would take more than
+// one wave of kHopperWaveBlocks blocks (one block an SM of an H100 or H200): at Llama-3-8B prefill
+// (M = 512) 448 tiles of 128 leave the last of four waves a third full, 512 tiles of 112 fill
+// nearly four. On the H200 the gate_up kernel took 170 us at 128 x 112 against 191 us at
+// 128 x 128 (M = 512) and 1316 against 1380 us (M = 4096); within one wave the wider tiles are
+// faster (21 against 25 us at 512 x 1024 x 2816).
+inline constexpr int kHopperTileM = 128;
+inline constexpr int kHopperNarrowTileI = 112;
+inline constexpr int kHopperWaveBlocks = 132;
 
 // The prefill kernel's tiles: the precompiled kernel has the defaults, other allowed values
 // compile at run time (mlp_production_tiled.h). Its 8 warps each own 16 columns of g and u, so
@@ -23,6 +33,20 @@ struct Tiles {
     friend bool operator==(const Tiles&, const Tiles&) = default;
 };
 inline constexpr Tiles kDefaultTiles{};
+
+// The tiles the gate_up launch computes, which the traffic model charges: the Hopper kernel's at
+// the default bfloat16 tiles (which depend on the shape only, so that the model and the kernel
+// agree on every GPU), else the chosen ones. The model is written for the GPUs the program is
+// measured on (Hopper): elsewhere the default bfloat16 tiles run the mma.sync kernel at
+// 128 x 128, as does the default cell of a tile sweep (every cell runs the same run-time
+// compiled kernel); where this says 112 columns, those request x 112/128 as often as charged.
+constexpr Tiles gateUpLaunchTiles(const Tiles& chosen, DType dtype, const MlpShape& shape) {
+    if (!(chosen == kDefaultTiles) || dtype != DType::Bfloat16) return chosen;
+    const std::int64_t wideTiles =
+        ((shape.M + kTileM - 1) / kTileM) * ((shape.I + kTileI - 1) / kTileI);
+    return {kHopperTileM, wideTiles > kHopperWaveBlocks ? kHopperNarrowTileI : kTileI};
+}
+
 // The tiles of a recording that names none: the program ran 128 x 64 before tiles were tunings.
 inline constexpr Tiles kTilesBeforeTunings{128, 64};
 inline constexpr std::array<int, 2> kAllowedTileM = {64, 128};

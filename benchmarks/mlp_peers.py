@@ -125,6 +125,20 @@ def eager(x, gate, up, down):
     return F.linear(h, down)
 
 
+def graphed(fn):
+    """fn captured once in a CUDA graph (after warm-up on a side stream); returns its replay."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    return graph.replay
+
+
 def lesson(x, gate, up, down, out, cast_hidden, precision="tf32", tiles=None):
     tiles = tiles or TILES
     M, H = x.shape
@@ -168,8 +182,8 @@ def main():
     ours = fusescope_lessons(args.fusescope, presets, args.repeats) if args.fusescope else {}
     print(f"torch {torch.__version__}, triton {triton.__version__}, "
           f"{torch.cuda.get_device_name()}", flush=True)
-    print(f"{'preset':14} {'dtype':9} {'eager us':>10} {'lesson us':>11} {'lesson err':>11} note",
-          flush=True)
+    print(f"{'preset':14} {'dtype':9} {'eager us':>10} {'graph us':>10} {'lesson us':>11} "
+          f"{'lesson err':>11} note", flush=True)
     results = []
     for name, M, H, I, dname in shapes:
         dtype, precision = DTYPES[dname]
@@ -184,6 +198,8 @@ def main():
         expected = eager(x, gate, up, down)
         torch.backends.cuda.matmul.allow_tf32 = dname == "tf32"
         eager_us = time_us(lambda: eager(x, gate, up, down), args.repeats)
+        # The same five kernels replayed from a CUDA graph: no launch overhead between them.
+        graph_us = time_us(graphed(lambda: eager(x, gate, up, down)), args.repeats)
         torch.backends.cuda.matmul.allow_tf32 = False
         out = torch.empty(M, H, device="cuda", dtype=dtype)
         note = {"float32": "tl.dot input_precision=ieee (true float32)",
@@ -202,9 +218,11 @@ def main():
         reps = 3 if single > 5e4 else args.repeats
         lesson_us = time_us(lambda: lesson(x, gate, up, down, out, cast, precision), reps,
                             warmups=1)
-        print(f"{name:14} {dname:9} {eager_us:10.1f} {lesson_us:11.1f} {err:11.2e} {note}"
+        print(f"{name:14} {dname:9} {eager_us:10.1f} {graph_us:10.1f} {lesson_us:11.1f} "
+              f"{err:11.2e} {note}"
               f"{' (3 repeats)' if reps == 3 else ''}", flush=True)
         row = dict(preset=name, dtype=dname, M=M, H=H, I=I, eager_us=eager_us,
+                   graph_us=graph_us,
                    lesson_triton_us=lesson_us, lesson_relative_error=err,
                    lesson_repeats=reps, triton_input_precision=precision, note=note)
         mine = ours.get((name, dname))

@@ -4,6 +4,7 @@
 
 #include "model/format.h"
 #include "model/measured_counts.h"
+#include "tiles/tile_model.h"
 
 namespace fusescope::model {
 namespace {
@@ -70,9 +71,9 @@ QString pairText(const KernelPair& pair, const QString& other) {
 
 // What the run measured of a kernel: a store pattern that writes sectors in parts (with its
 // counterparts' for comparison, where counted), and where it takes longer than its counterparts
-// together, its register cost.
+// together, a grid that leaves multiprocessors idle and its register cost.
 QString measuredCause(const VariantSpec& variant, const VariantResult& fused,
-                      const KernelPair& pair) {
+                      const KernelPair& pair, int multiprocessors) {
     const bool slower = pair.fused->timeMs > pair.othersMs;
     QStringList parts;
     const std::optional<double> ratio = writeRequestRatio(*pair.fused);
@@ -100,6 +101,12 @@ QString measuredCause(const VariantSpec& variant, const VariantResult& fused,
         if (!theirs.isEmpty()) part += QStringLiteral(", against ") + theirs.join(", ");
         parts << part;
     }
+    const int blocks = pair.fused->resources.gridSize;
+    if (slower && blocks > 0 && blocks < multiprocessors)
+        parts << QStringLiteral("%1 runs %2")
+                     .arg(QString::fromStdString(pair.fused->name),
+                          QString::fromStdString(tiles::gridWords(
+                              static_cast<std::uint64_t>(blocks), multiprocessors, 0)));
     if (slower && pair.fused->resources.known && pair.fused->resources.registersPerThread > 0) {
         QString part =
             QStringLiteral("%1 holds %2 registers a thread, a theoretical occupancy of %3")
@@ -116,7 +123,7 @@ QString measuredCause(const VariantSpec& variant, const VariantResult& fused,
 
 QString againstOne(const VariantSpec& variant, const VariantResult& fused,
                    const VariantResult& other, const VariantCounterparts& counterparts,
-                   bool comparedAlready, QStringList& said) {
+                   bool comparedAlready, int multiprocessors, QStringList& said) {
     QVector<KernelPair> pairs;
     for (const KernelCounterparts& declared : counterparts.kernels) {
         KernelPair pair;
@@ -134,7 +141,7 @@ QString againstOne(const VariantSpec& variant, const VariantResult& fused,
     for (const KernelPair& pair : pairs) {
         sides << pairText(pair, toQString(other.variant));
         // Said once: the same kernel beside a second variant has the same measurements.
-        if (const QString cause = measuredCause(variant, fused, pair);
+        if (const QString cause = measuredCause(variant, fused, pair, multiprocessors);
             !cause.isEmpty() && !said.contains(cause)) {
             causes << cause;
             said << cause;
@@ -168,7 +175,8 @@ QStringList slowerThanCounterparts(const Recording& recording, const VariantSpec
         const VariantResult* other = timedRunOf(recording, counterparts.variant);
         if (!other || fused.timeMs <= other->timeMs * (1.0 + kSlowerBy)) continue;
         sentences << againstOne(variant, fused, *other, counterparts,
-                                counterparts.variant == compared, said);
+                                counterparts.variant == compared, recording.device.multiprocessors,
+                                said);
     }
     return sentences;
 }

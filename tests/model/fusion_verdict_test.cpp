@@ -147,7 +147,9 @@ TEST(FusionVerdict, NothingKernelByKernelWhereProductionWins) {
 }
 
 // The shipped classroom recording (H200, bfloat16, M = 512): production is slower than
-// merged_gate_up there; the verdict says so with the file's own times and counters.
+// merged_gate_up there; the verdict says so with the file's own times, and names what the file
+// measured of its gate_up kernel: a grid that leaves SMs idle and its registers. Its stores write
+// whole sectors, so no store pattern is blamed.
 TEST(FusionVerdict, ShippedClassroomSaysWhyProductionLosesToMergedGateUp) {
     fusescope::Result<Recording> loaded = loadRecording(
         QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
@@ -172,10 +174,18 @@ TEST(FusionVerdict, ShippedClassroomSaysWhyProductionLosesToMergedGateUp) {
                  formatDuration(gateUp.timeMs), formatDuration(merged->kernels[0].timeMs),
                  formatDuration(merged->kernels[1].timeMs))))
         << text.toStdString();
+    const int blocks = gateUp.resources.gridSize, sms = loaded->device.multiprocessors;
+    ASSERT_GT(blocks, 0);
+    ASSERT_LT(blocks, sms);
+    EXPECT_TRUE(text.contains(QStringLiteral("gemm_gate_up_silu runs %1 blocks on %2 SMs: %3 SMs "
+                                             "idle; gemm_gate_up_silu holds %4 registers a thread")
+                                  .arg(blocks)
+                                  .arg(sms)
+                                  .arg(sms - blocks)
+                                  .arg(gateUp.resources.registersPerThread)))
+        << text.toStdString();
     const double ratio = *measured(gateUp, &KernelCounters::l2SectorsWritten) * 32.0 /
                          double(gateUp.modelBytesWritten);
-    EXPECT_TRUE(text.contains(
-        QStringLiteral("gemm_gate_up_silu asks the L2 for %1x the bytes of h it writes")
-            .arg(ratio, 0, 'f', 2)))
-        << text.toStdString();
+    ASSERT_LT(ratio, 1.1);
+    EXPECT_FALSE(text.contains(QStringLiteral("asks the L2"))) << text.toStdString();
 }

@@ -5,8 +5,10 @@
 // two consumer warpgroups multiply them with wgmma while a producer warp keeps the ring full. Each
 // consumer owns 64 rows of the M tile and accumulates its g and u tiles in registers with one
 // m64n(2 TILE_I) wgmma a k step (gate's and up's tiles lie one after the other); the epilogue
-// writes h = silu(g) * u once. The grid walks M tiles fastest, so the blocks that share one tile
-// of gate and up run together and the L2 serves the re-reads the traffic model charges.
+// writes h = silu(g) * u once. The grid is persistent, one block an SM walking the tiles M tiles
+// fastest, so the blocks that share one tile of gate and up run together and the L2 serves the
+// re-reads the traffic model charges, and a block's producer fetches its next tile while its
+// consumers write the last one's h.
 //
 // Built only for sm_90a (its own CMake target); the launcher runs it on compute capability 9.0
 // and the caller falls back to the mma.sync kernel elsewhere.
@@ -14,6 +16,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -193,77 +196,16 @@ __device__ __forceinline__ unsigned short toBf16(float v) {
     return r;
 }
 
+// Writes h = silu(g) * u for the consumer's 64 rows of the tile at (m0, i0). Accumulator layout
+// of wgmma m64nN: warp w of the warpgroup holds rows 16w..16w+15; register 4j + e holds row
+// (lane / 4) + 8 (e / 2), column 8j + 2 (lane % 4) + e % 2. So g's column c and u's column c sit
+// half the accumulators apart.
 template <int kTileI>
-__global__ void __launch_bounds__(kThreads, 1)
-    gateUpSiluHopper(const __grid_constant__ CUtensorMap xMap,
-                     const __grid_constant__ CUtensorMap gateMap,
-                     const __grid_constant__ CUtensorMap upMap, unsigned short* __restrict__ h,
-                     int M, int H, int I) {
-    using Tiles = HopperTiles<kTileI>;
-    constexpr int kWTileBytes = Tiles::kWTileBytes, kStageBytes = Tiles::kStageBytes;
-    constexpr int kAccumulators = Tiles::kAccumulators;
-    extern __shared__ unsigned char shared[];
-    const std::uint32_t ring = (sharedAddress(shared) + 1023u) & ~1023u;
-    const std::uint32_t fullBarriers = ring + kStages * kStageBytes;
-    const std::uint32_t emptyBarriers = fullBarriers + kStages * 8;
-    const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-    const int m0 = static_cast<int>(blockIdx.x) * kTileM;
-    const int i0 = static_cast<int>(blockIdx.y) * kTileI;
-    const int steps = (H + kStepK - 1) / kStepK;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < kStages; ++s) {
-            barrierInit(fullBarriers + 8 * s, 1);
-            barrierInit(emptyBarriers + 8 * s, kConsumers);
-        }
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-    }
-    __syncthreads();
-
-    if (warpgroup == 0) {
-        // The producer: one thread issues the copies (TMA zero-fills what lies past M, H or I).
-        if (threadIdx.x != 0) return;
-        for (int step = 0; step < steps; ++step) {
-            const int s = step % kStages, round = step / kStages;
-            if (round > 0) barrierWait(emptyBarriers + 8 * s, (round - 1) & 1);
-            const std::uint32_t stage = ring + s * kStageBytes;
-            const std::uint32_t full = fullBarriers + 8 * s;
-            barrierExpectBytes(full, kStageBytes);
-            tmaLoad(stage, &xMap, full, step * kStepK, m0);
-            tmaLoad(stage + kXTileBytes, &gateMap, full, step * kStepK, i0);
-            tmaLoad(stage + kXTileBytes + kWTileBytes, &upMap, full, step * kStepK, i0);
-        }
-        return;
-    }
-
-    const int consumer = warpgroup - 1;
-    float d[kAccumulators];
-#pragma unroll
-    for (int r = 0; r < kAccumulators; ++r) d[r] = 0.0f;
-    for (int step = 0; step < steps; ++step) {
-        const int s = step % kStages;
-        barrierWait(fullBarriers + 8 * s, (step / kStages) & 1);
-        const std::uint32_t stage = ring + s * kStageBytes;
-        const std::uint32_t x = stage + consumer * 64 * 128;
-        const std::uint32_t gateAndUp = stage + kXTileBytes;
-        mmaFence();
-#pragma unroll
-        for (int k = 0; k < kStepK / 16; ++k)
-            mmaGateAndUp<2 * kTileI>(d, matrixDescriptor(x + 32 * k),
-                                     matrixDescriptor(gateAndUp + 32 * k));
-        mmaCommit();
-        // The previous step's products are done: its stage goes back to the producer.
-        mmaWait<1>();
-        if (step > 0 && threadIdx.x % 128 == 0)
-            barrierArrive(emptyBarriers + 8 * ((step - 1) % kStages));
-    }
-    mmaWait<0>();
-
-    // Accumulator layout of wgmma m64nN: warp w of the warpgroup holds rows 16w..16w+15; register
-    // 4j + e holds row (lane / 4) + 8 (e / 2), column 8j + 2 (lane % 4) + e % 2. So g's column c
-    // and u's column c sit kAccumulators / 2 registers apart.
+__device__ __forceinline__ void storeTile(const float (&d)[HopperTiles<kTileI>::kAccumulators],
+                                          unsigned short* __restrict__ h, int M, int I, int m0,
+                                          int i0, int consumer) {
     const float* g = d;
-    const float* u = d + kAccumulators / 2;
+    const float* u = d + HopperTiles<kTileI>::kAccumulators / 2;
     const int lane = static_cast<int>(threadIdx.x) % 32,
               warp = (static_cast<int>(threadIdx.x) % 128) / 32;
     const int rowBase = m0 + consumer * 64 + warp * 16 + lane / 4;
@@ -319,6 +261,87 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
 }
 
+// A persistent grid (at most one block an SM): block b computes tiles b, b + gridDim.x, ...,
+// M tiles fastest, so the blocks running together share their tiles of gate and up in the L2.
+// The producer streams the next tile's stages while the consumers write the previous one's h.
+template <int kTileI>
+__global__ void __launch_bounds__(kThreads, 1)
+    gateUpSiluHopper(const __grid_constant__ CUtensorMap xMap,
+                     const __grid_constant__ CUtensorMap gateMap,
+                     const __grid_constant__ CUtensorMap upMap, unsigned short* __restrict__ h,
+                     int M, int H, int I) {
+    using Tiles = HopperTiles<kTileI>;
+    constexpr int kWTileBytes = Tiles::kWTileBytes, kStageBytes = Tiles::kStageBytes;
+    constexpr int kAccumulators = Tiles::kAccumulators;
+    extern __shared__ unsigned char shared[];
+    const std::uint32_t ring = (sharedAddress(shared) + 1023u) & ~1023u;
+    const std::uint32_t fullBarriers = ring + kStages * kStageBytes;
+    const std::uint32_t emptyBarriers = fullBarriers + kStages * 8;
+    const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+    const int steps = (H + kStepK - 1) / kStepK;
+    const int tilesM = (M + kTileM - 1) / kTileM;
+    const int tiles = tilesM * ((I + kTileI - 1) / kTileI);
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < kStages; ++s) {
+            barrierInit(fullBarriers + 8 * s, 1);
+            barrierInit(emptyBarriers + 8 * s, kConsumers);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+
+    if (warpgroup == 0) {
+        // The producer: one thread issues the copies (TMA zero-fills what lies past M, H or I).
+        // `filled` counts the stages filled over all of the block's tiles.
+        if (threadIdx.x != 0) return;
+        int filled = 0;
+        for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
+            const int m0 = t % tilesM * kTileM, i0 = t / tilesM * kTileI;
+            for (int step = 0; step < steps; ++step, ++filled) {
+                const int s = filled % kStages, round = filled / kStages;
+                if (round > 0) barrierWait(emptyBarriers + 8 * s, (round - 1) & 1);
+                const std::uint32_t stage = ring + s * kStageBytes;
+                const std::uint32_t full = fullBarriers + 8 * s;
+                barrierExpectBytes(full, kStageBytes);
+                tmaLoad(stage, &xMap, full, step * kStepK, m0);
+                tmaLoad(stage + kXTileBytes, &gateMap, full, step * kStepK, i0);
+                tmaLoad(stage + kXTileBytes + kWTileBytes, &upMap, full, step * kStepK, i0);
+            }
+        }
+        return;
+    }
+
+    const int consumer = warpgroup - 1;
+    int used = 0;  // stages consumed over all of the block's tiles
+    for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
+        float d[kAccumulators];
+#pragma unroll
+        for (int r = 0; r < kAccumulators; ++r) d[r] = 0.0f;
+        for (int step = 0; step < steps; ++step, ++used) {
+            const int s = used % kStages;
+            barrierWait(fullBarriers + 8 * s, (used / kStages) & 1);
+            const std::uint32_t stage = ring + s * kStageBytes;
+            const std::uint32_t x = stage + consumer * 64 * 128;
+            const std::uint32_t gateAndUp = stage + kXTileBytes;
+            mmaFence();
+#pragma unroll
+            for (int k = 0; k < kStepK / 16; ++k)
+                mmaGateAndUp<2 * kTileI>(d, matrixDescriptor(x + 32 * k),
+                                         matrixDescriptor(gateAndUp + 32 * k));
+            mmaCommit();
+            // The previous step's products are done: its stage goes back to the producer.
+            mmaWait<1>();
+            if (step > 0 && threadIdx.x % 128 == 0)
+                barrierArrive(emptyBarriers + 8 * ((used - 1) % kStages));
+        }
+        mmaWait<0>();
+        // The tile's last stage goes back too, before its h is written.
+        if (threadIdx.x % 128 == 0) barrierArrive(emptyBarriers + 8 * ((used - 1) % kStages));
+        storeTile<kTileI>(d, h, M, I, t % tilesM * kTileM, t / tilesM * kTileI, consumer);
+    }
+}
+
 // cuTensorMapEncodeTiled from the driver, found through the runtime (no link to libcuda).
 Result<PFN_cuTensorMapEncodeTiled_v12000> tensorMapEncoder() {
     void* function = nullptr;
@@ -359,17 +382,28 @@ int tileIOf(const MlpShape& shape) {
     return production::gateUpLaunchTiles(production::kDefaultTiles, DType::Bfloat16, shape).tileI;
 }
 
-dim3 gridOf(const MlpShape& shape) {
-    return dim3(static_cast<unsigned>(ceilDiv(shape.M, kTileM)),
-                static_cast<unsigned>(ceilDiv(shape.I, tileIOf(shape))));
+std::int64_t tilesOf(const MlpShape& shape) {
+    return ceilDiv(shape.M, kTileM) * ceilDiv(shape.I, tileIOf(shape));
+}
+
+// The persistent grid: one block an SM, or one a tile where there are fewer tiles.
+Result<int> blocksOf(const MlpShape& shape) {
+    int device = 0, multiprocessors = 0;
+    if (Status s = cudaStatus(cudaGetDevice(&device), "finding the current GPU"); !s) return s;
+    if (Status s = cudaStatus(
+            cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+            "reading the GPU's multiprocessor count");
+        !s)
+        return s;
+    return static_cast<int>(std::min<std::int64_t>(tilesOf(shape), multiprocessors));
 }
 
 template <int kTileI>
 KernelResources resourcesAt(const MlpShape& shape) {
-    const dim3 grid = gridOf(shape);
+    Result<int> blocks = blocksOf(shape);
+    if (!blocks) return {};
     return kernelResourcesOf(reinterpret_cast<const void*>(&gateUpSiluHopper<kTileI>), kThreads,
-                             HopperTiles<kTileI>::kSharedBytes,
-                             static_cast<std::int64_t>(grid.x) * grid.y);
+                             HopperTiles<kTileI>::kSharedBytes, *blocks);
 }
 
 template <int kTileI>
@@ -388,7 +422,9 @@ Status launchAt(const MlpShape& shape, const void* x, const void* gate, const vo
                                             "Hopper gate_up kernel");
         !s)
         return s;
-    gateUpSiluHopper<kTileI><<<gridOf(shape), kThreads, kSharedBytes, stream>>>(
+    Result<int> blocks = blocksOf(shape);
+    if (!blocks) return blocks.status();
+    gateUpSiluHopper<kTileI><<<*blocks, kThreads, kSharedBytes, stream>>>(
         *xMap, *gateMap, *upMap, static_cast<unsigned short*>(h), static_cast<int>(shape.M),
         static_cast<int>(shape.H), static_cast<int>(shape.I));
     return cudaStatus(cudaGetLastError(), "gate_up_silu (Hopper) launch");
@@ -404,10 +440,9 @@ bool gateUpHopperRuns(const MlpShape& shape) {
         (void)cudaGetLastError();
         return false;
     }
-    // TMA reads rows at 16-byte strides; the grid's y extent is at most 65535 I tiles.
+    // TMA reads rows at 16-byte strides; the kernel counts tiles in an int.
     return major == 9 && minor == 0 && shape.H % 8 == 0 && shape.M <= INT32_MAX &&
-           shape.H <= INT32_MAX && shape.I <= INT32_MAX &&
-           ceilDiv(shape.I, tileIOf(shape)) <= 65535;
+           shape.H <= INT32_MAX && shape.I <= INT32_MAX && tilesOf(shape) <= INT32_MAX;
 }
 
 KernelResources gateUpHopperResources(const MlpShape& shape) {

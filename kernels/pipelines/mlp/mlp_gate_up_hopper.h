@@ -12,7 +12,7 @@
 namespace fusescope::mlp {
 
 // Whether the current device and the shape can run it: compute capability 9.0 (the code is
-// sm_90a only), rows of x, gate and up at 16-byte strides, and a grid within CUDA's limits.
+// sm_90a only), rows of x, gate and up at 16-byte strides, and a tile count that fits an int.
 bool gateUpHopperRuns(const MlpShape& shape);
 KernelResources gateUpHopperResources(const MlpShape& shape);
 // h = silu(x gate^T) * (x up^T), bfloat16, float32 accumulation.

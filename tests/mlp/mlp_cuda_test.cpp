@@ -9,6 +9,7 @@
 #include "mlp_check.h"
 #include "mlp_test_shapes.h"
 #include "pipelines/mlp/mlp_launch.h"
+#include "pipelines/mlp/mlp_production_tiles.h"
 #include "runtime/backend.h"
 
 namespace fusescope::mlp {
@@ -67,6 +68,24 @@ TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
     EXPECT_EQ(whole.gridSize, 4 * 22);
     const KernelResources prefill = gateUpSiluResources(DType::Bfloat16, {512, 4096, 14336});
     EXPECT_EQ(prefill.gridSize, hopper ? std::min(4 * 128, device.multiprocessors) : 4 * 112);
+}
+
+// More tiles than multiprocessors: 9 x 16 tiles of 128 x 128 would take more than one wave, so
+// bfloat16 takes 128 x 112 tiles, 9 x 18 = 162 of them, partial in M (1100 = 8 x 128 + 76) and
+// in I (2000 = 17 x 112 + 96). On Hopper the persistent grid then walks two tiles with some of
+// its blocks; elsewhere the mma.sync kernel runs a block a tile.
+class MlpCudaProductionTest : public WithCudaBackend<::testing::Test> {};
+
+TEST_F(MlpCudaProductionTest, PrefillWithMoreTilesThanMultiprocessorsMatchesTheReference) {
+    const MlpShape shape{1100, 256, 2000};
+    ASSERT_EQ(
+        production::gateUpLaunchTiles(production::kDefaultTiles, DType::Bfloat16, shape).tileI,
+        production::kHopperNarrowTileI);
+    const ReferenceCase c = makeReferenceCase(shape, DType::Bfloat16, 909);
+    Result<HostMatrix> out =
+        runMlpOnce(*backend, mlpRequest(kProductionVariant, shape, DType::Bfloat16), c.inputs);
+    ASSERT_TRUE(out) << out.status().message();
+    EXPECT_TRUE(matchesReference(*out, c.rows, c.reference));
 }
 
 // tf32: the lesson kernel (compiled at run time with TF32 mma), the unfused and merged variants

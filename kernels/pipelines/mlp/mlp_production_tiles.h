@@ -42,8 +42,7 @@ inline constexpr Tiles kDefaultTiles{};
 // compiled kernel); where this says 112 columns, those request x 112/128 as often as charged.
 constexpr Tiles gateUpLaunchTiles(const Tiles& chosen, DType dtype, const MlpShape& shape) {
     if (!(chosen == kDefaultTiles) || dtype != DType::Bfloat16) return chosen;
-    const std::int64_t wideTiles =
-        ((shape.M + kTileM - 1) / kTileM) * ((shape.I + kTileI - 1) / kTileI);
+    const std::int64_t wideTiles = ceilDiv(shape.M, kTileM) * ceilDiv(shape.I, kTileI);
     return {kHopperTileM, wideTiles > kHopperWaveBlocks ? kHopperNarrowTileI : kTileI};
 }
 

@@ -28,8 +28,8 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
                                  {128, 16, 16, 128}};
     for (const LessonTiles& tiles : cases) {
         SCOPED_TRACE(tilesText(tiles));
-        const int stages = lessonTiledStages(tiles, DType::Tf32, kH200SharedOptIn);
-        ASSERT_LE(lessonTiledSharedBytes(tiles, DType::Tf32, stages), kH200SharedOptIn);
+        const int stages = lessonTiledStages(tiles, DType::Tf32, kH200SharedOptIn, 9);
+        ASSERT_LE(lessonTiledSharedBytes(tiles, DType::Tf32, stages, 9), kH200SharedOptIn);
         const CompileRequest request = lessonTiledCompileRequest(tiles, DType::Tf32, stages, 9, 0);
         bool tf32 = false;
         for (const std::string& option : request.options) tf32 = tf32 || option == "-DFS_TF32=1";
@@ -44,17 +44,17 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
 TEST(LessonTf32Compile, SharedMemoryHoldsThreePaddedStagesWhereTheyFit) {
     // Default tiles: row pitches of 80 floats; per stage x 32 rows, gate and up 64 each; one down
     // tile of 64 rows; the hidden tile 32 rows: (3 x 160 + 64 + 32) x 80 x 4 bytes.
-    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, DType::Tf32, 3), 184320u);
-    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Tf32, kH200SharedOptIn), 3);
+    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, DType::Tf32, 3, 9), 184320u);
+    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Tf32, kH200SharedOptIn, 9), 3);
     // 16/64/128/64 (pitches 144 and 80): 3 stages need 274,432 bytes, 2 need 191,488.
     const LessonTiles deep{16, 64, 128, 64};
-    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 3), 274432u);
-    EXPECT_EQ(lessonTiledStages(deep, DType::Tf32, kH200SharedOptIn), 2);
-    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 2), 191488u);
+    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 3, 9), 274432u);
+    EXPECT_EQ(lessonTiledStages(deep, DType::Tf32, kH200SharedOptIn, 9), 2);
+    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 2, 9), 191488u);
     // A 16-column tile needs no padding: 16/16/16/16 is (3 x 48 + 16 + 16) x 16 x 4.
-    EXPECT_EQ(lessonTiledSharedBytes({16, 16, 16, 16}, DType::Tf32, 3), 11264u);
+    EXPECT_EQ(lessonTiledSharedBytes({16, 16, 16, 16}, DType::Tf32, 3, 9), 11264u);
     // float32 stays one unpipelined stage.
-    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Float32, kH200SharedOptIn), 1);
+    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Float32, kH200SharedOptIn, 9), 1);
 }
 
 }  // namespace

@@ -20,19 +20,19 @@ bool hasOption(const CompileRequest& request, const std::string& option) {
 TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
     // bfloat16: 64 or more accumulators a thread with four warps, BLOCK_M x (2 BLOCK_I + BLOCK_N)
     // / 128; TF32: BLOCK_M of 32 or more.
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16), 256);
-    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16), 256);
-    EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16), 128);
-    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32), 256);
-    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, DType::Tf32), 256);
-    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Bfloat16), 128);
-    EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, DType::Tf32), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 8), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 8), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16, 8), 128);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32, 8), 256);
+    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, DType::Tf32, 8), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Bfloat16, 8), 128);
+    EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, DType::Tf32, 8), 128);
     // The CUDA-core float32 kernel's thread layout is fixed at four warps.
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Float32), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Float32, 8), 128);
 }
 
 TEST(LessonWarps, TheCompileRequestNamesTheWarps) {
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 9, 0),
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 8, 0),
                           "-DFS_WARPS=8"));
     EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 9, 0),
                           "-DFS_WARPS=4"));
@@ -46,13 +46,62 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
         for (const LessonTiles& tiles : cases) {
             SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
                          std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));
-            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 9, 0);
+            // On compute capability 9 bfloat16 at BLOCK_M >= 64 is the wgmma kernel (below).
+            const CompileRequest request =
+                lessonTiledCompileRequest(tiles, dtype, 2, dtype == DType::Tf32 ? 9 : 8, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WARPS=8"));
             std::string log;
             Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
             ASSERT_TRUE(image) << image.status().message() << "\n" << log;
             EXPECT_GT(image->size(), 1000u);
         }
+}
+
+TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
+    // A warpgroup of four warps per 64 rows; sm_90a, the only target with wgmma.
+    EXPECT_TRUE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 9));
+    EXPECT_TRUE(lessonTiledWarpgroups({128, 16, 16, 128}, DType::Bfloat16, 9));
+    EXPECT_FALSE(lessonTiledWarpgroups({32, 64, 64, 64}, DType::Bfloat16, 9));
+    EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 8));
+    EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 10));
+    EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 9));
+    EXPECT_EQ(lessonTiledThreads({64, 128, 128, 128}, DType::Bfloat16, 9), 128);
+    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 32}, DType::Bfloat16, 9), 256);
+    const CompileRequest request =
+        lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 9, 0);
+    EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
+    EXPECT_TRUE(hasOption(request, "-DFS_WARPS=8"));
+    EXPECT_EQ(request.architecture, "sm_90a");
+    EXPECT_EQ(lessonTiledCompileRequest({32, 64, 64, 64}, DType::Bfloat16, 3, 9, 0).architecture,
+              "sm_90");
+    // The wgmma kernel asks 1 KiB more shared memory, to start its tiles on 1 KiB.
+    EXPECT_EQ(lessonTiledSharedBytes({64, 64, 64, 64}, DType::Bfloat16, 3, 9),
+              lessonTiledSharedBytes({64, 64, 64, 64}, DType::Bfloat16, 3, 8) + 1024);
+    // The tile explorer's note on Triton's wgmma stays for TF32 only.
+    EXPECT_TRUE(lessonTiledPeerNote({64, 64, 64, 64}, DType::Bfloat16, 9).empty());
+    EXPECT_FALSE(lessonTiledPeerNote({64, 64, 64, 64}, DType::Tf32, 9).empty());
+}
+
+// Every width of K (16 to 128: the 32-, 64- and 128-byte swizzles, and 128 as two atoms) and of N
+// (16 to 128) the wgmma kernel multiplies, at both BLOCK_M.
+TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
+    Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
+    if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
+    const LessonTiles cases[] = {{64, 64, 64, 64},
+                                 {128, 128, 128, 128},
+                                 {64, 16, 16, 32},
+                                 {128, 32, 32, 16},
+                                 {64, 128, 128, 64}};
+    for (const LessonTiles& tiles : cases) {
+        SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
+                     std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));
+        const CompileRequest request = lessonTiledCompileRequest(tiles, DType::Bfloat16, 2, 9, 0);
+        ASSERT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
+        std::string log;
+        Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
+        ASSERT_TRUE(image) << image.status().message() << "\n" << log;
+        EXPECT_GT(image->size(), 1000u);
+    }
 }
 
 }  // namespace

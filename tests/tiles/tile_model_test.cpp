@@ -324,15 +324,20 @@ TEST(TileSweepGrid, ConfigurationsVaryTheFirstAxisSlowest) {
 TEST(TileLimiters, SayWhereTheLessonsTritonKernelUsesADifferentInstruction) {
     DeviceLimits hopper = handMadeLimits();
     hopper.computeCapabilityMajor = 9;
-    const auto wide = lessonTiles(512, 1024, 2816, DType::Bfloat16, 64, 64, 64, 64);
+    const auto wide = lessonTiles(512, 1024, 2816, DType::Tf32, 64, 64, 64, 64);
     EXPECT_NE(geometryOf(wide, hopper).peerNote.find("wgmma"), std::string::npos);
     EXPECT_NE(geometryOf(lessonTiles(512, 1024, 2816, DType::Tf32, 128, 16, 32, 32), hopper)
                   .peerNote.find("wgmma"),
               std::string::npos);
-    // Below 64 rows Triton uses mma.sync too; the CUDA-core float32 kernel has no tensor cores;
+    // Below 64 rows Triton uses mma.sync too; bfloat16 at 64 rows and more multiplies with wgmma
+    // as Triton does (four warps per 64 rows); the CUDA-core float32 kernel has no tensor cores;
     // Ampere has no wgmma.
-    EXPECT_TRUE(geometryOf(lessonTiles(512, 1024, 2816, DType::Bfloat16, 32, 64, 64, 64), hopper)
+    EXPECT_TRUE(geometryOf(lessonTiles(512, 1024, 2816, DType::Tf32, 32, 64, 64, 64), hopper)
                     .peerNote.empty());
+    const auto warpgroups =
+        geometryOf(lessonTiles(512, 1024, 2816, DType::Bfloat16, 128, 64, 64, 64), hopper);
+    EXPECT_TRUE(warpgroups.peerNote.empty());
+    EXPECT_EQ(warpgroups.threadsPerBlock, 256u);
     EXPECT_TRUE(geometryOf(lessonTiles(512, 1024, 2816, DType::Float32, 64, 64, 64, 64), hopper)
                     .peerNote.empty());
     DeviceLimits ampere = hopper;

@@ -83,6 +83,13 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {5, 40, 72, DType::Bfloat16, 16, 16, 32, 32},
         {17, 40, 72, DType::Tf32, 32, 16, 32, 16},
         {64, 64, 128, DType::Bfloat16, 64, 64, 64, 64},
+        // On Hopper bfloat16 at BLOCK_M 64 and 128 multiplies with wgmma: rows of 128 columns as
+        // two swizzle atoms, the 32- and 64-byte swizzles (16 and 32 columns), N from 16 to 128,
+        // partial tiles in every dimension, rows that are not whole 16-byte units.
+        {512, 1024, 2816, DType::Bfloat16, 64, 128, 128, 128},
+        {130, 264, 328, DType::Bfloat16, 128, 16, 16, 32},
+        {70, 1001, 2750, DType::Bfloat16, 64, 32, 32, 64},
+        {256, 512, 1024, DType::Bfloat16, 128, 64, 128, 16},
     };
     for (const Case& k : cases) {
         const TileConfiguration c = lessonTiles(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);

@@ -16,7 +16,12 @@ std::string_view lessonTiledSource() {
     return kLessonTiledSourceText;
 }
 
-std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages) {
+bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor) {
+    return dtype == DType::Bfloat16 && computeMajor == 9 && tiles.blockM % 64 == 0;
+}
+
+std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
+                                     int computeMajor) {
     const auto m = static_cast<std::uint64_t>(tiles.blockM),
                n = static_cast<std::uint64_t>(tiles.blockN),
                h = static_cast<std::uint64_t>(tiles.blockH),
@@ -24,7 +29,10 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
     if (dtype == DType::Bfloat16) {
         const std::uint64_t stage = (m * h + 2 * i * h) * 2;
         const std::uint64_t down = n * i * 2;
-        return static_cast<std::uint64_t>(stages) * stage + down + m * i * 2;
+        // wgmma's swizzled tiles start on 1 KiB: the kernel aligns its layout in 1 KiB more.
+        const std::uint64_t alignment =
+            lessonTiledWarpgroups(tiles, dtype, computeMajor) ? 1024 : 0;
+        return static_cast<std::uint64_t>(stages) * stage + down + m * i * 2 + alignment;
     }
     if (dtype == DType::Tf32) {
         // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
@@ -51,21 +59,24 @@ std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int 
 
 }  // namespace
 
-int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit) {
+int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit,
+                      int computeMajor) {
     if (dtype == DType::Float32) return 1;
-    const int threads = lessonTiledThreads(tiles, dtype);
+    const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
     const std::uint64_t three =
-        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 3), sharedLimit, threads);
+        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 3, computeMajor), sharedLimit, threads);
     const std::uint64_t two =
-        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 2), sharedLimit, threads);
+        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 2, computeMajor), sharedLimit, threads);
     // Two stages only to escape one block a multiprocessor, and only for four-warp blocks: two
     // eight-warp blocks would need more registers than a multiprocessor has at most tiles.
     if (three == 0) return 2;
     return threads == 128 && three == 1 && two >= 2 ? 2 : 3;
 }
 
-int lessonTiledThreads(const LessonTiles& tiles, DType dtype) {
+int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) {
     if (dtype == DType::Float32) return 128;
+    // A warpgroup of four warps per 64 rows of the M tile.
+    if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) return tiles.blockM / 64 * 128;
     // Accumulators (g, u and the output tile) per thread with four warps.
     const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
     const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 32 : accumulators >= 64;
@@ -73,8 +84,8 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype) {
 }
 
 std::string lessonTiledPeerNote(const LessonTiles& tiles, DType dtype, int computeMajor) {
-    if (dtype == DType::Float32 || tiles.blockM < 64 || computeMajor != 9) return {};
-    return "mma.sync (the lesson's Triton kernel: wgmma at BLOCK_M >= 64, faster)";
+    if (dtype != DType::Tf32 || tiles.blockM < 64 || computeMajor != 9) return {};
+    return "TF32 on mma.sync (the lesson's Triton kernel: wgmma at BLOCK_M >= 64, faster)";
 }
 
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
@@ -82,16 +93,22 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, 
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
     request.source = std::string(lessonTiledSource());
-    request.options = {"-std=c++17",
-                       "-DFS_BM=" + std::to_string(tiles.blockM),
-                       "-DFS_BN=" + std::to_string(tiles.blockN),
-                       "-DFS_BH=" + std::to_string(tiles.blockH),
-                       "-DFS_BI=" + std::to_string(tiles.blockI),
-                       std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
-                       std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
-                       "-DFS_STAGES=" + std::to_string(stages),
-                       "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype) / 32)};
+    request.options = {
+        "-std=c++17",
+        "-DFS_BM=" + std::to_string(tiles.blockM),
+        "-DFS_BN=" + std::to_string(tiles.blockN),
+        "-DFS_BH=" + std::to_string(tiles.blockH),
+        "-DFS_BI=" + std::to_string(tiles.blockI),
+        std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
+        std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
+        "-DFS_STAGES=" + std::to_string(stages),
+        "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype, computeMajor) / 32)};
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
+    // wgmma exists only in the architecture-specific target (sm_90a).
+    if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) {
+        request.options.push_back("-DFS_WGMMA=1");
+        request.architecture += "a";
+    }
     return request;
 }
 

@@ -21,6 +21,9 @@
 #ifndef FS_TF32
 #define FS_TF32 0
 #endif
+#ifndef FS_WGMMA
+#define FS_WGMMA 0
+#endif
 
 // fs_bf16, fsSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
 
@@ -66,14 +69,20 @@ __device__ __forceinline__ void fsZero(
 // A tile of kRows x kCols bfloat16 in shared memory: rows of kCols * 2 bytes whose 16-byte unit
 // u is stored at u ^ f(r), so the 8 rows one ldmatrix reads at one column fall in 8 different
 // bank groups whatever the row width (several narrow rows share one 128-byte line).
+// Rows wider than 128 bytes are stored as 128-byte halves, each 8-row group holding its first
+// halves (1 KiB) then its second: the layout Hopper's wgmma reads with a 128-byte swizzle (and
+// narrower rows are its 32- and 64-byte swizzles), and still 8 bank groups for ldmatrix.
 template <int kCols>
 struct Swizzle {
     static constexpr int kUnits = kCols / 8;
     static constexpr int kRowBytes = kCols * 2;
     __device__ __forceinline__ static int unitOf(int r, int u) {
-        return kUnits >= 8 ? (u ^ (r & 7)) : (u ^ ((r / (8 / kUnits)) & (kUnits - 1)));
+        return kUnits >= 8 ? ((u & 7) ^ (r & 7)) : (u ^ ((r / (8 / kUnits)) & (kUnits - 1)));
     }
     __device__ __forceinline__ static int at(int r, int c) {
+        if (kUnits > 8)
+            return (r >> 3) * 8 * kRowBytes + (c >> 6) * 1024 + (r & 7) * 128 +
+                   unitOf(r, c >> 3) * 16 + (c & 7) * 2;
         return r * kRowBytes + unitOf(r, c >> 3) * 16 + (c & 7) * 2;
     }
 };
@@ -475,13 +484,27 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                 }
 }
 
+#if FS_WGMMA
+// The same kernel multiplied with Hopper's warpgroup MMA: mlp_lesson_warpgroup.cuh, which CMake
+// puts after this text.
+template <bool kFull>
+__device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x,
+                                                   const fs_bf16* __restrict__ gate,
+                                                   const fs_bf16* __restrict__ up,
+                                                   const fs_bf16* __restrict__ down,
+                                                   fs_bf16* __restrict__ out, int M, int H, int I);
+#define FS_LESSON_BODY(kFull) fsLessonWarpgroups<kFull>
+#else
+#define FS_LESSON_BODY(kFull) fsLessonTensorCores<FsMath, kFull>
+#endif
+
 extern "C" __global__ void __launch_bounds__(FS_THREADS)
     swiglu_mlp_lesson_tiled_full(const FsMath::Element* __restrict__ x,
                                  const FsMath::Element* __restrict__ gate,
                                  const FsMath::Element* __restrict__ up,
                                  const FsMath::Element* __restrict__ down,
                                  FsMath::Element* __restrict__ out, int M, int H, int I) {
-    fsLessonTensorCores<FsMath, true>(x, gate, up, down, out, M, H, I);
+    FS_LESSON_BODY(true)(x, gate, up, down, out, M, H, I);
 }
 
 extern "C" __global__ void __launch_bounds__(FS_THREADS)
@@ -490,7 +513,7 @@ extern "C" __global__ void __launch_bounds__(FS_THREADS)
                                  const FsMath::Element* __restrict__ up,
                                  const FsMath::Element* __restrict__ down,
                                  FsMath::Element* __restrict__ out, int M, int H, int I) {
-    fsLessonTensorCores<FsMath, false>(x, gate, up, down, out, M, H, I);
+    FS_LESSON_BODY(false)(x, gate, up, down, out, M, H, I);
 }
 
 #else  // float32: plain FMAs on the CUDA cores (no TF32), one shared-memory stage

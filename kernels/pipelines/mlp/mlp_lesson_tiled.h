@@ -16,26 +16,35 @@ inline constexpr std::string_view kLessonTiledEdgeKernel = "swiglu_mlp_lesson_ti
 
 std::string_view lessonTiledSource();
 
+// Whether these tiles multiply with Hopper's warpgroup MMA (wgmma, mlp_lesson_warpgroup.cuh) on
+// a device of compute capability `computeMajor`: bfloat16 at BLOCK_M 64 or 128 on compute
+// capability 9, as the lesson's Triton kernel does there; mma.sync everywhere else.
+bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor);
+
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
-// tiles, one of down's tile and the hidden tile (tf32 with row pitches of 16 modulo 32 floats);
-// float32 one stage with rows padded by one word.
-std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages);
+// tiles, one of down's tile and the hidden tile (tf32 with row pitches of 16 modulo 32 floats;
+// the wgmma kernel 1 KiB more to start its tiles on 1 KiB); float32 one stage with rows padded by
+// one word.
+std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
+                                     int computeMajor);
 // The copy pipeline's depth, where a block may use `sharedLimit`: 3 stages, or 2 where 3 do not
 // fit or where a four-warp block with 3 would have a multiprocessor to itself and 2 let a second
 // block share it (on the H200 one block a multiprocessor costs more than the third stage gains:
 // a fourth stage that halved the blocks doubled the time); float32: 1.
-int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit);
+int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit,
+                      int computeMajor);
 // A block's threads: 128 (Triton's num_warps = 4), or 256 where a thread of four warps would hold
 // 64 or more accumulators (bfloat16) or BLOCK_M is 32 or more (TF32, whose fragments cost more
 // registers and conversions). Such tiles make few blocks a multiprocessor: with four warps each
 // sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps take
-// turns. The CUDA-core float32 kernel always has 128.
-int lessonTiledThreads(const LessonTiles& tiles, DType dtype);
+// turns. The wgmma kernel has a warpgroup of 128 per 64 rows of BLOCK_M; the CUDA-core float32
+// kernel always has 128.
+int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // How this kernel differs from the lesson's Triton kernel at these tiles on a device of compute
 // capability `computeMajor`, in words for the tile explorer; empty where no difference is known.
-// On Hopper, at BLOCK_M >= 64 on the tensor cores, Triton multiplies with wgmma and this kernel
-// with mma.sync (benchmarks/results/tiles_triton.md: every BLOCK_M 64 cell slower than Triton's).
+// On Hopper, at BLOCK_M >= 64 in TF32, Triton multiplies with wgmma and this kernel with
+// mma.sync (benchmarks/results/tiles_triton.md).
 std::string lessonTiledPeerNote(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // What NVRTC compiles for these tiles on a device of compute capability major.minor.

@@ -10,8 +10,8 @@ namespace fusescope::mlp {
 Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    const int stages =
-        lessonTiledStages(tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn));
+    const int stages = lessonTiledStages(
+        tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn), device->major);
     return lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
 }
 
@@ -23,13 +23,14 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
         Result<TiledDeviceFacts> device = tiledDeviceFacts();
         if (!device) return device.status();
-        const int stages =
-            lessonTiledStages(tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn));
+        const int stages = lessonTiledStages(
+            tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn), device->major);
         const CompileRequest request =
             lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
         return loadTiledKernel(request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
-                               lessonTiledSharedBytes(tiles, dtype, stages), stages,
-                               lessonTiledThreads(tiles, dtype), "tiled lesson kernel");
+                               lessonTiledSharedBytes(tiles, dtype, stages, device->major), stages,
+                               lessonTiledThreads(tiles, dtype, device->major),
+                               "tiled lesson kernel");
     });
 }
 

@@ -32,12 +32,14 @@ LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
     const LessonTiles t = tilesOf(p);
     LaunchGeometry g;
     g.kernelName = "swiglu_mlp_lesson_tiled";
-    g.threadsPerBlock = lessonTiledThreads(t, p.dtype);
+    g.threadsPerBlock = lessonTiledThreads(t, p.dtype, limits.computeCapabilityMajor);
     g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
-    g.pipelineStages = lessonTiledStages(t, p.dtype, limits.sharedBytesPerBlockOptIn);
-    g.dynamicSharedBytes = lessonTiledSharedBytes(t, p.dtype, g.pipelineStages);
+    g.pipelineStages = lessonTiledStages(t, p.dtype, limits.sharedBytesPerBlockOptIn,
+                                         limits.computeCapabilityMajor);
+    g.dynamicSharedBytes =
+        lessonTiledSharedBytes(t, p.dtype, g.pipelineStages, limits.computeCapabilityMajor);
     g.peerNote = lessonTiledPeerNote(t, p.dtype, limits.computeCapabilityMajor);
     return g;
 }

@@ -65,8 +65,13 @@ TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 8));
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 10));
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 9));
-    EXPECT_EQ(lessonTiledThreads({64, 128, 128, 128}, DType::Bfloat16, 9), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 9), 128);
     EXPECT_EQ(lessonTiledThreads({128, 16, 32, 32}, DType::Bfloat16, 9), 256);
+    // At BLOCK_M 64 two warpgroups split the columns where one would hold 128 accumulators a
+    // thread: BLOCK_I + BLOCK_N / 2 >= 128.
+    EXPECT_EQ(lessonTiledThreads({64, 64, 32, 128}, DType::Bfloat16, 9), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 128, 128, 64}, DType::Bfloat16, 9), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 128, 64}, DType::Bfloat16, 9), 128);
     const CompileRequest request =
         lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 9, 0);
     EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
@@ -83,15 +88,12 @@ TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
 }
 
 // Every width of K (16 to 128: the 32-, 64- and 128-byte swizzles, and 128 as two atoms) and of N
-// (16 to 128) the wgmma kernel multiplies, at both BLOCK_M.
+// (8 to 128) the wgmma kernel multiplies, at both BLOCK_M, with one and two warpgroups per 64 rows.
 TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
     Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
     if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
-    const LessonTiles cases[] = {{64, 64, 64, 64},
-                                 {128, 128, 128, 128},
-                                 {64, 16, 16, 32},
-                                 {128, 32, 32, 16},
-                                 {64, 128, 128, 64}};
+    const LessonTiles cases[] = {{64, 64, 64, 64},  {128, 128, 128, 128}, {64, 16, 16, 32},
+                                 {128, 32, 32, 16}, {64, 16, 32, 128},    {64, 128, 128, 64}};
     for (const LessonTiles& tiles : cases) {
         SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
                      std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));

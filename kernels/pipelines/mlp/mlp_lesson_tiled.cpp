@@ -75,8 +75,12 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
 
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) {
     if (dtype == DType::Float32) return 128;
-    // A warpgroup of four warps per 64 rows of the M tile.
-    if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) return tiles.blockM / 64 * 128;
+    // A warpgroup of four warps per 64 rows of the M tile; at BLOCK_M 64 two, splitting the
+    // columns, where one would hold 128 or more accumulators a thread (g, u and the output).
+    if (lessonTiledWarpgroups(tiles, dtype, computeMajor))
+        return tiles.blockM == 64 && tiles.blockI + tiles.blockN / 2 >= 128
+                   ? 256
+                   : tiles.blockM / 64 * 128;
     // Accumulators (g, u and the output tile) per thread with four warps.
     const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
     const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 32 : accumulators >= 64;

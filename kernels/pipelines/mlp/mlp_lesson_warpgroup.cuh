@@ -1,17 +1,19 @@
 // The lesson kernel at BLOCK_M of 64 or 128 in bfloat16 on Hopper (sm_90a): the structure, the
 // copies and the shared-memory tiles of mlp_lesson_tiled.cu's tensor-core kernel, multiplied with
 // the warpgroup MMA (wgmma) instead of mma.sync, as the lesson's Triton kernel does at these tiles.
-// One warpgroup (4 warps) per 64 rows of the M tile; each multiplies its 64 rows of x by the
-// whole gate and up tiles, and its 64 rows of the hidden tile by down's tile, reading both
-// operands from shared memory. Swizzle<kCols> is the layout wgmma reads with a 32-, 64- or
-// 128-byte swizzle (kCols 16, 32, 64; 128 as two 64-column atoms side by side per 8-row group),
-// once the tiles start on 1 KiB. Put after mlp_lesson_tiled.cu by CMake; compiled with
-// -DFS_WGMMA=1 for sm_90a only.
+// One warpgroup (4 warps) per 64 rows of the M tile, or two at BLOCK_M 64 where one would hold
+// 128 or more accumulators a thread (each then takes half the columns of g, u and the output);
+// each multiplies its 64 rows of x by its rows of the gate and up tiles, and its 64 rows of the
+// hidden tile by its rows of down's tile, reading both operands from shared memory. Swizzle<kCols>
+// is the layout wgmma reads with a 32-, 64- or 128-byte swizzle (kCols 16, 32, 64; 128 as two
+// 64-column atoms side by side per 8-row group), once the tiles start on 1 KiB. Put after
+// mlp_lesson_tiled.cu by CMake; compiled with -DFS_WGMMA=1 for sm_90a only.
 
 #if FS_WGMMA
 
-#if !FS_BF16 || FS_BM % 64 != 0 || FS_WARPS != FS_BM / 16
-#error "the warpgroup kernel is bfloat16 at BLOCK_M 64 or 128 with four warps per 64 rows"
+#if !FS_BF16 || FS_BM % 64 != 0 || (FS_WARPS != FS_BM / 16 && FS_WARPS != 2 * FS_BM / 16)
+#error \
+    "the warpgroup kernel is bfloat16 at BLOCK_M 64 or 128, with one or two warpgroups per 64 rows"
 #endif
 
 // A shared-memory matrix descriptor of a K-major tile in Swizzle<kCols>'s layout, starting at
@@ -31,8 +33,10 @@ __device__ __forceinline__ void fsWarpgroupFence() {
 __device__ __forceinline__ void fsWarpgroupCommit() {
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
+// Waits until at most kPending committed groups of this warpgroup's wgmma are in flight.
+template <int kPending>
 __device__ __forceinline__ void fsWarpgroupWait() {
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 }
 // Shared memory written by threads (cp.async, stores) made visible to wgmma's reads.
 __device__ __forceinline__ void fsAsyncProxyFence() {
@@ -44,6 +48,19 @@ __device__ __forceinline__ void fsAsyncProxyFence() {
 template <int N>
 __device__ __forceinline__ void fsWarpgroupMma(float (&d)[N / 2], unsigned long long a,
                                                unsigned long long b, int accumulate);
+template <>
+__device__ __forceinline__ void fsWarpgroupMma<8>(float (&d)[4], unsigned long long a,
+                                                  unsigned long long b, int accumulate) {
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %6, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3}, %4, %5, p, 1, 1, 0, 0;\n"
+        "}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "l"(a), "l"(b), "r"(accumulate));
+}
 template <>
 __device__ __forceinline__ void fsWarpgroupMma<16>(float (&d)[8], unsigned long long a,
                                                    unsigned long long b, int accumulate) {
@@ -119,16 +136,15 @@ __device__ __forceinline__ void fsWarpgroupMma<128>(float (&d)[64], unsigned lon
         : "l"(a), "l"(b), "r"(accumulate));
 }
 
-// c (this warpgroup's 64 rows x N) = A (its rows, kK deep) * B (N rows, kK deep)^T, plus c where
-// `accumulate`; A and B are shared-window addresses of Swizzle<kK> tiles, `rows` the warpgroup's
-// first row of A.
+// c (64 x N) = A (rows aRow.., kK deep) * B (rows bRow.., N of them, kK deep)^T, plus c where
+// `accumulate`; A and B are shared-window addresses of Swizzle<kK> tiles.
 template <int N, int kK>
-__device__ __forceinline__ void fsWarpgroupProduct(float (&c)[N / 2], unsigned aTile, int rows,
-                                                   unsigned bTile, bool accumulate) {
+__device__ __forceinline__ void fsWarpgroupProduct(float (&c)[N / 2], unsigned aTile, int aRow,
+                                                   unsigned bTile, int bRow, bool accumulate) {
 #pragma unroll
     for (int k = 0; k < kK; k += 16)
-        fsWarpgroupMma<N>(c, fsDescriptor<kK>(aTile + Swizzle<kK>::at(rows, k)),
-                          fsDescriptor<kK>(bTile + Swizzle<kK>::at(0, k)),
+        fsWarpgroupMma<N>(c, fsDescriptor<kK>(aTile + Swizzle<kK>::at(aRow, k)),
+                          fsDescriptor<kK>(bTile + Swizzle<kK>::at(bRow, k)),
                           accumulate || k > 0 ? 1 : 0);
 }
 
@@ -149,13 +165,17 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
                                                    fs_bf16* __restrict__ out, int M, int H, int I) {
     using Math = FsBf16Math;
     constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
-    // In bytes; every tile is a whole number of KiB, so each starts on 1 KiB as the swizzle needs.
+    // In bytes.
     constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;
     constexpr int kDownAt = kStages * kStage;
     constexpr int kHiddenAt = kDownAt + Math::kDownWords;
-    static_assert(kX % 1024 == 0 && kW % 1024 == 0 && Math::kDownWords % 1024 == 0,
-                  "tiles keep 1 KiB alignment");
+    // Each tile starts on its swizzle's repeat (8 rows, up to 1 KiB) from a 1 KiB-aligned base.
+    constexpr int kRepeatH = 16 * BH < 1024 ? 16 * BH : 1024;
+    constexpr int kRepeatI = 16 * BI < 1024 ? 16 * BI : 1024;
+    static_assert(kX % kRepeatH == 0 && kW % kRepeatH == 0 && kDownAt % kRepeatI == 0 &&
+                      kHiddenAt % kRepeatI == 0,
+                  "tiles start on their swizzle's repeat");
     extern __shared__ __align__(128) unsigned char smem[];
     // The layout starts on the first 1 KiB boundary (the launch asks 1 KiB more for this).
     const unsigned window = (fsShared(smem) + 1023u) & ~1023u;
@@ -163,9 +183,16 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
     const bool alignedH = H % 8 == 0, alignedI = I % 8 == 0;
+    // Warpgroups split the M tile into 64-row groups and, where there are two per 64 rows, the
+    // columns of g, u and the output in halves (fewer accumulators a thread at wide tiles).
+    constexpr int kWarpgroups = FS_WARPS / 4, kColumnGroups = kWarpgroups / (BM / 64);
+    constexpr int kHiddenColumns = BI / kColumnGroups, kOutColumns = BN / kColumnGroups;
     const int lane = static_cast<int>(threadIdx.x) % 32,
               warp = static_cast<int>(threadIdx.x) / 32 % 4;
-    const int rows = static_cast<int>(threadIdx.x) / 128 * 64;  // this warpgroup's first row
+    const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+    const int rows = warpgroup / kColumnGroups * 64;  // this warpgroup's first row
+    const int columnGroup = warpgroup % kColumnGroups;
+    const int hiddenColumn = columnGroup * kHiddenColumns, outColumn = columnGroup * kOutColumns;
 
     int loadChunk = 0, loadStep = 0, loadSlot = 0;
     const auto stageNext = [&] {
@@ -184,57 +211,63 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
         fsCommit();  // possibly empty: one group per step keeps the count simple
     };
 
-    float g[BI / 2], u[BI / 2], o[BN / 2];
+    float g[kHiddenColumns / 2], u[kHiddenColumns / 2], o[kOutColumns / 2];
     for (int s = 0; s < kStages - 1; ++s) stageNext();
-    int slot = 0, step = 0, chunk = 0;
-    const int steps = chunks * stepsH;
-    for (int t = 0; t < steps; ++t) {
-        fsWait<kStages - 2>();
-        fsAsyncProxyFence();
-        __syncthreads();  // this step is visible to all; the previous step's stage is free
-        if (step == 0)    // and the previous chunk's down product is over
-            Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H, I,
-                                                   alignedI);
-        stageNext();
-        const unsigned stage = window + static_cast<unsigned>(slot * kStage);
-        fsWarpgroupFence();
-        fsWarpgroupProduct<BI, BH>(g, stage, rows, stage + kX, step > 0);
-        fsWarpgroupProduct<BI, BH>(u, stage, rows, stage + kX + kW, step > 0);
-        fsWarpgroupCommit();
-        fsWarpgroupWait();
-        slot = slot + 1 == kStages ? 0 : slot + 1;
-        if (++step == stepsH) {
-            step = 0;
-            // hidden = silu(g) * u in bfloat16 (the lesson's h.to(down's dtype)); zero beyond I
-            // and M, since g and u are (zero-filled tiles). Each warpgroup writes its own rows.
-            unsigned char* hidden = shared + kHiddenAt;
-#pragma unroll
-            for (int j = 0; j < BI / 8; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; e += 2) {
-                    const int r = rows + fsAccumulatorRow(warp, lane, e);
-                    const int c = fsAccumulatorColumn(lane, j, e);
-                    *reinterpret_cast<unsigned*>(hidden + Swizzle<BI>::at(r, c)) =
-                        fsPack(fsSilu(g[4 * j + e]) * u[4 * j + e],
-                               fsSilu(g[4 * j + e + 1]) * u[4 * j + e + 1]);
-                }
-            if (stepsH < kStages) fsWait<0>();  // down's tile may be in a group still in flight
+    int slot = 0;
+    for (int chunk = 0; chunk < chunks; ++chunk) {
+        // Each step's products run while the block waits for and issues the next copies: a step
+        // waits only for the previous step's products, whose stage its copies then refill. (One
+        // loop per chunk: ptxas waits for every product at a loop's back edge where accumulators
+        // the products define meet others, as they would in one loop over all steps.)
+        for (int step = 0; step < stepsH; ++step) {
+            fsWait<kStages - 2>();
             fsAsyncProxyFence();
-            __syncthreads();
+            __syncthreads();  // this step's tiles are visible to all
+            const unsigned stage = window + static_cast<unsigned>(slot * kStage);
             fsWarpgroupFence();
-            fsWarpgroupProduct<BN, BI>(o, window + kHiddenAt, rows, window + kDownAt, chunk > 0);
+            fsWarpgroupProduct<kHiddenColumns, BH>(g, stage, rows, stage + kX, hiddenColumn,
+                                                   step > 0);
+            fsWarpgroupProduct<kHiddenColumns, BH>(u, stage, rows, stage + kX + kW, hiddenColumn,
+                                                   step > 0);
             fsWarpgroupCommit();
-            fsWarpgroupWait();
-            ++chunk;
+            fsWarpgroupWait<1>();  // the previous step's products are done in this warpgroup,
+            if (kWarpgroups > 1) __syncthreads();  // and in the other: its stage is free
+            if (step == 0)  // the previous chunk's down product is over (waited for at its end)
+                Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H,
+                                                       I, alignedI);
+            stageNext();
+            slot = slot + 1 == kStages ? 0 : slot + 1;
         }
+        fsWarpgroupWait<0>();
+        // hidden = silu(g) * u in bfloat16 (the lesson's h.to(down's dtype)); zero beyond I and
+        // M, since g and u are (zero-filled tiles). Each warpgroup writes its own part.
+        unsigned char* hidden = shared + kHiddenAt;
+#pragma unroll
+        for (int j = 0; j < kHiddenColumns / 8; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; e += 2) {
+                const int r = rows + fsAccumulatorRow(warp, lane, e);
+                const int c = hiddenColumn + fsAccumulatorColumn(lane, j, e);
+                *reinterpret_cast<unsigned*>(hidden + Swizzle<BI>::at(r, c)) =
+                    fsPack(fsSilu(g[4 * j + e]) * u[4 * j + e],
+                           fsSilu(g[4 * j + e + 1]) * u[4 * j + e + 1]);
+            }
+        if (stepsH < kStages) fsWait<0>();  // down's tile may be in a group still in flight
+        fsAsyncProxyFence();
+        __syncthreads();
+        fsWarpgroupFence();
+        fsWarpgroupProduct<kOutColumns, BI>(o, window + kHiddenAt, rows, window + kDownAt,
+                                            outColumn, chunk > 0);
+        fsWarpgroupCommit();
+        fsWarpgroupWait<0>();
     }
     fsWait<0>();
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j)
+    for (int j = 0; j < kOutColumns / 8; ++j)
 #pragma unroll
         for (int e = 0; e < 4; e += 2) {
             const int r = m0 + rows + fsAccumulatorRow(warp, lane, e);
-            const int c = n0 + fsAccumulatorColumn(lane, j, e);
+            const int c = n0 + outColumn + fsAccumulatorColumn(lane, j, e);
             if (r >= M) continue;
             fs_bf16* to = out + static_cast<long long>(r) * H + c;
             if (c + 1 < H && H % 2 == 0) {

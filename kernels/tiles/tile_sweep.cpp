@@ -405,7 +405,7 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
                 break;
             }
             if (!result) {
-                const std::string& message = result.status().message();
+                const std::string message = result.status().message();
                 if (message.find("cannot run here") != std::string::npos)
                     cell.report.refusal = refusalFromStatus(result.status());
                 else

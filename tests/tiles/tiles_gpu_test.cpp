@@ -90,9 +90,10 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {130, 264, 328, DType::Bfloat16, 128, 16, 16, 32},
         {70, 1001, 2750, DType::Bfloat16, 64, 32, 32, 64},
         {256, 512, 1024, DType::Bfloat16, 128, 64, 128, 16},
-        // Two warpgroups splitting the columns at BLOCK_M 64 (down's product 8 columns wide).
-        {512, 1024, 2816, DType::Bfloat16, 64, 16, 32, 128},
+        // Two warpgroups splitting the columns at BLOCK_M 64.
+        {512, 1024, 2816, DType::Bfloat16, 64, 128, 32, 128},
         {70, 1001, 2750, DType::Bfloat16, 64, 128, 64, 128},
+        {512, 1024, 2816, DType::Bfloat16, 64, 16, 32, 128},
     };
     for (const Case& k : cases) {
         const TileConfiguration c = lessonTiles(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);

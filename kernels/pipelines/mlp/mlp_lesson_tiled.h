@@ -23,8 +23,8 @@ bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMaj
 
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
 // tiles, one of down's tile and the hidden tile (tf32 with row pitches of 16 modulo 32 floats;
-// the wgmma kernel 1 KiB more to start its tiles on 1 KiB); float32 one stage with rows padded by
-// one word.
+// the wgmma kernel no hidden tile, which it keeps in registers, and 1 KiB to start its tiles on
+// 1 KiB); float32 one stage with rows padded by one word.
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
                                      int computeMajor);
 // The copy pipeline's depth, where a block may use `sharedLimit`: 3 stages, or 2 where 3 do not
@@ -38,7 +38,7 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
 // registers and conversions). Such tiles make few blocks a multiprocessor: with four warps each
 // sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps take
 // turns. The wgmma kernel has a warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where
-// one would hold 128 accumulators a thread); the CUDA-core float32 kernel always has 128.
+// one would hold 192 accumulators a thread); the CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // How this kernel differs from the lesson's Triton kernel at these tiles on a device of compute

@@ -253,12 +253,12 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;
     constexpr int kDownAt = kStages * kStage;
-    constexpr int kHiddenAt = kDownAt + Math::kDownWords;
+    constexpr int kSharedBytes =
+        kDownAt + Math::kDownWords;  // no hidden tile: it stays in registers
     // Each tile starts on its swizzle's repeat (8 rows, up to 1 KiB) from a 1 KiB-aligned base.
     constexpr int kRepeatH = 16 * BH < 1024 ? 16 * BH : 1024;
     constexpr int kRepeatI = 16 * BI < 1024 ? 16 * BI : 1024;
-    static_assert(kX % kRepeatH == 0 && kW % kRepeatH == 0 && kDownAt % kRepeatI == 0 &&
-                      kHiddenAt % kRepeatI == 0,
+    static_assert(kX % kRepeatH == 0 && kW % kRepeatH == 0 && kDownAt % kRepeatI == 0,
                   "tiles start on their swizzle's repeat");
     extern __shared__ __align__(128) unsigned char smem[];
     // The layout starts on the first 1 KiB boundary (the launch asks 1 KiB more for this).
@@ -357,10 +357,10 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
         fsWarpgroupWait<0>();
     }
     fsWait<0>();
-    if (kColumnGroups > 1) {
+    if constexpr (kColumnGroups > 1) {
         // The second warpgroup of each row group hands its partial output tile to the first
         // through shared memory, which no copy or product uses any more.
-        static_assert(BM / 64 * 64 * BN * 4 <= kHiddenAt + BM * BI * 2,
+        static_assert(BM / 64 * 64 * BN * 4 <= kSharedBytes,
                       "the partial output tiles fit in the block's shared memory");
         float* partial = reinterpret_cast<float*>(shared) + rows * BN;
         __syncthreads();

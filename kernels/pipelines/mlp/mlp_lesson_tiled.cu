@@ -187,12 +187,12 @@ using FsMath = FsBf16Math;
 
 #elif FS_TF32  // float32 storage, TF32 products on the tensor cores, float32 accumulation
 
-// A float as the mma's TF32 operand: its bits with the 13 below TF32's 10-bit mantissa cleared
-// (rounded toward zero), as the tensor cores read the float32 registers Triton's tl.dot passes
-// them by default. One logic operation, where cvt.rna's rounding to nearest was a conversion per
-// element on a slower pipe.
+// A float rounded to TF32 (10-bit mantissa, to nearest, ties away from zero): the mma's operand,
+// as Triton's tl.dot takes float32 inputs by default.
 __device__ __forceinline__ unsigned fsTf32(float v) {
-    return __float_as_uint(v) & 0xffffe000u;
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(v));
+    return r;
 }
 __device__ __forceinline__ void fsMmaTf32(float (&c)[4], const unsigned (&a)[4], unsigned b0,
                                           unsigned b1) {
@@ -269,7 +269,7 @@ struct FsTf32Math {
     }
 
     // c(16 x 16 per (i, j)) += A(rows, k) * B(cols, k)^T over kK, for the row and column groups
-    // of this warp, with mma.m16n8k8 on TF32 operands (each element truncated by fsTf32 as it is
+    // of this warp, with mma.m16n8k8 on TF32 operands (each element rounded with cvt.rna as it is
     // read). aTile and bTiles are padded tiles of kK columns, read 16 columns at a time: thread
     // lane reads columns 4 * (lane % 4) .. + 3 of its rows with one 16-byte load and feeds them
     // to two mma steps as their k = lane % 4 and k = lane % 4 + 4 elements. The k order inside

@@ -85,11 +85,10 @@ double toleranceFor(DType dtype) {
         case DType::Float32:
             return 1e-4;
         case DType::Tf32:
-            // Each product's operands are cut to a 10-bit mantissa (rounded to nearest on the CPU,
-            // unit roundoff 2^-11; truncated on the GPU's tensor cores, 2^-10, about 9.8e-4): a
-            // product carries a relative error of up to about 2e-3, so one GEMM's output is off by
-            // a few 1e-4 relative and the three chained GEMMs by about 1e-3. 5e-3 leaves room for
-            // that, and stays 4x tighter than bfloat16's.
+            // Each product's operands are rounded to a 10-bit mantissa (unit roundoff 2^-11, about
+            // 4.9e-4): a product carries a relative error of up to about 1e-3, of random sign, so
+            // one GEMM's output is off by a few 1e-4 relative and the three chained GEMMs by about
+            // 1e-3. 5e-3 leaves room for that, and stays 4x tighter than bfloat16's.
             return 5e-3;
         case DType::Bfloat16:
             break;

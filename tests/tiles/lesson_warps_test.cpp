@@ -67,11 +67,12 @@ TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 9));
     EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 9), 128);
     EXPECT_EQ(lessonTiledThreads({128, 16, 32, 32}, DType::Bfloat16, 9), 256);
-    // At BLOCK_M 64 two warpgroups split the columns where one would hold 192 accumulators a
-    // thread: BLOCK_I + BLOCK_N / 2 >= 192.
+    // At BLOCK_M 64 two warpgroups split the columns where one would hold 128 accumulators a
+    // thread: BLOCK_I + BLOCK_N / 2 >= 128.
     EXPECT_EQ(lessonTiledThreads({64, 128, 32, 128}, DType::Bfloat16, 9), 256);
-    EXPECT_EQ(lessonTiledThreads({64, 64, 32, 128}, DType::Bfloat16, 9), 128);
-    EXPECT_EQ(lessonTiledThreads({64, 128, 128, 64}, DType::Bfloat16, 9), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 32, 128}, DType::Bfloat16, 9), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 128, 128, 64}, DType::Bfloat16, 9), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 128, 64}, DType::Bfloat16, 9), 128);
     const CompileRequest request =
         lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 9, 0);
     EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
@@ -94,7 +95,8 @@ TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
     Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
     if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
     const LessonTiles cases[] = {{64, 64, 64, 64},  {128, 128, 128, 128}, {64, 16, 16, 32},
-                                 {128, 32, 32, 16}, {64, 128, 32, 128},   {64, 128, 128, 64}};
+                                 {128, 32, 32, 16}, {64, 128, 32, 128},   {64, 128, 128, 64},
+                                 {128, 128, 32, 32}};
     for (const LessonTiles& tiles : cases) {
         SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
                      std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));

@@ -38,7 +38,7 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
 // registers and conversions). Such tiles make few blocks a multiprocessor: with four warps each
 // sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps take
 // turns. The wgmma kernel has a warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where
-// one would hold 192 accumulators a thread); the CUDA-core float32 kernel always has 128.
+// one would hold 128 accumulators a thread); the CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // How this kernel differs from the lesson's Triton kernel at these tiles on a device of compute

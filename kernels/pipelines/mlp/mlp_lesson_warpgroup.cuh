@@ -360,7 +360,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     if constexpr (kColumnGroups > 1) {
         // The second warpgroup of each row group hands its partial output tile to the first
         // through shared memory, which no copy or product uses any more.
-        static_assert(BM / 64 * 64 * BN * 4 <= kSharedBytes,
+        static_assert(kColumnGroups == 1 || BM / 64 * 64 * BN * 4 <= kSharedBytes,
                       "the partial output tiles fit in the block's shared memory");
         float* partial = reinterpret_cast<float*>(shared) + rows * BN;
         __syncthreads();

@@ -4,6 +4,7 @@
 
 #include "lesson_fixture.h"
 #include "model/format.h"
+#include "model/fusion_verdict.h"
 #include "model/lesson/lesson_reveal.h"
 #include "model/recording_json.h"
 #include "model/stage/stage_timeline.h"
@@ -96,6 +97,17 @@ TEST(LessonReveal, SpeedupAtPrefillSaysWhyNotToFuse) {
     EXPECT_TRUE(testsupport::containsAll(
         m.answer.reason, {QStringLiteral("compute roof"), QStringLiteral("recomputes"),
                           QStringLiteral("unfused launches 5 kernels")}));
+    // The step shows unfused, lesson_fused and production: the verdict's comparison with
+    // merged_gate_up goes, and with it the sentences that go on explaining it (the shipped
+    // recording's production loses to merged_gate_up, then says why, register by register and
+    // kernel by kernel).
+    EXPECT_FALSE(m.answer.reason.contains(QStringLiteral("merged_gate_up")));
+    const QString verdict = fusionVerdict(m.recording);
+    if (verdict.contains(QStringLiteral("slower than merged_gate_up")) &&
+        verdict.contains(QStringLiteral("registers a thread"))) {
+        EXPECT_FALSE(m.answer.reason.contains(QStringLiteral("registers a thread")))
+            << m.answer.reason.toStdString();
+    }
 }
 
 TEST(LessonReveal, OrderOfTheSiluGateByMeasuredTime) {

@@ -72,7 +72,8 @@ QString gapWords(const Recording& recording, const VariantResult& run) {
 }
 
 // The verdict's sentences about the step's variants only: a sentence that names another
-// variant of the pipeline is about a comparison the class is not looking at.
+// variant of the pipeline is about a comparison the class is not looking at, and so are the
+// sentences that go on explaining it (up to the next that starts with one of the step's variants).
 QString verdictOnVariants(const Recording& recording, const LessonShow& show) {
     const PipelineSpec* pipeline = findPipeline(show.pipeline.toStdString());
     if (!pipeline) return {};
@@ -82,13 +83,22 @@ QString verdictOnVariants(const Recording& recording, const LessonShow& show) {
             others << QString::fromStdString(variant.name);
     static const QRegularExpression sentenceEnd(QStringLiteral("(?<=\\.)\\s+"));
     QStringList kept;
+    bool continuingDropped = false;
     for (const QString& sentence : fusionVerdict(recording).split(sentenceEnd)) {
         bool aboutOthers = false;
         for (const QString& other : others)
             if (sentence.contains(QRegularExpression(
                     QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(other)))))
                 aboutOthers = true;
-        if (!aboutOthers) kept << sentence;
+        bool startsWithStepVariant = false;
+        for (const QString& variant : show.variants)
+            if (sentence.startsWith(variant + QLatin1Char(' '))) startsWithStepVariant = true;
+        if (aboutOthers || (continuingDropped && !startsWithStepVariant)) {
+            continuingDropped = true;
+            continue;
+        }
+        continuingDropped = false;
+        kept << sentence;
     }
     return kept.join(QLatin1Char(' '));
 }

@@ -78,7 +78,7 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) 
     if (dtype == DType::Float32) return 128;
     // A warpgroup of four warps per 64 rows of the M tile; at BLOCK_M 64 two, splitting the
     // columns of g and u, where one would hold 128 or more accumulators a thread (g, u and the
-    // output): on the H200 64/64/64/128 took 0.266 ms so against 0.365 ms with one warpgroup,
+    // output): on the H200 64/64/64/128 took 0.266 ms against 0.365 ms with one warpgroup,
     // 64/64/32/128 0.317 against 0.335 ms.
     if (lessonTiledWarpgroups(tiles, dtype, computeMajor))
         return tiles.blockM == 64 && tiles.blockI + tiles.blockN / 2 >= 128

@@ -11,8 +11,10 @@
 // with TF32 products on the tensor cores; both 0: float32 on the CUDA cores, no TF32) and
 // -DFS_STAGES (the tensor-core kernels' copy pipeline depth) and -DFS_WARPS (warps a block: 4,
 // as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
-// sub-partition's tensor core fed by a single warp's mma.sync chain). Two entry points: _full for
-// shapes that are whole tiles (no bounds checks in the copies), _edge for the rest.
+// sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
+// at BLOCK_M 64 or 128 in bfloat16, where mlp_lesson_warpgroup.cuh multiplies with wgmma. Two
+// entry points: _full for shapes that are whole tiles (no bounds checks in the copies), _edge for
+// the rest.
 
 #ifndef FS_WARPS
 #define FS_WARPS 4

@@ -6,10 +6,10 @@
 // its 64 rows of x by its rows of the gate and up tiles (both operands in shared memory), keeps
 // its part of the hidden tile in registers as the A operand of the down product (as the lesson's
 // Triton kernel does), and multiplies it by the matching columns of down's tile; two warpgroups
-// of one row group add their output tiles at the end. Swizzle<kCols>
-// is the layout wgmma reads with a 32-, 64- or 128-byte swizzle (kCols 16, 32, 64; 128 as two
-// 64-column atoms side by side per 8-row group), once the tiles start on 1 KiB. Put after
-// mlp_lesson_tiled.cu by CMake; compiled with -DFS_WGMMA=1 for sm_90a only.
+// of one row group add their output tiles at the end. Swizzle<kCols> is the layout wgmma reads
+// with a 32-, 64- or 128-byte swizzle (kCols 16, 32, 64; 128 as two 64-column atoms side by side
+// per 8-row group), once the tiles start on 1 KiB. Put after mlp_lesson_tiled.cu by CMake;
+// compiled with -DFS_WGMMA=1 for sm_90a only.
 
 #if FS_WGMMA
 
@@ -253,8 +253,8 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;
     constexpr int kDownAt = kStages * kStage;
-    constexpr int kSharedBytes =
-        kDownAt + Math::kDownWords;  // no hidden tile: it stays in registers
+    // No hidden tile: it stays in registers.
+    constexpr int kSharedBytes = kDownAt + Math::kDownWords;
     // Each tile starts on its swizzle's repeat (8 rows, up to 1 KiB) from a 1 KiB-aligned base.
     constexpr int kRepeatH = 16 * BH < 1024 ? 16 * BH : 1024;
     constexpr int kRepeatI = 16 * BI < 1024 ? 16 * BI : 1024;
@@ -268,7 +268,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
     const bool alignedH = H % 8 == 0, alignedI = I % 8 == 0;
     // Warpgroups split the M tile into 64-row groups and, where there are two per 64 rows, the
-    // columns of g, u and the output in halves (fewer accumulators a thread at wide tiles).
+    // columns of g and u (the hidden tile) in halves: fewer accumulators a thread at wide tiles.
     constexpr int kWarpgroups = FS_WARPS / 4, kColumnGroups = kWarpgroups / (BM / 64);
     constexpr int kHiddenColumns = BI / kColumnGroups;
     const int lane = static_cast<int>(threadIdx.x) % 32,
@@ -364,13 +364,14 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
                       "the partial output tiles fit in the block's shared memory");
         float* partial = reinterpret_cast<float*>(shared) + rows * BN;
         __syncthreads();
-        if (columnGroup == 1)
+        if (columnGroup == 1) {
 #pragma unroll
             for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
                 for (int e = 0; e < 4; ++e)
                     partial[fsAccumulatorRow(warp, lane, e) * BN +
                             fsAccumulatorColumn(lane, j, e)] = o[4 * j + e];
+        }
         __syncthreads();
         if (columnGroup == 1) return;
 #pragma unroll

@@ -335,6 +335,42 @@ using FsMath = FsTf32Math;
 
 #if FS_BF16 || FS_TF32
 
+// The copies of x's, gate's and up's tiles into a ring of FS_STAGES slots, one cp.async group a
+// step, in the order the products use them (each I chunk's H steps in turn); both tensor-core
+// kernels stage FS_STAGES - 1 steps ahead of their products.
+template <typename Math, bool kFull>
+struct FsCopyRing {
+    using Element = typename Math::Element;
+    using Word = typename Math::Word;
+    const Element* __restrict__ x;
+    const Element* __restrict__ gate;
+    const Element* __restrict__ up;
+    Word* shared;
+    int m0, M, H, I, stepsH, chunks;
+    bool alignedH;
+    int chunk = 0, step = 0, slot = 0;
+
+    // Copies the next step's tiles, if any are left, and commits a group (possibly empty: one
+    // group per step keeps the count simple).
+    __device__ __forceinline__ void next() {
+        constexpr int BM = FS_BM, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
+        constexpr int kX = Math::kXWords, kW = Math::kWeightWords, kStage = kX + 2 * kW;
+        if (chunk < chunks) {
+            const int i0 = chunk * BI, k0 = step * BH;
+            Word* stage = shared + slot * kStage;
+            Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
+            Math::template copyTile<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
+            Math::template copyTile<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
+            slot = slot + 1 == kStages ? 0 : slot + 1;
+            if (++step == stepsH) {
+                step = 0;
+                ++chunk;
+            }
+        }
+        fsCommit();
+    }
+};
+
 // The tensor-core kernel, whatever the math (FsBf16Math or FsTf32Math):
 // - Element: what x, the weights and out hold in global memory.
 // - Word: the unit the shared-memory layout counts in; kXWords, kWeightWords, kDownWords: the
@@ -377,22 +413,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
     const bool alignedH = H % Math::kUnitElements == 0, alignedI = I % Math::kUnitElements == 0;
 
-    int loadChunk = 0, loadStep = 0, loadSlot = 0;
-    const auto stageNext = [&] {
-        if (loadChunk < chunks) {
-            const int i0 = loadChunk * BI, k0 = loadStep * BH;
-            Word* stage = shared + loadSlot * kStage;
-            Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
-            Math::template copyTile<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
-            Math::template copyTile<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
-            loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
-            if (++loadStep == stepsH) {
-                loadStep = 0;
-                ++loadChunk;
-            }
-        }
-        fsCommit();  // possibly empty: one group per step keeps the count simple
-    };
+    FsCopyRing<Math, kFull> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
+    const auto stageNext = [&] { ring.next(); };
 
     float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][2][4];
     float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][2][4];

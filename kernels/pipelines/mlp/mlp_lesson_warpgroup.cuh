@@ -278,22 +278,8 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     const int columnGroup = warpgroup % kColumnGroups;
     const int hiddenColumn = columnGroup * kHiddenColumns;
 
-    int loadChunk = 0, loadStep = 0, loadSlot = 0;
-    const auto stageNext = [&] {
-        if (loadChunk < chunks) {
-            const int i0 = loadChunk * BI, k0 = loadStep * BH;
-            unsigned char* stage = shared + loadSlot * kStage;
-            Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
-            Math::template copyTile<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
-            Math::template copyTile<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
-            loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;
-            if (++loadStep == stepsH) {
-                loadStep = 0;
-                ++loadChunk;
-            }
-        }
-        fsCommit();  // possibly empty: one group per step keeps the count simple
-    };
+    FsCopyRing<Math, kFull> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
+    const auto stageNext = [&] { ring.next(); };
 
     float g[kHiddenColumns / 2], u[kHiddenColumns / 2], o[BN / 2];
     for (int s = 0; s < kStages - 1; ++s) stageNext();

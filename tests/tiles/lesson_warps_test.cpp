@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "platform/runtime_compiler.h"
@@ -65,14 +66,14 @@ TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 8));
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 10));
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 9));
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 9), 128);
-    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 32}, DType::Bfloat16, 9), 256);
-    // At BLOCK_M 64 two warpgroups split the columns where one would hold 128 accumulators a
-    // thread: BLOCK_I + BLOCK_N / 2 >= 128.
-    EXPECT_EQ(lessonTiledThreads({64, 128, 32, 128}, DType::Bfloat16, 9), 256);
-    EXPECT_EQ(lessonTiledThreads({64, 64, 32, 128}, DType::Bfloat16, 9), 256);
-    EXPECT_EQ(lessonTiledThreads({64, 128, 128, 64}, DType::Bfloat16, 9), 256);
-    EXPECT_EQ(lessonTiledThreads({64, 64, 128, 64}, DType::Bfloat16, 9), 128);
+    // Threads: 128 per 64 rows, and at BLOCK_M 64 two warpgroups splitting the columns where one
+    // would hold 128 accumulators a thread (BLOCK_I + BLOCK_N / 2 >= 128).
+    const std::pair<LessonTiles, int> threads[] = {
+        {{64, 64, 64, 64}, 128},  {{128, 16, 32, 32}, 256},  {{64, 128, 32, 128}, 256},
+        {{64, 64, 32, 128}, 256}, {{64, 128, 128, 64}, 256}, {{64, 64, 128, 64}, 128}};
+    for (const auto& [tiles, expected] : threads)
+        EXPECT_EQ(lessonTiledThreads(tiles, DType::Bfloat16, 9), expected)
+            << tiles.blockM << "/" << tiles.blockN << "/" << tiles.blockH << "/" << tiles.blockI;
     const CompileRequest request =
         lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 9, 0);
     EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));

@@ -1,6 +1,7 @@
-// The lesson kernel's warps a block, per tile shape and dtype: the launch the tile model reports,
-// the compile request NVRTC gets, and (where NVRTC is installed, no GPU needed) that the source
-// compiles for sm_90 with eight warps, in bfloat16 and TF32.
+// The lesson kernel's warps a block, per tile shape, dtype and GPU: the launch the tile model
+// reports, the compile request NVRTC gets, and (where NVRTC is installed, no GPU needed) that the
+// source compiles: eight warps of mma.sync in bfloat16 (sm_80) and TF32 (sm_90), and on Hopper the
+// wgmma kernel (sm_90a) at every width it multiplies.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -92,7 +92,8 @@ TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
 }
 
 // Every width of K (16 to 128: the 32-, 64- and 128-byte swizzles, and 128 as two atoms) and of N
-// (8 to 128) the wgmma kernel multiplies, at both BLOCK_M, with one and two warpgroups per 64 rows.
+// (16 to 128) the wgmma kernel multiplies, at both BLOCK_M, with one and two warpgroups per 64
+// rows.
 TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
     Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
     if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();

@@ -414,13 +414,12 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     const bool alignedH = H % Math::kUnitElements == 0, alignedI = I % Math::kUnitElements == 0;
 
     FsCopyRing<Math, kFull> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
-    const auto stageNext = [&] { ring.next(); };
 
     float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][2][4];
     float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][2][4];
     fsZero<2, GateUp>(gu);
     fsZero<1, Down>(o);
-    for (int s = 0; s < kStages - 1; ++s) stageNext();
+    for (int s = 0; s < kStages - 1; ++s) ring.next();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     int slot = 0, step = 0, chunk = 0;
     const int steps = chunks * stepsH;
@@ -430,7 +429,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         if (step == 0)    // and the previous chunk's down product is over
             Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H, I,
                                                    alignedI);
-        stageNext();
+        ring.next();
         if constexpr (Math::kBfloat16) {
             const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
             const unsigned weights[2] = {stage + kX, stage + kX + kW};

@@ -51,19 +51,6 @@ template <int N>
 __device__ __forceinline__ void fsWarpgroupMma(float (&d)[N / 2], unsigned long long a,
                                                unsigned long long b, int accumulate);
 template <>
-__device__ __forceinline__ void fsWarpgroupMma<8>(float (&d)[4], unsigned long long a,
-                                                  unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %6, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3}, %4, %5, p, 1, 1, 0, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "l"(a), "l"(b), "r"(accumulate));
-}
-template <>
 __device__ __forceinline__ void fsWarpgroupMma<16>(float (&d)[8], unsigned long long a,
                                                    unsigned long long b, int accumulate) {
     asm volatile(
@@ -279,10 +266,9 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     const int hiddenColumn = columnGroup * kHiddenColumns;
 
     FsCopyRing<Math, kFull> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
-    const auto stageNext = [&] { ring.next(); };
 
     float g[kHiddenColumns / 2], u[kHiddenColumns / 2], o[BN / 2];
-    for (int s = 0; s < kStages - 1; ++s) stageNext();
+    for (int s = 0; s < kStages - 1; ++s) ring.next();
     int slot = 0;
     for (int chunk = 0; chunk < chunks; ++chunk) {
         // Each step's products run while the block waits for and issues the next copies: a step
@@ -310,7 +296,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
                                                        I, alignedI);
                 if (!kFull && !alignedI) fsAsyncProxyFence();  // stores, as above
             }
-            stageNext();
+            ring.next();
             slot = slot + 1 == kStages ? 0 : slot + 1;
         }
         fsWarpgroupWait<0>();

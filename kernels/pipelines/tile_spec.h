@@ -52,8 +52,6 @@ struct LaunchGeometry {
     std::uint64_t blocks = 0;
     std::uint64_t dynamicSharedBytes = 0;
     int pipelineStages = 0;  // shared-memory stages of the copy pipeline (0: not known)
-    // How the kernel differs from the reference it is compared with, in words (empty: none known).
-    std::string peerNote;
 };
 
 // Why a configuration is never launched.

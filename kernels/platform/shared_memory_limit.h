@@ -8,7 +8,7 @@
 
 namespace fusescope {
 
-// "needs 240.0 KiB of shared memory per block; the NVIDIA H200 allows 227.0 KiB"; `detail`
+// "needs 449.0 KiB of shared memory per block; the NVIDIA H200 allows 227.0 KiB"; `detail`
 // (such as "2 stages") goes in brackets after the size, `device` may be empty ("the device").
 std::string sharedMemoryRefusal(std::uint64_t neededBytes, std::uint64_t allowedBytes,
                                 std::string_view device, std::string_view detail = {});

@@ -193,7 +193,6 @@ std::vector<std::string> limitersOf(const TileCell& cell, const TileSweep& sweep
     std::vector<std::string> words;
     if (!cell.measured) return words;
     for (const TileLimit& limit : limitsOf(cell, sweep)) words.push_back(limit.words);
-    if (!cell.report.launch.peerNote.empty()) words.push_back(cell.report.launch.peerNote);
     return words;
 }
 

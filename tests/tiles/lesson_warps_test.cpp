@@ -48,9 +48,8 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
         for (const LessonTiles& tiles : cases) {
             SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
                          std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));
-            // On compute capability 9 bfloat16 at BLOCK_M >= 64 is the wgmma kernel (below).
-            const CompileRequest request =
-                lessonTiledCompileRequest(tiles, dtype, 2, dtype == DType::Tf32 ? 9 : 8, 0);
+            // On compute capability 9 these tiles are the wgmma kernel (below).
+            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 8, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WARPS=8"));
             std::string log;
             Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
@@ -59,22 +58,28 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
         }
 }
 
-TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
+TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
     // A warpgroup of four warps per 64 rows; sm_90a, the only target with wgmma.
     EXPECT_TRUE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 9));
     EXPECT_TRUE(lessonTiledWarpgroups({128, 16, 16, 128}, DType::Bfloat16, 9));
     EXPECT_FALSE(lessonTiledWarpgroups({32, 64, 64, 64}, DType::Bfloat16, 9));
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 8));
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Bfloat16, 10));
-    EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 9));
+    EXPECT_TRUE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 9));
+    EXPECT_FALSE(lessonTiledWarpgroups({32, 64, 64, 64}, DType::Tf32, 9));
+    EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 8));
+    EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Float32, 9));
     // Threads: 128 per 64 rows, and at BLOCK_M 64 two warpgroups splitting the columns where one
     // would hold 128 accumulators a thread (BLOCK_I + BLOCK_N / 2 >= 128).
     const std::pair<LessonTiles, int> threads[] = {
         {{64, 64, 64, 64}, 128},  {{128, 16, 32, 32}, 256},  {{64, 128, 32, 128}, 256},
         {{64, 64, 32, 128}, 256}, {{64, 128, 128, 64}, 256}, {{64, 64, 128, 64}, 128}};
-    for (const auto& [tiles, expected] : threads)
+    for (const auto& [tiles, expected] : threads) {
         EXPECT_EQ(lessonTiledThreads(tiles, DType::Bfloat16, 9), expected)
             << tiles.blockM << "/" << tiles.blockN << "/" << tiles.blockH << "/" << tiles.blockI;
+        EXPECT_EQ(lessonTiledThreads(tiles, DType::Tf32, 9), expected)
+            << tiles.blockM << "/" << tiles.blockN << "/" << tiles.blockH << "/" << tiles.blockI;
+    }
     const CompileRequest request =
         lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 9, 0);
     EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
@@ -86,14 +91,17 @@ TEST(LessonWarps, HopperBfloat16AtBlockM64OrMoreRunsWarpgroupMma) {
     // tiles on 1 KiB.
     EXPECT_EQ(lessonTiledSharedBytes({64, 64, 64, 64}, DType::Bfloat16, 3, 9),
               lessonTiledSharedBytes({64, 64, 64, 64}, DType::Bfloat16, 3, 8) - 64 * 64 * 2 + 1024);
-    // The tile explorer's note on Triton's wgmma stays for TF32 only.
-    EXPECT_TRUE(lessonTiledPeerNote({64, 64, 64, 64}, DType::Bfloat16, 9).empty());
-    EXPECT_FALSE(lessonTiledPeerNote({64, 64, 64, 64}, DType::Tf32, 9).empty());
+    // TF32 on wgmma: unpadded float rows (the swizzle spreads the banks), no hidden tile: three
+    // stages of x, gate and up, down's tile and the 1 KiB.
+    EXPECT_EQ(lessonTiledSharedBytes({64, 32, 64, 16}, DType::Tf32, 3, 9),
+              3u * (64 * 64 + 2 * 16 * 64) * 4 + 32 * 16 * 4 + 1024);
+    EXPECT_EQ(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Tf32, 3, 9, 0).architecture,
+              "sm_90a");
 }
 
-// Every width of K (16 to 128: the 32-, 64- and 128-byte swizzles, and 128 as two atoms) and of N
-// (16 to 128) the wgmma kernel multiplies, at both BLOCK_M, with one and two warpgroups per 64
-// rows.
+// Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,
+// 64- and 128-byte swizzles and rows of two or four atoms) and of N (16 to 128) the wgmma kernel
+// multiplies, at both BLOCK_M, with one and two warpgroups per 64 rows, in both element types.
 TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
     Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
     if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
@@ -103,12 +111,15 @@ TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
     for (const LessonTiles& tiles : cases) {
         SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
                      std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));
-        const CompileRequest request = lessonTiledCompileRequest(tiles, DType::Bfloat16, 2, 9, 0);
-        ASSERT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
-        std::string log;
-        Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
-        ASSERT_TRUE(image) << image.status().message() << "\n" << log;
-        EXPECT_GT(image->size(), 1000u);
+        for (const DType dtype : {DType::Bfloat16, DType::Tf32}) {
+            SCOPED_TRACE(dtype == DType::Tf32 ? "tf32" : "bf16");
+            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 9, 0);
+            ASSERT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
+            std::string log;
+            Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
+            ASSERT_TRUE(image) << image.status().message() << "\n" << log;
+            EXPECT_GT(image->size(), 1000u);
+        }
     }
 }
 

@@ -321,39 +321,25 @@ TEST(TileSweepGrid, ConfigurationsVaryTheFirstAxisSlowest) {
     EXPECT_EQ(tilesText(all[1]), "block_m=16 block_n=64 block_h=64 block_i=64");
 }
 
-TEST(TileLimiters, SayWhereTheLessonsTritonKernelUsesADifferentInstruction) {
+// The lesson's Triton kernel multiplies with wgmma at 64 rows and more on Hopper, in bfloat16 and
+// TF32, and so does this kernel: its geometry there is a warpgroup per 64 rows and unpadded
+// shared tiles; below 64 rows, and on Ampere, the mma.sync kernel's.
+TEST(TileGeometry, Tf32AtSixtyFourRowsOnHopperIsTheWarpgroupKernel) {
     DeviceLimits hopper = handMadeLimits();
     hopper.computeCapabilityMajor = 9;
-    const auto wide = lessonTiles(512, 1024, 2816, DType::Tf32, 64, 64, 64, 64);
-    EXPECT_NE(geometryOf(wide, hopper).peerNote.find("wgmma"), std::string::npos);
-    EXPECT_NE(geometryOf(lessonTiles(512, 1024, 2816, DType::Tf32, 128, 16, 32, 32), hopper)
-                  .peerNote.find("wgmma"),
-              std::string::npos);
-    // Below 64 rows Triton uses mma.sync too; bfloat16 at 64 rows and more multiplies with wgmma
-    // as Triton does (four warps per 64 rows); the CUDA-core float32 kernel has no tensor cores;
-    // Ampere has no wgmma.
-    EXPECT_TRUE(geometryOf(lessonTiles(512, 1024, 2816, DType::Tf32, 32, 64, 64, 64), hopper)
-                    .peerNote.empty());
-    const auto warpgroups =
-        geometryOf(lessonTiles(512, 1024, 2816, DType::Bfloat16, 128, 64, 64, 64), hopper);
-    EXPECT_TRUE(warpgroups.peerNote.empty());
-    EXPECT_EQ(warpgroups.threadsPerBlock, 256u);
-    EXPECT_TRUE(geometryOf(lessonTiles(512, 1024, 2816, DType::Float32, 64, 64, 64, 64), hopper)
-                    .peerNote.empty());
     DeviceLimits ampere = hopper;
     ampere.computeCapabilityMajor = 8;
-    EXPECT_TRUE(geometryOf(wide, ampere).peerNote.empty());
-    // A measured cell says it among its limiters, after what limits it.
-    TileSweep sweep;
-    sweep.limits.copyBandwidthGBps = 4000.0;
-    sweep.limits.computeTflops = 800.0;
-    TileCell cell = measuredCell(1.0, 1.0, 1.0);
-    cell.report.launch = geometryOf(wide, hopper);
-    sweep.cells.push_back(cell);
-    describeCells(sweep);
-    ASSERT_EQ(sweep.cells[0].limiters.size(), 2u);
-    EXPECT_EQ(sweep.cells[0].limiters[0].rfind("latency", 0), 0u);
-    EXPECT_NE(sweep.cells[0].limiters[1].find("wgmma"), std::string::npos);
+    const auto wide = lessonTiles(512, 1024, 2816, DType::Tf32, 64, 64, 64, 64);
+    EXPECT_EQ(geometryOf(wide, hopper).threadsPerBlock, 128);
+    EXPECT_EQ(geometryOf(wide, ampere).threadsPerBlock, 256);
+    EXPECT_LT(geometryOf(wide, hopper).dynamicSharedBytes,
+              geometryOf(wide, ampere).dynamicSharedBytes);
+    EXPECT_EQ(geometryOf(lessonTiles(512, 1024, 2816, DType::Tf32, 128, 16, 32, 32), hopper)
+                  .threadsPerBlock,
+              256);
+    EXPECT_EQ(geometryOf(lessonTiles(512, 1024, 2816, DType::Tf32, 32, 64, 64, 64), hopper)
+                  .threadsPerBlock,
+              256);
 }
 
 }  // namespace

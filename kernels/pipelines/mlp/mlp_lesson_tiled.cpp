@@ -17,7 +17,8 @@ std::string_view lessonTiledSource() {
 }
 
 bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor) {
-    return dtype == DType::Bfloat16 && computeMajor == 9 && tiles.blockM % 64 == 0;
+    return (dtype == DType::Bfloat16 || dtype == DType::Tf32) && computeMajor == 9 &&
+           tiles.blockM % 64 == 0;
 }
 
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
@@ -26,15 +27,15 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
                n = static_cast<std::uint64_t>(tiles.blockN),
                h = static_cast<std::uint64_t>(tiles.blockH),
                i = static_cast<std::uint64_t>(tiles.blockI);
-    if (dtype == DType::Bfloat16) {
-        const std::uint64_t stage = (m * h + 2 * i * h) * 2;
-        const std::uint64_t down = n * i * 2;
+    if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) {
         // The wgmma kernel keeps the hidden tile in registers, and aligns its layout to the 1 KiB
         // its swizzled tiles start on in 1 KiB more.
-        if (lessonTiledWarpgroups(tiles, dtype, computeMajor))
-            return static_cast<std::uint64_t>(stages) * stage + down + 1024;
-        return static_cast<std::uint64_t>(stages) * stage + down + m * i * 2;
+        const std::uint64_t bytes = dtype == DType::Bfloat16 ? 2 : 4;
+        return static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * bytes + n * i * bytes +
+               1024;
     }
+    if (dtype == DType::Bfloat16)
+        return static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * 2 + n * i * 2 + m * i * 2;
     if (dtype == DType::Tf32) {
         // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
         const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
@@ -88,11 +89,6 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) 
     const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
     const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 32 : accumulators >= 64;
     return eight ? 256 : 128;
-}
-
-std::string lessonTiledPeerNote(const LessonTiles& tiles, DType dtype, int computeMajor) {
-    if (dtype != DType::Tf32 || tiles.blockM < 64 || computeMajor != 9) return {};
-    return "TF32 on mma.sync (the lesson's Triton kernel: wgmma at BLOCK_M >= 64, faster)";
 }
 
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,

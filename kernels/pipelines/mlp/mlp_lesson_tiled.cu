@@ -12,9 +12,9 @@
 // -DFS_STAGES (the tensor-core kernels' copy pipeline depth) and -DFS_WARPS (warps a block: 4,
 // as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
 // sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
-// at BLOCK_M 64 or 128 in bfloat16, where mlp_lesson_warpgroup.cuh multiplies with wgmma. Two
-// entry points: _full for shapes that are whole tiles (no bounds checks in the copies), _edge for
-// the rest.
+// at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
+// wgmma. Two entry points: _full for shapes that are whole tiles (no bounds checks in the
+// copies), _edge for the rest.
 
 #ifndef FS_WARPS
 #define FS_WARPS 4
@@ -64,36 +64,81 @@ __device__ __forceinline__ void fsZero(
                     for (int e = 0; e < 4; ++e) c[m][i][j][h][e] = 0.0f;
 }
 
-#endif
-
-#if FS_BF16
-
-// A tile of kRows x kCols bfloat16 in shared memory: rows of kCols * 2 bytes whose 16-byte unit
-// u is stored at u ^ f(r), so the 8 rows one ldmatrix reads at one column fall in 8 different
-// bank groups whatever the row width (several narrow rows share one 128-byte line).
-// Rows wider than 128 bytes are stored as 128-byte halves, each 8-row group holding its first
-// halves (1 KiB) then its second: the layout Hopper's wgmma reads with a 128-byte swizzle (and
-// narrower rows are its 32- and 64-byte swizzles), and still 8 bank groups for ldmatrix.
-template <int kCols>
+// A tile of kRows x kCols elements of kElementBytes in shared memory: rows of kCols *
+// kElementBytes bytes whose 16-byte unit u is stored at u ^ f(r), so the 8 rows one ldmatrix
+// reads at one column fall in 8 different bank groups whatever the row width (several narrow rows
+// share one 128-byte line). Rows wider than 128 bytes are stored as 128-byte atoms, each 8-row
+// group holding its first atoms (1 KiB), then its second, and so on: the layout Hopper's wgmma
+// reads with a 128-byte swizzle (and narrower rows are its 32- and 64-byte swizzles), and still 8
+// bank groups for ldmatrix.
+template <int kCols, int kElementBytes = 2>
 struct Swizzle {
-    static constexpr int kUnits = kCols / 8;
-    static constexpr int kRowBytes = kCols * 2;
+    static constexpr int kRowBytes = kCols * kElementBytes;
+    static constexpr int kUnits = kRowBytes / 16;
     __device__ __forceinline__ static int unitOf(int r, int u) {
         return kUnits >= 8 ? ((u & 7) ^ (r & 7)) : (u ^ ((r / (8 / kUnits)) & (kUnits - 1)));
     }
     __device__ __forceinline__ static int at(int r, int c) {
+        const int b = c * kElementBytes;
         if (kUnits > 8)
-            return (r >> 3) * 8 * kRowBytes + (c >> 6) * 1024 + (r & 7) * 128 +
-                   unitOf(r, c >> 3) * 16 + (c & 7) * 2;
-        return r * kRowBytes + unitOf(r, c >> 3) * 16 + (c & 7) * 2;
+            return (r >> 3) * 8 * kRowBytes + (b >> 7) * 1024 + (r & 7) * 128 +
+                   unitOf(r, b >> 4) * 16 + (b & 15);
+        return r * kRowBytes + unitOf(r, b >> 4) * 16 + (b & 15);
     }
 };
+
+// Where row r of a weight tile is stored where kInterleave: within each 8 rows, rows 0-3 at 0, 2,
+// 4, 6 and rows 4-7 at 1, 3, 5, 7, so that an m64nN result's columns 2t and 2t + 1 (one thread's
+// pair) hold rows t and t + 4: the TF32 A fragment's k order (mlp_lesson_warpgroup.cuh).
+template <bool kInterleave>
+__device__ __forceinline__ int fsStoredRow(int r) {
+    return kInterleave ? (r & ~7) | ((r & 3) << 1) | ((r >> 2) & 1) : r;
+}
+
+// Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile of Element into
+// Swizzle<kCols, sizeof(Element)>'s layout (row r stored at fsStoredRow<kInterleave>(r)); zero
+// outside rowLimit x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units
+// (cp.async with zero fill), else element by element.
+template <int kRows, int kCols, bool kFull, bool kInterleave, typename Element>
+__device__ __forceinline__ void fsCopySwizzled(unsigned char* tile, const Element* __restrict__ src,
+                                               int ld, int row0, int col0, int rowLimit,
+                                               int colLimit, bool aligned) {
+    constexpr int kUnitElements = 16 / static_cast<int>(sizeof(Element));
+    constexpr int kUnits = kCols / kUnitElements;
+    constexpr int kTotal = kRows * kUnits;
+    const unsigned base = fsShared(tile);
+#pragma unroll
+    for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
+        const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
+        if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
+        const int r = p / kUnits, u = p % kUnits;
+        const int row = row0 + r, col = col0 + u * kUnitElements;
+        const int offset =
+            Swizzle<kCols, sizeof(Element)>::at(fsStoredRow<kInterleave>(r), u * kUnitElements);
+        const Element* from = src + static_cast<long long>(row) * ld + col;
+        if (kFull) {
+            fsCopy16(base + offset, from, 16);
+        } else if (aligned) {
+            const bool valid = row < rowLimit && col < colLimit;
+            fsCopy16(base + offset, valid ? from : src, valid ? 16 : 0);
+        } else {
+            Element* d = reinterpret_cast<Element*>(tile + offset);
+#pragma unroll
+            for (int e = 0; e < kUnitElements; ++e)
+                d[e] = row < rowLimit && col + e < colLimit ? from[e] : Element(0);
+        }
+    }
+}
+
+#endif
+
+#if FS_BF16
 
 // The tensor-core kernel's math in bfloat16 (fsLessonTensorCores says what each member is for):
 // shared memory counted in bytes, tiles swizzled and read by ldmatrix from their shared-window
 // addresses, mma.m16n8k16.
 struct FsBf16Math {
-    enum : bool { kBfloat16 = true };
+    enum : bool { kBfloat16 = true, kInterleaveWeights = false };
     using Element = fs_bf16;
     using Word = unsigned char;
     enum : int { kUnitElements = 8 };
@@ -111,37 +156,15 @@ struct FsBf16Math {
     template <int kCols>
     using Swizzled = Swizzle<kCols>;
 
-    // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
-    // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
-    // fill), else element by element.
-    template <int kRows, int kCols, bool kFull>
+    // Copies a kRows x kCols tile of src from (row0, col0) into Swizzle<kCols>'s layout
+    // (fsCopySwizzled).
+    template <int kRows, int kCols, bool kFull, bool kInterleave = false>
     __device__ __forceinline__ static void copyTile(unsigned char* tile,
                                                     const fs_bf16* __restrict__ src, int ld,
                                                     int row0, int col0, int rowLimit, int colLimit,
                                                     bool aligned) {
-        constexpr int kUnits = kCols / 8;
-        constexpr int kTotal = kRows * kUnits;
-        const unsigned base = fsShared(tile);
-#pragma unroll
-        for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
-            const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
-            if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
-            const int r = p / kUnits, u = p % kUnits;
-            const int row = row0 + r, col = col0 + u * 8;
-            const int offset = Swizzle<kCols>::at(r, u * 8);
-            const fs_bf16* from = src + static_cast<long long>(row) * ld + col;
-            if (kFull) {
-                fsCopy16(base + offset, from, 16);
-            } else if (aligned) {
-                const bool valid = row < rowLimit && col < colLimit;
-                fsCopy16(base + offset, valid ? from : src, valid ? 16 : 0);
-            } else {
-                fs_bf16* d = reinterpret_cast<fs_bf16*>(tile + offset);
-#pragma unroll
-                for (int e = 0; e < 8; ++e)
-                    d[e] = row < rowLimit && col + e < colLimit ? from[e] : fs_bf16(0);
-            }
-        }
+        fsCopySwizzled<kRows, kCols, kFull, kInterleave>(tile, src, ld, row0, col0, rowLimit,
+                                                         colLimit, aligned);
     }
 
     // c(16 x 16 per (i, j)) += A(rows, 16-deep k steps) * B(cols, k)^T over kK, for the row and
@@ -223,7 +246,7 @@ struct __align__(16) FsQuad {
 // shared memory counted in floats, tiles padded and read through pointers with 16-byte loads,
 // mma.m16n8k8.
 struct FsTf32Math {
-    enum : bool { kBfloat16 = false };
+    enum : bool { kBfloat16 = false, kInterleaveWeights = false };
     using Element = float;
     using Word = float;
     enum : int { kUnitElements = 4 };
@@ -242,10 +265,11 @@ struct FsTf32Math {
     // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
     // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
     // fill), else element by element.
-    template <int kRows, int kCols, bool kFull>
+    template <int kRows, int kCols, bool kFull, bool kInterleave = false>
     __device__ __forceinline__ static void copyTile(float* tile, const float* __restrict__ src,
                                                     int ld, int row0, int col0, int rowLimit,
                                                     int colLimit, bool aligned) {
+        static_assert(!kInterleave, "padded tiles keep their rows in order");
         constexpr int kUnits = kCols / 4;
         constexpr int kTotal = kRows * kUnits;
         const unsigned base = fsShared(tile);
@@ -359,8 +383,11 @@ struct FsCopyRing {
             const int i0 = chunk * BI, k0 = step * BH;
             Word* stage = shared + slot * kStage;
             Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
-            Math::template copyTile<BI, BH, kFull>(stage + kX, gate, H, i0, k0, I, H, alignedH);
-            Math::template copyTile<BI, BH, kFull>(stage + kX + kW, up, H, i0, k0, I, H, alignedH);
+            constexpr bool kInterleave = Math::kInterleaveWeights;
+            Math::template copyTile<BI, BH, kFull, kInterleave>(stage + kX, gate, H, i0, k0, I, H,
+                                                                alignedH);
+            Math::template copyTile<BI, BH, kFull, kInterleave>(stage + kX + kW, up, H, i0, k0, I,
+                                                                H, alignedH);
             slot = slot + 1 == kStages ? 0 : slot + 1;
             if (++step == stepsH) {
                 step = 0;
@@ -511,11 +538,12 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
 // The same kernel multiplied with Hopper's warpgroup MMA: mlp_lesson_warpgroup.cuh, which CMake
 // puts after this text.
 template <bool kFull>
-__device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x,
-                                                   const fs_bf16* __restrict__ gate,
-                                                   const fs_bf16* __restrict__ up,
-                                                   const fs_bf16* __restrict__ down,
-                                                   fs_bf16* __restrict__ out, int M, int H, int I);
+__device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __restrict__ x,
+                                                   const FsMath::Element* __restrict__ gate,
+                                                   const FsMath::Element* __restrict__ up,
+                                                   const FsMath::Element* __restrict__ down,
+                                                   FsMath::Element* __restrict__ out, int M, int H,
+                                                   int I);
 #define FS_LESSON_BODY(kFull) fsLessonWarpgroups<kFull>
 #else
 #define FS_LESSON_BODY(kFull) fsLessonTensorCores<FsMath, kFull>

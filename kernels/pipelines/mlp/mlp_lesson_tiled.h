@@ -17,14 +17,14 @@ inline constexpr std::string_view kLessonTiledEdgeKernel = "swiglu_mlp_lesson_ti
 std::string_view lessonTiledSource();
 
 // Whether these tiles multiply with Hopper's warpgroup MMA (wgmma, mlp_lesson_warpgroup.cuh) on
-// a device of compute capability `computeMajor`: bfloat16 at BLOCK_M 64 or 128 on compute
+// a device of compute capability `computeMajor`: bfloat16 or TF32 at BLOCK_M 64 or 128 on compute
 // capability 9, as the lesson's Triton kernel does there; mma.sync everywhere else.
 bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
-// tiles, one of down's tile and the hidden tile (tf32 with row pitches of 16 modulo 32 floats;
-// the wgmma kernel no hidden tile, which it keeps in registers, and 1 KiB to start its tiles on
-// 1 KiB); float32 one stage with rows padded by one word.
+// tiles, one of down's tile and the hidden tile (tf32 on mma.sync with row pitches of 16 modulo
+// 32 floats; the wgmma kernel no hidden tile, which it keeps in registers, and 1 KiB to start its
+// tiles on 1 KiB); float32 one stage with rows padded by one word.
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
                                      int computeMajor);
 // The copy pipeline's depth, where a block may use `sharedLimit`: 3 stages, or 2 where 3 do not
@@ -40,12 +40,6 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
 // turns. The wgmma kernel has a warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where
 // one would hold 128 accumulators a thread); the CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
-
-// How this kernel differs from the lesson's Triton kernel at these tiles on a device of compute
-// capability `computeMajor`, in words for the tile explorer; empty where no difference is known.
-// On Hopper, at BLOCK_M >= 64 in TF32, Triton multiplies with wgmma and this kernel with
-// mma.sync (benchmarks/results/tiles_triton.md).
-std::string lessonTiledPeerNote(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // What NVRTC compiles for these tiles on a device of compute capability major.minor.
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,

@@ -1,30 +1,33 @@
-// The lesson kernel at BLOCK_M of 64 or 128 in bfloat16 on Hopper (sm_90a): the structure, the
-// copies and the shared-memory tiles of mlp_lesson_tiled.cu's tensor-core kernel, multiplied with
-// the warpgroup MMA (wgmma) instead of mma.sync, as the lesson's Triton kernel does at these tiles.
-// One warpgroup (4 warps) per 64 rows of the M tile, or two at BLOCK_M 64 where one would hold
-// 128 or more accumulators a thread (each then takes half the columns of g and u). Each multiplies
-// its 64 rows of x by its rows of the gate and up tiles (both operands in shared memory), keeps
-// its part of the hidden tile in registers as the A operand of the down product (as the lesson's
-// Triton kernel does), and multiplies it by the matching columns of down's tile; two warpgroups
-// of one row group add their output tiles at the end. Swizzle<kCols> is the layout wgmma reads
-// with a 32-, 64- or 128-byte swizzle (kCols 16, 32, 64; 128 as two 64-column atoms side by side
-// per 8-row group), once the tiles start on 1 KiB. Put after mlp_lesson_tiled.cu by CMake;
-// compiled with -DFS_WGMMA=1 for sm_90a only.
+// The lesson kernel at BLOCK_M of 64 or 128 in bfloat16 or TF32 on Hopper (sm_90a): the
+// structure, the copies and the shared-memory tiles of mlp_lesson_tiled.cu's tensor-core kernel,
+// multiplied with the warpgroup MMA (wgmma) instead of mma.sync, as the lesson's Triton kernel
+// does at these tiles. One warpgroup (4 warps) per 64 rows of the M tile, or two at BLOCK_M 64
+// where one would hold 128 or more accumulators a thread (each then takes half the columns of g
+// and u). Each multiplies its 64 rows of x by its rows of the gate and up tiles (both operands in
+// shared memory), keeps its part of the hidden tile in registers as the A operand of the down
+// product (as the lesson's Triton kernel does), and multiplies it by the matching columns of
+// down's tile; two warpgroups of one row group add their output tiles at the end. Swizzle is the
+// layout wgmma reads with a 32-, 64- or 128-byte swizzle (rows of 32, 64, 128 bytes; wider rows
+// as 128-byte atoms side by side per 8-row group), once the tiles start on 1 KiB; one wgmma reads
+// 32 bytes of each row (16 bfloat16 or 8 TF32 values). TF32 tiles are float32 in memory: wgmma
+// reads them as TF32, as Triton's tl.dot does with float32 inputs. Put after mlp_lesson_tiled.cu
+// by CMake; compiled with -DFS_WGMMA=1 for sm_90a only.
 
 #if FS_WGMMA
 
-#if !FS_BF16 || FS_BM % 64 != 0 || (FS_WARPS != FS_BM / 16 && FS_WARPS != 2 * FS_BM / 16)
+#if !(FS_BF16 || FS_TF32) || FS_BM % 64 != 0 || \
+    (FS_WARPS != FS_BM / 16 && FS_WARPS != 2 * FS_BM / 16)
 #error \
-    "the warpgroup kernel is bfloat16 at BLOCK_M 64 or 128, with one or two warpgroups per 64 rows"
+    "the warpgroup kernel is bfloat16 or TF32 at BLOCK_M 64 or 128, with one or two warpgroups per 64 rows"
 #endif
 
-// A shared-memory matrix descriptor of a K-major tile in Swizzle<kCols>'s layout, starting at
-// `address` (a row group's first row, at a k offset inside the row): 8-row groups 16 kCols bytes
-// apart, the swizzle that matches the row width.
-template <int kCols>
+// A shared-memory matrix descriptor of a K-major tile in Swizzle's layout for rows of kRowBytes,
+// starting at `address` (a row group's first row, at a k offset inside the row): 8-row groups 8
+// rows apart, the swizzle that matches the row width.
+template <int kRowBytes>
 __device__ __forceinline__ unsigned long long fsDescriptor(unsigned address) {
-    constexpr unsigned long long kSwizzle = kCols >= 64 ? 1 : kCols == 32 ? 2 : 3;
-    constexpr unsigned long long kGroupBytes = 16 * kCols;
+    constexpr unsigned long long kSwizzle = kRowBytes >= 128 ? 1 : kRowBytes == 64 ? 2 : 3;
+    constexpr unsigned long long kGroupBytes = 8 * kRowBytes;
     return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) | (1ull << 16) |
            ((kGroupBytes >> 4) << 32) | (kSwizzle << 62);
 }
@@ -45,178 +48,95 @@ __device__ __forceinline__ void fsAsyncProxyFence() {
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-// d (64 x N, float32) = a (64 x 16) * b (N x 16)^T + (accumulate ? d : 0), both bfloat16 tiles in
-// shared memory, K-major.
-template <int N>
+// The wgmma wrappers, d (64 x N, float32) = a (64 x K) * b (N x K)^T + (accumulate ? d : 0), b
+// K-major in shared memory (a descriptor), K 16 bfloat16 or 8 TF32 values (32 bytes a row):
+// fsWarpgroupMma<Element, N> with a K-major in shared memory too, fsWarpgroupMmaA<Element, N>
+// with a in registers, this warp's 16 rows in the layout of an m64nN result's columns (bfloat16:
+// 8 accumulators packed in pairs; TF32: fsWarpgroupTf32Fragment's order).
+template <typename Element, int N>
 __device__ __forceinline__ void fsWarpgroupMma(float (&d)[N / 2], unsigned long long a,
                                                unsigned long long b, int accumulate);
-template <>
-__device__ __forceinline__ void fsWarpgroupMma<16>(float (&d)[8], unsigned long long a,
-                                                   unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %10, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, 0, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7])
-        : "l"(a), "l"(b), "r"(accumulate));
-}
-template <>
-__device__ __forceinline__ void fsWarpgroupMma<32>(float (&d)[16], unsigned long long a,
-                                                   unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %18, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-        "%16, %17, p, 1, 1, 0, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-          "+f"(d[14]), "+f"(d[15])
-        : "l"(a), "l"(b), "r"(accumulate));
-}
-template <>
-__device__ __forceinline__ void fsWarpgroupMma<64>(float (&d)[32], unsigned long long a,
-                                                   unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %34, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
-        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-        "%32, %33, p, 1, 1, 0, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "l"(a), "l"(b), "r"(accumulate));
-}
-template <>
-__device__ __forceinline__ void fsWarpgroupMma<128>(float (&d)[64], unsigned long long a,
-                                                    unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
-        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
-        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
-        "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-          "+f"(d[63])
-        : "l"(a), "l"(b), "r"(accumulate));
-}
-
-// d (64 x N, float32) = a (64 x 16, this warp's 16 rows in registers, laid out as an m64nNk16
-// result's columns 16k..16k + 15 pack) * b (N x 16)^T + (accumulate ? d : 0); b bfloat16 in
-// shared memory, K-major.
-template <int N>
+template <typename Element, int N>
 __device__ __forceinline__ void fsWarpgroupMmaA(float (&d)[N / 2], const unsigned (&a)[4],
                                                 unsigned long long b, int accumulate);
-template <>
-__device__ __forceinline__ void fsWarpgroupMmaA<16>(float (&d)[8], const unsigned (&a)[4],
-                                                    unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %13, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
-}
-template <>
-__device__ __forceinline__ void fsWarpgroupMmaA<32>(float (&d)[16], const unsigned (&a)[4],
-                                                    unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %21, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-        "{%16, %17, %18, %19}, %20, p, 1, 1, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-          "+f"(d[14]), "+f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
-}
-template <>
-__device__ __forceinline__ void fsWarpgroupMmaA<64>(float (&d)[32], const unsigned (&a)[4],
-                                                    unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %37, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
-        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-        "{%32, %33, %34, %35}, %36, p, 1, 1, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
-}
-template <>
-__device__ __forceinline__ void fsWarpgroupMmaA<128>(float (&d)[64], const unsigned (&a)[4],
-                                                     unsigned long long b, int accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %69, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
-        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
-        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
-        "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-        "{%64, %65, %66, %67}, %68, p, 1, 1, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-          "+f"(d[63])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
-}
+
+// An m64nN result's N / 2 accumulators as asm operands, and their operand numbers.
+#define FS_WG_D4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define FS_WG_D8(i) FS_WG_D4(i), FS_WG_D4(i + 4)
+#define FS_WG_D16(i) FS_WG_D8(i), FS_WG_D8(i + 8)
+#define FS_WG_D32(i) FS_WG_D16(i), FS_WG_D16(i + 16)
+#define FS_WG_D64(i) FS_WG_D32(i), FS_WG_D32(i + 32)
+#define FS_WG_LIST8 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define FS_WG_LIST16 FS_WG_LIST8 ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define FS_WG_LIST32                                                                    \
+    FS_WG_LIST16                                                                        \
+        ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, " \
+        "%31"
+#define FS_WG_LIST64                                                                       \
+    FS_WG_LIST32                                                                           \
+        ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "    \
+        "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, " \
+        "%63"
+
+// The four wrappers of width N, whose result is kAcc (N / 2) accumulators: `ss` names a's and
+// b's descriptors and `ssFlag` the accumulate flag after them; `rs` a's registers and b's
+// descriptor, `rsFlag` the flag after them. bfloat16 reads b transposed (imm-trans-b 0: K-major),
+// TF32 has no transpose operands (K-major only).
+#define FS_WARPGROUP_MMAS(N, kAcc, ss, ssFlag, rs, rsFlag)                                   \
+    template <>                                                                              \
+    __device__ __forceinline__ void fsWarpgroupMma<fs_bf16, N>(                              \
+        float(&d)[kAcc], unsigned long long a, unsigned long long b, int accumulate) {       \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " ssFlag                              \
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
+                     "k16.f32.bf16.bf16 {" FS_WG_LIST##kAcc "}, " ss ", p, 1, 1, 0, 0;\n}\n" \
+                     : FS_WG_D##kAcc(0)                                                      \
+                     : "l"(a), "l"(b), "r"(accumulate));                                     \
+    }                                                                                        \
+    template <>                                                                              \
+    __device__ __forceinline__ void fsWarpgroupMmaA<fs_bf16, N>(                             \
+        float(&d)[kAcc], const unsigned(&a)[4], unsigned long long b, int accumulate) {      \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " rsFlag                              \
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
+                     "k16.f32.bf16.bf16 {" FS_WG_LIST##kAcc "}, " rs ", p, 1, 1, 0;\n}\n"    \
+                     : FS_WG_D##kAcc(0)                                                      \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate)); \
+    }                                                                                        \
+    template <>                                                                              \
+    __device__ __forceinline__ void fsWarpgroupMma<float, N>(                                \
+        float(&d)[kAcc], unsigned long long a, unsigned long long b, int accumulate) {       \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " ssFlag                              \
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
+                     "k8.f32.tf32.tf32 {" FS_WG_LIST##kAcc "}, " ss ", p, 1, 1;\n}\n"        \
+                     : FS_WG_D##kAcc(0)                                                      \
+                     : "l"(a), "l"(b), "r"(accumulate));                                     \
+    }                                                                                        \
+    template <>                                                                              \
+    __device__ __forceinline__ void fsWarpgroupMmaA<float, N>(                               \
+        float(&d)[kAcc], const unsigned(&a)[4], unsigned long long b, int accumulate) {      \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " rsFlag                              \
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
+                     "k8.f32.tf32.tf32 {" FS_WG_LIST##kAcc "}, " rs ", p, 1, 1;\n}\n"        \
+                     : FS_WG_D##kAcc(0)                                                      \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate)); \
+    }
+
+FS_WARPGROUP_MMAS(16, 8, "%8, %9", "%10", "{%8, %9, %10, %11}, %12", "%13")
+FS_WARPGROUP_MMAS(32, 16, "%16, %17", "%18", "{%16, %17, %18, %19}, %20", "%21")
+FS_WARPGROUP_MMAS(64, 32, "%32, %33", "%34", "{%32, %33, %34, %35}, %36", "%37")
+FS_WARPGROUP_MMAS(128, 64, "%64, %65", "%66", "{%64, %65, %66, %67}, %68", "%69")
 
 // c (64 x N) = A (rows aRow.., kK deep) * B (rows bRow.., N of them, kK deep)^T, plus c where
-// `accumulate`; A and B are shared-window addresses of Swizzle<kK> tiles.
-template <int N, int kK>
+// `accumulate`; A and B are shared-window addresses of Swizzle<kK, sizeof(Element)> tiles.
+template <typename Element, int N, int kK>
 __device__ __forceinline__ void fsWarpgroupProduct(float (&c)[N / 2], unsigned aTile, int aRow,
                                                    unsigned bTile, int bRow, bool accumulate) {
+    using Layout = Swizzle<kK, sizeof(Element)>;
+    constexpr int kStep = 32 / static_cast<int>(sizeof(Element));  // one wgmma's K
 #pragma unroll
-    for (int k = 0; k < kK; k += 16)
-        fsWarpgroupMma<N>(c, fsDescriptor<kK>(aTile + Swizzle<kK>::at(aRow, k)),
-                          fsDescriptor<kK>(bTile + Swizzle<kK>::at(bRow, k)),
-                          accumulate || k > 0 ? 1 : 0);
+    for (int k = 0; k < kK; k += kStep)
+        fsWarpgroupMma<Element, N>(c, fsDescriptor<Layout::kRowBytes>(aTile + Layout::at(aRow, k)),
+                                   fsDescriptor<Layout::kRowBytes>(bTile + Layout::at(bRow, k)),
+                                   accumulate || k > 0 ? 1 : 0);
 }
 
 // Where thread `lane` of warp `warp` (of its warpgroup) holds accumulator 4j + e of a wgmma
@@ -228,13 +148,93 @@ __device__ __forceinline__ int fsAccumulatorColumn(int lane, int j, int e) {
     return 8 * j + 2 * (lane % 4) + e % 2;
 }
 
+#if FS_BF16
+// What the kernel does per element type, bfloat16: the copy ring's math (FsBf16Math), and the
+// hidden tile's A fragment of k step k: a result's columns 16k..16k + 15 (accumulators 8k..8k +
+// 7), silu(g) * u in bfloat16 (the lesson's h.to(down's dtype)) packed in pairs.
+struct FsWarpgroupMath {
+    using Copy = FsBf16Math;
+    using Element = fs_bf16;
+    __device__ __forceinline__ static void hiddenFragment(unsigned (&a)[4], const float* g,
+                                                          const float* u, int k) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const int e = 8 * k + 2 * q;
+            a[q] = fsPack(fsSilu(g[e]) * u[e], fsSilu(g[e + 1]) * u[e + 1]);
+        }
+    }
+    // out[0..1] = v0, v1; `pair`: both exist and the pair is 4-byte aligned.
+    __device__ __forceinline__ static void store(fs_bf16* to, float v0, float v1, bool pair,
+                                                 bool second) {
+        if (pair) {
+            *reinterpret_cast<unsigned*>(to) = fsPack(v0, v1);
+        } else {
+            to[0] = fsFromFloat(v0);
+            if (second) to[1] = fsFromFloat(v1);
+        }
+    }
+};
+#else
+// TF32's copy ring: float tiles in Swizzle<kCols, 4>'s layout, counted in bytes, the gate and up
+// tiles' rows interleaved (fsStoredRow) so that each thread's accumulator pair of g and u holds
+// the hidden columns t and t + 4 its A fragment needs.
+struct FsTf32SwizzledMath {
+    enum : bool { kInterleaveWeights = true };
+    using Element = float;
+    using Word = unsigned char;
+    enum : int {
+        kXWords = FS_BM * FS_BH * 4,
+        kWeightWords = FS_BI * FS_BH * 4,
+        kDownWords = FS_BN * FS_BI * 4
+    };
+    template <int kRows, int kCols, bool kFull, bool kInterleave = false>
+    __device__ __forceinline__ static void copyTile(unsigned char* tile,
+                                                    const float* __restrict__ src, int ld, int row0,
+                                                    int col0, int rowLimit, int colLimit,
+                                                    bool aligned) {
+        fsCopySwizzled<kRows, kCols, kFull, kInterleave>(tile, src, ld, row0, col0, rowLimit,
+                                                         colLimit, aligned);
+    }
+};
+// What the kernel does per element type, TF32: the copy ring above, and the hidden tile's A
+// fragment of k step k (8 columns): rows lane / 4 and + 8 at columns t and t + 4 of the step
+// (t = lane % 4), which the interleaved gate and up rows put in accumulators 4k, 4k + 2 (column
+// 2t) and 4k + 1, 4k + 3 (column 2t + 1); rounded to TF32 to nearest, as the mma.sync kernel's
+// operands are (wgmma itself would drop the low bits).
+struct FsWarpgroupMath {
+    using Copy = FsTf32SwizzledMath;
+    using Element = float;
+    __device__ __forceinline__ static void hiddenFragment(unsigned (&a)[4], const float* g,
+                                                          const float* u, int k) {
+        constexpr int kOrder[4] = {0, 2, 1, 3};
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const int e = 4 * k + kOrder[q];
+            a[q] = fsTf32(fsSilu(g[e]) * u[e]);
+        }
+    }
+    __device__ __forceinline__ static void store(float* to, float v0, float v1, bool pair,
+                                                 bool second) {
+        if (pair) {
+            *reinterpret_cast<float2*>(to) = make_float2(v0, v1);
+        } else {
+            to[0] = v0;
+            if (second) to[1] = v1;
+        }
+    }
+};
+#endif
+
 template <bool kFull>
-__device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x,
-                                                   const fs_bf16* __restrict__ gate,
-                                                   const fs_bf16* __restrict__ up,
-                                                   const fs_bf16* __restrict__ down,
-                                                   fs_bf16* __restrict__ out, int M, int H, int I) {
-    using Math = FsBf16Math;
+__device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __restrict__ x,
+                                                   const FsMath::Element* __restrict__ gate,
+                                                   const FsMath::Element* __restrict__ up,
+                                                   const FsMath::Element* __restrict__ down,
+                                                   FsMath::Element* __restrict__ out, int M, int H,
+                                                   int I) {
+    using Math = FsWarpgroupMath::Copy;
+    using Element = FsWarpgroupMath::Element;
+    constexpr int kElementBytes = static_cast<int>(sizeof(Element));
     constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
     // In bytes.
     constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
@@ -243,8 +243,8 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     // No hidden tile: it stays in registers.
     constexpr int kSharedBytes = kDownAt + Math::kDownWords;
     // Each tile starts on its swizzle's repeat (8 rows, up to 1 KiB) from a 1 KiB-aligned base.
-    constexpr int kRepeatH = 16 * BH < 1024 ? 16 * BH : 1024;
-    constexpr int kRepeatI = 16 * BI < 1024 ? 16 * BI : 1024;
+    constexpr int kRepeatH = 8 * BH * kElementBytes < 1024 ? 8 * BH * kElementBytes : 1024;
+    constexpr int kRepeatI = 8 * BI * kElementBytes < 1024 ? 8 * BI * kElementBytes : 1024;
     static_assert(kX % kRepeatH == 0 && kW % kRepeatH == 0 && kDownAt % kRepeatI == 0,
                   "tiles start on their swizzle's repeat");
     extern __shared__ __align__(128) unsigned char smem[];
@@ -253,7 +253,8 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
     unsigned char* shared = smem + (window - fsShared(smem));
     const int m0 = static_cast<int>(blockIdx.x) * BM, n0 = static_cast<int>(blockIdx.y) * BN;
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
-    const bool alignedH = H % 8 == 0, alignedI = I % 8 == 0;
+    // Rows that are whole 16-byte units.
+    const bool alignedH = H % (16 / kElementBytes) == 0, alignedI = I % (16 / kElementBytes) == 0;
     // Warpgroups split the M tile into 64-row groups and, where there are two per 64 rows, the
     // columns of g and u (the hidden tile) in halves: fewer accumulators a thread at wide tiles.
     constexpr int kWarpgroups = FS_WARPS / 4, kColumnGroups = kWarpgroups / (BM / 64);
@@ -284,10 +285,10 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
             __syncthreads();  // this step's tiles are visible to all
             const unsigned stage = window + static_cast<unsigned>(slot * kStage);
             fsWarpgroupFence();
-            fsWarpgroupProduct<kHiddenColumns, BH>(g, stage, rows, stage + kX, hiddenColumn,
-                                                   step > 0);
-            fsWarpgroupProduct<kHiddenColumns, BH>(u, stage, rows, stage + kX + kW, hiddenColumn,
-                                                   step > 0);
+            fsWarpgroupProduct<Element, kHiddenColumns, BH>(g, stage, rows, stage + kX,
+                                                            hiddenColumn, step > 0);
+            fsWarpgroupProduct<Element, kHiddenColumns, BH>(u, stage, rows, stage + kX + kW,
+                                                            hiddenColumn, step > 0);
             fsWarpgroupCommit();
             fsWarpgroupWait<1>();  // the previous step's products are done in this warp,
             __syncthreads();       // and in every warp: their stage is free
@@ -300,18 +301,14 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
             slot = slot + 1 == kStages ? 0 : slot + 1;
         }
         fsWarpgroupWait<0>();
-        // hidden = silu(g) * u in bfloat16 (the lesson's h.to(down's dtype)), kept in registers
-        // as the A operand of the down product: a result's columns 16k..16k + 15 (accumulators
-        // 8k..8k + 7) are, packed in pairs, the A fragment of k step k. Zero beyond I and M,
-        // since g and u are (zero-filled tiles).
-        unsigned hidden[kHiddenColumns / 16][4];
+        // hidden = silu(g) * u, kept in registers as the A operand of the down product, one
+        // fragment a k step (FsWarpgroupMath::hiddenFragment). Zero beyond I and M, since g and u
+        // are (zero-filled tiles).
+        constexpr int kStep = 32 / kElementBytes;  // one wgmma's K
+        unsigned hidden[kHiddenColumns / kStep][4];
 #pragma unroll
-        for (int k = 0; k < kHiddenColumns / 16; ++k)
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {
-                const int e = 8 * k + 2 * q;
-                hidden[k][q] = fsPack(fsSilu(g[e]) * u[e], fsSilu(g[e + 1]) * u[e + 1]);
-            }
+        for (int k = 0; k < kHiddenColumns / kStep; ++k)
+            FsWarpgroupMath::hiddenFragment(hidden[k], g, u, k);
         if (stepsH < kStages) {  // down's tile may be in a group still in flight
             fsWait<0>();
             __syncthreads();
@@ -320,10 +317,11 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
         // tile, summed over the warpgroups of a row group at the end.
         fsWarpgroupFence();
 #pragma unroll
-        for (int k = 0; k < kHiddenColumns / 16; ++k)
-            fsWarpgroupMmaA<BN>(
+        for (int k = 0; k < kHiddenColumns / kStep; ++k)
+            fsWarpgroupMmaA<Element, BN>(
                 o, hidden[k],
-                fsDescriptor<BI>(window + kDownAt + Swizzle<BI>::at(0, hiddenColumn + 16 * k)),
+                fsDescriptor<Swizzle<BI, kElementBytes>::kRowBytes>(
+                    window + kDownAt + Swizzle<BI, kElementBytes>::at(0, hiddenColumn + kStep * k)),
                 chunk > 0 || k > 0 ? 1 : 0);
         fsWarpgroupCommit();
         fsWarpgroupWait<0>();
@@ -359,14 +357,10 @@ __device__ __forceinline__ void fsLessonWarpgroups(const fs_bf16* __restrict__ x
         for (int e = 0; e < 4; e += 2) {
             const int r = m0 + rows + fsAccumulatorRow(warp, lane, e);
             const int c = n0 + fsAccumulatorColumn(lane, j, e);
-            if (r >= M) continue;
-            fs_bf16* to = out + static_cast<long long>(r) * H + c;
-            if (c + 1 < H && H % 2 == 0) {
-                *reinterpret_cast<unsigned*>(to) = fsPack(o[4 * j + e], o[4 * j + e + 1]);
-            } else {
-                if (c < H) to[0] = fsFromFloat(o[4 * j + e]);
-                if (c + 1 < H) to[1] = fsFromFloat(o[4 * j + e + 1]);
-            }
+            if (r >= M || c >= H) continue;
+            Element* to = out + static_cast<long long>(r) * H + c;
+            FsWarpgroupMath::store(to, o[4 * j + e], o[4 * j + e + 1], c + 1 < H && H % 2 == 0,
+                                   c + 1 < H);
         }
 }
 

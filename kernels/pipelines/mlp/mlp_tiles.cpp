@@ -40,7 +40,6 @@ LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
                                          limits.computeCapabilityMajor);
     g.dynamicSharedBytes =
         lessonTiledSharedBytes(t, p.dtype, g.pipelineStages, limits.computeCapabilityMajor);
-    g.peerNote = lessonTiledPeerNote(t, p.dtype, limits.computeCapabilityMajor);
     return g;
 }
 

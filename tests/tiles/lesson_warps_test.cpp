@@ -99,6 +99,26 @@ TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
               "sm_90a");
 }
 
+// The copy pipeline's depth follows what the H200 measured (mlp_lesson_tiled.cpp).
+TEST(LessonWarps, StagesFollowTheMeasuredRules) {
+    constexpr std::uint64_t kH200 = 232448;
+    // Two stages where three would leave a four-warp block alone on its SM, but not on the wgmma
+    // kernel from BLOCK_N 64.
+    EXPECT_EQ(lessonTiledStages({64, 32, 128, 64}, DType::Bfloat16, kH200, 9), 2);
+    EXPECT_EQ(lessonTiledStages({64, 64, 128, 64}, DType::Bfloat16, kH200, 9), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 9), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 8), 3);
+    // Four where steps are short and BLOCK_I at most 64: bfloat16 on either kernel, TF32 on the
+    // wgmma kernel from BLOCK_N 32.
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Bfloat16, kH200, 9), 4);
+    EXPECT_EQ(lessonTiledStages({16, 64, 32, 64}, DType::Bfloat16, kH200, 9), 4);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Tf32, kH200, 9), 4);
+    EXPECT_EQ(lessonTiledStages({64, 16, 32, 32}, DType::Tf32, kH200, 9), 3);
+    EXPECT_EQ(lessonTiledStages({16, 64, 32, 32}, DType::Tf32, kH200, 9), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 128}, DType::Bfloat16, kH200, 9), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 32}, DType::Bfloat16, kH200, 9), 3);
+}
+
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,
 // 64- and 128-byte swizzles and rows of two or four atoms) and of N (16 to 128) the wgmma kernel
 // multiplies, at both BLOCK_M, with one and two warpgroups per 64 rows, in both element types.

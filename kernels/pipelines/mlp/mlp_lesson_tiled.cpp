@@ -70,9 +70,26 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     const std::uint64_t two =
         blocksSharing(lessonTiledSharedBytes(tiles, dtype, 2, computeMajor), sharedLimit, threads);
     // Two stages only to escape one block a multiprocessor, and only for four-warp blocks: two
-    // eight-warp blocks would need more registers than a multiprocessor has at most tiles.
+    // eight-warp blocks would need more registers than a multiprocessor has at most tiles. The
+    // wgmma kernel keeps its third stage from BLOCK_N 64 on, alone on its SM: on the H200,
+    // bfloat16 64/64/128/64 took 0.327 ms with three stages against 0.425 ms with two (TF32
+    // 64/64/64/64 0.621 against 1.065), while 64/16/128/64 and 64/32/128/64 took 1.044 and 0.535
+    // ms with two against 1.226 and 0.636 with three.
     if (three == 0) return 2;
-    return threads == 128 && three == 1 && two >= 2 ? 2 : 3;
+    const bool keepThird = lessonTiledWarpgroups(tiles, dtype, computeMajor) && tiles.blockN >= 64;
+    if (threads == 128 && three == 1 && two >= 2 && !keepThird) return 2;
+    // A fourth stage where steps are short (BLOCK_H 32) and BLOCK_I is at most 64, where it fits:
+    // on the H200 it was never slower in bfloat16 (64/64/32/32: 0.520 ms against 0.608 with
+    // three), nor in TF32 on the wgmma kernel from BLOCK_N 32 (64/64/32/32: 0.858 against 1.155);
+    // on TF32's mma.sync kernel, whose padded tiles lose a block a multiprocessor to it more
+    // often, and at TF32 64/16/32/32, it was up to 1.9 times slower.
+    const bool fourth = dtype == DType::Bfloat16 ||
+                        (lessonTiledWarpgroups(tiles, dtype, computeMajor) && tiles.blockN >= 32);
+    if (fourth && tiles.blockH == 32 && tiles.blockI <= 64 &&
+        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 4, computeMajor), sharedLimit, threads) >
+            0)
+        return 4;
+    return 3;
 }
 
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) {

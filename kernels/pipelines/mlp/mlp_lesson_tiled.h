@@ -30,7 +30,9 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
 // The copy pipeline's depth, where a block may use `sharedLimit`: 3 stages, or 2 where 3 do not
 // fit or where a four-warp block with 3 would have a multiprocessor to itself and 2 let a second
 // block share it (on the H200 one block a multiprocessor costs more than the third stage gains:
-// a fourth stage that halved the blocks doubled the time); float32: 1.
+// a fourth stage that halved the blocks doubled the time), except on the wgmma kernel from
+// BLOCK_N 64; 4 where BLOCK_H is 32, BLOCK_I at most 64 and four fit, in bfloat16 and in TF32 on
+// the wgmma kernel from BLOCK_N 32; float32: 1.
 int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit,
                       int computeMajor);
 // A block's threads: 128 (Triton's num_warps = 4), or 256 where a thread of four warps would hold

@@ -95,14 +95,22 @@ __device__ __forceinline__ int fsStoredRow(int r) {
     return kInterleave ? (r & ~7) | ((r & 3) << 1) | ((r >> 2) & 1) : r;
 }
 
-// Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile of Element into
-// Swizzle<kCols, sizeof(Element)>'s layout (row r stored at fsStoredRow<kInterleave>(r)); zero
-// outside rowLimit x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units
-// (cp.async with zero fill), else element by element.
-template <int kRows, int kCols, bool kFull, bool kInterleave, typename Element>
-__device__ __forceinline__ void fsCopySwizzled(unsigned char* tile, const Element* __restrict__ src,
-                                               int ld, int row0, int col0, int rowLimit,
-                                               int colLimit, bool aligned) {
+// Swizzle<kCols, kElementBytes>'s layout with row r stored at fsStoredRow<kInterleave>(r): the
+// byte of element (r, c).
+template <int kCols, int kElementBytes, bool kInterleave>
+struct SwizzledRows {
+    __device__ __forceinline__ static int at(int r, int c) {
+        return Swizzle<kCols, kElementBytes>::at(fsStoredRow<kInterleave>(r), c);
+    }
+};
+
+// Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile of Element, element (r, c)
+// at byte Layout::at(r, c) of `tile`; zero outside rowLimit x colLimit. kFull: no checks.
+// `aligned`: rows are whole 16-byte units (cp.async with zero fill), else element by element.
+template <int kRows, int kCols, bool kFull, typename Layout, typename Element>
+__device__ __forceinline__ void fsCopyTile(unsigned char* tile, const Element* __restrict__ src,
+                                           int ld, int row0, int col0, int rowLimit, int colLimit,
+                                           bool aligned) {
     constexpr int kUnitElements = 16 / static_cast<int>(sizeof(Element));
     constexpr int kUnits = kCols / kUnitElements;
     constexpr int kTotal = kRows * kUnits;
@@ -113,8 +121,7 @@ __device__ __forceinline__ void fsCopySwizzled(unsigned char* tile, const Elemen
         if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
         const int r = p / kUnits, u = p % kUnits;
         const int row = row0 + r, col = col0 + u * kUnitElements;
-        const int offset =
-            Swizzle<kCols, sizeof(Element)>::at(fsStoredRow<kInterleave>(r), u * kUnitElements);
+        const int offset = Layout::at(r, u * kUnitElements);
         const Element* from = src + static_cast<long long>(row) * ld + col;
         if (kFull) {
             fsCopy16(base + offset, from, 16);
@@ -157,14 +164,14 @@ struct FsBf16Math {
     using Swizzled = Swizzle<kCols>;
 
     // Copies a kRows x kCols tile of src from (row0, col0) into Swizzle<kCols>'s layout
-    // (fsCopySwizzled).
+    // (fsCopyTile).
     template <int kRows, int kCols, bool kFull, bool kInterleave = false>
     __device__ __forceinline__ static void copyTile(unsigned char* tile,
                                                     const fs_bf16* __restrict__ src, int ld,
                                                     int row0, int col0, int rowLimit, int colLimit,
                                                     bool aligned) {
-        fsCopySwizzled<kRows, kCols, kFull, kInterleave>(tile, src, ld, row0, col0, rowLimit,
-                                                         colLimit, aligned);
+        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, 2, kInterleave>>(
+            tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
     }
 
     // c(16 x 16 per (i, j)) += A(rows, 16-deep k steps) * B(cols, k)^T over kK, for the row and
@@ -235,6 +242,8 @@ __device__ __forceinline__ void fsMmaTf32(float (&c)[4], const unsigned (&a)[4],
 template <int kCols>
 struct Padded {
     static constexpr int kLd = kCols % 32 == 16 ? kCols : kCols + 16;
+    // The byte of element (r, c).
+    __device__ __forceinline__ static int at(int r, int c) { return (r * kLd + c) * 4; }
 };
 
 // Four floats read with one 16-byte shared-memory load.
@@ -262,36 +271,15 @@ struct FsTf32Math {
         return Padded<kCols>::kLd;
     }
 
-    // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile; zero outside rowLimit
-    // x colLimit. kFull: no checks. `aligned`: rows are whole 16-byte units (cp.async with zero
-    // fill), else element by element.
+    // Copies a kRows x kCols tile of src from (row0, col0) into Padded<kCols>'s rows
+    // (fsCopyTile).
     template <int kRows, int kCols, bool kFull, bool kInterleave = false>
     __device__ __forceinline__ static void copyTile(float* tile, const float* __restrict__ src,
                                                     int ld, int row0, int col0, int rowLimit,
                                                     int colLimit, bool aligned) {
         static_assert(!kInterleave, "padded tiles keep their rows in order");
-        constexpr int kUnits = kCols / 4;
-        constexpr int kTotal = kRows * kUnits;
-        const unsigned base = fsShared(tile);
-#pragma unroll
-        for (int it = 0; it < (kTotal + FS_THREADS - 1) / FS_THREADS; ++it) {
-            const int p = static_cast<int>(threadIdx.x) + it * FS_THREADS;
-            if (kTotal % FS_THREADS != 0 && p >= kTotal) break;
-            const int r = p / kUnits, u = p % kUnits;
-            const int row = row0 + r, col = col0 + u * 4;
-            const int at = r * Padded<kCols>::kLd + u * 4;
-            const float* from = src + static_cast<long long>(row) * ld + col;
-            if (kFull) {
-                fsCopy16(base + at * 4, from, 16);
-            } else if (aligned) {
-                const bool valid = row < rowLimit && col < colLimit;
-                fsCopy16(base + at * 4, valid ? from : src, valid ? 16 : 0);
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; ++e)
-                    tile[at + e] = row < rowLimit && col + e < colLimit ? from[e] : 0.0f;
-            }
-        }
+        fsCopyTile<kRows, kCols, kFull, Padded<kCols>>(reinterpret_cast<unsigned char*>(tile), src,
+                                                       ld, row0, col0, rowLimit, colLimit, aligned);
     }
 
     // c(16 x 16 per (i, j)) += A(rows, k) * B(cols, k)^T over kK, for the row and column groups

@@ -78,47 +78,35 @@ __device__ __forceinline__ void fsWarpgroupMmaA(float (&d)[N / 2], const unsigne
         "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, " \
         "%63"
 
+// One wrapper: `name`<Element, N> with a (`aParameter`) and b, the instruction's shape suffix,
+// `flag` the accumulate flag's operand, `operands` a's and b's, `tail` the immediate scale (and
+// transpose) operands, then the asm inputs.
+#define FS_WARPGROUP_MMA(name, Element, N, kAcc, aParameter, shape, flag, operands, tail, ...) \
+    template <>                                                                                \
+    __device__ __forceinline__ void name<Element, N>(float(&d)[kAcc], aParameter,              \
+                                                     unsigned long long b, int accumulate) {   \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " flag                                  \
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N shape " {" FS_WG_LIST##kAcc  \
+                     "}, " operands ", p, " tail ";\n}\n"                                      \
+                     : FS_WG_D##kAcc(0)                                                        \
+                     : __VA_ARGS__);                                                           \
+    }
+
 // The four wrappers of width N, whose result is kAcc (N / 2) accumulators: `ss` names a's and
 // b's descriptors and `ssFlag` the accumulate flag after them; `rs` a's registers and b's
 // descriptor, `rsFlag` the flag after them. bfloat16 reads b transposed (imm-trans-b 0: K-major),
 // TF32 has no transpose operands (K-major only).
-#define FS_WARPGROUP_MMAS(N, kAcc, ss, ssFlag, rs, rsFlag)                                   \
-    template <>                                                                              \
-    __device__ __forceinline__ void fsWarpgroupMma<fs_bf16, N>(                              \
-        float(&d)[kAcc], unsigned long long a, unsigned long long b, int accumulate) {       \
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " ssFlag                              \
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
-                     "k16.f32.bf16.bf16 {" FS_WG_LIST##kAcc "}, " ss ", p, 1, 1, 0, 0;\n}\n" \
-                     : FS_WG_D##kAcc(0)                                                      \
-                     : "l"(a), "l"(b), "r"(accumulate));                                     \
-    }                                                                                        \
-    template <>                                                                              \
-    __device__ __forceinline__ void fsWarpgroupMmaA<fs_bf16, N>(                             \
-        float(&d)[kAcc], const unsigned(&a)[4], unsigned long long b, int accumulate) {      \
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " rsFlag                              \
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
-                     "k16.f32.bf16.bf16 {" FS_WG_LIST##kAcc "}, " rs ", p, 1, 1, 0;\n}\n"    \
-                     : FS_WG_D##kAcc(0)                                                      \
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate)); \
-    }                                                                                        \
-    template <>                                                                              \
-    __device__ __forceinline__ void fsWarpgroupMma<float, N>(                                \
-        float(&d)[kAcc], unsigned long long a, unsigned long long b, int accumulate) {       \
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " ssFlag                              \
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
-                     "k8.f32.tf32.tf32 {" FS_WG_LIST##kAcc "}, " ss ", p, 1, 1;\n}\n"        \
-                     : FS_WG_D##kAcc(0)                                                      \
-                     : "l"(a), "l"(b), "r"(accumulate));                                     \
-    }                                                                                        \
-    template <>                                                                              \
-    __device__ __forceinline__ void fsWarpgroupMmaA<float, N>(                               \
-        float(&d)[kAcc], const unsigned(&a)[4], unsigned long long b, int accumulate) {      \
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " rsFlag                              \
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N                            \
-                     "k8.f32.tf32.tf32 {" FS_WG_LIST##kAcc "}, " rs ", p, 1, 1;\n}\n"        \
-                     : FS_WG_D##kAcc(0)                                                      \
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate)); \
-    }
+#define FS_WARPGROUP_MMAS(N, kAcc, ss, ssFlag, rs, rsFlag)                                        \
+    FS_WARPGROUP_MMA(fsWarpgroupMma, fs_bf16, N, kAcc, unsigned long long a, "k16.f32.bf16.bf16", \
+                     ssFlag, ss, "1, 1, 0, 0", "l"(a), "l"(b), "r"(accumulate))                   \
+    FS_WARPGROUP_MMA(fsWarpgroupMmaA, fs_bf16, N, kAcc, const unsigned(&a)[4],                    \
+                     "k16.f32.bf16.bf16", rsFlag, rs, "1, 1, 0", "r"(a[0]), "r"(a[1]), "r"(a[2]), \
+                     "r"(a[3]), "l"(b), "r"(accumulate))                                          \
+    FS_WARPGROUP_MMA(fsWarpgroupMma, float, N, kAcc, unsigned long long a, "k8.f32.tf32.tf32",    \
+                     ssFlag, ss, "1, 1", "l"(a), "l"(b), "r"(accumulate))                         \
+    FS_WARPGROUP_MMA(fsWarpgroupMmaA, float, N, kAcc, const unsigned(&a)[4], "k8.f32.tf32.tf32",  \
+                     rsFlag, rs, "1, 1", "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b),      \
+                     "r"(accumulate))
 
 FS_WARPGROUP_MMAS(16, 8, "%8, %9", "%10", "{%8, %9, %10, %11}, %12", "%13")
 FS_WARPGROUP_MMAS(32, 16, "%16, %17", "%18", "{%16, %17, %18, %19}, %20", "%21")
@@ -192,8 +180,8 @@ struct FsTf32SwizzledMath {
                                                     const float* __restrict__ src, int ld, int row0,
                                                     int col0, int rowLimit, int colLimit,
                                                     bool aligned) {
-        fsCopySwizzled<kRows, kCols, kFull, kInterleave>(tile, src, ld, row0, col0, rowLimit,
-                                                         colLimit, aligned);
+        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, 4, kInterleave> >(
+            tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
     }
 };
 // What the kernel does per element type, TF32: the copy ring above, and the hidden tile's A

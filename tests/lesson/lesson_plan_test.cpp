@@ -234,7 +234,7 @@ const QString kTileStep = QStringLiteral(
     "tiles: tiles-mlp-classroom-bf16-h200.json\n"
     "question: Which resource limits it first?\n"
     "kind: limit\n");
-const QString kTile = QStringLiteral("tile: block_m=64,block_n=64,block_h=64,block_i=128\n");
+const QString kTile = QStringLiteral("tile: block_m=128,block_n=128,block_h=64,block_i=128\n");
 
 TEST(LessonPlanLimit, TheTilesLimitComesFromTheTileSweep) {
     const LessonParse parse =
@@ -245,9 +245,9 @@ TEST(LessonPlanLimit, TheTilesLimitComesFromTheTileSweep) {
     EXPECT_EQ(step.question->choices.size(), 4);
     const fusescope::Result<MeasuredAnswer> answer = measureTileLimit(step);
     ASSERT_TRUE(answer.isOk()) << answer.status().message();
-    // The shipped H200 sweep: this tile spills (80 B/thread), so registers come first.
+    // The shipped H200 sweep: this tile spills (104 B/thread), so registers come first.
     EXPECT_EQ(answer->text, QStringLiteral("registers"));
-    EXPECT_TRUE(answer->reason.contains(QStringLiteral("spills 80 B/thread (registers)")))
+    EXPECT_TRUE(answer->reason.contains(QStringLiteral("spills 104 B/thread (registers)")))
         << answer->reason.toStdString();
     EXPECT_TRUE(answer->reason.contains(QStringLiteral("block_i=128")));
     EXPECT_TRUE(answer->source.contains(QStringLiteral("NVIDIA H200")));

@@ -27,15 +27,16 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
                n = static_cast<std::uint64_t>(tiles.blockN),
                h = static_cast<std::uint64_t>(tiles.blockH),
                i = static_cast<std::uint64_t>(tiles.blockI);
-    if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) {
-        // The wgmma kernel keeps the hidden tile in registers, and aligns its layout to the 1 KiB
-        // its swizzled tiles start on in 1 KiB more.
+    const bool warpgroups = lessonTiledWarpgroups(tiles, dtype, computeMajor);
+    if (warpgroups || dtype == DType::Bfloat16) {
+        // Unpadded swizzled tiles of x, gate and up a stage, and down's. The wgmma kernel keeps
+        // the hidden tile in registers, and aligns its layout to the 1 KiB its swizzled tiles
+        // start on in 1 KiB more; the mma.sync kernel stages the hidden tile in bfloat16.
         const std::uint64_t bytes = dtype == DType::Bfloat16 ? 2 : 4;
-        return static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * bytes + n * i * bytes +
-               1024;
+        const std::uint64_t staged =
+            static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * bytes + n * i * bytes;
+        return staged + (warpgroups ? 1024 : m * i * 2);
     }
-    if (dtype == DType::Bfloat16)
-        return static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * 2 + n * i * 2 + m * i * 2;
     if (dtype == DType::Tf32) {
         // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
         const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
@@ -65,6 +66,7 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
                       int computeMajor) {
     if (dtype == DType::Float32) return 1;
     const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
+    const bool warpgroups = lessonTiledWarpgroups(tiles, dtype, computeMajor);
     const std::uint64_t three =
         blocksSharing(lessonTiledSharedBytes(tiles, dtype, 3, computeMajor), sharedLimit, threads);
     const std::uint64_t two =
@@ -76,15 +78,14 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     // 64/64/64/64 0.621 against 1.065), while 64/16/128/64 and 64/32/128/64 took 1.044 and 0.535
     // ms with two against 1.226 and 0.636 with three.
     if (three == 0) return 2;
-    const bool keepThird = lessonTiledWarpgroups(tiles, dtype, computeMajor) && tiles.blockN >= 64;
+    const bool keepThird = warpgroups && tiles.blockN >= 64;
     if (threads == 128 && three == 1 && two >= 2 && !keepThird) return 2;
     // A fourth stage where steps are short (BLOCK_H 32) and BLOCK_I is at most 64, where it fits:
     // on the H200 it was never slower in bfloat16 (64/64/32/32: 0.520 ms against 0.608 with
     // three), nor in TF32 on the wgmma kernel from BLOCK_N 32 (64/64/32/32: 0.858 against 1.155);
     // on TF32's mma.sync kernel, whose padded tiles lose a block a multiprocessor to it more
     // often, and at TF32 64/16/32/32, it was up to 1.9 times slower.
-    const bool fourth = dtype == DType::Bfloat16 ||
-                        (lessonTiledWarpgroups(tiles, dtype, computeMajor) && tiles.blockN >= 32);
+    const bool fourth = dtype == DType::Bfloat16 || (warpgroups && tiles.blockN >= 32);
     if (fourth && tiles.blockH == 32 && tiles.blockI <= 64 &&
         blocksSharing(lessonTiledSharedBytes(tiles, dtype, 4, computeMajor), sharedLimit, threads) >
             0)

@@ -87,20 +87,15 @@ struct Swizzle {
     }
 };
 
-// Where row r of a weight tile is stored where kInterleave: within each 8 rows, rows 0-3 at 0, 2,
-// 4, 6 and rows 4-7 at 1, 3, 5, 7, so that an m64nN result's columns 2t and 2t + 1 (one thread's
-// pair) hold rows t and t + 4: the TF32 A fragment's k order (mlp_lesson_warpgroup.cuh).
-template <bool kInterleave>
-__device__ __forceinline__ int fsStoredRow(int r) {
-    return kInterleave ? (r & ~7) | ((r & 3) << 1) | ((r >> 2) & 1) : r;
-}
-
-// Swizzle<kCols, kElementBytes>'s layout with row r stored at fsStoredRow<kInterleave>(r): the
-// byte of element (r, c).
+// Swizzle<kCols, kElementBytes>'s layout, the byte of element (r, c). kInterleave: within each 8
+// rows, rows 0-3 stored at 0, 2, 4, 6 and rows 4-7 at 1, 3, 5, 7, so that an m64nN result's
+// columns 2t and 2t + 1 (one thread's pair) hold rows t and t + 4: the TF32 A fragment's k order
+// (mlp_lesson_warpgroup.cuh).
 template <int kCols, int kElementBytes, bool kInterleave>
 struct SwizzledRows {
     __device__ __forceinline__ static int at(int r, int c) {
-        return Swizzle<kCols, kElementBytes>::at(fsStoredRow<kInterleave>(r), c);
+        const int stored = kInterleave ? (r & ~7) | ((r & 3) << 1) | ((r >> 2) & 1) : r;
+        return Swizzle<kCols, kElementBytes>::at(stored, c);
     }
 };
 

@@ -52,7 +52,9 @@ __device__ __forceinline__ void fsAsyncProxyFence() {
 // K-major in shared memory (a descriptor), K 16 bfloat16 or 8 TF32 values (32 bytes a row):
 // fsWarpgroupMma<Element, N> with a K-major in shared memory too, fsWarpgroupMmaA<Element, N>
 // with a in registers, this warp's 16 rows in the layout of an m64nN result's columns (bfloat16:
-// 8 accumulators packed in pairs; TF32: fsWarpgroupTf32Fragment's order).
+// 8 accumulators packed in pairs; TF32: FsWarpgroupMath::hiddenFragment's order).
+template <typename Element>
+constexpr int kWarpgroupK = 32 / static_cast<int>(sizeof(Element));  // one wgmma's K
 template <typename Element, int N>
 __device__ __forceinline__ void fsWarpgroupMma(float (&d)[N / 2], unsigned long long a,
                                                unsigned long long b, int accumulate);
@@ -119,9 +121,8 @@ template <typename Element, int N, int kK>
 __device__ __forceinline__ void fsWarpgroupProduct(float (&c)[N / 2], unsigned aTile, int aRow,
                                                    unsigned bTile, int bRow, bool accumulate) {
     using Layout = Swizzle<kK, sizeof(Element)>;
-    constexpr int kStep = 32 / static_cast<int>(sizeof(Element));  // one wgmma's K
 #pragma unroll
-    for (int k = 0; k < kK; k += kStep)
+    for (int k = 0; k < kK; k += kWarpgroupK<Element>)
         fsWarpgroupMma<Element, N>(c, fsDescriptor<Layout::kRowBytes>(aTile + Layout::at(aRow, k)),
                                    fsDescriptor<Layout::kRowBytes>(bTile + Layout::at(bRow, k)),
                                    accumulate || k > 0 ? 1 : 0);
@@ -164,7 +165,7 @@ struct FsWarpgroupMath {
 };
 #else
 // TF32's copy ring: float tiles in Swizzle<kCols, 4>'s layout, counted in bytes, the gate and up
-// tiles' rows interleaved (fsStoredRow) so that each thread's accumulator pair of g and u holds
+// tiles' rows interleaved (SwizzledRows) so that each thread's accumulator pair of g and u holds
 // the hidden columns t and t + 4 its A fragment needs.
 struct FsTf32SwizzledMath {
     enum : bool { kInterleaveWeights = true };
@@ -292,7 +293,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
         // hidden = silu(g) * u, kept in registers as the A operand of the down product, one
         // fragment a k step (FsWarpgroupMath::hiddenFragment). Zero beyond I and M, since g and u
         // are (zero-filled tiles).
-        constexpr int kStep = 32 / kElementBytes;  // one wgmma's K
+        constexpr int kStep = kWarpgroupK<Element>;
         unsigned hidden[kHiddenColumns / kStep][4];
 #pragma unroll
         for (int k = 0; k < kHiddenColumns / kStep; ++k)

@@ -1,7 +1,7 @@
 // The lesson kernel's warps a block, per tile shape, dtype and GPU: the launch the tile model
 // reports, the compile request NVRTC gets, and (where NVRTC is installed, no GPU needed) that the
-// source compiles: eight warps of mma.sync in bfloat16 (sm_80) and TF32 (sm_90), and on Hopper the
-// wgmma kernel (sm_90a) at every width it multiplies.
+// source compiles: eight warps of mma.sync in bfloat16 and TF32 (sm_80), and on Hopper the wgmma
+// kernel (sm_90a) at every width it multiplies.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,15 +9,14 @@
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "platform/runtime_compiler.h"
+#include "support/lesson_compile.h"
 
 namespace fusescope::mlp {
 namespace {
 
-bool hasOption(const CompileRequest& request, const std::string& option) {
-    for (const std::string& o : request.options)
-        if (o == option) return true;
-    return false;
-}
+using testsupport::expectCompiles;
+using testsupport::hasOption;
+using testsupport::lessonTilesText;
 
 TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
     // bfloat16: 64 or more accumulators a thread with four warps, BLOCK_M x (2 BLOCK_I + BLOCK_N)
@@ -46,15 +45,11 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
     const LessonTiles cases[] = {{64, 64, 64, 64}, {128, 128, 64, 32}, {64, 16, 16, 64}};
     for (const DType dtype : {DType::Bfloat16, DType::Tf32})
         for (const LessonTiles& tiles : cases) {
-            SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
-                         std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));
+            SCOPED_TRACE(lessonTilesText(tiles));
             // On compute capability 9 these tiles are the wgmma kernel (below).
             const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 8, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WARPS=8"));
-            std::string log;
-            Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
-            ASSERT_TRUE(image) << image.status().message() << "\n" << log;
-            EXPECT_GT(image->size(), 1000u);
+            expectCompiles(**nvrtc, request);
         }
 }
 
@@ -129,16 +124,12 @@ TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
                                  {128, 32, 32, 16}, {64, 128, 32, 128},   {64, 128, 128, 64},
                                  {128, 128, 32, 32}};
     for (const LessonTiles& tiles : cases) {
-        SCOPED_TRACE(std::to_string(tiles.blockM) + "/" + std::to_string(tiles.blockN) + "/" +
-                     std::to_string(tiles.blockH) + "/" + std::to_string(tiles.blockI));
+        SCOPED_TRACE(lessonTilesText(tiles));
         for (const DType dtype : {DType::Bfloat16, DType::Tf32}) {
             SCOPED_TRACE(dtype == DType::Tf32 ? "tf32" : "bf16");
             const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 9, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
-            std::string log;
-            Result<std::vector<unsigned char>> image = (*nvrtc)->compile(request, log);
-            ASSERT_TRUE(image) << image.status().message() << "\n" << log;
-            EXPECT_GT(image->size(), 1000u);
+            expectCompiles(**nvrtc, request);
         }
     }
 }

@@ -1,0 +1,35 @@
+#pragma once
+// What the tests of the run-time compiled lesson kernel share: its tiles as text for a trace, a
+// compile request's options, and NVRTC compiling a request into an image.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "pipelines/mlp/mlp_lesson_tiled.h"
+#include "platform/runtime_compiler.h"
+
+namespace testsupport {
+
+// "BLOCK_M/BLOCK_N/BLOCK_H/BLOCK_I", as the tile explorer and tiles_triton.py write them.
+inline std::string lessonTilesText(const fusescope::mlp::LessonTiles& t) {
+    return std::to_string(t.blockM) + "/" + std::to_string(t.blockN) + "/" +
+           std::to_string(t.blockH) + "/" + std::to_string(t.blockI);
+}
+
+inline bool hasOption(const fusescope::CompileRequest& request, const std::string& option) {
+    for (const std::string& o : request.options)
+        if (o == option) return true;
+    return false;
+}
+
+// NVRTC compiles `request` into an image of some size; a failure prints the compiler's log.
+inline void expectCompiles(fusescope::ModuleCompiler& nvrtc,
+                           const fusescope::CompileRequest& request) {
+    std::string log;
+    fusescope::Result<std::vector<unsigned char>> image = nvrtc.compile(request, log);
+    ASSERT_TRUE(image) << image.status().message() << "\n" << log;
+    EXPECT_GT(image->size(), 1000u);
+}
+
+}  // namespace testsupport

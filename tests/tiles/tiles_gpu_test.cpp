@@ -119,7 +119,7 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
 }
 
 // TF32 at 128/128/128/128 takes two stages of x, gate and up tiles of 128-float rows and down's
-// tile: 449 KiB on Hopper (wgmma), 600 KiB elsewhere, over any GPU's limit. A plain run with those
+// tile: 449 KiB on Hopper (wgmma), 576 KiB elsewhere, over any GPU's limit. A plain run with those
 // tiles is refused in words before anything is allocated or launched, as the tile explorer
 // refuses it, not with cudaFuncSetAttribute's bare error.
 TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {

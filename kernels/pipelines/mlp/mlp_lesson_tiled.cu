@@ -99,13 +99,52 @@ struct SwizzledRows {
     }
 };
 
+// Copies a whole tile, tile(r, c) = src[row0 + r][col0 + c] for kRows x kCols elements, element
+// (r, c) at byte Layout::at(r, c) of `tile`, with as few instructions a unit as can be: where one
+// block a multiprocessor runs (decode), a step's time is the instructions its warps issue, and the
+// copies are most of them. Thread t copies unit t % kUnits of rows t / kUnits + kPass * p: one
+// global address a tile, then one add and one cp.async a unit. Every layout repeats its pattern
+// every 8 rows, so where kPass is a multiple of 8 unit p's shared address is unit 0's plus p
+// times kPass rows (a constant); else (rows of 512 bytes) each is the layout's own.
+template <int kRows, int kCols, typename Layout, typename Element>
+__device__ __forceinline__ void fsCopyWholeTile(unsigned char* tile,
+                                                const Element* __restrict__ src, int ld, int row0,
+                                                int col0) {
+    constexpr int kUnitElements = 16 / static_cast<int>(sizeof(Element));
+    constexpr int kUnits = kCols / kUnitElements;
+    constexpr int kPass = FS_THREADS / kUnits;
+    static_assert(FS_THREADS % kUnits == 0, "a pass is whole rows");
+    const int r = static_cast<int>(threadIdx.x) / kUnits,
+              u = static_cast<int>(threadIdx.x) % kUnits;
+    if (kRows < kPass && r >= kRows) return;
+    const unsigned base = fsShared(tile);
+    const unsigned to = base + static_cast<unsigned>(Layout::at(r, u * kUnitElements));
+    const unsigned passBytes = static_cast<unsigned>(Layout::at(kPass, 0));
+    const Element* from = src + static_cast<long long>(row0 + r) * ld + col0 + u * kUnitElements;
+    const long long passElements = static_cast<long long>(ld) * kPass;
+#pragma unroll
+    for (int p = 0; p < (kRows + kPass - 1) / kPass; ++p) {
+        const unsigned at =
+            kPass % 8 == 0
+                ? to + p * passBytes
+                : base + static_cast<unsigned>(Layout::at(r + p * kPass, u * kUnitElements));
+        fsCopy16(at, from + p * passElements, 16);
+    }
+}
+
 // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile of Element, element (r, c)
-// at byte Layout::at(r, c) of `tile`; zero outside rowLimit x colLimit. kFull: no checks.
-// `aligned`: rows are whole 16-byte units (cp.async with zero fill), else element by element.
+// at byte Layout::at(r, c) of `tile`; zero outside rowLimit x colLimit. kFull: no checks. A tile
+// inside the matrix takes the unchecked copy in the edge kernel too (at decode only x's tile is
+// partial). `aligned`: rows are whole 16-byte units (cp.async with zero fill), else element by
+// element.
 template <int kRows, int kCols, bool kFull, typename Layout, typename Element>
 __device__ __forceinline__ void fsCopyTile(unsigned char* tile, const Element* __restrict__ src,
                                            int ld, int row0, int col0, int rowLimit, int colLimit,
                                            bool aligned) {
+    if (kFull || (aligned && row0 + kRows <= rowLimit && col0 + kCols <= colLimit)) {
+        fsCopyWholeTile<kRows, kCols, Layout>(tile, src, ld, row0, col0);
+        return;
+    }
     constexpr int kUnitElements = 16 / static_cast<int>(sizeof(Element));
     constexpr int kUnits = kCols / kUnitElements;
     constexpr int kTotal = kRows * kUnits;
@@ -118,9 +157,7 @@ __device__ __forceinline__ void fsCopyTile(unsigned char* tile, const Element* _
         const int row = row0 + r, col = col0 + u * kUnitElements;
         const int offset = Layout::at(r, u * kUnitElements);
         const Element* from = src + static_cast<long long>(row) * ld + col;
-        if (kFull) {
-            fsCopy16(base + offset, from, 16);
-        } else if (aligned) {
+        if (aligned) {
             const bool valid = row < rowLimit && col < colLimit;
             fsCopy16(base + offset, valid ? from : src, valid ? 16 : 0);
         } else {
@@ -407,6 +444,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                                                     int H, int I) {
     using Word = typename Math::Word;
     constexpr int BM = FS_BM, BN = FS_BN, BH = FS_BH, BI = FS_BI, kStages = FS_STAGES;
+    // Told the block's size, the compiler drops the tests for row groups no warp can have.
+    __builtin_assume(threadIdx.x < FS_THREADS);
     // In Words:
     constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;

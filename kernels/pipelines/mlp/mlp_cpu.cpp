@@ -50,8 +50,9 @@ void store(void* data, const Floats& values, DType dtype, int threads, const Can
     });
 }
 
-// The values as a product's operands: rounded to TF32 for tf32 (as the tensor cores' cvt.rna
-// does on the GPU), unchanged otherwise.
+// The values as a product's operands: rounded to TF32 for tf32 (to nearest, as cvt.rna does on
+// the GPU; the lesson kernel there, as Triton's tl.dot, lets the tensor cores drop the low bits
+// instead, within the same tolerance), unchanged otherwise.
 Floats operands(Floats values, DType dtype, int threads, const CancelToken& cancel) {
     if (dtype != DType::Tf32) return values;
     parallelFor(values.size(), threads, cancel, 1, [&](std::uint64_t begin, std::uint64_t end) {

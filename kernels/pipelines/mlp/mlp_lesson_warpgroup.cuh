@@ -188,8 +188,7 @@ struct FsTf32SwizzledMath {
 // What the kernel does per element type, TF32: the copy ring above, and the hidden tile's A
 // fragment of k step k (8 columns): rows lane / 4 and + 8 at columns t and t + 4 of the step
 // (t = lane % 4), which the interleaved gate and up rows put in accumulators 4k, 4k + 2 (column
-// 2t) and 4k + 1, 4k + 3 (column 2t + 1); rounded to TF32 to nearest, as the mma.sync kernel's
-// operands are (wgmma itself would drop the low bits).
+// 2t) and 4k + 1, 4k + 3 (column 2t + 1); passed as TF32 as every operand is (fsTf32).
 struct FsWarpgroupMath {
     using Copy = FsTf32SwizzledMath;
     using Element = float;

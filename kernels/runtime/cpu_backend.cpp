@@ -14,15 +14,22 @@
 namespace fusescope {
 namespace {
 
-std::string cpuModelName() {
+// The value of the first "key : value" line of /proc/cpuinfo whose key starts with `key`.
+std::string cpuinfoValue(const std::string& key) {
     std::ifstream cpuinfo("/proc/cpuinfo");
     std::string line;
     while (std::getline(cpuinfo, line))
-        if (line.rfind("model name", 0) == 0) {
+        if (line.rfind(key, 0) == 0) {
             const auto colon = line.find(':');
-            if (colon != std::string::npos) return line.substr(colon + 2);
+            if (colon != std::string::npos && colon + 2 <= line.size())
+                return line.substr(colon + 2);
         }
-    return "CPU";
+    return {};
+}
+
+std::string cpuModelName() {
+    const std::string name = cpuinfoValue("model name");
+    return name.empty() ? "CPU" : name;
 }
 
 std::uint64_t availableMemoryBytes() {
@@ -47,7 +54,11 @@ std::uint64_t lastLevelCacheBytes() {
         if (text.back() == 'M') value *= 1024 * 1024;
         return value;
     }
-    return 0;
+    // Machines without the cache in sysfs (some virtual ones) still give /proc/cpuinfo's "cache
+    // size : 1024 KB", the largest cache the kernel knows of per core.
+    const std::string cacheSize = cpuinfoValue("cache size");
+    const std::uint64_t kib = std::strtoull(cacheSize.c_str(), nullptr, 10);
+    return cacheSize.find("KB") != std::string::npos ? kib * 1024 : 0;
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {

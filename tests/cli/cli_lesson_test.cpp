@@ -110,7 +110,7 @@ TEST(CliLesson, NoRunAnswersTheTileQuestionFromTheTileSweep) {
                                      "tile sweep tiles-mlp-classroom-bf16-h200.json")))
         << result.out.toStdString();
     EXPECT_TRUE(
-        tile.contains(QStringLiteral("answer: registers (tile sweep "
+        tile.contains(QStringLiteral("answer: SMs (tile sweep "
                                      "tiles-mlp-classroom-bf16-h200.json on NVIDIA H200)")))
         << result.out.toStdString();
 }

@@ -245,18 +245,21 @@ TEST(LessonPlanLimit, TheTilesLimitComesFromTheTileSweep) {
     EXPECT_EQ(step.question->choices.size(), 4);
     const fusescope::Result<MeasuredAnswer> answer = measureTileLimit(step);
     ASSERT_TRUE(answer.isOk()) << answer.status().message();
-    // The shipped H200 sweep: this tile spills (104 B/thread), so registers come first.
-    EXPECT_EQ(answer->text, QStringLiteral("registers"));
-    EXPECT_TRUE(answer->reason.contains(QStringLiteral("spills 104 B/thread (registers)")))
+    // The shipped H200 sweep: this tile's grid is 32 blocks for 132 SMs, so SMs come first; its
+    // 252 registers a thread (one block an SM, no spills) come in the reveal.
+    EXPECT_EQ(answer->text, QStringLiteral("SMs"));
+    EXPECT_TRUE(answer->reason.contains(QStringLiteral("32 blocks on 132 SMs: 100 SMs idle (SMs)")))
+        << answer->reason.toStdString();
+    EXPECT_TRUE(answer->reason.contains(QStringLiteral("252 registers/thread")))
         << answer->reason.toStdString();
     EXPECT_TRUE(answer->reason.contains(QStringLiteral("block_i=128")));
     EXPECT_TRUE(answer->source.contains(QStringLiteral("NVIDIA H200")));
     // The class answers with any of the choices, in any case.
     EXPECT_EQ(*normalizeAnswer(step, QStringLiteral("Occupancy")), QStringLiteral("occupancy"));
     EXPECT_FALSE(normalizeAnswer(step, QStringLiteral("compute")).isOk());
-    EXPECT_TRUE(judgeAnswer(step, QStringLiteral("registers"), *answer).right);
-    EXPECT_EQ(judgeAnswer(step, QStringLiteral("SMs"), *answer).offText,
-              QStringLiteral("wrong: registers limits this tile"));
+    EXPECT_TRUE(judgeAnswer(step, QStringLiteral("SMs"), *answer).right);
+    EXPECT_EQ(judgeAnswer(step, QStringLiteral("registers"), *answer).offText,
+              QStringLiteral("wrong: SMs limits this tile"));
 }
 
 TEST(LessonPlanLimit, UnknownTileAtItsLine) {
@@ -298,8 +301,8 @@ TEST(LessonPlanLimit, BadChoicesAtTheirLine) {
         << unknown.toStdString();
     EXPECT_EQ(onlyError(parseStep(step + QStringLiteral("choices: registers\n"))),
               QStringLiteral("14: choices: give two or more different resources"));
-    EXPECT_EQ(onlyError(parseStep(step + QStringLiteral("choices: SMs, occupancy\n"))),
-              QStringLiteral("14: choices: the tile's limit, registers, is not among them"));
+    EXPECT_EQ(onlyError(parseStep(step + QStringLiteral("choices: registers, occupancy\n"))),
+              QStringLiteral("14: choices: the tile's limit, SMs, is not among them"));
     EXPECT_TRUE(onlyError(parseStep(step))
                     .startsWith(QStringLiteral("10: a limit question needs choices:")));
 }

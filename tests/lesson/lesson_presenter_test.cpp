@@ -142,7 +142,7 @@ void LessonPresenterTest::walksThePlanFromItsRecordings() {
                      shows(window, QStringLiteral("The tile model at ")),
                  qPrintable(step.title));
         if (step.question->kind == model::QuestionKind::Limit) {
-            QVERIFY(shows(window, QStringLiteral("limited by spills ")));
+            QVERIFY(shows(window, QStringLiteral("limited by 32 blocks on 132 SMs")));
             QVERIFY(shows(window, QStringLiteral("tile sweep tiles-mlp-classroom-bf16-h200.json")));
         }
         QVERIFY(shows(window, expected->reason.left(60)));

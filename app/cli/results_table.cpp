@@ -67,6 +67,8 @@ QStringList resultsHeader(const Recording& recording) {
     if (!recording.counterStatus.empty())
         lines
             << QStringLiteral("counters: %1").arg(QString::fromStdString(recording.counterStatus));
+    for (const model::VariantNotRun& variant : recording.variantsNotRun)
+        lines << QStringLiteral("not run: %1").arg(QString::fromStdString(variant.reason));
     return lines;
 }
 

@@ -23,6 +23,10 @@ model::Recording withTerminalSafeText(model::Recording recording) {
                               &recording.device.memoryName, &recording.device.processorsName})
         makeSafe(*text);
     if (recording.computeRoof) makeSafe(recording.computeRoof->description);
+    for (model::VariantNotRun& variant : recording.variantsNotRun) {
+        makeSafe(variant.variant);
+        makeSafe(variant.reason);
+    }
     for (model::VariantResult& run : recording.runs) {
         for (std::string* text : {&run.pipeline, &run.variant, &run.check.measure}) makeSafe(*text);
         for (fusescope::KernelResult& kernel : run.kernels) makeSafe(kernel.name);

@@ -135,9 +135,8 @@ QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
                       .arg(toQString(fused.variant), formatPercent(computeShare), intermediate);
 }
 
-}  // namespace
-
-QString fusionVerdict(const Recording& recording) {
+// The verdict on the variants that ran.
+QString verdictOnRuns(const Recording& recording) {
     if (recording.runs.empty()) return {};
     const PipelineSpec* pipeline = findPipeline(recording.runs.front().pipeline);
     if (!pipeline) return {};
@@ -180,6 +179,20 @@ QString fusionVerdict(const Recording& recording) {
         const std::string compared =
             leanest && &variant == leanestSpec ? leanestBaseline->variant : std::string();
         sentences << slowerThanCounterparts(recording, variant, *fused, compared);
+    }
+    return sentences.join(QLatin1Char(' '));
+}
+
+}  // namespace
+
+QString fusionVerdict(const Recording& recording) {
+    QStringList sentences;
+    if (const QString verdict = verdictOnRuns(recording); !verdict.isEmpty()) sentences << verdict;
+    // A variant left out says so, with its reason, so that its absence is never silent.
+    for (const VariantNotRun& variant : recording.variantsNotRun) {
+        QString reason = QString::fromStdString(variant.reason);
+        if (!reason.endsWith(QLatin1Char('.'))) reason += QLatin1Char('.');
+        sentences << QStringLiteral("Not run: %1").arg(reason);
     }
     return sentences.join(QLatin1Char(' '));
 }

@@ -13,8 +13,9 @@ namespace fusescope::model {
 // measured in the same run, so keeping g_u_h on chip saves little. lesson_fused is 142x slower
 // than unfused (277 ms against 1.94 ms). It recomputes g and u for each of 64 output tiles (43x
 // the useful FLOPs) at 224 TFLOP/s, 25.1% of the compute roof; it moves 303x the DRAM bytes of
-// unfused (772 GB against 2.55 GB, measured)." Empty where the recording times no fused
-// variant's baseline, or has nothing to say about it.
+// unfused (772 GB against 2.55 GB, measured)." Then a sentence for each variant the run left
+// out, with the reason ("Not run: production cannot run here: ..."). Empty where the recording
+// times no fused variant's baseline and left none out.
 QString fusionVerdict(const Recording& recording);
 
 }  // namespace fusescope::model

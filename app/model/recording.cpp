@@ -62,6 +62,7 @@ Recording recordingFrom(const RunReport& report, const RecordingOrigin& origin) 
     recording.roofline = report.roofline;
     recording.computeRoof = report.computeRoof;
     recording.counterStatus = report.counterStatus;
+    recording.variantsNotRun = report.variantsNotRun;
     recording.runs = report.variants;
     // The CPU backend's timing is always "cpu", whatever a producer left in timingSource.
     for (VariantResult& run : recording.runs)

@@ -16,6 +16,7 @@ namespace fusescope::model {
 
 using fusescope::MeasurementSource;
 using fusescope::Problem;
+using fusescope::VariantNotRun;
 using fusescope::VariantResult;
 
 inline constexpr char kRecordingFormat[] = "fusescope-recording";
@@ -50,6 +51,8 @@ struct Recording {
     RooflineResult roofline;
     std::optional<ComputeRoofResult> computeRoof;  // absent where none was measured
     std::string counterStatus;  // empty, or why counters were not measured, in words
+    // Variants asked for but not run here, with the reason (the runner's report).
+    std::vector<VariantNotRun> variantsNotRun;
     // The engine's result of each variant run, as the runner produced it or the file kept it.
     std::vector<VariantResult> runs;
     // The pipelines defined at run time that the runs name, as data: opening the recording

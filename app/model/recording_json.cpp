@@ -341,6 +341,11 @@ Recording readRecording(const JsonReader& reader) {
     recording.runs = readArray<std::vector<VariantResult>>(
         reader, "runs", true, kMaxRuns,
         [&](const JsonReader& run) { return readRun(run, recording.version); });
+    recording.variantsNotRun = readArray<std::vector<VariantNotRun>>(
+        reader, "variants_not_run", false, kMaxRuns, [](const JsonReader& entry) {
+            return VariantNotRun{entry.string("variant").toStdString(),
+                                 entry.string("reason", kMaxFreeTextLength).toStdString()};
+        });
     checkTotals(reader, recording.runs);
     recording.pipelineDescriptions = readArray<QVector<PipelineDescription>>(
         reader, "pipelines", false, kMaxRuns, readPipelineDescription);

@@ -225,6 +225,13 @@ Result<QJsonObject> recordingToJson(const Recording& recording) {
                                 {"description", toQString(recording.computeRoof->description)}});
     // Optional keys, written only where they say something (older readers ignore them).
     if (!recording.description.isEmpty()) root.insert("description", recording.description);
+    if (!recording.variantsNotRun.empty()) {
+        QJsonArray notRun;
+        for (const VariantNotRun& variant : recording.variantsNotRun)
+            notRun.append(QJsonObject{{"variant", toQString(variant.variant)},
+                                      {"reason", toQString(variant.reason)}});
+        root.insert("variants_not_run", notRun);
+    }
     QJsonArray descriptions;
     for (const PipelineDescription& description : descriptionsToSave(recording))
         descriptions.append(pipelineDescriptionToJson(description));

@@ -288,12 +288,17 @@ Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequ
 
 Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider, const RunRequest& given,
                               const MeasureOptions& options, RunObserver& observer) {
-    const RunRequest request = completedRequest(given);
+    RunRequest request = completedRequest(given);
     if (Status s = validateMeasureOptions(options); !s) return s;
     Result<RunReport> timed = runPipeline(backend, request, observer);
     if (!timed) return timed;
     RunReport report = std::move(*timed);
     if (!options.counters && !options.sampling) return report;
+    // The counter and sampling runs measure the variants the timed run ran.
+    if (!report.variantsNotRun.empty()) {
+        request.variants.clear();
+        for (const VariantResult& run : report.variants) request.variants.push_back(run.variant);
+    }
 
     if (backend.kind() != BackendKind::Cuda) {
         report.counterStatus = refusalReason(CounterRefusal::NeedsCudaBackend, "");

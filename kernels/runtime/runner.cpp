@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "pipelines/registry.h"
 #include "pipelines/runtime_registry.h"
@@ -476,15 +477,21 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObse
     report.device = backend.describe();
     if (Status s = validateRequest(request, report.device); !s) return s;
     const PipelineSpec& pipeline = *findPipeline(request.pipeline);
-    const std::vector<const VariantSpec*> variants = selectedVariants(pipeline, request);
-    // Every variant's code exists here for this problem, before anything is allocated.
-    for (const VariantSpec* variant : variants) {
+    // Which variants have code here for this problem, before anything is allocated.
+    std::vector<const VariantSpec*> variants;
+    std::optional<Status> firstRefusal;
+    for (const VariantSpec* variant : selectedVariants(pipeline, request)) {
         std::vector<KernelSpec> kernels;
         if (Result<std::vector<KernelLaunch>> launches =
                 planLaunches(backend, *variant, request, kernels);
-            !launches)
-            return launches.status();
+            !launches) {
+            if (!firstRefusal) firstRefusal = launches.status();
+            report.variantsNotRun.push_back({variant->name, launches.status().message()});
+            continue;
+        }
+        variants.push_back(variant);
     }
+    if (variants.empty() && firstRefusal) return *firstRefusal;
 
     // Kernels, fills and copies ask the observer per block of work; the token is taken back
     // before the observer can go.

@@ -183,6 +183,12 @@ struct ComputeRoofResult {
     double tflops() const { return timeMs > 0 ? flops / (timeMs * 1e9) : 0.0; }
 };
 
+// A variant that was asked for but not run, and why in words ("production cannot run here: ...").
+struct VariantNotRun {
+    std::string variant;
+    std::string reason;
+};
+
 struct RunReport {
     DeviceInfo device;
     RooflineResult roofline;
@@ -197,6 +203,10 @@ struct RunReport {
     double samplingRunWallMs = 0.0;  // the sampling run, all variants
     std::uint64_t samplesDecoded = 0;
     double hostCpuUsPerSample = 0.0;  // CPU time spent decoding, over samplesDecoded
+    // Variants whose code cannot run on this backend for this problem (TF32 where a kernel has
+    // no TF32 path on the GPU): left out with the reason, so that the others still run. A run
+    // refuses only when none of its variants can run.
+    std::vector<VariantNotRun> variantsNotRun;
 };
 
 // Receives progress on the runner's thread. `cancelled` is polled between repeats and, through

@@ -59,6 +59,15 @@ TEST(ResultsTable, HeaderNamesDeviceSizeVectorRooflineAndSource) {
         << text.toStdString();
 }
 
+TEST(ResultsTable, HeaderSaysWhichVariantsWereNotRunAndWhy) {
+    Recording recording = twoRuns();
+    recording.variantsNotRun = {{"fused", "fused cannot run here: no code for it"}};
+    const QStringList header = resultsHeader(recording);
+    EXPECT_TRUE(header.contains("not run: fused cannot run here: no code for it"))
+        << header.join('\n').toStdString();
+    EXPECT_FALSE(resultsHeader(twoRuns()).join('\n').contains("not run"));
+}
+
 TEST(ResultsTable, HeaderNamesTheComputeRoofWhereOneWasTimed) {
     Recording recording = twoRuns();
     EXPECT_FALSE(resultsHeader(recording).join('\n').contains("compute roof"));

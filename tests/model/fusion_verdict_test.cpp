@@ -109,6 +109,21 @@ TEST(FusionVerdict, NoneWithoutALeanestFusionOrItsBaseline) {
     EXPECT_TRUE(fusionVerdict(Recording{}).isEmpty());
 }
 
+// A variant the run left out is named with its reason, after the verdict on the others, and
+// alone where nothing else is said.
+TEST(FusionVerdict, AVariantLeftOutIsNamedWithItsReason) {
+    Recording recording = mlp(3.04, 2.14, 1.443e12);
+    recording.variantsNotRun = {{"merged_gate_up", "merged_gate_up cannot run here: no code"}};
+    const QString text = fusionVerdict(recording);
+    EXPECT_TRUE(text.startsWith("production is 1.42x slower than unfused")) << text.toStdString();
+    EXPECT_TRUE(text.endsWith(" Not run: merged_gate_up cannot run here: no code."))
+        << text.toStdString();
+    Recording swiglu;
+    swiglu.runs = {run("swiglu", "scratch", 0.33, 1e9)};
+    swiglu.variantsNotRun = {{"fused", "fused cannot run here: no code."}};
+    EXPECT_EQ(fusionVerdict(swiglu), "Not run: fused cannot run here: no code.");
+}
+
 TEST(FusionVerdict, ProductionSlowerThanMergedGateUpSaysWhichKernelAndWhy) {
     const QString text = fusionVerdict(prefillLoss(0.265, 0.273));
     EXPECT_TRUE(text.contains(

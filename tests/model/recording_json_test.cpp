@@ -42,6 +42,7 @@ Recording fullyPopulatedRecording() {
     recording.roofline.timeMs = 0.6789;
     recording.roofline.bytesMoved = 2147483648ull;
     recording.counterStatus = "counters refused: insufficient privileges";
+    recording.variantsNotRun = {{"production", "production cannot run here: no TF32 path"}};
 
     VariantResult run;
     run.pipeline = "swiglu";
@@ -204,6 +205,10 @@ void expectSameRecording(const Recording& a, const Recording& b) {
     EXPECT_EQ(fieldsOf(a.device), fieldsOf(b.device));
     EXPECT_EQ(std::tie(a.roofline.timeMs, a.roofline.bytesMoved, a.counterStatus),
               std::tie(b.roofline.timeMs, b.roofline.bytesMoved, b.counterStatus));
+    ASSERT_EQ(a.variantsNotRun.size(), b.variantsNotRun.size());
+    for (std::size_t i = 0; i < a.variantsNotRun.size(); ++i)
+        EXPECT_EQ(std::tie(a.variantsNotRun[i].variant, a.variantsNotRun[i].reason),
+                  std::tie(b.variantsNotRun[i].variant, b.variantsNotRun[i].reason));
     expectSameEach(a.runs, b.runs, expectSameRun);
 }
 

@@ -177,10 +177,14 @@ void MainWindow::onRunFinished(const model::Recording& recording) {
         return;
     }
     setRecording(recording);
+    QStringList notes;
     if (!recording.counterStatus.empty() && recording.device.backend == BackendKind::Cuda)
-        runPanel_->setStatusText(
-            tr("%1\nNo counters: %2")
-                .arg(runStartedNote_, QString::fromStdString(recording.counterStatus)));
+        notes << tr("No counters: %1").arg(QString::fromStdString(recording.counterStatus));
+    for (const model::VariantNotRun& variant : recording.variantsNotRun)
+        notes << tr("Not run: %1").arg(QString::fromStdString(variant.reason));
+    if (!notes.isEmpty())
+        runPanel_->setStatusText(runStartedNote_ + QLatin1Char('\n') +
+                                 notes.join(QLatin1Char('\n')));
     const double seconds = (QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
     endRun(true, tr("Finished in %1").arg(model::formatDuration(seconds * 1000.0)));
 }

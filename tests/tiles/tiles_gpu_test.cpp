@@ -103,6 +103,11 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {512, 1024, 2816, DType::Tf32, 64, 128, 32, 128},
         {70, 1002, 2750, DType::Tf32, 64, 16, 64, 128},
         {130, 264, 328, DType::Tf32, 128, 32, 32, 32},
+        // mma.sync with 8-column warp groups, where 16-column ones would idle warps: BLOCK_M 16
+        // at 32 columns (four warps), BLOCK_M 32 at 32 columns in TF32 (eight warps).
+        {512, 1024, 2816, DType::Bfloat16, 16, 32, 64, 32},
+        {3, 1000, 2750, DType::Tf32, 16, 32, 64, 32},
+        {70, 1001, 2750, DType::Tf32, 32, 32, 64, 32},
     };
     for (const Case& k : cases) {
         const TileConfiguration c = lessonTiles(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);

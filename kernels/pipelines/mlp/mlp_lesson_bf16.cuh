@@ -69,6 +69,16 @@ __device__ __forceinline__ void copyTileChecked(unsigned char* tile, const bf16*
     }
 }
 
+// Copies a tile inside the matrix: this thread's unit of rows r0, r0 + 16, ... (kRows / 16 of
+// them), `from` being its unit of row r0 and `at` its shared address in the tile at offset 0.
+template <int kRows, int kOffset>
+__device__ __forceinline__ void copyWholeTile(unsigned at, const bf16* from,
+                                              std::int64_t rows16) {
+    copyAsync16At<kOffset>(at, from);
+    if constexpr (kRows > 16)
+        copyWholeTile<kRows - 16, kOffset + kRowGroupBytes>(at, from + rows16, rows16);
+}
+
 __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], unsigned b0,
                                     unsigned b1) {
     device::mmaBf16(c, a, b0, b1);
@@ -179,7 +189,8 @@ __device__ __forceinline__ void storeOut(bf16* __restrict__ out, const Accumulat
             }
 }
 
-// kFull: M, H and I are whole tiles (32, 64, 64), so no copy needs a bounds check.
+// kFull: M, H and I are whole tiles (32, 64, 64), so no copy needs a bounds check; otherwise
+// each tile is checked only where it crosses the matrix's edge.
 template <bool kFull, int kStages>
 __global__ void __launch_bounds__(kThreads, 2)
     swigluMlpLessonBf16(const bf16* __restrict__ x, const bf16* __restrict__ gate,
@@ -209,36 +220,27 @@ __global__ void __launch_bounds__(kThreads, 2)
             const int i0 = loadChunk * 64, k0 = loadStep * 64;
             const unsigned stageOffset = static_cast<unsigned>(loadSlot * kStageBytes);
             const unsigned downOffset = static_cast<unsigned>(P::kDownAt + loadDownSlot * kWBytes);
-            if constexpr (kFull) {
-                const unsigned at = smemBase + stageOffset + copyAt;
-                const bf16* xs = xRow + k0;
-                copyAsync16At<0>(at, xs);
-                copyAsync16At<kRowGroupBytes>(at, xs + rows16H);
-                const std::int64_t w = weightRow + static_cast<std::int64_t>(i0) * H + k0;
-                const bf16* gs = gate + w;
-                const bf16* us = up + w;
-                copyAsync16At<kGateAt>(at, gs);
-                copyAsync16At<kGateAt + kRowGroupBytes>(at, gs + rows16H);
-                copyAsync16At<kGateAt + 2 * kRowGroupBytes>(at, gs + 2 * rows16H);
-                copyAsync16At<kGateAt + 3 * kRowGroupBytes>(at, gs + 3 * rows16H);
-                copyAsync16At<kUpAt>(at, us);
-                copyAsync16At<kUpAt + kRowGroupBytes>(at, us + rows16H);
-                copyAsync16At<kUpAt + 2 * kRowGroupBytes>(at, us + 2 * rows16H);
-                copyAsync16At<kUpAt + 3 * kRowGroupBytes>(at, us + 3 * rows16H);
-                if (loadStep == 0) {
-                    const unsigned d = smemBase + downOffset + copyAt;
-                    const bf16* ds = downRow + i0;
-                    copyAsync16At<0>(d, ds);
-                    copyAsync16At<kRowGroupBytes>(d, ds + rows16I);
-                    copyAsync16At<2 * kRowGroupBytes>(d, ds + 2 * rows16I);
-                    copyAsync16At<3 * kRowGroupBytes>(d, ds + 3 * rows16I);
-                }
-            } else {
-                unsigned char* stage = smem + stageOffset;
+            // A tile inside the matrix is copied without checks in the edge kernel too: at decode
+            // (M = 1) only x's tile is partial, and the checked copies of gate's, up's and
+            // down's whole tiles were most of the instructions a step issued.
+            const unsigned at = smemBase + stageOffset + copyAt;
+            unsigned char* stage = smem + stageOffset;
+            if (kFull || (alignedH && m0 + 32 <= M && k0 + 64 <= H))
+                copyWholeTile<32, 0>(at, xRow + k0, rows16H);
+            else
                 copyTileChecked<32>(stage, x, H, m0, k0, M, H, alignedH);
+            if (kFull || (alignedH && i0 + 64 <= I && k0 + 64 <= H)) {
+                const std::int64_t w = weightRow + static_cast<std::int64_t>(i0) * H + k0;
+                copyWholeTile<64, kGateAt>(at, gate + w, rows16H);
+                copyWholeTile<64, kUpAt>(at, up + w, rows16H);
+            } else {
                 copyTileChecked<64>(stage + kGateAt, gate, H, i0, k0, I, H, alignedH);
                 copyTileChecked<64>(stage + kUpAt, up, H, i0, k0, I, H, alignedH);
-                if (loadStep == 0)
+            }
+            if (loadStep == 0) {
+                if (kFull || (alignedI && n0 + 64 <= H && i0 + 64 <= I))
+                    copyWholeTile<64, 0>(smemBase + downOffset + copyAt, downRow + i0, rows16I);
+                else
                     copyTileChecked<64>(smem + downOffset, down, I, n0, i0, H, I, alignedI);
             }
             loadSlot = loadSlot + 1 == kStages ? 0 : loadSlot + 1;

@@ -36,13 +36,20 @@
 
 // The warps' split of a C tile of kRowsC x kColsC: a grid of kWm x kWn warps (as many column
 // groups as there are, up to all the warps), each owning the 16-row groups wm, wm + kWm, ... and
-// the 16-column groups wn, wn + kWn, ...; warps whose row group lies beyond the tile idle. Each
-// 16 x 16 block is two m16n8 accumulators of 4 floats, thread `lane` holding rows lane / 4 (+ 8)
-// and columns lane % 4 * 2 (+ 1) of each.
+// the column groups wn, wn + kWn, ...; warps whose row group lies beyond the tile idle. A column
+// group is 16 columns (kHalves = 2 m16n8 accumulators), or 8 (kHalves = 1) where 16-column groups
+// would leave warps idle that 8-column ones keep busy (BLOCK_M 16 with 32 columns: two warps of
+// four, as Triton's layout does not): the A fragment is then read by more warps, but every warp
+// issues mma. Each m16n8 accumulator is 4 floats, thread `lane` holding rows lane / 4 (+ 8) and
+// columns lane % 4 * 2 (+ 1).
 template <int kRowsC, int kColsC>
 struct WarpSplit {
     static constexpr int kRowGroups = kRowsC / 16;
-    static constexpr int kColGroups = kColsC / 16;
+    static constexpr int kWideWn = kColsC / 16 < FS_WARPS ? kColsC / 16 : FS_WARPS;
+    static constexpr bool kNarrow = FS_WARPS / kWideWn > kRowGroups && kColsC / 8 > kWideWn;
+    static constexpr int kGroupCols = kNarrow ? 8 : 16;
+    static constexpr int kHalves = kGroupCols / 8;
+    static constexpr int kColGroups = kColsC / kGroupCols;
     static constexpr int kWn = kColGroups < FS_WARPS ? kColGroups : FS_WARPS;
     static constexpr int kWm = FS_WARPS / kWn;
     static constexpr int kRowsPerWarp = (kRowGroups + kWm - 1) / kWm;
@@ -51,7 +58,7 @@ struct WarpSplit {
 
 template <int kAccumulators, typename Split>
 __device__ __forceinline__ void fsZero(
-    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4]) {
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4]) {
 #pragma unroll
     for (int m = 0; m < kAccumulators; ++m)
 #pragma unroll
@@ -59,7 +66,7 @@ __device__ __forceinline__ void fsZero(
 #pragma unroll
             for (int j = 0; j < Split::kColsPerWarp; ++j)
 #pragma unroll
-                for (int h = 0; h < 2; ++h)
+                for (int h = 0; h < Split::kHalves; ++h)
 #pragma unroll
                     for (int e = 0; e < 4; ++e) c[m][i][j][h][e] = 0.0f;
 }
@@ -211,7 +218,7 @@ struct FsBf16Math {
     // columns.
     template <typename Split, int kK, int kAccumulators>
     __device__ __forceinline__ static void product(
-        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4], unsigned aTile,
+        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4], unsigned aTile,
         const unsigned (&bTiles)[kAccumulators]) {
         const int lane = static_cast<int>(threadIdx.x) % 32,
                   warp = static_cast<int>(threadIdx.x) / 32;
@@ -232,16 +239,26 @@ struct FsBf16Math {
 #pragma unroll
                 for (int j = 0; j < Split::kColsPerWarp; ++j) {
                     const int cg = wn + Split::kWn * j;
-                    unsigned b[4];
-                    fsLoadMatrices(b,
-                                   bTiles[m] + Swizzle<kK>::at(cg * 16 + lane % 8 + lane / 16 * 8,
-                                                               k + (lane / 8) % 2 * 8));
+                    if constexpr (Split::kHalves == 2) {
+                        unsigned b[4];
+                        fsLoadMatrices(
+                            b, bTiles[m] + Swizzle<kK>::at(cg * 16 + lane % 8 + lane / 16 * 8,
+                                                           k + (lane / 8) % 2 * 8));
 #pragma unroll
-                    for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                        if (wm + Split::kWm * i < Split::kRowGroups) {
-                            fsMma(c[m][i][j][0], a[i], b[0], b[1]);
-                            fsMma(c[m][i][j][1], a[i], b[2], b[3]);
-                        }
+                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                            if (wm + Split::kWm * i < Split::kRowGroups) {
+                                fsMma(c[m][i][j][0], a[i], b[0], b[1]);
+                                fsMma(c[m][i][j][1], a[i], b[2], b[3]);
+                            }
+                    } else {
+                        unsigned b[2];
+                        fsLoadMatrixPair(b, bTiles[m] + Swizzle<kK>::at(cg * 8 + lane % 8,
+                                                                        k + (lane / 8) % 2 * 8));
+#pragma unroll
+                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                            if (wm + Split::kWm * i < Split::kRowGroups)
+                                fsMma(c[m][i][j][0], a[i], b[0], b[1]);
+                    }
                 }
         }
     }
@@ -323,7 +340,7 @@ struct FsTf32Math {
     // and for B, which leaves each dot product's terms unchanged.
     template <typename Split, int kK, int kAccumulators>
     __device__ __forceinline__ static void product(
-        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][2][4],
+        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
         const float* aTile, const float* const (&bTiles)[kAccumulators]) {
         constexpr int kLd = Padded<kK>::kLd;
         const int lane = static_cast<int>(threadIdx.x) % 32,
@@ -355,8 +372,9 @@ struct FsTf32Math {
 #pragma unroll
                 for (int j = 0; j < Split::kColsPerWarp; ++j)
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const int n = (wn + Split::kWn * j) * 16 + h * 8 + fragmentRow;
+                    for (int h = 0; h < Split::kHalves; ++h) {
+                        const int n =
+                            (wn + Split::kWn * j) * Split::kGroupCols + h * 8 + fragmentRow;
                         const FsQuad q =
                             *reinterpret_cast<const FsQuad*>(bTiles[m] + n * kLd + k + quad);
 #pragma unroll
@@ -464,8 +482,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
 
     FsCopyRing<Math, kFull> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
 
-    float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][2][4];
-    float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][2][4];
+    float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][GateUp::kHalves][4];
+    float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][Down::kHalves][4];
     fsZero<2, GateUp>(gu);
     fsZero<1, Down>(o);
     for (int s = 0; s < kStages - 1; ++s) ring.next();
@@ -501,13 +519,13 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
 #pragma unroll
                 for (int j = 0; j < GateUp::kColsPerWarp; ++j)
 #pragma unroll
-                    for (int h = 0; h < 2; ++h)
+                    for (int h = 0; h < GateUp::kHalves; ++h)
 #pragma unroll
                         for (int half = 0; half < 2; ++half) {
                             const int rg = wm + GateUp::kWm * i;
                             if (rg >= GateUp::kRowGroups) continue;
                             const int r = rg * 16 + lane / 4 + half * 8;
-                            const int c = (wn + GateUp::kWn * j) * 16 + h * 8 + lane % 4 * 2;
+                            const int c = (wn + GateUp::kWn * j) * GateUp::kGroupCols + h * 8 + lane % 4 * 2;
                             const float* g = gu[0][i][j][h];
                             const float* u = gu[1][i][j][h];
                             if constexpr (Math::kBfloat16) {
@@ -541,12 +559,13 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
 #pragma unroll
         for (int j = 0; j < Down::kColsPerWarp; ++j)
 #pragma unroll
-            for (int h = 0; h < 2; ++h)
+            for (int h = 0; h < Down::kHalves; ++h)
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
                     const int rg = wm + Down::kWm * i;
                     const int r = m0 + rg * 16 + lane / 4 + e / 2 * 8;
-                    const int c = n0 + (wn + Down::kWn * j) * 16 + h * 8 + lane % 4 * 2 + e % 2;
+                    const int c =
+                        n0 + (wn + Down::kWn * j) * Down::kGroupCols + h * 8 + lane % 4 * 2 + e % 2;
                     if (rg < Down::kRowGroups && r < M && c < H) {
                         if constexpr (Math::kBfloat16)
                             out[static_cast<long long>(r) * H + c] = fsFromFloat(o[0][i][j][h][e]);

@@ -43,6 +43,12 @@ __device__ __forceinline__ void fsLoadMatrices(unsigned (&r)[4], unsigned addres
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(address));
 }
+// Two 8 x 8 matrices: lanes 0-15 give the row addresses.
+__device__ __forceinline__ void fsLoadMatrixPair(unsigned (&r)[2], unsigned address) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(address));
+}
 __device__ __forceinline__ void fsMma(float (&c)[4], const unsigned (&a)[4], unsigned b0,
                                       unsigned b1) {
     asm volatile(

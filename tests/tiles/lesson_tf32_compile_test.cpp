@@ -28,7 +28,7 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
                                  {128, 16, 16, 128}};
     for (const LessonTiles& tiles : cases) {
         SCOPED_TRACE(lessonTilesText(tiles));
-        const int stages = lessonTiledStages(tiles, DType::Tf32, kH200SharedOptIn, 9);
+        const int stages = lessonTiledStages(tiles, DType::Tf32, kH200SharedOptIn, 9, 0);
         ASSERT_LE(lessonTiledSharedBytes(tiles, DType::Tf32, stages, 9), kH200SharedOptIn);
         const CompileRequest request = lessonTiledCompileRequest(tiles, DType::Tf32, stages, 9, 0);
         EXPECT_TRUE(hasOption(request, "-DFS_TF32=1"));
@@ -36,20 +36,42 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
     }
 }
 
-TEST(LessonTf32Compile, SharedMemoryHoldsThreePaddedStagesWhereTheyFit) {
-    // Default tiles: row pitches of 80 floats; per stage x 32 rows, gate and up 64 each; one down
-    // tile of 64 rows; the hidden tile 32 rows: (3 x 160 + 64 + 32) x 80 x 4 bytes.
-    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, DType::Tf32, 3, 9), 184320u);
-    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Tf32, kH200SharedOptIn, 9), 3);
-    // 16/64/128/64 (pitches 144 and 80): 3 stages need 274,432 bytes, 2 need 191,488.
+TEST(LessonTf32Compile, SharedMemoryHoldsUnpaddedStages) {
+    // Default tiles, unpadded swizzled rows: per stage x 32 rows of 64 floats, gate and up 64
+    // rows each; one down tile of 64 x 64; the hidden tile 32 x 64: (3 x 160 + 32) x 64 x 4 +
+    // 64 x 64 x 4 bytes.
+    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, DType::Tf32, 3, 9), 147456u);
+    EXPECT_EQ(lessonTiledSharedBytes({16, 16, 16, 16}, DType::Tf32, 3, 9),
+              (3u * 48 * 16 + 16 * 16 + 16 * 16) * 4);
     const LessonTiles deep{16, 64, 128, 64};
-    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 3, 9), 274432u);
-    EXPECT_EQ(lessonTiledStages(deep, DType::Tf32, kH200SharedOptIn, 9), 2);
-    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 2, 9), 191488u);
-    // A 16-column tile needs no padding: 16/16/16/16 is (3 x 48 + 16 + 16) x 16 x 4.
-    EXPECT_EQ(lessonTiledSharedBytes({16, 16, 16, 16}, DType::Tf32, 3, 9), 11264u);
+    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 3, 9),
+              (3u * (16 * 128 + 2 * 64 * 128) + 64 * 64 + 16 * 64) * 4);
     // float32 stays one unpipelined stage.
-    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Float32, kH200SharedOptIn, 9), 1);
+    EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Float32, kH200SharedOptIn, 9, 0), 1);
+}
+
+// Two stages where they let more of the grid's blocks share a multiprocessor than three, the
+// grid having more blocks a multiprocessor than three let share one; three where the grid cannot
+// fill what two would add.
+TEST(LessonTf32Compile, TwoStagesWhereTheGridHasBlocksForThem) {
+    // Classroom (M 512, H 1024) on 132 SMs. 16/64/64/32: three stages 70 KiB (3 blocks an SM),
+    // two 50 KiB (4); the grid has 512 blocks, 4 an SM.
+    const LessonTiles narrow{16, 64, 64, 32};
+    const std::uint64_t narrowGrid = lessonTiledBlocksPerMultiprocessor(narrow, 512, 1024, 132);
+    EXPECT_EQ(narrowGrid, 4u);
+    EXPECT_EQ(lessonTiledStages(narrow, DType::Tf32, kH200SharedOptIn, 9, narrowGrid), 2);
+    // 16/128/32/32: three stages let 4 blocks share an SM, more than the grid's 2 an SM.
+    const LessonTiles wide{16, 128, 32, 32};
+    const std::uint64_t wideGrid = lessonTiledBlocksPerMultiprocessor(wide, 512, 1024, 132);
+    EXPECT_EQ(wideGrid, 2u);
+    EXPECT_EQ(lessonTiledStages(wide, DType::Tf32, kH200SharedOptIn, 9, wideGrid), 3);
+    // At decode (M 1) the grid has one block an SM: the third stage stays.
+    EXPECT_EQ(lessonTiledStages(narrow, DType::Tf32, kH200SharedOptIn, 9,
+                                lessonTiledBlocksPerMultiprocessor(narrow, 1, 4096, 132)),
+              3);
+    // bfloat16 keeps its rules.
+    EXPECT_EQ(lessonTiledStages(narrow, DType::Bfloat16, kH200SharedOptIn, 9, narrowGrid), 3);
+    EXPECT_EQ(lessonTiledBlocksPerMultiprocessor(narrow, 512, 1024, 0), 0u);
 }
 
 }  // namespace

@@ -20,11 +20,12 @@ using testsupport::lessonTilesText;
 
 TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
     // bfloat16: 64 or more accumulators a thread with four warps, BLOCK_M x (2 BLOCK_I + BLOCK_N)
-    // / 128; TF32: BLOCK_M of 32 or more.
+    // / 128; TF32 on mma.sync: BLOCK_M of 64 or more.
     EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 8), 256);
     EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 8), 256);
     EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16, 8), 128);
-    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32, 8), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32, 8), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Tf32, 8), 256);
     EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, DType::Tf32, 8), 256);
     EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Bfloat16, 8), 128);
     EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, DType::Tf32, 8), 128);
@@ -99,19 +100,19 @@ TEST(LessonWarps, StagesFollowTheMeasuredRules) {
     constexpr std::uint64_t kH200 = 232448;
     // Two stages where three would leave a four-warp block alone on its SM, but not on the wgmma
     // kernel from BLOCK_N 64.
-    EXPECT_EQ(lessonTiledStages({64, 32, 128, 64}, DType::Bfloat16, kH200, 9), 2);
-    EXPECT_EQ(lessonTiledStages({64, 64, 128, 64}, DType::Bfloat16, kH200, 9), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 9), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 8), 3);
+    EXPECT_EQ(lessonTiledStages({64, 32, 128, 64}, DType::Bfloat16, kH200, 9, 0), 2);
+    EXPECT_EQ(lessonTiledStages({64, 64, 128, 64}, DType::Bfloat16, kH200, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 8, 0), 3);
     // Four where steps are short and BLOCK_I at most 64: bfloat16 on either kernel, TF32 on the
     // wgmma kernel from BLOCK_N 32.
-    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Bfloat16, kH200, 9), 4);
-    EXPECT_EQ(lessonTiledStages({16, 64, 32, 64}, DType::Bfloat16, kH200, 9), 4);
-    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Tf32, kH200, 9), 4);
-    EXPECT_EQ(lessonTiledStages({64, 16, 32, 32}, DType::Tf32, kH200, 9), 3);
-    EXPECT_EQ(lessonTiledStages({16, 64, 32, 32}, DType::Tf32, kH200, 9), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 32, 128}, DType::Bfloat16, kH200, 9), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 64, 32}, DType::Bfloat16, kH200, 9), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Bfloat16, kH200, 9, 0), 4);
+    EXPECT_EQ(lessonTiledStages({16, 64, 32, 64}, DType::Bfloat16, kH200, 9, 0), 4);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Tf32, kH200, 9, 0), 4);
+    EXPECT_EQ(lessonTiledStages({64, 16, 32, 32}, DType::Tf32, kH200, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({16, 64, 32, 32}, DType::Tf32, kH200, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 128}, DType::Bfloat16, kH200, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 32}, DType::Bfloat16, kH200, 9, 0), 3);
 }
 
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,

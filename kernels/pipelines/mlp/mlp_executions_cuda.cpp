@@ -90,15 +90,15 @@ class LessonKernel final : public MlpCudaKernel {
     Status supports(const ExecutionTarget&, const KernelCall& call) override {
         if (!runtimeCompiled(*call.problem)) return Status::ok();
         Result<const LessonTiledKernel*> kernel =
-            lessonTiledKernel(tilesOf(*call.problem), call.problem->dtype);
+            lessonTiledKernel(tilesOf(*call.problem), call.problem->dtype, shapeOf(*call.problem));
         return kernel ? Status::ok() : kernel.status();
     }
 
     std::optional<CompileRequest> compileRequest(const ExecutionTarget&,
                                                  const KernelCall& call) override {
         if (!runtimeCompiled(*call.problem)) return std::nullopt;
-        Result<CompileRequest> request =
-            lessonTiledRequestForDevice(tilesOf(*call.problem), call.problem->dtype);
+        Result<CompileRequest> request = lessonTiledRequestForDevice(
+            tilesOf(*call.problem), call.problem->dtype, shapeOf(*call.problem));
         if (!request) return std::nullopt;  // supports() reports why
         return *request;
     }
@@ -106,7 +106,8 @@ class LessonKernel final : public MlpCudaKernel {
     KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {
         const Problem& p = *call.problem;
         if (!runtimeCompiled(p)) return lessonFusedResources(p.dtype, shapeOf(p));
-        Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tilesOf(p), p.dtype);
+        Result<const LessonTiledKernel*> kernel =
+            lessonTiledKernel(tilesOf(p), p.dtype, shapeOf(p));
         if (!kernel) return {};
         return lessonTiledResources(**kernel, tilesOf(p), shapeOf(p));
     }
@@ -117,7 +118,7 @@ class LessonKernel final : public MlpCudaKernel {
         if (!runtimeCompiled(p))
             return launchLessonFused(p.dtype, tiles, shapeOf(p), b.x, b.gate, b.up, b.down, b.out,
                                      streamOf(context));
-        Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tiles, p.dtype);
+        Result<const LessonTiledKernel*> kernel = lessonTiledKernel(tiles, p.dtype, shapeOf(p));
         if (!kernel) return kernel.status();
         return launchLessonTiled(**kernel, tiles, shapeOf(p), b.x, b.gate, b.up, b.down, b.out,
                                  context.stream());

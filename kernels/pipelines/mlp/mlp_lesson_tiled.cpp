@@ -28,22 +28,15 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
                h = static_cast<std::uint64_t>(tiles.blockH),
                i = static_cast<std::uint64_t>(tiles.blockI);
     const bool warpgroups = lessonTiledWarpgroups(tiles, dtype, computeMajor);
-    if (warpgroups || dtype == DType::Bfloat16) {
+    if (dtype == DType::Bfloat16 || dtype == DType::Tf32) {
         // Unpadded swizzled tiles of x, gate and up a stage, and down's. The wgmma kernel keeps
         // the hidden tile in registers, and aligns its layout to the 1 KiB its swizzled tiles
-        // start on in 1 KiB more; the mma.sync kernel stages the hidden tile in bfloat16.
+        // start on in 1 KiB more; the mma.sync kernel stages the hidden tile in the element's
+        // width (TF32: float32).
         const std::uint64_t bytes = dtype == DType::Bfloat16 ? 2 : 4;
         const std::uint64_t staged =
             static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * bytes + n * i * bytes;
-        return staged + (warpgroups ? 1024 : m * i * 2);
-    }
-    if (dtype == DType::Tf32) {
-        // Row pitches of 16 modulo 32 floats (conflict-free 16-byte fragment loads).
-        const std::uint64_t pitchH = h % 32 == 16 ? h : h + 16;
-        const std::uint64_t pitchI = i % 32 == 16 ? i : i + 16;
-        const std::uint64_t stage = (m * pitchH + 2 * i * pitchH) * 4;
-        const std::uint64_t down = n * pitchI * 4;
-        return static_cast<std::uint64_t>(stages) * stage + down + m * pitchI * 4;
+        return staged + (warpgroups ? 1024 : m * i * bytes);
     }
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }
@@ -62,8 +55,17 @@ std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int 
 
 }  // namespace
 
+std::uint64_t lessonTiledBlocksPerMultiprocessor(const LessonTiles& tiles, std::uint64_t m,
+                                                 std::uint64_t h, int multiprocessors) {
+    if (multiprocessors <= 0 || tiles.blockM <= 0 || tiles.blockN <= 0) return 0;
+    const auto up = [](std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; };
+    const std::uint64_t blocks = up(m, static_cast<std::uint64_t>(tiles.blockM)) *
+                                 up(h, static_cast<std::uint64_t>(tiles.blockN));
+    return up(blocks, static_cast<std::uint64_t>(multiprocessors));
+}
+
 int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit,
-                      int computeMajor) {
+                      int computeMajor, std::uint64_t gridBlocksPerMultiprocessor) {
     if (dtype == DType::Float32) return 1;
     const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
     const bool warpgroups = lessonTiledWarpgroups(tiles, dtype, computeMajor);
@@ -80,11 +82,18 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     if (three == 0) return 2;
     const bool keepThird = warpgroups && tiles.blockN >= 64;
     if (threads == 128 && three == 1 && two >= 2 && !keepThird) return 2;
+    // TF32 on mma.sync: two stages wherever the grid has more blocks a multiprocessor than three
+    // let share one and two let more share it. On the H200 at the classroom shape, BLOCK_M 16:
+    // 16/64/64/32 took 1.32 ms with two (4 blocks an SM) against 1.93 with three (3), 16/16/32/64
+    // 4.14 against 4.81; where the grid cannot fill the blocks two stages add, the third stage
+    // wins (16/128/32/32, 256 blocks: 0.948 ms with three against 1.86 with two).
+    const bool wantsBlocks = gridBlocksPerMultiprocessor > 0 && three < gridBlocksPerMultiprocessor;
+    if (dtype == DType::Tf32 && !warpgroups && threads == 128 && two > three && wantsBlocks)
+        return 2;
     // A fourth stage where steps are short (BLOCK_H 32) and BLOCK_I is at most 64, where it fits:
     // on the H200 it was never slower in bfloat16 (64/64/32/32: 0.520 ms against 0.608 with
     // three), nor in TF32 on the wgmma kernel from BLOCK_N 32 (64/64/32/32: 0.858 against 1.155);
-    // on TF32's mma.sync kernel, whose padded tiles lose a block a multiprocessor to it more
-    // often, and at TF32 64/16/32/32, it was up to 1.9 times slower.
+    // on TF32's mma.sync kernel, and at TF32 64/16/32/32, it was up to 1.9 times slower.
     const bool fourth = dtype == DType::Bfloat16 || (warpgroups && tiles.blockN >= 32);
     if (fourth && tiles.blockH == 32 && tiles.blockI <= 64 &&
         blocksSharing(lessonTiledSharedBytes(tiles, dtype, 4, computeMajor), sharedLimit, threads) >
@@ -103,9 +112,12 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) 
         return tiles.blockM == 64 && tiles.blockI + tiles.blockN / 2 >= 128
                    ? 256
                    : tiles.blockM / 64 * 128;
-    // Accumulators (g, u and the output tile) per thread with four warps.
+    // Accumulators (g, u and the output tile) per thread with four warps. TF32 on mma.sync with
+    // eight warps from BLOCK_M 64 (off Hopper); at BLOCK_M 32 four were faster at 25 of 29
+    // classroom cells on the H200 (32/64/64/64: 0.88 against 1.24 ms), as its unpadded tiles
+    // let two blocks share a multiprocessor.
     const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
-    const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 32 : accumulators >= 64;
+    const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 64 : accumulators >= 64;
     return eight ? 256 : 128;
 }
 

@@ -46,7 +46,7 @@ template <int kRowsC, int kColsC>
 struct WarpSplit {
     static constexpr int kRowGroups = kRowsC / 16;
     static constexpr int kWideWn = kColsC / 16 < FS_WARPS ? kColsC / 16 : FS_WARPS;
-    static constexpr bool kNarrow = FS_WARPS / kWideWn > kRowGroups && kColsC / 8 > kWideWn;
+    static constexpr bool kNarrow = FS_WARPS / kWideWn > kRowGroups&& kColsC / 8 > kWideWn;
     static constexpr int kGroupCols = kNarrow ? 8 : 16;
     static constexpr int kHalves = kGroupCols / 8;
     static constexpr int kColGroups = kColsC / kGroupCols;
@@ -194,11 +194,6 @@ struct FsBf16Math {
         kWeightWords = FS_BI * FS_BH * 2,
         kDownWords = FS_BN * FS_BI * 2
     };
-    // A row of kCols elements, in Words.
-    template <int kCols>
-    __device__ static constexpr int rowPitch() {
-        return Swizzle<kCols>::kRowBytes;
-    }
     template <int kCols>
     using Swizzled = Swizzle<kCols>;
 
@@ -218,8 +213,8 @@ struct FsBf16Math {
     // columns.
     template <typename Split, int kK, int kAccumulators>
     __device__ __forceinline__ static void product(
-        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4], unsigned aTile,
-        const unsigned (&bTiles)[kAccumulators]) {
+        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
+        unsigned aTile, const unsigned (&bTiles)[kAccumulators]) {
         const int lane = static_cast<int>(threadIdx.x) % 32,
                   warp = static_cast<int>(threadIdx.x) / 32;
         const int wm = warp / Split::kWn, wn = warp % Split::kWn;
@@ -285,108 +280,90 @@ __device__ __forceinline__ void fsMmaTf32(float (&c)[4], const unsigned (&a)[4],
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// A tile of kRows x kCols floats in shared memory, with a row pitch of 16 modulo 32 words (rows
-// padded by 16 floats, or none when kCols is 16): the two rows of 16 floats each quarter-warp
-// reads with 16-byte loads fall in the two halves of the 32 banks, and rows stay whole 16-byte
-// units for cp.async.
-template <int kCols>
-struct Padded {
-    static constexpr int kLd = kCols % 32 == 16 ? kCols : kCols + 16;
-    // The byte of element (r, c).
-    __device__ __forceinline__ static int at(int r, int c) { return (r * kLd + c) * 4; }
-};
-
-// Four floats read with one 16-byte shared-memory load.
-struct __align__(16) FsQuad {
-    float v[4];
-};
-
-// The tensor-core kernel's math in TF32 (fsLessonTensorCores says what each member is for):
-// shared memory counted in floats, tiles padded and read through pointers with 16-byte loads,
-// mma.m16n8k8.
-struct FsTf32Math {
-    enum : bool { kBfloat16 = false, kInterleaveWeights = false };
+// TF32's staged tiles: floats in Swizzle<kCols, 4>'s layout, counted in bytes (unpadded, as
+// Triton's, so that as many blocks share a multiprocessor). kInterleave: the gate and up tiles'
+// rows interleaved (SwizzledRows), as the wgmma kernel needs them.
+template <bool kInterleave>
+struct FsTf32Tiles {
+    enum : bool { kInterleaveWeights = kInterleave };
     using Element = float;
-    using Word = float;
+    using Word = unsigned char;
     enum : int { kUnitElements = 4 };
     // The block's tiles in Words: x's, one weight's (gate or up) and down's.
     enum : int {
-        kXWords = FS_BM * Padded<FS_BH>::kLd,
-        kWeightWords = FS_BI * Padded<FS_BH>::kLd,
-        kDownWords = FS_BN * Padded<FS_BI>::kLd
+        kXWords = FS_BM * FS_BH * 4,
+        kWeightWords = FS_BI * FS_BH * 4,
+        kDownWords = FS_BN * FS_BI * 4
     };
-    // A row of kCols elements, in Words.
     template <int kCols>
-    __device__ static constexpr int rowPitch() {
-        return Padded<kCols>::kLd;
-    }
+    using Swizzled = Swizzle<kCols, 4>;
 
-    // Copies a kRows x kCols tile of src from (row0, col0) into Padded<kCols>'s rows
+    // Copies a kRows x kCols tile of src from (row0, col0) into Swizzle<kCols, 4>'s layout
     // (fsCopyTile).
-    template <int kRows, int kCols, bool kFull, bool kInterleave = false>
-    __device__ __forceinline__ static void copyTile(float* tile, const float* __restrict__ src,
-                                                    int ld, int row0, int col0, int rowLimit,
-                                                    int colLimit, bool aligned) {
-        static_assert(!kInterleave, "padded tiles keep their rows in order");
-        fsCopyTile<kRows, kCols, kFull, Padded<kCols>>(reinterpret_cast<unsigned char*>(tile), src,
-                                                       ld, row0, col0, rowLimit, colLimit, aligned);
+    template <int kRows, int kCols, bool kFull, bool kInterleaveRows = false>
+    __device__ __forceinline__ static void copyTile(unsigned char* tile,
+                                                    const float* __restrict__ src, int ld, int row0,
+                                                    int col0, int rowLimit, int colLimit,
+                                                    bool aligned) {
+        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, 4, kInterleaveRows>>(
+            tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
     }
+};
 
-    // c(16 x 16 per (i, j)) += A(rows, k) * B(cols, k)^T over kK, for the row and column groups
-    // of this warp, with mma.m16n8k8 on TF32 operands (fsTf32). aTile and bTiles are padded tiles
-    // of kK columns, read 16 columns at a time: thread lane reads columns 4 * (lane % 4) .. + 3 of
-    // its rows with one 16-byte load and feeds them to two mma steps as their k = lane % 4 and k =
-    // lane % 4 + 4 elements. The k order inside the 16 columns is thus permuted, the same way for A
-    // and for B, which leaves each dot product's terms unchanged.
+// The tensor-core kernel's math in TF32 (fsLessonTensorCores says what each member is for):
+// the tiles above, read by ldmatrix as bfloat16's are (an 8 x 8 matrix of 16-bit elements is 8
+// rows of 4 floats, and thread lane receives float lane % 4 of row lane / 4: an m16n8k8 TF32
+// fragment's element), mma.m16n8k8.
+struct FsTf32Math : FsTf32Tiles<false> {
+    enum : bool { kBfloat16 = false };
+
+    // c(16 x 16 per (i, j), or 16 x 8) += A(rows, k) * B(cols, k)^T over kK, for the row and
+    // column groups of this warp. aTile and bTiles are shared addresses of swizzled tiles of kK
+    // columns. Per 8-deep k step, A's fragment is one ldmatrix.x4 (rows 0-7 and 8-15 at columns
+    // k .. k + 3, then at k + 4 .. k + 7) and B's of 16 columns another.
     template <typename Split, int kK, int kAccumulators>
     __device__ __forceinline__ static void product(
         float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
-        const float* aTile, const float* const (&bTiles)[kAccumulators]) {
-        constexpr int kLd = Padded<kK>::kLd;
+        unsigned aTile, const unsigned (&bTiles)[kAccumulators]) {
+        using Layout = Swizzle<kK, 4>;
         const int lane = static_cast<int>(threadIdx.x) % 32,
                   warp = static_cast<int>(threadIdx.x) / 32;
         const int wm = warp / Split::kWn, wn = warp % Split::kWn;
-        const int fragmentRow = lane / 4, quad = lane % 4 * 4;
 #pragma unroll
-        for (int k = 0; k < kK; k += 16) {
-            // a[i][s]: the fragments of mma step s (columns k .. k + 15, two steps of 8).
-            unsigned a[Split::kRowsPerWarp][2][4];
+        for (int k = 0; k < kK; k += 8) {
+            unsigned a[Split::kRowsPerWarp][4];
 #pragma unroll
             for (int i = 0; i < Split::kRowsPerWarp; ++i) {
                 const int rg = wm + Split::kWm * i;
-                if (rg < Split::kRowGroups) {
-                    const float* p = aTile + (rg * 16 + fragmentRow) * kLd + k + quad;
-                    const FsQuad top = *reinterpret_cast<const FsQuad*>(p);
-                    const FsQuad bottom = *reinterpret_cast<const FsQuad*>(p + 8 * kLd);
-#pragma unroll
-                    for (int step = 0; step < 2; ++step) {
-                        a[i][step][0] = fsTf32(top.v[2 * step]);
-                        a[i][step][1] = fsTf32(bottom.v[2 * step]);
-                        a[i][step][2] = fsTf32(top.v[2 * step + 1]);
-                        a[i][step][3] = fsTf32(bottom.v[2 * step + 1]);
-                    }
-                }
+                if (rg < Split::kRowGroups)
+                    fsLoadMatrices(a[i], aTile + Layout::at(rg * 16 + lane % 8 + (lane / 8) % 2 * 8,
+                                                            k + lane / 16 * 4));
             }
 #pragma unroll
             for (int m = 0; m < kAccumulators; ++m)
 #pragma unroll
-                for (int j = 0; j < Split::kColsPerWarp; ++j)
+                for (int j = 0; j < Split::kColsPerWarp; ++j) {
+                    const int cg = wn + Split::kWn * j;
+                    if constexpr (Split::kHalves == 2) {
+                        unsigned b[4];
+                        fsLoadMatrices(b, bTiles[m] + Layout::at(cg * 16 + lane % 8 + lane / 16 * 8,
+                                                                 k + (lane / 8) % 2 * 4));
 #pragma unroll
-                    for (int h = 0; h < Split::kHalves; ++h) {
-                        const int n =
-                            (wn + Split::kWn * j) * Split::kGroupCols + h * 8 + fragmentRow;
-                        const FsQuad q =
-                            *reinterpret_cast<const FsQuad*>(bTiles[m] + n * kLd + k + quad);
+                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                            if (wm + Split::kWm * i < Split::kRowGroups) {
+                                fsMmaTf32(c[m][i][j][0], a[i], b[0], b[1]);
+                                fsMmaTf32(c[m][i][j][1], a[i], b[2], b[3]);
+                            }
+                    } else {
+                        unsigned b[2];
+                        fsLoadMatrixPair(
+                            b, bTiles[m] + Layout::at(cg * 8 + lane % 8, k + (lane / 8) % 2 * 4));
 #pragma unroll
-                        for (int step = 0; step < 2; ++step) {
-                            const unsigned b0 = fsTf32(q.v[2 * step]),
-                                           b1 = fsTf32(q.v[2 * step + 1]);
-#pragma unroll
-                            for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                                if (wm + Split::kWm * i < Split::kRowGroups)
-                                    fsMmaTf32(c[m][i][j][h], a[i][step], b0, b1);
-                        }
+                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                            if (wm + Split::kWm * i < Split::kRowGroups)
+                                fsMmaTf32(c[m][i][j][0], a[i], b[0], b[1]);
                     }
+                }
         }
     }
 };
@@ -438,15 +415,13 @@ struct FsCopyRing {
 
 // The tensor-core kernel, whatever the math (FsBf16Math or FsTf32Math):
 // - Element: what x, the weights and out hold in global memory.
-// - Word: the unit the shared-memory layout counts in; kXWords, kWeightWords, kDownWords: the
-//   staged tiles' sizes in Words; rowPitch<kCols>(): a tile row's pitch in Words; kUnitElements:
-//   elements per 16-byte cp.async unit; copyTile stages a tile and product multiplies two staged
-//   tiles into the accumulators.
-// - kBfloat16: product takes 32-bit shared-window addresses (ldmatrix), the hidden tile is
-//   swizzled (Swizzled) bfloat16, out is bfloat16; otherwise product takes pointers, the hidden
-//   tile is plain padded rows of floats, out is float. These three steps are spelled out per math
-//   here, not behind policy functions, because functions there change the PTX the two kernels
-//   compile to (checked byte for byte against the kernels before they shared this body).
+// - Word: the unit the shared-memory layout counts in (bytes); kXWords, kWeightWords,
+//   kDownWords: the staged tiles' sizes in Words; Swizzled<kCols>: a tile's layout;
+//   kUnitElements: elements per 16-byte cp.async unit; copyTile stages a tile and product
+//   multiplies two staged tiles, given by their shared-window addresses (ldmatrix), into the
+//   accumulators.
+// - kBfloat16: the hidden tile and out are bfloat16; otherwise float32 (the hidden tile read as
+//   TF32 by the down product).
 // The block stages x, gate and up tiles kStages - 1 steps ahead through a ring of cp.async groups.
 // Down's tile has one buffer, not a ring: it is copied at a chunk's first step, once the barrier
 // there has ended the previous chunk's down product, with that step's group, which is complete
@@ -468,7 +443,6 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     constexpr int kX = Math::kXWords, kW = Math::kWeightWords;
     constexpr int kStage = kX + 2 * kW;
     constexpr int kDown = Math::kDownWords;
-    constexpr int kHiddenPitch = Math::template rowPitch<BI>();
     constexpr int kDownAt = kStages * kStage;
     constexpr int kHiddenAt = kDownAt + kDown;
     using GateUp = WarpSplit<BM, BI>;
@@ -497,15 +471,9 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H, I,
                                                    alignedI);
         ring.next();
-        if constexpr (Math::kBfloat16) {
-            const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
-            const unsigned weights[2] = {stage + kX, stage + kX + kW};
-            Math::template product<GateUp, BH, 2>(gu, stage, weights);
-        } else {
-            const Word* stage = shared + slot * kStage;
-            const Word* const weights[2] = {stage + kX, stage + kX + kW};
-            Math::template product<GateUp, BH, 2>(gu, stage, weights);
-        }
+        const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
+        const unsigned weights[2] = {stage + kX, stage + kX + kW};
+        Math::template product<GateUp, BH, 2>(gu, stage, weights);
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {
             step = 0;
@@ -525,7 +493,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                             const int rg = wm + GateUp::kWm * i;
                             if (rg >= GateUp::kRowGroups) continue;
                             const int r = rg * 16 + lane / 4 + half * 8;
-                            const int c = (wn + GateUp::kWn * j) * GateUp::kGroupCols + h * 8 + lane % 4 * 2;
+                            const int c =
+                                (wn + GateUp::kWn * j) * GateUp::kGroupCols + h * 8 + lane % 4 * 2;
                             const float* g = gu[0][i][j][h];
                             const float* u = gu[1][i][j][h];
                             if constexpr (Math::kBfloat16) {
@@ -534,20 +503,16 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                                     fsPack(fsSilu(g[2 * half]) * u[2 * half],
                                            fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             } else {
-                                Word* to = hidden + r * kHiddenPitch + c;
-                                to[0] = fsSilu(g[2 * half]) * u[2 * half];
-                                to[1] = fsSilu(g[2 * half + 1]) * u[2 * half + 1];
+                                *reinterpret_cast<float2*>(hidden +
+                                                           Math::template Swizzled<BI>::at(r, c)) =
+                                    make_float2(fsSilu(g[2 * half]) * u[2 * half],
+                                                fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             }
                         }
             if (stepsH < kStages) fsWait<0>();  // down's tile may be in a group still in flight
             __syncthreads();
-            if constexpr (Math::kBfloat16) {
-                const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
-                Math::template product<Down, BI, 1>(o, sharedWindow + kHiddenAt, downTile);
-            } else {
-                const Word* const downTile[1] = {shared + kDownAt};
-                Math::template product<Down, BI, 1>(o, hidden, downTile);
-            }
+            const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
+            Math::template product<Down, BI, 1>(o, sharedWindow + kHiddenAt, downTile);
             ++chunk;
             fsZero<2, GateUp>(gu);
         }

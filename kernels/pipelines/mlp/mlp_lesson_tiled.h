@@ -22,25 +22,32 @@ std::string_view lessonTiledSource();
 bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
-// tiles, one of down's tile and the hidden tile (tf32 on mma.sync with row pitches of 16 modulo
-// 32 floats; the wgmma kernel no hidden tile, which it keeps in registers, and 1 KiB to start its
-// tiles on 1 KiB); float32 one stage with rows padded by one word.
+// tiles, one of down's tile and the hidden tile (the wgmma kernel no hidden tile, which it keeps
+// in registers, and 1 KiB to start its tiles on 1 KiB); float32 one stage with rows padded by one
+// word.
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
                                      int computeMajor);
-// The copy pipeline's depth, where a block may use `sharedLimit`: 3 stages, or 2 where 3 do not
-// fit or where a four-warp block with 3 would have a multiprocessor to itself and 2 let a second
-// block share it (on the H200 one block a multiprocessor costs more than the third stage gains:
-// a fourth stage that halved the blocks doubled the time), except on the wgmma kernel from
-// BLOCK_N 64; 4 where BLOCK_H is 32, BLOCK_I at most 64 and four fit, in bfloat16 and in TF32 on
-// the wgmma kernel from BLOCK_N 32; float32: 1.
+// The copy pipeline's depth, where a block may use `sharedLimit` and the grid has
+// `gridBlocksPerMultiprocessor` blocks for each multiprocessor (rounded up; 0 where unknown, which
+// keeps the rules that need no grid): 3
+// stages, or 2 where 3 do not fit, or where a four-warp block with 3 would have a multiprocessor
+// to itself and 2 let a second block share it (on the H200 one block a multiprocessor costs more
+// than the third stage gains: a fourth stage that halved the blocks doubled the time), except on
+// the wgmma kernel from BLOCK_N 64; in TF32 on mma.sync, 2 wherever they let more of the grid's
+// blocks share a multiprocessor than 3 do; 4 where BLOCK_H is 32, BLOCK_I at most 64 and four
+// fit, in bfloat16 and in TF32 on the wgmma kernel from BLOCK_N 32; float32: 1.
 int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit,
-                      int computeMajor);
+                      int computeMajor, std::uint64_t gridBlocksPerMultiprocessor);
+// The grid's blocks a multiprocessor for these tiles and shape, rounded up (0 without
+// multiprocessors).
+std::uint64_t lessonTiledBlocksPerMultiprocessor(const LessonTiles& tiles, std::uint64_t m,
+                                                 std::uint64_t h, int multiprocessors);
 // A block's threads: 128 (Triton's num_warps = 4), or 256 where a thread of four warps would hold
-// 64 or more accumulators (bfloat16) or BLOCK_M is 32 or more (TF32, whose fragments cost more
-// registers and conversions). Such tiles make few blocks a multiprocessor: with four warps each
-// sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps take
-// turns. The wgmma kernel has a warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where
-// one would hold 128 accumulators a thread); the CUDA-core float32 kernel always has 128.
+// 64 or more accumulators (bfloat16) or, in TF32 on mma.sync, where BLOCK_M is 64 or more. Such
+// tiles make few blocks a multiprocessor: with four warps each sub-partition's tensor core waits
+// on one warp's chain of mma.sync, with eight two warps take turns. The wgmma kernel has a
+// warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where one would hold 128
+// accumulators a thread); the CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // What NVRTC compiles for these tiles on a device of compute capability major.minor.

@@ -7,24 +7,35 @@
 
 namespace fusescope::mlp {
 
-Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype) {
-    Result<TiledDeviceFacts> device = tiledDeviceFacts();
-    if (!device) return device.status();
-    const int stages = lessonTiledStages(
-        tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn), device->major);
-    return lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
+namespace {
+
+int stagesOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
+             const MlpShape& shape) {
+    return lessonTiledStages(
+        tiles, dtype, static_cast<std::uint64_t>(device.sharedOptIn), device.major,
+        lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors));
 }
 
-Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype) {
+}  // namespace
+
+Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype,
+                                                   const MlpShape& shape) {
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return device.status();
+    return lessonTiledCompileRequest(tiles, dtype, stagesOn(*device, tiles, dtype, shape),
+                                     device->major, device->minor);
+}
+
+Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,
+                                                   const MlpShape& shape) {
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return device.status();
+    const int stages = stagesOn(*device, tiles, dtype, shape);
     const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
                             std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
                             " " + std::to_string(tiles.blockI) + " " +
-                            std::string(dtypeName(dtype));
+                            std::string(dtypeName(dtype)) + " " + std::to_string(stages);
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
-        Result<TiledDeviceFacts> device = tiledDeviceFacts();
-        if (!device) return device.status();
-        const int stages = lessonTiledStages(
-            tiles, dtype, static_cast<std::uint64_t>(device->sharedOptIn), device->major);
         const CompileRequest request =
             lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
         return loadTiledKernel(request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,

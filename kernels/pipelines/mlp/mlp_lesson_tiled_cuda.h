@@ -13,12 +13,16 @@ namespace fusescope::mlp {
 
 using LessonTiledKernel = TiledKernel;
 
-// Compiles (or finds) and loads the kernel for these tiles; the error names NVRTC's absence
-// ("NVRTC not found: ...") or the compiler's log.
-Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype);
+// Compiles (or finds) and loads the kernel for these tiles and shape (the shape's grid decides
+// the copy pipeline's depth); the error names NVRTC's absence ("NVRTC not found: ...") or the
+// compiler's log.
+Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,
+                                                   const MlpShape& shape);
 
-// The compile request the current device needs for these tiles (architecture and stages).
-Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype);
+// The compile request the current device needs for these tiles and shape (architecture and
+// stages).
+Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype,
+                                                   const MlpShape& shape);
 
 Status launchLessonTiled(const LessonTiledKernel& kernel, const LessonTiles& tiles,
                          const MlpShape& shape, const void* x, const void* gate, const void* up,

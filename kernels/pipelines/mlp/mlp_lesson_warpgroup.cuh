@@ -70,15 +70,15 @@ __device__ __forceinline__ void fsWarpgroupMmaA(float (&d)[N / 2], const unsigne
 #define FS_WG_D64(i) FS_WG_D32(i), FS_WG_D32(i + 32)
 #define FS_WG_LIST8 "%0, %1, %2, %3, %4, %5, %6, %7"
 #define FS_WG_LIST16 FS_WG_LIST8 ", %8, %9, %10, %11, %12, %13, %14, %15"
-#define FS_WG_LIST32                                                                    \
-    FS_WG_LIST16                                                                        \
-        ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, " \
-        "%31"
-#define FS_WG_LIST64                                                                       \
-    FS_WG_LIST32                                                                           \
-        ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "    \
-        "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, " \
-        "%63"
+#define FS_WG_LIST32                                                                \
+    FS_WG_LIST16                                                                    \
+    ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, " \
+    "%31"
+#define FS_WG_LIST64                                                                   \
+    FS_WG_LIST32                                                                       \
+    ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "    \
+    "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, " \
+    "%63"
 
 // One wrapper: `name`<Element, N> with a (`aParameter`) and b, the instruction's shape suffix,
 // `flag` the accumulate flag's operand, `operands` a's and b's, `tail` the immediate scale (and
@@ -164,33 +164,14 @@ struct FsWarpgroupMath {
     }
 };
 #else
-// TF32's copy ring: float tiles in Swizzle<kCols, 4>'s layout, counted in bytes, the gate and up
-// tiles' rows interleaved (SwizzledRows) so that each thread's accumulator pair of g and u holds
-// the hidden columns t and t + 4 its A fragment needs.
-struct FsTf32SwizzledMath {
-    enum : bool { kInterleaveWeights = true };
-    using Element = float;
-    using Word = unsigned char;
-    enum : int {
-        kXWords = FS_BM * FS_BH * 4,
-        kWeightWords = FS_BI * FS_BH * 4,
-        kDownWords = FS_BN * FS_BI * 4
-    };
-    template <int kRows, int kCols, bool kFull, bool kInterleave = false>
-    __device__ __forceinline__ static void copyTile(unsigned char* tile,
-                                                    const float* __restrict__ src, int ld, int row0,
-                                                    int col0, int rowLimit, int colLimit,
-                                                    bool aligned) {
-        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, 4, kInterleave> >(
-            tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
-    }
-};
-// What the kernel does per element type, TF32: the copy ring above, and the hidden tile's A
-// fragment of k step k (8 columns): rows lane / 4 and + 8 at columns t and t + 4 of the step
+// What the kernel does per element type, TF32: the copy ring's tiles (FsTf32Tiles), the gate and
+// up tiles' rows interleaved (SwizzledRows) so that each thread's accumulator pair of g and u
+// holds the hidden columns t and t + 4 its A fragment needs, and the hidden tile's A fragment of
+// k step k (8 columns): rows lane / 4 and + 8 at columns t and t + 4 of the step
 // (t = lane % 4), which the interleaved gate and up rows put in accumulators 4k, 4k + 2 (column
 // 2t) and 4k + 1, 4k + 3 (column 2t + 1); passed as TF32 as every operand is (fsTf32).
 struct FsWarpgroupMath {
-    using Copy = FsTf32SwizzledMath;
+    using Copy = FsTf32Tiles<true>;
     using Element = float;
     __device__ __forceinline__ static void hiddenFragment(unsigned (&a)[4], const float* g,
                                                           const float* u, int k) {

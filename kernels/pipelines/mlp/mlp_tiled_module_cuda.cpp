@@ -74,6 +74,10 @@ Result<TiledDeviceFacts> tiledDeviceFacts() {
                              cudaDevAttrMaxThreadsPerMultiProcessor, device, "threads per SM");
         !s)
         return s;
+    if (Status s = attribute(facts.multiprocessors, cudaDevAttrMultiProcessorCount, device,
+                             "multiprocessors");
+        !s)
+        return s;
     if (Status s = cudaStatus(cudaDriverGetVersion(&driver), "cudaDriverGetVersion"); !s) return s;
     facts.driver = std::to_string(driver);
     setModuleCacheDriverVersion(facts.driver);

@@ -19,6 +19,7 @@ struct TiledDeviceFacts {
     int sharedOptIn = 0;
     int sharedPerMultiprocessor = 0;
     int maxThreadsPerMultiprocessor = 0;
+    int multiprocessors = 0;
     std::string driver;
 };
 // Also gives the module cache the driver's version (part of every key).

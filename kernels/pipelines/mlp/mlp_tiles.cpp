@@ -26,8 +26,8 @@ bool compileEveryTile(bool always) {
     return previous;
 }
 
-// Grid, threads, and the shared memory of the deepest copy pipeline (3 stages, else 2) that fits
-// the per-block limit.
+// Grid, threads, and the shared memory of the copy pipeline lessonTiledStages chooses for this
+// grid on this device.
 LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
     const LessonTiles t = tilesOf(p);
     LaunchGeometry g;
@@ -36,8 +36,10 @@ LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
     g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
-    g.pipelineStages = lessonTiledStages(t, p.dtype, limits.sharedBytesPerBlockOptIn,
-                                         limits.computeCapabilityMajor);
+    g.pipelineStages = lessonTiledStages(
+        t, p.dtype, limits.sharedBytesPerBlockOptIn, limits.computeCapabilityMajor,
+        lessonTiledBlocksPerMultiprocessor(t, p.dimension("M"), p.dimension("H"),
+                                           limits.multiprocessors));
     g.dynamicSharedBytes =
         lessonTiledSharedBytes(t, p.dtype, g.pipelineStages, limits.computeCapabilityMajor);
     return g;

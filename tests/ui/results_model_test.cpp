@@ -48,6 +48,7 @@ class ResultsModelTest : public QObject {
     void kernelModelPassesTheModelTester();
     void cellsSayWhatTheRunMeasured();
     void failedCheckIsShownInRed();
+    void aVariantLeftOutHasARowWithItsReason();
     void aFailedCheckSaysWhichOutputAndElement();
     void timeSaysHowAChainWasTimed();
     void aboveTheRooflineIsExplainedForWhatCausedIt();
@@ -137,6 +138,39 @@ void ResultsModelTest::failedCheckIsShownInRed() {
         model.index(1, VariantResultsModel::Check).data(Qt::ForegroundRole).value<QColor>();
     QVERIFY(failColor.red() > failColor.green());
     QVERIFY(okColor.green() > okColor.red());
+}
+
+// A variant the run left out (no code for it on this backend) gets a row after the runs: its
+// name, "not run" where the check would be, the reason in the tooltip, in grey; appending a run
+// keeps it last, and the model tester sees every change.
+void ResultsModelTest::aVariantLeftOutHasARowWithItsReason() {
+    model::Recording recording = cpuRecording(pipelines().front());
+    const model::VariantResult last = recording.runs.back();
+    recording.runs.pop_back();
+    recording.variantsNotRun = {{"fused", "fused cannot run here: no code on this backend"}};
+    VariantResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRecording(recording);
+    const int row = static_cast<int>(recording.runs.size());
+    QCOMPARE(model.rowCount(), row + 1);
+    QCOMPARE(model.index(row, VariantResultsModel::Variant).data().toString(),
+             QStringLiteral("fused"));
+    QCOMPARE(model.index(row, VariantResultsModel::Check).data().toString(),
+             QStringLiteral("not run"));
+    QCOMPARE(model.index(row, VariantResultsModel::TimeMs).data().toString(), QStringLiteral("–"));
+    QVERIFY(model.index(row, VariantResultsModel::TimeMs)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("no code on this backend")));
+    const QColor grey =
+        model.index(row, VariantResultsModel::Variant).data(Qt::ForegroundRole).value<QColor>();
+    QCOMPARE(grey.red(), grey.green());
+    model.appendRun(last);
+    QCOMPARE(model.rowCount(), row + 2);
+    QCOMPARE(model.index(row, VariantResultsModel::Variant).data().toString(),
+             model::toQString(last.variant));
+    QCOMPARE(model.index(row + 1, VariantResultsModel::Check).data().toString(),
+             QStringLiteral("not run"));
 }
 
 // A variant that writes the second of its two outputs wrong: the check cell names that output,

@@ -14,6 +14,7 @@ namespace {
 // Mid-tone status colours that stay readable on light and dark palettes.
 const QColor kOkColor(0x2f, 0xa3, 0x6b);
 const QColor kFailColor(0xd6, 0x3c, 0x3c);
+const QColor kNotRunColor(0x80, 0x80, 0x80);
 
 QString checkText(const model::VariantResult& run) {
     if (run.check.ok)
@@ -45,6 +46,7 @@ VariantResultsModel::VariantResultsModel(QObject* parent) : QAbstractTableModel(
 void VariantResultsModel::setRecording(const model::Recording& recording) {
     beginResetModel();
     runs_ = recording.runs;
+    notRun_ = recording.variantsNotRun;
     traffic_.clear();
     for (const model::VariantResult& run : runs_) traffic_.push_back(model::runTraffic(run));
     roofline_ = recording.roofline;
@@ -64,13 +66,14 @@ void VariantResultsModel::appendRun(const model::VariantResult& run) {
 void VariantResultsModel::clear() {
     beginResetModel();
     runs_.clear();
+    notRun_.clear();
     traffic_.clear();
     roofline_ = {};
     endResetModel();
 }
 
 int VariantResultsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(runs_.size());
+    return parent.isValid() ? 0 : static_cast<int>(runs_.size() + notRun_.size());
 }
 
 int VariantResultsModel::columnCount(const QModelIndex& parent) const {
@@ -229,9 +232,37 @@ QVariant VariantResultsModel::toolTip(int row, int column) const {
     }
 }
 
+// A variant the run left out: its name, "not run" where the check would be, the reason in every
+// cell's tooltip, in grey; it sorts after every run.
+QVariant VariantResultsModel::notRunData(const model::VariantNotRun& variant, int column,
+                                         int role) const {
+    switch (role) {
+        case Qt::DisplayRole:
+            if (column == Variant) return model::toQString(variant.variant);
+            if (column == Check) return tr("not run");
+            return notKnown();
+        case SortRole:
+            if (column == Variant) return model::toQString(variant.variant);
+            return {};
+        case Qt::ToolTipRole:
+            return tr("Not run: %1").arg(QString::fromStdString(variant.reason));
+        case Qt::ForegroundRole:
+            return kNotRunColor;
+        case Qt::TextAlignmentRole:
+            if (column == Variant || column == Check)
+                return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+    }
+}
+
 QVariant VariantResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
+    if (static_cast<std::size_t>(index.row()) >= runs_.size())
+        return notRunData(notRun_.at(static_cast<std::size_t>(index.row()) - runs_.size()),
+                          index.column(), role);
     const model::VariantResult& run = runs_.at(index.row());
     switch (role) {
         case Qt::DisplayRole:

@@ -1,5 +1,6 @@
 #pragma once
-// Table models over a recording: one row per variant, and one row per kernel.
+// Table models over a recording: one row per variant (and one per variant the run left out, with
+// its reason), and one row per kernel.
 #include <QAbstractTableModel>
 
 #include "model/recording.h"
@@ -44,10 +45,12 @@ class VariantResultsModel final : public QAbstractTableModel {
     QVariant sortValue(int row, int column) const;
     static QString timeToolTip(const model::VariantResult& run);
     QVariant toolTip(int row, int column) const;
+    QVariant notRunData(const model::VariantNotRun& variant, int column, int role) const;
     bool anyDram() const;
 
     std::vector<model::VariantResult> runs_;
-    QVector<model::RunTraffic> traffic_;  // one per run
+    std::vector<model::VariantNotRun> notRun_;  // rows after the runs
+    QVector<model::RunTraffic> traffic_;        // one per run
     fusescope::RooflineResult roofline_;
 };
 

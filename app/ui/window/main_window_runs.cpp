@@ -186,7 +186,13 @@ void MainWindow::onRunFinished(const model::Recording& recording) {
         runPanel_->setStatusText(runStartedNote_ + QLatin1Char('\n') +
                                  notes.join(QLatin1Char('\n')));
     const double seconds = (QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
-    endRun(true, tr("Finished in %1").arg(model::formatDuration(seconds * 1000.0)));
+    QString finished = tr("Finished in %1").arg(model::formatDuration(seconds * 1000.0));
+    QStringList left;
+    for (const model::VariantNotRun& variant : recording.variantsNotRun)
+        left << QString::fromStdString(variant.variant);
+    if (!left.isEmpty())
+        finished += tr("; not run: %1 (its row in Variants says why)").arg(left.join(", "));
+    endRun(true, finished);
 }
 
 void MainWindow::endRun(bool ok, const QString& message) {

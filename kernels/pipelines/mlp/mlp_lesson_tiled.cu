@@ -176,6 +176,89 @@ __device__ __forceinline__ void fsCopyTile(unsigned char* tile, const Element* _
     }
 }
 
+// This warp's ldmatrix byte offsets in a swizzled tile of kK columns of kElementBytes (Swizzle),
+// computed once a kernel: for the first (up to) four k steps of 32 bytes, A's at the warp's first
+// row group (rows lane % 8 + (lane / 8) % 2 * 8, the step's second 16 bytes for lanes 16-31) and
+// B's at its first column group (16 columns: rows lane % 8 + lane / 16 * 8, the second 16 bytes
+// for lanes 8-15 and 24-31; 8 columns: rows lane % 8). The layout repeats them every 4 steps, one
+// 1 KiB atom further, and every 16 rows (one row group) kK * kElementBytes * 16 bytes further, so
+// every other address is one of these plus a constant: the per-step work is the tile's base.
+template <typename Split, int kK, int kElementBytes>
+struct FsFragmentOffsets {
+    using Layout = Swizzle<kK, kElementBytes>;
+    static constexpr int kStepElements = 32 / kElementBytes;
+    static constexpr int kSteps = kK / kStepElements;
+    static constexpr int kPhases = kSteps < 4 ? kSteps : 4;
+    static constexpr int kRowGroupBytes = 16 * Layout::kRowBytes;
+    unsigned a[kPhases], b[kPhases];
+
+    __device__ __forceinline__ FsFragmentOffsets() {
+        const int lane = static_cast<int>(threadIdx.x) % 32,
+                  warp = static_cast<int>(threadIdx.x) / 32;
+        const int wm = warp / Split::kWn, wn = warp % Split::kWn;
+        constexpr int kHalf = kStepElements / 2;
+        const int bRow = Split::kHalves == 2 ? lane % 8 + lane / 16 * 8 : lane % 8;
+#pragma unroll
+        for (int p = 0; p < kPhases; ++p) {
+            a[p] = static_cast<unsigned>(Layout::at(wm * 16 + lane % 8 + (lane / 8) % 2 * 8,
+                                                    p * kStepElements + lane / 16 * kHalf));
+            b[p] = static_cast<unsigned>(Layout::at(wn * Split::kGroupCols + bRow,
+                                                    p * kStepElements + (lane / 8) % 2 * kHalf));
+        }
+    }
+    // The constant a k step adds: its atom (rows wider than 128 bytes).
+    __device__ static constexpr unsigned step(int s) {
+        return static_cast<unsigned>(s / 4 * 1024);
+    }
+};
+
+// c(16 x 16 per (i, j), or 16 x 8) += A(rows, k) * B(cols, k)^T over kK, for the row and column
+// groups of this warp, on swizzled tiles at shared-window addresses aTile and bTiles, whose
+// fragments ldmatrix reads: per 32-byte k step (16 bfloat16 or 8 floats), one ldmatrix.x4 for A's
+// 16 rows and one for 16 columns of B (.x2 for 8), then Mma::multiply per m16n8 accumulator.
+template <typename Mma, typename Split, int kK, int kAccumulators, int kElementBytes>
+__device__ __forceinline__ void fsLdmatrixProduct(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
+    unsigned aTile, const unsigned (&bTiles)[kAccumulators],
+    const FsFragmentOffsets<Split, kK, kElementBytes>& f) {
+    using F = FsFragmentOffsets<Split, kK, kElementBytes>;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int wm = warp / Split::kWn;
+#pragma unroll
+    for (int s = 0; s < F::kSteps; ++s) {
+        unsigned a[Split::kRowsPerWarp][4];
+#pragma unroll
+        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+            if (wm + Split::kWm * i < Split::kRowGroups)
+                fsLoadMatrices(
+                    a[i], aTile + f.a[s % 4] + F::step(s) + i * Split::kWm * F::kRowGroupBytes);
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int j = 0; j < Split::kColsPerWarp; ++j) {
+                const unsigned bAt = bTiles[m] + f.b[s % 4] + F::step(s) +
+                                     j * Split::kWn * Split::kGroupCols * F::Layout::kRowBytes;
+                if constexpr (Split::kHalves == 2) {
+                    unsigned b[4];
+                    fsLoadMatrices(b, bAt);
+#pragma unroll
+                    for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                        if (wm + Split::kWm * i < Split::kRowGroups) {
+                            Mma::multiply(c[m][i][j][0], a[i], b[0], b[1]);
+                            Mma::multiply(c[m][i][j][1], a[i], b[2], b[3]);
+                        }
+                } else {
+                    unsigned b[2];
+                    fsLoadMatrixPair(b, bAt);
+#pragma unroll
+                    for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                        if (wm + Split::kWm * i < Split::kRowGroups)
+                            Mma::multiply(c[m][i][j][0], a[i], b[0], b[1]);
+                }
+            }
+    }
+}
+
 #endif
 
 #if FS_BF16
@@ -208,55 +291,14 @@ struct FsBf16Math {
             tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
     }
 
-    // c(16 x 16 per (i, j)) += A(rows, 16-deep k steps) * B(cols, k)^T over kK, for the row and
-    // column groups of this warp. aTile and bTile are shared addresses of swizzled tiles of kK
-    // columns.
-    template <typename Split, int kK, int kAccumulators>
-    __device__ __forceinline__ static void product(
-        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
-        unsigned aTile, const unsigned (&bTiles)[kAccumulators]) {
-        const int lane = static_cast<int>(threadIdx.x) % 32,
-                  warp = static_cast<int>(threadIdx.x) / 32;
-        const int wm = warp / Split::kWn, wn = warp % Split::kWn;
-#pragma unroll
-        for (int k = 0; k < kK; k += 16) {
-            unsigned a[Split::kRowsPerWarp][4];
-#pragma unroll
-            for (int i = 0; i < Split::kRowsPerWarp; ++i) {
-                const int rg = wm + Split::kWm * i;
-                if (rg < Split::kRowGroups)
-                    fsLoadMatrices(a[i],
-                                   aTile + Swizzle<kK>::at(rg * 16 + lane % 8 + (lane / 8) % 2 * 8,
-                                                           k + lane / 16 * 8));
-            }
-#pragma unroll
-            for (int m = 0; m < kAccumulators; ++m)
-#pragma unroll
-                for (int j = 0; j < Split::kColsPerWarp; ++j) {
-                    const int cg = wn + Split::kWn * j;
-                    if constexpr (Split::kHalves == 2) {
-                        unsigned b[4];
-                        fsLoadMatrices(
-                            b, bTiles[m] + Swizzle<kK>::at(cg * 16 + lane % 8 + lane / 16 * 8,
-                                                           k + (lane / 8) % 2 * 8));
-#pragma unroll
-                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                            if (wm + Split::kWm * i < Split::kRowGroups) {
-                                fsMma(c[m][i][j][0], a[i], b[0], b[1]);
-                                fsMma(c[m][i][j][1], a[i], b[2], b[3]);
-                            }
-                    } else {
-                        unsigned b[2];
-                        fsLoadMatrixPair(b, bTiles[m] + Swizzle<kK>::at(cg * 8 + lane % 8,
-                                                                        k + (lane / 8) % 2 * 8));
-#pragma unroll
-                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                            if (wm + Split::kWm * i < Split::kRowGroups)
-                                fsMma(c[m][i][j][0], a[i], b[0], b[1]);
-                    }
-                }
+    enum : int { kElementBytes = 2 };
+    // mma.m16n8k16 on bfloat16 fragments.
+    struct Mma {
+        __device__ __forceinline__ static void multiply(float (&c)[4], const unsigned (&a)[4],
+                                                        unsigned b0, unsigned b1) {
+            fsMma(c, a, b0, b1);
         }
-    }
+    };
 };
 using FsMath = FsBf16Math;
 #define FS_SHARED smem
@@ -316,56 +358,14 @@ struct FsTf32Tiles {
 // fragment's element), mma.m16n8k8.
 struct FsTf32Math : FsTf32Tiles<false> {
     enum : bool { kBfloat16 = false };
-
-    // c(16 x 16 per (i, j), or 16 x 8) += A(rows, k) * B(cols, k)^T over kK, for the row and
-    // column groups of this warp. aTile and bTiles are shared addresses of swizzled tiles of kK
-    // columns. Per 8-deep k step, A's fragment is one ldmatrix.x4 (rows 0-7 and 8-15 at columns
-    // k .. k + 3, then at k + 4 .. k + 7) and B's of 16 columns another.
-    template <typename Split, int kK, int kAccumulators>
-    __device__ __forceinline__ static void product(
-        float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
-        unsigned aTile, const unsigned (&bTiles)[kAccumulators]) {
-        using Layout = Swizzle<kK, 4>;
-        const int lane = static_cast<int>(threadIdx.x) % 32,
-                  warp = static_cast<int>(threadIdx.x) / 32;
-        const int wm = warp / Split::kWn, wn = warp % Split::kWn;
-#pragma unroll
-        for (int k = 0; k < kK; k += 8) {
-            unsigned a[Split::kRowsPerWarp][4];
-#pragma unroll
-            for (int i = 0; i < Split::kRowsPerWarp; ++i) {
-                const int rg = wm + Split::kWm * i;
-                if (rg < Split::kRowGroups)
-                    fsLoadMatrices(a[i], aTile + Layout::at(rg * 16 + lane % 8 + (lane / 8) % 2 * 8,
-                                                            k + lane / 16 * 4));
-            }
-#pragma unroll
-            for (int m = 0; m < kAccumulators; ++m)
-#pragma unroll
-                for (int j = 0; j < Split::kColsPerWarp; ++j) {
-                    const int cg = wn + Split::kWn * j;
-                    if constexpr (Split::kHalves == 2) {
-                        unsigned b[4];
-                        fsLoadMatrices(b, bTiles[m] + Layout::at(cg * 16 + lane % 8 + lane / 16 * 8,
-                                                                 k + (lane / 8) % 2 * 4));
-#pragma unroll
-                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                            if (wm + Split::kWm * i < Split::kRowGroups) {
-                                fsMmaTf32(c[m][i][j][0], a[i], b[0], b[1]);
-                                fsMmaTf32(c[m][i][j][1], a[i], b[2], b[3]);
-                            }
-                    } else {
-                        unsigned b[2];
-                        fsLoadMatrixPair(
-                            b, bTiles[m] + Layout::at(cg * 8 + lane % 8, k + (lane / 8) % 2 * 4));
-#pragma unroll
-                        for (int i = 0; i < Split::kRowsPerWarp; ++i)
-                            if (wm + Split::kWm * i < Split::kRowGroups)
-                                fsMmaTf32(c[m][i][j][0], a[i], b[0], b[1]);
-                    }
-                }
+    enum : int { kElementBytes = 4 };
+    // mma.m16n8k8 on TF32 fragments.
+    struct Mma {
+        __device__ __forceinline__ static void multiply(float (&c)[4], const unsigned (&a)[4],
+                                                        unsigned b0, unsigned b1) {
+            fsMmaTf32(c, a, b0, b1);
         }
-    }
+    };
 };
 using FsMath = FsTf32Math;
 #define FS_SHARED smemBytes
@@ -417,9 +417,8 @@ struct FsCopyRing {
 // - Element: what x, the weights and out hold in global memory.
 // - Word: the unit the shared-memory layout counts in (bytes); kXWords, kWeightWords,
 //   kDownWords: the staged tiles' sizes in Words; Swizzled<kCols>: a tile's layout;
-//   kUnitElements: elements per 16-byte cp.async unit; copyTile stages a tile and product
-//   multiplies two staged tiles, given by their shared-window addresses (ldmatrix), into the
-//   accumulators.
+//   kUnitElements: elements per 16-byte cp.async unit; copyTile stages a tile; kElementBytes and
+//   Mma: what fsLdmatrixProduct reads and multiplies.
 // - kBfloat16: the hidden tile and out are bfloat16; otherwise float32 (the hidden tile read as
 //   TF32 by the down product).
 // The block stages x, gate and up tiles kStages - 1 steps ahead through a ring of cp.async groups.
@@ -460,6 +459,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][Down::kHalves][4];
     fsZero<2, GateUp>(gu);
     fsZero<1, Down>(o);
+    const FsFragmentOffsets<GateUp, BH, Math::kElementBytes> gateUpOffsets;
+    const FsFragmentOffsets<Down, BI, Math::kElementBytes> downOffsets;
     for (int s = 0; s < kStages - 1; ++s) ring.next();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     int slot = 0, step = 0, chunk = 0;
@@ -473,7 +474,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         ring.next();
         const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
         const unsigned weights[2] = {stage + kX, stage + kX + kW};
-        Math::template product<GateUp, BH, 2>(gu, stage, weights);
+        fsLdmatrixProduct<typename Math::Mma>(gu, stage, weights, gateUpOffsets);
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {
             step = 0;
@@ -512,7 +513,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             if (stepsH < kStages) fsWait<0>();  // down's tile may be in a group still in flight
             __syncthreads();
             const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
-            Math::template product<Down, BI, 1>(o, sharedWindow + kHiddenAt, downTile);
+            fsLdmatrixProduct<typename Math::Mma>(o, sharedWindow + kHiddenAt, downTile,
+                                                  downOffsets);
             ++chunk;
             fsZero<2, GateUp>(gu);
         }

@@ -38,15 +38,15 @@
 // groups as there are, up to all the warps), each owning the 16-row groups wm, wm + kWm, ... and
 // the column groups wn, wn + kWn, ...; warps whose row group lies beyond the tile idle. A column
 // group is 16 columns (kHalves = 2 m16n8 accumulators), or 8 (kHalves = 1) where 16-column groups
-// would leave warps idle that 8-column ones keep busy (BLOCK_M 16 with 32 columns: two warps of
-// four, as Triton's layout does not): the A fragment is then read by more warps, but every warp
-// issues mma. Each m16n8 accumulator is 4 floats, thread `lane` holding rows lane / 4 (+ 8) and
-// columns lane % 4 * 2 (+ 1).
+// would leave warps idle that 8-column ones keep busy (at BLOCK_M 16, 32 columns left two warps
+// of four idle, which Triton's layout does not): the A fragment is then read by more warps, but
+// every warp issues mma. Each m16n8 accumulator is 4 floats, thread `lane` holding rows lane / 4 (+
+// 8) and columns lane % 4 * 2 (+ 1).
 template <int kRowsC, int kColsC>
 struct WarpSplit {
     static constexpr int kRowGroups = kRowsC / 16;
     static constexpr int kWideWn = kColsC / 16 < FS_WARPS ? kColsC / 16 : FS_WARPS;
-    static constexpr bool kNarrow = FS_WARPS / kWideWn > kRowGroups&& kColsC / 8 > kWideWn;
+    static constexpr bool kNarrow = (FS_WARPS / kWideWn > kRowGroups) && (kColsC / 8 > kWideWn);
     static constexpr int kGroupCols = kNarrow ? 8 : 16;
     static constexpr int kHalves = kGroupCols / 8;
     static constexpr int kColGroups = kColsC / kGroupCols;

@@ -7,6 +7,9 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -62,6 +65,7 @@ class MainWindowTest : public testsupport::WindowTestCase {
     void savedRecordingReopensWithTheSameResults();
     void malformedRecordingGivesTheLoadersMessage();
     void anMlpRecordingSaysWhetherFusionPaidOff();
+    void aVariantLeftOutIsNamedOverTheVariants();
     void settingsRememberTheChoicesAndGeometry();
     void chartsFollowADarkPalette();
     void otherPartsHaveTabsToPlugInto();
@@ -314,6 +318,48 @@ void MainWindowTest::anMlpRecordingSaysWhetherFusionPaidOff() {
                  QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-swiglu-2e26.fusescope.json")),
              QString());
     QVERIFY(verdict->toolTip().isEmpty());
+}
+
+// A recording whose run left a variant out (no code for it there): the Variants title names it at
+// 1280x720, where the verdict's line is cut, and the table holds its "not run" row; a recording
+// without one puts the plain title back.
+void MainWindowTest::aVariantLeftOutIsNamedOverTheVariants() {
+    QFile shipped(QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
+    QVERIFY(shipped.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(shipped.readAll()).object();
+    QJsonObject leftOut;
+    leftOut.insert(QStringLiteral("variant"), QStringLiteral("production"));
+    leftOut.insert(QStringLiteral("reason"),
+                   QStringLiteral("production cannot run here: no TF32 path on the GPU"));
+    root.insert(QStringLiteral("variants_not_run"), QJsonArray{leftOut});
+    QJsonArray runs;
+    for (const QJsonValue run : root.value(QStringLiteral("runs")).toArray())
+        if (run.toObject().value(QStringLiteral("variant")).toString() !=
+            QStringLiteral("production"))
+            runs.append(run);
+    root.insert(QStringLiteral("runs"), runs);
+    const QString path = folder_->filePath(QStringLiteral("left-out.fusescope.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(root).toJson());
+    file.close();
+
+    MainWindow window(folder_->settings());
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
+    QCOMPARE(window.openRecording(path), QString());
+    auto* title = window.findChild<QLabel*>(QStringLiteral("variantsTitle"));
+    QVERIFY(title);
+    QCOMPARE(title->text(), QStringLiteral("Variants (not run: production)"));
+    QVERIFY(title->isVisible());
+    auto* table = window.findChild<QTableView*>(QStringLiteral("variantTable"));
+    QVERIFY(table);
+    const int last = table->model()->rowCount() - 1;
+    QCOMPARE(table->model()->index(last, VariantResultsModel::Check).data().toString(),
+             QStringLiteral("not run"));
+    QCOMPARE(window.openRecording(
+                 QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json")),
+             QString());
+    QCOMPARE(title->text(), QStringLiteral("Variants"));
 }
 
 void MainWindowTest::malformedRecordingGivesTheLoadersMessage() {

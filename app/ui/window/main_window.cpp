@@ -82,13 +82,15 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
     return table;
 }
 
-// A bold title over the content; `beside`, if given, fills the rest of the title's line.
-QWidget* titled(const QString& title, QWidget* content, QWidget* parent,
-                QWidget* beside = nullptr) {
+// A bold title over the content; `beside`, if given, fills the rest of the title's line;
+// `titleLabel`, if given, receives the title's label.
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QWidget* beside = nullptr,
+                QLabel** titleLabel = nullptr) {
     auto* box = new QWidget(parent);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* label = new QLabel(title, box);
+    if (titleLabel) *titleLabel = label;
     // Only the weight is the label's own: its size follows the zoom and the presentation layout.
     QFont bold;
     bold.setBold(true);
@@ -159,7 +161,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     fusionVerdict_ = new ElidedLabel;
     fusionVerdict_->setObjectName(QStringLiteral("fusionVerdict"));
     resultsSplitter->addWidget(
-        titled(tr("Variants"), variantTable_, resultsSplitter, fusionVerdict_));
+        titled(tr("Variants"), variantTable_, resultsSplitter, fusionVerdict_, &variantsTitle_));
+    variantsTitle_->setObjectName(QStringLiteral("variantsTitle"));
     resultsSplitter->addWidget(titled(tr("Kernels"), kernelTable_, resultsSplitter));
     resultsSplitter->setChildrenCollapsible(false);
     resultsTab_ = resultsSplitter;

@@ -221,6 +221,7 @@ class MainWindow final : public QMainWindow {
     VariantResultsModel* variantModel_ = nullptr;
     KernelResultsModel* kernelModel_ = nullptr;
     ElidedLabel* fusionVerdict_ = nullptr;
+    QLabel* variantsTitle_ = nullptr;  // names the variants a run left out
     QList<ChartView*> charts_;
     SweepTab* sweepTab_ = nullptr;
     TileExplorerTab* tileExplorer_ = nullptr;

@@ -68,6 +68,13 @@ void MainWindow::setRecording(const model::Recording& recording) {
 
 void MainWindow::showRecordingInViews() {
     variantModel_->setRecording(recording_);
+    // A variant the run left out is named where the eye lands first; its row says why.
+    QStringList notRun;
+    for (const model::VariantNotRun& variant : recording_.variantsNotRun)
+        notRun << QString::fromStdString(variant.variant);
+    variantsTitle_->setText(
+        notRun.isEmpty() ? tr("Variants")
+                         : tr("Variants (not run: %1)").arg(notRun.join(QStringLiteral(", "))));
     fusionVerdict_->setFullText(model::fusionVerdict(recording_));
     kernelModel_->setRecording(recording_);
     fitVariantRows();

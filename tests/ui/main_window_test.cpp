@@ -356,6 +356,22 @@ void MainWindowTest::aVariantLeftOutIsNamedOverTheVariants() {
     const int last = table->model()->rowCount() - 1;
     QCOMPARE(table->model()->index(last, VariantResultsModel::Check).data().toString(),
              QStringLiteral("not run"));
+    // Then a SwiGLU recording, a size sweep and a tile sweep: nothing of the MLP file stays.
+    const auto shows = [&](const QString& word) {
+        for (int row = 0; row < table->model()->rowCount(); ++row)
+            if (table->model()->index(row, VariantResultsModel::Variant).data().toString() == word)
+                return true;
+        return false;
+    };
+    for (const char* next :
+         {"/h200-swiglu-2e26.fusescope.json", "/h200-swiglu-size-sweep.fusescope.json",
+          "/tiles-mlp-classroom-bf16-h200.json"}) {
+        QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_SHIPPED_DIR) + QLatin1String(next)),
+                 QString());
+        QCOMPARE(title->text(), QStringLiteral("Variants"));
+        QVERIFY2(!shows(QStringLiteral("production")), next);
+        QVERIFY2(!shows(QStringLiteral("lesson_fused")), next);
+    }
     QCOMPARE(window.openRecording(
                  QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json")),
              QString());

@@ -175,6 +175,8 @@ class MainWindow final : public QMainWindow {
     // start; empty when idle or running the panel's own run.
     QString jobElsewhere() const;
     void showRecordingInViews();
+    // The variants the shown recording left out, comma-separated ("" when none).
+    QString variantsNotRunNames() const;
     // The kinds of file a window opens; the views of the other kinds are emptied on an open.
     enum class OpenedKind { Recording, SizeSweep, TileSweep };
     void showOnlyTheOpenedKind(OpenedKind kind);

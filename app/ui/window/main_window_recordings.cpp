@@ -66,15 +66,19 @@ void MainWindow::setRecording(const model::Recording& recording) {
     emit recordingChanged(recording_);
 }
 
+QString MainWindow::variantsNotRunNames() const {
+    QStringList names;
+    for (const model::VariantNotRun& variant : recording_.variantsNotRun)
+        names << QString::fromStdString(variant.variant);
+    return names.join(QStringLiteral(", "));
+}
+
 void MainWindow::showRecordingInViews() {
     variantModel_->setRecording(recording_);
     // A variant the run left out is named where the eye lands first; its row says why.
-    QStringList notRun;
-    for (const model::VariantNotRun& variant : recording_.variantsNotRun)
-        notRun << QString::fromStdString(variant.variant);
-    variantsTitle_->setText(
-        notRun.isEmpty() ? tr("Variants")
-                         : tr("Variants (not run: %1)").arg(notRun.join(QStringLiteral(", "))));
+    const QString notRun = variantsNotRunNames();
+    variantsTitle_->setText(notRun.isEmpty() ? tr("Variants")
+                                             : tr("Variants (not run: %1)").arg(notRun));
     fusionVerdict_->setFullText(model::fusionVerdict(recording_));
     kernelModel_->setRecording(recording_);
     fitVariantRows();

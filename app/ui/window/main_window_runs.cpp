@@ -187,11 +187,8 @@ void MainWindow::onRunFinished(const model::Recording& recording) {
                                  notes.join(QLatin1Char('\n')));
     const double seconds = (QDateTime::currentMSecsSinceEpoch() - runStartedMs_) / 1000.0;
     QString finished = tr("Finished in %1").arg(model::formatDuration(seconds * 1000.0));
-    QStringList left;
-    for (const model::VariantNotRun& variant : recording.variantsNotRun)
-        left << QString::fromStdString(variant.variant);
-    if (!left.isEmpty())
-        finished += tr("; not run: %1 (its row in Variants says why)").arg(left.join(", "));
+    if (const QString notRun = variantsNotRunNames(); !notRun.isEmpty())
+        finished += tr("; not run: %1 (its row in Variants says why)").arg(notRun);
     endRun(true, finished);
 }
 

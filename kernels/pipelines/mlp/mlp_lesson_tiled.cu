@@ -176,6 +176,37 @@ __device__ __forceinline__ void fsCopyTile(unsigned char* tile, const Element* _
     }
 }
 
+// The staged tiles of the tensor-core kernels: Element in Swizzle<kCols, sizeof(Element)>'s
+// layout, counted in bytes (unpadded, as Triton's, so that as many blocks share a
+// multiprocessor). kInterleave: the gate and up tiles' rows interleaved (SwizzledRows), as the
+// TF32 wgmma kernel needs them.
+template <typename E, bool kInterleave>
+struct FsSwizzledTiles {
+    enum : bool { kInterleaveWeights = kInterleave };
+    using Element = E;
+    using Word = unsigned char;
+    enum : int {
+        kElementBytes = static_cast<int>(sizeof(E)),
+        kUnitElements = 16 / kElementBytes,
+        // The block's tiles in Words: x's, one weight's (gate or up) and down's.
+        kXWords = FS_BM * FS_BH * kElementBytes,
+        kWeightWords = FS_BI * FS_BH * kElementBytes,
+        kDownWords = FS_BN * FS_BI * kElementBytes
+    };
+    template <int kCols>
+    using Swizzled = Swizzle<kCols, kElementBytes>;
+
+    // Copies a kRows x kCols tile of src from (row0, col0) into Swizzled<kCols>'s layout
+    // (fsCopyTile).
+    template <int kRows, int kCols, bool kFull, bool kInterleaveRows = false>
+    __device__ __forceinline__ static void copyTile(unsigned char* tile, const E* __restrict__ src,
+                                                    int ld, int row0, int col0, int rowLimit,
+                                                    int colLimit, bool aligned) {
+        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, kElementBytes, kInterleaveRows>>(
+            tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
+    }
+};
+
 // This warp's ldmatrix byte offsets in a swizzled tile of kK columns of kElementBytes (Swizzle),
 // computed once a kernel: for the first (up to) four k steps of 32 bytes, A's at the warp's first
 // row group (rows lane % 8 + (lane / 8) % 2 * 8, the step's second 16 bytes for lanes 16-31) and
@@ -266,32 +297,8 @@ __device__ __forceinline__ void fsLdmatrixProduct(
 // The tensor-core kernel's math in bfloat16 (fsLessonTensorCores says what each member is for):
 // shared memory counted in bytes, tiles swizzled and read by ldmatrix from their shared-window
 // addresses, mma.m16n8k16.
-struct FsBf16Math {
-    enum : bool { kBfloat16 = true, kInterleaveWeights = false };
-    using Element = fs_bf16;
-    using Word = unsigned char;
-    enum : int { kUnitElements = 8 };
-    // The block's tiles in Words: x's, one weight's (gate or up) and down's.
-    enum : int {
-        kXWords = FS_BM * FS_BH * 2,
-        kWeightWords = FS_BI * FS_BH * 2,
-        kDownWords = FS_BN * FS_BI * 2
-    };
-    template <int kCols>
-    using Swizzled = Swizzle<kCols>;
-
-    // Copies a kRows x kCols tile of src from (row0, col0) into Swizzle<kCols>'s layout
-    // (fsCopyTile).
-    template <int kRows, int kCols, bool kFull, bool kInterleave = false>
-    __device__ __forceinline__ static void copyTile(unsigned char* tile,
-                                                    const fs_bf16* __restrict__ src, int ld,
-                                                    int row0, int col0, int rowLimit, int colLimit,
-                                                    bool aligned) {
-        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, 2, kInterleave>>(
-            tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
-    }
-
-    enum : int { kElementBytes = 2 };
+struct FsBf16Math : FsSwizzledTiles<fs_bf16, false> {
+    enum : bool { kBfloat16 = true };
     // mma.m16n8k16 on bfloat16 fragments.
     struct Mma {
         __device__ __forceinline__ static void multiply(float (&c)[4], const unsigned (&a)[4],
@@ -322,43 +329,12 @@ __device__ __forceinline__ void fsMmaTf32(float (&c)[4], const unsigned (&a)[4],
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// TF32's staged tiles: floats in Swizzle<kCols, 4>'s layout, counted in bytes (unpadded, as
-// Triton's, so that as many blocks share a multiprocessor). kInterleave: the gate and up tiles'
-// rows interleaved (SwizzledRows), as the wgmma kernel needs them.
-template <bool kInterleave>
-struct FsTf32Tiles {
-    enum : bool { kInterleaveWeights = kInterleave };
-    using Element = float;
-    using Word = unsigned char;
-    enum : int { kUnitElements = 4 };
-    // The block's tiles in Words: x's, one weight's (gate or up) and down's.
-    enum : int {
-        kXWords = FS_BM * FS_BH * 4,
-        kWeightWords = FS_BI * FS_BH * 4,
-        kDownWords = FS_BN * FS_BI * 4
-    };
-    template <int kCols>
-    using Swizzled = Swizzle<kCols, 4>;
-
-    // Copies a kRows x kCols tile of src from (row0, col0) into Swizzle<kCols, 4>'s layout
-    // (fsCopyTile).
-    template <int kRows, int kCols, bool kFull, bool kInterleaveRows = false>
-    __device__ __forceinline__ static void copyTile(unsigned char* tile,
-                                                    const float* __restrict__ src, int ld, int row0,
-                                                    int col0, int rowLimit, int colLimit,
-                                                    bool aligned) {
-        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, 4, kInterleaveRows>>(
-            tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
-    }
-};
-
 // The tensor-core kernel's math in TF32 (fsLessonTensorCores says what each member is for):
-// the tiles above, read by ldmatrix as bfloat16's are (an 8 x 8 matrix of 16-bit elements is 8
-// rows of 4 floats, and thread lane receives float lane % 4 of row lane / 4: an m16n8k8 TF32
+// float tiles swizzled and read by ldmatrix as bfloat16's are (an 8 x 8 matrix of 16-bit elements
+// is 8 rows of 4 floats, and thread lane receives float lane % 4 of row lane / 4: an m16n8k8 TF32
 // fragment's element), mma.m16n8k8.
-struct FsTf32Math : FsTf32Tiles<false> {
+struct FsTf32Math : FsSwizzledTiles<float, false> {
     enum : bool { kBfloat16 = false };
-    enum : int { kElementBytes = 4 };
     // mma.m16n8k8 on TF32 fragments.
     struct Mma {
         __device__ __forceinline__ static void multiply(float (&c)[4], const unsigned (&a)[4],

@@ -164,14 +164,14 @@ struct FsWarpgroupMath {
     }
 };
 #else
-// What the kernel does per element type, TF32: the copy ring's tiles (FsTf32Tiles), the gate and
-// up tiles' rows interleaved (SwizzledRows) so that each thread's accumulator pair of g and u
+// What the kernel does per element type, TF32: the copy ring's tiles (FsSwizzledTiles), the gate
+// and up tiles' rows interleaved (SwizzledRows) so that each thread's accumulator pair of g and u
 // holds the hidden columns t and t + 4 its A fragment needs, and the hidden tile's A fragment of
 // k step k (8 columns): rows lane / 4 and + 8 at columns t and t + 4 of the step
 // (t = lane % 4), which the interleaved gate and up rows put in accumulators 4k, 4k + 2 (column
 // 2t) and 4k + 1, 4k + 3 (column 2t + 1); passed as TF32 as every operand is (fsTf32).
 struct FsWarpgroupMath {
-    using Copy = FsTf32Tiles<true>;
+    using Copy = FsSwizzledTiles<float, true>;
     using Element = float;
     __device__ __forceinline__ static void hiddenFragment(unsigned (&a)[4], const float* g,
                                                           const float* u, int k) {

@@ -49,10 +49,11 @@ Status sharedMemoryFits(std::uint64_t sharedBytes, std::string_view what) {
 
 }  // namespace
 
-Result<TiledDeviceFacts> tiledDeviceFacts() {
+namespace {
+
+Result<TiledDeviceFacts> readDeviceFacts(int device) {
     TiledDeviceFacts facts;
-    int device = 0, driver = 0;
-    if (Status s = cudaStatus(cudaGetDevice(&device), "cudaGetDevice"); !s) return s;
+    int driver = 0;
     if (Status s =
             attribute(facts.major, cudaDevAttrComputeCapabilityMajor, device, "compute capability");
         !s)
@@ -80,8 +81,25 @@ Result<TiledDeviceFacts> tiledDeviceFacts() {
         return s;
     if (Status s = cudaStatus(cudaDriverGetVersion(&driver), "cudaDriverGetVersion"); !s) return s;
     facts.driver = std::to_string(driver);
-    setModuleCacheDriverVersion(facts.driver);
     return facts;
+}
+
+}  // namespace
+
+// Read once a device: every launch of a run-time compiled kernel asks (its stages follow the
+// shape), and the attributes never change.
+Result<TiledDeviceFacts> tiledDeviceFacts() {
+    int device = 0;
+    if (Status s = cudaStatus(cudaGetDevice(&device), "cudaGetDevice"); !s) return s;
+    static std::map<int, TiledDeviceFacts> known;
+    auto found = known.find(device);
+    if (found == known.end()) {
+        Result<TiledDeviceFacts> facts = readDeviceFacts(device);
+        if (!facts) return facts.status();
+        found = known.emplace(device, *facts).first;
+    }
+    setModuleCacheDriverVersion(found->second.driver);
+    return found->second;
 }
 
 Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,

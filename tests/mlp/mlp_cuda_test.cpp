@@ -88,6 +88,22 @@ TEST_F(MlpCudaProductionTest, PrefillWithMoreTilesThanMultiprocessorsMatchesTheR
     EXPECT_TRUE(matchesReference(*out, c.rows, c.reference));
 }
 
+// Rows of x too wide for the whole of M to stay in the L2: the Hopper kernel walks its tiles in
+// bands of M tiles (on the H200, whose L2 is 60 MiB, x's 29 MB here make two bands: 4 M tiles,
+// then 3 whose last is partial in M), with more tiles (7 x 27) than multiprocessors and a partial
+// I tile (3000 = 26 x 112 + 88).
+TEST_F(MlpCudaProductionTest, PrefillWithBandsOfMTilesMatchesTheReference) {
+    const MlpShape shape{837, 16384, 3000};
+    ASSERT_EQ(
+        production::gateUpLaunchTiles(production::kDefaultTiles, DType::Bfloat16, shape).tileI,
+        production::kHopperNarrowTileI);
+    const ReferenceCase c = makeReferenceCase(shape, DType::Bfloat16, 911);
+    Result<HostMatrix> out =
+        runMlpOnce(*backend, mlpRequest(kProductionVariant, shape, DType::Bfloat16), c.inputs);
+    ASSERT_TRUE(out) << out.status().message();
+    EXPECT_TRUE(matchesReference(*out, c.rows, c.reference));
+}
+
 // tf32: the lesson kernel (compiled at run time with TF32 mma), the unfused and merged variants
 // (cuBLAS with TF32 compute) on the odd shapes and the classroom preset; the production fusion
 // has no TF32 path and says so.

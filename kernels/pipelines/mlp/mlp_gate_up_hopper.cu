@@ -186,11 +186,22 @@ __device__ __forceinline__ void mmaWait() {
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 }
 
-// The fast division (a reciprocal and a multiply): an IEEE division is about ten instructions
-// with a branch, in an epilogue the tensor cores wait for; h is rounded to bfloat16 anyway.
-// For g below about -88 the denominator is infinite and the quotient -0, as silu's limit.
+// silu(g) = g sigmoid(g) = g/2 + g/2 tanh(g/2): one MUFU op where an exponential and a division
+// take two (and an IEEE division a dozen instructions more), in an epilogue the tensor cores wait
+// for. tanh.approx errs by about 2^-11, so silu by at most about |g| 2^-12: below the rounding of
+// h to bfloat16 wherever h is not close to zero. On the H200 at Llama-3-8B prefill-4096 it took
+// 2.4 and 3.3% off production's time against the exponential (two interleaved runs each).
 __device__ __forceinline__ float silu(float g) {
-    return __fdividef(g, 1.0f + __expf(-g));
+    const float half = 0.5f * g;
+    float t;
+    asm("tanh.approx.f32 %0, %1;\n" : "=f"(t) : "f"(half));
+    return fmaf(half, t, half);
+}
+// Two values rounded to bfloat16 and packed in one instruction, low in the low half.
+__device__ __forceinline__ unsigned packBf16(float low, float high) {
+    unsigned r;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(high), "f"(low));
+    return r;
 }
 
 __device__ __forceinline__ unsigned short toBf16(float v) {
@@ -233,10 +244,8 @@ __device__ __forceinline__ void storeTile(const float (&d)[HopperTiles<kTileI>::
             const int a = 8 * J + 2 * half, b = a + 4;
             const float a0 = silu(g[a]) * u[a], a1 = silu(g[a + 1]) * u[a + 1];
             const float b0 = silu(g[b]) * u[b], b1 = silu(g[b + 1]) * u[b + 1];
-            const unsigned first =
-                static_cast<unsigned>(toBf16(a0)) | (static_cast<unsigned>(toBf16(a1)) << 16);
-            const unsigned second =
-                static_cast<unsigned>(toBf16(b0)) | (static_cast<unsigned>(toBf16(b1)) << 16);
+            const unsigned first = packBf16(a0, a1);
+            const unsigned second = packBf16(b0, b1);
             // Every lane takes part in the exchange, whatever its row.
             const unsigned partner = __shfl_xor_sync(0xffffffffu, odd ? first : second, 1);
             if (row >= M) continue;

@@ -161,13 +161,14 @@ TEST(FusionVerdict, NothingKernelByKernelWhereProductionWins) {
     EXPECT_FALSE(text.contains("asks the L2")) << text.toStdString();
 }
 
-// The shipped classroom recording (H200, bfloat16, M = 512): production is slower than
-// merged_gate_up there; the verdict says so with the file's own times, and names what the file
-// measured of its gate_up kernel: a grid that leaves SMs idle and its registers. Its stores write
-// whole sectors, so no store pattern is blamed.
-TEST(FusionVerdict, ShippedClassroomSaysWhyProductionLosesToMergedGateUp) {
-    fusescope::Result<Recording> loaded = loadRecording(
-        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-classroom-bf16.fusescope.json"));
+// The classroom recording the program shipped before its gate_up kernel's epilogue took one tanh
+// (H200, bfloat16, M = 512, 2026-12-03): production is slower than merged_gate_up there; the
+// verdict says so with the file's own times, and names what the file measured of its gate_up
+// kernel: a grid that leaves SMs idle and its registers. Its stores write whole sectors, so no
+// store pattern is blamed.
+TEST(FusionVerdict, ClassroomRecordingSaysWhyProductionLosesToMergedGateUp) {
+    fusescope::Result<Recording> loaded = loadRecording(QStringLiteral(
+        FUSESCOPE_TEST_DATA_DIR "/h200-mlp-classroom-bf16-before-bands.fusescope.json"));
     ASSERT_TRUE(loaded) << loaded.status().message();
     const VariantResult *production = nullptr, *merged = nullptr;
     for (const VariantResult& r : loaded->runs) {

@@ -70,22 +70,28 @@ TEST(MlpCudaHopperTest, PrefillRunsTheHopperKernelWhereItCan) {
     EXPECT_EQ(prefill.gridSize, hopper ? std::min(4 * 128, device.multiprocessors) : 4 * 112);
 }
 
+// The production fusion in bfloat16 at a shape whose gate_up kernel takes the narrow (128 x 112)
+// tiles, against the double reference.
+class MlpCudaProductionTest : public WithCudaBackend<::testing::Test> {
+  protected:
+    void expectNarrowTilesMatchTheReference(const MlpShape& shape, std::uint64_t seed) {
+        ASSERT_EQ(
+            production::gateUpLaunchTiles(production::kDefaultTiles, DType::Bfloat16, shape).tileI,
+            production::kHopperNarrowTileI);
+        const ReferenceCase c = makeReferenceCase(shape, DType::Bfloat16, seed);
+        Result<HostMatrix> out =
+            runMlpOnce(*backend, mlpRequest(kProductionVariant, shape, DType::Bfloat16), c.inputs);
+        ASSERT_TRUE(out) << out.status().message();
+        EXPECT_TRUE(matchesReference(*out, c.rows, c.reference));
+    }
+};
+
 // More tiles than multiprocessors: 9 x 16 tiles of 128 x 128 would take more than one wave, so
 // bfloat16 takes 128 x 112 tiles, 9 x 18 = 162 of them, partial in M (1100 = 8 x 128 + 76) and
 // in I (2000 = 17 x 112 + 96). On Hopper the persistent grid then walks two tiles with some of
 // its blocks; elsewhere the mma.sync kernel runs a block a tile.
-class MlpCudaProductionTest : public WithCudaBackend<::testing::Test> {};
-
 TEST_F(MlpCudaProductionTest, PrefillWithMoreTilesThanMultiprocessorsMatchesTheReference) {
-    const MlpShape shape{1100, 256, 2000};
-    ASSERT_EQ(
-        production::gateUpLaunchTiles(production::kDefaultTiles, DType::Bfloat16, shape).tileI,
-        production::kHopperNarrowTileI);
-    const ReferenceCase c = makeReferenceCase(shape, DType::Bfloat16, 909);
-    Result<HostMatrix> out =
-        runMlpOnce(*backend, mlpRequest(kProductionVariant, shape, DType::Bfloat16), c.inputs);
-    ASSERT_TRUE(out) << out.status().message();
-    EXPECT_TRUE(matchesReference(*out, c.rows, c.reference));
+    expectNarrowTilesMatchTheReference({1100, 256, 2000}, 909);
 }
 
 // Rows of x too wide for the whole of M to stay in the L2: the Hopper kernel walks its tiles in
@@ -93,15 +99,7 @@ TEST_F(MlpCudaProductionTest, PrefillWithMoreTilesThanMultiprocessorsMatchesTheR
 // then 3 whose last is partial in M), with more tiles (7 x 27) than multiprocessors and a partial
 // I tile (3000 = 26 x 112 + 88).
 TEST_F(MlpCudaProductionTest, PrefillWithBandsOfMTilesMatchesTheReference) {
-    const MlpShape shape{837, 16384, 3000};
-    ASSERT_EQ(
-        production::gateUpLaunchTiles(production::kDefaultTiles, DType::Bfloat16, shape).tileI,
-        production::kHopperNarrowTileI);
-    const ReferenceCase c = makeReferenceCase(shape, DType::Bfloat16, 911);
-    Result<HostMatrix> out =
-        runMlpOnce(*backend, mlpRequest(kProductionVariant, shape, DType::Bfloat16), c.inputs);
-    ASSERT_TRUE(out) << out.status().message();
-    EXPECT_TRUE(matchesReference(*out, c.rows, c.reference));
+    expectNarrowTilesMatchTheReference({837, 16384, 3000}, 911);
 }
 
 // tf32: the lesson kernel (compiled at run time with TF32 mma), the unfused and merged variants

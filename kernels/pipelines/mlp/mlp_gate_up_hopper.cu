@@ -22,6 +22,7 @@
 #include <string>
 
 #include "pipelines/mlp/mlp_gate_up_hopper.h"
+#include "pipelines/mlp/mlp_tiled_module_cuda.h"
 #include "platform/cuda_error.h"
 #include "platform/kernel_shared_memory.h"
 
@@ -414,14 +415,9 @@ std::int64_t tilesOf(const MlpShape& shape) {
 
 // The persistent grid: one block an SM, or one a tile where there are fewer tiles.
 Result<int> blocksOf(const MlpShape& shape) {
-    int device = 0, multiprocessors = 0;
-    if (Status s = cudaStatus(cudaGetDevice(&device), "finding the current GPU"); !s) return s;
-    if (Status s = cudaStatus(
-            cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
-            "reading the GPU's multiprocessor count");
-        !s)
-        return s;
-    return static_cast<int>(std::min<std::int64_t>(tilesOf(shape), multiprocessors));
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return device.status();
+    return static_cast<int>(std::min<std::int64_t>(tilesOf(shape), device->multiprocessors));
 }
 
 // The M tiles of a band: the fewest equal bands whose rows of x each fit in a third of the L2, so
@@ -429,16 +425,12 @@ Result<int> blocksOf(const MlpShape& shape) {
 // the whole of M in one band, x is read again from DRAM for every round of I tiles where it
 // outgrows the L2 (Llama-3-8B at M = 4096 on the H200: 1.32 GB read by ncu, 0.74 GB in two bands).
 Result<int> bandOf(const MlpShape& shape) {
-    int device = 0, l2Bytes = 0;
-    if (Status s = cudaStatus(cudaGetDevice(&device), "finding the current GPU"); !s) return s;
-    if (Status s = cudaStatus(cudaDeviceGetAttribute(&l2Bytes, cudaDevAttrL2CacheSize, device),
-                              "reading the GPU's L2 size");
-        !s)
-        return s;
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return device.status();
     const std::int64_t tilesM = ceilDiv(shape.M, kTileM);
     const std::int64_t xBytes = tilesM * kTileM * shape.H * 2;
     const std::int64_t bands = std::clamp<std::int64_t>(
-        ceilDiv(xBytes, std::max<std::int64_t>(1, l2Bytes / 3)), 1, tilesM);
+        ceilDiv(xBytes, std::max<std::int64_t>(1, device->l2Bytes / 3)), 1, tilesM);
     return static_cast<int>(ceilDiv(tilesM, bands));
 }
 
@@ -462,14 +454,15 @@ Status launchAt(const MlpShape& shape, const void* x, const void* gate, const vo
     if (!gateMap) return gateMap.status();
     Result<CUtensorMap> upMap = tensorMapOf(*encode, up, shape.I, shape.H, kTileI, "up");
     if (!upMap) return upMap.status();
-    auto* kernel = gateUpSiluHopper<kTileI>;
-    if (Status s = allowDynamicSharedMemory(kernel, kSharedBytes, "Hopper gate_up kernel"); !s)
+    if (Status s = allowDynamicSharedMemory(gateUpSiluHopper<kTileI>, kSharedBytes,
+                                            "Hopper gate_up kernel");
+        !s)
         return s;
     Result<int> blocks = blocksOf(shape);
     if (!blocks) return blocks.status();
     Result<int> bandM = bandOf(shape);
     if (!bandM) return bandM.status();
-    kernel<<<*blocks, kThreads, kSharedBytes, stream>>>(
+    gateUpSiluHopper<kTileI><<<*blocks, kThreads, kSharedBytes, stream>>>(
         *xMap, *gateMap, *upMap, static_cast<unsigned short*>(h), static_cast<int>(shape.M),
         static_cast<int>(shape.H), static_cast<int>(shape.I), *bandM);
     return cudaStatus(cudaGetLastError(), "gate_up_silu (Hopper) launch");

@@ -79,6 +79,8 @@ Result<TiledDeviceFacts> readDeviceFacts(int device) {
                              "multiprocessors");
         !s)
         return s;
+    if (Status s = attribute(facts.l2Bytes, cudaDevAttrL2CacheSize, device, "L2 size"); !s)
+        return s;
     if (Status s = cudaStatus(cudaDriverGetVersion(&driver), "cudaDriverGetVersion"); !s) return s;
     facts.driver = std::to_string(driver);
     return facts;

@@ -20,6 +20,7 @@ struct TiledDeviceFacts {
     int sharedPerMultiprocessor = 0;
     int maxThreadsPerMultiprocessor = 0;
     int multiprocessors = 0;
+    int l2Bytes = 0;
     std::string driver;
 };
 // Also gives the module cache the driver's version (part of every key).

@@ -30,7 +30,8 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
         SCOPED_TRACE(lessonTilesText(tiles));
         const int stages = lessonTiledStages(tiles, DType::Tf32, kH200SharedOptIn, 9, 0);
         ASSERT_LE(lessonTiledSharedBytes(tiles, DType::Tf32, stages, 9), kH200SharedOptIn);
-        const CompileRequest request = lessonTiledCompileRequest(tiles, DType::Tf32, stages, 9, 0);
+        const CompileRequest request =
+            lessonTiledCompileRequest(tiles, DType::Tf32, stages, 1, 9, 0);
         EXPECT_TRUE(hasOption(request, "-DFS_TF32=1"));
         expectCompiles(**nvrtc, request);
     }
@@ -65,10 +66,10 @@ TEST(LessonTf32Compile, TwoStagesWhereTheGridHasBlocksForThem) {
     const std::uint64_t wideGrid = lessonTiledBlocksPerMultiprocessor(wide, 512, 1024, 132);
     EXPECT_EQ(wideGrid, 2u);
     EXPECT_EQ(lessonTiledStages(wide, DType::Tf32, kH200SharedOptIn, 9, wideGrid), 3);
-    // At decode (M 1) the grid has one block an SM: the third stage stays.
+    // At decode (M 1) the grid has one block an SM: it takes a fourth stage.
     EXPECT_EQ(lessonTiledStages(narrow, DType::Tf32, kH200SharedOptIn, 9,
                                 lessonTiledBlocksPerMultiprocessor(narrow, 1, 4096, 132)),
-              3);
+              4);
     // bfloat16 keeps its rules.
     EXPECT_EQ(lessonTiledStages(narrow, DType::Bfloat16, kH200SharedOptIn, 9, narrowGrid), 3);
     EXPECT_EQ(lessonTiledBlocksPerMultiprocessor(narrow, 512, 1024, 0), 0u);

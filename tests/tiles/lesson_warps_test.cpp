@@ -23,6 +23,8 @@ TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
     // / 128; TF32 on mma.sync: BLOCK_M of 64 or more.
     EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 8), 256);
     EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 8), 256);
+    // On the H200 bfloat16 on mma.sync (BLOCK_M below 64) ran faster with four warps.
+    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 9), 128);
     EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16, 8), 128);
     EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32, 8), 128);
     EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Tf32, 8), 256);
@@ -34,9 +36,9 @@ TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
 }
 
 TEST(LessonWarps, TheCompileRequestNamesTheWarps) {
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 8, 0),
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 1, 8, 0),
                           "-DFS_WARPS=8"));
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 9, 0),
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0),
                           "-DFS_WARPS=4"));
 }
 
@@ -48,7 +50,7 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
         for (const LessonTiles& tiles : cases) {
             SCOPED_TRACE(lessonTilesText(tiles));
             // On compute capability 9 these tiles are the wgmma kernel (below).
-            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 8, 0);
+            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 1, 8, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WARPS=8"));
             expectCompiles(**nvrtc, request);
         }
@@ -77,11 +79,11 @@ TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
             << tiles.blockM << "/" << tiles.blockN << "/" << tiles.blockH << "/" << tiles.blockI;
     }
     const CompileRequest request =
-        lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 9, 0);
+        lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 1, 9, 0);
     EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
     EXPECT_TRUE(hasOption(request, "-DFS_WARPS=8"));
     EXPECT_EQ(request.architecture, "sm_90a");
-    EXPECT_EQ(lessonTiledCompileRequest({32, 64, 64, 64}, DType::Bfloat16, 3, 9, 0).architecture,
+    EXPECT_EQ(lessonTiledCompileRequest({32, 64, 64, 64}, DType::Bfloat16, 3, 1, 9, 0).architecture,
               "sm_90");
     // The wgmma kernel keeps no hidden tile (64 x 64 bfloat16) and asks 1 KiB to start its
     // tiles on 1 KiB.
@@ -91,7 +93,7 @@ TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
     // stages of x, gate and up, down's tile and the 1 KiB.
     EXPECT_EQ(lessonTiledSharedBytes({64, 32, 64, 16}, DType::Tf32, 3, 9),
               3u * (64 * 64 + 2 * 16 * 64) * 4 + 32 * 16 * 4 + 1024);
-    EXPECT_EQ(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Tf32, 3, 9, 0).architecture,
+    EXPECT_EQ(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0).architecture,
               "sm_90a");
 }
 
@@ -115,6 +117,46 @@ TEST(LessonWarps, StagesFollowTheMeasuredRules) {
     EXPECT_EQ(lessonTiledStages({64, 64, 64, 32}, DType::Bfloat16, kH200, 9, 0), 3);
 }
 
+// The __launch_bounds__ minimum: the blocks the shared memory lets share a multiprocessor, at most
+// as many as leave 128 registers a thread and as the grid has for each multiprocessor; on the
+// wgmma kernel only where that bounds the registers at 128 with room for the accumulators.
+TEST(LessonWarps, MinimumBlocksFollowSharedMemoryRegistersAndTheGrid) {
+    constexpr std::uint64_t kH200 = 232448;
+    // mma.sync, 16/32/128/128: 216 KiB, so one block an SM whatever the grid.
+    EXPECT_EQ(lessonTiledMinBlocks({16, 32, 128, 128}, DType::Bfloat16, 3, kH200, 9, 8), 1);
+    // 16/16/32/32: nine share an SM by shared memory; four keep 128 registers a thread; the grid
+    // may have fewer.
+    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200, 9, 16), 4);
+    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200, 9, 3), 3);
+    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200, 9, 0), 4);
+    // wgmma, 64/128/64/64: 91 KiB, eight warps, 64 accumulators a thread; two share an SM at
+    // prefill-512's 256 blocks; none where the grid has a block for each SM (classroom: 64).
+    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200, 9, 2), 2);
+    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200, 9, 1), 0);
+    // wgmma, 128/16/32/128: 136 accumulators a thread do not fit under 128 registers.
+    EXPECT_EQ(lessonTiledMinBlocks({128, 16, 32, 128}, DType::Bfloat16, 3, kH200, 9, 2), 0);
+    // wgmma, four warps at 64/64/64/64: two blocks leave 256 registers, no bound needed.
+    EXPECT_EQ(lessonTiledMinBlocks({64, 64, 64, 64}, DType::Bfloat16, 3, kH200, 9, 2), 0);
+    // The request carries a minimum, and none where there is none.
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 16, 32, 32}, DType::Bfloat16, 4, 3, 9, 0),
+                          "-DFS_MIN_BLOCKS=3"));
+    for (const std::string& option :
+         lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 0, 9, 0).options)
+        EXPECT_EQ(option.rfind("-DFS_MIN_BLOCKS", 0), std::string::npos) << option;
+}
+
+// A grid of at most one block a multiprocessor takes four stages where they fit.
+TEST(LessonWarps, OneBlockAMultiprocessorTakesFourStages) {
+    constexpr std::uint64_t kH200 = 232448;
+    // decode-1 16/32/64/128: two stages where the grid has blocks for a second block an SM...
+    EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200, 9, 2), 2);
+    // ...four where it has one block for each SM (128 blocks on 132).
+    EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200, 9, 1), 4);
+    EXPECT_EQ(lessonTiledStages({64, 128, 64, 32}, DType::Tf32, kH200, 9, 1), 4);
+    // 16/32/128/128: four stages need 288 KiB, three fit.
+    EXPECT_EQ(lessonTiledStages({16, 32, 128, 128}, DType::Bfloat16, kH200, 9, 1), 3);
+}
+
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,
 // 64- and 128-byte swizzles and rows of two or four atoms) and of N (16 to 128) the wgmma kernel
 // multiplies, at both BLOCK_M, with one and two warpgroups per 64 rows, in both element types.
@@ -128,7 +170,7 @@ TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
         SCOPED_TRACE(lessonTilesText(tiles));
         for (const DType dtype : {DType::Bfloat16, DType::Tf32}) {
             SCOPED_TRACE(dtype == DType::Tf32 ? "tf32" : "bf16");
-            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 9, 0);
+            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 1, 9, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
             expectCompiles(**nvrtc, request);
         }

@@ -190,6 +190,27 @@ TEST_F(TilesGpuTest, TheReportIsTheLoadedKernels) {
     }
 }
 
+// The kernel is compiled for the blocks its shared memory lets share an SM (its __launch_bounds__
+// minimum), so its registers do not decide occupancy: the mma.sync kernel alone on its SM keeps
+// its values in registers, and on Hopper the wgmma kernel at prefill-512 64/128/64/64 stays under
+// the 128 registers a second block needs (130 unbound).
+TEST_F(TilesGpuTest, RegistersFollowTheBlocksTheSharedMemoryHolds) {
+    Result<ResourceReport> alone =
+        reportFor(*backend, lessonTiles(512, 1024, 2816, DType::Bfloat16, 16, 32, 128, 128));
+    ASSERT_TRUE(alone) << alone.status().message();
+    ASSERT_TRUE(alone->compiled.known);
+    EXPECT_EQ(alone->compiled.blocksPerMultiprocessor, 1);
+    EXPECT_EQ(alone->compiled.localBytesPerThread, 0);
+    if (alone->limits.computeCapabilityMajor != 9)
+        GTEST_SKIP() << "the wgmma kernel runs on compute capability 9 only";
+    Result<ResourceReport> pair =
+        reportFor(*backend, lessonTiles(512, 4096, 14336, DType::Bfloat16, 64, 128, 64, 64));
+    ASSERT_TRUE(pair) << pair.status().message();
+    ASSERT_TRUE(pair->compiled.known);
+    EXPECT_LE(pair->compiled.registersPerThread, 128);
+    EXPECT_EQ(pair->compiled.blocksPerMultiprocessor, 2);
+}
+
 TEST_F(TilesGpuTest, DecodeReportsIdleSms) {
     const TileConfiguration c = lessonTiles(1, 4096, 14336, DType::Bfloat16, 16, 128, 64, 64);
     Result<ResourceReport> report = reportFor(*backend, c);

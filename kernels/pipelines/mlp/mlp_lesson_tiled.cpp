@@ -80,6 +80,17 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     // 64/64/64/64 0.621 against 1.065), while 64/16/128/64 and 64/32/128/64 took 1.044 and 0.535
     // ms with two against 1.226 and 0.636 with three.
     if (three == 0) return 2;
+    // Where the grid has at most one block for each multiprocessor, a block can have its SM's
+    // shared memory to itself: four stages where they fit. On the H200 (one call, every cell
+    // against three stages or the two the rules below chose): decode-1 16/32/64/128 took 3.74 ms
+    // against 6.02 with two, 16/64/128/64 4.27 against 6.25; prefill-512 128/128/64/32 10.9
+    // against 13.7 with three; classroom TF32 64/128/64/32 0.634 against 0.735; no cell was more
+    // than 2% slower. Six stages gained nothing over four.
+    if (gridBlocksPerMultiprocessor == 1) {
+        const std::uint64_t four = blocksSharing(
+            lessonTiledSharedBytes(tiles, dtype, 4, computeMajor), sharedLimit, threads);
+        return four > 0 ? 4 : 3;
+    }
     const bool keepThird = warpgroups && tiles.blockN >= 64;
     if (threads == 128 && three == 1 && two >= 2 && !keepThird) return 2;
     // TF32 on mma.sync: two stages wherever the grid has more blocks a multiprocessor than three
@@ -102,6 +113,32 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     return 3;
 }
 
+int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
+                         std::uint64_t sharedLimit, int computeMajor,
+                         std::uint64_t gridBlocksPerMultiprocessor) {
+    constexpr std::uint64_t kRegistersPerMultiprocessor = 65536, kRegistersKept = 128;
+    const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
+    const auto perThread = static_cast<std::uint64_t>(threads);
+    const std::uint64_t sharing = blocksSharing(
+        lessonTiledSharedBytes(tiles, dtype, stages, computeMajor), sharedLimit, threads);
+    std::uint64_t blocks =
+        std::min(sharing, kRegistersPerMultiprocessor / (perThread * kRegistersKept));
+    if (gridBlocksPerMultiprocessor > 0) blocks = std::min(blocks, gridBlocksPerMultiprocessor);
+    blocks = std::max<std::uint64_t>(1, blocks);
+    if (!lessonTiledWarpgroups(tiles, dtype, computeMajor)) return static_cast<int>(blocks);
+    // The wgmma kernel only where the bound is tight enough to decide whether another block fits
+    // (128 registers a thread or fewer), and where its accumulators (g, u and the output tile, a
+    // thread's share) leave 32 registers of it: at 128/16/32/128 (136 accumulators, 197
+    // registers unbound) a bound of 128 spilled and took 5.43 ms against 0.679; at prefill-512
+    // 64/128/64/64 it let two blocks share an SM (11.6 ms against 13.8). Elsewhere a bound
+    // changed its time by -4% to +13%.
+    const std::uint64_t accumulators = static_cast<std::uint64_t>(tiles.blockM) *
+                                       static_cast<std::uint64_t>(2 * tiles.blockI + tiles.blockN) /
+                                       perThread;
+    const std::uint64_t bound = kRegistersPerMultiprocessor / (perThread * blocks);
+    return bound <= kRegistersKept && accumulators + 32 <= bound ? static_cast<int>(blocks) : 0;
+}
+
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) {
     if (dtype == DType::Float32) return 128;
     // A warpgroup of four warps per 64 rows of the M tile; at BLOCK_M 64 two, splitting the
@@ -117,12 +154,17 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) 
     // classroom cells on the H200 (32/64/64/64: 0.88 against 1.24 ms), as its unpadded tiles
     // let two blocks share a multiprocessor.
     const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
-    const bool eight = dtype == DType::Tf32 ? tiles.blockM >= 64 : accumulators >= 64;
+    // bfloat16 on the H200 (mma.sync there only below BLOCK_M 64) ran faster with four warps
+    // wherever it was measured, once the kernel's registers follow the blocks that share an SM
+    // (lessonTiledMinBlocks): 32/32/64/128 0.736 ms against 0.917 with eight, 32/16/64/128 1.49
+    // against 1.91; the rule of eight stays for the other GPUs, where it was not re-measured.
+    const bool eight =
+        dtype == DType::Tf32 ? tiles.blockM >= 64 : computeMajor != 9 && accumulators >= 64;
     return eight ? 256 : 128;
 }
 
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
-                                         int computeMajor, int computeMinor) {
+                                         int minBlocks, int computeMajor, int computeMinor) {
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
     request.source = std::string(lessonTiledSource());
@@ -136,6 +178,7 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, 
         std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
         "-DFS_STAGES=" + std::to_string(stages),
         "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype, computeMajor) / 32)};
+    if (minBlocks > 0) request.options.push_back("-DFS_MIN_BLOCKS=" + std::to_string(minBlocks));
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
     // wgmma exists only in the architecture-specific target (sm_90a).
     if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) {

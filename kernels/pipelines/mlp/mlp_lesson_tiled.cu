@@ -20,6 +20,11 @@
 #define FS_WARPS 4
 #endif
 #define FS_THREADS (FS_WARPS * 32)
+#ifdef FS_MIN_BLOCKS
+#define FS_LAUNCH_BOUNDS __launch_bounds__(FS_THREADS, FS_MIN_BLOCKS)
+#else
+#define FS_LAUNCH_BOUNDS __launch_bounds__(FS_THREADS)
+#endif
 #ifndef FS_TF32
 #define FS_TF32 0
 #endif
@@ -533,7 +538,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
 #define FS_LESSON_BODY(kFull) fsLessonTensorCores<FsMath, kFull>
 #endif
 
-extern "C" __global__ void __launch_bounds__(FS_THREADS)
+extern "C" __global__ void FS_LAUNCH_BOUNDS
     swiglu_mlp_lesson_tiled_full(const FsMath::Element* __restrict__ x,
                                  const FsMath::Element* __restrict__ gate,
                                  const FsMath::Element* __restrict__ up,
@@ -542,7 +547,7 @@ extern "C" __global__ void __launch_bounds__(FS_THREADS)
     FS_LESSON_BODY(true)(x, gate, up, down, out, M, H, I);
 }
 
-extern "C" __global__ void __launch_bounds__(FS_THREADS)
+extern "C" __global__ void FS_LAUNCH_BOUNDS
     swiglu_mlp_lesson_tiled_edge(const FsMath::Element* __restrict__ x,
                                  const FsMath::Element* __restrict__ gate,
                                  const FsMath::Element* __restrict__ up,
@@ -649,14 +654,14 @@ __device__ __forceinline__ void fsLessonFloat(const float* __restrict__ x,
         }
 }
 
-extern "C" __global__ void __launch_bounds__(FS_THREADS)
+extern "C" __global__ void FS_LAUNCH_BOUNDS
     swiglu_mlp_lesson_tiled_full(const float* __restrict__ x, const float* __restrict__ gate,
                                  const float* __restrict__ up, const float* __restrict__ down,
                                  float* __restrict__ out, int M, int H, int I) {
     fsLessonFloat(x, gate, up, down, out, M, H, I);
 }
 
-extern "C" __global__ void __launch_bounds__(FS_THREADS)
+extern "C" __global__ void FS_LAUNCH_BOUNDS
     swiglu_mlp_lesson_tiled_edge(const float* __restrict__ x, const float* __restrict__ gate,
                                  const float* __restrict__ up, const float* __restrict__ down,
                                  float* __restrict__ out, int M, int H, int I) {

@@ -29,7 +29,8 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
                                      int computeMajor);
 // The copy pipeline's depth, where a block may use `sharedLimit` and the grid has
 // `gridBlocksPerMultiprocessor` blocks for each multiprocessor (rounded up; 0 where unknown, which
-// keeps the rules that need no grid): 3
+// keeps the rules that need no grid): 4 where the grid has at most one block a multiprocessor and
+// four fit (else 3, or 2 where 3 do not fit); otherwise 3
 // stages, or 2 where 3 do not fit, or where a four-warp block with 3 would have a multiprocessor
 // to itself and 2 let a second block share it (on the H200 one block a multiprocessor costs more
 // than the third stage gains: a fourth stage that halved the blocks doubled the time), except on
@@ -43,16 +44,30 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
 std::uint64_t lessonTiledBlocksPerMultiprocessor(const LessonTiles& tiles, std::uint64_t m,
                                                  std::uint64_t h, int multiprocessors);
 // A block's threads: 128 (Triton's num_warps = 4), or 256 where a thread of four warps would hold
-// 64 or more accumulators (bfloat16) or, in TF32 on mma.sync, where BLOCK_M is 64 or more. Such
+// 64 or more accumulators (bfloat16 off compute capability 9) or, in TF32 on mma.sync, where
+// BLOCK_M is 64 or more. Such
 // tiles make few blocks a multiprocessor: with four warps each sub-partition's tensor core waits
 // on one warp's chain of mma.sync, with eight two warps take turns. The wgmma kernel has a
 // warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where one would hold 128
 // accumulators a thread); the CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
 
-// What NVRTC compiles for these tiles on a device of compute capability major.minor.
+// The blocks a multiprocessor the kernel is compiled for (its __launch_bounds__ minimum; 0: none):
+// as many as the shared memory of `stages` lets share one, but no more than leave each thread 128
+// registers, nor than the grid has for each multiprocessor (0: unknown). Without one ptxas sized
+// the mma.sync kernel's registers for an occupancy the shared memory never allows (16/32/128/128,
+// one block an SM: 72 registers and a spill), or took just over what a second block needs
+// (64/128/64/64 on the wgmma kernel: 130 registers, one block of eight warps where the shared
+// memory holds two). The wgmma kernel gets one only where it bounds the registers at 128 or fewer
+// and its accumulators fit under that with room.
+int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
+                         std::uint64_t sharedLimit, int computeMajor,
+                         std::uint64_t gridBlocksPerMultiprocessor);
+
+// What NVRTC compiles for these tiles on a device of compute capability major.minor, for at
+// least `minBlocks` blocks a multiprocessor.
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
-                                         int computeMajor, int computeMinor);
+                                         int minBlocks, int computeMajor, int computeMinor);
 
 // Whether shapes are whole tiles, so the _full kernel (no bounds checks) runs.
 bool lessonTiledFull(const LessonTiles& tiles, const MlpShape& shape);

@@ -9,11 +9,22 @@ namespace fusescope::mlp {
 
 namespace {
 
+std::uint64_t gridBlocksOn(const TiledDeviceFacts& device, const LessonTiles& tiles,
+                           const MlpShape& shape) {
+    return lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors);
+}
+
 int stagesOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
              const MlpShape& shape) {
-    return lessonTiledStages(
-        tiles, dtype, static_cast<std::uint64_t>(device.sharedOptIn), device.major,
-        lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors));
+    return lessonTiledStages(tiles, dtype, static_cast<std::uint64_t>(device.sharedOptIn),
+                             device.major, gridBlocksOn(device, tiles, shape));
+}
+
+int minBlocksOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
+                const MlpShape& shape, int stages) {
+    return lessonTiledMinBlocks(tiles, dtype, stages,
+                                static_cast<std::uint64_t>(device.sharedOptIn), device.major,
+                                gridBlocksOn(device, tiles, shape));
 }
 
 }  // namespace
@@ -22,7 +33,9 @@ Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DTy
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    return lessonTiledCompileRequest(tiles, dtype, stagesOn(*device, tiles, dtype, shape),
+    const int stages = stagesOn(*device, tiles, dtype, shape);
+    return lessonTiledCompileRequest(tiles, dtype, stages,
+                                     minBlocksOn(*device, tiles, dtype, shape, stages),
                                      device->major, device->minor);
 }
 
@@ -31,13 +44,15 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const int stages = stagesOn(*device, tiles, dtype, shape);
+    const int minBlocks = minBlocksOn(*device, tiles, dtype, shape, stages);
     const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
                             std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
                             " " + std::to_string(tiles.blockI) + " " +
-                            std::string(dtypeName(dtype)) + " " + std::to_string(stages);
+                            std::string(dtypeName(dtype)) + " " + std::to_string(stages) + " " +
+                            std::to_string(minBlocks);
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
-        const CompileRequest request =
-            lessonTiledCompileRequest(tiles, dtype, stages, device->major, device->minor);
+        const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, stages, minBlocks,
+                                                                 device->major, device->minor);
         return loadTiledKernel(request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
                                lessonTiledSharedBytes(tiles, dtype, stages, device->major), stages,
                                lessonTiledThreads(tiles, dtype, device->major),

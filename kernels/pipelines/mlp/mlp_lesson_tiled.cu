@@ -14,7 +14,7 @@
 // sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
 // at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
 // wgmma. Two entry points: _full for shapes that are whole tiles (no bounds checks in the
-// copies), _edge for the rest.
+// copies of gate, up and down; x's rows are checked), _edge for the rest.
 
 #ifndef FS_WARPS
 #define FS_WARPS 4
@@ -378,7 +378,9 @@ struct FsCopyRing {
         if (chunk < chunks) {
             const int i0 = chunk * BI, k0 = step * BH;
             Word* stage = shared + slot * kStage;
-            Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
+            // x's rows are checked in both kernels: the _full kernel runs wherever H and I are
+            // whole tiles, M whatever it is (at decode, one row of the 16 of an M tile).
+            Math::template copyTile<BM, BH, false>(stage, x, H, m0, k0, M, H, kFull || alignedH);
             constexpr bool kInterleave = Math::kInterleaveWeights;
             Math::template copyTile<BI, BH, kFull, kInterleave>(stage + kX, gate, H, i0, k0, I, H,
                                                                 alignedH);
@@ -538,21 +540,17 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
 #define FS_LESSON_BODY(kFull) fsLessonTensorCores<FsMath, kFull>
 #endif
 
-extern "C" __global__ void FS_LAUNCH_BOUNDS
-    swiglu_mlp_lesson_tiled_full(const FsMath::Element* __restrict__ x,
-                                 const FsMath::Element* __restrict__ gate,
-                                 const FsMath::Element* __restrict__ up,
-                                 const FsMath::Element* __restrict__ down,
-                                 FsMath::Element* __restrict__ out, int M, int H, int I) {
+extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_full(
+    const FsMath::Element* __restrict__ x, const FsMath::Element* __restrict__ gate,
+    const FsMath::Element* __restrict__ up, const FsMath::Element* __restrict__ down,
+    FsMath::Element* __restrict__ out, int M, int H, int I) {
     FS_LESSON_BODY(true)(x, gate, up, down, out, M, H, I);
 }
 
-extern "C" __global__ void FS_LAUNCH_BOUNDS
-    swiglu_mlp_lesson_tiled_edge(const FsMath::Element* __restrict__ x,
-                                 const FsMath::Element* __restrict__ gate,
-                                 const FsMath::Element* __restrict__ up,
-                                 const FsMath::Element* __restrict__ down,
-                                 FsMath::Element* __restrict__ out, int M, int H, int I) {
+extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_edge(
+    const FsMath::Element* __restrict__ x, const FsMath::Element* __restrict__ gate,
+    const FsMath::Element* __restrict__ up, const FsMath::Element* __restrict__ down,
+    FsMath::Element* __restrict__ out, int M, int H, int I) {
     FS_LESSON_BODY(false)(x, gate, up, down, out, M, H, I);
 }
 
@@ -654,17 +652,15 @@ __device__ __forceinline__ void fsLessonFloat(const float* __restrict__ x,
         }
 }
 
-extern "C" __global__ void FS_LAUNCH_BOUNDS
-    swiglu_mlp_lesson_tiled_full(const float* __restrict__ x, const float* __restrict__ gate,
-                                 const float* __restrict__ up, const float* __restrict__ down,
-                                 float* __restrict__ out, int M, int H, int I) {
+extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_full(
+    const float* __restrict__ x, const float* __restrict__ gate, const float* __restrict__ up,
+    const float* __restrict__ down, float* __restrict__ out, int M, int H, int I) {
     fsLessonFloat(x, gate, up, down, out, M, H, I);
 }
 
-extern "C" __global__ void FS_LAUNCH_BOUNDS
-    swiglu_mlp_lesson_tiled_edge(const float* __restrict__ x, const float* __restrict__ gate,
-                                 const float* __restrict__ up, const float* __restrict__ down,
-                                 float* __restrict__ out, int M, int H, int I) {
+extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_edge(
+    const float* __restrict__ x, const float* __restrict__ gate, const float* __restrict__ up,
+    const float* __restrict__ down, float* __restrict__ out, int M, int H, int I) {
     fsLessonFloat(x, gate, up, down, out, M, H, I);
 }
 

@@ -189,8 +189,8 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, 
 }
 
 bool lessonTiledFull(const LessonTiles& tiles, const MlpShape& shape) {
-    return shape.H % tiles.blockH == 0 && shape.H % tiles.blockN == 0 &&
-           shape.I % tiles.blockI == 0;
+    return shape.M % tiles.blockM == 0 && shape.H % tiles.blockH == 0 &&
+           shape.H % tiles.blockN == 0 && shape.I % tiles.blockI == 0;
 }
 
 void setLessonTilesAlwaysCompiled(bool always) {

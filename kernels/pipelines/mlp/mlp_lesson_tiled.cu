@@ -14,7 +14,7 @@
 // sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
 // at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
 // wgmma. Two entry points: _full for shapes that are whole tiles (no bounds checks in the
-// copies of gate, up and down; x's rows are checked), _edge for the rest.
+// copies), _edge for the rest.
 
 #ifndef FS_WARPS
 #define FS_WARPS 4
@@ -378,9 +378,7 @@ struct FsCopyRing {
         if (chunk < chunks) {
             const int i0 = chunk * BI, k0 = step * BH;
             Word* stage = shared + slot * kStage;
-            // x's rows are checked in both kernels: the _full kernel runs wherever H and I are
-            // whole tiles, M whatever it is (at decode, one row of the 16 of an M tile).
-            Math::template copyTile<BM, BH, false>(stage, x, H, m0, k0, M, H, kFull || alignedH);
+            Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
             constexpr bool kInterleave = Math::kInterleaveWeights;
             Math::template copyTile<BI, BH, kFull, kInterleave>(stage + kX, gate, H, i0, k0, I, H,
                                                                 alignedH);

@@ -69,8 +69,7 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
                                          int minBlocks, int computeMajor, int computeMinor);
 
-// Whether H and I are whole tiles, so the _full kernel (no bounds checks but on x's rows) runs;
-// M may be anything (at decode one row of an M tile).
+// Whether shapes are whole tiles, so the _full kernel (no bounds checks) runs.
 bool lessonTiledFull(const LessonTiles& tiles, const MlpShape& shape);
 
 // Tile sweeps compile even the default tiles at run time, so every cell runs the same code;

@@ -45,11 +45,10 @@ std::uint64_t lessonTiledBlocksPerMultiprocessor(const LessonTiles& tiles, std::
                                                  std::uint64_t h, int multiprocessors);
 // A block's threads: 128 (Triton's num_warps = 4), or 256 where a thread of four warps would hold
 // 64 or more accumulators (bfloat16 off compute capability 9) or, in TF32 on mma.sync, where
-// BLOCK_M is 64 or more. Such
-// tiles make few blocks a multiprocessor: with four warps each sub-partition's tensor core waits
-// on one warp's chain of mma.sync, with eight two warps take turns. The wgmma kernel has a
-// warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where one would hold 128
-// accumulators a thread); the CUDA-core float32 kernel always has 128.
+// BLOCK_M is 64 or more. Such tiles make few blocks a multiprocessor: with four warps each
+// sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps take
+// turns. The wgmma kernel has a warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where
+// one would hold 128 accumulators a thread); the CUDA-core float32 kernel always has 128.
 int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
 
 // The blocks a multiprocessor the kernel is compiled for (its __launch_bounds__ minimum; 0: none):

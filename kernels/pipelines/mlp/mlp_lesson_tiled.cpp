@@ -53,6 +53,18 @@ std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int 
                     kThreadsPerMultiprocessor / static_cast<std::uint64_t>(threads));
 }
 
+// The blocks of these tiles with `stages` copy stages that share one multiprocessor.
+std::uint64_t blocksWithStages(const LessonTiles& tiles, DType dtype, int stages,
+                               std::uint64_t sharedLimit, int computeMajor) {
+    return blocksSharing(lessonTiledSharedBytes(tiles, dtype, stages, computeMajor), sharedLimit,
+                         lessonTiledThreads(tiles, dtype, computeMajor));
+}
+
+// A thread's accumulators (g, u and the output tile) where a block has `threads`.
+int accumulatorsPerThread(const LessonTiles& tiles, int threads) {
+    return tiles.blockM * (2 * tiles.blockI + tiles.blockN) / threads;
+}
+
 }  // namespace
 
 std::uint64_t lessonTiledBlocksPerMultiprocessor(const LessonTiles& tiles, std::uint64_t m,
@@ -69,10 +81,9 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     if (dtype == DType::Float32) return 1;
     const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
     const bool warpgroups = lessonTiledWarpgroups(tiles, dtype, computeMajor);
-    const std::uint64_t three =
-        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 3, computeMajor), sharedLimit, threads);
-    const std::uint64_t two =
-        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 2, computeMajor), sharedLimit, threads);
+    const std::uint64_t two = blocksWithStages(tiles, dtype, 2, sharedLimit, computeMajor),
+                        three = blocksWithStages(tiles, dtype, 3, sharedLimit, computeMajor),
+                        four = blocksWithStages(tiles, dtype, 4, sharedLimit, computeMajor);
     // Two stages only to escape one block a multiprocessor, and only for four-warp blocks: two
     // eight-warp blocks would need more registers than a multiprocessor has at most tiles. The
     // wgmma kernel keeps its third stage from BLOCK_N 64 on, alone on its SM: on the H200,
@@ -86,11 +97,7 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     // against 6.02 with two, 16/64/128/64 4.27 against 6.25; prefill-512 128/128/64/32 10.9
     // against 13.7 with three; classroom TF32 64/128/64/32 0.634 against 0.735; no cell was more
     // than 2% slower. Six stages gained nothing over four.
-    if (gridBlocksPerMultiprocessor == 1) {
-        const std::uint64_t four = blocksSharing(
-            lessonTiledSharedBytes(tiles, dtype, 4, computeMajor), sharedLimit, threads);
-        return four > 0 ? 4 : 3;
-    }
+    if (gridBlocksPerMultiprocessor == 1) return four > 0 ? 4 : 3;
     const bool keepThird = warpgroups && tiles.blockN >= 64;
     if (threads == 128 && three == 1 && two >= 2 && !keepThird) return 2;
     // TF32 on mma.sync: two stages wherever the grid has more blocks a multiprocessor than three
@@ -106,10 +113,7 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     // three), nor in TF32 on the wgmma kernel from BLOCK_N 32 (64/64/32/32: 0.858 against 1.155);
     // on TF32's mma.sync kernel, and at TF32 64/16/32/32, it was up to 1.9 times slower.
     const bool fourth = dtype == DType::Bfloat16 || (warpgroups && tiles.blockN >= 32);
-    if (fourth && tiles.blockH == 32 && tiles.blockI <= 64 &&
-        blocksSharing(lessonTiledSharedBytes(tiles, dtype, 4, computeMajor), sharedLimit, threads) >
-            0)
-        return 4;
+    if (fourth && tiles.blockH == 32 && tiles.blockI <= 64 && four > 0) return 4;
     return 3;
 }
 
@@ -119,8 +123,7 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
     constexpr std::uint64_t kRegistersPerMultiprocessor = 65536, kRegistersKept = 128;
     const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
     const auto perThread = static_cast<std::uint64_t>(threads);
-    const std::uint64_t sharing = blocksSharing(
-        lessonTiledSharedBytes(tiles, dtype, stages, computeMajor), sharedLimit, threads);
+    const std::uint64_t sharing = blocksWithStages(tiles, dtype, stages, sharedLimit, computeMajor);
     std::uint64_t blocks =
         std::min(sharing, kRegistersPerMultiprocessor / (perThread * kRegistersKept));
     if (gridBlocksPerMultiprocessor > 0) blocks = std::min(blocks, gridBlocksPerMultiprocessor);
@@ -132,9 +135,7 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
     // registers unbound) a bound of 128 spilled and took 5.43 ms against 0.679; at prefill-512
     // 64/128/64/64 it let two blocks share an SM (11.6 ms against 13.8). Elsewhere a bound
     // changed its time by -4% to +13%.
-    const std::uint64_t accumulators = static_cast<std::uint64_t>(tiles.blockM) *
-                                       static_cast<std::uint64_t>(2 * tiles.blockI + tiles.blockN) /
-                                       perThread;
+    const auto accumulators = static_cast<std::uint64_t>(accumulatorsPerThread(tiles, threads));
     const std::uint64_t bound = kRegistersPerMultiprocessor / (perThread * blocks);
     return bound <= kRegistersKept && accumulators + 32 <= bound ? static_cast<int>(blocks) : 0;
 }
@@ -153,7 +154,7 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) 
     // eight warps from BLOCK_M 64 (off Hopper); at BLOCK_M 32 four were faster at 25 of 29
     // classroom cells on the H200 (32/64/64/64: 0.88 against 1.24 ms), as its unpadded tiles
     // let two blocks share a multiprocessor.
-    const int accumulators = tiles.blockM * (2 * tiles.blockI + tiles.blockN) / 128;
+    const int accumulators = accumulatorsPerThread(tiles, 128);
     // bfloat16 on the H200 (mma.sync there only below BLOCK_M 64) ran faster with four warps
     // wherever it was measured, once the kernel's registers follow the blocks that share an SM
     // (lessonTiledMinBlocks): 32/32/64/128 0.736 ms against 0.917 with eight, 32/16/64/128 1.49

@@ -9,22 +9,24 @@ namespace fusescope::mlp {
 
 namespace {
 
-std::uint64_t gridBlocksOn(const TiledDeviceFacts& device, const LessonTiles& tiles,
-                           const MlpShape& shape) {
-    return lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors);
-}
+// What NVRTC compiles for these tiles and shape on this device, and the copy stages it has.
+struct LessonBuild {
+    int stages = 0;
+    CompileRequest request;
+};
 
-int stagesOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
-             const MlpShape& shape) {
-    return lessonTiledStages(tiles, dtype, static_cast<std::uint64_t>(device.sharedOptIn),
-                             device.major, gridBlocksOn(device, tiles, shape));
-}
-
-int minBlocksOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
-                const MlpShape& shape, int stages) {
-    return lessonTiledMinBlocks(tiles, dtype, stages,
-                                static_cast<std::uint64_t>(device.sharedOptIn), device.major,
-                                gridBlocksOn(device, tiles, shape));
+LessonBuild buildOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
+                    const MlpShape& shape) {
+    const auto sharedLimit = static_cast<std::uint64_t>(device.sharedOptIn);
+    const std::uint64_t gridBlocks =
+        lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors);
+    LessonBuild build;
+    build.stages = lessonTiledStages(tiles, dtype, sharedLimit, device.major, gridBlocks);
+    const int minBlocks =
+        lessonTiledMinBlocks(tiles, dtype, build.stages, sharedLimit, device.major, gridBlocks);
+    build.request = lessonTiledCompileRequest(tiles, dtype, build.stages, minBlocks, device.major,
+                                              device.minor);
+    return build;
 }
 
 }  // namespace
@@ -33,29 +35,21 @@ Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DTy
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    const int stages = stagesOn(*device, tiles, dtype, shape);
-    return lessonTiledCompileRequest(tiles, dtype, stages,
-                                     minBlocksOn(*device, tiles, dtype, shape, stages),
-                                     device->major, device->minor);
+    return buildOn(*device, tiles, dtype, shape).request;
 }
 
 Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    const int stages = stagesOn(*device, tiles, dtype, shape);
-    const int minBlocks = minBlocksOn(*device, tiles, dtype, shape, stages);
-    const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
-                            std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
-                            " " + std::to_string(tiles.blockI) + " " +
-                            std::string(dtypeName(dtype)) + " " + std::to_string(stages) + " " +
-                            std::to_string(minBlocks);
+    const LessonBuild build = buildOn(*device, tiles, dtype, shape);
+    // The request's options name everything that makes two kernels differ.
+    std::string key = "lesson " + build.request.architecture;
+    for (const std::string& option : build.request.options) key += " " + option;
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
-        const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, stages, minBlocks,
-                                                                 device->major, device->minor);
-        return loadTiledKernel(request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
-                               lessonTiledSharedBytes(tiles, dtype, stages, device->major), stages,
-                               lessonTiledThreads(tiles, dtype, device->major),
+        return loadTiledKernel(build.request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
+                               lessonTiledSharedBytes(tiles, dtype, build.stages, device->major),
+                               build.stages, lessonTiledThreads(tiles, dtype, device->major),
                                "tiled lesson kernel");
     });
 }

@@ -133,10 +133,15 @@ TEST(LessonWarps, MinimumBlocksFollowSharedMemoryRegistersAndTheGrid) {
     // prefill-512's 256 blocks; none where the grid has a block for each SM (classroom: 64).
     EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200, 9, 2), 2);
     EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200, 9, 1), 0);
-    // wgmma, 128/16/32/128: 136 accumulators a thread do not fit under 128 registers.
+    // wgmma, 128/16/32/128: 136 accumulators a thread do not fit under 128 registers, and one
+    // block bounds nothing.
     EXPECT_EQ(lessonTiledMinBlocks({128, 16, 32, 128}, DType::Bfloat16, 3, kH200, 9, 2), 0);
     // wgmma, four warps at 64/64/64/64: two blocks leave 256 registers, no bound needed.
     EXPECT_EQ(lessonTiledMinBlocks({64, 64, 64, 64}, DType::Bfloat16, 3, kH200, 9, 2), 0);
+    // Any kernel: the bound leaves a thread's accumulators 32 registers. float32's CUDA-core
+    // kernel at 128/128/16/16 holds 160: four blocks (128 registers) spilled 1,264 bytes under
+    // ptxas, two (256) none.
+    EXPECT_EQ(lessonTiledMinBlocks({128, 128, 16, 16}, DType::Float32, 1, kH200, 9, 0), 2);
     // The request carries a minimum, and none where there is none.
     EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 16, 32, 32}, DType::Bfloat16, 4, 3, 9, 0),
                           "-DFS_MIN_BLOCKS=3"));

@@ -128,15 +128,20 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
         std::min(sharing, kRegistersPerMultiprocessor / (perThread * kRegistersKept));
     if (gridBlocksPerMultiprocessor > 0) blocks = std::min(blocks, gridBlocksPerMultiprocessor);
     blocks = std::max<std::uint64_t>(1, blocks);
+    // A bound must leave a thread's accumulators (g, u and the output tile) 32 registers of room:
+    // on the wgmma kernel at 128/16/32/128 (136 accumulators, 197 registers unbound) a bound of
+    // 128 spilled and took 5.43 ms against 0.679. Fewer blocks, then, down to one.
+    const auto accumulators = static_cast<std::uint64_t>(accumulatorsPerThread(tiles, threads));
+    const auto boundFor = [&](std::uint64_t b) {
+        return kRegistersPerMultiprocessor / (perThread * b);
+    };
+    while (blocks > 1 && accumulators + 32 > boundFor(blocks)) --blocks;
     if (!lessonTiledWarpgroups(tiles, dtype, computeMajor)) return static_cast<int>(blocks);
     // The wgmma kernel only where the bound is tight enough to decide whether another block fits
-    // (128 registers a thread or fewer), and where its accumulators (g, u and the output tile, a
-    // thread's share) leave 32 registers of it: at 128/16/32/128 (136 accumulators, 197
-    // registers unbound) a bound of 128 spilled and took 5.43 ms against 0.679; at prefill-512
-    // 64/128/64/64 it let two blocks share an SM (11.6 ms against 13.8). Elsewhere a bound
-    // changed its time by -4% to +13%.
-    const auto accumulators = static_cast<std::uint64_t>(accumulatorsPerThread(tiles, threads));
-    const std::uint64_t bound = kRegistersPerMultiprocessor / (perThread * blocks);
+    // (128 registers a thread or fewer) and leaves that room: at prefill-512 64/128/64/64 it let
+    // two blocks share an SM (11.6 ms against 13.8). Elsewhere a bound changed its time by -4% to
+    // +13%.
+    const std::uint64_t bound = boundFor(blocks);
     return bound <= kRegistersKept && accumulators + 32 <= bound ? static_cast<int>(blocks) : 0;
 }
 

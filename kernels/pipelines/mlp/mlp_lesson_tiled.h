@@ -57,8 +57,9 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
 // the mma.sync kernel's registers for an occupancy the shared memory never allows (16/32/128/128,
 // one block an SM: 72 registers and a spill), or took just over what a second block needs
 // (64/128/64/64 on the wgmma kernel: 130 registers, one block of eight warps where the shared
-// memory holds two). The wgmma kernel gets one only where it bounds the registers at 128 or fewer
-// and its accumulators fit under that with room.
+// memory holds two). Fewer blocks where the bound would leave a thread's accumulators less than
+// 32 registers of room; the wgmma kernel gets one only where it bounds the registers at 128 or
+// fewer.
 int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
                          std::uint64_t sharedLimit, int computeMajor,
                          std::uint64_t gridBlocksPerMultiprocessor);

@@ -9,24 +9,28 @@ namespace fusescope::mlp {
 
 namespace {
 
-// What NVRTC compiles for these tiles and shape on this device, and the copy stages it has.
-struct LessonBuild {
+// The copy stages and the launch-bounds minimum of these tiles and shape on this device.
+struct LessonPlan {
     int stages = 0;
-    CompileRequest request;
+    int minBlocks = 0;
 };
 
-LessonBuild buildOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
-                    const MlpShape& shape) {
+LessonPlan planOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
+                  const MlpShape& shape) {
     const auto sharedLimit = static_cast<std::uint64_t>(device.sharedOptIn);
     const std::uint64_t gridBlocks =
         lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors);
-    LessonBuild build;
-    build.stages = lessonTiledStages(tiles, dtype, sharedLimit, device.major, gridBlocks);
-    const int minBlocks =
-        lessonTiledMinBlocks(tiles, dtype, build.stages, sharedLimit, device.major, gridBlocks);
-    build.request = lessonTiledCompileRequest(tiles, dtype, build.stages, minBlocks, device.major,
-                                              device.minor);
-    return build;
+    LessonPlan plan;
+    plan.stages = lessonTiledStages(tiles, dtype, sharedLimit, device.major, gridBlocks);
+    plan.minBlocks =
+        lessonTiledMinBlocks(tiles, dtype, plan.stages, sharedLimit, device.major, gridBlocks);
+    return plan;
+}
+
+CompileRequest requestOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
+                         const LessonPlan& plan) {
+    return lessonTiledCompileRequest(tiles, dtype, plan.stages, plan.minBlocks, device.major,
+                                     device.minor);
 }
 
 }  // namespace
@@ -35,22 +39,26 @@ Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DTy
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    return buildOn(*device, tiles, dtype, shape).request;
+    return requestOn(*device, tiles, dtype, planOn(*device, tiles, dtype, shape));
 }
 
+// Called at every launch: the request (with the kernel's source) is built only where the map has
+// no kernel for the key yet.
 Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    const LessonBuild build = buildOn(*device, tiles, dtype, shape);
-    // The request's options name everything that makes two kernels differ.
-    std::string key = "lesson " + build.request.architecture;
-    for (const std::string& option : build.request.options) key += " " + option;
+    const LessonPlan plan = planOn(*device, tiles, dtype, shape);
+    const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
+                            std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
+                            " " + std::to_string(tiles.blockI) + " " +
+                            std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) +
+                            " " + std::to_string(plan.minBlocks);
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
-        return loadTiledKernel(build.request, kLessonTiledFullKernel, kLessonTiledEdgeKernel,
-                               lessonTiledSharedBytes(tiles, dtype, build.stages, device->major),
-                               build.stages, lessonTiledThreads(tiles, dtype, device->major),
-                               "tiled lesson kernel");
+        return loadTiledKernel(
+            requestOn(*device, tiles, dtype, plan), kLessonTiledFullKernel, kLessonTiledEdgeKernel,
+            lessonTiledSharedBytes(tiles, dtype, plan.stages, device->major), plan.stages,
+            lessonTiledThreads(tiles, dtype, device->major), "tiled lesson kernel");
     });
 }
 

@@ -10,7 +10,12 @@ tl.dot's true float32 (input_precision="ieee"), a tf32 sweep with its default TF
 Triton compiles each tile once; --jobs processes compile the grid's kernels into Triton's cache
 before the one timing process runs them (compiling is most of a cold grid's time).
 
+--annotate DIR writes each sweep file again into DIR (same name) with Triton's times added as
+the sweep's peer ("peer", and "peer_time" or "peer_note" in each cell): the tile explorer's
+metric "time / the peer's" and its tooltips show them beside FuseScope's own.
+
 Usage: python3 tiles_triton.py SWEEP.json [SWEEP.json ...] [--repeats N] [--jobs J] [--json OUT]
+       [--annotate DIR]
 """
 import argparse
 import json
@@ -126,6 +131,14 @@ def compare(path, args):
         flag = " *" if ratio == ratio and ratio > TARGET_RATIO else ""
         print(f"{name:16} {mine if mine is not None else float('nan'):13.4f} {med:10.4f} "
               f"{ratio:6.2f} {err:10.2e}  {note}{flag}")
+        if name in theirs:
+            cell["peer_time"] = dict(median_ms=med, q1_ms=theirs[name][1], q3_ms=theirs[name][2],
+                                     min_ms=theirs[name][1], max_ms=theirs[name][2],
+                                     repeats=args.repeats)
+            cell.pop("peer_note", None)
+        else:
+            cell.pop("peer_time", None)
+            cell["peer_note"] = note.split("; FuseScope")[0] or "not timed"
         results.append(dict(tuning=t, fusescope_ms=mine, triton_ms=med if med == med else None,
                             ratio=ratio if ratio == ratio else None, triton_relative_error=err,
                             note=note))
@@ -151,7 +164,13 @@ def compare(path, args):
                        fusescope_best_ms=ours[best_ours][0], triton_best=best_theirs,
                        triton_best_ms=theirs[best_theirs][0], fusescope_ties=sorted(ties_ours),
                        triton_ties=sorted(ties_theirs))
-    return dict(sweep=path, shape=dims, dtype=sweep["dtype"], results=results, summary=summary)
+    sweep["peer"] = dict(
+        name=f"Triton {triton.__version__}",
+        source=(f"the lesson's swiglu_mlp_kernel (num_warps=4) at each cell's tiles, torch "
+                f"{torch.__version__}, {torch.cuda.get_device_name()}, median of "
+                f"{args.repeats}, timed by benchmarks/tiles_triton.py after the sweep"))
+    return dict(sweep=path, shape=dims, dtype=sweep["dtype"], results=results, summary=summary,
+                annotated=sweep)
 
 
 def main():
@@ -161,8 +180,23 @@ def main():
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes that compile Triton's kernels before timing")
     parser.add_argument("--json")
+    parser.add_argument("--annotate", metavar="DIR",
+                        help="write each sweep into DIR with Triton's times as its peer")
     args = parser.parse_args()
     reports = [compare(path, args) for path in args.sweeps]
+    if args.annotate:
+        os.makedirs(args.annotate, exist_ok=True)
+        for report in reports:
+            target = os.path.join(args.annotate, os.path.basename(report["sweep"]))
+            if os.path.abspath(target) == os.path.abspath(report["sweep"]):
+                sys.exit(f"--annotate {args.annotate}: would overwrite {report['sweep']}")
+            with open(target + ".part", "w") as f:  # the old file stays if writing fails
+                json.dump(report["annotated"], f, indent=1)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(target + ".part", target)
+    for report in reports:
+        del report["annotated"]
     if args.json:
         with open(args.json, "w") as f:
             json.dump(reports, f, indent=1)

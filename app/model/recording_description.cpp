@@ -6,6 +6,7 @@
 
 #include "model/captions.h"
 #include "model/format.h"
+#include "model/tile_peer_comparison.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::model {
@@ -149,6 +150,12 @@ QString tileSweepDescription(const tiles::TileSweep& sweep) {
         text += QStringLiteral("; best %1 at %2")
                     .arg(formatDuration(best->time.medianMs), tiles.join(QStringLiteral(", ")));
     }
+    if (const std::optional<TilePeerComparison> peer = comparePeer(sweep))
+        text += QStringLiteral("; %1 at the same tiles: %2 of %3 within %4x its time")
+                    .arg(QString::fromStdString(sweep.peer->name))
+                    .arg(peer->withinRatio)
+                    .arg(peer->bothRan)
+                    .arg(kPeerParRatio, 0, 'f', 2);
     return text;
 }
 

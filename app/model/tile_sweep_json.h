@@ -27,7 +27,9 @@
 //              "model_bytes", "model_flops", "predicted_ms", "predicted_bound", "idle_sms",
 //              "waves", "grid_words", "measured", "time", "gbps", "tflops", "requested_bytes",
 //              "dram_bytes": number | null, "check_ok", "check_error", "check_tolerance",
-//              "error", "limiters": ["spills 96 B/thread", ...], "best", "tied"}]
+//              "error", "limiters": ["spills 96 B/thread", ...], "best", "tied",
+//              "peer_time": time (optional), "peer_note": "Triton refused: ..." (optional)}],
+//   "peer": {"name": "Triton 3.6.0", "source": "what was timed, where, when"} (optional)
 // }
 // A "time" is {"median_ms", "q1_ms", "q3_ms", "min_ms", "max_ms", "repeats"}.
 // Readers ignore keys they do not know; a change that breaks readers raises the version.

@@ -164,6 +164,12 @@ tiles::TileCell readCell(const JsonReader& c, const tiles::TileSweep& sweep) {
     cell.best = c.optionalBoolean("best").value_or(false);
     cell.tiedWithBest = c.optionalBoolean("tied").value_or(false);
     if (cell.measured && r.refusal) c.fail("measured", QStringLiteral("a refused cell never runs"));
+    if (const std::optional<JsonReader> peerTime = c.optionalObject("peer_time")) {
+        cell.peerTime = readTime(*peerTime);
+        if (!(cell.peerTime->medianMs > 0))
+            peerTime->fail("median_ms", QStringLiteral("must be above zero"));
+    }
+    cell.peerNote = text(c.optionalString("peer_note", kMaxFreeTextLength).value_or(QString()));
     return cell;
 }
 
@@ -224,6 +230,10 @@ tiles::TileSweep readDocument(const JsonReader& document) {
             reference.checkOk = r.optionalBoolean("check_ok").value_or(false);
             sweep.references.push_back(std::move(reference));
         }
+    if (const std::optional<JsonReader> peer = document.optionalObject("peer"))
+        sweep.peer = tiles::PeerTimings{
+            text(peer->string("name")),
+            text(peer->optionalString("source", kMaxFreeTextLength).value_or(QString()))};
     const QJsonArray cells = boundedArray(document, "cells", kMaxTileCells);
     for (qsizetype k = 0; k < cells.size(); ++k)
         sweep.cells.push_back(readCell(document.element(cells, "cells", k), sweep));

@@ -107,6 +107,8 @@ QJsonObject cellJson(const tiles::TileCell& cell) {
     object.insert(QStringLiteral("limiters"), limiters);
     object.insert(QStringLiteral("best"), cell.best);
     object.insert(QStringLiteral("tied"), cell.tiedWithBest);
+    if (cell.peerTime) object.insert(QStringLiteral("peer_time"), timeJson(*cell.peerTime));
+    if (!cell.peerNote.empty()) object.insert(QStringLiteral("peer_note"), text(cell.peerNote));
     return object;
 }
 
@@ -132,28 +134,33 @@ QJsonObject tileSweepDocument(const tiles::TileSweep& sweep) {
     QJsonArray cells;
     for (const tiles::TileCell& cell : sweep.cells) cells.append(cellJson(cell));
     const Problem& problem = request.base.problem;
-    return {{QStringLiteral("format"), QString::fromLatin1(kTileSweepFormat)},
-            {QStringLiteral("version"), kTileSweepVersion},
-            {QStringLiteral("producer"), text(sweep.producer)},
-            {QStringLiteral("created"), text(sweep.created)},
-            {QStringLiteral("pipeline"), text(request.base.pipeline)},
-            {QStringLiteral("variant"), text(request.base.variant)},
-            {QStringLiteral("dtype"), text(std::string(dtypeName(problem.dtype)))},
-            {QStringLiteral("dimensions"), mapJson(problem.dimensions)},
-            {QStringLiteral("base_tuning"), mapJson(problem.tuning)},
-            {QStringLiteral("axes"), axes},
-            {QStringLiteral("repeats"), request.settings.repeats},
-            {QStringLiteral("warmup"), request.settings.warmup},
-            {QStringLiteral("seed"), static_cast<double>(request.settings.seed)},
-            {QStringLiteral("references_requested"), request.references},
-            {QStringLiteral("device"), deviceJson(sweep)},
-            {QStringLiteral("compile_wall_ms"), sweep.compileWallMs},
-            {QStringLiteral("total_wall_ms"), sweep.totalWallMs},
-            {QStringLiteral("modules_compiled"), sweep.modulesCompiled},
-            {QStringLiteral("modules_cached"), sweep.modulesCached},
-            {QStringLiteral("cancelled"), sweep.cancelled},
-            {QStringLiteral("references"), references},
-            {QStringLiteral("cells"), cells}};
+    QJsonObject document{{QStringLiteral("format"), QString::fromLatin1(kTileSweepFormat)},
+                         {QStringLiteral("version"), kTileSweepVersion},
+                         {QStringLiteral("producer"), text(sweep.producer)},
+                         {QStringLiteral("created"), text(sweep.created)},
+                         {QStringLiteral("pipeline"), text(request.base.pipeline)},
+                         {QStringLiteral("variant"), text(request.base.variant)},
+                         {QStringLiteral("dtype"), text(std::string(dtypeName(problem.dtype)))},
+                         {QStringLiteral("dimensions"), mapJson(problem.dimensions)},
+                         {QStringLiteral("base_tuning"), mapJson(problem.tuning)},
+                         {QStringLiteral("axes"), axes},
+                         {QStringLiteral("repeats"), request.settings.repeats},
+                         {QStringLiteral("warmup"), request.settings.warmup},
+                         {QStringLiteral("seed"), static_cast<double>(request.settings.seed)},
+                         {QStringLiteral("references_requested"), request.references},
+                         {QStringLiteral("device"), deviceJson(sweep)},
+                         {QStringLiteral("compile_wall_ms"), sweep.compileWallMs},
+                         {QStringLiteral("total_wall_ms"), sweep.totalWallMs},
+                         {QStringLiteral("modules_compiled"), sweep.modulesCompiled},
+                         {QStringLiteral("modules_cached"), sweep.modulesCached},
+                         {QStringLiteral("cancelled"), sweep.cancelled},
+                         {QStringLiteral("references"), references},
+                         {QStringLiteral("cells"), cells}};
+    if (sweep.peer)
+        document.insert(QStringLiteral("peer"),
+                        QJsonObject{{QStringLiteral("name"), text(sweep.peer->name)},
+                                    {QStringLiteral("source"), text(sweep.peer->source)}});
+    return document;
 }
 
 Status saveTileSweep(const tiles::TileSweep& sweep, const QString& path) {

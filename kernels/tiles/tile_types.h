@@ -107,6 +107,20 @@ struct TileCell {
     std::vector<std::string> limiters;
     bool best = false;          // the lowest median of the sweep
     bool tiedWithBest = false;  // its interquartile range overlaps the best one's
+    // The peer's time at the same tiles (see PeerTimings); empty where it has none, with
+    // peerNote saying why ("Triton refused: out of resource: shared memory ...").
+    std::optional<TimingSpread> peerTime;
+    std::string peerNote;
+};
+
+// Another implementation of the swept kernel timed at each cell's tiles after the sweep (the
+// lesson's Triton kernel, by benchmarks/tiles_triton.py): shown beside the sweep's own times,
+// never part of its best or its ties.
+struct PeerTimings {
+    std::string name;    // "Triton 3.6.0"
+    std::string source;  // what was timed, where and when, in words
+
+    friend bool operator==(const PeerTimings&, const PeerTimings&) = default;
 };
 
 // One axis of the grid: a tuning parameter and the values it takes.
@@ -152,11 +166,12 @@ struct TileSweep {
     std::vector<TileCell> cells;  // in configurationsOf(request) order
     double compileWallMs = 0.0;   // compiling (and cache lookups) of every configuration
     double totalWallMs = 0.0;
-    int modulesCompiled = 0;  // by NVRTC in this sweep
-    int modulesCached = 0;    // found in the memory or disk cache
-    bool cancelled = false;   // stopped early: cells holds what was measured
-    std::string producer;     // "fusescope-cli 0.1.0"
-    std::string created;      // ISO 8601 UTC
+    int modulesCompiled = 0;          // by NVRTC in this sweep
+    int modulesCached = 0;            // found in the memory or disk cache
+    bool cancelled = false;           // stopped early: cells holds what was measured
+    std::string producer;             // "fusescope-cli 0.1.0"
+    std::string created;              // ISO 8601 UTC
+    std::optional<PeerTimings> peer;  // empty: no cell has a peer time
 };
 
 }  // namespace fusescope::tiles

@@ -94,6 +94,31 @@ TEST(FusionVerdict, MemoryBoundDecodeShowsTheSaving) {
     EXPECT_TRUE(text.contains("moving bytes takes the time")) << text.toStdString();
 }
 
+TEST(FusionVerdict, MemoryBoundDecodeSaysHowCloseItIsToTheCopyFloor) {
+    Recording recording = mlp(0.0872, 0.1021, 2 * 3 * 4096.0 * 14336.0);
+    recording.roofline = fusescope::RooflineResult{1.0, 4'200'000'000};  // 4,200 GB/s
+    VariantResult& production = recording.runs[2];
+    KernelResult gateUp = kernel("gemv_gate_up_silu", 0.0580);
+    gateUp.counters.emplace();
+    gateUp.counters->dramBytesRead = 234.9e6;
+    gateUp.counters->dramBytesWritten = 0.1e6;
+    KernelResult down = kernel("gemv_down", 0.0292);
+    down.counters.emplace();
+    down.counters->dramBytesRead = 117.5e6;
+    production.kernels = {gateUp, down};
+    // 352.5 MB at 4,200 GB/s: 83.9 µs; 87.2 µs is 1.04x that.
+    const QString text = fusionVerdict(recording);
+    EXPECT_TRUE(
+        text.contains(" Its 353 MB of DRAM traffic (measured) take at least 83.9 µs at "
+                      "the copy roofline measured in the same run (4,200.0 GB/s); it takes "
+                      "87.2 µs, 1.04x that floor."))
+        << text.toStdString();
+
+    // Without a measured roofline there is no floor to state.
+    recording.roofline = {};
+    EXPECT_FALSE(fusionVerdict(recording).contains("that floor"));
+}
+
 TEST(FusionVerdict, SlowerFusionIsSaidToBeSlower) {
     const QString text = fusionVerdict(mlp(3.04, 2.14, 1.443e12));
     EXPECT_TRUE(text.startsWith("production is 1.42x slower than unfused")) << text.toStdString();

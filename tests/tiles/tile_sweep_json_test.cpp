@@ -55,11 +55,14 @@ tiles::TileSweep sampleSweep() {
     measured.checkTolerance = 2e-2;
     measured.limiters = {"spills 24 B/thread", "63 blocks on 132 SMs: 69 SMs idle"};
     measured.best = true;
+    measured.peerTime = tiles::TimingSpread{0.45, 0.44, 0.46, 0.43, 0.47, 10};
     tiles::TileCell refused;
     refused.report = tiles::modelReport(configurations[1], sweep.limits);
     refused.report.refusal =
         tiles::TileRefusal{tiles::RefusalKind::SharedMemory, "shared memory 288.0 KiB > 227 KiB"};
+    refused.peerNote = "Triton refused: out of resource: shared memory";
     sweep.cells = {measured, refused};
+    sweep.peer = tiles::PeerTimings{"Triton 3.6.0", "the lesson's kernel at the same tiles"};
     sweep.compileWallMs = 14434.3;
     sweep.totalWallMs = 25184.9;
     sweep.modulesCompiled = 2;
@@ -104,7 +107,13 @@ TEST(TileSweepJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(m.limiters, sweep.cells[0].limiters);
     EXPECT_TRUE(m.best);
     EXPECT_FALSE(m.tiedWithBest);
+    ASSERT_TRUE(m.peerTime.has_value());
+    EXPECT_EQ(*m.peerTime, *sweep.cells[0].peerTime);
+    EXPECT_TRUE(m.peerNote.empty());
+    EXPECT_EQ(back.peer, sweep.peer);
     const tiles::TileCell& r = back.cells[1];
+    EXPECT_FALSE(r.peerTime.has_value());
+    EXPECT_EQ(r.peerNote, sweep.cells[1].peerNote);
     EXPECT_FALSE(r.measured);
     ASSERT_TRUE(r.report.refusal.has_value());
     EXPECT_EQ(*r.report.refusal, *sweep.cells[1].report.refusal);
@@ -134,6 +143,53 @@ TEST(TileSweepJson, UnknownKeysAndMissingOptionalOnesAreFine) {
     ASSERT_TRUE(sweep) << sweep.status().message();
     EXPECT_TRUE(sweep->references.empty());
     EXPECT_TRUE(sweep->cells[0].limiters.empty());
+}
+
+TEST(TileSweepJson, ASweepWithoutPeerTimesHasNone) {
+    Result<tiles::TileSweep> sweep = parseTileSweep(withChange([](QJsonObject& d) {
+        d.remove(QStringLiteral("peer"));
+        QJsonArray cells = d.value(QStringLiteral("cells")).toArray();
+        for (qsizetype k = 0; k < cells.size(); ++k) {
+            QJsonObject cell = cells[k].toObject();
+            cell.remove(QStringLiteral("peer_time"));
+            cell.remove(QStringLiteral("peer_note"));
+            cells[k] = cell;
+        }
+        d.insert(QStringLiteral("cells"), cells);
+    }));
+    ASSERT_TRUE(sweep) << sweep.status().message();
+    EXPECT_FALSE(sweep->peer.has_value());
+    for (const tiles::TileCell& cell : sweep->cells) {
+        EXPECT_FALSE(cell.peerTime.has_value());
+        EXPECT_TRUE(cell.peerNote.empty());
+    }
+    // Written again, it says nothing of a peer.
+    const QJsonObject written = tileSweepDocument(*sweep);
+    EXPECT_FALSE(written.contains(QStringLiteral("peer")));
+    EXPECT_FALSE(written.value(QStringLiteral("cells"))
+                     .toArray()[0]
+                     .toObject()
+                     .contains(QStringLiteral("peer_time")));
+}
+
+TEST(TileSweepJson, RefusesAPeerTimeOfZeroAndAPeerWithoutAName) {
+    Result<tiles::TileSweep> zero = parseTileSweep(withChange([](QJsonObject& d) {
+        QJsonArray cells = d.value(QStringLiteral("cells")).toArray();
+        QJsonObject cell = cells[0].toObject();
+        cell.insert(QStringLiteral("peer_time"), QJsonObject{{QStringLiteral("median_ms"), 0.0}});
+        cells[0] = cell;
+        d.insert(QStringLiteral("cells"), cells);
+    }));
+    ASSERT_FALSE(zero);
+    EXPECT_NE(zero.status().message().find("cells[0].peer_time"), std::string::npos)
+        << zero.status().message();
+    Result<tiles::TileSweep> nameless = parseTileSweep(withChange([](QJsonObject& d) {
+        d.insert(QStringLiteral("peer"),
+                 QJsonObject{{QStringLiteral("source"), QStringLiteral("x")}});
+    }));
+    ASSERT_FALSE(nameless);
+    EXPECT_NE(nameless.status().message().find("peer"), std::string::npos)
+        << nameless.status().message();
 }
 
 TEST(TileSweepJson, RefusesWhatItCannotReadWithThePath) {

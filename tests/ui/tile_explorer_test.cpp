@@ -79,6 +79,7 @@ class TileExplorerTest : public QObject {
     void heatmapDrawnFromCommittedSweep_data();
     void heatmapDrawnFromCommittedSweep();
     void metricsAndAxesFollowTheChoices();
+    void thePeerMetricComparesWithTriton();
     void clickingACellLoadsItsRun();
     void withoutGpuSaysSoAndShowsModelNumbers();
     void refusedSelectionShowsItsReason();
@@ -224,6 +225,47 @@ void TileExplorerTest::metricsAndAxesFollowTheChoices() {
     tab.xAxisCombo()->setCurrentIndex(tab.xAxisCombo()->findData(QStringLiteral("block_h")));
     QCOMPARE(tab.heatmap()->data().xValues.size(), qsizetype(1));
     QCOMPARE(tab.heatmap()->data().yValues.size(), qsizetype(3));
+}
+
+void TileExplorerTest::thePeerMetricComparesWithTriton() {
+    const QString shipped =
+        QStringLiteral(FUSESCOPE_SHIPPED_RECORDINGS_DIR "/tiles-mlp-classroom-bf16-h200.json");
+    const Result<tiles::TileSweep> sweep = model::loadTileSweep(shipped);
+    QVERIFY2(sweep, sweep ? "" : sweep.status().message().c_str());
+    QVERIFY(sweep->peer);
+    TileExplorerTab tab(nullptr);
+    QVERIFY(showDrawn(tab, *sweep));
+    QComboBox* metric = tab.metricCombo();
+    metric->setCurrentIndex(metric->findData(static_cast<int>(TileMetric::AgainstPeer)));
+    const TileHeatmapData& ratios = tab.heatmap()->data();
+    QVERIFY(!ratios.higherIsBetter);
+    QVERIFY(ratios.emptyMessage.isEmpty());
+    QVERIFY2(ratios.caption.startsWith(QStringLiteral("Triton 3.6.0 at the same tiles (")),
+             qPrintable(ratios.caption));
+    QVERIFY(ratios.baselineValue && *ratios.baselineValue == 1.0);
+    QCOMPARE(ratios.baselineTitle, QStringLiteral("Triton 3.6.0's time"));
+    QVERIFY(!ratios.cells.isEmpty());
+    for (const TileHeatmapCell& drawn : ratios.cells) {
+        const tiles::TileCell& cell = sweep->cells[static_cast<std::size_t>(drawn.runIndex)];
+        QVERIFY(cell.measured && cell.peerTime);
+        QVERIFY(drawn.value);
+        QCOMPARE(*drawn.value, cell.time.medianMs / cell.peerTime->medianMs);
+        QVERIFY2(drawn.tooltip.contains(QStringLiteral("Triton 3.6.0 at these tiles: ")),
+                 qPrintable(drawn.tooltip));
+    }
+
+    // A sweep without a peer says where peer times come from instead of drawing empty cells.
+    const Result<tiles::TileSweep> plain = model::loadTileSweep(committedSweepPath());
+    QVERIFY(plain && !plain->peer);
+    tab.showSweep(*plain, QStringLiteral("test file"));
+    QVERIFY2(tab.heatmap()->data().emptyMessage.contains(QStringLiteral("tiles_triton.py")),
+             qPrintable(tab.heatmap()->data().emptyMessage));
+
+    // Opened as a file, the status line says it holds the peer's times.
+    QCOMPARE(tab.openTileSweepFile(shipped), QString());
+    QVERIFY(tab.findChild<QLabel*>(QStringLiteral("explorerStatus"))
+                ->text()
+                .contains(QStringLiteral("Triton 3.6.0's times at the same tiles")));
 }
 
 void TileExplorerTest::clickingACellLoadsItsRun() {

@@ -46,9 +46,15 @@ QString TileExplorerTab::openTileSweepFile(const QString& path) {
               tr("recorded: %1 (%2)")
                   .arg(QDir::toNativeSeparators(path),
                        qs(loaded->deviceName.empty() ? loaded->limits.name : loaded->deviceName)));
-    status_->setText(tr("Showing the recorded sweep %1 (%2 configurations).")
-                         .arg(QDir::toNativeSeparators(path))
-                         .arg(loaded->cells.size()));
+    QString shown = tr("Showing the recorded sweep %1 (%2 configurations).")
+                        .arg(QDir::toNativeSeparators(path))
+                        .arg(loaded->cells.size());
+    if (loaded->peer)
+        shown += QLatin1Char(' ') +
+                 tr("It holds %1's times at the same tiles: Metric \"%2\" "
+                    "compares them.")
+                     .arg(qs(loaded->peer->name), tileMetricTitle(TileMetric::AgainstPeer));
+    status_->setText(shown);
     return {};
 }
 

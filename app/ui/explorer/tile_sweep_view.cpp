@@ -7,6 +7,7 @@
 
 #include "model/format.h"
 #include "model/pipeline_catalog.h"
+#include "model/tile_peer_comparison.h"
 
 namespace fusescope {
 namespace {
@@ -110,6 +111,8 @@ QString tileMetricTitle(TileMetric metric) {
             return QObject::tr("time (ms, median)");
         case TileMetric::SpeedupOverBaseline:
             return QObject::tr("speedup over the baseline (×)");
+        case TileMetric::AgainstPeer:
+            return QObject::tr("time ÷ the peer's (×)");
         case TileMetric::GBps:
             return QObject::tr("GB/s (model bytes / time)");
         case TileMetric::Tflops:
@@ -156,6 +159,8 @@ std::optional<double> tileMetricValue(const tiles::TileCell& cell, TileMetric me
             if (!baseline || baseline->time.medianMs <= 0) return std::nullopt;
             return baseline->time.medianMs / cell.time.medianMs;
         }
+        case TileMetric::AgainstPeer:
+            return model::peerRatio(cell);
         case TileMetric::GBps:
             return cell.gbps;
         case TileMetric::Tflops:
@@ -263,12 +268,26 @@ TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoi
             << shapeLine(sweep.request.base);
     if (!others.isEmpty()) caption << others.join(QStringLiteral(", "));
     data.caption = caption.join(QStringLiteral(" · "));
+    if (choice.metric == TileMetric::AgainstPeer) {
+        if (!sweep.peer) {
+            data.emptyMessage = QObject::tr(
+                "This sweep has no peer times. benchmarks/tiles_triton.py --annotate "
+                "adds the lesson's Triton kernel's, timed at the same tiles.");
+            return data;
+        }
+        data.caption = model::peerSummary(sweep) + QStringLiteral(" · ") + data.caption;
+    }
 
     const tiles::ReferenceTiming* baseline = baselineReference(sweep);
     data.baselineValue = referenceValue(baseline, baseline, choice.metric);
     data.leanestValue = referenceValue(leanestReference(sweep), baseline, choice.metric);
     data.baselineTitle = baselineTitle(sweep);
     data.leanestTitle = leanestTitle(sweep);
+    if (choice.metric == TileMetric::AgainstPeer) {
+        // The peer's own time (1x) marked on the colour scale.
+        data.baselineValue = 1.0;
+        data.baselineTitle = QObject::tr("%1's time").arg(qs(sweep.peer->name));
+    }
 
     // Per shown cell: the sweep's configuration it shows.
     std::map<std::pair<int, int>, int> shown;
@@ -433,6 +452,7 @@ QString cellTooltip(const tiles::TileCell& cell, const tiles::TileSweep& sweep) 
     lines << tilesLine(configuration) << shapeLine(configuration);
     if (cell.report.refusal) {
         lines << QObject::tr("refused: %1").arg(qs(cell.report.refusal->reason));
+        if (const QString peer = model::peerCellLine(cell, sweep); !peer.isEmpty()) lines << peer;
         return lines.join(QLatin1Char('\n'));
     }
     if (cell.measured) {
@@ -474,6 +494,7 @@ QString cellTooltip(const tiles::TileCell& cell, const tiles::TileSweep& sweep) 
         for (const std::string& limiter : cell.limiters) limiters << qs(limiter);
         lines << QObject::tr("limited by: %1").arg(limiters.join(QStringLiteral("; ")));
     }
+    if (const QString peer = model::peerCellLine(cell, sweep); !peer.isEmpty()) lines << peer;
     if (cell.best)
         lines << QObject::tr("the best of the sweep");
     else if (cell.tiedWithBest)

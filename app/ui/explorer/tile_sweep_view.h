@@ -24,18 +24,20 @@ enum class TileMetric {
     DramBytes,
     Registers,
     Spills,
-    Occupancy
+    Occupancy,
+    AgainstPeer  // last: a saved choice is the enum's number
 };
 inline constexpr TileMetric kAllTileMetrics[] = {
-    TileMetric::Time,      TileMetric::SpeedupOverBaseline,
-    TileMetric::GBps,      TileMetric::Tflops,
-    TileMetric::DramBytes, TileMetric::Registers,
-    TileMetric::Spills,    TileMetric::Occupancy};
+    TileMetric::Time,        TileMetric::SpeedupOverBaseline,
+    TileMetric::AgainstPeer, TileMetric::GBps,
+    TileMetric::Tflops,      TileMetric::DramBytes,
+    TileMetric::Registers,   TileMetric::Spills,
+    TileMetric::Occupancy};
 
 QString tileMetricTitle(TileMetric metric);  // "time (ms, median)"
 bool tileMetricHigherIsBetter(TileMetric metric);
 // The cell's value of the metric; empty where the cell has none (refused, not measured, no
-// counters, no unfused reference).
+// counters, no unfused reference, no peer time).
 std::optional<double> tileMetricValue(const tiles::TileCell& cell, TileMetric metric,
                                       const tiles::TileSweep& sweep);
 

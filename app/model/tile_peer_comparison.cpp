@@ -1,0 +1,155 @@
+#include "model/tile_peer_comparison.h"
+
+#include <QObject>
+#include <QStringList>
+#include <algorithm>
+
+#include "model/format.h"
+#include "pipelines/registry.h"
+
+namespace fusescope::model {
+namespace {
+
+QString peerWords(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+// "1.03x" with the digits that tell 1.10 from 1.09.
+QString peerRatioText(double ratio) {
+    return QStringLiteral("%1x").arg(ratio, 0, 'f', 2);
+}
+
+bool ownPeerComparableTime(const tiles::TileCell& cell) {
+    return cell.measured && cell.checkOk && cell.time.medianMs > 0;
+}
+
+double medianOfRatios(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t half = values.size() / 2;
+    return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2.0;
+}
+
+}  // namespace
+
+std::optional<double> peerRatio(const tiles::TileCell& cell) {
+    if (!ownPeerComparableTime(cell) || !cell.peerTime || !(cell.peerTime->medianMs > 0))
+        return std::nullopt;
+    return cell.time.medianMs / cell.peerTime->medianMs;
+}
+
+std::optional<TilePeerComparison> comparePeer(const tiles::TileSweep& sweep) {
+    if (!sweep.peer) return std::nullopt;
+    TilePeerComparison comparison;
+    std::vector<double> ratios;
+    for (int index = 0; index < static_cast<int>(sweep.cells.size()); ++index) {
+        const tiles::TileCell& cell = sweep.cells[static_cast<std::size_t>(index)];
+        if (cell.best) comparison.bestCell = index;
+        if (cell.peerTime && cell.peerTime->medianMs > 0 &&
+            (comparison.peerBestCell < 0 ||
+             cell.peerTime->medianMs <
+                 sweep.cells[static_cast<std::size_t>(comparison.peerBestCell)].peerTime->medianMs))
+            comparison.peerBestCell = index;
+        const std::optional<double> ratio = peerRatio(cell);
+        if (!ratio) continue;
+        ratios.push_back(*ratio);
+        if (*ratio <= kPeerParRatio) ++comparison.withinRatio;
+        if (*ratio > comparison.worstRatio) {
+            comparison.worstRatio = *ratio;
+            comparison.worstCell = index;
+        }
+    }
+    if (ratios.empty()) return std::nullopt;
+    comparison.bothRan = static_cast<int>(ratios.size());
+    comparison.medianRatio = medianOfRatios(ratios);
+    // The peer's ties by the sweep's own rule: intervals overlapping its best one's.
+    const tiles::TimingSpread& peerBest =
+        *sweep.cells[static_cast<std::size_t>(comparison.peerBestCell)].peerTime;
+    for (int index = 0; index < static_cast<int>(sweep.cells.size()); ++index) {
+        const tiles::TileCell& cell = sweep.cells[static_cast<std::size_t>(index)];
+        const bool ours = (cell.best || cell.tiedWithBest) && ownPeerComparableTime(cell);
+        const bool theirs = cell.peerTime && tiles::overlaps(*cell.peerTime, peerBest);
+        if (ours && theirs) comparison.sharedTies.push_back(index);
+    }
+    return comparison;
+}
+
+QString tilesShort(const tiles::TileConfiguration& configuration) {
+    QStringList values;
+    if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
+        for (const TuningSpec& tuning : pipeline->tunings)
+            if (tuning.appliesTo(configuration.variant))
+                values << QString::number(configuration.problem.tuningValue(tuning.name));
+    return values.join(QLatin1Char('/'));
+}
+
+QString tilesOrder(const tiles::TileConfiguration& configuration) {
+    // "BLOCK_M/N/H/I": a prefix the first title shares with the next ones is said once.
+    QStringList titles;
+    QString prefix;
+    if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
+        for (const TuningSpec& tuning : pipeline->tunings) {
+            if (!tuning.appliesTo(configuration.variant)) continue;
+            const QString title = peerWords(tuning.title);
+            if (titles.isEmpty()) {
+                prefix = title.left(title.indexOf(QLatin1Char('_')) + 1);
+                titles << title;
+            } else {
+                titles << (!prefix.isEmpty() && title.startsWith(prefix) ? title.mid(prefix.size())
+                                                                         : title);
+            }
+        }
+    return titles.join(QLatin1Char('/'));
+}
+
+QString peerSummary(const tiles::TileSweep& sweep) {
+    const std::optional<TilePeerComparison> comparison = comparePeer(sweep);
+    if (!comparison) return {};
+    const auto cellAt = [&](int index) -> const tiles::TileCell& {
+        return sweep.cells[static_cast<std::size_t>(index)];
+    };
+    const auto tilesAt = [&](int index) { return tilesShort(cellAt(index).report.configuration); };
+    const QString peer = peerWords(sweep.peer->name);
+    // Parts joined by " · ", where a caption too narrow for the whole wraps.
+    QStringList parts;
+    parts << QObject::tr("%1 at the same tiles (%2): %3 of %4 within %5 its time")
+                 .arg(peer, tilesOrder(sweep.request.base))
+                 .arg(comparison->withinRatio)
+                 .arg(comparison->bothRan)
+                 .arg(peerRatioText(kPeerParRatio));
+    parts << QObject::tr("median %1, worst %2 at %3")
+                 .arg(peerRatioText(comparison->medianRatio), peerRatioText(comparison->worstRatio),
+                      tilesAt(comparison->worstCell));
+    if (comparison->bestCell >= 0 && ownPeerComparableTime(cellAt(comparison->bestCell))) {
+        const double ours = cellAt(comparison->bestCell).time.medianMs;
+        const double theirs = cellAt(comparison->peerBestCell).peerTime->medianMs;
+        parts << QObject::tr("best %1 %2 ms, %3's %4 %5 ms (%6)")
+                     .arg(tilesAt(comparison->bestCell), formatMilliseconds(ours), peer,
+                          tilesAt(comparison->peerBestCell), formatMilliseconds(theirs),
+                          peerRatioText(ours / theirs));
+    }
+    QStringList shared;
+    for (int index : comparison->sharedTies) shared << tilesAt(index);
+    parts << (shared.isEmpty()
+                  ? QObject::tr("no configuration best or tied in both")
+                  : QObject::tr("tied in both: %1").arg(shared.join(QStringLiteral(", "))));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString peerCellLine(const tiles::TileCell& cell, const tiles::TileSweep& sweep) {
+    if (!sweep.peer) return {};
+    const QString peer = peerWords(sweep.peer->name);
+    if (!cell.peerTime)
+        return cell.peerNote.empty() ? QObject::tr("%1: no time at these tiles").arg(peer)
+                                     : QObject::tr("%1: %2").arg(peer, peerWords(cell.peerNote));
+    QString line = QObject::tr("%1 at these tiles: %2 ms")
+                       .arg(peer, formatMilliseconds(cell.peerTime->medianMs));
+    if (const std::optional<double> ratio = peerRatio(cell))
+        line += QObject::tr("; this kernel takes %1 its time%2")
+                    .arg(peerRatioText(*ratio),
+                         *ratio > kPeerParRatio
+                             ? QObject::tr(" (over %1)").arg(peerRatioText(kPeerParRatio))
+                             : QString());
+    return line;
+}
+
+}  // namespace fusescope::model

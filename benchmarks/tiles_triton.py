@@ -109,6 +109,7 @@ def compare(path, args):
         t = cell["tuning"]
         name = label(t)
         run = lambda: lesson(x, gate, up, down, out, cast, precision, triton_tiles(t))  # noqa
+        refusal = ""
         try:
             run()
             torch.cuda.synchronize()
@@ -118,7 +119,8 @@ def compare(path, args):
             note = ""
         except Exception as problem:  # a tile Triton refuses (shared memory, shapes)
             err, med = float("nan"), float("nan")
-            note = "Triton refused: " + str(problem).splitlines()[0][:80]
+            refusal = "Triton refused: " + (str(problem).splitlines() or [""])[0]
+            note = refusal[:96]
         mine = cell["time"]["median_ms"] if cell.get("measured") and cell.get("check_ok") else None
         if mine is not None:
             ours[name] = (mine, cell["time"]["q1_ms"], cell["time"]["q3_ms"])
@@ -131,14 +133,13 @@ def compare(path, args):
         flag = " *" if ratio == ratio and ratio > TARGET_RATIO else ""
         print(f"{name:16} {mine if mine is not None else float('nan'):13.4f} {med:10.4f} "
               f"{ratio:6.2f} {err:10.2e}  {note}{flag}")
-        if name in theirs:
+        if name in theirs:  # the sweep file's own timing fields
             cell["peer_time"] = dict(median_ms=med, q1_ms=theirs[name][1], q3_ms=theirs[name][2],
-                                     min_ms=theirs[name][1], max_ms=theirs[name][2],
                                      repeats=args.repeats)
             cell.pop("peer_note", None)
         else:
             cell.pop("peer_time", None)
-            cell["peer_note"] = note.split("; FuseScope")[0] or "not timed"
+            cell["peer_note"] = refusal[:1000]
         results.append(dict(tuning=t, fusescope_ms=mine, triton_ms=med if med == med else None,
                             ratio=ratio if ratio == ratio else None, triton_relative_error=err,
                             note=note))

@@ -1,5 +1,6 @@
-// `fusescope-cli show FILE`: prints the table of a recording or of a sweep (made here or on a GPU
-// server), exactly as `run` or `sweep` printed it, with the data source marked as replayed.
+// `fusescope-cli show FILE`: prints the table of a recording, a size sweep or a tile sweep (made
+// here or on a GPU server), exactly as `run`, `sweep` or `tiles` printed it, with the data
+// source marked as replayed.
 #include <QCommandLineParser>
 #include <optional>
 
@@ -9,9 +10,11 @@
 #include "cli/shared_options.h"
 #include "cli/sweep_table.h"
 #include "cli/terminal_text.h"
+#include "cli/tile_sweep_table.h"
 #include "model/recorded_pipelines.h"
 #include "model/recording_json.h"
 #include "model/sweep_json.h"
+#include "model/tile_sweep_json.h"
 
 namespace fusescope::cli {
 namespace {
@@ -47,6 +50,19 @@ int showSweep(const QString& path) {
     return kExitOk;
 }
 
+int showTileSweep(const QString& path) {
+    const std::optional<tiles::TileSweep> safe = safeToPrint(model::loadTileSweep(path));
+    if (!safe) return kExitUsageError;
+    printOut(QStringLiteral("tile sweep of %1 %2, replayed")
+                 .arg(QString::fromStdString(safe->request.base.pipeline),
+                      QString::fromStdString(safe->request.base.variant)));
+    for (const QString& line : renderTileSweep(*safe)) printOut(line);
+    printProvenance(QString::fromStdString(safe->producer), QString::fromStdString(safe->created));
+    for (const tiles::TileCell& cell : safe->cells)
+        if (cell.measured && !cell.checkOk) return kExitCheckFailed;
+    return kExitOk;
+}
+
 int showRecording(const QString& path) {
     const std::optional<model::Recording> safe = safeToPrint(model::openRecording(path));
     if (!safe) return kExitUsageError;
@@ -66,10 +82,12 @@ int showCommand(const QStringList& arguments) {
     parser.addOption(help);
     if (std::optional<int> done = parseCommandLine(parser, help, arguments, [] {
             return QStringLiteral(
-                       "Usage: fusescope-cli show <recording.json | sweep.json>\n"
+                       "Usage: fusescope-cli show <recording.json | sweep.json | tiles.json>\n"
                        "Prints the table of a recording written by `fusescope-cli run --json` "
-                       "or by the\nFuseScope window, or of a sweep written by `fusescope-cli "
-                       "sweep --json` or the window.\n\n") +
+                       "or by the\nFuseScope window, of a sweep written by `fusescope-cli "
+                       "sweep --json` or the window,\nor of a tile sweep written by "
+                       "`fusescope-cli tiles --json` or the tile explorer\n(with its peer's "
+                       "times where benchmarks/tiles_triton.py --annotate added them).\n\n") +
                    exitCodeHelp();
         }))
         return *done;
@@ -81,6 +99,7 @@ int showCommand(const QStringList& arguments) {
         return kExitUsageError;
     }
     const QString& path = files.constFirst();
+    if (model::isTileSweepFile(path)) return showTileSweep(path);
     return model::isSweepFile(path) ? showSweep(path) : showRecording(path);
 }
 

@@ -48,4 +48,29 @@ model::SweepFile withTerminalSafeText(model::SweepFile sweep) {
     return sweep;
 }
 
+tiles::TileSweep withTerminalSafeText(tiles::TileSweep sweep) {
+    for (std::string* text :
+         {&sweep.producer, &sweep.created, &sweep.deviceName, &sweep.driverVersion,
+          &sweep.runtimeVersion, &sweep.compilerVersion, &sweep.limits.name,
+          &sweep.limits.copyBandwidthSource, &sweep.limits.computeSource})
+        makeSafe(*text);
+    if (sweep.peer) {
+        makeSafe(sweep.peer->name);
+        makeSafe(sweep.peer->source);
+    }
+    for (tiles::ReferenceTiming& reference : sweep.references) {
+        makeSafe(reference.variant);
+        makeSafe(reference.title);
+    }
+    for (tiles::TileCell& cell : sweep.cells) {
+        if (cell.report.refusal) makeSafe(cell.report.refusal->reason);
+        for (std::string* text :
+             {&cell.error, &cell.peerNote, &cell.report.gridWords, &cell.report.predictedBound,
+              &cell.report.launch.kernelName, &cell.report.compiled.origin})
+            makeSafe(*text);
+        for (std::string& limiter : cell.limiters) makeSafe(limiter);
+    }
+    return sweep;
+}
+
 }  // namespace fusescope::cli

@@ -4,10 +4,12 @@
 // print a fake row of the table nor reorder the text after it.
 #include "model/recording.h"
 #include "model/sweep_json.h"
+#include "tiles/tile_types.h"
 
 namespace fusescope::cli {
 
 model::Recording withTerminalSafeText(model::Recording recording);
 model::SweepFile withTerminalSafeText(model::SweepFile sweep);
+tiles::TileSweep withTerminalSafeText(tiles::TileSweep sweep);
 
 }  // namespace fusescope::cli

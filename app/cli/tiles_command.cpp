@@ -12,6 +12,7 @@
 #include "cli/shared_options.h"
 #include "cli/terminal_observer.h"
 #include "cli/text_table.h"
+#include "cli/tile_sweep_table.h"
 #include "model/format.h"
 #include "model/problem_options.h"
 #include "model/producer.h"
@@ -156,13 +157,6 @@ QString describe(const tiles::TileConfiguration& c) {
 
 QString kib(std::uint64_t bytes) {
     return QStringLiteral("%1 KiB").arg(static_cast<double>(bytes) / 1024.0, 0, 'f', 1);
-}
-
-QString roofText(double value, const char* unit, const std::string& source) {
-    if (value <= 0) return QStringLiteral("not known");
-    return QStringLiteral("%1 %2 (%3)")
-        .arg(value, 0, 'f', 0)
-        .arg(QLatin1String(unit), text(source));
 }
 
 QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString& note) {
@@ -457,94 +451,6 @@ class TerminalTileObserver final : public tiles::TileObserver {
     TerminalObserver terminal_;
 };
 
-QString timeCell(const tiles::TimingSpread& t) {
-    return QStringLiteral("%1 [%2-%3]")
-        .arg(model::formatMilliseconds(t.medianMs), model::formatMilliseconds(t.q1Ms),
-             model::formatMilliseconds(t.q3Ms));
-}
-
-// The tunings the sweep's variant takes, in declaration order.
-std::vector<const TuningSpec*> sweptTunings(const tiles::TileSweep& sweep) {
-    std::vector<const TuningSpec*> tunings;
-    if (const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings)
-            if (tuning.appliesTo(sweep.request.base.variant)) tunings.push_back(&tuning);
-    return tunings;
-}
-
-void printSweep(const tiles::TileSweep& sweep) {
-    const std::vector<const TuningSpec*> tunings = sweptTunings(sweep);
-    QStringList tuningTitles;
-    for (const TuningSpec* tuning : tunings) {
-        const std::string& name = tuning->name;
-        tuningTitles << text(name.substr(name.find('_') + 1));
-    }
-    TextTable table;
-    table.addColumns({{QStringLiteral("tiles (%1)").arg(tuningTitles.join(QLatin1Char(' '))),
-                       TextTable::Align::Left},
-                      {QStringLiteral("ms median [IQR]"), TextTable::Align::Right},
-                      {QStringLiteral("GB/s"), TextTable::Align::Right},
-                      {QStringLiteral("TFLOP/s"), TextTable::Align::Right},
-                      {QStringLiteral("regs"), TextTable::Align::Right},
-                      {QStringLiteral("spill B"), TextTable::Align::Right},
-                      {QStringLiteral("smem KiB"), TextTable::Align::Right},
-                      {QStringLiteral("blk/SM"), TextTable::Align::Right},
-                      {QStringLiteral("check"), TextTable::Align::Left},
-                      {QStringLiteral("rank"), TextTable::Align::Left},
-                      {QStringLiteral("limiter"), TextTable::Align::Left}});
-    for (const tiles::TileCell& cell : sweep.cells) {
-        const tiles::ResourceReport& r = cell.report;
-        QStringList values;
-        for (const TuningSpec* tuning : tunings)
-            values << QString::number(r.configuration.problem.tuningValue(tuning->name));
-        const QString tilesText = values.join(QLatin1Char(' '));
-        if (r.refusal || !cell.measured) {
-            table.addRow(
-                {tilesText, QStringLiteral("-"), QString(), QString(), QString(), QString(),
-                 QString::number(static_cast<double>(r.launch.dynamicSharedBytes) / 1024.0, 'f', 0),
-                 QString(), QString(), QStringLiteral("refused"),
-                 r.refusal ? text(r.refusal->reason) : text(cell.error)});
-            continue;
-        }
-        const QString known = r.compiled.known ? QString() : QStringLiteral("?");
-        table.addRow(
-            {tilesText, timeCell(cell.time), model::formatGBps(cell.gbps),
-             QString::number(cell.tflops, 'f', 1),
-             r.compiled.known ? QString::number(r.compiled.registersPerThread) : known,
-             r.compiled.known ? QString::number(r.compiled.localBytesPerThread) : known,
-             QString::number(static_cast<double>(r.launch.dynamicSharedBytes) / 1024.0, 'f', 0),
-             r.compiled.known ? QString::number(r.compiled.blocksPerMultiprocessor) : known,
-             cell.checkOk ? QStringLiteral("ok") : QStringLiteral("FAIL"),
-             cell.best           ? QStringLiteral("BEST")
-             : cell.tiedWithBest ? QStringLiteral("tie")
-                                 : QString(),
-             cell.limiters.empty() ? QString() : text(cell.limiters.front())});
-    }
-    for (const QString& line : table.render()) printOut(line);
-    printOut(QString());
-    for (const tiles::ReferenceTiming& reference : sweep.references)
-        printOut(QStringLiteral("reference %1: %2 ms%3")
-                     .arg(text(reference.variant), timeCell(reference.time),
-                          reference.checkOk ? QString() : QStringLiteral(" (check FAILED)")));
-    printOut(
-        QStringLiteral("copy roof %1; compute roof %2")
-            .arg(roofText(sweep.limits.copyBandwidthGBps, "GB/s", sweep.limits.copyBandwidthSource),
-                 roofText(sweep.limits.computeTflops, "TFLOP/s", sweep.limits.computeSource)));
-    int measured = 0, refused = 0;
-    for (const tiles::TileCell& cell : sweep.cells) (cell.measured ? measured : refused)++;
-    printOut(QStringLiteral("%1 configurations: %2 measured, %3 refused; %4 compiled by %5, %6 "
-                            "from the cache; compiling %7 s, whole sweep %8 s%9")
-                 .arg(sweep.cells.size())
-                 .arg(measured)
-                 .arg(refused)
-                 .arg(sweep.modulesCompiled)
-                 .arg(text(sweep.compilerVersion))
-                 .arg(sweep.modulesCached)
-                 .arg(sweep.compileWallMs / 1000.0, 0, 'f', 1)
-                 .arg(sweep.totalWallMs / 1000.0, 0, 'f', 1)
-                 .arg(sweep.cancelled ? QStringLiteral(" (cancelled)") : QString()));
-}
-
 int runTiles(const QStringList& arguments) {
     TilesParser p;
     if (std::optional<int> done = parseCommandLine(
@@ -606,7 +512,7 @@ int runTiles(const QStringList& arguments) {
         return exitCodeFor(sweep.status());
     }
     sweep->producer = model::producerString(QStringLiteral("fusescope-cli")).toStdString();
-    printSweep(*sweep);
+    for (const QString& line : renderTileSweep(*sweep)) printOut(line);
     if (!jsonPath.isEmpty()) {
         if (Status s = model::saveTileSweep(*sweep, jsonPath); !s) {
             printError(text(s.message()));

@@ -3,6 +3,9 @@
 // backend whose file the explorer can open.
 #include <gtest/gtest.h>
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 
 #include "cli/cli_process.h"
@@ -121,6 +124,59 @@ TEST(CliTiles, ASmallSweepOnTheCpuWritesAFileTheExplorerOpens) {
     EXPECT_TRUE(sweep->cells[0].measured);
     EXPECT_TRUE(sweep->cells[0].checkOk);
     ASSERT_TRUE(sweep->cells[2].report.refusal.has_value());  // BLOCK_M 32 > M = 4
+
+    // `show` prints the saved sweep's table again; without a peer, no peer columns.
+    const CliResult shown = runCli({"show", path});
+    ASSERT_EQ(shown.exitCode, 0) << shown.err.toStdString();
+    EXPECT_TRUE(containsAll(shown.out, {"tile sweep of mlp lesson_fused, replayed", "BEST",
+                                        "4 configurations: 2 measured, 2 refused"}));
+    EXPECT_FALSE(shown.out.contains(QStringLiteral("÷ peer"))) << shown.out.toStdString();
+}
+
+TEST(CliTiles, ShowPrintsTheShippedClassroomSweepBesideTriton) {
+    const CliResult shown = runCli(
+        {"show", QStringLiteral(FUSESCOPE_SHIPPED_DIR "/tiles-mlp-classroom-bf16-h200.json")});
+    ASSERT_EQ(shown.exitCode, 0) << shown.err.toStdString();
+    EXPECT_TRUE(containsAll(
+        shown.out, {"Triton 3.6.0 ms", "÷ peer", "Triton 3.6.0 at the same tiles (BLOCK_M/N/H/I): ",
+                    "of 48 within 1.10x its time", "Triton 3.6.0's times: "}))
+        << shown.out.toStdString();
+}
+
+// The shipped classroom sweep with its peer replaced, written into `dir`.
+QString sweepWithPeer(const QTemporaryDir& dir, const QString& name, const QString& source) {
+    QFile shipped(QStringLiteral(FUSESCOPE_SHIPPED_DIR "/tiles-mlp-classroom-bf16-h200.json"));
+    if (!shipped.open(QIODevice::ReadOnly)) return {};
+    QJsonObject document = QJsonDocument::fromJson(shipped.readAll()).object();
+    document.insert(QStringLiteral("peer"), QJsonObject{{QStringLiteral("name"), name},
+                                                        {QStringLiteral("source"), source}});
+    const QString path = dir.filePath(QStringLiteral("hostile-tiles.json"));
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(document).toJson()) < 0)
+        return {};
+    return path;
+}
+
+TEST(CliTiles, ShowRefusesAPeerNameWithControlCharacters) {
+    QTemporaryDir dir;
+    const QString path = sweepWithPeer(dir, QStringLiteral("\x1b[2J\x1b[31mfake"), QString());
+    ASSERT_FALSE(path.isEmpty());
+    const CliResult shown = runCli({"show", path});
+    EXPECT_EQ(shown.exitCode, 2);
+    EXPECT_TRUE(shown.err.contains(QStringLiteral("peer.name"))) << shown.err.toStdString();
+    EXPECT_FALSE(shown.out.contains(QChar(0x1b)));
+}
+
+TEST(CliTiles, ShowPrintsAPeersSourceOnOneLine) {
+    QTemporaryDir dir;
+    const QString path =
+        sweepWithPeer(dir, QStringLiteral("Peer"), QStringLiteral("first\nsecond"));
+    ASSERT_FALSE(path.isEmpty());
+    const CliResult shown = runCli({"show", path});
+    ASSERT_EQ(shown.exitCode, 0) << shown.err.toStdString();
+    EXPECT_TRUE(shown.out.contains(QStringLiteral("Peer's times: first")))
+        << shown.out.toStdString();
+    EXPECT_FALSE(shown.out.contains(QStringLiteral("first\nsecond")));
 }
 
 TEST(CliTiles, HelpDocumentsTheCommands) {

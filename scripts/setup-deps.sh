@@ -11,12 +11,13 @@ set -euo pipefail
 # patchelf + file for the portable bundle and CPack's DEB (dpkg-dev gives dpkg-shlibdeps);
 # fonts-dejavu-core so offscreen renders have a font; clang with its runtime libraries
 # (libFuzzer, which clang only recommends) for scripts/fuzz.sh; lld links the test programs
-# about three times faster than GNU ld (the build uses it where it is installed).
+# about three times faster than GNU ld (the build uses it where it is installed); python3 runs
+# the benchmark scripts' test (tests/benchmarks) with stand-ins for torch and Triton.
 packages=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqscintilla2-qt6-dev libgtest-dev libgif-dev
     xvfb xauth patchelf file dpkg-dev fonts-dejavu-core
-    clang libclang-rt-14-dev lld
+    clang libclang-rt-14-dev lld python3
 )
 
 check_only=0

@@ -2,6 +2,7 @@
 
 #include "cli/text_table.h"
 #include "model/format.h"
+#include "model/tile_choices.h"
 #include "model/tile_peer_comparison.h"
 #include "pipelines/registry.h"
 
@@ -18,15 +19,6 @@ QString timeCell(const tiles::TimingSpread& t) {
              model::formatMilliseconds(t.q3Ms));
 }
 
-// The tunings the sweep's variant takes, in declaration order.
-std::vector<const TuningSpec*> sweptTunings(const tiles::TileSweep& sweep) {
-    std::vector<const TuningSpec*> tunings;
-    if (const PipelineSpec* pipeline = findPipeline(sweep.request.base.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings)
-            if (tuning.appliesTo(sweep.request.base.variant)) tunings.push_back(&tuning);
-    return tunings;
-}
-
 }  // namespace
 
 QString roofText(double value, const char* unit, const std::string& source) {
@@ -38,7 +30,7 @@ QString roofText(double value, const char* unit, const std::string& source) {
 
 QStringList renderTileSweep(const tiles::TileSweep& sweep) {
     QStringList lines;
-    const std::vector<const TuningSpec*> tunings = sweptTunings(sweep);
+    const std::vector<const TuningSpec*> tunings = model::variantTunings(sweep.request.base);
     QStringList tuningTitles;
     for (const TuningSpec* tuning : tunings) {
         const std::string& name = tuning->name;
@@ -68,9 +60,8 @@ QStringList renderTileSweep(const tiles::TileSweep& sweep) {
         return QStringList{
             cell.peerTime ? model::formatMilliseconds(cell.peerTime->medianMs)
                           : QStringLiteral("-"),
-            ratio ? QStringLiteral("%1x%2")
-                        .arg(*ratio, 0, 'f', 2)
-                        .arg(*ratio > model::kPeerParRatio ? QStringLiteral(" *") : QString())
+            ratio ? model::formatRatioTwoDecimals(*ratio) +
+                        (*ratio > model::kPeerParRatio ? QStringLiteral(" *") : QString())
                   : QString()};
     };
     for (const tiles::TileCell& cell : sweep.cells) {

@@ -65,6 +65,10 @@ QString formatPercent(double fraction) {
     return QStringLiteral("%1%").arg(fraction * 100.0, 0, 'f', 1);
 }
 
+QString formatRatioTwoDecimals(double ratio) {
+    return QStringLiteral("%1x").arg(ratio, 0, 'f', 2);
+}
+
 QString formatRelativeError(double relativeError) {
     if (relativeError == 0.0) return QStringLiteral("0");
     return QString::number(relativeError, 'e', 1);

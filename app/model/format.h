@@ -15,6 +15,7 @@ QString formatMilliseconds(double ms);              // "0.763" (3 significant di
 QString formatDuration(double ms);                  // "763 µs", "12.4 ms", "1.20 s"
 QString formatGBps(double gigabytesPerSecond);      // "4,210.5", "0.395" (3 digits or more)
 QString formatPercent(double fraction);             // 0.895 -> "89.5%"
+QString formatRatioTwoDecimals(double ratio);       // 1.0312 -> "1.03x", 1.1 -> "1.10x"
 QString formatRelativeError(double relativeError);  // "1.2e-07", "0"
 QString formatVectorWidth(int width);               // "4 (16-byte loads)"
 

@@ -24,13 +24,9 @@ const KernelResult* kernelNamed(const VariantResult& run, const std::string& nam
     return nullptr;
 }
 
-QString ratioText(double ratio) {
-    return QStringLiteral("%1x").arg(ratio, 0, 'f', 2);
-}
-
 // "7.7%" for a small loss, "2.00x" for a large one.
 QString slowerBy(double ratio) {
-    return ratio < kPercentBelow ? formatPercent(ratio - 1.0) : ratioText(ratio);
+    return ratio < kPercentBelow ? formatPercent(ratio - 1.0) : formatRatioTwoDecimals(ratio);
 }
 
 // L2 write requests over the bytes the kernel writes; absent without the counters.
@@ -89,7 +85,8 @@ QString measuredCause(const VariantSpec& variant, const VariantResult& fused,
                                     : QStringLiteral("the bytes of %1 it writes").arg(buffers);
         QString part =
             QStringLiteral("%1 asks the L2 for %2 %3 (%4 of write requests for %5)")
-                .arg(QString::fromStdString(pair.fused->name), ratioText(*ratio), written,
+                .arg(QString::fromStdString(pair.fused->name), formatRatioTwoDecimals(*ratio),
+                     written,
                      formatBytes(quint64(*measured(*pair.fused, &KernelCounters::l2SectorsWritten) *
                                          kSectorBytes)),
                      formatBytes(pair.fused->modelBytesWritten));
@@ -97,7 +94,8 @@ QString measuredCause(const VariantSpec& variant, const VariantResult& fused,
         for (const KernelResult* other : pair.others)
             if (const std::optional<double> otherRatio = writeRequestRatio(*other))
                 theirs << QStringLiteral("%1 for %2")
-                              .arg(ratioText(*otherRatio), QString::fromStdString(other->name));
+                              .arg(formatRatioTwoDecimals(*otherRatio),
+                                   QString::fromStdString(other->name));
         if (!theirs.isEmpty()) part += QStringLiteral(", against ") + theirs.join(", ");
         parts << part;
     }

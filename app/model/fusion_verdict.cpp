@@ -110,18 +110,17 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Var
 // How close a memory-bound variant is to the least time its DRAM bytes allow: " Its 352 MB of
 // DRAM traffic (measured) take at least 83.6 µs at the copy roofline measured in the same run
 // (4,210.0 GB/s); it takes 87.2 µs, 1.04x that floor." Empty without both figures.
-QString copyFloor(const Recording& recording, const VariantResult& run) {
-    const RunTraffic traffic = runTraffic(run);
-    const double gbps = recording.roofline.gbps();
-    if (!traffic.hasDram() || !(traffic.dramBytes > 0) || !(gbps > 0) || !(run.timeMs > 0))
-        return {};
-    const double floorMs = traffic.dramBytes / (gbps * 1e6);
+QString copyFloor(const Recording& recording, const RunTraffic& traffic) {
+    // The share of the copy roofline the run reaches is the floor over its time.
+    const std::optional<double> share = rooflineShare(traffic, recording.roofline);
+    if (!share || !(*share > 0)) return {};
+    const double floorMs = traffic.timeMs * *share;
     return QStringLiteral(
                " Its %1 of DRAM traffic (%2) take at least %3 at the copy roofline measured in "
                "the same run (%4 GB/s); it takes %5, %6 that floor.")
         .arg(formatBytes(quint64(traffic.dramBytes)), dramSourceWord(traffic.dramSource),
-             formatDuration(floorMs), formatGBps(gbps), formatDuration(run.timeMs),
-             times(run.timeMs / floorMs));
+             formatDuration(floorMs), formatGBps(recording.roofline.gbps()),
+             formatDuration(traffic.timeMs), times(1.0 / *share));
 }
 
 // The leanest fusion against the baseline, with what bounds its time at this size.
@@ -135,7 +134,8 @@ QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
     // "g_u_h" names one buffer of three arrays: "g, u, h" in words.
     const QString intermediate = QString::fromStdString(pipeline.intermediate)
                                      .replace(QLatin1Char('_'), QStringLiteral(", "));
-    const double tflops = runTraffic(fused).executedTflops();
+    const RunTraffic traffic = runTraffic(fused);
+    const double tflops = traffic.executedTflops();
     const double computeShare = tflops / recording.computeRoof->tflops();
     if (computeShare >= kComputeBoundShare)
         return text + QStringLiteral(
@@ -151,7 +151,7 @@ QString leanestVerdict(const Recording& recording, const PipelineSpec& pipeline,
                "compute roof), so what fusion saves, %3 through memory and its "
                "launches, shows in the time.")
                .arg(toQString(fused.variant), formatPercent(computeShare), intermediate) +
-           copyFloor(recording, fused);
+           copyFloor(recording, traffic);
 }
 
 // The verdict on the variants that ran.

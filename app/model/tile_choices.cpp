@@ -1,5 +1,6 @@
 #include "model/tile_choices.h"
 
+#include "pipelines/registry.h"
 #include "tiles/tile_model.h"
 
 namespace fusescope::model {
@@ -23,6 +24,14 @@ std::optional<tiles::DeviceLimits> knownGpuLimits(const QString& key, DType dtyp
 tiles::ResourceReport modelReport(const tiles::TileConfiguration& configuration,
                                   const tiles::DeviceLimits& limits) {
     return tiles::modelReport(configuration, limits);
+}
+
+std::vector<const TuningSpec*> variantTunings(const tiles::TileConfiguration& configuration) {
+    std::vector<const TuningSpec*> tunings;
+    if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
+        for (const TuningSpec& tuning : pipeline->tunings)
+            if (tuning.appliesTo(configuration.variant)) tunings.push_back(&tuning);
+    return tunings;
 }
 
 QString tilesText(const tiles::TileConfiguration& configuration) {

@@ -20,6 +20,9 @@ std::optional<tiles::DeviceLimits> knownGpuLimits(const QString& key, DType dtyp
 // The model's numbers (traffic, FLOPs, grid against SMs, refusal) for `limits`.
 tiles::ResourceReport modelReport(const tiles::TileConfiguration& configuration,
                                   const tiles::DeviceLimits& limits);
+// The tuning parameters the configuration's variant takes, in declaration order; none where the
+// registry does not know its pipeline.
+std::vector<const TuningSpec*> variantTunings(const tiles::TileConfiguration& configuration);
 // "block_m=64 block_n=64 ...": the variant's tunings in declaration order.
 QString tilesText(const tiles::TileConfiguration& configuration);
 // The cells' limiters in words and the best and tied marks (idempotent: call as cells arrive).

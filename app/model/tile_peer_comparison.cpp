@@ -2,9 +2,10 @@
 
 #include <QObject>
 #include <QStringList>
-#include <algorithm>
+#include <utility>
 
 #include "model/format.h"
+#include "model/tile_choices.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::model {
@@ -14,19 +15,8 @@ QString peerWords(const std::string& text) {
     return QString::fromStdString(text);
 }
 
-// "1.03x" with the digits that tell 1.10 from 1.09.
-QString peerRatioText(double ratio) {
-    return QStringLiteral("%1x").arg(ratio, 0, 'f', 2);
-}
-
 bool ownPeerComparableTime(const tiles::TileCell& cell) {
     return cell.measured && cell.checkOk && cell.time.medianMs > 0;
-}
-
-double medianOfRatios(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t half = values.size() / 2;
-    return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2.0;
 }
 
 }  // namespace
@@ -60,7 +50,8 @@ std::optional<TilePeerComparison> comparePeer(const tiles::TileSweep& sweep) {
     }
     if (ratios.empty()) return std::nullopt;
     comparison.bothRan = static_cast<int>(ratios.size());
-    comparison.medianRatio = medianOfRatios(ratios);
+    // spreadOf takes any values; its median is named for times.
+    comparison.medianRatio = tiles::spreadOf(std::move(ratios)).medianMs;
     // The peer's ties by the sweep's own rule: intervals overlapping its best one's.
     const tiles::TimingSpread& peerBest =
         *sweep.cells[static_cast<std::size_t>(comparison.peerBestCell)].peerTime;
@@ -75,10 +66,8 @@ std::optional<TilePeerComparison> comparePeer(const tiles::TileSweep& sweep) {
 
 QString tilesShort(const tiles::TileConfiguration& configuration) {
     QStringList values;
-    if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings)
-            if (tuning.appliesTo(configuration.variant))
-                values << QString::number(configuration.problem.tuningValue(tuning.name));
+    for (const TuningSpec* tuning : variantTunings(configuration))
+        values << QString::number(configuration.problem.tuningValue(tuning->name));
     return values.join(QLatin1Char('/'));
 }
 
@@ -86,18 +75,16 @@ QString tilesOrder(const tiles::TileConfiguration& configuration) {
     // "BLOCK_M/N/H/I": a prefix the first title shares with the next ones is said once.
     QStringList titles;
     QString prefix;
-    if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings) {
-            if (!tuning.appliesTo(configuration.variant)) continue;
-            const QString title = peerWords(tuning.title);
-            if (titles.isEmpty()) {
-                prefix = title.left(title.indexOf(QLatin1Char('_')) + 1);
-                titles << title;
-            } else {
-                titles << (!prefix.isEmpty() && title.startsWith(prefix) ? title.mid(prefix.size())
-                                                                         : title);
-            }
+    for (const TuningSpec* tuning : variantTunings(configuration)) {
+        const QString title = peerWords(tuning->title);
+        if (titles.isEmpty()) {
+            prefix = title.left(title.indexOf(QLatin1Char('_')) + 1);
+            titles << title;
+        } else {
+            titles << (!prefix.isEmpty() && title.startsWith(prefix) ? title.mid(prefix.size())
+                                                                     : title);
         }
+    }
     return titles.join(QLatin1Char('/'));
 }
 
@@ -115,9 +102,10 @@ QString peerSummary(const tiles::TileSweep& sweep) {
                  .arg(peer, tilesOrder(sweep.request.base))
                  .arg(comparison->withinRatio)
                  .arg(comparison->bothRan)
-                 .arg(peerRatioText(kPeerParRatio));
+                 .arg(formatRatioTwoDecimals(kPeerParRatio));
     parts << QObject::tr("median %1, worst %2 at %3")
-                 .arg(peerRatioText(comparison->medianRatio), peerRatioText(comparison->worstRatio),
+                 .arg(formatRatioTwoDecimals(comparison->medianRatio),
+                      formatRatioTwoDecimals(comparison->worstRatio),
                       tilesAt(comparison->worstCell));
     if (comparison->bestCell >= 0 && ownPeerComparableTime(cellAt(comparison->bestCell))) {
         const double ours = cellAt(comparison->bestCell).time.medianMs;
@@ -125,7 +113,7 @@ QString peerSummary(const tiles::TileSweep& sweep) {
         parts << QObject::tr("best %1 %2 ms, %3's %4 %5 ms (%6)")
                      .arg(tilesAt(comparison->bestCell), formatMilliseconds(ours), peer,
                           tilesAt(comparison->peerBestCell), formatMilliseconds(theirs),
-                          peerRatioText(ours / theirs));
+                          formatRatioTwoDecimals(ours / theirs));
     }
     QStringList shared;
     for (int index : comparison->sharedTies) shared << tilesAt(index);
@@ -145,9 +133,9 @@ QString peerCellLine(const tiles::TileCell& cell, const tiles::TileSweep& sweep)
                        .arg(peer, formatMilliseconds(cell.peerTime->medianMs));
     if (const std::optional<double> ratio = peerRatio(cell))
         line += QObject::tr("; this kernel takes %1 its time%2")
-                    .arg(peerRatioText(*ratio),
+                    .arg(formatRatioTwoDecimals(*ratio),
                          *ratio > kPeerParRatio
-                             ? QObject::tr(" (over %1)").arg(peerRatioText(kPeerParRatio))
+                             ? QObject::tr(" (over %1)").arg(formatRatioTwoDecimals(kPeerParRatio))
                              : QString());
     return line;
 }

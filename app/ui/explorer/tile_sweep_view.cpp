@@ -48,13 +48,10 @@ int indexOf(const std::vector<int>& values, int value) {
 
 QString tilesLine(const tiles::TileConfiguration& configuration) {
     QStringList parts;
-    if (const PipelineSpec* pipeline = findPipeline(configuration.pipeline))
-        for (const TuningSpec& tuning : pipeline->tunings) {
-            if (!tuning.appliesTo(configuration.variant)) continue;
-            parts << QStringLiteral("%1 %2")
-                         .arg(qs(tuning.title))
-                         .arg(configuration.problem.tuningValue(tuning.name));
-        }
+    for (const TuningSpec* tuning : model::variantTunings(configuration))
+        parts << QStringLiteral("%1 %2")
+                     .arg(qs(tuning->title))
+                     .arg(configuration.problem.tuningValue(tuning->name));
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pipelines/mlp/mlp_lesson_tiled.h"
@@ -23,13 +24,19 @@ inline bool hasOption(const fusescope::CompileRequest& request, const std::strin
     return false;
 }
 
-// NVRTC compiles `request` into an image of some size; a failure prints the compiler's log.
+// NVRTC compiles `request` into an image of some size holding the lesson kernel's three entry
+// points (their names are in the image's symbol table); a failure prints the compiler's log.
 inline void expectCompiles(fusescope::ModuleCompiler& nvrtc,
                            const fusescope::CompileRequest& request) {
     std::string log;
     fusescope::Result<std::vector<unsigned char>> image = nvrtc.compile(request, log);
     ASSERT_TRUE(image) << image.status().message() << "\n" << log;
     EXPECT_GT(image->size(), 1000u);
+    const std::string bytes(image->begin(), image->end());
+    for (std::string_view entry :
+         {fusescope::mlp::kLessonTiledFullKernel, fusescope::mlp::kLessonTiledRowsKernel,
+          fusescope::mlp::kLessonTiledEdgeKernel})
+        EXPECT_NE(bytes.find(std::string(entry) + '\0'), std::string::npos) << entry;
 }
 
 }  // namespace testsupport

@@ -108,6 +108,14 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {512, 1024, 2816, DType::Bfloat16, 16, 32, 64, 32},
         {3, 1000, 2750, DType::Tf32, 16, 32, 64, 32},
         {70, 1001, 2750, DType::Tf32, 32, 32, 64, 32},
+        // Whole H and I tiles, a partial M tile (as at decode): the entry that checks only x's
+        // rows, on mma.sync and on wgmma, in bfloat16 and TF32.
+        {3, 1024, 2816, DType::Bfloat16, 16, 64, 64, 64},
+        {1, 512, 1024, DType::Bfloat16, 16, 32, 128, 128},
+        {70, 1024, 2816, DType::Bfloat16, 64, 64, 32, 128},
+        {130, 512, 1024, DType::Bfloat16, 128, 32, 64, 64},
+        {3, 1024, 2816, DType::Tf32, 16, 32, 64, 32},
+        {70, 1024, 2816, DType::Tf32, 64, 64, 64, 32},
     };
     for (const Case& k : cases) {
         const TileConfiguration c = lessonTiles(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);

@@ -194,9 +194,11 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, 
     return request;
 }
 
-bool lessonTiledFull(const LessonTiles& tiles, const MlpShape& shape) {
-    return shape.M % tiles.blockM == 0 && shape.H % tiles.blockH == 0 &&
-           shape.H % tiles.blockN == 0 && shape.I % tiles.blockI == 0;
+LessonTiledEntry lessonTiledEntry(const LessonTiles& tiles, const MlpShape& shape) {
+    const bool wholeWeights =
+        shape.H % tiles.blockH == 0 && shape.H % tiles.blockN == 0 && shape.I % tiles.blockI == 0;
+    if (!wholeWeights) return LessonTiledEntry::Edge;
+    return shape.M % tiles.blockM == 0 ? LessonTiledEntry::Full : LessonTiledEntry::Rows;
 }
 
 void setLessonTilesAlwaysCompiled(bool always) {

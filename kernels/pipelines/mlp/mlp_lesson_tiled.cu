@@ -13,8 +13,9 @@
 // as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
 // sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
 // at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
-// wgmma. Two entry points: _full for shapes that are whole tiles (no bounds checks in the
-// copies), _edge for the rest.
+// wgmma. Three entry points: _full for shapes that are whole tiles (no bounds checks in the
+// copies), _rows where only M is not (x's rows checked: at decode M is one row of an M tile), _edge
+// for the rest.
 
 #ifndef FS_WARPS
 #define FS_WARPS 4
@@ -33,6 +34,11 @@
 #endif
 
 // fs_bf16, fsSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
+
+// What an entry point's copies check: nothing (every tile whole), x's rows only (H and I whole
+// tiles), or every bound. The edge kernel's checked copies make its loop several times the whole
+// one's code, which costs the decode shapes (M = 1) more than the checks themselves.
+enum FsBounds : int { kFsWholeTiles, kFsRowsChecked, kFsAllChecked };
 
 #if FS_BF16 || FS_TF32
 
@@ -358,7 +364,7 @@ using FsMath = FsTf32Math;
 // The copies of x's, gate's and up's tiles into a ring of FS_STAGES slots, one cp.async group a
 // step, in the order the products use them (each I chunk's H steps in turn); both tensor-core
 // kernels stage FS_STAGES - 1 steps ahead of their products.
-template <typename Math, bool kFull>
+template <typename Math, int kBounds>
 struct FsCopyRing {
     using Element = typename Math::Element;
     using Word = typename Math::Word;
@@ -378,12 +384,13 @@ struct FsCopyRing {
         if (chunk < chunks) {
             const int i0 = chunk * BI, k0 = step * BH;
             Word* stage = shared + slot * kStage;
-            Math::template copyTile<BM, BH, kFull>(stage, x, H, m0, k0, M, H, alignedH);
+            constexpr bool kWholeX = kBounds == kFsWholeTiles, kWhole = kBounds != kFsAllChecked;
+            Math::template copyTile<BM, BH, kWholeX>(stage, x, H, m0, k0, M, H, alignedH);
             constexpr bool kInterleave = Math::kInterleaveWeights;
-            Math::template copyTile<BI, BH, kFull, kInterleave>(stage + kX, gate, H, i0, k0, I, H,
-                                                                alignedH);
-            Math::template copyTile<BI, BH, kFull, kInterleave>(stage + kX + kW, up, H, i0, k0, I,
-                                                                H, alignedH);
+            Math::template copyTile<BI, BH, kWhole, kInterleave>(stage + kX, gate, H, i0, k0, I, H,
+                                                                 alignedH);
+            Math::template copyTile<BI, BH, kWhole, kInterleave>(stage + kX + kW, up, H, i0, k0, I,
+                                                                 H, alignedH);
             slot = slot + 1 == kStages ? 0 : slot + 1;
             if (++step == stepsH) {
                 step = 0;
@@ -408,7 +415,7 @@ struct FsCopyRing {
 // by the chunk's last step when a chunk has at least kStages steps (else the chunk waits for all
 // copies before its down product). The shared memory saved lets more blocks share a
 // multiprocessor. FS_SHARED names the dynamic shared memory, as each kernel's PTX always has.
-template <typename Math, bool kFull>
+template <typename Math, int kBounds>
 __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element* __restrict__ x,
                                                     const typename Math::Element* __restrict__ gate,
                                                     const typename Math::Element* __restrict__ up,
@@ -434,7 +441,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     const int stepsH = (H + BH - 1) / BH, chunks = (I + BI - 1) / BI;
     const bool alignedH = H % Math::kUnitElements == 0, alignedI = I % Math::kUnitElements == 0;
 
-    FsCopyRing<Math, kFull> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
+    FsCopyRing<Math, kBounds> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
 
     float gu[2][GateUp::kRowsPerWarp][GateUp::kColsPerWarp][GateUp::kHalves][4];
     float o[1][Down::kRowsPerWarp][Down::kColsPerWarp][Down::kHalves][4];
@@ -450,8 +457,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         fsWait<kStages - 2>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
         if (step == 0)    // and the previous chunk's down product is over
-            Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H, I,
-                                                   alignedI);
+            Math::template copyTile<BN, BI, kBounds != kFsAllChecked>(shared + kDownAt, down, I, n0,
+                                                                      chunk * BI, H, I, alignedI);
         ring.next();
         const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
         const unsigned weights[2] = {stage + kX, stage + kX + kW};
@@ -526,30 +533,37 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
 #if FS_WGMMA
 // The same kernel multiplied with Hopper's warpgroup MMA: mlp_lesson_warpgroup.cuh, which CMake
 // puts after this text.
-template <bool kFull>
+template <int kBounds>
 __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __restrict__ x,
                                                    const FsMath::Element* __restrict__ gate,
                                                    const FsMath::Element* __restrict__ up,
                                                    const FsMath::Element* __restrict__ down,
                                                    FsMath::Element* __restrict__ out, int M, int H,
                                                    int I);
-#define FS_LESSON_BODY(kFull) fsLessonWarpgroups<kFull>
+#define FS_LESSON_BODY(kBounds) fsLessonWarpgroups<kBounds>
 #else
-#define FS_LESSON_BODY(kFull) fsLessonTensorCores<FsMath, kFull>
+#define FS_LESSON_BODY(kBounds) fsLessonTensorCores<FsMath, kBounds>
 #endif
 
 extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_full(
     const FsMath::Element* __restrict__ x, const FsMath::Element* __restrict__ gate,
     const FsMath::Element* __restrict__ up, const FsMath::Element* __restrict__ down,
     FsMath::Element* __restrict__ out, int M, int H, int I) {
-    FS_LESSON_BODY(true)(x, gate, up, down, out, M, H, I);
+    FS_LESSON_BODY(kFsWholeTiles)(x, gate, up, down, out, M, H, I);
+}
+
+extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_rows(
+    const FsMath::Element* __restrict__ x, const FsMath::Element* __restrict__ gate,
+    const FsMath::Element* __restrict__ up, const FsMath::Element* __restrict__ down,
+    FsMath::Element* __restrict__ out, int M, int H, int I) {
+    FS_LESSON_BODY(kFsRowsChecked)(x, gate, up, down, out, M, H, I);
 }
 
 extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_edge(
     const FsMath::Element* __restrict__ x, const FsMath::Element* __restrict__ gate,
     const FsMath::Element* __restrict__ up, const FsMath::Element* __restrict__ down,
     FsMath::Element* __restrict__ out, int M, int H, int I) {
-    FS_LESSON_BODY(false)(x, gate, up, down, out, M, H, I);
+    FS_LESSON_BODY(kFsAllChecked)(x, gate, up, down, out, M, H, I);
 }
 
 #else  // float32: plain FMAs on the CUDA cores (no TF32), one shared-memory stage
@@ -651,6 +665,12 @@ __device__ __forceinline__ void fsLessonFloat(const float* __restrict__ x,
 }
 
 extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_full(
+    const float* __restrict__ x, const float* __restrict__ gate, const float* __restrict__ up,
+    const float* __restrict__ down, float* __restrict__ out, int M, int H, int I) {
+    fsLessonFloat(x, gate, up, down, out, M, H, I);
+}
+
+extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_rows(
     const float* __restrict__ x, const float* __restrict__ gate, const float* __restrict__ up,
     const float* __restrict__ down, float* __restrict__ out, int M, int H, int I) {
     fsLessonFloat(x, gate, up, down, out, M, H, I);

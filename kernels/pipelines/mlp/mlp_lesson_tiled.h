@@ -12,6 +12,7 @@
 namespace fusescope::mlp {
 
 inline constexpr std::string_view kLessonTiledFullKernel = "swiglu_mlp_lesson_tiled_full";
+inline constexpr std::string_view kLessonTiledRowsKernel = "swiglu_mlp_lesson_tiled_rows";
 inline constexpr std::string_view kLessonTiledEdgeKernel = "swiglu_mlp_lesson_tiled_edge";
 
 std::string_view lessonTiledSource();
@@ -69,8 +70,11 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
                                          int minBlocks, int computeMajor, int computeMinor);
 
-// Whether shapes are whole tiles, so the _full kernel (no bounds checks) runs.
-bool lessonTiledFull(const LessonTiles& tiles, const MlpShape& shape);
+// Which entry point runs a shape: _full where every tile is whole (no bounds checks), _rows where
+// H and I are whole tiles and M is not (only x's rows checked: at decode M is one row of an M
+// tile), _edge elsewhere.
+enum class LessonTiledEntry { Full, Rows, Edge };
+LessonTiledEntry lessonTiledEntry(const LessonTiles& tiles, const MlpShape& shape);
 
 // Tile sweeps compile even the default tiles at run time, so every cell runs the same code;
 // otherwise the default tiles run the precompiled, hand-tuned kernel. Process-wide.

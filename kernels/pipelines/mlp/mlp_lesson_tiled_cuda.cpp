@@ -33,6 +33,20 @@ CompileRequest requestOn(const TiledDeviceFacts& device, const LessonTiles& tile
                                      device.minor);
 }
 
+// The entry point that runs this shape.
+const void* entryFor(const LessonTiledKernel& kernel, const LessonTiles& tiles,
+                     const MlpShape& shape) {
+    switch (lessonTiledEntry(tiles, shape)) {
+        case LessonTiledEntry::Full:
+            return kernel.full;
+        case LessonTiledEntry::Rows:
+            return kernel.rows;
+        case LessonTiledEntry::Edge:
+            break;
+    }
+    return kernel.edge;
+}
+
 }  // namespace
 
 Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype,
@@ -56,7 +70,8 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
                             " " + std::to_string(plan.minBlocks);
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
         return loadTiledKernel(
-            requestOn(*device, tiles, dtype, plan), kLessonTiledFullKernel, kLessonTiledEdgeKernel,
+            requestOn(*device, tiles, dtype, plan),
+            {kLessonTiledFullKernel, kLessonTiledRowsKernel, kLessonTiledEdgeKernel},
             lessonTiledSharedBytes(tiles, dtype, plan.stages, device->major), plan.stages,
             lessonTiledThreads(tiles, dtype, device->major), "tiled lesson kernel");
     });
@@ -69,15 +84,15 @@ Status launchLessonTiled(const LessonTiledKernel& kernel, const LessonTiles& til
                     static_cast<unsigned>(ceilDiv(shape.H, tiles.blockN)));
     int m = static_cast<int>(shape.M), h = static_cast<int>(shape.H), i = static_cast<int>(shape.I);
     void* args[] = {&x, &gate, &up, &down, &out, &m, &h, &i};
-    const void* entry = lessonTiledFull(tiles, shape) ? kernel.full : kernel.edge;
-    return cudaStatus(cudaLaunchKernel(entry, grid, dim3(static_cast<unsigned>(kernel.threads)),
-                                       args, kernel.sharedBytes, static_cast<cudaStream_t>(stream)),
+    return cudaStatus(cudaLaunchKernel(entryFor(kernel, tiles, shape), grid,
+                                       dim3(static_cast<unsigned>(kernel.threads)), args,
+                                       kernel.sharedBytes, static_cast<cudaStream_t>(stream)),
                       "swiglu_mlp_lesson_tiled launch");
 }
 
 KernelResources lessonTiledResources(const LessonTiledKernel& kernel, const LessonTiles& tiles,
                                      const MlpShape& shape) {
-    return tiledKernelResources(kernel, lessonTiledFull(tiles, shape), kernel.threads,
+    return tiledKernelResources(kernel, entryFor(kernel, tiles, shape), kernel.threads,
                                 static_cast<std::uint64_t>(ceilDiv(shape.M, tiles.blockM) *
                                                            ceilDiv(shape.H, tiles.blockN)));
 }

@@ -194,7 +194,7 @@ struct FsWarpgroupMath {
 };
 #endif
 
-template <bool kFull>
+template <int kBounds>
 __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __restrict__ x,
                                                    const FsMath::Element* __restrict__ gate,
                                                    const FsMath::Element* __restrict__ up,
@@ -235,7 +235,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
     const int columnGroup = warpgroup % kColumnGroups;
     const int hiddenColumn = columnGroup * kHiddenColumns;
 
-    FsCopyRing<Math, kFull> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
+    FsCopyRing<Math, kBounds> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
 
     float g[kHiddenColumns / 2], u[kHiddenColumns / 2], o[BN / 2];
     for (int s = 0; s < kStages - 1; ++s) ring.next();
@@ -250,7 +250,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
             // cp.async's copies are visible to wgmma after the wait and the barrier; the element
             // by element copies of rows that are not whole 16-byte units are stores, which need
             // the proxy fence (as the hidden tile does).
-            if (!kFull && !alignedH) fsAsyncProxyFence();
+            if (kBounds != kFsWholeTiles && !alignedH) fsAsyncProxyFence();
             __syncthreads();  // this step's tiles are visible to all
             const unsigned stage = window + static_cast<unsigned>(slot * kStage);
             fsWarpgroupFence();
@@ -262,9 +262,9 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
             fsWarpgroupWait<1>();  // the previous step's products are done in this warp,
             __syncthreads();       // and in every warp: their stage is free
             if (step == 0) {  // the previous chunk's down product is over (waited for at its end)
-                Math::template copyTile<BN, BI, kFull>(shared + kDownAt, down, I, n0, chunk * BI, H,
-                                                       I, alignedI);
-                if (!kFull && !alignedI) fsAsyncProxyFence();  // stores, as above
+                Math::template copyTile<BN, BI, kBounds != kFsAllChecked>(
+                    shared + kDownAt, down, I, n0, chunk * BI, H, I, alignedI);
+                if (kBounds == kFsAllChecked && !alignedI) fsAsyncProxyFence();  // stores, as above
             }
             ring.next();
             slot = slot + 1 == kStages ? 0 : slot + 1;

@@ -13,6 +13,11 @@ std::uint64_t gridBlocks(const production::Tiles& tiles, const MlpShape& shape) 
                                       ceilDiv(shape.I, tiles.tileI));
 }
 
+const void* entryFor(const TiledKernel& kernel, const production::Tiles& tiles,
+                     const MlpShape& shape) {
+    return productionTiledFull(tiles, shape) ? kernel.full : kernel.edge;
+}
+
 }  // namespace
 
 Result<CompileRequest> productionTiledRequestForDevice(const production::Tiles& tiles) {
@@ -29,7 +34,8 @@ Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles)
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
         Result<CompileRequest> request = productionTiledRequestForDevice(tiles);
         if (!request) return request.status();
-        return loadTiledKernel(*request, kProductionTiledFullKernel, kProductionTiledEdgeKernel,
+        return loadTiledKernel(*request,
+                               {kProductionTiledFullKernel, {}, kProductionTiledEdgeKernel},
                                productionTiledSharedBytes(tiles), kProductionTiledStages,
                                kProductionTiledThreads, "tiled gate_up kernel");
     });
@@ -45,15 +51,15 @@ Status launchProductionTiled(const TiledKernel& kernel, const production::Tiles&
     // Rows of x, gate and up are whole 16-byte units: cp.async with zero fill, else elements.
     bool aligned = shape.H % 8 == 0;
     void* args[] = {&x, &gate, &up, &h, &m, &hidden, &i, &aligned};
-    const void* entry = productionTiledFull(tiles, shape) ? kernel.full : kernel.edge;
-    return cudaStatus(cudaLaunchKernel(entry, grid, dim3(kProductionTiledThreads), args,
-                                       kernel.sharedBytes, static_cast<cudaStream_t>(stream)),
-                      "mlp_gate_up_silu_tiled launch");
+    return cudaStatus(
+        cudaLaunchKernel(entryFor(kernel, tiles, shape), grid, dim3(kProductionTiledThreads), args,
+                         kernel.sharedBytes, static_cast<cudaStream_t>(stream)),
+        "mlp_gate_up_silu_tiled launch");
 }
 
 KernelResources productionTiledResources(const TiledKernel& kernel, const production::Tiles& tiles,
                                          const MlpShape& shape) {
-    return tiledKernelResources(kernel, productionTiledFull(tiles, shape), kProductionTiledThreads,
+    return tiledKernelResources(kernel, entryFor(kernel, tiles, shape), kProductionTiledThreads,
                                 gridBlocks(tiles, shape));
 }
 

@@ -104,8 +104,8 @@ Result<TiledDeviceFacts> tiledDeviceFacts() {
     return found->second;
 }
 
-Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
-                                           std::string_view edgeName, std::uint64_t sharedBytes,
+Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request,
+                                           const TiledEntryNames& names, std::uint64_t sharedBytes,
                                            int stages, int threads, std::string_view what) {
     if (Status fits = sharedMemoryFits(sharedBytes, what); !fits) return fits;
     Result<ModuleCompiler*> compiler = runtimeCompiler();
@@ -122,24 +122,28 @@ Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::s
         !s)
         return s;
     auto kernel = std::make_unique<TiledKernel>();
-    cudaKernel_t full = nullptr, edge = nullptr;
-    if (Status s = cudaStatus(cudaLibraryGetKernel(&full, library, std::string(fullName).c_str()),
-                              "cudaLibraryGetKernel (full tiles)");
-        !s)
-        return s;
-    if (Status s = cudaStatus(cudaLibraryGetKernel(&edge, library, std::string(edgeName).c_str()),
-                              "cudaLibraryGetKernel (edge tiles)");
-        !s)
-        return s;
-    kernel->full = reinterpret_cast<void*>(full);
-    kernel->edge = reinterpret_cast<void*>(edge);
+    const auto entryOf = [&](std::string_view entryName, void** entry) -> Status {
+        cudaKernel_t found = nullptr;
+        const std::string symbol(entryName);
+        if (Status s = cudaStatus(cudaLibraryGetKernel(&found, library, symbol.c_str()),
+                                  "cudaLibraryGetKernel (" + symbol + ")");
+            !s)
+            return s;
+        *entry = reinterpret_cast<void*>(found);
+        return Status::ok();
+    };
+    if (Status s = entryOf(names.full, &kernel->full); !s) return s;
+    if (Status s = entryOf(names.edge, &kernel->edge); !s) return s;
+    if (!names.rows.empty())
+        if (Status s = entryOf(names.rows, &kernel->rows); !s) return s;
     kernel->stages = stages;
     kernel->threads = threads;
     kernel->sharedBytes = sharedBytes;
     kernel->origin = module->origin;
     kernel->compileMs = module->compileMs;
     kernel->log = module->log;
-    for (void* entry : {kernel->full, kernel->edge}) {
+    for (void* entry : {kernel->full, kernel->rows, kernel->edge}) {
+        if (entry == nullptr) continue;
         if (Status s = allowDynamicSharedMemory(entry, static_cast<int>(kernel->sharedBytes), name);
             !s)
             return s;
@@ -162,10 +166,9 @@ Result<const TiledKernel*> tiledKernelFor(const std::string& key,
     return kernel;
 }
 
-KernelResources tiledKernelResources(const TiledKernel& kernel, bool full, int threads,
+KernelResources tiledKernelResources(const TiledKernel& kernel, const void* entry, int threads,
                                      std::uint64_t gridSize) {
-    KernelResources r = kernelResourcesOf(full ? kernel.full : kernel.edge, threads,
-                                          static_cast<int>(kernel.sharedBytes),
+    KernelResources r = kernelResourcesOf(entry, threads, static_cast<int>(kernel.sharedBytes),
                                           static_cast<std::int64_t>(gridSize));
     if (!r.known) return r;
     r.origin = kernel.origin;

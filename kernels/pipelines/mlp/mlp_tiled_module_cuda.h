@@ -26,9 +26,11 @@ struct TiledDeviceFacts {
 // Also gives the module cache the driver's version (part of every key).
 Result<TiledDeviceFacts> tiledDeviceFacts();
 
-// A loaded module's two entry points: _full for whole tiles, _edge with bounds checks.
+// A loaded module's entry points: _full for whole tiles, _edge with bounds checks, and where the
+// module has one, _rows for whole tiles of the weights with x's rows checked.
 struct TiledKernel {
     void* full = nullptr;  // cudaKernel_t
+    void* rows = nullptr;  // cudaKernel_t; null where the module has no such entry
     void* edge = nullptr;  // cudaKernel_t
     std::uint64_t sharedBytes = 0;
     int stages = 0;
@@ -38,12 +40,19 @@ struct TiledKernel {
     std::string log;  // the compiler's warnings, if any
 };
 
-// Compiles (or finds) and loads the module, finds both entry points and lets them use
+// The names of a module's entry points (`rows` empty where it has none).
+struct TiledEntryNames {
+    std::string_view full;
+    std::string_view rows;
+    std::string_view edge;
+};
+
+// Compiles (or finds) and loads the module, finds its entry points and lets them use
 // `sharedBytes` of dynamic shared memory; blocks of `threads` launch it. The error names NVRTC's
 // absence ("NVRTC not found:
 // ...") or the compiler's log; `what` names the kernel in CUDA errors.
-Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::string_view fullName,
-                                           std::string_view edgeName, std::uint64_t sharedBytes,
+Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request,
+                                           const TiledEntryNames& names, std::uint64_t sharedBytes,
                                            int stages, int threads, std::string_view what);
 
 // The kernel loaded for `key` (what decides its compile request on a device: the tiles, the
@@ -52,8 +61,9 @@ Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request, std::s
 Result<const TiledKernel*> tiledKernelFor(const std::string& key,
                                           const std::function<Result<const TiledKernel*>()>& load);
 
-// Registers, spills, shared memory and occupancy of one entry point at this launch.
-KernelResources tiledKernelResources(const TiledKernel& kernel, bool full, int threads,
+// Registers, spills, shared memory and occupancy of one entry point (one of `kernel`'s) at this
+// launch.
+KernelResources tiledKernelResources(const TiledKernel& kernel, const void* entry, int threads,
                                      std::uint64_t gridSize);
 
 }  // namespace fusescope::mlp

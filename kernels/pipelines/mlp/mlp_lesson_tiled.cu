@@ -37,7 +37,7 @@
 
 // What an entry point's copies check: nothing (every tile whole), x's rows only (H and I whole
 // tiles), or every bound. The edge kernel's checked copies make its loop several times the whole
-// one's code, which costs the decode shapes (M = 1) more than the checks themselves.
+// one's code; at decode (M = 1) only x's tile is partial.
 enum FsBounds : int { kFsWholeTiles, kFsRowsChecked, kFsAllChecked };
 
 #if FS_BF16 || FS_TF32

@@ -39,6 +39,9 @@
 // tiles), or every bound. The edge kernel's checked copies make its loop several times the whole
 // one's code; at decode (M = 1) only x's tile is partial.
 enum FsBounds : int { kFsWholeTiles, kFsRowsChecked, kFsAllChecked };
+// The weights' copies: whole tiles unless every bound is checked.
+template <int kBounds>
+constexpr int kFsWeightChecks = kBounds == kFsAllChecked ? kFsAllChecked : kFsWholeTiles;
 
 #if FS_BF16 || FS_TF32
 
@@ -123,11 +126,13 @@ struct SwizzledRows {
 // copies are most of them. Thread t copies unit t % kUnits of rows t / kUnits + kPass * p: one
 // global address a tile, then one add and one cp.async a unit. Every layout repeats its pattern
 // every 8 rows, so where kPass is a multiple of 8 unit p's shared address is unit 0's plus p
-// times kPass rows (a constant); else (rows of 512 bytes) each is the layout's own.
-template <int kRows, int kCols, typename Layout, typename Element>
+// times kPass rows (a constant); else (rows of 512 bytes) each is the layout's own. kCheckRows:
+// rows from `rows` on are outside the matrix and zero-filled (cp.async reading no bytes), at the
+// cost of one test a unit (x's tile at decode, where one row of 16 is real).
+template <int kRows, int kCols, typename Layout, bool kCheckRows = false, typename Element>
 __device__ __forceinline__ void fsCopyWholeTile(unsigned char* tile,
                                                 const Element* __restrict__ src, int ld, int row0,
-                                                int col0) {
+                                                int col0, int rows = kRows) {
     constexpr int kUnitElements = 16 / static_cast<int>(sizeof(Element));
     constexpr int kUnits = kCols / kUnitElements;
     constexpr int kPass = FS_THREADS / kUnits;
@@ -146,21 +151,32 @@ __device__ __forceinline__ void fsCopyWholeTile(unsigned char* tile,
             kPass % 8 == 0
                 ? to + p * passBytes
                 : base + static_cast<unsigned>(Layout::at(r + p * kPass, u * kUnitElements));
-        fsCopy16(at, from + p * passElements, 16);
+        if (kCheckRows) {
+            const bool inside = r + p * kPass < rows;
+            fsCopy16(at, inside ? from + p * passElements : src, inside ? 16 : 0);
+        } else {
+            fsCopy16(at, from + p * passElements, 16);
+        }
     }
 }
 
 // Copies tile(r, c) = src[row0 + r][col0 + c] for a kRows x kCols tile of Element, element (r, c)
-// at byte Layout::at(r, c) of `tile`; zero outside rowLimit x colLimit. kFull: no checks. A tile
-// inside the matrix takes the unchecked copy in the edge kernel too (at decode only x's tile is
-// partial). `aligned`: rows are whole 16-byte units (cp.async with zero fill), else element by
-// element.
-template <int kRows, int kCols, bool kFull, typename Layout, typename Element>
+// at byte Layout::at(r, c) of `tile`; zero outside rowLimit x colLimit. kChecks (FsBounds):
+// kFsWholeTiles, no checks; kFsRowsChecked, the columns are whole and rows whole 16-byte units,
+// only rows are checked; kFsAllChecked, every bound. A tile inside the matrix takes the unchecked
+// copy in the checked kernels too. `aligned`: rows are whole 16-byte units (cp.async with zero
+// fill), else element by element.
+template <int kRows, int kCols, int kChecks, typename Layout, typename Element>
 __device__ __forceinline__ void fsCopyTile(unsigned char* tile, const Element* __restrict__ src,
                                            int ld, int row0, int col0, int rowLimit, int colLimit,
                                            bool aligned) {
-    if (kFull || (aligned && row0 + kRows <= rowLimit && col0 + kCols <= colLimit)) {
+    if (kChecks == kFsWholeTiles ||
+        (aligned && row0 + kRows <= rowLimit && col0 + kCols <= colLimit)) {
         fsCopyWholeTile<kRows, kCols, Layout>(tile, src, ld, row0, col0);
+        return;
+    }
+    if (kChecks == kFsRowsChecked) {
+        fsCopyWholeTile<kRows, kCols, Layout, true>(tile, src, ld, row0, col0, rowLimit - row0);
         return;
     }
     constexpr int kUnitElements = 16 / static_cast<int>(sizeof(Element));
@@ -208,12 +224,12 @@ struct FsSwizzledTiles {
     using Swizzled = Swizzle<kCols, kElementBytes>;
 
     // Copies a kRows x kCols tile of src from (row0, col0) into Swizzled<kCols>'s layout
-    // (fsCopyTile).
-    template <int kRows, int kCols, bool kFull, bool kInterleaveRows = false>
+    // (fsCopyTile, kChecks one of FsBounds).
+    template <int kRows, int kCols, int kChecks, bool kInterleaveRows = false>
     __device__ __forceinline__ static void copyTile(unsigned char* tile, const E* __restrict__ src,
                                                     int ld, int row0, int col0, int rowLimit,
                                                     int colLimit, bool aligned) {
-        fsCopyTile<kRows, kCols, kFull, SwizzledRows<kCols, kElementBytes, kInterleaveRows>>(
+        fsCopyTile<kRows, kCols, kChecks, SwizzledRows<kCols, kElementBytes, kInterleaveRows>>(
             tile, src, ld, row0, col0, rowLimit, colLimit, aligned);
     }
 };
@@ -384,13 +400,13 @@ struct FsCopyRing {
         if (chunk < chunks) {
             const int i0 = chunk * BI, k0 = step * BH;
             Word* stage = shared + slot * kStage;
-            constexpr bool kWholeX = kBounds == kFsWholeTiles, kWhole = kBounds != kFsAllChecked;
-            Math::template copyTile<BM, BH, kWholeX>(stage, x, H, m0, k0, M, H, alignedH);
+            constexpr int kWeights = kFsWeightChecks<kBounds>;
+            Math::template copyTile<BM, BH, kBounds>(stage, x, H, m0, k0, M, H, alignedH);
             constexpr bool kInterleave = Math::kInterleaveWeights;
-            Math::template copyTile<BI, BH, kWhole, kInterleave>(stage + kX, gate, H, i0, k0, I, H,
-                                                                 alignedH);
-            Math::template copyTile<BI, BH, kWhole, kInterleave>(stage + kX + kW, up, H, i0, k0, I,
-                                                                 H, alignedH);
+            Math::template copyTile<BI, BH, kWeights, kInterleave>(stage + kX, gate, H, i0, k0, I,
+                                                                   H, alignedH);
+            Math::template copyTile<BI, BH, kWeights, kInterleave>(stage + kX + kW, up, H, i0, k0,
+                                                                   I, H, alignedH);
             slot = slot + 1 == kStages ? 0 : slot + 1;
             if (++step == stepsH) {
                 step = 0;
@@ -457,7 +473,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         fsWait<kStages - 2>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
         if (step == 0)    // and the previous chunk's down product is over
-            Math::template copyTile<BN, BI, kBounds != kFsAllChecked>(shared + kDownAt, down, I, n0,
+            Math::template copyTile<BN, BI, kFsWeightChecks<kBounds>>(shared + kDownAt, down, I, n0,
                                                                       chunk * BI, H, I, alignedI);
         ring.next();
         const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);

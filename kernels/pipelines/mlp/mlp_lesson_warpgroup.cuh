@@ -262,7 +262,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
             fsWarpgroupWait<1>();  // the previous step's products are done in this warp,
             __syncthreads();       // and in every warp: their stage is free
             if (step == 0) {  // the previous chunk's down product is over (waited for at its end)
-                Math::template copyTile<BN, BI, kBounds != kFsAllChecked>(
+                Math::template copyTile<BN, BI, kFsWeightChecks<kBounds>>(
                     shared + kDownAt, down, I, n0, chunk * BI, H, I, alignedI);
                 if (kBounds == kFsAllChecked && !alignedI) fsAsyncProxyFence();  // stores, as above
             }

@@ -249,8 +249,9 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
             fsWait<kStages - 2>();
             // cp.async's copies are visible to wgmma after the wait and the barrier; the element
             // by element copies of rows that are not whole 16-byte units are stores, which need
-            // the proxy fence (as the hidden tile does).
-            if (kBounds != kFsWholeTiles && !alignedH) fsAsyncProxyFence();
+            // the proxy fence (as the hidden tile does). Only the edge kernel makes them: in the
+            // _rows kernel H is whole tiles, so its rows are whole units.
+            if (kBounds == kFsAllChecked && !alignedH) fsAsyncProxyFence();
             __syncthreads();  // this step's tiles are visible to all
             const unsigned stage = window + static_cast<unsigned>(slot * kStage);
             fsWarpgroupFence();

@@ -1,8 +1,10 @@
 #pragma once
-// What the tests of the run-time compiled lesson kernel share: its tiles as text for a trace, a
-// compile request's options, and NVRTC compiling a request into an image.
+// What the tests of the run-time compiled lesson kernel share: the H200's shared memory a block,
+// its tiles as text for a trace, a compile request's options, and NVRTC compiling a request into
+// an image.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +13,9 @@
 #include "platform/runtime_compiler.h"
 
 namespace testsupport {
+
+// The shared memory a block may use on the H200 (its opt-in limit).
+inline constexpr std::uint64_t kH200SharedOptIn = 232448;
 
 // "BLOCK_M/BLOCK_N/BLOCK_H/BLOCK_I", as the tile explorer and tiles_triton.py write them.
 inline std::string lessonTilesText(const fusescope::mlp::LessonTiles& t) {

@@ -12,10 +12,9 @@
 namespace fusescope::mlp {
 namespace {
 
-constexpr std::uint64_t kH200SharedOptIn = 232448;
-
 using testsupport::expectCompiles;
 using testsupport::hasOption;
+using testsupport::kH200SharedOptIn;
 using testsupport::lessonTilesText;
 
 TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
@@ -31,7 +30,7 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
         const int stages = lessonTiledStages(tiles, DType::Tf32, kH200SharedOptIn, 9, 0);
         ASSERT_LE(lessonTiledSharedBytes(tiles, DType::Tf32, stages, 9), kH200SharedOptIn);
         const CompileRequest request =
-            lessonTiledCompileRequest(tiles, DType::Tf32, stages, 1, 9, 0);
+            lessonTiledCompileRequest(tiles, DType::Tf32, stages, 1, 9, 0, kH200SharedOptIn, 0);
         EXPECT_TRUE(hasOption(request, "-DFS_TF32=1"));
         expectCompiles(**nvrtc, request);
     }

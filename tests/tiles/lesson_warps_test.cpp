@@ -16,30 +16,33 @@ namespace {
 
 using testsupport::expectCompiles;
 using testsupport::hasOption;
+using testsupport::kH200SharedOptIn;
 using testsupport::lessonTilesText;
 
 TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
     // bfloat16: 64 or more accumulators a thread with four warps, BLOCK_M x (2 BLOCK_I + BLOCK_N)
     // / 128; TF32 on mma.sync: BLOCK_M of 64 or more.
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 8), 256);
-    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 8), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Bfloat16, 8, kH200SharedOptIn, 0), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 8, kH200SharedOptIn, 0), 256);
     // On the H200 bfloat16 on mma.sync (BLOCK_M below 64) ran faster with four warps.
-    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 9), 128);
-    EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16, 8), 128);
-    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32, 8), 128);
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Tf32, 8), 256);
-    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, DType::Tf32, 8), 256);
-    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Bfloat16, 8), 128);
-    EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, DType::Tf32, 8), 128);
+    EXPECT_EQ(lessonTiledThreads({32, 128, 64, 64}, DType::Bfloat16, 9, kH200SharedOptIn, 0), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 16, 16, 16}, DType::Bfloat16, 8, kH200SharedOptIn, 0), 128);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Tf32, 8, kH200SharedOptIn, 0), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Tf32, 8, kH200SharedOptIn, 0), 256);
+    EXPECT_EQ(lessonTiledThreads({128, 16, 32, 128}, DType::Tf32, 8, kH200SharedOptIn, 0), 256);
+    EXPECT_EQ(lessonTiledThreads({32, 64, 64, 64}, DType::Bfloat16, 8, kH200SharedOptIn, 0), 128);
+    EXPECT_EQ(lessonTiledThreads({16, 128, 128, 16}, DType::Tf32, 8, kH200SharedOptIn, 0), 128);
     // The CUDA-core float32 kernel's thread layout is fixed at four warps.
-    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Float32, 8), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 64, 64, 64}, DType::Float32, 8, kH200SharedOptIn, 0), 128);
 }
 
 TEST(LessonWarps, TheCompileRequestNamesTheWarps) {
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 1, 8, 0),
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 1, 8, 0,
+                                                    kH200SharedOptIn, 0),
                           "-DFS_WARPS=8"));
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0),
-                          "-DFS_WARPS=4"));
+    EXPECT_TRUE(hasOption(
+        lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0, kH200SharedOptIn, 0),
+        "-DFS_WARPS=4"));
 }
 
 TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
@@ -50,7 +53,8 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
         for (const LessonTiles& tiles : cases) {
             SCOPED_TRACE(lessonTilesText(tiles));
             // On compute capability 9 these tiles are the wgmma kernel (below).
-            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 1, 8, 0);
+            const CompileRequest request =
+                lessonTiledCompileRequest(tiles, dtype, 2, 1, 8, 0, kH200SharedOptIn, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WARPS=8"));
             expectCompiles(**nvrtc, request);
         }
@@ -68,22 +72,44 @@ TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Tf32, 8));
     EXPECT_FALSE(lessonTiledWarpgroups({64, 64, 64, 64}, DType::Float32, 9));
     // Threads: 128 per 64 rows, and at BLOCK_M 64 two warpgroups splitting the columns where one
-    // would hold 128 accumulators a thread (BLOCK_I + BLOCK_N / 2 >= 128).
+    // would hold 128 accumulators a thread (BLOCK_I + BLOCK_N / 2 >= 128) and the grid has at most
+    // one block for each multiprocessor (or that is unknown: 0).
     const std::pair<LessonTiles, int> threads[] = {
         {{64, 64, 64, 64}, 128},  {{128, 16, 32, 32}, 256},  {{64, 128, 32, 128}, 256},
         {{64, 64, 32, 128}, 256}, {{64, 128, 128, 64}, 256}, {{64, 64, 128, 64}, 128}};
-    for (const auto& [tiles, expected] : threads) {
-        EXPECT_EQ(lessonTiledThreads(tiles, DType::Bfloat16, 9), expected)
-            << tiles.blockM << "/" << tiles.blockN << "/" << tiles.blockH << "/" << tiles.blockI;
-        EXPECT_EQ(lessonTiledThreads(tiles, DType::Tf32, 9), expected)
-            << tiles.blockM << "/" << tiles.blockN << "/" << tiles.blockH << "/" << tiles.blockI;
-    }
-    const CompileRequest request =
-        lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 1, 9, 0);
+    for (const std::uint64_t grid : {0, 1})
+        for (const auto& [tiles, expected] : threads) {
+            EXPECT_EQ(lessonTiledThreads(tiles, DType::Bfloat16, 9, kH200SharedOptIn, grid),
+                      expected)
+                << lessonTilesText(tiles) << " grid " << grid;
+            EXPECT_EQ(lessonTiledThreads(tiles, DType::Tf32, 9, kH200SharedOptIn, grid), expected)
+                << lessonTilesText(tiles) << " grid " << grid;
+        }
+    // Where the grid has blocks for two or more a multiprocessor (prefill-512's 256 blocks at
+    // 64/128/64/64) and two blocks of one warpgroup fit the shared memory with two stages (89 KiB
+    // a block there), one warpgroup: two such blocks keep 255 registers a thread, where two of
+    // eight warps would be bounded at 128.
+    EXPECT_EQ(lessonTiledThreads({64, 128, 64, 64}, DType::Bfloat16, 9, kH200SharedOptIn, 2), 128);
+    EXPECT_EQ(lessonTiledThreads({64, 16, 32, 128}, DType::Tf32, 9, kH200SharedOptIn, 4), 128);
+    // Where only one fits (64/16/128/128: 165 KiB with two stages; TF32 64/16/64/128: 169 KiB),
+    // two warpgroups still; BLOCK_M 128 keeps its two, one per 64 rows.
+    EXPECT_EQ(lessonTiledThreads({64, 16, 128, 128}, DType::Bfloat16, 9, kH200SharedOptIn, 4), 256);
+    EXPECT_EQ(lessonTiledThreads({64, 16, 64, 128}, DType::Tf32, 9, kH200SharedOptIn, 4), 256);
+    EXPECT_EQ(lessonTiledThreads({128, 64, 64, 64}, DType::Bfloat16, 9, kH200SharedOptIn, 2), 256);
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 128, 64, 64}, DType::Bfloat16, 3, 0, 9, 0,
+                                                    kH200SharedOptIn, 2),
+                          "-DFS_WARPS=4"));
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 128, 64, 64}, DType::Bfloat16, 3, 0, 9, 0,
+                                                    kH200SharedOptIn, 1),
+                          "-DFS_WARPS=8"));
+    const CompileRequest request = lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3,
+                                                             1, 9, 0, kH200SharedOptIn, 0);
     EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
     EXPECT_TRUE(hasOption(request, "-DFS_WARPS=8"));
     EXPECT_EQ(request.architecture, "sm_90a");
-    EXPECT_EQ(lessonTiledCompileRequest({32, 64, 64, 64}, DType::Bfloat16, 3, 1, 9, 0).architecture,
+    EXPECT_EQ(lessonTiledCompileRequest({32, 64, 64, 64}, DType::Bfloat16, 3, 1, 9, 0,
+                                        kH200SharedOptIn, 0)
+                  .architecture,
               "sm_90");
     // The wgmma kernel keeps no hidden tile (64 x 64 bfloat16) and asks 1 KiB to start its
     // tiles on 1 KiB.
@@ -93,73 +119,87 @@ TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
     // stages of x, gate and up, down's tile and the 1 KiB.
     EXPECT_EQ(lessonTiledSharedBytes({64, 32, 64, 16}, DType::Tf32, 3, 9),
               3u * (64 * 64 + 2 * 16 * 64) * 4 + 32 * 16 * 4 + 1024);
-    EXPECT_EQ(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0).architecture,
-              "sm_90a");
+    EXPECT_EQ(
+        lessonTiledCompileRequest({64, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0, kH200SharedOptIn, 0)
+            .architecture,
+        "sm_90a");
 }
 
 // The copy pipeline's depth follows what the H200 measured (mlp_lesson_tiled.cpp).
 TEST(LessonWarps, StagesFollowTheMeasuredRules) {
-    constexpr std::uint64_t kH200 = 232448;
     // Two stages where three would leave a four-warp block alone on its SM, but not on the wgmma
     // kernel from BLOCK_N 64.
-    EXPECT_EQ(lessonTiledStages({64, 32, 128, 64}, DType::Bfloat16, kH200, 9, 0), 2);
-    EXPECT_EQ(lessonTiledStages({64, 64, 128, 64}, DType::Bfloat16, kH200, 9, 0), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 9, 0), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200, 8, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 32, 128, 64}, DType::Bfloat16, kH200SharedOptIn, 9, 0), 2);
+    EXPECT_EQ(lessonTiledStages({64, 64, 128, 64}, DType::Bfloat16, kH200SharedOptIn, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200SharedOptIn, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 64}, DType::Tf32, kH200SharedOptIn, 8, 0), 3);
     // Four where steps are short and BLOCK_I at most 64: bfloat16 on either kernel, TF32 on the
     // wgmma kernel from BLOCK_N 32.
-    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Bfloat16, kH200, 9, 0), 4);
-    EXPECT_EQ(lessonTiledStages({16, 64, 32, 64}, DType::Bfloat16, kH200, 9, 0), 4);
-    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Tf32, kH200, 9, 0), 4);
-    EXPECT_EQ(lessonTiledStages({64, 16, 32, 32}, DType::Tf32, kH200, 9, 0), 3);
-    EXPECT_EQ(lessonTiledStages({16, 64, 32, 32}, DType::Tf32, kH200, 9, 0), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 32, 128}, DType::Bfloat16, kH200, 9, 0), 3);
-    EXPECT_EQ(lessonTiledStages({64, 64, 64, 32}, DType::Bfloat16, kH200, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Bfloat16, kH200SharedOptIn, 9, 0), 4);
+    EXPECT_EQ(lessonTiledStages({16, 64, 32, 64}, DType::Bfloat16, kH200SharedOptIn, 9, 0), 4);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 32}, DType::Tf32, kH200SharedOptIn, 9, 0), 4);
+    EXPECT_EQ(lessonTiledStages({64, 16, 32, 32}, DType::Tf32, kH200SharedOptIn, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({16, 64, 32, 32}, DType::Tf32, kH200SharedOptIn, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 0), 3);
+    EXPECT_EQ(lessonTiledStages({64, 64, 64, 32}, DType::Bfloat16, kH200SharedOptIn, 9, 0), 3);
 }
 
 // The __launch_bounds__ minimum: the blocks the shared memory lets share a multiprocessor, at most
 // as many as leave 128 registers a thread and as the grid has for each multiprocessor; on the
 // wgmma kernel only where that bounds the registers at 128 with room for the accumulators.
 TEST(LessonWarps, MinimumBlocksFollowSharedMemoryRegistersAndTheGrid) {
-    constexpr std::uint64_t kH200 = 232448;
     // mma.sync, 16/32/128/128: 216 KiB, so one block an SM whatever the grid.
-    EXPECT_EQ(lessonTiledMinBlocks({16, 32, 128, 128}, DType::Bfloat16, 3, kH200, 9, 8), 1);
+    EXPECT_EQ(lessonTiledMinBlocks({16, 32, 128, 128}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 8),
+              1);
     // 16/16/32/32: nine share an SM by shared memory; four keep 128 registers a thread; the grid
     // may have fewer.
-    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200, 9, 16), 4);
-    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200, 9, 3), 3);
-    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200, 9, 0), 4);
-    // wgmma, 64/128/64/64: 89 KiB, eight warps, 64 accumulators a thread; two share an SM at
-    // prefill-512's 256 blocks; none where the grid has a block for each SM (classroom: 64).
-    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200, 9, 2), 2);
-    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200, 9, 1), 0);
+    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200SharedOptIn, 9, 16),
+              4);
+    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200SharedOptIn, 9, 3),
+              3);
+    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200SharedOptIn, 9, 0),
+              4);
+    // wgmma, 64/128/64/64: 89 KiB. Where the grid has a block for each SM (classroom: 64) eight
+    // warps and no bound; at prefill-512's 256 blocks four warps, whose two blocks an SM leave
+    // 256 registers a thread: no bound needed.
+    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 1),
+              0);
+    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
+              0);
+    // wgmma, eight warps at 128/64/64/64: 96 accumulators a thread, two blocks at prefill-512.
+    EXPECT_EQ(lessonTiledMinBlocks({128, 64, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
+              2);
     // wgmma, 128/16/32/128: 136 accumulators a thread do not fit under 128 registers, and one
     // block bounds nothing.
-    EXPECT_EQ(lessonTiledMinBlocks({128, 16, 32, 128}, DType::Bfloat16, 3, kH200, 9, 2), 0);
+    EXPECT_EQ(lessonTiledMinBlocks({128, 16, 32, 128}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
+              0);
     // wgmma, four warps at 64/64/64/64: two blocks leave 256 registers, no bound needed.
-    EXPECT_EQ(lessonTiledMinBlocks({64, 64, 64, 64}, DType::Bfloat16, 3, kH200, 9, 2), 0);
-    // Any kernel: the bound leaves a thread's accumulators 32 registers. float32's CUDA-core
-    // kernel at 128/128/16/16 holds 160: four blocks (128 registers) spilled 1,264 bytes under
-    // ptxas, two (256) none.
-    EXPECT_EQ(lessonTiledMinBlocks({128, 128, 16, 16}, DType::Float32, 1, kH200, 9, 0), 2);
+    EXPECT_EQ(lessonTiledMinBlocks({64, 64, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
+              0);
+    // mma.sync's kernels: the bound leaves a thread's accumulators 32 registers. float32's
+    // CUDA-core kernel at 128/128/16/16 holds 160: four blocks (128 registers) spilled 1,264 bytes
+    // under ptxas, two (256) none.
+    EXPECT_EQ(lessonTiledMinBlocks({128, 128, 16, 16}, DType::Float32, 1, kH200SharedOptIn, 9, 0),
+              2);
     // The request carries a minimum, and none where there is none.
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 16, 32, 32}, DType::Bfloat16, 4, 3, 9, 0),
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 16, 32, 32}, DType::Bfloat16, 4, 3, 9, 0,
+                                                    kH200SharedOptIn, 0),
                           "-DFS_MIN_BLOCKS=3"));
-    for (const std::string& option :
-         lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 0, 9, 0).options)
+    for (const std::string& option : lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3,
+                                                               0, 9, 0, kH200SharedOptIn, 0)
+                                         .options)
         EXPECT_EQ(option.rfind("-DFS_MIN_BLOCKS", 0), std::string::npos) << option;
 }
 
 // A grid of at most one block a multiprocessor takes four stages where they fit.
 TEST(LessonWarps, OneBlockAMultiprocessorTakesFourStages) {
-    constexpr std::uint64_t kH200 = 232448;
     // decode-1 16/32/64/128: two stages where the grid has blocks for a second block an SM...
-    EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200, 9, 2), 2);
+    EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 2), 2);
     // ...four where it has one block for each SM (128 blocks on 132).
-    EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200, 9, 1), 4);
-    EXPECT_EQ(lessonTiledStages({64, 128, 64, 32}, DType::Tf32, kH200, 9, 1), 4);
+    EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 1), 4);
+    EXPECT_EQ(lessonTiledStages({64, 128, 64, 32}, DType::Tf32, kH200SharedOptIn, 9, 1), 4);
     // 16/32/128/128: four stages need 284 KiB, three fit.
-    EXPECT_EQ(lessonTiledStages({16, 32, 128, 128}, DType::Bfloat16, kH200, 9, 1), 3);
+    EXPECT_EQ(lessonTiledStages({16, 32, 128, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 1), 3);
 }
 
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,
@@ -175,7 +215,8 @@ TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
         SCOPED_TRACE(lessonTilesText(tiles));
         for (const DType dtype : {DType::Bfloat16, DType::Tf32}) {
             SCOPED_TRACE(dtype == DType::Tf32 ? "tf32" : "bf16");
-            const CompileRequest request = lessonTiledCompileRequest(tiles, dtype, 2, 1, 9, 0);
+            const CompileRequest request =
+                lessonTiledCompileRequest(tiles, dtype, 2, 1, 9, 0, kH200SharedOptIn, 0);
             ASSERT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
             expectCompiles(**nvrtc, request);
         }

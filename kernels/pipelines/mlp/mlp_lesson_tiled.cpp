@@ -55,9 +55,11 @@ std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int 
 
 // The blocks of these tiles with `stages` copy stages that share one multiprocessor.
 std::uint64_t blocksWithStages(const LessonTiles& tiles, DType dtype, int stages,
-                               std::uint64_t sharedLimit, int computeMajor) {
-    return blocksSharing(lessonTiledSharedBytes(tiles, dtype, stages, computeMajor), sharedLimit,
-                         lessonTiledThreads(tiles, dtype, computeMajor));
+                               std::uint64_t sharedLimit, int computeMajor,
+                               std::uint64_t gridBlocksPerMultiprocessor) {
+    return blocksSharing(
+        lessonTiledSharedBytes(tiles, dtype, stages, computeMajor), sharedLimit,
+        lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, gridBlocksPerMultiprocessor));
 }
 
 // A thread's accumulators (g, u and the output tile) where a block has `threads`.
@@ -79,11 +81,12 @@ std::uint64_t lessonTiledBlocksPerMultiprocessor(const LessonTiles& tiles, std::
 int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit,
                       int computeMajor, std::uint64_t gridBlocksPerMultiprocessor) {
     if (dtype == DType::Float32) return 1;
-    const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
+    const std::uint64_t grid = gridBlocksPerMultiprocessor;
+    const int threads = lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, grid);
     const bool warpgroups = lessonTiledWarpgroups(tiles, dtype, computeMajor);
-    const std::uint64_t two = blocksWithStages(tiles, dtype, 2, sharedLimit, computeMajor),
-                        three = blocksWithStages(tiles, dtype, 3, sharedLimit, computeMajor),
-                        four = blocksWithStages(tiles, dtype, 4, sharedLimit, computeMajor);
+    const std::uint64_t two = blocksWithStages(tiles, dtype, 2, sharedLimit, computeMajor, grid),
+                        three = blocksWithStages(tiles, dtype, 3, sharedLimit, computeMajor, grid),
+                        four = blocksWithStages(tiles, dtype, 4, sharedLimit, computeMajor, grid);
     // Two stages only to escape one block a multiprocessor, and only for four-warp blocks: two
     // eight-warp blocks would need more registers than a multiprocessor has at most tiles. The
     // wgmma kernel keeps its third stage from BLOCK_N 64 on, alone on its SM: on the H200,
@@ -121,16 +124,20 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
                          std::uint64_t sharedLimit, int computeMajor,
                          std::uint64_t gridBlocksPerMultiprocessor) {
     constexpr std::uint64_t kRegistersPerMultiprocessor = 65536, kRegistersKept = 128;
-    const int threads = lessonTiledThreads(tiles, dtype, computeMajor);
+    const int threads =
+        lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, gridBlocksPerMultiprocessor);
     const auto perThread = static_cast<std::uint64_t>(threads);
-    const std::uint64_t sharing = blocksWithStages(tiles, dtype, stages, sharedLimit, computeMajor);
+    const std::uint64_t sharing = blocksWithStages(tiles, dtype, stages, sharedLimit, computeMajor,
+                                                   gridBlocksPerMultiprocessor);
     std::uint64_t blocks =
         std::min(sharing, kRegistersPerMultiprocessor / (perThread * kRegistersKept));
     if (gridBlocksPerMultiprocessor > 0) blocks = std::min(blocks, gridBlocksPerMultiprocessor);
     blocks = std::max<std::uint64_t>(1, blocks);
     // A bound must leave a thread's accumulators (g, u and the output tile) 32 registers of room:
     // on the wgmma kernel at 128/16/32/128 (136 accumulators, 197 registers unbound) a bound of
-    // 128 spilled and took 5.43 ms against 0.679. Fewer blocks, then, down to one.
+    // 128 spilled and took 5.43 ms against 0.679. Fewer blocks, then, down to one. (At 96
+    // accumulators, 128/64/64/64, ptxas serializes the wgmma under a bound of 128 registers, and
+    // yet at prefill-512 two such blocks an SM took 13.4-14.8 ms against 16.1 with one unbound.)
     const auto accumulators = static_cast<std::uint64_t>(accumulatorsPerThread(tiles, threads));
     const auto boundFor = [&](std::uint64_t b) {
         return kRegistersPerMultiprocessor / (perThread * b);
@@ -138,23 +145,34 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
     while (blocks > 1 && accumulators + 32 > boundFor(blocks)) --blocks;
     if (!lessonTiledWarpgroups(tiles, dtype, computeMajor)) return static_cast<int>(blocks);
     // The wgmma kernel only where the bound is tight enough to decide whether another block fits
-    // (128 registers a thread or fewer) and leaves that room: at prefill-512 64/128/64/64 it let
-    // two blocks share an SM (11.6 ms against 13.8). Elsewhere a bound changed its time by -4% to
-    // +13%.
+    // (128 registers a thread or fewer) and leaves that room. Elsewhere a bound changed its time
+    // by -4% to +13%.
     const std::uint64_t bound = boundFor(blocks);
     return bound <= kRegistersKept && accumulators + 32 <= bound ? static_cast<int>(blocks) : 0;
 }
 
-int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) {
+int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor,
+                       std::uint64_t sharedLimit, std::uint64_t gridBlocksPerMultiprocessor) {
     if (dtype == DType::Float32) return 128;
     // A warpgroup of four warps per 64 rows of the M tile; at BLOCK_M 64 two, splitting the
     // columns of g and u, where one would hold 128 or more accumulators a thread (g, u and the
     // output): on the H200 64/64/64/128 took 0.266 ms against 0.365 ms with one warpgroup,
-    // 64/64/32/128 0.317 against 0.335 ms.
-    if (lessonTiledWarpgroups(tiles, dtype, computeMajor))
-        return tiles.blockM == 64 && tiles.blockI + tiles.blockN / 2 >= 128
-                   ? 256
-                   : tiles.blockM / 64 * 128;
+    // 64/64/32/128 0.317 against 0.335 ms. But one where the grid has blocks for two or more a
+    // multiprocessor and two blocks of one warpgroup fit its shared memory (with two stages): two
+    // such blocks keep up to 255 registers a thread, as the lesson's Triton kernel does, where two
+    // of two warpgroups are bounded at 128 (lessonTiledMinBlocks) and ptxas serializes their wgmma.
+    // On the H200 (one call, each build twice): prefill-512 64/128/64/64 8.49 ms against 10.9,
+    // classroom bfloat16 64/32/64/128 0.378 against 0.475, 64/16/64/128 0.748 against 0.931,
+    // TF32 64/16/32/128 1.65 against 1.77; where one block fits, 64/16/128/128 took 1.23 against
+    // 1.10 with one warpgroup.
+    if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) {
+        const bool wide = tiles.blockM == 64 && tiles.blockI + tiles.blockN / 2 >= 128;
+        const bool blocksShare =
+            gridBlocksPerMultiprocessor >= 2 &&
+            blocksSharing(lessonTiledSharedBytes(tiles, dtype, 2, computeMajor), sharedLimit,
+                          128) >= 2;
+        return wide && !blocksShare ? 256 : tiles.blockM / 64 * 128;
+    }
     // Accumulators (g, u and the output tile) per thread with four warps. TF32 on mma.sync with
     // eight warps from BLOCK_M 64 (off Hopper); at BLOCK_M 32 four were faster at 25 of 29
     // classroom cells on the H200 (32/64/64/64: 0.88 against 1.24 ms), as its unpadded tiles
@@ -170,7 +188,9 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor) 
 }
 
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
-                                         int minBlocks, int computeMajor, int computeMinor) {
+                                         int minBlocks, int computeMajor, int computeMinor,
+                                         std::uint64_t sharedLimit,
+                                         std::uint64_t gridBlocksPerMultiprocessor) {
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
     request.source = std::string(lessonTiledSource());
@@ -183,7 +203,9 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, 
         std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
         std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
         "-DFS_STAGES=" + std::to_string(stages),
-        "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype, computeMajor) / 32)};
+        "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit,
+                                                          gridBlocksPerMultiprocessor) /
+                                       32)};
     if (minBlocks > 0) request.options.push_back("-DFS_MIN_BLOCKS=" + std::to_string(minBlocks));
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
     // wgmma exists only in the architecture-specific target (sm_90a).

@@ -49,8 +49,11 @@ std::uint64_t lessonTiledBlocksPerMultiprocessor(const LessonTiles& tiles, std::
 // BLOCK_M is 64 or more. Such tiles make few blocks a multiprocessor: with four warps each
 // sub-partition's tensor core waits on one warp's chain of mma.sync, with eight two warps take
 // turns. The wgmma kernel has a warpgroup of 128 per 64 rows of BLOCK_M (two at BLOCK_M 64 where
-// one would hold 128 accumulators a thread); the CUDA-core float32 kernel always has 128.
-int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor);
+// one would hold 128 accumulators a thread, unless the grid has blocks for two or more a
+// multiprocessor (0: unknown) and two blocks of one warpgroup fit the `sharedLimit` of shared
+// memory a block may use); the CUDA-core float32 kernel always has 128.
+int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor,
+                       std::uint64_t sharedLimit, std::uint64_t gridBlocksPerMultiprocessor);
 
 // The blocks a multiprocessor the kernel is compiled for (its __launch_bounds__ minimum; 0: none):
 // as many as the shared memory of `stages` lets share one, but no more than leave each thread 128
@@ -66,9 +69,12 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
                          std::uint64_t gridBlocksPerMultiprocessor);
 
 // What NVRTC compiles for these tiles on a device of compute capability major.minor, for at
-// least `minBlocks` blocks a multiprocessor.
+// least `minBlocks` blocks a multiprocessor, with the threads lessonTiledThreads gives for
+// `sharedLimit` and `gridBlocksPerMultiprocessor`.
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
-                                         int minBlocks, int computeMajor, int computeMinor);
+                                         int minBlocks, int computeMajor, int computeMinor,
+                                         std::uint64_t sharedLimit,
+                                         std::uint64_t gridBlocksPerMultiprocessor);
 
 // Which entry point runs a shape: _full where every tile is whole (no bounds checks), _rows where
 // H and I are whole tiles and M is not (only x's rows checked: at decode M is one row of an M

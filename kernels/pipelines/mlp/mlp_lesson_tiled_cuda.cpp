@@ -9,10 +9,14 @@ namespace fusescope::mlp {
 
 namespace {
 
-// The copy stages and the launch-bounds minimum of these tiles and shape on this device.
+// The shared memory a block may use, the grid's blocks a multiprocessor, the copy stages, the
+// launch-bounds minimum and the threads of these tiles and shape on this device.
 struct LessonPlan {
+    std::uint64_t sharedLimit = 0;
+    std::uint64_t gridBlocks = 0;
     int stages = 0;
     int minBlocks = 0;
+    int threads = 0;
 };
 
 LessonPlan planOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
@@ -21,16 +25,19 @@ LessonPlan planOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DTyp
     const std::uint64_t gridBlocks =
         lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors);
     LessonPlan plan;
+    plan.sharedLimit = sharedLimit;
+    plan.gridBlocks = gridBlocks;
     plan.stages = lessonTiledStages(tiles, dtype, sharedLimit, device.major, gridBlocks);
     plan.minBlocks =
         lessonTiledMinBlocks(tiles, dtype, plan.stages, sharedLimit, device.major, gridBlocks);
+    plan.threads = lessonTiledThreads(tiles, dtype, device.major, sharedLimit, gridBlocks);
     return plan;
 }
 
 CompileRequest requestOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
                          const LessonPlan& plan) {
     return lessonTiledCompileRequest(tiles, dtype, plan.stages, plan.minBlocks, device.major,
-                                     device.minor);
+                                     device.minor, plan.sharedLimit, plan.gridBlocks);
 }
 
 // The entry point that runs this shape.
@@ -63,17 +70,17 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const LessonPlan plan = planOn(*device, tiles, dtype, shape);
-    const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
-                            std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
-                            " " + std::to_string(tiles.blockI) + " " +
-                            std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) +
-                            " " + std::to_string(plan.minBlocks);
+    const std::string key =
+        "lesson " + std::to_string(tiles.blockM) + " " + std::to_string(tiles.blockN) + " " +
+        std::to_string(tiles.blockH) + " " + std::to_string(tiles.blockI) + " " +
+        std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) + " " +
+        std::to_string(plan.minBlocks) + " " + std::to_string(plan.threads);
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
         return loadTiledKernel(
             requestOn(*device, tiles, dtype, plan),
             {kLessonTiledFullKernel, kLessonTiledRowsKernel, kLessonTiledEdgeKernel},
             lessonTiledSharedBytes(tiles, dtype, plan.stages, device->major), plan.stages,
-            lessonTiledThreads(tiles, dtype, device->major), "tiled lesson kernel");
+            plan.threads, "tiled lesson kernel");
     });
 }
 

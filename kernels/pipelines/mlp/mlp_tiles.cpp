@@ -32,14 +32,15 @@ LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
     const LessonTiles t = tilesOf(p);
     LaunchGeometry g;
     g.kernelName = "swiglu_mlp_lesson_tiled";
-    g.threadsPerBlock = lessonTiledThreads(t, p.dtype, limits.computeCapabilityMajor);
+    const std::uint64_t gridBlocks = lessonTiledBlocksPerMultiprocessor(
+        t, p.dimension("M"), p.dimension("H"), limits.multiprocessors);
+    g.threadsPerBlock = lessonTiledThreads(t, p.dtype, limits.computeCapabilityMajor,
+                                           limits.sharedBytesPerBlockOptIn, gridBlocks);
     g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
-    g.pipelineStages = lessonTiledStages(
-        t, p.dtype, limits.sharedBytesPerBlockOptIn, limits.computeCapabilityMajor,
-        lessonTiledBlocksPerMultiprocessor(t, p.dimension("M"), p.dimension("H"),
-                                           limits.multiprocessors));
+    g.pipelineStages = lessonTiledStages(t, p.dtype, limits.sharedBytesPerBlockOptIn,
+                                         limits.computeCapabilityMajor, gridBlocks);
     g.dynamicSharedBytes =
         lessonTiledSharedBytes(t, p.dtype, g.pipelineStages, limits.computeCapabilityMajor);
     return g;

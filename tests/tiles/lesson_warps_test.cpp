@@ -148,39 +148,33 @@ TEST(LessonWarps, StagesFollowTheMeasuredRules) {
 // as many as leave 128 registers a thread and as the grid has for each multiprocessor; on the
 // wgmma kernel only where that bounds the registers at 128 with room for the accumulators.
 TEST(LessonWarps, MinimumBlocksFollowSharedMemoryRegistersAndTheGrid) {
+    // On the H200 (compute capability 9), where the grid has `grid` blocks an SM.
+    const auto onH200 = [](const LessonTiles& tiles, DType dtype, int stages, std::uint64_t grid) {
+        return lessonTiledMinBlocks(tiles, dtype, stages, kH200SharedOptIn, 9, grid);
+    };
     // mma.sync, 16/32/128/128: 216 KiB, so one block an SM whatever the grid.
-    EXPECT_EQ(lessonTiledMinBlocks({16, 32, 128, 128}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 8),
-              1);
+    EXPECT_EQ(onH200({16, 32, 128, 128}, DType::Bfloat16, 3, 8), 1);
     // 16/16/32/32: nine share an SM by shared memory; four keep 128 registers a thread; the grid
     // may have fewer.
-    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200SharedOptIn, 9, 16),
-              4);
-    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200SharedOptIn, 9, 3),
-              3);
-    EXPECT_EQ(lessonTiledMinBlocks({16, 16, 32, 32}, DType::Bfloat16, 4, kH200SharedOptIn, 9, 0),
-              4);
+    EXPECT_EQ(onH200({16, 16, 32, 32}, DType::Bfloat16, 4, 16), 4);
+    EXPECT_EQ(onH200({16, 16, 32, 32}, DType::Bfloat16, 4, 3), 3);
+    EXPECT_EQ(onH200({16, 16, 32, 32}, DType::Bfloat16, 4, 0), 4);
     // wgmma, 64/128/64/64: 89 KiB. Where the grid has a block for each SM (classroom: 64) eight
     // warps and no bound; at prefill-512's 256 blocks four warps, whose two blocks an SM leave
     // 256 registers a thread: no bound needed.
-    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 1),
-              0);
-    EXPECT_EQ(lessonTiledMinBlocks({64, 128, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
-              0);
+    EXPECT_EQ(onH200({64, 128, 64, 64}, DType::Bfloat16, 3, 1), 0);
+    EXPECT_EQ(onH200({64, 128, 64, 64}, DType::Bfloat16, 3, 2), 0);
     // wgmma, eight warps at 128/64/64/64: 96 accumulators a thread, two blocks at prefill-512.
-    EXPECT_EQ(lessonTiledMinBlocks({128, 64, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
-              2);
+    EXPECT_EQ(onH200({128, 64, 64, 64}, DType::Bfloat16, 3, 2), 2);
     // wgmma, 128/16/32/128: 136 accumulators a thread do not fit under 128 registers, and one
     // block bounds nothing.
-    EXPECT_EQ(lessonTiledMinBlocks({128, 16, 32, 128}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
-              0);
+    EXPECT_EQ(onH200({128, 16, 32, 128}, DType::Bfloat16, 3, 2), 0);
     // wgmma, four warps at 64/64/64/64: two blocks leave 256 registers, no bound needed.
-    EXPECT_EQ(lessonTiledMinBlocks({64, 64, 64, 64}, DType::Bfloat16, 3, kH200SharedOptIn, 9, 2),
-              0);
-    // mma.sync's kernels: the bound leaves a thread's accumulators 32 registers. float32's
+    EXPECT_EQ(onH200({64, 64, 64, 64}, DType::Bfloat16, 3, 2), 0);
+    // Any kernel: the bound leaves a thread's accumulators 32 registers. float32's
     // CUDA-core kernel at 128/128/16/16 holds 160: four blocks (128 registers) spilled 1,264 bytes
     // under ptxas, two (256) none.
-    EXPECT_EQ(lessonTiledMinBlocks({128, 128, 16, 16}, DType::Float32, 1, kH200SharedOptIn, 9, 0),
-              2);
+    EXPECT_EQ(onH200({128, 128, 16, 16}, DType::Float32, 1, 0), 2);
     // The request carries a minimum, and none where there is none.
     EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 16, 32, 32}, DType::Bfloat16, 4, 3, 9, 0,
                                                     kH200SharedOptIn, 0),

@@ -210,7 +210,8 @@ void MainWindow::fitVariantRows() {
     const int total = results->height();
     if (total <= 0) return;  // laid out when shown (eventFilter)
     // The kernels keep their title, header, a whole row and their scroll bar: the variants, whose
-    // rows the verdict speaks of, come first (at 1280 x 720 the MLP's four rows fit only so).
+    // rows the verdict speaks of, come first (at 1280 x 720 three of the MLP's four show whole,
+    // two and a half where the kernels kept two rows).
     const int kernelRows = 1;
     const int kernels = fusionVerdict_->fontMetrics().height() +
                         kernelTable_->horizontalHeader()->sizeHint().height() +

@@ -162,9 +162,9 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor,
     // such blocks keep up to 255 registers a thread, as the lesson's Triton kernel does, where two
     // of two warpgroups are bounded at 128 (lessonTiledMinBlocks) and ptxas serializes their wgmma.
     // On the H200 (one call, each build twice): prefill-512 64/128/64/64 8.49 ms against 10.9,
-    // classroom bfloat16 64/32/64/128 0.378 against 0.475, 64/16/64/128 0.748 against 0.931,
-    // TF32 64/16/32/128 1.65 against 1.77; where one block fits, 64/16/128/128 took 1.23 against
-    // 1.10 with one warpgroup.
+    // classroom bfloat16 64/32/64/128 0.378 against 0.475, 64/16/64/128 0.748 against 0.930,
+    // TF32 64/16/32/128 1.65 against 1.77; where only one block fits, 64/16/128/128 took 1.23
+    // with one warpgroup against 1.10 with two.
     if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) {
         const bool wide = tiles.blockM == 64 && tiles.blockI + tiles.blockN / 2 >= 128;
         const bool blocksShare =

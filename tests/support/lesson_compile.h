@@ -23,6 +23,21 @@ inline std::string lessonTilesText(const fusescope::mlp::LessonTiles& t) {
            std::to_string(t.blockH) + "/" + std::to_string(t.blockI);
 }
 
+// The compile request for these tiles on compute capability `computeMajor`.0 with `stages` copy
+// slots (the copies as far ahead as the rules let them run) and a launch-bounds minimum of
+// `minBlocks`, the threads the rules give for a grid of `grid` blocks a multiprocessor (0:
+// unknown) on the H200's shared memory.
+inline fusescope::CompileRequest lessonRequest(const fusescope::mlp::LessonTiles& tiles,
+                                               fusescope::DType dtype, int stages, int minBlocks,
+                                               int computeMajor, std::uint64_t grid = 0) {
+    fusescope::mlp::LessonTiledPlan plan =
+        fusescope::mlp::lessonTiledPlan(tiles, dtype, computeMajor, kH200SharedOptIn, grid);
+    plan.stages = stages;
+    plan.copiesAhead = fusescope::mlp::lessonTiledCopiesAhead(tiles, dtype, stages, computeMajor);
+    plan.minBlocks = minBlocks;
+    return fusescope::mlp::lessonTiledCompileRequest(tiles, dtype, plan, computeMajor, 0);
+}
+
 inline bool hasOption(const fusescope::CompileRequest& request, const std::string& option) {
     for (const std::string& o : request.options)
         if (o == option) return true;

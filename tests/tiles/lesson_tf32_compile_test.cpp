@@ -15,6 +15,7 @@ namespace {
 using testsupport::expectCompiles;
 using testsupport::hasOption;
 using testsupport::kH200SharedOptIn;
+using testsupport::lessonRequest;
 using testsupport::lessonTilesText;
 
 TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
@@ -29,8 +30,7 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
         SCOPED_TRACE(lessonTilesText(tiles));
         const int stages = lessonTiledStages(tiles, DType::Tf32, kH200SharedOptIn, 9, 0);
         ASSERT_LE(lessonTiledSharedBytes(tiles, DType::Tf32, stages, 9), kH200SharedOptIn);
-        const CompileRequest request =
-            lessonTiledCompileRequest(tiles, DType::Tf32, stages, 1, 9, 0, kH200SharedOptIn, 0);
+        const CompileRequest request = lessonRequest(tiles, DType::Tf32, stages, 1, 9);
         EXPECT_TRUE(hasOption(request, "-DFS_TF32=1"));
         expectCompiles(**nvrtc, request);
     }

@@ -17,6 +17,7 @@ namespace {
 using testsupport::expectCompiles;
 using testsupport::hasOption;
 using testsupport::kH200SharedOptIn;
+using testsupport::lessonRequest;
 using testsupport::lessonTilesText;
 
 TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
@@ -37,12 +38,9 @@ TEST(LessonWarps, ManyAccumulatorsOrTf32RowsRunEightWarps) {
 }
 
 TEST(LessonWarps, TheCompileRequestNamesTheWarps) {
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 1, 8, 0,
-                                                    kH200SharedOptIn, 0),
-                          "-DFS_WARPS=8"));
-    EXPECT_TRUE(hasOption(
-        lessonTiledCompileRequest({16, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0, kH200SharedOptIn, 0),
-        "-DFS_WARPS=4"));
+    EXPECT_TRUE(
+        hasOption(lessonRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 1, 8), "-DFS_WARPS=8"));
+    EXPECT_TRUE(hasOption(lessonRequest({16, 64, 64, 64}, DType::Tf32, 3, 1, 9), "-DFS_WARPS=4"));
 }
 
 TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
@@ -53,8 +51,7 @@ TEST(LessonWarps, NvrtcCompilesTheEightWarpKernels) {
         for (const LessonTiles& tiles : cases) {
             SCOPED_TRACE(lessonTilesText(tiles));
             // On compute capability 9 these tiles are the wgmma kernel (below).
-            const CompileRequest request =
-                lessonTiledCompileRequest(tiles, dtype, 2, 1, 8, 0, kH200SharedOptIn, 0);
+            const CompileRequest request = lessonRequest(tiles, dtype, 2, 1, 8);
             ASSERT_TRUE(hasOption(request, "-DFS_WARPS=8"));
             expectCompiles(**nvrtc, request);
         }
@@ -96,21 +93,15 @@ TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
     EXPECT_EQ(lessonTiledThreads({64, 16, 128, 128}, DType::Bfloat16, 9, kH200SharedOptIn, 4), 256);
     EXPECT_EQ(lessonTiledThreads({64, 16, 64, 128}, DType::Tf32, 9, kH200SharedOptIn, 4), 256);
     EXPECT_EQ(lessonTiledThreads({128, 64, 64, 64}, DType::Bfloat16, 9, kH200SharedOptIn, 2), 256);
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 128, 64, 64}, DType::Bfloat16, 3, 0, 9, 0,
-                                                    kH200SharedOptIn, 2),
-                          "-DFS_WARPS=4"));
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({64, 128, 64, 64}, DType::Bfloat16, 3, 0, 9, 0,
-                                                    kH200SharedOptIn, 1),
-                          "-DFS_WARPS=8"));
-    const CompileRequest request = lessonTiledCompileRequest({128, 64, 64, 64}, DType::Bfloat16, 3,
-                                                             1, 9, 0, kH200SharedOptIn, 0);
+    EXPECT_TRUE(
+        hasOption(lessonRequest({64, 128, 64, 64}, DType::Bfloat16, 3, 0, 9, 2), "-DFS_WARPS=4"));
+    EXPECT_TRUE(
+        hasOption(lessonRequest({64, 128, 64, 64}, DType::Bfloat16, 3, 0, 9, 1), "-DFS_WARPS=8"));
+    const CompileRequest request = lessonRequest({128, 64, 64, 64}, DType::Bfloat16, 3, 1, 9);
     EXPECT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
     EXPECT_TRUE(hasOption(request, "-DFS_WARPS=8"));
     EXPECT_EQ(request.architecture, "sm_90a");
-    EXPECT_EQ(lessonTiledCompileRequest({32, 64, 64, 64}, DType::Bfloat16, 3, 1, 9, 0,
-                                        kH200SharedOptIn, 0)
-                  .architecture,
-              "sm_90");
+    EXPECT_EQ(lessonRequest({32, 64, 64, 64}, DType::Bfloat16, 3, 1, 9).architecture, "sm_90");
     // The wgmma kernel keeps no hidden tile (64 x 64 bfloat16) and asks 1 KiB to start its
     // tiles on 1 KiB.
     EXPECT_EQ(lessonTiledSharedBytes({64, 64, 64, 64}, DType::Bfloat16, 3, 9),
@@ -119,10 +110,7 @@ TEST(LessonWarps, HopperBfloat16AndTf32AtBlockM64OrMoreRunWarpgroupMma) {
     // stages of x, gate and up, down's tile and the 1 KiB.
     EXPECT_EQ(lessonTiledSharedBytes({64, 32, 64, 16}, DType::Tf32, 3, 9),
               3u * (64 * 64 + 2 * 16 * 64) * 4 + 32 * 16 * 4 + 1024);
-    EXPECT_EQ(
-        lessonTiledCompileRequest({64, 64, 64, 64}, DType::Tf32, 3, 1, 9, 0, kH200SharedOptIn, 0)
-            .architecture,
-        "sm_90a");
+    EXPECT_EQ(lessonRequest({64, 64, 64, 64}, DType::Tf32, 3, 1, 9).architecture, "sm_90a");
 }
 
 // The copy pipeline's depth follows what the H200 measured (mlp_lesson_tiled.cpp).
@@ -176,12 +164,10 @@ TEST(LessonWarps, MinimumBlocksFollowSharedMemoryRegistersAndTheGrid) {
     // under ptxas, two (256) none.
     EXPECT_EQ(onH200({128, 128, 16, 16}, DType::Float32, 1, 0), 2);
     // The request carries a minimum, and none where there is none.
-    EXPECT_TRUE(hasOption(lessonTiledCompileRequest({16, 16, 32, 32}, DType::Bfloat16, 4, 3, 9, 0,
-                                                    kH200SharedOptIn, 0),
-                          "-DFS_MIN_BLOCKS=3"));
-    for (const std::string& option : lessonTiledCompileRequest({64, 64, 64, 64}, DType::Bfloat16, 3,
-                                                               0, 9, 0, kH200SharedOptIn, 0)
-                                         .options)
+    EXPECT_TRUE(
+        hasOption(lessonRequest({16, 16, 32, 32}, DType::Bfloat16, 4, 3, 9), "-DFS_MIN_BLOCKS=3"));
+    for (const std::string& option :
+         lessonRequest({64, 64, 64, 64}, DType::Bfloat16, 3, 0, 9).options)
         EXPECT_EQ(option.rfind("-DFS_MIN_BLOCKS", 0), std::string::npos) << option;
 }
 
@@ -191,9 +177,55 @@ TEST(LessonWarps, OneBlockAMultiprocessorTakesFourStages) {
     EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 2), 2);
     // ...four where it has one block for each SM (128 blocks on 132).
     EXPECT_EQ(lessonTiledStages({16, 32, 64, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 1), 4);
-    EXPECT_EQ(lessonTiledStages({64, 128, 64, 32}, DType::Tf32, kH200SharedOptIn, 9, 1), 4);
     // 16/32/128/128: four stages need 284 KiB, three fit.
     EXPECT_EQ(lessonTiledStages({16, 32, 128, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 1), 3);
+    // The wgmma kernel takes a fifth, spare slot where it fits: TF32 64/128/64/32 (177 KiB with
+    // five), the classroom's 64/64/32/128 in bfloat16 (117 KiB); 64/128/64/128 fits four (193
+    // KiB; five need 233).
+    EXPECT_EQ(lessonTiledStages({64, 128, 64, 32}, DType::Tf32, kH200SharedOptIn, 9, 1), 5);
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 1), 5);
+    EXPECT_EQ(lessonTiledStages({64, 128, 64, 128}, DType::Bfloat16, kH200SharedOptIn, 9, 1), 4);
+    // Not off Hopper, where the same tiles run mma.sync.
+    EXPECT_EQ(lessonTiledStages({64, 64, 32, 128}, DType::Bfloat16, kH200SharedOptIn, 8, 1), 4);
+}
+
+// The plan is decided once and compiled as it is: the copies run stages - 1 ahead, at most three
+// on the wgmma kernel, whose fifth slot is spare (one barrier a step).
+TEST(LessonWarps, ThePlanIsWhatTheRequestCompiles) {
+    // Classroom bfloat16 64/64/32/128: 128 blocks, one an SM; two warpgroups, five slots, three
+    // ahead.
+    const LessonTiles classroom{64, 64, 32, 128};
+    const LessonTiledPlan one =
+        lessonTiledPlan(classroom, DType::Bfloat16, 9, kH200SharedOptIn,
+                        lessonTiledBlocksPerMultiprocessor(classroom, 512, 1024, 132));
+    EXPECT_EQ(one.stages, 5);
+    EXPECT_EQ(one.copiesAhead, 3);
+    EXPECT_EQ(one.threads, 256);
+    EXPECT_EQ(one.minBlocks, 0);
+    const CompileRequest request = lessonTiledCompileRequest(classroom, DType::Bfloat16, one, 9, 0);
+    EXPECT_TRUE(hasOption(request, "-DFS_STAGES=5"));
+    EXPECT_TRUE(hasOption(request, "-DFS_AHEAD=3"));
+    EXPECT_TRUE(hasOption(request, "-DFS_WARPS=8"));
+    // Prefill-512 64/128/64/64: two blocks an SM, one warpgroup, three slots, two ahead.
+    const LessonTiles prefill{64, 128, 64, 64};
+    const LessonTiledPlan two =
+        lessonTiledPlan(prefill, DType::Bfloat16, 9, kH200SharedOptIn,
+                        lessonTiledBlocksPerMultiprocessor(prefill, 512, 4096, 132));
+    EXPECT_EQ(two.stages, 3);
+    EXPECT_EQ(two.copiesAhead, 2);
+    EXPECT_EQ(two.threads, 128);
+    EXPECT_TRUE(
+        hasOption(lessonTiledCompileRequest(prefill, DType::Bfloat16, two, 9, 0), "-DFS_WARPS=4"));
+    // mma.sync (BLOCK_M 16, decode-1's one block an SM): four slots, three ahead.
+    const LessonTiles decode{16, 32, 64, 128};
+    const LessonTiledPlan mma =
+        lessonTiledPlan(decode, DType::Bfloat16, 9, kH200SharedOptIn,
+                        lessonTiledBlocksPerMultiprocessor(decode, 1, 4096, 132));
+    EXPECT_EQ(mma.stages, 4);
+    EXPECT_EQ(mma.copiesAhead, 3);
+    EXPECT_EQ(lessonTiledCopiesAhead(decode, DType::Bfloat16, 6, 9), 5);
+    EXPECT_EQ(lessonTiledCopiesAhead(classroom, DType::Bfloat16, 6, 9), 3);
+    EXPECT_EQ(lessonTiledCopiesAhead(classroom, DType::Bfloat16, 2, 9), 1);
 }
 
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,
@@ -209,11 +241,16 @@ TEST(LessonWarps, NvrtcCompilesTheWarpgroupKernels) {
         SCOPED_TRACE(lessonTilesText(tiles));
         for (const DType dtype : {DType::Bfloat16, DType::Tf32}) {
             SCOPED_TRACE(dtype == DType::Tf32 ? "tf32" : "bf16");
-            const CompileRequest request =
-                lessonTiledCompileRequest(tiles, dtype, 2, 1, 9, 0, kH200SharedOptIn, 0);
+            const CompileRequest request = lessonRequest(tiles, dtype, 2, 1, 9);
             ASSERT_TRUE(hasOption(request, "-DFS_WGMMA=1"));
             expectCompiles(**nvrtc, request);
         }
+    }
+    // With a spare slot (five stages, three ahead): one barrier a step.
+    for (const DType dtype : {DType::Bfloat16, DType::Tf32}) {
+        const CompileRequest request = lessonRequest({64, 64, 32, 128}, dtype, 5, 0, 9);
+        ASSERT_TRUE(hasOption(request, "-DFS_AHEAD=3"));
+        expectCompiles(**nvrtc, request);
     }
 }
 

@@ -100,7 +100,18 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     // against 6.02 with two, 16/64/128/64 4.27 against 6.25; prefill-512 128/128/64/32 10.9
     // against 13.7 with three; classroom TF32 64/128/64/32 0.634 against 0.735; no cell was more
     // than 2% slower. Six stages gained nothing over four.
-    if (gridBlocksPerMultiprocessor == 1) return four > 0 ? 4 : 3;
+    // On the wgmma kernel a fifth slot where it fits, spare (lessonTiledCopiesAhead): one barrier a
+    // step instead of two. On the H200 (one call, each build twice) at the classroom shape every
+    // such cell took 2-8% less time (bfloat16 64/64/32/128 0.282 ms against 0.302, 64/128/32/128
+    // 0.272 against 0.296; TF32 128/64/32/32 0.996 against 1.072), prefill-512 128/128/64/32 9.78
+    // against 10.27. One barrier with one step fewer ahead instead (no spare slot) was up to 1.6
+    // times slower where three stages left one step ahead.
+    if (gridBlocksPerMultiprocessor == 1) {
+        const std::uint64_t five =
+            blocksWithStages(tiles, dtype, 5, sharedLimit, computeMajor, grid);
+        if (warpgroups && five > 0) return 5;
+        return four > 0 ? 4 : 3;
+    }
     const bool keepThird = warpgroups && tiles.blockN >= 64;
     if (threads == 128 && three == 1 && two >= 2 && !keepThird) return 2;
     // TF32 on mma.sync: two stages wherever the grid has more blocks a multiprocessor than three
@@ -187,26 +198,45 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor,
     return eight ? 256 : 128;
 }
 
-CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
-                                         int minBlocks, int computeMajor, int computeMinor,
-                                         std::uint64_t sharedLimit,
-                                         std::uint64_t gridBlocksPerMultiprocessor) {
+int lessonTiledCopiesAhead(const LessonTiles& tiles, DType dtype, int stages, int computeMajor) {
+    constexpr int kWarpgroupAhead = 3;
+    if (lessonTiledWarpgroups(tiles, dtype, computeMajor))
+        return std::min(stages - 1, kWarpgroupAhead);
+    return stages - 1;
+}
+
+LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int computeMajor,
+                                std::uint64_t sharedLimit,
+                                std::uint64_t gridBlocksPerMultiprocessor) {
+    LessonTiledPlan plan;
+    plan.stages =
+        lessonTiledStages(tiles, dtype, sharedLimit, computeMajor, gridBlocksPerMultiprocessor);
+    plan.copiesAhead = lessonTiledCopiesAhead(tiles, dtype, plan.stages, computeMajor);
+    plan.minBlocks = lessonTiledMinBlocks(tiles, dtype, plan.stages, sharedLimit, computeMajor,
+                                          gridBlocksPerMultiprocessor);
+    plan.threads =
+        lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, gridBlocksPerMultiprocessor);
+    return plan;
+}
+
+CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype,
+                                         const LessonTiledPlan& plan, int computeMajor,
+                                         int computeMinor) {
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
     request.source = std::string(lessonTiledSource());
-    request.options = {
-        "-std=c++17",
-        "-DFS_BM=" + std::to_string(tiles.blockM),
-        "-DFS_BN=" + std::to_string(tiles.blockN),
-        "-DFS_BH=" + std::to_string(tiles.blockH),
-        "-DFS_BI=" + std::to_string(tiles.blockI),
-        std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
-        std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
-        "-DFS_STAGES=" + std::to_string(stages),
-        "-DFS_WARPS=" + std::to_string(lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit,
-                                                          gridBlocksPerMultiprocessor) /
-                                       32)};
-    if (minBlocks > 0) request.options.push_back("-DFS_MIN_BLOCKS=" + std::to_string(minBlocks));
+    request.options = {"-std=c++17",
+                       "-DFS_BM=" + std::to_string(tiles.blockM),
+                       "-DFS_BN=" + std::to_string(tiles.blockN),
+                       "-DFS_BH=" + std::to_string(tiles.blockH),
+                       "-DFS_BI=" + std::to_string(tiles.blockI),
+                       std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
+                       std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
+                       "-DFS_STAGES=" + std::to_string(plan.stages),
+                       "-DFS_AHEAD=" + std::to_string(plan.copiesAhead),
+                       "-DFS_WARPS=" + std::to_string(plan.threads / 32)};
+    if (plan.minBlocks > 0)
+        request.options.push_back("-DFS_MIN_BLOCKS=" + std::to_string(plan.minBlocks));
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);
     // wgmma exists only in the architecture-specific target (sm_90a).
     if (lessonTiledWarpgroups(tiles, dtype, computeMajor)) {

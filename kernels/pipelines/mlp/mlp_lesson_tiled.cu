@@ -9,7 +9,8 @@
 // unsigned short and converted with the PTX cvt instructions. Compiled with -DFS_BM, -DFS_BN,
 // -DFS_BH, -DFS_BI, -DFS_BF16 (1: bfloat16 on the tensor cores), -DFS_TF32 (1: float32 storage
 // with TF32 products on the tensor cores; both 0: float32 on the CUDA cores, no TF32) and
-// -DFS_STAGES (the tensor-core kernels' copy pipeline depth) and -DFS_WARPS (warps a block: 4,
+// -DFS_STAGES (the tensor-core kernels' copy ring's slots) and -DFS_AHEAD (how many steps ahead
+// of the products the copies run, at most FS_STAGES - 1) and -DFS_WARPS (warps a block: 4,
 // as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
 // sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
 // at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
@@ -28,6 +29,9 @@
 #endif
 #ifndef FS_TF32
 #define FS_TF32 0
+#endif
+#ifndef FS_AHEAD
+#define FS_AHEAD (FS_STAGES - 1)
 #endif
 #ifndef FS_WGMMA
 #define FS_WGMMA 0
@@ -379,7 +383,7 @@ using FsMath = FsTf32Math;
 
 // The copies of x's, gate's and up's tiles into a ring of FS_STAGES slots, one cp.async group a
 // step, in the order the products use them (each I chunk's H steps in turn); both tensor-core
-// kernels stage FS_STAGES - 1 steps ahead of their products.
+// kernels stage FS_AHEAD steps ahead of their products.
 template <typename Math, int kBounds>
 struct FsCopyRing {
     using Element = typename Math::Element;
@@ -425,10 +429,10 @@ struct FsCopyRing {
 //   Mma: what fsLdmatrixProduct reads and multiplies.
 // - kBfloat16: the hidden tile and out are bfloat16; otherwise float32 (the hidden tile read as
 //   TF32 by the down product).
-// The block stages x, gate and up tiles kStages - 1 steps ahead through a ring of cp.async groups.
+// The block stages x, gate and up tiles FS_AHEAD steps ahead through a ring of cp.async groups.
 // Down's tile has one buffer, not a ring: it is copied at a chunk's first step, once the barrier
 // there has ended the previous chunk's down product, with that step's group, which is complete
-// by the chunk's last step when a chunk has at least kStages steps (else the chunk waits for all
+// by the chunk's last step when a chunk has more than FS_AHEAD steps (else the chunk waits for all
 // copies before its down product). The shared memory saved lets more blocks share a
 // multiprocessor. FS_SHARED names the dynamic shared memory, as each kernel's PTX always has.
 template <typename Math, int kBounds>
@@ -465,12 +469,16 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     fsZero<1, Down>(o);
     const FsFragmentOffsets<GateUp, BH, Math::kElementBytes> gateUpOffsets;
     const FsFragmentOffsets<Down, BI, Math::kElementBytes> downOffsets;
-    for (int s = 0; s < kStages - 1; ++s) ring.next();
+    // The products read shared memory synchronously (ldmatrix): a step's copies may refill the
+    // previous step's stage once every warp has passed this step's barrier.
+    constexpr int kAhead = FS_AHEAD;
+    static_assert(kAhead >= 1 && kAhead <= kStages - 1, "the copies run 1 to kStages - 1 ahead");
+    for (int s = 0; s < kAhead; ++s) ring.next();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     int slot = 0, step = 0, chunk = 0;
     const int steps = chunks * stepsH;
     for (int t = 0; t < steps; ++t) {
-        fsWait<kStages - 2>();
+        fsWait<kAhead - 1>();
         __syncthreads();  // this step is visible to all; the previous step's stage is free
         if (step == 0)    // and the previous chunk's down product is over
             Math::template copyTile<BN, BI, kFsWeightChecks<kBounds>>(shared + kDownAt, down, I, n0,
@@ -514,7 +522,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                                                 fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             }
                         }
-            if (stepsH < kStages) fsWait<0>();  // down's tile may be in a group still in flight
+            if (stepsH <= kAhead) fsWait<0>();  // down's tile may be in a group still in flight
             __syncthreads();
             const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
             fsLdmatrixProduct<typename Math::Mma>(o, sharedWindow + kHiddenAt, downTile,

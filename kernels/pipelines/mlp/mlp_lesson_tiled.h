@@ -31,7 +31,7 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
 // The copy pipeline's depth, where a block may use `sharedLimit` and the grid has
 // `gridBlocksPerMultiprocessor` blocks for each multiprocessor (rounded up; 0 where unknown, which
 // keeps the rules that need no grid): 4 where the grid has at most one block a multiprocessor and
-// four fit (else 3, or 2 where 3 do not fit); otherwise 3
+// four fit (5 on the wgmma kernel where five fit; else 3, or 2 where 3 do not fit); otherwise 3
 // stages, or 2 where 3 do not fit, or where a four-warp block with 3 would have a multiprocessor
 // to itself and 2 let a second block share it (on the H200 one block a multiprocessor costs more
 // than the third stage gains: a fourth stage that halved the blocks doubled the time), except on
@@ -68,13 +68,28 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
                          std::uint64_t sharedLimit, int computeMajor,
                          std::uint64_t gridBlocksPerMultiprocessor);
 
-// What NVRTC compiles for these tiles on a device of compute capability major.minor, for at
-// least `minBlocks` blocks a multiprocessor, with the threads lessonTiledThreads gives for
-// `sharedLimit` and `gridBlocksPerMultiprocessor`.
-CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype, int stages,
-                                         int minBlocks, int computeMajor, int computeMinor,
-                                         std::uint64_t sharedLimit,
-                                         std::uint64_t gridBlocksPerMultiprocessor);
+// How many steps ahead of the products the copies run with `stages` slots: stages - 1, but at
+// most 3 on the wgmma kernel, whose products read their stage asynchronously. A slot beyond those
+// is spare there, and lets one barrier a step do (mlp_lesson_warpgroup.cuh).
+int lessonTiledCopiesAhead(const LessonTiles& tiles, DType dtype, int stages, int computeMajor);
+
+// How the kernel for these tiles runs on a device of compute capability `computeMajor` whose
+// blocks may use `sharedLimit` of shared memory, for a grid of `gridBlocksPerMultiprocessor`
+// blocks a multiprocessor: decided once, by the rules above, and compiled and launched as it is.
+struct LessonTiledPlan {
+    int stages = 0;       // the copy ring's slots (lessonTiledStages)
+    int copiesAhead = 0;  // lessonTiledCopiesAhead
+    int minBlocks = 0;    // the __launch_bounds__ minimum, 0 for none (lessonTiledMinBlocks)
+    int threads = 0;      // a block's (lessonTiledThreads)
+};
+LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int computeMajor,
+                                std::uint64_t sharedLimit,
+                                std::uint64_t gridBlocksPerMultiprocessor);
+
+// What NVRTC compiles for these tiles and plan on a device of compute capability major.minor.
+CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype,
+                                         const LessonTiledPlan& plan, int computeMajor,
+                                         int computeMinor);
 
 // Which entry point runs a shape: _full where every tile is whole (no bounds checks), _rows where
 // H and I are whole tiles and M is not (only x's rows checked: at decode M is one row of an M

@@ -9,35 +9,12 @@ namespace fusescope::mlp {
 
 namespace {
 
-// The shared memory a block may use, the grid's blocks a multiprocessor, the copy stages, the
-// launch-bounds minimum and the threads of these tiles and shape on this device.
-struct LessonPlan {
-    std::uint64_t sharedLimit = 0;
-    std::uint64_t gridBlocks = 0;
-    int stages = 0;
-    int minBlocks = 0;
-    int threads = 0;
-};
-
-LessonPlan planOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
-                  const MlpShape& shape) {
-    const auto sharedLimit = static_cast<std::uint64_t>(device.sharedOptIn);
-    const std::uint64_t gridBlocks =
-        lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors);
-    LessonPlan plan;
-    plan.sharedLimit = sharedLimit;
-    plan.gridBlocks = gridBlocks;
-    plan.stages = lessonTiledStages(tiles, dtype, sharedLimit, device.major, gridBlocks);
-    plan.minBlocks =
-        lessonTiledMinBlocks(tiles, dtype, plan.stages, sharedLimit, device.major, gridBlocks);
-    plan.threads = lessonTiledThreads(tiles, dtype, device.major, sharedLimit, gridBlocks);
-    return plan;
-}
-
-CompileRequest requestOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
-                         const LessonPlan& plan) {
-    return lessonTiledCompileRequest(tiles, dtype, plan.stages, plan.minBlocks, device.major,
-                                     device.minor, plan.sharedLimit, plan.gridBlocks);
+// The plan of these tiles and shape on this device.
+LessonTiledPlan planOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
+                       const MlpShape& shape) {
+    return lessonTiledPlan(
+        tiles, dtype, device.major, static_cast<std::uint64_t>(device.sharedOptIn),
+        lessonTiledBlocksPerMultiprocessor(tiles, shape.M, shape.H, device.multiprocessors));
 }
 
 // The entry point that runs this shape.
@@ -60,7 +37,8 @@ Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DTy
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    return requestOn(*device, tiles, dtype, planOn(*device, tiles, dtype, shape));
+    return lessonTiledCompileRequest(tiles, dtype, planOn(*device, tiles, dtype, shape),
+                                     device->major, device->minor);
 }
 
 // Called at every launch: the request (with the kernel's source) is built only where the map has
@@ -69,15 +47,16 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    const LessonPlan plan = planOn(*device, tiles, dtype, shape);
-    const std::string key =
-        "lesson " + std::to_string(tiles.blockM) + " " + std::to_string(tiles.blockN) + " " +
-        std::to_string(tiles.blockH) + " " + std::to_string(tiles.blockI) + " " +
-        std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) + " " +
-        std::to_string(plan.minBlocks) + " " + std::to_string(plan.threads);
+    const LessonTiledPlan plan = planOn(*device, tiles, dtype, shape);
+    const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
+                            std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
+                            " " + std::to_string(tiles.blockI) + " " +
+                            std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) +
+                            " " + std::to_string(plan.copiesAhead) + " " +
+                            std::to_string(plan.minBlocks) + " " + std::to_string(plan.threads);
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
         return loadTiledKernel(
-            requestOn(*device, tiles, dtype, plan),
+            lessonTiledCompileRequest(tiles, dtype, plan, device->major, device->minor),
             {kLessonTiledFullKernel, kLessonTiledRowsKernel, kLessonTiledEdgeKernel},
             lessonTiledSharedBytes(tiles, dtype, plan.stages, device->major), plan.stages,
             plan.threads, "tiled lesson kernel");

@@ -236,17 +236,35 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
     const int hiddenColumn = columnGroup * kHiddenColumns;
 
     FsCopyRing<Math, kBounds> ring{x, gate, up, shared, m0, M, H, I, stepsH, chunks, alignedH};
+    // A step's copies: at a chunk's first step also down's tile, once every warp has passed the
+    // barrier after the previous chunk's down product (waited for at its end).
+    const auto copyNext = [&](int step, int chunk) {
+        if (step == 0) {
+            Math::template copyTile<BN, BI, kFsWeightChecks<kBounds>>(shared + kDownAt, down, I, n0,
+                                                                      chunk * BI, H, I, alignedI);
+            if (kBounds == kFsAllChecked && !alignedI) fsAsyncProxyFence();  // stores, as above
+        }
+        ring.next();
+    };
 
     float g[kHiddenColumns / 2], u[kHiddenColumns / 2], o[BN / 2];
-    for (int s = 0; s < kStages - 1; ++s) ring.next();
+    // A step's products read their stage after they are issued, until a later wgmma wait. Where
+    // the ring has a stage to spare (copies FS_AHEAD <= kStages - 2 steps ahead), a step's copies
+    // refill the stage of the step before the previous one, whose products every warp waited for
+    // before this step's barrier: one barrier a step, and the copies are issued after the
+    // products. Otherwise they refill the previous step's stage, after a second barrier that
+    // follows every warp's wait for that step's products.
+    constexpr int kAhead = FS_AHEAD;
+    constexpr bool kOneBarrier = kAhead <= kStages - 2;
+    static_assert(kAhead >= 1 && kAhead <= kStages - 1, "the copies run 1 to kStages - 1 ahead");
+    for (int s = 0; s < kAhead; ++s) ring.next();
     int slot = 0;
     for (int chunk = 0; chunk < chunks; ++chunk) {
-        // Each step's products run while the block waits for and issues the next copies: a step
-        // waits only for the previous step's products, whose stage its copies then refill. (One
+        // Each step's products run while the block waits for and issues the next copies. (One
         // loop per chunk: ptxas waits for every product at a loop's back edge where accumulators
         // the products define meet others, as they would in one loop over all steps.)
         for (int step = 0; step < stepsH; ++step) {
-            fsWait<kStages - 2>();
+            fsWait<kAhead - 1>();
             // cp.async's copies are visible to wgmma after the wait and the barrier; the element
             // by element copies of rows that are not whole 16-byte units are stores, which need
             // the proxy fence (as the hidden tile does). Only the edge kernel makes them: in the
@@ -260,14 +278,12 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
             fsWarpgroupProduct<Element, kHiddenColumns, BH>(u, stage, rows, stage + kX + kW,
                                                             hiddenColumn, step > 0);
             fsWarpgroupCommit();
-            fsWarpgroupWait<1>();  // the previous step's products are done in this warp,
-            __syncthreads();       // and in every warp: their stage is free
-            if (step == 0) {  // the previous chunk's down product is over (waited for at its end)
-                Math::template copyTile<BN, BI, kFsWeightChecks<kBounds>>(
-                    shared + kDownAt, down, I, n0, chunk * BI, H, I, alignedI);
-                if (kBounds == kFsAllChecked && !alignedI) fsAsyncProxyFence();  // stores, as above
+            if constexpr (kOneBarrier) copyNext(step, chunk);
+            fsWarpgroupWait<1>();  // the previous step's products are done in this warp
+            if constexpr (!kOneBarrier) {
+                __syncthreads();  // and in every warp: their stage is free
+                copyNext(step, chunk);
             }
-            ring.next();
             slot = slot + 1 == kStages ? 0 : slot + 1;
         }
         fsWarpgroupWait<0>();
@@ -279,7 +295,7 @@ __device__ __forceinline__ void fsLessonWarpgroups(const FsMath::Element* __rest
 #pragma unroll
         for (int k = 0; k < kHiddenColumns / kStep; ++k)
             FsWarpgroupMath::hiddenFragment(hidden[k], g, u, k);
-        if (stepsH < kStages) {  // down's tile may be in a group still in flight
+        if (stepsH <= kAhead) {  // down's tile may be in a group still in flight
             fsWait<0>();
             __syncthreads();
         }

@@ -26,21 +26,21 @@ bool compileEveryTile(bool always) {
     return previous;
 }
 
-// Grid, threads, and the shared memory of the copy pipeline lessonTiledStages chooses for this
+// Grid, threads, and the shared memory of the copy pipeline the lesson kernel's plan has for this
 // grid on this device.
 LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
     const LessonTiles t = tilesOf(p);
+    const LessonTiledPlan plan =
+        lessonTiledPlan(t, p.dtype, limits.computeCapabilityMajor, limits.sharedBytesPerBlockOptIn,
+                        lessonTiledBlocksPerMultiprocessor(t, p.dimension("M"), p.dimension("H"),
+                                                           limits.multiprocessors));
     LaunchGeometry g;
     g.kernelName = "swiglu_mlp_lesson_tiled";
-    const std::uint64_t gridBlocks = lessonTiledBlocksPerMultiprocessor(
-        t, p.dimension("M"), p.dimension("H"), limits.multiprocessors);
-    g.threadsPerBlock = lessonTiledThreads(t, p.dtype, limits.computeCapabilityMajor,
-                                           limits.sharedBytesPerBlockOptIn, gridBlocks);
+    g.threadsPerBlock = plan.threads;
     g.gridX = t.blockM > 0 ? ceilDiv(p.dimension("M"), static_cast<std::uint64_t>(t.blockM)) : 0;
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
-    g.pipelineStages = lessonTiledStages(t, p.dtype, limits.sharedBytesPerBlockOptIn,
-                                         limits.computeCapabilityMajor, gridBlocks);
+    g.pipelineStages = plan.stages;
     g.dynamicSharedBytes =
         lessonTiledSharedBytes(t, p.dtype, g.pipelineStages, limits.computeCapabilityMajor);
     return g;

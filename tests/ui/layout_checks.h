@@ -152,15 +152,21 @@ inline std::vector<PlacedText> plotTexts(QCustomPlot& plot) {
     return texts;
 }
 
-// The pixel positions of every data point the plot shows (graph points, bar tops).
+// The pixel positions of every data point the plot shows (graph points, bar tops). A graph's
+// points outside its axis rect are clipped, not drawn: a roof line sampled from the left edge
+// may start below the value axis's range.
 inline std::vector<QPointF> plotDataPoints(QCustomPlot& plot) {
     std::vector<QPointF> points;
     for (int i = 0; i < plot.plottableCount(); ++i) {
         QCPAbstractPlottable* plottable = plot.plottable(i);
         if (!plottable->visible()) continue;
         if (auto* graph = qobject_cast<QCPGraph*>(plottable)) {
-            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-                points.push_back(graph->coordsToPixels(it->key, it->value));
+            const QRectF drawn =
+                QRectF(graph->keyAxis()->axisRect()->rect()).adjusted(-1, -1, 1, 1);
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                const QPointF point = graph->coordsToPixels(it->key, it->value);
+                if (drawn.contains(point)) points.push_back(point);
+            }
         } else if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
             // The middle of each bar's top edge (stacked bars included).
             for (int index = 0; index < bars->dataCount(); ++index)

@@ -192,40 +192,37 @@ TEST(LessonWarps, OneBlockAMultiprocessorTakesFourStages) {
 // The plan is decided once and compiled as it is: the copies run stages - 1 ahead, at most three
 // on the wgmma kernel, whose fifth slot is spare (one barrier a step).
 TEST(LessonWarps, ThePlanIsWhatTheRequestCompiles) {
-    // Classroom bfloat16 64/64/32/128: 128 blocks, one an SM; two warpgroups, five slots, three
-    // ahead.
-    const LessonTiles classroom{64, 64, 32, 128};
-    const LessonTiledPlan one =
-        lessonTiledPlan(classroom, DType::Bfloat16, 9, kH200SharedOptIn,
-                        lessonTiledBlocksPerMultiprocessor(classroom, 512, 1024, 132));
-    EXPECT_EQ(one.stages, 5);
-    EXPECT_EQ(one.copiesAhead, 3);
-    EXPECT_EQ(one.threads, 256);
-    EXPECT_EQ(one.minBlocks, 0);
-    const CompileRequest request = lessonTiledCompileRequest(classroom, DType::Bfloat16, one, 9, 0);
-    EXPECT_TRUE(hasOption(request, "-DFS_STAGES=5"));
-    EXPECT_TRUE(hasOption(request, "-DFS_AHEAD=3"));
-    EXPECT_TRUE(hasOption(request, "-DFS_WARPS=8"));
-    // Prefill-512 64/128/64/64: two blocks an SM, one warpgroup, three slots, two ahead.
-    const LessonTiles prefill{64, 128, 64, 64};
-    const LessonTiledPlan two =
-        lessonTiledPlan(prefill, DType::Bfloat16, 9, kH200SharedOptIn,
-                        lessonTiledBlocksPerMultiprocessor(prefill, 512, 4096, 132));
-    EXPECT_EQ(two.stages, 3);
-    EXPECT_EQ(two.copiesAhead, 2);
-    EXPECT_EQ(two.threads, 128);
-    EXPECT_TRUE(
-        hasOption(lessonTiledCompileRequest(prefill, DType::Bfloat16, two, 9, 0), "-DFS_WARPS=4"));
-    // mma.sync (BLOCK_M 16, decode-1's one block an SM): four slots, three ahead.
-    const LessonTiles decode{16, 32, 64, 128};
-    const LessonTiledPlan mma =
-        lessonTiledPlan(decode, DType::Bfloat16, 9, kH200SharedOptIn,
-                        lessonTiledBlocksPerMultiprocessor(decode, 1, 4096, 132));
-    EXPECT_EQ(mma.stages, 4);
-    EXPECT_EQ(mma.copiesAhead, 3);
-    EXPECT_EQ(lessonTiledCopiesAhead(decode, DType::Bfloat16, 6, 9), 5);
-    EXPECT_EQ(lessonTiledCopiesAhead(classroom, DType::Bfloat16, 6, 9), 3);
-    EXPECT_EQ(lessonTiledCopiesAhead(classroom, DType::Bfloat16, 2, 9), 1);
+    struct Case {
+        LessonTiles tiles;
+        std::uint64_t m, h;  // the shape's rows and columns, which decide the grid
+        int stages, copiesAhead, threads, minBlocks;
+    };
+    const Case cases[] = {
+        // Classroom 64/64/32/128: 128 blocks, one an SM; two warpgroups, a spare fifth slot.
+        {{64, 64, 32, 128}, 512, 1024, 5, 3, 256, 0},
+        // Prefill-512 64/128/64/64: two blocks an SM, one warpgroup, three slots.
+        {{64, 128, 64, 64}, 512, 4096, 3, 2, 128, 0},
+        // mma.sync (decode-1's one block an SM): four slots, three ahead, bounded for one block.
+        {{16, 32, 64, 128}, 1, 4096, 4, 3, 128, 1}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(lessonTilesText(c.tiles));
+        const LessonTiledPlan plan =
+            lessonTiledPlan(c.tiles, DType::Bfloat16, 9, kH200SharedOptIn,
+                            lessonTiledBlocksPerMultiprocessor(c.tiles, c.m, c.h, 132));
+        EXPECT_EQ(plan.stages, c.stages);
+        EXPECT_EQ(plan.copiesAhead, c.copiesAhead);
+        EXPECT_EQ(plan.threads, c.threads);
+        EXPECT_EQ(plan.minBlocks, c.minBlocks);
+        const CompileRequest request =
+            lessonTiledCompileRequest(c.tiles, DType::Bfloat16, plan, 9, 0);
+        EXPECT_TRUE(hasOption(request, "-DFS_STAGES=" + std::to_string(c.stages)));
+        EXPECT_TRUE(hasOption(request, "-DFS_AHEAD=" + std::to_string(c.copiesAhead)));
+        EXPECT_TRUE(hasOption(request, "-DFS_WARPS=" + std::to_string(c.threads / 32)));
+    }
+    // stages - 1 ahead on mma.sync; on the wgmma kernel at most three.
+    EXPECT_EQ(lessonTiledCopiesAhead({16, 32, 64, 128}, DType::Bfloat16, 6, 9), 5);
+    EXPECT_EQ(lessonTiledCopiesAhead({64, 64, 32, 128}, DType::Bfloat16, 6, 9), 3);
+    EXPECT_EQ(lessonTiledCopiesAhead({64, 64, 32, 128}, DType::Bfloat16, 2, 9), 1);
 }
 
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,

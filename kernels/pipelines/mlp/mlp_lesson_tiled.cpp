@@ -101,11 +101,11 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     // against 13.7 with three; classroom TF32 64/128/64/32 0.634 against 0.735; no cell was more
     // than 2% slower. Six stages gained nothing over four.
     // On the wgmma kernel a fifth slot where it fits, spare (lessonTiledCopiesAhead): one barrier a
-    // step instead of two. On the H200 (one call, each build twice) at the classroom shape every
-    // such cell took 2-8% less time (bfloat16 64/64/32/128 0.282 ms against 0.302, 64/128/32/128
-    // 0.272 against 0.296; TF32 128/64/32/32 0.996 against 1.072), prefill-512 128/128/64/32 9.78
-    // against 10.27. One barrier with one step fewer ahead instead (no spare slot) was up to 1.6
-    // times slower where three stages left one step ahead.
+    // step instead of two. On the H200 (one call) the 28 classroom bfloat16 cells this gives five
+    // took 0.915 to 1.006 times their time with four (median 0.957; 64/64/32/128 0.282 ms against
+    // 0.302), the 12 TF32 ones 0.929 to 1.000, prefill-512 128/128/64/32 and 64 0.952 and 0.990.
+    // One barrier with one step fewer ahead instead (no spare slot) was up to 1.6 times slower
+    // where three stages left one step ahead.
     if (gridBlocksPerMultiprocessor == 1) {
         const std::uint64_t five =
             blocksWithStages(tiles, dtype, 5, sharedLimit, computeMajor, grid);

@@ -30,9 +30,6 @@
 #ifndef FS_TF32
 #define FS_TF32 0
 #endif
-#ifndef FS_AHEAD
-#define FS_AHEAD (FS_STAGES - 1)
-#endif
 #ifndef FS_WGMMA
 #define FS_WGMMA 0
 #endif

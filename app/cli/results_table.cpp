@@ -1,10 +1,12 @@
 #include "cli/results_table.h"
 
 #include <QSet>
+#include <algorithm>
 #include <cmath>
 
 #include "cli/text_table.h"
 #include "model/captions.h"
+#include "model/count_spread_text.h"
 #include "model/format.h"
 #include "model/fusion_verdict.h"
 #include "model/measured_counts.h"
@@ -219,6 +221,21 @@ namespace {
 QString l2BytesCell(const std::optional<double>& sectors) {
     return sectors ? formatBytes(static_cast<quint64>(*sectors * 32.0)) : QStringLiteral("-");
 }
+
+// How often the counter run counted each launch, where more than once (" · each count the
+// median of 3 launches"); the most any kernel had, since a run counts all alike.
+QString countedLaunchesNote(const Recording& recording) {
+    std::uint32_t launches = 0;
+    for (const VariantResult& run : recording.runs)
+        for (const KernelResult& kernel : run.kernels)
+            if (kernel.counters && kernel.counters->countedLaunches)
+                launches = std::max(launches, *kernel.counters->countedLaunches);
+    if (launches < 2) return {};
+    return QStringLiteral(
+               " · each count the median of %1 launches, DRAM ranges where they moved "
+               "more than 3% or 1 MB")
+        .arg(launches);
+}
 }  // namespace
 
 QStringList measurementRows(const Recording& recording) {
@@ -258,8 +275,10 @@ QStringList measurementRows(const Recording& recording) {
             table.addRow(
                 {model::toQString(run.variant), name, formatBytes(kernel.modelBytesRead),
                  formatBytes(kernel.modelBytesWritten),
-                 formatBytes(static_cast<quint64>(kernel.counters->dramBytesRead)),
-                 formatBytes(static_cast<quint64>(kernel.counters->dramBytesWritten)),
+                 model::bytesWithSpreadText(kernel.counters->dramBytesRead,
+                                            kernel.counters->dramReadSpread),
+                 model::bytesWithSpreadText(kernel.counters->dramBytesWritten,
+                                            kernel.counters->dramWrittenSpread),
                  formatCount(static_cast<quint64>(
                      model::measured(kernel, &KernelCounters::sectorsRead).value_or(0))),
                  formatCount(static_cast<quint64>(
@@ -270,8 +289,8 @@ QStringList measurementRows(const Recording& recording) {
         }
     }
     QStringList lines;
-    lines << QStringLiteral("model beside measurement [%1]")
-                 .arg(dataSourceLabel(DataSource::Counters));
+    lines << QStringLiteral("model beside measurement [%1]%2")
+                 .arg(dataSourceLabel(DataSource::Counters), countedLaunchesNote(recording));
     lines << table.render();
     if (!reasons.isEmpty()) {
         lines << QStringLiteral("where model and DRAM differ by more than 10%:");

@@ -97,6 +97,15 @@ struct RunParser {
         QStringLiteral("sample-interval-us"),
         QStringLiteral("With --measure: the PM sampling interval, 10 to 1000 us (default 20)."),
         QStringLiteral("us"), QStringLiteral("20")};
+    QCommandLineOption countedLaunches{
+        QStringLiteral("counted-launches"),
+        QStringLiteral("With --measure counters: how many times each kernel launch is counted, "
+                       "1 to %1 (default %2). A tiled kernel's DRAM bytes move from launch to "
+                       "launch with what the L2 keeps: the table shows each count's median and, "
+                       "where they moved, the range.")
+            .arg(kMaxCountedLaunches)
+            .arg(kDefaultCountedLaunches),
+        QStringLiteral("count"), QString::number(kDefaultCountedLaunches)};
     QCommandLineOption threads{
         QStringLiteral("threads"),
         QStringLiteral("CPU backend: host threads to run on, 1 to every hardware thread, or all "
@@ -135,11 +144,11 @@ struct RunParser {
             QStringLiteral("Runs the variants of one pipeline, checks every output against the "
                            "CPU reference,\nprints a table and optionally writes a recording that "
                            "the FuseScope window opens."));
-        parser.addOptions({help,       pipeline,       expression, variants, n,
-                           shape,      preset,         dtype,      tile,     repeat,
-                           warmup,     vector,         backend,    device,   threads,
-                           measure,    sampleInterval, noRoofs,    json,     description,
-                           kernelFile, compileOnly,    timeLimit});
+        parser.addOptions({help,        pipeline,       expression,      variants, n,
+                           shape,       preset,         dtype,           tile,     repeat,
+                           warmup,      vector,         backend,         device,   threads,
+                           measure,     sampleInterval, countedLaunches, noRoofs,  json,
+                           description, kernelFile,     compileOnly,     timeLimit});
     }
 
     QString helpText() const {
@@ -255,6 +264,11 @@ Result<RunOptions> parseRunOptions(const RunParser& p, const QString& pipelineNa
                                                  p.parser.value(p.sampleInterval), 10, 1000);
     if (!intervalUs) return intervalUs.status();
     measure.samplingIntervalNs = std::int64_t{*intervalUs} * 1000;
+    Result<int> counted =
+        parseBoundedInteger(QStringLiteral("--counted-launches"), p.parser.value(p.countedLaunches),
+                            1, kMaxCountedLaunches);
+    if (!counted) return counted.status();
+    measure.countedLaunches = *counted;
     if (p.parser.isSet(p.measure)) options.measure = measure;
 
     options.kernelFile = p.parser.value(p.kernelFile);

@@ -5,6 +5,7 @@
 #include <QJsonParseError>
 #include <limits>
 
+#include "measure/counted_launches.h"
 #include "model/atomic_save.h"
 #include "model/json_reader.h"
 #include "model/json_shape.h"
@@ -109,6 +110,38 @@ DeviceInfo readDevice(const JsonReader& reader) {
     return device;
 }
 
+// A count's lowest and highest over the counted launches, where the file gives them; they must
+// hold the count's median between them.
+std::optional<CountSpread> readSpread(const JsonReader& reader, const char* lowKey,
+                                      const char* highKey, const std::optional<double>& median) {
+    const std::optional<double> low = readOptionalAmount(reader, lowKey);
+    const std::optional<double> high = readOptionalAmount(reader, highKey);
+    if (!low && !high) return std::nullopt;
+    if (!low || !high)
+        reader.fail(low ? highKey : lowKey,
+                    QStringLiteral("is missing: a range of counts has a low and a high end"));
+    if (!median || *low > *median || *median > *high)
+        reader.fail(lowKey, QStringLiteral("%1 .. %2 does not hold the count's median")
+                                .arg(*low, 0, 'g', 17)
+                                .arg(*high, 0, 'g', 17));
+    return CountSpread{*low, *high};
+}
+
+// How often each launch was counted and the ranges of the counts that moved, where the counter
+// run counted it more than once.
+void readCountedLaunches(const JsonReader& reader, KernelCounters& counters) {
+    const std::optional<int> launches = reader.optionalInteger("counted_launches");
+    if (!launches) return;
+    reader.checkRange("counted_launches", *launches, 2, kMaxCountedLaunches);
+    counters.countedLaunches = static_cast<std::uint32_t>(*launches);
+    counters.dramReadSpread =
+        readSpread(reader, "dram_bytes_read_low", "dram_bytes_read_high", counters.dramBytesRead);
+    counters.dramWrittenSpread = readSpread(reader, "dram_bytes_written_low",
+                                            "dram_bytes_written_high", counters.dramBytesWritten);
+    counters.l2SectorsReadSpread =
+        readSpread(reader, "l2_sectors_read_low", "l2_sectors_read_high", counters.l2SectorsRead);
+}
+
 KernelResult readKernel(const JsonReader& reader) {
     KernelResult kernel;
     kernel.name = reader.string("name").toStdString();
@@ -140,6 +173,7 @@ KernelResult readKernel(const JsonReader& reader) {
     if (dramRead && dramWritten) {
         counters.dramBytesRead = *dramRead;
         counters.dramBytesWritten = *dramWritten;
+        readCountedLaunches(reader, counters);
         kernel.counters = counters;
     }
     return kernel;

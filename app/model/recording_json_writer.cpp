@@ -70,12 +70,27 @@ QJsonObject deviceToJson(const DeviceInfo& device, JsonWriter& writer) {
     return json;
 }
 
+// Where each launch was counted several times: how often, and the ranges of the counts.
+void addCountedLaunches(const KernelCounters& counters, QJsonObject& json) {
+    if (!counters.countedLaunches) return;
+    json.insert("counted_launches", static_cast<qint64>(*counters.countedLaunches));
+    const auto addSpread = [&json](const std::optional<CountSpread>& spread, const char* low,
+                                   const char* high) {
+        if (!spread) return;
+        json.insert(QLatin1String(low), spread->low);
+        json.insert(QLatin1String(high), spread->high);
+    };
+    addSpread(counters.dramReadSpread, "dram_bytes_read_low", "dram_bytes_read_high");
+    addSpread(counters.dramWrittenSpread, "dram_bytes_written_low", "dram_bytes_written_high");
+    addSpread(counters.l2SectorsReadSpread, "l2_sectors_read_low", "l2_sectors_read_high");
+}
+
 QJsonObject kernelToJson(const KernelResult& kernel, const QString& path, JsonWriter& writer) {
     // Launch resources are unknown on the CPU backend: null, never a made-up zero.
     const auto resource = [&](auto value) {
         return kernel.resources.known ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
     };
-    return {
+    QJsonObject json{
         {"name", QString::fromStdString(kernel.name)},
         {"time_ms", kernel.timeMs},
         {"model_bytes_read", writer.count(kernel.modelBytesRead, path + ".model_bytes_read")},
@@ -98,6 +113,8 @@ QJsonObject kernelToJson(const KernelResult& kernel, const QString& path, JsonWr
                                ? QJsonValue(static_cast<qint64>(*kernel.counters->deviceKernels))
                                : QJsonValue()},
     };
+    if (kernel.counters) addCountedLaunches(*kernel.counters, json);
+    return json;
 }
 
 QJsonObject allocationToJson(const AllocationEvent& event, const QString& path,

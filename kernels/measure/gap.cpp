@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "measure/counted_launches.h"
 #include "measure/timeline.h"
 #include "pipelines/registry.h"
 
@@ -74,6 +75,49 @@ void describeReads(const VariantResult& variant, std::size_t k, KernelEvidence& 
         evidence.arrayBytes = largest;
         evidence.arraysAreOneSize = false;
     }
+}
+
+// Where counting the launch several times moved its DRAM bytes past what a comparison with
+// Nsight Compute allows: the range, in words, with how little its L2 requests moved beside it.
+std::optional<GapFinding> launchSpreadFinding(const KernelCounters& measured) {
+    if (!measured.countedLaunches) return std::nullopt;
+    const bool readsMoved =
+        measured.dramReadSpread &&
+        spreadExceedsTolerance(*measured.dramReadSpread, measured.dramBytesRead);
+    const bool writesMoved =
+        measured.dramWrittenSpread &&
+        spreadExceedsTolerance(*measured.dramWrittenSpread, measured.dramBytesWritten);
+    if (!readsMoved && !writesMoved) return std::nullopt;
+    const auto range = [](const char* what, const CountSpread& spread, double median) {
+        return std::string(what) + " ranged from " + megabytes(spread.low) + " to " +
+               megabytes(spread.high) + " (median " + megabytes(median) + ")";
+    };
+    std::string words = "Counted " + std::to_string(*measured.countedLaunches) +
+                        " times, each from a clean L2, the same launch's DRAM ";
+    if (readsMoved) words += range("reads", *measured.dramReadSpread, measured.dramBytesRead);
+    if (readsMoved && writesMoved) words += " and its DRAM ";
+    if (writesMoved)
+        words += range("writes", *measured.dramWrittenSpread, measured.dramBytesWritten);
+    if (measured.l2SectorsReadSpread && measured.l2SectorsRead && *measured.l2SectorsRead > 0) {
+        char moved[32];
+        std::snprintf(moved, sizeof moved, "%.1f%%",
+                      (measured.l2SectorsReadSpread->high - measured.l2SectorsReadSpread->low) /
+                          *measured.l2SectorsRead * 100.0);
+        words += std::string(", while the reads it requested from the L2 moved by ") + moved;
+    }
+    words +=
+        ". The work is the same; which re-reads the L2 catches is not, so one launch's count "
+        "(Nsight Compute's too) is one draw from this range.";
+    return GapFinding{GapReason::VariesByLaunch, words};
+}
+
+// Whether the model's bytes lie within what the counted launches moved, reads and writes each
+// at their lowest or highest.
+bool modelWithinLaunchSpread(const KernelCounters& measured, double modelBytes) {
+    if (!measured.dramReadSpread || !measured.dramWrittenSpread) return false;
+    const double low = measured.dramReadSpread->low + measured.dramWrittenSpread->low;
+    const double high = measured.dramReadSpread->high + measured.dramWrittenSpread->high;
+    return low <= modelBytes && modelBytes <= high;
 }
 
 }  // namespace
@@ -188,7 +232,10 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
              "Accesses are not coalesced: loads touch " + ratio(readRatio) + " and stores " +
                  ratio(writeRatio) +
                  " the 32-byte sectors the data needs, so DRAM moves more than the model."});
-    if (findings.empty())
+    const std::optional<GapFinding> spread = launchSpreadFinding(e.measured);
+    const bool spreadExplains = spread && modelWithinLaunchSpread(e.measured, model);
+    if (spread) findings.push_back(*spread);
+    if (findings.size() == (spread ? 1u : 0u) && !spreadExplains)
         findings.push_back({GapReason::Unexplained,
                             "The measured bytes differ from the model by more than 10% and none "
                             "of the known causes (L2, deferred writes, frees, coalescing) fits."});

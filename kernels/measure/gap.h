@@ -20,6 +20,7 @@ enum class GapReason {
     DeferredWrites,  // writes reached DRAM after the kernel ended (L2 write-back)
     FreeWriteBack,   // freeing memory made the GPU write it back, with no kernel running
     Uncoalesced,     // more 32-byte sectors than the bytes need
+    VariesByLaunch,  // counted several times, the same launch moved DRAM bytes by more than 3%
     Unexplained      // the gap is real and no rule explains it
 };
 

@@ -152,6 +152,10 @@ std::string withAdvice(const CounterCapability& capability) {
 }  // namespace
 
 Status validateMeasureOptions(const MeasureOptions& options) {
+    if (options.counters &&
+        (options.countedLaunches < 1 || options.countedLaunches > kMaxCountedLaunches))
+        return Status(ErrorCode::InvalidArgument,
+                      "counted launches must be 1 to " + std::to_string(kMaxCountedLaunches));
     if (options.sampling) {
         if (Status s = validateSamplingInterval(options.samplingIntervalNs); !s) return s;
         if (options.samplingRepeats < 1)
@@ -161,9 +165,14 @@ Status validateMeasureOptions(const MeasureOptions& options) {
 }
 
 Status addCounterRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                     const HostBuffers& inputs, RunReport& report, RunObserver& observer) {
+                     int countedLaunches, const HostBuffers& inputs, RunReport& report,
+                     RunObserver& observer) {
     const std::vector<const VariantSpec*> variants = variantsOf(request);
     if (Status s = checkReportMatches(report, variants); !s) return s;
+    if (countedLaunches < 1 || countedLaunches > kMaxCountedLaunches)
+        return Status(ErrorCode::InvalidArgument,
+                      "counted launches must be 1 to " + std::to_string(kMaxCountedLaunches));
+    const auto times = static_cast<std::size_t>(countedLaunches);
     const auto started = std::chrono::steady_clock::now();
     AllocationTracker tracker(backend);
     Result<CacheSweep> sweep = CacheSweep::create(backend, tracker);
@@ -176,11 +185,13 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
             prepareVariant(backend, tracker, *variants[v], request, inputs);
         if (!prepared) return prepared.status();
         const std::vector<KernelLaunch>& launches = prepared->launches;
+        // The variant's launches in order, `times` rounds of them: count i is launch i % size.
         Result<std::vector<KernelCounters>> counters = provider.measureLaunches(
-            launches.size(),
-            [&](std::size_t launch) {
+            launches.size() * times,
+            [&](std::size_t count) {
                 return backend
-                    .timeLaunches(std::span(launches).subspan(launch, 1), TimedStart::AsEnqueued)
+                    .timeLaunches(std::span(launches).subspan(count % launches.size(), 1),
+                                  TimedStart::AsEnqueued)
                     .status();
             },
             // Before every pass of every launch: a cancel waits for one launch at most.
@@ -189,8 +200,17 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
         if (Status s = backend.settle(); !s) return s;
         if (!counters) return counters.status();
         VariantResult& result = report.variants[v];
-        for (std::size_t k = 0; k < result.kernels.size(); ++k)
-            result.kernels[k].counters = (*counters)[k];
+        if (counters->size() != launches.size() * times || result.kernels.size() != launches.size())
+            return Status(ErrorCode::DeviceError,
+                          "the counter run counted " + std::to_string(counters->size()) +
+                              " launches of " + variants[v]->name + ", not " +
+                              std::to_string(launches.size() * times));
+        for (std::size_t k = 0; k < result.kernels.size(); ++k) {
+            std::vector<KernelCounters> rounds;
+            for (std::size_t round = 0; round < times; ++round)
+                rounds.push_back((*counters)[round * launches.size() + k]);
+            result.kernels[k].counters = combineCountedLaunches(rounds);
+        }
         result.countersSource = MeasurementSource::Counters;
     }
     report.counterRunWallMs = millisecondsSince(started);
@@ -316,7 +336,9 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider, const
                        request.settings.seed, cancelToken(observer));
     if (observer.cancelled()) return cancelledStatus();
     if (options.counters) {
-        if (Status s = addCounterRun(backend, provider, request, inputs, report, observer); !s) {
+        if (Status s = addCounterRun(backend, provider, request, options.countedLaunches, inputs,
+                                     report, observer);
+            !s) {
             if (s.code() == ErrorCode::Cancelled) return s;
             clearCounters(report);  // all kernels measured or none: no half tables
             report.counterStatus = s.message();

@@ -7,6 +7,7 @@
 // never zeros.
 #include <cstdint>
 
+#include "measure/counted_launches.h"
 #include "measure/counter_provider.h"
 #include "runtime/runner.h"
 
@@ -19,6 +20,9 @@ struct MeasureOptions {
     // 10 us the host only just keeps up and samples can be lost; 20 us keeps a 2x margin.
     std::int64_t samplingIntervalNs = 20'000;
     int samplingRepeats = 3;  // launches of each variant's kernels while sampled
+    // Times the counter run counts each launch (1 .. kMaxCountedLaunches): a tiled kernel's DRAM
+    // reads move from launch to launch with what the L2 keeps, and the range shows it.
+    int countedLaunches = kDefaultCountedLaunches;
 };
 
 Status validateMeasureOptions(const MeasureOptions& options);
@@ -31,7 +35,8 @@ Result<RunReport> runMeasured(Backend& backend, CounterProvider& provider,
 // request's host inputs (makeHostInputs). They fail with the provider's words; runMeasured
 // turns that into counterStatus.
 Status addCounterRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
-                     const HostBuffers& inputs, RunReport& report, RunObserver& observer);
+                     int countedLaunches, const HostBuffers& inputs, RunReport& report,
+                     RunObserver& observer);
 Status addSamplingRun(Backend& backend, CounterProvider& provider, const RunRequest& request,
                       const MeasureOptions& options, const HostBuffers& inputs, RunReport& report,
                       RunObserver& observer);

@@ -51,6 +51,13 @@ enum class MeasurementSource {
     Counters      // hardware counters (CUPTI Range Profiler, PM sampling, Activity API)
 };
 
+// The lowest and highest of one count over the launches a counter run counted.
+struct CountSpread {
+    double low = 0.0;
+    double high = 0.0;
+    bool operator==(const CountSpread&) const = default;
+};
+
 // Per-kernel hardware counters from the counter run (CUPTI Range Profiler, each launch replayed
 // from an L2 with nothing dirty in it, as Nsight Compute counts).
 // Counts as the hardware reports them (doubles: CUPTI evaluates metrics to doubles).
@@ -69,6 +76,13 @@ struct KernelCounters {
     // Device kernels the launch started, summed above: a library call may start more than one
     // (cuBLAS adds a split-K reduction kernel at some shapes).
     std::optional<std::uint32_t> deviceKernels{};
+    // Where the launch was counted more than once, each time from a clean L2: how many times, and
+    // the lowest and highest DRAM and L2 read counts among them (the counts above are then each
+    // the median of the launches). Empty after one count, and in recordings made before.
+    std::optional<std::uint32_t> countedLaunches{};
+    std::optional<CountSpread> dramReadSpread{};
+    std::optional<CountSpread> dramWrittenSpread{};
+    std::optional<CountSpread> l2SectorsReadSpread{};
 };
 
 // Every counter measured and still 0: a launch's sum before its device kernels are added.

@@ -168,6 +168,37 @@ TEST(ResultsTable, ChainsThatOverlapSayByHowMuch) {
     EXPECT_TRUE(chainOverlapLines(recording).isEmpty());
 }
 
+// A kernel counted over several launches: the header says the counts are medians, and a DRAM
+// count that moved shows its range.
+TEST(ResultsTable, CountsThatMovedBetweenLaunchesShowTheirRange) {
+    Recording recording = twoRuns();
+    for (VariantResult& run : recording.runs) {
+        run.kernels[0].name = run.variant == "scratch" ? "swiglu_scratch" : "swiglu_fused";
+        run.kernels[0].modelBytesRead = run.modelBytesRead;
+        run.kernels[0].modelBytesWritten = run.modelBytesWritten;
+        KernelCounters counters;
+        counters.dramBytesRead = double(run.modelBytesRead);
+        counters.dramBytesWritten = double(run.modelBytesWritten);
+        counters.countedLaunches = 3;
+        counters.dramReadSpread = CountSpread{counters.dramBytesRead, counters.dramBytesRead};
+        counters.dramWrittenSpread =
+            CountSpread{counters.dramBytesWritten, counters.dramBytesWritten};
+        run.kernels[0].counters = counters;
+        run.countersSource = MeasurementSource::Counters;
+    }
+    KernelCounters& moved = *recording.runs[1].kernels[0].counters;
+    moved.dramReadSpread = CountSpread{0.8 * moved.dramBytesRead, 1.5 * moved.dramBytesRead};
+    const QString text = measurementRows(recording).join('\n');
+    EXPECT_TRUE(text.contains("each count the median of 3 launches")) << text.toStdString();
+    const auto bytes = [](double value) { return formatBytes(quint64(value + 0.5)); };
+    EXPECT_TRUE(text.contains(QStringLiteral("%1 (%2–%3)")
+                                  .arg(bytes(moved.dramBytesRead), bytes(moved.dramReadSpread->low),
+                                       bytes(moved.dramReadSpread->high))))
+        << text.toStdString();
+    // The counts that held still show their median alone.
+    EXPECT_EQ(text.count(QStringLiteral("–")), 1) << text.toStdString();
+}
+
 // The shipped H200 prefill recording: each column says its source, and the lesson kernel's row
 // shows DRAM bytes, the rate of the useful FLOPs and the executed one beside it.
 TEST(ResultsTable, ShippedPrefillColumnsSayTheirSource) {

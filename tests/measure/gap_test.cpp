@@ -206,3 +206,61 @@ TEST(GapRules, ReReadsServedByTheL2AreExplained) {
     for (const GapFinding& finding : explainKernelGap(e))
         EXPECT_NE(finding.reason, GapReason::ReReadsFromL2);
 }
+
+// The lesson kernel at prefill-512, counted five times (the H200's numbers): its DRAM reads move
+// by 1.9x while its L2 requests stay put, and the words give the range beside the re-reads.
+TEST(GapRules, DramBytesThatMoveFromLaunchToLaunchAreShownWithTheirRange) {
+    KernelEvidence e;
+    e.name = "swiglu_mlp_lesson";
+    e.modelBytesRead = 302.5e9;
+    e.modelBytesWritten = 4.2e6;
+    e.compulsoryBytesRead = 160e6;
+    e.reReadBuffers = "x 352x, gate_up 16x";
+    e.arraysAreOneSize = false;
+    e.l2CacheBytes = 62'914'560;
+    e.measured = counted(5.571e9, 4.4e6, 0.0, 0.0);
+    e.measured.l2SectorsRead = 9.0e9;
+    e.measured.countedLaunches = 5;
+    e.measured.dramReadSpread = CountSpread{3.795e9, 7.214e9};
+    e.measured.dramWrittenSpread = CountSpread{4.3e6, 4.5e6};
+    e.measured.l2SectorsReadSpread = CountSpread{8.99e9, 9.03e9};
+    const std::vector<GapFinding> findings = explainKernelGap(e);
+    ASSERT_TRUE(has(findings, GapReason::ReReadsFromL2));
+    ASSERT_TRUE(has(findings, GapReason::VariesByLaunch));
+    EXPECT_FALSE(has(findings, GapReason::Unexplained));
+    const auto spread = std::find_if(findings.begin(), findings.end(), [](const GapFinding& f) {
+        return f.reason == GapReason::VariesByLaunch;
+    });
+    for (const char* words : {"Counted 5 times", "3795.0 MB", "7214.0 MB", "median 5571.0 MB",
+                              "moved by 0.4%", "one draw"})
+        EXPECT_NE(spread->words.find(words), std::string::npos) << words << ": " << spread->words;
+    // The writes stayed within 3%: the words name the reads alone.
+    EXPECT_EQ(spread->words.find("writes ranged"), std::string::npos) << spread->words;
+
+    // Counts that stayed within 3% or 1 MB say nothing of a range.
+    e.measured.dramReadSpread = CountSpread{5.50e9, 5.60e9};
+    EXPECT_FALSE(has(explainKernelGap(e), GapReason::VariesByLaunch));
+    // Nor does a kernel counted once.
+    e.measured.dramReadSpread = CountSpread{3.795e9, 7.214e9};
+    e.measured.countedLaunches.reset();
+    EXPECT_FALSE(has(explainKernelGap(e), GapReason::VariesByLaunch));
+}
+
+// With no other cause, a spread that holds the model's bytes explains the gap; one that does not
+// still leaves it unexplained, the range said beside it.
+TEST(GapRules, ASpreadExplainsAGapOnlyWhereItHoldsTheModel) {
+    KernelEvidence e = exactKernel(100e6);
+    e.arrayBytes = 0;  // no cache rule applies
+    e.measured.dramBytesRead = 130e6;
+    e.measured.countedLaunches = 3;
+    e.measured.dramReadSpread = CountSpread{95e6, 160e6};
+    e.measured.dramWrittenSpread = CountSpread{100e6, 100e6};
+    std::vector<GapFinding> findings = explainKernelGap(e);
+    EXPECT_TRUE(has(findings, GapReason::VariesByLaunch));
+    EXPECT_FALSE(has(findings, GapReason::Unexplained));
+
+    e.measured.dramReadSpread = CountSpread{120e6, 160e6};
+    findings = explainKernelGap(e);
+    EXPECT_TRUE(has(findings, GapReason::VariesByLaunch));
+    EXPECT_TRUE(has(findings, GapReason::Unexplained));
+}

@@ -91,6 +91,20 @@ TEST_P(GpuCounters, MatchTheModelAndThePmSamplesAtTwoToThe28) {
         for (std::size_t k = 0; k < count; ++k) {
             const KernelResult& kernel = variant.kernels[k];
             ASSERT_TRUE(kernel.counters) << variant.variant << " " << kernel.name;
+            // Each launch counted as often as users get it; a streaming kernel's DRAM bytes are
+            // its arrays', the same every launch, so its range stays within 3%.
+            const KernelCounters& counted = *kernel.counters;
+            EXPECT_EQ(counted.countedLaunches, std::uint32_t(kDefaultCountedLaunches));
+            ASSERT_TRUE(counted.dramReadSpread && counted.dramWrittenSpread) << kernel.name;
+            EXPECT_LE(counted.dramReadSpread->low, counted.dramBytesRead);
+            EXPECT_GE(counted.dramReadSpread->high, counted.dramBytesRead);
+            EXPECT_FALSE(spreadExceedsTolerance(*counted.dramReadSpread, counted.dramBytesRead))
+                << kernel.name << " reads " << counted.dramReadSpread->low << " .. "
+                << counted.dramReadSpread->high;
+            EXPECT_FALSE(
+                spreadExceedsTolerance(*counted.dramWrittenSpread, counted.dramBytesWritten))
+                << kernel.name << " writes " << counted.dramWrittenSpread->low << " .. "
+                << counted.dramWrittenSpread->high;
             const double readOff =
                 percentOff(kernel.counters->dramBytesRead, double(kernel.modelBytesRead));
             const double writeOff =

@@ -77,12 +77,13 @@ Result<RunReport> measureOnGpuLike(FakeCounterProvider& provider, StreamObserver
     return runMeasured(backend, provider, smallRequest(), options, observer);
 }
 
-// The same with the scripted counters only, no sampling.
+// The same with the scripted counters only, each launch counted once, no sampling.
 Result<RunReport> measureScriptedCountersOnly(FakeCounterProvider& provider) {
     provider.setCounterScript(scripted);
     StreamObserver observer;
     MeasureOptions options;
     options.sampling = false;
+    options.countedLaunches = 1;
     return measureOnGpuLike(provider, observer, options);
 }
 
@@ -160,8 +161,15 @@ class CounterRunAfterTiming : public testing::Test {
         backend.names.clear();
         backend.largestAllocation = 0;
     }
-    Status addCounters() {
-        return addCounterRun(backend, provider, request, inputs, timed, observer);
+    Status addCounters(int countedLaunches = 1) {
+        return addCounterRun(backend, provider, request, countedLaunches, inputs, timed, observer);
+    }
+    // The measured kernels' names in the order the counter run launched them.
+    std::vector<std::string> countedKernels() const {
+        std::vector<std::string> kernels;
+        for (const std::string& name : backend.names)
+            if (name != "cache_sweep") kernels.push_back(name);
+        return kernels;
     }
 
     FakeCounterProvider provider;
@@ -183,6 +191,64 @@ TEST_F(CounterRunAfterTiming, EveryCounterPassStartsAfterASweepOfFourTimesTheL2)
         EXPECT_NE(backend.names[i + 1], "cache_sweep") << "launch " << i + 1;
     }
     EXPECT_GE(backend.largestAllocation, 4 * backend.describe().l2CacheBytes);
+}
+
+// A tiled kernel's DRAM reads move from launch to launch: each launch is counted in rounds (the
+// variant's launches in order, then again), and each kernel keeps its median and range.
+TEST_F(CounterRunAfterTiming, EachLaunchIsCountedInRoundsAndKeepsItsMedianAndRange) {
+    provider.setPassesPerLaunch(1);
+    // The i-th count reads 1..5 MB in an order that is not monotonic, so that counts taken in
+    // the wrong order would give other medians.
+    const auto readsOfCount = [](std::size_t index) { return 1e6 * double(1 + index * 7 % 5); };
+    provider.setCounterScript([&](std::size_t index) {
+        KernelCounters counters = testing_support::counted(readsOfCount(index), 5e5, 10.0, 20.0);
+        counters.l2SectorsRead = 100.0;
+        return counters;
+    });
+    constexpr std::size_t kRounds = 3;
+    ASSERT_TRUE(addCounters(static_cast<int>(kRounds)));
+
+    std::vector<std::string> expected;
+    std::size_t offset = 0;  // the fake numbers counts across the whole run
+    for (const VariantResult& variant : timed.variants) {
+        const std::size_t kernels = variant.kernels.size();
+        for (std::size_t round = 0; round < kRounds; ++round)
+            for (const KernelResult& kernel : variant.kernels) expected.push_back(kernel.name);
+        for (std::size_t k = 0; k < kernels; ++k) {
+            std::vector<double> reads;
+            for (std::size_t round = 0; round < kRounds; ++round)
+                reads.push_back(readsOfCount(offset + round * kernels + k));
+            std::sort(reads.begin(), reads.end());
+            const std::optional<KernelCounters>& counters = variant.kernels[k].counters;
+            ASSERT_TRUE(counters) << variant.variant << " " << k;
+            EXPECT_EQ(counters->countedLaunches, kRounds);
+            EXPECT_DOUBLE_EQ(counters->dramBytesRead, reads[1]) << variant.variant << " " << k;
+            ASSERT_TRUE(counters->dramReadSpread);
+            EXPECT_DOUBLE_EQ(counters->dramReadSpread->low, reads.front());
+            EXPECT_DOUBLE_EQ(counters->dramReadSpread->high, reads.back());
+            ASSERT_TRUE(counters->l2SectorsReadSpread);
+            EXPECT_DOUBLE_EQ(counters->l2SectorsReadSpread->high, 100.0);
+        }
+        offset += kRounds * kernels;
+    }
+    EXPECT_EQ(countedKernels(), expected);
+}
+
+TEST_F(CounterRunAfterTiming, CountedLaunchesOutsideOneToNineAreRefused) {
+    for (int launches : {0, kMaxCountedLaunches + 1}) {
+        const Status status = addCounters(launches);
+        EXPECT_EQ(status.code(), ErrorCode::InvalidArgument) << launches;
+        EXPECT_NE(status.message().find("counted launches"), std::string::npos);
+    }
+    EXPECT_TRUE(backend.names.empty());
+    MeasureOptions options;
+    options.countedLaunches = 0;
+    EXPECT_FALSE(validateMeasureOptions(options));
+    options.countedLaunches = kMaxCountedLaunches;
+    EXPECT_TRUE(validateMeasureOptions(options));
+    options.counters = false;  // without a counter run the number is not used
+    options.countedLaunches = 0;
+    EXPECT_TRUE(validateMeasureOptions(options));
 }
 
 TEST_F(CounterRunAfterTiming, CancellingDuringTheCounterRunStopsBeforeTheNextPass) {

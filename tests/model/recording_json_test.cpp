@@ -78,6 +78,10 @@ Recording fullyPopulatedRecording() {
     kernel.counters->l2SectorsRead = 1234.0;
     kernel.counters->l2SectorsWritten = 567.0;
     kernel.counters->deviceKernels = 2;
+    kernel.counters->countedLaunches = 3;
+    kernel.counters->dramReadSpread = CountSpread{3220000000.25, 3300000000.0};
+    kernel.counters->dramWrittenSpread = CountSpread{2147000000.0, 2147000000.0};
+    kernel.counters->l2SectorsReadSpread = CountSpread{1200.0, 1300.0};
     run.kernels.push_back(kernel);
     KernelResult unmeasured = kernel;
     unmeasured.name = "second_kernel";
@@ -134,7 +138,11 @@ auto countsOf(const KernelResult& k) {
                            model::measured(k, &KernelCounters::sectorsWritten),
                            k.counters ? k.counters->deviceKernels : std::nullopt,
                            model::measured(k, &KernelCounters::l2SectorsRead),
-                           model::measured(k, &KernelCounters::l2SectorsWritten));
+                           model::measured(k, &KernelCounters::l2SectorsWritten),
+                           k.counters ? k.counters->countedLaunches : std::nullopt,
+                           k.counters ? k.counters->dramReadSpread : std::nullopt,
+                           k.counters ? k.counters->dramWrittenSpread : std::nullopt,
+                           k.counters ? k.counters->l2SectorsReadSpread : std::nullopt);
 }
 
 auto fieldsOf(const KernelResult& k) {
@@ -371,6 +379,55 @@ TEST(RecordingJson, CountersAreNullWhenNotMeasuredAndNumbersWhenMeasured) {
     EXPECT_FALSE(
         model::measured(loaded->runs[0].kernels[1], &KernelCounters::dramBytesRead).has_value());
     EXPECT_FALSE(loaded->runs[1].kernels[0].resources.known);
+}
+
+// A launch counted several times keeps how often and its ranges; one counted once writes none.
+TEST(RecordingJson, CountedLaunchesAndTheirRangesAreWrittenOnlyWhereCounted) {
+    Recording recording = fullyPopulatedRecording();
+    recording.runs[0].kernels[1].counters = testing_support::counted(1.0, 2.0, 3.0, 4.0);
+    const QJsonObject root = toJsonObject(recording);
+    const QJsonObject several = root["runs"][0]["kernels"][0].toObject();
+    EXPECT_EQ(several["counted_launches"].toInt(), 3);
+    EXPECT_DOUBLE_EQ(several["dram_bytes_read_low"].toDouble(), 3220000000.25);
+    EXPECT_DOUBLE_EQ(several["dram_bytes_read_high"].toDouble(), 3300000000.0);
+    EXPECT_DOUBLE_EQ(several["l2_sectors_read_high"].toDouble(), 1300.0);
+    const QJsonObject once = root["runs"][0]["kernels"][1].toObject();
+    for (const char* key : {"counted_launches", "dram_bytes_read_low", "dram_bytes_read_high",
+                            "dram_bytes_written_low", "l2_sectors_read_low"})
+        EXPECT_FALSE(once.contains(key)) << key;
+    Result<Recording> loaded = parse(root);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    EXPECT_FALSE(loaded->runs[0].kernels[1].counters->countedLaunches);
+    EXPECT_FALSE(loaded->runs[0].kernels[1].counters->dramReadSpread);
+}
+
+// A range must hold its median and come whole; a count of launches must be 2 to 9.
+TEST(RecordingJson, RangesThatCannotHoldTheMedianAreRejectedByPath) {
+    const auto kernelEdited = [](const char* key, const QJsonValue& value) {
+        QJsonObject root = toJsonObject(fullyPopulatedRecording());
+        QJsonArray runs = root["runs"].toArray();
+        QJsonObject run = runs[0].toObject();
+        QJsonArray kernels = run["kernels"].toArray();
+        QJsonObject kernel = kernels[0].toObject();
+        if (value.isUndefined())
+            kernel.remove(QLatin1String(key));
+        else
+            kernel[QLatin1String(key)] = value;
+        kernels[0] = kernel;
+        run["kernels"] = kernels;
+        runs[0] = run;
+        root["runs"] = runs;
+        return QJsonDocument(root).toJson();
+    };
+    std::string message = loadError(kernelEdited("dram_bytes_read_low", 3250000000.0));
+    EXPECT_NE(message.find("runs[0].kernels[0].dram_bytes_read_low"), std::string::npos) << message;
+    EXPECT_NE(message.find("median"), std::string::npos) << message;
+    message = loadError(kernelEdited("dram_bytes_read_high", QJsonValue::Undefined));
+    EXPECT_NE(message.find("dram_bytes_read_high"), std::string::npos) << message;
+    message = loadError(kernelEdited("counted_launches", 1));
+    EXPECT_NE(message.find("counted_launches"), std::string::npos) << message;
+    message = loadError(kernelEdited("counted_launches", 10));
+    EXPECT_NE(message.find("counted_launches"), std::string::npos) << message;
 }
 
 TEST(RecordingJson, RejectsTextThatIsNotJson) {

@@ -19,6 +19,7 @@
 #include <QtTest>
 
 #include "analysis/sweep.h"
+#include "model/format.h"
 #include "model/sweep_chart_conversion.h"
 #include "model/sweep_json.h"
 #include "pipelines/registry.h"
@@ -373,6 +374,23 @@ void SweepTabTest::measurementPanelShowsRowsAndReasons() {
              qPrintable(panel.whyLabel()->text()));
     QCOMPARE(table->item(1, MeasurementPanel::DramRead)->text().isEmpty(), false);
     QVERIFY(table->item(1, MeasurementPanel::SectorsRead)->text() != QStringLiteral("-"));
+
+    // A count that moved between the counted launches shows its range beside the median, and
+    // the tooltip says how many launches; one that held still shows the median alone.
+    model::Recording counted = recordingWithCounters();
+    KernelCounters& moved = *counted.runs[0].kernels[0].counters;
+    moved.countedLaunches = 5;
+    moved.dramReadSpread = CountSpread{0.5 * moved.dramBytesRead, 2.0 * moved.dramBytesRead};
+    moved.dramWrittenSpread = CountSpread{moved.dramBytesWritten, moved.dramBytesWritten};
+    panel.setRecording(counted);
+    const QTableWidgetItem* read = table->item(1, MeasurementPanel::DramRead);
+    const auto bytes = [](double value) { return model::formatBytes(quint64(value + 0.5)); };
+    QCOMPARE(read->text(), QStringLiteral("%1 (%2–%3)")
+                               .arg(bytes(moved.dramBytesRead), bytes(moved.dramReadSpread->low),
+                                    bytes(moved.dramReadSpread->high)));
+    QVERIFY2(read->toolTip().contains(QStringLiteral("Median of 5 counted launches")),
+             qPrintable(read->toolTip()));
+    QCOMPARE(table->item(1, MeasurementPanel::DramWritten)->text(), bytes(moved.dramBytesWritten));
 
     // A replayed recording says so on the badge.
     model::Recording replayed = recordingWithCounters();

@@ -5,6 +5,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "model/count_spread_text.h"
 #include "model/format.h"
 #include "model/measured_counts.h"
 #include "model/measurement_gaps.h"
@@ -55,6 +56,16 @@ QString sourceOf(const model::Recording& recording) {
     if (counters.isEmpty()) counters = model::dataSourceLabel(model::DataSource::Counters);
     if (!recording.replayed) return counters;
     return QObject::tr("%1 (%2)").arg(model::dataSourceLabel(model::DataSource::Replay), counters);
+}
+
+// A kernel's DRAM count: the median and, where its counted launches moved it, their range.
+QTableWidgetItem* dramCell(const KernelResult* record, double KernelCounters::*median,
+                           std::optional<CountSpread> KernelCounters::*spread) {
+    if (!record || !record->counters) return cell(QStringLiteral("-"));
+    const KernelCounters& counters = *record->counters;
+    QTableWidgetItem* item = cell(model::bytesWithSpreadText(counters.*median, counters.*spread));
+    item->setToolTip(model::spreadToolTip(counters.countedLaunches, counters.*spread));
+    return item;
 }
 
 // Bytes from L2 sectors (32 B each), or nothing where the recording has none.
@@ -207,9 +218,12 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
             const auto count = [record](auto counter) -> std::optional<double> {
                 return record ? model::measured(*record, counter) : std::nullopt;
             };
-            table_->setItem(row, DramRead, cell(bytesText(count(&KernelCounters::dramBytesRead))));
+            table_->setItem(
+                row, DramRead,
+                dramCell(record, &KernelCounters::dramBytesRead, &KernelCounters::dramReadSpread));
             table_->setItem(row, DramWritten,
-                            cell(bytesText(count(&KernelCounters::dramBytesWritten))));
+                            dramCell(record, &KernelCounters::dramBytesWritten,
+                                     &KernelCounters::dramWrittenSpread));
             table_->setItem(row, SectorsRead, cell(countText(count(&KernelCounters::sectorsRead))));
             table_->setItem(row, SectorsWritten,
                             cell(countText(count(&KernelCounters::sectorsWritten))));

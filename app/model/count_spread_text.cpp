@@ -1,0 +1,32 @@
+#include "model/count_spread_text.h"
+
+#include <QCoreApplication>
+
+#include "measure/counted_launches.h"
+#include "model/format.h"
+
+namespace fusescope::model {
+namespace {
+
+QString bytesText(double bytes) {
+    return formatBytes(static_cast<quint64>(bytes + 0.5));
+}
+
+}  // namespace
+
+QString bytesWithSpreadText(double medianBytes, const std::optional<CountSpread>& spread) {
+    if (!spread || !spreadExceedsTolerance(*spread, medianBytes)) return bytesText(medianBytes);
+    return QStringLiteral("%1 (%2–%3)")
+        .arg(bytesText(medianBytes), bytesText(spread->low), bytesText(spread->high));
+}
+
+QString spreadToolTip(const std::optional<std::uint32_t>& countedLaunches,
+                      const std::optional<CountSpread>& spread) {
+    if (!countedLaunches || !spread) return {};
+    return QCoreApplication::translate("CountSpread",
+                                       "Median of %1 counted launches: lowest %2, highest %3")
+        .arg(*countedLaunches)
+        .arg(bytesText(spread->low), bytesText(spread->high));
+}
+
+}  // namespace fusescope::model

@@ -1,0 +1,19 @@
+#pragma once
+// A counted byte count as the views and the CLI write it: the median, and where the counted
+// launches moved it by more than 3% or 1 MB, the range beside it, so a reader sees at once that
+// the number is one of several the same launch gave.
+#include <QString>
+#include <optional>
+
+#include "runtime/runner.h"
+
+namespace fusescope::model {
+
+// "5.57 GB", or "5.57 GB (3.80 GB–7.21 GB)" where the launches moved it past the tolerance.
+QString bytesWithSpreadText(double medianBytes, const std::optional<CountSpread>& spread);
+
+// "Median of 5 counted launches: lowest 3.80 GB, highest 7.21 GB"; empty when counted once.
+QString spreadToolTip(const std::optional<std::uint32_t>& countedLaunches,
+                      const std::optional<CountSpread>& spread);
+
+}  // namespace fusescope::model

@@ -2,14 +2,16 @@
 """FuseScope's DRAM counters against Nsight Compute's, kernel by kernel, on the same binary and shape.
 
 For each case it runs the CLI twice:
-  1. fusescope-cli run ... --measure counters --json F   (FuseScope's counter run)
+  1. fusescope-cli run ... --measure counters --counted-launches L --json F   (FuseScope's
+     counter run, each launch counted L times: each count the median, the DRAM ranges kept)
   2. ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,... --csv
          --nvtx --print-nvtx-rename kernel  fusescope-cli run ...   (the same command without
      --measure: under ncu the program's own profiler session would be refused)
 The CUDA backend names every launch "variant/kernel" with NVTX, so ncu's rows map onto FuseScope's
 kernels by name; a launch that starts several device kernels (cuBLAS split-K) is summed over the
-`device_kernels` FuseScope recorded. ncu profiles every launch of the timed run (check, repeats);
-the table takes the median over those launches.
+`device_kernels` FuseScope recorded. ncu profiles every launch of the timed run (the check and
+L - 1 repeats: L launches of each kernel at least, as FuseScope counts L); the table takes the
+median over those launches, and shows each side's range of DRAM reads beside it.
 
 It prints one table: model, FuseScope and ncu bytes, the ratio FuseScope / ncu, and whether the
 difference is within the target: 3% or 1 MB, whichever is larger, of ncu's median ("yes"), or
@@ -18,6 +20,7 @@ itself by more than the target there, e.g. dirty lines a kernel leaves in the L2
 is within it, 1 when some are not, 2 when a run failed.
 
 usage: counters_vs_ncu.py --cli PATH [--ncu PATH] [--out DIR] [--cases a,b,...] [--budget S]
+                          [--launches L]   (2 to 9, default 5)
        counters_vs_ncu.py --from-saved --out DIR     (the table again from a run's files)
 Cases: decode-1, prefill-512, classroom (MLP, bf16, all variants), swiglu-2e28, swiglu-2e22,
 affine-2e28, affine-2e22 (default: all, in that order).
@@ -42,7 +45,7 @@ CASES = {
     "affine-2e28": ["--pipeline", "affine", "--n", "2^28"],
     "affine-2e22": ["--pipeline", "affine", "--n", "2^22"],
 }
-COMMON = ["--variants", "all", "--backend", "cuda", "--repeat", "1", "--warmup", "0", "--no-roofs"]
+COMMON = ["--variants", "all", "--backend", "cuda", "--warmup", "0", "--no-roofs"]
 METRICS = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex_op_read.sum"]
 TOLERANCE_FRACTION = 0.03
 TOLERANCE_BYTES = 1e6
@@ -173,7 +176,10 @@ def compare(case, recording, ncu_log):
                "model_read": fs.get("model_bytes_read"),
                "model_written": fs.get("model_bytes_written"),
                "fs_read": fs.get("dram_bytes_read"), "fs_written": fs.get("dram_bytes_written"),
-               "fs_l2_read": (fs.get("l2_sectors_read") or 0) * 32}
+               "fs_l2_read": (fs.get("l2_sectors_read") or 0) * 32,
+               "fs_launches": fs.get("counted_launches") or 1,
+               "fs_read_range": [fs.get("dram_bytes_read_low", fs.get("dram_bytes_read")),
+                                 fs.get("dram_bytes_read_high", fs.get("dram_bytes_read"))]}
         if ref:
             row.update(ncu_read=ref[METRICS[0]], ncu_written=ref[METRICS[1]],
                        ncu_l2_read=ref[METRICS[2]] * 32, ncu_launches=ref["launches"],
@@ -188,8 +194,14 @@ def megabytes(value):
 
 
 HEADER = ("case", "variant", "kernel", "model rd MB", "FS rd MB", "ncu rd MB", "rd FS/ncu",
-          "model wr MB", "FS wr MB", "ncu wr MB", "wr FS/ncu", "ncu wr range MB", "L2 rd FS/ncu",
-          "ok")
+          "FS rd range MB", "ncu rd range MB", "model wr MB", "FS wr MB", "ncu wr MB", "wr FS/ncu",
+          "ncu wr range MB", "L2 rd FS/ncu", "ok")
+
+
+def range_cell(values):
+    if not values or values[0] is None or values[1] is None:
+        return "-"
+    return "%s-%s" % tuple(megabytes(v) for v in values)
 
 
 def table_lines(rows):
@@ -200,16 +212,17 @@ def table_lines(rows):
         have = r.get("ncu_read") is not None and r.get("fs_read") is not None
         ok = verdict(r)
         misses += 0 if ok in ("yes", "spread") else 1
-        spread = ("%s-%s" % tuple(megabytes(v) for v in r["ncu_written_range"])) if have else "-"
 
         def ratio(a, b):
             return ("%.3f" % (a / b)) if have and b else "-"
 
         table.append((r["case"], r["variant"], r["kernel"], megabytes(r["model_read"]),
                       megabytes(r["fs_read"]), megabytes(r.get("ncu_read")),
-                      ratio(r["fs_read"], r.get("ncu_read")), megabytes(r["model_written"]),
+                      ratio(r["fs_read"], r.get("ncu_read")), range_cell(r.get("fs_read_range")),
+                      range_cell(r.get("ncu_read_range")), megabytes(r["model_written"]),
                       megabytes(r["fs_written"]), megabytes(r.get("ncu_written")),
-                      ratio(r["fs_written"], r.get("ncu_written")), spread,
+                      ratio(r["fs_written"], r.get("ncu_written")),
+                      range_cell(r.get("ncu_written_range")),
                       ratio(r["fs_l2_read"], r.get("ncu_l2_read")), ok))
     widths = [max(len(str(row[c])) for row in table) for c in range(len(HEADER))]
     return ["  ".join(str(v).ljust(w) for v, w in zip(row, widths)) for row in table], misses
@@ -224,11 +237,17 @@ def main():
     parser.add_argument("--budget", type=float, default=1e9,
                         help="seconds: cases that would start later are skipped and reported")
     parser.add_argument("--case-timeout", type=float, default=150)
+    parser.add_argument("--launches", type=int, default=5,
+                        help="launches of each kernel each side counts (2 to 9, default 5)")
     parser.add_argument("--from-saved", action="store_true",
                         help="run nothing: make the table again from the files in --out")
     args = parser.parse_args()
     if not args.cli and not args.from_saved:
         parser.error("--cli is needed unless --from-saved")
+    if not 2 <= args.launches <= 9:
+        parser.error("--launches: 2 to 9")
+    # The timed run launches each kernel once to check it, then once a repeat.
+    timed = COMMON + ["--repeat", str(args.launches - 1)]
     os.makedirs(args.out, exist_ok=True)
     started = time.monotonic()
 
@@ -251,8 +270,9 @@ def main():
                 continue
             rows += compare(case, recording, ncu_log)
             continue
-        code, seconds = run([args.cli, "run"] + shape + COMMON +
-                            ["--measure", "counters", "--json", recording],
+        code, seconds = run([args.cli, "run"] + shape + timed +
+                            ["--measure", "counters", "--counted-launches", str(args.launches),
+                             "--json", recording],
                             os.path.join(args.out, "fusescope-%s.log" % case), args.case_timeout)
         print("# %s: FuseScope counters rc=%d in %.0f s" % (case, code, seconds), flush=True)
         if code != 0 or not os.path.exists(recording):
@@ -263,7 +283,7 @@ def main():
             print("# %s: counter status: %s" % (case, status))
         code, seconds = run([args.ncu, "--clock-control", "none", "--metrics", ",".join(METRICS),
                              "--csv", "--print-units", "base", "--nvtx", "--print-nvtx-rename",
-                             "kernel", "--log-file", ncu_log, args.cli, "run"] + shape + COMMON,
+                             "kernel", "--log-file", ncu_log, args.cli, "run"] + shape + timed,
                             os.path.join(args.out, "ncu-%s.log" % case), args.case_timeout)
         print("# %s: ncu rc=%d in %.0f s" % (case, code, seconds), flush=True)
         case_rows = compare(case, recording, ncu_log) if os.path.exists(ncu_log) else []
@@ -281,9 +301,9 @@ def main():
         for line in lines:
             print(line)
             f.write(line + "\n")
-    print("target: |FuseScope - ncu median| <= max(3%% of it, 1 MB) for DRAM read and write "
-          "(yes), or inside the range of ncu's own launches (spread); %d of %d kernels neither"
-          % (misses, len(rows)))
+    print("target: |FuseScope median - ncu median| <= max(3%% of it, 1 MB) for DRAM read and "
+          "write (yes), or inside the range of ncu's own launches (spread); %d of %d kernels "
+          "neither" % (misses, len(rows)))
     if skipped:
         print("skipped (budget): " + ", ".join(skipped))
     if failures:

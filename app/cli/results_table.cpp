@@ -1,7 +1,6 @@
 #include "cli/results_table.h"
 
 #include <QSet>
-#include <algorithm>
 #include <cmath>
 
 #include "cli/text_table.h"
@@ -222,19 +221,14 @@ QString l2BytesCell(const std::optional<double>& sectors) {
     return sectors ? formatBytes(static_cast<quint64>(*sectors * 32.0)) : QStringLiteral("-");
 }
 
-// How often the counter run counted each launch, where more than once (" · each count the
-// median of 3 launches"); the most any kernel had, since a run counts all alike.
+// " · each count the median of 3 launches, ...", where the counter run counted more than once.
 QString countedLaunchesNote(const Recording& recording) {
-    std::uint32_t launches = 0;
-    for (const VariantResult& run : recording.runs)
-        for (const KernelResult& kernel : run.kernels)
-            if (kernel.counters && kernel.counters->countedLaunches)
-                launches = std::max(launches, *kernel.counters->countedLaunches);
-    if (launches < 2) return {};
+    const std::optional<std::uint32_t> launches = model::countedLaunchesOf(recording);
+    if (!launches) return {};
     return QStringLiteral(
                " · each count the median of %1 launches, DRAM ranges where they moved "
                "more than 3% or 1 MB")
-        .arg(launches);
+        .arg(*launches);
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "model/count_spread_text.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 #include "measure/counted_launches.h"
 #include "model/format.h"
@@ -18,6 +19,15 @@ QString bytesWithSpreadText(double medianBytes, const std::optional<CountSpread>
     if (!spread || !spreadExceedsTolerance(*spread, medianBytes)) return bytesText(medianBytes);
     return QStringLiteral("%1 (%2–%3)")
         .arg(bytesText(medianBytes), bytesText(spread->low), bytesText(spread->high));
+}
+
+std::optional<std::uint32_t> countedLaunchesOf(const Recording& recording) {
+    std::optional<std::uint32_t> launches;
+    for (const VariantResult& run : recording.runs)
+        for (const KernelResult& kernel : run.kernels)
+            if (kernel.counters && kernel.counters->countedLaunches)
+                launches = std::max(launches.value_or(0), *kernel.counters->countedLaunches);
+    return launches;
 }
 
 QString spreadToolTip(const std::optional<std::uint32_t>& countedLaunches,

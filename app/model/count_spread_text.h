@@ -5,6 +5,7 @@
 #include <QString>
 #include <optional>
 
+#include "model/recording.h"
 #include "runtime/runner.h"
 
 namespace fusescope::model {
@@ -15,5 +16,9 @@ QString bytesWithSpreadText(double medianBytes, const std::optional<CountSpread>
 // "Median of 5 counted launches: lowest 3.80 GB, highest 7.21 GB"; empty when counted once.
 QString spreadToolTip(const std::optional<std::uint32_t>& countedLaunches,
                       const std::optional<CountSpread>& spread);
+
+// How often the counter run counted each launch of the recording, where more than once (a run
+// counts all its launches alike; the most any kernel had).
+std::optional<std::uint32_t> countedLaunchesOf(const Recording& recording);
 
 }  // namespace fusescope::model

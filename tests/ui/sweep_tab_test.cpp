@@ -390,6 +390,8 @@ void SweepTabTest::measurementPanelShowsRowsAndReasons() {
                                     bytes(moved.dramReadSpread->high)));
     QVERIFY2(read->toolTip().contains(QStringLiteral("Median of 5 counted launches")),
              qPrintable(read->toolTip()));
+    QVERIFY2(panel.badgeLabel()->text().contains(QStringLiteral("medians of 5 launches")),
+             qPrintable(panel.badgeLabel()->text()));
     QCOMPARE(table->item(1, MeasurementPanel::DramWritten)->text(), bytes(moved.dramBytesWritten));
 
     // A replayed recording says so on the badge.

@@ -166,9 +166,15 @@ void MeasurementPanel::setRecording(const model::Recording& recording) {
     counterStatus_->setText(tr("Counters were not measured: %1").arg(counterStatus));
     empty_->setVisible(gaps.isEmpty());
     table_->setVisible(!gaps.isEmpty());
+    const std::optional<std::uint32_t> launches = model::countedLaunchesOf(recording);
     badge_->setText(gaps.isEmpty() ? tr("Model beside measurement")
-                                   : tr("Model beside measurement · data: %1 and the pass model")
-                                         .arg(sourceOf(recording)));
+                    : launches
+                        ? tr("Model beside measurement · data: %1 and the pass model · medians "
+                             "of %2 launches")
+                              .arg(sourceOf(recording))
+                              .arg(*launches)
+                        : tr("Model beside measurement · data: %1 and the pass model")
+                              .arg(sourceOf(recording)));
 
     int rows = 0;
     for (const model::RunGapView& run : gaps) rows += run.kernels.size() + 1;

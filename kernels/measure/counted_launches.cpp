@@ -1,6 +1,7 @@
 #include "measure/counted_launches.h"
 
 #include <algorithm>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -40,6 +41,13 @@ std::optional<double> medianIfCounted(const std::vector<double>& values) {
 }
 
 }  // namespace
+
+Status validateCountedLaunches(int launches) {
+    if (launches >= 1 && launches <= kMaxCountedLaunches) return Status::ok();
+    return Status(ErrorCode::InvalidArgument, "counted launches must be 1 to " +
+                                                  std::to_string(kMaxCountedLaunches) + ", not " +
+                                                  std::to_string(launches));
+}
 
 KernelCounters combineCountedLaunches(std::span<const KernelCounters> launches) {
     if (launches.size() <= 1) return launches.empty() ? KernelCounters{} : launches.front();

@@ -6,12 +6,16 @@
 #include <cstdint>
 #include <span>
 
+#include "core/status.h"
 #include "runtime/runner.h"
 
 namespace fusescope {
 
 inline constexpr int kDefaultCountedLaunches = 3;
 inline constexpr int kMaxCountedLaunches = 9;
+
+// Refuses a number of counted launches outside 1 .. kMaxCountedLaunches, in words.
+Status validateCountedLaunches(int launches);
 
 // Each count the median of the launches (a count some launch lacks stays empty); the spreads and
 // countedLaunches set where there are two or more. One launch comes back as it was.

@@ -152,10 +152,8 @@ std::string withAdvice(const CounterCapability& capability) {
 }  // namespace
 
 Status validateMeasureOptions(const MeasureOptions& options) {
-    if (options.counters &&
-        (options.countedLaunches < 1 || options.countedLaunches > kMaxCountedLaunches))
-        return Status(ErrorCode::InvalidArgument,
-                      "counted launches must be 1 to " + std::to_string(kMaxCountedLaunches));
+    if (options.counters)
+        if (Status s = validateCountedLaunches(options.countedLaunches); !s) return s;
     if (options.sampling) {
         if (Status s = validateSamplingInterval(options.samplingIntervalNs); !s) return s;
         if (options.samplingRepeats < 1)
@@ -169,9 +167,7 @@ Status addCounterRun(Backend& backend, CounterProvider& provider, const RunReque
                      RunObserver& observer) {
     const std::vector<const VariantSpec*> variants = variantsOf(request);
     if (Status s = checkReportMatches(report, variants); !s) return s;
-    if (countedLaunches < 1 || countedLaunches > kMaxCountedLaunches)
-        return Status(ErrorCode::InvalidArgument,
-                      "counted launches must be 1 to " + std::to_string(kMaxCountedLaunches));
+    if (Status s = validateCountedLaunches(countedLaunches); !s) return s;
     const auto times = static_cast<std::size_t>(countedLaunches);
     const auto started = std::chrono::steady_clock::now();
     AllocationTracker tracker(backend);

@@ -21,6 +21,29 @@ QString bytesWithSpreadText(double medianBytes, const std::optional<CountSpread>
         .arg(bytesText(medianBytes), bytesText(spread->low), bytesText(spread->high));
 }
 
+QStringList movedCountLines(const VariantResult& run) {
+    QStringList lines;
+    for (const KernelResult& kernel : run.kernels) {
+        if (!kernel.counters || !kernel.counters->countedLaunches) continue;
+        const KernelCounters& counters = *kernel.counters;
+        const auto add = [&](const QString& what, double median,
+                             const std::optional<CountSpread>& spread) {
+            if (!spread || !spreadExceedsTolerance(*spread, median)) return;
+            lines << QCoreApplication::translate(
+                         "CountSpread", "%1: DRAM %2 %3–%4 over %5 counted launches (median %6)")
+                         .arg(toQString(kernel.name), what, bytesText(spread->low),
+                              bytesText(spread->high))
+                         .arg(*counters.countedLaunches)
+                         .arg(bytesText(median));
+        };
+        add(QCoreApplication::translate("CountSpread", "reads"), counters.dramBytesRead,
+            counters.dramReadSpread);
+        add(QCoreApplication::translate("CountSpread", "writes"), counters.dramBytesWritten,
+            counters.dramWrittenSpread);
+    }
+    return lines;
+}
+
 std::optional<std::uint32_t> countedLaunchesOf(const Recording& recording) {
     std::optional<std::uint32_t> launches;
     for (const VariantResult& run : recording.runs)

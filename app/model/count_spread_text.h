@@ -3,6 +3,7 @@
 // launches moved it by more than 3% or 1 MB, the range beside it, so a reader sees at once that
 // the number is one of several the same launch gave.
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 #include "model/recording.h"
@@ -16,6 +17,11 @@ QString bytesWithSpreadText(double medianBytes, const std::optional<CountSpread>
 // "Median of 5 counted launches: lowest 3.80 GB, highest 7.21 GB"; empty when counted once.
 QString spreadToolTip(const std::optional<std::uint32_t>& countedLaunches,
                       const std::optional<CountSpread>& spread);
+
+// One line for each of the run's kernels whose DRAM reads or writes moved past the tolerance over
+// its counted launches: "swiglu_mlp_lesson: DRAM reads 602 GB–1.10 TB over 3 counted launches
+// (median 813 GB)". Empty where none moved.
+QStringList movedCountLines(const VariantResult& run);
 
 // How often the counter run counted each launch of the recording, where more than once (a run
 // counts all its launches alike; the most any kernel had).

@@ -312,10 +312,33 @@ void ResultsModelTest::shippedPrefillCellsSayTheirSource() {
     QCOMPARE(tflops, QStringLiteral("%1 (%2 executed)")
                          .arg(QString::number(fiveKernelFlops / (lesson.timeMs * 1e9), 'g', 3),
                               QString::number(lesson.modelFlops / (lesson.timeMs * 1e9), 'g', 3)));
-    QVERIFY(model.index(row, VariantResultsModel::DramBytes)
-                .data(Qt::ToolTipRole)
-                .toString()
-                .contains(QStringLiteral("Re-read from L1/L2")));
+    const QString dramTip =
+        model.index(row, VariantResultsModel::DramBytes).data(Qt::ToolTipRole).toString();
+    QVERIFY(dramTip.contains(QStringLiteral("Re-read from L1/L2")));
+    // That recording counted each launch once: nothing is said of moved counts.
+    QVERIFY2(!dramTip.contains(QStringLiteral("counted launches")), qPrintable(dramTip));
+
+    // Counted three times, the lesson kernel's DRAM reads moving past 3%: the tooltip names the
+    // kernel and its range; the writes, which held still, are not named.
+    model::Recording counted = *loaded;
+    KernelCounters& lessonCounts = *counted.runs.at(row).kernels.front().counters;
+    lessonCounts.countedLaunches = 3;
+    lessonCounts.dramReadSpread =
+        CountSpread{0.75 * lessonCounts.dramBytesRead, 1.3 * lessonCounts.dramBytesRead};
+    lessonCounts.dramWrittenSpread =
+        CountSpread{lessonCounts.dramBytesWritten, lessonCounts.dramBytesWritten};
+    model.setRecording(counted);
+    const QString movedTip =
+        model.index(row, VariantResultsModel::DramBytes).data(Qt::ToolTipRole).toString();
+    const auto bytes = [](double value) { return model::formatBytes(quint64(value + 0.5)); };
+    QVERIFY2(movedTip.contains(QStringLiteral("%1: DRAM reads %2–%3 over 3 counted launches "
+                                              "(median %4)")
+                                   .arg(model::toQString(lesson.kernels.front().name),
+                                        bytes(lessonCounts.dramReadSpread->low),
+                                        bytes(lessonCounts.dramReadSpread->high),
+                                        bytes(lessonCounts.dramBytesRead))),
+             qPrintable(movedTip));
+    QVERIFY2(!movedTip.contains(QStringLiteral("DRAM writes")), qPrintable(movedTip));
 }
 
 #include "results_model_test.moc"

@@ -4,6 +4,7 @@
 #include <QFont>
 
 #include "model/captions.h"
+#include "model/count_spread_text.h"
 #include "model/format.h"
 #include "model/run_passes.h"
 #include "ui/charts/roofline_words.h"
@@ -191,6 +192,12 @@ QVariant VariantResultsModel::toolTip(int row, int column) const {
         case DramBytes:
             if (traffic.dramSource == model::DramSource::Measured) {
                 QString text = tr("Bytes read and written in DRAM, measured by the counters.");
+                if (const QStringList moved = model::movedCountLines(run); !moved.isEmpty())
+                    text += QLatin1Char('\n') +
+                            tr("Each kernel's counts are the medians of its counted launches. "
+                               "Counts that moved by more than 3% or 1 MB from launch to "
+                               "launch:") +
+                            QLatin1Char('\n') + moved.join(QLatin1Char('\n'));
                 if (traffic.servedOnChipBytes() > 0)
                     text += QLatin1Char('\n') +
                             tr("Re-read from L1/L2: %1 of the %2 requested never reached DRAM.")

@@ -71,6 +71,7 @@ class MainWindowTest : public testsupport::WindowTestCase {
     void otherPartsHaveTabsToPlugInto();
     void validationMessageGoesWhenTheChoicesAreValid();
     void samplingIntervalReachesTheRunCommand();
+    void countedLaunchesReachTheRunCommand();
     void cpuRunFollowsItsDefaultsThreadsAndShowsRepeats();
     void hugeNSaysItPassesSixtyFourBits();
     void repeatsHaveTheSharedLimit();
@@ -481,6 +482,25 @@ void MainWindowTest::samplingIntervalReachesTheRunCommand() {
     const RunCommand command = window.runPanel()->command();
     QVERIFY(command.measure.has_value());
     QCOMPARE(command.measure->samplingIntervalNs, std::int64_t{50'000});
+}
+
+// How often the counter run counts each launch (1 to 9, default 3) is what the worker is asked
+// for, and a command set on the panel (as a recording's) comes back with it.
+void MainWindowTest::countedLaunchesReachTheRunCommand() {
+    MainWindow window(folder_->settings());
+    auto* launches = window.runPanel()->findChild<QSpinBox*>(QStringLiteral("countedLaunchesSpin"));
+    QVERIFY(launches);
+    QCOMPARE(launches->minimum(), 1);
+    QCOMPARE(launches->maximum(), kMaxCountedLaunches);
+    QCOMPARE(launches->value(), kDefaultCountedLaunches);
+    launches->setValue(5);
+    RunCommand command = window.runPanel()->command();
+    QVERIFY(command.measure.has_value());
+    QCOMPARE(command.measure->countedLaunches, 5);
+    command.measure->countedLaunches = 7;
+    window.runPanel()->setCommand(command);
+    QCOMPARE(launches->value(), 7);
+    QCOMPARE(window.runPanel()->command().measure->countedLaunches, 7);
 }
 
 // The CPU backend starts with its own (shorter) defaults, runs on the threads the user picks,

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "measure/counted_launches.h"
 #include "model/element_count.h"
 #include "model/format.h"
 #include "model/pipeline_catalog.h"
@@ -165,10 +166,22 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     sampleInterval_->setToolTip(
         tr("How often DRAM bandwidth is sampled while measuring (10 µs to 1 ms). The host spends "
            "about 10 µs decoding each sample, so below 20 µs samples can be lost."));
+    countedLaunches_ = new QSpinBox(sizeBox);
+    countedLaunches_->setObjectName(QStringLiteral("countedLaunchesSpin"));
+    countedLaunches_->setRange(1, kMaxCountedLaunches);
+    countedLaunches_->setValue(kDefaultCountedLaunches);
+    countedLaunches_->setSuffix(tr(" times"));
+    countedLaunches_->setToolTip(
+        tr("How often the counter run counts each kernel launch (1 to %1). A tiled kernel's DRAM "
+           "bytes move from launch to launch with which re-reads the L2 catches: Model vs "
+           "measured shows each count's median and, where they moved, the range.")
+            .arg(kMaxCountedLaunches));
     connect(measure_, &QCheckBox::toggled, this, [this](bool on) {
         sampleInterval_->setEnabled(on && resolvedBackend() == BackendKind::Cuda);
+        countedLaunches_->setEnabled(on && resolvedBackend() == BackendKind::Cuda);
     });
     form->addRow(tr("Sample every:"), sampleInterval_);
+    form->addRow(tr("Count each launch:"), countedLaunches_);
     layout->addWidget(sizeBox);
 
     auto* buttons = new QHBoxLayout;
@@ -283,6 +296,7 @@ RunCommand RunPanel::command() const {
     if (measure_->isChecked()) {
         command.measure = MeasureOptions{};
         command.measure->samplingIntervalNs = std::int64_t{sampleInterval_->value()} * 1000;
+        command.measure->countedLaunches = countedLaunches_->value();
     } else {
         command.measure.reset();
     }
@@ -316,8 +330,10 @@ void RunPanel::setCommand(const RunCommand& command) {
     warmup_->setValue(request.settings.warmup);
     cpuThreads_->setValue(request.cpuThreads);
     measure_->setChecked(command.measure.has_value());
-    if (command.measure)
+    if (command.measure) {
         sampleInterval_->setValue(static_cast<int>(command.measure->samplingIntervalNs / 1000));
+        countedLaunches_->setValue(command.measure->countedLaunches);
+    }
 }
 
 QString RunPanel::validationMessage() const {

@@ -116,6 +116,7 @@ class RunPanel final : public QWidget {
     QSpinBox* cpuThreads_ = nullptr;
     QCheckBox* measure_ = nullptr;
     QSpinBox* sampleInterval_ = nullptr;
+    QSpinBox* countedLaunches_ = nullptr;  // how often the counter run counts each launch
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;

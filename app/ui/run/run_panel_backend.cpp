@@ -46,6 +46,7 @@ void RunPanel::backendChanged() {
     // GPU-only choices stay visible but off on the CPU, with the reason where the user looks.
     measure_->setEnabled(!cpu);
     sampleInterval_->setEnabled(!cpu && measure_->isChecked());
+    countedLaunches_->setEnabled(!cpu && measure_->isChecked());
     measure_->setToolTip(
         cpu ? tr("Hardware counters and bandwidth over time need an NVIDIA GPU; CPU runs are "
                  "timed and checked only.")

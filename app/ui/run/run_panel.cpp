@@ -18,7 +18,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "measure/counted_launches.h"
 #include "model/element_count.h"
 #include "model/format.h"
 #include "model/pipeline_catalog.h"

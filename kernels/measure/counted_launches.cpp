@@ -5,14 +5,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/median.h"
+
 namespace fusescope {
 namespace {
-
-double medianOf(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
-}
 
 CountSpread spreadOf(const std::vector<double>& values) {
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
@@ -37,7 +33,7 @@ std::vector<double> countsOf(std::span<const KernelCounters> launches, Count cou
 
 std::optional<double> medianIfCounted(const std::vector<double>& values) {
     if (values.empty()) return std::nullopt;
-    return medianOf(values);
+    return median(values);
 }
 
 }  // namespace
@@ -55,8 +51,8 @@ KernelCounters combineCountedLaunches(std::span<const KernelCounters> launches) 
     const std::vector<double> dramWritten = countsOf(launches, &KernelCounters::dramBytesWritten);
     const std::vector<double> l2Read = countsOf(launches, &KernelCounters::l2SectorsRead);
     KernelCounters combined;
-    combined.dramBytesRead = medianOf(dramRead);
-    combined.dramBytesWritten = medianOf(dramWritten);
+    combined.dramBytesRead = median(dramRead);
+    combined.dramBytesWritten = median(dramWritten);
     combined.sectorsRead = medianIfCounted(countsOf(launches, &KernelCounters::sectorsRead));
     combined.sectorsWritten = medianIfCounted(countsOf(launches, &KernelCounters::sectorsWritten));
     combined.l2SectorsRead = medianIfCounted(l2Read);

@@ -5,22 +5,13 @@
 #include <map>
 #include <optional>
 
+#include "core/median.h"
 #include "pipelines/registry.h"
 #include "pipelines/runtime_registry.h"
 #include "runtime/kernel_launch_of.h"
 
 namespace fusescope {
 namespace {
-
-double median(std::vector<double> values) {
-    if (values.empty()) return 0.0;
-    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    if (values.size() % 2 == 1) return *middle;
-    const double upper = *middle;
-    const double lower = *std::max_element(values.begin(), middle);
-    return (lower + upper) / 2.0;
-}
 
 // Fill byte of the roofline's source: the values do not matter to a copy.
 constexpr unsigned char kRooflineFillByte = 0x3c;

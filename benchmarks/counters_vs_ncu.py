@@ -13,14 +13,19 @@ kernels by name; a launch that starts several device kernels (cuBLAS split-K) is
 L - 1 repeats: L launches of each kernel at least, as FuseScope counts L); the table takes the
 median over those launches, and shows each side's range of DRAM reads beside it.
 
+  3. the same ncu command with ncu's default clock control, which locks the GPU's clocks to base
+     (FuseScope counts at the clocks the GPU chooses, so the verdict compares it with run 2; run 3
+     shows which kernels' counts move with the clocks; --no-base-clocks skips it)
 It prints one table: model, FuseScope and ncu bytes, the ratio FuseScope / ncu, and whether the
 difference is within the target: 3% or 1 MB, whichever is larger, of ncu's median ("yes"), or
 else inside the range ncu's own launches of that kernel span ("spread": ncu disagrees with
-itself by more than the target there, e.g. dirty lines a kernel leaves in the L2 at its end). Exit status 0 when every kernel
-is within it, 1 when some are not, 2 when a run failed.
+itself by more than the target there, e.g. dirty lines a kernel leaves in the L2 at its end),
+then ncu's DRAM reads at base clocks and whether they differ from ncu's at free clocks by more
+than the target ("clocks": "moves" or "same"). Exit status 0 when every kernel is within it, 1
+when some are not, 2 when a run failed.
 
 usage: counters_vs_ncu.py --cli PATH [--ncu PATH] [--out DIR] [--cases a,b,...] [--budget S]
-                          [--launches L]   (2 to 9, default 5)
+                          [--launches L]   (2 to 9, default 5) [--no-base-clocks]
        counters_vs_ncu.py --from-saved --out DIR     (the table again from a run's files)
 Cases: decode-1, prefill-512, classroom (MLP, bf16, all variants), swiglu-2e28, swiglu-2e22,
 affine-2e28, affine-2e22 (default: all, in that order).
@@ -163,11 +168,16 @@ def ncu_by_kernel(launches, fs_kernels):
     return result
 
 
-def compare(case, recording, ncu_log):
-    """One row per FuseScope kernel of the case, with ncu's bytes where ncu profiled it."""
+def compare(case, recording, ncu_log, ncu_base_log=None):
+    """One row per FuseScope kernel of the case, with ncu's bytes where ncu profiled it (and, where
+    ncu_base_log is given, ncu's bytes with its clocks locked to base)."""
     fs_kernels, _ = fusescope_kernels(recording)
     with open(ncu_log) as f:
         ncu = ncu_by_kernel(ncu_launches(f.read()), fs_kernels)
+    base = {}
+    if ncu_base_log and os.path.exists(ncu_base_log):
+        with open(ncu_base_log) as f:
+            base = ncu_by_kernel(ncu_launches(f.read()), fs_kernels)
     rows = []
     for (variant, kernel), fs in fs_kernels.items():
         ref = ncu.get((variant, kernel))
@@ -185,6 +195,11 @@ def compare(case, recording, ncu_log):
                        ncu_l2_read=ref[METRICS[2]] * 32, ncu_launches=ref["launches"],
                        ncu_read_range=[ref[METRICS[0] + ":min"], ref[METRICS[0] + ":max"]],
                        ncu_written_range=[ref[METRICS[1] + ":min"], ref[METRICS[1] + ":max"]])
+        at_base = base.get((variant, kernel))
+        if at_base:
+            row.update(ncu_base_read=at_base[METRICS[0]], ncu_base_written=at_base[METRICS[1]],
+                       ncu_base_read_range=[at_base[METRICS[0] + ":min"],
+                                            at_base[METRICS[0] + ":max"]])
         rows.append(row)
     return rows
 
@@ -195,7 +210,18 @@ def megabytes(value):
 
 HEADER = ("case", "variant", "kernel", "model rd MB", "FS rd MB", "ncu rd MB", "rd FS/ncu",
           "FS rd range MB", "ncu rd range MB", "model wr MB", "FS wr MB", "ncu wr MB", "wr FS/ncu",
-          "ncu wr range MB", "L2 rd FS/ncu", "ok")
+          "ncu wr range MB", "L2 rd FS/ncu", "ok", "ncu@base rd MB", "ncu@base rd range MB",
+          "clocks")
+
+
+def clock_flag(row):
+    """'moves' where ncu's DRAM bytes with its clocks locked to base differ from its bytes at free
+    clocks by more than the target, 'same' where not, '-' without both."""
+    if row.get("ncu_base_read") is None or row.get("ncu_read") is None:
+        return "-"
+    same = (within(row["ncu_base_read"], row["ncu_read"]) and
+            within(row["ncu_base_written"], row["ncu_written"]))
+    return "same" if same else "moves"
 
 
 def range_cell(values):
@@ -223,7 +249,9 @@ def table_lines(rows):
                       megabytes(r["fs_written"]), megabytes(r.get("ncu_written")),
                       ratio(r["fs_written"], r.get("ncu_written")),
                       range_cell(r.get("ncu_written_range")),
-                      ratio(r["fs_l2_read"], r.get("ncu_l2_read")), ok))
+                      ratio(r["fs_l2_read"], r.get("ncu_l2_read")), ok,
+                      megabytes(r.get("ncu_base_read")), range_cell(r.get("ncu_base_read_range")),
+                      clock_flag(r)))
     widths = [max(len(str(row[c])) for row in table) for c in range(len(HEADER))]
     return ["  ".join(str(v).ljust(w) for v, w in zip(row, widths)) for row in table], misses
 
@@ -239,6 +267,8 @@ def main():
     parser.add_argument("--case-timeout", type=float, default=150)
     parser.add_argument("--launches", type=int, default=5,
                         help="launches of each kernel each side counts (2 to 9, default 5)")
+    parser.add_argument("--no-base-clocks", action="store_true",
+                        help="skip the third run, ncu with its clocks locked to base")
     parser.add_argument("--from-saved", action="store_true",
                         help="run nothing: make the table again from the files in --out")
     args = parser.parse_args()
@@ -264,11 +294,12 @@ def main():
         shape = CASES[case]
         recording = os.path.join(args.out, "fusescope-%s.json" % case)
         ncu_log = os.path.join(args.out, "ncu-%s.csv" % case)
+        ncu_base_log = os.path.join(args.out, "ncu-base-%s.csv" % case)
         if args.from_saved:
             if not (os.path.exists(recording) and os.path.exists(ncu_log)):
                 skipped.append(case)
                 continue
-            rows += compare(case, recording, ncu_log)
+            rows += compare(case, recording, ncu_log, ncu_base_log)
             continue
         code, seconds = run([args.cli, "run"] + shape + timed +
                             ["--measure", "counters", "--counted-launches", str(args.launches),
@@ -281,12 +312,21 @@ def main():
         _, status = fusescope_kernels(recording)
         if status:
             print("# %s: counter status: %s" % (case, status))
-        code, seconds = run([args.ncu, "--clock-control", "none", "--metrics", ",".join(METRICS),
-                             "--csv", "--print-units", "base", "--nvtx", "--print-nvtx-rename",
-                             "kernel", "--log-file", ncu_log, args.cli, "run"] + shape + timed,
-                            os.path.join(args.out, "ncu-%s.log" % case), args.case_timeout)
+        def profile(clock_control, log):
+            return run([args.ncu, "--clock-control", clock_control, "--metrics",
+                        ",".join(METRICS), "--csv", "--print-units", "base", "--nvtx",
+                        "--print-nvtx-rename", "kernel", "--log-file", log, args.cli, "run"] +
+                       shape + timed, log[:-len(".csv")] + ".log", args.case_timeout)
+        code, seconds = profile("none", ncu_log)
         print("# %s: ncu rc=%d in %.0f s" % (case, code, seconds), flush=True)
-        case_rows = compare(case, recording, ncu_log) if os.path.exists(ncu_log) else []
+        if not args.no_base_clocks:
+            base_code, seconds = profile("base", ncu_base_log)
+            print("# %s: ncu, clocks locked to base, rc=%d in %.0f s" % (case, base_code, seconds),
+                  flush=True)
+            if base_code != 0:
+                failures.append(case + " (ncu at base clocks)")
+        case_rows = (compare(case, recording, ncu_log, ncu_base_log)
+                     if os.path.exists(ncu_log) else [])
         if code != 0 or not any("ncu_read" in r for r in case_rows):
             failures.append(case + " (ncu)")
             continue
@@ -304,6 +344,12 @@ def main():
     print("target: |FuseScope median - ncu median| <= max(3%% of it, 1 MB) for DRAM read and "
           "write (yes), or inside the range of ncu's own launches (spread); %d of %d kernels "
           "neither" % (misses, len(rows)))
+    moved = ["%s %s/%s" % (r["case"], r["variant"], r["kernel"]) for r in rows
+             if clock_flag(r) == "moves"]
+    if any(clock_flag(r) != "-" for r in rows):
+        print("with ncu's clocks locked to base (its default), %d of %d kernels count DRAM bytes "
+              "outside the target of ncu's at free clocks%s" %
+              (len(moved), len(rows), (": " + ", ".join(moved)) if moved else ""))
     if skipped:
         print("skipped (budget): " + ", ".join(skipped))
     if failures:

@@ -231,9 +231,9 @@ TEST(GapRules, DramBytesThatMoveFromLaunchToLaunchAreShownWithTheirRange) {
     const auto spread = std::find_if(findings.begin(), findings.end(), [](const GapFinding& f) {
         return f.reason == GapReason::VariesByLaunch;
     });
-    for (const char* words : {"Counted 5 times", "3795.0 MB", "7214.0 MB", "median 5571.0 MB",
-                              "moved by 0.4%", "one draw", "locks them to base",
-                              "--clock-control none"})
+    for (const char* words :
+         {"Counted 5 times", "3795.0 MB", "7214.0 MB", "median 5571.0 MB", "moved by 0.4%",
+          "one draw", "locks them to base", "--clock-control none"})
         EXPECT_NE(spread->words.find(words), std::string::npos) << words << ": " << spread->words;
     // The writes stayed within 3%: the words name the reads alone.
     EXPECT_EQ(spread->words.find("writes ranged"), std::string::npos) << spread->words;

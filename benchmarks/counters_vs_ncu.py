@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
 """FuseScope's DRAM counters against Nsight Compute's, kernel by kernel, on the same binary and shape.
 
-For each case it runs the CLI twice:
+For each case it runs the CLI three times:
   1. fusescope-cli run ... --measure counters --counted-launches L --json F   (FuseScope's
      counter run, each launch counted L times: each count the median, the DRAM ranges kept)
   2. ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,... --csv
          --nvtx --print-nvtx-rename kernel  fusescope-cli run ...   (the same command without
      --measure: under ncu the program's own profiler session would be refused)
+  3. the same ncu command with ncu's default clock control, which locks the GPU's clocks to base
+     (FuseScope counts at the clocks the GPU chooses, so the verdict compares it with run 2; run 3
+     shows which kernels' counts move with the clocks; --no-base-clocks skips it)
 The CUDA backend names every launch "variant/kernel" with NVTX, so ncu's rows map onto FuseScope's
 kernels by name; a launch that starts several device kernels (cuBLAS split-K) is summed over the
 `device_kernels` FuseScope recorded. ncu profiles every launch of the timed run (the check and
 L - 1 repeats: L launches of each kernel at least, as FuseScope counts L); the table takes the
 median over those launches, and shows each side's range of DRAM reads beside it.
 
-  3. the same ncu command with ncu's default clock control, which locks the GPU's clocks to base
-     (FuseScope counts at the clocks the GPU chooses, so the verdict compares it with run 2; run 3
-     shows which kernels' counts move with the clocks; --no-base-clocks skips it)
 It prints one table: model, FuseScope and ncu bytes, the ratio FuseScope / ncu, and whether the
 difference is within the target: 3% or 1 MB, whichever is larger, of ncu's median ("yes"), or
 else inside the range ncu's own launches of that kernel span ("spread": ncu disagrees with

@@ -38,11 +38,11 @@ def write_recording(path):
 
 
 FREE_CLOCKS = {"unfused/gemm_gate": [(117.45 * MB, 0.05 * MB)] * 5,
-                "unfused/silu": [(38 * MB, 20 * MB), (42 * MB, 20 * MB), (36 * MB, 20 * MB),
-                                 (44 * MB, 20 * MB), (37 * MB, 20 * MB)],
-                "lesson_fused/swiglu_mlp_lesson": [(4432 * MB, 4.4 * MB), (3351 * MB, 4.4 * MB),
-                                                   (4445 * MB, 4.4 * MB), (2851 * MB, 4.4 * MB),
-                                                   (4669 * MB, 4.4 * MB)]}
+               "unfused/silu": [(38 * MB, 20 * MB), (42 * MB, 20 * MB), (36 * MB, 20 * MB),
+                                (44 * MB, 20 * MB), (37 * MB, 20 * MB)],
+               "lesson_fused/swiglu_mlp_lesson": [(4432 * MB, 4.4 * MB), (3351 * MB, 4.4 * MB),
+                                                  (4445 * MB, 4.4 * MB), (2851 * MB, 4.4 * MB),
+                                                  (4669 * MB, 4.4 * MB)]}
 # At base clocks the lesson kernel's blocks keep pace and its reads settle; the others agree.
 BASE_CLOCKS = dict(FREE_CLOCKS, **{
     "lesson_fused/swiglu_mlp_lesson": [(1264 * MB, 4.4 * MB), (1260 * MB, 4.4 * MB),

@@ -8,6 +8,7 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -15,6 +16,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QtTest>
 
 #include "layout_checks.h"
@@ -27,6 +29,7 @@
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/lab/lab_buffers.h"
 #include "ui/lab/lab_view.h"
+#include "ui/run/measurement_panel.h"
 #include "ui/run/run_panel.h"
 #include "ui/stage/memory_stage_view.h"
 #include "ui/stage/memory_stage_widget.h"
@@ -46,6 +49,8 @@ constexpr char kShippedRecording[] = "h200-mlp-classroom-bf16.fusescope.json";
 
 // The MLP prefill recording: one variant 140x slower than the others, M = 4096.
 constexpr char kPrefillRecording[] = "h200-mlp-prefill-4096-bf16.fusescope.json";
+// Each launch counted five times: the lesson kernel's row carries the longest reasons.
+constexpr char kCountedRecording[] = "h200-mlp-prefill-512-bf16.fusescope.json";
 
 // On a projector at 1280x720 text below this many pixels is lost beyond the second row.
 constexpr int kLeastPresentationPixels = 16;
@@ -154,6 +159,8 @@ class LayoutTest : public testsupport::WindowTestCase {
     void stageCursorPassesUnderThePeakLabels();
     void memoryStageLeavesTheChartsRoom_data();
     void memoryStageLeavesTheChartsRoom();
+    void longestReasonShowsWholeBesideTheTable_data();
+    void longestReasonShowsWholeBesideTheTable();
     void labBuffersInSight_data();
     void labBuffersInSight();
 };
@@ -895,6 +902,82 @@ void LayoutTest::memoryStageLeavesTheChartsRoom() {
                                .arg(shots)
                                .arg(screen.width())
                                .arg(screen.height()));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void LayoutTest::longestReasonShowsWholeBesideTheTable_data() {
+    QTest::addColumn<QSize>("screen");
+    QTest::addColumn<bool>("presentation");
+    for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)})
+        for (const bool presentation : {false, true})
+            QTest::addRow("%dx%d%s", screen.width(), screen.height(),
+                          presentation ? "-presentation" : "")
+                << screen << presentation;
+}
+
+// Model vs measured with the row whose reasons are longest selected (the lesson kernel counted
+// five times: re-reads, sectors and its launches' range): the words under the table are in sight
+// or a scroll away, and the table above them keeps rows in sight, the selected one among them.
+void LayoutTest::longestReasonShowsWholeBesideTheTable() {
+    QFETCH(QSize, screen);
+    QFETCH(bool, presentation);
+    MainWindow window(folder_->settings());
+    if (screen.width() / window.devicePixelRatioF() < 1280 - 1)
+        QSKIP("a window narrower than 1280 logical pixels");
+    QVERIFY(showFilling(window, screen));
+    QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kCountedRecording))),
+             QString());
+    window.setPresentation(presentation);
+    window.viewTabs()->setCurrentWidget(
+        window.findChild<QWidget*>(QStringLiteral("measurementPanel")));
+    auto* table = window.findChild<QTableWidget*>(QStringLiteral("measurementTable"));
+    QVERIFY(table && table->rowCount() > 0);
+    int longest = -1;
+    qsizetype longestLength = 0;
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (const QTableWidgetItem* reasons = table->item(row, MeasurementPanel::Reasons);
+            reasons && reasons->toolTip().size() > longestLength) {
+            longest = row;
+            longestLength = reasons->toolTip().size();
+        }
+    QVERIFY(longest >= 0);
+    table->setCurrentCell(longest, MeasurementPanel::Kernel);
+    QCoreApplication::processEvents();
+    QTest::qWait(50);
+
+    auto* why = window.findChild<QLabel*>(QStringLiteral("measurementWhy"));
+    QVERIFY(why);
+    QStringList problems;
+    if (!why->text().contains(QStringLiteral("one draw from this range")))
+        problems << QStringLiteral("the selected row's words lack its launches' range: '%1'")
+                        .arg(why->text().left(200));
+    // Whole in sight, or in an area that scrolls to the rest.
+    auto* area = window.findChild<QScrollArea*>(QStringLiteral("measurementWhyArea"));
+    QVERIFY(area);
+    const int shown = area->viewport()->height();
+    const int needed = why->heightForWidth(area->viewport()->width());
+    if (!why->isVisible() || (shown < needed && !area->verticalScrollBar()->isVisible()))
+        problems << QStringLiteral("the reasons show in %1 px of the %2 they need, unscrollable")
+                        .arg(shown)
+                        .arg(needed);
+    if (shown < 2 * why->fontMetrics().lineSpacing())
+        problems << QStringLiteral("the reasons have %1 px, under two lines").arg(shown);
+    const QRect selected = table->visualRect(table->currentIndex());
+    if (!selected.isValid() || selected.top() < 0 ||
+        selected.bottom() >= table->viewport()->height())
+        problems << QStringLiteral("the selected row is out of sight (at %1 of %2 px)")
+                        .arg(selected.top())
+                        .arg(table->viewport()->height());
+    if (wholeRowsInSight(*table) < 2)
+        problems << QStringLiteral("the table above them shows %1 whole rows (%2 px high)")
+                        .arg(wholeRowsInSight(*table))
+                        .arg(table->viewport()->height());
+    if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+        window.grab().save(QStringLiteral("%1/longest-reason-%2x%3%4.png")
+                               .arg(shots)
+                               .arg(screen.width())
+                               .arg(screen.height())
+                               .arg(presentation ? QStringLiteral("-presentation") : QString()));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 

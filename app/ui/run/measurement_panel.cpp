@@ -1,7 +1,9 @@
 #include "ui/run/measurement_panel.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -127,13 +129,23 @@ MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
     table_->setTextElideMode(Qt::ElideRight);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    // By pixel, so a row scrolled into sight is whole, not half under the scroll bar.
+    table_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    table_->viewport()->installEventFilter(this);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(Reasons, QHeaderView::Stretch);
     why_ = new QLabel;
+    why_->setObjectName(QStringLiteral("measurementWhy"));
     why_->setWordWrap(true);
     why_->setTextFormat(Qt::PlainText);
     why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { showWhy(row); });
+    whyArea_ = new QScrollArea;
+    whyArea_->setObjectName(QStringLiteral("measurementWhyArea"));
+    whyArea_->setWidget(why_);
+    whyArea_->setWidgetResizable(true);
+    whyArea_->setFrameShape(QFrame::NoFrame);
+    whyArea_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -141,8 +153,36 @@ MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(counterStatus_);
     layout->addWidget(empty_, 1);
     layout->addWidget(table_, 1);
-    layout->addWidget(why_);
+    layout->addWidget(whyArea_);
     setRecording({});
+}
+
+void MeasurementPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitWhyArea();
+}
+
+// The reasons below, or a scroll bar appearing, may take rows from the table: the selected row
+// stays in sight.
+bool MeasurementPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport() && event->type() == QEvent::Resize &&
+        table_->currentIndex().isValid())
+        table_->scrollTo(table_->currentIndex());
+    return QWidget::eventFilter(watched, event);
+}
+
+void MeasurementPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) fitWhyArea();
+}
+
+// The reasons take the lines they need up to a third of the panel (two lines at least), so
+// the table above keeps its rows even for a kernel with several long reasons; past that they
+// scroll.
+void MeasurementPanel::fitWhyArea() {
+    const int lines = 2 * why_->fontMetrics().lineSpacing();
+    const int needed = why_->text().isEmpty() ? 0 : why_->heightForWidth(width());
+    whyArea_->setFixedHeight(qMin(needed, qMax(lines, height() / 3)));
 }
 
 void MeasurementPanel::showWhy(int row) {
@@ -152,11 +192,12 @@ void MeasurementPanel::showWhy(int row) {
         why_->setText(table_->rowCount() > 0
                           ? tr("Select a row to read why its bytes differ from the model.")
                           : QString());
-        return;
+    } else {
+        why_->setText(tr("Why %1 differs from the model: %2")
+                          .arg(kernel ? kernel->text() : QString(),
+                               reasons->toolTip().replace(QLatin1Char('\n'), QLatin1Char(' '))));
     }
-    why_->setText(tr("Why %1 differs from the model: %2")
-                      .arg(kernel ? kernel->text() : QString(),
-                           reasons->toolTip().replace(QLatin1Char('\n'), QLatin1Char(' '))));
+    fitWhyArea();
 }
 
 void MeasurementPanel::setRecording(const model::Recording& recording) {

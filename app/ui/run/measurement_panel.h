@@ -9,6 +9,7 @@
 #include "worker/run_command.h"
 
 class QLabel;
+class QScrollArea;
 class QTableWidget;
 
 namespace fusescope {
@@ -48,11 +49,18 @@ class MeasurementPanel final : public QWidget {
     static QString emptyText();
     static QString emptyText(const BackendSummary& summary);
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void showWhy(int row);
+    void fitWhyArea();
 
     QLabel* badge_ = nullptr;
     QLabel* why_ = nullptr;
+    QScrollArea* whyArea_ = nullptr;  // the reasons scroll past a third of the panel
     QLabel* counterStatus_ = nullptr;
     QLabel* empty_ = nullptr;
     QTableWidget* table_ = nullptr;

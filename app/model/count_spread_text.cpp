@@ -44,6 +44,23 @@ QStringList movedCountLines(const VariantResult& run) {
     return lines;
 }
 
+std::optional<CountSpread> runDramSpread(const VariantResult& run) {
+    CountSpread sum{0.0, 0.0};
+    bool moved = false;
+    const auto add = [&](double median, const std::optional<CountSpread>& spread) {
+        sum.low += spread ? spread->low : median;
+        sum.high += spread ? spread->high : median;
+        moved = moved || (spread && spreadExceedsTolerance(*spread, median));
+    };
+    for (const KernelResult& kernel : run.kernels) {
+        if (!kernel.counters) return std::nullopt;
+        add(kernel.counters->dramBytesRead, kernel.counters->dramReadSpread);
+        add(kernel.counters->dramBytesWritten, kernel.counters->dramWrittenSpread);
+    }
+    if (!moved) return std::nullopt;
+    return sum;
+}
+
 std::optional<std::uint32_t> countedLaunchesOf(const Recording& recording) {
     std::optional<std::uint32_t> launches;
     for (const VariantResult& run : recording.runs)

@@ -23,6 +23,11 @@ QString spreadToolTip(const std::optional<std::uint32_t>& countedLaunches,
 // (median 813 GB)". Empty where none moved.
 QStringList movedCountLines(const VariantResult& run);
 
+// The run's DRAM bytes, reads and writes of every kernel, at their counted launches' lowest and
+// highest, where any kernel's count moved past the tolerance (a kernel that did not move adds its
+// median to both ends); empty where none moved or a kernel was not counted.
+std::optional<CountSpread> runDramSpread(const VariantResult& run);
+
 // How often the counter run counted each launch of the recording, where more than once (a run
 // counts all its launches alike; the most any kernel had).
 std::optional<std::uint32_t> countedLaunchesOf(const Recording& recording);

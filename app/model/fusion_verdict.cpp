@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/count_spread_text.h"
 #include "model/format.h"
 #include "model/fusion_counterparts.h"
 #include "model/run_traffic.h"
@@ -73,10 +74,19 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Var
                                     : QStringLiteral("%1 against %2")
                                           .arg(dramSourceWord(traffic.dramSource),
                                                dramSourceWord(baseTraffic.dramSource));
-        parts << QStringLiteral("it moves %1 the DRAM bytes of %2 (%3 against %4, %5)")
-                     .arg(times(traffic.dramBytes / baseTraffic.dramBytes),
-                          toQString(baseline.variant), formatBytes(quint64(traffic.dramBytes)),
-                          formatBytes(quint64(baseTraffic.dramBytes)), sources);
+        QString part =
+            QStringLiteral("it moves %1 the DRAM bytes of %2 (%3 against %4, %5)")
+                .arg(times(traffic.dramBytes / baseTraffic.dramBytes), toQString(baseline.variant),
+                     formatBytes(quint64(traffic.dramBytes)),
+                     formatBytes(quint64(baseTraffic.dramBytes)), sources);
+        // A count that moved from launch to launch is one draw: say how far it moved.
+        if (traffic.dramSource == DramSource::Measured)
+            if (const std::optional<CountSpread> spread = runDramSpread(fused))
+                part.insert(part.size() - 1,
+                            QStringLiteral("; its counted launches moved it from %1 to %2")
+                                .arg(formatBytes(quint64(spread->low)),
+                                     formatBytes(quint64(spread->high))));
+        parts << part;
     }
     const int processors = recording.device.multiprocessors;
     for (const KernelResult& kernel : fused.kernels)

@@ -180,3 +180,31 @@ TEST(ShippedDecode, VerdictNamesTheIdleSmsOfTheLessonKernel) {
                                      .arg(sms)))
         << verdict.toStdString();
 }
+
+// The prefill-512 recording counted each launch five times and the lesson kernel's DRAM reads
+// moved: the verdict's DRAM bytes are the median, and it says how far the counts went, from the
+// file's own lowest and highest; prefill-4096, counted once, says nothing of the kind.
+TEST(ShippedCountedPrefill, VerdictSaysHowFarTheLessonKernelsCountsMoved) {
+    const QString path =
+        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-512-bf16.fusescope.json");
+    Result<Recording> loaded = loadRecording(path);
+    ASSERT_TRUE(loaded) << loaded.status().message();
+    const VariantResult* lesson = runOf(*loaded, "lesson_fused");
+    ASSERT_TRUE(lesson);
+    ASSERT_EQ(lesson->kernels.size(), 1);
+    const fusescope::KernelCounters& counters = *lesson->kernels.front().counters;
+    ASSERT_TRUE(counters.dramReadSpread && counters.dramWrittenSpread);
+    const double low = counters.dramReadSpread->low + counters.dramWrittenSpread->low;
+    const double high = counters.dramReadSpread->high + counters.dramWrittenSpread->high;
+    EXPECT_GT(high, 1.5 * low);  // the H200's counts: 4.03 GB to 10.2 GB
+    const QString verdict = fusionVerdict(*loaded);
+    EXPECT_TRUE(verdict.contains(QStringLiteral("measured; its counted launches moved it from %1 "
+                                                "to %2)")
+                                     .arg(formatBytes(quint64(low)), formatBytes(quint64(high)))))
+        << verdict.toStdString();
+
+    Result<Recording> once = loadRecording(kPrefill);
+    ASSERT_TRUE(once) << once.status().message();
+    EXPECT_FALSE(fusionVerdict(*once).contains(QStringLiteral("counted launches")))
+        << fusionVerdict(*once).toStdString();
+}

@@ -79,13 +79,13 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Var
                 .arg(times(traffic.dramBytes / baseTraffic.dramBytes), toQString(baseline.variant),
                      formatBytes(quint64(traffic.dramBytes)),
                      formatBytes(quint64(baseTraffic.dramBytes)), sources);
-        // A count that moved from launch to launch is one draw: say how far it moved.
-        if (traffic.dramSource == DramSource::Measured)
-            if (const std::optional<CountSpread> spread = runDramSpread(fused))
-                part.insert(part.size() - 1,
-                            QStringLiteral("; its counted launches moved it from %1 to %2")
-                                .arg(formatBytes(quint64(spread->low)),
-                                     formatBytes(quint64(spread->high))));
+        // A count that moved from launch to launch is one draw: say how far it moved (only
+        // measured runs carry a spread).
+        if (const std::optional<CountSpread> spread = runDramSpread(fused))
+            part.insert(
+                part.size() - 1,
+                QStringLiteral("; its counted launches moved it from %1 to %2")
+                    .arg(formatBytes(quint64(spread->low)), formatBytes(quint64(spread->high))));
         parts << part;
     }
     const int processors = recording.device.multiprocessors;

@@ -49,6 +49,17 @@ const VariantResult* runOf(const Recording& recording, const QString& variant) {
     return nullptr;
 }
 
+// A recording shipped with the program, by file name.
+Result<Recording> loadShipped(const char* file) {
+    return loadRecording(QStringLiteral(FUSESCOPE_SHIPPED_DIR "/") + QString::fromLatin1(file));
+}
+
+// The lesson run's kernel, where the run has exactly one; null otherwise.
+const fusescope::KernelResult* lessonKernelOf(const Recording& recording) {
+    const VariantResult* lesson = runOf(recording, "lesson_fused");
+    return lesson && lesson->kernels.size() == 1 ? &lesson->kernels.front() : nullptr;
+}
+
 class ShippedPrefill : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -162,14 +173,11 @@ TEST_F(ShippedPrefill, VerdictSaysWhyTheLessonKernelLosesInNumbers) {
 // At decode size the lesson kernel's grid is smaller than the device: the verdict says how many
 // SMs it leaves idle, from the recorded grid and the device's count.
 TEST(ShippedDecode, VerdictNamesTheIdleSmsOfTheLessonKernel) {
-    const QString path =
-        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-decode-1-bf16.fusescope.json");
-    Result<Recording> loaded = loadRecording(path);
+    Result<Recording> loaded = loadShipped("h200-mlp-decode-1-bf16.fusescope.json");
     ASSERT_TRUE(loaded) << loaded.status().message();
-    const VariantResult* lesson = runOf(*loaded, "lesson_fused");
-    ASSERT_TRUE(lesson);
-    ASSERT_EQ(lesson->kernels.size(), 1);
-    const int grid = lesson->kernels.front().resources.gridSize;
+    const fusescope::KernelResult* lesson = lessonKernelOf(*loaded);
+    ASSERT_TRUE(lesson) << "no lesson run of one kernel";
+    const int grid = lesson->resources.gridSize;
     const int sms = loaded->device.multiprocessors;
     ASSERT_LT(grid, sms);
     const QString verdict = fusionVerdict(*loaded);
@@ -185,14 +193,11 @@ TEST(ShippedDecode, VerdictNamesTheIdleSmsOfTheLessonKernel) {
 // moved: the verdict's DRAM bytes are the median, and it says how far the counts went, from the
 // file's own lowest and highest; prefill-4096, counted once, says nothing of the kind.
 TEST(ShippedCountedPrefill, VerdictSaysHowFarTheLessonKernelsCountsMoved) {
-    const QString path =
-        QStringLiteral(FUSESCOPE_SHIPPED_DIR "/h200-mlp-prefill-512-bf16.fusescope.json");
-    Result<Recording> loaded = loadRecording(path);
+    Result<Recording> loaded = loadShipped("h200-mlp-prefill-512-bf16.fusescope.json");
     ASSERT_TRUE(loaded) << loaded.status().message();
-    const VariantResult* lesson = runOf(*loaded, "lesson_fused");
-    ASSERT_TRUE(lesson);
-    ASSERT_EQ(lesson->kernels.size(), 1);
-    const fusescope::KernelCounters& counters = *lesson->kernels.front().counters;
+    const fusescope::KernelResult* lesson = lessonKernelOf(*loaded);
+    ASSERT_TRUE(lesson && lesson->counters) << "no counted lesson run of one kernel";
+    const fusescope::KernelCounters& counters = *lesson->counters;
     ASSERT_TRUE(counters.dramReadSpread && counters.dramWrittenSpread);
     const double low = counters.dramReadSpread->low + counters.dramWrittenSpread->low;
     const double high = counters.dramReadSpread->high + counters.dramWrittenSpread->high;

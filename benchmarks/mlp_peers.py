@@ -139,16 +139,22 @@ def graphed(fn):
     return graph.replay
 
 
-def lesson(x, gate, up, down, out, cast_hidden, precision="tf32", tiles=None):
+def lesson_kernel(x, gate, up, down, out, cast_hidden, precision="tf32", tiles=None):
+    """Runs the lesson's kernel once; returns Triton's compiled kernel (its registers, spills,
+    shared memory and launch)."""
     tiles = tiles or TILES
     M, H = x.shape
     I = gate.shape[0]
     grid = (triton.cdiv(M, tiles["BLOCK_M"]), triton.cdiv(H, tiles["BLOCK_N"]))
-    swiglu_mlp_kernel[grid](x, gate, up, down, out, M, H, H, I,
-                            N_ITERS_I=triton.cdiv(I, tiles["BLOCK_I"]),
-                            N_ITERS_H=triton.cdiv(H, tiles["BLOCK_H"]),
-                            CAST_HIDDEN=cast_hidden, INPUT_PRECISION=precision, num_warps=4,
-                            **tiles)
+    return swiglu_mlp_kernel[grid](x, gate, up, down, out, M, H, H, I,
+                                   N_ITERS_I=triton.cdiv(I, tiles["BLOCK_I"]),
+                                   N_ITERS_H=triton.cdiv(H, tiles["BLOCK_H"]),
+                                   CAST_HIDDEN=cast_hidden, INPUT_PRECISION=precision,
+                                   num_warps=4, **tiles)
+
+
+def lesson(x, gate, up, down, out, cast_hidden, precision="tf32", tiles=None):
+    lesson_kernel(x, gate, up, down, out, cast_hidden, precision, tiles)
     return out
 
 

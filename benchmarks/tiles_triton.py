@@ -11,13 +11,16 @@ Triton compiles each tile once; --jobs processes compile the grid's kernels into
 before the one timing process runs them (compiling is most of a cold grid's time).
 
 --annotate DIR writes each sweep file again into DIR (same name) with Triton's times added as
-the sweep's peer ("peer", and "peer_time" or "peer_note" in each cell): the tile explorer's
-metric "time / the peer's" and its tooltips show them beside FuseScope's own.
+the sweep's peer ("peer", and "peer_time" or "peer_note" in each cell, with "peer_kernel":
+Triton's compiled kernel there, its threads, registers, spills and shared memory as Triton
+reports them and its blocks an SM as the driver's occupancy calculator gives them): the tile
+explorer's metric "time / the peer's" and its tooltips show them beside FuseScope's own.
 
 Usage: python3 tiles_triton.py SWEEP.json [SWEEP.json ...] [--repeats N] [--jobs J] [--json OUT]
        [--annotate DIR]
 """
 import argparse
+import ctypes
 import json
 import multiprocessing
 import os
@@ -28,7 +31,7 @@ import torch
 import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mlp_peers import DTYPES, eager, lesson, rel_err, time_stats  # noqa: E402
+from mlp_peers import DTYPES, eager, lesson, lesson_kernel, rel_err, time_stats  # noqa: E402
 
 TARGET_RATIO = 1.10
 TIE_FLOOR = 0.015  # the explorer's widening of a cell's interquartile range
@@ -41,6 +44,34 @@ def label(t):
 def triton_tiles(t):
     return dict(BLOCK_M=t["block_m"], BLOCK_N=t["block_n"], BLOCK_H=t["block_h"],
                 BLOCK_I=t["block_i"])
+
+
+def blocks_per_sm(function, threads, shared):
+    """The driver's occupancy calculator for a loaded kernel; 0 where it cannot say."""
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+        blocks = ctypes.c_int(0)
+        status = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(blocks), ctypes.c_void_p(function), ctypes.c_int(threads),
+            ctypes.c_size_t(shared))
+        return blocks.value if status == 0 else 0
+    except (OSError, AttributeError, TypeError, ValueError):
+        return 0
+
+
+def kernel_facts(kernel):
+    """Triton's compiled kernel as the annotated sweep records it; None where Triton does not
+    say (Triton reports spills as local bytes / 4)."""
+    try:
+        threads = 32 * int(kernel.metadata.num_warps)
+        shared = int(kernel.metadata.shared)
+        facts = dict(threads=threads, registers=int(kernel.n_regs),
+                     local_bytes=4 * int(kernel.n_spills), shared_bytes=shared)
+    except (AttributeError, TypeError, ValueError):
+        return None
+    function = getattr(kernel, "function", None)
+    facts["blocks_per_sm"] = blocks_per_sm(function, threads, shared) if function else 0
+    return facts
 
 
 def inputs(M, H, I, dtype):
@@ -102,7 +133,7 @@ def compare(path, args):
     print(f"\n{path}: M={M} H={H} I={I} {sweep['dtype']}; torch {torch.__version__}, triton "
           f"{triton.__version__}, {torch.cuda.get_device_name()}")
     print(f"{'tiles (m/n/h/i)':16} {'FuseScope ms':>13} {'Triton ms':>10} {'ratio':>6} "
-          f"{'Triton err':>10}  note")
+          f"{'Triton err':>10} {'Triton kernel':>16}  note")
     results, ours, theirs = [], {}, {}
     for cell in sorted(cells, key=lambda c: tuple(c["tuning"][k] for k in
                                                   ("block_m", "block_n", "block_h", "block_i"))):
@@ -110,8 +141,10 @@ def compare(path, args):
         name = label(t)
         run = lambda: lesson(x, gate, up, down, out, cast, precision, triton_tiles(t))  # noqa
         refusal = ""
+        facts = None
         try:
-            run()
+            facts = kernel_facts(lesson_kernel(x, gate, up, down, out, cast, precision,
+                                               triton_tiles(t)))
             torch.cuda.synchronize()
             err = rel_err(out, expected)
             med, q1, q3 = time_stats(run, args.repeats)
@@ -131,8 +164,10 @@ def compare(path, args):
             note = "FuseScope: " + (cell.get("error") or "not measured")[:80]
         ratio = mine / med if mine is not None and med == med else float("nan")
         flag = " *" if ratio == ratio and ratio > TARGET_RATIO else ""
+        kernel = (f"{facts['threads']}t {facts['registers']}r {facts['blocks_per_sm']}/SM"
+                  if facts else "-")
         print(f"{name:16} {mine if mine is not None else float('nan'):13.4f} {med:10.4f} "
-              f"{ratio:6.2f} {err:10.2e}  {note}{flag}")
+              f"{ratio:6.2f} {err:10.2e} {kernel:>16}  {note}{flag}")
         if name in theirs:  # the sweep file's own timing fields
             cell["peer_time"] = dict(median_ms=med, q1_ms=theirs[name][1], q3_ms=theirs[name][2],
                                      repeats=args.repeats)
@@ -140,9 +175,13 @@ def compare(path, args):
         else:
             cell.pop("peer_time", None)
             cell["peer_note"] = refusal[:1000]
+        if name in theirs and facts:
+            cell["peer_kernel"] = facts
+        else:
+            cell.pop("peer_kernel", None)
         results.append(dict(tuning=t, fusescope_ms=mine, triton_ms=med if med == med else None,
                             ratio=ratio if ratio == ratio else None, triton_relative_error=err,
-                            note=note))
+                            note=note, triton_kernel=facts))
     both = [r for r in results if r["ratio"] is not None]
     summary = {}
     if both:

@@ -1,5 +1,7 @@
 #include "cli/tile_sweep_table.h"
 
+#include <algorithm>
+
 #include "cli/text_table.h"
 #include "model/format.h"
 #include "model/tile_choices.h"
@@ -50,19 +52,27 @@ QStringList renderTileSweep(const tiles::TileSweep& sweep) {
                       {QStringLiteral("rank"), TextTable::Align::Left},
                       {QStringLiteral("limiter"), TextTable::Align::Left}});
     // The peer's time at the same tiles and ours over it, where the sweep has a peer.
+    // Its compiled kernel's resources too, where the sweep records them.
+    const bool peerKernels =
+        sweep.peer && std::any_of(sweep.cells.begin(), sweep.cells.end(),
+                                  [](const tiles::TileCell& cell) { return cell.peerKernel; });
     if (sweep.peer)
         table.addColumns(
             {{QStringLiteral("%1 ms").arg(tableText(sweep.peer->name)), TextTable::Align::Right},
              {QStringLiteral("÷ peer"), TextTable::Align::Right}});
+    if (peerKernels) table.addColumns({{QStringLiteral("peer kernel"), TextTable::Align::Left}});
     const auto peerCells = [&](const tiles::TileCell& cell) {
         if (!sweep.peer) return QStringList();
         const std::optional<double> ratio = model::peerRatio(cell);
-        return QStringList{
+        QStringList values{
             cell.peerTime ? model::formatMilliseconds(cell.peerTime->medianMs)
                           : QStringLiteral("-"),
             ratio ? model::formatRatioTwoDecimals(*ratio) +
                         (*ratio > model::kPeerParRatio ? QStringLiteral(" *") : QString())
                   : QString()};
+        if (peerKernels)
+            values << (cell.peerKernel ? model::peerKernelShort(*cell.peerKernel) : QString());
+        return values;
     };
     for (const tiles::TileCell& cell : sweep.cells) {
         const tiles::ResourceReport& r = cell.report;

@@ -140,4 +140,31 @@ QString peerCellLine(const tiles::TileCell& cell, const tiles::TileSweep& sweep)
     return line;
 }
 
+QString peerKernelLine(const tiles::TileCell& cell, const tiles::TileSweep& sweep) {
+    if (!sweep.peer || !cell.peerKernel) return {};
+    const tiles::PeerKernel& kernel = *cell.peerKernel;
+    const QString blocks = kernel.blocksPerMultiprocessor > 0
+                               ? QObject::tr("%1 blocks per SM").arg(kernel.blocksPerMultiprocessor)
+                               : QObject::tr("blocks per SM not known");
+    return QObject::tr(
+               "%1's kernel: %2 threads per block · registers %3 per thread · spills %4 B "
+               "per thread · shared memory %5 · %6")
+        .arg(peerWords(sweep.peer->name))
+        .arg(kernel.threadsPerBlock)
+        .arg(kernel.registersPerThread)
+        .arg(kernel.localBytesPerThread)
+        .arg(formatBytes(kernel.sharedBytes), blocks);
+}
+
+QString peerKernelShort(const tiles::PeerKernel& kernel) {
+    QString text =
+        QStringLiteral("%1 thr %2 reg").arg(kernel.threadsPerBlock).arg(kernel.registersPerThread);
+    if (kernel.localBytesPerThread > 0)
+        text += QStringLiteral(" %1 B spill").arg(kernel.localBytesPerThread);
+    text += kernel.blocksPerMultiprocessor > 0
+                ? QStringLiteral(" %1/SM").arg(kernel.blocksPerMultiprocessor)
+                : QStringLiteral(" ?/SM");
+    return text;
+}
+
 }  // namespace fusescope::model

@@ -41,5 +41,11 @@ QString peerSummary(const tiles::TileSweep& sweep);
 // The cell's line for its tooltip: "Triton 3.6.0 at these tiles: 0.255 ms; this kernel takes
 // 1.03x its time", or the peer's note; empty where the sweep has no peer.
 QString peerCellLine(const tiles::TileCell& cell, const tiles::TileSweep& sweep);
+// The peer's compiled kernel at the cell, worded as the cell's own resources are: "Triton
+// 3.6.0's kernel: 128 threads per block · registers 255 per thread · spills 0 B per thread ·
+// shared memory 81.9 kB · 2 blocks per SM"; empty where the cell has no record of it.
+QString peerKernelLine(const tiles::TileCell& cell, const tiles::TileSweep& sweep);
+// The same, short, for a table's column: "128 thr 255 reg 2/SM" (spills added where any).
+QString peerKernelShort(const tiles::PeerKernel& kernel);
 
 }  // namespace fusescope::model

@@ -28,7 +28,9 @@
 //              "waves", "grid_words", "measured", "time", "gbps", "tflops", "requested_bytes",
 //              "dram_bytes": number | null, "check_ok", "check_error", "check_tolerance",
 //              "error", "limiters": ["spills 96 B/thread", ...], "best", "tied",
-//              "peer_time": time (optional), "peer_note": "Triton refused: ..." (optional)}],
+//              "peer_time": time (optional), "peer_note": "Triton refused: ..." (optional),
+//              "peer_kernel": {"threads", "registers", "local_bytes", "shared_bytes",
+//                              "blocks_per_sm" (0: not known)} (optional)}],
 //   "peer": {"name": "Triton 3.6.0", "source": "what was timed, where, when"} (optional)
 // }
 // A "time" is {"median_ms", "q1_ms", "q3_ms", "min_ms", "max_ms", "repeats"}.

@@ -110,6 +110,25 @@ tiles::CompiledResources readCompiled(const JsonReader& c) {
     return r;
 }
 
+// Within what any GPU reports: a block of at most 1,024 threads, 255 registers a thread, 1 MiB
+// of shared memory or of local memory a thread, 64 blocks an SM.
+tiles::PeerKernel readPeerKernel(const JsonReader& k) {
+    tiles::PeerKernel kernel;
+    const auto bounded = [&](const char* key, int low, int high) {
+        const int value = k.integer(key);
+        if (value < low || value > high)
+            k.fail(key, QStringLiteral("must lie in [%1, %2]").arg(low).arg(high));
+        return value;
+    };
+    constexpr int kMebibyte = 1 << 20;
+    kernel.threadsPerBlock = bounded("threads", 1, 1024);
+    kernel.registersPerThread = bounded("registers", 1, 255);
+    kernel.localBytesPerThread = bounded("local_bytes", 0, kMebibyte);
+    kernel.sharedBytes = static_cast<std::uint64_t>(bounded("shared_bytes", 0, kMebibyte));
+    kernel.blocksPerMultiprocessor = bounded("blocks_per_sm", 0, 64);
+    return kernel;
+}
+
 tiles::TileCell readCell(const JsonReader& c, const tiles::TileSweep& sweep) {
     tiles::TileCell cell;
     tiles::ResourceReport& r = cell.report;
@@ -170,6 +189,8 @@ tiles::TileCell readCell(const JsonReader& c, const tiles::TileSweep& sweep) {
             peerTime->fail("median_ms", QStringLiteral("must be above zero"));
     }
     cell.peerNote = text(c.optionalString("peer_note", kMaxFreeTextLength).value_or(QString()));
+    if (const std::optional<JsonReader> peerKernel = c.optionalObject("peer_kernel"))
+        cell.peerKernel = readPeerKernel(*peerKernel);
     return cell;
 }
 

@@ -109,6 +109,14 @@ QJsonObject cellJson(const tiles::TileCell& cell) {
     object.insert(QStringLiteral("tied"), cell.tiedWithBest);
     if (cell.peerTime) object.insert(QStringLiteral("peer_time"), timeJson(*cell.peerTime));
     if (!cell.peerNote.empty()) object.insert(QStringLiteral("peer_note"), text(cell.peerNote));
+    if (const std::optional<tiles::PeerKernel>& kernel = cell.peerKernel)
+        object.insert(
+            QStringLiteral("peer_kernel"),
+            QJsonObject{{QStringLiteral("threads"), kernel->threadsPerBlock},
+                        {QStringLiteral("registers"), kernel->registersPerThread},
+                        {QStringLiteral("local_bytes"), kernel->localBytesPerThread},
+                        {QStringLiteral("shared_bytes"), number(kernel->sharedBytes)},
+                        {QStringLiteral("blocks_per_sm"), kernel->blocksPerMultiprocessor}});
     return object;
 }
 

@@ -89,6 +89,18 @@ inline constexpr double kTimingNoiseFloor = 0.015;
 // Whether two timings cannot be told apart: their intervals (above) overlap.
 bool overlaps(const TimingSpread& a, const TimingSpread& b);
 
+// The peer's kernel at one cell: its launch, its compiled registers and spills, its shared
+// memory and the blocks an SM the driver's occupancy calculator gives it (0: not known).
+struct PeerKernel {
+    int threadsPerBlock = 0;
+    int registersPerThread = 0;
+    int localBytesPerThread = 0;  // spills
+    std::uint64_t sharedBytes = 0;
+    int blocksPerMultiprocessor = 0;
+
+    friend bool operator==(const PeerKernel&, const PeerKernel&) = default;
+};
+
 // One configuration of a sweep: refused (with its reason), or measured.
 struct TileCell {
     ResourceReport report;  // report.configuration says which tiles; report.refusal if refused
@@ -111,6 +123,9 @@ struct TileCell {
     // peerNote saying why ("Triton refused: out of resource: shared memory ...").
     std::optional<TimingSpread> peerTime;
     std::string peerNote;
+    // The peer's compiled kernel at these tiles, as its compiler and the driver report it: what
+    // a class compares where the two kernels' times differ. Empty where it was not recorded.
+    std::optional<PeerKernel> peerKernel;
 };
 
 // Another implementation of the swept kernel timed at each cell's tiles after the sweep (the

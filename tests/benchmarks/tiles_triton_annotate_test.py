@@ -21,6 +21,11 @@ import types
 REFUSAL = "out of resource: shared memory, Required: 262144, Hardware limit: 232448"
 
 
+def stand_in_registers(tiles):
+    """The stand-in compiler's registers a thread, different from tile to tile."""
+    return 64 + tiles["BLOCK_N"] // 16 + tiles["BLOCK_I"] // 32
+
+
 def stand_ins(fusescope_ms):
     """Modules named as the script imports them; Triton's time for a tile is FuseScope's
     (`fusescope_ms`, by (BLOCK_M, BLOCK_N, BLOCK_H, BLOCK_I)) times a factor of the tiles."""
@@ -57,6 +62,12 @@ def stand_ins(fusescope_ms):
             raise RuntimeError(REFUSAL + "\nsecond line")
         last.update(tiles)
 
+    def lesson_kernel(x, gate, up, down, out, cast, precision, tiles):
+        lesson(x, gate, up, down, out, cast, precision, tiles)
+        return types.SimpleNamespace(
+            n_regs=stand_in_registers(tiles), n_spills=2 if tiles["BLOCK_I"] == 128 else 0,
+            metadata=types.SimpleNamespace(num_warps=4, shared=1024 * tiles["BLOCK_H"]))
+
     def time_stats(run, repeats):
         run()
         # FuseScope's own time at its best or tied tiles (so the two bests share a configuration
@@ -71,7 +82,7 @@ def stand_ins(fusescope_ms):
         median = ours * factor
         return median, median * 0.998, median * 1.002
 
-    peers.lesson, peers.time_stats = lesson, time_stats
+    peers.lesson, peers.lesson_kernel, peers.time_stats = lesson, lesson_kernel, time_stats
     return {"torch": torch, "triton": triton, "mlp_peers": peers}
 
 
@@ -135,12 +146,36 @@ def main():
         if not refused or any(c.get("peer_note") != "Triton refused: " + REFUSAL or
                               "peer_time" in c for c in refused):
             fail("a cell Triton refused does not carry its whole refusal line")
+        # Triton's compiled kernel where it ran: the stand-in's numbers, cell by cell; no driver
+        # here, so no blocks an SM.
+        for cell in written["cells"]:
+            t = cell["tuning"]
+            tiles = dict(BLOCK_N=t["block_n"], BLOCK_I=t["block_i"])
+            kernel = cell.get("peer_kernel")
+            if cell in refused:
+                if kernel is not None:
+                    fail(f"a refused cell has Triton's kernel: {kernel}")
+                continue
+            expected = dict(threads=128, registers=stand_in_registers(tiles),
+                            local_bytes=8 if t["block_i"] == 128 else 0,
+                            shared_bytes=1024 * t["block_h"], blocks_per_sm=0)
+            if kernel != expected:
+                fail(f"Triton's kernel at {t}: {kernel}, not {expected}")
         with open(report_path) as f:
             summary = json.load(f)[0]["summary"]
 
         shown = subprocess.run([args.cli, "show", annotated], capture_output=True, text=True)
         if shown.returncode != 0:
             fail(f"fusescope-cli show exited {shown.returncode}: {shown.stderr}")
+        first = next(c for c in written["cells"] if "peer_kernel" in c)
+        registers = first["peer_kernel"]["registers"]
+        row = " ".join(str(first["tuning"][k]) for k in ("block_m", "block_n", "block_h",
+                                                         "block_i"))
+        if "peer kernel" not in shown.stdout or not any(
+                l.startswith(row) and f"128 thr {registers} reg" in l
+                for l in shown.stdout.splitlines()):
+            fail(f"show does not print Triton's kernel ({registers} registers) at {row}:\n" +
+                 shown.stdout)
         line = next((l for l in shown.stdout.splitlines()
                      if l.startswith("Triton 0.0-test at the same tiles")), None)
         if line is None:

@@ -113,6 +113,25 @@ TEST(TilePeerComparison, ACellLineSaysTheRatioOrWhyThePeerHasNoTime) {
               QStringLiteral("Triton 3.6.0: Triton refused: out of resource: shared memory"));
 }
 
+TEST(TilePeerComparison, TheCellSaysWhatThePeersKernelHoldsWhereItWasRecorded) {
+    tiles::TileSweep sweep = sweepOf({1.2, 1.0, 1.0, 1.0}, {1.0, 1.0, 1.0, 1.0});
+    sweep.cells[0].peerKernel = tiles::PeerKernel{128, 255, 0, 81920, 2};
+    sweep.cells[1].peerKernel = tiles::PeerKernel{256, 96, 16, 49152, 0};
+    EXPECT_EQ(peerKernelLine(sweep.cells[0], sweep),
+              QStringLiteral("Triton 3.6.0's kernel: 128 threads per block · registers 255 per "
+                             "thread · spills 0 B per thread · shared memory 81.9 kB · 2 blocks "
+                             "per SM"));
+    EXPECT_TRUE(
+        peerKernelLine(sweep.cells[1], sweep).endsWith(QStringLiteral("blocks per SM not known")))
+        << qPrintable(peerKernelLine(sweep.cells[1], sweep));
+    EXPECT_TRUE(peerKernelLine(sweep.cells[2], sweep).isEmpty());  // none recorded
+    EXPECT_EQ(peerKernelShort(*sweep.cells[0].peerKernel), QStringLiteral("128 thr 255 reg 2/SM"));
+    EXPECT_EQ(peerKernelShort(*sweep.cells[1].peerKernel),
+              QStringLiteral("256 thr 96 reg 16 B spill ?/SM"));
+    sweep.peer.reset();
+    EXPECT_TRUE(peerKernelLine(sweep.cells[0], sweep).isEmpty());
+}
+
 TEST(TilePeerComparison, TheShippedClassroomSweepHoldsTritonAtEveryCell) {
     const QDir folder(QStringLiteral(FUSESCOPE_SHIPPED_RECORDINGS_DIR));
     Result<tiles::TileSweep> sweep =

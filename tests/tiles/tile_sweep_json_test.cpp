@@ -56,6 +56,7 @@ tiles::TileSweep sampleSweep() {
     measured.limiters = {"spills 24 B/thread", "63 blocks on 132 SMs: 69 SMs idle"};
     measured.best = true;
     measured.peerTime = tiles::TimingSpread{0.45, 0.44, 0.46, 0.43, 0.47, 10};
+    measured.peerKernel = tiles::PeerKernel{128, 255, 8, 81920, 2};
     tiles::TileCell refused;
     refused.report = tiles::modelReport(configurations[1], sweep.limits);
     refused.report.refusal =
@@ -110,10 +111,13 @@ TEST(TileSweepJson, RoundTripKeepsEveryField) {
     ASSERT_TRUE(m.peerTime.has_value());
     EXPECT_EQ(*m.peerTime, *sweep.cells[0].peerTime);
     EXPECT_TRUE(m.peerNote.empty());
+    ASSERT_TRUE(m.peerKernel.has_value());
+    EXPECT_EQ(*m.peerKernel, *sweep.cells[0].peerKernel);
     EXPECT_EQ(back.peer, sweep.peer);
     const tiles::TileCell& r = back.cells[1];
     EXPECT_FALSE(r.peerTime.has_value());
     EXPECT_EQ(r.peerNote, sweep.cells[1].peerNote);
+    EXPECT_FALSE(r.peerKernel.has_value());
     EXPECT_FALSE(r.measured);
     ASSERT_TRUE(r.report.refusal.has_value());
     EXPECT_EQ(*r.report.refusal, *sweep.cells[1].report.refusal);
@@ -190,6 +194,37 @@ TEST(TileSweepJson, RefusesAPeerTimeOfZeroAndAPeerWithoutAName) {
     ASSERT_FALSE(nameless);
     EXPECT_NE(nameless.status().message().find("peer"), std::string::npos)
         << nameless.status().message();
+}
+
+TEST(TileSweepJson, RefusesAPeerKernelOutsideWhatAGpuReports) {
+    const auto withPeerKernel = [](const char* key, int value) {
+        return parseTileSweep(withChange([&](QJsonObject& d) {
+            QJsonArray cells = d.value(QStringLiteral("cells")).toArray();
+            QJsonObject cell = cells[0].toObject();
+            QJsonObject kernel{{QStringLiteral("threads"), 128},
+                               {QStringLiteral("registers"), 255},
+                               {QStringLiteral("local_bytes"), 0},
+                               {QStringLiteral("shared_bytes"), 81920},
+                               {QStringLiteral("blocks_per_sm"), 2}};
+            kernel.insert(QLatin1String(key), value);
+            cell.insert(QStringLiteral("peer_kernel"), kernel);
+            cells[0] = cell;
+            d.insert(QStringLiteral("cells"), cells);
+        }));
+    };
+    Result<tiles::TileSweep> fine = withPeerKernel("blocks_per_sm", 0);  // not known: allowed
+    ASSERT_TRUE(fine) << fine.status().message();
+    ASSERT_TRUE(fine->cells[0].peerKernel.has_value());
+    EXPECT_EQ(fine->cells[0].peerKernel->blocksPerMultiprocessor, 0);
+    for (const auto& [key, value] :
+         {std::pair{"registers", 256}, std::pair{"threads", 0}, std::pair{"threads", 2048},
+          std::pair{"local_bytes", -4}, std::pair{"blocks_per_sm", 65}}) {
+        Result<tiles::TileSweep> refused = withPeerKernel(key, value);
+        ASSERT_FALSE(refused) << key << " " << value;
+        EXPECT_NE(refused.status().message().find(std::string("cells[0].peer_kernel.") + key),
+                  std::string::npos)
+            << refused.status().message();
+    }
 }
 
 TEST(TileSweepJson, RefusesWhatItCannotReadWithThePath) {

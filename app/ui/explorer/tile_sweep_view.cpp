@@ -492,6 +492,8 @@ QString cellTooltip(const tiles::TileCell& cell, const tiles::TileSweep& sweep) 
         lines << QObject::tr("limited by: %1").arg(limiters.join(QStringLiteral("; ")));
     }
     if (const QString peer = model::peerCellLine(cell, sweep); !peer.isEmpty()) lines << peer;
+    if (const QString kernel = model::peerKernelLine(cell, sweep); !kernel.isEmpty())
+        lines << kernel;
     if (cell.best)
         lines << QObject::tr("the best of the sweep");
     else if (cell.tiedWithBest)

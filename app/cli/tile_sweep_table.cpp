@@ -53,9 +53,10 @@ QStringList renderTileSweep(const tiles::TileSweep& sweep) {
                       {QStringLiteral("limiter"), TextTable::Align::Left}});
     // The peer's time at the same tiles and ours over it, where the sweep has a peer.
     // Its compiled kernel's resources too, where the sweep records them.
-    const bool peerKernels =
-        sweep.peer && std::any_of(sweep.cells.begin(), sweep.cells.end(),
-                                  [](const tiles::TileCell& cell) { return cell.peerKernel; });
+    const bool peerKernels = sweep.peer && std::any_of(sweep.cells.begin(), sweep.cells.end(),
+                                                       [](const tiles::TileCell& cell) {
+                                                           return cell.peerKernel.has_value();
+                                                       });
     if (sweep.peer)
         table.addColumns(
             {{QStringLiteral("%1 ms").arg(tableText(sweep.peer->name)), TextTable::Align::Right},

@@ -252,6 +252,13 @@ void TileExplorerTest::thePeerMetricComparesWithTriton() {
         QCOMPARE(*drawn.value, cell.time.medianMs / cell.peerTime->medianMs);
         QVERIFY2(drawn.tooltip.contains(QStringLiteral("Triton 3.6.0 at these tiles: ")),
                  qPrintable(drawn.tooltip));
+        // The shipped sweep records Triton's compiled kernel at every cell it ran.
+        QVERIFY(cell.peerKernel);
+        QVERIFY2(drawn.tooltip.contains(
+                     QStringLiteral("Triton 3.6.0's kernel: 128 threads per block · registers %1 "
+                                    "per thread")
+                         .arg(cell.peerKernel->registersPerThread)),
+                 qPrintable(drawn.tooltip));
     }
 
     // A sweep without a peer says where peer times come from instead of drawing empty cells.

@@ -21,6 +21,7 @@ Usage: python3 tiles_triton.py SWEEP.json [SWEEP.json ...] [--repeats N] [--jobs
 """
 import argparse
 import ctypes
+import functools
 import json
 import multiprocessing
 import os
@@ -46,10 +47,16 @@ def triton_tiles(t):
                 BLOCK_I=t["block_i"])
 
 
+@functools.lru_cache(maxsize=1)
+def cuda_driver():
+    """libcuda, loaded once for every cell's occupancy question."""
+    return ctypes.CDLL("libcuda.so.1")
+
+
 def blocks_per_sm(function, threads, shared):
     """The driver's occupancy calculator for a loaded kernel; 0 where it cannot say."""
     try:
-        driver = ctypes.CDLL("libcuda.so.1")
+        driver = cuda_driver()
         blocks = ctypes.c_int(0)
         status = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
             ctypes.byref(blocks), ctypes.c_void_p(function), ctypes.c_int(threads),

@@ -115,10 +115,7 @@ tiles::CompiledResources readCompiled(const JsonReader& c) {
 tiles::PeerKernel readPeerKernel(const JsonReader& k) {
     tiles::PeerKernel kernel;
     const auto bounded = [&](const char* key, int low, int high) {
-        const int value = k.integer(key);
-        if (value < low || value > high)
-            k.fail(key, QStringLiteral("must lie in [%1, %2]").arg(low).arg(high));
-        return value;
+        return static_cast<int>(k.checkRange(key, k.integer(key), low, high));
     };
     constexpr int kMebibyte = 1 << 20;
     kernel.threadsPerBlock = bounded("threads", 1, 1024);

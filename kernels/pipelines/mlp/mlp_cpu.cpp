@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/uninitialised_allocator.h"
+#include "core/uninitialised_buffer.h"
 #include "pipelines/mlp/mlp_executions.h"
 #include "pipelines/mlp/mlp_host_data.h"
 #include "platform/parallel.h"
@@ -16,7 +16,7 @@ namespace fusescope::mlp {
 namespace {
 
 // Each written in full by a parallel loop before it is read (or dropped once cancelled).
-using Floats = UninitialisedVector<float>;
+using Floats = UninitialisedBuffer<float>;
 
 float silu(float g) {
     return g / (1.0f + std::exp(-g));

@@ -167,8 +167,8 @@ __device__ __forceinline__ void storeHidden(unsigned char* hidden, const Accumul
                 const int r = i * 16 + lane / 4 + half * 8;
                 const int c = warp * 16 + j * 8 + lane % 4 * 2;
                 const __nv_bfloat162 pair = __floats2bfloat162_rn(
-                    device::silu(g[i][j][2 * half]) * u[i][j][2 * half],
-                    device::silu(g[i][j][2 * half + 1]) * u[i][j][2 * half + 1]);
+                    fsLessonSilu(g[i][j][2 * half]) * u[i][j][2 * half],
+                    fsLessonSilu(g[i][j][2 * half + 1]) * u[i][j][2 * half + 1]);
                 *reinterpret_cast<__nv_bfloat162*>(hidden + swizzled(r, c)) = pair;
             }
 }

@@ -165,7 +165,7 @@ struct Math<float> {
         for (int i = 0; i < 4; ++i)
 #pragma unroll
             for (int j = 0; j < 4; ++j)
-                hs[Layout<float>::at(ty + 8 * i, tx + 16 * j)] = silu(g[i][j]) * u[i][j];
+                hs[Layout<float>::at(ty + 8 * i, tx + 16 * j)] = fsLessonSilu(g[i][j]) * u[i][j];
     }
 
     __device__ __forceinline__ void down(const float* hs, const float* ds) {

@@ -14,7 +14,8 @@ __device__ __forceinline__ float fsSilu(float g) {
 // div.full.f32, both approximate and without the IEEE division's slow path. fsSilu's expf and
 // division cost the lesson kernel about 25 instructions an element, a branch and a call each,
 // between a chunk's last gate and up products and its down product: on an H100 this form took
-// 10-16% off the kernel's time at five classroom and decode-1 tiles.
+// 10-16% off the kernel's time at five classroom and decode-1 tiles. The precompiled lesson
+// kernels (mlp_lesson_fused.cu, mlp_lesson_bf16.cuh) use it too, so one tile runs one SiLU.
 __device__ __forceinline__ float fsLessonSilu(float g) {
     float e, s;
     asm("ex2.approx.f32 %0, %1;" : "=f"(e) : "f"(g * -1.4426950408889634f));

@@ -1,7 +1,8 @@
 // Paints the side-by-side memory stage (a CPU-backend SwiGLU scratch vs fused run) at 1920x1080
 // offscreen, frame after frame across the whole run, as the 60 Hz animation would. Prints mean,
 // p95 and max paint time per theme, in wall time and in CPU time (every thread of the process, in
-// case Qt paints in parallel), and fails when a p95 reaches 8 ms. The gate is the CPU time: on the
+// case Qt paints in parallel), and fails when a p95 reaches 8 ms (times the timing slack of an
+// instrumented build, support/timing_slack.h). The gate is the CPU time: on the
 // shared 2-core build machine the wall time also counts the slices the scheduler gives to other
 // people's compilers (the load average is printed beside it); on an idle machine the two agree.
 // Usage: stage_paint_benchmark [--frames N] [--size WxH]
@@ -17,6 +18,7 @@
 
 #include "model/stage/stage_timeline.h"
 #include "stage_test_runs.h"
+#include "support/timing_slack.h"
 #include "ui/stage/stage_renderer.h"
 
 using namespace fusescope;
@@ -127,6 +129,7 @@ int main(int argc, char** argv) {
         "memory stage paint time, %dx%d, side by side, %d frames per theme, load average "
         "%.2f on %d cores\n",
         size.width(), size.height(), frames, loadAverage(), QThread::idealThreadCount());
+    const double budgetMs = kBudgetMs * testsupport::timingSlack();
     bool withinBudget = true;
     for (const bool lesson : {false, true}) {
         renderer.setTheme(lesson ? StageTheme::lessonMode() : StageTheme::normal(app.palette()));
@@ -138,12 +141,12 @@ int main(int argc, char** argv) {
             "%s  wall: mean %.2f ms  p95 %.2f ms  max %.2f ms  (first frame %.2f ms: "
             "static layer)\n",
             theme, figures.wall.meanMs, figures.wall.p95Ms, figures.wall.maxMs, figures.firstMs);
-        withinBudget = withinBudget && figures.cpu.p95Ms < kBudgetMs;
+        withinBudget = withinBudget && figures.cpu.p95Ms < budgetMs;
     }
     if (!withinBudget) {
-        std::printf("FAIL: p95 paint CPU time is not under %.0f ms\n", kBudgetMs);
+        std::printf("FAIL: p95 paint CPU time is not under %.0f ms\n", budgetMs);
         return 1;
     }
-    std::printf("OK: p95 paint CPU time under %.0f ms\n", kBudgetMs);
+    std::printf("OK: p95 paint CPU time under %.0f ms\n", budgetMs);
     return 0;
 }

@@ -3,9 +3,9 @@
 #include <QLocale>
 #include <QtNumeric>
 #include <algorithm>
-#include <array>
 #include <cmath>
 
+#include "core/byte_text.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::model {
@@ -31,15 +31,7 @@ QString formatCount(quint64 value) {
 }
 
 QString formatBytes(quint64 bytes) {
-    static constexpr std::array<const char*, 7> kUnits = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    if (bytes < 1000) return QStringLiteral("%1 B").arg(bytes);
-    double value = static_cast<double>(bytes);
-    std::size_t unit = 0;
-    while (value >= 999.5 && unit + 1 < kUnits.size()) {
-        value /= 1000.0;
-        ++unit;
-    }
-    return QStringLiteral("%1 %2").arg(value, 0, 'f', decimalsFor(value, 3)).arg(kUnits[unit]);
+    return QString::fromStdString(bytesText(static_cast<double>(bytes)));
 }
 
 QString formatMilliseconds(double ms) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/byte_text.h"
 #include "measure/counted_launches.h"
 #include "measure/timeline.h"
 #include "pipelines/registry.h"
@@ -20,12 +21,6 @@ std::uint64_t arrayBytesOf(const VariantResult& variant) {
     for (const BufferSpec& buffer : spec->buffers)
         if (buffer.role == BufferRole::Output) return buffer.bytes(variant.problem);
     return 0;
-}
-
-std::string megabytes(double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
-    return text;
 }
 
 std::string ratio(double value) {
@@ -89,8 +84,9 @@ std::optional<GapFinding> launchSpreadFinding(const KernelCounters& measured) {
         spreadExceedsTolerance(*measured.dramWrittenSpread, measured.dramBytesWritten);
     if (!readsMoved && !writesMoved) return std::nullopt;
     const auto range = [](const char* what, const CountSpread& spread, double median) {
-        return std::string(what) + " ranged from " + megabytes(spread.low) + " to " +
-               megabytes(spread.high) + " (median " + megabytes(median) + ")";
+        // One digit more than the tables: a range shown is at least 3% or 1 MB wide.
+        return std::string(what) + " ranged from " + bytesText(spread.low, 4) + " to " +
+               bytesText(spread.high, 4) + " (median " + bytesText(median, 4) + ")";
     };
     std::string words = "Counted " + std::to_string(*measured.countedLaunches) +
                         " times, each from a clean L2, the same launch's DRAM ";
@@ -146,10 +142,10 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
         e.measured.dramBytesRead < e.modelBytesRead - 0.5 * reReads)
         findings.push_back({GapReason::ReReadsFromL2,
                             "The model charges every request, re-reads included (" +
-                                e.reReadBuffers + "): " + megabytes(e.modelBytesRead) +
-                                " requested, of which " + megabytes(e.compulsoryBytesRead) +
+                                e.reReadBuffers + "): " + bytesText(e.modelBytesRead) +
+                                " requested, of which " + bytesText(e.compulsoryBytesRead) +
                                 " are distinct bytes. The L2 serves most re-reads, so DRAM reads " +
-                                megabytes(e.measured.dramBytesRead) +
+                                bytesText(e.measured.dramBytesRead) +
                                 "; the requests still cost L2 bandwidth and time. How many "
                                 "re-reads the L2 catches depends on which tiles run at the same "
                                 "time, so these DRAM reads can change from run to run and between "
@@ -158,8 +154,8 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
         findings.push_back(
             {GapReason::FitsInL2,
              (e.arraysAreOneSize ? "Each array is " : "Its largest buffer is ") +
-                 megabytes(static_cast<double>(e.arrayBytes)) + ", smaller than the " +
-                 megabytes(static_cast<double>(e.l2CacheBytes)) +
+                 bytesText(static_cast<double>(e.arrayBytes)) + ", smaller than the " +
+                 bytesText(static_cast<double>(e.l2CacheBytes)) +
                  " L2 cache: what one kernel writes is still in the L2 when it ends and when "
                  "the next reads it, so that traffic never reaches DRAM. (The counters start "
                  "each kernel from a cleared L2, as Nsight Compute does: its reads show, its "
@@ -172,7 +168,7 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
         const double later = std::max(nextSurplus, e.writesAfterEnd.value_or(0.0));
         if (later >= 0.5 * writeDeficit)
             findings.push_back(
-                {GapReason::DeferredWrites, megabytes(writeDeficit) +
+                {GapReason::DeferredWrites, bytesText(writeDeficit) +
                                                 " of this kernel's writes reached DRAM after it "
                                                 "ended (written back from the L2 later): they show "
                                                 "up in the next kernel's counters or after it."});
@@ -181,8 +177,8 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
             // still sit dirty in the L2 then, and is written back after the counted range.
             findings.push_back(
                 {GapReason::DeferredWrites,
-                 megabytes(writeDeficit) + " of this kernel's writes were still in the " +
-                     megabytes(static_cast<double>(e.l2CacheBytes)) +
+                 bytesText(writeDeficit) + " of this kernel's writes were still in the " +
+                     bytesText(static_cast<double>(e.l2CacheBytes)) +
                      " L2 when it ended; they reach DRAM after the counted range, which stops at "
                      "the kernel's end (as Nsight Compute's does), so no kernel's counters show "
                      "them."});
@@ -198,13 +194,13 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
         if (previousDeficit >= 0.5 * writeSurplus)
             findings.push_back(
                 {GapReason::DeferredWrites,
-                 megabytes(writeSurplus) +
+                 bytesText(writeSurplus) +
                      " of extra writes here are the previous kernel's, written back from the "
                      "L2 after it ended."});
         if (e.bytesFreedJustBefore > 0)
             findings.push_back(
                 {GapReason::FreeWriteBack,
-                 megabytes(static_cast<double>(e.bytesFreedJustBefore)) +
+                 bytesText(static_cast<double>(e.bytesFreedJustBefore)) +
                      " were freed just before this kernel; the GPU writes freed memory back in "
                      "the background, and those writes are counted here."});
     }
@@ -219,12 +215,12 @@ std::vector<GapFinding> explainKernelGap(const KernelEvidence& e) {
         std::snprintf(factors, sizeof factors, "%.1fx", l2Requested / e.modelBytesRead);
         findings.push_back(
             {GapReason::ReReadsPastL2,
-             "The kernel asks the L2 for " + megabytes(l2Requested) + ", " + factors + " the " +
-                 megabytes(e.modelBytesRead) + " it reads once: it re-reads its tiles, and the L2" +
-                 (e.l2CacheBytes > 0 ? " (" + megabytes(static_cast<double>(e.l2CacheBytes)) + ")"
+             "The kernel asks the L2 for " + bytesText(l2Requested) + ", " + factors + " the " +
+                 bytesText(e.modelBytesRead) + " it reads once: it re-reads its tiles, and the L2" +
+                 (e.l2CacheBytes > 0 ? " (" + bytesText(static_cast<double>(e.l2CacheBytes)) + ")"
                                      : std::string()) +
                  " cannot keep them all between uses, so DRAM reads " +
-                 megabytes(e.measured.dramBytesRead) +
+                 bytesText(e.measured.dramBytesRead) +
                  ". The model counts each operand once, as the data a perfect cache would move."});
     }
     const double sectorsRead = e.measured.sectorsRead.value_or(0.0) * kSectorBytes;
@@ -330,7 +326,7 @@ std::optional<VariantGap> explainVariantGap(const VariantResult& variant,
         modelWrites > 0 && freeWrites > kGapThresholdPercent / 100.0 * modelWrites)
         addOnce(gap.findings,
                 {GapReason::FreeWriteBack,
-                 megabytes(freeWrites) +
+                 bytesText(freeWrites) +
                      " were written to DRAM after buffers were freed, with no kernel "
                      "running: the GPU writes freed memory back in the background. The "
                      "kernels' counters do not include it; the bandwidth chart shows it."});

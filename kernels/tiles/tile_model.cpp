@@ -4,16 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/byte_text.h"
 #include "pipelines/registry.h"
 
 namespace fusescope::tiles {
 namespace {
-
-std::string kib(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
-    return text;
-}
 
 std::string format(const char* pattern, double value) {
     char text[64];
@@ -101,10 +96,11 @@ ResourceReport withCompiled(ResourceReport report, const CompiledResources& comp
         report.waves = static_cast<double>(report.launch.blocks) /
                        (static_cast<double>(report.limits.multiprocessors) * perSm);
     if (perSm == 0 && !report.refusal)
-        report.refusal = TileRefusal{
-            RefusalKind::LaunchFailed,
-            "no block fits on an SM (" + std::to_string(compiled.registersPerThread) +
-                " registers/thread, " + kib(report.launch.dynamicSharedBytes) + " shared)"};
+        report.refusal =
+            TileRefusal{RefusalKind::LaunchFailed,
+                        "no block fits on an SM (" + std::to_string(compiled.registersPerThread) +
+                            " registers/thread, " +
+                            kibibytesText(report.launch.dynamicSharedBytes) + " shared)"};
     return report;
 }
 

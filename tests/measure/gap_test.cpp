@@ -107,6 +107,21 @@ TEST(Gap, WritesStillInTheL2AtTheEndAreSaidToComeLater) {
     EXPECT_TRUE(has(explainKernelGap(e), GapReason::Unexplained));
 }
 
+// The decode MLP's silu: 28.7 kB written by the model, none counted. The sentence names the
+// kilobytes, as the table beside it does, not "0.0 MB".
+TEST(Gap, ASmallKernelsMissingWritesAreSaidInKilobytes) {
+    KernelEvidence e = exactKernel(28'672);
+    e.l2CacheBytes = 62'914'560;
+    e.measured.dramBytesWritten = 0;
+    const auto findings = explainKernelGap(e);
+    ASSERT_TRUE(has(findings, GapReason::DeferredWrites));
+    const auto deferred = std::find_if(findings.begin(), findings.end(), [](const GapFinding& f) {
+        return f.reason == GapReason::DeferredWrites;
+    });
+    EXPECT_EQ(deferred->words.rfind("28.7 kB of this kernel's writes", 0), 0u) << deferred->words;
+    EXPECT_EQ(deferred->words.find("0.0 MB"), std::string::npos) << deferred->words;
+}
+
 TEST(Gap, WritesCausedByAFreeJustBefore) {
     KernelEvidence e = exactKernel(kGB);
     e.measured.dramBytesWritten = 1.4 * kGB;
@@ -139,9 +154,9 @@ TEST(Gap, TilesReReadPastTheL2ExplainAGemmThatReadsMoreThanItsOperands) {
     ASSERT_TRUE(has(findings, GapReason::ReReadsPastL2));
     EXPECT_FALSE(has(findings, GapReason::Unexplained));
     const std::string& words = findings.front().words;
-    EXPECT_NE(words.find("3030.0 MB"), std::string::npos) << words;
+    EXPECT_NE(words.find("3.03 GB"), std::string::npos) << words;
     EXPECT_NE(words.find("20.1x"), std::string::npos) << words;
-    EXPECT_NE(words.find("572.0 MB"), std::string::npos) << words;
+    EXPECT_NE(words.find("572 MB"), std::string::npos) << words;
     e.measured.l2SectorsRead = 0;
     EXPECT_TRUE(has(explainKernelGap(e), GapReason::Unexplained));
 }
@@ -232,8 +247,8 @@ TEST(GapRules, DramBytesThatMoveFromLaunchToLaunchAreShownWithTheirRange) {
         return f.reason == GapReason::VariesByLaunch;
     });
     for (const char* words :
-         {"Counted 5 times", "3795.0 MB", "7214.0 MB", "median 5571.0 MB", "moved by 0.4%",
-          "one draw", "locks them to base", "--clock-control none"})
+         {"Counted 5 times", "3.795 GB", "7.214 GB", "median 5.571 GB", "moved by 0.4%", "one draw",
+          "locks them to base", "--clock-control none"})
         EXPECT_NE(spread->words.find(words), std::string::npos) << words << ": " << spread->words;
     // The writes stayed within 3%: the words name the reads alone.
     EXPECT_EQ(spread->words.find("writes ranged"), std::string::npos) << spread->words;

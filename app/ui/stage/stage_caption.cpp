@@ -1,8 +1,11 @@
 #include "ui/stage/stage_caption.h"
 
 #include <QLocale>
+#include <algorithm>
+#include <cmath>
 
 #include "model/captions.h"
+#include "model/format.h"
 
 namespace fusescope {
 namespace {
@@ -48,11 +51,8 @@ QString formatStageTime(double ms) {
 }
 
 QString formatStageBytes(double bytes) {
-    static const char* const units[] = {"B", "kB", "MB", "GB", "TB"};
-    int unit = 0;
-    while (bytes >= 1000.0 && unit < 4) bytes /= 1000.0, ++unit;
-    const int decimals = unit == 0 ? 0 : (bytes >= 100.0 ? 0 : (bytes >= 10.0 ? 1 : 2));
-    return QStringLiteral("%1 %2").arg(bytes, 0, 'f', decimals).arg(QLatin1String(units[unit]));
+    // Whole bytes, as the tables count them; the stage's sums of samples can be fractional.
+    return model::formatBytes(static_cast<quint64>(std::llround(std::max(0.0, bytes))));
 }
 
 QString stageComparisonLine(const model::StageTimeline& left, const model::StageTimeline* right) {

@@ -51,6 +51,8 @@ constexpr char kShippedRecording[] = "h200-mlp-classroom-bf16.fusescope.json";
 constexpr char kPrefillRecording[] = "h200-mlp-prefill-4096-bf16.fusescope.json";
 // Each launch counted five times: the lesson kernel's row carries the longest reasons.
 constexpr char kCountedRecording[] = "h200-mlp-prefill-512-bf16.fusescope.json";
+// Decode-1: the GEMV kernels and the lesson kernel, the longest kernel names.
+constexpr char kDecodeRecording[] = "h200-mlp-decode-1-bf16.fusescope.json";
 
 // On a projector at 1280x720 text below this many pixels is lost beyond the second row.
 constexpr int kLeastPresentationPixels = 16;
@@ -844,8 +846,12 @@ void LayoutTest::stageCursorPassesUnderThePeakLabels() {
 
 void LayoutTest::memoryStageLeavesTheChartsRoom_data() {
     QTest::addColumn<QSize>("screen");
-    for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)})
-        QTest::addRow("%dx%d", screen.width(), screen.height()) << screen;
+    QTest::addColumn<QString>("recording");
+    // Decode's kernels have the longest names (gemv_gate_up_silu, swiglu_mlp_lesson) on end.
+    for (const char* recording : {kPrefillRecording, kDecodeRecording})
+        for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)})
+            QTest::addRow("%s %dx%d", recording, screen.width(), screen.height())
+                << screen << QString::fromLatin1(recording);
 }
 
 // The normal layout with the prefill recording and the Memory stage tab chosen (it takes most of
@@ -853,14 +859,14 @@ void LayoutTest::memoryStageLeavesTheChartsRoom_data() {
 // the stage's comparison (the two times and which is faster) is shown whole, wrapped if need be.
 void LayoutTest::memoryStageLeavesTheChartsRoom() {
     QFETCH(QSize, screen);
+    QFETCH(QString, recording);
     MainWindow window(folder_->settings());
     const qreal ratio = window.devicePixelRatioF();
     // The projector's cases: 1280x720 at 100 %, 1920x1080 at 100 % and 150 %. A smaller window
     // in logical pixels leaves the stage and three charts side by side too narrow a column.
     if (screen.width() / ratio < 1280 - 1) QSKIP("a window narrower than 1280 logical pixels");
     QVERIFY(showFilling(window, screen));
-    QCOMPARE(window.openRecording(shippedRecording(QString::fromLatin1(kPrefillRecording))),
-             QString());
+    QCOMPARE(window.openRecording(shippedRecording(recording)), QString());
     window.showViews();
     window.chartTabs()->setCurrentIndex(0);
     window.viewTabs()->setCurrentWidget(window.findChild<QWidget*>(QStringLiteral("memoryStage")));
@@ -879,6 +885,8 @@ void LayoutTest::memoryStageLeavesTheChartsRoom() {
                             .arg(chart->objectName())
                             .arg(chart->axisRect()->height())
                             .arg(line);
+        // Nothing cut by the chart's edge or drawn over other text (the kernels' names on end).
+        problems << testing::plotProblems(*chart);
         for (QCPAxis* axis : chart->axisRect()->axes()) {
             const QString full = axis->property("fusescopeFullText").toString();
             if (axis->realVisibility() && !full.isEmpty() && full != axis->label())
@@ -898,8 +906,8 @@ void LayoutTest::memoryStageLeavesTheChartsRoom() {
         if (line.contains(QStringLiteral("lesson_fused")) && line.contains(QChar(0x2026)))
             problems << QStringLiteral("the stage's comparison is cut: '%1'").arg(line);
     if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
-        window.grab().save(QStringLiteral("%1/stage-room-%2x%3.png")
-                               .arg(shots)
+        window.grab().save(QStringLiteral("%1/stage-room-%2-%3x%4.png")
+                               .arg(shots, recording.section(QLatin1Char('.'), 0, 0))
                                .arg(screen.width())
                                .arg(screen.height()));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));

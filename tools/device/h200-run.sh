@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Everything the H200 machine runs for FuseScope, in one call, from the repository root:
 #   bash tools/device/h200-run.sh [STEP...]        (run with the staged folder .device/ carried)
-# Steps: env gputests cli gui liveshot sanitizer (the default), mlp, tests (every other test binary),
-# all (every step).
+# Steps: env gputests cli measure sweep shots stagedemo sanitizer (the default); mlp, gui,
+# liveshot, tests (every other test binary); tables (tiles, peers and ncu: the lesson kernel against
+# the lesson's Triton kernel over four tile grids, with the shipped tile sweeps re-made;
+# production against merged_gate_up and the peers; every kernel's DRAM bytes against Nsight
+# Compute), which needs torch and triton; all (every step but the tables).
 # That machine has no Qt and no GoogleTest: the programs and tests come from the portable bundle
 # that tools/device/stage.sh put in .device/. CUPTI is the machine's own.
 # Writes under $OUT (at most a few files): log.txt, summary.txt, gui.png, live-swiglu.png,
@@ -20,6 +23,7 @@ small_n=${FUSESCOPE_SMALL_N:-1000003} # odd, so the vector tail runs under compu
 steps=("$@")
 [[ ${#steps[@]} -eq 0 ]] && steps=(env gputests cli measure sweep shots stagedemo sanitizer)
 [[ " ${steps[*]} " == *" all "* ]] && steps=(env gputests tests cli mlp measure sweep shots stagedemo gui liveshot sanitizer)
+[[ " ${steps[*]} " == *" tables "* ]] && steps+=(tiles peers ncu)
 wants() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
 work=/tmp/fusescope-h200
@@ -58,13 +62,13 @@ step() {  # step NAME TIMEOUT_S COMMAND...   output to results/NAME.log and the 
 }
 
 say "FuseScope H200 run: steps: ${steps[*]}; budget ${budget}s; OUT=$out"
-bundle_tar=$(ls "$staged"/fusescope-*.tar.gz 2>/dev/null | head -n 1)
+bundle_tar=$(ls "$staged"/fusescope-*.tar.gz "$staged"/fusescope-*.tar.xz 2>/dev/null | head -n 1)
 if [[ -z "$bundle_tar" ]]; then
     say "no bundle in $staged: run tools/device/stage.sh on the build machine and carry .device"
     save
     exit 1
 fi
-tar -C "$work" -xzf "$bundle_tar"
+tar -C "$work" -xf "$bundle_tar" # gzip or xz, as stage.sh left it
 bundle=$(ls -d "$work"/fusescope-*/ | head -n 1)
 bundle=${bundle%/}
 cli="$bundle/fusescope-cli"
@@ -203,6 +207,66 @@ if wants sanitizer; then
             --error-exitcode 86 "$bundle/bin/fusescope-cli" run --pipeline "$pipeline" \
             --variants all --n "$small_n" --vector 4 --repeat 2 --backend cuda
     done
+fi
+
+# The lesson kernel against the lesson's own Triton kernel, tile by tile, over the four grids of
+# benchmarks/results/tiles_triton.md (classroom bfloat16 and TF32, decode-1, prefill-512); then
+# the two shipped tile sweeps made again, with Triton's times as their peer, for
+# resources/recordings/.
+if wants tiles; then
+    tiles() {  # tiles NAME ARGS...   a tile sweep of the lesson kernel into results/NAME.json
+        local name=$1
+        shift
+        step "tiles_$name" 180 "$cli" tiles --pipeline mlp --backend cuda "$@" \
+            --json "$results/$name.json"
+    }
+    whole_grid=(--grid block_m=16..128 --grid block_n=16..128 --grid block_h=32..128
+        --grid block_i=32..128)
+    tiles classroom-bf16 --no-references --repeat 10 --preset classroom --dtype bf16 \
+        --tile 32,64,64,64 "${whole_grid[@]}"
+    tiles classroom-tf32 --no-references --repeat 10 --preset classroom --dtype tf32 \
+        --tile 32,64,64,64 "${whole_grid[@]}"
+    tiles decode1-bf16 --no-references --repeat 10 --preset decode-1 --dtype bf16 \
+        --tile 16,32,64,64 --grid block_n=32,64 --grid block_h=64,128 --grid block_i=64,128
+    tiles prefill512-bf16 --no-references --repeat 5 --preset prefill-512 --dtype bf16 \
+        --tile 64,128,64,64 --grid block_m=32,64,128 --grid block_n=64,128 --grid block_i=32,64
+    grids=()
+    for name in classroom-bf16 classroom-tf32 decode1-bf16 prefill512-bf16; do
+        [[ -f "$results/$name.json" ]] && grids+=("$results/$name.json")
+    done
+    ((${#grids[@]} > 0)) && step tiles_triton 240 python3 "$root/benchmarks/tiles_triton.py" \
+        "${grids[@]}" --jobs "$(nproc)" --json "$results/tiles_triton.json"
+    # The shipped sweeps, with the other variants' times as their reference lines.
+    mkdir -p "$results/shipped"
+    tiles tiles-mlp-classroom-bf16-h200 --repeat 10 --preset classroom --dtype bf16 \
+        --tile 32,64,64,64 --grid block_m=16,32,64,128 --grid block_n=16,32,64,128 \
+        --grid block_i=32,64,128
+    tiles tiles-mlp-decode1-bf16-h200 --repeat 10 --preset decode-1 --dtype bf16 \
+        --tile 16,32,64,64 --grid block_n=32,64 --grid block_h=64,128 --grid block_i=64,128
+    shipped=()
+    for name in tiles-mlp-classroom-bf16-h200 tiles-mlp-decode1-bf16-h200; do
+        [[ -f "$results/$name.json" ]] && shipped+=("$results/$name.json")
+    done
+    ((${#shipped[@]} > 0)) && step tiles_shipped 180 python3 "$root/benchmarks/tiles_triton.py" \
+        "${shipped[@]}" --jobs "$(nproc)" --annotate "$results/shipped"
+    cp "$results"/shipped/*.json "$out/" 2>/dev/null
+fi
+
+# Production against merged_gate_up, the unfused chain and PyTorch (eager and in a CUDA graph),
+# interleaved in one process at Llama-3-8B prefill and decode.
+if wants peers; then
+    if [[ -x "$bundle/bin/mlp_benchmark" ]]; then
+        step peers 200 python3 "$root/benchmarks/mlp_peers.py" --fusescope "$bundle/bin/mlp_benchmark" \
+            --presets prefill-512,prefill-4096,decode-1 --json "$results/mlp_peers.json"
+    else
+        say "===== [peers] skipped: the bundle has no mlp_benchmark (stage.sh adds it)"
+    fi
+fi
+
+# Every kernel's DRAM read and write bytes against Nsight Compute's on the same binary and shape.
+if wants ncu; then
+    step ncu 240 python3 "$root/benchmarks/counters_vs_ncu.py" --cli "$bundle/bin/fusescope-cli" \
+        --out "$results/counters" --budget 200
 fi
 
 say "===== total wall $((SECONDS - started))s of ${budget}s"

@@ -61,6 +61,10 @@ QString formatRatioTwoDecimals(double ratio) {
     return QStringLiteral("%1x").arg(ratio, 0, 'f', 2);
 }
 
+QString formatTimes(double ratio, QChar sign) {
+    return QString::number(ratio, 'f', std::abs(ratio) < 10.0 ? 2 : 0) + sign;
+}
+
 QString formatRelativeError(double relativeError) {
     if (relativeError == 0.0) return QStringLiteral("0");
     return QString::number(relativeError, 'e', 1);

@@ -20,10 +20,6 @@ constexpr double kSameTime = 0.1;
 constexpr double kMoreBytes = 1.1;
 
 // "1.42x" below ten, "142x" above: the digits that matter.
-QString times(double ratio) {
-    return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio < 10 ? 2 : 0);
-}
-
 bool loses(const VariantResult& fused, const VariantResult& baseline) {
     return baseline.timeMs / fused.timeMs < 1.0 - kSameTime;
 }
@@ -38,9 +34,11 @@ QString comparison(const VariantResult& fused, const VariantResult& baseline) {
             .arg(toQString(fused.variant), toQString(baseline.variant), timesText);
     if (ratio > 1.0)
         return QStringLiteral("%1 is %2 faster than %3 %4.")
-            .arg(toQString(fused.variant), times(ratio), toQString(baseline.variant), timesText);
+            .arg(toQString(fused.variant), formatTimes(ratio), toQString(baseline.variant),
+                 timesText);
     return QStringLiteral("%1 is %2 slower than %3 %4.")
-        .arg(toQString(fused.variant), times(1.0 / ratio), toQString(baseline.variant), timesText);
+        .arg(toQString(fused.variant), formatTimes(1.0 / ratio), toQString(baseline.variant),
+             timesText);
 }
 
 // Why a fused variant loses, in measured numbers: the FLOPs it executes beyond the useful ones
@@ -55,11 +53,11 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Var
     if (traffic.executesExtraFlops()) {
         const std::string words =
             variant && variant->recomputation ? variant->recomputation(fused.problem) : "";
-        QString part =
-            words.empty()
-                ? QStringLiteral("it executes %1 the useful FLOPs").arg(times(traffic.flopsRatio()))
-                : QStringLiteral("it recomputes %1 (%2 the useful FLOPs)")
-                      .arg(QString::fromStdString(words), times(traffic.flopsRatio()));
+        QString part = words.empty() ? QStringLiteral("it executes %1 the useful FLOPs")
+                                           .arg(formatTimes(traffic.flopsRatio()))
+                                     : QStringLiteral("it recomputes %1 (%2 the useful FLOPs)")
+                                           .arg(QString::fromStdString(words),
+                                                formatTimes(traffic.flopsRatio()));
         if (recording.computeRoof && recording.computeRoof->tflops() > 0)
             part +=
                 QStringLiteral(" at %1 TFLOP/s, %2 of the compute roof")
@@ -76,8 +74,8 @@ QString causes(const Recording& recording, const VariantSpec* variant, const Var
                                                dramSourceWord(baseTraffic.dramSource));
         QString part =
             QStringLiteral("it moves %1 the DRAM bytes of %2 (%3 against %4, %5)")
-                .arg(times(traffic.dramBytes / baseTraffic.dramBytes), toQString(baseline.variant),
-                     formatBytes(quint64(traffic.dramBytes)),
+                .arg(formatTimes(traffic.dramBytes / baseTraffic.dramBytes),
+                     toQString(baseline.variant), formatBytes(quint64(traffic.dramBytes)),
                      formatBytes(quint64(baseTraffic.dramBytes)), sources);
         // A count that moved from launch to launch is one draw: say how far it moved (only
         // measured runs carry a spread).
@@ -130,7 +128,7 @@ QString copyFloor(const Recording& recording, const RunTraffic& traffic) {
                "the same run (%4 GB/s); it takes %5, %6 that floor.")
         .arg(formatBytes(quint64(traffic.dramBytes)), dramSourceWord(traffic.dramSource),
              formatDuration(floorMs), formatGBps(recording.roofline.gbps()),
-             formatDuration(traffic.timeMs), times(1.0 / *share));
+             formatDuration(traffic.timeMs), formatTimes(1.0 / *share));
 }
 
 // The leanest fusion against the baseline, with what bounds its time at this size.

@@ -54,10 +54,9 @@ QString recordingDescription(const Recording& recording) {
         const VariantResult* slowest = &fastest;
         for (const VariantResult& run : recording.runs)
             if (run.timeMs > slowest->timeMs) slowest = &run;
-        text += QStringLiteral("; %1 %2x faster than %3 (%4 against %5)")
-                    .arg(toQString(fastest.variant))
-                    .arg(slowest->timeMs / fastest.timeMs, 0, 'f', 2)
-                    .arg(toQString(slowest->variant), formatDuration(fastest.timeMs),
+        text += QStringLiteral("; %1 %2 faster than %3 (%4 against %5)")
+                    .arg(toQString(fastest.variant), formatTimes(slowest->timeMs / fastest.timeMs),
+                         toQString(slowest->variant), formatDuration(fastest.timeMs),
                          formatDuration(slowest->timeMs));
     }
     const bool sampled = std::any_of(recording.runs.begin(), recording.runs.end(),

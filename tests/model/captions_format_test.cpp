@@ -20,6 +20,15 @@ TEST(Format, BytesInDecimalUnitsWithThreeDigits) {
 }
 
 // N = 2^62 float32 arrays showed as "0 B": the product wrapped around 64 bits.
+// One wording for "how many times" on every screen: the verdict, the stage, the lesson's reveal.
+TEST(Format, TimesKeepTwoDecimalsBelowTenAndNoneAbove) {
+    EXPECT_EQ(formatTimes(1.124), "1.12x");
+    EXPECT_EQ(formatTimes(9.994), "9.99x");
+    EXPECT_EQ(formatTimes(67.98), "68x");
+    EXPECT_EQ(formatTimes(144.72), "145x");
+    EXPECT_EQ(formatTimes(67.98, QChar(0x00D7)), QStringLiteral("68\u00D7"));
+}
+
 TEST(Format, BytesOfElementsPastSixtyFourBitsAreNone) {
     EXPECT_EQ(bytesForElements(quint64{1} << 61, 4), quint64{1} << 63);
     EXPECT_FALSE(bytesForElements(quint64{1} << 62, 4).has_value());

@@ -155,7 +155,7 @@ QString numberText(AnswerUnit unit, double value) {
         case AnswerUnit::Bytes:
             return formatBytes(quint64(std::llround(value))) + QStringLiteral(" requested");
         case AnswerUnit::Speedup:
-            return QStringLiteral("%1x faster").arg(value, 0, 'f', 2);
+            return formatTimes(value) + QStringLiteral(" faster");
         case AnswerUnit::PeakMegabytes:
             return QStringLiteral("%1 MB peak in flight").arg(value, 0, 'f', 1);
         case AnswerUnit::GBps:
@@ -170,7 +170,7 @@ QString numberText(AnswerUnit unit, double value) {
 QString differenceText(AnswerUnit unit, double value) {
     switch (unit) {
         case AnswerUnit::Speedup:
-            return QStringLiteral("%1x").arg(value, 0, 'f', 2);
+            return formatTimes(value);
         case AnswerUnit::Bytes:
             return formatBytes(quint64(std::llround(value)));
         case AnswerUnit::PeakMegabytes:

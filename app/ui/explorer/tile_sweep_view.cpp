@@ -473,12 +473,13 @@ QString cellTooltip(const tiles::TileCell& cell, const tiles::TileSweep& sweep) 
             const QString tie = tiles::overlaps(cell.time, baseline->time)
                                     ? QObject::tr(" (within its spread: a tie)")
                                     : QString();
-            lines << (speedup >= 1.0 ? QObject::tr("%1× faster than %2%3")
-                                           .arg(speedup, 0, 'f', 2)
-                                           .arg(baselineTitle(sweep), tie)
-                                     : QObject::tr("%1× slower than %2%3")
-                                           .arg(1.0 / speedup, 0, 'f', 1)
-                                           .arg(baselineTitle(sweep), tie));
+            const QChar times(0x00D7);
+            lines << (speedup >= 1.0
+                          ? QObject::tr("%1 faster than %2%3")
+                                .arg(model::formatTimes(speedup, times), baselineTitle(sweep), tie)
+                          : QObject::tr("%1 slower than %2%3")
+                                .arg(model::formatTimes(1.0 / speedup, times), baselineTitle(sweep),
+                                     tie));
         }
     } else if (!cell.error.empty()) {
         lines << QObject::tr("failed: %1").arg(qs(cell.error));

@@ -64,7 +64,8 @@ QString stageComparisonLine(const model::StageTimeline& left, const model::Stage
     if (fast > 0.0) {
         const QString& faster =
             left.measuredTimeMs <= right->measuredTimeMs ? left.variant : right->variant;
-        line += QStringLiteral(" · %1 is %2× faster").arg(faster).arg(slow / fast, 0, 'f', 2);
+        line += QStringLiteral(" · %1 is %2 faster")
+                    .arg(faster, model::formatTimes(slow / fast, QChar(0x00D7)));
     }
     return line;
 }

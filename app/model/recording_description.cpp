@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QStringList>
 #include <algorithm>
+#include <bit>
 
 #include "model/captions.h"
 #include "model/format.h"
@@ -22,6 +23,52 @@ QString onDevice(const QString& what, const QString& device) {
     return device.isEmpty() ? what : QStringLiteral("%1 on %2").arg(what, device);
 }
 
+// The named problem ("Llama-3-8B decode, 1 token"), else its dimensions, and the data type where
+// the pipeline has several: six MLP recordings on one list are told apart by their titles.
+QString problemTitle(const std::string& pipelineName, const Problem& problem) {
+    const PipelineSpec* pipeline = findPipeline(pipelineName);
+    if (!pipeline) return {};
+    QStringList parts;
+    for (const PresetSpec& preset : pipeline->presets) {
+        const bool matches =
+            preset.dimensions.size() == problem.dimensions.size() &&
+            std::all_of(preset.dimensions.begin(), preset.dimensions.end(), [&](const auto& d) {
+                const auto found = problem.dimensions.find(d.first);
+                return found != problem.dimensions.end() && found->second == d.second;
+            });
+        if (matches) {
+            parts << QString::fromStdString(preset.title);
+            break;
+        }
+    }
+    // No named shape: the dimensions, a power of two as one ("N = 2^26").
+    if (parts.isEmpty()) {
+        QStringList dimensions;
+        for (const auto& [name, value] : problem.dimensions) {
+            const bool powerOfTwo = value >= 1024 && (value & (value - 1)) == 0;
+            dimensions << QStringLiteral("%1 = %2").arg(
+                QString::fromStdString(name),
+                powerOfTwo ? QStringLiteral("2^%1").arg(std::countr_zero(value))
+                           : formatCount(value));
+        }
+        parts << dimensions.join(QStringLiteral(", "));
+    }
+    if (pipeline->dtypes.size() > 1) parts << QString::fromUtf8(dtypeTitle(problem.dtype));
+    return parts.join(QStringLiteral(", "));
+}
+
+// The problem every run of a recording ran, where they all ran one.
+QString recordingProblemTitle(const Recording& recording) {
+    const VariantResult& first = recording.runs.front();
+    const auto sameProblem = [&](const VariantResult& run) {
+        return run.pipeline == first.pipeline &&
+               run.problem.dimensions == first.problem.dimensions &&
+               run.problem.dtype == first.problem.dtype;
+    };
+    if (!std::all_of(recording.runs.begin(), recording.runs.end(), sameProblem)) return {};
+    return problemTitle(first.pipeline, first.problem);
+}
+
 }  // namespace
 
 QString recordingTitle(const Recording& recording) {
@@ -30,8 +77,11 @@ QString recordingTitle(const Recording& recording) {
         if (!pipelines.contains(toQString(run.pipeline))) pipelines << toQString(run.pipeline);
     QStringList titles;
     for (const QString& name : pipelines) titles << pipelineTitle(name);
-    const QString what =
+    QString what =
         titles.isEmpty() ? QStringLiteral("Empty recording") : titles.join(QStringLiteral(", "));
+    if (const QString problem = titles.size() == 1 ? recordingProblemTitle(recording) : QString();
+        !problem.isEmpty())
+        what += QStringLiteral(" (%1)").arg(problem);
     return onDevice(what, QString::fromStdString(recording.device.name));
 }
 
@@ -100,9 +150,12 @@ QString tileSweepDevice(const tiles::TileSweep& sweep) {
 
 QString tileSweepTitle(const tiles::TileSweep& sweep) {
     const tiles::TileConfiguration& base = sweep.request.base;
+    QStringList what{QString::fromStdString(base.variant)};
+    if (const QString problem = problemTitle(base.pipeline, base.problem); !problem.isEmpty())
+        what << problem;
     return onDevice(QStringLiteral("Tile sweep of %1 (%2)")
                         .arg(pipelineTitle(QString::fromStdString(base.pipeline)),
-                             QString::fromStdString(base.variant)),
+                             what.join(QStringLiteral(", "))),
                     tileSweepDevice(sweep));
 }
 

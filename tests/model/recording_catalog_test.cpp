@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 
 #include "model/comparison.h"
 #include "model/recorded_pipelines.h"
@@ -79,8 +80,10 @@ TEST_F(CatalogTest, ListsEveryJsonFileOfTheFirstFolderThatExistsWithWhatItShows)
     // The file's own description wins; without one it is derived from the runs.
     EXPECT_EQ(swiglu.description,
               "SwiGLU on the CPU backend at N = 65,536: test data for the catalog");
-    EXPECT_TRUE(swiglu.title.startsWith("SwiGLU activation on ")) << swiglu.title.toStdString();
-    EXPECT_TRUE(affine.title.startsWith("Affine chain on ")) << affine.title.toStdString();
+    EXPECT_TRUE(swiglu.title.startsWith("SwiGLU activation (N = 2^16) on "))
+        << swiglu.title.toStdString();
+    EXPECT_TRUE(affine.title.startsWith("Affine chain (N = 2^16) on "))
+        << affine.title.toStdString();
     EXPECT_TRUE(affine.description.startsWith("unfused, fused: N = 65,536 · float32"))
         << affine.description.toStdString();
     EXPECT_TRUE(affine.description.contains("x faster than")) << affine.description.toStdString();
@@ -160,6 +163,24 @@ TEST(ShippedRecordings, EveryOneLoadsWithATitleAndAOneLineDescription) {
     }
 }
 
+// The start page lists the shipped files by title: no two read the same (six MLP recordings
+// differ in their named shape and data type, the two tile sweeps in their shape).
+TEST(ShippedRecordings, EveryTitleNamesWhatTellsItApart) {
+    const RecordingCatalog catalog = findRecordings({QStringLiteral(FUSESCOPE_SHIPPED_DIR)});
+    ASSERT_FALSE(catalog.entries.isEmpty());
+    QMap<QString, QString> byTitle;
+    for (const CatalogEntry& entry : catalog.entries) {
+        EXPECT_FALSE(byTitle.contains(entry.title))
+            << entry.fileName.toStdString() << " and " << byTitle.value(entry.title).toStdString()
+            << " are both titled '" << entry.title.toStdString() << "'";
+        byTitle.insert(entry.title, entry.fileName);
+        if (entry.fileName == QLatin1String("h200-mlp-decode-1-bf16.fusescope.json")) {
+            EXPECT_EQ(entry.title,
+                      "SwiGLU MLP (Llama-3-8B decode, 1 token, bfloat16) on NVIDIA H200");
+        }
+    }
+}
+
 // An MLP recording shipped before the production fusion's tile tunings existed (H200, classroom
 // bf16): it is read with the tiles that ran then (128 x 64), not today's default (128 x 128), so
 // the model of its traffic stays what ran.
@@ -180,7 +201,9 @@ TEST(ShippedRecordings, ATileSweepSaysItsProblemAxesAndBestTiles) {
     if (!QFileInfo::exists(entry.path)) GTEST_SKIP() << "that tile sweep no longer ships";
     ASSERT_TRUE(entry.error.isEmpty()) << entry.error.toStdString();
     EXPECT_EQ(entry.kind, CatalogKind::TileSweep);
-    EXPECT_EQ(entry.title, "Tile sweep of SwiGLU MLP (lesson_fused) on NVIDIA H200");
+    EXPECT_EQ(entry.title,
+              "Tile sweep of SwiGLU MLP (lesson_fused, Llama-3-8B decode, 1 token, bfloat16) on "
+              "NVIDIA H200");
     EXPECT_TRUE(entry.description.startsWith("M = 1, H = 4,096, I = 14,336 · bfloat16: "))
         << entry.description.toStdString();
     EXPECT_TRUE(entry.description.contains(" tilings of block_"))

@@ -56,6 +56,7 @@
 #include "ui/window/plugged_views.h"
 #include "ui/window/self_test_dialog.h"
 #include "ui/window/shown_page_width.h"
+#include "ui/window/tab_room.h"
 #include "worker/run_controller.h"
 
 void fusescopeInitUiResources() {
@@ -260,6 +261,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     sweepTab_ = new SweepTab(controller_);
     sweepTab_->setObjectName(QStringLiteral("sweepTab"));
     chartTabs_->addTab(sweepTab_, tr("Size sweep"));
+    // Its chart and its table of points take the height while shown, as the explorer does.
+    giveRoomWhileShown(chartTabs_, sweepTab_, true);
     // The sweep follows the run panel's pipeline and backend.
     const auto followRunPanel = [this] {
         const RunCommand choices = runPanel_->command();

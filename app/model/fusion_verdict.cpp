@@ -19,7 +19,6 @@ constexpr double kSameTime = 0.1;
 // More DRAM bytes than the baseline by this factor counts as a cause of a loss.
 constexpr double kMoreBytes = 1.1;
 
-// "1.42x" below ten, "142x" above: the digits that matter.
 bool loses(const VariantResult& fused, const VariantResult& baseline) {
     return baseline.timeMs / fused.timeMs < 1.0 - kSameTime;
 }

@@ -29,6 +29,10 @@ inline std::string bytesText(double bytes, int significant = 3) {
         const int integerDigits =
             value < 1.0 ? 1 : static_cast<int>(std::floor(std::log10(value))) + 1;
         decimals = significant > integerDigits ? significant - integerDigits : 0;
+        // 9.996 rounds to 10.00: a digit more before the point, one fewer after it.
+        if (decimals > 0 && std::round(value * std::pow(10.0, decimals)) >=
+                                std::pow(10.0, integerDigits + decimals))
+            --decimals;
     }
     // Halves round up, as people round (printf would round 352.5 to the even 352).
     const double scale = std::pow(10.0, decimals);

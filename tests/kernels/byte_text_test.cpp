@@ -26,6 +26,8 @@ TEST(ByteText, AValueThatRoundsUpTakesTheNextUnit) {
     EXPECT_EQ(bytesText(999'400), "999 kB");
     EXPECT_EQ(bytesText(999'960, 4), "1.000 MB");
     EXPECT_EQ(bytesText(999'940, 4), "999.9 kB");
+    EXPECT_EQ(bytesText(9'996), "10.0 kB");  // three digits, not "10.00 kB"
+    EXPECT_EQ(bytesText(99'960), "100 kB");
 }
 
 TEST(ByteText, FourDigitsTellCloseCountsApart) {

@@ -8,9 +8,8 @@
 namespace fusescope {
 namespace {
 
-// One keeper per tab widget holds every page that takes the height and the user's split. Each
-// page keeping its own copy went wrong from one such page to another: the page left put back
-// the split after the page chosen had taken the height, and kept the taken split as the user's.
+// One keeper per tab widget holds every page that takes the height and the user's split: kept
+// once, across moves from one such page to another, and given back when another page is chosen.
 class RoomKeeper : public QObject {
   public:
     static constexpr const char* kName = "fusescopeRoomKeeper";

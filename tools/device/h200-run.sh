@@ -256,8 +256,9 @@ fi
 # interleaved in one process at Llama-3-8B prefill and decode.
 if wants peers; then
     if [[ -x "$bundle/bin/mlp_benchmark" ]]; then
-        step peers 200 python3 "$root/benchmarks/mlp_peers.py" --fusescope "$bundle/bin/mlp_benchmark" \
-            --presets prefill-512,prefill-4096,decode-1 --json "$results/mlp_peers.json"
+        step peers 200 python3 "$root/benchmarks/mlp_peers.py" \
+            --fusescope "$bundle/bin/mlp_benchmark" --presets prefill-512,prefill-4096,decode-1 \
+            --json "$results/mlp_peers.json"
     else
         say "===== [peers] skipped: the bundle has no mlp_benchmark (stage.sh adds it)"
     fi

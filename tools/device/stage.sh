@@ -22,7 +22,10 @@ while [[ $# -gt 0 ]]; do
         --no-build) do_build=0; shift ;;
         --build-dir) build="$2"; shift 2 ;;
         --tests) chosen_tests="$2"; shift 2 ;;
-        *) echo "stage: unknown argument '$1' (--no-build, --build-dir DIR, --tests NAMES)" >&2; exit 2 ;;
+        *)
+            echo "stage: unknown argument '$1' (--no-build, --build-dir DIR, --tests NAMES)" >&2
+            exit 2
+            ;;
     esac
 done
 limit_bytes=$((60 * 1024 * 1024)) # the device takes 64 MiB with the working tree
@@ -45,7 +48,10 @@ if [[ -n "$chosen_tests" ]]; then
         for binary in "${test_binaries[@]}"; do
             [[ "$(basename "$binary")" == "$name" ]] && found=$binary
         done
-        [[ -n "$found" ]] || { echo "stage: no test executable '$name' in $build/tests" >&2; exit 1; }
+        if [[ -z "$found" ]]; then
+            echo "stage: no test executable '$name' in $build/tests" >&2
+            exit 1
+        fi
         kept+=("$found")
     done
     test_binaries=("${kept[@]}")
@@ -69,8 +75,8 @@ done
 
 # Tools meant for the GPU machine ride along in bin/ (the live-chart shot of the measure layer).
 # mlp_benchmark times production against its peers there (benchmarks/mlp_peers.py).
-mapfile -t tools < <(find "$build/tools" "$build/benchmarks" -path '*/CMakeFiles' -prune -o -type f \
-    \( -name 'fusescope-live-shot' -o -name 'mlp_benchmark' \) -print 2>/dev/null)
+mapfile -t tools < <(find "$build/tools" "$build/benchmarks" -path '*/CMakeFiles' -prune -o \
+    -type f \( -name 'fusescope-live-shot' -o -name 'mlp_benchmark' \) -print 2>/dev/null)
 packaging/make-bundle.sh --build-dir "$build" --output "$staged" --add-tests "${test_binaries[@]}" \
     ${tools[@]:+--add-programs "${tools[@]}"}
 

@@ -98,6 +98,7 @@ class LiveChartTest : public QObject {
   private slots:
     void staysResponsiveWhileSamplesStream();
     void marksThePeakAllocationOnTheSameTimeAxis();
+    void aSmallPeakIsCountedInItsOwnUnit();
     void keepsAShortPeakAtAnyZoom();
 };
 
@@ -202,6 +203,27 @@ void LiveChartTest::staysResponsiveWhileSamplesStream() {
     QVERIFY(chart.replotCount() > kLeastReplots);
     QVERIFY2(chart.replotCount() <= elapsedMs / 30 + 5,
              qPrintable(QString("%1 replots in %2 ms").arg(chart.replotCount()).arg(elapsedMs)));
+}
+
+// A decode run's scratch of 28.7 kB: the peak reads "28.7 kB" on an axis of kB, not "0.00 GB".
+void LiveChartTest::aSmallPeakIsCountedInItsOwnUnit() {
+    LiveBandwidthChart chart;
+    chart.setOrigin(0);
+    chart.addAllocationSpan("h", 28'672, 0, 1'000'000);
+    QTRY_VERIFY(chart.replotCount() > 0);
+    QCustomPlot* plot = chart.plot();
+    QString peak;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+            text && text->text().startsWith(QLatin1String("peak ")))
+            peak = text->text();
+    QCOMPARE(peak, QStringLiteral("peak 28.7 kB"));
+    QCPAxis* allocated = plot->axisRect(1)->axis(QCPAxis::atLeft);
+    QCOMPARE(allocated->property("fusescopeFullText").toString().isEmpty()
+                 ? allocated->label()
+                 : allocated->property("fusescopeFullText").toString(),
+             QStringLiteral("kB allocated"));
+    QVERIFY(allocated->range().upper > 28.7 && allocated->range().upper < 100.0);
 }
 
 void LiveChartTest::marksThePeakAllocationOnTheSameTimeAxis() {

@@ -100,7 +100,8 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
     for (QCPAxisRect* rect : {bandwidthRect_, allocationRect_}) colourAxes(*rect, text);
     bandwidthRect_->axis(QCPAxis::atLeft)->setLabel("DRAM GB/s");
     bandwidthRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
-    allocationRect_->axis(QCPAxis::atLeft)->setLabel(kAllocatedAxisName);
+    allocationAxisName_ = allocationUnitFor(0.0).axisName;
+    allocationRect_->axis(QCPAxis::atLeft)->setLabel(allocationAxisName_);
     // Milliseconds or seconds as the range asks, and "kernel time" while idle time is cut out.
     QCPAxis* shownTime = allocationRect_->axis(QCPAxis::atBottom);
     applyTimeUnits(shownTime->range());
@@ -124,7 +125,7 @@ LiveBandwidthChart::LiveBandwidthChart(QWidget* parent) : QWidget(parent) {
         // a projector): their rect at least as tall as the name is long, up to a fifth.
         QCPAxis* allocated = allocationRect_->axis(QCPAxis::atLeft);
         const int nameLength = static_cast<int>(std::ceil(
-            QFontMetricsF(allocated->labelFont()).horizontalAdvance(kAllocatedAxisName) + 8));
+            QFontMetricsF(allocated->labelFont()).horizontalAdvance(allocationAxisName_) + 8));
         allocationRect_->setMinimumSize(0, std::min(nameLength, plot_->height() / 5));
         const QCPRange now = bandwidthRect_->axis(QCPAxis::atBottom)->range();
         if (curvesDirty_ || !(binnedRange_ == MsRange{now.lower, now.upper}))

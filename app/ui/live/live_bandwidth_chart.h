@@ -173,6 +173,7 @@ class LiveBandwidthChart : public QWidget {
     int replots_ = 0;
     double longestReplotMs_ = 0.0;
     quint64 peakBytes_ = 0;
+    QString allocationAxisName_;  // whole, as the fitter may elide the axis's own label
     QVector<LiveAllocationSpan> allocations_;
     struct KernelMark {
         QString name;

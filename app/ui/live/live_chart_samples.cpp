@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/byte_text.h"
 #include "live/kernel_rates.h"
 #include "live/live_chart_style.h"
 #include "live/live_plot.h"
@@ -198,27 +199,35 @@ void LiveBandwidthChart::rebuildAllocationCurve() {
         steps.append({span.endNs, -static_cast<qint64>(span.bytes)});
     }
     std::sort(steps.begin(), steps.end());
-    QVector<double> keys, values;
+    QVector<double> keys, bytes;
     qint64 inFlight = 0;
     qint64 peak = 0;
     double peakMs = 0.0;
     for (const auto& [time, delta] : steps) {
         inFlight += delta;
         keys.append(axisMsAt(time));
-        values.append(static_cast<double>(inFlight) * 1e-9);
+        bytes.append(static_cast<double>(inFlight));
         if (inFlight > peak) {
             peak = inFlight;
             peakMs = axisMsAt(time);
         }
     }
+    // The axis in the unit of the peak: a small run's 28.7 kB is not "0.00 GB".
+    const AllocationUnit unit = allocationUnitFor(static_cast<double>(peak));
+    QVector<double> values;
+    values.reserve(bytes.size());
+    for (const double each : bytes) values.append(each / unit.bytes);
     inFlight_->setData(keys, values, true);
     peakBytes_ = static_cast<quint64>(peak);
     peakMarker_->setGraph(peak > 0 ? inFlight_ : nullptr);
     peakMarker_->setGraphKey(peakMs);
     peakMarker_->setVisible(peak > 0);
-    peakLabel_->setText("peak " + gigabytes(static_cast<double>(peak)));
+    peakLabel_->setText("peak " + QString::fromStdString(bytesText(static_cast<double>(peak))));
     peakLabel_->setVisible(peak > 0);
-    allocationRect_->axis(QCPAxis::atLeft)->setRange(0.0, std::max(1e-9, peak * 1.3e-9));
+    QCPAxis* allocated = allocationRect_->axis(QCPAxis::atLeft);
+    allocationAxisName_ = unit.axisName;
+    allocated->setLabel(allocationAxisName_);
+    allocated->setRange(0.0, std::max(1.0, 1.3 * static_cast<double>(peak) / unit.bytes));
 }
 
 void LiveBandwidthChart::setRoofline(double gigabytesPerSecond) {

@@ -1,5 +1,9 @@
 #include "model/comparison.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "model/captions.h"
 #include "model/recording_description.h"
 #include "model/run_traffic.h"
@@ -26,6 +30,32 @@ QString labelOf(const Recording& recording) {
     return deviceAndDay(deviceLabel(recording.device), recording.createdAt);
 }
 
+// Where two problem labels differ, in their own parts ("M = 1" of "M = 1, H = 4,096 · bfloat16"):
+// "M = 1 against M = 16"; a part only one side has stands alone ("BLOCK_M 32 against none").
+// Empty where the labels are the same.
+QString problemDifference(const QString& a, const QString& b) {
+    if (a == b) return {};
+    const auto partsOf = [](const QString& label) {
+        QStringList parts;
+        for (const QString& group : label.split(QStringLiteral(" · ")))
+            parts << group.split(QStringLiteral(", "));
+        return parts;
+    };
+    const QStringList partsA = partsOf(a);
+    const QStringList partsB = partsOf(b);
+    QStringList onlyA, onlyB;
+    for (const QString& part : partsA)
+        if (!partsB.contains(part)) onlyA << part;
+    for (const QString& part : partsB)
+        if (!partsA.contains(part)) onlyB << part;
+    const auto side = [](const QStringList& parts) {
+        return parts.isEmpty() ? QStringLiteral("none") : parts.join(QStringLiteral(", "));
+    };
+    if (onlyA.isEmpty() && onlyB.isEmpty())  // the same parts in another order
+        return QStringLiteral("%1 against %2").arg(a, b);
+    return QStringLiteral("%1 against %2").arg(side(onlyA), side(onlyB));
+}
+
 }  // namespace
 
 std::optional<double> VariantComparison::timeRatio() const {
@@ -43,6 +73,7 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
     comparison.labelA = labelOf(a);
     comparison.labelB = labelOf(b);
     QStringList seen;
+    std::vector<std::pair<QString, QStringList>> differences;  // in words, and its variants
     for (int indexA = 0; indexA < runCount(a); ++indexA) {
         const VariantResult& runA = a.runs[indexA];
         const QString key = runKey(runA);
@@ -73,10 +104,23 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
             row.dramSourceB = dramSourceWord(trafficB.dramSource);
         }
         comparison.variants << row;
-        if (problemLabel(runA) != problemLabel(runB))
-            comparison.problemsDiffer << QStringLiteral("%1: %2 against %3")
-                                             .arg(key, problemLabel(runA), problemLabel(runB));
+        if (const QString difference = problemDifference(problemLabel(runA), problemLabel(runB));
+            !difference.isEmpty()) {
+            // Variants that differ the same way share one entry: "M = 1 against M = 16 (unfused,
+            // production)", not the whole problem again for each.
+            const auto same = std::find_if(differences.begin(), differences.end(),
+                                           [&](const auto& d) { return d.first == difference; });
+            if (same == differences.end())
+                differences.push_back({difference, {key}});
+            else
+                same->second << key;
+        }
     }
+    for (const auto& [difference, keys] : differences)
+        comparison.problemsDiffer << QStringLiteral("%1 (%2)").arg(
+            difference, keys.size() == comparison.variants.size() && keys.size() > 1
+                            ? QStringLiteral("every variant")
+                            : keys.join(QStringLiteral(", ")));
     for (const VariantResult& runB : b.runs) {
         const QString key = runKey(runB);
         if (findRun(a, key) < 0 && !comparison.onlyInB.contains(key)) comparison.onlyInB << key;

@@ -321,6 +321,15 @@ TEST(Comparison, MatchesVariantsByPipelineAndNameWithRatiosBOverA) {
 
     b.runs[0].problem.dimensions["N"] = 4096;
     EXPECT_EQ(compareRecordings(a, b).problemsDiffer.size(), 1);
+    // Only what differs, once for the variants that differ alike.
+    b.runs[1].problem.dimensions["N"] = 4096;
+    const QStringList differ = compareRecordings(a, b).problemsDiffer;
+    ASSERT_EQ(differ.size(), 1);
+    EXPECT_EQ(differ.front(), "N = 65,536 against N = 4,096 (every variant)");
+    b.runs[1].problem.dimensions["N"] = 8192;
+    EXPECT_EQ(compareRecordings(a, b).problemsDiffer,
+              (QStringList{"N = 65,536 against N = 4,096 (swiglu/scratch)",
+                           "N = 65,536 against N = 8,192 (swiglu/fused)"}));
     a.runs[0].timeMs = 0.0;
     EXPECT_FALSE(compareRecordings(a, b).variants[0].timeRatio().has_value());
 }

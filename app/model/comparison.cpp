@@ -1,6 +1,7 @@
 #include "model/comparison.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -130,10 +131,13 @@ RecordingComparison compareRecordings(const Recording& a, const Recording& b) {
 
 QString formatRatio(const std::optional<double>& value) {
     if (!value) return QStringLiteral("—");
-    // Three significant digits, never in exponent form ("1234x", not "1.23e+03x").
-    const QString digits =
-        *value >= 100.0 ? QString::number(*value, 'f', 0) : QString::number(*value, 'g', 3);
-    return digits + QStringLiteral("x");
+    // Three significant digits, trailing zeros kept so a column reads alike ("1.60x" beside
+    // "1.01x"), never in exponent form ("1234x", not "1.23e+03x").
+    const double magnitude = std::fabs(*value);
+    const int integerDigits = magnitude > 0.0 && std::isfinite(magnitude)
+                                  ? static_cast<int>(std::floor(std::log10(magnitude))) + 1
+                                  : 1;
+    return QString::number(*value, 'f', std::max(0, 3 - integerDigits)) + QStringLiteral("x");
 }
 
 }  // namespace fusescope::model

@@ -317,7 +317,7 @@ TEST(Comparison, MatchesVariantsByPipelineAndNameWithRatiosBOverA) {
     EXPECT_DOUBLE_EQ(*scratch.bytesRatio(), 1.0);
     EXPECT_DOUBLE_EQ(*scratch.gbpsRatio(), 4.0);
     EXPECT_EQ(scratch.bytesA, a.runs[0].modelBytesRead + a.runs[0].modelBytesWritten);
-    EXPECT_EQ(formatRatio(scratch.timeRatio()), "0.25x");
+    EXPECT_EQ(formatRatio(scratch.timeRatio()), "0.250x");
 
     b.runs[0].problem.dimensions["N"] = 4096;
     EXPECT_EQ(compareRecordings(a, b).problemsDiffer.size(), 1);
@@ -339,6 +339,8 @@ TEST(Comparison, RatiosReadWithoutExponents) {
     EXPECT_EQ(formatRatio(1.4444), "1.44x");
     EXPECT_EQ(formatRatio(0.012345), "0.0123x");
     EXPECT_EQ(formatRatio(1234.4), "1234x");
+    EXPECT_EQ(formatRatio(1.6), "1.60x");  // a column of ratios keeps its digits
+    EXPECT_EQ(formatRatio(1.0), "1.00x");
 }
 
 }  // namespace

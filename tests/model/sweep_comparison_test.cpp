@@ -127,7 +127,7 @@ TEST_F(SweepComparisonTest, RatiosAtTheSizesBothMeasured) {
     const SweepSizeComparison& at16k = fused.sizes[2];
     EXPECT_NEAR(*at16k.timeRatio(), 5.0, 1e-9);
     EXPECT_NEAR(*at16k.gbpsRatio(), 0.2, 1e-9);
-    EXPECT_EQ(formatRatio(at16k.timeRatio()), QStringLiteral("5x"));
+    EXPECT_EQ(formatRatio(at16k.timeRatio()), QStringLiteral("5.00x"));
 
     EXPECT_EQ(compared->sharedSizes, (QVector<double>{8192, 16384}));
     EXPECT_EQ(compared->sizesOnlyInA, (QVector<double>{4096}));

@@ -406,7 +406,7 @@ void DesktopHabitsTest::compareShowsRatiosChartsOnOneScaleAndBothOnTheStage() {
         QCOMPARE(compare->ratioTable()->item(row, 3)->text(),
                  model::formatRatio(expected.variants[row].timeRatio()));
         QVERIFY(compare->ratioTable()->item(row, 3)->text().startsWith(QStringLiteral("0.01")));
-        QCOMPARE(compare->ratioTable()->item(row, 6)->text(), QStringLiteral("1x"));
+        QCOMPARE(compare->ratioTable()->item(row, 6)->text(), QStringLiteral("1.00x"));
     }
     // One scale for both: both bar sets on the one value axis, logarithmic for a 100x spread.
     QCustomPlot* time = compare->timeChart();

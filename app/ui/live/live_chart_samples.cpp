@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/byte_text.h"
 #include "live/kernel_rates.h"
 #include "live/live_chart_style.h"
 #include "live/live_plot.h"
 #include "live/time_ticker.h"
+#include "model/format.h"
 #include "ui/charts/axis_colours.h"
 #include "ui/charts/colour_contrast.h"
 #include "ui/export/export_text.h"
@@ -222,7 +222,7 @@ void LiveBandwidthChart::rebuildAllocationCurve() {
     peakMarker_->setGraph(peak > 0 ? inFlight_ : nullptr);
     peakMarker_->setGraphKey(peakMs);
     peakMarker_->setVisible(peak > 0);
-    peakLabel_->setText("peak " + QString::fromStdString(bytesText(static_cast<double>(peak))));
+    peakLabel_->setText("peak " + model::formatBytes(static_cast<quint64>(peak)));
     peakLabel_->setVisible(peak > 0);
     QCPAxis* allocated = allocationRect_->axis(QCPAxis::atLeft);
     allocationAxisName_ = unit.axisName;

@@ -199,14 +199,14 @@ void LiveBandwidthChart::rebuildAllocationCurve() {
         steps.append({span.endNs, -static_cast<qint64>(span.bytes)});
     }
     std::sort(steps.begin(), steps.end());
-    QVector<double> keys, bytes;
+    QVector<double> keys, values;
     qint64 inFlight = 0;
     qint64 peak = 0;
     double peakMs = 0.0;
     for (const auto& [time, delta] : steps) {
         inFlight += delta;
         keys.append(axisMsAt(time));
-        bytes.append(static_cast<double>(inFlight));
+        values.append(static_cast<double>(inFlight));
         if (inFlight > peak) {
             peak = inFlight;
             peakMs = axisMsAt(time);
@@ -214,9 +214,7 @@ void LiveBandwidthChart::rebuildAllocationCurve() {
     }
     // The axis in the unit of the peak: a small run's 28.7 kB is not "0.00 GB".
     const AllocationUnit unit = allocationUnitFor(static_cast<double>(peak));
-    QVector<double> values;
-    values.reserve(bytes.size());
-    for (const double each : bytes) values.append(each / unit.bytes);
+    for (double& value : values) value /= unit.bytes;
     inFlight_->setData(keys, values, true);
     peakBytes_ = static_cast<quint64>(peak);
     peakMarker_->setGraph(peak > 0 ? inFlight_ : nullptr);

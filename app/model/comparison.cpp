@@ -137,7 +137,12 @@ QString formatRatio(const std::optional<double>& value) {
     const int integerDigits = magnitude > 0.0 && std::isfinite(magnitude)
                                   ? static_cast<int>(std::floor(std::log10(magnitude))) + 1
                                   : 1;
-    return QString::number(*value, 'f', std::max(0, 3 - integerDigits)) + QStringLiteral("x");
+    int decimals = std::max(0, 3 - integerDigits);
+    // Rounding can carry into a new digit (9.996 -> 10.0): then one decimal fewer.
+    const double scale = std::pow(10.0, decimals);
+    if (decimals > 0 && std::round(magnitude * scale) / scale >= std::pow(10.0, integerDigits))
+        --decimals;
+    return QString::number(*value, 'f', decimals) + QStringLiteral("x");
 }
 
 }  // namespace fusescope::model

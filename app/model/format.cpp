@@ -62,7 +62,9 @@ QString formatRatioTwoDecimals(double ratio) {
 }
 
 QString formatTimes(double ratio, QChar sign) {
-    return QString::number(ratio, 'f', std::abs(ratio) < 10.0 ? 2 : 0) + sign;
+    // Decided on the rounded value, so 9.996 reads "10x", not "10.00x".
+    const bool belowTen = std::abs(std::round(ratio * 100.0) / 100.0) < 10.0;
+    return QString::number(ratio, 'f', belowTen ? 2 : 0) + sign;
 }
 
 QString formatRelativeError(double relativeError) {

@@ -24,6 +24,7 @@ TEST(Format, BytesInDecimalUnitsWithThreeDigits) {
 TEST(Format, TimesKeepTwoDecimalsBelowTenAndNoneAbove) {
     EXPECT_EQ(formatTimes(1.124), "1.12x");
     EXPECT_EQ(formatTimes(9.994), "9.99x");
+    EXPECT_EQ(formatTimes(9.996), "10x");
     EXPECT_EQ(formatTimes(67.98), "68x");
     EXPECT_EQ(formatTimes(144.72), "145x");
     EXPECT_EQ(formatTimes(67.98, QChar(0x00D7)), QStringLiteral("68\u00D7"));

@@ -338,6 +338,8 @@ TEST(Comparison, RatiosReadWithoutExponents) {
     EXPECT_EQ(formatRatio(std::nullopt), "—");
     EXPECT_EQ(formatRatio(1.4444), "1.44x");
     EXPECT_EQ(formatRatio(0.012345), "0.0123x");
+    EXPECT_EQ(formatRatio(9.996), "10.0x");
+    EXPECT_EQ(formatRatio(0.09996), "0.100x");
     EXPECT_EQ(formatRatio(1234.4), "1234x");
     EXPECT_EQ(formatRatio(1.6), "1.60x");  // a column of ratios keeps its digits
     EXPECT_EQ(formatRatio(1.0), "1.00x");

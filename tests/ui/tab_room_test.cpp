@@ -14,6 +14,7 @@ class TabRoomTest : public QObject {
 
   private slots:
     void everyRoomyPageGetsTheHeightFromAnyOther();
+    void onAShortScreenTheOthersFoldAway();
 };
 
 void TabRoomTest::everyRoomyPageGetsTheHeightFromAnyOther() {
@@ -53,6 +54,37 @@ void TabRoomTest::everyRoomyPageGetsTheHeightFromAnyOther() {
                                              .arg(splitter.sizes().at(1))));
         }
     }
+}
+
+// The window at 1280x720: 675 px for the views, of which the Results tables need 237 at least.
+// Kept, they would leave a sweep 438 px (under two thirds); folded, it has all of them.
+void TabRoomTest::onAShortScreenTheOthersFoldAway() {
+    QSplitter splitter(Qt::Vertical);
+    auto* above = new QLabel(QStringLiteral("tables"));
+    above->setMinimumHeight(237);
+    auto* tabs = new QTabWidget;
+    splitter.addWidget(above);
+    splitter.addWidget(tabs);
+    QWidget* plain = new QLabel(QStringLiteral("charts"));
+    QWidget* sweep = new QLabel(QStringLiteral("sweep"));
+    QWidget* stage = new QLabel(QStringLiteral("stage"));
+    tabs->addTab(plain, QStringLiteral("Run charts"));
+    tabs->addTab(sweep, QStringLiteral("Size sweep"));
+    tabs->addTab(stage, QStringLiteral("Memory stage"));
+    giveRoomWhileShown(tabs, sweep, true);
+    giveRoomWhileShown(tabs, stage, false);
+    splitter.resize(400, 675 + splitter.handleWidth());
+    splitter.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&splitter));
+    splitter.setSizes({305, 370});
+
+    tabs->setCurrentWidget(sweep);
+    QCOMPARE(splitter.sizes().at(0), 0);
+    // A page that does not fold the others leaves them their least height.
+    tabs->setCurrentWidget(stage);
+    QCOMPARE(splitter.sizes().at(0), 237);
+    tabs->setCurrentWidget(plain);
+    QCOMPARE(splitter.sizes(), (QList<int>{305, 370}));
 }
 
 QTEST_MAIN(TabRoomTest)

@@ -44,7 +44,7 @@ class RoomKeeper : public QObject {
         int othersLeast = 0;
         for (int i = 0; i < splitter_->count(); ++i)
             if (i != index) othersLeast += splitter_->widget(i)->minimumSizeHint().height();
-        const bool fold = page.value() && total - othersLeast < total * 3 / 5;
+        const bool fold = page.value() && total - othersLeast < total * 2 / 3;
         for (int& size : sizes) size = fold ? 0 : total / 5 / others;
         sizes[index] = fold ? total : total - total / 5;
         splitter_->setSizes(sizes);

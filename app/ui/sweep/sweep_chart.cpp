@@ -417,14 +417,17 @@ void SweepChart::addRegimes(double xLow, double xHigh) {
     shownBoundaryN_ = boundary;
 
     const QColor launchTint(0xe8, 0x8a, 0x2e, 28), bandwidthTint(0x3b, 0x82, 0xd6, 22);
+    // Each label at its region's outer edge, so that a narrow region's label runs into the other
+    // region rather than past the axis.
     struct Region {
         double from, to;
         QColor tint;
         QString label;
+        Qt::Alignment edge;
     };
     const Region regions[] = {
-        {xLow, std::min(boundary, xHigh), launchTint, tr("launch-overhead regime")},
-        {std::max(boundary, xLow), xHigh, bandwidthTint, tr("bandwidth regime")}};
+        {xLow, std::min(boundary, xHigh), launchTint, tr("launch-bound"), Qt::AlignLeft},
+        {std::max(boundary, xLow), xHigh, bandwidthTint, tr("bandwidth-bound"), Qt::AlignRight}};
     for (QCPAxisRect* rect : {timeRect_, bandwidthRect_}) {
         for (const Region& region : regions) {
             if (region.to <= region.from) continue;
@@ -438,8 +441,10 @@ void SweepChart::addRegimes(double xLow, double xHigh) {
             if (rect != timeRect_) continue;
             auto* label = new QCPItemText(this);
             label->setClipAxisRect(rect);
-            placeInRect(label->position, rect, std::sqrt(region.from * region.to), 0.02);
-            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+            placeInRect(label->position, rect,
+                        region.edge == Qt::AlignLeft ? region.from : region.to, 0.02);
+            label->setPositionAlignment(region.edge | Qt::AlignTop);
+            label->setPadding(QMargins(4, 0, 4, 0));
             label->setText(region.label);
         }
     }

@@ -13,6 +13,7 @@
 
 #include "analysis/sweep.h"
 #include "model/sweep_chart_conversion.h"
+#include "ui/charts/plot_text_fit.h"
 #include "ui/sweep/sweep_chart.h"
 
 using namespace fusescope;
@@ -70,6 +71,7 @@ class SweepChartTest : public QObject {
     void showsARealCpuSweep();
     void theSizeAxisNamesTheSweptDimension();
     void sizesUnderSixtyFourKAreWrittenInFull();
+    void aNarrowSizeAxisTakesASecondLineRatherThanCuttingTheSuffixes();
     void theL2LineMarksOneArrayOnlyWhereEveryBufferIsOne();
     void readsASweepFile();
     void rejectsFilesThatAreNotSweeps_data();
@@ -252,6 +254,28 @@ void SweepChartTest::sizesUnderSixtyFourKAreWrittenInFull() {
              qPrintable(sizes->label()));
     QVERIFY2(sizes->tickVectorLabels().contains(QStringLiteral("1M")),
              qPrintable(sizes->tickVectorLabels().join(QLatin1Char(' '))));
+}
+
+// At 1280x720 the chart beside the sweep's form and points is at its least width: the size axis's
+// label went "N: elements per array · K = 2^10, M = 2…". Its parts now take two lines.
+void SweepChartTest::aNarrowSizeAxisTakesASecondLineRatherThanCuttingTheSuffixes() {
+    const PipelineSpec* pipeline = findPipeline("swiglu");
+    QVERIFY(pipeline);
+    SweepReport large = threeSizeSweep(*pipeline, 0);
+    large.series.front().points.back().n = 1u << 24;
+    SweepChart chart;
+    fusescope::fitPlotTextAlways(&chart);  // as the window fits its charts
+    chart.resize(chart.minimumWidth(), 500);
+    chart.setData(model::sweepChartData(large));
+    chart.show();  // the plot takes its size from its resize event
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    // The fitter works on the axes' last layout: the first replot lays them out.
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    const QString label = chart.bandwidthRect()->axis(QCPAxis::atBottom)->label();
+    QVERIFY2(!label.contains(QChar(0x2026)), qPrintable(label));
+    QVERIFY2(label.contains(QLatin1Char('\n')), qPrintable(label));
+    QVERIFY2(label.endsWith(QStringLiteral("K = 2^10, M = 2^20")), qPrintable(label));
 }
 
 // SwiGLU's arrays each hold N elements, so an L2 of 1 KiB holds one array of N = 256. The MLP's

@@ -171,9 +171,13 @@ void fitAxis(QCPAxis* axis, bool standNames) {
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     const double length = horizontal ? rect.width() : rect.height();
     if (length <= 0) return;
-    // The label: elided to the axis's length.
+    // The label: a horizontal one takes a second line at its " · " parts (its height costs the
+    // plot less than a vertical one's width would); what still does not fit is elided.
     const QString full = ownText(axis, axis->label());
-    const QString label = elideKeepingUnit(full, QFontMetricsF(axis->labelFont()), length);
+    const QFontMetricsF labelMetrics(axis->labelFont());
+    const QString label = horizontal && full.contains(QStringLiteral(" · "))
+                              ? wrapAtSeparators(full, labelMetrics, length, 2)
+                              : elideKeepingUnit(full, labelMetrics, length);
     axis->setProperty("fusescopeFitted", label);
     if (label != axis->label()) axis->setLabel(label);
     QSharedPointer<QCPAxisTicker> ticker = axis->ticker();

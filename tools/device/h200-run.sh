@@ -12,6 +12,7 @@
 # results.tar.gz.
 # Every step has a timeout and its rc is logged; the whole run stays inside a budget
 # (FUSESCOPE_BUDGET_S, default 540 s) so that it ends well inside the 10-minute limit.
+# FUSESCOPE_NCU_CASES (comma-separated) limits the ncu step to some of counters_vs_ncu.py's cases.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 staged="$root/.device"
@@ -267,7 +268,7 @@ fi
 # Every kernel's DRAM read and write bytes against Nsight Compute's on the same binary and shape.
 if wants ncu; then
     step ncu 240 python3 "$root/benchmarks/counters_vs_ncu.py" --cli "$bundle/bin/fusescope-cli" \
-        --out "$results/counters" --budget 200
+        --out "$results/counters" --budget 200 ${FUSESCOPE_NCU_CASES:+--cases "$FUSESCOPE_NCU_CASES"}
 fi
 
 say "===== total wall $((SECONDS - started))s of ${budget}s"

@@ -116,6 +116,10 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         {130, 512, 1024, DType::Bfloat16, 128, 32, 64, 64},
         {3, 1024, 2816, DType::Tf32, 16, 32, 64, 32},
         {70, 1024, 2816, DType::Tf32, 64, 64, 64, 32},
+        // BLOCK_M 16 with at most 8 rows takes x as mma's 8-column operand: 8 rows does, 9 not.
+        {8, 1024, 2816, DType::Bfloat16, 16, 64, 64, 128},
+        {9, 1024, 2816, DType::Bfloat16, 16, 64, 64, 128},
+        {8, 1024, 2816, DType::Tf32, 16, 64, 64, 64},
     };
     for (const Case& k : cases) {
         const TileConfiguration c = lessonTiles(k.m, k.h, k.i, k.dtype, k.bm, k.bn, k.bh, k.bi);

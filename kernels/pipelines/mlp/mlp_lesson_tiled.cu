@@ -60,8 +60,10 @@ constexpr int kFsWeightChecks = kBounds == kFsAllChecked ? kFsAllChecked : kFsWh
 template <int kRowsC, int kColsC>
 struct WarpSplit {
     static constexpr int kRowGroups = kRowsC / 16;
-    static constexpr int kWideWn = kColsC / 16 < FS_WARPS ? kColsC / 16 : FS_WARPS;
-    static constexpr bool kNarrow = (FS_WARPS / kWideWn > kRowGroups) && (kColsC / 8 > kWideWn);
+    static constexpr int kWideWn =
+        kColsC < 16 ? 1 : (kColsC / 16 < FS_WARPS ? kColsC / 16 : FS_WARPS);
+    static constexpr bool kNarrow =
+        kColsC < 16 || ((FS_WARPS / kWideWn > kRowGroups) && (kColsC / 8 > kWideWn));
     static constexpr int kGroupCols = kNarrow ? 8 : 16;
     static constexpr int kHalves = kGroupCols / 8;
     static constexpr int kColGroups = kColsC / kGroupCols;
@@ -318,6 +320,35 @@ __device__ __forceinline__ void fsLdmatrixProduct(
     }
 }
 
+// As fsLdmatrixProduct, with one A tile per accumulator and B shared: c[m] += A_m(rows, k) *
+// B(cols, k)^T. With the weights as A and at most 8 rows of x as B (8 columns), a k step costs
+// half the mma of x as A, whose 16 rows are mostly zero at decode.
+template <typename Mma, typename Split, int kK, int kAccumulators, int kElementBytes>
+__device__ __forceinline__ void fsLdmatrixProductSharedB(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
+    const unsigned (&aTiles)[kAccumulators], unsigned bTile,
+    const FsFragmentOffsets<Split, kK, kElementBytes>& f) {
+    using F = FsFragmentOffsets<Split, kK, kElementBytes>;
+    static_assert(Split::kHalves == 1 && Split::kColsPerWarp == 1, "B is one 8-column group");
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int wm = warp / Split::kWn;
+#pragma unroll
+    for (int s = 0; s < F::kSteps; ++s) {
+        unsigned b[2];
+        fsLoadMatrixPair(b, bTile + f.b[s % 4] + F::step(s));
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                if (wm + Split::kWm * i < Split::kRowGroups) {
+                    unsigned a[4];
+                    fsLoadMatrices(a, aTiles[m] + f.a[s % 4] + F::step(s) +
+                                          i * Split::kWm * F::kRowGroupBytes);
+                    Mma::multiply(c[m][i][0][0], a, b[0], b[1]);
+                }
+    }
+}
+
 #endif
 
 #if FS_BF16
@@ -432,7 +463,9 @@ struct FsCopyRing {
 // by the chunk's last step when a chunk has more than FS_AHEAD steps (else the chunk waits for all
 // copies before its down product). The shared memory saved lets more blocks share a
 // multiprocessor. FS_SHARED names the dynamic shared memory, as each kernel's PTX always has.
-template <typename Math, int kBounds>
+// kNarrowX: this block has at most 8 of x's rows (decode), so gate's and up's products take the
+// weights as mma's A and x's rows as an 8-column B (fsLdmatrixProductSharedB); h is the same.
+template <typename Math, int kBounds, bool kNarrowX = false>
 __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element* __restrict__ x,
                                                     const typename Math::Element* __restrict__ gate,
                                                     const typename Math::Element* __restrict__ up,
@@ -449,7 +482,7 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     constexpr int kDown = Math::kDownWords;
     constexpr int kDownAt = kStages * kStage;
     constexpr int kHiddenAt = kDownAt + kDown;
-    using GateUp = WarpSplit<BM, BI>;
+    using GateUp = WarpSplit<kNarrowX ? BI : BM, kNarrowX ? 8 : BI>;
     using Down = WarpSplit<BM, BN>;
     extern __shared__ __align__(128) unsigned char FS_SHARED[];
     Word* shared = reinterpret_cast<Word*>(FS_SHARED);
@@ -472,6 +505,12 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     static_assert(kAhead >= 1 && kAhead <= kStages - 1, "the copies run 1 to kStages - 1 ahead");
     for (int s = 0; s < kAhead; ++s) ring.next();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    if constexpr (kNarrowX) {  // h's rows 8-15 are never written: zero, as x's rows there are
+        uint4* hidden = reinterpret_cast<uint4*>(shared + kHiddenAt);
+        for (int u = static_cast<int>(threadIdx.x); u < BM * BI * Math::kElementBytes / 16;
+             u += FS_THREADS)
+            hidden[u] = make_uint4(0u, 0u, 0u, 0u);
+    }
     int slot = 0, step = 0, chunk = 0;
     const int steps = chunks * stepsH;
     for (int t = 0; t < steps; ++t) {
@@ -483,7 +522,10 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         ring.next();
         const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
         const unsigned weights[2] = {stage + kX, stage + kX + kW};
-        fsLdmatrixProduct<typename Math::Mma>(gu, stage, weights, gateUpOffsets);
+        if constexpr (kNarrowX)
+            fsLdmatrixProductSharedB<typename Math::Mma>(gu, weights, stage, gateUpOffsets);
+        else
+            fsLdmatrixProduct<typename Math::Mma>(gu, stage, weights, gateUpOffsets);
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {
             step = 0;
@@ -492,33 +534,54 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             // are (zero-filled tiles).
             Word* hidden = shared + kHiddenAt;
             const int wm = warp / GateUp::kWn, wn = warp % GateUp::kWn;
+            if constexpr (kNarrowX) {
+                // c's rows are I and its 8 columns x's rows: h(x row, I) one element at a time.
 #pragma unroll
-            for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
+                for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
 #pragma unroll
-                for (int j = 0; j < GateUp::kColsPerWarp; ++j)
+                    for (int e = 0; e < 4; ++e) {
+                        const int rg = wm + GateUp::kWm * i;
+                        if (rg >= GateUp::kRowGroups) continue;
+                        const int c = rg * 16 + lane / 4 + e / 2 * 8;
+                        const int r = lane % 4 * 2 + e % 2;
+                        const float v = fsLessonSilu(gu[0][i][0][0][e]) * gu[1][i][0][0][e];
+                        if constexpr (Math::kBfloat16)
+                            *reinterpret_cast<fs_bf16*>(
+                                hidden + Math::template Swizzled<BI>::at(r, c)) = fsFromFloat(v);
+                        else
+                            *reinterpret_cast<float*>(hidden +
+                                                      Math::template Swizzled<BI>::at(r, c)) = v;
+                    }
+            } else {
 #pragma unroll
-                    for (int h = 0; h < GateUp::kHalves; ++h)
+                for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
 #pragma unroll
-                        for (int half = 0; half < 2; ++half) {
-                            const int rg = wm + GateUp::kWm * i;
-                            if (rg >= GateUp::kRowGroups) continue;
-                            const int r = rg * 16 + lane / 4 + half * 8;
-                            const int c =
-                                (wn + GateUp::kWn * j) * GateUp::kGroupCols + h * 8 + lane % 4 * 2;
-                            const float* g = gu[0][i][j][h];
-                            const float* u = gu[1][i][j][h];
-                            if constexpr (Math::kBfloat16) {
-                                *reinterpret_cast<unsigned*>(
-                                    hidden + Math::template Swizzled<BI>::at(r, c)) =
-                                    fsPack(fsLessonSilu(g[2 * half]) * u[2 * half],
-                                           fsLessonSilu(g[2 * half + 1]) * u[2 * half + 1]);
-                            } else {
-                                *reinterpret_cast<float2*>(hidden +
-                                                           Math::template Swizzled<BI>::at(r, c)) =
-                                    make_float2(fsLessonSilu(g[2 * half]) * u[2 * half],
-                                                fsLessonSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                    for (int j = 0; j < GateUp::kColsPerWarp; ++j)
+#pragma unroll
+                        for (int h = 0; h < GateUp::kHalves; ++h)
+#pragma unroll
+                            for (int half = 0; half < 2; ++half) {
+                                const int rg = wm + GateUp::kWm * i;
+                                if (rg >= GateUp::kRowGroups) continue;
+                                const int r = rg * 16 + lane / 4 + half * 8;
+                                const int c = (wn + GateUp::kWn * j) * GateUp::kGroupCols + h * 8 +
+                                              lane % 4 * 2;
+                                const float* g = gu[0][i][j][h];
+                                const float* u = gu[1][i][j][h];
+                                if constexpr (Math::kBfloat16) {
+                                    *reinterpret_cast<unsigned*>(
+                                        hidden + Math::template Swizzled<BI>::at(r, c)) =
+                                        fsPack(fsLessonSilu(g[2 * half]) * u[2 * half],
+                                               fsLessonSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                                } else {
+                                    *reinterpret_cast<float2*>(
+                                        hidden + Math::template Swizzled<BI>::at(r, c)) =
+                                        make_float2(
+                                            fsLessonSilu(g[2 * half]) * u[2 * half],
+                                            fsLessonSilu(g[2 * half + 1]) * u[2 * half + 1]);
+                                }
                             }
-                        }
+            }
             if (stepsH <= kAhead) fsWait<0>();  // down's tile may be in a group still in flight
             __syncthreads();
             const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
@@ -577,6 +640,12 @@ extern "C" __global__ void FS_LAUNCH_BOUNDS swiglu_mlp_lesson_tiled_rows(
     const FsMath::Element* __restrict__ x, const FsMath::Element* __restrict__ gate,
     const FsMath::Element* __restrict__ up, const FsMath::Element* __restrict__ down,
     FsMath::Element* __restrict__ out, int M, int H, int I) {
+#if FS_BM == 16  // a block of at most 8 rows (decode) multiplies x as mma's narrow operand
+    if (M - static_cast<int>(blockIdx.x) * FS_BM <= 8) {
+        fsLessonTensorCores<FsMath, kFsRowsChecked, true>(x, gate, up, down, out, M, H, I);
+        return;
+    }
+#endif
     FS_LESSON_BODY(kFsRowsChecked)(x, gate, up, down, out, M, H, I);
 }
 

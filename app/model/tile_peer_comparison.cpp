@@ -117,9 +117,23 @@ QString peerSummary(const tiles::TileSweep& sweep) {
     }
     QStringList shared;
     for (int index : comparison->sharedTies) shared << tilesAt(index);
-    parts << (shared.isEmpty()
-                  ? QObject::tr("no configuration best or tied in both")
-                  : QObject::tr("tied in both: %1").arg(shared.join(QStringLiteral(", "))));
+    if (!shared.isEmpty()) {
+        parts << QObject::tr("tied in both: %1").arg(shared.join(QStringLiteral(", ")));
+        return parts.join(QStringLiteral(" · "));
+    }
+    parts << QObject::tr("no configuration best or tied in both");
+    // How far apart the two answers are: each best tile, timed by the other kernel.
+    const int ourBest = comparison->bestCell, theirBest = comparison->peerBestCell;
+    if (ourBest >= 0 && ownPeerComparableTime(cellAt(ourBest)) &&
+        ownPeerComparableTime(cellAt(theirBest))) {
+        parts << QObject::tr("at %1's best this kernel takes %2 its best")
+                     .arg(peer, formatRatioTwoDecimals(cellAt(theirBest).time.medianMs /
+                                                       cellAt(ourBest).time.medianMs));
+        if (const std::optional<tiles::TimingSpread>& atOurs = cellAt(ourBest).peerTime)
+            parts << QObject::tr("at this kernel's best %1 takes %2 its best")
+                         .arg(peer, formatRatioTwoDecimals(atOurs->medianMs /
+                                                           cellAt(theirBest).peerTime->medianMs));
+    }
     return parts.join(QStringLiteral(" · "));
 }
 

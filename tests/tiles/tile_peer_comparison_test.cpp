@@ -72,6 +72,21 @@ TEST(TilePeerComparison, CountsTheCellsWithinTenPercentAndNamesTheWorst) {
         << qPrintable(summary);
     EXPECT_TRUE(summary.contains(QStringLiteral("no configuration best or tied in both")))
         << qPrintable(summary);
+    // Our best has no peer time: only the peer's best is timed by both.
+    EXPECT_TRUE(summary.endsWith(
+        QStringLiteral(" · at Triton 3.6.0's best this kernel takes 1.33x its best")))
+        << qPrintable(summary);
+}
+
+TEST(TilePeerComparison, WhereTheBestsDifferEachIsTimedByTheOther) {
+    // Ours best at BLOCK_N 64 (1.00 ms; 1.04 at 32), the peer's at 32 (2.00 ms; 2.10 at 64):
+    // outside each other's noise floor.
+    const tiles::TileSweep sweep = sweepOf({2.0, 1.04, 1.0, 2.0}, {3.0, 2.0, 2.1, 3.0});
+    const QString summary = peerSummary(sweep);
+    EXPECT_TRUE(summary.contains(QStringLiteral(
+        "no configuration best or tied in both · at Triton 3.6.0's best this kernel takes 1.04x "
+        "its best · at this kernel's best Triton 3.6.0 takes 1.05x its best")))
+        << qPrintable(summary);
 }
 
 TEST(TilePeerComparison, SharedTiesUseTheSweepsOwnNoiseFloor) {

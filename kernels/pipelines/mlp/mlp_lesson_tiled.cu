@@ -15,8 +15,8 @@
 // sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
 // at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
 // wgmma. Three entry points: _full for shapes that are whole tiles (no bounds checks in the
-// copies), _rows where only M is not (x's rows checked: at decode M is one row of an M tile), _edge
-// for the rest.
+// copies), _rows where only M is not (x's rows checked: at decode M is one row of an M tile; at
+// BLOCK_M 16 a block of at most 8 rows takes x as mma's 8-column operand), _edge for the rest.
 
 #ifndef FS_WARPS
 #define FS_WARPS 4

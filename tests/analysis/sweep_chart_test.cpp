@@ -72,6 +72,7 @@ class SweepChartTest : public QObject {
     void theSizeAxisNamesTheSweptDimension();
     void sizesUnderSixtyFourKAreWrittenInFull();
     void aNarrowSizeAxisTakesASecondLineRatherThanCuttingTheSuffixes();
+    void aShortBandwidthAxisPutsItsUnitOnASecondLineRatherThanEliding();
     void theL2LineMarksOneArrayOnlyWhereEveryBufferIsOne();
     void readsASweepFile();
     void rejectsFilesThatAreNotSweeps_data();
@@ -276,6 +277,28 @@ void SweepChartTest::aNarrowSizeAxisTakesASecondLineRatherThanCuttingTheSuffixes
     QVERIFY2(!label.contains(QChar(0x2026)), qPrintable(label));
     QVERIFY2(label.contains(QLatin1Char('\n')), qPrintable(label));
     QVERIFY2(label.endsWith(QStringLiteral("K = 2^10, M = 2^20")), qPrintable(label));
+}
+
+// In the presentation layout at 1280x720 the bandwidth axis's title read "model byte... (GB/s)".
+// Where the whole title is longer than the axis, its unit takes a second line.
+void SweepChartTest::aShortBandwidthAxisPutsItsUnitOnASecondLineRatherThanEliding() {
+    const PipelineSpec* pipeline = findPipeline("swiglu");
+    QVERIFY(pipeline);
+    SweepChart chart;
+    fusescope::fitPlotTextAlways(&chart);  // as the window fits its charts
+    chart.resize(chart.minimumWidth(), 460);
+    chart.setData(model::sweepChartData(threeSizeSweep(*pipeline, 0)));
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    QCPAxis* axis = chart.bandwidthRect()->axis(QCPAxis::atLeft);
+    const QString whole = QStringLiteral("model bytes / time (GB/s)");
+    // The case this is about: the title on one line is longer than the axis.
+    QVERIFY2(QFontMetricsF(axis->labelFont()).horizontalAdvance(whole) >
+                 chart.bandwidthRect()->rect().height(),
+             qPrintable(QString::number(chart.bandwidthRect()->rect().height())));
+    QCOMPARE(axis->label(), QStringLiteral("model bytes / time\n(GB/s)"));
 }
 
 // SwiGLU's arrays each hold N elements, so an L2 of 1 KiB holds one array of N = 256. The MLP's

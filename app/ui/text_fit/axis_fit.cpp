@@ -97,6 +97,11 @@ void startAfresh(QCPAxis* axis) {
         axis->setTickLabels(true);
         axis->setProperty(kTickLabelsHidden, QVariant());
     }
+    // The label on one line, as its owner set it: a fitted one of two lines has another margin.
+    if (const QString full = ownText(axis, axis->label()); axis->label() != full) {
+        axis->setProperty("fusescopeFitted", full);
+        axis->setLabel(full);
+    }
     QCPAxisRect* area = axis->axisRect();
     const QVariant own = area->property(kOwnMargins);
     if (own.isValid() && area->minimumMargins() == area->property(kFittedMargins).value<QMargins>())
@@ -172,12 +177,14 @@ void fitAxis(QCPAxis* axis, bool standNames) {
     const double length = horizontal ? rect.width() : rect.height();
     if (length <= 0) return;
     // The label: a horizontal one takes a second line at its " · " parts (its height costs the
-    // plot less than a vertical one's width would); what still does not fit is elided.
+    // plot less than a vertical one's width would); one that would be elided puts its unit on a
+    // second line instead, where both fit (a vertical one then costs a line's width, not its
+    // meaning); what still does not fit is elided.
     const QString full = ownText(axis, axis->label());
     const QFontMetricsF labelMetrics(axis->labelFont());
     const QString label = horizontal && full.contains(QStringLiteral(" · "))
                               ? wrapAtSeparators(full, labelMetrics, length, 2)
-                              : elideKeepingUnit(full, labelMetrics, length);
+                              : breakBeforeUnit(full, labelMetrics, length);
     axis->setProperty("fusescopeFitted", label);
     if (label != axis->label()) axis->setLabel(label);
     QSharedPointer<QCPAxisTicker> ticker = axis->ticker();

@@ -72,4 +72,15 @@ QString elideKeepingUnit(const QString& text, const QFontMetricsF& metrics, doub
     return metrics.elidedText(text, Qt::ElideRight, width);
 }
 
+QString breakBeforeUnit(const QString& text, const QFontMetricsF& metrics, double width) {
+    if (metrics.horizontalAdvance(text) <= width) return text;
+    const qsizetype open = text.lastIndexOf(QStringLiteral(" ("));
+    if (text.endsWith(QLatin1Char(')')) && open > 0) {
+        const QString name = text.left(open), unit = text.mid(open + 1);
+        if (metrics.horizontalAdvance(name) <= width && metrics.horizontalAdvance(unit) <= width)
+            return name + QLatin1Char('\n') + unit;
+    }
+    return elideKeepingUnit(text, metrics, width);
+}
+
 }  // namespace fusescope::text_fit

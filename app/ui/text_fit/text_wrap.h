@@ -15,4 +15,8 @@ QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, doub
 // where it fits.
 QString elideKeepingUnit(const QString& text, const QFontMetricsF& metrics, double width);
 
+// `text` whole where it fits `width`; else its unit in parentheses on a second line where both
+// lines fit ("model bytes / time" over "(GB/s)"); else elideKeepingUnit's.
+QString breakBeforeUnit(const QString& text, const QFontMetricsF& metrics, double width);
+
 }  // namespace fusescope::text_fit

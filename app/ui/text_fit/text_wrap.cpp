@@ -22,6 +22,12 @@ QStringList wrapWords(const QString& text, const QFontMetricsF& metrics, double 
     return lines;
 }
 
+// Where a unit in parentheses at the end of `text` starts (its " ("), or -1 where it has none.
+qsizetype unitStart(const QString& text) {
+    const qsizetype open = text.lastIndexOf(QStringLiteral(" ("));
+    return text.endsWith(QLatin1Char(')')) && open > 0 ? open : -1;
+}
+
 }  // namespace
 
 // its spaces, and what is still too wide is elided.
@@ -58,9 +64,8 @@ QString wrapAtSeparators(const QString& text, const QFontMetricsF& metrics, doub
 // where it fits: "bytes mo… (GB)" says what the numbers are, "bytes move…" does not.
 QString elideKeepingUnit(const QString& text, const QFontMetricsF& metrics, double width) {
     if (metrics.horizontalAdvance(text) <= width) return text;
-    const qsizetype open = text.lastIndexOf(QStringLiteral(" ("));
-    if (!text.endsWith(QLatin1Char(')')) || open <= 0)
-        return metrics.elidedText(text, Qt::ElideRight, width);
+    const qsizetype open = unitStart(text);
+    if (open < 0) return metrics.elidedText(text, Qt::ElideRight, width);
     const QString unit = text.mid(open);
     const double room = width - metrics.horizontalAdvance(unit);
     const QString name = metrics.elidedText(text.left(open), Qt::ElideRight, room);
@@ -74,8 +79,7 @@ QString elideKeepingUnit(const QString& text, const QFontMetricsF& metrics, doub
 
 QString breakBeforeUnit(const QString& text, const QFontMetricsF& metrics, double width) {
     if (metrics.horizontalAdvance(text) <= width) return text;
-    const qsizetype open = text.lastIndexOf(QStringLiteral(" ("));
-    if (text.endsWith(QLatin1Char(')')) && open > 0) {
+    if (const qsizetype open = unitStart(text); open > 0) {
         const QString name = text.left(open), unit = text.mid(open + 1);
         if (metrics.horizontalAdvance(name) <= width && metrics.horizontalAdvance(unit) <= width)
             return name + QLatin1Char('\n') + unit;

@@ -38,14 +38,21 @@ TEST(LessonTf32Compile, NvrtcCompilesTheTf32KernelForSm90) {
 
 TEST(LessonTf32Compile, SharedMemoryHoldsUnpaddedStages) {
     // Default tiles, unpadded swizzled rows: per stage x 32 rows of 64 floats, gate and up 64
-    // rows each; one down tile of 64 x 64; the hidden tile 32 x 64: (3 x 160 + 32) x 64 x 4 +
-    // 64 x 64 x 4 bytes.
-    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, DType::Tf32, 3, 9), 147456u);
+    // rows each; one down tile of 64 x 64; the hidden tile 32 x 64 in the slot its chunk's last
+    // step read: 3 x 160 x 64 x 4 + 64 x 64 x 4 bytes.
+    EXPECT_EQ(lessonTiledSharedBytes(kLessonDefaultTiles, DType::Tf32, 3, 9), 139264u);
+    EXPECT_TRUE(lessonTiledHiddenInSlot(kLessonDefaultTiles));
     EXPECT_EQ(lessonTiledSharedBytes({16, 16, 16, 16}, DType::Tf32, 3, 9),
-              (3u * 48 * 16 + 16 * 16 + 16 * 16) * 4);
+              (3u * 48 * 16 + 16 * 16) * 4);
     const LessonTiles deep{16, 64, 128, 64};
     EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 3, 9),
-              (3u * (16 * 128 + 2 * 64 * 128) + 64 * 64 + 16 * 64) * 4);
+              (3u * (16 * 128 + 2 * 64 * 128) + 64 * 64) * 4);
+    // Off Hopper, 128 rows with a 16-column H step: a slot (128 x 16 + 2 x 64 x 16 floats) is
+    // smaller than the hidden tile (128 x 64), which has shared memory of its own.
+    const LessonTiles tall{128, 64, 16, 64};
+    EXPECT_FALSE(lessonTiledHiddenInSlot(tall));
+    EXPECT_EQ(lessonTiledSharedBytes(tall, DType::Tf32, 3, 8),
+              (3u * (128 * 16 + 2 * 64 * 16) + 64 * 64 + 128 * 64) * 4);
     // float32 stays one unpipelined stage.
     EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Float32, kH200SharedOptIn, 9, 0), 1);
 }

@@ -21,6 +21,11 @@ bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMaj
            tiles.blockM % 64 == 0;
 }
 
+bool lessonTiledHiddenInSlot(const LessonTiles& tiles) {
+    return tiles.blockM * tiles.blockI <=
+           tiles.blockM * tiles.blockH + 2 * tiles.blockI * tiles.blockH;
+}
+
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
                                      int computeMajor) {
     const auto m = static_cast<std::uint64_t>(tiles.blockM),
@@ -32,11 +37,13 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
         // Unpadded swizzled tiles of x, gate and up a stage, and down's. The wgmma kernel keeps
         // the hidden tile in registers, and aligns its layout to the 1 KiB its swizzled tiles
         // start on in 1 KiB more; the mma.sync kernel stages the hidden tile in the element's
-        // width (TF32: float32).
+        // width (TF32: float32), in the slot its chunk's last step has just freed where it fits
+        // there (lessonTiledHiddenInSlot).
         const std::uint64_t bytes = dtype == DType::Bfloat16 ? 2 : 4;
         const std::uint64_t staged =
             static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * bytes + n * i * bytes;
-        return staged + (warpgroups ? 1024 : m * i * bytes);
+        if (warpgroups) return staged + 1024;
+        return staged + (lessonTiledHiddenInSlot(tiles) ? 0 : m * i * bytes);
     }
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }

@@ -481,7 +481,11 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     constexpr int kStage = kX + 2 * kW;
     constexpr int kDown = Math::kDownWords;
     constexpr int kDownAt = kStages * kStage;
-    constexpr int kHiddenAt = kDownAt + kDown;
+    // The hidden tile goes into the slot the chunk's last step has just read, where it fits
+    // (lessonTiledHiddenInSlot): no copy refills that slot before the next step's barrier, which
+    // comes after the down product. The shared memory saved lets more blocks share an SM.
+    constexpr bool kHiddenInSlot = BM * BI <= BM * BH + 2 * BI * BH;
+    constexpr int kHiddenAfterDown = kDownAt + kDown;
     using GateUp = WarpSplit<kNarrowX ? BI : BM, kNarrowX ? 8 : BI>;
     using Down = WarpSplit<BM, BN>;
     extern __shared__ __align__(128) unsigned char FS_SHARED[];
@@ -505,12 +509,6 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     static_assert(kAhead >= 1 && kAhead <= kStages - 1, "the copies run 1 to kStages - 1 ahead");
     for (int s = 0; s < kAhead; ++s) ring.next();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
-    if constexpr (kNarrowX) {  // h's rows 8-15 are never written: zero, as x's rows there are
-        uint4* hidden = reinterpret_cast<uint4*>(shared + kHiddenAt);
-        for (int u = static_cast<int>(threadIdx.x); u < BM * BI * Math::kElementBytes / 16;
-             u += FS_THREADS)
-            hidden[u] = make_uint4(0u, 0u, 0u, 0u);
-    }
     int slot = 0, step = 0, chunk = 0;
     const int steps = chunks * stepsH;
     for (int t = 0; t < steps; ++t) {
@@ -526,16 +524,19 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             fsLdmatrixProductSharedB<typename Math::Mma>(gu, weights, stage, gateUpOffsets);
         else
             fsLdmatrixProduct<typename Math::Mma>(gu, stage, weights, gateUpOffsets);
+        const int hiddenAt = kHiddenInSlot ? slot * kStage : kHiddenAfterDown;
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {
             step = 0;
+            if constexpr (kHiddenInSlot) __syncthreads();  // every warp is done with the slot
             // hidden = silu(g) * u, in bfloat16 (the lesson's h.to(down's dtype)) or in float32
             // (read as TF32 by the down product); zero beyond I and M, since g and u
             // are (zero-filled tiles).
-            Word* hidden = shared + kHiddenAt;
+            Word* hidden = shared + hiddenAt;
             const int wm = warp / GateUp::kWn, wn = warp % GateUp::kWn;
             if constexpr (kNarrowX) {
-                // c's rows are I and its 8 columns x's rows: h(x row, I) one element at a time.
+                // c's rows are I and its 8 columns x's rows: h(x row, I) one element at a time,
+                // and h's rows 8-15 zero, as x's rows there are.
 #pragma unroll
                 for (int i = 0; i < GateUp::kRowsPerWarp; ++i)
 #pragma unroll
@@ -545,12 +546,18 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
                         const int c = rg * 16 + lane / 4 + e / 2 * 8;
                         const int r = lane % 4 * 2 + e % 2;
                         const float v = fsLessonSilu(gu[0][i][0][0][e]) * gu[1][i][0][0][e];
-                        if constexpr (Math::kBfloat16)
-                            *reinterpret_cast<fs_bf16*>(
-                                hidden + Math::template Swizzled<BI>::at(r, c)) = fsFromFloat(v);
-                        else
-                            *reinterpret_cast<float*>(hidden +
-                                                      Math::template Swizzled<BI>::at(r, c)) = v;
+                        using Stored = typename Math::Element;
+                        Stored* at = reinterpret_cast<Stored*>(
+                            hidden + Math::template Swizzled<BI>::at(r, c));
+                        Stored* zeroAt = reinterpret_cast<Stored*>(
+                            hidden + Math::template Swizzled<BI>::at(r + 8, c));
+                        if constexpr (Math::kBfloat16) {
+                            *at = fsFromFloat(v);
+                            *zeroAt = fsFromFloat(0.0f);
+                        } else {
+                            *at = v;
+                            *zeroAt = 0.0f;
+                        }
                     }
             } else {
 #pragma unroll
@@ -585,8 +592,8 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             if (stepsH <= kAhead) fsWait<0>();  // down's tile may be in a group still in flight
             __syncthreads();
             const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
-            fsLdmatrixProduct<typename Math::Mma>(o, sharedWindow + kHiddenAt, downTile,
-                                                  downOffsets);
+            fsLdmatrixProduct<typename Math::Mma>(o, sharedWindow + static_cast<unsigned>(hiddenAt),
+                                                  downTile, downOffsets);
             ++chunk;
             fsZero<2, GateUp>(gu);
         }

@@ -22,10 +22,15 @@ std::string_view lessonTiledSource();
 // capability 9, as the lesson's Triton kernel does there; mma.sync everywhere else.
 bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor);
 
+// Whether the mma.sync kernel writes a chunk's hidden tile into the ring slot its last step has
+// just read (once every warp is done with it; no copy reaches that slot before the next step's
+// barrier): where the BLOCK_M x BLOCK_I tile fits in a slot of x, gate and up tiles.
+bool lessonTiledHiddenInSlot(const LessonTiles& tiles);
+
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
-// tiles, one of down's tile and the hidden tile (the wgmma kernel no hidden tile, which it keeps
-// in registers, and 1 KiB to start its tiles on 1 KiB); float32 one stage with rows padded by one
-// word.
+// tiles, one of down's tile and the hidden tile where it is not in a slot (the wgmma kernel no
+// hidden tile, which it keeps in registers, and 1 KiB to start its tiles on 1 KiB); float32 one
+// stage with rows padded by one word.
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
                                      int computeMajor);
 // The copy pipeline's depth, where a block may use `sharedLimit` and the grid has

@@ -226,6 +226,44 @@ TEST(LessonWarps, ThePlanIsWhatTheRequestCompiles) {
     EXPECT_EQ(lessonTiledCopiesAhead({64, 64, 32, 128}, DType::Bfloat16, 2, 9), 1);
 }
 
+// The mma.sync kernel's hidden tile lives in a ring slot; the shared memory that saves goes to a
+// third stage or a second block an SM, never to a third or later block, which the launch keeps
+// off by asking the hidden tile's bytes as well (classroom shape, 132 SMs).
+TEST(LessonWarps, TheHiddenTilesSlotBuysStagesOrASecondBlockNotAThird) {
+    const auto planAt = [](const LessonTiles& tiles, DType dtype) {
+        return lessonTiledPlan(tiles, dtype, 9, kH200SharedOptIn,
+                               lessonTiledBlocksPerMultiprocessor(tiles, 512, 1024, 132));
+    };
+    const auto blocksAnSm = [](std::uint64_t bytes) {
+        return (kH200SharedOptIn + 1024) / (bytes + 1024);
+    };
+    // TF32 32/64/32/128: two stages (104 KiB) let a second block share the SM, as Triton's
+    // kernel runs; with a hidden tile of its own (120 KiB) only one fit.
+    const LessonTiles second{32, 64, 32, 128};
+    EXPECT_TRUE(lessonTiledHiddenInSlot(second));
+    const LessonTiledPlan secondPlan = planAt(second, DType::Tf32);
+    EXPECT_EQ(secondPlan.stages, 2);
+    EXPECT_EQ(secondPlan.sharedBytes, lessonTiledSharedBytes(second, DType::Tf32, 2, 9));
+    EXPECT_EQ(blocksAnSm(secondPlan.sharedBytes), 2u);
+    // bfloat16 16/32/64/128: a third stage, two blocks an SM still (110 KiB).
+    const LessonTiles third{16, 32, 64, 128};
+    const LessonTiledPlan thirdPlan = planAt(third, DType::Bfloat16);
+    EXPECT_EQ(thirdPlan.stages, 3);
+    EXPECT_EQ(thirdPlan.sharedBytes, lessonTiledSharedBytes(third, DType::Bfloat16, 3, 9));
+    EXPECT_EQ(blocksAnSm(thirdPlan.sharedBytes), 2u);
+    // bfloat16 16/16/64/64: the slot would let a fourth block in (56 KiB); the launch asks the
+    // hidden tile's 2 KiB too and keeps three.
+    const LessonTiles crowded{16, 16, 64, 64};
+    const LessonTiledPlan crowdedPlan = planAt(crowded, DType::Bfloat16);
+    EXPECT_EQ(crowdedPlan.stages, 3);
+    const std::uint64_t used = lessonTiledSharedBytes(crowded, DType::Bfloat16, 3, 9);
+    EXPECT_EQ(blocksAnSm(used), 4u);
+    EXPECT_EQ(crowdedPlan.sharedBytes, used + 16 * 64 * 2);
+    EXPECT_EQ(blocksAnSm(crowdedPlan.sharedBytes), 3u);
+    // The launch bound follows the blocks that share an SM.
+    EXPECT_EQ(crowdedPlan.minBlocks, 3);
+}
+
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,
 // 64- and 128-byte swizzles and rows of two or four atoms) and of N (16 to 128) the wgmma kernel
 // multiplies, at both BLOCK_M, with one and two warpgroups per 64 rows, in both element types.

@@ -60,13 +60,36 @@ std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int 
                     kThreadsPerMultiprocessor / static_cast<std::uint64_t>(threads));
 }
 
+// The shared memory a launch of these tiles with `stages` asks for: the kernel's, or, where the
+// hidden tile in a ring slot would only let a third or later block share an SM, the bytes a hidden
+// tile of its own takes, which keep those blocks out. On an H100 (one call, the same kernel at
+// both sizes, the classroom shape) such extra blocks were never faster: bfloat16 16/16/64/64 took
+// 1.08 times its time with three blocks, TF32 16/32/64/32 1.21 times with four, and 13 other cells
+// 0.99 to 1.08 times; a second block (TF32 32/64/32/128: 0.698 ms against 0.899 with one) or a
+// third stage (bfloat16 16/32/64/128: 0.899 ms against 1.067 with two) won.
+std::uint64_t launchSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
+                                std::uint64_t sharedLimit, int computeMajor, int threads) {
+    const std::uint64_t used = lessonTiledSharedBytes(tiles, dtype, stages, computeMajor);
+    if (lessonTiledWarpgroups(tiles, dtype, computeMajor) || dtype == DType::Float32 ||
+        !lessonTiledHiddenInSlot(tiles))
+        return used;
+    const std::uint64_t elementBytes = dtype == DType::Bfloat16 ? 2 : 4;
+    const std::uint64_t apart = used + static_cast<std::uint64_t>(tiles.blockM) *
+                                           static_cast<std::uint64_t>(tiles.blockI) * elementBytes;
+    const std::uint64_t blocksApart = blocksSharing(apart, sharedLimit, threads);
+    return blocksApart >= 2 && blocksSharing(used, sharedLimit, threads) > blocksApart ? apart
+                                                                                       : used;
+}
+
 // The blocks of these tiles with `stages` copy stages that share one multiprocessor.
 std::uint64_t blocksWithStages(const LessonTiles& tiles, DType dtype, int stages,
                                std::uint64_t sharedLimit, int computeMajor,
                                std::uint64_t gridBlocksPerMultiprocessor) {
+    const int threads =
+        lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, gridBlocksPerMultiprocessor);
     return blocksSharing(
-        lessonTiledSharedBytes(tiles, dtype, stages, computeMajor), sharedLimit,
-        lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, gridBlocksPerMultiprocessor));
+        launchSharedBytes(tiles, dtype, stages, sharedLimit, computeMajor, threads), sharedLimit,
+        threads);
 }
 
 // A thread's accumulators (g, u and the output tile) where a block has `threads`.
@@ -223,6 +246,8 @@ LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int compu
                                           gridBlocksPerMultiprocessor);
     plan.threads =
         lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, gridBlocksPerMultiprocessor);
+    plan.sharedBytes =
+        launchSharedBytes(tiles, dtype, plan.stages, sharedLimit, computeMajor, plan.threads);
     return plan;
 }
 

@@ -86,6 +86,9 @@ struct LessonTiledPlan {
     int copiesAhead = 0;  // lessonTiledCopiesAhead
     int minBlocks = 0;    // the __launch_bounds__ minimum, 0 for none (lessonTiledMinBlocks)
     int threads = 0;      // a block's (lessonTiledThreads)
+    // What a launch asks: lessonTiledSharedBytes at these stages, or more where that keeps a
+    // third or later block off an SM (mlp_lesson_tiled.cpp, launchSharedBytes).
+    std::uint64_t sharedBytes = 0;
 };
 LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int computeMajor,
                                 std::uint64_t sharedLimit,

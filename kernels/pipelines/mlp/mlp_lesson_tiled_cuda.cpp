@@ -58,8 +58,7 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
         return loadTiledKernel(
             lessonTiledCompileRequest(tiles, dtype, plan, device->major, device->minor),
             {kLessonTiledFullKernel, kLessonTiledRowsKernel, kLessonTiledEdgeKernel},
-            lessonTiledSharedBytes(tiles, dtype, plan.stages, device->major), plan.stages,
-            plan.threads, "tiled lesson kernel");
+            plan.sharedBytes, plan.stages, plan.threads, "tiled lesson kernel");
     });
 }
 

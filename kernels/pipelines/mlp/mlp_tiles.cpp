@@ -41,8 +41,7 @@ LaunchGeometry lessonGeometry(const Problem& p, const DeviceLimits& limits) {
     g.gridY = t.blockN > 0 ? ceilDiv(p.dimension("H"), static_cast<std::uint64_t>(t.blockN)) : 0;
     g.blocks = g.gridX * g.gridY;
     g.pipelineStages = plan.stages;
-    g.dynamicSharedBytes =
-        lessonTiledSharedBytes(t, p.dtype, g.pipelineStages, limits.computeCapabilityMajor);
+    g.dynamicSharedBytes = plan.sharedBytes;
     return g;
 }
 

@@ -1,7 +1,9 @@
 // The Tile explorer tab (Qt Test, offscreen, no GPU): the heatmap and the roofline drawn from a
 // committed tile sweep file, hover and click on its cells, the model's report without a GPU, and
-// File > Open bringing a tile sweep to the explorer.
+// File > Open bringing a tile sweep to the explorer, and the peer comparison read whole on a
+// projector.
 #include <QComboBox>
+#include <QFontInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
@@ -10,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "layout_checks.h"
 #include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
 #include "support/settings_folder.h"
@@ -19,6 +22,8 @@
 #include "ui/explorer/tile_roofline.h"
 #include "ui/export/chart_export.h"
 #include "ui/run/run_panel.h"
+#include "ui/text_fit/owner_text.h"
+#include "ui/window/appearance.h"
 #include "ui/window/main_window.h"
 
 using namespace fusescope;
@@ -80,6 +85,8 @@ class TileExplorerTest : public QObject {
     void heatmapDrawnFromCommittedSweep();
     void metricsAndAxesFollowTheChoices();
     void thePeerMetricComparesWithTriton();
+    void thePeerCaptionReadsWhole_data();
+    void thePeerCaptionReadsWhole();
     void clickingACellLoadsItsRun();
     void withoutGpuSaysSoAndShowsModelNumbers();
     void refusedSelectionShowsItsReason();
@@ -240,7 +247,9 @@ void TileExplorerTest::thePeerMetricComparesWithTriton() {
     const TileHeatmapData& ratios = tab.heatmap()->data();
     QVERIFY(!ratios.higherIsBetter);
     QVERIFY(ratios.emptyMessage.isEmpty());
-    QVERIFY2(ratios.caption.startsWith(QStringLiteral("Triton 3.6.0 at the same tiles (")),
+    QVERIFY2(ratios.summary.startsWith(QStringLiteral("Triton 3.6.0 at the same tiles (")),
+             qPrintable(ratios.summary));
+    QVERIFY2(ratios.caption.startsWith(QStringLiteral("NVIDIA H200 \u00b7 M = 512 \u00b7 ")),
              qPrintable(ratios.caption));
     QVERIFY(ratios.baselineValue && *ratios.baselineValue == 1.0);
     QCOMPARE(ratios.baselineTitle, QStringLiteral("Triton 3.6.0's time"));
@@ -273,6 +282,104 @@ void TileExplorerTest::thePeerMetricComparesWithTriton() {
     QVERIFY(tab.findChild<QLabel*>(QStringLiteral("explorerStatus"))
                 ->text()
                 .contains(QStringLiteral("Triton 3.6.0's times at the same tiles")));
+}
+
+void TileExplorerTest::thePeerCaptionReadsWhole_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("presentation");
+    for (const char* file :
+         {"tiles-mlp-classroom-bf16-h200.json", "tiles-mlp-decode1-bf16-h200.json"})
+        for (const bool presentation : {false, true})
+            QTest::addRow("%s%s", file, presentation ? " presentation" : "")
+                << QString::fromLatin1(file) << presentation;
+}
+
+// The peer's summary is what the metric "time ÷ the peer's" is read for: on a projector, in the
+// normal and the presentation layout, it shows whole with the device, shape and other parameters,
+// and the map under them keeps room for its cells. A 1280x720 screen at scale 1 and a 1920x1080 one
+// at 150 % both give the window 1280x720 logical pixels; ctest runs this at both scales.
+void TileExplorerTest::thePeerCaptionReadsWhole() {
+    QFETCH(QString, file);
+    QFETCH(bool, presentation);
+    testsupport::SettingsFolder folder;
+    QVERIFY(folder.isValid());
+    MainWindow window(folder.settings());
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
+    // As `--presentation --open FILE` starts: the explorer, brought forward, fills the layout.
+    if (presentation) window.setPresentation(true, false);
+    QCOMPARE(window.openRecording(QStringLiteral(FUSESCOPE_SHIPPED_RECORDINGS_DIR "/") + file),
+             QString());
+    TileExplorerTab* tab = window.tileExplorer();
+    QCOMPARE(window.chartTabs()->currentWidget(), tab);
+    TileHeatmap* heatmap = tab->heatmap();
+    const auto drawnWith = [&](TileMetric chosen) {
+        QComboBox* metric = tab->metricCombo();
+        metric->setCurrentIndex(metric->findData(static_cast<int>(chosen)));
+        testsupport::settleLayouts();
+        QTest::qWait(50);
+        heatmap->replot(QCustomPlot::rpImmediateRefresh);
+    };
+    drawnWith(TileMetric::Time);
+    const QRect timeMap = heatmap->axisRect()->rect();
+    drawnWith(TileMetric::AgainstPeer);
+    if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
+        window.grab().save(QStringLiteral("%1/peer-caption-%2%3-scale%4.png")
+                               .arg(shots, file, presentation ? "-presentation" : "")
+                               .arg(window.devicePixelRatioF()));
+
+    QStringList problems;
+    // Every word under the title on screen (the peer's summary, the device, the shape and the
+    // other parameters): the fitter wraps the text at its separators (and spaces), elides nothing.
+    const auto words = [](QString text) {
+        text.replace(QLatin1Char('\n'), QLatin1Char(' ')).remove(QStringLiteral(" \u00b7 "));
+        return text.simplified().remove(QLatin1Char(' '));
+    };
+    QStringList said;
+    qsizetype lines = 0;
+    for (QCPLayoutElement* element : heatmap->plotLayout()->elements(true)) {
+        auto* text = qobject_cast<QCPTextElement*>(element);
+        if (!text || text == heatmap->titleElement() || !text->visible()) continue;
+        const QString full = text->property(text_fit::kFullText).toString();
+        said << full;
+        lines += text->text().count(QLatin1Char('\n')) + 1;
+        if (text->text().contains(QChar(0x2026)) || words(text->text()) != words(full))
+            problems << QStringLiteral("'%1' is shown as '%2'").arg(full, text->text());
+        if (presentation && QFontInfo(text->font()).pixelSize() < kPresentationTextPixels)
+            problems << QStringLiteral("'%1' is %2 px")
+                            .arg(full)
+                            .arg(QFontInfo(text->font()).pixelSize());
+    }
+    const QString all = said.join(QStringLiteral(" \u00b7 "));
+    QVERIFY2(all.startsWith(QStringLiteral("Triton 3.6.0 at the same tiles (")) &&
+                 all.contains(QStringLiteral("NVIDIA H200 \u00b7 M = ")),
+             qPrintable(all));
+    problems << testing::plotProblems(*heatmap);
+    // The map under it: each row of cells at least two lines of its labels high.
+    const double rowHeight =
+        double(heatmap->axisRect()->height()) / double(heatmap->data().yValues.size());
+    const double line = QFontMetricsF(heatmap->yAxis->tickLabelFont()).height();
+    if (rowHeight < 2 * line)
+        problems << QStringLiteral("the map's rows are %1 px high, its labels %2 px")
+                        .arg(rowHeight)
+                        .arg(line);
+    // The choices above the map in sight.
+    problems << testing::buttonProblems(
+        window, {QStringLiteral("explorerMetric"), QStringLiteral("explorerOthers"),
+                 QStringLiteral("explorerXAxis"), QStringLiteral("explorerYAxis")});
+    problems << testing::labelProblems(window);
+    qInfo("heatmap %dx%d, map %dx%d, %lld lines under the title", heatmap->width(),
+          heatmap->height(), heatmap->axisRect()->width(), heatmap->axisRect()->height(),
+          static_cast<long long>(lines));
+    // Back to the time: the summary's room goes with it.
+    drawnWith(TileMetric::Time);
+    if (heatmap->axisRect()->rect() != timeMap)
+        problems << QStringLiteral("the time's map is %1 after the peer's, %2 before")
+                        .arg(testing::describe(heatmap->axisRect()->rect()),
+                             testing::describe(timeMap));
+    if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
+                                                .arg(problems.size())
+                                                .arg(problems.value(0))));
 }
 
 void TileExplorerTest::clickingACellLoadsItsRun() {

@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QPointer>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -30,6 +31,10 @@ const char* const kStretchedRange = "fusescopeStretchedRange";
 // A text item's coordinates as its owner set them, and as the fitter left them.
 const char* const kOwnCoords = "fusescopeOwnCoords";
 const char* const kPlacedCoords = "fusescopePlacedCoords";
+// A caption that takes the lines it needs (keepCaptionWhole).
+const char* const kKeepWhole = "fusescopeKeepWhole";
+// The share of the plot's height such a caption may take: the data keeps the rest.
+constexpr double kWholeCaptionShare = 1.0 / 3.0;
 
 class PlotTextFitter : public QObject {
   public:
@@ -76,8 +81,12 @@ class PlotTextFitter : public QObject {
         for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
             if (auto* text = qobject_cast<QCPTextElement*>(element)) {
                 const QString full = ownText(text, text->text());
-                const QString fitted = text_fit::wrapAtSeparators(
-                    full, QFontMetricsF(text->font()), width, title ? 2 : secondaryLines);
+                const QFontMetricsF metrics(text->font());
+                int lines = title ? 2 : secondaryLines;
+                if (!title && text->property(kKeepWhole).toBool())
+                    lines = std::max(lines, static_cast<int>(plot_->height() * kWholeCaptionShare /
+                                                             metrics.lineSpacing()));
+                const QString fitted = text_fit::wrapAtSeparators(full, metrics, width, lines);
                 title = false;
                 text->setProperty("fusescopeFitted", fitted);
                 text->setText(fitted);
@@ -186,6 +195,10 @@ class PlotTextFitter : public QObject {
 
 void fitPlotTextAlways(QCustomPlot* plot) {
     new PlotTextFitter(plot);
+}
+
+void keepCaptionWhole(QCPTextElement* caption) {
+    caption->setProperty(kKeepWhole, true);
 }
 
 }  // namespace fusescope

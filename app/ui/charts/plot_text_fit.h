@@ -11,4 +11,8 @@ namespace fusescope {
 // The fitter lives as long as the plot (it is the plot's child).
 void fitPlotTextAlways(QCustomPlot* plot);
 
+// `caption` is read, not hovered: the fitter gives it the lines its text needs, up to a third of
+// the plot's height, where other captions give up lines on a short plot.
+void keepCaptionWhole(QCPTextElement* caption);
+
 }  // namespace fusescope

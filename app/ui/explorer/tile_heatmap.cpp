@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "ui/charts/legend_row.h"
+#include "ui/charts/plot_text_fit.h"
 
 namespace fusescope {
 namespace {
@@ -90,7 +91,8 @@ TileHeatmap::TileHeatmap(QWidget* parent) : DataChart(parent) {
     scale_->setType(QCPAxis::atRight);
     scale_->setBarWidth(14);
     auto* body = new QCPLayoutGrid;
-    // Rows: title, caption, the map beside its colour scale, legend.
+    // Rows: title, caption, the map beside its colour scale, legend; the summary goes between
+    // title and caption while it has text (placeSummary).
     plotLayout()->addElement(0, 0, titleElement());
     plotLayout()->addElement(1, 0, captionElement());
     plotLayout()->addElement(2, 0, body);
@@ -105,6 +107,11 @@ TileHeatmap::TileHeatmap(QWidget* parent) : DataChart(parent) {
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(3);
     for (int row : {0, 1}) plotLayout()->setRowStretchFactor(row, 0.001);
+    summary_ = new QCPTextElement(this, QString(), font());
+    summary_->setVisible(false);
+    // The summary is what the map is read for: it keeps every line it needs, where the caption
+    // (device, shape, the other parameters) gives up lines on a short plot.
+    keepCaptionWhole(summary_);
 
     map_ = new QCPColorMap(xAxis, yAxis);
     map_->setInterpolate(false);
@@ -133,6 +140,23 @@ void TileHeatmap::thinTickLabels() {
     yAxis->setTicker(valueTicker(data_.yValues, yStep));
     // The labels this layout drew are the old ones: draw again with the new.
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+// An empty text element still takes a line's height in the layout: the summary has a row of its
+// own only while it has text.
+void TileHeatmap::placeSummary() {
+    const bool wanted = summary_->visible();
+    if (wanted == (summary_->layout() != nullptr)) return;
+    if (wanted) {
+        // Out of the layout it missed the font changes (zoom, presentation) the caption followed.
+        summary_->setFont(captionElement()->font());
+        plotLayout()->insertRow(1);
+        plotLayout()->addElement(1, 0, summary_);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+    } else {
+        plotLayout()->take(summary_);
+        plotLayout()->simplify();
+    }
 }
 
 const TileHeatmapCell* TileHeatmap::cellAt(const QPointF& at) const {
@@ -185,6 +209,9 @@ void TileHeatmap::rebuild() {
     offScaleMarks_ = 0;
     logScale_ = false;
     titleElement()->setText(data_.title.isEmpty() ? tr("Tile sweep") : data_.title);
+    summary_->setText(data_.summary);
+    summary_->setVisible(!data_.summary.isEmpty());
+    placeSummary();
     captionElement()->setText(data_.caption);
     captionElement()->setVisible(!data_.caption.isEmpty());
     setProperty("fusescopeDataSource", data_.dataSource);
@@ -381,7 +408,7 @@ void TileHeatmap::applyPalette() {
     // The colour bar's rect draws its background after the gradient: a brush there hides it.
     scale_->axis()->axisRect()->setBackground(Qt::NoBrush);
     paintLegend(legend, kBoxOpacity);
-    paintTitles();
+    paintTitles({summary_});
     paintTextItems();
 }
 

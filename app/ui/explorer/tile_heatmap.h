@@ -51,9 +51,11 @@ class TileHeatmap final : public DataChart<TileHeatmapData> {
     void addContour();
     void addScaleMarks(double low, double high);
     void applyPalette();
+    void placeSummary();
     // Every value's label where the cells leave room for it, else every second, third, ...
     void thinTickLabels();
 
+    QCPTextElement* summary_ = nullptr;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
     QPointF pressedAt_;

@@ -23,6 +23,9 @@ struct TileHeatmapCell {
 
 struct TileHeatmapData {
     QString title;
+    // What the metric compares, in words, above the caption (the peer's summary under "time ÷
+    // the peer's"); empty for the other metrics.
+    QString summary;
     QString caption;     // device · shape · dtype · what the other parameters are
     QString dataSource;  // "measured on NVIDIA H200 …", "recorded file …": named by tooltips
     QString xTitle;      // "BLOCK_N"

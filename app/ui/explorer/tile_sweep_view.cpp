@@ -272,7 +272,7 @@ TileHeatmapData heatmapData(const tiles::TileSweep& sweep, const TileHeatmapChoi
                 "adds the lesson's Triton kernel's, timed at the same tiles.");
             return data;
         }
-        data.caption = model::peerSummary(sweep) + QStringLiteral(" · ") + data.caption;
+        data.summary = model::peerSummary(sweep);
     }
 
     const tiles::ReferenceTiming* baseline = baselineReference(sweep);

@@ -53,6 +53,10 @@ TEST(LessonTf32Compile, SharedMemoryHoldsUnpaddedStages) {
     EXPECT_FALSE(lessonTiledHiddenInSlot(tall));
     EXPECT_EQ(lessonTiledSharedBytes(tall, DType::Tf32, 3, 8),
               (3u * (128 * 16 + 2 * 64 * 16) + 64 * 64 + 128 * 64) * 4);
+    // The kernel is told which, by the host's one rule.
+    EXPECT_TRUE(hasOption(lessonRequest(kLessonDefaultTiles, DType::Tf32, 3, 1, 9),
+                          "-DFS_HIDDEN_IN_SLOT=1"));
+    EXPECT_TRUE(hasOption(lessonRequest(tall, DType::Tf32, 3, 1, 8), "-DFS_HIDDEN_IN_SLOT=0"));
     // float32 stays one unpipelined stage.
     EXPECT_EQ(lessonTiledStages(kLessonDefaultTiles, DType::Float32, kH200SharedOptIn, 9, 0), 1);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ui/charts/plot.h"
+#include "ui/charts/plot_axis_rects.h"
 
 namespace fusescope::testing {
 
@@ -45,7 +46,10 @@ inline void axisTexts(QCPAxis* axis, std::vector<PlacedText>& out) {
     if (!axis->realVisibility()) return;
     const QRect rect = axis->axisRect()->rect();
     const bool horizontal = axis->orientation() == Qt::Horizontal;
-    const QString side = axis->axisType() == QCPAxis::atLeft     ? QStringLiteral("left")
+    // A colour scale's axis is named as such: "right" would point at the plot's own right axis.
+    const bool bar = qobject_cast<QCPColorScale*>(axis->axisRect()->parentLayerable()) != nullptr;
+    const QString side = bar                                     ? QStringLiteral("colour scale's")
+                         : axis->axisType() == QCPAxis::atLeft   ? QStringLiteral("left")
                          : axis->axisType() == QCPAxis::atRight  ? QStringLiteral("right")
                          : axis->axisType() == QCPAxis::atBottom ? QStringLiteral("bottom")
                                                                  : QStringLiteral("top");
@@ -106,7 +110,7 @@ inline void axisTexts(QCPAxis* axis, std::vector<PlacedText>& out) {
 // Every piece of text the plot draws now, with its rectangle.
 inline std::vector<PlacedText> plotTexts(QCustomPlot& plot) {
     std::vector<PlacedText> texts;
-    for (QCPAxisRect* rect : plot.axisRects())
+    for (QCPAxisRect* rect : everyAxisRect(plot))
         for (QCPAxis* axis : rect->axes()) axisTexts(axis, texts);
     const QList<QCPLayoutElement*> elements = plot.plotLayout()->elements(true);
     for (QCPLayoutElement* element : elements) {

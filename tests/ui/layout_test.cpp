@@ -26,6 +26,7 @@
 #include "support/window_test_case.h"
 #include "ui/charts/chart_least_height.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/plot_axis_rects.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/lab/lab_buffers.h"
 #include "ui/lab/lab_view.h"
@@ -93,7 +94,7 @@ QStringList smallOrShortenedPlotText(QCustomPlot& plot, int least) {
         if (pixelHeight(font) < least)
             problems << QStringLiteral("%1: %2 is %3 px").arg(name, what).arg(pixelHeight(font));
     };
-    for (QCPAxisRect* rect : plot.axisRects())
+    for (QCPAxisRect* rect : everyAxisRect(plot))
         for (QCPAxis* axis : rect->axes()) {
             if (!axis->realVisibility()) continue;
             if (axis->tickLabels() && !axis->tickVectorLabels().isEmpty())

@@ -353,6 +353,19 @@ void TileExplorerTest::thePeerCaptionReadsWhole() {
     QVERIFY2(all.startsWith(QStringLiteral("Triton 3.6.0 at the same tiles (")) &&
                  all.contains(QStringLiteral("NVIDIA H200 \u00b7 M = ")),
              qPrintable(all));
+    // The colour bar's numbers and its label are read from the back row too: its axis is in a
+    // rect of its own, outside the plot's layout.
+    if (presentation) {
+        const QCPAxis* bar = heatmap->colorScale()->axis();
+        const int ticks = QFontInfo(bar->tickLabelFont()).pixelSize();
+        const int label = QFontInfo(bar->labelFont()).pixelSize();
+        if (ticks < kPresentationTextPixels)
+            problems << QStringLiteral("the colour bar's tick labels are %1 px").arg(ticks);
+        if (label < kPresentationTextPixels)
+            problems << QStringLiteral("the colour bar's label '%1' is %2 px")
+                            .arg(bar->label())
+                            .arg(label);
+    }
     problems << testing::plotProblems(*heatmap);
     // The map under it: each row of cells at least two lines of its labels high.
     const double rowHeight =

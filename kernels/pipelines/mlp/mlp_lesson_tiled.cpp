@@ -64,8 +64,8 @@ std::uint64_t blocksSharing(std::uint64_t bytes, std::uint64_t sharedLimit, int 
 // hidden tile in a ring slot would only let a third or later block share an SM, the bytes a hidden
 // tile of its own takes, which keep those blocks out. On an H100 (one call, the same kernel at
 // both sizes, the classroom shape) such extra blocks were never faster: bfloat16 16/16/64/64 took
-// 1.08 times its time with three blocks, TF32 16/32/64/32 1.21 times with four, and 13 other cells
-// 0.99 to 1.08 times; a second block (TF32 32/64/32/128: 0.698 ms against 0.899 with one) or a
+// 1.08 times its time with three blocks, TF32 16/32/64/32 1.21 times with four, and 12 other cells
+// 0.99 to 1.10 times; a second block (TF32 32/64/32/128: 0.698 ms against 0.899 with one) or a
 // third stage (bfloat16 16/32/64/128: 0.899 ms against 1.067 with two) won.
 std::uint64_t launchSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
                                 std::uint64_t sharedLimit, int computeMajor, int threads) {
@@ -257,16 +257,18 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype,
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
     request.source = std::string(lessonTiledSource());
-    request.options = {"-std=c++17",
-                       "-DFS_BM=" + std::to_string(tiles.blockM),
-                       "-DFS_BN=" + std::to_string(tiles.blockN),
-                       "-DFS_BH=" + std::to_string(tiles.blockH),
-                       "-DFS_BI=" + std::to_string(tiles.blockI),
-                       std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
-                       std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
-                       "-DFS_STAGES=" + std::to_string(plan.stages),
-                       "-DFS_AHEAD=" + std::to_string(plan.copiesAhead),
-                       "-DFS_WARPS=" + std::to_string(plan.threads / 32)};
+    request.options = {
+        "-std=c++17",
+        "-DFS_BM=" + std::to_string(tiles.blockM),
+        "-DFS_BN=" + std::to_string(tiles.blockN),
+        "-DFS_BH=" + std::to_string(tiles.blockH),
+        "-DFS_BI=" + std::to_string(tiles.blockI),
+        std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
+        std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
+        "-DFS_STAGES=" + std::to_string(plan.stages),
+        "-DFS_AHEAD=" + std::to_string(plan.copiesAhead),
+        "-DFS_WARPS=" + std::to_string(plan.threads / 32),
+        std::string("-DFS_HIDDEN_IN_SLOT=") + (lessonTiledHiddenInSlot(tiles) ? "1" : "0")};
     if (plan.minBlocks > 0)
         request.options.push_back("-DFS_MIN_BLOCKS=" + std::to_string(plan.minBlocks));
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);

@@ -12,8 +12,9 @@
 // -DFS_STAGES (the tensor-core kernels' copy ring's slots) and -DFS_AHEAD (how many steps ahead
 // of the products the copies run, at most FS_STAGES - 1) and -DFS_WARPS (warps a block: 4,
 // as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
-// sub-partition's tensor core fed by a single warp's mma.sync chain), and -DFS_WGMMA=1 for sm_90a
-// at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
+// sub-partition's tensor core fed by a single warp's mma.sync chain), -DFS_HIDDEN_IN_SLOT (1: the
+// mma.sync kernel's hidden tile in a ring slot, lessonTiledHiddenInSlot), and -DFS_WGMMA=1 for
+// sm_90a at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
 // wgmma. Three entry points: _full for shapes that are whole tiles (no bounds checks in the
 // copies), _rows where only M is not (x's rows checked: at decode M is one row of an M tile; at
 // BLOCK_M 16 a block of at most 8 rows takes x as mma's 8-column operand), _edge for the rest.
@@ -32,6 +33,9 @@
 #endif
 #ifndef FS_WGMMA
 #define FS_WGMMA 0
+#endif
+#ifndef FS_HIDDEN_IN_SLOT
+#define FS_HIDDEN_IN_SLOT 0
 #endif
 
 // fs_bf16, fsLessonSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
@@ -481,10 +485,13 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     constexpr int kStage = kX + 2 * kW;
     constexpr int kDown = Math::kDownWords;
     constexpr int kDownAt = kStages * kStage;
-    // The hidden tile goes into the slot the chunk's last step has just read, where it fits
-    // (lessonTiledHiddenInSlot): no copy refills that slot before the next step's barrier, which
-    // comes after the down product. The shared memory saved lets more blocks share an SM.
-    constexpr bool kHiddenInSlot = BM * BI <= BM * BH + 2 * BI * BH;
+    // The hidden tile goes into the slot the chunk's last step has just read, where the host says
+    // it fits (FS_HIDDEN_IN_SLOT, lessonTiledHiddenInSlot): no copy refills that slot before the
+    // next step's barrier, which comes after the down product. The shared memory saved buys a
+    // third stage or a second block an SM.
+    constexpr bool kHiddenInSlot = FS_HIDDEN_IN_SLOT;
+    static_assert(!kHiddenInSlot || BM * BI * Math::kElementBytes <= kStage,
+                  "the hidden tile fits a slot");
     constexpr int kHiddenAfterDown = kDownAt + kDown;
     using GateUp = WarpSplit<kNarrowX ? BI : BM, kNarrowX ? 8 : BI>;
     using Down = WarpSplit<BM, BN>;

@@ -1,11 +1,15 @@
 // The tile heatmap alone, from hand-made data (Qt Test, offscreen): the colour bar shows the
 // metric's gradient with ticks in its units, the colour range is the measured cells' (the
 // references are marked on it without stretching it), and wide time spans get a labelled log
-// scale.
+// scale, whose numbers follow the presentation's text and keep apart on a short bar.
 #include <QtTest>
 #include <cmath>
 
+#include "layout_checks.h"
+#include "ui/charts/plot_font_follow.h"
+#include "ui/charts/plot_text_fit.h"
 #include "ui/explorer/tile_heatmap.h"
+#include "ui/window/appearance.h"
 
 using namespace fusescope;
 
@@ -87,6 +91,7 @@ class TileHeatmapTest : public QObject {
     void referencesAreMarkedWithoutStretchingTheScale();
     void referencesInsideTheRangeAreMarkedOnIt();
     void wideTimeSpansGetALabelledLogScale();
+    void colourBarReadsInThePresentation();
 };
 
 void TileHeatmapTest::colourBarShowsTheGradientWithTicksInTheMetricsUnit() {
@@ -159,6 +164,33 @@ void TileHeatmapTest::wideTimeSpansGetALabelledLogScale() {
     heatmap.setData(registers);
     drawn(heatmap);
     QVERIFY(!heatmap.logScale());
+}
+
+// The colour bar's axis lies outside the plot's layout: it still takes the presentation's text,
+// and over five decades on a short bar its 1, 2 and 5 of each decade, closer than a line, are
+// thinned to numbers that read apart.
+void TileHeatmapTest::colourBarReadsInThePresentation() {
+    TileHeatmap heatmap;
+    // As the window fits and sizes every chart's text.
+    fitPlotTextAlways(&heatmap);
+    followWidgetFont(&heatmap);
+    heatmap.setFont(presentationFont(heatmap.font(), heatmap.logicalDpiY()));
+    heatmap.setData(grid({0.001, 0.3, 0.9, 500.0}));
+    heatmap.resize(620, 400);
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    heatmap.replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(heatmap.logScale());
+    const QCPAxis* bar = heatmap.colorScale()->axis();
+    QVERIFY2(QFontInfo(bar->tickLabelFont()).pixelSize() >= kPresentationTextPixels,
+             qPrintable(QString::number(QFontInfo(bar->tickLabelFont()).pixelSize())));
+    QVERIFY2(QFontInfo(bar->labelFont()).pixelSize() >= kPresentationTextPixels,
+             qPrintable(QString::number(QFontInfo(bar->labelFont()).pixelSize())));
+    const QStringList problems = testing::plotProblems(heatmap);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    // Some of them are left to read the colours by.
+    const QStringList labels = bar->tickVectorLabels().toList();
+    QVERIFY2(labels.size() - labels.count(QString()) >= 3, qPrintable(labels.join(' ')));
 }
 
 QTEST_MAIN(TileHeatmapTest)

@@ -3,6 +3,8 @@
 #include <QEvent>
 #include <cmath>
 
+#include "ui/charts/plot_axis_rects.h"
+
 namespace fusescope {
 namespace {
 
@@ -40,7 +42,7 @@ class PlotFontFollower : public QObject {
         }
         const double factor = now / size_;
         size_ = now;
-        for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxisRect* rect : everyAxisRect(*plot_))
             for (QCPAxis* axis : rect->axes()) {
                 axis->setLabelFont(scaled(axis->labelFont(), factor));
                 axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor));

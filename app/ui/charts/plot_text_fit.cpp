@@ -9,6 +9,7 @@
 #include <cmath>
 #include <optional>
 
+#include "ui/charts/plot_axis_rects.h"
 #include "ui/text_fit/axis_fit.h"
 #include "ui/text_fit/legend_fit.h"
 #include "ui/text_fit/owner_text.h"
@@ -106,7 +107,7 @@ class PlotTextFitter : public QObject {
                 text->setProperty("fusescopeFitted", fitted);
                 if (fitted != text->text()) text->setText(fitted);
             }
-        for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxisRect* rect : everyAxisRect(*plot_))
             for (QCPAxis* axis : rect->axes()) text_fit::fitAxis(axis);
     }
 

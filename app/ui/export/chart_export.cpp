@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ui/charts/plot.h"
+#include "ui/charts/plot_axis_rects.h"
 #include "ui/export/export_save.h"
 #include "ui/export/svg_bytes.h"
 
@@ -99,7 +100,7 @@ class ExportFonts : ExportChanges {
                 resize(legend, textPixels);  // and its items'
             }
         }
-        for (QCPAxisRect* rect : plot.axisRects())
+        for (QCPAxisRect* rect : everyAxisRect(plot))
             for (QCPAxis* axis : rect->axes()) {
                 undoLater(axis, [label = axis->labelFont(),
                                  ticks = axis->tickLabelFont()](QCPAxis* restored) {

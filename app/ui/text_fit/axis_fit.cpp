@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ui/charts/plot_axis_rects.h"
 #include "ui/text_fit/owner_text.h"
 #include "ui/text_fit/text_wrap.h"
 
@@ -212,6 +213,12 @@ void fitAxis(QCPAxis* axis, bool standNames) {
             // One pixel more than the least gap between names read side by side, so that
             // rounding never decides.
             if (standing) thinNames(axis, *names, standingWidth + 4);
+        } else {
+            // Names stacked closer than a line (a log colour bar's 1, 2 and 5 of each decade on
+            // a short bar) would run into each other: those too close to the last one kept are
+            // left blank.
+            showAllNames(axis, *names);
+            thinNames(axis, *names, metrics.height() + 4);
         }
         return;
     }
@@ -251,7 +258,7 @@ void fitAxis(QCPAxis* axis, bool standNames) {
 // both hold.
 void settleAxes(QCustomPlot* plot) {
     constexpr int kRounds = 8;
-    for (QCPAxisRect* rect : plot->axisRects()) {
+    for (QCPAxisRect* rect : everyAxisRect(*plot)) {
         for (QCPAxis* axis : rect->axes()) startAfresh(axis);
         rect->update(QCPLayoutElement::upPreparation);
     }
@@ -264,7 +271,7 @@ void settleAxes(QCustomPlot* plot) {
     QSet<QCPAxis*> standing;
     for (int round = 0; round < kRounds; ++round) {
         QList<QRect> before;
-        for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxisRect* rect : everyAxisRect(*plot)) {
             before << rect->rect();
             for (QCPAxis* axis : rect->axes()) {
                 fitAxis(axis, standing.contains(axis));
@@ -282,12 +289,12 @@ void settleAxes(QCustomPlot* plot) {
         plot->plotLayout()->update(QCPLayoutElement::upMargins);
         plot->plotLayout()->update(QCPLayoutElement::upLayout);
         QList<QRect> after;
-        for (QCPAxisRect* rect : plot->axisRects()) after << rect->rect();
+        for (QCPAxisRect* rect : everyAxisRect(*plot)) after << rect->rect();
         if (after == before) return;
     }
     // Still moving after every round (margins that flip between two widths): the ticks are
     // made once more for the last layout, which the margins then keep.
-    for (QCPAxisRect* rect : plot->axisRects()) {
+    for (QCPAxisRect* rect : everyAxisRect(*plot)) {
         rect->update(QCPLayoutElement::upPreparation);
         for (QCPAxis* axis : rect->axes()) thinCollidingTicks(axis);
     }

@@ -155,10 +155,6 @@ QString describe(const tiles::TileConfiguration& c) {
              pipeline ? text(describeProblem(*pipeline, c.problem, {c.variant})) : QString());
 }
 
-QString kib(std::uint64_t bytes) {
-    return QStringLiteral("%1 KiB").arg(static_cast<double>(bytes) / 1024.0, 0, 'f', 1);
-}
-
 QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString& note) {
     QStringList lines;
     lines << QStringLiteral("Configuration  %1").arg(describe(r.configuration));
@@ -174,15 +170,15 @@ QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString
                  .arg(text(r.launch.kernelName));
     lines << QStringLiteral("Grid           %1").arg(text(r.gridWords));
     lines << QStringLiteral("Shared memory  %1 dynamic%2%3, limit %4 per block")
-                 .arg(kib(r.launch.dynamicSharedBytes))
+                 .arg(model::formatKibibytes(r.launch.dynamicSharedBytes))
                  .arg(r.launch.pipelineStages > 0
                           ? QStringLiteral(" (%1 pipeline stages)").arg(r.launch.pipelineStages)
                           : QString())
-                 .arg(r.compiled.known
-                          ? QStringLiteral(" + %1 static")
-                                .arg(kib(static_cast<std::uint64_t>(r.compiled.staticSharedBytes)))
-                          : QString())
-                 .arg(kib(r.limits.sharedBytesPerBlockOptIn));
+                 .arg(r.compiled.known ? QStringLiteral(" + %1 static")
+                                             .arg(model::formatKibibytes(static_cast<quint64>(
+                                                 r.compiled.staticSharedBytes)))
+                                       : QString())
+                 .arg(model::formatKibibytes(r.limits.sharedBytesPerBlockOptIn));
     if (r.compiled.known) {
         lines << QStringLiteral("Registers      %1 per thread; spills %2 B per thread")
                      .arg(r.compiled.registersPerThread)

@@ -34,6 +34,10 @@ QString formatBytes(quint64 bytes) {
     return QString::fromStdString(bytesText(static_cast<double>(bytes)));
 }
 
+QString formatKibibytes(quint64 bytes) {
+    return QString::fromStdString(kibibytesText(bytes));
+}
+
 QString formatMilliseconds(double ms) {
     return englishLocale().toString(ms, 'f', decimalsFor(ms, 3));
 }

@@ -9,6 +9,8 @@ namespace fusescope::model {
 
 QString formatCount(quint64 value);  // "268,435,456"
 QString formatBytes(quint64 bytes);  // "1.07 GB" (decimal units, 3 digits)
+// "227.0 KiB": shared memory, in the unit the GPU states its limit in and a refusal names.
+QString formatKibibytes(quint64 bytes);
 // `count` elements of `elementBytes` each, or nothing where the product passes 64 bits.
 std::optional<quint64> bytesForElements(quint64 count, quint64 elementBytes);
 QString formatMilliseconds(double ms);          // "0.763" (3 significant digits or more)

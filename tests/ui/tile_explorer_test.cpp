@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "layout_checks.h"
+#include "model/format.h"
 #include "model/tile_sweep_json.h"
 #include "pipelines/registry.h"
 #include "support/settings_folder.h"
@@ -445,6 +446,11 @@ void TileExplorerTest::withoutGpuSaysSoAndShowsModelNumbers() {
     QVERIFY(report.limits.multiprocessors > 0);
     QVERIFY(report.launch.blocks > 0);
     QVERIFY2(tab.reportLabel()->text().contains(QStringLiteral("SMs")),
+             qPrintable(tab.reportLabel()->text()));
+    // Shared memory in the unit the GPU states its limit in, and a refusal names: KiB.
+    QVERIFY2(tab.reportLabel()->text().contains(
+                 model::formatKibibytes(report.launch.dynamicSharedBytes) +
+                 QStringLiteral(" dynamic shared memory")),
              qPrintable(tab.reportLabel()->text()));
     // Another GPU from the table changes the SM count the grid is held against.
     const int smsBefore = report.limits.multiprocessors;

@@ -420,8 +420,8 @@ QStringList reportLines(const tiles::ResourceReport& report) {
                      .arg(compiled.registersPerThread)
                      .arg(compiled.localBytesPerThread);
         lines << QObject::tr("shared memory %1 static + %2 dynamic")
-                     .arg(model::formatBytes(static_cast<quint64>(compiled.staticSharedBytes)),
-                          model::formatBytes(report.launch.dynamicSharedBytes));
+                     .arg(model::formatKibibytes(static_cast<quint64>(compiled.staticSharedBytes)),
+                          model::formatKibibytes(report.launch.dynamicSharedBytes));
         lines << QObject::tr("%1 threads per block · %2 blocks per SM · occupancy %3")
                      .arg(report.launch.threadsPerBlock)
                      .arg(compiled.blocksPerMultiprocessor)
@@ -429,7 +429,7 @@ QStringList reportLines(const tiles::ResourceReport& report) {
     } else {
         lines << QObject::tr("%1 threads per block · %2 dynamic shared memory (%3 stages)")
                      .arg(report.launch.threadsPerBlock)
-                     .arg(model::formatBytes(report.launch.dynamicSharedBytes))
+                     .arg(model::formatKibibytes(report.launch.dynamicSharedBytes))
                      .arg(report.launch.pipelineStages);
     }
     if (!report.gridWords.empty()) lines << QObject::tr("grid: %1").arg(qs(report.gridWords));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "pipelines/mlp/embedded_source.h"
 #include "pipelines/mlp/mlp_lesson_tiled_source.h"
 
 namespace fusescope::mlp {
@@ -13,7 +14,8 @@ std::atomic<bool> alwaysCompiled{false};
 }  // namespace
 
 std::string_view lessonTiledSource() {
-    return kLessonTiledSourceText;
+    static const std::string text = joinedSource(kLessonTiledSourceParts);
+    return text;
 }
 
 bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor) {

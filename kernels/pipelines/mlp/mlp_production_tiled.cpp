@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pipelines/mlp/embedded_source.h"
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "pipelines/mlp/mlp_production_tiled_source.h"
 #include "pipelines/registry.h"
@@ -17,7 +18,8 @@ bool allowed(const std::array<int, N>& values, int value) {
 }  // namespace
 
 std::string_view productionTiledSource() {
-    return kProductionTiledSourceText;
+    static const std::string text = joinedSource(kProductionTiledSourceParts);
+    return text;
 }
 
 std::uint64_t productionTiledSharedBytes(const production::Tiles& tiles) {

@@ -28,6 +28,16 @@ bool lessonTiledHiddenInSlot(const LessonTiles& tiles) {
            tiles.blockM * tiles.blockH + 2 * tiles.blockI * tiles.blockH;
 }
 
+namespace {
+
+// The mma.sync kernel's BLOCK_M x BLOCK_I hidden tile, in the element's width (TF32: float32).
+std::uint64_t hiddenTileBytes(const LessonTiles& tiles, DType dtype) {
+    return static_cast<std::uint64_t>(tiles.blockM) * static_cast<std::uint64_t>(tiles.blockI) *
+           (dtype == DType::Bfloat16 ? 2 : 4);
+}
+
+}  // namespace
+
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
                                      int computeMajor) {
     const auto m = static_cast<std::uint64_t>(tiles.blockM),
@@ -45,7 +55,7 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
         const std::uint64_t staged =
             static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * bytes + n * i * bytes;
         if (warpgroups) return staged + 1024;
-        return staged + (lessonTiledHiddenInSlot(tiles) ? 0 : m * i * bytes);
+        return staged + (lessonTiledHiddenInSlot(tiles) ? 0 : hiddenTileBytes(tiles, dtype));
     }
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }
@@ -75,9 +85,7 @@ std::uint64_t launchSharedBytes(const LessonTiles& tiles, DType dtype, int stage
     if (lessonTiledWarpgroups(tiles, dtype, computeMajor) || dtype == DType::Float32 ||
         !lessonTiledHiddenInSlot(tiles))
         return used;
-    const std::uint64_t elementBytes = dtype == DType::Bfloat16 ? 2 : 4;
-    const std::uint64_t apart = used + static_cast<std::uint64_t>(tiles.blockM) *
-                                           static_cast<std::uint64_t>(tiles.blockI) * elementBytes;
+    const std::uint64_t apart = used + hiddenTileBytes(tiles, dtype);
     const std::uint64_t blocksApart = blocksSharing(apart, sharedLimit, threads);
     return blocksApart >= 2 && blocksSharing(used, sharedLimit, threads) > blocksApart ? apart
                                                                                        : used;

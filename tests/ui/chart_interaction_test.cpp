@@ -52,6 +52,7 @@ class ChartInteractionTest : public QObject {
   private slots:
     void hoverNamesExactValueAndSource();
     void wheelZoomsDragPansDoubleClickResets();
+    void doubleClickResetsTheColourBarToo();
     void whereClicksSeekTheDragDoesNotPan();
     void barsNameTheirCategoryAndNotes();
     void everyChartOfTheWindowIsInteractive();
@@ -99,6 +100,24 @@ void ChartInteractionTest::wheelZoomsDragPansDoubleClickResets() {
     QVERIFY(test.plot.xAxis->range().size() < 8.0 - 0.1);
     sendMouse(&test.plot, QEvent::MouseButtonDblClick, centre, Qt::LeftButton, Qt::LeftButton);
     QCOMPARE(test.plot.xAxis->range().upper, 8.0);
+}
+
+// A colour scale's bar zooms and pans its own axis, which lies outside the plot's layout; the
+// double-click returns it to the chart's range like every other axis.
+void ChartInteractionTest::doubleClickResetsTheColourBarToo() {
+    TestPlot test;
+    auto* scale = new QCPColorScale(&test.plot);
+    test.plot.plotLayout()->addElement(0, 1, scale);
+    scale->setDataRange(QCPRange(0, 100));
+    test.plot.replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(QTest::qWaitForWindowExposed(&test.plot));
+    const QPointF onTheBar = scale->axis()->axisRect()->rect().center();
+    sendWheel(&test.plot, onTheBar, 2);
+    QVERIFY2(scale->dataRange().size() < 100.0 - 1.0,
+             qPrintable(QString::number(scale->dataRange().size())));
+    sendMouse(&test.plot, QEvent::MouseButtonDblClick, onTheBar, Qt::LeftButton, Qt::LeftButton);
+    QCOMPARE(scale->dataRange().lower, 0.0);
+    QCOMPARE(scale->dataRange().upper, 100.0);
 }
 
 void ChartInteractionTest::whereClicksSeekTheDragDoesNotPan() {

@@ -1,5 +1,7 @@
 #include "ui/charts/chart_interaction.h"
 
+#include "ui/charts/plot_axis_rects.h"
+
 #include <QEvent>
 #include <QList>
 #include <QMouseEvent>
@@ -93,7 +95,8 @@ class ChartInteraction : public QObject {
         if (generation != savedGeneration_) saved_.clear();
         savedGeneration_ = generation;
         if (!saved_.isEmpty()) return;
-        for (QCPAxisRect* rect : plot_->axisRects())
+        // A colour scale's bar zooms and pans too, on an axis outside the plot's layout.
+        for (QCPAxisRect* rect : everyAxisRect(*plot_))
             for (QCPAxis* axis : rect->axes()) saved_.push_back({axis, axis->range()});
     }
 

@@ -13,6 +13,7 @@
 
 #include "analysis/sweep.h"
 #include "model/sweep_chart_conversion.h"
+#include "ui/charts/plot_font_follow.h"
 #include "ui/charts/plot_text_fit.h"
 #include "ui/sweep/sweep_chart.h"
 
@@ -78,6 +79,7 @@ class SweepChartTest : public QObject {
     void rejectsFilesThatAreNotSweeps_data();
     void rejectsFilesThatAreNotSweeps();
     void chartsWhatTheCliWrites();
+    void theCaptionFollowsAFontChangeMadeWhileItWasHidden();
 };
 
 void SweepChartTest::drawsEverySeriesWithItsFitAndExportsPng() {
@@ -442,6 +444,34 @@ void SweepChartTest::chartsWhatTheCliWrites() {
     QCOMPARE(chart.exportPng(directory.filePath(QStringLiteral("sweep.png"))), QString());
     QVERIFY(!model::loadSweepFile(directory.filePath(QStringLiteral("missing.json"))).isOk());
 #endif
+}
+
+// Compared sweeps leave the caption out of the layout; a font change meanwhile (the zoom, the
+// presentation layout) must still reach it, or it comes back at the old size.
+void SweepChartTest::theCaptionFollowsAFontChangeMadeWhileItWasHidden() {
+    SweepChart chart;
+    followWidgetFont(&chart);  // as the window does for every chart
+    chart.resize(1200, 900);
+    chart.setData(syntheticData());
+    const double captionToChart =
+        chart.captionElement()->font().pointSizeF() / chart.font().pointSizeF();
+
+    SweepChartData compared = syntheticData();
+    compared.recordings = {{QStringLiteral("A: one machine"), kL2Bytes},
+                           {QStringLiteral("B: another"), kL2Bytes}};
+    chart.setData(compared);
+    QVERIFY(chart.captionElement()->layout() == nullptr);
+    QFont larger = chart.font();
+    larger.setPointSizeF(larger.pointSizeF() * 2);
+    chart.setFont(larger);
+
+    chart.setData(syntheticData());
+    QVERIFY(chart.captionElement()->layout() != nullptr);
+    const double expected = captionToChart * larger.pointSizeF();
+    QVERIFY2(std::abs(chart.captionElement()->font().pointSizeF() - expected) < 0.05 * expected,
+             qPrintable(QStringLiteral("caption %1 pt, expected %2 pt")
+                            .arg(chart.captionElement()->font().pointSizeF())
+                            .arg(expected)));
 }
 
 QTEST_MAIN(SweepChartTest)

@@ -49,18 +49,18 @@ class PlotFontFollower : public QObject {
                 axis->setSelectedLabelFont(scaled(axis->selectedLabelFont(), factor));
                 axis->setSelectedTickLabelFont(scaled(axis->selectedTickLabelFont(), factor));
             }
-        for (QCPLayoutElement* element : plot_->plotLayout()->elements(true)) {
-            if (auto* text = qobject_cast<QCPTextElement*>(element)) {
-                text->setFont(scaled(text->font(), factor));
-                text->setSelectedFont(scaled(text->selectedFont(), factor));
-            } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
-                scaleLegend(legend, factor);
+        // Every text element and legend on the plot's layers, in the layout or not: a chart takes
+        // a caption out of its layout while it has nothing to say, and a legend inside an axis
+        // rect is no element of the layout; both must come back at the size of the rest.
+        for (int layer = 0; layer < plot_->layerCount(); ++layer)
+            for (QCPLayerable* layerable : plot_->layer(layer)->children()) {
+                if (auto* text = qobject_cast<QCPTextElement*>(layerable)) {
+                    text->setFont(scaled(text->font(), factor));
+                    text->setSelectedFont(scaled(text->selectedFont(), factor));
+                } else if (auto* legend = qobject_cast<QCPLegend*>(layerable)) {
+                    scaleLegend(legend, factor);
+                }
             }
-        }
-        // A legend inside an axis rect is not an element of the plot's layout.
-        for (QCPAxisRect* rect : plot_->axisRects())
-            for (QCPLayoutElement* element : rect->insetLayout()->elements(false))
-                if (auto* legend = qobject_cast<QCPLegend*>(element)) scaleLegend(legend, factor);
         for (int i = 0; i < plot_->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i))) {
                 text->setFont(scaled(text->font(), factor));

@@ -148,8 +148,6 @@ void TileHeatmap::placeSummary() {
     const bool wanted = summary_->visible();
     if (wanted == (summary_->layout() != nullptr)) return;
     if (wanted) {
-        // Out of the layout it missed the font changes (zoom, presentation) the caption followed.
-        summary_->setFont(captionElement()->font());
         plotLayout()->insertRow(1);
         plotLayout()->addElement(1, 0, summary_);
         plotLayout()->setRowStretchFactor(1, 0.001);

@@ -58,7 +58,9 @@ set_source_files_properties(${mlp_cuda_sources} PROPERTIES
 # is built for that architecture alone, whatever CMAKE_CUDA_ARCHITECTURES says, and runs only on
 # compute capability 9.0 (other GPUs take the mma.sync kernel).
 add_library(fusescope_mlp_hopper OBJECT pipelines/mlp/mlp_gate_up_hopper.cu)
-set_target_properties(fusescope_mlp_hopper PROPERTIES CUDA_ARCHITECTURES OFF AUTOMOC OFF)
+# Position-independent: the asan preset builds fusescope_pipelines as a shared library.
+set_target_properties(fusescope_mlp_hopper PROPERTIES CUDA_ARCHITECTURES OFF AUTOMOC OFF
+                                                      POSITION_INDEPENDENT_CODE ON)
 target_compile_options(fusescope_mlp_hopper PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:--generate-code=arch=compute_90a,code=sm_90a
   -Xptxas=--warn-on-spills,--warning-as-error>)

@@ -8,8 +8,10 @@
 #      is printed so that a skip is never silent;
 #   2. builds the `asan` preset (AddressSanitizer + UBSan, CUDA off: no GPU in CI and nvcc is
 #      slow; line tables only, -g1: every report still names file and line; a unity build, each
-#      target's files compiled eight to a batch), only the programs the tests run, and runs the
-#      same tests under it; any sanitizer report fails the run;
+#      target's files compiled eight to a batch; the project's libraries shared, since UBSan's
+#      check data makes each statically linked test program ~190 MB, 8.4 GB in all, more than a
+#      CI machine's disk has had free), only the programs the tests run, and runs the same tests
+#      under it; any sanitizer report fails the run;
 #   3. fuzzes the recording and sweep loaders and the expression parser for a bounded time
 #      (scripts/fuzz.sh, clang).
 # The exit status is non-zero when any of them failed.
@@ -22,8 +24,16 @@ cd "$(dirname "$0")/.."
 
 scripts/setup-deps.sh
 
+# What a build takes on disk and what is left, so that a full disk shows in CI's log before
+# a link fails on it.
+disk_report() {
+    echo "disk: build/$1 takes $(du -sh "build/$1" | cut -f1);" \
+        "$(df -h --output=avail . | tail -1 | tr -d ' ') free"
+}
+
 cmake --preset ci
 cmake --build --preset ci -j"$(nproc)"
+disk_report ci
 
 export QT_QPA_PLATFORM=offscreen
 test_status=0
@@ -80,6 +90,7 @@ if [[ "${FUSESCOPE_SANITIZE:-1}" != 0 ]]; then
     cmake --preset asan -DFUSESCOPE_CUDA=OFF
     # Only what the tests run: the tools and benchmarks no test starts are not rebuilt here.
     if cmake --build --preset asan -j"$(nproc)" --target fusescope_test_programs; then
+        disk_report asan
         # The asan test preset sets ASAN_OPTIONS and UBSAN_OPTIONS: the first report stops the
         # test and fails it (the code is built with -fno-sanitize-recover=undefined too).
         ctest --preset asan --output-on-failure --timeout 900 -j"$(nproc)" "$@" || asan_status=$?

@@ -109,14 +109,17 @@ QString combinedProblemLabel(const Recording& recording) {
                       distinctValues(recording, [](const VariantResult& run) {
                           return QString::fromUtf8(dtypeTitle(run.problem.dtype));
                       })};
+    std::vector<TuningText> texts;
     for (const Tuning& tuning : tunings) {
         QStringList values;
         for (const VariantResult* run : tuning.users) {
             const QString value = QString::number(run->problem.tuningValue(tuning.name));
             if (!values.contains(value)) values << value;
         }
-        parts << QStringLiteral("%1 %2").arg(tuning.title, values.join(QStringLiteral(" / ")));
+        texts.push_back({tuning.title.toStdString(),
+                         values.join(QStringLiteral(" / ")).toStdString(), values.size() == 1});
     }
+    if (!texts.empty()) parts << toQString(tuningsText(texts));
     return parts.join(kSeparator);
 }
 

@@ -73,19 +73,9 @@ QString tilesShort(const tiles::TileConfiguration& configuration) {
 
 QString tilesOrder(const tiles::TileConfiguration& configuration) {
     // "BLOCK_M/N/H/I": a prefix the first title shares with the next ones is said once.
-    QStringList titles;
-    QString prefix;
-    for (const TuningSpec* tuning : variantTunings(configuration)) {
-        const QString title = peerWords(tuning->title);
-        if (titles.isEmpty()) {
-            prefix = title.left(title.indexOf(QLatin1Char('_')) + 1);
-            titles << title;
-        } else {
-            titles << (!prefix.isEmpty() && title.startsWith(prefix) ? title.mid(prefix.size())
-                                                                     : title);
-        }
-    }
-    return titles.join(QLatin1Char('/'));
+    std::vector<std::string> titles;
+    for (const TuningSpec* tuning : variantTunings(configuration)) titles.push_back(tuning->title);
+    return peerWords(titlesSharingPrefix(titles));
 }
 
 QString peerSummary(const tiles::TileSweep& sweep) {

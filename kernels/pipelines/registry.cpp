@@ -194,6 +194,51 @@ std::vector<const TuningSpec*> tuningsUsed(const PipelineSpec& pipeline, const P
     return used;
 }
 
+namespace {
+
+// "BLOCK_" of "BLOCK_M"; empty where the title has no '_' to end a prefix at.
+std::string titlePrefix(const std::string& title) {
+    const std::size_t underscore = title.find('_');
+    return underscore == std::string::npos ? std::string() : title.substr(0, underscore + 1);
+}
+
+bool sharesPrefix(const std::string& title, const std::string& prefix) {
+    return !prefix.empty() && title.size() > prefix.size() && title.starts_with(prefix);
+}
+
+}  // namespace
+
+std::string titlesSharingPrefix(const std::vector<std::string>& titles) {
+    std::string text;
+    const std::string prefix = titles.empty() ? std::string() : titlePrefix(titles.front());
+    for (std::size_t index = 0; index < titles.size(); ++index) {
+        const std::string& title = titles[index];
+        if (index > 0) text += '/';
+        text += index > 0 && sharesPrefix(title, prefix) ? title.substr(prefix.size()) : title;
+    }
+    return text;
+}
+
+std::string tuningsText(const std::vector<TuningText>& tunings) {
+    std::string text;
+    for (std::size_t first = 0; first < tunings.size();) {
+        const std::string prefix = tunings[first].oneValue ? titlePrefix(tunings[first].title) : "";
+        std::size_t end = first + 1;
+        while (end < tunings.size() && tunings[end].oneValue &&
+               sharesPrefix(tunings[end].title, prefix))
+            ++end;
+        std::vector<std::string> titles;
+        std::string values;
+        for (std::size_t index = first; index < end; ++index) {
+            titles.push_back(tunings[index].title);
+            values += (index > first ? "/" : "") + tunings[index].value;
+        }
+        text += (text.empty() ? "" : " · ") + titlesSharingPrefix(titles) + " " + values;
+        first = end;
+    }
+    return text;
+}
+
 std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem,
                             const std::vector<std::string>& variants) {
     std::string text;
@@ -201,8 +246,10 @@ std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem
         text += (text.empty() ? "" : ", ") + dimension.name + " = " +
                 groupedDigits(problem.dimension(dimension.name));
     text += " · " + std::string(dtypeTitle(problem.dtype));
+    std::vector<TuningText> tunings;
     for (const TuningSpec* tuning : tuningsUsed(pipeline, problem, variants))
-        text += " · " + tuning->title + " " + std::to_string(problem.tuningValue(tuning->name));
+        tunings.push_back({tuning->title, std::to_string(problem.tuningValue(tuning->name))});
+    if (!tunings.empty()) text += " · " + tuningsText(tunings);
     return text;
 }
 

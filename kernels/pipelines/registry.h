@@ -298,6 +298,18 @@ Problem withPreset(const Problem& problem, const PresetSpec& preset);
 // in declaration order; with no variant named, those of every variant (a run of them all).
 std::vector<const TuningSpec*> tuningsUsed(const PipelineSpec& pipeline, const Problem& problem,
                                            const std::vector<std::string>& variants);
+// A tuning parameter as a caption names it: its title and its value, or values ("32 / 64").
+struct TuningText {
+    std::string title;
+    std::string value;
+    bool oneValue = true;
+};
+// "BLOCK_M/N/H/I": the prefix up to the first title's '_' said once for every later title that
+// shares it; a title that does not stands whole.
+std::string titlesSharingPrefix(const std::vector<std::string>& titles);
+// Tuning parameters joined by " · ", a run of titles sharing the first's prefix and each with one
+// value said together: "BLOCK_M/N/H/I 32/64/64/64 · vector 4" (narrow captions keep the tiles).
+std::string tuningsText(const std::vector<TuningText>& tunings);
 // "N = 16,777,216 · float32 · vector 4", for captions and messages: the tuning parameters the
 // named variants use, and no other (the cuBLAS variants show no tiles).
 std::string describeProblem(const PipelineSpec& pipeline, const Problem& problem,

@@ -208,24 +208,38 @@ TEST(Registry, MissingValuesTakeTheDefaultsAndPresetsApply) {
         "N = 16,777,216 · float32 · vector 4");
 }
 
+// Tiles said together, so that a narrow caption keeps them: titles that share the first's
+// prefix and have one value each are one part; a title without the prefix, or with several
+// values (runs that differ), stands alone.
+TEST(Registry, TuningsSharingAPrefixAreNamedTogether) {
+    EXPECT_EQ(titlesSharingPrefix({"BLOCK_M", "BLOCK_N", "TILE_I", "BLOCK_H"}),
+              "BLOCK_M/N/TILE_I/H");
+    EXPECT_EQ(titlesSharingPrefix({"vector"}), "vector");
+    EXPECT_EQ(tuningsText({{"BLOCK_M", "32"}, {"BLOCK_N", "64"}, {"vector", "4"}}),
+              "BLOCK_M/N 32/64 · vector 4");
+    EXPECT_EQ(tuningsText({{"BLOCK_M", "32 / 64", false}, {"BLOCK_N", "64"}, {"BLOCK_H", "32"}}),
+              "BLOCK_M 32 / 64 · BLOCK_N/H 64/32");
+    EXPECT_EQ(tuningsText({{"TILE_M", "128"}, {"BLOCK_M", "32"}, {"BLOCK_N", "64"}}),
+              "TILE_M 128 · BLOCK_M/N 32/64");
+    EXPECT_EQ(tuningsText({{"vector", "4"}, {"vector_2", "1"}}), "vector 4 · vector_2 1");
+    EXPECT_EQ(tuningsText({}), "");
+}
+
 // A caption names the tiles a variant's kernels take and no other: the cuBLAS variants none, the
 // lesson's kernel its BLOCK tiles, the production fusion its TILE tiles at prefill sizes only
 // (its decode kernels stream weights with no tiles).
 TEST(Registry, ProblemTextNamesOnlyTheTuningsTheVariantTakes) {
     const PipelineSpec& mlp = *findPipeline("mlp");
-    // " · BLOCK_M 32 · BLOCK_N 64": the parameters named, at their declared defaults.
-    const auto shown = [&](std::initializer_list<const char*> names) {
-        std::string text;
-        for (const char* name : names) {
-            const TuningSpec* tuning = mlp.findTuning(name);
-            text += " · " + tuning->title + " " + std::to_string(tuning->defaultValue);
-        }
-        return text;
+    // " · BLOCK_M/N/H/I 32/64/64/64": the parameters named, at their declared defaults.
+    const auto shown = [&](const char* titles, std::initializer_list<const char*> names) {
+        std::string values;
+        for (const char* name : names)
+            values +=
+                (values.empty() ? "" : "/") + std::to_string(mlp.findTuning(name)->defaultValue);
+        return std::string(" · ") + titles + " " + values;
     };
-    const std::string lesson = shown({"block_m", "block_n", "block_h", "block_i"});
-    const std::string production = shown({"tile_m", "tile_i"});
-    EXPECT_NE(lesson.find("BLOCK_M"), std::string::npos);
-    EXPECT_NE(production.find("TILE_I"), std::string::npos);
+    const std::string lesson = shown("BLOCK_M/N/H/I", {"block_m", "block_n", "block_h", "block_i"});
+    const std::string production = shown("TILE_M/I", {"tile_m", "tile_i"});
     const Problem classroom = withPreset(mlp.defaultProblem(), *mlp.findPreset("classroom"));
     const Problem decode = withPreset(mlp.defaultProblem(), *mlp.findPreset("decode-1"));
     const std::string dimensions = "M = 512, H = 1,024, I = 2,816 · bfloat16";

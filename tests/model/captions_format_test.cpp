@@ -163,18 +163,15 @@ VariantResult mlpRun(const char* variant, int rows) {
 // production fusion name their own, and the recording's caption each with its own runs' values.
 TEST(Captions, NameOnlyTheTilesEachVariantTakes) {
     const fusescope::PipelineSpec& mlp = *fusescope::findPipeline("mlp");
-    // " · TILE_M 128 · TILE_I 128": the parameters named, at their declared defaults but where
-    // given.
-    const auto shown = [&](std::initializer_list<const char*> names,
+    // " · TILE_M/I 128/128": the parameters named together, at their declared defaults but
+    // where given.
+    const auto shown = [&](const QString& titles, std::initializer_list<const char*> names,
                            std::map<std::string, int> values = {}) {
-        QString text;
-        for (const char* name : names) {
-            const fusescope::TuningSpec* tuning = mlp.findTuning(name);
-            text += QStringLiteral(" · %1 %2")
-                        .arg(QString::fromStdString(tuning->title))
-                        .arg(values.count(name) ? values[name] : tuning->defaultValue);
-        }
-        return text;
+        QStringList shownValues;
+        for (const char* name : names)
+            shownValues << QString::number(values.count(name) ? values[name]
+                                                              : mlp.findTuning(name)->defaultValue);
+        return QStringLiteral(" · %1 %2").arg(titles, shownValues.join(QLatin1Char('/')));
     };
     Recording recording;
     recording.device.name = "NVIDIA H200";
@@ -183,8 +180,9 @@ TEST(Captions, NameOnlyTheTilesEachVariantTakes) {
     const int otherBlockM = mlp.findTuning("block_m")->defaultValue == 64 ? 32 : 64;
     recording.runs[1].problem.tuning["block_m"] = otherBlockM;
     const QString lesson =
-        shown({"block_m", "block_n", "block_h", "block_i"}, {{"block_m", otherBlockM}});
-    const QString production = shown({"tile_m", "tile_i"});
+        shown(QStringLiteral("BLOCK_M/N/H/I"), {"block_m", "block_n", "block_h", "block_i"},
+              {{"block_m", otherBlockM}});
+    const QString production = shown(QStringLiteral("TILE_M/I"), {"tile_m", "tile_i"});
     const QString problem = "M = 512, H = 1,024, I = 2,816 · bfloat16";
     EXPECT_EQ(problemLabel(recording.runs[0]), problem);
     EXPECT_EQ(problemLabel(recording.runs[3]), problem);

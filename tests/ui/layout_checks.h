@@ -3,11 +3,17 @@
 // legend, title and caption elements, text items) cut by its plot or overlapping other text or
 // the plotted data, and labels too small for their text or on top of each other. Each problem is
 // one line naming the widget, the text and the rectangles.
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QFontMetricsF>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QRectF>
 #include <QScrollArea>
 #include <QStringList>
+#include <QStyle>
 #include <QTextDocument>
 #include <QWidget>
 #include <utility>
@@ -315,6 +321,42 @@ inline QRect visibleRectInWindow(const QWidget& widget) {
          parent = parent->parentWidget())
         visible &= QRect(parent->mapTo(parent->window(), QPoint(0, 0)), parent->size());
     return visible;
+}
+
+// The fields, buttons and labels of a column of controls that its viewport cuts at the side: the
+// column scrolls up and down only, so a cut one is never seen whole.
+inline QStringList controlsCutProblems(const QScrollArea& column) {
+    QStringList problems;
+    if (!column.isVisible() || !column.widget()) return problems;
+    const QWidget* viewport = column.viewport();
+    // Squeezed to its least width, as a narrow window or a wide table beside it does, the
+    // column still holds the controls' least width beside its scroll bar.
+    const int needed = column.widget()->minimumSizeHint().width() +
+                       column.style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    if (column.minimumWidth() < needed)
+        problems << QStringLiteral("%1 may be squeezed to %2 px, its controls need %3")
+                        .arg(column.objectName())
+                        .arg(column.minimumWidth())
+                        .arg(needed);
+    for (const QWidget* control : column.widget()->findChildren<QWidget*>()) {
+        if (!control->isVisible() || control->width() <= 0) continue;
+        if (!qobject_cast<const QLineEdit*>(control) &&
+            !qobject_cast<const QAbstractSpinBox*>(control) &&
+            !qobject_cast<const QComboBox*>(control) &&
+            !qobject_cast<const QAbstractButton*>(control) &&
+            !qobject_cast<const QLabel*>(control) && !qobject_cast<const QListWidget*>(control))
+            continue;
+        const QRect at(control->mapTo(viewport, QPoint(0, 0)), control->size());
+        if (at.left() < 0 || at.right() >= viewport->width())
+            problems << QStringLiteral("%1: %2 '%3' spans x %4 to %5 of its %6 px wide column")
+                            .arg(column.objectName(),
+                                 QString::fromLatin1(control->metaObject()->className()),
+                                 control->objectName())
+                            .arg(at.left())
+                            .arg(at.right())
+                            .arg(viewport->width());
+    }
+    return problems;
 }
 
 inline QStringList labelProblems(QWidget& window) {

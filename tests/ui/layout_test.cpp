@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -155,6 +156,7 @@ class LayoutTest : public testsupport::WindowTestCase {
     void noTextCutOrOverlappingAfterEachPipeline();
     void presentationLayoutReadsFromTheBackRow();
     void presentationShowsEveryVariantAfterALiveRun();
+    void presentationKeepsEachControlsColumnWhole();
     void runChartsTurnLogarithmicPastTheSpread();
     void inputFieldsShowTheirValue_data();
     void inputFieldsShowTheirValue();
@@ -574,6 +576,12 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
         }
         if (const QString problem = foldedBarProblem(window.viewTabs()); !problem.isEmpty())
             problems << QStringLiteral("[%1] %2").arg(charts->tabText(index), problem);
+        // A column of controls beside the chart scrolls up and down, never sideways: each field
+        // and button lies whole inside it, at the presentation's larger text too.
+        for (const QScrollArea* column : charts->currentWidget()->findChildren<QScrollArea*>(
+                 QRegularExpression(QStringLiteral("^(sweepControls|explorerControlsScroll)$"))))
+            for (const QString& problem : testing::controlsCutProblems(*column))
+                problems << QStringLiteral("[%1] %2").arg(charts->tabText(index), problem);
         if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS"); !shots.isEmpty())
             window.grab().save(QStringLiteral("%1/presentation-%2.png")
                                    .arg(shots, charts->tabText(index).replace(' ', '_')));
@@ -605,6 +613,42 @@ void LayoutTest::presentationLayoutReadsFromTheBackRow() {
 
 // The prefill recording's lesson kernel takes 140 times the others' time: on a linear axis their
 // bars lie flat. The bytes and time charts turn logarithmic by themselves there, and follow the
+
+// A size sweep opened, then the presentation layout, then the window shown (`--open
+// --presentation`): the sweep's and the explorer's columns of controls grow with the larger text,
+// and each field, button and variant title lies whole inside its column.
+void LayoutTest::presentationKeepsEachControlsColumnWhole() {
+    MainWindow window(folder_->settings());
+    QCOMPARE(window.openRecording(
+                 shippedRecording(QStringLiteral("h200-swiglu-size-sweep.fusescope.json"))),
+             QString());
+    window.setPresentation(true);
+    QVERIFY(testsupport::showAt(window, QSize(1280, 720)));
+    QStringList problems;
+    QTabWidget* charts = window.chartTabs();
+    for (int index = 0; index < charts->count(); ++index) {
+        QScrollArea* column = charts->widget(index)
+                                  ->findChildren<QScrollArea*>(QRegularExpression(
+                                      QStringLiteral("^(sweepControls|explorerControlsScroll)$")))
+                                  .value(0);
+        if (!column || !charts->isTabVisible(index)) continue;
+        charts->setCurrentIndex(index);
+        QCoreApplication::processEvents();
+        QTest::qWait(50);
+        for (const QString& problem : testing::controlsCutProblems(*column))
+            problems << QStringLiteral("[%1] %2").arg(charts->tabText(index), problem);
+        if (auto* variants = column->findChild<QListWidget*>(QStringLiteral("sweepVariants")))
+            for (int row = 0; row < variants->count(); ++row)
+                if (variants->visualItemRect(variants->item(row)).bottom() >=
+                    variants->viewport()->height())
+                    problems << QStringLiteral("the sweep's variant '%1' is below its list")
+                                    .arg(variants->item(row)->text());
+    }
+    if (!problems.isEmpty()) qInfo().noquote() << problems.join(QLatin1Char('\n'));
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, the first: %2")
+                                                .arg(problems.size())
+                                                .arg(problems.value(0))));
+}
 
 // A run that ends in the presentation layout: its rows and its longer verdict arrive at the end,
 // and every variant's row is still in sight under the whole verdict.

@@ -3,7 +3,6 @@
 #include "ui/explorer/tile_explorer_tab.h"
 
 #include <QComboBox>
-#include <QEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -17,6 +16,7 @@
 #include <memory>
 
 #include "ui/explorer/tile_explorer_widgets.h"
+#include "ui/widgets/scroll_column.h"
 #include "worker/run_controller.h"
 
 namespace fusescope {
@@ -39,7 +39,7 @@ TileExplorerTab::TileExplorerTab(RunController* controller, QWidget* parent)
     QWidget* controls = buildControls();
     controlsScroll->setWidget(controls);
     controlsScroll_ = controlsScroll;
-    fitControlsWidth();
+    keepScrollColumnFitted(controlsScroll);
     splitter->addWidget(controlsScroll);
     splitter->addWidget(buildViews());
     splitter->setStretchFactor(1, 1);
@@ -120,7 +120,6 @@ void TileExplorerTab::choosePipeline(const std::string& pipeline, const std::str
     QWidget* old = controlsScroll_->takeWidget();
     controlsScroll_->setWidget(buildControls());
     if (old) old->deleteLater();
-    fitControlsWidth();
     saveOnChange(controlsScroll_->widget());
     applyVariant();
     setBackendSummary(summary_);
@@ -166,21 +165,6 @@ void TileExplorerTab::restoreChoices() {
     updateSweepSize();
     selectionChanged();
     refreshViews();
-}
-
-// The controls scroll up and down, never sideways: their column is as wide as their least width
-// plus the scroll bar.
-void TileExplorerTab::fitControlsWidth() {
-    if (!controlsScroll_ || !controlsScroll_->widget()) return;
-    controlsScroll_->setMinimumWidth(controlsScroll_->widget()->minimumSizeHint().width() +
-                                     style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4);
-}
-
-void TileExplorerTab::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    // The presentation zoom or the theme changed the controls' least width.
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
-        fitControlsWidth();
 }
 
 const PipelineSpec* TileExplorerTab::pipeline() const {

@@ -106,9 +106,6 @@ class TileExplorerTab final : public QWidget {
     void startSweep();
     void cancelSweep();
 
-  protected:
-    void changeEvent(QEvent* event) override;
-
   signals:
     // A run to show in the results, the charts and the memory stage (a cell clicked, or the
     // configuration just run).
@@ -151,7 +148,6 @@ class TileExplorerTab final : public QWidget {
     void updateEnabled();
     void updateSweepSize();
     void requestReport();
-    void fitControlsWidth();
     void saveChoices() const;
     void restoreChoices();
     std::map<std::string, int> selectedTiles() const;

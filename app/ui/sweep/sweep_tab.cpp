@@ -30,6 +30,8 @@
 #include "model/sweep_json.h"
 #include "ui/sweep/sweep_chart.h"
 #include "ui/widgets/read_only_cell.h"
+#include "ui/widgets/scroll_column.h"
+#include "ui/widgets/wrapped_check_list.h"
 #include "worker/run_controller.h"
 
 namespace fusescope {
@@ -43,11 +45,8 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignR
 
 SweepTab::SweepTab(RunController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
-    variants_ = new QListWidget;
+    variants_ = new WrappedCheckList;
     variants_->setObjectName(QStringLiteral("sweepVariants"));
-    variants_->setMaximumHeight(90);
-    variants_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    variants_->setTextElideMode(Qt::ElideRight);
     from_ = new QLineEdit(QString::number(kDefaultSweepStart));
     from_->setObjectName(QStringLiteral("sweepFrom"));
     to_ = new QLineEdit;
@@ -76,7 +75,9 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     status_->setObjectName(QStringLiteral("sweepStatus"));
 
     auto* form = new QFormLayout;
-    form->addRow(tr("Variants"), variants_);
+    // The titles take the form's whole width, under their label, and wrap rather than elide.
+    form->addRow(new QLabel(tr("Variants")));
+    form->addRow(variants_);
     fromLabel_ = new QLabel(tr("From N"));
     toLabel_ = new QLabel(tr("To N"));
     form->addRow(fromLabel_, from_);
@@ -92,7 +93,10 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     form->addRow(progress_);
     form->addRow(status_);
     auto* controls = new QWidget;
-    controls->setLayout(form);
+    // The rows keep their heights; the spare height goes below them.
+    auto* column = new QVBoxLayout(controls);
+    column->addLayout(form);
+    column->addStretch(1);
     // On a short screen the controls scroll rather than set the window's least height.
     auto* controlsScroll = new QScrollArea;
     controlsScroll->setObjectName(QStringLiteral("sweepControls"));
@@ -100,9 +104,9 @@ SweepTab::SweepTab(RunController* controller, QWidget* parent)
     controlsScroll->setWidgetResizable(true);
     controlsScroll->setFrameShape(QFrame::NoFrame);
     controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    const int scrollBarWidth = controlsScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    controlsScroll->setMinimumWidth(controls->minimumSizeHint().width() + scrollBarWidth);
-    controlsScroll->setMaximumWidth(290 + scrollBarWidth);
+    // Beside the chart the controls take 290 px at most, unless they need more.
+    keepScrollColumnFitted(controlsScroll,
+                           290 + controlsScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
 
     chart_ = new SweepChart;
     chart_->setObjectName(QStringLiteral("sweepChart"));

@@ -21,6 +21,12 @@ WrappedCheckList::WrappedCheckList(QWidget* parent) : QListWidget(parent) {
     fitHeight();
 }
 
+WrappedCheckList::~WrappedCheckList() {
+    // The list's model outlives this part of it and resets as ~QListWidget clears it: its
+    // signals must not reach a WrappedCheckList that is no longer one.
+    model()->disconnect(this);
+}
+
 void WrappedCheckList::resizeEvent(QResizeEvent* event) {
     QListWidget::resizeEvent(event);
     fitHeightLater();

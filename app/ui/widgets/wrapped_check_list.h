@@ -9,6 +9,7 @@ namespace fusescope {
 class WrappedCheckList : public QListWidget {
   public:
     explicit WrappedCheckList(QWidget* parent = nullptr);
+    ~WrappedCheckList() override;
 
   protected:
     void resizeEvent(QResizeEvent* event) override;

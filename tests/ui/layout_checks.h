@@ -346,6 +346,16 @@ inline QStringList controlsCutProblems(const QScrollArea& column) {
             !qobject_cast<const QAbstractButton*>(control) &&
             !qobject_cast<const QLabel*>(control) && !qobject_cast<const QListWidget*>(control))
             continue;
+        // A combo box that sizes itself to its items shows the widest one whole (one set to
+        // shrink to a few characters may elide, with its text in the popup).
+        if (const auto* combo = qobject_cast<const QComboBox*>(control);
+            combo &&
+            combo->sizeAdjustPolicy() != QComboBox::AdjustToMinimumContentsLengthWithIcon &&
+            combo->width() < combo->sizeHint().width())
+            problems << QStringLiteral("%1: QComboBox '%2' is %3 px wide, its items need %4")
+                            .arg(column.objectName(), combo->objectName())
+                            .arg(combo->width())
+                            .arg(combo->sizeHint().width());
         const QRect at(control->mapTo(viewport, QPoint(0, 0)), control->size());
         if (at.left() < 0 || at.right() >= viewport->width())
             problems << QStringLiteral("%1: %2 '%3' spans x %4 to %5 of its %6 px wide column")

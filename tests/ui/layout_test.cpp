@@ -811,10 +811,20 @@ void LayoutTest::runStaysInSightAtEveryZoomStep() {
             if (button && !window.rect().contains(testing::visibleRectInWindow(*button)))
                 shown << QStringLiteral("button '%1' lies outside the window").arg(name);
         }
+        // The panel's fields grow with the zoom and stay whole in its column.
+        if (const auto* panel = window.findChild<QScrollArea*>(QStringLiteral("runPanelScroll")))
+            shown << testing::controlsCutProblems(*panel);
         for (const QString& problem : shown)
             problems
                 << QStringLiteral("zoom %1 %: %2").arg(qRound(window.zoom() * 100)).arg(problem);
         if (window.zoom() >= kMaxZoom) {
+            // The formula's own fixed-width font grows with the zoom too.
+            const auto* formula = window.findChild<QLabel*>(QStringLiteral("pipelineFormula"));
+            if (!formula || formula->font().pointSizeF() < window.runPanel()->font().pointSizeF())
+                problems << QStringLiteral(
+                                "the pipeline's formula is smaller than the panel's "
+                                "text at zoom %1 %")
+                                .arg(qRound(window.zoom() * 100));
             if (const QString shots = qEnvironmentVariable("FUSESCOPE_LAYOUT_SHOTS");
                 !shots.isEmpty())
                 window.grab().save(QStringLiteral("%1/zoom-most.png").arg(shots));

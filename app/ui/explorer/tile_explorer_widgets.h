@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/pipeline_catalog.h"
+#include "ui/widgets/shrinking_combo.h"
 
 namespace fusescope::explorer {
 
@@ -25,15 +26,7 @@ inline void selectValue(QComboBox* combo, int value) {
     if (index >= 0) combo->setCurrentIndex(index);
 }
 
-// A combo box that asks room for `shownCharacters` characters only: a longer entry is cut in the
-// closed box (its list shows it whole), so the narrow columns stay narrow.
-inline QComboBox* shrinkingCombo(QWidget* parent, const QString& name, int shownCharacters) {
-    auto* combo = new QComboBox(parent);
-    combo->setObjectName(name);
-    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(shownCharacters);
-    return combo;
-}
+using fusescope::shrinkingCombo;
 
 // Text that wraps in the narrow control column and can be selected for a slide or a report.
 inline QLabel* wrappingLabel(QWidget* parent, const QString& name) {

@@ -24,6 +24,8 @@
 #include "model/pipeline_watcher.h"
 #include "model/problem_options.h"
 #include "model/run_limits.h"
+#include "ui/widgets/shrinking_combo.h"
+#include "ui/widgets/wrapped_check_list.h"
 
 namespace fusescope {
 namespace {
@@ -63,12 +65,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     connect(new model::PipelineWatcher(this), &model::PipelineWatcher::changed, this,
             &RunPanel::refreshPipelines);
     formula_ = wrappedLabel(pipelineBox);
-    QFont formulaFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    formulaFont.setPointSizeF(font().pointSizeF() * 1.1);
-    formula_->setFont(formulaFont);
+    formula_->setObjectName(QStringLiteral("pipelineFormula"));
+    fitFormulaFont();
     description_ = wrappedLabel(pipelineBox);
     description_->setForegroundRole(QPalette::WindowText);
-    variants_ = new QListWidget(pipelineBox);
+    variants_ = new WrappedCheckList(pipelineBox);
     variants_->setObjectName(QStringLiteral("variantList"));
     variants_->setToolTip(tr("The variants to run and compare, in this order"));
     pipelineLayout->addWidget(pipeline_);
@@ -104,8 +105,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     // Pipelines without N (the MLP) take their dimensions by name, from their declaration.
     shape_ = new QLineEdit(sizeBox);
     shape_->setObjectName(QStringLiteral("shapeEdit"));
-    problemPresets_ = new QComboBox(sizeBox);
-    problemPresets_->setObjectName(QStringLiteral("problemPresets"));
+    // Named problems are picked from the list; the closed box need not hold the longest name.
+    problemPresets_ = shrinkingCombo(sizeBox, QStringLiteral("problemPresets"), 14);
     problemPresets_->setToolTip(tr("The pipeline's named problems"));
     form->addRow(tr("Dimensions:"), shape_);
     form->addRow(QString(), problemPresets_);
@@ -253,6 +254,13 @@ void RunPanel::refreshPipelines() {
         showPipeline(pipeline_->currentIndex());  // replaced: its variants now
 }
 
+void RunPanel::fitFormulaFont() {
+    // Fixed-width, a little larger than the panel's text, and zoomed with it.
+    QFont formulaFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    formulaFont.setPointSizeF(font().pointSizeF() * 1.1);
+    formula_->setFont(formulaFont);
+}
+
 void RunPanel::showPipeline(int index) {
     variants_->clear();
     const PipelineSpec* spec = findPipeline(pipeline_->itemData(index).toString().toStdString());
@@ -269,10 +277,6 @@ void RunPanel::showPipeline(int index) {
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
         item->setCheckState(Qt::Checked);
     }
-    // Tall enough for every variant, no taller: the panel's spare room goes below the buttons.
-    const int rows = std::max(variants_->count(), 3);
-    variants_->setFixedHeight(rows * variants_->sizeHintForRow(0) + 2 * variants_->frameWidth() +
-                              4);
     updateRunEnabled();
 }
 

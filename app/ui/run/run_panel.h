@@ -83,6 +83,8 @@ class RunPanel final : public QWidget {
     void showPipeline(int index);
     // The text fields (N, dimensions, tiles) wide enough for their values, shown from the start.
     void fitFieldsToValues();
+    // The formula's fixed-width font, at the panel's text size.
+    void fitFormulaFont();
     const PipelineSpec* currentPipeline() const;
     void showProblemFields(const PipelineSpec& pipeline);
     void showProblem(const Problem& problem);

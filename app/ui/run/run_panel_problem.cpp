@@ -100,10 +100,10 @@ void RunPanel::fitFieldsToValues() {
 
 void RunPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    // A zoom changes the room the values need.
-    // (after the fields have taken the new font).
-    if (event->type() == QEvent::FontChange)
-        QTimer::singleShot(0, this, &RunPanel::fitFieldsToValues);
+    if (event->type() != QEvent::FontChange) return;
+    fitFormulaFont();
+    // A zoom changes the room the values need (after the fields have taken the new font).
+    QTimer::singleShot(0, this, &RunPanel::fitFieldsToValues);
 }
 
 Result<Problem> RunPanel::currentProblem() const {

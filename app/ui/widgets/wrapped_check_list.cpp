@@ -17,7 +17,11 @@ WrappedCheckList::WrappedCheckList(QWidget* parent) : QListWidget(parent) {
     connect(items, &QAbstractItemModel::rowsInserted, this, &WrappedCheckList::fitHeightLater);
     connect(items, &QAbstractItemModel::rowsRemoved, this, &WrappedCheckList::fitHeightLater);
     connect(items, &QAbstractItemModel::modelReset, this, &WrappedCheckList::fitHeightLater);
-    connect(items, &QAbstractItemModel::dataChanged, this, &WrappedCheckList::fitHeightLater);
+    connect(items, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex&, const QModelIndex&, const QList<int>& roles) {
+                // A tick does not change an item's height; a new title or font may.
+                if (roles != QList<int>{Qt::CheckStateRole}) fitHeightLater();
+            });
     fitHeight();
 }
 

@@ -52,6 +52,7 @@
 #include "ui/run/run_panel.h"
 #include "ui/sweep/sweep_chart.h"
 #include "ui/sweep/sweep_tab.h"
+#include "ui/widgets/combo_box_measure.h"
 #include "ui/widgets/elided_label.h"
 #include "ui/window/plugged_views.h"
 #include "ui/window/self_test_dialog.h"
@@ -113,6 +114,7 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QWidget
 MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings) {
     fusescopeInitUiResources();
+    remeasureComboBoxesOnFontChange(QCoreApplication::instance());
     if (!settings_) {
         ownedSettings_ = std::make_unique<QSettings>();
         settings_ = ownedSettings_.get();

@@ -811,9 +811,16 @@ void LayoutTest::runStaysInSightAtEveryZoomStep() {
             if (button && !window.rect().contains(testing::visibleRectInWindow(*button)))
                 shown << QStringLiteral("button '%1' lies outside the window").arg(name);
         }
-        // The panel's fields grow with the zoom and stay whole in its column.
-        if (const auto* panel = window.findChild<QScrollArea*>(QStringLiteral("runPanelScroll")))
+        // The panel's fields grow with the zoom and stay whole in its column, which the views
+        // beside it leave whole.
+        if (const auto* panel = window.findChild<QScrollArea*>(QStringLiteral("runPanelScroll"))) {
             shown << testing::controlsCutProblems(*panel);
+            if (const QRect inSight = testing::visibleRectInWindow(*panel);
+                inSight.width() < panel->width())
+                shown << QStringLiteral("the run panel's column shows %1 of its %2 px")
+                             .arg(inSight.width())
+                             .arg(panel->width());
+        }
         for (const QString& problem : shown)
             problems
                 << QStringLiteral("zoom %1 %: %2").arg(qRound(window.zoom() * 100)).arg(problem);

@@ -13,6 +13,7 @@
 #include "model/tile_choices.h"
 #include "ui/explorer/tile_explorer_tab.h"
 #include "ui/explorer/tile_explorer_widgets.h"
+#include "ui/widgets/shrinking_combo.h"
 
 namespace fusescope {
 namespace {
@@ -24,7 +25,6 @@ constexpr int kPipelineRole = Qt::UserRole + 1;
 
 using explorer::qs;
 using explorer::selectValue;
-using explorer::shrinkingCombo;
 using explorer::valueCombo;
 using explorer::wrappingLabel;
 

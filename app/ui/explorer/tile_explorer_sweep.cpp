@@ -19,12 +19,12 @@
 #include "ui/explorer/tile_explorer_widgets.h"
 #include "ui/explorer/tile_heatmap.h"
 #include "ui/explorer/tile_roofline.h"
+#include "ui/widgets/shrinking_combo.h"
 #include "worker/run_controller.h"
 
 namespace fusescope {
 using explorer::qs;
 using explorer::selectValue;
-using explorer::shrinkingCombo;
 using explorer::valueCombo;
 using explorer::wrappingLabel;
 

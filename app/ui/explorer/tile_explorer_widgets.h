@@ -6,7 +6,6 @@
 #include <string>
 
 #include "model/pipeline_catalog.h"
-#include "ui/widgets/shrinking_combo.h"
 
 namespace fusescope::explorer {
 
@@ -25,8 +24,6 @@ inline void selectValue(QComboBox* combo, int value) {
     const int index = combo->findData(value);
     if (index >= 0) combo->setCurrentIndex(index);
 }
-
-using fusescope::shrinkingCombo;
 
 // Text that wraps in the narrow control column and can be selected for a slide or a report.
 inline QLabel* wrappingLabel(QWidget* parent, const QString& name) {

@@ -264,6 +264,87 @@ TEST(LessonWarps, TheHiddenTilesSlotBuysStagesOrASecondBlockNotAThird) {
     EXPECT_EQ(crowdedPlan.minBlocks, 3);
 }
 
+// The mma.sync kernel's copies refill a step's own slot, a whole step further ahead, where a TF32
+// block has its multiprocessor to itself (after the step's products) and in bfloat16 at BLOCK_H 32
+// and BLOCK_I 128 (after the step's reads); elsewhere the previous step's slot (classroom shape,
+// 132 SMs).
+TEST(LessonRefill, OwnSlotWhereATf32BlockIsAloneOrABfloat16StepIsShort) {
+    const auto planAt = [](const LessonTiles& tiles, DType dtype) {
+        return lessonTiledPlan(tiles, dtype, 9, kH200SharedOptIn,
+                               lessonTiledBlocksPerMultiprocessor(tiles, 512, 1024, 132));
+    };
+    // TF32 16/64/64/128: two stages of 68 KiB and down's 32 KiB leave room for one block. The
+    // hidden tile (16 x 128 floats) has shared memory of its own, since the slot it would take is
+    // refilled at once.
+    const LessonTiles alone{16, 64, 64, 128};
+    const LessonTiledPlan alonePlan = planAt(alone, DType::Tf32);
+    EXPECT_EQ(alonePlan.refill, LessonRefill::OwnSlotAfterProducts);
+    EXPECT_EQ(alonePlan.stages, 2);
+    EXPECT_EQ(alonePlan.copiesAhead, 2);
+    EXPECT_FALSE(lessonTiledHiddenInSlot(alone, alonePlan.refill));
+    EXPECT_EQ(alonePlan.sharedBytes, (2u * (16 * 64 + 2 * 128 * 64) + 64 * 128 + 16 * 128) * 4);
+    EXPECT_EQ(alonePlan.sharedBytes,
+              lessonTiledSharedBytes(alone, DType::Tf32, 2, 9, alonePlan.refill));
+    const CompileRequest aloneRequest =
+        lessonTiledCompileRequest(alone, DType::Tf32, alonePlan, 9, 0);
+    EXPECT_TRUE(hasOption(aloneRequest, "-DFS_REFILL=2"));
+    EXPECT_TRUE(hasOption(aloneRequest, "-DFS_HIDDEN_IN_SLOT=0"));
+    EXPECT_TRUE(hasOption(aloneRequest, "-DFS_AHEAD=2"));
+    // TF32 16/32/64/128: three stages fit only with the hidden tile in a slot; beside its own,
+    // two.
+    const LessonTiles deep{16, 32, 64, 128};
+    EXPECT_EQ(lessonTiledSharedBytes(deep, DType::Tf32, 3, 9), 225280u);
+    const LessonTiledPlan deepPlan = planAt(deep, DType::Tf32);
+    EXPECT_EQ(deepPlan.refill, LessonRefill::OwnSlotAfterProducts);
+    EXPECT_EQ(deepPlan.stages, 2);
+    EXPECT_LE(deepPlan.sharedBytes, kH200SharedOptIn);
+    // bfloat16 32/32/32/128: held fragments, three stages all ahead, three blocks an SM still.
+    const LessonTiles shortSteps{32, 32, 32, 128};
+    const LessonTiledPlan shortPlan = planAt(shortSteps, DType::Bfloat16);
+    EXPECT_EQ(shortPlan.refill, LessonRefill::OwnSlotAfterReads);
+    EXPECT_EQ(shortPlan.stages, 3);
+    EXPECT_EQ(shortPlan.copiesAhead, 3);
+    EXPECT_EQ(shortPlan.minBlocks, 3);
+    EXPECT_TRUE(hasOption(lessonTiledCompileRequest(shortSteps, DType::Bfloat16, shortPlan, 9, 0),
+                          "-DFS_REFILL=1"));
+    // Elsewhere the previous slot: TF32 blocks two to an SM, bfloat16 at BLOCK_H 64, the wgmma
+    // kernel, float32.
+    for (const auto& [tiles, dtype] : {std::pair{LessonTiles{16, 64, 32, 128}, DType::Tf32},
+                                       std::pair{LessonTiles{32, 64, 64, 64}, DType::Bfloat16},
+                                       std::pair{LessonTiles{64, 64, 32, 128}, DType::Bfloat16},
+                                       std::pair{LessonTiles{64, 64, 64, 128}, DType::Tf32},
+                                       std::pair{LessonTiles{16, 64, 64, 128}, DType::Float32}}) {
+        SCOPED_TRACE(lessonTilesText(tiles));
+        const LessonTiledPlan plan = planAt(tiles, dtype);
+        EXPECT_EQ(plan.refill, LessonRefill::PreviousSlot);
+        EXPECT_TRUE(
+            hasOption(lessonTiledCompileRequest(tiles, dtype, plan, 9, 0), "-DFS_REFILL=0"));
+    }
+}
+
+// Both own-slot refills compile, with the narrow x path (BLOCK_M 16) and without, in both element
+// types.
+TEST(LessonRefill, NvrtcCompilesEveryRefill) {
+    Result<std::unique_ptr<ModuleCompiler>> nvrtc = loadNvrtc();
+    if (!nvrtc) GTEST_SKIP() << nvrtc.status().message();
+    const std::pair<LessonTiles, DType> cases[] = {{{16, 64, 64, 128}, DType::Tf32},
+                                                   {{32, 32, 64, 128}, DType::Tf32},
+                                                   {{16, 64, 32, 128}, DType::Bfloat16},
+                                                   {{32, 32, 32, 128}, DType::Bfloat16},
+                                                   {{16, 16, 64, 128}, DType::Tf32}};
+    for (const auto& [tiles, dtype] : cases) {
+        SCOPED_TRACE(lessonTilesText(tiles));
+        for (LessonRefill refill :
+             {LessonRefill::OwnSlotAfterReads, LessonRefill::OwnSlotAfterProducts}) {
+            LessonTiledPlan plan = lessonTiledPlan(tiles, dtype, 9, kH200SharedOptIn, 0);
+            plan.refill = refill;
+            plan.copiesAhead = lessonTiledCopiesAhead(tiles, dtype, plan.stages, 9, refill);
+            EXPECT_EQ(plan.copiesAhead, plan.stages);
+            expectCompiles(**nvrtc, lessonTiledCompileRequest(tiles, dtype, plan, 9, 0));
+        }
+    }
+}
+
 // Every width of K (16 to 128: rows of 32 to 256 bytes in bfloat16, 64 to 512 in TF32, the 32-,
 // 64- and 128-byte swizzles and rows of two or four atoms) and of N (16 to 128) the wgmma kernel
 // multiplies, at both BLOCK_M, with one and two warpgroups per 64 rows, in both element types.

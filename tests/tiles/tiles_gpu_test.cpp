@@ -107,6 +107,15 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
         // at 32 columns (four warps), BLOCK_M 32 at 32 columns in TF32 (eight warps).
         {512, 1024, 2816, DType::Bfloat16, 16, 32, 64, 32},
         {3, 1000, 2750, DType::Tf32, 16, 32, 64, 32},
+        // The copies refilling a step's own slot: TF32 blocks alone on an SM (after the products),
+        // bfloat16 at BLOCK_H 32 and BLOCK_I 128 (after the reads; 16/64/32/128 above too).
+        {512, 1024, 2816, DType::Tf32, 16, 64, 64, 128},
+        {3, 1000, 2750, DType::Tf32, 16, 32, 64, 128},
+        {70, 1001, 2750, DType::Tf32, 32, 32, 128, 64},
+        {512, 1024, 2816, DType::Bfloat16, 32, 32, 32, 128},
+        {70, 1001, 2750, DType::Bfloat16, 32, 16, 32, 128},
+        {3, 1024, 2816, DType::Tf32, 16, 64, 64, 128},  // x's 8-column path
+        {3, 1024, 2816, DType::Bfloat16, 16, 64, 32, 128},
         {70, 1001, 2750, DType::Tf32, 32, 32, 64, 32},
         // Whole H and I tiles, a partial M tile (as at decode): the entry that checks only x's
         // rows, on mma.sync and on wgmma, in bfloat16 and TF32.

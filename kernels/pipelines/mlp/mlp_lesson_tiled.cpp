@@ -23,9 +23,10 @@ bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMaj
            tiles.blockM % 64 == 0;
 }
 
-bool lessonTiledHiddenInSlot(const LessonTiles& tiles) {
-    return tiles.blockM * tiles.blockI <=
-           tiles.blockM * tiles.blockH + 2 * tiles.blockI * tiles.blockH;
+bool lessonTiledHiddenInSlot(const LessonTiles& tiles, LessonRefill refill) {
+    return refill == LessonRefill::PreviousSlot &&
+           tiles.blockM * tiles.blockI <=
+               tiles.blockM * tiles.blockH + 2 * tiles.blockI * tiles.blockH;
 }
 
 namespace {
@@ -39,7 +40,7 @@ std::uint64_t hiddenTileBytes(const LessonTiles& tiles, DType dtype) {
 }  // namespace
 
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
-                                     int computeMajor) {
+                                     int computeMajor, LessonRefill refill) {
     const auto m = static_cast<std::uint64_t>(tiles.blockM),
                n = static_cast<std::uint64_t>(tiles.blockN),
                h = static_cast<std::uint64_t>(tiles.blockH),
@@ -55,7 +56,8 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
         const std::uint64_t staged =
             static_cast<std::uint64_t>(stages) * (m * h + 2 * i * h) * bytes + n * i * bytes;
         if (warpgroups) return staged + 1024;
-        return staged + (lessonTiledHiddenInSlot(tiles) ? 0 : hiddenTileBytes(tiles, dtype));
+        return staged +
+               (lessonTiledHiddenInSlot(tiles, refill) ? 0 : hiddenTileBytes(tiles, dtype));
     }
     return (m * (h + 1) + 2 * i * (h + 1) + n * (i + 1) + m * (i + 1)) * 4;
 }
@@ -238,11 +240,33 @@ int lessonTiledThreads(const LessonTiles& tiles, DType dtype, int computeMajor,
     return eight ? 256 : 128;
 }
 
-int lessonTiledCopiesAhead(const LessonTiles& tiles, DType dtype, int stages, int computeMajor) {
+LessonRefill lessonTiledRefill(const LessonTiles& tiles, DType dtype, int computeMajor,
+                               std::uint64_t blocksAnSm) {
+    if (dtype == DType::Float32 || lessonTiledWarpgroups(tiles, dtype, computeMajor))
+        return LessonRefill::PreviousSlot;
+    // On an H100 (two calls, the classroom shape, BLOCK_M 16 and 32, each cell's plan with each
+    // refill): a bfloat16 step at BLOCK_H 32 is two k steps, its fragments a few registers; held,
+    // the copies gain a whole step. At BLOCK_I 128, 16/64/32/128 took 0.75 times its time,
+    // 32/32/32/128 0.88 (1.11 times Triton's to 0.97), 32/16/32/128 0.93, and none of the eight
+    // more than 1.05; at BLOCK_I 32 and 64 the median was 1.02.
+    if (dtype == DType::Bfloat16 && tiles.blockH == 32 && tiles.blockI == 128)
+        return LessonRefill::OwnSlotAfterReads;
+    // Where a TF32 block has a multiprocessor to itself, nothing else hides a copy that waits for
+    // the step before it: the own slot after the products. The 20 such cells took a median of
+    // 0.97 times their time (16/64/64/128 0.86, from 1.21 times Triton's to 1.03; 16/128/32/128
+    // 0.90, from 1.12 to 1.01; 32/32/128/64 1.07 the most); bfloat16 ones 0.99, decode-1's 0.94 to
+    // 0.99 (left as they are). Held fragments did more at decode (0.82 at 16/64/64/128), which
+    // would make the kernel's best tile one where Triton takes 1.46 times its own best.
+    if (dtype == DType::Tf32 && blocksAnSm == 1) return LessonRefill::OwnSlotAfterProducts;
+    return LessonRefill::PreviousSlot;
+}
+
+int lessonTiledCopiesAhead(const LessonTiles& tiles, DType dtype, int stages, int computeMajor,
+                           LessonRefill refill) {
     constexpr int kWarpgroupAhead = 3;
     if (lessonTiledWarpgroups(tiles, dtype, computeMajor))
         return std::min(stages - 1, kWarpgroupAhead);
-    return stages - 1;
+    return refill == LessonRefill::PreviousSlot ? stages - 1 : stages;
 }
 
 LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int computeMajor,
@@ -258,7 +282,22 @@ LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int compu
         lessonTiledThreads(tiles, dtype, computeMajor, sharedLimit, gridBlocksPerMultiprocessor);
     plan.sharedBytes =
         launchSharedBytes(tiles, dtype, plan.stages, sharedLimit, computeMajor, plan.threads);
-    return plan;
+    const LessonRefill refill = lessonTiledRefill(
+        tiles, dtype, computeMajor, blocksSharing(plan.sharedBytes, sharedLimit, plan.threads));
+    if (refill == LessonRefill::PreviousSlot) return plan;
+    // A refilled own slot cannot take the chunk's hidden tile: the tile gets shared memory of its
+    // own, and a stage fewer where the stages would not fit beside it (at least two).
+    LessonTiledPlan own = plan;
+    own.refill = refill;
+    while (own.stages > 2 &&
+           lessonTiledSharedBytes(tiles, dtype, own.stages, computeMajor, refill) > sharedLimit)
+        --own.stages;
+    own.sharedBytes = lessonTiledSharedBytes(tiles, dtype, own.stages, computeMajor, refill);
+    if (own.sharedBytes > sharedLimit) return plan;
+    own.copiesAhead = lessonTiledCopiesAhead(tiles, dtype, own.stages, computeMajor, refill);
+    const auto sharing = static_cast<int>(blocksSharing(own.sharedBytes, sharedLimit, own.threads));
+    own.minBlocks = std::min(own.minBlocks, sharing);
+    return own;
 }
 
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype,
@@ -267,18 +306,19 @@ CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype,
     CompileRequest request;
     request.name = "mlp_lesson_tiled.cu";
     request.source = std::string(lessonTiledSource());
-    request.options = {
-        "-std=c++17",
-        "-DFS_BM=" + std::to_string(tiles.blockM),
-        "-DFS_BN=" + std::to_string(tiles.blockN),
-        "-DFS_BH=" + std::to_string(tiles.blockH),
-        "-DFS_BI=" + std::to_string(tiles.blockI),
-        std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
-        std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
-        "-DFS_STAGES=" + std::to_string(plan.stages),
-        "-DFS_AHEAD=" + std::to_string(plan.copiesAhead),
-        "-DFS_WARPS=" + std::to_string(plan.threads / 32),
-        std::string("-DFS_HIDDEN_IN_SLOT=") + (lessonTiledHiddenInSlot(tiles) ? "1" : "0")};
+    request.options = {"-std=c++17",
+                       "-DFS_BM=" + std::to_string(tiles.blockM),
+                       "-DFS_BN=" + std::to_string(tiles.blockN),
+                       "-DFS_BH=" + std::to_string(tiles.blockH),
+                       "-DFS_BI=" + std::to_string(tiles.blockI),
+                       std::string("-DFS_BF16=") + (dtype == DType::Bfloat16 ? "1" : "0"),
+                       std::string("-DFS_TF32=") + (dtype == DType::Tf32 ? "1" : "0"),
+                       "-DFS_STAGES=" + std::to_string(plan.stages),
+                       "-DFS_AHEAD=" + std::to_string(plan.copiesAhead),
+                       "-DFS_WARPS=" + std::to_string(plan.threads / 32),
+                       std::string("-DFS_HIDDEN_IN_SLOT=") +
+                           (lessonTiledHiddenInSlot(tiles, plan.refill) ? "1" : "0"),
+                       "-DFS_REFILL=" + std::to_string(static_cast<int>(plan.refill))};
     if (plan.minBlocks > 0)
         request.options.push_back("-DFS_MIN_BLOCKS=" + std::to_string(plan.minBlocks));
     request.architecture = "sm_" + std::to_string(computeMajor) + std::to_string(computeMinor);

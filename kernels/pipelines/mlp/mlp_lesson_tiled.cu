@@ -13,7 +13,8 @@
 // of the products the copies run, at most FS_STAGES - 1) and -DFS_WARPS (warps a block: 4,
 // as Triton's default num_warps, or 8 where one block a multiprocessor would leave each
 // sub-partition's tensor core fed by a single warp's mma.sync chain), -DFS_HIDDEN_IN_SLOT (1: the
-// mma.sync kernel's hidden tile in a ring slot, lessonTiledHiddenInSlot), and -DFS_WGMMA=1 for
+// mma.sync kernel's hidden tile in a ring slot, lessonTiledHiddenInSlot), -DFS_REFILL (which slot
+// a step's copies refill, and when: LessonRefill), and -DFS_WGMMA=1 for
 // sm_90a at BLOCK_M 64 or 128 in bfloat16 or TF32, where mlp_lesson_warpgroup.cuh multiplies with
 // wgmma. Three entry points: _full for shapes that are whole tiles (no bounds checks in the
 // copies), _rows where only M is not (x's rows checked: at decode M is one row of an M tile; at
@@ -36,6 +37,9 @@
 #endif
 #ifndef FS_HIDDEN_IN_SLOT
 #define FS_HIDDEN_IN_SLOT 0
+#endif
+#ifndef FS_REFILL
+#define FS_REFILL 0
 #endif
 
 // fs_bf16, fsLessonSilu and the PTX wrappers: mlp_tiled_prelude.cuh, put in front of this text.
@@ -353,6 +357,98 @@ __device__ __forceinline__ void fsLdmatrixProductSharedB(
     }
 }
 
+// As fsLdmatrixProduct, but every fragment of the step is read into registers first; then
+// `between` runs (a barrier and the copies that refill this very slot), then the products. So a
+// ring of S slots keeps S steps of copies in flight, not S - 1, as the lesson's Triton kernel does
+// (its loop reads a step's tiles, passes a barrier, then issues the copies among its mma).
+template <typename Mma, typename Split, int kK, int kAccumulators, int kElementBytes,
+          typename Between>
+__device__ __forceinline__ void fsLdmatrixProductHeld(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
+    unsigned aTile, const unsigned (&bTiles)[kAccumulators],
+    const FsFragmentOffsets<Split, kK, kElementBytes>& f, Between between) {
+    using F = FsFragmentOffsets<Split, kK, kElementBytes>;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int wm = warp / Split::kWn;
+    unsigned a[F::kSteps][Split::kRowsPerWarp][4];
+    unsigned b[F::kSteps][kAccumulators][Split::kColsPerWarp][Split::kHalves][2];
+#pragma unroll
+    for (int s = 0; s < F::kSteps; ++s) {
+#pragma unroll
+        for (int i = 0; i < Split::kRowsPerWarp; ++i)
+            if (wm + Split::kWm * i < Split::kRowGroups)
+                fsLoadMatrices(
+                    a[s][i], aTile + f.a[s % 4] + F::step(s) + i * Split::kWm * F::kRowGroupBytes);
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int j = 0; j < Split::kColsPerWarp; ++j) {
+                const unsigned bAt = bTiles[m] + f.b[s % 4] + F::step(s) +
+                                     j * Split::kWn * Split::kGroupCols * F::Layout::kRowBytes;
+                if constexpr (Split::kHalves == 2) {
+                    unsigned four[4];
+                    fsLoadMatrices(four, bAt);
+                    b[s][m][j][0][0] = four[0];
+                    b[s][m][j][0][1] = four[1];
+                    b[s][m][j][1][0] = four[2];
+                    b[s][m][j][1][1] = four[3];
+                } else {
+                    fsLoadMatrixPair(b[s][m][j][0], bAt);
+                }
+            }
+    }
+    between();
+#pragma unroll
+    for (int s = 0; s < F::kSteps; ++s)
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int j = 0; j < Split::kColsPerWarp; ++j)
+#pragma unroll
+                for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                    if (wm + Split::kWm * i < Split::kRowGroups)
+#pragma unroll
+                        for (int h = 0; h < Split::kHalves; ++h)
+                            Mma::multiply(c[m][i][j][h], a[s][i], b[s][m][j][h][0],
+                                          b[s][m][j][h][1]);
+}
+
+// fsLdmatrixProductSharedB with every fragment of the step read before `between`
+// (fsLdmatrixProductHeld).
+template <typename Mma, typename Split, int kK, int kAccumulators, int kElementBytes,
+          typename Between>
+__device__ __forceinline__ void fsLdmatrixProductSharedBHeld(
+    float (&c)[kAccumulators][Split::kRowsPerWarp][Split::kColsPerWarp][Split::kHalves][4],
+    const unsigned (&aTiles)[kAccumulators], unsigned bTile,
+    const FsFragmentOffsets<Split, kK, kElementBytes>& f, Between between) {
+    using F = FsFragmentOffsets<Split, kK, kElementBytes>;
+    static_assert(Split::kHalves == 1 && Split::kColsPerWarp == 1, "B is one 8-column group");
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int wm = warp / Split::kWn;
+    unsigned b[F::kSteps][2];
+    unsigned a[F::kSteps][kAccumulators][Split::kRowsPerWarp][4];
+#pragma unroll
+    for (int s = 0; s < F::kSteps; ++s) {
+        fsLoadMatrixPair(b[s], bTile + f.b[s % 4] + F::step(s));
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                if (wm + Split::kWm * i < Split::kRowGroups)
+                    fsLoadMatrices(a[s][m][i], aTiles[m] + f.a[s % 4] + F::step(s) +
+                                                   i * Split::kWm * F::kRowGroupBytes);
+    }
+    between();
+#pragma unroll
+    for (int s = 0; s < F::kSteps; ++s)
+#pragma unroll
+        for (int m = 0; m < kAccumulators; ++m)
+#pragma unroll
+            for (int i = 0; i < Split::kRowsPerWarp; ++i)
+                if (wm + Split::kWm * i < Split::kRowGroups)
+                    Mma::multiply(c[m][i][0][0], a[s][m][i], b[s][0], b[s][1]);
+}
+
 #endif
 
 #if FS_BF16
@@ -510,10 +606,19 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     fsZero<1, Down>(o);
     const FsFragmentOffsets<GateUp, BH, Math::kElementBytes> gateUpOffsets;
     const FsFragmentOffsets<Down, BI, Math::kElementBytes> downOffsets;
-    // The products read shared memory synchronously (ldmatrix): a step's copies may refill the
-    // previous step's stage once every warp has passed this step's barrier.
+    // The products read shared memory synchronously (ldmatrix). FS_REFILL (LessonRefill on the
+    // host): 0, a step's copies refill the previous step's slot once every warp has passed this
+    // step's barrier; 1, every warp reads the step's fragments into registers, then after a
+    // barrier the copies refill this step's slot (fsLdmatrixProductHeld); 2, they refill it after
+    // the step's products and a barrier. With 1 or 2 the copies run as many steps ahead as there
+    // are slots, and the hidden tile has shared memory of its own.
+    constexpr int kRefill = FS_REFILL;
+    constexpr bool kStepInRegisters = kRefill == 1;
+    static_assert(kRefill == 0 || !kHiddenInSlot, "a read step's slot is refilled at once");
     constexpr int kAhead = FS_AHEAD;
-    static_assert(kAhead >= 1 && kAhead <= kStages - 1, "the copies run 1 to kStages - 1 ahead");
+    static_assert(
+        kAhead >= 1 && kAhead <= kStages - (kRefill != 0 ? 0 : 1),
+        "the copies run 1 to kStages - 1 ahead, or kStages where a step refills its own slot");
     for (int s = 0; s < kAhead; ++s) ring.next();
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     int slot = 0, step = 0, chunk = 0;
@@ -524,13 +629,29 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         if (step == 0)    // and the previous chunk's down product is over
             Math::template copyTile<BN, BI, kFsWeightChecks<kBounds>>(shared + kDownAt, down, I, n0,
                                                                       chunk * BI, H, I, alignedI);
-        ring.next();
+        if constexpr (kRefill == 0) ring.next();
         const unsigned stage = sharedWindow + static_cast<unsigned>(slot * kStage);
         const unsigned weights[2] = {stage + kX, stage + kX + kW};
-        if constexpr (kNarrowX)
+        if constexpr (kStepInRegisters) {
+            const auto refill = [&ring] {
+                __syncthreads();  // every warp holds this step's fragments
+                ring.next();
+            };
+            if constexpr (kNarrowX)
+                fsLdmatrixProductSharedBHeld<typename Math::Mma>(gu, weights, stage, gateUpOffsets,
+                                                                 refill);
+            else
+                fsLdmatrixProductHeld<typename Math::Mma>(gu, stage, weights, gateUpOffsets,
+                                                          refill);
+        } else if constexpr (kNarrowX) {
             fsLdmatrixProductSharedB<typename Math::Mma>(gu, weights, stage, gateUpOffsets);
-        else
+        } else {
             fsLdmatrixProduct<typename Math::Mma>(gu, stage, weights, gateUpOffsets);
+        }
+        if constexpr (kRefill == 2) {
+            __syncthreads();  // every warp is done with this step's slot
+            ring.next();
+        }
         const int hiddenAt = kHiddenInSlot ? slot * kStage : kHiddenAfterDown;
         slot = slot + 1 == kStages ? 0 : slot + 1;
         if (++step == stepsH) {

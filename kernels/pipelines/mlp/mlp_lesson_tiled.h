@@ -22,17 +22,34 @@ std::string_view lessonTiledSource();
 // capability 9, as the lesson's Triton kernel does there; mma.sync everywhere else.
 bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMajor);
 
+// Which slot the mma.sync kernel's copies of a step refill, and when (FS_REFILL).
+enum class LessonRefill {
+    // The previous step's, once this step's barrier has passed: the copies run stages - 1 steps
+    // ahead, and a chunk's hidden tile may go into the slot its last step read.
+    PreviousSlot = 0,
+    // This step's own, once every warp holds the step's fragments in registers and a barrier has
+    // passed (fsLdmatrixProductHeld): the copies run `stages` steps ahead, and the products wait
+    // for the step's last fragment.
+    OwnSlotAfterReads = 1,
+    // This step's own, after its products and a barrier: the copies run `stages` steps ahead and
+    // are issued before the next step waits for its tiles.
+    OwnSlotAfterProducts = 2,
+};
+
 // Whether the mma.sync kernel writes a chunk's hidden tile into the ring slot its last step has
 // just read (once every warp is done with it; no copy reaches that slot before the next step's
-// barrier): where the BLOCK_M x BLOCK_I tile fits in a slot of x, gate and up tiles.
-bool lessonTiledHiddenInSlot(const LessonTiles& tiles);
+// barrier): where the BLOCK_M x BLOCK_I tile fits in a slot of x, gate and up tiles, and the
+// copies refill the previous step's slot (LessonRefill), not that one.
+bool lessonTiledHiddenInSlot(const LessonTiles& tiles,
+                             LessonRefill refill = LessonRefill::PreviousSlot);
 
 // Shared memory of the tiled kernel: bfloat16 and tf32 keep `stages` copies of the x, gate and up
 // tiles, one of down's tile and the hidden tile where it is not in a slot (the wgmma kernel no
 // hidden tile, which it keeps in registers, and 1 KiB to start its tiles on 1 KiB); float32 one
 // stage with rows padded by one word.
 std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int stages,
-                                     int computeMajor);
+                                     int computeMajor,
+                                     LessonRefill refill = LessonRefill::PreviousSlot);
 // The copy pipeline's depth, where a block may use `sharedLimit` and the grid has
 // `gridBlocksPerMultiprocessor` blocks for each multiprocessor (rounded up; 0 where unknown, which
 // keeps the rules that need no grid): 4 where the grid has at most one block a multiprocessor and
@@ -73,10 +90,19 @@ int lessonTiledMinBlocks(const LessonTiles& tiles, DType dtype, int stages,
                          std::uint64_t sharedLimit, int computeMajor,
                          std::uint64_t gridBlocksPerMultiprocessor);
 
+// The refill for these tiles (mma.sync only; PreviousSlot elsewhere), where the plan with the
+// previous slot refilled lets `blocksAnSm` blocks share a multiprocessor: the own slot after the
+// products where a TF32 block has its multiprocessor to itself, and after the reads in bfloat16 at
+// BLOCK_H 32 and BLOCK_I 128, whose steps are two k steps of 128 columns.
+LessonRefill lessonTiledRefill(const LessonTiles& tiles, DType dtype, int computeMajor,
+                               std::uint64_t blocksAnSm);
+
 // How many steps ahead of the products the copies run with `stages` slots: stages - 1, but at
-// most 3 on the wgmma kernel, whose products read their stage asynchronously. A slot beyond those
-// is spare there, and lets one barrier a step do (mlp_lesson_warpgroup.cuh).
-int lessonTiledCopiesAhead(const LessonTiles& tiles, DType dtype, int stages, int computeMajor);
+// most 3 on the wgmma kernel, whose products read their stage asynchronously (a slot beyond those
+// is spare there, and lets one barrier a step do, mlp_lesson_warpgroup.cuh), and `stages` where
+// the mma.sync kernel refills a step's own slot.
+int lessonTiledCopiesAhead(const LessonTiles& tiles, DType dtype, int stages, int computeMajor,
+                           LessonRefill refill = LessonRefill::PreviousSlot);
 
 // How the kernel for these tiles runs on a device of compute capability `computeMajor` whose
 // blocks may use `sharedLimit` of shared memory, for a grid of `gridBlocksPerMultiprocessor`
@@ -89,6 +115,7 @@ struct LessonTiledPlan {
     // What a launch asks: lessonTiledSharedBytes at these stages, or more where that keeps a
     // third or later block off an SM (mlp_lesson_tiled.cpp, launchSharedBytes).
     std::uint64_t sharedBytes = 0;
+    LessonRefill refill = LessonRefill::PreviousSlot;  // lessonTiledRefill
 };
 LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int computeMajor,
                                 std::uint64_t sharedLimit,

@@ -48,12 +48,12 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const LessonTiledPlan plan = planOn(*device, tiles, dtype, shape);
-    const std::string key = "lesson " + std::to_string(tiles.blockM) + " " +
-                            std::to_string(tiles.blockN) + " " + std::to_string(tiles.blockH) +
-                            " " + std::to_string(tiles.blockI) + " " +
-                            std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) +
-                            " " + std::to_string(plan.copiesAhead) + " " +
-                            std::to_string(plan.minBlocks) + " " + std::to_string(plan.threads);
+    const std::string key =
+        "lesson " + std::to_string(tiles.blockM) + " " + std::to_string(tiles.blockN) + " " +
+        std::to_string(tiles.blockH) + " " + std::to_string(tiles.blockI) + " " +
+        std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) + " " +
+        std::to_string(plan.copiesAhead) + " " + std::to_string(plan.minBlocks) + " " +
+        std::to_string(plan.threads) + " " + std::to_string(static_cast<int>(plan.refill));
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
         return loadTiledKernel(
             lessonTiledCompileRequest(tiles, dtype, plan, device->major, device->minor),

@@ -279,6 +279,14 @@ struct FsFragmentOffsets {
     __device__ static constexpr unsigned step(int s) {
         return static_cast<unsigned>(s / 4 * 1024);
     }
+    // Where this warp's ldmatrix reads k step s of a tile at `tile`: A for its i-th row group, B
+    // for its j-th column group.
+    __device__ __forceinline__ unsigned aAt(unsigned tile, int s, int i) const {
+        return tile + a[s % 4] + step(s) + i * Split::kWm * kRowGroupBytes;
+    }
+    __device__ __forceinline__ unsigned bAt(unsigned tile, int s, int j) const {
+        return tile + b[s % 4] + step(s) + j * Split::kWn * Split::kGroupCols * Layout::kRowBytes;
+    }
 };
 
 // c(16 x 16 per (i, j), or 16 x 8) += A(rows, k) * B(cols, k)^T over kK, for the row and column
@@ -298,15 +306,12 @@ __device__ __forceinline__ void fsLdmatrixProduct(
         unsigned a[Split::kRowsPerWarp][4];
 #pragma unroll
         for (int i = 0; i < Split::kRowsPerWarp; ++i)
-            if (wm + Split::kWm * i < Split::kRowGroups)
-                fsLoadMatrices(
-                    a[i], aTile + f.a[s % 4] + F::step(s) + i * Split::kWm * F::kRowGroupBytes);
+            if (wm + Split::kWm * i < Split::kRowGroups) fsLoadMatrices(a[i], f.aAt(aTile, s, i));
 #pragma unroll
         for (int m = 0; m < kAccumulators; ++m)
 #pragma unroll
             for (int j = 0; j < Split::kColsPerWarp; ++j) {
-                const unsigned bAt = bTiles[m] + f.b[s % 4] + F::step(s) +
-                                     j * Split::kWn * Split::kGroupCols * F::Layout::kRowBytes;
+                const unsigned bAt = f.bAt(bTiles[m], s, j);
                 if constexpr (Split::kHalves == 2) {
                     unsigned b[4];
                     fsLoadMatrices(b, bAt);
@@ -343,15 +348,14 @@ __device__ __forceinline__ void fsLdmatrixProductSharedB(
 #pragma unroll
     for (int s = 0; s < F::kSteps; ++s) {
         unsigned b[2];
-        fsLoadMatrixPair(b, bTile + f.b[s % 4] + F::step(s));
+        fsLoadMatrixPair(b, f.bAt(bTile, s, 0));
 #pragma unroll
         for (int m = 0; m < kAccumulators; ++m)
 #pragma unroll
             for (int i = 0; i < Split::kRowsPerWarp; ++i)
                 if (wm + Split::kWm * i < Split::kRowGroups) {
                     unsigned a[4];
-                    fsLoadMatrices(a, aTiles[m] + f.a[s % 4] + F::step(s) +
-                                          i * Split::kWm * F::kRowGroupBytes);
+                    fsLoadMatrices(a, f.aAt(aTiles[m], s, i));
                     Mma::multiply(c[m][i][0][0], a, b[0], b[1]);
                 }
     }
@@ -377,23 +381,20 @@ __device__ __forceinline__ void fsLdmatrixProductHeld(
 #pragma unroll
         for (int i = 0; i < Split::kRowsPerWarp; ++i)
             if (wm + Split::kWm * i < Split::kRowGroups)
-                fsLoadMatrices(
-                    a[s][i], aTile + f.a[s % 4] + F::step(s) + i * Split::kWm * F::kRowGroupBytes);
+                fsLoadMatrices(a[s][i], f.aAt(aTile, s, i));
 #pragma unroll
         for (int m = 0; m < kAccumulators; ++m)
 #pragma unroll
             for (int j = 0; j < Split::kColsPerWarp; ++j) {
-                const unsigned bAt = bTiles[m] + f.b[s % 4] + F::step(s) +
-                                     j * Split::kWn * Split::kGroupCols * F::Layout::kRowBytes;
                 if constexpr (Split::kHalves == 2) {
                     unsigned four[4];
-                    fsLoadMatrices(four, bAt);
+                    fsLoadMatrices(four, f.bAt(bTiles[m], s, j));
                     b[s][m][j][0][0] = four[0];
                     b[s][m][j][0][1] = four[1];
                     b[s][m][j][1][0] = four[2];
                     b[s][m][j][1][1] = four[3];
                 } else {
-                    fsLoadMatrixPair(b[s][m][j][0], bAt);
+                    fsLoadMatrixPair(b[s][m][j][0], f.bAt(bTiles[m], s, j));
                 }
             }
     }
@@ -429,14 +430,13 @@ __device__ __forceinline__ void fsLdmatrixProductSharedBHeld(
     unsigned a[F::kSteps][kAccumulators][Split::kRowsPerWarp][4];
 #pragma unroll
     for (int s = 0; s < F::kSteps; ++s) {
-        fsLoadMatrixPair(b[s], bTile + f.b[s % 4] + F::step(s));
+        fsLoadMatrixPair(b[s], f.bAt(bTile, s, 0));
 #pragma unroll
         for (int m = 0; m < kAccumulators; ++m)
 #pragma unroll
             for (int i = 0; i < Split::kRowsPerWarp; ++i)
                 if (wm + Split::kWm * i < Split::kRowGroups)
-                    fsLoadMatrices(a[s][m][i], aTiles[m] + f.a[s % 4] + F::step(s) +
-                                                   i * Split::kWm * F::kRowGroupBytes);
+                    fsLoadMatrices(a[s][m][i], f.aAt(aTiles[m], s, i));
     }
     between();
 #pragma unroll

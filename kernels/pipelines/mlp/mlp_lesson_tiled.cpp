@@ -254,7 +254,7 @@ LessonRefill lessonTiledRefill(const LessonTiles& tiles, DType dtype, int comput
     // Where a TF32 block has a multiprocessor to itself, nothing else hides a copy that waits for
     // the step before it: the own slot after the products. The 20 such cells took a median of
     // 0.97 times their time (16/64/64/128 0.86, from 1.21 times Triton's to 1.03; 16/128/32/128
-    // 0.90, from 1.12 to 1.01; 32/32/128/64 1.07 the most); bfloat16 ones 0.99, decode-1's 0.94 to
+    // 0.90, from 1.12 to 1.01; 32/32/128/64 1.07 the most); bfloat16 ones 1.00, decode-1's 0.94 to
     // 0.99 (left as they are). Held fragments did more at decode (0.82 at 16/64/64/128), which
     // would make the kernel's best tile one where Triton takes 1.46 times its own best.
     if (dtype == DType::Tf32 && blocksAnSm == 1) return LessonRefill::OwnSlotAfterProducts;

@@ -34,12 +34,16 @@ enum class LessonRefill {
     // This step's own, after its products and a barrier: the copies run `stages` steps ahead and
     // are issued before the next step waits for its tiles.
     OwnSlotAfterProducts = 2,
+    // As OwnSlotAfterProducts, but a chunk's last step leaves its slot to the hidden tile and
+    // refills it after the down product: a slot's worth of shared memory less, which keeps a
+    // stage that a hidden tile of its own would cost.
+    OwnSlotAfterDown = 3,
 };
 
 // Whether the mma.sync kernel writes a chunk's hidden tile into the ring slot its last step has
 // just read (once every warp is done with it; no copy reaches that slot before the next step's
 // barrier): where the BLOCK_M x BLOCK_I tile fits in a slot of x, gate and up tiles, and the
-// copies refill the previous step's slot (LessonRefill), not that one.
+// copies refill the previous step's slot (LessonRefill), or that one only after the down product.
 bool lessonTiledHiddenInSlot(const LessonTiles& tiles,
                              LessonRefill refill = LessonRefill::PreviousSlot);
 

@@ -24,7 +24,7 @@ bool lessonTiledWarpgroups(const LessonTiles& tiles, DType dtype, int computeMaj
 }
 
 bool lessonTiledHiddenInSlot(const LessonTiles& tiles, LessonRefill refill) {
-    return (refill == LessonRefill::PreviousSlot || refill == LessonRefill::OwnSlotAfterDown) &&
+    return refill == LessonRefill::PreviousSlot &&
            tiles.blockM * tiles.blockI <=
                tiles.blockM * tiles.blockH + 2 * tiles.blockI * tiles.blockH;
 }
@@ -164,12 +164,6 @@ int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t share
     const bool wantsBlocks = gridBlocksPerMultiprocessor > 0 && three < gridBlocksPerMultiprocessor;
     if (dtype == DType::Tf32 && !warpgroups && threads == 128 && two > three && wantsBlocks)
         return 2;
-    // The same on the wgmma kernel below BLOCK_N 64, where a thread's accumulators leave the
-    // blocks two stages let share an SM 128 registers or fewer each. On an H100, bfloat16
-    // 64/16/64/64 ran at three blocks an SM with three stages: 512 blocks in 1.29 waves.
-    const bool registersShare = accumulatorsPerThread(tiles, threads) + 32 <= 128;
-    if (warpgroups && !keepThird && threads == 128 && two > three && wantsBlocks && registersShare)
-        return 2;
     // A fourth stage where steps are short (BLOCK_H 32) and BLOCK_I is at most 64, where it fits:
     // on the H200 it was never slower in bfloat16 (64/64/32/32: 0.520 ms against 0.608 with
     // three), nor in TF32 on the wgmma kernel from BLOCK_N 32 (64/64/32/32: 0.858 against 1.155);
@@ -292,24 +286,15 @@ LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int compu
         tiles, dtype, computeMajor, blocksSharing(plan.sharedBytes, sharedLimit, plan.threads));
     if (refill == LessonRefill::PreviousSlot) return plan;
     // A refilled own slot cannot take the chunk's hidden tile: the tile gets shared memory of its
-    // own, and a stage fewer where the stages would not fit beside it (at least two). Where that
-    // would cost a stage after the products, the chunk's last step leaves its slot to the hidden
-    // tile instead, if the tile fits there.
+    // own, and a stage fewer where the stages would not fit beside it (at least two).
     LessonTiledPlan own = plan;
     own.refill = refill;
     while (own.stages > 2 &&
            lessonTiledSharedBytes(tiles, dtype, own.stages, computeMajor, refill) > sharedLimit)
         --own.stages;
-    if (own.stages < plan.stages && refill == LessonRefill::OwnSlotAfterProducts &&
-        lessonTiledHiddenInSlot(tiles, LessonRefill::OwnSlotAfterDown) &&
-        lessonTiledSharedBytes(tiles, dtype, plan.stages, computeMajor,
-                               LessonRefill::OwnSlotAfterDown) <= sharedLimit) {
-        own.refill = LessonRefill::OwnSlotAfterDown;
-        own.stages = plan.stages;
-    }
-    own.sharedBytes = lessonTiledSharedBytes(tiles, dtype, own.stages, computeMajor, own.refill);
+    own.sharedBytes = lessonTiledSharedBytes(tiles, dtype, own.stages, computeMajor, refill);
     if (own.sharedBytes > sharedLimit) return plan;
-    own.copiesAhead = lessonTiledCopiesAhead(tiles, dtype, own.stages, computeMajor, own.refill);
+    own.copiesAhead = lessonTiledCopiesAhead(tiles, dtype, own.stages, computeMajor, refill);
     const auto sharing = static_cast<int>(blocksSharing(own.sharedBytes, sharedLimit, own.threads));
     own.minBlocks = std::min(own.minBlocks, sharing);
     return own;

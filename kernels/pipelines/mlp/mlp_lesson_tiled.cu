@@ -610,15 +610,11 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
     // host): 0, a step's copies refill the previous step's slot once every warp has passed this
     // step's barrier; 1, every warp reads the step's fragments into registers, then after a
     // barrier the copies refill this step's slot (fsLdmatrixProductHeld); 2, they refill it after
-    // the step's products and a barrier; 3, as 2, but a chunk's last step refills its slot only
-    // after the down product, the hidden tile in that slot. With 1, 2 or 3 the copies run as many
-    // steps ahead as there are slots; with 1 or 2 the hidden tile has shared memory of its own.
+    // the step's products and a barrier. With 1 or 2 the copies run as many steps ahead as there
+    // are slots, and the hidden tile has shared memory of its own.
     constexpr int kRefill = FS_REFILL;
     constexpr bool kStepInRegisters = kRefill == 1;
-    constexpr bool kRefillAfterProducts = kRefill == 2 || kRefill == 3;
-    static_assert((kRefill == 0 || kRefill == 3) || !kHiddenInSlot,
-                  "a read step's slot is refilled at once");
-    static_assert(kRefill != 3 || kHiddenInSlot, "the last step's slot takes the hidden tile");
+    static_assert(kRefill == 0 || !kHiddenInSlot, "a read step's slot is refilled at once");
     constexpr int kAhead = FS_AHEAD;
     static_assert(
         kAhead >= 1 && kAhead <= kStages - (kRefill != 0 ? 0 : 1),
@@ -652,11 +648,9 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
         } else {
             fsLdmatrixProduct<typename Math::Mma>(gu, stage, weights, gateUpOffsets);
         }
-        if constexpr (kRefillAfterProducts) {
-            if (kRefill == 2 || step + 1 < stepsH) {
-                __syncthreads();  // every warp is done with this step's slot
-                ring.next();
-            }
+        if constexpr (kRefill == 2) {
+            __syncthreads();  // every warp is done with this step's slot
+            ring.next();
         }
         const int hiddenAt = kHiddenInSlot ? slot * kStage : kHiddenAfterDown;
         slot = slot + 1 == kStages ? 0 : slot + 1;
@@ -728,10 +722,6 @@ __device__ __forceinline__ void fsLessonTensorCores(const typename Math::Element
             const unsigned downTile[1] = {sharedWindow + static_cast<unsigned>(kDownAt)};
             fsLdmatrixProduct<typename Math::Mma>(o, sharedWindow + static_cast<unsigned>(hiddenAt),
                                                   downTile, downOffsets);
-            if constexpr (kRefill == 3) {
-                __syncthreads();  // every warp is done with the hidden tile in the slot
-                ring.next();
-            }
             ++chunk;
             fsZero<2, GateUp>(gu);
         }

@@ -34,16 +34,12 @@ enum class LessonRefill {
     // This step's own, after its products and a barrier: the copies run `stages` steps ahead and
     // are issued before the next step waits for its tiles.
     OwnSlotAfterProducts = 2,
-    // As OwnSlotAfterProducts, but a chunk's last step leaves its slot to the hidden tile and
-    // refills it after the down product: a slot's worth of shared memory less, which keeps a
-    // stage that a hidden tile of its own would cost.
-    OwnSlotAfterDown = 3,
 };
 
 // Whether the mma.sync kernel writes a chunk's hidden tile into the ring slot its last step has
 // just read (once every warp is done with it; no copy reaches that slot before the next step's
 // barrier): where the BLOCK_M x BLOCK_I tile fits in a slot of x, gate and up tiles, and the
-// copies refill the previous step's slot (LessonRefill), or that one only after the down product.
+// copies refill the previous step's slot (LessonRefill), not that one.
 bool lessonTiledHiddenInSlot(const LessonTiles& tiles,
                              LessonRefill refill = LessonRefill::PreviousSlot);
 
@@ -61,10 +57,9 @@ std::uint64_t lessonTiledSharedBytes(const LessonTiles& tiles, DType dtype, int 
 // stages, or 2 where 3 do not fit, or where a four-warp block with 3 would have a multiprocessor
 // to itself and 2 let a second block share it (on the H200 one block a multiprocessor costs more
 // than the third stage gains: a fourth stage that halved the blocks doubled the time), except on
-// the wgmma kernel from BLOCK_N 64; in TF32 on mma.sync, and on the wgmma kernel below BLOCK_N 64
-// where a thread's accumulators leave room under 128 registers, 2 wherever they let more of the
-// grid's blocks share a multiprocessor than 3 do; 4 where BLOCK_H is 32, BLOCK_I at most 64 and
-// four fit, in bfloat16 and in TF32 on the wgmma kernel from BLOCK_N 32; float32: 1.
+// the wgmma kernel from BLOCK_N 64; in TF32 on mma.sync, 2 wherever they let more of the grid's
+// blocks share a multiprocessor than 3 do; 4 where BLOCK_H is 32, BLOCK_I at most 64 and four
+// fit, in bfloat16 and in TF32 on the wgmma kernel from BLOCK_N 32; float32: 1.
 int lessonTiledStages(const LessonTiles& tiles, DType dtype, std::uint64_t sharedLimit,
                       int computeMajor, std::uint64_t gridBlocksPerMultiprocessor);
 // The grid's blocks a multiprocessor for these tiles and shape, rounded up (0 without

@@ -45,6 +45,7 @@ RunController::RunController(QObject* parent) : JobEvents(parent), worker_(new R
             onEnd(&RunController::relayFailed, &RunController::jobFailed));
     connect(worker_, &RunWorker::jobCancelled, this,
             onEnd(&RunController::relayCancelled, &RunController::jobCancelled));
+    threadExit_.watch(thread_);
     thread_.start();
 }
 
@@ -52,6 +53,7 @@ RunController::~RunController() {
     worker_->jobs().cancelAll();
     thread_.quit();
     thread_.wait();
+    threadExit_.waitForExit();
 }
 
 JobId RunController::start(const JobRequest& request) {

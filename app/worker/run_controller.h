@@ -14,6 +14,7 @@
 #include "selftest/machine_probe.h"
 #include "worker/job.h"
 #include "worker/job_events.h"
+#include "worker/thread_exit_latch.h"
 
 namespace fusescope {
 
@@ -123,6 +124,7 @@ class RunController : public JobEvents {
     void relayCancelled(JobKind kind, const QVariant& partial);
 
     QThread thread_;
+    ThreadExitLatch threadExit_;   // opens after the thread's own exit cleanup, Qt's included
     RunWorker* worker_ = nullptr;  // lives on thread_, deleted there when it finishes
     // Per kind: the newest job asked for, and whether it is still open (not ended). A job
     // supersedes the jobs of every kind of its lane, so starting one closes them all.

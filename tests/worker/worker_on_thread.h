@@ -5,6 +5,7 @@
 #include <QThread>
 
 #include "worker/run_worker.h"
+#include "worker/thread_exit_latch.h"
 
 namespace fusescope::testing_support {
 
@@ -15,6 +16,7 @@ class WorkerOnThread {
         setUp(*worker_);
         worker_->moveToThread(&thread_);
         QObject::connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+        threadExit_.watch(thread_);
         thread_.start();
     }
     WorkerOnThread() : WorkerOnThread([](RunWorker&) {}) {}
@@ -24,11 +26,13 @@ class WorkerOnThread {
         worker_->jobs().cancelAll();
         thread_.quit();
         thread_.wait();
+        threadExit_.waitForExit();
     }
     RunWorker* worker() const { return worker_; }
 
   private:
     QThread thread_;
+    ThreadExitLatch threadExit_;
     RunWorker* worker_;
 };
 

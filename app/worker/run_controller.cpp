@@ -23,12 +23,11 @@ bool holdsDevice(JobKind kind) {
 
 }  // namespace
 
-RunController::RunController(QObject* parent) : JobEvents(parent), worker_(new RunWorker) {
-    thread_.setObjectName(QStringLiteral("fusescope-worker"));
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &RunWorker::jobStarted, this, &RunController::onStarted);
-    connect(worker_, &RunWorker::jobProgress, this, &RunController::onProgress);
+RunController::RunController(QObject* parent)
+    : JobEvents(parent), workerThread_(std::make_unique<RunWorker>()) {
+    RunWorker* const worker = workerThread_.worker();
+    connect(worker, &RunWorker::jobStarted, this, &RunController::onStarted);
+    connect(worker, &RunWorker::jobProgress, this, &RunController::onProgress);
     // A job's end, for the job the controller still has for its kind: relayed to the views, then
     // signalled, then its kind is free.
     const auto onEnd = [this](auto relay, auto signal) {
@@ -39,28 +38,21 @@ RunController::RunController(QObject* parent) : JobEvents(parent), worker_(new R
             ended(kind);
         };
     };
-    connect(worker_, &RunWorker::jobFinished, this,
+    connect(worker, &RunWorker::jobFinished, this,
             onEnd(&RunController::relayFinished, &RunController::jobFinished));
-    connect(worker_, &RunWorker::jobFailed, this,
+    connect(worker, &RunWorker::jobFailed, this,
             onEnd(&RunController::relayFailed, &RunController::jobFailed));
-    connect(worker_, &RunWorker::jobCancelled, this,
+    connect(worker, &RunWorker::jobCancelled, this,
             onEnd(&RunController::relayCancelled, &RunController::jobCancelled));
-    threadExit_.watch(thread_);
-    thread_.start();
 }
 
-RunController::~RunController() {
-    worker_->jobs().cancelAll();
-    thread_.quit();
-    thread_.wait();
-    threadExit_.waitForExit();
-}
+RunController::~RunController() = default;
 
 JobId RunController::start(const JobRequest& request) {
     const JobKind kind = kindOf(request);
     for (const JobKind other : kKinds)
         if (JobTracker::shareLane(kind, other)) open_[slot(other)] = false;
-    const JobId id = worker_->enqueue(request);
+    const JobId id = worker()->enqueue(request);
     newest_[slot(kind)] = id;
     open_[slot(kind)] = true;
     if (holdsDevice(kind)) emit busyChanged();
@@ -108,11 +100,11 @@ void RunController::onProgress(JobId id, JobKind kind, const QVariant& update) {
 }
 
 void RunController::cancel(JobId id) {
-    worker_->jobs().cancel(id);
+    worker()->jobs().cancel(id);
 }
 
 void RunController::cancel() {
-    worker_->jobs().cancel(JobKind::Run);
+    worker()->jobs().cancel(JobKind::Run);
 }
 
 void RunController::submit(const RunCommand& command) {

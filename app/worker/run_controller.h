@@ -5,7 +5,6 @@
 // events for views written before jobs, relayed in one place (run_controller_relay.cpp).
 // Destroying it cancels every job and joins the thread.
 #include <QObject>
-#include <QThread>
 #include <memory>
 
 #include <array>
@@ -14,7 +13,7 @@
 #include "selftest/machine_probe.h"
 #include "worker/job.h"
 #include "worker/job_events.h"
-#include "worker/thread_exit_latch.h"
+#include "worker/run_worker_thread.h"
 
 namespace fusescope {
 
@@ -123,9 +122,9 @@ class RunController : public JobEvents {
     void relayFailed(JobKind kind, const QString& message);
     void relayCancelled(JobKind kind, const QVariant& partial);
 
-    QThread thread_;
-    ThreadExitLatch threadExit_;   // opens after the thread's own exit cleanup, Qt's included
-    RunWorker* worker_ = nullptr;  // lives on thread_, deleted there when it finishes
+    RunWorker* worker() const { return workerThread_.worker(); }
+
+    RunWorkerThread workerThread_;
     // Per kind: the newest job asked for, and whether it is still open (not ended). A job
     // supersedes the jobs of every kind of its lane, so starting one closes them all.
     std::array<JobId, kJobKinds> newest_{};

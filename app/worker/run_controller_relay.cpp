@@ -119,7 +119,7 @@ void RunController::relayCancelled(JobKind kind, const QVariant& partial) {
 
 void RunController::setTileEngine(std::shared_ptr<TileEngine> engine) {
     QMetaObject::invokeMethod(
-        worker_, [worker = worker_, engine] { worker->setTileEngine(engine); },
+        worker(), [worker = worker(), engine] { worker->setTileEngine(engine); },
         Qt::QueuedConnection);
 }
 

@@ -46,6 +46,7 @@ target_sources(fusescope_pipelines PRIVATE
   pipelines/mlp/cublas_library.cpp
   pipelines/mlp/mlp_device_problem.cpp
   pipelines/mlp/mlp_executions_cuda.cpp
+  pipelines/mlp/mlp_build_timing_cuda.cpp
   pipelines/mlp/mlp_lesson_tiled_cuda.cpp
   pipelines/mlp/mlp_tiled_module_cuda.cpp
   pipelines/mlp/mlp_production_tiled_cuda.cpp

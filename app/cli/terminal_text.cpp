@@ -64,9 +64,9 @@ tiles::TileSweep withTerminalSafeText(tiles::TileSweep sweep) {
     }
     for (tiles::TileCell& cell : sweep.cells) {
         if (cell.report.refusal) makeSafe(cell.report.refusal->reason);
-        for (std::string* text :
-             {&cell.error, &cell.peerNote, &cell.report.gridWords, &cell.report.predictedBound,
-              &cell.report.launch.kernelName, &cell.report.compiled.origin})
+        for (std::string* text : {&cell.error, &cell.peerNote, &cell.report.gridWords,
+                                  &cell.report.predictedBound, &cell.report.launch.kernelName,
+                                  &cell.report.compiled.origin, &cell.report.compiled.choice})
             makeSafe(*text);
         for (std::string& limiter : cell.limiters) makeSafe(limiter);
     }

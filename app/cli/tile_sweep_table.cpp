@@ -121,7 +121,7 @@ QStringList renderTileSweep(const tiles::TileSweep& sweep) {
     int measured = 0, refused = 0;
     for (const tiles::TileCell& cell : sweep.cells) (cell.measured ? measured : refused)++;
     lines << QStringLiteral(
-                 "%1 configurations: %2 measured, %3 refused; %4 compiled by %5, %6 "
+                 "%1 configurations: %2 measured, %3 refused; %4 modules compiled by %5, %6 "
                  "from the cache; compiling %7 s, whole sweep %8 s%9")
                  .arg(sweep.cells.size())
                  .arg(measured)

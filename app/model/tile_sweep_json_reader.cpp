@@ -105,6 +105,7 @@ tiles::CompiledResources readCompiled(const JsonReader& c) {
     r.theoreticalOccupancy = c.number("occupancy");
     r.origin = text(c.optionalString("origin").value_or(QString()));
     r.compileMs = c.optionalNumber("compile_ms").value_or(0.0);
+    r.choice = text(c.optionalString("choice").value_or(QString()));
     if (r.theoreticalOccupancy < 0 || r.theoreticalOccupancy > 1)
         c.fail("occupancy", QStringLiteral("must lie in [0, 1]"));
     return r;

@@ -82,7 +82,8 @@ QJsonObject cellJson(const tiles::TileCell& cell) {
                                 {QStringLiteral("blocks_per_sm"), c.blocksPerMultiprocessor},
                                 {QStringLiteral("occupancy"), c.theoreticalOccupancy},
                                 {QStringLiteral("origin"), text(c.origin)},
-                                {QStringLiteral("compile_ms"), c.compileMs}})
+                                {QStringLiteral("compile_ms"), c.compileMs},
+                                {QStringLiteral("choice"), text(c.choice)}})
                           : QJsonValue(QJsonValue::Null));
     object.insert(QStringLiteral("model_bytes"), number(r.modelBytes));
     object.insert(QStringLiteral("model_flops"), r.modelFlops);

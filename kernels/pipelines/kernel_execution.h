@@ -9,7 +9,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +38,9 @@ struct KernelResources {
     int blocksPerMultiprocessor = 0;
     std::string origin;  // "precompiled", "nvrtc", "memory cache", "disk cache"
     double compileMs = 0.0;
+    // Where the code had builds to choose between by timing (KernelExecution::choose): which one
+    // runs, and the times that chose it; empty elsewhere.
+    std::string choice;
 };
 
 // State an execution keeps per backend (a cuBLAS handle bound to the backend's stream), created
@@ -107,13 +109,22 @@ class KernelExecution {
         (void)target, (void)call;
         return {};
     }
-    // For code compiled at run time: what must be compiled for this call, so that a caller can
-    // compile many calls at once (in parallel, through the module cache) before supports()
-    // loads each. Nothing for precompiled code and library calls.
-    virtual std::optional<CompileRequest> compileRequest(const ExecutionTarget& target,
-                                                         const KernelCall& call) {
+    // For code compiled at run time: what must be compiled for this call (every build choose()
+    // may pick), so that a caller can compile many calls at once (in parallel, through the module
+    // cache) before supports() loads each. Nothing for precompiled code and library calls.
+    virtual std::vector<CompileRequest> compileRequests(const ExecutionTarget& target,
+                                                        const KernelCall& call) {
         (void)target, (void)call;
-        return std::nullopt;
+        return {};
+    }
+    // For code with several builds whose speed no rule predicts: times each on the call's buffers
+    // and keeps the fastest for every later launch of the same build key in this process. Called
+    // once the inputs are on the device and before the checked run; it may write only the call's
+    // outputs. Whether it launched anything (false where the choice was made before, and for
+    // code with one build).
+    virtual Result<bool> choose(const ExecutionTarget& target, const KernelCall& call) {
+        (void)target, (void)call;
+        return false;
     }
 };
 

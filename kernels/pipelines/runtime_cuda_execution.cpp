@@ -96,12 +96,12 @@ class RuntimeElementwiseCudaExecution final : public KernelExecution {
         return resources;
     }
 
-    std::optional<CompileRequest> compileRequest(const ExecutionTarget& target,
-                                                 const KernelCall& call) override {
+    std::vector<CompileRequest> compileRequests(const ExecutionTarget& target,
+                                                const KernelCall& call) override {
         (void)target;
         Result<std::string> architecture = currentArchitecture();
-        if (!architecture) return std::nullopt;
-        return requestFor(call.problem->tuningValue(kVectorWidthTuning), *architecture);
+        if (!architecture) return {};
+        return {requestFor(call.problem->tuningValue(kVectorWidthTuning), *architecture)};
     }
 
   private:

@@ -4,7 +4,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -100,11 +99,18 @@ class Backend {
     virtual KernelResources resources(const KernelLaunch& launch) = 0;
     // Why the launch cannot run on this backend (KernelExecution::supports).
     virtual Status supports(const KernelLaunch& launch) = 0;
-    // What the launch needs compiled at run time (KernelExecution::compileRequest); nothing on
+    // What the launch needs compiled at run time (KernelExecution::compileRequests); nothing on
     // backends without run-time compilation.
-    virtual std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) {
+    virtual std::vector<CompileRequest> compileRequests(const KernelLaunch& launch) {
         (void)launch;
-        return std::nullopt;
+        return {};
+    }
+    // Lets the launch's code choose between its builds by timing them on the launch's buffers
+    // (KernelExecution::choose): whether it launched anything. Nothing on backends without such
+    // code.
+    virtual Result<bool> choose(const KernelLaunch& launch) {
+        (void)launch;
+        return false;
     }
 
     // The host threads a CPU backend runs its kernels and copies on (0: every hardware

@@ -189,8 +189,11 @@ class CudaBackend final : public Backend {
     Status supports(const KernelLaunch& launch) override {
         return launch.execution->supports(target(), launch.call);
     }
-    std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) override {
-        return launch.execution->compileRequest(target(), launch.call);
+    std::vector<CompileRequest> compileRequests(const KernelLaunch& launch) override {
+        return launch.execution->compileRequests(target(), launch.call);
+    }
+    Result<bool> choose(const KernelLaunch& launch) override {
+        return launch.execution->choose(target(), launch.call);
     }
 
     void useCancelToken(CancelToken cancel) override { cancel_ = std::move(cancel); }

@@ -314,6 +314,15 @@ Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& trac
         if (!buffer) return buffer.status();
         prepared.buffers.emplace(spec.name, std::move(*buffer));
     }
+    const auto poisonNonInputs = [&]() -> Status {
+        for (const auto& spec : variant.buffers)
+            if (spec.role != BufferRole::Input)
+                if (Status s = backend.fill(prepared.buffers.at(spec.name).data(), kPoisonByte,
+                                            spec.bytes(request.problem));
+                    !s)
+                    return s;
+        return Status::ok();
+    };
     for (const auto& spec : variant.buffers) {
         TrackedBuffer& buffer = prepared.buffers.at(spec.name);
         const std::uint64_t bytes = spec.bytes(request.problem);
@@ -328,11 +337,11 @@ Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& trac
                                       ? backend.copy(buffer.data(), source->second, bytes)
                                       : backend.upload(buffer.data(), host->data(), bytes);
             if (!filled) return filled;
-        } else {
-            if (Status s = backend.fill(buffer.data(), kPoisonByte, bytes); !s) return s;
-            if (spec.role == BufferRole::Output) prepared.outputName = spec.name;
+        } else if (spec.role == BufferRole::Output) {
+            prepared.outputName = spec.name;
         }
     }
+    if (Status s = poisonNonInputs(); !s) return s;
     if (prepared.outputName.empty())
         return Status(ErrorCode::InvalidArgument, "variant '" + variant.name + "' has no output");
     for (std::size_t k = 0; k < launches->size(); ++k) {
@@ -345,6 +354,16 @@ Result<PreparedVariant> prepareVariant(Backend& backend, AllocationTracker& trac
             launch.call.buffers.push_back(buffer->second.data());
         }
     }
+    // Code that chooses between its builds by timing them does so here, on these buffers; the
+    // outputs are poisoned again after, so the checked run still shows what it leaves unwritten.
+    bool launchedAny = false;
+    for (const KernelLaunch& launch : *launches) {
+        Result<bool> launched = backend.choose(launch);
+        if (!launched) return launched.status();
+        launchedAny = launchedAny || *launched;
+    }
+    if (launchedAny)
+        if (Status s = poisonNonInputs(); !s) return s;
     prepared.launches = std::move(*launches);
     return prepared;
 }

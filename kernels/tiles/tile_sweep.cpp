@@ -78,6 +78,7 @@ CompiledResources compiledFrom(const KernelResources& r) {
     c.theoreticalOccupancy = r.theoreticalOccupancy;
     c.origin = r.origin;
     c.compileMs = r.compileMs;
+    c.choice = r.choice;
     return c;
 }
 
@@ -338,8 +339,8 @@ Result<TileSweep> runTileSweep(Backend& backend, const TileSweepRequest& request
             const Result<KernelLaunch> launch =
                 kernelLaunchOf(backend, variant.name, run.problem, kernels, k);
             if (!launch) continue;
-            if (std::optional<CompileRequest> compile = backend.compileRequest(*launch)) {
-                compileRequests.push_back(std::move(*compile));
+            for (CompileRequest& compile : backend.compileRequests(*launch)) {
+                compileRequests.push_back(std::move(compile));
                 compiledFor.push_back(index);
             }
         }

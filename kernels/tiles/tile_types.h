@@ -48,6 +48,8 @@ struct CompiledResources {
     // the statically compiled kernel; and what compiling took (0 for cache hits).
     std::string origin;  // "nvrtc", "memory cache", "disk cache", "precompiled"
     double compileMs = 0.0;
+    // Which build ran where timing chose between builds (KernelResources::choice), else empty.
+    std::string choice;
 };
 
 // The report shown before a configuration runs. The model part (geometry, grid words, bytes,

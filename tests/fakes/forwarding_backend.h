@@ -1,8 +1,9 @@
 #pragma once
 // A backend that hands the calls every backend must answer to another one: a test's stand-in
 // derives from it and overrides only what its test is about (a GPU's health, chains that overlap,
-// an Activity API). The calls with a default (copy, timeChain, compileRequest, useHostThreads,
-// settle, health, ...) keep Backend's default unless the stand-in forwards them too.
+// an Activity API). The calls with a default (copy, timeChain, compileRequests, choose,
+// useHostThreads, settle, health, ...) keep Backend's default unless the stand-in forwards them
+// too.
 #include <memory>
 #include <utility>
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <string>
 
 #include "../cuda/cuda_gpu_fixture.h"
 #include "pipelines/mlp/mlp_device_problem.h"
@@ -233,6 +234,31 @@ TEST_F(TilesGpuTest, RegistersFollowTheBlocksTheSharedMemoryHolds) {
     EXPECT_EQ(pair->compiled.blocksPerMultiprocessor, 2);
     EXPECT_EQ(pair->compiled.localBytesPerThread, 0);
     EXPECT_GT(pair->compiled.registersPerThread, 128);
+}
+
+// The lesson kernel's two builds (the rules' register bound and the other) are timed on the run's
+// own buffers before the checked run: the report names the kept build with both times, the kept
+// build passes the check with every element written, and a later run of the same tiles and shape
+// keeps the choice without timing again. At the classroom shape, TF32 16/16/64/128 (the rules
+// give a bound) and bfloat16 128/32/32/32 (they give none on wgmma).
+TEST_F(TilesGpuTest, TheRegisterBoundIsChosenByTimingBothBuilds) {
+    for (const TileConfiguration& c :
+         {lessonTiles(512, 1024, 2816, DType::Tf32, 16, 16, 64, 128),
+          lessonTiles(512, 1024, 2816, DType::Bfloat16, 128, 32, 32, 32)}) {
+        SCOPED_TRACE(caseText(c));
+        std::optional<TileRunResult> first = runChecked(c, 7);
+        ASSERT_TRUE(first);
+        const std::string choice = first->run.variants.front().kernels.front().resources.choice;
+        EXPECT_NE(choice.find(" ms, against "), std::string::npos) << choice;
+        EXPECT_NE(choice.find("register bound"), std::string::npos) << choice;
+        EXPECT_TRUE(choice.find(" kept: ") != std::string::npos ||
+                    choice.find(" chosen: ") != std::string::npos)
+            << choice;
+        EXPECT_EQ(first->cell.report.compiled.choice, choice);
+        std::optional<TileRunResult> second = runChecked(c, 8);
+        ASSERT_TRUE(second);
+        EXPECT_EQ(second->run.variants.front().kernels.front().resources.choice, choice);
+    }
 }
 
 TEST_F(TilesGpuTest, DecodeReportsIdleSms) {

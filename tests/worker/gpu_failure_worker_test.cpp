@@ -114,8 +114,12 @@ class FaultyGpu final : public testing_support::ForwardingBackend {
         if (Status s = brokenStatus(); !s) return s;
         return inner().timeCopy(destination, source, bytes);
     }
-    std::optional<CompileRequest> compileRequest(const KernelLaunch& launch) override {
-        return inner().compileRequest(launch);
+    std::vector<CompileRequest> compileRequests(const KernelLaunch& launch) override {
+        return inner().compileRequests(launch);
+    }
+    Result<bool> choose(const KernelLaunch& launch) override {
+        if (Status s = brokenStatus(); !s) return s;
+        return inner().choose(launch);
     }
     void useHostThreads(int threads) override { inner().useHostThreads(threads); }
     Status settle() override {

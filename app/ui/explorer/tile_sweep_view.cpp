@@ -426,6 +426,7 @@ QStringList reportLines(const tiles::ResourceReport& report) {
                      .arg(report.launch.threadsPerBlock)
                      .arg(compiled.blocksPerMultiprocessor)
                      .arg(model::formatPercent(compiled.theoreticalOccupancy));
+        if (!compiled.choice.empty()) lines << QObject::tr("build: %1").arg(qs(compiled.choice));
     } else {
         lines << QObject::tr("%1 threads per block · %2 dynamic shared memory (%3 stages)")
                      .arg(report.launch.threadsPerBlock)

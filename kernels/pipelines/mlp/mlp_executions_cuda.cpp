@@ -94,13 +94,23 @@ class LessonKernel final : public MlpCudaKernel {
         return kernel ? Status::ok() : kernel.status();
     }
 
-    std::optional<CompileRequest> compileRequest(const ExecutionTarget&,
-                                                 const KernelCall& call) override {
-        if (!runtimeCompiled(*call.problem)) return std::nullopt;
-        Result<CompileRequest> request = lessonTiledRequestForDevice(
+    std::vector<CompileRequest> compileRequests(const ExecutionTarget&,
+                                                const KernelCall& call) override {
+        if (!runtimeCompiled(*call.problem)) return {};
+        Result<std::vector<CompileRequest>> requests = lessonTiledRequestsForDevice(
             tilesOf(*call.problem), call.problem->dtype, shapeOf(*call.problem));
-        if (!request) return std::nullopt;  // supports() reports why
-        return *request;
+        if (!requests) return {};  // supports() reports why
+        return *requests;
+    }
+
+    Result<bool> choose(const ExecutionTarget& target, const KernelCall& call) override {
+        const Problem& p = *call.problem;
+        if (!runtimeCompiled(p)) return false;
+        const Result<MlpCallBuffers> b = mlpCallBuffers(call);
+        if (!b) return b.status();
+        return chooseLessonTiledBuild(tilesOf(p), p.dtype, shapeOf(p),
+                                      {b->x, b->gate, b->up, b->down, b->out}, target.stream,
+                                      target.cancel);
     }
 
     KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {
@@ -109,7 +119,9 @@ class LessonKernel final : public MlpCudaKernel {
         Result<const LessonTiledKernel*> kernel =
             lessonTiledKernel(tilesOf(p), p.dtype, shapeOf(p));
         if (!kernel) return {};
-        return lessonTiledResources(**kernel, tilesOf(p), shapeOf(p));
+        KernelResources resources = lessonTiledResources(**kernel, tilesOf(p), shapeOf(p));
+        resources.choice = lessonTiledChoice(tilesOf(p), p.dtype, shapeOf(p));
+        return resources;
     }
 
   protected:
@@ -141,13 +153,13 @@ class ProductionGateUpKernel final : public MlpCudaKernel {
         return kernel ? Status::ok() : kernel.status();
     }
 
-    std::optional<CompileRequest> compileRequest(const ExecutionTarget&,
-                                                 const KernelCall& call) override {
-        if (!compiled(*call.problem)) return std::nullopt;
+    std::vector<CompileRequest> compileRequests(const ExecutionTarget&,
+                                                const KernelCall& call) override {
+        if (!compiled(*call.problem)) return {};
         Result<CompileRequest> request =
             productionTiledRequestForDevice(productionTilesOf(*call.problem));
-        if (!request) return std::nullopt;  // supports() reports why
-        return *request;
+        if (!request) return {};  // supports() reports why
+        return {*request};
     }
 
     KernelResources resources(const ExecutionTarget&, const KernelCall& call) override {

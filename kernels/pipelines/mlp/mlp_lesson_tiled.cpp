@@ -300,6 +300,18 @@ LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int compu
     return own;
 }
 
+std::vector<LessonTiledPlan> lessonTiledBuilds(const LessonTiledPlan& plan) {
+    LessonTiledPlan other = plan;
+    other.minBlocks = plan.minBlocks > 0 ? 0 : 1;
+    return {plan, other};
+}
+
+std::string lessonTiledBoundText(const LessonTiledPlan& plan) {
+    if (plan.minBlocks <= 0) return "no register bound";
+    return "registers for " + std::to_string(plan.minBlocks) +
+           (plan.minBlocks == 1 ? " block an SM" : " blocks an SM");
+}
+
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype,
                                          const LessonTiledPlan& plan, int computeMajor,
                                          int computeMinor) {

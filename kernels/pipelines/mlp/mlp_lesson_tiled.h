@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pipelines/mlp/mlp_shape.h"
 #include "platform/runtime_compiler.h"
@@ -120,6 +121,15 @@ struct LessonTiledPlan {
 LessonTiledPlan lessonTiledPlan(const LessonTiles& tiles, DType dtype, int computeMajor,
                                 std::uint64_t sharedLimit,
                                 std::uint64_t gridBlocksPerMultiprocessor);
+
+// The builds a run times on its own buffers before keeping one (KernelExecution::choose): the
+// plan, then the plan with the other register bound (none where it has one; one block a
+// multiprocessor where it has none). What ptxas makes of a bound moved single cells by -16% to
+// +50% on an H100, and no rule of tiles and dtype chose it better than about half the time.
+std::vector<LessonTiledPlan> lessonTiledBuilds(const LessonTiledPlan& plan);
+
+// A plan's register bound in words: "no register bound", "registers for 2 blocks an SM".
+std::string lessonTiledBoundText(const LessonTiledPlan& plan);
 
 // What NVRTC compiles for these tiles and plan on a device of compute capability major.minor.
 CompileRequest lessonTiledCompileRequest(const LessonTiles& tiles, DType dtype,

@@ -2,6 +2,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
+#include <map>
+
+#include "pipelines/mlp/mlp_build_timing_cuda.h"
 #include "pipelines/mlp/mlp_lesson_tiled.h"
 #include "platform/cuda_error.h"
 
@@ -9,7 +13,7 @@ namespace fusescope::mlp {
 
 namespace {
 
-// The plan of these tiles and shape on this device.
+// The plan the rules give these tiles and shape on this device (the first build).
 LessonTiledPlan planOn(const TiledDeviceFacts& device, const LessonTiles& tiles, DType dtype,
                        const MlpShape& shape) {
     return lessonTiledPlan(
@@ -31,14 +35,60 @@ const void* entryFor(const LessonTiledKernel& kernel, const LessonTiles& tiles,
     return kernel.edge;
 }
 
+std::string keyOf(const LessonTiles& tiles, DType dtype, const LessonTiledPlan& plan) {
+    return "lesson " + std::to_string(tiles.blockM) + " " + std::to_string(tiles.blockN) + " " +
+           std::to_string(tiles.blockH) + " " + std::to_string(tiles.blockI) + " " +
+           std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) + " " +
+           std::to_string(plan.copiesAhead) + " " + std::to_string(plan.minBlocks) + " " +
+           std::to_string(plan.threads) + " " + std::to_string(static_cast<int>(plan.refill));
+}
+
+// What timing chose for the rules' plan (by its key): the build that runs, and why in words.
+struct BuildChoice {
+    LessonTiledPlan plan;
+    std::string words;
+};
+
+// Process-wide, as the loaded kernels are; only the thread that owns CUDA reads or writes it.
+std::map<std::string, BuildChoice>& choices() {
+    static std::map<std::string, BuildChoice> made;
+    return made;
+}
+
+// The build that runs: the one timing chose, else the rules' plan.
+LessonTiledPlan runningPlan(const LessonTiles& tiles, DType dtype, const LessonTiledPlan& rules) {
+    const auto found = choices().find(keyOf(tiles, dtype, rules));
+    return found == choices().end() ? rules : found->second.plan;
+}
+
+Result<const LessonTiledKernel*> kernelFor(const TiledDeviceFacts& device, const LessonTiles& tiles,
+                                           DType dtype, const LessonTiledPlan& plan) {
+    return tiledKernelFor(keyOf(tiles, dtype, plan), [&]() -> Result<const TiledKernel*> {
+        return loadTiledKernel(
+            lessonTiledCompileRequest(tiles, dtype, plan, device.major, device.minor),
+            {kLessonTiledFullKernel, kLessonTiledRowsKernel, kLessonTiledEdgeKernel},
+            plan.sharedBytes, plan.stages, plan.threads, "tiled lesson kernel");
+    });
+}
+
+std::string millisecondsText(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f ms", ms);
+    return text;
+}
+
 }  // namespace
 
-Result<CompileRequest> lessonTiledRequestForDevice(const LessonTiles& tiles, DType dtype,
-                                                   const MlpShape& shape) {
+Result<std::vector<CompileRequest>> lessonTiledRequestsForDevice(const LessonTiles& tiles,
+                                                                 DType dtype,
+                                                                 const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    return lessonTiledCompileRequest(tiles, dtype, planOn(*device, tiles, dtype, shape),
-                                     device->major, device->minor);
+    std::vector<CompileRequest> requests;
+    for (const LessonTiledPlan& build : lessonTiledBuilds(planOn(*device, tiles, dtype, shape)))
+        requests.push_back(
+            lessonTiledCompileRequest(tiles, dtype, build, device->major, device->minor));
+    return requests;
 }
 
 // Called at every launch: the request (with the kernel's source) is built only where the map has
@@ -47,19 +97,51 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
                                                    const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
-    const LessonTiledPlan plan = planOn(*device, tiles, dtype, shape);
-    const std::string key =
-        "lesson " + std::to_string(tiles.blockM) + " " + std::to_string(tiles.blockN) + " " +
-        std::to_string(tiles.blockH) + " " + std::to_string(tiles.blockI) + " " +
-        std::string(dtypeName(dtype)) + " " + std::to_string(plan.stages) + " " +
-        std::to_string(plan.copiesAhead) + " " + std::to_string(plan.minBlocks) + " " +
-        std::to_string(plan.threads) + " " + std::to_string(static_cast<int>(plan.refill));
-    return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
-        return loadTiledKernel(
-            lessonTiledCompileRequest(tiles, dtype, plan, device->major, device->minor),
-            {kLessonTiledFullKernel, kLessonTiledRowsKernel, kLessonTiledEdgeKernel},
-            plan.sharedBytes, plan.stages, plan.threads, "tiled lesson kernel");
-    });
+    const LessonTiledPlan rules = planOn(*device, tiles, dtype, shape);
+    return kernelFor(*device, tiles, dtype, runningPlan(tiles, dtype, rules));
+}
+
+Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
+                                    const LessonTiledBuffers& buffers, void* stream,
+                                    const CancelToken& cancel) {
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return device.status();
+    const LessonTiledPlan rules = planOn(*device, tiles, dtype, shape);
+    const std::string key = keyOf(tiles, dtype, rules);
+    if (choices().count(key)) return false;
+    const std::vector<LessonTiledPlan> builds = lessonTiledBuilds(rules);
+    std::vector<BuildLaunch> launches;
+    for (const LessonTiledPlan& build : builds) {
+        Result<const LessonTiledKernel*> kernel = kernelFor(*device, tiles, dtype, build);
+        if (!kernel) return kernel.status();
+        launches.push_back([&, loaded = *kernel] {
+            return launchLessonTiled(*loaded, tiles, shape, buffers.x, buffers.gate, buffers.up,
+                                     buffers.down, buffers.out, stream);
+        });
+    }
+    Result<std::vector<double>> times =
+        timeBuildsInTurn(launches, kLessonBuildRounds, stream, cancel);
+    if (!times) return times.status();
+    // The rules' plan stays unless another build is clearly faster: a choice inside the noise
+    // would flip from run to run.
+    std::size_t best = 0;
+    for (std::size_t b = 1; b < builds.size(); ++b)
+        if ((*times)[b] < (*times)[best] * (1.0 - kLessonBuildMargin)) best = b;
+    std::string words = lessonTiledBoundText(builds[best]) + (best == 0 ? " kept: " : " chosen: ") +
+                        millisecondsText((*times)[best]);
+    for (std::size_t b = 0; b < builds.size(); ++b)
+        if (b != best)
+            words += ", against " + millisecondsText((*times)[b]) + " with " +
+                     lessonTiledBoundText(builds[b]);
+    choices()[key] = BuildChoice{builds[best], words};
+    return true;
+}
+
+std::string lessonTiledChoice(const LessonTiles& tiles, DType dtype, const MlpShape& shape) {
+    Result<TiledDeviceFacts> device = tiledDeviceFacts();
+    if (!device) return {};
+    const auto found = choices().find(keyOf(tiles, dtype, planOn(*device, tiles, dtype, shape)));
+    return found == choices().end() ? std::string() : found->second.words;
 }
 
 Status launchLessonTiled(const LessonTiledKernel& kernel, const LessonTiles& tiles,

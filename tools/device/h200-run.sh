@@ -2,10 +2,11 @@
 # Everything the H200 machine runs for FuseScope, in one call, from the repository root:
 #   bash tools/device/h200-run.sh [STEP...]        (run with the staged folder .device/ carried)
 # Steps: env gputests cli measure sweep shots stagedemo sanitizer (the default); mlp, gui,
-# liveshot, tests (every other test binary); tables (tiles, peers and ncu: the lesson kernel against
-# the lesson's Triton kernel over four tile grids, with the shipped tile sweeps re-made;
-# production against merged_gate_up and the peers; every kernel's DRAM bytes against Nsight
-# Compute), which needs torch and triton; all (every step but the tables).
+# liveshot, tests (every other test binary), shipped (the shipped tile sweeps made again, with
+# Triton's times); tables (tiles, peers and ncu: the lesson kernel against the lesson's Triton
+# kernel over four tile grids; production against merged_gate_up and the peers; every kernel's
+# DRAM bytes against Nsight Compute), which needs torch and triton; all (every step but the
+# tables and shipped).
 # That machine has no Qt and no GoogleTest: the programs and tests come from the portable bundle
 # that tools/device/stage.sh put in .device/. CUPTI is the machine's own.
 # Writes under $OUT (at most a few files): log.txt, summary.txt, gui.png, live-swiglu.png,
@@ -210,17 +211,16 @@ if wants sanitizer; then
     done
 fi
 
+tiles() {  # tiles NAME ARGS...   a tile sweep of the lesson kernel into results/NAME.json
+    local name=$1
+    shift
+    step "tiles_$name" 180 "$cli" tiles --pipeline mlp --backend cuda "$@" \
+        --json "$results/$name.json"
+}
+
 # The lesson kernel against the lesson's own Triton kernel, tile by tile, over the four grids of
-# benchmarks/results/tiles_triton.md (classroom bfloat16 and TF32, decode-1, prefill-512); then
-# the two shipped tile sweeps made again, with Triton's times as their peer, for
-# resources/recordings/.
+# benchmarks/results/tiles_triton.md (classroom bfloat16 and TF32, decode-1, prefill-512).
 if wants tiles; then
-    tiles() {  # tiles NAME ARGS...   a tile sweep of the lesson kernel into results/NAME.json
-        local name=$1
-        shift
-        step "tiles_$name" 180 "$cli" tiles --pipeline mlp --backend cuda "$@" \
-            --json "$results/$name.json"
-    }
     whole_grid=(--grid block_m=16..128 --grid block_n=16..128 --grid block_h=32..128
         --grid block_i=32..128)
     tiles classroom-bf16 --no-references --repeat 10 --preset classroom --dtype bf16 \
@@ -237,7 +237,10 @@ if wants tiles; then
     done
     ((${#grids[@]} > 0)) && step tiles_triton 240 python3 "$root/benchmarks/tiles_triton.py" \
         "${grids[@]}" --jobs "$(nproc)" --json "$results/tiles_triton.json"
-    # The shipped sweeps, with the other variants' times as their reference lines.
+fi
+
+# The shipped sweeps made again, with the other variants' times as their reference lines.
+if wants shipped; then
     mkdir -p "$results/shipped"
     tiles tiles-mlp-classroom-bf16-h200 --repeat 10 --preset classroom --dtype bf16 \
         --tile 32,64,64,64 --grid block_m=16,32,64,128 --grid block_n=16,32,64,128 \

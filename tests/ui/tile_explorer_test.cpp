@@ -189,6 +189,22 @@ void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
                                   .arg(cell.report.configuration.problem.tuningValue("block_m"))),
                  qPrintable(tip));
     }
+    // A cell whose build was chosen by timing says which, with both times.
+    int chosen = 0;
+    for (const tiles::TileCell& cell : sweep->cells) {
+        if (cell.report.compiled.choice.empty()) continue;
+        ++chosen;
+        const int row = static_cast<int>(
+            data.yValues.indexOf(cell.report.configuration.problem.tuningValue("block_m")));
+        const int column = static_cast<int>(
+            data.xValues.indexOf(cell.report.configuration.problem.tuningValue("block_n")));
+        const QString tip =
+            heatmap->tooltipAt(heatmap->cellCentre(*drawnCell(*heatmap, column, row)));
+        QVERIFY2(tip.contains(QStringLiteral("build: ") +
+                              QString::fromStdString(cell.report.compiled.choice)),
+                 qPrintable(tip));
+    }
+    if (path == committedSweepPath()) QCOMPARE(chosen, 1);
     // Outside the map there is no cell.
     QVERIFY(heatmap->tooltipAt(QPointF(1, 1)).isEmpty());
 

@@ -43,7 +43,14 @@ std::string keyOf(const LessonTiles& tiles, DType dtype, const LessonTiledPlan& 
            std::to_string(plan.threads) + " " + std::to_string(static_cast<int>(plan.refill));
 }
 
-// What timing chose for the rules' plan (by its key): the build that runs, and why in words.
+// Timing chooses per shape: the same build may rank differently at another M, H or I.
+std::string choiceKeyOf(const LessonTiles& tiles, DType dtype, const LessonTiledPlan& rules,
+                        const MlpShape& shape) {
+    return keyOf(tiles, dtype, rules) + " at " + std::to_string(shape.M) + "x" +
+           std::to_string(shape.H) + "x" + std::to_string(shape.I);
+}
+
+// What timing chose for the rules' plan at a shape: the build that runs, and why in words.
 struct BuildChoice {
     LessonTiledPlan plan;
     std::string words;
@@ -56,8 +63,9 @@ std::map<std::string, BuildChoice>& choices() {
 }
 
 // The build that runs: the one timing chose, else the rules' plan.
-LessonTiledPlan runningPlan(const LessonTiles& tiles, DType dtype, const LessonTiledPlan& rules) {
-    const auto found = choices().find(keyOf(tiles, dtype, rules));
+LessonTiledPlan runningPlan(const LessonTiles& tiles, DType dtype, const LessonTiledPlan& rules,
+                            const MlpShape& shape) {
+    const auto found = choices().find(choiceKeyOf(tiles, dtype, rules, shape));
     return found == choices().end() ? rules : found->second.plan;
 }
 
@@ -98,7 +106,7 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const LessonTiledPlan rules = planOn(*device, tiles, dtype, shape);
-    return kernelFor(*device, tiles, dtype, runningPlan(tiles, dtype, rules));
+    return kernelFor(*device, tiles, dtype, runningPlan(tiles, dtype, rules, shape));
 }
 
 Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
@@ -107,7 +115,7 @@ Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const LessonTiledPlan rules = planOn(*device, tiles, dtype, shape);
-    const std::string key = keyOf(tiles, dtype, rules);
+    const std::string key = choiceKeyOf(tiles, dtype, rules, shape);
     if (choices().count(key)) return false;
     const std::vector<LessonTiledPlan> builds = lessonTiledBuilds(rules);
     std::vector<BuildLaunch> launches;
@@ -140,7 +148,8 @@ Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const
 std::string lessonTiledChoice(const LessonTiles& tiles, DType dtype, const MlpShape& shape) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return {};
-    const auto found = choices().find(keyOf(tiles, dtype, planOn(*device, tiles, dtype, shape)));
+    const auto found =
+        choices().find(choiceKeyOf(tiles, dtype, planOn(*device, tiles, dtype, shape), shape));
     return found == choices().end() ? std::string() : found->second.words;
 }
 

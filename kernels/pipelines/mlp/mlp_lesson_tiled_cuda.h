@@ -41,8 +41,8 @@ inline constexpr int kLessonBuildRounds = 3;
 inline constexpr double kLessonBuildMargin = 0.02;
 
 // Times the builds of these tiles and shape (lessonTiledBuilds) on `buffers` and keeps the
-// fastest for every later launch in this process; whether it launched anything (false where the
-// choice was made before). Writes only `buffers.out`.
+// fastest for every later launch of them at this shape in this process; whether it launched
+// anything (false where the choice was made before). Writes only `buffers.out`.
 Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
                                     const LessonTiledBuffers& buffers, void* stream,
                                     const CancelToken& cancel);

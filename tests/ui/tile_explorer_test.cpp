@@ -176,14 +176,16 @@ void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
     const QString refusedTip = heatmap->tooltipAt(heatmap->cellCentre(*drawnRefused));
     QVERIFY2(refusedTip.contains(QString::fromStdString(refusedCell->report.refusal->reason)),
              qPrintable(refusedTip));
-    for (const tiles::TileCell& cell : sweep->cells) {
-        if (!cell.measured || cell.limiters.empty()) continue;
+    const auto tipOf = [&](const tiles::TileCell& cell) {
         const int row = static_cast<int>(
             data.yValues.indexOf(cell.report.configuration.problem.tuningValue("block_m")));
         const int column = static_cast<int>(
             data.xValues.indexOf(cell.report.configuration.problem.tuningValue("block_n")));
-        const QString tip =
-            heatmap->tooltipAt(heatmap->cellCentre(*drawnCell(*heatmap, column, row)));
+        return heatmap->tooltipAt(heatmap->cellCentre(*drawnCell(*heatmap, column, row)));
+    };
+    for (const tiles::TileCell& cell : sweep->cells) {
+        if (!cell.measured || cell.limiters.empty()) continue;
+        const QString tip = tipOf(cell);
         QVERIFY2(tip.contains(QString::fromStdString(cell.limiters.front())), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("BLOCK_M %1")
                                   .arg(cell.report.configuration.problem.tuningValue("block_m"))),
@@ -194,12 +196,7 @@ void TileExplorerTest::heatmapDrawnFromCommittedSweep() {
     for (const tiles::TileCell& cell : sweep->cells) {
         if (cell.report.compiled.choice.empty()) continue;
         ++chosen;
-        const int row = static_cast<int>(
-            data.yValues.indexOf(cell.report.configuration.problem.tuningValue("block_m")));
-        const int column = static_cast<int>(
-            data.xValues.indexOf(cell.report.configuration.problem.tuningValue("block_n")));
-        const QString tip =
-            heatmap->tooltipAt(heatmap->cellCentre(*drawnCell(*heatmap, column, row)));
+        const QString tip = tipOf(cell);
         QVERIFY2(tip.contains(QStringLiteral("build: ") +
                               QString::fromStdString(cell.report.compiled.choice)),
                  qPrintable(tip));

@@ -191,8 +191,6 @@ QStringList reportLines(const tiles::ResourceReport& r, bool live, const QString
                      .arg(r.compiled.compileMs > 0 ? QStringLiteral(", compiled in %1 ms")
                                                          .arg(r.compiled.compileMs, 0, 'f', 0)
                                                    : QString());
-        if (!r.compiled.choice.empty())
-            lines << QStringLiteral("Build          %1").arg(text(r.compiled.choice));
     } else if (!r.refusal) {
         lines << QStringLiteral("Registers      %1")
                      .arg(live ? QStringLiteral("not known (the backend gave none)")

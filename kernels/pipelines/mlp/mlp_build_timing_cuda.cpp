@@ -39,38 +39,40 @@ class EventPair {
 Result<std::vector<double>> timeBuildsInTurn(const std::vector<BuildLaunch>& builds, int rounds,
                                              void* stream, const CancelToken& cancel) {
     const auto cudaStream = static_cast<cudaStream_t>(stream);
-    std::vector<EventPair> events(builds.size());
-    for (EventPair& pair : events)
-        if (Status s = pair.create(); !s) return s;
-    for (const BuildLaunch& launch : builds)
-        if (Status s = launch(); !s) return s;
-    std::vector<std::vector<double>> times(builds.size());
-    for (int round = 0; round < rounds; ++round) {
+    EventPair events;
+    if (Status s = events.create(); !s) return s;
+    // One launch at a time, waited for, so that a cancel leaves at most one to finish (as the
+    // runner paces long launches).
+    const auto timedLaunch = [&](const BuildLaunch& launch) -> Result<double> {
         if (cancel.cancelled()) return cancelledStatus();
-        for (std::size_t b = 0; b < builds.size(); ++b) {
-            if (Status s = cudaStatus(cudaEventRecord(events[b].start(), cudaStream),
-                                      "recording a timing event");
-                !s)
-                return s;
-            if (Status s = builds[b](); !s) return s;
-            if (Status s = cudaStatus(cudaEventRecord(events[b].stop(), cudaStream),
-                                      "recording a timing event");
-                !s)
-                return s;
-        }
-        if (Status s = cudaStatus(cudaStreamSynchronize(cudaStream), "timing a kernel's builds");
+        if (Status s =
+                cudaStatus(cudaEventRecord(events.start(), cudaStream), "recording a timing event");
             !s)
             return s;
+        if (Status s = launch(); !s) return s;
+        if (Status s =
+                cudaStatus(cudaEventRecord(events.stop(), cudaStream), "recording a timing event");
+            !s)
+            return s;
+        if (Status s = cudaStatus(cudaEventSynchronize(events.stop()), "timing a kernel's builds");
+            !s)
+            return s;
+        float ms = 0.0f;
+        if (Status s = cudaStatus(cudaEventElapsedTime(&ms, events.start(), events.stop()),
+                                  "reading a timing event");
+            !s)
+            return s;
+        return static_cast<double>(ms);
+    };
+    for (const BuildLaunch& launch : builds)
+        if (Result<double> warm = timedLaunch(launch); !warm) return warm.status();
+    std::vector<std::vector<double>> times(builds.size());
+    for (int round = 0; round < rounds; ++round)
         for (std::size_t b = 0; b < builds.size(); ++b) {
-            float ms = 0.0f;
-            if (Status s =
-                    cudaStatus(cudaEventElapsedTime(&ms, events[b].start(), events[b].stop()),
-                               "reading a timing event");
-                !s)
-                return s;
-            times[b].push_back(static_cast<double>(ms));
+            Result<double> ms = timedLaunch(builds[b]);
+            if (!ms) return ms.status();
+            times[b].push_back(*ms);
         }
-    }
     std::vector<double> medians;
     for (const std::vector<double>& t : times) medians.push_back(median(t));
     return medians;

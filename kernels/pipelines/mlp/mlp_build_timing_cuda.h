@@ -14,7 +14,7 @@ using BuildLaunch = std::function<Status()>;
 
 // Each build launched once to warm up, then `rounds` times in turn (A, B, A, B, ...) so that the
 // GPU's clocks and the L2 treat them alike; the median time of each build in milliseconds, in the
-// order given. Asks `cancel` between rounds.
+// order given. Each launch is waited for, and `cancel` asked before the next.
 Result<std::vector<double>> timeBuildsInTurn(const std::vector<BuildLaunch>& builds, int rounds,
                                              void* stream, const CancelToken& cancel);
 

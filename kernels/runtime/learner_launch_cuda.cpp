@@ -6,6 +6,7 @@
 
 #include "pipelines/registry.h"
 #include "platform/cuda_error.h"
+#include "platform/cuda_event_pair.h"
 #include "runtime/learner_launch.h"
 
 namespace fusescope {
@@ -18,15 +19,6 @@ struct DeviceBuffers {
     std::vector<float*> pointers;
     ~DeviceBuffers() {
         for (float* pointer : pointers) cudaFree(pointer);
-    }
-};
-
-struct Events {
-    cudaEvent_t start = nullptr;
-    cudaEvent_t stop = nullptr;
-    ~Events() {
-        if (start) cudaEventDestroy(start);
-        if (stop) cudaEventDestroy(stop);
     }
 };
 
@@ -120,21 +112,20 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
     for (float*& pointer : buffers.pointers) arguments.push_back(&pointer);
     arguments.push_back(&n);
 
-    Events events;
-    if (Status s = cudaStatus(cudaEventCreate(&events.start), "cudaEventCreate"); !s) return s;
-    if (Status s = cudaStatus(cudaEventCreate(&events.stop), "cudaEventCreate"); !s) return s;
+    CudaEventPair events;
+    if (Status s = events.create(); !s) return s;
     // One launch between the two events, waited for.
     const auto launchOnce = [&]() -> Status {
-        if (Status s = cudaStatus(cudaEventRecord(events.start), "cudaEventRecord"); !s) return s;
+        if (Status s = cudaStatus(cudaEventRecord(events.start()), "cudaEventRecord"); !s) return s;
         if (Status s = cudaStatus(
                 cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(timing.gridSize),
                                  dim3(timing.blockSize), arguments.data(), 0, nullptr),
                 "launching your kernel");
             !s)
             return s;
-        if (Status s = cudaStatus(cudaEventRecord(events.stop), "cudaEventRecord"); !s) return s;
-        if (Status s = waitFor(events.stop, launch.timeLimitSeconds, cancel); !s) {
-            launch.leftRunning = cudaEventQuery(events.stop) == cudaErrorNotReady;
+        if (Status s = cudaStatus(cudaEventRecord(events.stop()), "cudaEventRecord"); !s) return s;
+        if (Status s = waitFor(events.stop(), launch.timeLimitSeconds, cancel); !s) {
+            launch.leftRunning = cudaEventQuery(events.stop()) == cudaErrorNotReady;
             // Freeing would wait for the kernel, which may never end: the buffers go with the
             // process.
             if (launch.leftRunning) buffers.pointers.clear();
@@ -144,12 +135,9 @@ Result<LearnerTiming> runLearnerKernel(LearnerLaunch& launch, const CancelToken&
     };
     for (int k = 0; k < launch.settings.warmup + launch.settings.repeats; ++k) {
         if (Status s = launchOnce(); !s) return s;
-        float ms = 0.0f;
-        if (Status s = cudaStatus(cudaEventElapsedTime(&ms, events.start, events.stop),
-                                  "cudaEventElapsedTime");
-            !s)
-            return s;
-        if (k >= launch.settings.warmup) timing.repeatTimesMs.push_back(ms);
+        const Result<double> ms = events.elapsedMs();
+        if (!ms) return ms.status();
+        if (k >= launch.settings.warmup) timing.repeatTimesMs.push_back(*ms);
     }
     if (launch.afterTiming)
         if (Status s = launch.afterTiming(launchOnce); !s) return s;

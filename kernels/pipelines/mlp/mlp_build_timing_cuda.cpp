@@ -6,40 +6,14 @@
 
 #include "core/median.h"
 #include "platform/cuda_error.h"
+#include "platform/cuda_event_pair.h"
 
 namespace fusescope::mlp {
-
-namespace {
-
-// Two events, destroyed with the object whatever path leaves the function.
-class EventPair {
-  public:
-    EventPair() = default;
-    EventPair(const EventPair&) = delete;
-    EventPair& operator=(const EventPair&) = delete;
-    ~EventPair() {
-        if (start_) cudaEventDestroy(start_);
-        if (stop_) cudaEventDestroy(stop_);
-    }
-    Status create() {
-        if (Status s = cudaStatus(cudaEventCreate(&start_), "creating a timing event"); !s)
-            return s;
-        return cudaStatus(cudaEventCreate(&stop_), "creating a timing event");
-    }
-    cudaEvent_t start() const { return start_; }
-    cudaEvent_t stop() const { return stop_; }
-
-  private:
-    cudaEvent_t start_ = nullptr;
-    cudaEvent_t stop_ = nullptr;
-};
-
-}  // namespace
 
 Result<std::vector<double>> timeBuildsInTurn(const std::vector<BuildLaunch>& builds, int rounds,
                                              void* stream, const CancelToken& cancel) {
     const auto cudaStream = static_cast<cudaStream_t>(stream);
-    EventPair events;
+    CudaEventPair events;
     if (Status s = events.create(); !s) return s;
     // One launch at a time, waited for, so that a cancel leaves at most one to finish (as the
     // runner paces long launches).
@@ -57,12 +31,7 @@ Result<std::vector<double>> timeBuildsInTurn(const std::vector<BuildLaunch>& bui
         if (Status s = cudaStatus(cudaEventSynchronize(events.stop()), "timing a kernel's builds");
             !s)
             return s;
-        float ms = 0.0f;
-        if (Status s = cudaStatus(cudaEventElapsedTime(&ms, events.start(), events.stop()),
-                                  "reading a timing event");
-            !s)
-            return s;
-        return static_cast<double>(ms);
+        return events.elapsedMs();
     };
     for (const BuildLaunch& launch : builds)
         if (Result<double> warm = timedLaunch(launch); !warm) return warm.status();

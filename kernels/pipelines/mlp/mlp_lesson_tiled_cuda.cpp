@@ -50,9 +50,9 @@ std::string choiceKeyOf(const LessonTiles& tiles, DType dtype, const LessonTiled
            std::to_string(shape.H) + "x" + std::to_string(shape.I);
 }
 
-// What timing chose for the rules' plan at a shape: the build that runs, and why in words.
+// What timing chose for the rules' plan at a shape: the loaded build that runs, and why in words.
 struct BuildChoice {
-    LessonTiledPlan plan;
+    const LessonTiledKernel* kernel = nullptr;
     std::string words;
 };
 
@@ -60,13 +60,6 @@ struct BuildChoice {
 std::map<std::string, BuildChoice>& choices() {
     static std::map<std::string, BuildChoice> made;
     return made;
-}
-
-// The build that runs: the one timing chose, else the rules' plan.
-LessonTiledPlan runningPlan(const LessonTiles& tiles, DType dtype, const LessonTiledPlan& rules,
-                            const MlpShape& shape) {
-    const auto found = choices().find(choiceKeyOf(tiles, dtype, rules, shape));
-    return found == choices().end() ? rules : found->second.plan;
 }
 
 Result<const LessonTiledKernel*> kernelFor(const TiledDeviceFacts& device, const LessonTiles& tiles,
@@ -106,7 +99,9 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const LessonTiledPlan rules = planOn(*device, tiles, dtype, shape);
-    return kernelFor(*device, tiles, dtype, runningPlan(tiles, dtype, rules, shape));
+    const auto chosen = choices().find(choiceKeyOf(tiles, dtype, rules, shape));
+    if (chosen != choices().end()) return chosen->second.kernel;
+    return kernelFor(*device, tiles, dtype, rules);
 }
 
 Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
@@ -118,10 +113,12 @@ Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const
     const std::string key = choiceKeyOf(tiles, dtype, rules, shape);
     if (choices().count(key)) return false;
     const std::vector<LessonTiledPlan> builds = lessonTiledBuilds(rules);
+    std::vector<const LessonTiledKernel*> kernels;
     std::vector<BuildLaunch> launches;
     for (const LessonTiledPlan& build : builds) {
         Result<const LessonTiledKernel*> kernel = kernelFor(*device, tiles, dtype, build);
         if (!kernel) return kernel.status();
+        kernels.push_back(*kernel);
         launches.push_back([&, loaded = *kernel] {
             return launchLessonTiled(*loaded, tiles, shape, buffers.x, buffers.gate, buffers.up,
                                      buffers.down, buffers.out, stream);
@@ -141,7 +138,7 @@ Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const
         if (b != best)
             words += ", against " + millisecondsText((*times)[b]) + " with " +
                      lessonTiledBoundText(builds[b]);
-    choices()[key] = BuildChoice{builds[best], words};
+    choices()[key] = BuildChoice{kernels[best], words};
     return true;
 }
 

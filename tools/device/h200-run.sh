@@ -2,7 +2,8 @@
 # Everything the H200 machine runs for FuseScope, in one call, from the repository root:
 #   bash tools/device/h200-run.sh [STEP...]        (run with the staged folder .device/ carried)
 # Steps: env gputests cli measure sweep shots stagedemo sanitizer (the default); mlp, gui,
-# liveshot, tests (every other test binary), shipped (the shipped tile sweeps made again, with
+# liveshot, decode (the decode GEMVs' launch choices side by side, then the CLI at decode sizes),
+# tests (every other test binary), shipped (the shipped tile sweeps made again, with
 # Triton's times); tables (tiles, peers and ncu: the lesson kernel against the lesson's Triton
 # kernel over four tile grids; production against merged_gate_up and the peers; every kernel's
 # DRAM bytes against Nsight Compute), which needs torch and triton; all (every step but the
@@ -169,6 +170,18 @@ if wants mlp; then
         step shot_mlp_gaps 120 "$bundle/fusescope" --screenshot "$results/gui_mlp_gaps.png" \
             --open "$results/mlp_classroom_measured.json" --show-tab "Model vs measured"
     cp "$results"/gui_mlp_*.png "$out/" 2>/dev/null
+fi
+
+# The decode kernels under each launch choice in one process, then production as the CLI runs it.
+if wants decode; then
+    if [[ -x "$bundle/bin/mlp_benchmark" ]]; then
+        step decode_sweep 120 "$bundle/bin/mlp_benchmark" --decode-sweep 1 --presets decode-1 \
+            --repeats 50
+    fi
+    for preset in decode-1 decode-8 decode-16; do
+        step "decode_${preset}" 90 "$cli" run --pipeline mlp --preset "$preset" --dtype bf16 \
+            --variants all --backend cuda --repeat 50
+    done
 fi
 
 if wants sweep; then

@@ -238,7 +238,10 @@ Status benchPreset(Backend& backend, const Preset& p, int repeats, std::vector<R
 Status sweepDecode(MlpCudaContext& context, int repeats) {
     std::vector<DecodeConfig> configs;
     for (bool tensorCores : {false, true})
-        for (bool overlap : {false, true}) configs.push_back({tensorCores, overlap});
+        for (bool overlap : {false, true})
+            for (bool narrowRings : {false, true})
+                if (tensorCores || !narrowRings)
+                    configs.push_back({tensorCores, overlap, narrowRings});
     auto* stream = static_cast<cudaStream_t>(context.stream());
     for (std::int64_t M : {1, 2, 4, 8, 16}) {
         const MlpShape shape{M, 4096, 14336};
@@ -252,6 +255,7 @@ Status sweepDecode(MlpCudaContext& context, int repeats) {
         const auto* up = static_cast<const char*>(b.gateUp) + shape.I * shape.H * 2;
         for (const DecodeConfig& config : configs) {
             if (!config.tensorCores && M > 2) continue;
+            if (config.narrowRings && M > 8) continue;
             const auto enqueue = [&] {
                 if (Status s = launchDecodeGateUpSilu(dtype, shape, config, b.x, b.gateUp, up,
                                                       b.scratch, stream);
@@ -267,10 +271,10 @@ Status sweepDecode(MlpCudaContext& context, int repeats) {
             auto timing = bench::timeMedian(context, 3, repeats, enqueue);
             if (!timing) return timing.status();
             std::printf(
-                "decode_sweep M=%-2lld %-6s overlap=%d %8.1f us (min %.1f) %6.0f GB/s "
+                "decode_sweep M=%-2lld %-6s overlap=%d narrow=%d %8.1f us (min %.1f) %6.0f GB/s "
                 "rel.err %.2e %s\n",
                 static_cast<long long>(M), config.tensorCores ? "tensor" : "cuda",
-                config.overlap ? 1 : 0, timing->medianUs, timing->minUs,
+                config.overlap ? 1 : 0, config.narrowRings ? 1 : 0, timing->medianUs, timing->minUs,
                 double(compulsoryBytes(shape, dtype)) / (timing->medianUs * 1e3), c.relativeError,
                 c.nanElements == 0 && c.relativeError <= toleranceFor(dtype) ? "ok" : "WRONG");
             std::fflush(stdout);

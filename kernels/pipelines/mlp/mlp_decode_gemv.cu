@@ -132,6 +132,7 @@ Status launchGemv(const MlpShape& shape, bool overlap, const T* act, const T* we
 DecodeConfig decodeDefaults(DType dtype, const MlpShape& shape) {
     DecodeConfig config;
     config.tensorCores = production::decodeTensorPolicy(dtype, shape.M);
+    config.narrowRings = config.tensorCores && shape.M <= 8;
     return config;
 }
 

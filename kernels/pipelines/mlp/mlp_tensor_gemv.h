@@ -14,6 +14,9 @@ struct DecodeConfig {
     // Programmatic dependent launch, weights fetched before waiting: on the H200 it took 1.3 to
     // 3.4 us off the tensor-core pair at every M from 1 to 16.
     bool overlap = true;
+    // At M <= 8 on the tensor cores: gate and up in 4-warp blocks of 128 of K a stage, down with
+    // 8 stages (mlp_decode_tensor_gemv.cu says why).
+    bool narrowRings = false;
 };
 
 DecodeConfig decodeDefaults(DType dtype, const MlpShape& shape);

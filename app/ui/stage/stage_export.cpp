@@ -7,6 +7,7 @@
 #include "ui/export/export_save.h"
 #include "ui/export/svg_bytes.h"
 #include "ui/stage/gif_writer.h"
+#include "worker/thread_exit_latch.h"
 
 namespace fusescope {
 
@@ -85,11 +86,17 @@ StageGifExportJob::StageGifExportJob(QObject* parent) : QObject(parent) {
 }
 
 StageGifExportJob::~StageGifExportJob() {
-    if (thread_) {
-        cancel_ = true;
-        thread_->wait();
-        delete thread_;
-    }
+    cancel_ = true;
+    joinThread();
+}
+
+void StageGifExportJob::joinThread() {
+    if (!thread_) return;
+    thread_->wait();
+    threadExit_->waitForExit();
+    delete thread_;
+    thread_ = nullptr;
+    threadExit_.reset();
 }
 
 bool StageGifExportJob::isRunning() const {
@@ -99,10 +106,7 @@ bool StageGifExportJob::isRunning() const {
 void StageGifExportJob::start(const StageRenderer& renderer, const QString& path,
                               const StageGifOptions& options) {
     if (isRunning()) return;
-    if (thread_) {
-        thread_->wait();
-        delete thread_;
-    }
+    joinThread();
     cancel_ = false;
     // The thread paints into QImages only; results come back as queued signals.
     thread_ = QThread::create([this, renderer, path, options]() {
@@ -116,6 +120,8 @@ void StageGifExportJob::start(const StageRenderer& renderer, const QString& path
             &cancel_);
         emit finished(result);
     });
+    threadExit_ = std::make_unique<ThreadExitLatch>();
+    threadExit_->watch(*thread_);
     thread_->start();
 }
 

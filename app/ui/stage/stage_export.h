@@ -7,12 +7,15 @@
 #include <QString>
 #include <atomic>
 #include <functional>
+#include <memory>
 
 #include "ui/stage/stage_renderer.h"
 
 class QThread;
 
 namespace fusescope {
+
+class ThreadExitLatch;
 
 struct StageExportResult {
     bool ok = false;
@@ -59,7 +62,12 @@ class StageGifExportJob : public QObject {
     void finished(const fusescope::StageExportResult& result);
 
   private:
+    // Joined with its exit cleanup (ThreadExitLatch) before the next start and on destruction,
+    // so no part of an export thread outlives the job.
+    void joinThread();
+
     QThread* thread_ = nullptr;
+    std::unique_ptr<ThreadExitLatch> threadExit_;
     std::atomic<bool> cancel_{false};
 };
 

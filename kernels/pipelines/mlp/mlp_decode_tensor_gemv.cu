@@ -1,11 +1,11 @@
 // The production variant's bfloat16 decode kernels on the tensor cores. The weights are streamed
-// as the CUDA-core GEMV streams them (each warp copies 512 contiguous bytes of one row per
-// instruction, which keeps DRAM pages open), but through cp.async into a multi-stage
-// shared-memory ring rather than registers, x's (or h's) slice of each stage with them; ldmatrix
-// then hands 16 weight rows x 16 k to mma.m16n8k16 as A, with x's at most 16 rows as B. So the
-// multiply-adds per weight no longer grow with M, every weight byte is read once whatever M is, and
-// the first stages are in flight before the previous kernel has finished (programmatic dependent
-// launch).
+// as the CUDA-core GEMV streams them (each warp copies 512 contiguous bytes of one row, or 256
+// of each of two, per instruction, which keeps DRAM pages open), but through cp.async into a
+// multi-stage shared-memory ring rather than registers, x's (or h's) slice of each stage with them;
+// ldmatrix then hands 16 weight rows x 16 k to mma.m16n8k16 as A, with x's at most 16 rows as B. So
+// the multiply-adds per weight no longer grow with M, every weight byte is read once whatever M is,
+// and the first stages are in flight before the previous kernel has finished (programmatic
+// dependent launch).
 #include <type_traits>
 
 #include "pipelines/mlp/mlp_async_copy.cuh"

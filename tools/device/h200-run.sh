@@ -254,7 +254,10 @@ if wants tiles; then
 fi
 
 # The shipped sweeps made again, with the other variants' times as their reference lines.
-if wants shipped; then
+gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+if wants shipped && [[ $gpu_name != *H200* ]]; then
+    say "===== [shipped] skipped: the shipped sweeps are named for the H200, this GPU is '$gpu_name'"
+elif wants shipped; then
     mkdir -p "$results/shipped"
     tiles tiles-mlp-classroom-bf16-h200 --repeat 10 --preset classroom --dtype bf16 \
         --tile 32,64,64,64 --grid block_m=16,32,64,128 --grid block_n=16,32,64,128 \

@@ -69,6 +69,7 @@ class StageExportTest : public QObject {
     void gifFramesDiffer();
     void cancelStopsAndRemovesTheFile();
     void jobRunsOffTheGuiThread();
+    void jobExportsAgainFromItsFinishAndStopsWhenDestroyed();
     void unwritableGifPathIsAReadableError();
 };
 
@@ -148,6 +149,48 @@ void StageExportTest::jobRunsOffTheGuiThread() {
     QVERIFY(progress.count() > 0);
     QVERIFY(ticks > 0);
     QCOMPARE(readGif(path).frames, stageGifFrameCount(options));
+}
+
+void StageExportTest::jobExportsAgainFromItsFinishAndStopsWhenDestroyed() {
+    QTemporaryDir directory;
+    StageGifOptions options;
+    options.size = QSize(160, 90);
+    options.playSeconds = 1.0;
+    options.framesPerSecond = 4;
+    StageGifExportJob job;
+    QSignalSpy finished(&job, &StageGifExportJob::finished);
+    // The second export starts from the first one's finished, as a person clicking again at once
+    // would, while the first thread may still be ending.
+    const QString first = directory.filePath("first.gif"),
+                  second = directory.filePath("second.gif");
+    connect(
+        &job, &StageGifExportJob::finished, &job,
+        [&] {
+            if (finished.count() == 1) job.start(sideBySideRenderer(), second, options);
+        },
+        Qt::QueuedConnection);
+    job.start(sideBySideRenderer(), first, options);
+    QVERIFY(job.isRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+    for (const QList<QVariant>& arguments : finished)
+        QVERIFY(arguments.at(0).value<StageExportResult>().ok);
+    QVERIFY(!job.isRunning());
+    QCOMPARE(readGif(first).frames, stageGifFrameCount(options));
+    QCOMPARE(readGif(second).frames, stageGifFrameCount(options));
+
+    // Destroyed mid-export: the job cancels and joins its thread; the export leaves no file.
+    const QString cut = directory.filePath("cut.gif");
+    {
+        StageGifExportJob doomed;
+        QSignalSpy progress(&doomed, &StageGifExportJob::progress);
+        StageGifOptions many = options;
+        many.size = QSize(640, 360);
+        many.playSeconds = 60.0;
+        many.framesPerSecond = 30;
+        doomed.start(sideBySideRenderer(), cut, many);
+        QVERIFY(progress.wait(60000));
+    }
+    QVERIFY(!QFile::exists(cut));
 }
 
 void StageExportTest::unwritableGifPathIsAReadableError() {

@@ -83,6 +83,9 @@ StageExportResult exportStageGif(StageRenderer renderer, const QString& path,
 
 StageGifExportJob::StageGifExportJob(QObject* parent) : QObject(parent) {
     qRegisterMetaType<fusescope::StageExportResult>();
+    // Connected first, so every other receiver of finished sees the job ready for the next start
+    // (the thread itself may still be ending; start joins it).
+    connect(this, &StageGifExportJob::finished, this, [this] { exporting_ = false; });
 }
 
 StageGifExportJob::~StageGifExportJob() {
@@ -100,7 +103,7 @@ void StageGifExportJob::joinThread() {
 }
 
 bool StageGifExportJob::isRunning() const {
-    return thread_ && thread_->isRunning();
+    return exporting_;
 }
 
 void StageGifExportJob::start(const StageRenderer& renderer, const QString& path,
@@ -108,6 +111,7 @@ void StageGifExportJob::start(const StageRenderer& renderer, const QString& path
     if (isRunning()) return;
     joinThread();
     cancel_ = false;
+    exporting_ = true;
     // The thread paints into QImages only; results come back as queued signals.
     thread_ = QThread::create([this, renderer, path, options]() {
         int lastPercent = -1;

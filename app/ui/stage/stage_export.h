@@ -51,7 +51,9 @@ class StageGifExportJob : public QObject {
     explicit StageGifExportJob(QObject* parent = nullptr);
     ~StageGifExportJob() override;
 
+    // Ignored while an export runs.
     void start(const StageRenderer& renderer, const QString& path, const StageGifOptions& options);
+    // From start until finished has been delivered.
     bool isRunning() const;
 
   public slots:
@@ -69,6 +71,7 @@ class StageGifExportJob : public QObject {
     QThread* thread_ = nullptr;
     std::unique_ptr<ThreadExitLatch> threadExit_;
     std::atomic<bool> cancel_{false};
+    bool exporting_ = false;  // GUI thread only
 };
 
 }  // namespace fusescope

@@ -177,6 +177,8 @@ if wants decode; then
     if [[ -x "$bundle/bin/mlp_benchmark" ]]; then
         step decode_sweep 120 "$bundle/bin/mlp_benchmark" --decode-sweep 1 --presets decode-1 \
             --repeats 50
+    else
+        say "===== [decode_sweep] skipped: the bundle has no mlp_benchmark (stage.sh adds it)"
     fi
     for preset in decode-1 decode-8 decode-16; do
         step "decode_${preset}" 90 "$cli" run --pipeline mlp --preset "$preset" --dtype bf16 \

@@ -16,6 +16,8 @@ class CancelToken {
     explicit CancelToken(std::function<bool()> asked) : asked_(std::move(asked)) {}
 
     bool cancelled() const { return asked_ && asked_(); }
+    // False for the default token: work that must pay to stay cancellable need not.
+    bool canBeCancelled() const { return static_cast<bool>(asked_); }
 
   private:
     std::function<bool()> asked_;

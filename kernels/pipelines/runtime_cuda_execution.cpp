@@ -4,6 +4,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "pipelines/cuda_executions.h"
 #include "pipelines/cuda_kernels.h"
@@ -45,10 +46,17 @@ class RuntimeElementwiseCudaExecution final : public KernelExecution {
         if (!architecture) return architecture.status();
         Result<ModuleCompiler*> compiler = runtimeCompiler();
         if (!compiler) return compiler.status();
+        // Every width at once, each on a thread of its own; a cancel returns at once.
+        std::vector<CompileRequest> requests;
+        for (int width : kSupportedVectorWidths)
+            requests.push_back(requestFor(width, *architecture));
+        const std::vector<Result<CompiledModule>> modules = moduleCache().getAll(
+            **compiler, requests, static_cast<int>(requests.size()),
+            [&](std::size_t, std::size_t) { return !target.cancel.cancelled(); });
+        if (target.cancel.cancelled()) return cancelledStatus();
         std::array<CudaKernel, kSupportedVectorWidths.size()> kernels{};
         for (std::size_t w = 0; w < kSupportedVectorWidths.size(); ++w) {
-            Result<CompiledModule> module =
-                moduleCache().get(**compiler, requestFor(kSupportedVectorWidths[w], *architecture));
+            const Result<CompiledModule>& module = modules[w];
             if (!module) return module.status();
             origin_ = module->origin;
             compileMs_ += module->compileMs;

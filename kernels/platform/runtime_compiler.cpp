@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +14,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <thread>
 
 namespace fusescope {
@@ -261,8 +264,34 @@ Status ModuleCache::writeEntry(const std::string& key,
     return writePrivateFile(path, bytes);
 }
 
-Result<CompiledModule> ModuleCache::get(ModuleCompiler& compiler, const CompileRequest& request) {
-    const std::string key = keyOf(compiler, request);
+ModuleCache::~ModuleCache() {
+    std::vector<BackgroundThread> threads;
+    {
+        std::lock_guard lock(backgroundMutex_);
+        threads.swap(background_);
+    }
+    for (BackgroundThread& t : threads) t.thread.join();
+}
+
+void ModuleCache::startInBackground(std::function<void()> work) {
+    auto ended = std::make_shared<std::atomic<bool>>(false);
+    std::thread thread([work = std::move(work), ended] {
+        work();
+        ended->store(true);
+    });
+    std::lock_guard lock(backgroundMutex_);
+    for (auto it = background_.begin(); it != background_.end();) {
+        if (!it->ended->load()) {
+            ++it;
+            continue;
+        }
+        it->thread.join();
+        it = background_.erase(it);
+    }
+    background_.push_back({std::move(thread), std::move(ended)});
+}
+
+std::optional<CompiledModule> ModuleCache::cached(const std::string& key) {
     {
         std::lock_guard lock(mutex_);
         if (auto found = memory_.find(key); found != memory_.end()) {
@@ -274,12 +303,16 @@ Result<CompiledModule> ModuleCache::get(ModuleCompiler& compiler, const CompileR
         }
     }
     Result<CompiledModule> fromDisk = readEntry(key);
-    if (fromDisk) {
-        std::lock_guard lock(mutex_);
-        ++diskHits_;
-        memory_[key] = std::make_shared<const CompiledModule>(*fromDisk);
-        return fromDisk;
-    }
+    if (!fromDisk) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    ++diskHits_;
+    memory_[key] = std::make_shared<const CompiledModule>(*fromDisk);
+    return *fromDisk;
+}
+
+Result<CompiledModule> ModuleCache::compileAndStore(ModuleCompiler& compiler,
+                                                    const CompileRequest& request,
+                                                    const std::string& key) {
     const auto start = std::chrono::steady_clock::now();
     std::string log;
     Result<std::vector<unsigned char>> image = compiler.compile(request, log);
@@ -298,42 +331,91 @@ Result<CompiledModule> ModuleCache::get(ModuleCompiler& compiler, const CompileR
     return module;
 }
 
+namespace {
+
+// How often a caller waiting for compilations asks whether it was cancelled: well inside the
+// half second a cancel may take.
+constexpr std::chrono::milliseconds kCancelPoll{20};
+
+Status cancelledWhileCompiling() {
+    return Status(ErrorCode::Cancelled,
+                  "cancelled by the user while compiling (the compilation finishes in the "
+                  "background and is kept for the next run)");
+}
+
+}  // namespace
+
+Result<CompiledModule> ModuleCache::get(ModuleCompiler& compiler, const CompileRequest& request,
+                                        const CancelToken& cancel) {
+    const std::string key = keyOf(compiler, request);
+    if (std::optional<CompiledModule> found = cached(key)) return std::move(*found);
+    if (!cancel.canBeCancelled()) return compileAndStore(compiler, request, key);
+    if (cancel.cancelled()) return cancelledStatus();
+    struct Pending {
+        std::mutex mutex;
+        std::condition_variable ended;
+        std::optional<Result<CompiledModule>> result;
+    };
+    auto pending = std::make_shared<Pending>();
+    startInBackground([this, &compiler, request, key, pending] {
+        Result<CompiledModule> result = compileAndStore(compiler, request, key);
+        std::lock_guard lock(pending->mutex);
+        pending->result = std::move(result);
+        pending->ended.notify_all();
+    });
+    std::unique_lock lock(pending->mutex);
+    while (!pending->ended.wait_for(lock, kCancelPoll, [&] { return pending->result.has_value(); }))
+        if (cancel.cancelled()) return cancelledWhileCompiling();
+    return std::move(*pending->result);
+}
+
 std::vector<Result<CompiledModule>> ModuleCache::getAll(
     ModuleCompiler& compiler, const std::vector<CompileRequest>& requests, int threads,
     const std::function<bool(std::size_t, std::size_t)>& progress) {
+    // Shared with the compiling threads, which may outlive this call after a cancel.
+    struct Batch {
+        std::vector<CompileRequest> requests;
+        std::vector<std::optional<Result<CompiledModule>>> results;
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::size_t done = 0;
+        std::atomic<std::size_t> next{0};
+        std::atomic<bool> stop{false};
+    };
+    auto batch = std::make_shared<Batch>();
+    batch->requests = requests;
+    batch->results.resize(requests.size());
     const std::size_t total = requests.size();
+    const int count = std::max(1, std::min<int>(threads, static_cast<int>(total)));
+    for (int t = 0; t < count && total > 0; ++t)
+        startInBackground([this, &compiler, batch, total] {
+            for (;;) {
+                if (batch->stop.load()) return;
+                const std::size_t k = batch->next++;
+                if (k >= total) return;
+                Result<CompiledModule> result = get(compiler, batch->requests[k]);
+                std::lock_guard lock(batch->mutex);
+                batch->results[k] = std::move(result);
+                ++batch->done;
+                batch->changed.notify_all();
+            }
+        });
+    std::size_t reported = 0;
+    while (reported < total) {
+        std::unique_lock lock(batch->mutex);
+        batch->changed.wait_for(lock, kCancelPoll, [&] { return batch->done > reported; });
+        reported = batch->done;
+        lock.unlock();
+        if (progress && !progress(reported, total)) {
+            batch->stop.store(true);
+            break;
+        }
+    }
     std::vector<Result<CompiledModule>> results(
         total, Result<CompiledModule>(Status(ErrorCode::Cancelled, "not compiled: cancelled")));
-    std::mutex doneMutex;
-    std::condition_variable doneChanged;
-    std::size_t done = 0;
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> stop{false};
-    const auto work = [&] {
-        for (;;) {
-            if (stop.load()) return;
-            const std::size_t k = next++;
-            if (k >= total) return;
-            Result<CompiledModule> result = get(compiler, requests[k]);
-            std::lock_guard lock(doneMutex);
-            results[k] = std::move(result);
-            ++done;
-            doneChanged.notify_all();
-        }
-    };
-    const int count = std::max(1, std::min<int>(threads, static_cast<int>(total)));
-    std::vector<std::thread> workers;
-    for (int t = 0; t < count; ++t) workers.emplace_back(work);
-    std::size_t reported = 0;
-    for (;;) {
-        std::unique_lock lock(doneMutex);
-        doneChanged.wait(lock, [&] { return done > reported || done == total; });
-        reported = done;
-        lock.unlock();
-        if (progress && !progress(reported, total)) stop.store(true);
-        if (reported == total || stop.load()) break;
-    }
-    for (std::thread& worker : workers) worker.join();
+    std::lock_guard lock(batch->mutex);
+    for (std::size_t k = 0; k < total; ++k)
+        if (batch->results[k]) results[k] = *batch->results[k];
     return results;
 }
 
@@ -359,14 +441,16 @@ void ModuleCache::forgetMemory() {
 
 namespace {
 
+// The compiler is declared before the cache so that it outlives the cache's background
+// compilations when the process ends.
 struct ProcessCache {
     std::mutex mutex;
     std::string directory;
     std::string driverVersion;
-    std::unique_ptr<ModuleCache> cache;
     bool compilerLoaded = false;
     std::unique_ptr<ModuleCompiler> compiler;
     Status compilerError;
+    std::unique_ptr<ModuleCache> cache;
 };
 
 ProcessCache& processCache() {

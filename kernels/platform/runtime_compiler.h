@@ -15,9 +15,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "core/status.h"
 
 namespace fusescope {
@@ -57,22 +60,33 @@ Result<std::unique_ptr<ModuleCompiler>> loadNvrtc();
 std::uint64_t fnv1a64(const void* data, std::size_t size,
                       std::uint64_t seed = 14695981039346656037ull);
 
+// A caller that stops waiting for a compilation (a cancel) leaves it to finish on a thread of
+// the cache's own, which stores the module for the next run: NVRTC cannot be interrupted and
+// takes seconds, longer than a cancel may wait. So a compiler must outlive every cache it was
+// handed to; the cache's destructor waits for those compilations.
 class ModuleCache {
   public:
     // `directory` empty: memory only. `driverVersion` is part of every key (a new driver may
     // want the module rebuilt).
     ModuleCache(std::string directory, std::string driverVersion);
+    ~ModuleCache();
+    ModuleCache(const ModuleCache&) = delete;
+    ModuleCache& operator=(const ModuleCache&) = delete;
 
     // The key text of a request: source hash, options, architecture, compiler and driver.
     std::string keyOf(const ModuleCompiler& compiler, const CompileRequest& request) const;
     // The disk entry's path for a key ("" when memory only).
     std::string entryPath(const std::string& key) const;
 
-    // From memory, else from disk, else compiled (then stored in both). Thread-safe.
-    Result<CompiledModule> get(ModuleCompiler& compiler, const CompileRequest& request);
+    // From memory, else from disk, else compiled (then stored in both). Thread-safe. While it
+    // compiles it asks `cancel` every few tens of milliseconds; once cancelled it returns
+    // Cancelled at once and the compilation goes on in the background.
+    Result<CompiledModule> get(ModuleCompiler& compiler, const CompileRequest& request,
+                               const CancelToken& cancel = {});
     // Every request, compiled on up to `threads` threads; `progress(done, total)` is called on
-    // the calling thread as results come in, and returning false from it stops starting new
-    // compilations (those not started come back as Cancelled).
+    // the calling thread as results come in and every few tens of milliseconds between, and
+    // returning false from it returns at once: compilations not ended by then come back as
+    // Cancelled (those under way finish in the background and are stored).
     std::vector<Result<CompiledModule>> getAll(
         ModuleCompiler& compiler, const std::vector<CompileRequest>& requests, int threads,
         const std::function<bool(std::size_t done, std::size_t total)>& progress = {});
@@ -85,6 +99,11 @@ class ModuleCache {
     void forgetMemory();          // tests: the next lookup goes to disk
 
   private:
+    std::optional<CompiledModule> cached(const std::string& key);
+    Result<CompiledModule> compileAndStore(ModuleCompiler& compiler, const CompileRequest& request,
+                                           const std::string& key);
+    // Runs `work` on a thread the destructor joins (threads that have ended are joined here).
+    void startInBackground(std::function<void()> work);
     Result<CompiledModule> readEntry(const std::string& key) const;
     Status writeEntry(const std::string& key, const std::vector<unsigned char>& image) const;
 
@@ -96,6 +115,12 @@ class ModuleCache {
     int diskHits_ = 0;
     int memoryHits_ = 0;
     mutable std::atomic<int> rejected_{0};
+    struct BackgroundThread {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> ended;
+    };
+    std::mutex backgroundMutex_;
+    std::vector<BackgroundThread> background_;
 };
 
 // The process's cache and compiler. The program sets the folder at start (the GUI passes its

@@ -313,6 +313,7 @@ class CudaBackend final : public Backend {
         where.multiprocessors = device_.multiprocessors;
         where.maxThreadsPerMultiprocessor = maxThreadsPerMultiprocessor_;
         where.state = &state_;
+        where.cancel = cancel_;
         return where;
     }
 

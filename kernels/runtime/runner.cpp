@@ -487,7 +487,12 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObse
     report.device = backend.describe();
     if (Status s = validateRequest(request, report.device); !s) return s;
     const PipelineSpec& pipeline = *findPipeline(request.pipeline);
-    // Which variants have code here for this problem, before anything is allocated.
+    // Kernels, fills, copies and compilations ask the observer per block of work; the token is
+    // taken back before the observer can go.
+    const CancelTokenInUse cancelInUse(backend, observer);
+
+    // Which variants have code here for this problem, before anything is allocated (code
+    // compiled at run time is compiled here).
     std::vector<const VariantSpec*> variants;
     std::optional<Status> firstRefusal;
     for (const VariantSpec* variant : selectedVariants(pipeline, request)) {
@@ -495,6 +500,7 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObse
         if (Result<std::vector<KernelLaunch>> launches =
                 planLaunches(backend, *variant, request, kernels);
             !launches) {
+            if (observer.cancelled()) return cancelledStatus();
             if (!firstRefusal) firstRefusal = launches.status();
             report.variantsNotRun.push_back({variant->name, launches.status().message()});
             continue;
@@ -502,10 +508,6 @@ Result<RunReport> runPipeline(Backend& backend, const RunRequest& given, RunObse
         variants.push_back(variant);
     }
     if (variants.empty() && firstRefusal) return *firstRefusal;
-
-    // Kernels, fills and copies ask the observer per block of work; the token is taken back
-    // before the observer can go.
-    const CancelTokenInUse cancelInUse(backend, observer);
 
     observer.progress(0.0, "generating inputs");
     const HostBuffers inputs = makeHostInputs(pipeline, variants, request.problem,

@@ -198,6 +198,104 @@ TEST_F(ModuleCacheTest, CancellingStopsStartingCompilations) {
     EXPECT_LT(compiler_.calls.load(), 20);
 }
 
+// A cancel that arrives `after` this long, from another thread, as the Cancel button's does.
+class CancelLater {
+  public:
+    explicit CancelLater(std::chrono::milliseconds after)
+        : thread_([this, after] {
+              std::this_thread::sleep_for(after);
+              asked_.store(true);
+          }) {}
+    ~CancelLater() { thread_.join(); }
+    CancelToken token() const {
+        return CancelToken([this] { return asked_.load(); });
+    }
+
+  private:
+    std::atomic<bool> asked_{false};
+    std::thread thread_;
+};
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+// NVRTC cannot be interrupted and takes seconds; a cancel may take half a second at most.
+constexpr auto kSlowCompile = std::chrono::milliseconds(1500);
+constexpr double kCancelWithinMs = 500.0;
+
+TEST_F(ModuleCacheTest, ACancelWhileCompilingReturnsAtOnceAndTheModuleIsKept) {
+    compiler_.delay = kSlowCompile;
+    {
+        ModuleCache cache(folder(), "580");
+        const CancelLater cancel(std::chrono::milliseconds(100));
+        const auto start = std::chrono::steady_clock::now();
+        const Result<CompiledModule> module = cache.get(compiler_, request(), cancel.token());
+        const double waitedMs = millisecondsSince(start);
+        ASSERT_FALSE(module);
+        EXPECT_EQ(module.status().code(), ErrorCode::Cancelled);
+        EXPECT_NE(module.status().message().find("kept for the next run"), std::string::npos)
+            << module.status().message();
+        EXPECT_LT(waitedMs, 100.0 + kCancelWithinMs);
+        EXPECT_EQ(compiler_.calls.load(), 1);
+    }  // the cache waits for its background compilation here
+    compiler_.delay = std::chrono::milliseconds(0);
+    ModuleCache next(folder(), "580");
+    const Result<CompiledModule> kept = next.get(compiler_, request());
+    ASSERT_TRUE(kept) << kept.status().message();
+    EXPECT_EQ(kept->origin, "disk cache");
+    EXPECT_EQ(compiler_.calls.load(), 1);
+}
+
+TEST_F(ModuleCacheTest, AGetThatIsNotCancelledWaitsForItsModule) {
+    compiler_.delay = std::chrono::milliseconds(200);
+    ModuleCache cache(folder(), "580");
+    const Result<CompiledModule> module =
+        cache.get(compiler_, request(), CancelToken([] { return false; }));
+    ASSERT_TRUE(module) << module.status().message();
+    EXPECT_EQ(module->origin, "nvrtc");
+    EXPECT_GE(module->compileMs, 150.0);
+    // A cancel asked for before the call compiles nothing.
+    const Result<CompiledModule> refused =
+        cache.get(compiler_, request("another"), CancelToken([] { return true; }));
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().code(), ErrorCode::Cancelled);
+    EXPECT_EQ(compiler_.calls.load(), 1);
+}
+
+TEST_F(ModuleCacheTest, AllCompilationsReturnAtOnceOnACancelAndTheModulesAreKept) {
+    compiler_.delay = kSlowCompile;
+    const std::vector<CompileRequest> requests = {request("a"), request("b")};
+    {
+        ModuleCache cache(folder(), "580");
+        const auto start = std::chrono::steady_clock::now();
+        int asked = 0;
+        const auto results = cache.getAll(compiler_, requests, 2, [&](std::size_t, std::size_t) {
+            ++asked;
+            return millisecondsSince(start) < 100.0;
+        });
+        const double waitedMs = millisecondsSince(start);
+        EXPECT_LT(waitedMs, 100.0 + kCancelWithinMs);
+        // Asked between results too, not only when one comes in.
+        EXPECT_GE(asked, 2);
+        ASSERT_EQ(results.size(), 2u);
+        for (const auto& result : results) {
+            ASSERT_FALSE(result);
+            EXPECT_EQ(result.status().code(), ErrorCode::Cancelled);
+        }
+    }
+    EXPECT_EQ(compiler_.calls.load(), 2);
+    compiler_.delay = std::chrono::milliseconds(0);
+    ModuleCache next(folder(), "580");
+    for (const CompileRequest& r : requests) {
+        const Result<CompiledModule> kept = next.get(compiler_, r);
+        ASSERT_TRUE(kept) << kept.status().message();
+        EXPECT_EQ(kept->origin, "disk cache");
+    }
+    EXPECT_EQ(compiler_.calls.load(), 2);
+}
+
 TEST_F(ModuleCacheTest, MemoryOnlyWithoutAFolder) {
     ModuleCache cache("", "580");
     EXPECT_EQ(cache.entryPath(cache.keyOf(compiler_, request())), "");

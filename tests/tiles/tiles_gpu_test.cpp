@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -182,6 +183,54 @@ TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
     if (model->limits.computeCapabilityMajor == 9) {
         EXPECT_EQ(needs, "needs 449.0 KiB");
     }
+}
+
+// Cancels once `after` has passed since it was made, and notes when it first said so.
+class CancelAfter final : public RunObserver {
+  public:
+    explicit CancelAfter(std::chrono::milliseconds after)
+        : at_(std::chrono::steady_clock::now() + after) {}
+    bool cancelled() const override {
+        if (std::chrono::steady_clock::now() < at_) return false;
+        if (!said_) said_ = std::chrono::steady_clock::now();
+        return true;
+    }
+    std::optional<std::chrono::steady_clock::time_point> firstSaid() const { return said_; }
+
+  private:
+    std::chrono::steady_clock::time_point at_;
+    mutable std::optional<std::chrono::steady_clock::time_point> said_;
+};
+
+// NVRTC takes a second or more over the lesson kernel and cannot be interrupted: a cancel while a
+// run compiles it ends the run within half a second, and the next run of the same tiles works
+// (the compilation went on in the background and was kept).
+TEST_F(TilesGpuTest, ACancelWhileTheLessonKernelCompilesEndsTheRunAtOnce) {
+    RunRequest request;
+    request.pipeline = "mlp";
+    request.variants = {"lesson_fused"};
+    request.problem = findPipeline("mlp")->defaultProblem();
+    // Tiles and a shape no other test here compiles, so that the cache has no module for them.
+    request.problem.dimensions = {{"M", 96}, {"H", 512}, {"I", 640}};
+    request.problem.dtype = DType::Bfloat16;
+    request.problem.tuning = {{"block_m", 32}, {"block_n", 128}, {"block_h", 128}, {"block_i", 32}};
+    request.settings.repeats = 1;
+    request.settings.warmup = 0;
+    CancelAfter cancel(std::chrono::milliseconds(100));
+    const Result<RunReport> cancelled = runPipeline(*backend, request, cancel);
+    const auto returned = std::chrono::steady_clock::now();
+    ASSERT_FALSE(cancelled) << "the run ended before the cancel: the compile took under 100 ms";
+    EXPECT_EQ(cancelled.status().code(), ErrorCode::Cancelled) << cancelled.status().message();
+    ASSERT_TRUE(cancel.firstSaid().has_value());
+    const double afterCancelMs =
+        std::chrono::duration<double, std::milli>(returned - *cancel.firstSaid()).count();
+    EXPECT_LT(afterCancelMs, 500.0);
+
+    RunObserver quiet;
+    const Result<RunReport> again = runPipeline(*backend, request, quiet);
+    ASSERT_TRUE(again) << again.status().message();
+    ASSERT_EQ(again->variants.size(), 1u);
+    EXPECT_TRUE(again->variants.front().check.ok);
 }
 
 TEST_F(TilesGpuTest, TheReportIsTheLoadedKernels) {

@@ -87,10 +87,13 @@ cudaStream_t streamOf(const MlpCudaContext& context) {
 // precompiled code for (or for every tile during a tile sweep).
 class LessonKernel final : public MlpCudaKernel {
   public:
-    Status supports(const ExecutionTarget&, const KernelCall& call) override {
-        if (!runtimeCompiled(*call.problem)) return Status::ok();
+    Status supports(const ExecutionTarget& target, const KernelCall& call) override {
+        const Problem& p = *call.problem;
+        if (!runtimeCompiled(p)) return Status::ok();
+        if (Status s = compileLessonTiledBuilds(tilesOf(p), p.dtype, shapeOf(p), target.cancel); !s)
+            return s;
         Result<const LessonTiledKernel*> kernel =
-            lessonTiledKernel(tilesOf(*call.problem), call.problem->dtype, shapeOf(*call.problem));
+            lessonTiledKernel(tilesOf(p), p.dtype, shapeOf(p), target.cancel);
         return kernel ? Status::ok() : kernel.status();
     }
 
@@ -147,9 +150,10 @@ class LessonKernel final : public MlpCudaKernel {
 // not the Hopper kernel the default tiles run on compute capability 9.0).
 class ProductionGateUpKernel final : public MlpCudaKernel {
   public:
-    Status supports(const ExecutionTarget&, const KernelCall& call) override {
+    Status supports(const ExecutionTarget& target, const KernelCall& call) override {
         if (!compiled(*call.problem)) return Status::ok();
-        Result<const TiledKernel*> kernel = productionTiledKernel(productionTilesOf(*call.problem));
+        Result<const TiledKernel*> kernel =
+            productionTiledKernel(productionTilesOf(*call.problem), target.cancel);
         return kernel ? Status::ok() : kernel.status();
     }
 

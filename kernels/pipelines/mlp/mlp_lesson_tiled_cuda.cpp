@@ -63,12 +63,13 @@ std::map<std::string, BuildChoice>& choices() {
 }
 
 Result<const LessonTiledKernel*> kernelFor(const TiledDeviceFacts& device, const LessonTiles& tiles,
-                                           DType dtype, const LessonTiledPlan& plan) {
+                                           DType dtype, const LessonTiledPlan& plan,
+                                           const CancelToken& cancel) {
     return tiledKernelFor(keyOf(tiles, dtype, plan), [&]() -> Result<const TiledKernel*> {
         return loadTiledKernel(
             lessonTiledCompileRequest(tiles, dtype, plan, device.major, device.minor),
             {kLessonTiledFullKernel, kLessonTiledRowsKernel, kLessonTiledEdgeKernel},
-            plan.sharedBytes, plan.stages, plan.threads, "tiled lesson kernel");
+            plan.sharedBytes, plan.stages, plan.threads, "tiled lesson kernel", cancel);
     });
 }
 
@@ -94,14 +95,31 @@ Result<std::vector<CompileRequest>> lessonTiledRequestsForDevice(const LessonTil
 
 // Called at every launch: the request (with the kernel's source) is built only where the map has
 // no kernel for the key yet.
+Status compileLessonTiledBuilds(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
+                                const CancelToken& cancel) {
+    Result<std::vector<CompileRequest>> requests =
+        lessonTiledRequestsForDevice(tiles, dtype, shape);
+    if (!requests) return requests.status();
+    Result<ModuleCompiler*> compiler = runtimeCompiler();
+    if (!compiler) return compiler.status();
+    const std::vector<Result<CompiledModule>> modules =
+        moduleCache().getAll(**compiler, *requests, static_cast<int>(requests->size()),
+                             [&](std::size_t, std::size_t) { return !cancel.cancelled(); });
+    if (cancel.cancelled()) return cancelledStatus();
+    for (const Result<CompiledModule>& module : modules)
+        if (!module) return module.status();
+    return Status::ok();
+}
+
 Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,
-                                                   const MlpShape& shape) {
+                                                   const MlpShape& shape,
+                                                   const CancelToken& cancel) {
     Result<TiledDeviceFacts> device = tiledDeviceFacts();
     if (!device) return device.status();
     const LessonTiledPlan rules = planOn(*device, tiles, dtype, shape);
     const auto chosen = choices().find(choiceKeyOf(tiles, dtype, rules, shape));
     if (chosen != choices().end()) return chosen->second.kernel;
-    return kernelFor(*device, tiles, dtype, rules);
+    return kernelFor(*device, tiles, dtype, rules, cancel);
 }
 
 Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
@@ -116,7 +134,7 @@ Result<bool> chooseLessonTiledBuild(const LessonTiles& tiles, DType dtype, const
     std::vector<const LessonTiledKernel*> kernels;
     std::vector<BuildLaunch> launches;
     for (const LessonTiledPlan& build : builds) {
-        Result<const LessonTiledKernel*> kernel = kernelFor(*device, tiles, dtype, build);
+        Result<const LessonTiledKernel*> kernel = kernelFor(*device, tiles, dtype, build, cancel);
         if (!kernel) return kernel.status();
         kernels.push_back(*kernel);
         launches.push_back([&, loaded = *kernel] {

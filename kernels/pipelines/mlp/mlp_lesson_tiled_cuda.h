@@ -17,9 +17,16 @@ using LessonTiledKernel = TiledKernel;
 
 // Compiles (or finds) and loads the kernel for these tiles and shape (the shape's grid decides
 // the copy pipeline's depth); the error names NVRTC's absence ("NVRTC not found: ...") or the
-// compiler's log.
+// compiler's log. A cancel while it compiles returns Cancelled at once.
 Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,
-                                                   const MlpShape& shape);
+                                                   const MlpShape& shape,
+                                                   const CancelToken& cancel = {});
+
+// Compiles (or finds) every build chooseLessonTiledBuild times, each on a thread of its own, so
+// that a run waits for the slowest compilation rather than their sum; a cancel returns Cancelled
+// at once.
+Status compileLessonTiledBuilds(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
+                                const CancelToken& cancel);
 
 // Every compile request the current device may need for these tiles and shape (architecture,
 // stages and each build chooseLessonTiledBuild times).

@@ -28,7 +28,8 @@ Result<CompileRequest> productionTiledRequestForDevice(const production::Tiles& 
     return productionTiledCompileRequest(tiles, minBlocks, device->major, device->minor);
 }
 
-Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles) {
+Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles,
+                                                 const CancelToken& cancel) {
     const std::string key =
         "production " + std::to_string(tiles.tileM) + " " + std::to_string(tiles.tileI);
     return tiledKernelFor(key, [&]() -> Result<const TiledKernel*> {
@@ -37,7 +38,7 @@ Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles)
         return loadTiledKernel(*request,
                                {kProductionTiledFullKernel, {}, kProductionTiledEdgeKernel},
                                productionTiledSharedBytes(tiles), kProductionTiledStages,
-                               kProductionTiledThreads, "tiled gate_up kernel");
+                               kProductionTiledThreads, "tiled gate_up kernel", cancel);
     });
 }
 

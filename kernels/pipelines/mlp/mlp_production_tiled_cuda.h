@@ -14,8 +14,10 @@ namespace fusescope::mlp {
 Result<CompileRequest> productionTiledRequestForDevice(const production::Tiles& tiles);
 
 // Compiles (or finds) and loads the kernel for these tiles; the error names NVRTC's absence
-// ("NVRTC not found: ...") or the compiler's log.
-Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles);
+// ("NVRTC not found: ...") or the compiler's log. A cancel while it compiles returns Cancelled
+// at once.
+Result<const TiledKernel*> productionTiledKernel(const production::Tiles& tiles,
+                                                 const CancelToken& cancel = {});
 
 // h = silu(x gate^T) * (x up^T) in bfloat16, with the loaded kernel's tiles.
 Status launchProductionTiled(const TiledKernel& kernel, const production::Tiles& tiles,

@@ -106,13 +106,14 @@ Result<TiledDeviceFacts> tiledDeviceFacts() {
 
 Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request,
                                            const TiledEntryNames& names, std::uint64_t sharedBytes,
-                                           int stages, int threads, std::string_view what) {
+                                           int stages, int threads, std::string_view what,
+                                           const CancelToken& cancel) {
     if (Status fits = sharedMemoryFits(sharedBytes, what); !fits) return fits;
     Result<ModuleCompiler*> compiler = runtimeCompiler();
     if (!compiler) return compiler.status();
     const std::string key = moduleCache().keyOf(**compiler, request);
     if (auto found = loaded().find(key); found != loaded().end()) return found->second.get();
-    Result<CompiledModule> module = moduleCache().get(**compiler, request);
+    Result<CompiledModule> module = moduleCache().get(**compiler, request, cancel);
     if (!module) return module.status();
     const std::string name(what);
     cudaLibrary_t library = nullptr;

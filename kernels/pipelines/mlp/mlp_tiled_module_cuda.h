@@ -50,10 +50,12 @@ struct TiledEntryNames {
 // Compiles (or finds) and loads the module, finds its entry points and lets them use
 // `sharedBytes` of dynamic shared memory; blocks of `threads` launch it. The error names NVRTC's
 // absence ("NVRTC not found:
-// ...") or the compiler's log; `what` names the kernel in CUDA errors.
+// ...") or the compiler's log; `what` names the kernel in CUDA errors. A cancel returns
+// Cancelled at once, the compilation left to finish in the background (runtime_compiler.h).
 Result<const TiledKernel*> loadTiledKernel(const CompileRequest& request,
                                            const TiledEntryNames& names, std::uint64_t sharedBytes,
-                                           int stages, int threads, std::string_view what);
+                                           int stages, int threads, std::string_view what,
+                                           const CancelToken& cancel = {});
 
 // The kernel loaded for `key` (what decides its compile request on a device: the tiles, the
 // dtype) on the current device, else `load`'s, kept on success. A launch calls this between its

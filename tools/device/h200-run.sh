@@ -4,7 +4,7 @@
 # Steps: env gputests cli measure sweep shots stagedemo sanitizer (the default); mlp, gui,
 # liveshot, decode (the decode GEMVs' launch choices side by side, then the CLI at decode sizes),
 # tests (every other test binary), shipped (the shipped tile sweeps made again, with
-# Triton's times); tables (tiles, peers and ncu: the lesson kernel against the lesson's Triton
+# Triton's times), recordings (the shipped decode-1 MLP recording made again); tables (tiles, peers and ncu: the lesson kernel against the lesson's Triton
 # kernel over four tile grids; production against merged_gate_up and the peers; every kernel's
 # DRAM bytes against Nsight Compute), which needs torch and triton; all (every step but the
 # tables and shipped).
@@ -255,8 +255,27 @@ if wants tiles; then
         "${grids[@]}" --jobs "$(nproc)" --json "$results/tiles_triton.json"
 fi
 
+# The shipped files are named for the H200: made only there.
+gpu_name=
+if wants shipped || wants recordings; then
+    gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+fi
+
+# The shipped MLP recordings the decode kernels changed, made again as NOTES.md says, then
+# thinned for shipping.
+if wants recordings && [[ $gpu_name != *H200* ]]; then
+    say "===== [recordings] skipped: the shipped recordings are named for the H200, this GPU is '$gpu_name'"
+elif wants recordings; then
+    for preset in decode-1; do
+        name="h200-mlp-$preset-bf16"
+        step "recording_$preset" 150 "$cli" run --pipeline mlp --preset "$preset" --dtype bf16 \
+            --variants all --backend cuda --measure all --json "$results/$name.full.json" &&
+            step "shrink_$preset" 30 "$cli" shrink "$results/$name.full.json" \
+                --json "$out/$name.fusescope.json"
+    done
+fi
+
 # The shipped sweeps made again, with the other variants' times as their reference lines.
-gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 if wants shipped && [[ $gpu_name != *H200* ]]; then
     say "===== [shipped] skipped: the shipped sweeps are named for the H200, this GPU is '$gpu_name'"
 elif wants shipped; then

@@ -46,23 +46,21 @@ class RuntimeElementwiseCudaExecution final : public KernelExecution {
         if (!architecture) return architecture.status();
         Result<ModuleCompiler*> compiler = runtimeCompiler();
         if (!compiler) return compiler.status();
-        // Every width at once, each on a thread of its own; a cancel returns at once.
+        // Both widths at once; a cancel returns at once.
         std::vector<CompileRequest> requests;
         for (int width : kSupportedVectorWidths)
             requests.push_back(requestFor(width, *architecture));
-        const std::vector<Result<CompiledModule>> modules = moduleCache().getAll(
-            **compiler, requests, static_cast<int>(requests.size()),
-            [&](std::size_t, std::size_t) { return !target.cancel.cancelled(); });
-        if (target.cancel.cancelled()) return cancelledStatus();
+        Result<std::vector<CompiledModule>> modules =
+            compileAll(**compiler, requests, target.cancel);
+        if (!modules) return modules.status();
         std::array<CudaKernel, kSupportedVectorWidths.size()> kernels{};
         for (std::size_t w = 0; w < kSupportedVectorWidths.size(); ++w) {
-            const Result<CompiledModule>& module = modules[w];
-            if (!module) return module.status();
-            origin_ = module->origin;
-            compileMs_ += module->compileMs;
+            const CompiledModule& module = (*modules)[w];
+            origin_ = module.origin;
+            compileMs_ += module.compileMs;
             cudaLibrary_t library = nullptr;
             // Never unloaded: kernels of it may still be queued on the stream.
-            if (Status s = cudaStatus(cudaLibraryLoadData(&library, module->image.data(), nullptr,
+            if (Status s = cudaStatus(cudaLibraryLoadData(&library, module.image.data(), nullptr,
                                                           nullptr, 0, nullptr, nullptr, 0),
                                       "cudaLibraryLoadData (" + names_[w] + ")");
                 !s)

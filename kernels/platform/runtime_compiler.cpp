@@ -498,4 +498,19 @@ Result<ModuleCompiler*> runtimeCompiler() {
     return state.compiler.get();
 }
 
+Result<std::vector<CompiledModule>> compileAll(ModuleCompiler& compiler,
+                                               const std::vector<CompileRequest>& requests,
+                                               const CancelToken& cancel) {
+    std::vector<Result<CompiledModule>> results =
+        moduleCache().getAll(compiler, requests, static_cast<int>(requests.size()),
+                             [&](std::size_t, std::size_t) { return !cancel.cancelled(); });
+    if (cancel.cancelled()) return cancelledStatus();
+    std::vector<CompiledModule> modules;
+    for (Result<CompiledModule>& result : results) {
+        if (!result) return result.status();
+        modules.push_back(std::move(*result));
+    }
+    return modules;
+}
+
 }  // namespace fusescope

@@ -130,5 +130,11 @@ ModuleCache& moduleCache();
 void setModuleCacheDriverVersion(const std::string& driverVersion);
 // NVRTC, loaded on first use; the same error every time when it is missing.
 Result<ModuleCompiler*> runtimeCompiler();
+// Every request through the process's cache, each on a thread of its own, so that a caller waits
+// for the slowest compilation rather than their sum: the modules in order, else the first
+// error, or Cancelled at once on a cancel.
+Result<std::vector<CompiledModule>> compileAll(ModuleCompiler& compiler,
+                                               const std::vector<CompileRequest>& requests,
+                                               const CancelToken& cancel);
 
 }  // namespace fusescope

@@ -296,6 +296,36 @@ TEST_F(ModuleCacheTest, AllCompilationsReturnAtOnceOnACancelAndTheModulesAreKept
     EXPECT_EQ(compiler_.calls.load(), 2);
 }
 
+// Through the process's cache: the modules in the requests' order, the first error, or a cancel
+// at once while they compile.
+TEST_F(ModuleCacheTest, CompileAllGivesTheModulesInOrderTheFirstErrorOrACancel) {
+    const std::vector<CompileRequest> requests = {request("compileAll one"),
+                                                  request("compileAll two")};
+    const Result<std::vector<CompiledModule>> modules =
+        compileAll(compiler_, requests, CancelToken());
+    ASSERT_TRUE(modules) << modules.status().message();
+    ASSERT_EQ(modules->size(), 2u);
+    EXPECT_NE(text((*modules)[0].image).find("compileAll one"), std::string::npos);
+    EXPECT_NE(text((*modules)[1].image).find("compileAll two"), std::string::npos);
+
+    const Result<std::vector<CompiledModule>> failed = compileAll(
+        compiler_, {request("compileAll fine"), request("#error compileAll")}, CancelToken());
+    ASSERT_FALSE(failed);
+    EXPECT_NE(failed.status().message().find("stand-in could not compile"), std::string::npos);
+
+    // The process's cache finishes the cancelled compilation after this test: its compiler must
+    // outlive the process's cache, as NVRTC's does.
+    static StandInCompiler* const lastsTheProcess = new StandInCompiler;
+    lastsTheProcess->delay = kSlowCompile;
+    const CancelLater cancel(std::chrono::milliseconds(100));
+    const auto start = std::chrono::steady_clock::now();
+    const Result<std::vector<CompiledModule>> cancelled =
+        compileAll(*lastsTheProcess, {request("compileAll slow")}, cancel.token());
+    EXPECT_LT(millisecondsSince(start), 100.0 + kCancelWithinMs);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.status().code(), ErrorCode::Cancelled);
+}
+
 TEST_F(ModuleCacheTest, MemoryOnlyWithoutAFolder) {
     ModuleCache cache("", "580");
     EXPECT_EQ(cache.entryPath(cache.keyOf(compiler_, request())), "");

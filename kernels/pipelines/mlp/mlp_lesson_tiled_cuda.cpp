@@ -102,13 +102,8 @@ Status compileLessonTiledBuilds(const LessonTiles& tiles, DType dtype, const Mlp
     if (!requests) return requests.status();
     Result<ModuleCompiler*> compiler = runtimeCompiler();
     if (!compiler) return compiler.status();
-    const std::vector<Result<CompiledModule>> modules =
-        moduleCache().getAll(**compiler, *requests, static_cast<int>(requests->size()),
-                             [&](std::size_t, std::size_t) { return !cancel.cancelled(); });
-    if (cancel.cancelled()) return cancelledStatus();
-    for (const Result<CompiledModule>& module : modules)
-        if (!module) return module.status();
-    return Status::ok();
+    Result<std::vector<CompiledModule>> modules = compileAll(**compiler, *requests, cancel);
+    return modules ? Status::ok() : modules.status();
 }
 
 Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,

@@ -22,9 +22,8 @@ Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DTy
                                                    const MlpShape& shape,
                                                    const CancelToken& cancel = {});
 
-// Compiles (or finds) every build chooseLessonTiledBuild times, each on a thread of its own, so
-// that a run waits for the slowest compilation rather than their sum; a cancel returns Cancelled
-// at once.
+// Compiles (or finds) every build chooseLessonTiledBuild times, all at once (compileAll); a
+// cancel returns Cancelled at once.
 Status compileLessonTiledBuilds(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
                                 const CancelToken& cancel);
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -185,20 +186,27 @@ TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
     }
 }
 
-// Cancels once `after` has passed since it was made, and notes when it first said so.
+// Cancels once `after` has passed since it was made, and notes when it first said so (asked from
+// any thread, as a cancel token is).
 class CancelAfter final : public RunObserver {
   public:
     explicit CancelAfter(std::chrono::milliseconds after)
         : at_(std::chrono::steady_clock::now() + after) {}
     bool cancelled() const override {
-        if (std::chrono::steady_clock::now() < at_) return false;
-        if (!said_) said_ = std::chrono::steady_clock::now();
+        const auto now = std::chrono::steady_clock::now();
+        if (now < at_) return false;
+        std::lock_guard lock(mutex_);
+        if (!said_) said_ = now;
         return true;
     }
-    std::optional<std::chrono::steady_clock::time_point> firstSaid() const { return said_; }
+    std::optional<std::chrono::steady_clock::time_point> firstSaid() const {
+        std::lock_guard lock(mutex_);
+        return said_;
+    }
 
   private:
     std::chrono::steady_clock::time_point at_;
+    mutable std::mutex mutex_;
     mutable std::optional<std::chrono::steady_clock::time_point> said_;
 };
 

@@ -374,7 +374,8 @@ std::vector<Result<CompiledModule>> ModuleCache::getAll(
     const std::function<bool(std::size_t, std::size_t)>& progress) {
     // Shared with the compiling threads, which may outlive this call after a cancel.
     struct Batch {
-        std::vector<CompileRequest> requests;
+        std::vector<CompileRequest> requests;  // those the cache does not hold
+        std::vector<std::size_t> positions;    // each one's position in the caller's requests
         std::vector<std::optional<Result<CompiledModule>>> results;
         std::mutex mutex;
         std::condition_variable changed;
@@ -383,19 +384,30 @@ std::vector<Result<CompiledModule>> ModuleCache::getAll(
         std::atomic<bool> stop{false};
     };
     auto batch = std::make_shared<Batch>();
-    batch->requests = requests;
-    batch->results.resize(requests.size());
     const std::size_t total = requests.size();
-    const int count = std::max(1, std::min<int>(threads, static_cast<int>(total)));
-    for (int t = 0; t < count && total > 0; ++t)
-        startInBackground([this, &compiler, batch, total] {
+    batch->results.resize(total);
+    // What the cache holds is looked up here; only the rest goes to threads (a run asks again
+    // for modules it compiled moments ago).
+    for (std::size_t k = 0; k < total; ++k) {
+        if (std::optional<CompiledModule> found = cached(keyOf(compiler, requests[k]))) {
+            batch->results[k] = std::move(*found);
+            ++batch->done;
+        } else {
+            batch->positions.push_back(k);
+            batch->requests.push_back(requests[k]);
+        }
+    }
+    const std::size_t toCompile = batch->requests.size();
+    const int count = std::max(1, std::min<int>(threads, static_cast<int>(toCompile)));
+    for (int t = 0; t < count && toCompile > 0; ++t)
+        startInBackground([this, &compiler, batch, toCompile] {
             for (;;) {
                 if (batch->stop.load()) return;
-                const std::size_t k = batch->next++;
-                if (k >= total) return;
-                Result<CompiledModule> result = get(compiler, batch->requests[k]);
+                const std::size_t m = batch->next++;
+                if (m >= toCompile) return;
+                Result<CompiledModule> result = get(compiler, batch->requests[m]);
                 std::lock_guard lock(batch->mutex);
-                batch->results[k] = std::move(result);
+                batch->results[batch->positions[m]] = std::move(result);
                 ++batch->done;
                 batch->changed.notify_all();
             }

@@ -83,7 +83,8 @@ class ModuleCache {
     // Cancelled at once and the compilation goes on in the background.
     Result<CompiledModule> get(ModuleCompiler& compiler, const CompileRequest& request,
                                const CancelToken& cancel = {});
-    // Every request, compiled on up to `threads` threads; `progress(done, total)` is called on
+    // Every request: those the cache holds found on the calling thread, the rest compiled on up
+    // to `threads` threads of the cache's own; `progress(done, total)` is called on
     // the calling thread as results come in and every few tens of milliseconds between, and
     // returning false from it returns at once: compilations not ended by then come back as
     // Cancelled (those under way finish in the background and are stored).

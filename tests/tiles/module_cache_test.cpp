@@ -326,6 +326,21 @@ TEST_F(ModuleCacheTest, CompileAllGivesTheModulesInOrderTheFirstErrorOrACancel) 
     EXPECT_EQ(cancelled.status().code(), ErrorCode::Cancelled);
 }
 
+// Modules the cache holds come back from it at once, with the others compiled, each in its place.
+TEST_F(ModuleCacheTest, AllCompilationsFindWhatTheCacheHoldsAndCompileTheRest) {
+    ModuleCache cache(folder(), "580");
+    ASSERT_TRUE(cache.get(compiler_, request("held")));
+    const std::vector<CompileRequest> requests = {request("new"), request("held")};
+    const auto results = cache.getAll(compiler_, requests, 2);
+    ASSERT_EQ(results.size(), 2u);
+    ASSERT_TRUE(results[0] && results[1]);
+    EXPECT_EQ(results[0]->origin, "nvrtc");
+    EXPECT_NE(text(results[0]->image).find("new"), std::string::npos);
+    EXPECT_EQ(results[1]->origin, "memory cache");
+    EXPECT_NE(text(results[1]->image).find("held"), std::string::npos);
+    EXPECT_EQ(compiler_.calls.load(), 2);
+}
+
 TEST_F(ModuleCacheTest, MemoryOnlyWithoutAFolder) {
     ModuleCache cache("", "580");
     EXPECT_EQ(cache.entryPath(cache.keyOf(compiler_, request())), "");

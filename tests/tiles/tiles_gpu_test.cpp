@@ -39,6 +39,23 @@ std::string caseText(const TileConfiguration& c) {
     return text;
 }
 
+// A plain run of the lesson kernel alone at this shape, dtype and BLOCK_M/N/H/I, once, unwarmed.
+RunRequest lessonRun(std::uint64_t m, std::uint64_t h, std::uint64_t i, DType dtype,
+                     std::uint64_t blockM, std::uint64_t blockN, std::uint64_t blockH,
+                     std::uint64_t blockI) {
+    RunRequest request;
+    request.pipeline = "mlp";
+    request.variants = {"lesson_fused"};
+    request.problem = findPipeline("mlp")->defaultProblem();
+    request.problem.dimensions = {{"M", m}, {"H", h}, {"I", i}};
+    request.problem.dtype = dtype;
+    request.problem.tuning = {
+        {"block_m", blockM}, {"block_n", blockN}, {"block_h", blockH}, {"block_i", blockI}};
+    request.settings.repeats = 1;
+    request.settings.warmup = 0;
+    return request;
+}
+
 class TilesGpuTest : public testing_support::GpuTest {
   protected:
     void SetUp() override {
@@ -152,16 +169,7 @@ TEST_F(TilesGpuTest, NonDefaultTilesAreCorrectOnOddAndWholeShapes) {
 // tiles is refused in words before anything is allocated or launched, as the tile explorer
 // refuses it, not with cudaFuncSetAttribute's bare error.
 TEST_F(TilesGpuTest, ARunWithTilesOverTheSharedMemoryLimitIsRefusedInWords) {
-    RunRequest request;
-    request.pipeline = "mlp";
-    request.variants = {"lesson_fused"};
-    request.problem = findPipeline("mlp")->defaultProblem();
-    request.problem.dimensions = {{"M", 512}, {"H", 1024}, {"I", 2816}};
-    request.problem.dtype = DType::Tf32;
-    request.problem.tuning = {
-        {"block_m", 128}, {"block_n", 128}, {"block_h", 128}, {"block_i", 128}};
-    request.settings.repeats = 1;
-    request.settings.warmup = 0;
+    const RunRequest request = lessonRun(512, 1024, 2816, DType::Tf32, 128, 128, 128, 128);
     RunObserver quiet;
     Result<RunReport> report = runPipeline(*backend, request, quiet);
     ASSERT_FALSE(report) << "the run should be refused";
@@ -214,16 +222,8 @@ class CancelAfter final : public RunObserver {
 // run compiles it ends the run within half a second, and the next run of the same tiles works
 // (the compilation went on in the background and was kept).
 TEST_F(TilesGpuTest, ACancelWhileTheLessonKernelCompilesEndsTheRunAtOnce) {
-    RunRequest request;
-    request.pipeline = "mlp";
-    request.variants = {"lesson_fused"};
-    request.problem = findPipeline("mlp")->defaultProblem();
     // Tiles and a shape no other test here compiles, so that the cache has no module for them.
-    request.problem.dimensions = {{"M", 96}, {"H", 512}, {"I", 640}};
-    request.problem.dtype = DType::Bfloat16;
-    request.problem.tuning = {{"block_m", 32}, {"block_n", 128}, {"block_h", 128}, {"block_i", 32}};
-    request.settings.repeats = 1;
-    request.settings.warmup = 0;
+    const RunRequest request = lessonRun(96, 512, 640, DType::Bfloat16, 32, 128, 128, 32);
     CancelAfter cancel(std::chrono::milliseconds(100));
     const Result<RunReport> cancelled = runPipeline(*backend, request, cancel);
     const auto returned = std::chrono::steady_clock::now();

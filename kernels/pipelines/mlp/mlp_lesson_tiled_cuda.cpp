@@ -93,8 +93,6 @@ Result<std::vector<CompileRequest>> lessonTiledRequestsForDevice(const LessonTil
     return requests;
 }
 
-// Called at every launch: the request (with the kernel's source) is built only where the map has
-// no kernel for the key yet.
 Status compileLessonTiledBuilds(const LessonTiles& tiles, DType dtype, const MlpShape& shape,
                                 const CancelToken& cancel) {
     Result<std::vector<CompileRequest>> requests =
@@ -106,6 +104,8 @@ Status compileLessonTiledBuilds(const LessonTiles& tiles, DType dtype, const Mlp
     return modules ? Status::ok() : modules.status();
 }
 
+// Called at every launch: the request (with the kernel's source) is built only where the map has
+// no kernel for the key yet.
 Result<const LessonTiledKernel*> lessonTiledKernel(const LessonTiles& tiles, DType dtype,
                                                    const MlpShape& shape,
                                                    const CancelToken& cancel) {

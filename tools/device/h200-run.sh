@@ -65,7 +65,7 @@ step() {  # step NAME TIMEOUT_S COMMAND...   output to results/NAME.log and the 
     return $rc
 }
 
-say "FuseScope H200 run: steps: ${steps[*]}; budget ${budget}s; OUT=$out"
+say "FuseScope device run: steps: ${steps[*]}; budget ${budget}s; OUT=$out"
 bundle_tar=$(ls "$staged"/fusescope-*.tar.gz "$staged"/fusescope-*.tar.xz 2>/dev/null | head -n 1)
 if [[ -z "$bundle_tar" ]]; then
     say "no bundle in $staged: run tools/device/stage.sh on the build machine and carry .device"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the short table that ends an H200 run: steps, the GPU, test tallies, the CLI's
-measurements from its JSON recordings, and issue 2's benchmark targets checked against them.
+"""Prints the short table that ends a device run: steps, the GPU, test tallies, the CLI's
+measurements from its JSON recordings, and the H200's benchmark targets checked against them.
 usage: summarize.py RESULTS_DIR (written by h200-run.sh)"""
 import glob
 import json
@@ -16,9 +16,12 @@ def read_lines(name):
     return open(path).read().splitlines() if os.path.exists(path) else []
 
 
+gpu_lines = read_lines("nvidia-smi.csv")[:1]
+# Named from the GPU that ran: a call for the H200 may be given another card.
+gpu_name = gpu_lines[0].split(",")[0].strip() if gpu_lines else "an unknown GPU"
 print("=" * 78)
-print("FuseScope on the H200: summary")
-for line in read_lines("nvidia-smi.csv")[:1]:
+print(f"FuseScope on {gpu_name}: summary")
+for line in gpu_lines:
     print("GPU:", line.strip())
 
 print("\nsteps (rc 0 = ok, 124 = timed out, skipped = no time left)")
@@ -91,7 +94,7 @@ for key, recording in recordings.items():
         print(f"  {'':8s} copy roofline ({key}): {roofline:.0f} GB/s")
 
 if times:
-    print("\nissue 2 targets (N = 2^28, float32)")
+    print(f"\nthe H200's targets (N = 2^28, float32; measured on {gpu_name})")
 
     def target(label, value, good, shown):
         if good is None:
